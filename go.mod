@@ -1,0 +1,3 @@
+module github.com/rewind-game/rewind
+
+go 1.26
