@@ -1,5 +1,7 @@
 package colorfight2
 
+import "strconv"
+
 // Frame is the observable game at one turn, exactly the fields of an
 // official .cfr frame. It is the one frame model shared by the engine, the
 // .cfr codec, analysis and the viewer. Cells are row-major: Cells[y*Width+x].
@@ -143,4 +145,191 @@ func (f *Frame) CopyFrom(src *Frame) {
 		f.Users[i] = src.Users[i]
 		f.Users[i].BuildingOrder = append(order, src.Users[i].BuildingOrder...)
 	}
+}
+
+// Frame fills f with the observable state at the current turn, reusing f's
+// storage. Ranking and Verified are always zero/false, as in the frames the
+// official server records during a game.
+func (s *State) Frame(f *Frame) {
+	w, h := s.cfg.Width, s.cfg.Height
+	f.Turn, f.Width, f.Height = s.turn, w, h
+	if cap(f.Cells) < len(s.cells) {
+		f.Cells = make([]FrameCell, len(s.cells))
+	}
+	f.Cells = f.Cells[:len(s.cells)]
+	for i := range s.cells {
+		c := &s.cells[i]
+		level := int64(c.level)
+		if c.building == BuildingNone {
+			level = 1
+		}
+		f.Cells[i] = FrameCell{
+			AttackCost: attackCost(c), ForceField: c.ff,
+			Building: c.building, Level: level,
+			Gold: cellGold(c), Energy: cellEnergy(c),
+			Owner: int64(c.owner), X: int64(i % w), Y: int64(i / w),
+			NaturalGold: c.ng, NaturalEnergy: c.ne, NaturalCost: c.nc,
+		}
+	}
+	if cap(f.Users) < len(s.users) {
+		f.Users = make([]FrameUser, len(s.users))
+	}
+	f.Users = f.Users[:len(s.users)]
+	for i := range s.users {
+		u := &s.users[i]
+		fu := &f.Users[i]
+		order := append(fu.BuildingOrder[:0], u.order[:u.norder]...)
+		*fu = FrameUser{
+			UID: int64(u.uid), Username: u.name,
+			Energy: u.energy, Gold: u.gold, Dead: u.dead,
+			EnergySource: u.energySource, GoldSource: u.goldSource,
+			TechLevel: u.techLevel, TaxLevel: u.taxLevel, TaxAmount: u.tax,
+			Buildings: u.buildings, BuildingOrder: order, CellNumber: u.cells,
+		}
+	}
+}
+
+// Frame fills f with the map before anyone registered (turn 0, no users,
+// every cell unowned), as element 0 of an official replay shows it.
+func (m *Map) Frame(f *Frame) {
+	f.Turn, f.Width, f.Height = 0, m.Width, m.Height
+	n := m.Width * m.Height
+	if cap(f.Cells) < n {
+		f.Cells = make([]FrameCell, n)
+	}
+	f.Cells = f.Cells[:n]
+	for i := range f.Cells {
+		f.Cells[i] = FrameCell{
+			AttackCost: m.NaturalCost[i], Level: 1,
+			Gold: m.NaturalGold[i], Energy: m.NaturalEnergy[i],
+			X: int64(i % m.Width), Y: int64(i / m.Width),
+			NaturalGold: m.NaturalGold[i], NaturalEnergy: m.NaturalEnergy[i], NaturalCost: m.NaturalCost[i],
+		}
+	}
+	f.Users = f.Users[:0]
+}
+
+// MapFromFrame extracts the terrain (natural gold, energy, cost) of f.
+func MapFromFrame(f *Frame) *Map {
+	m := NewMap(f.Width, f.Height)
+	for i := range f.Cells {
+		m.NaturalGold[i] = f.Cells[i].NaturalGold
+		m.NaturalEnergy[i] = f.Cells[i].NaturalEnergy
+		m.NaturalCost[i] = f.Cells[i].NaturalCost
+	}
+	return m
+}
+
+// Divergence describes the first difference between two frames.
+type Divergence struct {
+	Turn  int
+	Where string // "cell (x,y)", "user 3", or "frame"
+	Field string // the official field name
+	Want  string
+	Got   string
+}
+
+func (d *Divergence) String() string {
+	return "turn " + itoa(int64(d.Turn)) + ": " + d.Where + ": " + d.Field + ": want " + d.Want + ", got " + d.Got
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func btoa(v bool) string {
+	if v {
+		return "true"
+	}
+	return "false"
+}
+
+// Diff compares every field of every cell and user of want and got, in
+// row-major cell order then uid order, and returns the first difference, or
+// nil when they are equal. Building key order is not compared (it is
+// presentation, not state).
+func Diff(want, got *Frame) *Divergence {
+	d := func(where, field, w, g string) *Divergence {
+		return &Divergence{Turn: want.Turn, Where: where, Field: field, Want: w, Got: g}
+	}
+	if want.Turn != got.Turn {
+		return d("frame", "turn", itoa(int64(want.Turn)), itoa(int64(got.Turn)))
+	}
+	if want.Width != got.Width || want.Height != got.Height {
+		return d("frame", "size", itoa(int64(want.Width))+"x"+itoa(int64(want.Height)), itoa(int64(got.Width))+"x"+itoa(int64(got.Height)))
+	}
+	if len(want.Cells) != len(got.Cells) {
+		return d("frame", "cells", itoa(int64(len(want.Cells))), itoa(int64(len(got.Cells))))
+	}
+	for i := range want.Cells {
+		a, b := &want.Cells[i], &got.Cells[i]
+		if *a == *b {
+			continue
+		}
+		where := "cell (" + itoa(int64(i%want.Width)) + "," + itoa(int64(i/want.Width)) + ")"
+		ints := [...]struct {
+			name string
+			w, g int64
+		}{
+			{"attack_cost", a.AttackCost, b.AttackCost},
+			{"force_field", a.ForceField, b.ForceField},
+			{"building", int64(a.Building), int64(b.Building)},
+			{"building level", a.Level, b.Level},
+			{"gold", a.Gold, b.Gold},
+			{"energy", a.Energy, b.Energy},
+			{"owner", a.Owner, b.Owner},
+			{"position x", a.X, b.X},
+			{"position y", a.Y, b.Y},
+			{"natural_gold", a.NaturalGold, b.NaturalGold},
+			{"natural_energy", a.NaturalEnergy, b.NaturalEnergy},
+			{"natural_cost", a.NaturalCost, b.NaturalCost},
+		}
+		for _, f := range ints {
+			if f.w != f.g {
+				if f.name == "building" {
+					return d(where, f.name, a.Building.String(), b.Building.String())
+				}
+				return d(where, f.name, itoa(f.w), itoa(f.g))
+			}
+		}
+	}
+	if len(want.Users) != len(got.Users) {
+		return d("frame", "number of users", itoa(int64(len(want.Users))), itoa(int64(len(got.Users))))
+	}
+	for i := range want.Users {
+		a, b := &want.Users[i], &got.Users[i]
+		where := "user " + itoa(a.UID)
+		if a.Username != b.Username {
+			return d(where, "username", a.Username, b.Username)
+		}
+		if a.Verified != b.Verified {
+			return d(where, "verified", btoa(a.Verified), btoa(b.Verified))
+		}
+		if a.Dead != b.Dead {
+			return d(where, "dead", btoa(a.Dead), btoa(b.Dead))
+		}
+		ints := [...]struct {
+			name string
+			w, g int64
+		}{
+			{"uid", a.UID, b.UID},
+			{"ranking", a.Ranking, b.Ranking},
+			{"energy", a.Energy, b.Energy},
+			{"gold", a.Gold, b.Gold},
+			{"energy_source", a.EnergySource, b.EnergySource},
+			{"gold_source", a.GoldSource, b.GoldSource},
+			{"tech_level", a.TechLevel, b.TechLevel},
+			{"tax_level", a.TaxLevel, b.TaxLevel},
+			{"tax_amount", a.TaxAmount, b.TaxAmount},
+			{"building_number.home", a.Buildings[Home], b.Buildings[Home]},
+			{"building_number.gold_mine", a.Buildings[GoldMine], b.Buildings[GoldMine]},
+			{"building_number.energy_well", a.Buildings[EnergyWell], b.Buildings[EnergyWell]},
+			{"building_number.fortress", a.Buildings[Fortress], b.Buildings[Fortress]},
+			{"cell_number", a.CellNumber, b.CellNumber},
+		}
+		for _, f := range ints {
+			if f.w != f.g {
+				return d(where, f.name, itoa(f.w), itoa(f.g))
+			}
+		}
+	}
+	return nil
 }

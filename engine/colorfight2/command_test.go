@@ -1,0 +1,98 @@
+package colorfight2
+
+import "testing"
+
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Command
+	}{
+		{"a 3 4 120", Command{Kind: CmdAttack, X: 3, Y: 4, Energy: 120}},
+		{"a  5   5   40  ", Command{Kind: CmdAttack, X: 5, Y: 5, Energy: 40}},
+		{"\ta 1\n2 3", Command{Kind: CmdAttack, X: 1, Y: 2, Energy: 3}},
+		{"a 1 2 -7", Command{Kind: CmdAttack, X: 1, Y: 2, Energy: -7}},
+		{"a +1 2 1_000", Command{Kind: CmdAttack, X: 1, Y: 2, Energy: 1000}},
+		{"b 1 2 h", Command{Kind: CmdBuild, X: 1, Y: 2, Building: Home}},
+		{"b 1 2 g", Command{Kind: CmdBuild, X: 1, Y: 2, Building: GoldMine}},
+		{"b 1 2 e", Command{Kind: CmdBuild, X: 1, Y: 2, Building: EnergyWell}},
+		{"b 1 2 f", Command{Kind: CmdBuild, X: 1, Y: 2, Building: Fortress}},
+		{"b 1 1 z", Command{Kind: CmdBuild, X: 1, Y: 1, Building: BuildingNone}},
+		{"b 1 1 hh", Command{Kind: CmdBuild, X: 1, Y: 1, Building: BuildingNone}},
+		{"u 1 2", Command{Kind: CmdUpgrade, X: 1, Y: 2}},
+		{"u 1 2 3", Command{Kind: CmdUpgrade, X: 1, Y: 2}},
+		{"a 99999999999999 1 1", Command{Kind: CmdAttack, X: 1 << 30, Y: 1, Energy: 1}},
+		{"", Command{Kind: CmdInvalid, Err: ErrEmpty, Raw: ""}},
+		{"   ", Command{Kind: CmdInvalid, Err: ErrEmpty, Raw: "   "}},
+		{"a 0 0", Command{Kind: CmdInvalid, Err: ErrTooFewFields, Raw: "a 0 0"}},
+		{"b 0 0", Command{Kind: CmdInvalid, Err: ErrTooFewFields, Raw: "b 0 0"}},
+		{"u 0", Command{Kind: CmdInvalid, Err: ErrTooFewFields, Raw: "u 0"}},
+		{"a one two three", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a one two three"}},
+		{"a 3 4 1e3", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 1e3"}},
+		{"a 3 4 3.0", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 3.0"}},
+		{"a 3 4 _1", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 _1"}},
+		{"a 3 4 1__0", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 1__0"}},
+		{"a 3 4 1_", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 1_"}},
+		{"a 3 4 -", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 -"}},
+		{"a 3 4 99999999999999999999", Command{Kind: CmdInvalid, Err: ErrBadInteger, Raw: "a 3 4 99999999999999999999"}},
+		{"x 1 2 3", Command{Kind: CmdInvalid, Err: ErrUnknownCommand, Raw: "x 1 2 3"}},
+		{"A 1 2 3", Command{Kind: CmdInvalid, Err: ErrUnknownCommand, Raw: "A 1 2 3"}},
+		{"attack 1 2 3", Command{Kind: CmdInvalid, Err: ErrUnknownCommand, Raw: "attack 1 2 3"}},
+	}
+	for _, tt := range tests {
+		if got := ParseCommand(tt.in); got != tt.want {
+			t.Errorf("ParseCommand(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParsePyIntLimits(t *testing.T) {
+	if v, ok := parsePyInt("9223372036854775807"); !ok || v != 1<<63-1 {
+		t.Errorf("max int64: got %d %v", v, ok)
+	}
+	if v, ok := parsePyInt("-9223372036854775808"); !ok || v != -1<<63 {
+		t.Errorf("min int64: got %d %v", v, ok)
+	}
+	if _, ok := parsePyInt("9223372036854775808"); ok {
+		t.Error("2^63 accepted")
+	}
+}
+
+func TestParseCommandAllocs(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		ParseCommand("a  5   5   40  ")
+		ParseCommand("b 1 2 h")
+		ParseCommand("x 1 2")
+	})
+	if n != 0 {
+		t.Errorf("ParseCommand allocates %v times", n)
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"a 3 4 120", "b 1 2 h", "u 1 2", "", "a 0 0", "a one two three", "b 1 1 z", "a 3 4 1e3", "x 1 2 3", "a  5   5   40  ", "a 1 2 -5", "a 1_0 2 +3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := ParseCommand(s)
+		switch c.Kind {
+		case CmdInvalid:
+			if !c.Err.Malformed() || c.Raw != s {
+				t.Fatalf("invalid command %q: err %v raw %q", s, c.Err, c.Raw)
+			}
+		case CmdAttack, CmdBuild, CmdUpgrade:
+			if c.Err != ErrNone {
+				t.Fatalf("valid command %q carries error %v", s, c.Err)
+			}
+		default:
+			t.Fatalf("kind %d", c.Kind)
+		}
+		// Applying any command to a small game never panics and fails
+		// at most once.
+		s2 := smallGame(t)
+		s2.Step([][]Command{{c}})
+		if len(s2.Errors()) > 1 {
+			t.Fatalf("%q produced %d errors", s, len(s2.Errors()))
+		}
+		checkInvariants(t, s2)
+	})
+}

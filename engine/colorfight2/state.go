@@ -1,0 +1,254 @@
+// Package colorfight2 is the ColorfightII ruleset (game_version 2), played
+// exactly as the official reference server plays it; see the rules contract
+// in shared/docs/RULES.md.
+//
+// The package is pure: no I/O, no clock, no goroutines, no floating point and
+// no map iteration. A round is a deterministic function of the state and the
+// commands, so a recorded command log re-simulates bit-exactly on any
+// platform.
+//
+// Typical use:
+//
+//	s, err := colorfight2.New(cfg, m, players)
+//	s.Step(nil) // round 0 -> 1 takes no commands
+//	for !s.Over() {
+//		s.Step(commands) // commands[uid-1] is that player's list
+//	}
+package colorfight2
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Limits and defaults of the ruleset.
+const (
+	DefaultWidth     = 30
+	DefaultHeight    = 30
+	DefaultMaxTurn   = 500
+	DefaultMaxPlayer = 8
+	MinMaxTurn       = 200
+	MaxMaxTurn       = 2000
+	// MaxSide bounds the width and height a state accepts.
+	MaxSide = 1000
+	// MaxPlayers bounds the number of players a state accepts.
+	MaxPlayers = 64
+)
+
+// Config is a game's configuration.
+type Config struct {
+	Width, Height int
+	MaxTurn       int
+	MaxPlayer     int
+}
+
+// DefaultConfig is the official default: 30×30, 500 turns, 8 players.
+func DefaultConfig() Config {
+	return Config{Width: DefaultWidth, Height: DefaultHeight, MaxTurn: DefaultMaxTurn, MaxPlayer: DefaultMaxPlayer}
+}
+
+// Validate reports whether the configuration is playable. The reference
+// server accepts max_turn 200..2000 and max_player 2, 4, 8; imported games
+// are not held to those (see ValidateLoose).
+func (c Config) Validate() error {
+	if err := c.ValidateLoose(); err != nil {
+		return err
+	}
+	if c.MaxTurn < MinMaxTurn || c.MaxTurn > MaxMaxTurn {
+		return fmt.Errorf("colorfight2: max_turn %d outside %d..%d", c.MaxTurn, MinMaxTurn, MaxMaxTurn)
+	}
+	if c.MaxPlayer != 2 && c.MaxPlayer != 4 && c.MaxPlayer != 8 {
+		return fmt.Errorf("colorfight2: max_player %d is not 2, 4 or 8", c.MaxPlayer)
+	}
+	return nil
+}
+
+// ValidateLoose checks only what the engine needs to run safely: sizes in
+// 1..MaxSide, max_turn in 1..1000000, max_player in 1..MaxPlayers.
+func (c Config) ValidateLoose() error {
+	if c.Width < 1 || c.Width > MaxSide || c.Height < 1 || c.Height > MaxSide {
+		return fmt.Errorf("colorfight2: map size %dx%d outside 1..%d", c.Width, c.Height, MaxSide)
+	}
+	if c.MaxTurn < 1 || c.MaxTurn > 1000000 {
+		return fmt.Errorf("colorfight2: max_turn %d outside 1..1000000", c.MaxTurn)
+	}
+	if c.MaxPlayer < 1 || c.MaxPlayer > MaxPlayers {
+		return fmt.Errorf("colorfight2: max_player %d outside 1..%d", c.MaxPlayer, MaxPlayers)
+	}
+	return nil
+}
+
+// Player registers one player. UIDs are 1, 2, 3, … in order.
+type Player struct {
+	UID  int
+	Name string
+	Home Point
+}
+
+type cell struct {
+	owner    int32 // uid, 0 = unowned
+	building Building
+	level    int8 // 0 when there is no building
+	ff       int64
+	ng       int64
+	ne       int64
+	nc       int64
+	stored   int64 // a Home's stored_energy
+	// attacks of the current round
+	atkN      int32
+	atkMaxUID int32
+	atkMax    int64
+	atkTotal  int64
+}
+
+type user struct {
+	uid          int
+	name         string
+	energy       int64
+	gold         int64
+	techLevel    int64
+	buildingHome bool
+	dead         bool
+	// aggregates of the last cell scan
+	cells        int64
+	goldSource   int64
+	energySource int64
+	buildings    [NumBuildings]int64
+	order        [NumBuildings - 1]Building
+	norder       int8
+	tax          int64
+	taxLevel     int64
+}
+
+// State is a game in progress. The zero value is not usable; create one
+// with New or NewFromSeed. A State is not safe for concurrent use.
+type State struct {
+	cfg   Config
+	turn  int
+	cells []cell
+	users []user
+	errs  []CommandError
+}
+
+// New creates the game at turn 0 on map m with the given players
+// registered: each owns its Home cell holding a level-1 Home, with energy
+// 1000, gold 0 and tech level 1. Players must have UIDs 1..len(players) in
+// order and distinct, in-map homes. cfg's width and height must match m.
+func New(cfg Config, m *Map, players []Player) (*State, error) {
+	if err := cfg.ValidateLoose(); err != nil {
+		return nil, err
+	}
+	if m == nil || m.Width != cfg.Width || m.Height != cfg.Height {
+		return nil, errors.New("colorfight2: map size does not match config")
+	}
+	n := cfg.Width * cfg.Height
+	if len(m.NaturalGold) != n || len(m.NaturalEnergy) != n || len(m.NaturalCost) != n {
+		return nil, errors.New("colorfight2: map arrays do not match its size")
+	}
+	if len(players) > cfg.MaxPlayer {
+		return nil, fmt.Errorf("colorfight2: %d players but max_player is %d", len(players), cfg.MaxPlayer)
+	}
+	s := &State{
+		cfg:   cfg,
+		cells: make([]cell, n),
+		users: make([]user, len(players)),
+		errs:  make([]CommandError, 0, 64),
+	}
+	for i := range s.cells {
+		s.cells[i] = cell{ng: m.NaturalGold[i], ne: m.NaturalEnergy[i], nc: m.NaturalCost[i], atkMax: -1}
+	}
+	for i, p := range players {
+		if p.UID != i+1 {
+			return nil, fmt.Errorf("colorfight2: player %d has uid %d, want %d", i, p.UID, i+1)
+		}
+		if !s.onMap(p.Home.X, p.Home.Y) {
+			return nil, fmt.Errorf("colorfight2: player %d home (%d,%d) is off the map", p.UID, p.Home.X, p.Home.Y)
+		}
+		c := &s.cells[s.index(p.Home.X, p.Home.Y)]
+		if c.owner != 0 {
+			return nil, fmt.Errorf("colorfight2: players %d and %d share home (%d,%d)", c.owner, p.UID, p.Home.X, p.Home.Y)
+		}
+		c.owner = int32(p.UID)
+		c.building = Home
+		c.level = 1
+		s.users[i] = user{uid: p.UID, name: p.Name, energy: 1000, techLevel: 1, buildingHome: true}
+	}
+	return s, nil
+}
+
+// NewFromSeed generates a map and spawn points from seed with GenerateMap
+// and registers one player per name, in order, on the spawn points.
+func NewFromSeed(cfg Config, seed uint64, names []string) (*State, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m, spawns, err := GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > len(spawns) {
+		return nil, fmt.Errorf("colorfight2: %d players but only %d spawn points", len(names), len(spawns))
+	}
+	players := make([]Player, len(names))
+	for i, name := range names {
+		players[i] = Player{UID: i + 1, Name: name, Home: spawns[i]}
+	}
+	return New(cfg, m, players)
+}
+
+// Clone returns an independent copy of s.
+func (s *State) Clone() *State {
+	c := &State{}
+	c.CopyFrom(s)
+	return c
+}
+
+// CopyFrom makes s an exact copy of src, reusing s's storage.
+func (s *State) CopyFrom(src *State) {
+	s.cfg = src.cfg
+	s.turn = src.turn
+	s.cells = append(s.cells[:0], src.cells...)
+	s.users = append(s.users[:0], src.users...)
+	s.errs = append(s.errs[:0], src.errs...)
+}
+
+// Config returns the game's configuration.
+func (s *State) Config() Config { return s.cfg }
+
+// Turn returns the current turn (0 before the first round).
+func (s *State) Turn() int { return s.turn }
+
+// Over reports whether the game has reached max_turn.
+func (s *State) Over() bool { return s.turn >= s.cfg.MaxTurn }
+
+// NumPlayers returns the number of registered players.
+func (s *State) NumPlayers() int { return len(s.users) }
+
+// Errors returns the commands that failed in the last round, in the order
+// they were applied. The slice is reused by the next Step.
+func (s *State) Errors() []CommandError { return s.errs }
+
+func (s *State) onMap(x, y int) bool {
+	return x >= 0 && x < s.cfg.Width && y >= 0 && y < s.cfg.Height
+}
+
+func (s *State) index(x, y int) int { return y*s.cfg.Width + x }
+
+// PlayerGold returns the gold of player uid (1-based).
+func (s *State) PlayerGold(uid int) int64 { return s.users[uid-1].gold }
+
+// Ranking returns the uids ordered by gold, descending; ties keep ascending
+// uid order.
+func (s *State) Ranking() []int {
+	r := make([]int, len(s.users))
+	for i := range r {
+		r[i] = i + 1
+	}
+	// insertion sort: stable and fine for <= 64 players
+	for i := 1; i < len(r); i++ {
+		for j := i; j > 0 && s.users[r[j]-1].gold > s.users[r[j-1]-1].gold; j-- {
+			r[j], r[j-1] = r[j-1], r[j]
+		}
+	}
+	return r
+}
