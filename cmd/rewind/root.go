@@ -1,0 +1,20 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// version is the tool version, recorded in replays.
+var version = "0.1.0-dev"
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "rewind",
+		Short:         "Run, record, verify and analyze ColorfightII matches",
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newConformCmd())
+	return root
+}

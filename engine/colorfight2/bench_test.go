@@ -1,0 +1,44 @@
+package colorfight2_test
+
+import (
+	"testing"
+
+	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+// BenchmarkRound times one round of conformance vector c03 (8 players,
+// 30×30): one op is one round. It cycles through the vector's 499 command
+// rounds, restarting from the initial state outside the timer, so ns/op is
+// the time per round.
+func BenchmarkRound(b *testing.B) {
+	vs, err := conform.Find([]string{"../../../shared/conformance/c03.cfr"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := conform.Load(vs[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	initial, err := g.NewState()
+	if err != nil {
+		b.Fatal(err)
+	}
+	initial.Step(nil) // round 0 -> 1 takes no commands
+	rounds := make([][][]colorfight2.Command, 0, g.Config.MaxTurn)
+	for t := 1; t < g.Config.MaxTurn; t++ {
+		rounds = append(rounds, g.Commands(t, nil))
+	}
+	s := initial.Clone()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(rounds)
+		if k == 0 && i > 0 {
+			b.StopTimer()
+			s.CopyFrom(initial)
+			b.StartTimer()
+		}
+		s.Step(rounds[k])
+	}
+}
