@@ -158,17 +158,17 @@ func (s *State) Frame(f *Frame) {
 	}
 	f.Cells = f.Cells[:len(s.cells)]
 	for i := range s.cells {
-		c := &s.cells[i]
+		c, l := &s.cells[i], &s.land[i]
 		level := int64(c.level)
 		if c.building == BuildingNone {
 			level = 1
 		}
 		f.Cells[i] = FrameCell{
-			AttackCost: attackCost(c), ForceField: c.ff,
+			AttackCost: attackCost(c, l), ForceField: int64(c.ff),
 			Building: c.building, Level: level,
-			Gold: cellGold(c), Energy: cellEnergy(c),
+			Gold: int64(c.gold), Energy: int64(c.energy),
 			Owner: int64(c.owner), X: int64(i % w), Y: int64(i / w),
-			NaturalGold: c.ng, NaturalEnergy: c.ne, NaturalCost: c.nc,
+			NaturalGold: int64(l.ng), NaturalEnergy: int64(l.ne), NaturalCost: int64(l.nc),
 		}
 	}
 	if cap(f.Users) < len(s.users) {

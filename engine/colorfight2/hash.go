@@ -37,15 +37,15 @@ func (s *State) Hash() uint64 {
 	mix(int64(s.turn))
 	mix(int64(len(s.users)))
 	for i := range s.cells {
-		c := &s.cells[i]
+		c, l := &s.cells[i], &s.land[i]
 		mix(int64(c.owner))
 		mix(int64(c.building))
 		mix(int64(c.level))
-		mix(c.ff)
-		mix(c.ng)
-		mix(c.ne)
-		mix(c.nc)
-		mix(c.stored)
+		mix(int64(c.ff))
+		mix(int64(l.ng))
+		mix(int64(l.ne))
+		mix(int64(l.nc))
+		mix(l.stored)
 	}
 	for i := range s.users {
 		u := &s.users[i]

@@ -12,58 +12,15 @@ var (
 	takenValue = [4]int64{0, 100, 300, 600}
 )
 
-// cellGold returns the gold the cell yields per round.
-func cellGold(c *cell) int64 {
-	switch c.building {
-	case Home:
-		return 10 * int64(c.level)
-	case GoldMine:
-		return c.ng * int64(1+c.level)
-	}
-	return c.ng
-}
-
-// cellEnergy returns the energy the cell yields per round.
-func cellEnergy(c *cell) int64 {
-	switch c.building {
-	case Home:
-		return 10 * int64(c.level)
-	case EnergyWell:
-		return c.ne * int64(1+c.level)
-	}
-	return c.ne
-}
-
 // attackCost returns the energy needed to capture the cell now.
-func attackCost(c *cell) int64 {
+func attackCost(c *cell, l *land) int64 {
 	switch c.building {
 	case Home:
-		return (1000 + c.stored + c.ff) * int64(c.level)
+		return (1000 + l.stored + int64(c.ff)) * int64(c.level)
 	case Fortress:
-		return (c.nc + c.ff) * int64(1+c.level)
+		return (int64(l.nc) + int64(c.ff)) * int64(1+c.level)
 	}
-	return c.nc + c.ff
-}
-
-func allyIncr(c *cell) int64 {
-	if c.building == Fortress {
-		return 2 + 2*int64(c.level)
-	}
-	return 2
-}
-
-func enemyDecr(c *cell) int64 {
-	if c.building == Fortress {
-		return 6 + 10*int64(c.level)
-	}
-	return 5
-}
-
-func selfIncr(c *cell) int64 {
-	if c.building == Fortress {
-		return 4 * int64(c.level)
-	}
-	return 0
+	return int64(l.nc) + int64(c.ff)
 }
 
 // tax returns T(n): nothing for the first 75, then 1 each for the next 75,
@@ -134,12 +91,15 @@ func (s *State) attack(u *user, x, y int, energy int64) ErrCode {
 	}
 	u.energy -= energy
 	idx := s.index(x, y)
-	c := &s.cells[idx]
-	c.atkN++
-	c.atkTotal += energy
-	if energy > c.atkMax {
-		c.atkMax = energy
-		c.atkMaxUID = int32(u.uid)
+	p := &s.pend[idx]
+	if p.n == 0 {
+		s.attacked = append(s.attacked, int32(idx))
+	}
+	p.n++
+	p.total += energy
+	if energy > p.max {
+		p.max = energy
+		p.maxUID = int32(u.uid)
 	}
 	return ErrNone
 }
@@ -157,7 +117,8 @@ func (s *State) build(u *user, x, y int, b Building) ErrCode {
 	if !s.onMap(x, y) {
 		return ErrOffMap
 	}
-	c := &s.cells[s.index(x, y)]
+	i := s.index(x, y)
+	c := &s.cells[i]
 	if c.owner != int32(u.uid) {
 		return ErrNotOwnCell
 	}
@@ -178,9 +139,8 @@ func (s *State) build(u *user, x, y int, b Building) ErrCode {
 	} else if u.techLevel == 0 {
 		return ErrNoHome
 	}
-	c.building = b
-	c.level = 1
-	c.stored = 0
+	s.setBuilding(i, b, 1)
+	s.land[i].stored = 0
 	u.gold -= buildCost[b]
 	return ErrNone
 }
@@ -189,7 +149,8 @@ func (s *State) upgrade(u *user, x, y int) ErrCode {
 	if !s.onMap(x, y) {
 		return ErrOffMap
 	}
-	c := &s.cells[s.index(x, y)]
+	i := s.index(x, y)
+	c := &s.cells[i]
 	if c.owner != int32(u.uid) {
 		return ErrNotOwnCell
 	}
@@ -211,59 +172,98 @@ func (s *State) upgrade(u *user, x, y int) ErrCode {
 	}
 	u.energy -= ge
 	u.gold -= gg
-	c.level++
+	s.setBuilding(i, c.building, c.level+1)
 	return ErrNone
 }
 
-// scan is step 2: the column-major cell scan resolving captures and
-// building the owners' aggregates.
+// scan is step 2, the column-major cell scan. Its only order-dependent
+// effects are the captures (a Home capture steals a third of the loser's
+// gold as it stands at that moment) and the order in which each player's
+// building types are first met (the key order of building_number), so it
+// is computed as: resolve the attacked cells in column-major order, then
+// one row-major pass for stored energy and the aggregates, recording for
+// each player and building type the first column-major position.
 func (s *State) scan() {
+	w, h := s.cfg.Width, s.cfg.Height
+	// Attacked cells in column-major order (index i -> key (i%w)*h + i/w).
+	at := s.attacked
+	for i := 1; i < len(at); i++ {
+		for j := i; j > 0 && colKey(at[j], w, h) < colKey(at[j-1], w, h); j-- {
+			at[j], at[j-1] = at[j-1], at[j]
+		}
+	}
+	for _, i := range at {
+		if c := &s.cells[i]; c.building == Home {
+			s.land[i].stored = s.users[c.owner-1].energy
+		}
+		s.resolve(int(i))
+	}
+	s.attacked = at[:0]
+
 	for i := range s.users {
 		u := &s.users[i]
 		u.cells, u.goldSource, u.energySource, u.techLevel = 0, 0, 0, 0
 		u.buildings = [NumBuildings]int64{}
-		u.norder = 0
+		u.first = [NumBuildings]int32{-1, -1, -1, -1, -1}
 	}
-	w, h := s.cfg.Width, s.cfg.Height
-	for x := 0; x < w; x++ {
-		for i := x; i < w*h; i += w {
-			c := &s.cells[i]
-			if c.building == Home {
-				c.stored = s.users[c.owner-1].energy
-			}
-			if c.atkN > 0 {
-				s.resolve(c)
-			}
-			if c.owner == 0 {
-				continue
-			}
-			u := &s.users[c.owner-1]
-			u.cells++
-			u.goldSource += cellGold(c)
-			u.energySource += cellEnergy(c)
-			if c.building != BuildingNone {
-				if c.building == Home && int64(c.level) > u.techLevel {
+	users := s.users
+	for i := range s.cells {
+		c := &s.cells[i]
+		if c.owner == 0 {
+			continue
+		}
+		u := &users[c.owner-1]
+		u.cells++
+		u.goldSource += int64(c.gold)
+		u.energySource += int64(c.energy)
+		if b := c.building; b != BuildingNone {
+			if b == Home {
+				s.land[i].stored = u.energy
+				if int64(c.level) > u.techLevel {
 					u.techLevel = int64(c.level)
 				}
-				if u.buildings[c.building] == 0 {
-					u.order[u.norder] = c.building
-					u.norder++
-				}
-				u.buildings[c.building]++
 			}
+			if u.buildings[b] == 0 {
+				u.first[b] = colKey(int32(i), w, h)
+			}
+			u.buildings[b]++
 		}
+	}
+	for i := range users {
+		users[i].setOrder()
 	}
 }
 
-// resolve settles the attacks on one cell and clears them.
-func (s *State) resolve(c *cell) {
-	net := 2*c.atkMax - c.atkTotal
-	if cost := attackCost(c); net >= cost {
+// colKey is cell i's position in the column-major scan.
+func colKey(i int32, w, h int) int32 { return (i%int32(w))*int32(h) + i/int32(w) }
+
+// setOrder sorts the building types present by the scan position where
+// they were first met.
+func (u *user) setOrder() {
+	u.norder = 0
+	for b := Home; b < NumBuildings; b++ {
+		if u.buildings[b] == 0 {
+			continue
+		}
+		j := u.norder
+		for ; j > 0 && u.first[u.order[j-1]] > u.first[b]; j-- {
+			u.order[j] = u.order[j-1]
+		}
+		u.order[j] = b
+		u.norder++
+	}
+}
+
+// resolve settles the attacks on cell i and clears them.
+func (s *State) resolve(i int) {
+	c, p := &s.cells[i], &s.pend[i]
+	net := 2*p.max - p.total
+	if cost := attackCost(c, &s.land[i]); net >= cost {
 		ff := 2 * (net - cost)
-		if c.atkMaxUID != c.owner {
+		if p.maxUID != c.owner {
 			if c.owner != 0 {
 				prev := &s.users[c.owner-1]
-				att := &s.users[c.atkMaxUID-1]
+				att := &s.users[p.maxUID-1]
 				v := takenValue[c.level]
 				switch c.building {
 				case Home:
@@ -280,12 +280,13 @@ func (s *State) resolve(c *cell) {
 					prev.gold += v
 				}
 			}
-			c.building, c.level, c.stored = BuildingNone, 0, 0
-			c.owner = c.atkMaxUID
+			s.setBuilding(i, BuildingNone, 0)
+			s.land[i].stored = 0
+			c.owner = p.maxUID
 		}
-		c.ff = min(1000, ff)
+		c.ff = int32(min(1000, ff))
 	}
-	c.atkN, c.atkMaxUID, c.atkMax, c.atkTotal = 0, 0, -1, 0
+	*p = pending{max: -1}
 }
 
 // loseHomes is step 3: players without a Home lose their other buildings.
@@ -302,7 +303,7 @@ func (s *State) loseHomes() {
 	for i := range s.cells {
 		c := &s.cells[i]
 		if c.owner != 0 && c.building != BuildingNone && c.building != Home && s.users[c.owner-1].techLevel == 0 {
-			c.building, c.level = BuildingNone, 0
+			s.setBuilding(i, BuildingNone, 0)
 		}
 	}
 }
@@ -310,40 +311,48 @@ func (s *State) loseHomes() {
 // forceFields is step 4.
 func (s *State) forceFields() {
 	w, h := s.cfg.Width, s.cfg.Height
+	cells := s.cells
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			c := &s.cells[i]
-			if c.owner == 0 {
+		row := cells[y*w : y*w+w]
+		var up, down []cell
+		if y > 0 {
+			up = cells[(y-1)*w : y*w]
+		}
+		if y < h-1 {
+			down = cells[(y+1)*w : (y+2)*w]
+		}
+		for x := range row {
+			c := &row[x]
+			o := c.owner
+			if o == 0 {
 				continue
 			}
-			ff := c.ff
-			if y > 0 {
-				ff += neighbourFF(c, &s.cells[i-w])
+			ff := c.ff + int32(c.self)
+			if up != nil {
+				ff += neighbourFF(o, &up[x])
 			}
-			if y < h-1 {
-				ff += neighbourFF(c, &s.cells[i+w])
+			if down != nil {
+				ff += neighbourFF(o, &down[x])
 			}
 			if x > 0 {
-				ff += neighbourFF(c, &s.cells[i-1])
+				ff += neighbourFF(o, &row[x-1])
 			}
 			if x < w-1 {
-				ff += neighbourFF(c, &s.cells[i+1])
+				ff += neighbourFF(o, &row[x+1])
 			}
-			ff += selfIncr(c)
 			c.ff = max(0, min(1000, ff))
 		}
 	}
 }
 
-func neighbourFF(c, nb *cell) int64 {
+func neighbourFF(owner int32, nb *cell) int32 {
 	switch nb.owner {
 	case 0:
 		return 0
-	case c.owner:
-		return allyIncr(nb)
+	case owner:
+		return int32(nb.ally)
 	}
-	return -enemyDecr(nb)
+	return -int32(nb.enemy)
 }
 
 // updateUsers is step 5: tax, income and death.

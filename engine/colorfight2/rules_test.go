@@ -48,7 +48,7 @@ func checkInvariants(tb testing.TB, s *State) {
 		if c.building != BuildingNone && c.owner == 0 {
 			tb.Fatalf("cell %d: building on unowned cell", i)
 		}
-		if c.atkN != 0 {
+		if s.pend[i] != (pending{max: -1}) {
 			tb.Fatalf("cell %d: attacks left over", i)
 		}
 		count[c.owner]++

@@ -85,20 +85,55 @@ type Player struct {
 	Home Point
 }
 
+// cell is the hot part of a cell, read by every pass of every round; it is
+// kept small so the whole board stays in the L1 cache.
 type cell struct {
 	owner    int32 // uid, 0 = unowned
 	building Building
 	level    int8 // 0 when there is no building
-	ff       int64
-	ng       int64
-	ne       int64
-	nc       int64
-	stored   int64 // a Home's stored_energy
-	// attacks of the current round
-	atkN      int32
-	atkMaxUID int32
-	atkMax    int64
-	atkTotal  int64
+	// Derived from building and level by setBuilding, cached because every
+	// round reads them for every cell.
+	ally, enemy, self int16 // force-field ally_incr, enemy_decr, self_incr
+	ff                int32
+	gold, energy      int32 // yield per round
+}
+
+// land is the cold part of a cell.
+type land struct {
+	ng, ne, nc int32
+	stored     int64 // a Home's stored_energy
+}
+
+// pending holds the attacks on one cell during a round.
+type pending struct {
+	n      int32
+	maxUID int32
+	max    int64 // first largest energy, -1 when none
+	total  int64
+}
+
+// MaxNatural bounds the natural gold, energy and cost a map may hold, so
+// every derived quantity fits comfortably in 32 bits.
+const MaxNatural = 1000000
+
+// setBuilding places building b at level (0 for none) on cell i and
+// refreshes the cached values that depend on them.
+func (s *State) setBuilding(i int, b Building, level int8) {
+	c, l := &s.cells[i], &s.land[i]
+	c.building, c.level = b, level
+	L := int32(level)
+	c.gold, c.energy = l.ng, l.ne
+	c.ally, c.enemy, c.self = 2, 5, 0
+	switch b {
+	case Home:
+		c.gold, c.energy = 10*L, 10*L
+	case GoldMine:
+		c.gold = l.ng * (1 + L)
+	case EnergyWell:
+		c.energy = l.ne * (1 + L)
+	case Fortress:
+		c.ally, c.enemy, c.self = 2+2*int16(level), 6+10*int16(level), 4*int16(level)
+	}
 }
 
 type user struct {
@@ -116,6 +151,7 @@ type user struct {
 	buildings    [NumBuildings]int64
 	order        [NumBuildings - 1]Building
 	norder       int8
+	first        [NumBuildings]int32 // scan position where each type was first met
 	tax          int64
 	taxLevel     int64
 }
@@ -126,8 +162,12 @@ type State struct {
 	cfg   Config
 	turn  int
 	cells []cell
+	land  []land
+	pend  []pending
 	users []user
 	errs  []CommandError
+	// cells attacked this round, in attack order
+	attacked []int32
 }
 
 // New creates the game at turn 0 on map m with the given players
@@ -149,13 +189,23 @@ func New(cfg Config, m *Map, players []Player) (*State, error) {
 		return nil, fmt.Errorf("colorfight2: %d players but max_player is %d", len(players), cfg.MaxPlayer)
 	}
 	s := &State{
-		cfg:   cfg,
-		cells: make([]cell, n),
-		users: make([]user, len(players)),
-		errs:  make([]CommandError, 0, 64),
+		cfg:      cfg,
+		cells:    make([]cell, n),
+		land:     make([]land, n),
+		pend:     make([]pending, n),
+		users:    make([]user, len(players)),
+		errs:     make([]CommandError, 0, 64),
+		attacked: make([]int32, 0, n),
 	}
 	for i := range s.cells {
-		s.cells[i] = cell{ng: m.NaturalGold[i], ne: m.NaturalEnergy[i], nc: m.NaturalCost[i], atkMax: -1}
+		ng, ne, nc := m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i]
+		if ng < 0 || ng > MaxNatural || ne < 0 || ne > MaxNatural || nc < 0 || nc > MaxNatural {
+			return nil, fmt.Errorf("colorfight2: cell (%d,%d): natural gold/energy/cost %d/%d/%d outside 0..%d",
+				i%cfg.Width, i/cfg.Width, ng, ne, nc, MaxNatural)
+		}
+		s.land[i] = land{ng: int32(ng), ne: int32(ne), nc: int32(nc)}
+		s.pend[i] = pending{max: -1}
+		s.setBuilding(i, BuildingNone, 0)
 	}
 	for i, p := range players {
 		if p.UID != i+1 {
@@ -164,13 +214,13 @@ func New(cfg Config, m *Map, players []Player) (*State, error) {
 		if !s.onMap(p.Home.X, p.Home.Y) {
 			return nil, fmt.Errorf("colorfight2: player %d home (%d,%d) is off the map", p.UID, p.Home.X, p.Home.Y)
 		}
-		c := &s.cells[s.index(p.Home.X, p.Home.Y)]
+		hi := s.index(p.Home.X, p.Home.Y)
+		c := &s.cells[hi]
 		if c.owner != 0 {
 			return nil, fmt.Errorf("colorfight2: players %d and %d share home (%d,%d)", c.owner, p.UID, p.Home.X, p.Home.Y)
 		}
 		c.owner = int32(p.UID)
-		c.building = Home
-		c.level = 1
+		s.setBuilding(hi, Home, 1)
 		s.users[i] = user{uid: p.UID, name: p.Name, energy: 1000, techLevel: 1, buildingHome: true}
 	}
 	return s, nil
@@ -208,8 +258,14 @@ func (s *State) CopyFrom(src *State) {
 	s.cfg = src.cfg
 	s.turn = src.turn
 	s.cells = append(s.cells[:0], src.cells...)
+	s.land = append(s.land[:0], src.land...)
+	s.pend = append(s.pend[:0], src.pend...)
 	s.users = append(s.users[:0], src.users...)
 	s.errs = append(s.errs[:0], src.errs...)
+	if cap(s.attacked) < len(src.cells) {
+		s.attacked = make([]int32, 0, len(src.cells))
+	}
+	s.attacked = append(s.attacked[:0], src.attacked...)
 }
 
 // Config returns the game's configuration.
