@@ -164,7 +164,7 @@ func (s *State) Frame(f *Frame) {
 			level = 1
 		}
 		f.Cells[i] = FrameCell{
-			AttackCost: attackCost(c, l), ForceField: int64(c.ff),
+			AttackCost: s.attackCost(i), ForceField: int64(c.ff),
 			Building: c.building, Level: level,
 			Gold: int64(c.gold), Energy: int64(c.energy),
 			Owner: int64(c.owner), X: int64(i % w), Y: int64(i / w),
@@ -178,7 +178,7 @@ func (s *State) Frame(f *Frame) {
 	for i := range s.users {
 		u := &s.users[i]
 		fu := &f.Users[i]
-		order := append(fu.BuildingOrder[:0], u.order[:u.norder]...)
+		order := append(fu.BuildingOrder[:0], s.buildingOrder(u)...)
 		*fu = FrameUser{
 			UID: int64(u.uid), Username: u.name,
 			Energy: u.energy, Gold: u.gold, Dead: u.dead,

@@ -18,12 +18,12 @@ const (
 //  2. for every cell in row-major order (index y*width+x): owner uid (0 =
 //     none), building (0 none, 1 Home, 2 GoldMine, 3 EnergyWell, 4
 //     Fortress), level (0 when no building), force_field, natural_gold,
-//     natural_energy, natural_cost, and the Home's stored_energy (0 when
-//     not a Home);
+//     natural_energy, natural_cost;
 //  3. for every player in uid order: uid, energy, gold, tech_level,
 //     building_home (0/1), dead (0/1), cell count, gold_source,
 //     energy_source, the four building counts (Home, GoldMine, EnergyWell,
-//     Fortress), tax, tax_level.
+//     Fortress), tax, tax_level, and the energy at the last cell scan
+//     (what the player's Homes store; 0 before the first round).
 //
 // Then return h XOR (h >> 32). Player names are not hashed: they do not
 // affect play. Pending attacks are not hashed: between rounds there are none.
@@ -45,7 +45,6 @@ func (s *State) Hash() uint64 {
 		mix(int64(l.ng))
 		mix(int64(l.ne))
 		mix(int64(l.nc))
-		mix(l.stored)
 	}
 	for i := range s.users {
 		u := &s.users[i]
@@ -63,6 +62,7 @@ func (s *State) Hash() uint64 {
 		}
 		mix(u.tax)
 		mix(u.taxLevel)
+		mix(u.scanEnergy)
 	}
 	return h ^ (h >> 32)
 }

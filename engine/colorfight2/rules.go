@@ -12,11 +12,13 @@ var (
 	takenValue = [4]int64{0, 100, 300, 600}
 )
 
-// attackCost returns the energy needed to capture the cell now.
-func attackCost(c *cell, l *land) int64 {
+// attackCost returns the energy needed to capture cell i now. A Home's
+// stored_energy is its owner's energy as of the last cell scan.
+func (s *State) attackCost(i int) int64 {
+	c, l := &s.cells[i], &s.land[i]
 	switch c.building {
 	case Home:
-		return (1000 + l.stored + int64(c.ff)) * int64(c.level)
+		return (1000 + s.users[c.owner-1].scanEnergy + int64(c.ff)) * int64(c.level)
 	case Fortress:
 		return (int64(l.nc) + int64(c.ff)) * int64(1+c.level)
 	}
@@ -140,7 +142,6 @@ func (s *State) build(u *user, x, y int, b Building) ErrCode {
 		return ErrNoHome
 	}
 	s.setBuilding(i, b, 1)
-	s.land[i].stored = 0
 	u.gold -= buildCost[b]
 	return ErrNone
 }
@@ -179,12 +180,17 @@ func (s *State) upgrade(u *user, x, y int) ErrCode {
 // scan is step 2, the column-major cell scan. Its only order-dependent
 // effects are the captures (a Home capture steals a third of the loser's
 // gold as it stands at that moment) and the order in which each player's
-// building types are first met (the key order of building_number), so it
-// is computed as: resolve the attacked cells in column-major order, then
-// one row-major pass for stored energy and the aggregates, recording for
-// each player and building type the first column-major position.
+// building types are first met (the key order of building_number, derived
+// when a frame is made: see buildingOrder). So it is computed as: note
+// every player's energy (which is what each Home stores; nothing in the
+// scan changes energy), resolve the attacked cells in column-major order,
+// then sum the aggregates in one pass in memory order.
 func (s *State) scan() {
 	w, h := s.cfg.Width, s.cfg.Height
+	for i := range s.users {
+		s.users[i].scanEnergy = s.users[i].energy
+		s.users[i].orderPinned = false
+	}
 	// Attacked cells in column-major order (index i -> key (i%w)*h + i/w).
 	at := s.attacked
 	for i := 1; i < len(at); i++ {
@@ -193,72 +199,72 @@ func (s *State) scan() {
 		}
 	}
 	for _, i := range at {
-		if c := &s.cells[i]; c.building == Home {
-			s.land[i].stored = s.users[c.owner-1].energy
-		}
 		s.resolve(int(i))
 	}
 	s.attacked = at[:0]
 
-	for i := range s.users {
-		u := &s.users[i]
-		u.cells, u.goldSource, u.energySource, u.techLevel = 0, 0, 0, 0
-		u.buildings = [NumBuildings]int64{}
-		u.first = [NumBuildings]int32{-1, -1, -1, -1, -1}
-	}
-	users := s.users
+	// agg[uid] sums the cells of player uid; agg[0] collects unowned cells
+	// so the loop needs no branch on ownership.
+	agg := s.agg[:len(s.users)+1]
+	clear(agg)
 	for i := range s.cells {
 		c := &s.cells[i]
-		if c.owner == 0 {
-			continue
-		}
-		u := &users[c.owner-1]
-		u.cells++
-		u.goldSource += int64(c.gold)
-		u.energySource += int64(c.energy)
-		if b := c.building; b != BuildingNone {
-			if b == Home {
-				s.land[i].stored = u.energy
-				if int64(c.level) > u.techLevel {
-					u.techLevel = int64(c.level)
-				}
-			}
-			if u.buildings[b] == 0 {
-				u.first[b] = colKey(int32(i), w, h)
-			}
-			u.buildings[b]++
+		a := &agg[c.owner]
+		a.cells++
+		a.gold += int64(c.gold)
+		a.energy += int64(c.energy)
+		a.buildings[c.building]++
+		if c.building == Home {
+			a.tech = max(a.tech, int64(c.level))
 		}
 	}
-	for i := range users {
-		users[i].setOrder()
+	for i := range s.users {
+		u, a := &s.users[i], &agg[i+1]
+		u.cells, u.goldSource, u.energySource, u.techLevel = a.cells, a.gold, a.energy, a.tech
+		u.buildings = a.buildings
+		u.buildings[BuildingNone] = 0
 	}
+}
+
+// aggregate is one player's sums over its cells.
+type aggregate struct {
+	cells, gold, energy, tech int64
+	buildings                 [NumBuildings]int64
 }
 
 // colKey is cell i's position in the column-major scan.
 func colKey(i int32, w, h int) int32 { return (i%int32(w))*int32(h) + i/int32(w) }
 
-// setOrder sorts the building types present by the scan position where
-// they were first met.
-func (u *user) setOrder() {
-	u.norder = 0
-	for b := Home; b < NumBuildings; b++ {
-		if u.buildings[b] == 0 {
-			continue
-		}
-		j := u.norder
-		for ; j > 0 && u.first[u.order[j-1]] > u.first[b]; j-- {
-			u.order[j] = u.order[j-1]
-		}
-		u.order[j] = b
-		u.norder++
+// buildingOrder returns, for player u, the building types it owns in the
+// order the column-major scan first meets them, which is the key order of
+// building_number in official replays.
+func (s *State) buildingOrder(u *user) []Building {
+	if u.orderPinned {
+		return u.order[:u.norder]
 	}
+	w, h := s.cfg.Width, s.cfg.Height
+	n := 0
+	var order [NumBuildings - 1]Building
+	var seen [NumBuildings]bool
+	for x := 0; x < w && n < len(order); x++ {
+		for i := x; i < w*h; i += w {
+			c := &s.cells[i]
+			if c.owner == int32(u.uid) && c.building != BuildingNone && !seen[c.building] {
+				seen[c.building] = true
+				order[n] = c.building
+				n++
+			}
+		}
+	}
+	u.order, u.norder = order, int8(n)
+	return u.order[:n]
 }
 
 // resolve settles the attacks on cell i and clears them.
 func (s *State) resolve(i int) {
 	c, p := &s.cells[i], &s.pend[i]
 	net := 2*p.max - p.total
-	if cost := attackCost(c, &s.land[i]); net >= cost {
+	if cost := s.attackCost(i); net >= cost {
 		ff := 2 * (net - cost)
 		if p.maxUID != c.owner {
 			if c.owner != 0 {
@@ -281,8 +287,8 @@ func (s *State) resolve(i int) {
 				}
 			}
 			s.setBuilding(i, BuildingNone, 0)
-			s.land[i].stored = 0
 			c.owner = p.maxUID
+			s.touch(i)
 		}
 		c.ff = int32(min(1000, ff))
 	}
@@ -290,11 +296,15 @@ func (s *State) resolve(i int) {
 }
 
 // loseHomes is step 3: players without a Home lose their other buildings.
+// Their reported building counts (and building order) stay as the scan
+// found them, so the order is pinned before the buildings go.
 func (s *State) loseHomes() {
 	lost := false
 	for i := range s.users {
-		if s.users[i].techLevel == 0 && s.users[i].cells > 0 {
+		if u := &s.users[i]; u.techLevel == 0 && u.cells > 0 {
 			lost = true
+			s.buildingOrder(u)
+			u.orderPinned = true
 		}
 	}
 	if !lost {
@@ -308,40 +318,73 @@ func (s *State) loseHomes() {
 	}
 }
 
-// forceFields is step 4.
+// forceFields is step 4. Each owned cell's change, self_incr plus the
+// contributions of its neighbours, depends only on the owners and buildings
+// around it, so it is cached per cell (delta) and recomputed only for cells
+// whose neighbourhood changed since the last round (marked by touch).
 func (s *State) forceFields() {
+	for _, i := range s.dirty {
+		s.delta[i] = s.computeDelta(int(i))
+		s.isDirty[i] = false
+	}
+	s.dirty = s.dirty[:0]
+	cells, delta := s.cells, s.delta[:len(s.cells)]
+	for i := range cells {
+		c := &cells[i]
+		if c.owner != 0 {
+			c.ff = max(0, min(1000, c.ff+delta[i]))
+		}
+	}
+}
+
+// computeDelta returns the force-field change of cell i for one round:
+// self_incr, plus ally_incr of each neighbour with the same owner, minus
+// enemy_decr of each neighbour with another owner.
+func (s *State) computeDelta(i int) int32 {
 	w, h := s.cfg.Width, s.cfg.Height
-	cells := s.cells
-	for y := 0; y < h; y++ {
-		row := cells[y*w : y*w+w]
-		var up, down []cell
-		if y > 0 {
-			up = cells[(y-1)*w : y*w]
-		}
-		if y < h-1 {
-			down = cells[(y+1)*w : (y+2)*w]
-		}
-		for x := range row {
-			c := &row[x]
-			o := c.owner
-			if o == 0 {
-				continue
-			}
-			ff := c.ff + int32(c.self)
-			if up != nil {
-				ff += neighbourFF(o, &up[x])
-			}
-			if down != nil {
-				ff += neighbourFF(o, &down[x])
-			}
-			if x > 0 {
-				ff += neighbourFF(o, &row[x-1])
-			}
-			if x < w-1 {
-				ff += neighbourFF(o, &row[x+1])
-			}
-			c.ff = max(0, min(1000, ff))
-		}
+	x, y := i%w, i/w
+	c := &s.cells[i]
+	o := c.owner
+	d := int32(c.self)
+	if y > 0 {
+		d += neighbourFF(o, &s.cells[i-w])
+	}
+	if y < h-1 {
+		d += neighbourFF(o, &s.cells[i+w])
+	}
+	if x > 0 {
+		d += neighbourFF(o, &s.cells[i-1])
+	}
+	if x < w-1 {
+		d += neighbourFF(o, &s.cells[i+1])
+	}
+	return d
+}
+
+// touch records that cell i's owner or building changed, so its own and
+// its neighbours' force-field deltas must be recomputed.
+func (s *State) touch(i int) {
+	w, h := s.cfg.Width, s.cfg.Height
+	x, y := i%w, i/w
+	s.markDirty(i)
+	if y > 0 {
+		s.markDirty(i - w)
+	}
+	if y < h-1 {
+		s.markDirty(i + w)
+	}
+	if x > 0 {
+		s.markDirty(i - 1)
+	}
+	if x < w-1 {
+		s.markDirty(i + 1)
+	}
+}
+
+func (s *State) markDirty(i int) {
+	if !s.isDirty[i] {
+		s.isDirty[i] = true
+		s.dirty = append(s.dirty, int32(i))
 	}
 }
 

@@ -101,7 +101,6 @@ type cell struct {
 // land is the cold part of a cell.
 type land struct {
 	ng, ne, nc int32
-	stored     int64 // a Home's stored_energy
 }
 
 // pending holds the attacks on one cell during a round.
@@ -134,6 +133,7 @@ func (s *State) setBuilding(i int, b Building, level int8) {
 	case Fortress:
 		c.ally, c.enemy, c.self = 2+2*int16(level), 6+10*int16(level), 4*int16(level)
 	}
+	s.touch(i)
 }
 
 type user struct {
@@ -149,11 +149,15 @@ type user struct {
 	goldSource   int64
 	energySource int64
 	buildings    [NumBuildings]int64
-	order        [NumBuildings - 1]Building
-	norder       int8
-	first        [NumBuildings]int32 // scan position where each type was first met
-	tax          int64
-	taxLevel     int64
+	// scanEnergy is the energy at the last cell scan: what its Homes store.
+	scanEnergy int64
+	// order[:norder] is the building order pinned by the lost-home
+	// clean-up (orderPinned), or the last one computed.
+	order       [NumBuildings - 1]Building
+	norder      int8
+	orderPinned bool
+	tax         int64
+	taxLevel    int64
 }
 
 // State is a game in progress. The zero value is not usable; create one
@@ -168,6 +172,12 @@ type State struct {
 	errs  []CommandError
 	// cells attacked this round, in attack order
 	attacked []int32
+	agg      []aggregate // scratch for scan, len(users)+1
+	// force-field cache: delta[i] is cell i's per-round change; cells in
+	// dirty (flagged in isDirty) need it recomputed.
+	delta   []int32
+	isDirty []bool
+	dirty   []int32
 }
 
 // New creates the game at turn 0 on map m with the given players
@@ -196,6 +206,10 @@ func New(cfg Config, m *Map, players []Player) (*State, error) {
 		users:    make([]user, len(players)),
 		errs:     make([]CommandError, 0, 64),
 		attacked: make([]int32, 0, n),
+		agg:      make([]aggregate, len(players)+1),
+		delta:    make([]int32, n),
+		isDirty:  make([]bool, n),
+		dirty:    make([]int32, 0, n),
 	}
 	for i := range s.cells {
 		ng, ne, nc := m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i]
@@ -266,6 +280,13 @@ func (s *State) CopyFrom(src *State) {
 		s.attacked = make([]int32, 0, len(src.cells))
 	}
 	s.attacked = append(s.attacked[:0], src.attacked...)
+	s.agg = append(s.agg[:0], src.agg...)
+	s.delta = append(s.delta[:0], src.delta...)
+	s.isDirty = append(s.isDirty[:0], src.isDirty...)
+	if cap(s.dirty) < len(src.cells) {
+		s.dirty = make([]int32, 0, len(src.cells))
+	}
+	s.dirty = append(s.dirty[:0], src.dirty...)
 }
 
 // Config returns the game's configuration.
