@@ -78,21 +78,12 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 // frame 0 (the map before registration); it must not keep the frame. An
 // error is returned only when the vector cannot be read.
 func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
-	lf, err := os.Open(v.Commands)
+	log, dec, closeFn, err := open(v)
 	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
+		return nil, err
 	}
-	defer lf.Close()
-	log, err := ReadCommandLog(lf)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.Commands, err)
-	}
-	rf, err := os.Open(v.CFR)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
-	}
-	defer rf.Close()
-	res, err := run(v, log, rf, visit)
+	defer closeFn()
+	res, err := run(v, log, dec, visit)
 	if err != nil {
 		return nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.CFR, err)
 	}
@@ -102,30 +93,41 @@ func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
 // Load reads the initial state of a vector from its .cfr (frames 0 and 1)
 // together with its command log.
 func Load(v Vector) (*Game, error) {
-	lf, err := os.Open(v.Commands)
+	log, dec, closeFn, err := open(v)
 	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
+		return nil, err
 	}
-	defer lf.Close()
-	log, err := ReadCommandLog(lf)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.Commands, err)
-	}
-	rf, err := os.Open(v.CFR)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
-	}
-	defer rf.Close()
-	dec, err := cfr.NewDecoder(rf)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
-	}
+	defer closeFn()
 	var f0, f1 colorfight2.Frame
 	g, err := start(dec, log, &f0, &f1)
 	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
+		return nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.CFR, err)
 	}
 	return g, nil
+}
+
+// open reads v's command log and opens a decoder on its replay; the caller
+// must call closeFn.
+func open(v Vector) (log *CommandLog, dec *cfr.Decoder, closeFn func(), err error) {
+	lf, err := os.Open(v.Commands)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("vector %s: %w", v.Name, err)
+	}
+	log, err = ReadCommandLog(lf)
+	lf.Close()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.Commands, err)
+	}
+	rf, err := os.Open(v.CFR)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("vector %s: %w", v.Name, err)
+	}
+	dec, err = cfr.NewDecoder(rf)
+	if err != nil {
+		rf.Close()
+		return nil, nil, nil, fmt.Errorf("vector %s: %s: %w", v.Name, v.CFR, err)
+	}
+	return log, dec, func() { rf.Close() }, nil
 }
 
 // start reads frames 0 and 1 and builds the game.
@@ -166,11 +168,7 @@ func start(dec *cfr.Decoder, log *CommandLog, f0, f1 *colorfight2.Frame) (*Game,
 	return g, nil
 }
 
-func run(v Vector, log *CommandLog, r io.Reader, visit func(*colorfight2.Frame) error) (*Result, error) {
-	dec, err := cfr.NewDecoder(r)
-	if err != nil {
-		return nil, err
-	}
+func run(v Vector, log *CommandLog, dec *cfr.Decoder, visit func(*colorfight2.Frame) error) (*Result, error) {
 	var want, got, f1 colorfight2.Frame
 	g, err := start(dec, log, &got, &f1)
 	if err != nil {
