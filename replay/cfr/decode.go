@@ -1,0 +1,971 @@
+package cfr
+
+import (
+	"bufio"
+	"compress/gzip"
+	"io"
+	"strconv"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+// Decoder reads the frames of a .cfr replay one at a time.
+//
+// It streams: it holds its read buffers, the header and one frame (the
+// previous one, onto which the next element's cell prefixes are applied),
+// never the whole file. A Decoder is not safe for concurrent use.
+type Decoder struct {
+	s     *scanner
+	hdr   Header
+	prev  colorfight2.Frame
+	frame int   // index of the next frame Next returns
+	err   error // sticky: a *FormatError, or io.EOF after the last frame
+	num   []byte
+}
+
+// NewDecoder starts reading a replay from r, which may be gzip-compressed
+// (detected by the gzip magic bytes) or plain JSON. It reads the opening of
+// the array and all of element 0 (the header and frame 0) before
+// returning; any problem is reported as a *FormatError. The Decoder reads
+// from r only as needed and does not close it.
+func NewDecoder(r io.Reader) (*Decoder, error) {
+	br := bufio.NewReaderSize(r, 32<<10)
+	var src io.Reader = br
+	magic, err := br.Peek(2)
+	switch {
+	case len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, &FormatError{Frame: -1, Where: "gzip header", Err: err}
+		}
+		src = gz
+	case err != nil && err != io.EOF && len(magic) < 2:
+		return nil, &FormatError{Frame: -1, Err: err}
+	}
+	d := &Decoder{s: newScanner(src)}
+	if err := d.s.expect('['); err != nil {
+		return nil, d.fail(-1, err)
+	}
+	if err := d.readHeader(); err != nil {
+		return nil, d.fail(0, err)
+	}
+	return d, nil
+}
+
+// Header returns what element 0 carries besides frame 0: info, chat and
+// error as raw JSON, the map size and element 0's users with their cells.
+// The returned slices are shared with the Decoder and must not be modified.
+func (d *Decoder) Header() Header { return d.hdr }
+
+// Next fills f with the next frame, reusing f's storage: frame 0 on the
+// first call, then 1, 2, ... Every frame is complete (all cells, all users);
+// f.Turn is the frame index. After the last frame Next checks that nothing
+// but whitespace follows the array (and, for gzip input, that the stream
+// ends cleanly) and returns io.EOF. Any other error is a *FormatError.
+// f is modified only when Next returns nil. After an error or io.EOF every
+// further call returns the same error.
+func (d *Decoder) Next(f *colorfight2.Frame) error {
+	if d.err != nil {
+		return d.err
+	}
+	if d.frame > 0 {
+		more, err := d.s.sep(']')
+		if err != nil {
+			return d.fail(d.frame, err)
+		}
+		if !more {
+			if err := d.trailing(); err != nil {
+				return d.fail(-1, at(err, "after the array"))
+			}
+			d.err = io.EOF
+			return io.EOF
+		}
+		if err := d.readFrame(d.frame); err != nil {
+			return d.fail(d.frame, err)
+		}
+		d.prev.Turn = d.frame
+	}
+	f.CopyFrom(&d.prev)
+	d.frame++
+	return nil
+}
+
+// fail records err as the sticky *FormatError.
+func (d *Decoder) fail(frame int, err error) error {
+	where, cause := splitLoc(err)
+	fe := &FormatError{Frame: frame, Where: where, Offset: d.s.offset(), Err: cause}
+	d.err = fe
+	return fe
+}
+
+// trailing checks that only whitespace follows the array.
+func (d *Decoder) trailing() error {
+	c, err := d.s.peek()
+	if err == nil {
+		return syntaxErr("unexpected %s after the array", quoteByte(c))
+	}
+	if d.s.err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+var fieldWhere = [NumFields + 1]string{
+	"field 0", "field 1", "field 2", "field 3", "field 4",
+	"field 5", "field 6", "field 7", "field 8", "field 9", "field 10",
+}
+
+func cellWhere(x, y int) string {
+	return "cell (" + strconv.Itoa(x) + "," + strconv.Itoa(y) + ")"
+}
+
+// key reads an object key and the colon after it.
+func (d *Decoder) key() ([]byte, error) {
+	k, err := d.s.string(64)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.s.expect(':'); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// readHeader reads element 0.
+func (d *Decoder) readHeader() error {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil {
+		return err
+	}
+	if empty {
+		return invalidErr("missing key \"turn\"")
+	}
+	var seen [6]bool
+	names := [6]string{"turn", "info", "chat", "error", "game_map", "users"}
+	var cells [][][2]int64
+	var hasCells []bool
+	for {
+		k, err := d.key()
+		if err != nil {
+			return err
+		}
+		idx := -1
+		for i, n := range names {
+			if string(k) == n {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return invalidErr("unknown key %q", k)
+		}
+		if seen[idx] {
+			return invalidErr("duplicate key %q", k)
+		}
+		seen[idx] = true
+		switch idx {
+		case 0:
+			v, err := s.int()
+			if err != nil {
+				return at(err, "turn")
+			}
+			if v != 0 {
+				return at(invalidErr("turn is %d, want 0", v), "turn")
+			}
+		case 1:
+			d.hdr.Info, err = s.raw()
+		case 2:
+			d.hdr.Chat, err = s.raw()
+		case 3:
+			d.hdr.Error, err = s.raw()
+		case 4:
+			err = d.readMap0()
+		case 5:
+			cells, hasCells, err = d.readUsers(true)
+		}
+		if err != nil {
+			return at(err, names[idx])
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return invalidErr("missing key %q", names[i])
+		}
+	}
+	d.prev.Turn = 0
+	w, h := d.hdr.Width, d.hdr.Height
+	d.hdr.Users = make([]HeaderUser, len(d.prev.Users))
+	for i := range d.prev.Users {
+		u := &d.hdr.Users[i]
+		u.FrameUser = d.prev.Users[i]
+		u.BuildingOrder = append([]colorfight2.Building(nil), d.prev.Users[i].BuildingOrder...)
+		if hasCells[i] {
+			u.Cells = cells[i]
+			if u.Cells == nil {
+				u.Cells = [][2]int64{}
+			}
+			for _, p := range u.Cells {
+				if p[0] < 0 || p[0] >= int64(w) || p[1] < 0 || p[1] >= int64(h) {
+					return at(invalidErr("cell [%d,%d] is off the %dx%d map", p[0], p[1], w, h),
+						"users: "+strconv.Quote(strconv.FormatInt(u.UID, 10))+": cells")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readMap0 reads element 0's game_map (data and headers, in any order).
+func (d *Decoder) readMap0() error {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil {
+		return err
+	}
+	if empty {
+		return invalidErr("missing key \"data\"")
+	}
+	var haveData, haveHeaders bool
+	for {
+		k, err := d.key()
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "data":
+			if haveData {
+				return invalidErr("duplicate key %q", k)
+			}
+			haveData = true
+			if err := d.readData0(); err != nil {
+				return err
+			}
+		case "headers":
+			if haveHeaders {
+				return invalidErr("duplicate key %q", k)
+			}
+			haveHeaders = true
+			if err := d.readHeaders(); err != nil {
+				return at(err, "headers")
+			}
+		default:
+			return invalidErr("unknown key %q", k)
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+	}
+	if !haveData {
+		return invalidErr("missing key \"data\"")
+	}
+	if !haveHeaders {
+		return invalidErr("missing key \"headers\"")
+	}
+	return nil
+}
+
+// readHeaders checks the headers list.
+func (d *Decoder) readHeaders() error {
+	s := d.s
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	for i := 0; ; i++ {
+		if i >= NumFields {
+			return invalidErr("more than %d headers", NumFields)
+		}
+		b, err := s.string(64)
+		if err != nil {
+			return err
+		}
+		if string(b) != Headers[i] {
+			return invalidErr("header %d is %q, want %q", i, b, Headers[i])
+		}
+		more, err := s.sep(']')
+		if err != nil {
+			return err
+		}
+		if !more {
+			if i+1 != NumFields {
+				return invalidErr("%d headers, want %d", i+1, NumFields)
+			}
+			return nil
+		}
+	}
+}
+
+// readData0 reads element 0's data: full cells, size taken from it.
+func (d *Decoder) readData0() error {
+	s := d.s
+	empty, err := s.open('[', ']')
+	if err != nil {
+		return err
+	}
+	if empty {
+		return limitErr("map height 0 is outside %d..%d", MinSize, MaxSize)
+	}
+	cells := d.prev.Cells[:0]
+	w := -1
+	y := 0
+	for ; ; y++ {
+		if y >= MaxSize {
+			return limitErr("map has more than %d rows", MaxSize)
+		}
+		empty, err := s.open('[', ']')
+		if err != nil {
+			return at(err, "row "+strconv.Itoa(y))
+		}
+		if empty {
+			return at(limitErr("row has no cells"), "row "+strconv.Itoa(y))
+		}
+		for x := 0; ; x++ {
+			if w < 0 && x >= MaxSize {
+				return at(limitErr("map has more than %d columns", MaxSize), "row "+strconv.Itoa(y))
+			}
+			if w >= 0 && x >= w {
+				return at(invalidErr("row has more than %d cells", w), "row "+strconv.Itoa(y))
+			}
+			cells = append(cells, colorfight2.FrameCell{})
+			if err := d.readCell(&cells[len(cells)-1], x, y, true); err != nil {
+				return at(err, cellWhere(x, y))
+			}
+			more, err := s.sep(']')
+			if err != nil {
+				return at(err, cellWhere(x, y))
+			}
+			if !more {
+				if w < 0 {
+					w = x + 1
+				} else if x+1 != w {
+					return at(invalidErr("row has %d cells, want %d", x+1, w), "row "+strconv.Itoa(y))
+				}
+				break
+			}
+		}
+		more, err := s.sep(']')
+		if err != nil {
+			return at(err, "row "+strconv.Itoa(y))
+		}
+		if !more {
+			break
+		}
+	}
+	d.prev.Cells = cells
+	d.prev.Width, d.prev.Height = w, y+1
+	d.hdr.Width, d.hdr.Height = w, y+1
+	return nil
+}
+
+// readFrame reads element i >= 1 into d.prev.
+func (d *Decoder) readFrame(i int) error {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil {
+		return err
+	}
+	if empty {
+		return invalidErr("missing key \"turn\"")
+	}
+	var seenTurn, seenUsers, seenMap bool
+	for {
+		k, err := d.key()
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "turn":
+			if seenTurn {
+				return invalidErr("duplicate key %q", k)
+			}
+			seenTurn = true
+			v, err := s.int()
+			if err != nil {
+				return at(err, "turn")
+			}
+			if v != int64(i) {
+				return at(invalidErr("turn is %d, want %d", v, i), "turn")
+			}
+		case "users":
+			if seenUsers {
+				return invalidErr("duplicate key %q", k)
+			}
+			seenUsers = true
+			if _, _, err := d.readUsers(false); err != nil {
+				return at(err, "users")
+			}
+		case "game_map":
+			if seenMap {
+				return invalidErr("duplicate key %q", k)
+			}
+			seenMap = true
+			if err := d.readMapN(); err != nil {
+				return err
+			}
+		default:
+			return invalidErr("unknown key %q", k)
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+	}
+	switch {
+	case !seenTurn:
+		return invalidErr("missing key \"turn\"")
+	case !seenUsers:
+		return invalidErr("missing key \"users\"")
+	case !seenMap:
+		return invalidErr("missing key \"game_map\"")
+	}
+	return nil
+}
+
+// readMapN reads the game_map of element i >= 1 ("data", optionally
+// "headers").
+func (d *Decoder) readMapN() error {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil {
+		return at(err, "game_map")
+	}
+	if empty {
+		return at(invalidErr("missing key \"data\""), "game_map")
+	}
+	var haveData, haveHeaders bool
+	for {
+		k, err := d.key()
+		if err != nil {
+			return at(err, "game_map")
+		}
+		switch string(k) {
+		case "data":
+			if haveData {
+				return at(invalidErr("duplicate key %q", k), "game_map")
+			}
+			haveData = true
+			if err := d.readDataN(); err != nil {
+				return err
+			}
+		case "headers":
+			if haveHeaders {
+				return at(invalidErr("duplicate key %q", k), "game_map")
+			}
+			haveHeaders = true
+			if err := d.readHeaders(); err != nil {
+				return at(at(err, "headers"), "game_map")
+			}
+		default:
+			return at(invalidErr("unknown key %q", k), "game_map")
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return at(err, "game_map")
+		}
+		if !more {
+			break
+		}
+	}
+	if !haveData {
+		return at(invalidErr("missing key \"data\""), "game_map")
+	}
+	return nil
+}
+
+// readDataN applies the cell prefixes of an element i >= 1 to d.prev.
+func (d *Decoder) readDataN() error {
+	s := d.s
+	w, h := d.prev.Width, d.prev.Height
+	cells := d.prev.Cells
+	if err := s.expect('['); err != nil {
+		return at(err, "game_map: data")
+	}
+	for y := 0; y < h; y++ {
+		if y > 0 {
+			more, err := s.sep(']')
+			if err != nil {
+				return at(err, "game_map: data")
+			}
+			if !more {
+				return at(invalidErr("data has %d rows, want %d", y, h), "game_map: data")
+			}
+		}
+		if err := s.expect('['); err != nil {
+			return at(err, "game_map: data: row "+strconv.Itoa(y))
+		}
+		row := cells[y*w : y*w+w]
+		for x := range row {
+			if x > 0 {
+				more, err := s.sep(']')
+				if err != nil {
+					return at(err, cellWhere(x-1, y))
+				}
+				if !more {
+					return at(invalidErr("row has %d cells, want %d", x, w), "row "+strconv.Itoa(y))
+				}
+			}
+			if err := d.readCell(&row[x], x, y, false); err != nil {
+				return at(err, cellWhere(x, y))
+			}
+		}
+		c, err := s.next()
+		if err != nil {
+			return at(err, cellWhere(w-1, y))
+		}
+		if c != ']' {
+			if c == ',' {
+				return at(invalidErr("row has more than %d cells", w), "row "+strconv.Itoa(y))
+			}
+			return at(syntaxErr("expected ']', found %s", quoteByte(c)), "row "+strconv.Itoa(y))
+		}
+	}
+	c, err := s.next()
+	if err != nil {
+		return at(err, "game_map: data")
+	}
+	if c != ']' {
+		if c == ',' {
+			return at(invalidErr("data has more than %d rows", h), "game_map: data")
+		}
+		return at(syntaxErr("expected ']', found %s", quoteByte(c)), "game_map: data")
+	}
+	return nil
+}
+
+// readCell reads one cell array at (x, y) over c: a full array when full,
+// otherwise any prefix of it (including []).
+func (d *Decoder) readCell(c *colorfight2.FrameCell, x, y int, full bool) error {
+	s := d.s
+	empty, err := s.open('[', ']')
+	if err != nil {
+		return err
+	}
+	if empty {
+		if full {
+			return invalidErr("cell has 0 fields, want %d", NumFields)
+		}
+		return nil
+	}
+	for i := 0; ; i++ {
+		if i >= NumFields {
+			return limitErr("cell has more than %d fields", NumFields)
+		}
+		var err error
+		switch i {
+		case 0:
+			c.AttackCost, err = s.int()
+		case 1:
+			c.ForceField, err = s.int()
+		case 2:
+			err = d.readBuilding(c)
+		case 3:
+			c.Gold, err = s.int()
+		case 4:
+			c.Energy, err = s.int()
+		case 5:
+			c.Owner, err = s.int()
+			if err == nil && c.Owner < 0 {
+				err = invalidErr("negative owner %d", c.Owner)
+			}
+		case 6:
+			err = d.readPosition(c, x, y)
+		case 7:
+			c.NaturalGold, err = s.int()
+		case 8:
+			c.NaturalEnergy, err = s.int()
+		case 9:
+			c.NaturalCost, err = s.int()
+		}
+		if err != nil {
+			return at(err, fieldWhere[i])
+		}
+		more, err := s.sep(']')
+		if err != nil {
+			return at(err, fieldWhere[i+1])
+		}
+		if !more {
+			if full && i+1 != NumFields {
+				return invalidErr("cell has %d fields, want %d", i+1, NumFields)
+			}
+			return nil
+		}
+	}
+}
+
+// readBuilding reads [letter, level].
+func (d *Decoder) readBuilding(c *colorfight2.FrameCell) error {
+	s := d.s
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	b, err := s.string(8)
+	if err != nil {
+		return err
+	}
+	if len(b) != 1 {
+		return invalidErr("building letter %q is not one of \" hgef\"", b)
+	}
+	kind, ok := colorfight2.BuildingFromLetter(b[0])
+	if !ok {
+		return invalidErr("building letter %q is not one of \" hgef\"", b)
+	}
+	if err := s.expect(','); err != nil {
+		return err
+	}
+	lvl, err := s.int()
+	if err != nil {
+		return err
+	}
+	if lvl < 1 || lvl > 3 {
+		return invalidErr("building level %d is outside 1..3", lvl)
+	}
+	if kind == colorfight2.BuildingNone && lvl != 1 {
+		return invalidErr("building level %d for an empty cell, want 1", lvl)
+	}
+	if err := s.expect(']'); err != nil {
+		return err
+	}
+	c.Building, c.Level = kind, lvl
+	return nil
+}
+
+// readPosition reads [x, y] and checks it is the cell's place.
+func (d *Decoder) readPosition(c *colorfight2.FrameCell, x, y int) error {
+	s := d.s
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	px, err := s.int()
+	if err != nil {
+		return err
+	}
+	if err := s.expect(','); err != nil {
+		return err
+	}
+	py, err := s.int()
+	if err != nil {
+		return err
+	}
+	if err := s.expect(']'); err != nil {
+		return err
+	}
+	if px != int64(x) || py != int64(y) {
+		return invalidErr("position [%d,%d] is not the cell's place [%d,%d]", px, py, x, y)
+	}
+	c.X, c.Y = px, py
+	return nil
+}
+
+// parseUID parses a users key: a decimal uid in 1..MaxUID, no sign, no
+// leading zero.
+func parseUID(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 10 || b[0] == '0' {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, v <= MaxUID
+}
+
+// readUsers reads a users object into d.prev.Users (ascending uids). With
+// elem0 it also accepts and returns each user's "cells".
+func (d *Decoder) readUsers(elem0 bool) (cells [][][2]int64, hasCells []bool, err error) {
+	s := d.s
+	users := d.prev.Users[:0]
+	defer func() { d.prev.Users = users }()
+	empty, err := s.open('{', '}')
+	if err != nil || empty {
+		return nil, nil, err
+	}
+	for {
+		if len(users) >= MaxUsers {
+			return nil, nil, limitErr("more than %d users", MaxUsers)
+		}
+		kb, err := s.string(16)
+		if err != nil {
+			return nil, nil, err
+		}
+		uid, ok := parseUID(kb)
+		if !ok {
+			return nil, nil, invalidErr("user key %q is not a uid in 1..%d", kb, MaxUID)
+		}
+		where := func() string { return strconv.Quote(strconv.FormatInt(uid, 10)) }
+		if err := s.expect(':'); err != nil {
+			return nil, nil, at(err, where())
+		}
+		if len(users) < cap(users) {
+			users = users[:len(users)+1]
+		} else {
+			users = append(users, colorfight2.FrameUser{})
+		}
+		u := &users[len(users)-1]
+		uc, has, err := d.readUser(u, elem0)
+		if err != nil {
+			return nil, nil, at(err, where())
+		}
+		if u.UID != uid {
+			return nil, nil, at(invalidErr("uid %d under key %s", u.UID, where()), where())
+		}
+		if len(users) > 1 && users[len(users)-2].UID >= uid {
+			return nil, nil, at(invalidErr("users are not in ascending uid order"), where())
+		}
+		if elem0 {
+			cells = append(cells, uc)
+			hasCells = append(hasCells, has)
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return nil, nil, at(err, where())
+		}
+		if !more {
+			return cells, hasCells, nil
+		}
+	}
+}
+
+// User object keys, in the official order; "cells" only in element 0.
+var userKeys = [...]string{
+	"uid", "username", "verified", "ranking", "energy", "gold", "dead",
+	"energy_source", "gold_source", "tech_level", "tax_level", "tax_amount",
+	"building_number", "cell_number", "cells",
+}
+
+const numUserKeys = len(userKeys) - 1 // required keys (all but cells)
+
+func userKeyIndex(k []byte) int {
+	switch string(k) {
+	case "uid":
+		return 0
+	case "username":
+		return 1
+	case "verified":
+		return 2
+	case "ranking":
+		return 3
+	case "energy":
+		return 4
+	case "gold":
+		return 5
+	case "dead":
+		return 6
+	case "energy_source":
+		return 7
+	case "gold_source":
+		return 8
+	case "tech_level":
+		return 9
+	case "tax_level":
+		return 10
+	case "tax_amount":
+		return 11
+	case "building_number":
+		return 12
+	case "cell_number":
+		return 13
+	case "cells":
+		return 14
+	}
+	return -1
+}
+
+// readUser reads one user object over u (whose old Username is reused
+// when unchanged).
+func (d *Decoder) readUser(u *colorfight2.FrameUser, elem0 bool) (cells [][2]int64, hasCells bool, err error) {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil {
+		return nil, false, err
+	}
+	if empty {
+		return nil, false, invalidErr("missing key \"uid\"")
+	}
+	u.Buildings = [colorfight2.NumBuildings]int64{}
+	u.BuildingOrder = u.BuildingOrder[:0]
+	var seen uint32
+	for {
+		kb, err := s.string(64)
+		if err != nil {
+			return nil, false, err
+		}
+		idx := userKeyIndex(kb)
+		if idx < 0 || (idx == 14 && !elem0) {
+			return nil, false, invalidErr("unknown key %q", kb)
+		}
+		name := userKeys[idx]
+		if seen&(1<<idx) != 0 {
+			return nil, false, invalidErr("duplicate key %q", name)
+		}
+		seen |= 1 << idx
+		if err := s.expect(':'); err != nil {
+			return nil, false, at(err, name)
+		}
+		switch idx {
+		case 0:
+			u.UID, err = s.int()
+			if err == nil && (u.UID < 1 || u.UID > MaxUID) {
+				err = invalidErr("uid %d is outside 1..%d", u.UID, MaxUID)
+			}
+		case 1:
+			var b []byte
+			b, err = s.string(MaxUsernameBytes)
+			if err == nil && string(b) != u.Username {
+				u.Username = string(b)
+			}
+		case 2:
+			u.Verified, err = s.bool()
+		case 3:
+			u.Ranking, err = s.int()
+		case 4:
+			u.Energy, err = s.int()
+		case 5:
+			u.Gold, err = s.int()
+		case 6:
+			u.Dead, err = s.bool()
+		case 7:
+			u.EnergySource, err = s.int()
+		case 8:
+			u.GoldSource, err = s.int()
+		case 9:
+			u.TechLevel, err = s.int()
+		case 10:
+			u.TaxLevel, err = s.int()
+		case 11:
+			u.TaxAmount, err = s.int()
+		case 12:
+			err = d.readBuildingNumber(u)
+		case 13:
+			u.CellNumber, err = s.int()
+		case 14:
+			cells, err = d.readCellList()
+			hasCells = true
+		}
+		if err != nil {
+			return nil, false, at(err, name)
+		}
+		more, err := s.sep('}')
+		if err != nil {
+			return nil, false, err
+		}
+		if !more {
+			break
+		}
+	}
+	for i := 0; i < numUserKeys; i++ {
+		if seen&(1<<i) == 0 {
+			return nil, false, invalidErr("missing key %q", userKeys[i])
+		}
+	}
+	return cells, hasCells, nil
+}
+
+// readBuildingNumber reads the building_number object, keeping key order.
+func (d *Decoder) readBuildingNumber(u *colorfight2.FrameUser) error {
+	s := d.s
+	empty, err := s.open('{', '}')
+	if err != nil || empty {
+		return err
+	}
+	for {
+		kb, err := s.string(16)
+		if err != nil {
+			return err
+		}
+		var b colorfight2.Building
+		switch string(kb) {
+		case "home":
+			b = colorfight2.Home
+		case "gold_mine":
+			b = colorfight2.GoldMine
+		case "energy_well":
+			b = colorfight2.EnergyWell
+		case "fortress":
+			b = colorfight2.Fortress
+		default:
+			return invalidErr("unknown building type %q", kb)
+		}
+		for _, o := range u.BuildingOrder {
+			if o == b {
+				return invalidErr("duplicate key %q", b.Key())
+			}
+		}
+		if err := s.expect(':'); err != nil {
+			return at(err, b.Key())
+		}
+		v, err := s.int()
+		if err != nil {
+			return at(err, b.Key())
+		}
+		if v < 0 {
+			return at(invalidErr("negative count %d", v), b.Key())
+		}
+		u.Buildings[b] = v
+		u.BuildingOrder = append(u.BuildingOrder, b)
+		more, err := s.sep('}')
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+}
+
+// readCellList reads a "cells" list of [x, y] pairs.
+func (d *Decoder) readCellList() ([][2]int64, error) {
+	s := d.s
+	out := [][2]int64{}
+	empty, err := s.open('[', ']')
+	if err != nil || empty {
+		return out, err
+	}
+	for {
+		if len(out) >= MaxSize*MaxSize {
+			return nil, limitErr("more than %d cells", MaxSize*MaxSize)
+		}
+		var p [2]int64
+		if err := s.expect('['); err != nil {
+			return nil, err
+		}
+		if p[0], err = s.int(); err != nil {
+			return nil, err
+		}
+		if err := s.expect(','); err != nil {
+			return nil, err
+		}
+		if p[1], err = s.int(); err != nil {
+			return nil, err
+		}
+		if err := s.expect(']'); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+		more, err := s.sep(']')
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return out, nil
+		}
+	}
+}
