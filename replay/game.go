@@ -1,0 +1,167 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+// Game re-simulates a recording: it reads rounds from a Reader, plays them
+// on the engine and checks every checkpoint hash and the footer.
+type Game struct {
+	r       *Reader
+	initial *colorfight2.State
+	s       *colorfight2.State
+	// rounds holds every round read so far, so Seek can go back without
+	// re-reading the file.
+	rounds []Round
+	done   bool
+}
+
+// Open reads the header of a .rwd from r and returns the game at turn 0.
+func Open(r io.Reader) (*Game, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	s, err := rd.Header().NewState()
+	if err != nil {
+		rd.Close()
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrCorrupt)}
+	}
+	return &Game{r: rd, initial: s.Clone(), s: s}, nil
+}
+
+// Header returns the recording's header.
+func (g *Game) Header() *Header { return g.r.Header() }
+
+// Footer returns the footer once the last round has been played; nil
+// before and for a recording without one.
+func (g *Game) Footer() *Footer { return g.r.Footer() }
+
+// State returns the current state; it changes with Next and Seek.
+func (g *Game) State() *colorfight2.State { return g.s }
+
+// Round returns the commands of the round played at turn t (which must
+// have been read already), or nil.
+func (g *Game) Round(t int) *Round {
+	if t < 0 || t >= len(g.rounds) {
+		return nil
+	}
+	return &g.rounds[t]
+}
+
+// Close releases the reader. It does not close the source.
+func (g *Game) Close() error { return g.r.Close() }
+
+// Next plays the next round. It returns io.EOF after the last round, once
+// the footer's turn and hash have been checked. A checkpoint or footer
+// hash that differs from the re-simulated state is a *FormatError
+// wrapping ErrDiverged; a recording without a footer ends in one wrapping
+// ErrTruncated.
+func (g *Game) Next() error {
+	if g.s.Turn() < len(g.rounds) {
+		// Replaying after a backward Seek.
+		rd := &g.rounds[g.s.Turn()]
+		g.s.Step(rd.Commands)
+		return nil
+	}
+	if g.done {
+		return io.EOF
+	}
+	rd, err := g.r.Next()
+	if errors.Is(err, io.EOF) {
+		g.done = true
+		f := g.r.Footer()
+		if f.Turn != g.s.Turn() || f.Hash != g.s.Hash() {
+			return &FormatError{Round: g.s.Turn(), Err: fmt.Errorf("footer hash %016x, re-simulated %016x: %w", f.Hash, g.s.Hash(), ErrDiverged)}
+		}
+		return io.EOF
+	}
+	if err != nil {
+		return err
+	}
+	// Keep a private copy of the round: the reader reuses its storage.
+	cp := Round{Turn: rd.Turn, Hash: rd.Hash, HasHash: rd.HasHash, Commands: make([][]colorfight2.Command, len(rd.Commands))}
+	for i, l := range rd.Commands {
+		if len(l) > 0 {
+			cp.Commands[i] = append([]colorfight2.Command(nil), l...)
+		}
+	}
+	g.rounds = append(g.rounds, cp)
+	g.s.Step(cp.Commands)
+	if cp.HasHash {
+		if h := g.s.Hash(); h != cp.Hash {
+			return &FormatError{Round: cp.Turn, Err: fmt.Errorf("checkpoint after turn %d: recorded hash %016x, re-simulated %016x: %w", g.s.Turn(), cp.Hash, h, ErrDiverged)}
+		}
+	}
+	return nil
+}
+
+// Seek moves the game to turn (0..rounds recorded). Going back replays the
+// rounds already read from the initial state; going forward reads on.
+// Each round costs one engine step (a few microseconds).
+func (g *Game) Seek(turn int) error {
+	if turn < 0 {
+		return fmt.Errorf("replay: seek to negative turn %d", turn)
+	}
+	if turn < g.s.Turn() {
+		g.s.CopyFrom(g.initial)
+	}
+	for g.s.Turn() < turn {
+		if err := g.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("replay: seek to turn %d past the end (%d rounds)", turn, g.s.Turn())
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// VerifyResult is the outcome of Verify.
+type VerifyResult struct {
+	// Rounds is how many rounds re-simulated consistently with every
+	// checkpoint read.
+	Rounds int
+	// Complete is true when the footer was reached and matched.
+	Complete bool
+	// Err is the first problem: nil for a complete, consistent file; a
+	// *FormatError wrapping ErrTruncated for a recording that stops early
+	// (all of its whole rounds verified), ErrDiverged for a hash mismatch,
+	// ErrCorrupt or ErrLimit for damage.
+	Err error
+}
+
+// Verify re-simulates the whole recording from r and checks every
+// checkpoint and the footer. visit, if not nil, is called after each
+// round with the game (its State is the state after the round); a visit
+// error stops verification and is returned as Err.
+func Verify(r io.Reader, visit func(g *Game) error) (*VerifyResult, error) {
+	g, err := Open(r)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	res := &VerifyResult{}
+	for {
+		err := g.Next()
+		if errors.Is(err, io.EOF) {
+			res.Complete = true
+			return res, nil
+		}
+		if err != nil {
+			res.Err = err
+			return res, nil
+		}
+		res.Rounds = g.s.Turn()
+		if visit != nil {
+			if err := visit(g); err != nil {
+				res.Err = err
+				return res, nil
+			}
+		}
+	}
+}

@@ -1,0 +1,621 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// byteReader is a buffered reader that knows its offset.
+type byteReader struct {
+	br  *bufio.Reader
+	off int64
+}
+
+func (b *byteReader) ReadByte() (byte, error) {
+	c, err := b.br.ReadByte()
+	if err == nil {
+		b.off++
+	}
+	return c, err
+}
+
+func (b *byteReader) full(p []byte) error {
+	n, err := io.ReadFull(b.br, p)
+	b.off += int64(n)
+	return err
+}
+
+// ReadHeader reads only the header of a .rwd file: it does not decode the
+// map blob or touch the body. For a seeded game the returned header has no
+// Map (NewReader generates it). A file from a newer format version gives
+// ErrNewerVersion.
+func ReadHeader(r io.Reader) (*Header, error) {
+	br := &byteReader{br: bufio.NewReaderSize(r, 4096)}
+	h, _, err := readHeader(br, false)
+	return h, err
+}
+
+func headerErr(off int64, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = ErrTruncated
+	}
+	return &FormatError{Round: -1, Offset: off, Err: err}
+}
+
+// readHeader parses magic, version, header JSON and (if withMap) the map
+// blob; it always consumes the blob so the body follows.
+func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
+	var magic [6]byte
+	if err := br.full(magic[:]); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, 0, headerErr(br.off, ErrNotReplay)
+		}
+		return nil, 0, headerErr(br.off, err)
+	}
+	if string(magic[:4]) != Magic {
+		return nil, 0, headerErr(0, ErrNotReplay)
+	}
+	if v := binary.LittleEndian.Uint16(magic[4:]); v > Version || v == 0 {
+		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", v, Version, ErrNewerVersion))
+	}
+	n, err := binary.ReadUvarint(br)
+	if err != nil {
+		return nil, 0, headerErr(br.off, err)
+	}
+	if n > MaxHeaderBytes {
+		return nil, 0, headerErr(br.off, fmt.Errorf("header length %d over %d: %w", n, MaxHeaderBytes, ErrLimit))
+	}
+	raw := make([]byte, n)
+	start := br.off
+	if err := br.full(raw); err != nil {
+		return nil, 0, headerErr(br.off, err)
+	}
+	var hj headerJSON
+	if err := json.Unmarshal(raw, &hj); err != nil {
+		return nil, 0, headerErr(start, fmt.Errorf("header JSON: %v: %w", err, ErrCorrupt))
+	}
+	h := &Header{
+		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
+		Config: colorfight2.Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
+		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
+	}
+	if hj.CFRGameID != nil && hj.CFRInfo == nil {
+		h.CFRInfo = OfficialInfo(h.Config, *hj.CFRGameID)
+	}
+	if hj.Created != "" {
+		if t, err := time.Parse(time.RFC3339, hj.Created); err == nil {
+			h.Created = t
+		}
+	}
+	if len(hj.Players) > MaxPlayers {
+		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
+	}
+	for _, p := range hj.Players {
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: colorfight2.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot})
+	}
+	blobLen, err := binary.ReadUvarint(br)
+	if err != nil {
+		return nil, 0, headerErr(br.off, err)
+	}
+	if blobLen > MaxMapBlobBytes {
+		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
+	}
+	if (blobLen == 0) != (h.Seed != nil) {
+		return nil, 0, headerErr(br.off, fmt.Errorf("need exactly one of a map seed and a map blob: %w", ErrCorrupt))
+	}
+	// Validate what we can before allocating for the map.
+	check := *h
+	if check.Seed == nil {
+		check.Map = colorfight2.NewMap(0, 0) // placeholder, size checked below
+		check.Map.Width, check.Map.Height = h.Config.Width, h.Config.Height
+	}
+	if err := check.validate(); err != nil {
+		return nil, 0, headerErr(start, fmt.Errorf("%w (%w)", err, ErrCorrupt))
+	}
+	blobOff := br.off
+	if !withMap {
+		if _, err := br.br.Discard(int(blobLen)); err != nil {
+			return h, blobOff, headerErr(br.off, err)
+		}
+		br.off += int64(blobLen)
+		return h, br.off, nil
+	}
+	if blobLen > 0 {
+		blob := make([]byte, blobLen)
+		if err := br.full(blob); err != nil {
+			return nil, 0, headerErr(br.off, err)
+		}
+		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
+		if err != nil {
+			return nil, 0, headerErr(blobOff, err)
+		}
+		h.Map = m
+	} else {
+		m, _, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
+		if err != nil {
+			return nil, 0, headerErr(start, fmt.Errorf("map seed: %v: %w", err, ErrCorrupt))
+		}
+		h.Map = m
+	}
+	return h, br.off, nil
+}
+
+func decodeMap(blob []byte, w, h int) (*colorfight2.Map, error) {
+	n := w * h
+	sym := blob[0]
+	if sym > symEight || (sym == symEight && w != h) {
+		return nil, fmt.Errorf("map blob symmetry %d: %w", sym, ErrCorrupt)
+	}
+	// Each value is a uvarint of at most 3 bytes (values <= MaxNatural).
+	limit := uint64(3 * 3 * n)
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(limit+1))
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(blob[1:], nil)
+	if err != nil {
+		return nil, fmt.Errorf("map blob: %v: %w", err, ErrCorrupt)
+	}
+	m := colorfight2.NewMap(w, h)
+	rd := bytes.NewReader(raw)
+	for _, vs := range [][]int64{m.NaturalGold, m.NaturalEnergy, m.NaturalCost} {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if !canonical(sym, x, y, w, h) {
+					continue
+				}
+				v, err := binary.ReadUvarint(rd)
+				if err != nil || v > colorfight2.MaxNatural {
+					return nil, fmt.Errorf("map blob value at (%d,%d): %w", x, y, ErrCorrupt)
+				}
+				vs[y*w+x] = int64(v)
+			}
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				cx, cy := canonicalOf(sym, x, y, w, h)
+				vs[y*w+x] = vs[cy*w+cx]
+			}
+		}
+	}
+	if rd.Len() != 0 {
+		return nil, fmt.Errorf("map blob has %d trailing bytes: %w", rd.Len(), ErrCorrupt)
+	}
+	return m, nil
+}
+
+// Reader reads a .rwd file: the header at once, then the rounds as a
+// stream. Errors are sticky.
+type Reader struct {
+	src     io.Reader
+	hdr     *Header
+	bodyOff int64 // file offset of the body
+	zr      *zstd.Decoder
+	br      *byteReader
+	turn    int // turn of the next round
+	round   Round
+	prev    []colorfight2.Point // as Writer.prev
+	footer  *Footer
+	err     error
+}
+
+// NewReader reads the header (and map) from r and prepares to stream the
+// rounds. If r is an io.ReadSeeker positioned at the start of the file,
+// Seek can also go backwards.
+func NewReader(r io.Reader) (*Reader, error) {
+	cr := &countingReader{r: r}
+	br := &byteReader{br: bufio.NewReaderSize(cr, 64<<10)}
+	h, off, err := readHeader(br, true)
+	if err != nil {
+		return nil, err
+	}
+	rd := &Reader{src: r, hdr: h, bodyOff: off}
+	if err := rd.startBody(br.br); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+func (r *Reader) startBody(src io.Reader) error {
+	zr, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxMemory(256<<20), zstd.WithDecoderMaxWindow(8<<20))
+	if err != nil {
+		return &FormatError{Round: 0, Err: err}
+	}
+	r.zr = zr
+	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
+	r.turn, r.footer, r.err = 0, nil, nil
+	r.prev = r.prev[:0]
+	for _, p := range r.hdr.Players {
+		r.prev = append(r.prev, p.Home)
+	}
+	return nil
+}
+
+// Header returns the file's header, with the initial map.
+func (r *Reader) Header() *Header { return r.hdr }
+
+// Footer returns the footer once Next has returned io.EOF; nil before, and
+// nil for a recording without one.
+func (r *Reader) Footer() *Footer { return r.footer }
+
+// Turn returns the turn of the round Next will return.
+func (r *Reader) Turn() int { return r.turn }
+
+// Close releases the decompressor. It does not close the source.
+func (r *Reader) Close() error {
+	if r.zr != nil {
+		r.zr.Close()
+	}
+	return nil
+}
+
+func (r *Reader) fail(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("%w: the recording ends after %d whole rounds without a footer", ErrTruncated, r.turn)
+	} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnknownRecord) {
+		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
+	}
+	r.err = &FormatError{Round: r.turn, Offset: r.br.off, Err: err}
+	return r.err
+}
+
+// Next returns the next round. The returned Round and its slices are
+// reused by the following call. At the footer it returns io.EOF (Footer is
+// then set). A recording that stops without a footer gives a
+// *FormatError wrapping ErrTruncated that names the number of whole
+// rounds read; damage gives ErrCorrupt or ErrLimit. Next always returns
+// either a non-nil Round or a non-nil error, not both.
+func (r *Reader) Next() (*Round, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	first, err := r.br.br.Peek(1)
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	if first[0]&0x80 != 0 {
+		tag, _ := r.br.ReadByte()
+		if tag == tagFooter {
+			return nil, r.readFooter()
+		}
+		return nil, r.fail(fmt.Errorf("tag 0x%02x: %w", tag, ErrUnknownRecord))
+	}
+	if r.turn >= r.hdr.Config.MaxTurn {
+		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
+	}
+	rd := &r.round
+	np := len(r.hdr.Players)
+	if cap(rd.Commands) < np {
+		rd.Commands = make([][]colorfight2.Command, np)
+	}
+	rd.Commands = rd.Commands[:np]
+	rd.Turn, rd.HasHash, rd.Hash = r.turn, false, 0
+	br := &bitReader{r: r.br}
+	if _, err := br.read(1); err != nil {
+		return nil, r.fail(err)
+	}
+	for p := 0; p < np; p++ {
+		n, err := br.gamma()
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		n--
+		if n > MaxCommandsPerRound {
+			return nil, r.fail(fmt.Errorf("player %d has %d commands, limit %d: %w", p+1, n, MaxCommandsPerRound, ErrLimit))
+		}
+		list := rd.Commands[p][:0]
+		for k := uint64(0); k < n; k++ {
+			c, err := r.readCommand(br, &r.prev[p])
+			if err != nil {
+				return nil, r.fail(fmt.Errorf("player %d command %d: %w", p+1, k, err))
+			}
+			list = append(list, c)
+		}
+		rd.Commands[p] = list
+	}
+	br.align()
+	r.turn++
+	// A checkpoint may follow.
+	if r.turn%r.hdr.CheckpointEvery == 0 {
+		tag, err := r.br.ReadByte()
+		if err != nil {
+			r.turn--
+			return nil, r.fail(err)
+		}
+		if tag != tagCheckpoint {
+			return nil, r.fail(fmt.Errorf("tag 0x%02x where the checkpoint of turn %d belongs: %w", tag, r.turn, ErrCorrupt))
+		}
+		t, err := binary.ReadUvarint(r.br)
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		if t != uint64(r.turn) {
+			return nil, r.fail(fmt.Errorf("checkpoint for turn %d at turn %d: %w", t, r.turn, ErrCorrupt))
+		}
+		var hb [8]byte
+		if err := r.br.full(hb[:]); err != nil {
+			return nil, r.fail(err)
+		}
+		rd.Hash, rd.HasHash = binary.LittleEndian.Uint64(hb[:]), true
+	}
+	return rd, nil
+}
+
+func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight2.Command, error) {
+	var c colorfight2.Command
+	w, h := r.hdr.Config.Width, r.hdr.Config.Height
+	xy := func() error {
+		near, err := br.read(1)
+		if err != nil {
+			return err
+		}
+		var x, y int
+		if near == 1 {
+			dx, err := br.read(nearBits)
+			if err != nil {
+				return err
+			}
+			dy, err := br.read(nearBits)
+			if err != nil {
+				return err
+			}
+			x, y = prev.X+int(dx)-nearR, prev.Y+int(dy)-nearR
+		} else {
+			ux, err := br.read(sideBits(w))
+			if err != nil {
+				return err
+			}
+			uy, err := br.read(sideBits(h))
+			if err != nil {
+				return err
+			}
+			x, y = int(ux), int(uy)
+		}
+		if x < 0 || y < 0 || x >= w || y >= h {
+			return fmt.Errorf("cell (%d,%d) off the %dx%d map: %w", x, y, w, h, ErrCorrupt)
+		}
+		c.X, c.Y = x, y
+		*prev = colorfight2.Point{X: x, Y: y}
+		return nil
+	}
+	wide := func() error {
+		x, err := br.expGolomb(coordK)
+		if err != nil {
+			return err
+		}
+		y, err := br.expGolomb(coordK)
+		if err != nil {
+			return err
+		}
+		xs, ys := unzigzag(x), unzigzag(y)
+		if xs > 1<<30 || xs < -(1<<30) || ys > 1<<30 || ys < -(1<<30) {
+			return fmt.Errorf("coordinate out of range: %w", ErrCorrupt)
+		}
+		c.X, c.Y = int(xs), int(ys)
+		return nil
+	}
+	var err error
+	switch {
+	case r.prefix(br, &err, 1, codeAttack):
+		c.Kind = colorfight2.CmdAttack
+		if err = xy(); err != nil {
+			return c, err
+		}
+		e, err := br.expGolomb(energyK)
+		if err != nil {
+			return c, err
+		}
+		if e > 1<<63-1 {
+			return c, fmt.Errorf("energy out of range: %w", ErrCorrupt)
+		}
+		c.Energy = int64(e)
+		return c, nil
+	case err != nil:
+	case r.prefix(br, &err, 1, 0):
+		c.Kind = colorfight2.CmdUpgrade
+		return c, xy()
+	case err != nil:
+	case r.prefix(br, &err, 1, 0):
+		c.Kind = colorfight2.CmdBuild
+		if err = xy(); err != nil {
+			return c, err
+		}
+		c.Building, err = readBuilding(br)
+		return c, err
+	case err != nil:
+	default:
+		esc, err := br.read(2)
+		if err != nil {
+			return c, err
+		}
+		switch esc {
+		case escAttackWide:
+			c.Kind = colorfight2.CmdAttack
+			if err := wide(); err != nil {
+				return c, err
+			}
+			e, err := br.expGolomb(energyK)
+			if err != nil {
+				return c, err
+			}
+			c.Energy = unzigzag(e)
+			return c, nil
+		case escUpgradeWide:
+			c.Kind = colorfight2.CmdUpgrade
+			return c, wide()
+		case escBuildWide:
+			c.Kind = colorfight2.CmdBuild
+			if err := wide(); err != nil {
+				return c, err
+			}
+			c.Building, err = readBuilding(br)
+			return c, err
+		}
+		code, err := br.read(5)
+		if err != nil {
+			return c, err
+		}
+		if !colorfight2.ErrCode(code).Malformed() {
+			return c, fmt.Errorf("invalid command with error code %d: %w", code, ErrCorrupt)
+		}
+		n, err := br.gamma()
+		if err != nil {
+			return c, err
+		}
+		if n-1 > MaxRawCommandBytes {
+			return c, fmt.Errorf("raw command of %d bytes: %w", n-1, ErrLimit)
+		}
+		raw := make([]byte, n-1)
+		for i := range raw {
+			v, err := br.read(8)
+			if err != nil {
+				return c, err
+			}
+			raw[i] = byte(v)
+		}
+		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrCode(code), Raw: string(raw)}, nil
+	}
+	return c, err
+}
+
+// prefix reads one bit and reports whether it equals want; a read error
+// is stored in *err and reported as false.
+func (r *Reader) prefix(br *bitReader, err *error, n uint, want uint64) bool {
+	v, e := br.read(n)
+	if e != nil {
+		*err = e
+		return false
+	}
+	return v == want
+}
+
+func readBuilding(br *bitReader) (colorfight2.Building, error) {
+	v, err := br.read(2)
+	if err != nil {
+		return 0, err
+	}
+	switch v {
+	case 0:
+		return colorfight2.GoldMine, nil
+	case 1:
+		return colorfight2.EnergyWell, nil
+	case 2:
+		return colorfight2.Fortress, nil
+	}
+	b, err := br.read(1)
+	if err != nil {
+		return 0, err
+	}
+	if b == 0 {
+		return colorfight2.Home, nil
+	}
+	return colorfight2.BuildingNone, nil
+}
+
+func (r *Reader) uvarint(max uint64) (uint64, error) {
+	v, err := binary.ReadUvarint(r.br)
+	if err != nil {
+		return 0, err
+	}
+	if v > max {
+		return 0, fmt.Errorf("value %d over %d: %w", v, max, ErrCorrupt)
+	}
+	return v, nil
+}
+
+func (r *Reader) readFooter() error {
+	t, err := binary.ReadUvarint(r.br)
+	if err != nil {
+		return r.fail(err)
+	}
+	if t != uint64(r.turn) {
+		return r.fail(fmt.Errorf("footer says turn %d after %d rounds: %w", t, r.turn, ErrCorrupt))
+	}
+	var hb [8]byte
+	if err := r.br.full(hb[:]); err != nil {
+		return r.fail(err)
+	}
+	n, err := r.uvarint(uint64(len(r.hdr.Players)))
+	if err != nil {
+		return r.fail(err)
+	}
+	f := &Footer{Turn: int(t), Hash: binary.LittleEndian.Uint64(hb[:]), Gold: make([]int64, len(r.hdr.Players))}
+	for i := uint64(0); i < n; i++ {
+		uid, err := r.uvarint(uint64(len(r.hdr.Players)))
+		if err != nil {
+			return r.fail(err)
+		}
+		if uid == 0 {
+			return r.fail(fmt.Errorf("footer uid 0: %w", ErrCorrupt))
+		}
+		g, err := binary.ReadVarint(r.br)
+		if err != nil {
+			return r.fail(err)
+		}
+		f.Ranking = append(f.Ranking, int(uid))
+		f.Gold[uid-1] = g
+	}
+	// The stream must end here; reading on checks the zstd checksum.
+	if _, err := r.br.ReadByte(); err != io.EOF {
+		if err == nil {
+			return r.fail(fmt.Errorf("data after the footer: %w", ErrCorrupt))
+		}
+		return r.fail(err)
+	}
+	r.footer = f
+	r.err = io.EOF
+	return io.EOF
+}
+
+// Seek positions the reader so that Next returns the round played at
+// turn. Seeking forward reads and discards rounds; seeking backward needs
+// the source to be an io.ReadSeeker (NewReader was given the file from its
+// start) and restarts the body.
+func (r *Reader) Seek(turn int) error {
+	if turn < 0 || turn > r.hdr.Config.MaxTurn {
+		return fmt.Errorf("replay: seek to turn %d outside 0..%d", turn, r.hdr.Config.MaxTurn)
+	}
+	if turn < r.turn || (r.err != nil && r.err != io.EOF && turn < r.turn) {
+		rs, ok := r.src.(io.ReadSeeker)
+		if !ok {
+			return errors.New("replay: seeking backward needs an io.ReadSeeker")
+		}
+		if _, err := rs.Seek(r.bodyOff, io.SeekStart); err != nil {
+			return fmt.Errorf("replay: seek: %w", err)
+		}
+		r.zr.Close()
+		if err := r.startBody(rs); err != nil {
+			return err
+		}
+	}
+	for r.turn < turn {
+		if _, err := r.Next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,205 @@
+// Package source opens any replay rewind understands — its own .rwd or an
+// official .cfr — as one stream of frames, so everything downstream
+// (export, comparison, analysis, the viewer) is the same code whichever
+// file a game came from.
+package source
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+// Format names a replay format.
+type Format string
+
+// Formats.
+const (
+	RWD Format = "rwd"
+	CFR Format = "cfr"
+)
+
+// Player is a player as the replay names it.
+type Player struct {
+	UID  int
+	Name string
+	Bot  string // "" when unknown
+}
+
+// Meta is what a replay says about its game before its frames.
+type Meta struct {
+	Format Format
+	Config colorfight2.Config
+	// Players is known up front for .rwd; for .cfr it is filled in when
+	// frame 1 has been read.
+	Players []Player
+	// Info is the official "info" object (from the .cfr, or the one a
+	// .rwd carries); nil when there is none.
+	Info json.RawMessage
+	// Header is the .rwd header (nil for .cfr).
+	Header *replay.Header
+}
+
+// Source is a stream of full frames: frame 0 is the map before anyone
+// registered, then one frame per turn.
+type Source interface {
+	Meta() *Meta
+	// Next fills f with the next frame, reusing its storage; io.EOF after
+	// the last.
+	Next(f *colorfight2.Frame) error
+	// Round returns the commands that produced the frame just returned
+	// and the errors they caused, when the source has a command log
+	// (.rwd); ok is false otherwise.
+	Round() (r *replay.Round, errs []colorfight2.CommandError, ok bool)
+	// Close releases the source and its file.
+	Close() error
+}
+
+// Sniff reports the format of a replay from its first bytes.
+func Sniff(prefix []byte) (Format, error) {
+	switch {
+	case len(prefix) >= 4 && string(prefix[:4]) == replay.Magic:
+		return RWD, nil
+	case len(prefix) >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b:
+		return CFR, nil
+	}
+	for _, c := range prefix {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return CFR, nil
+		}
+		break
+	}
+	return "", errors.New("not a replay: neither .rwd nor .cfr (gzip or JSON)")
+}
+
+// Open opens the replay at path, whichever its format.
+func Open(path string) (Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(f, f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// New reads a replay from r; closer (may be nil) is closed by Close.
+func New(r io.Reader, closer io.Closer) (Source, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	prefix, _ := br.Peek(8)
+	format, err := Sniff(prefix)
+	if err != nil {
+		return nil, err
+	}
+	if format == RWD {
+		g, err := replay.Open(br)
+		if err != nil {
+			return nil, err
+		}
+		h := g.Header()
+		m := &Meta{Format: RWD, Config: h.Config, Info: h.CFRInfo, Header: h}
+		for _, p := range h.Players {
+			m.Players = append(m.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
+		}
+		return &rwdSource{g: g, meta: m, closer: closer}, nil
+	}
+	d, err := cfr.NewDecoder(br)
+	if err != nil {
+		return nil, err
+	}
+	hd := d.Header()
+	m := &Meta{Format: CFR, Info: hd.Info}
+	var info struct {
+		MaxTurn   int `json:"max_turn"`
+		MaxPlayer int `json:"max_player"`
+	}
+	_ = json.Unmarshal(hd.Info, &info)
+	m.Config = colorfight2.Config{Width: hd.Width, Height: hd.Height, MaxTurn: info.MaxTurn, MaxPlayer: info.MaxPlayer}
+	return &cfrSource{d: d, meta: m, closer: closer}, nil
+}
+
+type rwdSource struct {
+	g      *replay.Game
+	meta   *Meta
+	closer io.Closer
+	next   int // frame number Next returns next
+	round  *replay.Round
+}
+
+func (s *rwdSource) Meta() *Meta { return s.meta }
+
+func (s *rwdSource) Next(f *colorfight2.Frame) error {
+	if s.next == 0 {
+		s.meta.Header.Map.Frame(f)
+		s.next++
+		return nil
+	}
+	if err := s.g.Next(); err != nil {
+		return err
+	}
+	s.round = s.g.Round(s.g.State().Turn() - 1)
+	s.g.State().Frame(f)
+	s.next++
+	return nil
+}
+
+func (s *rwdSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
+	if s.round == nil {
+		return nil, nil, false
+	}
+	return s.round, s.g.State().Errors(), true
+}
+
+func (s *rwdSource) Close() error {
+	s.g.Close()
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}
+
+type cfrSource struct {
+	d      *cfr.Decoder
+	meta   *Meta
+	closer io.Closer
+	n      int
+}
+
+func (s *cfrSource) Meta() *Meta { return s.meta }
+
+func (s *cfrSource) Next(f *colorfight2.Frame) error {
+	if err := s.d.Next(f); err != nil {
+		return err
+	}
+	s.n++
+	if len(s.meta.Players) == 0 && len(f.Users) > 0 {
+		for _, u := range f.Users {
+			s.meta.Players = append(s.meta.Players, Player{UID: int(u.UID), Name: u.Username})
+		}
+	}
+	return nil
+}
+
+func (s *cfrSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
+	return nil, nil, false
+}
+
+func (s *cfrSource) Close() error {
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}

@@ -1,0 +1,371 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+// Body records. A round record starts with a 0 bit and is bit-packed (see
+// docs/replay-format.md); checkpoint and footer records start with a tag
+// byte whose top bit is set.
+const (
+	tagCheckpoint = 0x80 | 'C'
+	tagFooter     = 0x80 | 'F'
+)
+
+// Command codes inside a round record (prefix codes, most frequent first).
+const (
+	codeAttack  = 0b0   // 1 bit
+	codeUpgrade = 0b10  // 2 bits
+	codeBuild   = 0b110 // 3 bits
+	codeEscape  = 0b111 // 3 bits, then 2 bits of escCode
+)
+
+// Escaped command kinds.
+const (
+	escAttackWide  = 0
+	escBuildWide   = 1
+	escUpgradeWide = 2
+	escInvalid     = 3
+)
+
+// energyK is the exp-Golomb order of attack energies; coordK of wide
+// coordinates.
+const (
+	energyK = 7
+	coordK  = 4
+	// nearR is the reach of a near coordinate: a cell within nearR in x
+	// and y of the player's previous on-map command is coded as a delta
+	// (3+3 bits) instead of absolutely.
+	nearR    = 3
+	nearBits = 3
+)
+
+// Writer records a match as it is played. Create it with NewWriter, call
+// WriteRound after every round and Close at the end.
+//
+// Every WriteRound ends with a flush of the compressed stream to the
+// underlying writer, so whatever has been written is a readable file up
+// to its last whole round even if the process dies. Errors are sticky.
+type Writer struct {
+	w       io.Writer
+	zw      *zstd.Encoder
+	hdr     Header
+	players int
+	prev    []colorfight2.Point // each player's last on-map command cell
+	turn    int                 // turn of the next round
+	buf     []byte
+	err     error
+	closed  bool
+}
+
+// NewWriter writes h's header to w and returns a Writer for the rounds.
+// Ruleset and RulesetVersion default to ColorfightII, CheckpointEvery to
+// DefaultCheckpointEvery. A game generated from a seed needs only Seed;
+// any other needs Map. Writing begins immediately.
+func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	if h.Ruleset == "" {
+		h.Ruleset, h.RulesetVersion = RulesetColorfight2, RulesetColorfight2Version
+	}
+	if h.CheckpointEvery == 0 {
+		h.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if err := h.validate(); err != nil {
+		return nil, fmt.Errorf("replay: header: %w", err)
+	}
+	hj, err := json.Marshal(h.toJSON())
+	if err != nil {
+		return nil, fmt.Errorf("replay: header: %w", err)
+	}
+	if len(hj) > MaxHeaderBytes {
+		return nil, fmt.Errorf("replay: header is %d bytes: %w", len(hj), ErrLimit)
+	}
+	var blob []byte
+	if h.Seed == nil {
+		blob = encodeMap(h.Map)
+	}
+	var pre bytes.Buffer
+	pre.WriteString(Magic)
+	pre.Write(binary.LittleEndian.AppendUint16(nil, Version))
+	pre.Write(binary.AppendUvarint(nil, uint64(len(hj))))
+	pre.Write(hj)
+	pre.Write(binary.AppendUvarint(nil, uint64(len(blob))))
+	pre.Write(blob)
+	if _, err := w.Write(pre.Bytes()); err != nil {
+		return nil, fmt.Errorf("replay: writing header: %w", err)
+	}
+	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players)}
+	for _, p := range h.Players {
+		wr.prev = append(wr.prev, p.Home)
+	}
+	return wr, nil
+}
+
+// Map symmetries a map blob can declare.
+const (
+	symNone   = 0 // every cell stored
+	symMirror = 1 // v(x,y) = v(W-1-x,y) = v(x,H-1-y)
+	symEight  = 2 // symMirror and, square maps only, v(x,y) = v(y,x)
+)
+
+// canonical reports whether (x, y) is a stored cell under symmetry sym:
+// 2x <= W-1 and 2y <= H-1, and x <= y for symEight.
+func canonical(sym byte, x, y, w, h int) bool {
+	switch sym {
+	case symMirror:
+		return 2*x <= w-1 && 2*y <= h-1
+	case symEight:
+		return 2*x <= w-1 && 2*y <= h-1 && x <= y
+	}
+	return true
+}
+
+// canonicalOf maps (x, y) to the stored cell that holds its values.
+func canonicalOf(sym byte, x, y, w, h int) (int, int) {
+	if sym == symNone {
+		return x, y
+	}
+	x, y = min(x, w-1-x), min(y, h-1-y)
+	if sym == symEight && x > y {
+		x, y = y, x
+	}
+	return x, y
+}
+
+// mapSymmetry returns the strongest symmetry m has.
+func mapSymmetry(m *colorfight2.Map) byte {
+	w, h := m.Width, m.Height
+	best := byte(symNone)
+	for _, sym := range []byte{symEight, symMirror} {
+		if sym == symEight && w != h {
+			continue
+		}
+		ok := true
+		for y := 0; y < h && ok; y++ {
+			for x := 0; x < w && ok; x++ {
+				cx, cy := canonicalOf(sym, x, y, w, h)
+				i, j := y*w+x, cy*w+cx
+				ok = m.NaturalGold[i] == m.NaturalGold[j] && m.NaturalEnergy[i] == m.NaturalEnergy[j] && m.NaturalCost[i] == m.NaturalCost[j]
+			}
+		}
+		if ok {
+			best = sym
+			break
+		}
+	}
+	return best
+}
+
+// encodeMap stores an explicit map: one symmetry byte, then zstd of the
+// stored cells' natural_gold values (row-major over stored cells), then
+// their natural_energy, then natural_cost, each a uvarint.
+func encodeMap(m *colorfight2.Map) []byte {
+	sym := mapSymmetry(m)
+	var raw []byte
+	for _, vs := range [][]int64{m.NaturalGold, m.NaturalEnergy, m.NaturalCost} {
+		for y := 0; y < m.Height; y++ {
+			for x := 0; x < m.Width; x++ {
+				if canonical(sym, x, y, m.Width, m.Height) {
+					raw = binary.AppendUvarint(raw, uint64(vs[y*m.Width+x]))
+				}
+			}
+		}
+	}
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	defer enc.Close()
+	return enc.EncodeAll(raw, []byte{sym})
+}
+
+// WriteRound records the commands applied in the round just played on s
+// (s.Step(commands) has returned, so s.Turn() is one past the round).
+// commands[uid-1] is player uid's list. When s.Turn() is a multiple of the
+// checkpoint interval, a checkpoint with s.Hash() follows. The compressed
+// stream is flushed to the underlying writer before WriteRound returns.
+func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.State) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return errors.New("replay: write after Close")
+	}
+	if s.Turn() != w.turn+1 {
+		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
+		return w.err
+	}
+	bw := bitWriter{buf: w.buf[:0]}
+	bw.write(0, 1) // round record
+	for i := 0; i < w.players; i++ {
+		var list []colorfight2.Command
+		if i < len(commands) {
+			list = commands[i]
+		}
+		if len(list) > MaxCommandsPerRound {
+			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, i+1, len(list), MaxCommandsPerRound, ErrLimit)
+			return w.err
+		}
+		bw.gamma(uint64(len(list)) + 1)
+		for j := range list {
+			w.writeCommand(&bw, &list[j], &w.prev[i])
+		}
+	}
+	bw.align()
+	b := bw.buf
+	w.turn++
+	if w.turn%w.hdr.CheckpointEvery == 0 {
+		b = append(b, tagCheckpoint)
+		b = binary.AppendUvarint(b, uint64(w.turn))
+		b = binary.LittleEndian.AppendUint64(b, s.Hash())
+	}
+	w.buf = b
+	if _, err := w.zw.Write(b); err != nil {
+		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
+		return w.err
+	}
+	if err := w.zw.Flush(); err != nil {
+		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
+		return w.err
+	}
+	return nil
+}
+
+func (w *Writer) onMap(x, y int) bool {
+	return x >= 0 && y >= 0 && x < w.hdr.Config.Width && y < w.hdr.Config.Height
+}
+
+// writeCell codes an on-map cell, relative to prev when near, and makes it
+// the new prev.
+func (w *Writer) writeCell(bw *bitWriter, x, y int, prev *colorfight2.Point) {
+	dx, dy := x-prev.X, y-prev.Y
+	if dx >= -nearR && dx <= nearR && dy >= -nearR && dy <= nearR {
+		bw.write(1, 1)
+		bw.write(uint64(dx+nearR), nearBits)
+		bw.write(uint64(dy+nearR), nearBits)
+	} else {
+		bw.write(0, 1)
+		bw.write(uint64(x), sideBits(w.hdr.Config.Width))
+		bw.write(uint64(y), sideBits(w.hdr.Config.Height))
+	}
+	*prev = colorfight2.Point{X: x, Y: y}
+}
+
+func (w *Writer) writeCommand(bw *bitWriter, c *colorfight2.Command, prev *colorfight2.Point) {
+	onMap := w.onMap(c.X, c.Y)
+	switch c.Kind {
+	case colorfight2.CmdAttack:
+		if onMap && c.Energy >= 0 {
+			bw.write(codeAttack, 1)
+			w.writeCell(bw, c.X, c.Y, prev)
+			bw.expGolomb(uint64(c.Energy), energyK)
+			return
+		}
+		bw.write(codeEscape, 3)
+		bw.write(escAttackWide, 2)
+		bw.expGolomb(zigzag(int64(c.X)), coordK)
+		bw.expGolomb(zigzag(int64(c.Y)), coordK)
+		bw.expGolomb(zigzag(c.Energy), energyK)
+		return
+	case colorfight2.CmdUpgrade:
+		if onMap {
+			bw.write(codeUpgrade, 2)
+			w.writeCell(bw, c.X, c.Y, prev)
+			return
+		}
+		bw.write(codeEscape, 3)
+		bw.write(escUpgradeWide, 2)
+		bw.expGolomb(zigzag(int64(c.X)), coordK)
+		bw.expGolomb(zigzag(int64(c.Y)), coordK)
+		return
+	case colorfight2.CmdBuild:
+		if onMap {
+			bw.write(codeBuild, 3)
+			w.writeCell(bw, c.X, c.Y, prev)
+		} else {
+			bw.write(codeEscape, 3)
+			bw.write(escBuildWide, 2)
+			bw.expGolomb(zigzag(int64(c.X)), coordK)
+			bw.expGolomb(zigzag(int64(c.Y)), coordK)
+		}
+		writeBuilding(bw, c.Building)
+		return
+	}
+	code := c.Err
+	if !code.Malformed() {
+		code = colorfight2.ErrUnknownCommand
+	}
+	raw := c.Raw
+	if len(raw) > MaxRawCommandBytes {
+		raw = raw[:MaxRawCommandBytes]
+	}
+	bw.write(codeEscape, 3)
+	bw.write(escInvalid, 2)
+	bw.write(uint64(code), 5)
+	bw.gamma(uint64(len(raw)) + 1)
+	for i := 0; i < len(raw); i++ {
+		bw.write(uint64(raw[i]), 8)
+	}
+}
+
+// writeBuilding codes a build letter: 2 bits for g, e, f; 3 for h and for
+// an invalid letter.
+func writeBuilding(bw *bitWriter, b colorfight2.Building) {
+	switch b {
+	case colorfight2.GoldMine:
+		bw.write(0, 2)
+	case colorfight2.EnergyWell:
+		bw.write(1, 2)
+	case colorfight2.Fortress:
+		bw.write(2, 2)
+	case colorfight2.Home:
+		bw.write(0b110, 3)
+	default:
+		bw.write(0b111, 3)
+	}
+}
+
+// Close writes the footer — final turn, state hash, ranking and gold of s —
+// and ends the compressed stream. It does not close the underlying writer.
+// A recording that is never closed (a killed process) still reads back up
+// to its last whole round; it just has no footer.
+func (w *Writer) Close(s *colorfight2.State) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if s.Turn() != w.turn {
+		w.err = fmt.Errorf("replay: Close at turn %d, but %d rounds were written", s.Turn(), w.turn)
+		return w.err
+	}
+	b := append(w.buf[:0], tagFooter)
+	b = binary.AppendUvarint(b, uint64(s.Turn()))
+	b = binary.LittleEndian.AppendUint64(b, s.Hash())
+	rank := s.Ranking()
+	b = binary.AppendUvarint(b, uint64(len(rank)))
+	for _, uid := range rank {
+		b = binary.AppendUvarint(b, uint64(uid))
+		b = binary.AppendVarint(b, s.PlayerGold(uid))
+	}
+	if _, err := w.zw.Write(b); err != nil {
+		w.err = fmt.Errorf("replay: footer: %w", err)
+		return w.err
+	}
+	if err := w.zw.Close(); err != nil {
+		w.err = fmt.Errorf("replay: footer: %w", err)
+		return w.err
+	}
+	return nil
+}
