@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"time"
 
@@ -27,16 +29,21 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// byteReader is a buffered reader that knows its offset.
+// byteReader is a buffered reader that knows its offset and, while crc is
+// set, checksums what it reads.
 type byteReader struct {
 	br  *bufio.Reader
 	off int64
+	crc hash.Hash32
 }
 
 func (b *byteReader) ReadByte() (byte, error) {
 	c, err := b.br.ReadByte()
 	if err == nil {
 		b.off++
+		if b.crc != nil {
+			b.crc.Write([]byte{c})
+		}
 	}
 	return c, err
 }
@@ -44,6 +51,9 @@ func (b *byteReader) ReadByte() (byte, error) {
 func (b *byteReader) full(p []byte) error {
 	n, err := io.ReadFull(b.br, p)
 	b.off += int64(n)
+	if b.crc != nil {
+		b.crc.Write(p[:n])
+	}
 	return err
 }
 
@@ -67,6 +77,8 @@ func headerErr(off int64, err error) error {
 // readHeader parses magic, version, header JSON and (if withMap) the map
 // blob; it always consumes the blob so the body follows.
 func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
+	br.crc = crc32.NewIEEE()
+	defer func() { br.crc = nil }()
 	var magic [6]byte
 	if err := br.full(magic[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -135,18 +147,23 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%w (%w)", err, ErrCorrupt))
 	}
 	blobOff := br.off
+	blob := make([]byte, blobLen)
+	if err := br.full(blob); err != nil {
+		return nil, 0, headerErr(br.off, err)
+	}
+	sum := br.crc.Sum32()
+	br.crc = nil
+	var crc [4]byte
+	if err := br.full(crc[:]); err != nil {
+		return nil, 0, headerErr(br.off, err)
+	}
+	if binary.LittleEndian.Uint32(crc[:]) != sum {
+		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
+	}
 	if !withMap {
-		if _, err := br.br.Discard(int(blobLen)); err != nil {
-			return h, blobOff, headerErr(br.off, err)
-		}
-		br.off += int64(blobLen)
 		return h, br.off, nil
 	}
 	if blobLen > 0 {
-		blob := make([]byte, blobLen)
-		if err := br.full(blob); err != nil {
-			return nil, 0, headerErr(br.off, err)
-		}
 		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
 		if err != nil {
 			return nil, 0, headerErr(blobOff, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
@@ -99,6 +100,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	pre.Write(hj)
 	pre.Write(binary.AppendUvarint(nil, uint64(len(blob))))
 	pre.Write(blob)
+	pre.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(pre.Bytes())))
 	if _, err := w.Write(pre.Bytes()); err != nil {
 		return nil, fmt.Errorf("replay: writing header: %w", err)
 	}

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/conform"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
 )
 
 type recordVectorOptions struct {
@@ -49,7 +47,7 @@ func runRecordVector(opts *recordVectorOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := recordGame(g, f, opts.now()); err != nil {
+	if err := conform.Record(g, f, opts.now(), "rewind "+version); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", opts.out, err)
 	}
@@ -61,33 +59,3 @@ func runRecordVector(opts *recordVectorOptions) error {
 	return nil
 }
 
-// recordGame plays a loaded vector and writes it as a .rwd to w.
-func recordGame(g *conform.Game, w io.Writer, created time.Time) error {
-	h := replay.Header{
-		Config:  g.Config,
-		Map:     g.Map,
-		Created: created,
-		Tool:    "rewind " + version,
-		CFRInfo: g.Header.Info,
-	}
-	for _, p := range g.Players {
-		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home})
-	}
-	rw, err := replay.NewWriter(w, h)
-	if err != nil {
-		return err
-	}
-	s, err := g.NewState()
-	if err != nil {
-		return err
-	}
-	var cmds [][]colorfight2.Command
-	for t := 0; t < g.Config.MaxTurn; t++ {
-		cmds = g.Commands(t, cmds)
-		s.Step(cmds)
-		if err := rw.WriteRound(cmds, s); err != nil {
-			return err
-		}
-	}
-	return rw.Close(s)
-}

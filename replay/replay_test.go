@@ -1,0 +1,420 @@
+package replay_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+const vectorDir = "../../shared/conformance"
+
+var created = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func loadVectors(tb testing.TB) []conform.Vector {
+	tb.Helper()
+	vs, err := conform.Find([]string{vectorDir})
+	if err != nil {
+		tb.Fatalf("conformance vectors (../shared must sit next to the project): %v", err)
+	}
+	return vs
+}
+
+func record(tb testing.TB, v conform.Vector) []byte {
+	tb.Helper()
+	g, err := conform.Load(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := conform.Record(g, &buf, created, "rewind test"); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestVectors records every conformance vector and checks that the .rwd
+// verifies, re-simulates to the official replay frame by frame, exports
+// back to the official JSON, records deterministically and stays within
+// 5% of the .cfr's size.
+func TestVectors(t *testing.T) {
+	t.Log("vector  .cfr bytes  .rwd bytes  ratio")
+	for _, v := range loadVectors(t) {
+		t.Run(v.Name, func(t *testing.T) {
+			rwd := record(t, v)
+
+			res, err := replay.Verify(bytes.NewReader(rwd), nil)
+			if err != nil || res.Err != nil || !res.Complete {
+				t.Fatalf("verify: %v %+v", err, res)
+			}
+
+			// Every frame equals the official replay's.
+			src, err := source.New(bytes.NewReader(rwd), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cf, err := os.Open(v.CFR)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cf.Close()
+			dec, err := cfr.NewDecoder(cf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got colorfight2.Frame
+			frames := 0
+			for {
+				err1 := dec.Next(&want)
+				err2 := src.Next(&got)
+				if errors.Is(err1, io.EOF) && errors.Is(err2, io.EOF) {
+					break
+				}
+				if err1 != nil || err2 != nil {
+					t.Fatalf("frame %d: cfr %v, rwd %v", frames, err1, err2)
+				}
+				if d := colorfight2.Diff(&want, &got); d != nil {
+					t.Fatalf("frame %d: %s", frames, d)
+				}
+				frames++
+			}
+			if frames != res.Rounds+1 {
+				t.Fatalf("%d frames for %d rounds", frames, res.Rounds)
+			}
+
+			// Export gives the official JSON back.
+			src2, err := source.New(bytes.NewReader(rwd), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: src2.Meta().Info})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				err := src2.Next(&got)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := enc.WriteFrame(&got); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := enc.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if official := gunzip(t, v.CFR); !bytes.Equal(out.Bytes(), official) {
+				t.Fatal("exported JSON differs from the official replay")
+			}
+
+			// Deterministic: the same vector records to the same bytes.
+			if again := record(t, v); !bytes.Equal(again, rwd) {
+				t.Fatal("recording the same vector twice gave different files")
+			}
+
+			st, _ := os.Stat(v.CFR)
+			ratio := float64(len(rwd)) / float64(st.Size())
+			t.Logf("%s  %d  %d  %.2f%%", v.Name, st.Size(), len(rwd), 100*ratio)
+			if len(rwd)*20 > int(st.Size()) {
+				t.Errorf(".rwd is %d bytes, over 5%% of the .cfr's %d", len(rwd), st.Size())
+			}
+		})
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// small returns a recording of the first rounds of c06, ended without a
+// footer after n rounds (n < 0: the whole game with its footer).
+func small(tb testing.TB, n int) []byte {
+	tb.Helper()
+	vs := loadVectors(tb)
+	var v conform.Vector
+	for _, x := range vs {
+		if x.Name == "c06" {
+			v = x
+		}
+	}
+	g, err := conform.Load(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	stop := errors.New("stop")
+	err = conform.RecordRounds(g, &buf, created, "rewind test", func(turn int) error {
+		if turn == n {
+			return stop
+		}
+		return nil
+	})
+	if n >= 0 && !errors.Is(err, stop) || n < 0 && err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestTruncated cuts a recording at many offsets: each cut either fails
+// in the header with a clear error or verifies every whole round before
+// the cut and reports the truncation.
+func TestTruncated(t *testing.T) {
+	full := small(t, -1)
+	prevRounds := 0
+	for cut := 0; cut < len(full); cut += 7 {
+		res, err := replay.Verify(bytes.NewReader(full[:cut]), nil)
+		if err != nil {
+			var fe *replay.FormatError
+			if !errors.As(err, &fe) || fe.Round != -1 {
+				t.Fatalf("cut %d: header error %v is not a header FormatError", cut, err)
+			}
+			continue
+		}
+		if res.Complete {
+			t.Fatalf("cut %d of %d: truncated file verified as complete", cut, len(full))
+		}
+		if !errors.Is(res.Err, replay.ErrTruncated) {
+			t.Fatalf("cut %d: %v, want ErrTruncated", cut, res.Err)
+		}
+		if res.Rounds < prevRounds {
+			t.Fatalf("cut %d: %d rounds verify, fewer than %d at a shorter cut", cut, res.Rounds, prevRounds)
+		}
+		prevRounds = res.Rounds
+		if !strings.Contains(res.Err.Error(), fmt.Sprintf("round %d", res.Rounds)) {
+			t.Errorf("cut %d: error %q does not name round %d", cut, res.Err, res.Rounds)
+		}
+	}
+	if prevRounds < 190 {
+		t.Errorf("cuts near the end verify only %d rounds", prevRounds)
+	}
+}
+
+// TestUnfinishedRecording: a recording stopped after round 77 (no footer,
+// no Close) verifies exactly 77 rounds.
+func TestUnfinishedRecording(t *testing.T) {
+	res, err := replay.Verify(bytes.NewReader(small(t, 77)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rounds != 77 || res.Complete || !errors.Is(res.Err, replay.ErrTruncated) {
+		t.Fatalf("got %+v, want 77 rounds, truncated", res)
+	}
+}
+
+// TestCorrupted flips bytes all over a recording: never a panic, never a
+// silent pass.
+func TestCorrupted(t *testing.T) {
+	full := small(t, -1)
+	// The body's zstd frame header holds a window-size descriptor that
+	// does not change the decoded data; flips there may pass.
+	zmagic := []byte{0x28, 0xb5, 0x2f, 0xfd}
+	blob := bytes.Index(full, zmagic)
+	body := blob + 4 + bytes.Index(full[blob+4:], zmagic)
+	for i := 0; i < len(full); i += 3 {
+		if i >= body+4 && i < body+6 {
+			continue
+		}
+		b := bytes.Clone(full)
+		b[i] ^= 0x5a
+		res, err := replay.Verify(bytes.NewReader(b), nil)
+		if err != nil {
+			continue // header damage, reported
+		}
+		if res.Err == nil && res.Complete {
+			t.Errorf("flip at %d (of %d) went unnoticed", i, len(full))
+		}
+	}
+}
+
+func TestDivergenceDetected(t *testing.T) {
+	vs := loadVectors(t)
+	g, err := conform.Load(vs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Record with one command changed, but checkpoints from the true game:
+	// the re-simulation must notice at the first checkpoint after.
+	var buf bytes.Buffer
+	h := replay.Header{Config: g.Config, Map: g.Map, Created: created, CheckpointEvery: 10}
+	for _, p := range g.Players {
+		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+	}
+	w, err := replay.NewWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := g.NewState()
+	var cmds [][]colorfight2.Command
+	for turn := 0; turn < 40; turn++ {
+		cmds = g.Commands(turn, cmds)
+		s.Step(cmds)
+		rec := cmds
+		if turn == 23 {
+			rec = [][]colorfight2.Command{{colorfight2.ParseCommand("x")}}
+		}
+		if err := w.WriteRound(rec, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res.Err, replay.ErrDiverged) || res.Rounds != 29 {
+		t.Fatalf("got %+v (%v), want divergence found at the checkpoint after turn 30", res, res.Err)
+	}
+}
+
+// TestHostileHeader: a header promising an enormous map is an error, not
+// an allocation.
+func TestHostileHeader(t *testing.T) {
+	for _, tc := range []struct{ name, json string }{
+		{"huge map", `{"ruleset":"colorfight2","ruleset_version":2,"width":100000,"height":100000,"max_turn":500,"max_player":8,"map_seed":1,"players":[],"checkpoint_every":50}`},
+		{"many turns", `{"ruleset":"colorfight2","ruleset_version":2,"width":30,"height":30,"max_turn":999999999,"max_player":8,"map_seed":1,"players":[],"checkpoint_every":50}`},
+		{"other ruleset", `{"ruleset":"monad","ruleset_version":1,"width":30,"height":30,"max_turn":500,"max_player":8,"map_seed":1,"players":[],"checkpoint_every":50}`},
+		{"bad uid", `{"ruleset":"colorfight2","ruleset_version":2,"width":30,"height":30,"max_turn":500,"max_player":8,"map_seed":1,"players":[{"uid":5,"name":"x","home":[1,1]}],"checkpoint_every":50}`},
+	} {
+		var b bytes.Buffer
+		b.WriteString(replay.Magic)
+		b.Write([]byte{1, 0})
+		b.WriteByte(byte(len(tc.json)))
+		if len(tc.json) >= 128 {
+			b.Truncate(b.Len() - 1)
+			b.Write([]byte{byte(len(tc.json)) | 0x80, byte(len(tc.json) >> 7)})
+		}
+		b.WriteString(tc.json)
+		b.WriteByte(0)
+		_, err := replay.Open(bytes.NewReader(b.Bytes()))
+		var fe *replay.FormatError
+		if err == nil || !errors.As(err, &fe) {
+			t.Errorf("%s: got %v, want a FormatError", tc.name, err)
+		}
+	}
+	// Not a replay at all; a newer version.
+	if _, err := replay.Open(strings.NewReader("hello world")); !errors.Is(err, replay.ErrNotReplay) {
+		t.Errorf("garbage: %v", err)
+	}
+	if _, err := replay.ReadHeader(strings.NewReader(replay.Magic + "\x09\x00")); !errors.Is(err, replay.ErrNewerVersion) {
+		t.Errorf("newer version: %v", err)
+	}
+}
+
+func TestSeek(t *testing.T) {
+	vs := loadVectors(t)
+	rwd := record(t, vs[0])
+	g, err := replay.Open(bytes.NewReader(rwd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frameAt := func(turn int) uint64 {
+		if err := g.Seek(turn); err != nil {
+			t.Fatalf("seek %d: %v", turn, err)
+		}
+		if g.State().Turn() != turn {
+			t.Fatalf("seek %d: at turn %d", turn, g.State().Turn())
+		}
+		return g.State().Hash()
+	}
+	h250 := frameAt(250)
+	h10 := frameAt(10)
+	if frameAt(250) != h250 || frameAt(10) != h10 || h10 == h250 {
+		t.Fatal("seeking back and forth changes the state")
+	}
+	// Reader.Seek on a file can go back too.
+	f := filepath.Join(t.TempDir(), "g.rwd")
+	os.WriteFile(f, rwd, 0o644)
+	fh, _ := os.Open(f)
+	defer fh.Close()
+	r, err := replay.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(120); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := r.Next()
+	if err != nil || rd.Turn != 120 {
+		t.Fatalf("after Seek(120): %v %v", rd, err)
+	}
+	if err := r.Seek(3); err != nil {
+		t.Fatal(err)
+	}
+	if rd, err := r.Next(); err != nil || rd.Turn != 3 {
+		t.Fatalf("after Seek(3): %v %v", rd, err)
+	}
+}
+
+// FuzzReader feeds arbitrary bytes to the reader and re-simulation: no
+// panic, and every failure is a FormatError.
+func FuzzReader(f *testing.F) {
+	f.Add(small(f, 5))
+	f.Add(small(f, 30))
+	f.Add([]byte(replay.Magic + "\x01\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := replay.Verify(bytes.NewReader(data), nil)
+		if err != nil {
+			var fe *replay.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v (%T) is not a FormatError", err, err)
+			}
+			return
+		}
+		if res.Err != nil {
+			var fe *replay.FormatError
+			if !errors.As(res.Err, &fe) {
+				t.Fatalf("error %v (%T) is not a FormatError", res.Err, res.Err)
+			}
+		}
+	})
+}
+
+// BenchmarkOpenResimulate opens a 500-round 8-player .rwd (vector c03)
+// from memory and re-simulates it, checking every checkpoint and the
+// footer: one op is one whole game.
+func BenchmarkOpenResimulate(b *testing.B) {
+	var v conform.Vector
+	for _, x := range loadVectors(b) {
+		if x.Name == "c03" {
+			v = x
+		}
+	}
+	rwd := record(b, v)
+	b.SetBytes(int64(len(rwd)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := replay.Verify(bytes.NewReader(rwd), nil)
+		if err != nil || !res.Complete || res.Rounds != 500 {
+			b.Fatal(err, res)
+		}
+	}
+}
