@@ -58,4 +58,3 @@ func runRecordVector(opts *recordVectorOptions) error {
 	fmt.Fprintf(opts.stdout, "wrote %s: %d rounds, %d bytes\n", opts.out, g.Config.MaxTurn, st.Size())
 	return nil
 }
-
