@@ -1,0 +1,54 @@
+package source
+
+import (
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+)
+
+func TestSniff(t *testing.T) {
+	for in, want := range map[string]Format{"RWD1\x01\x00": RWD, "\x1f\x8b\x08": CFR, "  \n[{": CFR, "[": CFR} {
+		if got, err := Sniff([]byte(in)); err != nil || got != want {
+			t.Errorf("Sniff(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "{}", "PK\x03\x04", "RWD"} {
+		if _, err := Sniff([]byte(in)); err == nil {
+			t.Errorf("Sniff(%q) accepted", in)
+		}
+	}
+}
+
+// TestOpenRealworld opens the real tournament replay through the
+// format-independent source and reads every frame.
+func TestOpenRealworld(t *testing.T) {
+	s, err := Open("../../../shared/realworld/RuntimeTerrorsVictory.cfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := s.Meta()
+	if m.Format != CFR || m.Config.Width != 30 || m.Config.MaxTurn != 500 {
+		t.Fatalf("meta %+v", m)
+	}
+	var f colorfight2.Frame
+	n := 0
+	for {
+		err := s.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := s.Round(); ok {
+			t.Fatal(".cfr source claims a command log")
+		}
+		n++
+	}
+	if n != 501 || len(m.Players) != 6 || m.Players[4].Name != "RuntimeTerrors" {
+		t.Fatalf("%d frames, players %+v", n, m.Players)
+	}
+}
