@@ -205,6 +205,10 @@ const (
 	ErrUnknownCommand
 	ErrTooFewFields
 	ErrBadInteger
+	// ErrBotFault stands in for a round in which a bot failed to answer
+	// properly (timeout, crash, garbage); the runner records it as one
+	// malformed command whose Raw text says what happened.
+	ErrBotFault
 	ErrOffMap
 	ErrNotEnoughEnergy
 	ErrNegativeEnergy
@@ -227,6 +231,7 @@ var errText = [numErrCodes]string{
 	ErrUnknownCommand:    "unknown command letter (want a, b or u)",
 	ErrTooFewFields:      "too few fields",
 	ErrBadInteger:        "field is not an integer",
+	ErrBotFault:          "the bot failed to answer",
 	ErrOffMap:            "cell is off the map",
 	ErrNotEnoughEnergy:   "not enough energy",
 	ErrNegativeEnergy:    "attack energy is negative",
@@ -252,7 +257,7 @@ func (e ErrCode) String() string {
 
 // Malformed reports whether the code is a parse error (the command text
 // itself was bad) rather than a rule violation.
-func (e ErrCode) Malformed() bool { return e >= ErrEmpty && e <= ErrBadInteger }
+func (e ErrCode) Malformed() bool { return e >= ErrEmpty && e <= ErrBotFault }
 
 // CommandError is one failed command of a round.
 type CommandError struct {
