@@ -1,0 +1,257 @@
+// Package match runs ColorfightII matches: it seeds the map, registers the
+// players, asks each bot for its commands every round, steps the engine and
+// records every round to a .rwd replay as it goes.
+//
+// What is recorded is what the engine applied: a bot that answers late,
+// crashes or prints garbage is recorded as one malformed command with code
+// colorfight2.ErrBotFault whose text says what happened, so re-simulation
+// never depends on timing and the fault shows up as that player's error.
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Seat is one player of a match.
+type Seat struct {
+	// Bot plays the seat. Run calls Start and, at the end, Close.
+	Bot bot.Bot
+	// Name is the player's username; defaults to "<uid>_<bot name>".
+	Name string
+	// Identity is what the replay records as the bot ("greedy",
+	// "python3 mybot.py"); defaults to Bot.Name().
+	Identity string
+}
+
+// Config describes a match.
+type Config struct {
+	// Game is the game configuration; MaxPlayer 0 picks the smallest of
+	// 2, 4, 8 that seats everyone.
+	Game colorfight2.Config
+	// Seed generates the map and, through BotSeed, each bot's seed.
+	Seed  uint64
+	Seats []Seat
+	// Replay receives the .rwd recording; nil records nothing.
+	Replay io.Writer
+	// Created and Tool go into the replay header.
+	Created time.Time
+	Tool    string
+	// Progress, if set, is called after every round with the turn reached.
+	Progress func(turn int)
+}
+
+// Result is the outcome of a match.
+type Result struct {
+	// Turn is the last turn played (max_turn unless interrupted).
+	Turn int
+	// Interrupted is true when the context ended the match early; the
+	// replay is still complete and valid up to Turn.
+	Interrupted bool
+	// Ranking lists uids by final gold, best first.
+	Ranking []int
+	// Players as registered (uid order), with final gold and cells.
+	Players []PlayerResult
+	// Hash is the final state hash.
+	Hash uint64
+}
+
+// PlayerResult is one player's final standing.
+type PlayerResult struct {
+	UID      int
+	Name     string
+	Identity string
+	Gold     int64
+	Cells    int64
+	// Faults counts rounds in which the bot failed to answer properly;
+	// Errors counts all of its failed commands (faults included).
+	Faults int
+	Errors int
+}
+
+// BotSeed derives seat uid's bot seed from the match seed:
+// the first output of rng.New(seed XOR uid*0x9E3779B97F4A7C15).
+func BotSeed(seed uint64, uid int) uint64 {
+	return rng.New(seed ^ uint64(uid)*0x9E3779B97F4A7C15).Uint64()
+}
+
+// maxFaultText bounds the description of a bot fault in the replay.
+const maxFaultText = 200
+
+// Run plays the match to max_turn, or until ctx is done (then it finishes
+// the replay cleanly at the last whole round). Bots are asked in parallel
+// each round; their answers are applied in uid order, so the result
+// depends only on what they answered. Run closes every bot before it
+// returns; it does not close cfg.Replay.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	n := len(cfg.Seats)
+	if n == 0 {
+		return nil, errors.New("match: no players")
+	}
+	defer func() {
+		for _, s := range cfg.Seats {
+			if s.Bot != nil {
+				s.Bot.Close()
+			}
+		}
+	}()
+	gc := cfg.Game
+	if gc.Width == 0 {
+		gc = colorfight2.DefaultConfig()
+		if cfg.Game.MaxTurn != 0 {
+			gc.MaxTurn = cfg.Game.MaxTurn
+		}
+		gc.MaxPlayer = cfg.Game.MaxPlayer
+	}
+	if gc.MaxPlayer == 0 {
+		for _, m := range []int{2, 4, 8} {
+			if n <= m {
+				gc.MaxPlayer = m
+				break
+			}
+		}
+		if gc.MaxPlayer == 0 {
+			return nil, fmt.Errorf("match: %d players, at most 8", n)
+		}
+	}
+	names := make([]string, n)
+	idents := make([]string, n)
+	for i, s := range cfg.Seats {
+		if s.Bot == nil {
+			return nil, fmt.Errorf("match: seat %d has no bot", i+1)
+		}
+		idents[i] = s.Identity
+		if idents[i] == "" {
+			idents[i] = s.Bot.Name()
+		}
+		names[i] = s.Name
+		if names[i] == "" {
+			names[i] = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
+		}
+	}
+	st, err := colorfight2.NewFromSeed(gc, cfg.Seed, names)
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	var w *replay.Writer
+	if cfg.Replay != nil {
+		seed := cfg.Seed
+		h := replay.Header{Config: gc, Seed: &seed, Created: cfg.Created, Tool: cfg.Tool}
+		_, spawns, err := colorfight2.GenerateMap(gc.Width, gc.Height, gc.MaxPlayer, cfg.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		for i := range names {
+			h.Players = append(h.Players, replay.Player{UID: i + 1, Name: names[i], Home: spawns[i], Bot: idents[i]})
+		}
+		if w, err = replay.NewWriter(cfg.Replay, h); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+	}
+	res := &Result{}
+	// A bot that cannot start plays every round as a fault.
+	startErr := make([]error, n)
+	for i, s := range cfg.Seats {
+		res.Players = append(res.Players, PlayerResult{UID: i + 1, Name: names[i], Identity: idents[i]})
+		if err := s.Bot.Start(i+1, BotSeed(cfg.Seed, i+1)); err != nil {
+			startErr[i] = fmt.Errorf("bot failed to start: %w", err)
+		}
+	}
+
+	// Round 0 -> 1 takes no commands.
+	st.Step(nil)
+	if err := record(w, nil, st); err != nil {
+		return nil, err
+	}
+	var frame colorfight2.Frame
+	cmds := make([][]colorfight2.Command, n)
+	answers := make([]answer, n)
+	for !st.Over() {
+		if ctx.Err() != nil {
+			res.Interrupted = true
+			break
+		}
+		st.Frame(&frame)
+		ask(cfg.Seats, &frame, answers, startErr)
+		for i := range cmds {
+			cmds[i] = cmds[i][:0]
+			a := &answers[i]
+			if a.err != nil {
+				msg := a.err.Error()
+				if len(msg) > maxFaultText {
+					msg = msg[:maxFaultText]
+				}
+				cmds[i] = append(cmds[i], colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrBotFault, Raw: msg})
+				res.Players[i].Faults++
+			}
+			for _, s := range a.cmds {
+				cmds[i] = append(cmds[i], colorfight2.ParseCommand(s))
+			}
+		}
+		st.Step(cmds)
+		for _, e := range st.Errors() {
+			res.Players[e.UID-1].Errors++
+		}
+		if err := record(w, cmds, st); err != nil {
+			return nil, err
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(st.Turn())
+		}
+	}
+	if w != nil {
+		if err := w.Close(st); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+	}
+	st.Frame(&frame)
+	for i := range res.Players {
+		res.Players[i].Gold = frame.Users[i].Gold
+		res.Players[i].Cells = frame.Users[i].CellNumber
+	}
+	res.Turn, res.Ranking, res.Hash = st.Turn(), st.Ranking(), st.Hash()
+	return res, nil
+}
+
+type answer struct {
+	cmds []string
+	err  error
+}
+
+// ask collects every seat's answer to frame f, in parallel. Answers are
+// copied out of the bots' buffers.
+func ask(seats []Seat, f *colorfight2.Frame, answers []answer, startErr []error) {
+	var wg sync.WaitGroup
+	for i := range seats {
+		if startErr[i] != nil {
+			answers[i] = answer{err: startErr[i]}
+			continue
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cmds, err := seats[i].Bot.Commands(f)
+			answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+		}(i)
+	}
+	wg.Wait()
+}
+
+func record(w *replay.Writer, cmds [][]colorfight2.Command, st *colorfight2.State) error {
+	if w == nil {
+		return nil
+	}
+	if err := w.WriteRound(cmds, st); err != nil {
+		return fmt.Errorf("match: recording: %w", err)
+	}
+	return nil
+}
