@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+)
+
+type playOptions struct {
+	bots     []string
+	turns    int
+	seed     uint64
+	out      string
+	deadline time.Duration
+	logDir   string
+	stdout   io.Writer
+	stderr   io.Writer
+	progress bool // draw a progress bar (on a terminal)
+}
+
+func newPlayCmd() *cobra.Command {
+	opts := &playOptions{}
+	cmd := &cobra.Command{
+		Use:   "play [--bot NAME|COMMAND]... [--turns N] [--seed S] -o game.rwd",
+		Short: "Play one match and record it",
+		Long: `play runs one ColorfightII match and records it as a .rwd replay.
+
+Each --bot is either a built-in strategy (` + strings.Join(bot.BuiltinNames(), ", ") + `)
+or the command line of an external bot speaking the protocol of
+docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
+With no --bot, one of each built-in plays. Ctrl-C ends the match cleanly:
+the replay is finished at the last whole round.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if f, ok := opts.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				opts.progress = true
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			_, err := runPlay(ctx, opts)
+			return err
+		},
+	}
+	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
+	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, "rounds to play (200..2000)")
+	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
+	cmd.Flags().DurationVar(&opts.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
+	cmd.Flags().StringVar(&opts.logDir, "log-dir", "", "directory for external bots' stderr logs (default: beside the replay)")
+	return cmd
+}
+
+// newSeat makes the seat for one --bot value.
+func newSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
+	if b, err := bot.Builtin(spec); err == nil {
+		return match.Seat{Bot: b}, nil
+	}
+	if !strings.ContainsAny(spec, " /.") {
+		return match.Seat{}, fmt.Errorf("--bot %q is neither a built-in (%s) nor a command", spec, strings.Join(bot.BuiltinNames(), ", "))
+	}
+	return externalSeat(spec, uid, opts)
+}
+
+func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
+	specs := opts.bots
+	if len(specs) == 0 {
+		specs = bot.BuiltinNames()
+	}
+	if len(specs) < 2 || len(specs) > 8 {
+		return nil, fmt.Errorf("a match needs 2 to 8 players, got %d", len(specs))
+	}
+	cfg := colorfight2.DefaultConfig()
+	cfg.MaxTurn = opts.turns
+	cfg.MaxPlayer = 0
+	var seats []match.Seat
+	for i, s := range specs {
+		seat, err := newSeat(s, i+1, opts)
+		if err != nil {
+			for _, st := range seats {
+				st.Bot.Close()
+			}
+			return nil, err
+		}
+		seats = append(seats, seat)
+	}
+	f, err := os.Create(opts.out)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Replay: f, Created: time.Now(), Tool: "rewind " + version}
+	var bar *progressbar.ProgressBar
+	if opts.progress {
+		bar = progressbar.NewOptions(opts.turns,
+			progressbar.OptionSetWriter(opts.stderr),
+			progressbar.OptionSetDescription("playing"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionClearOnFinish())
+		mc.Progress = func(turn int) { bar.Set(turn) }
+	}
+	res, err := match.Run(ctx, mc)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	printRanking(opts.stdout, res)
+	abs, _ := filepath.Abs(opts.out)
+	if res.Interrupted {
+		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
+	}
+	fmt.Fprintf(opts.stdout, "replay: %s (%d rounds)\n", abs, res.Turn)
+	return res, nil
+}
+
+func printRanking(w io.Writer, res *match.Result) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tuid\tplayer\tbot\tgold\tcells\terrors\tfaults")
+	for r, uid := range res.Ranking {
+		p := res.Players[uid-1]
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, p.UID, p.Name, p.Identity, p.Gold, p.Cells, p.Errors, p.Faults)
+	}
+	tw.Flush()
+}

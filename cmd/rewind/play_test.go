@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlayAndDemo(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	opts := &playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 9, out: filepath.Join(dir, "g.rwd"), stdout: &out}
+	res, err := runPlay(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Turn != 200 || !strings.Contains(out.String(), "rank  uid") || !strings.Contains(out.String(), "replay: ") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runVerify(&verifyOptions{file: opts.out, stdout: &out}); err != nil {
+		t.Fatalf("%v %s", err, out.String())
+	}
+	for _, bad := range [][]string{{"greedy"}, {"nosuchbot", "greedy"}} {
+		opts.bots = bad
+		if _, err := runPlay(context.Background(), opts); err == nil {
+			t.Errorf("--bot %v accepted", bad)
+		}
+	}
+
+	out.Reset()
+	if err := runDemo(context.Background(), &demoOptions{dir: dir, stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "verified: 500 rounds") {
+		t.Fatalf("demo output:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo.rwd")); err != nil {
+		t.Fatal(err)
+	}
+}
