@@ -42,3 +42,22 @@ func TestPlayAndDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTournamentCommand(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: &out}, games: 4, parallel: 2, dir: dir}
+	if err := runTournament(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "4 games (0 already played") || !strings.Contains(out.String(), "elo") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runTournament(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "4 games (4 already played") {
+		t.Fatalf("second run did not resume:\n%s", out.String())
+	}
+}

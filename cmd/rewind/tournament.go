@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+)
+
+type tournamentOptions struct {
+	play     playOptions
+	games    int
+	players  int
+	parallel int
+	dir      string
+}
+
+func newTournamentCmd() *cobra.Command {
+	opts := &tournamentOptions{}
+	cmd := &cobra.Command{
+		Use:   "tournament --bot A --bot B [--bot ...] --games N [--parallel P] --dir DIR",
+		Short: "Play many matches among a set of bots and rate them",
+		Long: `tournament plays N matches among the given bots (built-in names or external
+commands), P at a time. Game i is played on a seed derived from --seed and i,
+with a seating drawn from that seed, so a tournament is reproducible. Every
+replay is saved as DIR/game-NNNN.rwd; running the same command again skips
+games whose replay is complete and verifies, so an interrupted tournament
+resumes. It prints wins, mean rank, mean gold and a multiplayer Elo rating
+per bot.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if f, ok := opts.play.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				opts.play.progress = true
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runTournament(ctx, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
+	f.IntVar(&opts.games, "games", 40, "number of games")
+	f.IntVar(&opts.players, "players", 0, "players per game (default: number of bots, at most 8)")
+	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once")
+	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, "rounds per game")
+	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
+	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
+	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
+	return cmd
+}
+
+func runTournament(ctx context.Context, opts *tournamentOptions) error {
+	bots := opts.play.bots
+	if len(bots) == 0 {
+		bots = bot.BuiltinNames()
+	}
+	if opts.play.logDir == "" {
+		opts.play.logDir = opts.dir
+	}
+	tr := &match.Tournament{
+		Bots: bots, Games: opts.games, Players: opts.players, Parallel: opts.parallel,
+		Seed: opts.play.seed, MaxTurn: opts.play.turns, Dir: opts.dir, Tool: "rewind " + version,
+		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
+			s, err := newSeat(spec, uid, &opts.play)
+			return s.Bot, err
+		},
+	}
+	var bar *progressbar.ProgressBar
+	if opts.play.progress {
+		bar = progressbar.NewOptions(opts.games, progressbar.OptionSetWriter(opts.play.stderr),
+			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		tr.Progress = func(done int) { bar.Set(done) }
+	}
+	start := time.Now()
+	games, err := tr.Run(ctx)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	skipped := 0
+	for _, g := range games {
+		if g.Skipped {
+			skipped++
+		}
+	}
+	printStandings(opts.play.stdout, match.Standings(games))
+	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
+		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
+	return nil
+}
+
+func printStandings(w io.Writer, st []match.Standing) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\telo")
+	for i, s := range st {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.0f\n", i+1, s.Bot, s.Games, s.Wins, s.MeanRank, s.MeanGold, s.Elo)
+	}
+	tw.Flush()
+}

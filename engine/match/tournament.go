@@ -1,0 +1,313 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Tournament describes a series of matches among a set of bots.
+type Tournament struct {
+	// Bots are the entrants: specs understood by NewBot.
+	Bots []string
+	// NewBot makes a fresh bot for a spec (one per seat per game).
+	NewBot func(spec string, game, uid int) (bot.Bot, error)
+	// Games is how many matches to play; Players how many seats each
+	// has (default: min(len(Bots), 8)).
+	Games, Players int
+	// Parallel is how many matches run at once (default 1).
+	Parallel int
+	// Seed is the master seed: game i plays on GameSeed(Seed, i).
+	Seed    uint64
+	MaxTurn int
+	// Dir receives game-NNNN.rwd for every game. A game whose replay is
+	// already there, complete and verified, is not played again.
+	Dir  string
+	Tool string
+	// Progress, if set, is called (from any goroutine, serialized) each
+	// time a game is done, with the number done so far.
+	Progress func(done int)
+}
+
+// GameResult is one game of a tournament.
+type GameResult struct {
+	Game    int
+	Seed    uint64
+	Path    string
+	Skipped bool // already played: read from its replay
+	// Seats in uid order: the entrant spec, its final rank (1 = best)
+	// and gold.
+	Seats []SeatResult
+}
+
+// SeatResult is one seat of a game.
+type SeatResult struct {
+	Bot  string
+	Rank int
+	Gold int64
+}
+
+// Standing is one entrant's tournament record.
+type Standing struct {
+	Bot      string
+	Games    int
+	Wins     int
+	MeanRank float64
+	MeanGold float64
+	// Elo is the entrant's multiplayer Elo rating (see Standings).
+	Elo float64
+}
+
+// GameSeed is game i's seed: the first output of
+// rng.New(master XOR (i+1)*0xD1B54A32D192ED03).
+func GameSeed(master uint64, i int) uint64 {
+	return rng.New(master ^ uint64(i+1)*0xD1B54A32D192ED03).Uint64()
+}
+
+// Seating returns the entrants of game i: Players of them, drawn without
+// repetition while possible and in an order shuffled by the game's seed,
+// so that over many games every bot plays every seat.
+func (t *Tournament) Seating(i int) []string {
+	r := rng.New(GameSeed(t.Seed, i) ^ 0x5EA7)
+	pool := append([]string(nil), t.Bots...)
+	r.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
+	seats := make([]string, t.players())
+	for k := range seats {
+		seats[k] = pool[k%len(pool)]
+	}
+	return seats
+}
+
+func (t *Tournament) players() int {
+	if t.Players > 0 {
+		return t.Players
+	}
+	return min(len(t.Bots), 8)
+}
+
+// Run plays the tournament and returns every game's result in game order.
+// Cancelling ctx stops starting new games; games in progress finish their
+// replays at the last whole round and are played again on the next run.
+func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
+	if len(t.Bots) < 2 {
+		return nil, errors.New("tournament: need at least 2 bots")
+	}
+	if p := t.players(); p < 2 || p > 8 {
+		return nil, fmt.Errorf("tournament: %d players per game, want 2..8", p)
+	}
+	if err := os.MkdirAll(t.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("tournament: %w", err)
+	}
+	par := max(1, t.Parallel)
+	results := make([]GameResult, t.Games)
+	errs := make([]error, t.Games)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < par; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i], errs[i] = t.game(ctx, i)
+				mu.Lock()
+				done++
+				if t.Progress != nil {
+					t.Progress(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < t.Games && ctx.Err() == nil; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("tournament interrupted: %w (finished games are kept; run again to resume)", ctx.Err())
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("tournament: game %d: %w", i, err)
+		}
+	}
+	return results, nil
+}
+
+// game plays game i, or reads it back if its replay is already complete.
+func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
+	seed := GameSeed(t.Seed, i)
+	path := filepath.Join(t.Dir, fmt.Sprintf("game-%04d.rwd", i))
+	specs := t.Seating(i)
+	if gr, ok := readFinished(path, specs, seed); ok {
+		gr.Game = i
+		return gr, nil
+	}
+	tmp := path + ".partial"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return GameResult{}, err
+	}
+	defer os.Remove(tmp)
+	var seats []Seat
+	for k, s := range specs {
+		b, err := t.NewBot(s, i, k+1)
+		if err != nil {
+			f.Close()
+			for _, st := range seats {
+				st.Bot.Close()
+			}
+			return GameResult{}, err
+		}
+		seats = append(seats, Seat{Bot: b, Identity: s})
+	}
+	cfg := colorfight2.DefaultConfig()
+	if t.MaxTurn > 0 {
+		cfg.MaxTurn = t.MaxTurn
+	}
+	cfg.MaxPlayer = 0
+	res, err := Run(ctx, Config{Game: cfg, Seed: seed, Seats: seats, Replay: f, Created: time.Now(), Tool: t.Tool})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return GameResult{}, err
+	}
+	if res.Interrupted {
+		return GameResult{}, ctx.Err()
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return GameResult{}, err
+	}
+	gr := GameResult{Game: i, Seed: seed, Path: path, Seats: make([]SeatResult, len(specs))}
+	for r, uid := range res.Ranking {
+		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: res.Players[uid-1].Gold}
+	}
+	return gr, nil
+}
+
+// readFinished reads a finished game's result from its replay: it must
+// verify completely and match the expected seating and seed.
+func readFinished(path string, specs []string, seed uint64) (GameResult, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return GameResult{}, false
+	}
+	defer f.Close()
+	g, err := replay.Open(f)
+	if err != nil {
+		return GameResult{}, false
+	}
+	defer g.Close()
+	h := g.Header()
+	if h.Seed == nil || *h.Seed != seed || len(h.Players) != len(specs) {
+		return GameResult{}, false
+	}
+	for k, p := range h.Players {
+		if p.Bot != specs[k] {
+			return GameResult{}, false
+		}
+	}
+	for {
+		err := g.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return GameResult{}, false
+		}
+	}
+	ft := g.Footer()
+	if ft == nil || ft.Turn != h.Config.MaxTurn {
+		return GameResult{}, false
+	}
+	gr := GameResult{Seed: seed, Path: path, Skipped: true, Seats: make([]SeatResult, len(specs))}
+	for r, uid := range ft.Ranking {
+		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: ft.Gold[uid-1]}
+	}
+	return gr, true
+}
+
+// EloK is the K-factor of the multiplayer Elo rating.
+const EloK = 32.0
+
+// Standings aggregates results per entrant, best Elo first.
+//
+// The rating is multiplayer Elo: every entrant starts at 1500; each game,
+// in game order, is scored as all pairwise duels between seats of
+// different entrants (the higher final gold wins, equal gold is a draw),
+// each duel moving both ratings by K/(n-1)·(score − expected), with
+// expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
+// All updates of a game use the ratings from before the game.
+func Standings(games []GameResult) []Standing {
+	idx := map[string]int{}
+	var st []Standing
+	get := func(b string) *Standing {
+		i, ok := idx[b]
+		if !ok {
+			i = len(st)
+			idx[b] = i
+			st = append(st, Standing{Bot: b, Elo: 1500})
+		}
+		return &st[i]
+	}
+	sumRank := map[string]float64{}
+	sumGold := map[string]float64{}
+	for _, g := range games {
+		for _, s := range g.Seats {
+			e := get(s.Bot)
+			e.Games++
+			if s.Rank == 1 {
+				e.Wins++
+			}
+			sumRank[s.Bot] += float64(s.Rank)
+			sumGold[s.Bot] += float64(s.Gold)
+		}
+		n := len(g.Seats)
+		before := make([]float64, n)
+		for k, s := range g.Seats {
+			before[k] = get(s.Bot).Elo
+		}
+		delta := make([]float64, n)
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if g.Seats[a].Bot == g.Seats[b].Bot {
+					continue
+				}
+				score := 0.5
+				if g.Seats[a].Gold > g.Seats[b].Gold {
+					score = 1
+				} else if g.Seats[a].Gold < g.Seats[b].Gold {
+					score = 0
+				}
+				exp := 1 / (1 + math.Pow(10, (before[b]-before[a])/400))
+				d := EloK / float64(n-1) * (score - exp)
+				delta[a] += d
+				delta[b] -= d
+			}
+		}
+		for k, s := range g.Seats {
+			get(s.Bot).Elo += delta[k]
+		}
+	}
+	for i := range st {
+		st[i].MeanRank = sumRank[st[i].Bot] / float64(st[i].Games)
+		st[i].MeanGold = sumGold[st[i].Bot] / float64(st[i].Games)
+	}
+	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })
+	return st
+}
