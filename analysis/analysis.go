@@ -1,0 +1,693 @@
+// Package analysis computes per-player, per-round statistics, events and a
+// summary from any replay rewind can open (.rwd or .cfr), streaming over its
+// frames.
+//
+// # Contracts
+//
+//   - Analyze reads the source once, front to back, and keeps only two
+//     frames (the previous and the current one) besides its results, whose
+//     size is O(players × rounds).
+//   - Round t (turn t = 1..N) compares frame t with frame t-1. Player
+//     series are indexed by t-1; a player that appears late has zero rows
+//     before its first turn (FirstTurn).
+//   - All game quantities are int64 and exact. Values that need the command
+//     log (CaptureEnergy, WastedEnergy, Commands, Errors) are -1 when the
+//     source has none (.cfr; Analysis.HasCommands is false).
+//   - AttackEnergy is the sum of the player's accepted attack energies when
+//     commands are known, otherwise the energy the accounting leaves
+//     unexplained: energy(t-1) + energy_source(t) - tax(t) -
+//     home upgrade energy(t) - energy(t). Both agree on every reference game.
+//   - Gold accounting: for every player and round
+//     gold(t) = gold(t-1) + gold_source(t) - tax(t) - GoldSpent(t) +
+//     StolenIn(t) - StolenOut(t) + Refund(t) + MineBonus(t),
+//     where GoldSpent is derived from building changes between the frames,
+//     and theft and refunds by replaying the rules' taken effects in the
+//     engine's column-major cell scan order. This is exact unless a building
+//     was built or upgraded and then captured or removed in the same round
+//     (invisible in frames).
+//   - The registration round of a player (the first frame it appears in)
+//     starts from gold 0, energy 1000 and its home is neither a capture nor
+//     a build.
+//   - Rankings are best first by final gold, ties by ascending uid.
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// Building type indexes of Round.Buildings and Round.Levels.
+const (
+	BHome = iota
+	BGoldMine
+	BEnergyWell
+	BFortress
+	NumTypes
+)
+
+// Round is one player's values after one round (turn Turn).
+type Round struct {
+	Turn         int
+	Gold         int64
+	Energy       int64
+	GoldSource   int64
+	EnergySource int64
+	Tax          int64
+	Cells        int64
+	TechLevel    int64
+	Dead         bool
+	// Buildings counts by type as the replay reports them (building_number).
+	Buildings [NumTypes]int64
+	// Levels[type][level-1] counts the player's cells holding that building
+	// at that level in the frame.
+	Levels [NumTypes][3]int64
+
+	// Captured and Lost count cells that changed hands this round.
+	// CapturedFrom[uid] / LostTo[uid] split them by the other party
+	// (index 0: unowned cells); both have length MaxUID+1.
+	Captured     int64
+	Lost         int64
+	CapturedFrom []int64
+	LostTo       []int64
+
+	// GoldSpent is gold paid for builds and upgrades; UpgradeEnergy the
+	// energy paid for home upgrades.
+	GoldSpent     int64
+	UpgradeEnergy int64
+	// StolenIn is gold taken from others' homes, StolenOut gold taken from
+	// the player's home; Refund is gold received when the player's
+	// mine, well or fortress was taken; MineBonus is gold received for
+	// capturing others' gold mines.
+	StolenIn  int64
+	StolenOut int64
+	Refund    int64
+	MineBonus int64
+	// GoldUnexplained is what the gold accounting above leaves over:
+	// always 0 with commands; without them, the effect of buildings built
+	// or upgraded and captured in the same round, which frames cannot show
+	// (e.g. -100 for a mine built and lost, +100 for capturing it).
+	GoldUnexplained int64
+
+	// AttackEnergy is the energy spent on attacks (see package doc).
+	// CaptureEnergy is the part spent on cells the player captured this
+	// round, WastedEnergy the rest; both -1 without commands.
+	AttackEnergy  int64
+	CaptureEnergy int64
+	WastedEnergy  int64
+	// Commands sent and how many failed; -1 without commands.
+	Commands int64
+	Errors   int64
+}
+
+// Player is one player's identity, per-round series and totals.
+type Player struct {
+	UID      int
+	Username string
+	Bot      string // "" when unknown
+	// FirstTurn is the first turn the player appears in (normally 1).
+	FirstTurn int
+	Series    []Round // Series[t-1] is turn t
+	PeakCells int64
+	PeakTurn  int // first turn PeakCells was reached
+	// DiedTurn is the turn the player died, 0 if it did not.
+	DiedTurn int
+}
+
+// Event kinds.
+const (
+	EventHomeCaptured    = "home_captured"    // UID lost its home to Other
+	EventDied            = "died"             // UID has no cells left
+	EventTechUp          = "tech_up"          // UID's tech level rose to Value
+	EventLeadChange      = "lead_change"      // UID is the new gold leader, Other the previous (0: none)
+	EventTaxBracket      = "tax_bracket"      // UID's cells (Value) entered a new T(n) bracket (Other = bracket)
+	EventBuildingBracket = "building_bracket" // UID's mines+wells (Value) entered a new T(n) bracket (Other = bracket)
+)
+
+// Event is something notable that happened in a round.
+type Event struct {
+	Turn  int    `json:"turn"`
+	Kind  string `json:"kind"`
+	UID   int    `json:"uid"`
+	Other int    `json:"other"`
+	Value int64  `json:"value"`
+}
+
+// Standing is one line of the final ranking, with the player's totals.
+type Standing struct {
+	Rank      int    `json:"rank"`
+	UID       int    `json:"uid"`
+	Username  string `json:"username"`
+	Bot       string `json:"bot"`
+	Gold      int64  `json:"gold"`
+	Cells     int64  `json:"cells"`
+	Energy    int64  `json:"energy"`
+	TechLevel int64  `json:"tech_level"`
+	Dead      bool   `json:"dead"`
+	PeakCells int64  `json:"peak_cells"`
+	PeakTurn  int    `json:"peak_turn"`
+	DiedTurn  int    `json:"died_turn"`
+	Captured  int64  `json:"captured"`
+	Lost      int64  `json:"lost"`
+	GoldSpent int64  `json:"gold_spent"`
+	StolenIn  int64  `json:"stolen_in"`
+	StolenOut int64  `json:"stolen_out"`
+	Refund    int64  `json:"refund"`
+	MineBonus int64  `json:"mine_bonus"`
+	// AttackEnergy totals; CaptureEnergy, WastedEnergy, Commands and Errors
+	// are -1 without commands.
+	AttackEnergy  int64 `json:"attack_energy"`
+	CaptureEnergy int64 `json:"capture_energy"`
+	WastedEnergy  int64 `json:"wasted_energy"`
+	Commands      int64 `json:"commands"`
+	Errors        int64 `json:"errors"`
+}
+
+// Summary is the outcome of the game.
+type Summary struct {
+	Ranking []Standing `json:"ranking"`
+	// Winner is Ranking[0].UID (0 when there are no players).
+	Winner int `json:"winner"`
+	// Margin is the gold of the first minus the second (the first's gold
+	// with a single player).
+	Margin int64 `json:"margin"`
+	// LeadSince is the first turn from which the winner's gold was strictly
+	// the highest through the last turn; 0 if it never was (e.g. a tie).
+	LeadSince int `json:"lead_since"`
+}
+
+// Analysis is the result of Analyze.
+type Analysis struct {
+	Format      source.Format
+	Config      colorfight2.Config
+	Rounds      int // N: the number of rounds (frames after frame 0)
+	HasCommands bool
+	MaxUID      int
+	Players     []*Player // ascending uid
+	Events      []Event   // in turn order, then as detected
+	Summary     Summary
+}
+
+// Player returns the player with this uid, or nil.
+func (a *Analysis) Player(uid int) *Player {
+	for _, p := range a.Players {
+		if p.UID == uid {
+			return p
+		}
+	}
+	return nil
+}
+
+// Costs by the rules.
+var (
+	buildGold   = [NumTypes]int64{1000, 200, 200, 200}
+	upgradeGold = [NumTypes][4]int64{{0, 0, 1000, 2000}, {0, 0, 400, 600}, {0, 0, 400, 600}, {0, 0, 400, 600}} // [type][new level]
+	homeUpEnerg = [4]int64{0, 0, 1000, 2000}
+	takenValue  = [4]int64{0, 100, 300, 600}
+)
+
+func typeIndex(b colorfight2.Building) int { return int(b) - 1 }
+
+// bracket is the T(n) bracket of n: 0 for n <= 75, k for 75k < n <= 75(k+1).
+func bracket(n int64) int64 {
+	if n <= 75 {
+		return 0
+	}
+	return (n - 1) / 75
+}
+
+// analyzer is the streaming state.
+type analyzer struct {
+	a      *Analysis
+	src    source.Source
+	byUID  []*Player // index uid
+	gold   []int64   // running gold in the taken-effects replay, by uid
+	prevU  []*colorfight2.FrameUser
+	curU   []*colorfight2.FrameUser
+	rej    [][]bool
+	leader int
+	maxTax []int64
+	maxBld []int64
+	// Building state after the command step, for cells builds or
+	// upgrades touched this round (.rwd only).
+	ovSet   []bool
+	ovB     []colorfight2.Building
+	ovL     []int64
+	touched []int
+}
+
+// Analyze reads src to its end and analyses the game. It does not close src.
+func Analyze(src source.Source) (*Analysis, error) {
+	m := src.Meta()
+	az := &analyzer{a: &Analysis{Format: m.Format, Config: m.Config, HasCommands: m.Format == source.RWD}, src: src}
+	var prev, cur colorfight2.Frame
+	if err := src.Next(&prev); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("analysis: replay has no frames")
+		}
+		return nil, err
+	}
+	for {
+		err := src.Next(&cur)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("analysis: frame %d: %w", az.a.Rounds+1, err)
+		}
+		if len(cur.Cells) != len(prev.Cells) || cur.Width != prev.Width {
+			return nil, fmt.Errorf("analysis: frame %d: map size changed", az.a.Rounds+1)
+		}
+		az.a.Rounds++
+		if err := az.round(&prev, &cur); err != nil {
+			return nil, err
+		}
+		prev, cur = cur, prev
+	}
+	az.finish()
+	return az.a, nil
+}
+
+// player returns the player for uid, creating it (and padding its series)
+// when first seen.
+func (az *analyzer) player(uid int, t int) *Player {
+	for uid >= len(az.byUID) {
+		az.byUID = append(az.byUID, nil)
+		az.gold = append(az.gold, 0)
+		az.maxTax = append(az.maxTax, 0)
+		az.maxBld = append(az.maxBld, 0)
+	}
+	if p := az.byUID[uid]; p != nil {
+		return p
+	}
+	p := &Player{UID: uid, FirstTurn: t}
+	for _, mp := range az.src.Meta().Players {
+		if mp.UID == uid {
+			p.Username, p.Bot = mp.Name, mp.Bot
+		}
+	}
+	for i := 1; i < t; i++ {
+		p.Series = append(p.Series, Round{Turn: i})
+	}
+	az.byUID[uid] = p
+	if uid > az.a.MaxUID {
+		az.a.MaxUID = uid
+	}
+	return p
+}
+
+func (az *analyzer) event(e Event) { az.a.Events = append(az.a.Events, e) }
+
+func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
+	t := az.a.Rounds
+	// Players and their rows.
+	for i := range cur.Users {
+		u := &cur.Users[i]
+		if u.UID < 1 || u.UID > 1<<16 {
+			return fmt.Errorf("analysis: frame %d: bad uid %d", t, u.UID)
+		}
+		p := az.player(int(u.UID), t)
+		if u.Username != "" {
+			p.Username = u.Username
+		}
+	}
+	n := len(az.byUID)
+	az.prevU = resize(az.prevU, n)
+	az.curU = resize(az.curU, n)
+	for i := range prev.Users {
+		if uid := int(prev.Users[i].UID); uid < n {
+			az.prevU[uid] = &prev.Users[i]
+		}
+	}
+	for i := range cur.Users {
+		az.curU[int(cur.Users[i].UID)] = &cur.Users[i]
+	}
+	rows := make([]*Round, n)
+	backing := make([]int64, 0, 2*n*n)
+	for uid, p := range az.byUID {
+		if p == nil {
+			continue
+		}
+		p.Series = append(p.Series, Round{Turn: t})
+		r := &p.Series[len(p.Series)-1]
+		r.CapturedFrom, backing = backing[len(backing):len(backing)+n], backing[:len(backing)+n]
+		r.LostTo, backing = backing[len(backing):len(backing)+n], backing[:len(backing)+n]
+		rows[uid] = r
+		if u := az.curU[uid]; u != nil {
+			r.Gold, r.Energy, r.GoldSource, r.EnergySource = u.Gold, u.Energy, u.GoldSource, u.EnergySource
+			r.Tax, r.Cells, r.TechLevel, r.Dead = u.TaxAmount, u.CellNumber, u.TechLevel, u.Dead
+			for b := 0; b < NumTypes; b++ {
+				r.Buildings[b] = u.Buildings[b+1]
+			}
+		} else if len(p.Series) > 1 {
+			// Vanished from the users list: keep last values.
+			last := p.Series[len(p.Series)-2]
+			r.Gold, r.Energy, r.Dead = last.Gold, last.Energy, true
+		}
+		if az.a.HasCommands {
+			r.CaptureEnergy, r.WastedEnergy = 0, 0
+		} else {
+			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors = -1, -1, -1, -1
+		}
+	}
+	isNew := func(uid int) bool { return az.prevU[uid] == nil }
+
+	// Cells: levels, captures, spending.
+	for i := range cur.Cells {
+		c, pc := &cur.Cells[i], &prev.Cells[i]
+		o := int(c.Owner)
+		if o <= 0 || o >= n || rows[o] == nil {
+			continue
+		}
+		r := rows[o]
+		if c.Building != colorfight2.BuildingNone && c.Level >= 1 && c.Level <= 3 {
+			r.Levels[typeIndex(c.Building)][c.Level-1]++
+		}
+		if isNew(o) {
+			continue
+		}
+		po := int(pc.Owner)
+		if po != o {
+			r.Captured++
+			if po >= 0 && po < n {
+				r.CapturedFrom[po]++
+				if po > 0 && rows[po] != nil {
+					rows[po].Lost++
+					rows[po].LostTo[o]++
+				}
+			}
+		}
+		if az.a.HasCommands || c.Building == colorfight2.BuildingNone || c.Level < 1 || c.Level > 3 {
+			continue
+		}
+		bt := typeIndex(c.Building)
+		from := int64(1)
+		if po == o && pc.Building == c.Building {
+			from = pc.Level
+		} else {
+			r.GoldSpent += buildGold[bt]
+		}
+		for l := from + 1; l <= c.Level; l++ {
+			r.GoldSpent += upgradeGold[bt][l]
+			if bt == BHome {
+				r.UpgradeEnergy += homeUpEnerg[l]
+			}
+		}
+	}
+
+	// Commands: attacks, and with them the exact builds and upgrades.
+	if az.a.HasCommands {
+		az.commands(prev, cur, rows)
+	}
+
+	// Taken effects, in the engine's column-major scan order.
+	for uid := range az.gold {
+		az.gold[uid] = 0
+		if u := az.prevU[uid]; u != nil {
+			az.gold[uid] = u.Gold
+		}
+		if rows[uid] != nil {
+			az.gold[uid] -= rows[uid].GoldSpent
+		}
+	}
+	w, h := cur.Width, cur.Height
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; y++ {
+			i := y*w + x
+			c, pc := &cur.Cells[i], &prev.Cells[i]
+			po, o := int(pc.Owner), int(c.Owner)
+			if po == o || po <= 0 || o <= 0 || po >= n || o >= n || rows[po] == nil || rows[o] == nil || isNew(o) {
+				continue
+			}
+			bld, lv := pc.Building, pc.Level
+			if az.ovSet != nil && az.ovSet[i] {
+				bld, lv = az.ovB[i], az.ovL[i]
+			}
+			if lv < 1 || lv > 3 {
+				continue
+			}
+			v := takenValue[lv]
+			switch bld {
+			case colorfight2.Home:
+				stolen := az.gold[po] / 3
+				az.gold[po] -= stolen
+				az.gold[o] += stolen
+				rows[po].StolenOut += stolen
+				rows[o].StolenIn += stolen
+				az.event(Event{Turn: t, Kind: EventHomeCaptured, UID: po, Other: o, Value: stolen})
+			case colorfight2.GoldMine:
+				az.gold[o] += v
+				az.gold[po] += v
+				rows[o].MineBonus += v
+				rows[po].Refund += v
+			case colorfight2.EnergyWell, colorfight2.Fortress:
+				az.gold[po] += v
+				rows[po].Refund += v
+			}
+		}
+	}
+
+	// Energy accounting, peaks and events.
+	for uid, p := range az.byUID {
+		r := rows[uid]
+		if r == nil {
+			continue
+		}
+		pu := az.prevU[uid]
+		if !az.a.HasCommands && pu != nil && az.curU[uid] != nil {
+			r.AttackEnergy = pu.Energy + r.EnergySource - r.Tax - r.UpgradeEnergy - r.Energy
+		}
+		if pu != nil && az.curU[uid] != nil {
+			r.GoldUnexplained = r.Gold - (pu.Gold + r.GoldSource - r.Tax - r.GoldSpent + r.StolenIn - r.StolenOut + r.Refund + r.MineBonus)
+		}
+		if r.Cells > p.PeakCells {
+			p.PeakCells, p.PeakTurn = r.Cells, t
+		}
+		var was Round
+		if len(p.Series) > 1 {
+			was = p.Series[len(p.Series)-2]
+		}
+		if pu != nil && p.DiedTurn == 0 && (r.Dead || r.Cells == 0) && !(was.Dead || was.Cells == 0) {
+			p.DiedTurn = t
+			az.event(Event{Turn: t, Kind: EventDied, UID: uid, Value: was.Cells})
+		}
+		if pu != nil && r.TechLevel > was.TechLevel && r.TechLevel > 1 {
+			az.event(Event{Turn: t, Kind: EventTechUp, UID: uid, Other: int(was.TechLevel), Value: r.TechLevel})
+		}
+		if b := bracket(r.Cells); b > az.maxTax[uid] {
+			az.maxTax[uid] = b
+			az.event(Event{Turn: t, Kind: EventTaxBracket, UID: uid, Other: int(b), Value: r.Cells})
+		}
+		nb := r.Buildings[BGoldMine] + r.Buildings[BEnergyWell]
+		if b := bracket(nb); b > az.maxBld[uid] {
+			az.maxBld[uid] = b
+			az.event(Event{Turn: t, Kind: EventBuildingBracket, UID: uid, Other: int(b), Value: nb})
+		}
+	}
+	if l := strictLeader(rows); l != 0 && l != az.leader {
+		az.event(Event{Turn: t, Kind: EventLeadChange, UID: l, Other: az.leader, Value: rows[l].Gold})
+		az.leader = l
+	}
+	for i := range az.prevU {
+		az.prevU[i], az.curU[i] = nil, nil
+	}
+	for _, i := range az.touched {
+		az.ovSet[i] = false
+	}
+	az.touched = az.touched[:0]
+	return nil
+}
+
+// strictLeader returns the uid with strictly the most gold, or 0.
+func strictLeader(rows []*Round) int {
+	best, bestUID, tie := int64(0), 0, false
+	for uid, r := range rows {
+		if r == nil {
+			continue
+		}
+		switch {
+		case bestUID == 0 || r.Gold > best:
+			best, bestUID, tie = r.Gold, uid, false
+		case r.Gold == best:
+			tie = true
+		}
+	}
+	if tie {
+		return 0
+	}
+	return bestUID
+}
+
+func resize(s []*colorfight2.FrameUser, n int) []*colorfight2.FrameUser {
+	for len(s) < n {
+		s = append(s, nil)
+	}
+	return s
+}
+
+// commands fills the command counts, attack energies, and the exact
+// build and upgrade spending from the accepted commands, recording the
+// building state after the command step in the overlay.
+func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
+	rd, errs, ok := az.src.Round()
+	for _, r := range rows {
+		if r != nil {
+			r.Commands, r.Errors = 0, 0
+		}
+	}
+	if !ok || rd == nil {
+		return
+	}
+	if len(az.ovSet) != len(cur.Cells) {
+		az.ovSet = make([]bool, len(cur.Cells))
+		az.ovB = make([]colorfight2.Building, len(cur.Cells))
+		az.ovL = make([]int64, len(cur.Cells))
+	}
+	for len(az.rej) < len(rd.Commands) {
+		az.rej = append(az.rej, nil)
+	}
+	for i, cs := range rd.Commands {
+		rj := az.rej[i][:0]
+		for range cs {
+			rj = append(rj, false)
+		}
+		az.rej[i] = rj
+		if uid := i + 1; uid < len(rows) && rows[uid] != nil {
+			rows[uid].Commands = int64(len(cs))
+		}
+	}
+	for _, e := range errs {
+		if e.UID >= 1 && e.UID < len(rows) && rows[e.UID] != nil {
+			rows[e.UID].Errors++
+		}
+		if e.UID >= 1 && e.UID <= len(rd.Commands) && e.Index >= 0 && e.Index < len(az.rej[e.UID-1]) {
+			az.rej[e.UID-1][e.Index] = true
+		}
+	}
+	w, h := cur.Width, cur.Height
+	for i, cs := range rd.Commands {
+		uid := i + 1
+		if uid >= len(rows) || rows[uid] == nil {
+			continue
+		}
+		r := rows[uid]
+		for j, c := range cs {
+			if az.rej[i][j] || c.Kind == colorfight2.CmdInvalid || c.X < 0 || c.Y < 0 || c.X >= w || c.Y >= h {
+				continue
+			}
+			k := c.Y*w + c.X
+			switch c.Kind {
+			case colorfight2.CmdAttack:
+				r.AttackEnergy += c.Energy
+				if int(cur.Cells[k].Owner) == uid && int(prev.Cells[k].Owner) != uid {
+					r.CaptureEnergy += c.Energy
+				} else {
+					r.WastedEnergy += c.Energy
+				}
+			case colorfight2.CmdBuild:
+				if c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings {
+					continue
+				}
+				r.GoldSpent += buildGold[typeIndex(c.Building)]
+				az.overlay(k, c.Building, 1)
+			case colorfight2.CmdUpgrade:
+				b, l := prev.Cells[k].Building, prev.Cells[k].Level
+				if az.ovSet[k] {
+					b, l = az.ovB[k], az.ovL[k]
+				}
+				if b == colorfight2.BuildingNone || b >= colorfight2.NumBuildings || l < 1 || l >= 3 {
+					continue
+				}
+				r.GoldSpent += upgradeGold[typeIndex(b)][l+1]
+				if b == colorfight2.Home {
+					r.UpgradeEnergy += homeUpEnerg[l+1]
+				}
+				az.overlay(k, b, l+1)
+			}
+		}
+	}
+}
+
+func (az *analyzer) overlay(k int, b colorfight2.Building, l int64) {
+	if !az.ovSet[k] {
+		az.ovSet[k] = true
+		az.touched = append(az.touched, k)
+	}
+	az.ovB[k], az.ovL[k] = b, l
+}
+
+func (az *analyzer) finish() {
+	a := az.a
+	for _, p := range az.byUID {
+		if p != nil {
+			a.Players = append(a.Players, p)
+		}
+	}
+	for _, p := range a.Players {
+		st := Standing{UID: p.UID, Username: p.Username, Bot: p.Bot, PeakCells: p.PeakCells, PeakTurn: p.PeakTurn, DiedTurn: p.DiedTurn}
+		if a.HasCommands {
+			st.CaptureEnergy, st.WastedEnergy = 0, 0
+		} else {
+			st.CaptureEnergy, st.WastedEnergy, st.Commands, st.Errors = -1, -1, -1, -1
+		}
+		for i := range p.Series {
+			r := &p.Series[i]
+			st.Captured += r.Captured
+			st.Lost += r.Lost
+			st.GoldSpent += r.GoldSpent
+			st.StolenIn += r.StolenIn
+			st.StolenOut += r.StolenOut
+			st.Refund += r.Refund
+			st.MineBonus += r.MineBonus
+			st.AttackEnergy += r.AttackEnergy
+			if a.HasCommands {
+				st.CaptureEnergy += r.CaptureEnergy
+				st.WastedEnergy += r.WastedEnergy
+				st.Commands += r.Commands
+				st.Errors += r.Errors
+			}
+		}
+		if len(p.Series) > 0 {
+			last := p.Series[len(p.Series)-1]
+			st.Gold, st.Cells, st.Energy, st.TechLevel, st.Dead = last.Gold, last.Cells, last.Energy, last.TechLevel, last.Dead
+		}
+		a.Summary.Ranking = append(a.Summary.Ranking, st)
+	}
+	rk := a.Summary.Ranking
+	sort.SliceStable(rk, func(i, j int) bool {
+		if rk[i].Gold != rk[j].Gold {
+			return rk[i].Gold > rk[j].Gold
+		}
+		return rk[i].UID < rk[j].UID
+	})
+	for i := range rk {
+		rk[i].Rank = i + 1
+	}
+	if len(rk) == 0 {
+		return
+	}
+	a.Summary.Winner = rk[0].UID
+	a.Summary.Margin = rk[0].Gold
+	if len(rk) > 1 {
+		a.Summary.Margin = rk[0].Gold - rk[1].Gold
+	}
+	w := a.Player(rk[0].UID)
+	for t := a.Rounds; t >= 1; t-- {
+		g := w.Series[t-1].Gold
+		ahead := true
+		for _, p := range a.Players {
+			if p != w && p.Series[t-1].Gold >= g && t >= p.FirstTurn {
+				ahead = false
+				break
+			}
+		}
+		if !ahead {
+			break
+		}
+		a.Summary.LeadSince = t
+	}
+}

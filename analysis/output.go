@@ -1,0 +1,336 @@
+package analysis
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+)
+
+// column is one per-round numeric column of the series.
+type column struct {
+	name string
+	get  func(*Round) int64
+}
+
+var typeKeys = [NumTypes]string{"home", "gold_mine", "energy_well", "fortress"}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// columns lists the series columns, in output order, for uids up to maxUID
+// (captured_from_K for K = 0..maxUID, lost_to_K for K = 1..maxUID).
+func columns(maxUID int) []column {
+	cs := []column{
+		{"gold", func(r *Round) int64 { return r.Gold }},
+		{"energy", func(r *Round) int64 { return r.Energy }},
+		{"gold_source", func(r *Round) int64 { return r.GoldSource }},
+		{"energy_source", func(r *Round) int64 { return r.EnergySource }},
+		{"tax", func(r *Round) int64 { return r.Tax }},
+		{"cells", func(r *Round) int64 { return r.Cells }},
+		{"tech_level", func(r *Round) int64 { return r.TechLevel }},
+		{"dead", func(r *Round) int64 { return b2i(r.Dead) }},
+	}
+	for b := 0; b < NumTypes; b++ {
+		cs = append(cs, column{typeKeys[b], func(r *Round) int64 { return r.Buildings[b] }})
+	}
+	for b := 0; b < NumTypes; b++ {
+		for l := 0; l < 3; l++ {
+			cs = append(cs, column{typeKeys[b] + "_l" + strconv.Itoa(l+1), func(r *Round) int64 { return r.Levels[b][l] }})
+		}
+	}
+	cs = append(cs,
+		column{"captured", func(r *Round) int64 { return r.Captured }},
+		column{"lost", func(r *Round) int64 { return r.Lost }},
+		column{"gold_spent", func(r *Round) int64 { return r.GoldSpent }},
+		column{"upgrade_energy", func(r *Round) int64 { return r.UpgradeEnergy }},
+		column{"stolen_in", func(r *Round) int64 { return r.StolenIn }},
+		column{"stolen_out", func(r *Round) int64 { return r.StolenOut }},
+		column{"refund", func(r *Round) int64 { return r.Refund }},
+		column{"mine_bonus", func(r *Round) int64 { return r.MineBonus }},
+		column{"gold_unexplained", func(r *Round) int64 { return r.GoldUnexplained }},
+		column{"attack_energy", func(r *Round) int64 { return r.AttackEnergy }},
+		column{"capture_energy", func(r *Round) int64 { return r.CaptureEnergy }},
+		column{"wasted_energy", func(r *Round) int64 { return r.WastedEnergy }},
+		column{"commands", func(r *Round) int64 { return r.Commands }},
+		column{"errors", func(r *Round) int64 { return r.Errors }},
+	)
+	for k := 0; k <= maxUID; k++ {
+		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return at(r.CapturedFrom, k) }})
+	}
+	for k := 1; k <= maxUID; k++ {
+		cs = append(cs, column{"lost_to_" + strconv.Itoa(k), func(r *Round) int64 { return at(r.LostTo, k) }})
+	}
+	return cs
+}
+
+func at(s []int64, i int) int64 {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+// jsonWriter writes JSON by hand, keeping key order, and remembers the
+// first error.
+type jsonWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (j *jsonWriter) raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+func (j *jsonWriter) value(v any) {
+	if j.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		j.err = err
+		return
+	}
+	_, j.err = j.w.Write(b)
+}
+
+func (j *jsonWriter) key(k string, first bool) {
+	if !first {
+		j.raw(",")
+	}
+	j.value(k)
+	j.raw(":")
+}
+
+func (j *jsonWriter) ints(v []int64) {
+	j.raw("[")
+	var b []byte
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, x, 10)
+	}
+	j.raw(string(b))
+	j.raw("]")
+}
+
+type playerJSON struct {
+	UID       int    `json:"uid"`
+	Username  string `json:"username"`
+	Bot       string `json:"bot"`
+	FirstTurn int    `json:"first_turn"`
+}
+
+// WriteJSON writes the analysis as one JSON object; the schema is in
+// docs/analysis-json.md.
+func (a *Analysis) WriteJSON(w io.Writer) error {
+	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j.raw("{")
+	j.key("format", true)
+	j.value(string(a.Format))
+	j.key("config", false)
+	j.value(map[string]int{"width": a.Config.Width, "height": a.Config.Height, "max_turn": a.Config.MaxTurn, "max_player": a.Config.MaxPlayer})
+	j.key("rounds", false)
+	j.value(a.Rounds)
+	j.key("has_commands", false)
+	j.value(a.HasCommands)
+	j.key("players", false)
+	ps := make([]playerJSON, 0, len(a.Players))
+	for _, p := range a.Players {
+		ps = append(ps, playerJSON{p.UID, p.Username, p.Bot, p.FirstTurn})
+	}
+	j.value(ps)
+	j.key("summary", false)
+	j.value(a.Summary)
+	j.key("events", false)
+	ev := a.Events
+	if ev == nil {
+		ev = []Event{}
+	}
+	j.value(ev)
+	j.key("series", false)
+	j.raw("{")
+	j.key("turn", true)
+	turns := make([]int64, a.Rounds)
+	for i := range turns {
+		turns[i] = int64(i + 1)
+	}
+	j.ints(turns)
+	j.key("players", false)
+	j.raw("{")
+	cols := columns(a.MaxUID)
+	vals := make([]int64, a.Rounds)
+	for pi, p := range a.Players {
+		j.key(strconv.Itoa(p.UID), pi == 0)
+		j.raw("{")
+		for ci, c := range cols {
+			j.key(c.name, ci == 0)
+			for i := range vals {
+				vals[i] = c.get(&p.Series[i])
+			}
+			j.ints(vals)
+		}
+		j.raw("}")
+	}
+	j.raw("}}}\n")
+	if j.err != nil {
+		return j.err
+	}
+	return j.w.Flush()
+}
+
+// WriteCSV writes kind "series" (a header row, then one row per player per
+// round: turn, uid, then the series columns) or "summary" (a header row,
+// then one row per player in ranking order).
+func (a *Analysis) WriteCSV(w io.Writer, kind string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var b []byte
+	switch kind {
+	case "series":
+		cols := columns(a.MaxUID)
+		b = append(b, "turn,uid"...)
+		for _, c := range cols {
+			b = append(b, ',')
+			b = append(b, c.name...)
+		}
+		b = append(b, '\n')
+		for t := 1; t <= a.Rounds; t++ {
+			for _, p := range a.Players {
+				r := &p.Series[t-1]
+				b = strconv.AppendInt(b, int64(t), 10)
+				b = append(b, ',')
+				b = strconv.AppendInt(b, int64(p.UID), 10)
+				for _, c := range cols {
+					b = append(b, ',')
+					b = strconv.AppendInt(b, c.get(r), 10)
+				}
+				b = append(b, '\n')
+				if _, err := bw.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+	case "summary":
+		b = append(b, "rank,uid,username,bot,gold,cells,energy,tech_level,dead,peak_cells,peak_turn,died_turn,captured,lost,gold_spent,stolen_in,stolen_out,refund,mine_bonus,attack_energy,capture_energy,wasted_energy,commands,errors\n"...)
+		for _, s := range a.Summary.Ranking {
+			b = strconv.AppendInt(b, int64(s.Rank), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(s.UID), 10)
+			b = append(b, ',')
+			b = csvField(b, s.Username)
+			b = append(b, ',')
+			b = csvField(b, s.Bot)
+			for _, v := range []int64{s.Gold, s.Cells, s.Energy, s.TechLevel, b2i(s.Dead), s.PeakCells, int64(s.PeakTurn), int64(s.DiedTurn),
+				s.Captured, s.Lost, s.GoldSpent, s.StolenIn, s.StolenOut, s.Refund, s.MineBonus, s.AttackEnergy, s.CaptureEnergy, s.WastedEnergy, s.Commands, s.Errors} {
+				b = append(b, ',')
+				b = strconv.AppendInt(b, v, 10)
+			}
+			b = append(b, '\n')
+		}
+	default:
+		return fmt.Errorf("analysis: unknown CSV kind %q (want series or summary)", kind)
+	}
+	if _, err := bw.Write(b); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// csvField quotes s as RFC 4180 requires, and neutralises leading
+// characters spreadsheets would treat as a formula.
+func csvField(b []byte, s string) []byte {
+	need := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', '"', '\n', '\r':
+			need = true
+		}
+	}
+	if len(s) > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
+		s = "'" + s
+		need = true
+	}
+	if !need {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// MaxTableEvents is how many events WriteTable lists.
+const MaxTableEvents = 30
+
+// WriteTable writes the summary as an aligned text table and the first
+// MaxTableEvents events. Names are always quoted (strconv.Quote), so no
+// control character reaches the terminal.
+func (a *Analysis) WriteTable(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s replay, %dx%d, %d rounds\n", a.Format, a.Config.Width, a.Config.Height, a.Rounds)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "rank\tuid\tname\tgold\tcells\tenergy\ttech\tpeak cells\tpeak turn\tcaptured\tlost\tstolen\t")
+	for _, s := range a.Summary.Ranking {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", s.Rank, s.UID, strconv.Quote(s.Username),
+			s.Gold, s.Cells, s.Energy, s.TechLevel, s.PeakCells, s.PeakTurn, s.Captured, s.Lost, s.StolenIn)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(a.Summary.Ranking) > 0 {
+		fmt.Fprintf(bw, "winner %s by %d gold", strconv.Quote(a.Summary.Ranking[0].Username), a.Summary.Margin)
+		if a.Summary.LeadSince > 0 {
+			fmt.Fprintf(bw, ", in the lead for good since turn %d", a.Summary.LeadSince)
+		}
+		fmt.Fprintln(bw)
+	}
+	name := func(uid int) string {
+		if p := a.Player(uid); p != nil {
+			return strconv.Quote(p.Username)
+		}
+		return "uid " + strconv.Itoa(uid)
+	}
+	fmt.Fprintf(bw, "events (%d", len(a.Events))
+	if len(a.Events) > MaxTableEvents {
+		fmt.Fprintf(bw, ", first %d", MaxTableEvents)
+	}
+	fmt.Fprintln(bw, "):")
+	for i, e := range a.Events {
+		if i == MaxTableEvents {
+			break
+		}
+		fmt.Fprintf(bw, "  turn %4d  ", e.Turn)
+		switch e.Kind {
+		case EventHomeCaptured:
+			fmt.Fprintf(bw, "%s's home captured by %s (%d gold stolen)", name(e.UID), name(e.Other), e.Value)
+		case EventDied:
+			fmt.Fprintf(bw, "%s died", name(e.UID))
+		case EventTechUp:
+			fmt.Fprintf(bw, "%s reached tech level %d", name(e.UID), e.Value)
+		case EventLeadChange:
+			fmt.Fprintf(bw, "%s takes the gold lead (%d gold)", name(e.UID), e.Value)
+		case EventTaxBracket:
+			fmt.Fprintf(bw, "%s enters cell tax bracket %d (%d cells)", name(e.UID), e.Other, e.Value)
+		case EventBuildingBracket:
+			fmt.Fprintf(bw, "%s enters building tax bracket %d (%d mines+wells)", name(e.UID), e.Other, e.Value)
+		default:
+			fmt.Fprintf(bw, "%s %s %d %d", e.Kind, name(e.UID), e.Other, e.Value)
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
