@@ -3,6 +3,7 @@ module github.com/rewind-game/rewind
 go 1.26.0
 
 require (
+	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/klauspost/compress v1.20.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,44 @@ func TestTournamentCommand(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "4 games (4 already played") {
 		t.Fatalf("second run did not resume:\n%s", out.String())
+	}
+}
+
+func TestAnalyzeAndReport(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	rw := "../../../shared/realworld/RuntimeTerrorsVictory.cfr"
+	if err := runAnalyze(&analyzeOptions{path: rw, format: "json", stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"username":"RuntimeTerrors"`) {
+		t.Errorf("json lacks the winner")
+	}
+	out.Reset()
+	if err := runAnalyze(&analyzeOptions{path: rw, format: "table", stdout: &out}); err != nil || !strings.Contains(out.String(), "648787") {
+		t.Fatalf("table: %v\n%s", err, out.String())
+	}
+	// A folder: one CSV row per (game, player) and the per-bot aggregate.
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: io.Discard}, games: 3, parallel: 2, dir: dir}
+	if err := runTournament(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	var agg bytes.Buffer
+	if err := runAnalyze(&analyzeOptions{path: dir, format: "csv", parallel: 2, stdout: &out, stderr: &agg}); err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(out.String(), "\n"); rows != 1+3*2 {
+		t.Errorf("%d CSV lines, want 7:\n%s", rows, out.String())
+	}
+	if !strings.Contains(agg.String(), `"greedy"`) || !strings.Contains(agg.String(), "3 replays analyzed") {
+		t.Errorf("aggregate:\n%s", agg.String())
+	}
+	html := filepath.Join(dir, "r.html")
+	if err := runReport(&reportOptions{in: rw, out: html, stdout: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(html); strings.Count(string(b), `data-testid="chart"`) != 4 {
+		t.Error("report lacks its four charts")
 	}
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/analysis/report"
+)
+
+type reportOptions struct {
+	in, out string
+	stdout  io.Writer
+}
+
+func newReportCmd() *cobra.Command {
+	opts := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report FILE -o report.html",
+		Short: "Write a self-contained HTML report of a replay",
+		Long: `report analyzes a replay (.rwd or .cfr) and writes one HTML page with charts of
+gold, energy, cells and tax per player over time and the list of events. The
+page embeds everything it needs (Apache ECharts included) and opens from disk
+with no network.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
+			return runReport(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "report.html", "HTML file to write")
+	return cmd
+}
+
+func runReport(opts *reportOptions) error {
+	a, err := analyzeFile(opts.in)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(opts.out)
+	if err != nil {
+		return err
+	}
+	err = report.Write(f, a, "rewind: "+filepath.Base(opts.in))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(opts.out)
+		return err
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
+	return nil
+}
