@@ -217,4 +217,3 @@ func analyzeDir(opts *analyzeOptions) error {
 }
 
 func i64(v int64) string { return strconv.FormatInt(v, 10) }
-
