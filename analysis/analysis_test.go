@@ -648,3 +648,48 @@ func BenchmarkAnalyzeCFR(b *testing.B) {
 		return src
 	})
 }
+
+// benchmarkCorpus analyzes 100 games (the c03 replay, opened afresh each
+// time) on 2 workers per op and reports games per second.
+func benchmarkCorpus(b *testing.B, data []byte) {
+	const games, workers = 100, 2
+	b.ReportAllocs()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range next {
+					src, err := source.New(bytes.NewReader(data), nil)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					if _, err := Analyze(src); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		for i := 0; i < games; i++ {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	b.ReportMetric(float64(games*b.N)/b.Elapsed().Seconds(), "games/s")
+}
+
+// BenchmarkCorpusRWD: 100 games of 500 rounds (.rwd) on 2 cores.
+func BenchmarkCorpusRWD(b *testing.B) { benchmarkCorpus(b, rwdBytes(b, c03(b))) }
+
+// BenchmarkCorpusCFR: 100 games of 500 rounds (.cfr) on 2 cores.
+func BenchmarkCorpusCFR(b *testing.B) {
+	data, err := os.ReadFile(c03(b).CFR)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkCorpus(b, data)
+}
