@@ -2,13 +2,13 @@ package conform
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay/cfr"
@@ -77,7 +77,7 @@ func TestEncodeEngineFrames(t *testing.T) {
 			if err := enc.Close(); err != nil {
 				t.Fatal(err)
 			}
-			want := gunzip(t, v.CFR)
+			want := testutil.GunzipFile(t, v.CFR)
 			if !bytes.Equal(out.Bytes(), want) {
 				i := 0
 				for i < len(want) && i < out.Len() && want[i] == out.Bytes()[i] {
@@ -106,24 +106,6 @@ func TestEncodeEngineFrames(t *testing.T) {
 func snippet(b []byte, i int) string {
 	lo, hi := max(0, i-40), min(len(b), i+40)
 	return string(b[lo:hi])
-}
-
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // copyVector copies vector name into a temp dir, letting edit rewrite the

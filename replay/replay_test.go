@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -119,7 +120,7 @@ func TestVectors(t *testing.T) {
 			if err := enc.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if official := gunzip(t, v.CFR); !bytes.Equal(out.Bytes(), official) {
+			if official := testutil.GunzipFile(t, v.CFR); !bytes.Equal(out.Bytes(), official) {
 				t.Fatal("exported JSON differs from the official replay")
 			}
 
@@ -136,24 +137,6 @@ func TestVectors(t *testing.T) {
 			}
 		})
 	}
-}
-
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // small returns a recording of the first rounds of c06, ended without a

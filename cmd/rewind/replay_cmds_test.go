@@ -2,35 +2,17 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 const c06 = "../../../shared/conformance/c06"
-
-func gunzipFile(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func TestRecordVerifyExportInfo(t *testing.T) {
 	dir := t.TempDir()
@@ -57,7 +39,7 @@ func TestRecordVerifyExportInfo(t *testing.T) {
 	if err := runExport(&exportOptions{in: rwd, out: cfrOut, stdout: &out}); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(gunzipFile(t, cfrOut), gunzipFile(t, c06+".cfr")) {
+	if !bytes.Equal(testutil.GunzipFile(t, cfrOut), testutil.GunzipFile(t, c06+".cfr")) {
 		t.Error("exported .cfr differs from the official one")
 	}
 
