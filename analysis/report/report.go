@@ -28,6 +28,14 @@ type Chart struct {
 	Option template.JS // ECharts option, JSON with HTML-sensitive characters escaped
 }
 
+// Palette is the players' colours: the player at index i of
+// Analysis.Players is drawn in Palette[i % len(Palette)], in these charts
+// and on the viewer's board.
+var Palette = []string{
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a", "#637939",
+}
+
 // metrics are the charted series.
 var metrics = []struct {
 	id, title string
@@ -56,6 +64,7 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 			charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
 			charts.WithGridOpts(opts.Grid{Top: "80"}),
 			charts.WithAnimation(false),
+			charts.WithColorsOpts(colors(len(a.Players))),
 		)
 		line.SetXAxis(turns)
 		for _, p := range a.Players {
@@ -74,6 +83,15 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 		out = append(out, Chart{ID: m.id, Title: m.title, Option: template.JS(b)})
 	}
 	return out, nil
+}
+
+// colors is the palette extended to n players.
+func colors(n int) opts.Colors {
+	c := make(opts.Colors, max(n, 1))
+	for i := range c {
+		c[i] = Palette[i%len(Palette)]
+	}
+	return c
 }
 
 type eventRow struct {

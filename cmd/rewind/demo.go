@@ -14,8 +14,10 @@ import (
 )
 
 type demoOptions struct {
-	dir    string
-	stdout io.Writer
+	dir     string
+	noServe bool
+	serve   serveOptions
+	stdout  io.Writer
 }
 
 func newDemoCmd() *cobra.Command {
@@ -25,17 +27,20 @@ func newDemoCmd() *cobra.Command {
 		Short: "Play a match of the built-in bots, record it and check the replay",
 		Long: `demo needs nothing but this binary: it plays a 500-round match of every
 built-in strategy on the default 30x30 map (seed 42), records it as a .rwd
-replay, re-simulates the replay to verify it, and prints the ranking and what
-to do with the replay next.`,
+replay, re-simulates the replay to verify it, prints the ranking, and opens
+the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout = cmd.OutOrStdout()
+			opts.serve.stderr = cmd.ErrOrStderr()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			return runDemo(ctx, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.dir, "dir", "", "where to write the replay (default: a new temporary directory)")
+	cmd.Flags().BoolVar(&opts.noServe, "no-serve", false, "do not start the viewer; just play, record and verify")
+	addServeFlags(cmd, &opts.serve)
 	return cmd
 }
 
@@ -66,7 +71,12 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		return fmt.Errorf("the demo replay does not verify: %w", res.Err)
 	}
 	st, _ := f.Stat()
-	fmt.Fprintf(opts.stdout, "verified: %d rounds re-simulate bit-exactly (%d bytes)\n\nNext:\n", res.Rounds, st.Size())
-	fmt.Fprintf(opts.stdout, "  rewind info %s\n  rewind verify %s\n  rewind export %s -o demo.cfr   # official format\n", out, out, out)
-	return nil
+	fmt.Fprintf(opts.stdout, "verified: %d rounds re-simulate bit-exactly (%d bytes)\n\nAlso try:\n", res.Rounds, st.Size())
+	fmt.Fprintf(opts.stdout, "  rewind analyze %s\n  rewind export --html %s -o demo.html   # one file, opens with no server\n  rewind export %s -o demo.cfr          # official format\n\n", out, out, out)
+	if opts.noServe {
+		fmt.Fprintf(opts.stdout, "  rewind view %s   # the viewer\n", out)
+		return nil
+	}
+	opts.serve.stdout = opts.stdout
+	return runView(ctx, out, &opts.serve)
 }

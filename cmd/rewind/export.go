@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -14,22 +17,28 @@ import (
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer"
 )
 
 type exportOptions struct {
 	in, out string
+	html    bool
 	stdout  io.Writer
 }
 
 func newExportCmd() *cobra.Command {
 	opts := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export FILE.rwd -o FILE.cfr",
-		Short: "Write a replay in the official .cfr format",
+		Use:   "export FILE -o OUT.cfr | export --html FILE -o OUT.html",
+		Short: "Write a replay as an official .cfr, or as one self-contained HTML page",
 		Long: `export re-simulates a .rwd replay and writes it as an official ColorfightII
 .cfr replay (gzip'd JSON, replay_version 2) that the official viewer and any
 .cfr tool can open. The info object recorded with the game is kept; games
-without one get an info object built from their configuration.`,
+without one get an info object built from their configuration.
+
+With --html, export writes the viewer's replay page for FILE (.rwd or .cfr)
+as one self-contained file: board, controls, charts and every frame are
+inside it, so it works opened from disk, with no server and no network.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -38,6 +47,7 @@ without one get an info object built from their configuration.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .cfr file (required)")
+	cmd.Flags().BoolVar(&opts.html, "html", false, "write the self-contained viewer page instead of a .cfr")
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -48,6 +58,9 @@ func runExport(opts *exportOptions) error {
 		return err
 	}
 	defer src.Close()
+	if opts.html {
+		return exportHTML(src, opts)
+	}
 	out, err := os.Create(opts.out)
 	if err != nil {
 		return err
@@ -103,4 +116,24 @@ func synthesizeInfo(m *source.Meta) json.RawMessage {
 		id = strconv.FormatInt(m.Header.Created.UnixMilli(), 10)
 	}
 	return replay.OfficialInfo(m.Config, id)
+}
+
+// exportHTML writes the self-contained viewer page of src.
+func exportHTML(src source.Source, opts *exportOptions) error {
+	rep, err := viewer.Load(src)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	var buf bytes.Buffer
+	if err := viewer.WriteHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if err := os.WriteFile(opts.out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if rep.Warning != "" {
+		fmt.Fprintf(opts.stdout, "warning: %s\n", rep.Warning)
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, rep.Frames-1, buf.Len())
+	return nil
 }

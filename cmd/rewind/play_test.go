@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,12 +33,36 @@ func TestPlayAndDemo(t *testing.T) {
 		}
 	}
 
+	// The demo plays, verifies, then serves its replay until cancelled.
 	out.Reset()
-	if err := runDemo(context.Background(), &demoOptions{dir: dir, stdout: &out}); err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var demoOut bytes.Buffer
+	go func() {
+		done <- runDemo(ctx, &demoOptions{dir: dir, stdout: &demoOut, serve: serveOptions{addr: "127.0.0.1:0", ready: ready}})
+	}()
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		t.Fatalf("demo ended before serving: %v\n%s", err, demoOut.String())
+	}
+	resp, err := http.Get(base + "/replay/demo.rwd")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "verified: 500 rounds") {
-		t.Fatalf("demo output:\n%s", out.String())
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "winner") {
+		t.Errorf("demo replay page: %d\n%.300s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(demoOut.String(), "verified: 500 rounds") || !strings.Contains(demoOut.String(), base+"/replay/demo.rwd") {
+		t.Fatalf("demo output:\n%s", demoOut.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "demo.rwd")); err != nil {
 		t.Fatal(err)

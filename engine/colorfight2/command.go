@@ -1,6 +1,7 @@
 package colorfight2
 
 import (
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -264,4 +265,23 @@ type CommandError struct {
 	UID   int     // the player who sent it
 	Index int     // its position in the player's command list
 	Code  ErrCode // why it failed
+}
+
+// String returns the command in its official text form ("a 3 4 120",
+// "b 3 4 g", "u 3 4"); a CmdInvalid command returns its raw text. A build
+// with an unknown letter is written with "?" as its letter.
+func (c Command) String() string {
+	switch c.Kind {
+	case CmdAttack:
+		return "a " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y) + " " + strconv.FormatInt(c.Energy, 10)
+	case CmdBuild:
+		l := c.Building.Letter()
+		if c.Building == BuildingNone {
+			l = '?'
+		}
+		return "b " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y) + " " + string(rune(l))
+	case CmdUpgrade:
+		return "u " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y)
+	}
+	return c.Raw
 }

@@ -96,3 +96,21 @@ func FuzzParseCommand(f *testing.F) {
 		checkInvariants(t, s2)
 	})
 }
+
+func TestCommandStringRoundTrips(t *testing.T) {
+	for _, s := range []string{"a 3 4 120", "b 0 29 g", "b 1 2 h", "b 1 2 e", "b 1 2 f", "u 7 8", "a 0 0 -5"} {
+		c := ParseCommand(s)
+		if got := c.String(); got != s {
+			t.Errorf("ParseCommand(%q).String() = %q", s, got)
+		}
+		if again := ParseCommand(c.String()); again != c {
+			t.Errorf("%q does not round-trip: %+v vs %+v", s, again, c)
+		}
+	}
+	if got := ParseCommand("  x 1 2").String(); got != "  x 1 2" {
+		t.Errorf("invalid command keeps its raw text, got %q", got)
+	}
+	if got := ParseCommand("b 1 2 z").String(); got != "b 1 2 ?" {
+		t.Errorf("unknown building letter: got %q", got)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/viewer"
+)
+
+type serveOptions struct {
+	dir       string
+	addr      string
+	maxUpload int64
+	stdout    io.Writer
+	stderr    io.Writer
+	// ready, when set, receives the base URL once the server listens
+	// (tests use it).
+	ready chan<- string
+}
+
+func newServeCmd() *cobra.Command {
+	opts := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve [DIR]",
+		Short: "Serve a folder of replays to the browser",
+		Long: `serve shows a library of replays in the browser: every .rwd and .cfr file
+under DIR (default: the current folder), picked up as they appear, with
+players, winner, rounds, date and size; sort, filter, and upload by drag and
+drop. Each replay opens in the viewer: a board you scrub through turn by
+turn, charts of every player, a cell inspector and the players' commands.
+
+The server listens on 127.0.0.1 by default; it only answers requests for
+its own address. Stop it with Ctrl-C.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.dir = "."
+			if len(args) == 1 {
+				opts.dir = args[0]
+			}
+			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			lib, err := viewer.OpenLibrary(opts.dir)
+			if err != nil {
+				return err
+			}
+			defer lib.Close()
+			return serveLibrary(ctx, lib, opts, "/")
+		},
+	}
+	addServeFlags(cmd, opts)
+	cmd.Flags().Int64Var(&opts.maxUpload, "max-upload", viewer.DefaultMaxUpload, "largest upload accepted, in bytes (0 turns uploads off)")
+	return cmd
+}
+
+func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
+	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+}
+
+// serveLibrary serves lib on opts.addr until ctx ends, printing the URL of
+// page.
+func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, page string) error {
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	maxUpload := opts.maxUpload
+	if maxUpload == 0 {
+		maxUpload = -1
+	}
+	stderr := opts.stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf})
+	hs := srv.HTTPServer()
+	hs.ErrorLog = logger
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(opts.stdout, "Serving %s at %s%s  (Ctrl-C stops)\n", lib.Dir(), base, page)
+	if opts.ready != nil {
+		opts.ready <- base
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/viewer"
+)
+
+func newViewCmd() *cobra.Command {
+	opts := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "view FILE",
+		Short: "Open one replay in the browser viewer",
+		Long: `view serves one .rwd or .cfr replay and prints the URL of its page: a board
+you scrub through turn by turn (keyboard: Space, arrows, Home/End, ? for
+help), charts of every player's gold, energy, cells and tax, a cell
+inspector and, for .rwd replays, each player's commands and their errors.
+Stop it with Ctrl-C. For a file that opens without a server, see
+"rewind export --html".`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runView(ctx, args[0], opts)
+		},
+	}
+	addServeFlags(cmd, opts)
+	return cmd
+}
+
+// runView checks that file opens, then serves it until ctx ends.
+func runView(ctx context.Context, file string, opts *serveOptions) error {
+	lib, err := viewer.OpenFile(file)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	id := filepath.Base(file)
+	if _, err := lib.Load(id); err != nil {
+		return fmt.Errorf("view %s: %w", file, err)
+	}
+	return serveLibrary(ctx, lib, opts, viewer.ReplayURL(id))
+}

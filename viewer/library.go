@@ -1,0 +1,426 @@
+package viewer
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// Entry is one replay of a library, as the library page lists it.
+type Entry struct {
+	// ID is the replay's slash-separated path relative to the library
+	// folder; it is what URLs name.
+	ID      string
+	Format  source.Format
+	Size    int64
+	ModTime time.Time
+	// Date is when the game was recorded (the .rwd header), else the
+	// file's modification time.
+	Date    time.Time
+	Players []source.Player
+	// Winner is the first of the final ranking (0 when unknown) and
+	// WinnerGold its gold.
+	Winner     int
+	WinnerGold int64
+	Rounds     int
+	// Complete is false for a replay that ends early (a match still being
+	// recorded, or a truncated file).
+	Complete bool
+	// Err says why the file cannot be opened ("" when it can).
+	Err string
+}
+
+// PlayerName returns the name of player uid in e.
+func (e *Entry) PlayerName(uid int) string {
+	for _, p := range e.Players {
+		if p.UID == uid {
+			return p.Name
+		}
+	}
+	return fmt.Sprintf("player %d", uid)
+}
+
+// maxCached is how many loaded replays a library keeps in memory.
+const maxCached = 8
+
+// Library is a folder of .rwd and .cfr replays, rescanned on every
+// listing so files appear as they are written. Replay ids are paths
+// relative to the folder and are resolved through an os.Root, so no id
+// (not "..", not an absolute path, not a symlink) can reach a file outside
+// it. A Library is safe for concurrent use.
+type Library struct {
+	dir  string
+	root *os.Root
+	only string // when set, the library lists just this id
+
+	mu      sync.Mutex
+	entries map[string]*Entry // by id, valid while size and mtime match
+	loaded  map[string]*loadSlot
+	tick    int
+}
+
+type loadSlot struct {
+	size    int64
+	mod     time.Time
+	done    chan struct{}
+	rep     *Replay
+	err     error
+	lastUse int
+}
+
+// OpenLibrary opens the library in dir.
+func OpenLibrary(dir string) (*Library, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("library: %w", err)
+	}
+	abs, _ := filepath.Abs(dir)
+	return &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{}}, nil
+}
+
+// OpenFile opens a library holding only the replay at path.
+func OpenFile(file string) (*Library, error) {
+	if !IsReplayName(file) {
+		return nil, fmt.Errorf("library: %s: not a .rwd or .cfr file", file)
+	}
+	l, err := OpenLibrary(filepath.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	l.only = filepath.Base(file)
+	if _, err := l.root.Stat(l.only); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("library: %w", err)
+	}
+	return l, nil
+}
+
+// Dir is the library's folder (absolute).
+func (l *Library) Dir() string { return l.dir }
+
+// Single reports whether the library holds one replay (OpenFile).
+func (l *Library) Single() bool { return l.only != "" }
+
+// Close releases the folder.
+func (l *Library) Close() error { return l.root.Close() }
+
+// IsReplayName reports whether name has a replay extension.
+func IsReplayName(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".rwd" || ext == ".cfr"
+}
+
+// ValidID reports whether id is a well-formed replay id: a relative,
+// slash-separated path with no "." or ".." element, no hidden element,
+// ending in .rwd or .cfr.
+func ValidID(id string) bool {
+	if !fs.ValidPath(id) || id == "." || !IsReplayName(id) || strings.ContainsRune(id, '\\') {
+		return false
+	}
+	for _, el := range strings.Split(id, "/") {
+		if strings.HasPrefix(el, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// List scans the folder and returns every replay, newest first. Files
+// seen before and unchanged are not read again; new or changed ones are
+// summarised in parallel.
+func (l *Library) List() ([]*Entry, error) {
+	type found struct {
+		id   string
+		size int64
+		mod  time.Time
+	}
+	var files []found
+	if l.only != "" {
+		fi, err := l.root.Stat(l.only)
+		if err != nil {
+			return nil, fmt.Errorf("library: %w", err)
+		}
+		files = append(files, found{l.only, fi.Size(), fi.ModTime()})
+	} else {
+		err := fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == "." {
+					return err
+				}
+				return nil // an unreadable subfolder is skipped, not fatal
+			}
+			if p != "." && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || !d.Type().IsRegular() || !ValidID(p) {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			files = append(files, found{p, fi.Size(), fi.ModTime()})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("library: %w", err)
+		}
+	}
+
+	out := make([]*Entry, len(files))
+	var todo []int
+	l.mu.Lock()
+	seen := make(map[string]bool, len(files))
+	for i, f := range files {
+		seen[f.id] = true
+		if e, ok := l.entries[f.id]; ok && e.Size == f.size && e.ModTime.Equal(f.mod) {
+			out[i] = e
+			continue
+		}
+		todo = append(todo, i)
+	}
+	for id := range l.entries {
+		if !seen[id] {
+			delete(l.entries, id)
+		}
+	}
+	l.mu.Unlock()
+
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f := files[i]
+				e := &Entry{ID: f.id, Size: f.size, ModTime: f.mod, Date: f.mod}
+				l.summarize(e)
+				out[i] = e
+			}
+		}()
+	}
+	for _, i := range todo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	l.mu.Lock()
+	for _, i := range todo {
+		l.entries[out[i].ID] = out[i]
+	}
+	l.mu.Unlock()
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Date.Equal(out[j].Date) {
+			return out[i].Date.After(out[j].Date)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// summarize fills in e from the file without re-simulating: a .rwd's
+// header and round records, a .cfr's frames.
+func (l *Library) summarize(e *Entry) {
+	f, err := l.root.Open(e.ID)
+	if err != nil {
+		e.Err = err.Error()
+		return
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	prefix, _ := br.Peek(8)
+	format, err := source.Sniff(prefix)
+	if err != nil {
+		e.Err = err.Error()
+		return
+	}
+	e.Format = format
+	if format == source.RWD {
+		summarizeRWD(e, br)
+		return
+	}
+	summarizeCFR(e, br)
+}
+
+func summarizeRWD(e *Entry, r io.Reader) {
+	rd, err := replay.NewReader(r)
+	if err != nil {
+		e.Err = err.Error()
+		return
+	}
+	defer rd.Close()
+	h := rd.Header()
+	if !h.Created.IsZero() {
+		e.Date = h.Created
+	}
+	for _, p := range h.Players {
+		e.Players = append(e.Players, source.Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
+	}
+	for {
+		_, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// Whole rounds before the damage are still viewable.
+			e.Rounds = rd.Turn()
+			return
+		}
+	}
+	e.Rounds = rd.Turn()
+	if ft := rd.Footer(); ft != nil {
+		e.Complete = true
+		e.Rounds = ft.Turn
+		if len(ft.Ranking) > 0 {
+			e.Winner = ft.Ranking[0]
+			if i := e.Winner - 1; i >= 0 && i < len(ft.Gold) {
+				e.WinnerGold = ft.Gold[i]
+			}
+		}
+	}
+}
+
+func summarizeCFR(e *Entry, r io.Reader) {
+	src, err := source.New(r, nil)
+	if err != nil {
+		e.Err = err.Error()
+		return
+	}
+	defer src.Close()
+	var f colorfight2.Frame
+	n := 0
+	names := map[int]string{}
+	var order []int
+	for {
+		err := src.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			e.Err = fmt.Sprintf("frame %d: %v", n, err)
+			return
+		}
+		n++
+		for i := range f.Users {
+			u := &f.Users[i]
+			uid := int(u.UID)
+			if _, ok := names[uid]; !ok {
+				order = append(order, uid)
+			}
+			names[uid] = u.Username
+		}
+	}
+	if n == 0 {
+		e.Err = "no frames"
+		return
+	}
+	sort.Ints(order)
+	for _, uid := range order {
+		e.Players = append(e.Players, source.Player{UID: uid, Name: names[uid]})
+	}
+	e.Rounds = n - 1
+	e.Complete = true
+	best := -1
+	for i := range f.Users {
+		u := &f.Users[i]
+		if best < 0 || u.Gold > f.Users[best].Gold || (u.Gold == f.Users[best].Gold && u.UID < f.Users[best].UID) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		e.Winner, e.WinnerGold = int(f.Users[best].UID), f.Users[best].Gold
+	}
+}
+
+// ErrNotFound is returned for an id that names no replay of the library.
+var ErrNotFound = errors.New("no such replay")
+
+// Load returns the replay with this id, decoding and re-simulating it
+// the first time (or when the file changed) and caching the result.
+// Concurrent loads of the same replay share one decode.
+func (l *Library) Load(id string) (*Replay, error) {
+	if !ValidID(id) || (l.only != "" && id != l.only) {
+		return nil, ErrNotFound
+	}
+	fi, err := l.root.Stat(id)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, ErrNotFound
+	}
+	l.mu.Lock()
+	l.tick++
+	s, ok := l.loaded[id]
+	if ok && s.size == fi.Size() && s.mod.Equal(fi.ModTime()) {
+		s.lastUse = l.tick
+		l.mu.Unlock()
+		<-s.done
+		return s.rep, s.err
+	}
+	s = &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), lastUse: l.tick}
+	l.loaded[id] = s
+	l.evictLocked()
+	l.mu.Unlock()
+
+	s.rep, s.err = l.load(id)
+	close(s.done)
+	return s.rep, s.err
+}
+
+func (l *Library) load(id string) (*Replay, error) {
+	f, err := l.root.Open(id)
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	src, err := source.New(bufio.NewReaderSize(f, 64<<10), f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	defer src.Close()
+	rep, err := Load(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	return rep, nil
+}
+
+// evictLocked drops the least recently used finished replays beyond
+// maxCached.
+func (l *Library) evictLocked() {
+	for len(l.loaded) > maxCached {
+		var victim string
+		oldest := -1
+		for id, s := range l.loaded {
+			select {
+			case <-s.done:
+			default:
+				continue // still loading
+			}
+			if oldest < 0 || s.lastUse < oldest || (s.lastUse == oldest && id < victim) {
+				victim, oldest = id, s.lastUse
+			}
+		}
+		if oldest < 0 {
+			return
+		}
+		delete(l.loaded, victim)
+	}
+}

@@ -1,0 +1,483 @@
+// Package viewer serves replays to a browser: a library page listing a
+// folder of .rwd and .cfr files (with uploads), and a replay page that
+// scrubs through rounds on a canvas with charts of every player.
+//
+// # Contracts
+//
+//   - A replay is decoded (or re-simulated) once per file version and sent
+//     to the browser as one packed blob of typed arrays (Load, pack.go;
+//     docs/viewer-data.md), so the page seeks to any turn with no request.
+//   - Every asset is embedded: the pages work with no network, and a page
+//     exported with WriteHTML makes no request at all.
+//   - Replay ids are paths relative to the library folder, resolved through
+//     an os.Root: none can name a file outside it.
+//   - Uploads are bounded (Options.MaxUpload), fully decoded before they
+//     are kept, and never overwrite a file.
+//   - Requests whose Host is not the server's own are refused when it
+//     listens on a loopback address (DNS-rebinding defence), and uploads
+//     must come from the page's own origin.
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/templates"
+	"github.com/rewind-game/rewind/viewer/assets"
+)
+
+//go:embed static
+var staticFS embed.FS
+
+// DefaultMaxUpload is the default upload limit: an 8-player 500-round
+// .cfr is under 1 MB, so this leaves room for long games.
+const DefaultMaxUpload = 64 << 20
+
+// Options configures a Server.
+type Options struct {
+	// MaxUpload bounds an uploaded file in bytes (0: DefaultMaxUpload;
+	// negative: uploads refused).
+	MaxUpload int64
+	// Addr is the address the server listens on, used to accept the
+	// Host header of requests ("127.0.0.1:8080").
+	Addr string
+	// ErrorLog receives request errors worth a look (nil: none).
+	ErrorLog func(format string, args ...any)
+}
+
+// Server is the viewer's HTTP handler.
+type Server struct {
+	lib  *Library
+	opts Options
+	mux  *http.ServeMux
+	// hosts are the accepted Host headers; nil accepts any.
+	hosts map[string]bool
+}
+
+// NewServer serves lib.
+func NewServer(lib *Library, opts Options) *Server {
+	if opts.MaxUpload == 0 {
+		opts.MaxUpload = DefaultMaxUpload
+	}
+	if lib.Single() {
+		opts.MaxUpload = -1
+	}
+	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux()}
+	s.hosts = loopbackHosts(opts.Addr)
+	s.mux.HandleFunc("GET /{$}", s.library)
+	s.mux.HandleFunc("GET /library/rows", s.libraryRows)
+	s.mux.HandleFunc("GET /api/library", s.libraryJSON)
+	s.mux.HandleFunc("GET /replay/{id...}", s.replayPage)
+	s.mux.HandleFunc("GET /data/{id...}", s.data)
+	s.mux.HandleFunc("POST /api/upload", s.upload)
+	s.mux.HandleFunc("GET /static/{file}", s.static)
+	return s
+}
+
+// loopbackHosts lists the Host values a loopback listener answers to, or
+// nil when addr is not loopback (the operator then chose to expose it).
+func loopbackHosts(addr string) map[string]bool {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil
+	}
+	hs := map[string]bool{}
+	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
+		hs[h+":"+port] = true
+		if port == "80" {
+			hs[h] = true
+		}
+	}
+	hs[net.JoinHostPort(host, port)] = true
+	return hs
+}
+
+// HTTPServer returns an http.Server for s on opts.Addr with timeouts set:
+// slow or stalled clients cannot hold connections forever.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Addr:              s.opts.Addr,
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // uploads
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+// csp allows only the server's own scripts; ECharts needs inline styles.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.hosts != nil && !s.hosts[r.Host] {
+		http.Error(w, fmt.Sprintf("host %q is not this server's address", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.ErrorLog != nil {
+		s.opts.ErrorLog(format, args...)
+	}
+}
+
+func render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		http.Error(w, "rendering the page failed: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// ReplayURL is the path of a replay's page.
+func ReplayURL(id string) string { return "/replay/" + escapeID(id) }
+
+func escapeID(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func rows(entries []*Entry) []templates.LibraryRow {
+	out := make([]templates.LibraryRow, 0, len(entries))
+	for _, e := range entries {
+		names := make([]string, len(e.Players))
+		for i, p := range e.Players {
+			names[i] = p.Name
+		}
+		r := templates.LibraryRow{ID: e.ID, URL: ReplayURL(e.ID), Format: string(e.Format), Players: strings.Join(names, ", "),
+			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
+			Size: e.Size, SizeStr: sizeString(e.Size)}
+		if e.Winner != 0 {
+			r.Winner, r.Gold = e.PlayerName(e.Winner), e.WinnerGold
+		}
+		switch {
+		case e.Err != "":
+			r.Status, r.Broken = "cannot be opened: "+e.Err, true
+		case !e.Complete:
+			r.Status = fmt.Sprintf("incomplete: %d rounds so far (still being recorded, or cut short)", e.Rounds)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (s *Server) libraryPage() (templates.LibraryPage, error) {
+	entries, err := s.lib.List()
+	if err != nil {
+		return templates.LibraryPage{}, err
+	}
+	return templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
+		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}, nil
+}
+
+func (s *Server) library(w http.ResponseWriter, r *http.Request) {
+	p, err := s.libraryPage()
+	if err != nil {
+		s.errorPage(w, r, http.StatusInternalServerError, "Cannot list the library", err.Error())
+		return
+	}
+	render(w, r, http.StatusOK, templates.Library(p))
+}
+
+func (s *Server) libraryRows(w http.ResponseWriter, r *http.Request) {
+	p, err := s.libraryPage()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	render(w, r, http.StatusOK, templates.LibraryRows(p.Rows))
+}
+
+// libraryEntry is the JSON form of an Entry.
+type libraryEntry struct {
+	ID         string          `json:"id"`
+	URL        string          `json:"url"`
+	Format     source.Format   `json:"format"`
+	Size       int64           `json:"size"`
+	Date       time.Time       `json:"date"`
+	Players    []source.Player `json:"players"`
+	Winner     int             `json:"winner"`
+	WinnerGold int64           `json:"winner_gold"`
+	Rounds     int             `json:"rounds"`
+	Complete   bool            `json:"complete"`
+	Error      string          `json:"error,omitempty"`
+}
+
+func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
+	entries, err := s.lib.List()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	out := make([]libraryEntry, len(entries))
+	for i, e := range entries {
+		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Size: e.Size, Date: e.Date, Players: e.Players,
+			Winner: e.Winner, WinnerGold: e.WinnerGold, Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
+	render(w, r, status, templates.Error(templates.ErrorPage{Title: title, Message: msg}))
+}
+
+func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, string, bool) {
+	id := r.PathValue("id")
+	rep, err := s.lib.Load(id)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		s.errorPage(w, r, http.StatusNotFound, "No such replay", fmt.Sprintf("The library has no replay %q.", id))
+		return nil, id, false
+	case err != nil:
+		s.logf("viewer: %v", err)
+		s.errorPage(w, r, http.StatusUnprocessableEntity, "Cannot open this replay", err.Error())
+		return nil, id, false
+	}
+	return rep, id, true
+}
+
+func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	rep, id, ok := s.loadFor(w, r)
+	if !ok {
+		return
+	}
+	p := PageData(rep, id)
+	p.DataURL = "/data/" + escapeID(id)
+	p.Library = !s.lib.Single()
+	render(w, r, http.StatusOK, templates.Replay(p))
+}
+
+func (s *Server) data(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rep, err := s.lib.Load(id)
+	if err != nil {
+		status := http.StatusUnprocessableEntity
+		if errors.Is(err, ErrNotFound) {
+			status = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	body := rep.Blob
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		body = rep.Gzip
+	}
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.Write(body)
+}
+
+var staticTypes = map[string]string{
+	".js":  "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8",
+}
+
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	var b []byte
+	var err error
+	if name == "echarts.min.js" {
+		b = assets.ECharts()
+	} else {
+		b, err = fs.ReadFile(staticFS, "static/"+name)
+	}
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", staticTypes[path.Ext(name)])
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+}
+
+// uploadName makes a safe file name from a client's: its base name with
+// anything but letters, digits, '.', '-' and '_' replaced by '_'.
+func uploadName(name string) (string, error) {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if !IsReplayName(name) {
+		return "", fmt.Errorf("%q is not a .rwd or .cfr file name", name)
+	}
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := strings.TrimLeft(b.String(), ".")
+	if len(out) > 120 {
+		ext := path.Ext(out)
+		out = out[:120-len(ext)] + ext
+	}
+	if !IsReplayName(out) || len(out) <= 4 {
+		return "", fmt.Errorf("%q is not a usable file name", name)
+	}
+	return out, nil
+}
+
+type uploadResult struct {
+	ID    string `json:"id,omitempty"`
+	URL   string `json:"url,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	fail := func(status int, format string, args ...any) {
+		writeJSON(w, status, uploadResult{Error: fmt.Sprintf(format, args...)})
+	}
+	if s.opts.MaxUpload <= 0 {
+		fail(http.StatusForbidden, "uploads are off: this server shows one replay")
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+			fail(http.StatusForbidden, "upload from another site (%s) refused", o)
+			return
+		}
+	}
+	name, err := uploadName(r.URL.Query().Get("name"))
+	if err != nil {
+		fail(http.StatusBadRequest, "upload refused: %v", err)
+		return
+	}
+	tmpName := ".upload-" + randHex() + ".tmp"
+	tmp, err := s.lib.root.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		s.logf("viewer: upload: %v", err)
+		fail(http.StatusInternalServerError, "cannot store the upload: %v", err)
+		return
+	}
+	defer s.lib.root.Remove(tmpName)
+	n, err := io.Copy(tmp, http.MaxBytesReader(w, r.Body, s.opts.MaxUpload))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		fail(http.StatusRequestEntityTooLarge, "%s is larger than the upload limit of %s", name, sizeString(s.opts.MaxUpload))
+		return
+	case err != nil:
+		fail(http.StatusBadRequest, "upload of %s failed after %d bytes: %v", name, n, err)
+		return
+	case n == 0:
+		fail(http.StatusBadRequest, "%s is empty", name)
+		return
+	}
+	if err := s.validate(r.Context(), tmpName); err != nil {
+		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
+		return
+	}
+	id, err := s.keep(tmpName, name)
+	if err != nil {
+		s.logf("viewer: upload: %v", err)
+		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
+}
+
+// validate decodes the whole uploaded file.
+func (s *Server) validate(ctx context.Context, name string) error {
+	f, err := s.lib.root.Open(name)
+	if err != nil {
+		return err
+	}
+	src, err := source.New(f, f)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	defer src.Close()
+	rep, err := Load(src)
+	if err != nil {
+		return err
+	}
+	if rep.Warning != "" {
+		return errors.New(rep.Warning)
+	}
+	return ctx.Err()
+}
+
+// keep links the upload under name, or name-2, name-3… if taken; an
+// existing file is never replaced.
+func (s *Server) keep(tmpName, name string) (string, error) {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 1; i <= 1000; i++ {
+		id := name
+		if i > 1 {
+			id = fmt.Sprintf("%s-%d%s", stem, i, ext)
+		}
+		err := s.lib.root.Link(tmpName, id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("too many files named like %s", name)
+}
+
+func randHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,586 @@
+// rewind replay viewer. Loads the packed frames of one replay (fetched from
+// the server, or inlined in a self-contained page) once, then draws any
+// turn from typed arrays with no further request. Everything that comes
+// from the replay (player names above all) is put in the page as text,
+// never as HTML.
+(function () {
+  'use strict';
+
+  var root = document.getElementById('replay');
+  if (!root) return;
+
+  // ---- state -------------------------------------------------------------
+  var M = null;          // manifest
+  var cell = {};         // cell field name -> {arr, stat}
+  var user = {};         // user field name -> Float64Array (frames × players)
+  var N = 0, W = 0, H = 0, P = 0, F = 0;
+  var turn = 0, playing = false, speed = 1, overlay = '';
+  var hover = -1, pinned = -1, selected = 0; // cell indexes; player slot
+  var charts = [];
+  var keyEvents = [];    // turns with a home captured or a death
+  var TURNS_PER_SECOND = 10; // at 1×
+  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
+  var UNOWNED = '#efece4';
+  var BUILDING = ['', 'home', 'gold mine', 'energy well', 'fortress'];
+  var LETTER = ['', 'H', 'G', 'E', 'F'];
+
+  var canvas = document.getElementById('board');
+  var ctx = canvas.getContext('2d');
+  var scrubber = document.getElementById('scrubber');
+  var turnLabel = document.getElementById('turn');
+  var playButton = document.getElementById('play');
+  var speedSelect = document.getElementById('speed');
+  var overlaySelect = document.getElementById('overlay');
+  var inspector = document.getElementById('inspector');
+  var playersTable = document.getElementById('players');
+  var commandsPanel = document.getElementById('commands');
+  var eventsPanel = document.getElementById('events');
+  var legend = document.getElementById('legend');
+  var loading = document.getElementById('loading');
+  var help = document.getElementById('help');
+
+  // The API tests and power users drive: window.rewind.seek(t) and friends.
+  var api = window.rewind = {
+    ready: false,
+    error: null,
+    seek: function (t) { seek(t); },
+    turn: function () { return turn; },
+    frames: function () { return F; },
+    players: function () { return M ? M.players.slice() : []; },
+    // owner(t, x, y) is the slot owning a cell (0 unowned).
+    owner: function (t, x, y) { return get('owner', t, y * W + x); },
+    chartsReady: false,
+    playing: function () { return playing; },
+    speed: function () { return speed; }
+  };
+
+  // ---- small DOM helpers -------------------------------------------------
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'cls') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  function color(slot) { return slot ? M.palette[(slot - 1) % M.palette.length] : UNOWNED; }
+  function swatch(slot) { var s = el('span', { cls: 'swatch' }); s.style.background = color(slot); return s; }
+  function name(slot) { return slot ? M.players[slot - 1].name || ('player ' + M.players[slot - 1].uid) : 'nobody'; }
+  function slotOf(uid) { for (var i = 0; i < P; i++) if (M.players[i].uid === uid) return i + 1; return 0; }
+
+  // ---- data --------------------------------------------------------------
+  var TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
+
+  function loadBuffer() {
+    var inline = document.getElementById('rw-data');
+    if (inline) {
+      var s = atob(inline.textContent.trim());
+      var bin = new Uint8Array(s.length);
+      for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
+      var stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream).arrayBuffer();
+    }
+    return fetch(root.getAttribute('data-src')).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      return res.arrayBuffer();
+    });
+  }
+
+  function parse(buf) {
+    var head = new Uint8Array(buf, 0, 8);
+    if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWV1') throw new Error('not a rewind frame blob');
+    var n = new DataView(buf).getUint32(4, true);
+    M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 8, n)));
+    W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
+    M.fields.forEach(function (f) {
+      var arr = new TYPES[f.type](buf, f.offset, f.length);
+      if (f.kind === 'cell') cell[f.name] = { arr: arr, stat: !!f.static };
+      else user[f.name] = arr;
+    });
+    M.events.forEach(function (e) {
+      if (e.kind === 'home_captured' || e.kind === 'died') {
+        if (keyEvents[keyEvents.length - 1] !== e.turn) keyEvents.push(e.turn);
+      }
+    });
+  }
+
+  function get(field, t, i) { var f = cell[field]; return f.stat ? f.arr[i] : f.arr[t * N + i]; }
+  function uget(field, t, slot) { return user[field][t * P + slot - 1]; }
+
+  // ---- board -------------------------------------------------------------
+  var size = 20, dpr = 1;
+
+  function layout() {
+    var wrap = canvas.parentNode;
+    var avail = Math.max(240, Math.min(wrap.clientWidth || 600, 760));
+    size = Math.max(6, Math.floor(avail / Math.max(W, H)));
+    dpr = window.devicePixelRatio || 1;
+    canvas.style.width = (size * W) + 'px';
+    canvas.style.height = (size * H) + 'px';
+    canvas.width = Math.round(size * W * dpr);
+    canvas.height = Math.round(size * H * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  }
+
+  var overlayRange = {};
+  function heat(field, v) {
+    var r = overlayRange[field];
+    if (!r) {
+      var lo = Infinity, hi = -Infinity;
+      for (var i = 0; i < N; i++) { var x = get(field, 0, i); if (x < lo) lo = x; if (x > hi) hi = x; }
+      r = overlayRange[field] = [lo, hi];
+    }
+    var k = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0;
+    var base = field === 'natural_gold' ? [214, 160, 0] : field === 'natural_energy' ? [30, 110, 220] : [200, 40, 40];
+    var a = 0.12 + 0.8 * k;
+    return 'rgba(' + base[0] + ',' + base[1] + ',' + base[2] + ',' + a.toFixed(3) + ')';
+  }
+
+  function draw() {
+    var t = turn, s = size;
+    var owner = cell.owner, ob = owner.stat ? 0 : t * N, pb = owner.stat ? 0 : (t - 1) * N;
+    var oa = owner.arr;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, s * W, s * H);
+    for (var i = 0; i < N; i++) {
+      var x = (i % W) * s, y = ((i / W) | 0) * s, o = oa[ob + i];
+      if (overlay) {
+        ctx.fillStyle = heat(overlay, get(overlay, t, i));
+        ctx.fillRect(x, y, s, s);
+        if (o) { ctx.strokeStyle = color(o); ctx.lineWidth = Math.max(2, s / 7); ctx.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3); }
+      } else {
+        ctx.fillStyle = color(o);
+        ctx.fillRect(x, y, s, s);
+      }
+      if (t > 0 && o && oa[pb + i] !== o) { // captured this round
+        ctx.strokeStyle = '#fff200';
+        ctx.lineWidth = Math.max(2, s / 8);
+        ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, s - ctx.lineWidth, s - ctx.lineWidth);
+      }
+    }
+    // grid
+    ctx.strokeStyle = 'rgba(0,0,0,0.12)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (var gx = 0; gx <= W; gx++) { ctx.moveTo(gx * s + 0.5, 0); ctx.lineTo(gx * s + 0.5, s * H); }
+    for (var gy = 0; gy <= H; gy++) { ctx.moveTo(0, gy * s + 0.5); ctx.lineTo(s * W, gy * s + 0.5); }
+    ctx.stroke();
+    // buildings
+    var bf = cell.building, lf = cell.level;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = 'bold ' + Math.max(7, Math.floor(s * 0.45)) + 'px system-ui, sans-serif';
+    for (var j = 0; j < N; j++) {
+      var b = bf.stat ? bf.arr[j] : bf.arr[t * N + j];
+      if (!b) continue;
+      var lv = lf.stat ? lf.arr[j] : lf.arr[t * N + j];
+      var cx = (j % W) * s, cy = ((j / W) | 0) * s;
+      if (b === 1) { // home: a dark frame
+        ctx.fillStyle = '#111';
+        ctx.fillRect(cx + 2, cy + 2, s - 4, s - 4);
+        ctx.fillStyle = '#fff';
+      } else {
+        ctx.fillStyle = 'rgba(255,255,255,0.85)';
+        ctx.beginPath();
+        ctx.arc(cx + s / 2, cy + s / 2, s * 0.38, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.fillStyle = b === 2 ? '#8a6400' : b === 3 ? '#0b4fa8' : '#333';
+      }
+      ctx.fillText(s >= 16 ? LETTER[b] + lv : LETTER[b], cx + s / 2, cy + s / 2 + 0.5);
+    }
+    if (overlay && s >= 18) {
+      ctx.font = Math.floor(s * 0.36) + 'px system-ui, sans-serif';
+      ctx.fillStyle = '#000';
+      for (var k = 0; k < N; k++) {
+        if ((bf.stat ? bf.arr[k] : bf.arr[t * N + k])) continue;
+        ctx.fillText(String(get(overlay, t, k)), (k % W) * s + s / 2, ((k / W) | 0) * s + s / 2);
+      }
+    }
+    var mark = pinned >= 0 ? pinned : hover;
+    if (mark >= 0) {
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 2;
+      ctx.strokeRect((mark % W) * s + 1, ((mark / W) | 0) * s + 1, s - 2, s - 2);
+    }
+  }
+
+  // ---- panels ------------------------------------------------------------
+  function renderInspector() {
+    var i = pinned >= 0 ? pinned : hover;
+    clear(inspector);
+    if (i < 0) { inspector.appendChild(el('p', { cls: 'hint', text: 'Hover or click a cell.' })); return; }
+    var t = turn, o = get('owner', t, i), b = get('building', t, i);
+    var rows = [
+      ['cell', '(' + (i % W) + ', ' + ((i / W) | 0) + ')' + (pinned >= 0 ? '  pinned' : '')],
+      ['owner', null],
+      ['building', b ? BUILDING[b] + ' level ' + get('level', t, i) : 'none'],
+      ['attack cost', fmt(get('attack_cost', t, i))],
+      ['force field', fmt(get('force_field', t, i))],
+      ['natural gold', fmt(get('natural_gold', t, i))],
+      ['natural energy', fmt(get('natural_energy', t, i))],
+      ['natural cost', fmt(get('natural_cost', t, i))],
+      ['income', fmt(get('gold', t, i)) + ' gold, ' + fmt(get('energy', t, i)) + ' energy']
+    ];
+    var tbl = el('table');
+    rows.forEach(function (r) {
+      var v = r[1] === null ? el('td', null, swatch(o), name(o)) : el('td', { text: r[1] });
+      tbl.appendChild(el('tr', null, el('th', { text: r[0] }), v));
+    });
+    if (t > 0) {
+      var prev = get('owner', t - 1, i);
+      if (prev !== o && o) tbl.appendChild(el('tr', null, el('th', { text: 'this round' }), el('td', { text: 'captured from ' + name(prev) })));
+    }
+    inspector.appendChild(tbl);
+  }
+
+  var playerCols = ['', 'player', 'gold', 'energy', 'income', 'tax', 'cells', 'H M W F', 'tech'];
+  function renderPlayers() {
+    var t = turn, order = [];
+    for (var s = 1; s <= P; s++) if (uget('present', t, s)) order.push(s);
+    order.sort(function (a, b) { return uget('gold', t, b) - uget('gold', t, a) || a - b; });
+    clear(playersTable);
+    var head = el('tr');
+    playerCols.forEach(function (c) { head.appendChild(el('th', { text: c })); });
+    playersTable.appendChild(el('thead', null, head));
+    var body = el('tbody');
+    order.forEach(function (s) {
+      var tr = el('tr', { 'data-slot': String(s), cls: (s === selected ? 'selected' : '') + (uget('dead', t, s) ? ' dead' : '') },
+        el('td', null, swatch(s)),
+        el('td', { cls: 'name', text: name(s) + (uget('dead', t, s) ? ' (dead)' : '') }),
+        el('td', { text: fmt(uget('gold', t, s)) }),
+        el('td', { text: fmt(uget('energy', t, s)) }),
+        el('td', { text: '+' + fmt(uget('gold_source', t, s)) + ' / +' + fmt(uget('energy_source', t, s)) }),
+        el('td', { text: fmt(uget('tax_amount', t, s)) }),
+        el('td', { text: fmt(uget('cells', t, s)) }),
+        el('td', { text: uget('homes', t, s) + ' ' + uget('mines', t, s) + ' ' + uget('wells', t, s) + ' ' + uget('fortresses', t, s) }),
+        el('td', { text: String(uget('tech_level', t, s)) }));
+      body.appendChild(tr);
+    });
+    if (!order.length) body.appendChild(el('tr', null, el('td', { colspan: String(playerCols.length), cls: 'hint', text: 'No player has joined yet at turn ' + t + '.' })));
+    playersTable.appendChild(body);
+  }
+
+  function renderCommands() {
+    clear(commandsPanel);
+    if (!M.has_commands) {
+      commandsPanel.appendChild(el('p', { cls: 'hint', text: 'This ' + M.format + ' replay records states, not commands.' }));
+      return;
+    }
+    if (!selected) {
+      commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Click a player to see its commands for this round.' }));
+      return;
+    }
+    var t = turn, cmds = (M.commands[t] || [])[selected - 1] || [];
+    var errs = {};
+    (M.errors[t] || []).forEach(function (e) { if (e[0] === selected) errs[e[1]] = e[2]; });
+    commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + cmds.length + ' command' + (cmds.length === 1 ? '' : 's') + ' for turn ' + t));
+    if (!cmds.length) { commandsPanel.appendChild(el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
+    var ol = el('ol', { start: '0' });
+    cmds.forEach(function (c, k) {
+      var li = el('li', null, el('code', { text: c }));
+      if (errs[k] !== undefined) { li.className = 'failed'; li.appendChild(el('span', { cls: 'err', text: ' ✗ ' + (M.error_text[errs[k]] || 'error ' + errs[k]) })); }
+      ol.appendChild(li);
+    });
+    commandsPanel.appendChild(ol);
+  }
+
+  function describe(e) {
+    var a = name(slotOf(e.uid)), b = name(slotOf(e.other));
+    switch (e.kind) {
+      case 'home_captured': return a + ' loses its home to ' + b;
+      case 'died': return a + ' is eliminated';
+      case 'tech_up': return a + ' reaches tech level ' + e.value;
+      case 'lead_change': return a + ' takes the gold lead';
+    }
+    return null;
+  }
+
+  var eventRows = [];
+  function buildEvents() {
+    clear(eventsPanel);
+    eventsPanel.appendChild(el('h3', { text: 'Events' }));
+    var ol = el('ol', { cls: 'event-list' });
+    M.events.forEach(function (e) {
+      var text = describe(e);
+      if (!text) return;
+      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), text);
+      li.addEventListener('click', function () { pause(); seek(e.turn); });
+      ol.appendChild(li);
+      eventRows.push(li);
+    });
+    if (!eventRows.length) ol.appendChild(el('li', { cls: 'hint', text: 'No events.' }));
+    eventsPanel.appendChild(ol);
+  }
+  var lastCurrent = null;
+  function markEvents() {
+    if (lastCurrent) for (var i = 0; i < lastCurrent.length; i++) lastCurrent[i].classList.remove('now');
+    lastCurrent = eventsPanel.querySelectorAll('li[data-turn="' + turn + '"]');
+    for (var j = 0; j < lastCurrent.length; j++) lastCurrent[j].classList.add('now');
+  }
+
+  function buildLegend() {
+    clear(legend);
+    for (var s = 1; s <= P; s++) {
+      var item = el('span', { cls: 'item', 'data-slot': String(s) }, swatch(s), name(s));
+      if (M.players[s - 1].bot) item.title = 'bot: ' + M.players[s - 1].bot;
+      legend.appendChild(item);
+    }
+    legend.appendChild(el('span', { cls: 'item' }, swatch(0), 'unowned'));
+    legend.appendChild(el('span', { cls: 'item key', text: 'H home · G gold mine · E energy well · F fortress (with level) · yellow frame: captured this round' }));
+  }
+
+  // ---- charts ------------------------------------------------------------
+  function initCharts() {
+    if (!window.echarts || charts.length || !M) return;
+    var specs = JSON.parse(document.getElementById('rw-charts').textContent || '[]');
+    specs.forEach(function (spec) {
+      var div = document.querySelector('[data-chart="' + spec.id + '"]');
+      if (!div) return;
+      var chart = window.echarts.init(div);
+      chart.setOption(spec.option);
+      var cursor = el('div', { cls: 'cursor' });
+      div.appendChild(cursor);
+      chart.getZr().on('click', function (ev) {
+        var p = [ev.offsetX, ev.offsetY];
+        if (!chart.containPixel('grid', p)) return;
+        var idx = chart.convertFromPixel({ xAxisIndex: 0 }, p[0]);
+        if (typeof idx !== 'number' || isNaN(idx)) return;
+        pause();
+        seek(Math.round(idx) + 1); // category index i is turn i+1
+      });
+      charts.push({ chart: chart, cursor: cursor, div: div });
+    });
+    api.chartsReady = true;
+    moveCursors();
+  }
+  function moveCursors() {
+    for (var i = 0; i < charts.length; i++) {
+      var c = charts[i];
+      if (turn < 1) { c.cursor.style.display = 'none'; continue; }
+      var x = c.chart.convertToPixel({ xAxisIndex: 0 }, turn - 1);
+      c.cursor.style.display = 'block';
+      c.cursor.style.left = x + 'px';
+    }
+  }
+
+  // ---- navigation --------------------------------------------------------
+  var hashTimer = 0;
+  function writeHash() {
+    hashTimer = 0;
+    var h = '#turn=' + turn;
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+
+  function seek(t) {
+    if (!M) return;
+    var t0 = performance.now();
+    t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
+    turn = t;
+    scrubber.value = String(t);
+    turnLabel.textContent = 'turn ' + t + ' / ' + (F - 1);
+    draw();
+    renderPlayers();
+    renderInspector();
+    renderCommands();
+    markEvents();
+    moveCursors();
+    if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
+    performance.measure('rw-seek', { start: t0, end: performance.now() });
+  }
+
+  function step(d) { pause(); seek(turn + d); }
+  function jumpEvent(dir) {
+    pause();
+    var target = null;
+    for (var i = 0; i < keyEvents.length; i++) {
+      var e = keyEvents[dir > 0 ? i : keyEvents.length - 1 - i];
+      if ((dir > 0 && e > turn) || (dir < 0 && e < turn)) { target = e; break; }
+    }
+    if (target !== null) seek(target);
+  }
+
+  var last = 0, acc = 0;
+  function frame(now) {
+    if (!playing) return;
+    if (last) acc += (now - last) * speed * TURNS_PER_SECOND / 1000;
+    last = now;
+    if (acc >= 1) {
+      var n = Math.floor(acc);
+      acc -= n;
+      seek(Math.min(F - 1, turn + n));
+      if (turn >= F - 1) { pause(); return; }
+    }
+    requestAnimationFrame(frame);
+  }
+  function play() {
+    if (playing || !M) return;
+    if (turn >= F - 1) seek(0);
+    playing = true; last = 0; acc = 0;
+    playButton.textContent = '⏸';
+    playButton.setAttribute('aria-pressed', 'true');
+    requestAnimationFrame(frame);
+  }
+  function pause() {
+    if (!playing) return;
+    playing = false;
+    playButton.textContent = '▶';
+    playButton.setAttribute('aria-pressed', 'false');
+    if (!hashTimer) hashTimer = setTimeout(writeHash, 60);
+  }
+  function setSpeed(v) {
+    speed = v;
+    speedSelect.value = String(v);
+  }
+  function changeSpeed(d) {
+    var i = SPEEDS.indexOf(speed);
+    setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + d))]);
+  }
+  function setOverlay(v) {
+    overlay = v;
+    overlaySelect.value = v;
+    draw();
+  }
+
+  function hashTurn() {
+    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  var actions = {
+    start: function () { pause(); seek(0); },
+    end: function () { pause(); seek(F - 1); },
+    back1: function () { step(-1); },
+    fwd1: function () { step(1); },
+    back10: function () { step(-10); },
+    fwd10: function () { step(10); },
+    play: function () { playing ? pause() : play(); },
+    'prev-event': function () { jumpEvent(-1); },
+    'next-event': function () { jumpEvent(1); }
+  };
+
+  function toggleHelp(show) {
+    help.hidden = show === undefined ? !help.hidden : !show;
+  }
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var tag = e.target && e.target.tagName;
+    if ((tag === 'INPUT' && e.target !== scrubber) || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    var handled = true;
+    switch (e.key) {
+      case ' ': actions.play(); break;
+      case 'ArrowLeft': step(e.shiftKey ? -10 : -1); break;
+      case 'ArrowRight': step(e.shiftKey ? 10 : 1); break;
+      case 'ArrowDown': step(-10); break;
+      case 'ArrowUp': step(10); break;
+      case 'PageDown': step(-10); break;
+      case 'PageUp': step(10); break;
+      case 'Home': actions.start(); break;
+      case 'End': actions.end(); break;
+      case 'n': case 'N': jumpEvent(1); break;
+      case 'p': case 'P': jumpEvent(-1); break;
+      case '[': changeSpeed(-1); break;
+      case ']': changeSpeed(1); break;
+      case 'o': case 'O': {
+        var opts = overlaySelect.options, i = overlaySelect.selectedIndex;
+        setOverlay(opts[(i + 1) % opts.length].value);
+        break;
+      }
+      case '?': toggleHelp(); break;
+      case 'Escape':
+        if (!help.hidden) toggleHelp(false);
+        else if (pinned >= 0) { pinned = -1; draw(); renderInspector(); }
+        break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  }
+
+  function cellAt(ev) {
+    var r = canvas.getBoundingClientRect();
+    var x = Math.floor((ev.clientX - r.left) / size), y = Math.floor((ev.clientY - r.top) / size);
+    return x >= 0 && y >= 0 && x < W && y < H ? y * W + x : -1;
+  }
+
+  function wire() {
+    document.querySelectorAll('[data-act]').forEach(function (b) {
+      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); });
+    });
+    scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
+    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); });
+    overlaySelect.addEventListener('change', function () { setOverlay(overlaySelect.value); });
+    document.addEventListener('keydown', onKey);
+    document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
+    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
+    canvas.addEventListener('mousemove', function (ev) {
+      var i = cellAt(ev);
+      if (i === hover) return;
+      hover = i;
+      if (pinned < 0) { draw(); renderInspector(); }
+    });
+    canvas.addEventListener('mouseleave', function () {
+      hover = -1;
+      if (pinned < 0) { draw(); renderInspector(); }
+    });
+    canvas.addEventListener('click', function (ev) {
+      var i = cellAt(ev);
+      pinned = pinned === i ? -1 : i;
+      draw();
+      renderInspector();
+    });
+    playersTable.addEventListener('click', function (ev) {
+      var tr = ev.target.closest('tr[data-slot]');
+      if (!tr) return;
+      var s = parseInt(tr.getAttribute('data-slot'), 10);
+      selected = selected === s ? 0 : s;
+      renderPlayers();
+      renderCommands();
+    });
+    window.addEventListener('hashchange', function () {
+      var t = hashTurn();
+      if (t !== null && t !== turn) seek(t);
+    });
+    var resizeTimer = 0;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () {
+        layout(); draw();
+        charts.forEach(function (c) { c.chart.resize(); });
+        moveCursors();
+      }, 100);
+    });
+  }
+
+  function start(buf) {
+    parse(buf);
+    scrubber.max = String(F - 1);
+    if (M.has_commands && P) selected = 0;
+    layout();
+    buildLegend();
+    buildEvents();
+    wire();
+    var t = hashTurn();
+    seek(t === null ? 0 : t);
+    loading.hidden = true;
+    performance.mark('rw-first-frame');
+    api.ready = true;
+    // Charts come after the first frame is on screen.
+    var later = function () { setTimeout(initCharts, 0); };
+    if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
+  }
+
+  loadBuffer().then(start).catch(function (err) {
+    api.error = String(err && err.message || err);
+    loading.hidden = false;
+    loading.textContent = 'Cannot show this replay: ' + api.error;
+    loading.classList.add('failed');
+  });
+})();
