@@ -49,6 +49,10 @@
     players: function () { return M ? M.players.slice() : []; },
     // owner(t, x, y) is the slot owning a cell (0 unowned).
     owner: function (t, x, y) { return get('owner', t, y * W + x); },
+    // building(t, x, y) is the building type on a cell (0 none, 1 home,
+    // 2 gold mine, 3 energy well, 4 fortress); color(slot) a player's colour.
+    building: function (t, x, y) { return get('building', t, y * W + x); },
+    color: function (slot) { return color(slot); },
     chartsReady: false,
     playing: function () { return playing; },
     speed: function () { return speed; }
@@ -366,6 +370,11 @@
       var c = charts[i];
       if (turn < 1) { c.cursor.style.display = 'none'; continue; }
       var x = c.chart.convertToPixel({ xAxisIndex: 0 }, turn - 1);
+      if (!c.rect) { // the plot area, so the cursor spans just the grid
+        var g = c.chart.getModel().getComponent('grid');
+        c.rect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
+        if (c.rect) { c.cursor.style.top = c.rect.y + 'px'; c.cursor.style.height = c.rect.height + 'px'; }
+      }
       c.cursor.style.display = 'block';
       c.cursor.style.left = x + 'px';
     }
@@ -553,7 +562,7 @@
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(function () {
         layout(); draw();
-        charts.forEach(function (c) { c.chart.resize(); });
+        charts.forEach(function (c) { c.chart.resize(); c.rect = null; });
         moveCursors();
       }, 100);
     });

@@ -1,0 +1,104 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+)
+
+const (
+	shared    = "../../shared"
+	hostile   = `<script>alert(1)</script>`
+	hostile2  = `</script><img src=x onerror=alert(2)>`
+	realworld = shared + "/realworld/RuntimeTerrorsVictory.cfr"
+)
+
+// vectorRWD records conformance vector name (e.g. "c03") as a .rwd.
+func vectorRWD(tb testing.TB, name string) []byte {
+	tb.Helper()
+	vs, err := conform.Find([]string{filepath.Join(shared, "conformance", name+".cfr")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := conform.Load(vs[0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := conform.Record(g, &buf, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "rewind test"); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// hostileRWD is a short match whose players have hostile names.
+func hostileRWD(tb testing.TB) []byte {
+	tb.Helper()
+	g, _ := bot.Builtin("greedy")
+	r, _ := bot.Builtin("random")
+	var buf bytes.Buffer
+	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: 60}, Seed: 1,
+		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: hostile2}}, Replay: &buf})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func write(tb testing.TB, path string, b []byte) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func readFile(tb testing.TB, path string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// fixtureLibrary is a library folder holding c03.rwd (8 players, 500
+// rounds), hostile.rwd, sub/RuntimeTerrorsVictory.cfr, a truncated .rwd and
+// a file that is no replay.
+func fixtureLibrary(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	c03 := vectorRWD(tb, "c03")
+	write(tb, filepath.Join(dir, "c03.rwd"), c03)
+	write(tb, filepath.Join(dir, "hostile.rwd"), hostileRWD(tb))
+	write(tb, filepath.Join(dir, "sub", "RuntimeTerrorsVictory.cfr"), readFile(tb, realworld))
+	write(tb, filepath.Join(dir, "cut.rwd"), c03[:len(c03)/3])
+	write(tb, filepath.Join(dir, "junk.cfr"), []byte("this is not a replay"))
+	return dir
+}
+
+// serve starts a viewer server for lib on a loopback port and returns its
+// base URL.
+func serve(tb testing.TB, lib *Library, opts Options) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opts.Addr = ln.Addr().String()
+	hs := NewServer(lib, opts).HTTPServer()
+	go hs.Serve(ln)
+	tb.Cleanup(func() { hs.Close() })
+	return "http://" + ln.Addr().String()
+}
