@@ -50,6 +50,12 @@ const (
 	NumTypes
 )
 
+// MaxUID is the largest player uid Analyze accepts. The official server
+// numbers players from 1 up to its max_player; per-opponent counts are
+// indexed by uid, so a hostile replay with a huge uid is refused rather than
+// allowed to exhaust memory.
+const MaxUID = 255
+
 // Round is one player's values after one round (turn Turn).
 type Round struct {
 	Turn         int
@@ -307,8 +313,8 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 	// Players and their rows.
 	for i := range cur.Users {
 		u := &cur.Users[i]
-		if u.UID < 1 || u.UID > 1<<16 {
-			return fmt.Errorf("analysis: frame %d: bad uid %d", t, u.UID)
+		if u.UID < 1 || u.UID > MaxUID {
+			return fmt.Errorf("analysis: frame %d: uid %d is out of range 1..%d", t, u.UID, MaxUID)
 		}
 		p := az.player(int(u.UID), t)
 		if u.Username != "" {

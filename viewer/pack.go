@@ -19,9 +19,9 @@ import (
 // Limits on what Load accepts, so a hostile file cannot make the server
 // allocate without bound.
 const (
-	MaxFrames  = 20000 // frames (rounds + 1)
-	MaxCells   = 10000 // width × height
-	MaxPlayers = 255   // distinct players (owner slots are one byte)
+	MaxCells      = 4096    // width × height
+	MaxCellFrames = 4 << 20 // frames × cells: 2001 frames of 30×30 is 1.8M
+	MaxPlayers    = 255     // distinct players (owner slots are one byte)
 )
 
 // Replay is a replay decoded once and packed for the browser.
@@ -141,7 +141,7 @@ const BlobMagic = "RWV1"
 // collector gathers frames as the analysis streams them.
 type collector struct {
 	w, h   int
-	cells  [][]int64 // per cell field: frames × cells (owner holds uids)
+	cells  [][]int32 // per cell field: frames × cells (owner holds uids)
 	users  []frameUsers
 	rounds []roundCmds
 }
@@ -186,24 +186,30 @@ func (t *tee) Next(f *colorfight2.Frame) error {
 
 func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 	n := len(c.users)
-	if n >= MaxFrames {
-		return fmt.Errorf("more than %d frames", MaxFrames)
-	}
 	if n == 0 {
-		if f.Width <= 0 || f.Height <= 0 || f.Width*f.Height > MaxCells {
+		if f.Width <= 0 || f.Height <= 0 || f.Width > MaxCells || f.Height > MaxCells || f.Width*f.Height > MaxCells {
 			return fmt.Errorf("map is %dx%d, want between 1x1 and %d cells", f.Width, f.Height, MaxCells)
 		}
 		c.w, c.h = f.Width, f.Height
-		c.cells = make([][]int64, len(cellFields))
+		c.cells = make([][]int32, len(cellFields))
+	}
+	if (n+1)*c.w*c.h > MaxCellFrames {
+		return fmt.Errorf("frame %d: more than %d cell-frames (frames × cells) to show", n, MaxCellFrames)
 	}
 	if f.Width != c.w || f.Height != c.h || len(f.Cells) != c.w*c.h {
 		return fmt.Errorf("frame %d: map is %dx%d with %d cells, the replay started %dx%d", n, f.Width, f.Height, len(f.Cells), c.w, c.h)
 	}
 	for i := range f.Cells {
 		cell := &f.Cells[i]
-		c.cells[0] = append(c.cells[0], cell.Owner)
-		for k := 1; k < len(cellFields); k++ {
-			c.cells[k] = append(c.cells[k], cellFields[k].get(cell))
+		for k := range cellFields {
+			v := cell.Owner
+			if k > 0 {
+				v = cellFields[k].get(cell)
+			}
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return fmt.Errorf("frame %d: cell (%d, %d): %s %d does not fit in 32 bits", n, i%c.w, i/c.w, cellFields[k].name, v)
+			}
+			c.cells[k] = append(c.cells[k], int32(v))
 		}
 	}
 	var fu frameUsers
@@ -296,7 +302,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("viewer: frame %d: cell (%d, %d) is owned by uid %d, which is not a player", i/ncell, i%ncell%c.w, i%ncell/c.w, uid)
 		}
-		c.cells[0][i] = int64(s)
+		c.cells[0][i] = int32(s)
 	}
 	var arrays [][]byte
 	for k, f := range cellFields {
@@ -312,10 +318,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		} else {
 			static = false
 		}
-		typ, b, err := packInts(vals)
-		if err != nil {
-			return nil, fmt.Errorf("viewer: cell field %s: %w", f.name, err)
-		}
+		typ, b := packInts(vals)
 		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "cell", Type: typ, Static: static, Length: len(vals)})
 		arrays = append(arrays, b)
 	}
@@ -408,8 +411,8 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 func align8(n int) int { return (n + 7) &^ 7 }
 
 // packInts stores vals in the narrowest of u8, u16 and i32 that holds them.
-func packInts(vals []int64) (string, []byte, error) {
-	lo, hi := int64(0), int64(0)
+func packInts(vals []int32) (string, []byte) {
+	lo, hi := int32(0), int32(0)
 	for _, v := range vals {
 		lo, hi = min(lo, v), max(hi, v)
 	}
@@ -419,21 +422,19 @@ func packInts(vals []int64) (string, []byte, error) {
 		for i, v := range vals {
 			b[i] = byte(v)
 		}
-		return "u8", b, nil
+		return "u8", b
 	case lo >= 0 && hi <= 0xffff:
 		b := make([]byte, 2*len(vals))
 		for i, v := range vals {
 			binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
 		}
-		return "u16", b, nil
-	case lo >= -1<<31 && hi < 1<<31:
-		b := make([]byte, 4*len(vals))
-		for i, v := range vals {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
-		}
-		return "i32", b, nil
+		return "u16", b
 	}
-	return "", nil, fmt.Errorf("values from %d to %d do not fit in 32 bits", lo, hi)
+	b := make([]byte, 4*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
+	}
+	return "i32", b
 }
 
 // ReadManifest parses the manifest at the start of a packed blob.

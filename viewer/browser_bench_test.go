@@ -1,0 +1,82 @@
+package viewer
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/internal/browsertest"
+)
+
+// BenchmarkBrowserViewer opens the 500-round, 8-player c03 replay in
+// headless Chromium and reads the page's own performance entries:
+//
+//   - first-frame-ms: the "rw-first-frame" mark, milliseconds after
+//     navigation start until the board of the first turn is drawn. The
+//     file is touched before every load, so the server decodes and
+//     re-simulates it each time (a cold open).
+//   - seek-ms (median) and seek-p95-ms: the "rw-seek" measures of 50 seeks
+//     to random turns, each covering the board, the player panel, the
+//     inspector, the commands panel and the four chart cursors.
+//
+// It reports; it asserts nothing about time. Run it with
+// go test -run '^$' -bench BrowserViewer -benchtime 10x ./viewer
+func BenchmarkBrowserViewer(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "c03.rwd")
+	write(b, path, vectorRWD(b, "c03"))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(b, lib, Options{})
+	br := browsertest.Start(b, 10*time.Minute)
+	var first, seeks []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		now := time.Now()
+		os.Chtimes(path, now, now.Add(time.Duration(i+1)*time.Second))
+		var ff float64
+		var ms []float64
+		err := chromedp.Run(br.Ctx, chromedp.Navigate(base+"/"), chromedp.Navigate(base+"/replay/c03.rwd"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := br.WaitJS(`window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		err = chromedp.Run(br.Ctx,
+			chromedp.Evaluate(`performance.getEntriesByName('rw-first-frame')[0].startTime`, &ff),
+			chromedp.Evaluate(`(() => { performance.clearMeasures('rw-seek'); let s = 12345; for (let k = 0; k < 50; k++) { s = (Math.imul(s, 1103515245) + 12345) >>> 0; window.rewind.seek(s % window.rewind.frames()); } return performance.getEntriesByName('rw-seek').map(e => e.duration); })()`, &ms),
+		)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ms) != 50 {
+			b.Fatalf("%d seek measures", len(ms))
+		}
+		first = append(first, ff)
+		seeks = append(seeks, ms...)
+	}
+	b.StopTimer()
+	b.ReportMetric(median(first), "first-frame-ms")
+	b.ReportMetric(median(seeks), "seek-ms")
+	b.ReportMetric(percentile(seeks, 0.95), "seek-p95-ms")
+	br.CheckProblems(b)
+}
+
+func median(v []float64) float64 { return percentile(v, 0.5) }
+
+func percentile(v []float64, p float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[int(p*float64(len(s)-1)+0.5)]
+}
