@@ -2,13 +2,14 @@ package viewer
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
@@ -84,26 +85,17 @@ type Field struct {
 	Kind   string `json:"kind"` // "cell" or "user"
 	Type   string `json:"type"` // "u8", "u16", "i32" or "f64"
 	Static bool   `json:"static,omitempty"`
-	Offset int    `json:"offset"` // byte offset into the blob, aligned to the element size
-	Length int    `json:"length"` // number of elements
+	// Delta: frame t > 0 holds its difference from frame t-1, modulo
+	// 2^(8×size): add the previous frame, wrapping, to get the values.
+	Delta  bool `json:"delta,omitempty"`
+	Offset int  `json:"offset"` // byte offset into the blob, aligned to the element size
+	Length int  `json:"length"` // number of elements
 }
 
-// Cell fields, in packing order.
-var cellFields = []struct {
-	name string
-	get  func(c *colorfight2.FrameCell) int64
-}{
-	{"owner", nil}, // player slot, filled in specially
-	{"building", func(c *colorfight2.FrameCell) int64 { return int64(c.Building) }},
-	{"level", func(c *colorfight2.FrameCell) int64 { return c.Level }},
-	{"force_field", func(c *colorfight2.FrameCell) int64 { return c.ForceField }},
-	{"attack_cost", func(c *colorfight2.FrameCell) int64 { return c.AttackCost }},
-	{"gold", func(c *colorfight2.FrameCell) int64 { return c.Gold }},
-	{"energy", func(c *colorfight2.FrameCell) int64 { return c.Energy }},
-	{"natural_gold", func(c *colorfight2.FrameCell) int64 { return c.NaturalGold }},
-	{"natural_energy", func(c *colorfight2.FrameCell) int64 { return c.NaturalEnergy }},
-	{"natural_cost", func(c *colorfight2.FrameCell) int64 { return c.NaturalCost }},
-}
+// cellFields are the cell fields, in packing order (collector.add fills
+// them in this order).
+var cellFields = []string{"owner", "building", "level", "force_field", "attack_cost",
+	"gold", "energy", "natural_gold", "natural_energy", "natural_cost"}
 
 // User fields, in packing order ("present" is 1 when the player is in the
 // frame).
@@ -134,14 +126,17 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// BlobMagic starts every packed blob; a little-endian uint32 manifest
-// length and the manifest JSON follow, then the arrays.
+// BlobMagic starts every packed blob. Little-endian uint32s follow: the
+// manifest's offset and length, then zero; the arrays start at byte 16 and
+// the manifest JSON ends the blob.
 const BlobMagic = "RWV1"
 
 // collector gathers frames as the analysis streams them.
 type collector struct {
-	w, h   int
-	cells  [][]int32 // per cell field: frames × cells (owner holds uids)
+	w, h int
+	// frames[t][k*cells+i] is cell field k of cell i in frame t (owner
+	// holds uids until pack maps them to slots).
+	frames [][]int32
 	users  []frameUsers
 	rounds []roundCmds
 }
@@ -191,7 +186,6 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 			return fmt.Errorf("map is %dx%d, want between 1x1 and %d cells", f.Width, f.Height, MaxCells)
 		}
 		c.w, c.h = f.Width, f.Height
-		c.cells = make([][]int32, len(cellFields))
 	}
 	if (n+1)*c.w*c.h > MaxCellFrames {
 		return fmt.Errorf("frame %d: more than %d cell-frames (frames × cells) to show", n, MaxCellFrames)
@@ -199,19 +193,20 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 	if f.Width != c.w || f.Height != c.h || len(f.Cells) != c.w*c.h {
 		return fmt.Errorf("frame %d: map is %dx%d with %d cells, the replay started %dx%d", n, f.Width, f.Height, len(f.Cells), c.w, c.h)
 	}
+	ncell := c.w * c.h
+	vals := make([]int32, len(cellFields)*ncell)
 	for i := range f.Cells {
 		cell := &f.Cells[i]
-		for k := range cellFields {
-			v := cell.Owner
-			if k > 0 {
-				v = cellFields[k].get(cell)
-			}
+		// In cellFields order.
+		for k, v := range [...]int64{cell.Owner, int64(cell.Building), cell.Level, cell.ForceField, cell.AttackCost,
+			cell.Gold, cell.Energy, cell.NaturalGold, cell.NaturalEnergy, cell.NaturalCost} {
 			if v < math.MinInt32 || v > math.MaxInt32 {
-				return fmt.Errorf("frame %d: cell (%d, %d): %s %d does not fit in 32 bits", n, i%c.w, i/c.w, cellFields[k].name, v)
+				return fmt.Errorf("frame %d: cell (%d, %d): %s %d does not fit in 32 bits", n, i%c.w, i/c.w, cellFields[k], v)
 			}
-			c.cells[k] = append(c.cells[k], int32(v))
+			vals[k*ncell+i] = int32(v)
 		}
 	}
+	c.frames = append(c.frames, vals)
 	var fu frameUsers
 	for i := range f.Users {
 		u := &f.Users[i]
@@ -294,32 +289,65 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: p.Username, Bot: p.Bot})
 	}
 	// Owners become slots.
-	for i, uid := range c.cells[0] {
-		if uid == 0 {
-			continue
+	for t, fr := range c.frames {
+		for i, uid := range fr[:ncell] {
+			if uid == 0 {
+				continue
+			}
+			s, ok := slot[int(uid)]
+			if !ok {
+				return nil, fmt.Errorf("viewer: frame %d: cell (%d, %d) is owned by uid %d, which is not a player", t, i%c.w, i/c.w, uid)
+			}
+			fr[i] = int32(s)
 		}
-		s, ok := slot[int(uid)]
-		if !ok {
-			return nil, fmt.Errorf("viewer: frame %d: cell (%d, %d) is owned by uid %d, which is not a player", i/ncell, i%ncell%c.w, i%ncell/c.w, uid)
-		}
-		c.cells[0][i] = int32(s)
 	}
 	var arrays [][]byte
-	for k, f := range cellFields {
-		vals := c.cells[k]
-		static := true
-		for i := ncell; i < len(vals) && static; i++ {
-			static = vals[i] == vals[i%ncell]
+	for k, name := range cellFields {
+		lo, hi := int32(0), int32(0)
+		static := frames > 1
+		for _, fr := range c.frames {
+			for i, v := range fr[k*ncell : (k+1)*ncell] {
+				lo, hi = min(lo, v), max(hi, v)
+				static = static && v == c.frames[0][k*ncell+i]
+			}
 		}
-		// Natural values are the map's; frame 0 already has them. Other
-		// fields are static only if they truly never change.
-		if static && frames > 1 {
-			vals = vals[:ncell]
-		} else {
-			static = false
+		// A field that never changes (the natural values) is sent once;
+		// the others frame by frame, each frame after the first as its
+		// difference from the one before.
+		n := frames
+		if static {
+			n = 1
 		}
-		typ, b := packInts(vals)
-		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "cell", Type: typ, Static: static, Length: len(vals)})
+		typ, size := "i32", 4
+		switch {
+		case lo >= 0 && hi <= 0xff:
+			typ, size = "u8", 1
+		case lo >= 0 && hi <= 0xffff:
+			typ, size = "u16", 2
+		}
+		b := make([]byte, size*n*ncell)
+		for t := range n {
+			cur := c.frames[t][k*ncell : (k+1)*ncell]
+			var prev []int32
+			if t > 0 {
+				prev = c.frames[t-1][k*ncell : (k+1)*ncell]
+			}
+			out := b[size*t*ncell:]
+			for i, v := range cur {
+				if prev != nil {
+					v -= prev[i] // wraps like the typed arrays do
+				}
+				switch size {
+				case 1:
+					out[i] = byte(v)
+				case 2:
+					binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
+				default:
+					binary.LittleEndian.PutUint32(out[4*i:], uint32(v))
+				}
+			}
+		}
+		m.Fields = append(m.Fields, Field{Name: name, Kind: "cell", Type: typ, Static: static, Delta: !static && n > 1, Length: n * ncell})
 		arrays = append(arrays, b)
 	}
 	np := len(a.Players)
@@ -370,84 +398,41 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 			m.ErrorText = append(m.ErrorText, s)
 		}
 	}
-	// Lay out: magic, manifest length, manifest, padding, arrays each
-	// aligned to 8 bytes. Offsets depend on the manifest's length, which
-	// depends on the offsets: iterate until stable.
-	var head []byte
-	for range 8 {
-		off := 0
-		hb, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		off = align8(8 + len(hb))
-		changed := false
-		for i := range m.Fields {
-			if m.Fields[i].Offset != off {
-				m.Fields[i].Offset = off
-				changed = true
-			}
-			off = align8(off + len(arrays[i]))
-		}
-		if !changed {
-			head = hb
-			break
-		}
+	// Lay out: a 16-byte head (magic, manifest offset and length), the
+	// arrays each aligned to 8 bytes, then the manifest.
+	off := 16
+	for i := range m.Fields {
+		m.Fields[i].Offset = off
+		off = align8(off + len(arrays[i]))
 	}
-	if head == nil {
-		return nil, errors.New("viewer: manifest layout did not settle")
+	head, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
 	}
-	size := m.Fields[len(m.Fields)-1].Offset + len(arrays[len(arrays)-1])
-	out := make([]byte, align8(size))
+	out := make([]byte, off+len(head))
 	copy(out, BlobMagic)
-	binary.LittleEndian.PutUint32(out[4:], uint32(len(head)))
-	copy(out[8:], head)
+	binary.LittleEndian.PutUint32(out[4:], uint32(off))
+	binary.LittleEndian.PutUint32(out[8:], uint32(len(head)))
 	for i, f := range m.Fields {
 		copy(out[f.Offset:], arrays[i])
 	}
+	copy(out[off:], head)
 	return out, nil
 }
 
 func align8(n int) int { return (n + 7) &^ 7 }
 
-// packInts stores vals in the narrowest of u8, u16 and i32 that holds them.
-func packInts(vals []int32) (string, []byte) {
-	lo, hi := int32(0), int32(0)
-	for _, v := range vals {
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	switch {
-	case lo >= 0 && hi <= 0xff:
-		b := make([]byte, len(vals))
-		for i, v := range vals {
-			b[i] = byte(v)
-		}
-		return "u8", b
-	case lo >= 0 && hi <= 0xffff:
-		b := make([]byte, 2*len(vals))
-		for i, v := range vals {
-			binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
-		}
-		return "u16", b
-	}
-	b := make([]byte, 4*len(vals))
-	for i, v := range vals {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
-	}
-	return "i32", b
-}
-
-// ReadManifest parses the manifest at the start of a packed blob.
+// ReadManifest parses the manifest of a packed blob.
 func ReadManifest(blob []byte) (*Manifest, error) {
-	if len(blob) < 8 || string(blob[:4]) != BlobMagic {
+	if len(blob) < 16 || string(blob[:4]) != BlobMagic {
 		return nil, errors.New("viewer: not a packed replay blob")
 	}
-	n := int(binary.LittleEndian.Uint32(blob[4:]))
-	if n > len(blob)-8 {
+	off, n := int(binary.LittleEndian.Uint32(blob[4:])), int(binary.LittleEndian.Uint32(blob[8:]))
+	if off < 16 || n > len(blob)-off {
 		return nil, io.ErrUnexpectedEOF
 	}
 	var m Manifest
-	if err := json.Unmarshal(blob[8:8+n], &m); err != nil {
+	if err := json.Unmarshal(blob[off:off+n], &m); err != nil {
 		return nil, fmt.Errorf("viewer: manifest: %w", err)
 	}
 	return &m, nil

@@ -17,8 +17,9 @@ import (
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-// unpack reads field f of a packed blob back as int64s.
-func unpack(t *testing.T, blob []byte, f Field) []int64 {
+// unpack reads field f of a packed blob back as int64s, undoing the delta
+// coding of frames (ncell values each).
+func unpack(t *testing.T, blob []byte, f Field, ncell int) []int64 {
 	t.Helper()
 	out := make([]int64, f.Length)
 	size := map[string]int{"u8": 1, "u16": 2, "i32": 4, "f64": 8}[f.Type]
@@ -36,6 +37,18 @@ func unpack(t *testing.T, blob []byte, f Field) []int64 {
 			out[i] = int64(int32(binary.LittleEndian.Uint32(b)))
 		case "f64":
 			out[i] = int64(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		}
+		if f.Delta && i >= ncell {
+			v := out[i] + out[i-ncell]
+			switch f.Type {
+			case "u8":
+				v &= 0xff
+			case "u16":
+				v &= 0xffff
+			case "i32":
+				v = int64(int32(v))
+			}
+			out[i] = v
 		}
 	}
 	return out
@@ -68,7 +81,7 @@ func TestPackMatchesFrames(t *testing.T) {
 			fields := map[string][]int64{}
 			static := map[string]bool{}
 			for _, f := range m.Fields {
-				fields[f.Kind+"."+f.Name] = unpack(t, rep.Blob, f)
+				fields[f.Kind+"."+f.Name] = unpack(t, rep.Blob, f, m.Width*m.Height)
 				static[f.Kind+"."+f.Name] = f.Static
 			}
 			slot := map[int64]int{}
@@ -132,6 +145,11 @@ func TestPackMatchesFrames(t *testing.T) {
 			}
 			if !static["cell.natural_gold"] || static["cell.owner"] {
 				t.Error("natural values should pack once, owners per frame")
+			}
+			for _, f := range m.Fields {
+				if f.Kind == "cell" && f.Delta == f.Static {
+					t.Errorf("field %s: delta %v, static %v", f.Name, f.Delta, f.Static)
+				}
 			}
 			if m.HasCommands != (filepath.Ext(path) == ".rwd") {
 				t.Errorf("has_commands %v for %s", m.HasCommands, path)

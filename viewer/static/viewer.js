@@ -101,11 +101,14 @@
   function parse(buf) {
     var head = new Uint8Array(buf, 0, 8);
     if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWV1') throw new Error('not a rewind frame blob');
-    var n = new DataView(buf).getUint32(4, true);
-    M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 8, n)));
+    var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
+    M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, n)));
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
     M.fields.forEach(function (f) {
       var arr = new TYPES[f.type](buf, f.offset, f.length);
+      if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
+        for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
+      }
       if (f.kind === 'cell') cell[f.name] = { arr: arr, stat: !!f.static };
       else user[f.name] = arr;
     });

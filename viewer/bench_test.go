@@ -1,0 +1,30 @@
+package viewer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// BenchmarkLoad is the server's work to open a replay: re-simulate the
+// 500-round 8-player c03 .rwd, analyse it, build the charts and pack and
+// compress the frames.
+func BenchmarkLoad(b *testing.B) {
+	data := vectorRWD(b, "c03")
+	b.ReportAllocs()
+	var size, gz int
+	for b.Loop() {
+		src, err := source.New(bytes.NewReader(data), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := Load(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size, gz = len(rep.Blob), len(rep.Gzip)
+	}
+	b.ReportMetric(float64(size), "blob-bytes")
+	b.ReportMetric(float64(gz), "gzip-bytes")
+}
