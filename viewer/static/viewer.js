@@ -124,6 +124,13 @@
 
   // ---- board -------------------------------------------------------------
   var size = 20, dpr = 1;
+  // The cells are painted one pixel each into a W×H image that is drawn
+  // scaled up in one call; buildings are stamped from pre-drawn sprites.
+  var cellCanvas = document.createElement('canvas'), cellCtx = cellCanvas.getContext('2d'), cellImg = null;
+  var sprites = document.createElement('canvas'), spriteSize = 0;
+  var rgb = [];          // slot -> [r, g, b]
+
+  function parseHex(h) { return [parseInt(h.substr(1, 2), 16), parseInt(h.substr(3, 2), 16), parseInt(h.substr(5, 2), 16)]; }
 
   function layout() {
     var wrap = canvas.parentNode;
@@ -135,10 +142,44 @@
     canvas.width = Math.round(size * W * dpr);
     canvas.height = Math.round(size * H * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    if (!cellImg) {
+      cellCanvas.width = W; cellCanvas.height = H;
+      cellImg = cellCtx.createImageData(W, H);
+      for (var s = 0; s <= P; s++) rgb[s] = parseHex(color(s));
+    }
+    drawSprites();
+  }
+
+  // drawSprites renders every building glyph (type × level 1..3) once, at
+  // device resolution.
+  function drawSprites() {
+    var s = size, k = Math.round(s * dpr);
+    spriteSize = k;
+    sprites.width = k * 4 * 4; sprites.height = k;
+    var g = sprites.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    g.font = 'bold ' + Math.max(7, Math.floor(s * 0.45)) + 'px system-ui, sans-serif';
+    for (var b = 1; b <= 4; b++) for (var lv = 0; lv <= 3; lv++) {
+      var x = ((b - 1) * 4 + lv) * s;
+      if (b === 1) { // home: a dark block
+        g.fillStyle = '#111';
+        g.fillRect(x + 2, 2, s - 4, s - 4);
+        g.fillStyle = '#fff';
+      } else {
+        g.fillStyle = 'rgba(255,255,255,0.85)';
+        g.beginPath();
+        g.arc(x + s / 2, s / 2, s * 0.38, 0, 2 * Math.PI);
+        g.fill();
+        g.fillStyle = b === 2 ? '#8a6400' : b === 3 ? '#0b4fa8' : '#333';
+      }
+      g.fillText(s >= 16 && lv ? LETTER[b] + lv : LETTER[b], x + s / 2, s / 2 + 0.5);
+    }
   }
 
   var overlayRange = {};
-  function heat(field, v) {
+  function heatRGB(field, v) {
     var r = overlayRange[field];
     if (!r) {
       var lo = Infinity, hi = -Infinity;
@@ -148,29 +189,27 @@
     var k = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0;
     var base = field === 'natural_gold' ? [214, 160, 0] : field === 'natural_energy' ? [30, 110, 220] : [200, 40, 40];
     var a = 0.12 + 0.8 * k;
-    return 'rgba(' + base[0] + ',' + base[1] + ',' + base[2] + ',' + a.toFixed(3) + ')';
+    return [255 + (base[0] - 255) * a, 255 + (base[1] - 255) * a, 255 + (base[2] - 255) * a];
   }
 
   function draw() {
     var t = turn, s = size;
-    var owner = cell.owner, ob = owner.stat ? 0 : t * N, pb = owner.stat ? 0 : (t - 1) * N;
-    var oa = owner.arr;
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, s * W, s * H);
+    var oa = cell.owner.arr, ob = cell.owner.stat ? 0 : t * N, pb = cell.owner.stat ? 0 : (t - 1) * N;
+    var px = cellImg.data;
     for (var i = 0; i < N; i++) {
-      var x = (i % W) * s, y = ((i / W) | 0) * s, o = oa[ob + i];
-      if (overlay) {
-        ctx.fillStyle = heat(overlay, get(overlay, t, i));
-        ctx.fillRect(x, y, s, s);
-        if (o) { ctx.strokeStyle = color(o); ctx.lineWidth = Math.max(2, s / 7); ctx.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3); }
-      } else {
-        ctx.fillStyle = color(o);
-        ctx.fillRect(x, y, s, s);
-      }
-      if (t > 0 && o && oa[pb + i] !== o) { // captured this round
-        ctx.strokeStyle = '#fff200';
-        ctx.lineWidth = Math.max(2, s / 8);
-        ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, s - ctx.lineWidth, s - ctx.lineWidth);
+      var c = overlay ? heatRGB(overlay, get(overlay, t, i)) : rgb[oa[ob + i]];
+      px[4 * i] = c[0]; px[4 * i + 1] = c[1]; px[4 * i + 2] = c[2]; px[4 * i + 3] = 255;
+    }
+    cellCtx.putImageData(cellImg, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(cellCanvas, 0, 0, W * s, H * s);
+    if (overlay) { // owners as coloured frames over the heat map
+      ctx.lineWidth = Math.max(2, s / 7);
+      for (var slot = 1; slot <= P; slot++) {
+        ctx.beginPath();
+        for (var j = 0; j < N; j++) if (oa[ob + j] === slot) ctx.rect((j % W) * s + 1.5, ((j / W) | 0) * s + 1.5, s - 3, s - 3);
+        ctx.strokeStyle = color(slot);
+        ctx.stroke();
       }
     }
     // grid
@@ -180,35 +219,35 @@
     for (var gx = 0; gx <= W; gx++) { ctx.moveTo(gx * s + 0.5, 0); ctx.lineTo(gx * s + 0.5, s * H); }
     for (var gy = 0; gy <= H; gy++) { ctx.moveTo(0, gy * s + 0.5); ctx.lineTo(s * W, gy * s + 0.5); }
     ctx.stroke();
-    // buildings
-    var bf = cell.building, lf = cell.level;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = 'bold ' + Math.max(7, Math.floor(s * 0.45)) + 'px system-ui, sans-serif';
-    for (var j = 0; j < N; j++) {
-      var b = bf.stat ? bf.arr[j] : bf.arr[t * N + j];
-      if (!b) continue;
-      var lv = lf.stat ? lf.arr[j] : lf.arr[t * N + j];
-      var cx = (j % W) * s, cy = ((j / W) | 0) * s;
-      if (b === 1) { // home: a dark frame
-        ctx.fillStyle = '#111';
-        ctx.fillRect(cx + 2, cy + 2, s - 4, s - 4);
-        ctx.fillStyle = '#fff';
-      } else {
-        ctx.fillStyle = 'rgba(255,255,255,0.85)';
-        ctx.beginPath();
-        ctx.arc(cx + s / 2, cy + s / 2, s * 0.38, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.fillStyle = b === 2 ? '#8a6400' : b === 3 ? '#0b4fa8' : '#333';
+    // cells captured this round: a yellow frame
+    if (t > 0 && !cell.owner.stat) {
+      var lw = Math.max(2, s / 8);
+      ctx.lineWidth = lw;
+      ctx.strokeStyle = '#fff200';
+      ctx.beginPath();
+      for (var q = 0; q < N; q++) {
+        var o = oa[ob + q];
+        if (o && oa[pb + q] !== o) ctx.rect((q % W) * s + lw / 2, ((q / W) | 0) * s + lw / 2, s - lw, s - lw);
       }
-      ctx.fillText(s >= 16 ? LETTER[b] + lv : LETTER[b], cx + s / 2, cy + s / 2 + 0.5);
+      ctx.stroke();
+    }
+    // buildings
+    var bf = cell.building, lf = cell.level, k = spriteSize;
+    for (var m = 0; m < N; m++) {
+      var b = bf.stat ? bf.arr[m] : bf.arr[t * N + m];
+      if (!b || b > 4) continue;
+      var lv = lf.stat ? lf.arr[m] : lf.arr[t * N + m];
+      if (lv < 0 || lv > 3) lv = 0;
+      ctx.drawImage(sprites, ((b - 1) * 4 + lv) * k, 0, k, k, (m % W) * s, ((m / W) | 0) * s, s, s);
     }
     if (overlay && s >= 18) {
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
       ctx.font = Math.floor(s * 0.36) + 'px system-ui, sans-serif';
       ctx.fillStyle = '#000';
-      for (var k = 0; k < N; k++) {
-        if ((bf.stat ? bf.arr[k] : bf.arr[t * N + k])) continue;
-        ctx.fillText(String(get(overlay, t, k)), (k % W) * s + s / 2, ((k / W) | 0) * s + s / 2);
+      for (var n = 0; n < N; n++) {
+        if ((bf.stat ? bf.arr[n] : bf.arr[t * N + n])) continue;
+        ctx.fillText(String(get(overlay, t, n)), (n % W) * s + s / 2, ((n / W) | 0) * s + s / 2);
       }
     }
     var mark = pinned >= 0 ? pinned : hover;
