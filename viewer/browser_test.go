@@ -333,6 +333,25 @@ func TestBrowser(t *testing.T) {
 		if scripts != 0 || imgs != 0 {
 			t.Errorf("%d inline scripts and %d images made from names", scripts, imgs)
 		}
+		// The charts' tooltips list the names: as text too.
+		if err := b.WaitJS(`window.rewind.chartsReady`, 20*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var pt struct{ X, Y float64 }
+		evalJS(t, b, `(() => { const d = document.getElementById('chart-gold'); d.scrollIntoView(); const c = echarts.getInstanceByDom(d); const r = d.getBoundingClientRect(); return {X: r.left + c.convertToPixel({xAxisIndex: 0}, 30), Y: r.top + r.height / 2}; })()`, &pt)
+		if err := chromedp.Run(b.Ctx, chromedp.MouseEvent(input.MouseMoved, pt.X, pt.Y)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.WaitJS(`[...document.querySelectorAll('#chart-gold div')].some(d => d.textContent.includes('alert(1)'))`, 5*time.Second); err != nil {
+			t.Error("no tooltip with the names: ", err)
+		}
+		evalJS(t, b, `document.querySelectorAll('img').length`, &imgs)
+		var tip string
+		evalJS(t, b, `[...document.querySelectorAll('#chart-gold div')].map(d => d.textContent).find(s => s.includes('alert(1)')) || ''`, &tip)
+		if imgs != 0 || !strings.Contains(tip, hostile) {
+			t.Errorf("tooltip %q; %d images", tip, imgs)
+		}
+		b.Screenshot(t, "hostile.png")
 		var summary string
 		evalJS(t, b, `document.querySelector('[data-testid=summary]').textContent`, &summary)
 		if !strings.Contains(summary, "winner") {

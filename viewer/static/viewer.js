@@ -618,8 +618,9 @@
     buildLegend();
     buildEvents();
     wire();
+    // Without #turn=N, open on turn 1: turn 0 is the map before anyone joined.
     var t = hashTurn();
-    seek(t === null ? 0 : t);
+    seek(t === null ? Math.min(1, F - 1) : t);
     loading.hidden = true;
     performance.mark('rw-first-frame');
     api.ready = true;
