@@ -195,6 +195,34 @@ func TestBrowser(t *testing.T) {
 		if got := turnNow(t, b); got != firstEvent {
 			t.Errorf("n: turn %d, want the first event at %d", got, firstEvent)
 		}
+		// O cycles the overlays, which repaint the board; [ and ] change
+		// the speed within 0.25× to 32×.
+		var hPlain, hGold uint32
+		var overlay string
+		evalJS(t, b, boardHash, &hPlain)
+		chromedp.Run(b.Ctx, chromedp.KeyEvent("o"))
+		evalJS(t, b, `document.getElementById('overlay').value`, &overlay)
+		evalJS(t, b, boardHash, &hGold)
+		if overlay != "natural_gold" || hGold == hPlain {
+			t.Errorf("o: overlay %q, board changed %v", overlay, hGold != hPlain)
+		}
+		for range 3 {
+			chromedp.Run(b.Ctx, chromedp.KeyEvent("o"))
+		}
+		evalJS(t, b, `document.getElementById('overlay').value`, &overlay)
+		if overlay != "" {
+			t.Errorf("four o presses leave overlay %q", overlay)
+		}
+		var speeds []float64
+		for _, k := range []string{"]", "]", "[", "[", "[", "[", "["} {
+			chromedp.Run(b.Ctx, chromedp.KeyEvent(k))
+			var v float64
+			evalJS(t, b, `window.rewind.speed()`, &v)
+			speeds = append(speeds, v)
+		}
+		if !slices.Equal(speeds, []float64{2, 4, 2, 1, 0.5, 0.25, 0.25}) {
+			t.Errorf("speeds after ] ] [ [ [ [ [: %v", speeds)
+		}
 		// ? opens the help overlay, Escape closes it.
 		var hidden bool
 		chromedp.Run(b.Ctx, chromedp.KeyEvent("?"))
