@@ -402,6 +402,24 @@ func (l *Library) load(id string) (*Replay, error) {
 	return rep, nil
 }
 
+// prime caches rep as the loaded replay id (one that was just decoded for
+// another reason, such as checking an upload), so opening it does not
+// decode it again.
+func (l *Library) prime(id string, rep *Replay) {
+	fi, err := l.root.Stat(id)
+	if err != nil {
+		return
+	}
+	s := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), rep: rep}
+	close(s.done)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tick++
+	s.lastUse = l.tick
+	l.loaded[id] = s
+	l.evictLocked()
+}
+
 // evictLocked drops the least recently used finished replays beyond
 // maxCached.
 func (l *Library) evictLocked() {

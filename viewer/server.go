@@ -19,6 +19,7 @@
 package viewer
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -420,7 +421,8 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "%s is empty", name)
 		return
 	}
-	if err := s.validate(r.Context(), tmpName); err != nil {
+	rep, err := s.validate(r.Context(), tmpName)
+	if err != nil {
 		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
 		return
 	}
@@ -430,29 +432,30 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
 		return
 	}
+	s.lib.prime(id, rep)
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
 }
 
-// validate decodes the whole uploaded file.
-func (s *Server) validate(ctx context.Context, name string) error {
+// validate decodes the whole uploaded file and returns it loaded.
+func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	f, err := s.lib.root.Open(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	src, err := source.New(f, f)
+	src, err := source.New(bufio.NewReaderSize(f, 64<<10), f)
 	if err != nil {
 		f.Close()
-		return err
+		return nil, err
 	}
 	defer src.Close()
 	rep, err := Load(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rep.Warning != "" {
-		return errors.New(rep.Warning)
+		return nil, errors.New(rep.Warning)
 	}
-	return ctx.Err()
+	return rep, ctx.Err()
 }
 
 // keep links the upload under name, or name-2, name-3… if taken; an

@@ -183,28 +183,25 @@ func TestValidID(t *testing.T) {
 
 func get(t *testing.T, url string, header ...string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	return request(t, "GET", url, nil, header...)
+}
+
+func post(t *testing.T, url string, body []byte, header ...string) (int, string) {
+	t.Helper()
+	return request(t, "POST", url, body, header...)
+}
+
+// request sends a request with header name/value pairs ("Host" sets the
+// Host) and returns the status and body.
+func request(t *testing.T, method, url string, body []byte, header ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, bytes.NewReader(body))
 	for i := 0; i+1 < len(header); i += 2 {
 		if header[i] == "Host" {
 			req.Host = header[i+1]
 		} else {
 			req.Header.Set(header[i], header[i+1])
 		}
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
-}
-
-func post(t *testing.T, url string, body []byte, header ...string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
