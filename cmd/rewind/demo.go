@@ -78,5 +78,6 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		return nil
 	}
 	opts.serve.stdout = opts.stdout
+	opts.serve.anyPort = true
 	return runView(ctx, out, &opts.serve)
 }

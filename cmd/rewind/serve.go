@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,9 @@ type serveOptions struct {
 	// ready, when set, receives the base URL once the server listens
 	// (tests use it).
 	ready chan<- string
+	// anyPort lets the server take a free port when addr's is busy (the
+	// demo should not fail because 8080 is taken).
+	anyPort bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -71,6 +75,11 @@ func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 // page.
 func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, page string) error {
 	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil && opts.anyPort && errors.Is(err, syscall.EADDRINUSE) {
+		if host, _, herr := net.SplitHostPort(opts.addr); herr == nil {
+			ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
