@@ -19,8 +19,8 @@ import (
 )
 
 const (
-	conformanceDir = "../../shared/conformance"
-	realworldCFR   = "../../shared/realworld/RuntimeTerrorsVictory.cfr"
+	conformanceDir = "../testdata/conformance"
+	realworldCFR   = "../testdata/realworld/RuntimeTerrorsVictory.cfr"
 )
 
 var (

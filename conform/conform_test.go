@@ -14,13 +14,13 @@ import (
 	"github.com/rewind-game/rewind/replay/cfr"
 )
 
-const vectorDir = "../../shared/conformance"
+const vectorDir = "../testdata/conformance"
 
 func vectors(t *testing.T) []Vector {
 	t.Helper()
 	vs, err := Find([]string{vectorDir})
 	if err != nil {
-		t.Fatalf("conformance vectors (../shared must sit next to the project): %v", err)
+		t.Fatalf("conformance vectors (testdata/ of the project): %v", err)
 	}
 	if len(vs) < 6 {
 		t.Fatalf("found %d vectors, want at least 6", len(vs))

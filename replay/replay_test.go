@@ -20,7 +20,7 @@ import (
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-const vectorDir = "../../shared/conformance"
+const vectorDir = "../testdata/conformance"
 
 var created = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
@@ -28,7 +28,7 @@ func loadVectors(tb testing.TB) []conform.Vector {
 	tb.Helper()
 	vs, err := conform.Find([]string{vectorDir})
 	if err != nil {
-		tb.Fatalf("conformance vectors (../shared must sit next to the project): %v", err)
+		tb.Fatalf("conformance vectors (testdata/ of the project): %v", err)
 	}
 	return vs
 }

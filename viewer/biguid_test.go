@@ -17,7 +17,7 @@ import (
 // TestHugeUID: a .cfr whose player has uid 60000 is refused with a clear
 // error instead of exhausting the server's memory (it did, before).
 func TestHugeUID(t *testing.T) {
-	src, err := source.Open(filepath.Join(shared, "conformance", "c06.cfr"))
+	src, err := source.Open(filepath.Join(testdata, "conformance", "c06.cfr"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -389,7 +389,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("upload", func(t *testing.T) {
 		up := filepath.Join(t.TempDir(), "uploaded game.cfr")
-		write(t, up, readFile(t, filepath.Join(shared, "conformance", "c06.cfr")))
+		write(t, up, readFile(t, filepath.Join(testdata, "conformance", "c06.cfr")))
 		bad := filepath.Join(t.TempDir(), "broken.cfr")
 		write(t, bad, []byte(`[{"turn": 0, "cell`))
 		if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#library-rows tr`, chromedp.ByQuery),

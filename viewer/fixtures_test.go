@@ -16,16 +16,16 @@ import (
 )
 
 const (
-	shared    = "../../shared"
+	testdata    = "../testdata"
 	hostile   = `<script>alert(1)</script>`
 	hostile2  = `</script><img src=x onerror=alert(2)>`
-	realworld = shared + "/realworld/RuntimeTerrorsVictory.cfr"
+	realworld = testdata + "/realworld/RuntimeTerrorsVictory.cfr"
 )
 
 // vectorRWD records conformance vector name (e.g. "c03") as a .rwd.
 func vectorRWD(tb testing.TB, name string) []byte {
 	tb.Helper()
-	vs, err := conform.Find([]string{filepath.Join(shared, "conformance", name+".cfr")})
+	vs, err := conform.Find([]string{filepath.Join(testdata, "conformance", name+".cfr")})
 	if err != nil {
 		tb.Fatal(err)
 	}

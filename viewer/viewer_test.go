@@ -290,8 +290,8 @@ func TestUpload(t *testing.T) {
 	}
 	defer lib.Close()
 	base := serve(t, lib, Options{MaxUpload: 200 << 10})
-	good := readFile(t, filepath.Join(shared, "conformance", "c06.cfr"))
-	big := readFile(t, filepath.Join(shared, "conformance", "c03.cfr"))
+	good := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
+	big := readFile(t, filepath.Join(testdata, "conformance", "c03.cfr"))
 
 	cases := []struct {
 		name   string
@@ -423,7 +423,7 @@ func TestExportHTMLSelfContained(t *testing.T) {
 // fail, never panic.
 func FuzzLoad(f *testing.F) {
 	f.Add(hostileRWD(f))
-	f.Add(readFile(f, filepath.Join(shared, "conformance", "c06.cfr")))
+	f.Add(readFile(f, filepath.Join(testdata, "conformance", "c06.cfr")))
 	f.Add([]byte(`[{"turn":0}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src, err := source.New(bytes.NewReader(data), nil)

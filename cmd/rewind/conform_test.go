@@ -10,7 +10,7 @@ import (
 
 func TestConformCommand(t *testing.T) {
 	var out bytes.Buffer
-	err := runConform(&conformOptions{paths: []string{"../../../shared/conformance"}, out: &out})
+	err := runConform(&conformOptions{paths: []string{"../../testdata/conformance"}, out: &out})
 	if err != nil {
 		t.Fatalf("conform failed: %v\n%s", err, out.String())
 	}
@@ -27,7 +27,7 @@ func TestConformCommand(t *testing.T) {
 
 func TestConformCommandFails(t *testing.T) {
 	dir := t.TempDir()
-	src := "../../../shared/conformance/c06"
+	src := "../../testdata/conformance/c06"
 	cmds, err := os.ReadFile(src + ".commands.json")
 	if err != nil {
 		t.Fatal(err)

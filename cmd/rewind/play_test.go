@@ -91,7 +91,7 @@ func TestTournamentCommand(t *testing.T) {
 func TestAnalyzeAndReport(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	rw := "../../../shared/realworld/RuntimeTerrorsVictory.cfr"
+	rw := "../../testdata/realworld/RuntimeTerrorsVictory.cfr"
 	if err := runAnalyze(&analyzeOptions{path: rw, format: "json", stdout: &out}); err != nil {
 		t.Fatal(err)
 	}

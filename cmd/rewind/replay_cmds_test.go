@@ -12,7 +12,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
-const c06 = "../../../shared/conformance/c06"
+const c06 = "../../testdata/conformance/c06"
 
 func TestRecordVerifyExportInfo(t *testing.T) {
 	dir := t.TempDir()

@@ -12,7 +12,7 @@ import (
 // rounds, restarting from the initial state outside the timer, so ns/op is
 // the time per round.
 func BenchmarkRound(b *testing.B) {
-	vs, err := conform.Find([]string{"../../../shared/conformance/c03.cfr"})
+	vs, err := conform.Find([]string{"../../testdata/conformance/c03.cfr"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -207,7 +207,7 @@ func referenceMap(t *testing.T, path string) *Map {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("reference replay (../shared must sit next to the project): %v", err)
+		t.Fatalf("reference replay (testdata/ of the project): %v", err)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
@@ -269,7 +269,7 @@ func mean(v []int64) float64 {
 // TestGenerateMapStatisticsMatchReference compares our maps with the map the
 // reference server generated for conformance vector c01 (30x30).
 func TestGenerateMapStatisticsMatchReference(t *testing.T) {
-	ref := referenceMap(t, "../../../shared/conformance/c01.cfr")
+	ref := referenceMap(t, "../../testdata/conformance/c01.cfr")
 	if ref.Width != 30 || ref.Height != 30 {
 		t.Fatalf("reference map is %dx%d, want 30x30", ref.Width, ref.Height)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
-const sharedDir = "../../../shared/"
+const testdataDir = "../../testdata/"
 
 var realFiles = []struct {
 	path   string
@@ -28,7 +28,7 @@ var realFiles = []struct {
 
 func readShared(t testing.TB, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(sharedDir + path)
+	b, err := os.ReadFile(testdataDir + path)
 	if err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}

@@ -24,7 +24,7 @@ func TestSniff(t *testing.T) {
 // TestOpenRealworld opens the real tournament replay through the
 // format-independent source and reads every frame.
 func TestOpenRealworld(t *testing.T) {
-	s, err := Open("../../../shared/realworld/RuntimeTerrorsVictory.cfr")
+	s, err := Open("../../testdata/realworld/RuntimeTerrorsVictory.cfr")
 	if err != nil {
 		t.Fatal(err)
 	}
