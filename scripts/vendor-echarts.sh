@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Refreshes the vendored Apache ECharts used by reports and the viewer.
 # Usage: scripts/vendor-echarts.sh [VERSION]   (default: the pinned version)
-# Needs npm (the npm registry); writes viewer/assets/echarts/.
+# Needs npm (the npm registry); writes internal/assets/echarts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-version="${1:-$(cat viewer/assets/echarts/VERSION 2>/dev/null || echo 5.6.0)}"
+version="${1:-$(cat internal/assets/echarts/VERSION 2>/dev/null || echo 5.6.0)}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack --silent "echarts@$version" >/dev/null)
 tar -xzf "$tmp"/echarts-"$version".tgz -C "$tmp"
-out=viewer/assets/echarts
+out=internal/assets/echarts
 mkdir -p "$out"
 cp "$tmp/package/dist/echarts.min.js" "$out/echarts.min.js"
 cp "$tmp/package/LICENSE" "$out/LICENSE"

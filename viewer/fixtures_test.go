@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	testdata    = "../testdata"
+	testdata  = "../testdata"
 	hostile   = `<script>alert(1)</script>`
 	hostile2  = `</script><img src=x onerror=alert(2)>`
 	realworld = testdata + "/realworld/RuntimeTerrorsVictory.cfr"

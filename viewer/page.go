@@ -10,8 +10,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/templates"
-	"github.com/rewind-game/rewind/viewer/assets"
 )
 
 // PageData is the replay page's view of rep, titled after id (a file name

@@ -40,9 +40,9 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
-	"github.com/rewind-game/rewind/viewer/assets"
 )
 
 //go:embed static

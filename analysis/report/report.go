@@ -18,7 +18,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/viewer/assets"
+	"github.com/rewind-game/rewind/internal/assets"
 )
 
 // Chart names one chart of the report.
