@@ -18,6 +18,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay/recording"
 )
 
 type playOptions struct {
@@ -103,7 +104,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		return nil, err
 	}
 	defer f.Close()
-	mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Replay: f, Created: time.Now(), Tool: "rewind " + version}
+	mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(f, time.Now(), "rewind "+version)}
 	var bar *progressbar.ProgressBar
 	if opts.progress {
 		bar = progressbar.NewOptions(opts.turns,

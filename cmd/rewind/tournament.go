@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay/recording"
 )
 
 type tournamentOptions struct {
@@ -72,7 +73,8 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	}
 	tr := &match.Tournament{
 		Bots: bots, Games: opts.games, Players: opts.players, Parallel: opts.parallel,
-		Seed: opts.play.seed, MaxTurn: opts.play.turns, Dir: opts.dir, Tool: "rewind " + version,
+		Seed: opts.play.seed, MaxTurn: opts.play.turns,
+		Archive: &recording.Dir{Path: opts.dir, Tool: "rewind " + version},
 		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
 			s, err := newSeat(spec, uid, &opts.play)
 			return s.Bot, err

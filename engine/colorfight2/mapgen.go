@@ -11,7 +11,7 @@ import (
 // engine's MaxSide.
 const (
 	MinMapSide = 4
-	MaxMapSide = 1000
+	MaxMapSide = MaxSide
 )
 
 // Constants of the terrain draw and the blur, in GenerateMap's integer form.

@@ -74,7 +74,7 @@ func TestHostileBots(t *testing.T) {
 		seats = append(seats, Seat{Bot: b, Identity: s, Name: strconv.Itoa(i + 1)})
 	}
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: 20}, Seed: 2, Seats: seats, Replay: &buf})
+	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: 20}, Seed: 2, Seats: seats, Recorder: rwd(&buf)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestPythonExampleBotFullMatch(t *testing.T) {
 	}
 	seats := append(seats(t, "greedy", "economist"), Seat{Bot: ext})
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Seed: 4, Seats: seats, Replay: &buf})
+	res, err := Run(context.Background(), Config{Seed: 4, Seats: seats, Recorder: rwd(&buf)})
 	if err != nil {
 		t.Fatal(err)
 	}

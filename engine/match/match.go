@@ -1,6 +1,7 @@
 // Package match runs ColorfightII matches: it seeds the map, registers the
 // players, asks each bot for its commands every round, steps the engine and
-// records every round to a .rwd replay as it goes.
+// hands every round to a Recorder as it goes (package replay provides the
+// one that writes a .rwd; match itself never writes files).
 //
 // What is recorded is what the engine applied: a bot that answers late,
 // crashes or prints garbage is recorded as one malformed command with code
@@ -12,14 +13,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
-	"time"
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // Seat is one player of a match.
@@ -41,11 +39,8 @@ type Config struct {
 	// Seed generates the map and, through BotSeed, each bot's seed.
 	Seed  uint64
 	Seats []Seat
-	// Replay receives the .rwd recording; nil records nothing.
-	Replay io.Writer
-	// Created and Tool go into the replay header.
-	Created time.Time
-	Tool    string
+	// Recorder receives the match as it is played; nil records nothing.
+	Recorder Recorder
 	// Progress, if set, is called after every round with the turn reached.
 	Progress func(turn int)
 }
@@ -76,6 +71,38 @@ type PlayerResult struct {
 	// Errors counts all of its failed commands (faults included).
 	Faults int
 	Errors int
+}
+
+// Setup is what a Recorder learns of a match before its first round.
+type Setup struct {
+	// Game is the configuration the match is played with (defaults
+	// filled in).
+	Game colorfight2.Config
+	// Seed generated the map (colorfight2.GenerateMap).
+	Seed uint64
+	// Players in uid order (uid = index+1).
+	Players []SetupPlayer
+}
+
+// SetupPlayer is one seat as registered.
+type SetupPlayer struct {
+	UID      int
+	Name     string
+	Identity string
+	Home     colorfight2.Point
+}
+
+// Recorder receives a match as it is played. Run calls Begin once before
+// round 0 -> 1, Round after every round (with the commands the engine
+// applied, bot faults included, and the state after it; cmds is nil for
+// round 0 -> 1), and End once with the final state — also when the match
+// is interrupted, so a recording always ends at a whole round. Run stops
+// the match at the first error a Recorder returns. The slices and state
+// are only valid during the call.
+type Recorder interface {
+	Begin(Setup) error
+	Round(cmds [][]colorfight2.Command, st *colorfight2.State) error
+	End(st *colorfight2.State) error
 }
 
 // BotSeed derives seat uid's bot seed from the match seed:
@@ -142,19 +169,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
-	var w *replay.Writer
-	if cfg.Replay != nil {
-		seed := cfg.Seed
-		h := replay.Header{Config: gc, Seed: &seed, Created: cfg.Created, Tool: cfg.Tool}
+	w := cfg.Recorder
+	if w != nil {
+		setup := Setup{Game: gc, Seed: cfg.Seed}
 		_, spawns, err := colorfight2.GenerateMap(gc.Width, gc.Height, gc.MaxPlayer, cfg.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("match: %w", err)
 		}
 		for i := range names {
-			h.Players = append(h.Players, replay.Player{UID: i + 1, Name: names[i], Home: spawns[i], Bot: idents[i]})
+			setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: names[i], Identity: idents[i], Home: spawns[i]})
 		}
-		if w, err = replay.NewWriter(cfg.Replay, h); err != nil {
-			return nil, fmt.Errorf("match: %w", err)
+		if err := w.Begin(setup); err != nil {
+			return nil, fmt.Errorf("match: recording: %w", err)
 		}
 	}
 	res := &Result{}
@@ -209,8 +235,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	if w != nil {
-		if err := w.Close(st); err != nil {
-			return nil, fmt.Errorf("match: %w", err)
+		if err := w.End(st); err != nil {
+			return nil, fmt.Errorf("match: recording: %w", err)
 		}
 	}
 	st.Frame(&frame)
@@ -246,11 +272,11 @@ func ask(seats []Seat, f *colorfight2.Frame, answers []answer, startErr []error)
 	wg.Wait()
 }
 
-func record(w *replay.Writer, cmds [][]colorfight2.Command, st *colorfight2.State) error {
+func record(w Recorder, cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	if w == nil {
 		return nil
 	}
-	if err := w.WriteRound(cmds, st); err != nil {
+	if err := w.Round(cmds, st); err != nil {
 		return fmt.Errorf("match: recording: %w", err)
 	}
 	return nil

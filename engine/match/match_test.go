@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"testing"
 	"time"
 
@@ -13,6 +14,31 @@ import (
 )
 
 var created = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+
+// rwdRecorder records a match as a .rwd for the tests. (Package
+// replay/recording has the real one; importing it here would be a cycle.)
+type rwdRecorder struct {
+	w  io.Writer
+	rw *replay.Writer
+}
+
+func rwd(w io.Writer) *rwdRecorder { return &rwdRecorder{w: w} }
+
+func (r *rwdRecorder) Begin(s Setup) (err error) {
+	seed := s.Seed
+	h := replay.Header{Config: s.Game, Seed: &seed, Created: created, Tool: "rewind test"}
+	for _, p := range s.Players {
+		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Bot: p.Identity})
+	}
+	r.rw, err = replay.NewWriter(r.w, h)
+	return err
+}
+
+func (r *rwdRecorder) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
+	return r.rw.WriteRound(cmds, st)
+}
+
+func (r *rwdRecorder) End(st *colorfight2.State) error { return r.rw.Close(st) }
 
 func seats(t testing.TB, names ...string) []Seat {
 	t.Helper()
@@ -32,7 +58,7 @@ func play(t testing.TB, seed uint64, turns int, names ...string) ([]byte, *Resul
 	var buf bytes.Buffer
 	res, err := Run(context.Background(), Config{
 		Game: colorfight2.Config{MaxTurn: turns}, Seed: seed, Seats: seats(t, names...),
-		Replay: &buf, Created: created, Tool: "rewind test",
+		Recorder: rwd(&buf),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +128,7 @@ func TestFaultsRecorded(t *testing.T) {
 	var buf bytes.Buffer
 	ss := seats(t, "greedy")
 	ss = append(ss, Seat{Bot: &faulty{}})
-	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: 200}, Seed: 3, Seats: ss, Replay: &buf})
+	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: 200}, Seed: 3, Seats: ss, Recorder: rwd(&buf)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +155,7 @@ func TestFaultsRecorded(t *testing.T) {
 func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var buf bytes.Buffer
-	res, err := Run(ctx, Config{Game: colorfight2.Config{MaxTurn: 500}, Seed: 5, Seats: seats(t, "greedy", "turtle"), Replay: &buf,
+	res, err := Run(ctx, Config{Game: colorfight2.Config{MaxTurn: 500}, Seed: 5, Seats: seats(t, "greedy", "turtle"), Recorder: rwd(&buf),
 		Progress: func(turn int) {
 			if turn == 100 {
 				cancel()
@@ -153,7 +179,7 @@ func BenchmarkMatch(b *testing.B) {
 	names := []string{"economist", "greedy", "raider", "random", "turtle", "greedy", "economist", "raider"}
 	for i := 0; b.Loop(); i++ {
 		var buf bytes.Buffer
-		if _, err := Run(context.Background(), Config{Seed: uint64(i), Seats: seats(b, names...), Replay: &buf}); err != nil {
+		if _, err := Run(context.Background(), Config{Seed: uint64(i), Seats: seats(b, names...), Recorder: rwd(&buf)}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,19 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/replay"
 )
+
+// Archive keeps a tournament's games so that a tournament can resume: a
+// game the archive already holds complete is read back, not played again.
+// Package recording provides one over a folder of .rwd files.
+type Archive interface {
+	// Finished returns game i's result when the archive holds it complete
+	// (to maxTurn), played on seed with these entrants in seat order; ok
+	// is false for anything else (missing, partial, damaged, another
+	// seating), and the game is then played again.
+	Finished(i int, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	// Create starts recording game i.
+	Create(i int) (GameRecording, error)
+}
+
+// GameRecording is one game being recorded into an Archive.
+type GameRecording interface {
+	Recorder
+	// Commit keeps the finished game; path tells the user where.
+	Commit() (path string, err error)
+	// Abort discards an interrupted or failed game.
+	Abort()
+}
 
 // Tournament describes a series of matches among a set of bots.
 type Tournament struct {
@@ -32,10 +49,9 @@ type Tournament struct {
 	// Seed is the master seed: game i plays on GameSeed(Seed, i).
 	Seed    uint64
 	MaxTurn int
-	// Dir receives game-NNNN.rwd for every game. A game whose replay is
-	// already there, complete and verified, is not played again.
-	Dir  string
-	Tool string
+	// Archive records every game; a game it already holds complete is
+	// not played again. Required.
+	Archive Archive
 	// Progress, if set, is called (from any goroutine, serialized) each
 	// time a game is done, with the number done so far.
 	Progress func(done int)
@@ -43,8 +59,9 @@ type Tournament struct {
 
 // GameResult is one game of a tournament.
 type GameResult struct {
-	Game    int
-	Seed    uint64
+	Game int
+	Seed uint64
+	// Path is where the archive keeps the game.
 	Path    string
 	Skipped bool // already played: read from its replay
 	// Seats in uid order: the entrant spec, its final rank (1 = best)
@@ -54,18 +71,20 @@ type GameResult struct {
 
 // SeatResult is one seat of a game.
 type SeatResult struct {
-	Bot  string
-	Rank int
-	Gold int64
+	Bot   string
+	Rank  int
+	Gold  int64
+	Cells int64
 }
 
 // Standing is one entrant's tournament record.
 type Standing struct {
-	Bot      string
-	Games    int
-	Wins     int
-	MeanRank float64
-	MeanGold float64
+	Bot       string
+	Games     int
+	Wins      int
+	MeanRank  float64
+	MeanGold  float64
+	MeanCells float64
 	// Elo is the entrant's multiplayer Elo rating (see Standings).
 	Elo float64
 }
@@ -107,8 +126,8 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if p := t.players(); p < 2 || p > 8 {
 		return nil, fmt.Errorf("tournament: %d players per game, want 2..8", p)
 	}
-	if err := os.MkdirAll(t.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("tournament: %w", err)
+	if t.Archive == nil {
+		return nil, errors.New("tournament: no archive to record the games in")
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -148,26 +167,23 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	return results, nil
 }
 
-// game plays game i, or reads it back if its replay is already complete.
+// game plays game i, or reads it back if the archive already holds it.
 func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
 	seed := GameSeed(t.Seed, i)
-	path := filepath.Join(t.Dir, fmt.Sprintf("game-%04d.rwd", i))
 	specs := t.Seating(i)
-	if gr, ok := readFinished(path, specs, seed); ok {
+	cfg := colorfight2.DefaultConfig()
+	if t.MaxTurn > 0 {
+		cfg.MaxTurn = t.MaxTurn
+	}
+	cfg.MaxPlayer = 0
+	if gr, ok := t.Archive.Finished(i, seed, cfg.MaxTurn, specs); ok {
 		gr.Game = i
 		return gr, nil
 	}
-	tmp := path + ".partial"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return GameResult{}, err
-	}
-	defer os.Remove(tmp)
 	var seats []Seat
 	for k, s := range specs {
 		b, err := t.NewBot(s, i, k+1)
 		if err != nil {
-			f.Close()
 			for _, st := range seats {
 				st.Bot.Close()
 			}
@@ -175,71 +191,31 @@ func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
 		}
 		seats = append(seats, Seat{Bot: b, Identity: s})
 	}
-	cfg := colorfight2.DefaultConfig()
-	if t.MaxTurn > 0 {
-		cfg.MaxTurn = t.MaxTurn
-	}
-	cfg.MaxPlayer = 0
-	res, err := Run(ctx, Config{Game: cfg, Seed: seed, Seats: seats, Replay: f, Created: time.Now(), Tool: t.Tool})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	rec, err := t.Archive.Create(i)
 	if err != nil {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
 		return GameResult{}, err
 	}
-	if res.Interrupted {
-		return GameResult{}, ctx.Err()
+	res, err := Run(ctx, Config{Game: cfg, Seed: seed, Seats: seats, Recorder: rec})
+	if err == nil && res.Interrupted {
+		err = ctx.Err()
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err != nil {
+		rec.Abort()
+		return GameResult{}, err
+	}
+	path, err := rec.Commit()
+	if err != nil {
 		return GameResult{}, err
 	}
 	gr := GameResult{Game: i, Seed: seed, Path: path, Seats: make([]SeatResult, len(specs))}
 	for r, uid := range res.Ranking {
-		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: res.Players[uid-1].Gold}
+		p := res.Players[uid-1]
+		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: p.Gold, Cells: p.Cells}
 	}
 	return gr, nil
-}
-
-// readFinished reads a finished game's result from its replay: it must
-// verify completely and match the expected seating and seed.
-func readFinished(path string, specs []string, seed uint64) (GameResult, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return GameResult{}, false
-	}
-	defer f.Close()
-	g, err := replay.Open(f)
-	if err != nil {
-		return GameResult{}, false
-	}
-	defer g.Close()
-	h := g.Header()
-	if h.Seed == nil || *h.Seed != seed || len(h.Players) != len(specs) {
-		return GameResult{}, false
-	}
-	for k, p := range h.Players {
-		if p.Bot != specs[k] {
-			return GameResult{}, false
-		}
-	}
-	for {
-		err := g.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return GameResult{}, false
-		}
-	}
-	ft := g.Footer()
-	if ft == nil || ft.Turn != h.Config.MaxTurn {
-		return GameResult{}, false
-	}
-	gr := GameResult{Seed: seed, Path: path, Skipped: true, Seats: make([]SeatResult, len(specs))}
-	for r, uid := range ft.Ranking {
-		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: ft.Gold[uid-1]}
-	}
-	return gr, true
 }
 
 // EloK is the K-factor of the multiplayer Elo rating.
@@ -267,6 +243,7 @@ func Standings(games []GameResult) []Standing {
 	}
 	sumRank := map[string]float64{}
 	sumGold := map[string]float64{}
+	sumCells := map[string]float64{}
 	for _, g := range games {
 		for _, s := range g.Seats {
 			e := get(s.Bot)
@@ -276,6 +253,7 @@ func Standings(games []GameResult) []Standing {
 			}
 			sumRank[s.Bot] += float64(s.Rank)
 			sumGold[s.Bot] += float64(s.Gold)
+			sumCells[s.Bot] += float64(s.Cells)
 		}
 		n := len(g.Seats)
 		before := make([]float64, n)
@@ -307,6 +285,7 @@ func Standings(games []GameResult) []Standing {
 	for i := range st {
 		st[i].MeanRank = sumRank[st[i].Bot] / float64(st[i].Games)
 		st[i].MeanGold = sumGold[st[i].Bot] / float64(st[i].Games)
+		st[i].MeanCells = sumCells[st[i].Bot] / float64(st[i].Games)
 	}
 	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })
 	return st

@@ -2,49 +2,134 @@ package match
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
 func builtin(spec string, game, uid int) (bot.Bot, error) { return bot.Builtin(spec) }
 
-func TestTournament(t *testing.T) {
-	dir := t.TempDir()
+// memArchive keeps games in memory: a game committed once is read back,
+// not played again (package replay/recording has the folder archive).
+type memArchive struct {
+	mu      sync.Mutex
+	games   map[int]GameResult
+	created int
+}
+
+func (a *memArchive) Finished(i int, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g, ok := a.games[i]
+	if !ok || g.Seed != seed || len(g.Seats) != len(entrants) {
+		return GameResult{}, false
+	}
+	for k := range entrants {
+		if g.Seats[k].Bot != entrants[k] {
+			return GameResult{}, false
+		}
+	}
+	g.Skipped = true
+	return g, true
+}
+
+func (a *memArchive) Create(i int) (GameRecording, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.created++
+	return &memGame{a: a, res: GameResult{Game: i, Path: fmt.Sprintf("mem:%d", i)}}, nil
+}
+
+// memGame keeps what a recording would: the setup and the final standing.
+type memGame struct {
+	a      *memArchive
+	res    GameResult
+	rounds int
+	ended  bool
+}
+
+func (g *memGame) Begin(s Setup) error {
+	g.res.Seed = s.Seed
+	for _, p := range s.Players {
+		g.res.Seats = append(g.res.Seats, SeatResult{Bot: p.Identity})
+	}
+	return nil
+}
+
+func (g *memGame) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
+	g.rounds++
+	return nil
+}
+
+func (g *memGame) End(st *colorfight2.State) error {
+	if g.ended {
+		return errors.New("End called twice")
+	}
+	g.ended = true
+	var f colorfight2.Frame
+	st.Frame(&f)
+	for r, uid := range st.Ranking() {
+		s := &g.res.Seats[uid-1]
+		s.Rank, s.Gold, s.Cells = r+1, f.Users[uid-1].Gold, f.Users[uid-1].CellNumber
+	}
+	return nil
+}
+
+func (g *memGame) Commit() (string, error) {
+	if !g.ended {
+		return "", errors.New("Commit before End")
+	}
+	g.a.mu.Lock()
+	defer g.a.mu.Unlock()
+	if g.a.games == nil {
+		g.a.games = map[int]GameResult{}
+	}
+	g.a.games[g.res.Game] = g.res
+	return g.res.Path, nil
+}
+
+func (g *memGame) Abort() {}
+
+// TestTournamentResumes: a second run reads every game back from the
+// archive; results equal the first run's; a game the archive lost is
+// played again with the same outcome (same seed, same seating).
+func TestTournamentResumes(t *testing.T) {
+	arch := &memArchive{}
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist", "turtle"}, NewBot: builtin,
-		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Dir: dir}
+		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
 	games, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(games) != 8 {
-		t.Fatalf("%d games", len(games))
+	if len(games) != 8 || arch.created != 8 {
+		t.Fatalf("%d games, %d recordings", len(games), arch.created)
 	}
-	for _, g := range games {
-		if g.Skipped {
-			t.Fatal("first run skipped a game")
+	for i, g := range games {
+		if g.Skipped || g.Game != i || len(g.Seats) != 2 {
+			t.Fatalf("first run, game %d: %+v", i, g)
 		}
-		if _, err := os.Stat(g.Path); err != nil {
-			t.Fatal(err)
+		if r := g.Seats[0].Rank + g.Seats[1].Rank; r != 3 {
+			t.Fatalf("game %d ranks %+v", i, g.Seats)
 		}
 	}
 	// Seatings vary: not every game has the same pair in the same order.
 	if tr.Seating(0)[0] == tr.Seating(1)[0] && tr.Seating(1)[0] == tr.Seating(2)[0] && tr.Seating(2)[0] == tr.Seating(3)[0] {
 		t.Error("seatings do not vary")
 	}
-
-	// Resume: remove one replay, truncate another; only those are replayed.
-	os.Remove(games[3].Path)
-	b, _ := os.ReadFile(games[5].Path)
-	os.WriteFile(games[5].Path, b[:len(b)/2], 0o644)
+	delete(arch.games, 3)
 	again, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if arch.created != 9 {
+		t.Fatalf("second run created %d recordings, want 1", arch.created-8)
+	}
 	for i, g := range again {
-		if want := i != 3 && i != 5; g.Skipped != want {
+		if want := i != 3; g.Skipped != want {
 			t.Errorf("game %d: skipped %v, want %v", i, g.Skipped, want)
 		}
 		for k := range g.Seats {
@@ -53,16 +138,45 @@ func TestTournament(t *testing.T) {
 			}
 		}
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, "*.partial")); len(m) != 0 {
-		t.Errorf("partial files left: %v", m)
+}
+
+// TestTournamentInterruptedAborts: a cancelled tournament aborts the
+// games in progress and commits none of them.
+func TestTournamentInterruptedAborts(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	arch := &memArchive{}
+	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, Archive: arch,
+		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
+			b, err := bot.Builtin(spec)
+			return &cancelAt{Bot: b, turn: 50, cancel: cancel}, err
+		}}
+	if _, err := tr.Run(ctx); err == nil {
+		t.Fatal("interrupted tournament returned no error")
 	}
+	if len(arch.games) != 0 {
+		t.Fatalf("interrupted games committed: %v", arch.games)
+	}
+}
+
+// cancelAt cancels the context when asked for turn's commands.
+type cancelAt struct {
+	bot.Bot
+	turn   int
+	cancel func()
+}
+
+func (c *cancelAt) Commands(f *colorfight2.Frame) ([]string, error) {
+	if f.Turn >= c.turn {
+		c.cancel()
+	}
+	return c.Bot.Commands(f)
 }
 
 // TestRatingsRankStrongerBot: over a tournament, greedy is rated above
 // random.
 func TestRatingsRankStrongerBot(t *testing.T) {
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist"}, NewBot: builtin,
-		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, Dir: t.TempDir()}
+		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, Archive: &memArchive{}}
 	games, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

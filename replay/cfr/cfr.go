@@ -24,11 +24,13 @@ import (
 // Limits enforced by the Decoder (and by the Encoder, so that everything it
 // writes can be read back).
 const (
-	// MinSize and MaxSize bound the map width and height (inclusive).
+	// MinSize and MaxSize bound the map width and height (inclusive):
+	// the ruleset's own bound, so every map the engine accepts is readable.
 	MinSize = 1
-	MaxSize = 1000
-	// MaxUsers is the largest number of users one element may hold.
-	MaxUsers = 64
+	MaxSize = colorfight2.MaxSide
+	// MaxUsers is the largest number of users one element may hold: the
+	// ruleset's player bound.
+	MaxUsers = colorfight2.MaxPlayers
 	// MaxUID is the largest accepted user id; uids start at 1.
 	MaxUID = 1<<31 - 1
 	// MaxUsernameBytes is the longest accepted username, in UTF-8 bytes

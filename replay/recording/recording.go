@@ -1,0 +1,209 @@
+// Package recording connects the match runner to the .rwd format: a
+// match.Recorder that writes a replay as a match is played, and a
+// match.Archive that keeps a tournament's games as .rwd files in a folder.
+//
+// It sits to the right of both engine/match and replay in the data flow
+// (runners ← recorders): engine/match defines the interfaces and never
+// imports replay; the command line and the server wire these in.
+package recording
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Recorder writes a match to an io.Writer as a .rwd replay, one flushed
+// round at a time (see replay.Writer). It implements match.Recorder.
+type Recorder struct {
+	w       io.Writer
+	created time.Time
+	tool    string
+	rw      *replay.Writer
+}
+
+var _ match.Recorder = (*Recorder)(nil)
+
+// New returns a Recorder writing to w. created and tool go into the
+// replay header (tool names the program: "rewind 0.1.0").
+func New(w io.Writer, created time.Time, tool string) *Recorder {
+	return &Recorder{w: w, created: created, tool: tool}
+}
+
+// Header returns the .rwd header a match with this setup is recorded
+// under.
+func Header(s match.Setup, created time.Time, tool string) replay.Header {
+	seed := s.Seed
+	h := replay.Header{Config: s.Game, Seed: &seed, Created: created, Tool: tool}
+	for _, p := range s.Players {
+		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Bot: p.Identity})
+	}
+	return h
+}
+
+// Begin writes the header.
+func (r *Recorder) Begin(s match.Setup) error {
+	if r.rw != nil {
+		return errors.New("recording: Begin called twice")
+	}
+	rw, err := replay.NewWriter(r.w, Header(s, r.created, r.tool))
+	if err != nil {
+		return err
+	}
+	r.rw = rw
+	return nil
+}
+
+// Round writes one round record and flushes it.
+func (r *Recorder) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
+	if r.rw == nil {
+		return errors.New("recording: Round before Begin")
+	}
+	return r.rw.WriteRound(cmds, st)
+}
+
+// End writes the footer. It does not close the underlying writer.
+func (r *Recorder) End(st *colorfight2.State) error {
+	if r.rw == nil {
+		return errors.New("recording: End before Begin")
+	}
+	return r.rw.Close(st)
+}
+
+// Dir is a match.Archive over a folder: game i is game-NNNN.rwd (four
+// digits at least), written as game-NNNN.rwd.partial while it is played and
+// renamed into place only when it finished, so the folder never holds a
+// half game under a final name.
+type Dir struct {
+	// Path is the folder; Create makes it when missing.
+	Path string
+	// Tool goes into every replay header.
+	Tool string
+	// Now stamps each replay's creation time (default time.Now).
+	Now func() time.Time
+}
+
+var _ match.Archive = (*Dir)(nil)
+
+// GamePath returns where game i is kept.
+func (d *Dir) GamePath(i int) string {
+	return filepath.Join(d.Path, fmt.Sprintf("game-%04d.rwd", i))
+}
+
+// Finished reads game i back when its replay is there, verifies by
+// re-simulation to its footer at the configured last turn, and was played
+// with this seed and these entrants in seat order. Anything else — missing,
+// partial, damaged, another seating — reports ok false, and the game is
+// played again.
+func (d *Dir) Finished(i int, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+	path := d.GamePath(i)
+	f, err := os.Open(path)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer f.Close()
+	g, err := replay.Open(f)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer g.Close()
+	h := g.Header()
+	if h.Seed == nil || *h.Seed != seed || len(h.Players) != len(entrants) || (maxTurn > 0 && h.Config.MaxTurn != maxTurn) {
+		return match.GameResult{}, false
+	}
+	for k, p := range h.Players {
+		if p.Bot != entrants[k] {
+			return match.GameResult{}, false
+		}
+	}
+	for {
+		err := g.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return match.GameResult{}, false
+		}
+	}
+	ft := g.Footer()
+	if ft == nil || ft.Turn != h.Config.MaxTurn || len(ft.Gold) != len(entrants) {
+		return match.GameResult{}, false
+	}
+	cells := make([]int64, len(entrants))
+	for _, u := range finalUsers(g) {
+		if i := u.UID - 1; i >= 0 && i < len(cells) {
+			cells[i] = u.Cells
+		}
+	}
+	gr := match.GameResult{Game: i, Seed: seed, Path: path, Skipped: true, Seats: make([]match.SeatResult, len(entrants))}
+	for r, uid := range ft.Ranking {
+		if uid < 1 || uid > len(entrants) {
+			return match.GameResult{}, false
+		}
+		gr.Seats[uid-1] = match.SeatResult{Bot: entrants[uid-1], Rank: r + 1, Gold: ft.Gold[uid-1], Cells: cells[uid-1]}
+	}
+	return gr, true
+}
+
+type userCells struct {
+	UID   int
+	Cells int64
+}
+
+func finalUsers(g *replay.Game) []userCells {
+	var fr colorfight2.Frame
+	g.State().Frame(&fr)
+	out := make([]userCells, len(fr.Users))
+	for i, u := range fr.Users {
+		out[i] = userCells{UID: int(u.UID), Cells: u.CellNumber}
+	}
+	return out
+}
+
+// Create starts recording game i.
+func (d *Dir) Create(i int) (match.GameRecording, error) {
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	final := d.GamePath(i)
+	tmp := final + ".partial"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	now := time.Now
+	if d.Now != nil {
+		now = d.Now
+	}
+	return &dirGame{Recorder: New(f, now(), d.Tool), f: f, tmp: tmp, final: final}, nil
+}
+
+type dirGame struct {
+	*Recorder
+	f          *os.File
+	tmp, final string
+}
+
+func (g *dirGame) Commit() (string, error) {
+	if err := g.f.Close(); err != nil {
+		os.Remove(g.tmp)
+		return "", fmt.Errorf("recording: %w", err)
+	}
+	if err := os.Rename(g.tmp, g.final); err != nil {
+		os.Remove(g.tmp)
+		return "", fmt.Errorf("recording: %w", err)
+	}
+	return g.final, nil
+}
+
+func (g *dirGame) Abort() {
+	g.f.Close()
+	os.Remove(g.tmp)
+}

@@ -1,0 +1,128 @@
+package recording_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/recording"
+)
+
+var created = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+
+func builtin(spec string, game, uid int) (bot.Bot, error) { return bot.Builtin(spec) }
+
+// TestRecorderWritesVerifiableReplay: a match recorded through Recorder
+// re-simulates to the match's own final state, with the header the setup
+// describes.
+func TestRecorderWritesVerifiableReplay(t *testing.T) {
+	var buf bytes.Buffer
+	var seats []match.Seat
+	for _, n := range []string{"greedy", "economist", "raider"} {
+		b, _ := bot.Builtin(n)
+		seats = append(seats, match.Seat{Bot: b})
+	}
+	res, err := match.Run(context.Background(), match.Config{Seed: 9, Seats: seats, Recorder: recording.New(&buf, created, "rewind test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Turn {
+		t.Fatalf("verify: %v %+v", err, v)
+	}
+	g, err := replay.Open(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.Next() == nil {
+	}
+	if g.State().Hash() != res.Hash {
+		t.Fatal("re-simulation ends at another state than the match")
+	}
+	h := g.Header()
+	if h.Tool != "rewind test" || !h.Created.Equal(created) || h.Seed == nil || *h.Seed != 9 || len(h.Players) != 3 ||
+		h.Players[1].Bot != "economist" || h.Players[1].Name != "2_economist" {
+		t.Fatalf("header %+v", h)
+	}
+}
+
+// TestRecorderOrder: calls out of order are errors, not panics.
+func TestRecorderOrder(t *testing.T) {
+	r := recording.New(&bytes.Buffer{}, created, "t")
+	if err := r.Round(nil, nil); err == nil {
+		t.Error("Round before Begin accepted")
+	}
+	if err := r.End(nil); err == nil {
+		t.Error("End before Begin accepted")
+	}
+}
+
+// TestDirResume: a tournament archived in a folder resumes — a removed
+// game and a truncated one are played again with the same outcome, the
+// others are read back, and no partial file is left.
+func TestDirResume(t *testing.T) {
+	dir := t.TempDir()
+	arch := &recording.Dir{Path: filepath.Join(dir, "games"), Tool: "rewind test"}
+	tr := &match.Tournament{Bots: []string{"greedy", "random", "economist", "turtle"}, NewBot: builtin,
+		Games: 6, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
+	games, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range games {
+		if g.Skipped || g.Path != arch.GamePath(i) {
+			t.Fatalf("first run, game %d: %+v", i, g)
+		}
+		if _, err := os.Stat(g.Path); err != nil {
+			t.Fatal(err)
+		}
+		if g.Seats[0].Cells+g.Seats[1].Cells == 0 {
+			t.Fatalf("game %d: no cells recorded: %+v", i, g.Seats)
+		}
+	}
+	os.Remove(games[3].Path)
+	b, _ := os.ReadFile(games[5].Path)
+	os.WriteFile(games[5].Path, b[:len(b)/2], 0o644)
+	again, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range again {
+		if want := i != 3 && i != 5; g.Skipped != want {
+			t.Errorf("game %d: skipped %v, want %v", i, g.Skipped, want)
+		}
+		for k := range g.Seats {
+			if g.Seats[k] != games[i].Seats[k] {
+				t.Errorf("game %d seat %d: %+v, first run %+v", i, k, g.Seats[k], games[i].Seats[k])
+			}
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(arch.Path, "*.partial")); len(m) != 0 {
+		t.Errorf("partial files left: %v", m)
+	}
+	// Another seating under the same name is not taken for the game.
+	other := *tr
+	other.Bots = []string{"raider", "turtle"}
+	if _, ok := arch.Finished(0, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
+		t.Error("a game with other entrants was taken as finished")
+	}
+}
+
+// TestDirAbortLeavesNothing: an interrupted game leaves no file behind.
+func TestDirAbortLeavesNothing(t *testing.T) {
+	arch := &recording.Dir{Path: t.TempDir()}
+	rec, err := arch.Create(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Abort()
+	if m, _ := filepath.Glob(filepath.Join(arch.Path, "*")); len(m) != 0 {
+		t.Fatalf("files left: %v", m)
+	}
+}
