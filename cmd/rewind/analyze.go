@@ -1,23 +1,16 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
-	"strconv"
-	"sync"
-	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 type analyzeOptions struct {
@@ -63,19 +56,6 @@ with --format table, only the aggregate.`,
 	return cmd
 }
 
-func analyzeFile(path string) (*analysis.Analysis, error) {
-	src, err := source.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	a, err := analysis.Analyze(src)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return a, nil
-}
-
 func runAnalyze(opts *analyzeOptions) error {
 	st, err := os.Stat(opts.path)
 	if err != nil {
@@ -84,7 +64,7 @@ func runAnalyze(opts *analyzeOptions) error {
 	if st.IsDir() {
 		return analyzeDir(opts)
 	}
-	a, err := analyzeFile(opts.path)
+	a, err := analysis.AnalyzeFile(opts.path)
 	if err != nil {
 		return err
 	}
@@ -99,121 +79,44 @@ func runAnalyze(opts *analyzeOptions) error {
 	return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
 }
 
-// botKey is how a player counts in the per-bot aggregate: its bot
-// identity when the replay records one, else its username.
-func botKey(p analysis.Standing) string {
-	if p.Bot != "" {
-		return p.Bot
-	}
-	return p.Username
-}
-
 func analyzeDir(opts *analyzeOptions) error {
-	var files []string
-	for _, pat := range []string{"*.rwd", "*.cfr"} {
-		m, err := filepath.Glob(filepath.Join(opts.path, pat))
-		if err != nil {
-			return err
-		}
-		files = append(files, m...)
+	files, err := analysis.ReplayFiles(opts.path)
+	if err != nil {
+		return err
 	}
-	sort.Strings(files)
 	if len(files) == 0 {
 		return fmt.Errorf("%s: no .rwd or .cfr replays", opts.path)
 	}
-	results := make([]*analysis.Analysis, len(files))
-	errs := make([]error, len(files))
 	var bar *progressbar.ProgressBar
+	var done func()
 	if opts.progress {
 		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(opts.stderr),
 			progressbar.OptionSetDescription("analyzing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		done = func() { bar.Add(1) }
 	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, opts.parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i], errs[i] = analyzeFile(files[i])
-				if bar != nil {
-					bar.Add(1)
-				}
-			}
-		}()
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	games := analysis.AnalyzeFiles(files, opts.parallel, done)
 	if bar != nil {
 		bar.Finish()
 	}
-
-	type agg struct {
-		games, wins     int
-		rank, gold, cel float64
-	}
-	aggs := map[string]*agg{}
-	var order []string
-	cw := csv.NewWriter(opts.stdout)
-	if opts.format != "table" {
-		cw.Write([]string{"game", "format", "rounds", "rank", "uid", "username", "bot", "gold", "cells", "energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out"})
-	}
 	failed := 0
-	for i, a := range results {
-		if errs[i] != nil {
+	for _, g := range games {
+		if g.Err != nil {
 			failed++
-			fmt.Fprintf(opts.stderr, "skipped %v\n", errs[i])
-			continue
-		}
-		for _, s := range a.Summary.Ranking {
-			if opts.format != "table" {
-				cw.Write([]string{filepath.Base(files[i]), string(a.Format), strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
-					s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut)})
-			}
-			k := botKey(s)
-			g := aggs[k]
-			if g == nil {
-				g = &agg{}
-				aggs[k] = g
-				order = append(order, k)
-			}
-			g.games++
-			if s.Rank == 1 {
-				g.wins++
-			}
-			g.rank += float64(s.Rank)
-			g.gold += float64(s.Gold)
-			g.cel += float64(s.Cells)
+			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := aggs[order[a]], aggs[order[b]]
-		return x.rank/float64(x.games) < y.rank/float64(y.games)
-	})
 	out := opts.stderr
 	if opts.format == "table" {
 		out = opts.stdout
+	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
+		return err
 	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "bot\tgames\twins\tmean rank\tmean gold\tmean cells")
-	for _, k := range order {
-		g := aggs[k]
-		n := float64(g.games)
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.0f\t%.1f\n", strconv.Quote(k), g.games, g.wins, g.rank/n, g.gold/n, g.cel/n)
+	if err := analysis.WriteStandings(out, analysis.Standings(games)); err != nil {
+		return err
 	}
-	tw.Flush()
 	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(files)-failed, failed)
 	if failed == len(files) {
 		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
 	}
 	return nil
 }
-
-func i64(v int64) string { return strconv.FormatInt(v, 10) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 )
 
@@ -36,7 +37,7 @@ with no network.`,
 }
 
 func runReport(opts *reportOptions) error {
-	a, err := analyzeFile(opts.in)
+	a, err := analysis.AnalyzeFile(opts.in)
 	if err != nil {
 		return err
 	}

@@ -3,17 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
-	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
@@ -100,17 +99,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			skipped++
 		}
 	}
-	printStandings(opts.play.stdout, match.Standings(games))
+	analysis.WriteStandings(opts.play.stdout, match.Standings(games))
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
 }
 
-func printStandings(w io.Writer, st []match.Standing) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\telo")
-	for i, s := range st {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.0f\n", i+1, s.Bot, s.Games, s.Wins, s.MeanRank, s.MeanGold, s.Elo)
-	}
-	tw.Flush()
-}

@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCorpus: a folder of replays is analyzed in parallel, a broken file is
+// reported and left out, the CSV has a row per (game, player) that agrees
+// with each game's summary, and the per-bot standings count every seat.
+func TestCorpus(t *testing.T) {
+	dir := t.TempDir()
+	vs := vectors(t)
+	for _, v := range vs[:3] {
+		b, err := os.ReadFile(v.CFR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, v.Name+".cfr"), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "junk.rwd"), []byte("not a replay"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("ignored"), 0o644)
+	os.Mkdir(filepath.Join(dir, "dir.cfr"), 0o755)
+
+	files, err := ReplayFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 4 {
+		t.Fatalf("files %v", files)
+	}
+	calls := 0
+	games := AnalyzeFiles(files, 2, func() { calls++ })
+	if calls != 4 {
+		t.Fatalf("progress called %d times", calls)
+	}
+	seats := 0
+	for _, g := range games {
+		if filepath.Base(g.Path) == "junk.rwd" {
+			if g.Err == nil || g.Analysis != nil {
+				t.Fatalf("junk analyzed: %+v", g)
+			}
+			continue
+		}
+		if g.Err != nil {
+			t.Fatal(g.Err)
+		}
+		seats += len(g.Analysis.Summary.Ranking)
+	}
+
+	var buf bytes.Buffer
+	if err := WriteCorpusCSV(&buf, games); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+seats || strings.Join(rows[0], ",") != strings.Join(CorpusColumns, ",") {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	for _, r := range rows[1:] {
+		var g *Analysis
+		for _, x := range games {
+			if x.Analysis != nil && filepath.Base(x.Path) == r[0] {
+				g = x.Analysis
+			}
+		}
+		uid, _ := strconv.Atoi(r[4])
+		p := g.Player(uid)
+		gold, _ := strconv.ParseInt(r[7], 10, 64)
+		if p == nil || gold != p.Series[len(p.Series)-1].Gold {
+			t.Fatalf("row %v disagrees with the analysis", r)
+		}
+	}
+
+	st := Standings(games)
+	total, wins := 0, 0
+	for _, s := range st {
+		total += s.Games
+		wins += s.Wins
+	}
+	if total != seats || wins != 3 {
+		t.Fatalf("standings count %d seats and %d wins, want %d and 3: %+v", total, wins, seats, st)
+	}
+	buf.Reset()
+	if err := WriteStandings(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), strconv.Quote(st[0].Bot)) {
+		t.Fatalf("standings table:\n%s", buf.String())
+	}
+}
