@@ -104,4 +104,3 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
 }
-
