@@ -13,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay/recording"
 )
 
 const (
@@ -47,7 +48,7 @@ func hostileRWD(tb testing.TB) []byte {
 	r, _ := bot.Builtin("random")
 	var buf bytes.Buffer
 	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: 60}, Seed: 1,
-		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: hostile2}}, Replay: &buf})
+		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: hostile2}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
 	if err != nil {
 		tb.Fatal(err)
 	}

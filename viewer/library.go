@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,43 +14,24 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-// Entry is one replay of a library, as the library page lists it.
+// Entry is one replay of a library, as the library page lists it: the
+// file and its source.Summary.
 type Entry struct {
 	// ID is the replay's slash-separated path relative to the library
 	// folder; it is what URLs name.
 	ID      string
-	Format  source.Format
 	Size    int64
 	ModTime time.Time
 	// Date is when the game was recorded (the .rwd header), else the
 	// file's modification time.
-	Date    time.Time
-	Players []source.Player
-	// Winner is the first of the final ranking (0 when unknown) and
-	// WinnerGold its gold.
-	Winner     int
-	WinnerGold int64
-	Rounds     int
-	// Complete is false for a replay that ends early (a match still being
-	// recorded, or a truncated file).
-	Complete bool
-	// Err says why the file cannot be opened ("" when it can).
+	Date time.Time
+	source.Summary
+	// Err says why the file cannot be opened at all ("" when it can; a
+	// damaged file that starts well is listed with Summary.Damage).
 	Err string
-}
-
-// PlayerName returns the name of player uid in e.
-func (e *Entry) PlayerName(uid int) string {
-	for _, p := range e.Players {
-		if p.UID == uid {
-			return p.Name
-		}
-	}
-	return fmt.Sprintf("player %d", uid)
 }
 
 // maxCached is how many loaded replays a library keeps in memory.
@@ -237,8 +217,7 @@ func (l *Library) List() ([]*Entry, error) {
 	return out, nil
 }
 
-// summarize fills in e from the file without re-simulating: a .rwd's
-// header and round records, a .cfr's frames.
+// summarize fills in e from the file without re-simulating.
 func (l *Library) summarize(e *Entry) {
 	f, err := l.root.Open(e.ID)
 	if err != nil {
@@ -246,108 +225,14 @@ func (l *Library) summarize(e *Entry) {
 		return
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	prefix, _ := br.Peek(8)
-	format, err := source.Sniff(prefix)
+	sum, err := source.Summarize(f)
 	if err != nil {
 		e.Err = err.Error()
 		return
 	}
-	e.Format = format
-	if format == source.RWD {
-		summarizeRWD(e, br)
-		return
-	}
-	summarizeCFR(e, br)
-}
-
-func summarizeRWD(e *Entry, r io.Reader) {
-	rd, err := replay.NewReader(r)
-	if err != nil {
-		e.Err = err.Error()
-		return
-	}
-	defer rd.Close()
-	h := rd.Header()
-	if !h.Created.IsZero() {
-		e.Date = h.Created
-	}
-	for _, p := range h.Players {
-		e.Players = append(e.Players, source.Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
-	}
-	for {
-		_, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			// Whole rounds before the damage are still viewable.
-			e.Rounds = rd.Turn()
-			return
-		}
-	}
-	e.Rounds = rd.Turn()
-	if ft := rd.Footer(); ft != nil {
-		e.Complete = true
-		e.Rounds = ft.Turn
-		if len(ft.Ranking) > 0 {
-			e.Winner = ft.Ranking[0]
-			if i := e.Winner - 1; i >= 0 && i < len(ft.Gold) {
-				e.WinnerGold = ft.Gold[i]
-			}
-		}
-	}
-}
-
-func summarizeCFR(e *Entry, r io.Reader) {
-	src, err := source.New(r, nil)
-	if err != nil {
-		e.Err = err.Error()
-		return
-	}
-	defer src.Close()
-	var f colorfight2.Frame
-	n := 0
-	names := map[int]string{}
-	var order []int
-	for {
-		err := src.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			e.Err = fmt.Sprintf("frame %d: %v", n, err)
-			return
-		}
-		n++
-		for i := range f.Users {
-			u := &f.Users[i]
-			uid := int(u.UID)
-			if _, ok := names[uid]; !ok {
-				order = append(order, uid)
-			}
-			names[uid] = u.Username
-		}
-	}
-	if n == 0 {
-		e.Err = "no frames"
-		return
-	}
-	sort.Ints(order)
-	for _, uid := range order {
-		e.Players = append(e.Players, source.Player{UID: uid, Name: names[uid]})
-	}
-	e.Rounds = n - 1
-	e.Complete = true
-	best := -1
-	for i := range f.Users {
-		u := &f.Users[i]
-		if best < 0 || u.Gold > f.Users[best].Gold || (u.Gold == f.Users[best].Gold && u.UID < f.Users[best].UID) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		e.Winner, e.WinnerGold = int(f.Users[best].UID), f.Users[best].Gold
+	e.Summary = *sum
+	if !sum.Created.IsZero() {
+		e.Date = sum.Created
 	}
 }
 

@@ -198,8 +198,8 @@ func rows(entries []*Entry) []templates.LibraryRow {
 		switch {
 		case e.Err != "":
 			r.Status, r.Broken = "cannot be opened: "+e.Err, true
-		case !e.Complete:
-			r.Status = fmt.Sprintf("incomplete: %d rounds so far (still being recorded, or cut short)", e.Rounds)
+		case !e.Complete || e.EndedEarly():
+			r.Status = e.Status()
 		}
 		out = append(out, r)
 	}
@@ -245,6 +245,7 @@ type libraryEntry struct {
 	WinnerGold int64           `json:"winner_gold"`
 	Rounds     int             `json:"rounds"`
 	Complete   bool            `json:"complete"`
+	Status     string          `json:"status"`
 	Error      string          `json:"error,omitempty"`
 }
 
@@ -258,6 +259,9 @@ func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
 	for i, e := range entries {
 		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Size: e.Size, Date: e.Date, Players: e.Players,
 			Winner: e.Winner, WinnerGold: e.WinnerGold, Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
+		if e.Err == "" {
+			out[i].Status = e.Status()
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

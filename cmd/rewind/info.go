@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -26,8 +25,9 @@ func newInfoCmd() *cobra.Command {
 		Use:   "info FILE...",
 		Short: "Print a replay's header (.rwd or .cfr) without playing it",
 		Long: `info prints what a replay says about its game: format, configuration, map,
-players and provenance. For .rwd it reads only the uncompressed header; for
-.cfr it reads the first two frames.`,
+players, provenance, how many rounds the file holds and whether it is
+complete, and the leader at the last whole round. It reads the file without
+re-simulating it.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
@@ -52,14 +52,18 @@ func runInfo(opts *infoOptions, path string) error {
 	if err != nil {
 		return err
 	}
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory; info takes replay files (.rwd or .cfr)", path)
+	}
+	w := opts.stdout
 	br := bufio.NewReader(f)
 	prefix, _ := br.Peek(8)
 	format, err := source.Sniff(prefix)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	w := opts.stdout
 	fmt.Fprintf(w, "%s\n  format:   %s, %d bytes\n", path, format, st.Size())
+	homes := map[int]string{}
 	if format == source.RWD {
 		h, err := replay.ReadHeader(br)
 		if err != nil {
@@ -76,31 +80,44 @@ func runInfo(opts *infoOptions, path string) error {
 			fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
-		fmt.Fprintf(w, "  players:\n")
 		for _, p := range h.Players {
-			bot := p.Bot
-			if bot == "" {
-				bot = "-"
-			}
-			fmt.Fprintf(w, "    %d  %-24q home (%d,%d)  bot %s\n", p.UID, p.Name, p.Home.X, p.Home.Y, bot)
+			homes[p.UID] = fmt.Sprintf("  home (%d,%d)", p.Home.X, p.Home.Y)
 		}
-		return nil
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+	} else {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		d, err := cfr.NewDecoder(bufio.NewReader(f))
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		hd := d.Header()
+		fmt.Fprintf(w, "  game:     %dx%d\n  info:     %s\n", hd.Width, hd.Height, hd.Info)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
 	}
-	d, err := cfr.NewDecoder(br)
+	sum, err := source.Summarize(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	hd := d.Header()
-	fmt.Fprintf(w, "  game:     %dx%d\n  info:     %s\n", hd.Width, hd.Height, hd.Info)
-	var fr colorfight2.Frame
-	for i := 0; i < 2; i++ {
-		if err := d.Next(&fr); err != nil {
-			return fmt.Errorf("%s: frame %d: %w", path, i, err)
-		}
+	fmt.Fprintf(w, "  rounds:   %d, %s\n", sum.Rounds, sum.Status())
+	if sum.Damage != nil {
+		fmt.Fprintf(w, "  damage:   %v\n", sum.Damage)
+	}
+	if sum.Winner != 0 {
+		fmt.Fprintf(w, "  leader:   %d %q, %d gold\n", sum.Winner, sum.PlayerName(sum.Winner), sum.WinnerGold)
 	}
 	fmt.Fprintf(w, "  players:\n")
-	for _, u := range fr.Users {
-		fmt.Fprintf(w, "    %d  %q\n", u.UID, u.Username)
+	for _, p := range sum.Players {
+		bot := p.Bot
+		if bot == "" {
+			bot = "-"
+		}
+		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
 	}
 	return nil
 }

@@ -1,0 +1,182 @@
+package source
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Summary is what a replay says about its game at a glance, read without
+// re-simulating or analysing it: a .rwd's header, round records and
+// footer; a .cfr's frames. It is the one summary behind `rewind info` and
+// the viewer's library.
+type Summary struct {
+	Format Format
+	Config colorfight2.Config
+	// Players in uid order (for a .cfr: everyone who appears in a frame,
+	// with the last name seen).
+	Players []Player
+	// Created is when the game was recorded (.rwd header); zero when
+	// unknown.
+	Created time.Time
+	// Rounds is the number of whole rounds the file holds.
+	Rounds int
+	// Complete is true when the recording ended properly: a .rwd with its
+	// footer; a .cfr that decodes to its end. A complete .cfr can still
+	// have ended before max_turn (EndedEarly).
+	Complete bool
+	// Damage says why reading stopped before a proper end (a recording
+	// still being written, a truncated or corrupted file); nil when
+	// Complete.
+	Damage error
+	// Winner is the uid with the most gold at the last whole round
+	// (lowest uid on a tie; the footer's ranking for a .rwd), 0 when
+	// unknown; WinnerGold its gold.
+	Winner     int
+	WinnerGold int64
+}
+
+// EndedEarly reports a recording that ended properly before its last
+// turn (a .cfr of a game stopped at turn 200 of 500).
+func (s *Summary) EndedEarly() bool {
+	return s.Complete && s.Config.MaxTurn > 0 && s.Rounds < s.Config.MaxTurn
+}
+
+// Status is the one-line state of the recording, as the library and
+// `rewind info` show it: "complete", "ended at turn N of M" or
+// "incomplete: N rounds so far (…)".
+func (s *Summary) Status() string {
+	switch {
+	case !s.Complete:
+		return fmt.Sprintf("incomplete: %d rounds so far (still being recorded, or cut short)", s.Rounds)
+	case s.EndedEarly():
+		return fmt.Sprintf("ended at turn %d of %d", s.Rounds, s.Config.MaxTurn)
+	}
+	return "complete"
+}
+
+// PlayerName returns the name of player uid, or "player N".
+func (s *Summary) PlayerName(uid int) string {
+	for _, p := range s.Players {
+		if p.UID == uid {
+			return p.Name
+		}
+	}
+	return fmt.Sprintf("player %d", uid)
+}
+
+// Summarize reads a whole replay from r and summarizes it. It fails only
+// when r is not a replay at all (or its header is unreadable); damage
+// after a readable start is reported in Summary.Damage with the whole
+// rounds before it counted.
+func Summarize(r io.Reader) (*Summary, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	prefix, _ := br.Peek(8)
+	format, err := Sniff(prefix)
+	if err != nil {
+		return nil, err
+	}
+	if format == RWD {
+		return summarizeRWD(br)
+	}
+	return summarizeCFR(br)
+}
+
+func summarizeRWD(r io.Reader) (*Summary, error) {
+	rd, err := replay.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	h := rd.Header()
+	s := &Summary{Format: RWD, Config: h.Config, Created: h.Created}
+	for _, p := range h.Players {
+		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
+	}
+	for {
+		_, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			s.Rounds, s.Damage = rd.Turn(), err
+			return s, nil
+		}
+	}
+	s.Rounds = rd.Turn()
+	ft := rd.Footer()
+	if ft == nil {
+		s.Damage = fmt.Errorf("%w: no footer after %d rounds", replay.ErrTruncated, s.Rounds)
+		return s, nil
+	}
+	s.Complete, s.Rounds = true, ft.Turn
+	if len(ft.Ranking) > 0 {
+		s.Winner = ft.Ranking[0]
+		if i := s.Winner - 1; i >= 0 && i < len(ft.Gold) {
+			s.WinnerGold = ft.Gold[i]
+		}
+	}
+	return s, nil
+}
+
+func summarizeCFR(r io.Reader) (*Summary, error) {
+	src, err := New(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	s := &Summary{Format: CFR, Config: src.Meta().Config}
+	var f, last colorfight2.Frame
+	n := 0
+	names := map[int]string{}
+	var order []int
+	for {
+		err := src.Next(&f)
+		if errors.Is(err, io.EOF) {
+			s.Complete = true
+			break
+		}
+		if err != nil {
+			if n == 0 {
+				return nil, fmt.Errorf("frame 0: %w", err)
+			}
+			s.Damage = fmt.Errorf("frame %d: %w", n, err)
+			break
+		}
+		n++
+		for i := range f.Users {
+			u := &f.Users[i]
+			uid := int(u.UID)
+			if _, ok := names[uid]; !ok {
+				order = append(order, uid)
+			}
+			names[uid] = u.Username
+		}
+		last.Users = append(last.Users[:0], f.Users...)
+	}
+	if n == 0 {
+		return nil, errors.New("no frames")
+	}
+	sort.Ints(order)
+	for _, uid := range order {
+		s.Players = append(s.Players, Player{UID: uid, Name: names[uid]})
+	}
+	s.Rounds = n - 1
+	best := -1
+	for i := range last.Users {
+		u := &last.Users[i]
+		if best < 0 || u.Gold > last.Users[best].Gold || (u.Gold == last.Users[best].Gold && u.UID < last.Users[best].UID) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		s.Winner, s.WinnerGold = int(last.Users[best].UID), last.Users[best].Gold
+	}
+	return s, nil
+}
