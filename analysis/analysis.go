@@ -36,18 +36,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay/source"
-)
-
-// Building type indexes of Round.Buildings and Round.Levels.
-const (
-	BHome = iota
-	BGoldMine
-	BEnergyWell
-	BFortress
-	NumTypes
 )
 
 // MaxUID is the largest player uid Analyze accepts. The official server
@@ -67,11 +60,14 @@ type Round struct {
 	Cells        int64
 	TechLevel    int64
 	Dead         bool
-	// Buildings counts by type as the replay reports them (building_number).
-	Buildings [NumTypes]int64
+	// Buildings counts by type as the replay reports them (building_number),
+	// indexed by the engine's colorfight2.Building like
+	// colorfight2.FrameUser.Buildings: Home..Fortress, with index 0
+	// (BuildingNone) always 0.
+	Buildings [colorfight2.NumBuildings]int64
 	// Levels[type][level-1] counts the player's cells holding that building
-	// at that level in the frame.
-	Levels [NumTypes][3]int64
+	// at that level in the frame (type indexed as Buildings).
+	Levels [colorfight2.NumBuildings][3]int64
 
 	// Captured and Lost count cells that changed hands this round.
 	// CapturedFrom[uid] / LostTo[uid] split them by the other party
@@ -143,6 +139,29 @@ type Event struct {
 	Value int64  `json:"value"`
 }
 
+// Text describes the event in one sentence, naming players with name
+// (normally (*Analysis).Name; the text table passes one that quotes them).
+// This is the only place event wording is written: the text table, the
+// HTML report and the viewer (which gets it in its packed data) all show
+// it. The text is plain, not HTML: names in it are whatever name returns.
+func (e Event) Text(name func(uid int) string) string {
+	switch e.Kind {
+	case EventHomeCaptured:
+		return fmt.Sprintf("%s loses its home to %s (%d gold stolen)", name(e.UID), name(e.Other), e.Value)
+	case EventDied:
+		return fmt.Sprintf("%s is eliminated", name(e.UID))
+	case EventTechUp:
+		return fmt.Sprintf("%s reaches tech level %d", name(e.UID), e.Value)
+	case EventLeadChange:
+		return fmt.Sprintf("%s takes the gold lead (%d gold)", name(e.UID), e.Value)
+	case EventTaxBracket:
+		return fmt.Sprintf("%s enters cell tax bracket %d (%d cells)", name(e.UID), e.Other, e.Value)
+	case EventBuildingBracket:
+		return fmt.Sprintf("%s enters building tax bracket %d (%d mines and wells)", name(e.UID), e.Other, e.Value)
+	}
+	return fmt.Sprintf("%s: %s (other %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.UID), e.Other, e.Value)
+}
+
 // Standing is one line of the final ranking, with the player's totals.
 type Standing struct {
 	Rank      int    `json:"rank"`
@@ -198,6 +217,15 @@ type Analysis struct {
 	Summary     Summary
 }
 
+// Name returns how the player uid is shown to people: its username, or
+// "player N" when it has none or is not a player of the game.
+func (a *Analysis) Name(uid int) string {
+	if p := a.Player(uid); p != nil && p.Username != "" {
+		return p.Username
+	}
+	return "player " + strconv.Itoa(uid)
+}
+
 // Player returns the player with this uid, or nil.
 func (a *Analysis) Player(uid int) *Player {
 	for _, p := range a.Players {
@@ -208,15 +236,15 @@ func (a *Analysis) Player(uid int) *Player {
 	return nil
 }
 
-// Costs by the rules.
+// Costs by the rules, indexed by colorfight2.Building.
 var (
-	buildGold   = [NumTypes]int64{1000, 200, 200, 200}
-	upgradeGold = [NumTypes][4]int64{{0, 0, 1000, 2000}, {0, 0, 400, 600}, {0, 0, 400, 600}, {0, 0, 400, 600}} // [type][new level]
+	buildGold   = [colorfight2.NumBuildings]int64{colorfight2.Home: 1000, colorfight2.GoldMine: 200, colorfight2.EnergyWell: 200, colorfight2.Fortress: 200}
+	upgradeGold = [colorfight2.NumBuildings][4]int64{ // [type][new level]
+		colorfight2.Home: {0, 0, 1000, 2000}, colorfight2.GoldMine: {0, 0, 400, 600},
+		colorfight2.EnergyWell: {0, 0, 400, 600}, colorfight2.Fortress: {0, 0, 400, 600}}
 	homeUpEnerg = [4]int64{0, 0, 1000, 2000}
 	takenValue  = [4]int64{0, 100, 300, 600}
 )
-
-func typeIndex(b colorfight2.Building) int { return int(b) - 1 }
 
 // bracket is the T(n) bracket of n: 0 for n <= 75, k for 75k < n <= 75(k+1).
 func bracket(n int64) int64 {
@@ -346,9 +374,8 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if u := az.curU[uid]; u != nil {
 			r.Gold, r.Energy, r.GoldSource, r.EnergySource = u.Gold, u.Energy, u.GoldSource, u.EnergySource
 			r.Tax, r.Cells, r.TechLevel, r.Dead = u.TaxAmount, u.CellNumber, u.TechLevel, u.Dead
-			for b := 0; b < NumTypes; b++ {
-				r.Buildings[b] = u.Buildings[b+1]
-			}
+			r.Buildings = u.Buildings
+			r.Buildings[colorfight2.BuildingNone] = 0
 		} else if len(p.Series) > 1 {
 			// Vanished from the users list: keep last values.
 			last := p.Series[len(p.Series)-2]
@@ -370,8 +397,8 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			continue
 		}
 		r := rows[o]
-		if c.Building != colorfight2.BuildingNone && c.Level >= 1 && c.Level <= 3 {
-			r.Levels[typeIndex(c.Building)][c.Level-1]++
+		if c.Building != colorfight2.BuildingNone && c.Building < colorfight2.NumBuildings && c.Level >= 1 && c.Level <= 3 {
+			r.Levels[c.Building][c.Level-1]++
 		}
 		if isNew(o) {
 			continue
@@ -387,10 +414,10 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 				}
 			}
 		}
-		if az.a.HasCommands || c.Building == colorfight2.BuildingNone || c.Level < 1 || c.Level > 3 {
+		if az.a.HasCommands || c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings || c.Level < 1 || c.Level > 3 {
 			continue
 		}
-		bt := typeIndex(c.Building)
+		bt := c.Building
 		from := int64(1)
 		if po == o && pc.Building == c.Building {
 			from = pc.Level
@@ -399,7 +426,7 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		}
 		for l := from + 1; l <= c.Level; l++ {
 			r.GoldSpent += upgradeGold[bt][l]
-			if bt == BHome {
+			if bt == colorfight2.Home {
 				r.UpgradeEnergy += homeUpEnerg[l]
 			}
 		}
@@ -488,7 +515,7 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			az.maxTax[uid] = b
 			az.event(Event{Turn: t, Kind: EventTaxBracket, UID: uid, Other: int(b), Value: r.Cells})
 		}
-		nb := r.Buildings[BGoldMine] + r.Buildings[BEnergyWell]
+		nb := r.Buildings[colorfight2.GoldMine] + r.Buildings[colorfight2.EnergyWell]
 		if b := bracket(nb); b > az.maxBld[uid] {
 			az.maxBld[uid] = b
 			az.event(Event{Turn: t, Kind: EventBuildingBracket, UID: uid, Other: int(b), Value: nb})
@@ -598,7 +625,7 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 				if c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings {
 					continue
 				}
-				r.GoldSpent += buildGold[typeIndex(c.Building)]
+				r.GoldSpent += buildGold[c.Building]
 				az.overlay(k, c.Building, 1)
 			case colorfight2.CmdUpgrade:
 				b, l := prev.Cells[k].Building, prev.Cells[k].Level
@@ -608,7 +635,7 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 				if b == colorfight2.BuildingNone || b >= colorfight2.NumBuildings || l < 1 || l >= 3 {
 					continue
 				}
-				r.GoldSpent += upgradeGold[typeIndex(b)][l+1]
+				r.GoldSpent += upgradeGold[b][l+1]
 				if b == colorfight2.Home {
 					r.UpgradeEnergy += homeUpEnerg[l+1]
 				}

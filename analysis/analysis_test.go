@@ -349,11 +349,11 @@ func TestAccounting(t *testing.T) {
 			for _, p := range ar.Players {
 				for _, r := range p.Series {
 					var n int64
-					for _, l := range r.Levels[BHome] {
+					for _, l := range r.Levels[colorfight2.Home] {
 						n += l
 					}
-					if n != r.Buildings[BHome] {
-						t.Errorf("uid %d turn %d: %d homes in cells, %d in building_number", p.UID, r.Turn, n, r.Buildings[BHome])
+					if n != r.Buildings[colorfight2.Home] {
+						t.Errorf("uid %d turn %d: %d homes in cells, %d in building_number", p.UID, r.Turn, n, r.Buildings[colorfight2.Home])
 					}
 				}
 			}
@@ -395,8 +395,8 @@ func TestEventsC03(t *testing.T) {
 			if r.StolenOut < e.Value || by.Series[e.Turn-1].StolenIn < e.Value || e.Value < 0 {
 				t.Fatalf("home capture %+v: stolen out %d, in %d", e, r.StolenOut, by.Series[e.Turn-1].StolenIn)
 			}
-			if was.Buildings[BHome] == 0 || r.Lost == 0 || r.LostTo[e.Other] == 0 {
-				t.Fatalf("home capture %+v: had %d homes, lost %d cells", e, was.Buildings[BHome], r.Lost)
+			if was.Buildings[colorfight2.Home] == 0 || r.Lost == 0 || r.LostTo[e.Other] == 0 {
+				t.Fatalf("home capture %+v: had %d homes, lost %d cells", e, was.Buildings[colorfight2.Home], r.Lost)
 			}
 		case EventDied:
 			deaths++
@@ -692,4 +692,82 @@ func BenchmarkCorpusCFR(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchmarkCorpus(b, data)
+}
+
+// TestEventText pins the one wording of every event kind; the table, the
+// report and the viewer all show it.
+func TestEventText(t *testing.T) {
+	name := func(uid int) string { return map[int]string{1: "<b>ann</b>", 2: "bob"}[uid] }
+	for _, c := range []struct {
+		e    Event
+		want string
+	}{
+		{Event{Kind: EventHomeCaptured, UID: 1, Other: 2, Value: 120}, "<b>ann</b> loses its home to bob (120 gold stolen)"},
+		{Event{Kind: EventDied, UID: 2, Value: 3}, "bob is eliminated"},
+		{Event{Kind: EventTechUp, UID: 2, Other: 1, Value: 2}, "bob reaches tech level 2"},
+		{Event{Kind: EventLeadChange, UID: 1, Value: 169}, "<b>ann</b> takes the gold lead (169 gold)"},
+		{Event{Kind: EventTaxBracket, UID: 1, Other: 1, Value: 76}, "<b>ann</b> enters cell tax bracket 1 (76 cells)"},
+		{Event{Kind: EventBuildingBracket, UID: 2, Other: 2, Value: 151}, "bob enters building tax bracket 2 (151 mines and wells)"},
+		{Event{Kind: "new_kind", UID: 2, Other: 1, Value: 5}, "new kind: bob (other 1, value 5)"},
+	} {
+		if got := c.e.Text(name); got != c.want {
+			t.Errorf("%s: %q, want %q", c.e.Kind, got, c.want)
+		}
+	}
+	a := &Analysis{Players: []*Player{{UID: 1, Username: "ann"}, {UID: 2}}}
+	if a.Name(1) != "ann" || a.Name(2) != "player 2" || a.Name(7) != "player 7" {
+		t.Errorf("names %q %q %q", a.Name(1), a.Name(2), a.Name(7))
+	}
+	// The table lists each event with that text, names quoted.
+	vs := vectors(t)
+	a = analyzeFile(t, vs[len(vs)-1].CFR)
+	var buf bytes.Buffer
+	if err := a.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Events) == 0 {
+		t.Fatal("no events")
+	}
+	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
+	for i, e := range a.Events[:min(len(a.Events), MaxTableEvents)] {
+		if !strings.Contains(buf.String(), e.Text(quoted)+"\n") {
+			t.Fatalf("table lacks event %d %q:\n%s", i, e.Text(quoted), buf.String())
+		}
+	}
+}
+
+// TestBuildingColumns: the building columns are indexed by the engine's
+// building numbering and named by its building_number keys.
+func TestBuildingColumns(t *testing.T) {
+	var names []string
+	var r Round
+	for i, c := range columns(0) {
+		if i >= 8 && i < 8+4*4 {
+			names = append(names, c.name)
+		}
+	}
+	want := []string{"home", "gold_mine", "energy_well", "fortress",
+		"home_l1", "home_l2", "home_l3", "gold_mine_l1", "gold_mine_l2", "gold_mine_l3",
+		"energy_well_l1", "energy_well_l2", "energy_well_l3", "fortress_l1", "fortress_l2", "fortress_l3"}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("building columns %v, want %v", names, want)
+	}
+	r.Buildings[colorfight2.EnergyWell] = 7
+	r.Levels[colorfight2.Fortress][1] = 9
+	for _, c := range columns(0) {
+		switch v := c.get(&r); c.name {
+		case "energy_well":
+			if v != 7 {
+				t.Errorf("energy_well %d", v)
+			}
+		case "fortress_l2":
+			if v != 9 {
+				t.Errorf("fortress_l2 %d", v)
+			}
+		default:
+			if v != 0 {
+				t.Errorf("%s %d", c.name, v)
+			}
+		}
+	}
 }

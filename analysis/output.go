@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
 // column is one per-round numeric column of the series.
@@ -14,8 +16,6 @@ type column struct {
 	name string
 	get  func(*Round) int64
 }
-
-var typeKeys = [NumTypes]string{"home", "gold_mine", "energy_well", "fortress"}
 
 func b2i(b bool) int64 {
 	if b {
@@ -37,12 +37,14 @@ func columns(maxUID int) []column {
 		{"tech_level", func(r *Round) int64 { return r.TechLevel }},
 		{"dead", func(r *Round) int64 { return b2i(r.Dead) }},
 	}
-	for b := 0; b < NumTypes; b++ {
-		cs = append(cs, column{typeKeys[b], func(r *Round) int64 { return r.Buildings[b] }})
+	// Building columns are named by the engine's building_number keys
+	// ("home", "gold_mine", "energy_well", "fortress"), in its order.
+	for b := colorfight2.Home; b < colorfight2.NumBuildings; b++ {
+		cs = append(cs, column{b.Key(), func(r *Round) int64 { return r.Buildings[b] }})
 	}
-	for b := 0; b < NumTypes; b++ {
+	for b := colorfight2.Home; b < colorfight2.NumBuildings; b++ {
 		for l := 0; l < 3; l++ {
-			cs = append(cs, column{typeKeys[b] + "_l" + strconv.Itoa(l+1), func(r *Round) int64 { return r.Levels[b][l] }})
+			cs = append(cs, column{b.Key() + "_l" + strconv.Itoa(l+1), func(r *Round) int64 { return r.Levels[b][l] }})
 		}
 	}
 	cs = append(cs,
@@ -298,12 +300,7 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(bw)
 	}
-	name := func(uid int) string {
-		if p := a.Player(uid); p != nil {
-			return strconv.Quote(p.Username)
-		}
-		return "uid " + strconv.Itoa(uid)
-	}
+	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
 	fmt.Fprintf(bw, "events (%d", len(a.Events))
 	if len(a.Events) > MaxTableEvents {
 		fmt.Fprintf(bw, ", first %d", MaxTableEvents)
@@ -313,24 +310,7 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		if i == MaxTableEvents {
 			break
 		}
-		fmt.Fprintf(bw, "  turn %4d  ", e.Turn)
-		switch e.Kind {
-		case EventHomeCaptured:
-			fmt.Fprintf(bw, "%s's home captured by %s (%d gold stolen)", name(e.UID), name(e.Other), e.Value)
-		case EventDied:
-			fmt.Fprintf(bw, "%s died", name(e.UID))
-		case EventTechUp:
-			fmt.Fprintf(bw, "%s reached tech level %d", name(e.UID), e.Value)
-		case EventLeadChange:
-			fmt.Fprintf(bw, "%s takes the gold lead (%d gold)", name(e.UID), e.Value)
-		case EventTaxBracket:
-			fmt.Fprintf(bw, "%s enters cell tax bracket %d (%d cells)", name(e.UID), e.Other, e.Value)
-		case EventBuildingBracket:
-			fmt.Fprintf(bw, "%s enters building tax bracket %d (%d mines+wells)", name(e.UID), e.Other, e.Value)
-		default:
-			fmt.Fprintf(bw, "%s %s %d %d", e.Kind, name(e.UID), e.Other, e.Value)
-		}
-		fmt.Fprintln(bw)
+		fmt.Fprintf(bw, "  turn %4d  %s\n", e.Turn, e.Text(quoted))
 	}
 	return bw.Flush()
 }

@@ -8,7 +8,11 @@
 // script element, so a name like <script>alert(1)</script> shows as text.
 package templates
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/rewind-game/rewind/analysis"
+)
 
 // Assets says how a page gets its styles and scripts: from the server's
 // /static/ paths, or inlined (a self-contained file).
@@ -73,4 +77,23 @@ type ErrorPage struct {
 	Title   string
 	Message string
 	Assets  Assets
+}
+
+// ReportPage is the analysis report (Report).
+type ReportPage struct {
+	Title   string
+	Summary string // "" when the game has no players
+	Ranking []analysis.Standing
+	Charts  []Chart
+	Events  []ReportEvent
+	// ECharts is the library's source, inlined; the caller checks it
+	// cannot close its script element.
+	ECharts, EChartsVersion string
+}
+
+// ReportEvent is one line of the report's event list.
+type ReportEvent struct {
+	Turn int
+	Kind string // analysis.Event.Kind
+	Text string // analysis.Event.Text, plain text
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +14,10 @@ import (
 )
 
 // TestReportInBrowser opens a report from disk in headless Chromium: it
-// renders four charts with one series per player, logs no console error,
-// and no request leaves the machine (only the file itself is loaded).
+// renders four charts with one series per player, shows the hostile names
+// and every event as text (no element made of a name), logs no console
+// error (a CSP violation included), and no request leaves the machine
+// (only the file itself is loaded).
 func TestReportInBrowser(t *testing.T) {
 	a := hostileAnalysis(t)
 	var page bytes.Buffer
@@ -28,14 +31,35 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	b := browsertest.Start(t, 60*time.Second)
 	var canvases, series []int
+	var ranking string
+	var events []string
+	var imgs, scripts int
 	err := chromedp.Run(b.Ctx,
 		chromedp.Navigate("file://"+file),
 		chromedp.WaitVisible(`#chart-tax canvas`, chromedp.ByQuery),
 		chromedp.Evaluate(`["gold","energy","cells","tax"].map(id => document.querySelectorAll("#chart-"+id+" canvas").length)`, &canvases),
 		chromedp.Evaluate(`["gold","energy","cells","tax"].map(id => echarts.getInstanceByDom(document.getElementById("chart-"+id)).getOption().series.length)`, &series),
+		chromedp.Evaluate(`document.querySelector("[data-testid=ranking]").textContent`, &ranking),
+		chromedp.Evaluate(`[...document.querySelectorAll("[data-testid=events] td.name")].map(td => td.textContent)`, &events),
+		chromedp.Evaluate(`document.querySelectorAll("img").length`, &imgs),
+		chromedp.Evaluate(`document.querySelectorAll("script:not([type])").length`, &scripts),
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(ranking, hostile) || !strings.Contains(ranking, "<img src=x onerror=alert(2)>") {
+		t.Errorf("ranking %q lacks the names as text", ranking)
+	}
+	if imgs != 0 || scripts != 2 {
+		t.Errorf("%d images and %d executable scripts, want 0 and 2 (ECharts, charts)", imgs, scripts)
+	}
+	if len(events) != len(a.Events) {
+		t.Fatalf("%d events shown, want %d", len(events), len(a.Events))
+	}
+	for i, e := range a.Events {
+		if want := e.Text(a.Name); events[i] != want {
+			t.Errorf("event %d: %q, want %q", i, events[i], want)
+		}
 	}
 	for i, n := range canvases {
 		if n < 1 {

@@ -1,16 +1,19 @@
 // Package report renders an analysis as one self-contained HTML page:
 // go-echarts line charts of gold, energy, cells and tax per player over
 // time, and the event list. Everything the page needs, ECharts included,
-// is inlined, so it opens from disk with no network.
+// is inlined, and its Content-Security-Policy forbids any request, so it
+// opens from disk with no network. The page is the templ component
+// templates.Report.
 //
 // Player names are untrusted: they reach the page only HTML-escaped (in
-// markup) or as JSON with <, > and & escaped (in scripts).
+// markup, by templ) or as JSON with <, > and & escaped (in the charts'
+// non-executable JSON script element).
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"strings"
 
@@ -19,14 +22,12 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/assets"
+	"github.com/rewind-game/rewind/templates"
 )
 
-// Chart names one chart of the report.
-type Chart struct {
-	ID     string
-	Title  string
-	Option template.JS // ECharts option, JSON with HTML-sensitive characters escaped
-}
+// Chart is one chart of the report (and of the viewer's replay page): its
+// id, title and ECharts option as JSON.
+type Chart = templates.Chart
 
 // Palette is the players' colours: the player at index i of
 // Analysis.Players is drawn in Palette[i % len(Palette)], in these charts
@@ -75,12 +76,12 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 			line.AddSeries(fmt.Sprintf("%d %s", p.UID, p.Username), data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
 		}
 		line.Validate()
-		// json.Marshal escapes <, > and & so no name can close the script.
+		// json.Marshal escapes <, > and & so no name can close a script.
 		b, err := json.Marshal(line.JSON())
 		if err != nil {
 			return nil, fmt.Errorf("report: chart %s: %w", m.id, err)
 		}
-		out = append(out, Chart{ID: m.id, Title: m.title, Option: template.JS(b)})
+		out = append(out, Chart{ID: m.id, Title: m.title, Option: b})
 	}
 	return out, nil
 }
@@ -94,94 +95,37 @@ func colors(n int) opts.Colors {
 	return c
 }
 
-type eventRow struct {
-	Turn int
-	Text string
+// Page is the report of a, titled title, as the data of templates.Report.
+func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
+	cs, err := Charts(a)
+	if err != nil {
+		return templates.ReportPage{}, err
+	}
+	ech := string(assets.ECharts())
+	if l := strings.ToLower(ech); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
+		return templates.ReportPage{}, fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
+	}
+	p := templates.ReportPage{Title: title, Ranking: a.Summary.Ranking, Charts: cs,
+		ECharts: ech, EChartsVersion: assets.EChartsVersion()}
+	if len(a.Summary.Ranking) > 0 {
+		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. Winner %s by %d gold",
+			a.Format, a.Config.Width, a.Config.Height, a.Rounds, a.Name(a.Summary.Winner), a.Summary.Margin)
+		if a.Summary.LeadSince > 0 {
+			p.Summary += fmt.Sprintf(", in the lead for good since turn %d", a.Summary.LeadSince)
+		}
+		p.Summary += "."
+	}
+	for _, e := range a.Events {
+		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name)})
+	}
+	return p, nil
 }
-
-type page struct {
-	Title   string
-	Summary string
-	Ranking []analysis.Standing
-	Charts  []Chart
-	Events  []eventRow
-	ECharts template.JS
-	Version string
-}
-
-var tpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; }
-td, th { padding: 2px 10px; text-align: right; }
-td.name, th.name { text-align: left; }
-.chart { width: 100%; max-width: 1100px; height: 380px; margin: 1em 0; }
-.events { max-height: 24em; overflow: auto; font-size: 90%; }
-</style>
-<script>/* Apache ECharts {{.Version}}, Apache License 2.0 */
-{{.ECharts}}</script>
-</head>
-<body>
-<h1>{{.Title}}</h1>
-<p>{{.Summary}}</p>
-<table data-testid="ranking">
-<tr><th>rank</th><th>uid</th><th class="name">player</th><th class="name">bot</th><th>gold</th><th>cells</th><th>energy</th></tr>
-{{range .Ranking}}<tr><td>{{.Rank}}</td><td>{{.UID}}</td><td class="name">{{.Username}}</td><td class="name">{{.Bot}}</td><td>{{.Gold}}</td><td>{{.Cells}}</td><td>{{.Energy}}</td></tr>
-{{end}}</table>
-{{range .Charts}}<div class="chart" id="chart-{{.ID}}" data-testid="chart"></div>
-<script>echarts.init(document.getElementById("chart-{{.ID}}")).setOption({{.Option}});</script>
-{{end}}
-<h2>Events</h2>
-<div class="events" data-testid="events"><table>
-{{range .Events}}<tr><td>{{.Turn}}</td><td class="name">{{.Text}}</td></tr>
-{{end}}</table></div>
-</body>
-</html>
-`))
 
 // Write renders the report of a (titled title) to w.
 func Write(w io.Writer, a *analysis.Analysis, title string) error {
-	cs, err := Charts(a)
+	p, err := Page(a, title)
 	if err != nil {
 		return err
 	}
-	name := func(uid int) string {
-		if p := a.Player(uid); p != nil {
-			return p.Username
-		}
-		return fmt.Sprintf("player %d", uid)
-	}
-	p := page{Title: title, Ranking: a.Summary.Ranking, Charts: cs, Version: assets.EChartsVersion(),
-		ECharts: template.JS(assets.ECharts())}
-	if len(a.Summary.Ranking) > 0 {
-		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. Winner %s by %d gold, in the lead for good since turn %d.",
-			a.Format, a.Config.Width, a.Config.Height, a.Rounds, name(a.Summary.Winner), a.Summary.Margin, a.Summary.LeadSince)
-	}
-	for _, e := range a.Events {
-		p.Events = append(p.Events, eventRow{Turn: e.Turn, Text: describe(e, name)})
-	}
-	return tpl.Execute(w, p)
-}
-
-func describe(e analysis.Event, name func(int) string) string {
-	switch e.Kind {
-	case analysis.EventHomeCaptured:
-		return fmt.Sprintf("%s loses its home to %s", name(e.UID), name(e.Other))
-	case analysis.EventDied:
-		return fmt.Sprintf("%s is eliminated", name(e.UID))
-	case analysis.EventTechUp:
-		return fmt.Sprintf("%s reaches tech level %d", name(e.UID), e.Value)
-	case analysis.EventLeadChange:
-		return fmt.Sprintf("%s takes the gold lead (%d gold)", name(e.UID), e.Value)
-	case analysis.EventTaxBracket:
-		return fmt.Sprintf("%s enters tax bracket %d with %d cells", name(e.UID), e.Other, e.Value)
-	case analysis.EventBuildingBracket:
-		return fmt.Sprintf("%s enters building tax bracket %d with %d mines and wells", name(e.UID), e.Other, e.Value)
-	}
-	return strings.ReplaceAll(e.Kind, "_", " ")
+	return templates.Report(p).Render(context.Background(), w)
 }

@@ -3,13 +3,16 @@ package report
 import (
 	"bytes"
 	"context"
+	"html"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay/recording"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -23,7 +26,7 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	r, _ := bot.Builtin("random")
 	var buf bytes.Buffer
 	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: 60}, Seed: 1,
-		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: "</script><img src=x onerror=alert(2)>"}}, Replay: &buf})
+		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: "</script><img src=x onerror=alert(2)>"}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +63,29 @@ func TestReportSelfContainedAndEscaped(t *testing.T) {
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the hostile name is not shown as text in the ranking")
 	}
-	// Exactly the scripts we wrote: ECharts, then one per chart.
-	if n := strings.Count(page, "<script"); n != 5 {
-		t.Errorf("%d <script> tags, want 5", n)
+	// Exactly the scripts we wrote: ECharts, the charts' options as
+	// non-executable JSON, and the one that draws them.
+	if n := strings.Count(page, "<script"); n != 3 {
+		t.Errorf("%d <script> tags, want 3", n)
+	}
+	if n := strings.Count(page, `<script id="rw-charts" type="application/json">`); n != 1 {
+		t.Errorf("%d chart JSON elements, want 1", n)
+	}
+	// Every event, in the wording analysis gives it, escaped.
+	if len(a.Events) == 0 {
+		t.Fatal("the match has no events")
+	}
+	if n := strings.Count(page, `<tr class="ev-`); n != len(a.Events) {
+		t.Errorf("%d event rows, want %d", n, len(a.Events))
+	}
+	for _, e := range a.Events {
+		if txt := html.EscapeString(e.Text(a.Name)); !strings.Contains(page, txt) {
+			t.Errorf("event %q is not in the page", txt)
+		}
+	}
+	// It can make no request, whatever it holds.
+	if !strings.Contains(page, `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`) {
+		t.Error("no offline Content-Security-Policy")
 	}
 	// Self-contained: no remote resources.
 	for _, bad := range []string{`src="http`, `href="http`, "cdn.", `src="//`} {
