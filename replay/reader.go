@@ -609,14 +609,16 @@ func (r *Reader) readFooter() error {
 }
 
 // Seek positions the reader so that Next returns the round played at
-// turn. Seeking forward reads and discards rounds; seeking backward needs
-// the source to be an io.ReadSeeker (NewReader was given the file from its
-// start) and restarts the body.
+// turn. Seeking forward reads and discards rounds; seeking backward, or
+// seeking at all after a read error, needs the source to be an
+// io.ReadSeeker (NewReader was given the file from its start) and restarts
+// the body — so a recording that was still being written when a read hit
+// its end is read again as it is now.
 func (r *Reader) Seek(turn int) error {
 	if turn < 0 || turn > r.hdr.Config.MaxTurn {
 		return fmt.Errorf("replay: seek to turn %d outside 0..%d", turn, r.hdr.Config.MaxTurn)
 	}
-	if turn < r.turn || (r.err != nil && r.err != io.EOF && turn < r.turn) {
+	if turn < r.turn || (r.err != nil && r.err != io.EOF) {
 		rs, ok := r.src.(io.ReadSeeker)
 		if !ok {
 			return errors.New("replay: seeking backward needs an io.ReadSeeker")

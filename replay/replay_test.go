@@ -357,6 +357,58 @@ func TestSeek(t *testing.T) {
 	}
 }
 
+// TestSeekGrowingFile: a reader that hit the end of a recording still
+// being written reads on after Seek once the file has grown.
+func TestSeekGrowingFile(t *testing.T) {
+	full := small(t, -1)
+	path := filepath.Join(t.TempDir(), "live.rwd")
+	if err := os.WriteFile(path, full[:len(full)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	r, err := replay.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for {
+		if _, err = r.Next(); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, replay.ErrTruncated) {
+		t.Fatalf("half a recording: %v", err)
+	}
+	whole := r.Turn()
+	fa, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa.Write(full[len(full)/2:])
+	fa.Close()
+	if err := r.Seek(whole + 5); err != nil {
+		t.Fatalf("seek past the old end: %v", err)
+	}
+	n := 0
+	for {
+		_, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after the file grew: %v", err)
+		}
+		n++
+	}
+	if r.Footer() == nil || whole+5+n != r.Footer().Turn {
+		t.Fatalf("read %d rounds after turn %d, footer %+v", n, whole+5, r.Footer())
+	}
+}
+
 // FuzzReader feeds arbitrary bytes to the reader and re-simulation: no
 // panic, and every failure is a FormatError.
 func FuzzReader(f *testing.F) {
