@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 // boardHash is a JavaScript expression hashing the board's pixels.
@@ -246,10 +247,17 @@ func TestBrowser(t *testing.T) {
 		}
 		var insp string
 		evalJS(t, b, `document.getElementById('inspector').textContent`, &insp)
-		for _, want := range []string{"(4, 7)", "attack cost", "force field", "natural gold", "natural energy", "natural cost", "income"} {
+		for _, want := range []string{"(4, 7)", "building", "attack cost", "force field", "natural gold", "natural energy", "natural cost", "income"} {
 			if !strings.Contains(insp, want) {
 				t.Errorf("inspector lacks %q: %q", want, insp)
 			}
+		}
+		// Building names and letters come from the manifest.
+		var legend, head string
+		evalJS(t, b, `document.getElementById('legend').textContent`, &legend)
+		evalJS(t, b, `document.querySelector('#players thead').textContent`, &head)
+		if !strings.Contains(legend, "H home · G gold mine · E energy well · F fortress") || !strings.Contains(head, "H G E F") {
+			t.Errorf("legend %q, players header %q", legend, head)
 		}
 		// Selecting a player shows its commands for the round.
 		if err := chromedp.Run(b.Ctx, chromedp.Click(`#players tbody tr td.name`, chromedp.ByQuery)); err != nil {
@@ -361,6 +369,23 @@ func TestBrowser(t *testing.T) {
 		if scripts != 0 || imgs != 0 {
 			t.Errorf("%d inline scripts and %d images made from names", scripts, imgs)
 		}
+		// The events name the players as text, worded by the server.
+		var events []string
+		var want []string
+		evalJS(t, b, `[...document.querySelectorAll('#events li.ev .ev-text')].map(e => e.textContent)`, &events)
+		rep := loadFile(t, filepath.Join(dir, "hostile.rwd"))
+		listed := map[string]bool{"home_captured": true, "died": true, "tech_up": true, "lead_change": true}
+		for _, e := range rep.Analysis.Events {
+			if listed[e.Kind] {
+				want = append(want, e.Text(rep.Analysis.Name))
+			}
+		}
+		if len(want) == 0 || !slices.Equal(events, want) {
+			t.Errorf("events %q, want %q", events, want)
+		}
+		if !strings.Contains(strings.Join(events, "\n"), hostile) {
+			t.Errorf("no event names %q as text: %q", hostile, events)
+		}
 		// The charts' tooltips list the names: as text too.
 		if err := b.WaitJS(`window.rewind.chartsReady`, 20*time.Second); err != nil {
 			t.Fatal(err)
@@ -459,4 +484,19 @@ func TestBrowser(t *testing.T) {
 	b.CheckRequests(t, base+"/", "file://", "data:")
 	// The one error the test provokes: the deliberately broken upload's 422.
 	b.CheckProblems(t, "422 (Unprocessable Entity) "+base+"/api/upload?name=broken.cfr")
+}
+
+// loadFile loads a replay file as the server does.
+func loadFile(t *testing.T, path string) *Replay {
+	t.Helper()
+	src, err := source.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	rep, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -29,7 +30,7 @@ const (
 type Replay struct {
 	Analysis *analysis.Analysis
 	Charts   []report.Chart
-	// Blob is the packed frame data (see docs/viewer-data.md); Gzip is
+	// Blob is the packed frame data (see docs/viewer.md); Gzip is
 	// the same bytes gzip-compressed, as served and embedded.
 	Blob []byte
 	Gzip []byte
@@ -44,15 +45,18 @@ type Replay struct {
 // Manifest is the JSON header of a packed blob: it says where each field's
 // typed array is and carries everything else the page needs.
 type Manifest struct {
-	Version     int              `json:"version"`
-	Format      source.Format    `json:"format"`
-	Width       int              `json:"width"`
-	Height      int              `json:"height"`
-	Frames      int              `json:"frames"`
-	Players     []ManifestUser   `json:"players"`
-	Fields      []Field          `json:"fields"`
-	Events      []analysis.Event `json:"events"`
-	HasCommands bool             `json:"has_commands"`
+	Version int             `json:"version"`
+	Format  source.Format   `json:"format"`
+	Width   int             `json:"width"`
+	Height  int             `json:"height"`
+	Frames  int             `json:"frames"`
+	Players []ManifestUser  `json:"players"`
+	Fields  []Field         `json:"fields"`
+	Events  []ManifestEvent `json:"events"`
+	// Buildings[b] shows building type b (the engine's numbering, as in
+	// the "building" cell field: 0 none, 1 home … 4 fortress) to people.
+	Buildings   []ManifestBuilding `json:"buildings"`
+	HasCommands bool               `json:"has_commands"`
 	// Commands[t][slot-1] lists the commands player slot sent for turn t
 	// (index 0 is empty: frame 0 has no round); nil without commands.
 	Commands [][][]string `json:"commands,omitempty"`
@@ -67,9 +71,34 @@ type Manifest struct {
 	Palette []string `json:"palette"`
 }
 
+// ManifestEvent is an analysis event with its wording (analysis.Event.Text,
+// the one place events are worded), which the page shows as text.
+type ManifestEvent struct {
+	analysis.Event
+	Text string `json:"text"`
+}
+
+// ManifestBuilding is how the page names a building type: "gold mine",
+// and the letter marking it on the board, "G".
+type ManifestBuilding struct {
+	Name   string `json:"name"`
+	Letter string `json:"letter"`
+}
+
+// buildings lists every building type of the engine, by number.
+func buildings() []ManifestBuilding {
+	out := []ManifestBuilding{{Name: "none"}}
+	for b := colorfight2.Home; b < colorfight2.NumBuildings; b++ {
+		out = append(out, ManifestBuilding{Name: strings.ReplaceAll(b.Key(), "_", " "), Letter: strings.ToUpper(string(b.Letter()))})
+	}
+	return out
+}
+
 // ManifestUser is one player; its slot is its index in Players plus one.
 type ManifestUser struct {
-	UID  int    `json:"uid"`
+	UID int `json:"uid"`
+	// Name is how the player is shown: analysis.(*Analysis).Name, its
+	// username or "player N" when it has none.
 	Name string `json:"name"`
 	Bot  string `json:"bot"`
 }
@@ -280,13 +309,14 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	ncell := c.w * c.h
 	slot := map[int]int{}
 	m := Manifest{Version: 1, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
-		Events: a.Events, HasCommands: a.HasCommands, Summary: a.Summary, Palette: report.Palette}
-	if m.Events == nil {
-		m.Events = []analysis.Event{}
+		Events: make([]ManifestEvent, len(a.Events)), Buildings: buildings(),
+		HasCommands: a.HasCommands, Summary: a.Summary, Palette: report.Palette}
+	for i, e := range a.Events {
+		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1
-		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: p.Username, Bot: p.Bot})
+		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Bot: p.Bot})
 	}
 	// Owners become slots.
 	for t, fr := range c.frames {

@@ -169,6 +169,47 @@ func TestPackMatchesFrames(t *testing.T) {
 	}
 }
 
+// TestManifestWording: the manifest carries every event with analysis's
+// wording of it, and the engine's building names and letters by number, so
+// the page words nothing itself.
+func TestManifestWording(t *testing.T) {
+	src, err := source.New(bytes.NewReader(hostileRWD(t)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(rep.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Analysis
+	if len(a.Events) == 0 || len(m.Events) != len(a.Events) {
+		t.Fatalf("%d events in the manifest, %d in the analysis", len(m.Events), len(a.Events))
+	}
+	named := false
+	for i, e := range m.Events {
+		if e.Event != a.Events[i] || e.Text != a.Events[i].Text(a.Name) {
+			t.Errorf("event %d: %+v, want %+v worded %q", i, e, a.Events[i], a.Events[i].Text(a.Name))
+		}
+		named = named || strings.Contains(e.Text, hostile) || strings.Contains(e.Text, hostile2)
+	}
+	if !named {
+		t.Error("no event text names a (hostile) player verbatim")
+	}
+	want := []ManifestBuilding{{"none", ""}, {"home", "H"}, {"gold mine", "G"}, {"energy well", "E"}, {"fortress", "F"}}
+	if len(m.Buildings) != int(colorfight2.NumBuildings) {
+		t.Fatalf("buildings %+v", m.Buildings)
+	}
+	for b, w := range want {
+		if m.Buildings[b] != w {
+			t.Errorf("building %d: %+v, want %+v", b, m.Buildings[b], w)
+		}
+	}
+}
+
 func TestValidID(t *testing.T) {
 	for id, want := range map[string]bool{
 		"a.rwd": true, "sub/b.cfr": true, "G.RWD": true,

@@ -18,11 +18,12 @@
   var hover = -1, pinned = -1, selected = 0; // cell indexes; player slot
   var charts = [];
   var keyEvents = [];    // turns with a home captured or a death
+  // The events the list shows; their wording comes with each event (text).
+  var LISTED = { home_captured: true, died: true, tech_up: true, lead_change: true };
   var TURNS_PER_SECOND = 10; // at 1×
   var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
   var UNOWNED = '#efece4';
-  var BUILDING = ['', 'home', 'gold mine', 'energy well', 'fortress'];
-  var LETTER = ['', 'H', 'G', 'E', 'F'];
+  var BUILDING = [], LETTER = []; // by building type, from the manifest
 
   var canvas = document.getElementById('board');
   var ctx = canvas.getContext('2d');
@@ -77,7 +78,7 @@
   function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
   function color(slot) { return slot ? M.palette[(slot - 1) % M.palette.length] : UNOWNED; }
   function swatch(slot) { var s = el('span', { cls: 'swatch' }); s.style.background = color(slot); return s; }
-  function name(slot) { return slot ? M.players[slot - 1].name || ('player ' + M.players[slot - 1].uid) : 'nobody'; }
+  function name(slot) { return slot ? M.players[slot - 1].name : 'nobody'; }
   function slotOf(uid) { for (var i = 0; i < P; i++) if (M.players[i].uid === uid) return i + 1; return 0; }
 
   // ---- data --------------------------------------------------------------
@@ -104,6 +105,8 @@
     var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
     M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, n)));
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
+    BUILDING = M.buildings.map(function (b) { return b.name; });
+    LETTER = M.buildings.map(function (b) { return b.letter; });
     M.fields.forEach(function (f) {
       var arr = new TYPES[f.type](buf, f.offset, f.length);
       if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
@@ -162,6 +165,7 @@
     g.textBaseline = 'middle';
     g.font = 'bold ' + Math.max(7, Math.floor(s * 0.45)) + 'px system-ui, sans-serif';
     for (var b = 1; b <= 4; b++) for (var lv = 0; lv <= 3; lv++) {
+      var letter = LETTER[b] || '?';
       var x = ((b - 1) * 4 + lv) * s;
       if (b === 1) { // home: a dark block
         g.fillStyle = '#111';
@@ -174,7 +178,7 @@
         g.fill();
         g.fillStyle = b === 2 ? '#8a6400' : b === 3 ? '#0b4fa8' : '#333';
       }
-      g.fillText(s >= 16 && lv ? LETTER[b] + lv : LETTER[b], x + s / 2, s / 2 + 0.5);
+      g.fillText(s >= 16 && lv ? letter + lv : letter, x + s / 2, s / 2 + 0.5);
     }
   }
 
@@ -267,7 +271,7 @@
     var rows = [
       ['cell', '(' + (i % W) + ', ' + ((i / W) | 0) + ')' + (pinned >= 0 ? '  pinned' : '')],
       ['owner', null],
-      ['building', b ? BUILDING[b] + ' level ' + get('level', t, i) : 'none'],
+      ['building', b ? (BUILDING[b] || 'building ' + b) + ' level ' + get('level', t, i) : BUILDING[0]],
       ['attack cost', fmt(get('attack_cost', t, i))],
       ['force field', fmt(get('force_field', t, i))],
       ['natural gold', fmt(get('natural_gold', t, i))],
@@ -287,14 +291,17 @@
     inspector.appendChild(tbl);
   }
 
-  var playerCols = ['', 'player', 'gold', 'energy', 'income', 'tax', 'cells', 'H M W F', 'tech'];
+  // The buildings column lists homes, mines, wells and fortresses, headed by
+  // their board letters.
+  function playerCols() { return ['', 'player', 'gold', 'energy', 'income', 'tax', 'cells', LETTER.slice(1).join(' '), 'tech']; }
   function renderPlayers() {
     var t = turn, order = [];
     for (var s = 1; s <= P; s++) if (uget('present', t, s)) order.push(s);
     order.sort(function (a, b) { return uget('gold', t, b) - uget('gold', t, a) || a - b; });
     clear(playersTable);
     var head = el('tr');
-    playerCols.forEach(function (c) { head.appendChild(el('th', { text: c })); });
+    var cols = playerCols();
+    cols.forEach(function (c) { head.appendChild(el('th', { text: c })); });
     playersTable.appendChild(el('thead', null, head));
     var body = el('tbody');
     order.forEach(function (s) {
@@ -310,7 +317,7 @@
         el('td', { text: String(uget('tech_level', t, s)) }));
       body.appendChild(tr);
     });
-    if (!order.length) body.appendChild(el('tr', null, el('td', { colspan: String(playerCols.length), cls: 'hint', text: 'No player has joined yet at turn ' + t + '.' })));
+    if (!order.length) body.appendChild(el('tr', null, el('td', { colspan: String(cols.length), cls: 'hint', text: 'No player has joined yet at turn ' + t + '.' })));
     playersTable.appendChild(body);
   }
 
@@ -338,26 +345,14 @@
     commandsPanel.appendChild(ol);
   }
 
-  function describe(e) {
-    var a = name(slotOf(e.uid)), b = name(slotOf(e.other));
-    switch (e.kind) {
-      case 'home_captured': return a + ' loses its home to ' + b;
-      case 'died': return a + ' is eliminated';
-      case 'tech_up': return a + ' reaches tech level ' + e.value;
-      case 'lead_change': return a + ' takes the gold lead';
-    }
-    return null;
-  }
-
   var eventRows = [];
   function buildEvents() {
     clear(eventsPanel);
     eventsPanel.appendChild(el('h3', { text: 'Events' }));
     var ol = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
-      var text = describe(e);
-      if (!text) return;
-      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), text);
+      if (!LISTED[e.kind]) return;
+      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), el('span', { cls: 'ev-text', text: e.text }));
       li.addEventListener('click', function () { pause(); seek(e.turn); });
       ol.appendChild(li);
       eventRows.push(li);
@@ -380,7 +375,9 @@
       legend.appendChild(item);
     }
     legend.appendChild(el('span', { cls: 'item' }, swatch(0), 'unowned'));
-    legend.appendChild(el('span', { cls: 'item key', text: 'H home · G gold mine · E energy well · F fortress (with level) · yellow frame: captured this round' }));
+    var key = [];
+    for (var b = 1; b < M.buildings.length; b++) key.push(M.buildings[b].letter + ' ' + M.buildings[b].name);
+    legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') + ' (with level) · yellow frame: captured this round' }));
   }
 
   // ---- charts ------------------------------------------------------------
