@@ -90,11 +90,6 @@ func (r *bitReader) readBig(n uint) (uint64, error) {
 	return hi<<32 | lo, err
 }
 
-func (r *bitReader) bit() (bool, error) {
-	v, err := r.read(1)
-	return v == 1, err
-}
-
 // gamma reads an Elias gamma code; values need at most 64 bits.
 func (r *bitReader) gamma() (uint64, error) {
 	zeros := uint(0)

@@ -22,10 +22,6 @@ func PageData(rep *Replay, id string) templates.ReplayPage {
 	for _, c := range rep.Charts {
 		p.Charts = append(p.Charts, templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)})
 	}
-	names := make([]string, 0, len(a.Players))
-	for _, pl := range a.Players {
-		names = append(names, pl.Username)
-	}
 	p.Summary = fmt.Sprintf("%s · %dx%d · %d rounds · %d players", a.Format, a.Config.Width, a.Config.Height, a.Rounds, len(a.Players))
 	if len(a.Summary.Ranking) > 0 {
 		w := a.Summary.Ranking[0]

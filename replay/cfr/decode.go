@@ -20,7 +20,6 @@ type Decoder struct {
 	prev  colorfight2.Frame
 	frame int   // index of the next frame Next returns
 	err   error // sticky: a *FormatError, or io.EOF after the last frame
-	num   []byte
 }
 
 // NewDecoder starts reading a replay from r, which may be gzip-compressed
