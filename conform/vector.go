@@ -3,7 +3,7 @@
 // .cfr replay — on our engine and compares every field of every frame and
 // the number of failed commands per player per round.
 //
-// The vector format is described in shared/conformance/README.md: a pair of
+// The vector format is described in testdata/conformance/README.md: a pair of
 // files NAME.commands.json and NAME.cfr.
 package conform
 

@@ -6,7 +6,7 @@
 //
 //   - A replay is decoded (or re-simulated) once per file version and sent
 //     to the browser as one packed blob of typed arrays (Load, pack.go;
-//     docs/viewer-data.md), so the page seeks to any turn with no request.
+//     docs/viewer.md), so the page seeks to any turn with no request.
 //   - Every asset is embedded: the pages work with no network, and a page
 //     exported with WriteHTML makes no request at all.
 //   - Replay ids are paths relative to the library folder, resolved through

@@ -1,6 +1,6 @@
 // Package colorfight2 is the ColorfightII ruleset (game_version 2), played
-// exactly as the official reference server plays it; see the rules contract
-// in shared/docs/RULES.md.
+// exactly as the official reference server plays it; the rules are written
+// down in docs/rules.md.
 //
 // The package is pure: no I/O, no clock, no goroutines, no floating point and
 // no map iteration. A round is a deterministic function of the state and the

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,21 +21,15 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
-// Find returns the browser to drive, or skips tb (fails it under CI=true).
+// Find returns the browser to drive, or skips tb (fails it under CI=true)
+// by the policy of testutil.NeedTool.
 func Find(tb testing.TB) string {
 	tb.Helper()
-	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		tb.Fatal("no chromium on PATH (CI must install Debian's chromium)")
-	}
-	tb.Skip("no chromium on PATH")
-	return ""
+	return testutil.NeedTool(tb, "chromium", "chromium-browser", "google-chrome")
 }
 
 // Browser is one headless Chromium tab.

@@ -4,8 +4,8 @@
 // A .cfr file is the gzip compression of one JSON array. Element 0 holds the
 // game information, the map header and every cell in full; each later element
 // i holds the users and, for every cell, the prefix of its field array up to
-// the last field that changed since element i-1. See docs/RULES.md, section
-// "The .cfr replay format".
+// the last field that changed since element i-1. See docs/rules.md, section
+// "The official .cfr replay format".
 //
 // Decoder streams over the array one element at a time and never holds more
 // than the current frame. Encoder writes a stream whose decompressed JSON is
