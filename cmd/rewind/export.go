@@ -3,19 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -65,7 +59,7 @@ func runExport(opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	n, err := exportCFR(src, out)
+	n, err := source.WriteCFR(src, out)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
@@ -75,47 +69,6 @@ func runExport(opts *exportOptions) error {
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
 	return nil
-}
-
-// exportCFR writes every frame of src to w as a .cfr and returns the
-// number of frames.
-func exportCFR(src source.Source, w io.Writer) (int, error) {
-	m := src.Meta()
-	info := m.Info
-	if info == nil {
-		info = synthesizeInfo(m)
-	}
-	enc, err := cfr.NewEncoder(w, cfr.Header{Info: info})
-	if err != nil {
-		return 0, err
-	}
-	var f colorfight2.Frame
-	n := 0
-	for {
-		err := src.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return n, err
-		}
-		if err := enc.WriteFrame(&f); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, enc.Close()
-}
-
-// synthesizeInfo builds an official-style info object for a game that has
-// none; its game_id is the recording's creation time in milliseconds, as
-// the official server's ids are.
-func synthesizeInfo(m *source.Meta) json.RawMessage {
-	id := "0"
-	if m.Header != nil && !m.Header.Created.IsZero() {
-		id = strconv.FormatInt(m.Header.Created.UnixMilli(), 10)
-	}
-	return replay.OfficialInfo(m.Config, id)
 }
 
 // exportHTML writes the self-contained viewer page of src.

@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 type verifyOptions struct {
@@ -48,65 +47,26 @@ func runVerify(opts *verifyOptions) error {
 		return err
 	}
 	defer f.Close()
-	var visit func(*replay.Game) error
-	frames := 0
-	if opts.against != "" {
-		cf, err := os.Open(opts.against)
+	if opts.against == "" {
+		res, err := replay.Verify(f, nil)
 		if err != nil {
 			return err
 		}
-		defer cf.Close()
-		dec, err := cfr.NewDecoder(cf)
-		if err != nil {
-			return fmt.Errorf("%s: %w", opts.against, err)
-		}
-		var want, got colorfight2.Frame
-		first := true
-		visit = func(g *replay.Game) error {
-			if first {
-				first = false
-				if err := dec.Next(&want); err != nil {
-					return fmt.Errorf("%s: frame 0: %w", opts.against, err)
-				}
-				g.Header().Map.Frame(&got)
-				if d := colorfight2.Diff(&want, &got); d != nil {
-					return fmt.Errorf("frame 0 differs from %s: %s", opts.against, d)
-				}
-				frames++
-			}
-			if err := dec.Next(&want); err != nil {
-				if errors.Is(err, io.EOF) {
-					return fmt.Errorf("%s ends at frame %d, the replay goes on", opts.against, g.State().Turn()-1)
-				}
-				return fmt.Errorf("%s: %w", opts.against, err)
-			}
-			g.State().Frame(&got)
-			if d := colorfight2.Diff(&want, &got); d != nil {
-				return fmt.Errorf("frame %d differs from %s: %s: %s: want %s, got %s", got.Turn, opts.against, d.Where, d.Field, d.Want, d.Got)
-			}
-			frames++
-			return nil
-		}
-		defer func() {
-			_ = dec
-		}()
-		res, err := replay.Verify(f, visit)
-		if err != nil {
-			return err
-		}
-		if res.Err == nil && res.Complete {
-			var extra colorfight2.Frame
-			if err := dec.Next(&extra); !errors.Is(err, io.EOF) {
-				res.Err = fmt.Errorf("%s has more frames than the replay's %d rounds", opts.against, res.Rounds)
-			}
-		}
-		return reportVerify(opts, res, frames)
+		return reportVerify(opts, res, 0)
 	}
-	res, err := replay.Verify(f, nil)
+	want, err := source.Open(opts.against)
 	if err != nil {
 		return err
 	}
-	return reportVerify(opts, res, 0)
+	defer want.Close()
+	res, frames, err := source.VerifyAgainst(f, want)
+	if err != nil {
+		return err
+	}
+	if res.Err != nil && !errors.Is(res.Err, replay.ErrTruncated) {
+		res.Err = fmt.Errorf("against %s: %w", opts.against, res.Err)
+	}
+	return reportVerify(opts, res, frames)
 }
 
 func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) error {

@@ -161,3 +161,62 @@ func TestSummaryRWD(t *testing.T) {
 		t.Fatalf("cut recording: %+v", s)
 	}
 }
+
+// TestVerifyAgainstAndWriteCFR: a recorded vector verifies frame by frame
+// against the official replay; its .cfr export decodes to the same frames
+// (and verifies against the recording too); a replay of another game is
+// reported at frame 0 or 1.
+func TestVerifyAgainstAndWriteCFR(t *testing.T) {
+	vs, err := conform.Find([]string{"../../testdata/conformance/c06.cfr", "../../testdata/conformance/c01.cfr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := func(v conform.Vector) []byte {
+		g, err := conform.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := conform.Record(g, &buf, time.Time{}, "t"); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	c06, c01 := rec(vs[0]), rec(vs[1])
+	want, err := Open(vs[0].CFR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, frames, err := VerifyAgainst(bytes.NewReader(c06), want)
+	want.Close()
+	if err != nil || res.Err != nil || !res.Complete || frames != 201 {
+		t.Fatalf("c06 against its .cfr: %v %+v, %d frames", err, res, frames)
+	}
+
+	src, err := New(bytes.NewReader(c06), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	n, err := WriteCFR(src, &out)
+	if err != nil || n != 201 {
+		t.Fatalf("WriteCFR: %d frames, %v", n, err)
+	}
+	exported, err := New(bytes.NewReader(out.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, frames, err := VerifyAgainst(bytes.NewReader(c06), exported); err != nil || res.Err != nil || frames != 201 {
+		t.Fatalf("against its own export: %v %+v %d", err, res, frames)
+	}
+
+	other, err := Open(vs[0].CFR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	res, frames, err = VerifyAgainst(bytes.NewReader(c01), other)
+	if err != nil || res.Err == nil || frames > 1 || !strings.Contains(res.Err.Error(), "differs") {
+		t.Fatalf("c01 against c06: %v %+v, %d frames", err, res, frames)
+	}
+}
