@@ -236,24 +236,6 @@ func (a *Analysis) Player(uid int) *Player {
 	return nil
 }
 
-// Costs by the rules, indexed by colorfight2.Building.
-var (
-	buildGold   = [colorfight2.NumBuildings]int64{colorfight2.Home: 1000, colorfight2.GoldMine: 200, colorfight2.EnergyWell: 200, colorfight2.Fortress: 200}
-	upgradeGold = [colorfight2.NumBuildings][4]int64{ // [type][new level]
-		colorfight2.Home: {0, 0, 1000, 2000}, colorfight2.GoldMine: {0, 0, 400, 600},
-		colorfight2.EnergyWell: {0, 0, 400, 600}, colorfight2.Fortress: {0, 0, 400, 600}}
-	homeUpEnerg = [4]int64{0, 0, 1000, 2000}
-	takenValue  = [4]int64{0, 100, 300, 600}
-)
-
-// bracket is the T(n) bracket of n: 0 for n <= 75, k for 75k < n <= 75(k+1).
-func bracket(n int64) int64 {
-	if n <= 75 {
-		return 0
-	}
-	return (n - 1) / 75
-}
-
 // analyzer is the streaming state.
 type analyzer struct {
 	a      *Analysis
@@ -422,13 +404,12 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if po == o && pc.Building == c.Building {
 			from = pc.Level
 		} else {
-			r.GoldSpent += buildGold[bt]
+			r.GoldSpent += colorfight2.BuildCost(bt)
 		}
-		for l := from + 1; l <= c.Level; l++ {
-			r.GoldSpent += upgradeGold[bt][l]
-			if bt == colorfight2.Home {
-				r.UpgradeEnergy += homeUpEnerg[l]
-			}
+		for l := from; l < c.Level; l++ {
+			g, e := colorfight2.UpgradeCost(bt, l)
+			r.GoldSpent += g
+			r.UpgradeEnergy += e
 		}
 	}
 
@@ -463,7 +444,7 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			if lv < 1 || lv > 3 {
 				continue
 			}
-			v := takenValue[lv]
+			v := colorfight2.TakenValue(lv)
 			switch bld {
 			case colorfight2.Home:
 				stolen := az.gold[po] / 3
@@ -511,12 +492,12 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if pu != nil && r.TechLevel > was.TechLevel && r.TechLevel > 1 {
 			az.event(Event{Turn: t, Kind: EventTechUp, UID: uid, Other: int(was.TechLevel), Value: r.TechLevel})
 		}
-		if b := bracket(r.Cells); b > az.maxTax[uid] {
+		if b := colorfight2.TaxBracket(r.Cells); b > az.maxTax[uid] {
 			az.maxTax[uid] = b
 			az.event(Event{Turn: t, Kind: EventTaxBracket, UID: uid, Other: int(b), Value: r.Cells})
 		}
 		nb := r.Buildings[colorfight2.GoldMine] + r.Buildings[colorfight2.EnergyWell]
-		if b := bracket(nb); b > az.maxBld[uid] {
+		if b := colorfight2.TaxBracket(nb); b > az.maxBld[uid] {
 			az.maxBld[uid] = b
 			az.event(Event{Turn: t, Kind: EventBuildingBracket, UID: uid, Other: int(b), Value: nb})
 		}
@@ -625,7 +606,7 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 				if c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings {
 					continue
 				}
-				r.GoldSpent += buildGold[c.Building]
+				r.GoldSpent += colorfight2.BuildCost(c.Building)
 				az.overlay(k, c.Building, 1)
 			case colorfight2.CmdUpgrade:
 				b, l := prev.Cells[k].Building, prev.Cells[k].Level
@@ -635,10 +616,9 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 				if b == colorfight2.BuildingNone || b >= colorfight2.NumBuildings || l < 1 || l >= 3 {
 					continue
 				}
-				r.GoldSpent += upgradeGold[b][l+1]
-				if b == colorfight2.Home {
-					r.UpgradeEnergy += homeUpEnerg[l+1]
-				}
+				g, e := colorfight2.UpgradeCost(b, l)
+				r.GoldSpent += g
+				r.UpgradeEnergy += e
 				az.overlay(k, b, l+1)
 			}
 		}

@@ -413,7 +413,7 @@ func TestEventsC03(t *testing.T) {
 				t.Fatalf("tech up %+v: %d -> %d", e, was.TechLevel, r.TechLevel)
 			}
 		case EventTaxBracket:
-			if bracket(r.Cells) != int64(e.Other) || r.Cells != e.Value || r.Cells <= 75*int64(e.Other) {
+			if colorfight2.TaxBracket(r.Cells) != int64(e.Other) || r.Cells != e.Value || r.Cells <= 75*int64(e.Other) {
 				t.Fatalf("tax bracket %+v: cells %d", e, r.Cells)
 			}
 		}

@@ -12,6 +12,44 @@ var (
 	takenValue = [4]int64{0, 100, 300, 600}
 )
 
+// BuildCost is the gold a new building of type b costs (0 for
+// BuildingNone or an unknown type).
+func BuildCost(b Building) int64 {
+	if int(b) >= len(buildCost) {
+		return 0
+	}
+	return buildCost[b]
+}
+
+// UpgradeCost is the gold and energy that upgrading a building of type b
+// from level to level+1 costs (zero outside levels 1..2).
+func UpgradeCost(b Building, level int64) (gold, energy int64) {
+	if int(b) >= len(upgradeGold) || level < 1 || level > 2 {
+		return 0, 0
+	}
+	return upgradeGold[b][level], upgradeEnergy[b][level]
+}
+
+// TakenValue is the gold a captured GoldMine, EnergyWell or Fortress of
+// this level pays its captor (and the force field a captured EnergyWell
+// adds); 0 outside levels 1..3.
+func TakenValue(level int64) int64 {
+	if level < 1 || level > 3 {
+		return 0
+	}
+	return takenValue[level]
+}
+
+// TaxBracket is the bracket k of a count n (of cells, or of buildings)
+// under the progressive tax: 0 for n <= 75, and k for 75k < n <= 75(k+1),
+// where each unit beyond 75k costs k.
+func TaxBracket(n int64) int64 {
+	if n <= 75 {
+		return 0
+	}
+	return (n - 1) / 75
+}
+
 // attackCost returns the energy needed to capture cell i now. A Home's
 // stored_energy is its owner's energy as of the last cell scan.
 func (s *State) attackCost(i int) int64 {
