@@ -21,9 +21,9 @@ import (
 // Limits on what Load accepts, so a hostile file cannot make the server
 // allocate without bound.
 const (
-	MaxCells      = 4096    // width × height
-	MaxCellFrames = 4 << 20 // frames × cells: 2001 frames of 30×30 is 1.8M
-	MaxPlayers    = 255     // distinct players (owner slots are one byte)
+	MaxCells      = 4096            // width × height
+	MaxCellFrames = 4 << 20         // frames × cells: 2001 frames of 30×30 is 1.8M
+	MaxPlayers    = analysis.MaxUID // distinct players: uids 1..255, so owner slots are one byte
 )
 
 // Replay is a replay decoded once and packed for the browser.
