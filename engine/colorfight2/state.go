@@ -185,6 +185,32 @@ type State struct {
 // 1000, gold 0 and tech level 1. Players must have UIDs 1..len(players) in
 // order and distinct, in-map homes. cfg's width and height must match m.
 func New(cfg Config, m *Map, players []Player) (*State, error) {
+	s, err := newState(cfg, m, players)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range players {
+		if p.UID != i+1 {
+			return nil, fmt.Errorf("colorfight2: player %d has uid %d, want %d", i, p.UID, i+1)
+		}
+		if !s.onMap(p.Home.X, p.Home.Y) {
+			return nil, fmt.Errorf("colorfight2: player %d home (%d,%d) is off the map", p.UID, p.Home.X, p.Home.Y)
+		}
+		hi := s.index(p.Home.X, p.Home.Y)
+		c := &s.cells[hi]
+		if c.owner != 0 {
+			return nil, fmt.Errorf("colorfight2: players %d and %d share home (%d,%d)", c.owner, p.UID, p.Home.X, p.Home.Y)
+		}
+		c.owner = int32(p.UID)
+		s.setBuilding(hi, Home, 1)
+		s.users[i] = user{uid: p.UID, name: p.Name, energy: 1000, techLevel: 1, buildingHome: true}
+	}
+	return s, nil
+}
+
+// newState allocates a game at turn 0 on map m for the players, with no
+// cell owned yet.
+func newState(cfg Config, m *Map, players []Player) (*State, error) {
 	if err := cfg.ValidateLoose(); err != nil {
 		return nil, err
 	}
@@ -222,20 +248,7 @@ func New(cfg Config, m *Map, players []Player) (*State, error) {
 		s.setBuilding(i, BuildingNone, 0)
 	}
 	for i, p := range players {
-		if p.UID != i+1 {
-			return nil, fmt.Errorf("colorfight2: player %d has uid %d, want %d", i, p.UID, i+1)
-		}
-		if !s.onMap(p.Home.X, p.Home.Y) {
-			return nil, fmt.Errorf("colorfight2: player %d home (%d,%d) is off the map", p.UID, p.Home.X, p.Home.Y)
-		}
-		hi := s.index(p.Home.X, p.Home.Y)
-		c := &s.cells[hi]
-		if c.owner != 0 {
-			return nil, fmt.Errorf("colorfight2: players %d and %d share home (%d,%d)", c.owner, p.UID, p.Home.X, p.Home.Y)
-		}
-		c.owner = int32(p.UID)
-		s.setBuilding(hi, Home, 1)
-		s.users[i] = user{uid: p.UID, name: p.Name, energy: 1000, techLevel: 1, buildingHome: true}
+		s.users[i] = user{uid: p.UID, name: p.Name}
 	}
 	return s, nil
 }

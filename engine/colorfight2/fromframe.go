@@ -1,0 +1,178 @@
+package colorfight2
+
+import (
+	"errors"
+	"fmt"
+)
+
+// FromFrame rebuilds the complete state of a game from one of its frames
+// (turn 1 or later), so a round can be played from any moment of a replay.
+//
+// Everything a round reads is visible in a frame except two things, and
+// both are recovered exactly: a Home's stored energy (the energy of its
+// owner at the last cell scan) is read back from its attack_cost,
+// (1000 + stored + force_field) · level; and building_home is false at the
+// start of every round. The users' aggregates (cells, sources, building
+// counts, tax) are taken from the frame as the last scan reported them.
+//
+// The players are the frame's users, which must have uids 1..n (in any
+// order); cfg's size must match the frame's. FromFrame checks that the
+// frame is one the rules could have produced as far as a single frame
+// shows: every cell's derived fields (gold, energy, attack_cost, level)
+// agree with its building and terrain, force fields are in 0..1000, owners
+// are players, and each user's cell and building counts agree with the
+// map. The first disagreement is returned as a *Divergence (Want is what
+// the rules derive, Got what the frame says).
+func FromFrame(cfg Config, f *Frame) (*State, error) {
+	if err := cfg.ValidateLoose(); err != nil {
+		return nil, err
+	}
+	if f.Width != cfg.Width || f.Height != cfg.Height || len(f.Cells) != f.Width*f.Height {
+		return nil, fmt.Errorf("colorfight2: frame is %dx%d with %d cells, config %dx%d", f.Width, f.Height, len(f.Cells), cfg.Width, cfg.Height)
+	}
+	n := len(f.Users)
+	if n == 0 {
+		return nil, errors.New("colorfight2: frame has no players")
+	}
+	if n > cfg.MaxPlayer || n > MaxPlayers {
+		return nil, fmt.Errorf("colorfight2: frame has %d players, max_player is %d", n, cfg.MaxPlayer)
+	}
+	byUID := make([]*FrameUser, n+1)
+	for i := range f.Users {
+		u := &f.Users[i]
+		if u.UID < 1 || u.UID > int64(n) || byUID[u.UID] != nil {
+			return nil, fmt.Errorf("colorfight2: frame users must have distinct uids 1..%d, found %d", n, u.UID)
+		}
+		byUID[u.UID] = u
+	}
+	m := MapFromFrame(f)
+	players := make([]Player, n)
+	for uid := 1; uid <= n; uid++ {
+		players[uid-1] = Player{UID: uid, Name: byUID[uid].Username}
+	}
+	s, err := newState(cfg, m, players)
+	if err != nil {
+		return nil, err
+	}
+	s.turn = f.Turn
+	bad := func(i int, field string, want, got int64) error {
+		return &Divergence{Turn: f.Turn, Where: "cell (" + itoa(int64(i%f.Width)) + "," + itoa(int64(i/f.Width)) + ")", Field: field, Want: itoa(want), Got: itoa(got)}
+	}
+	// Cells, then stored energies from the Homes' attack costs.
+	stored := make([]int64, n+1)
+	hasStored := make([]bool, n+1)
+	for i := range f.Cells {
+		fc := &f.Cells[i]
+		if fc.Owner < 0 || fc.Owner > int64(n) {
+			return nil, bad(i, "owner", 0, fc.Owner)
+		}
+		if fc.Building >= NumBuildings {
+			return nil, bad(i, "building", 0, int64(fc.Building))
+		}
+		if fc.ForceField < 0 || fc.ForceField > 1000 {
+			return nil, bad(i, "force_field", min(1000, max(0, fc.ForceField)), fc.ForceField)
+		}
+		if fc.Building == BuildingNone {
+			if fc.Level != 1 {
+				return nil, bad(i, "building level", 1, fc.Level)
+			}
+		} else if fc.Level < 1 || fc.Level > 3 {
+			return nil, bad(i, "building level", min(3, max(1, fc.Level)), fc.Level)
+		}
+		if fc.Building != BuildingNone && fc.Owner == 0 {
+			return nil, bad(i, "owner", -1, 0)
+		}
+		c := &s.cells[i]
+		c.owner = int32(fc.Owner)
+		c.ff = int32(fc.ForceField)
+		level := int8(0)
+		if fc.Building != BuildingNone {
+			level = int8(fc.Level)
+		}
+		s.setBuilding(i, fc.Building, level)
+		if fc.Building == Home {
+			L := fc.Level
+			if fc.AttackCost%L != 0 {
+				return nil, bad(i, "attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
+			}
+			e := fc.AttackCost/L - 1000 - fc.ForceField
+			if hasStored[fc.Owner] && stored[fc.Owner] != e {
+				return nil, bad(i, "attack_cost", (1000+stored[fc.Owner]+fc.ForceField)*L, fc.AttackCost)
+			}
+			stored[fc.Owner], hasStored[fc.Owner] = e, true
+		}
+	}
+	for uid := 1; uid <= n; uid++ {
+		fu, u := byUID[uid], &s.users[uid-1]
+		u.energy, u.gold, u.techLevel, u.dead = fu.Energy, fu.Gold, fu.TechLevel, fu.Dead
+		u.cells, u.goldSource, u.energySource = fu.CellNumber, fu.GoldSource, fu.EnergySource
+		u.buildings = fu.Buildings
+		u.buildings[BuildingNone] = 0
+		u.tax, u.taxLevel = fu.TaxAmount, fu.TaxLevel
+		u.scanEnergy = stored[uid]
+		u.buildingHome = false
+		if len(fu.BuildingOrder) <= len(u.order) {
+			copy(u.order[:], fu.BuildingOrder)
+			u.norder = int8(len(fu.BuildingOrder))
+			u.orderPinned = true
+		}
+	}
+	// Derived cell fields must be what the rules give.
+	for i := range f.Cells {
+		fc := &f.Cells[i]
+		c := &s.cells[i]
+		if int64(c.gold) != fc.Gold {
+			return nil, bad(i, "gold", int64(c.gold), fc.Gold)
+		}
+		if int64(c.energy) != fc.Energy {
+			return nil, bad(i, "energy", int64(c.energy), fc.Energy)
+		}
+		if c.building != Home {
+			if cost := s.attackCost(i); cost != fc.AttackCost {
+				return nil, bad(i, "attack_cost", cost, fc.AttackCost)
+			}
+		}
+		if fc.X != int64(i%f.Width) || fc.Y != int64(i/f.Width) {
+			return nil, bad(i, "position", int64(i), fc.Y*int64(f.Width)+fc.X)
+		}
+	}
+	// Each user's counts must agree with the map.
+	var cells [MaxPlayers + 1]int64
+	var blds [MaxPlayers + 1][NumBuildings]int64
+	var tech [MaxPlayers + 1]int64
+	for i := range s.cells {
+		c := &s.cells[i]
+		cells[c.owner]++
+		blds[c.owner][c.building]++
+		if c.building == Home {
+			tech[c.owner] = max(tech[c.owner], int64(c.level))
+		}
+	}
+	for uid := 1; uid <= n; uid++ {
+		fu := byUID[uid]
+		where := "user " + itoa(int64(uid))
+		if fu.CellNumber != cells[uid] {
+			return nil, &Divergence{Turn: f.Turn, Where: where, Field: "cell_number", Want: itoa(cells[uid]), Got: itoa(fu.CellNumber)}
+		}
+		if fu.Dead != (cells[uid] == 0) {
+			return nil, &Divergence{Turn: f.Turn, Where: where, Field: "dead", Want: btoa(cells[uid] == 0), Got: btoa(fu.Dead)}
+		}
+		// After the lost-homes step the reported counts include buildings
+		// just removed, so only a player with a Home must match exactly.
+		if tech[uid] > 0 {
+			for b := Home; b < NumBuildings; b++ {
+				if fu.Buildings[b] != blds[uid][b] {
+					return nil, &Divergence{Turn: f.Turn, Where: where, Field: "building_number." + b.Key(), Want: itoa(blds[uid][b]), Got: itoa(fu.Buildings[b])}
+				}
+			}
+			if fu.TechLevel != tech[uid] {
+				return nil, &Divergence{Turn: f.Turn, Where: where, Field: "tech_level", Want: itoa(tech[uid]), Got: itoa(fu.TechLevel)}
+			}
+		}
+	}
+	return s, nil
+}
+
+// Error makes a Divergence usable as an error: a frame that disagrees with
+// the rules.
+func (d *Divergence) Error() string { return d.String() }

@@ -1,0 +1,555 @@
+package colorfight2
+
+import (
+	"fmt"
+	"maps"
+	"sort"
+)
+
+// InferCommands infers, for one round, a command list for every player
+// such that playing them from the state of frame prev gives frame next —
+// for a replay that records states but not commands (an official .cfr).
+// st must be the state of prev (FromFrame, or the state a previous round
+// produced); it is not modified. The result is indexed by uid-1.
+//
+// A frame does not always pin the commands down; the choices are
+// canonical (docs/import.md):
+//
+//   - a building that appears on a cell its owner kept is a build, a level
+//     that rises an upgrade per level, Home first, in row-major order;
+//   - a captured cell, or an owned cell whose force field is not what the
+//     per-round update alone gives, is one attack by its new owner with the
+//     smallest energy that yields the observed force field (when the field
+//     was capped at 0 or 1000, the smallest that reaches the cap);
+//   - the rest of the energy a player spent on attacks (its energy
+//     balance: energy before − upgrades + income − tax − energy after) is
+//     spent on attacks that capture nothing, on one canonical cell next to
+//     its territory that nobody else attacked: a single attack when it is
+//     below that cell's attack cost, else two equal attacks and the
+//     remainder, whose net is never positive.
+//
+// InferCommands does not check the result; play it (Step) and compare the
+// frame with next. It fails only when next cannot follow prev at all (other
+// size, other players).
+func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
+	cmds, err := infer(st, prev, next, nil)
+	if err != nil {
+		return nil, err
+	}
+	// A building placed on a cell that is captured in the same round
+	// leaves no trace but its gold: its builder paid 200 and got 100 back
+	// (TakenValue(1)), and a GoldMine's captor got 100 too. When the
+	// replay's gold says so, try the hidden builds that explain it.
+	sim := st.Clone()
+	var got Frame
+	sim.Step(cmds)
+	sim.Frame(&got)
+	if Diff(next, &got) == nil {
+		return cmds, nil
+	}
+	// The gold to explain is measured on a play in which every inferred
+	// capture happens: a captor whose attacks need more energy than it
+	// had (the bonus of a hidden EnergyWell would have saved it) is lent
+	// the difference, so its failed captures do not blur everyone's gold.
+	sim.CopyFrom(st)
+	for k := range cmds {
+		var used int64
+		for _, c := range cmds[k] {
+			if c.Kind == CmdAttack {
+				used += c.Energy
+			}
+		}
+		if u := &sim.users[k]; used > u.energy {
+			u.energy = used + 1<<20
+		}
+	}
+	sim.Step(cmds)
+	tries := 0
+	var best [][]Command
+	hiddenBuilds(st, prev, next, sim, func(hidden map[int]hiddenBuild) bool {
+		tries++
+		c, err := infer(st, prev, next, hidden)
+		if err != nil {
+			return tries < maxHiddenTries
+		}
+		sim.CopyFrom(st)
+		sim.Step(c)
+		sim.Frame(&got)
+		if Diff(next, &got) == nil {
+			best = c
+			return false
+		}
+		return tries < maxHiddenTries
+	})
+	if best != nil {
+		return best, nil
+	}
+	return cmds, nil
+}
+
+// maxHiddenTries bounds the hypotheses of hidden builds tried per round.
+const maxHiddenTries = 256
+
+// hiddenBuild is the building a cell held when it was captured, placed or
+// upgraded in the same round by its previous owner.
+type hiddenBuild struct {
+	b     Building
+	level int64
+}
+
+// hiddenBuilds calls try with each assignment of hidden builds and
+// upgrades that explains the gold the replay shows and sim (the round
+// played without them) does not, until try returns false.
+//
+// A candidate is a cell its owner q held before the round and lost in it.
+// q may have built on it (if it was empty) and upgraded it before it was
+// taken; it paid for that and got TakenValue of the level reached, and a
+// GoldMine's captor got that too (less what the visible building already
+// paid in sim). With need[p] the hundreds of gold sim gives player p above
+// the replay, an assignment must bring every need to 0. A new building
+// that is not a GoldMine is an EnergyWell when the captured cell's force
+// field allows its bonus, else a Fortress (their only other trace is the
+// captor's energy, which the replay checks).
+func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hiddenBuild) bool) {
+	w, h := st.cfg.Width, st.cfg.Height
+	n := len(st.users)
+	need := make([]int64, n+1)
+	for i := range next.Users {
+		u := &next.Users[i]
+		if u.UID < 1 || u.UID > int64(n) {
+			return
+		}
+		// Rounded to the nearest hundred: when sim's attack failed for
+		// want of the hidden build, the cell's own yield is off too.
+		d := sim.users[u.UID-1].gold - u.Gold
+		if d >= 0 {
+			need[u.UID] = (d + 50) / 100
+		} else {
+			need[u.UID] = -((-d + 50) / 100)
+		}
+	}
+	nx, err := FromFrame(st.cfg, next)
+	if err != nil {
+		return
+	}
+	type option struct {
+		hb          hiddenBuild
+		lossQ, gain int64 // hundreds of gold: paid by q, gained by the captor
+	}
+	type cand struct {
+		i    int
+		q, a int64
+		opts []option
+	}
+	var cands []cand
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; y++ {
+			i := y*w + x
+			a, b := &prev.Cells[i], &next.Cells[i]
+			q := a.Owner
+			if q == 0 || b.Owner == q || b.Owner == 0 || a.Building == Home {
+				continue
+			}
+			tech := st.users[q-1].techLevel
+			if tech == 0 || (need[q] == 0 && need[b.Owner] == 0) {
+				continue
+			}
+			hi := b.ForceField - int64(nx.computeDelta(i))
+			if b.ForceField == 1000 {
+				hi = 1 << 40
+			}
+			c := cand{i: i, q: q, a: b.Owner}
+			types := []Building{GoldMine, EnergyWell, Fortress}
+			from := int64(0)
+			if a.Building != BuildingNone {
+				types, from = []Building{a.Building}, a.Level
+			}
+			for _, bt := range types {
+				var cost int64
+				if from == 0 {
+					cost = BuildCost(bt)
+				}
+				for l := max(from, 1); l <= 3; l++ {
+					if l > from && l > 1 {
+						if l > tech {
+							break
+						}
+						g, _ := UpgradeCost(bt, l-1)
+						cost += g
+					}
+					if l == from {
+						continue // that is sim's own assumption
+					}
+					hb := hiddenBuild{b: bt, level: l}
+					if from == 0 && bt != GoldMine {
+						// EnergyWell or Fortress: the same gold; pick by the field.
+						if bt == Fortress || TakenValue(l) > hi {
+							if bt == EnergyWell {
+								continue
+							}
+						} else if bt == Fortress {
+							continue
+						}
+					}
+					refund := TakenValue(l)
+					if from > 0 {
+						refund -= TakenValue(from)
+					}
+					o := option{hb: hb, lossQ: (cost - refund) / 100}
+					if bt == GoldMine {
+						o.gain = refund / 100
+					}
+					c.opts = append(c.opts, o)
+				}
+			}
+			if len(c.opts) > 0 {
+				cands = append(cands, c)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	// dec[k][p] and inc[k][p] bound how far candidates k.. can still lower
+	// and raise need[p]: a branch that cannot bring every need to 0 is cut.
+	dec := make([][]int64, len(cands)+1)
+	inc := make([][]int64, len(cands)+1)
+	dec[len(cands)], inc[len(cands)] = make([]int64, n+1), make([]int64, n+1)
+	for k := len(cands) - 1; k >= 0; k-- {
+		dec[k] = append([]int64(nil), dec[k+1]...)
+		inc[k] = append([]int64(nil), inc[k+1]...)
+		var ml, mg int64
+		for _, o := range cands[k].opts {
+			ml, mg = max(ml, o.lossQ), max(mg, o.gain)
+		}
+		dec[k][cands[k].q] += ml
+		inc[k][cands[k].a] += mg
+	}
+	hidden := map[int]hiddenBuild{}
+	nodes := 0
+	var walk func(k int) bool
+	walk = func(k int) bool {
+		nodes++
+		if nodes > 1<<16 {
+			return false
+		}
+		for p := 1; p <= n; p++ {
+			if need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0 {
+				return true
+			}
+		}
+		if k == len(cands) {
+			return try(hidden)
+		}
+		c := cands[k]
+		if !walk(k + 1) {
+			return false
+		}
+		for _, o := range c.opts {
+			need[c.q] -= o.lossQ
+			need[c.a] += o.gain
+			hidden[c.i] = o.hb
+			ok := walk(k + 1)
+			need[c.q] += o.lossQ
+			need[c.a] -= o.gain
+			delete(hidden, c.i)
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	walk(0)
+}
+
+func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Command, error) {
+	w, h := st.cfg.Width, st.cfg.Height
+	if next.Width != w || next.Height != h || len(next.Cells) != w*h || len(prev.Cells) != w*h {
+		return nil, fmt.Errorf("colorfight2: frames are not %dx%d", w, h)
+	}
+	n := len(st.users)
+	nu := make([]*FrameUser, n+1)
+	for i := range next.Users {
+		u := &next.Users[i]
+		if u.UID < 1 || u.UID > int64(n) || nu[u.UID] != nil {
+			return nil, fmt.Errorf("colorfight2: turn %d: users are not the game's %d players", next.Turn, n)
+		}
+		nu[u.UID] = u
+	}
+	for uid := 1; uid <= n; uid++ {
+		if nu[uid] == nil {
+			return nil, fmt.Errorf("colorfight2: turn %d: user %d is missing", next.Turn, uid)
+		}
+	}
+	cmds := make([][]Command, n)
+	hidden = maps.Clone(hidden)
+	if hidden == nil {
+		hidden = map[int]hiddenBuild{}
+	}
+	for uid := 1; uid <= n; uid++ {
+		removedBuilds(st, prev, next, uid, nu[uid], hidden)
+	}
+
+	// Builds and upgrades, applied to a scratch copy to learn the
+	// buildings at scan time and the energy upgrades cost.
+	work := st.Clone()
+	upEnergy := make([]int64, n+1)
+	for _, home := range []bool{true, false} {
+		for i := range next.Cells {
+			a, b := &prev.Cells[i], &next.Cells[i]
+			if a.Owner == 0 || a.Owner != b.Owner || b.Building == BuildingNone || (b.Building == Home) != home {
+				continue
+			}
+			uid := int(b.Owner)
+			x, y := i%w, i/w
+			from := int64(0)
+			switch {
+			case a.Building == BuildingNone:
+				cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdBuild, X: x, Y: y, Building: b.Building})
+				from = 1
+			case a.Building == b.Building:
+				from = a.Level
+			default:
+				continue // cannot happen by the rules; the replay shows it
+			}
+			for l := from; l < b.Level; l++ {
+				cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdUpgrade, X: x, Y: y})
+				_, e := UpgradeCost(b.Building, l)
+				upEnergy[uid] += e
+			}
+		}
+	}
+	for i := range prev.Cells {
+		hb, ok := hidden[i]
+		if !ok {
+			continue
+		}
+		a := &prev.Cells[i]
+		q := a.Owner
+		from := a.Level
+		if a.Building == BuildingNone {
+			cmds[q-1] = append(cmds[q-1], Command{Kind: CmdBuild, X: i % w, Y: i / w, Building: hb.b})
+			from = 1
+		}
+		for l := from; l < hb.level; l++ {
+			cmds[q-1] = append(cmds[q-1], Command{Kind: CmdUpgrade, X: i % w, Y: i / w})
+		}
+	}
+	for k := range cmds {
+		sortCommands(cmds[k])
+		for j := range cmds[k] {
+			work.apply(&work.users[k], &cmds[k][j])
+		}
+	}
+
+	// Energy spent on attacks, and each player's energy at the scan (what
+	// its Homes store).
+	spent := make([]int64, n+1)
+	for uid := 1; uid <= n; uid++ {
+		pu := &st.users[uid-1]
+		after := nu[uid].Energy - nu[uid].EnergySource + nu[uid].TaxAmount
+		work.users[uid-1].scanEnergy = after
+		spent[uid] = pu.energy - upEnergy[uid] - after
+	}
+
+	// The force-field change of the round after next's owners and
+	// buildings.
+	nx, err := FromFrame(st.cfg, next)
+	if err != nil {
+		return nil, err
+	}
+	attacked := make([]bool, w*h)
+	used := make([]int64, n+1)
+	for i := range next.Cells {
+		a, b := &prev.Cells[i], &next.Cells[i]
+		if b.Owner == 0 {
+			continue
+		}
+		uid := int(b.Owner)
+		delta := int64(nx.computeDelta(i))
+		cost := work.attackCost(i)
+		bonus := int64(0)
+		if a.Owner != b.Owner {
+			if a.Owner != 0 && a.Building == EnergyWell {
+				bonus = TakenValue(a.Level)
+			}
+			if hb, ok := hidden[i]; ok && hb.b == EnergyWell {
+				bonus = TakenValue(hb.level)
+			}
+		} else if b.ForceField == max(0, min(1000, a.ForceField+delta)) {
+			continue // the update alone explains it: no attack seen
+		}
+		// v is the force field after the capture, before the update:
+		// v = min(1000, 2·(net − cost) + bonus), and the frame shows
+		// clamp(v + delta, 0, 1000).
+		lo, hi := b.ForceField-delta, b.ForceField-delta
+		switch b.ForceField {
+		case 0:
+			lo = -1 << 40
+		case 1000:
+			hi = 1 << 40
+		}
+		v := max(lo, bonus)
+		if v < 1000 && (v-bonus)%2 != 0 {
+			v++
+		}
+		v = min(v, 1000)
+		if v > hi {
+			v = hi // impossible by the rules; the replay shows it
+		}
+		net := cost + max(0, (v-bonus+1)/2)
+		attacked[i] = true
+		used[uid] += net
+		cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: net})
+	}
+
+	// The rest: attacks that capture nothing.
+	for uid := 1; uid <= n; uid++ {
+		waste := spent[uid] - used[uid]
+		if waste <= 0 {
+			continue
+		}
+		target, cost := -1, int64(-1)
+		for i := range st.cells {
+			if attacked[i] || !st.hasOwnedNeighbour(i%w, i/w, int32(uid)) {
+				continue
+			}
+			if c := work.attackCost(i); c > cost {
+				target, cost = i, c
+			}
+		}
+		if target < 0 {
+			continue // no cell to attack; the replay shows the energy
+		}
+		x, y := target%w, target/w
+		if waste < cost {
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: waste})
+			continue
+		}
+		k := waste / 2
+		cmds[uid-1] = append(cmds[uid-1],
+			Command{Kind: CmdAttack, X: x, Y: y, Energy: k},
+			Command{Kind: CmdAttack, X: x, Y: y, Energy: k})
+		if r := waste - 2*k; r > 0 {
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: r})
+		}
+	}
+	for k := range cmds {
+		sortCommands(cmds[k])
+		for j := range cmds[k] {
+			cmds[k][j].Raw = cmds[k][j].String()
+		}
+	}
+	return cmds, nil
+}
+
+// sortCommands puts builds first, then upgrades, then attacks (the order
+// the inference assumes), keeping the order within each kind.
+func sortCommands(c []Command) {
+	rank := func(k CommandKind) int {
+		switch k {
+		case CmdBuild:
+			return 0
+		case CmdUpgrade:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(c, func(i, j int) bool { return rank(c[i].Kind) < rank(c[j].Kind) })
+}
+
+// removedBuilds adds to hidden the buildings player uid placed this round
+// on cells it kept, when it lost its last Home in the same round: the
+// lost-homes step removed them, and only the scan's counts and yields in
+// next still show them. The reported building counts say how many of each
+// type; the extra gold and energy sources (a level-1 GoldMine adds its
+// cell's natural gold, an EnergyWell its natural energy) say where, the
+// first cells in scan order whose sums match; Fortresses, which yield
+// nothing extra, go on the first empty cells left.
+func removedBuilds(st *State, prev, next *Frame, uid int, nu *FrameUser, hidden map[int]hiddenBuild) {
+	u := &st.users[uid-1]
+	if u.techLevel == 0 || nu.TechLevel != 0 || nu.CellNumber == 0 {
+		return
+	}
+	w, h := st.cfg.Width, st.cfg.Height
+	var count [NumBuildings]int64
+	var gs, es int64
+	var empty []int
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; y++ {
+			i := y*w + x
+			a, b := &prev.Cells[i], &next.Cells[i]
+			if b.Owner != int64(uid) {
+				continue
+			}
+			if a.Owner != int64(uid) {
+				gs += b.NaturalGold
+				es += b.NaturalEnergy
+				continue
+			}
+			c := &st.cells[i]
+			count[c.building]++
+			gs += int64(c.gold)
+			es += int64(c.energy)
+			if c.building == BuildingNone {
+				if _, ok := hidden[i]; !ok {
+					empty = append(empty, i)
+				}
+			}
+		}
+	}
+	dGM := nu.Buildings[GoldMine] - count[GoldMine]
+	dEW := nu.Buildings[EnergyWell] - count[EnergyWell]
+	dF := nu.Buildings[Fortress] - count[Fortress]
+	dGS, dES := nu.GoldSource-gs, nu.EnergySource-es
+	if dGM < 0 || dEW < 0 || dF < 0 || dGM+dEW+dF == 0 || dGM+dEW+dF > int64(len(empty)) {
+		return
+	}
+	used := make(map[int]bool)
+	// pick chooses k cells of empty (not used) whose value sums to want.
+	var pick func(k int64, want int64, from int, val func(i int) int64, out *[]int) bool
+	pick = func(k, want int64, from int, val func(i int) int64, out *[]int) bool {
+		if k == 0 {
+			return want == 0
+		}
+		for j := from; j < len(empty); j++ {
+			i := empty[j]
+			if used[i] || val(i) > want {
+				continue
+			}
+			used[i] = true
+			*out = append(*out, i)
+			if pick(k-1, want-val(i), j+1, val, out) {
+				return true
+			}
+			used[i] = false
+			*out = (*out)[:len(*out)-1]
+		}
+		return false
+	}
+	var gm, ew []int
+	if !pick(dGM, dGS, 0, func(i int) int64 { return int64(st.land[i].ng) }, &gm) {
+		return
+	}
+	if !pick(dEW, dES, 0, func(i int) int64 { return int64(st.land[i].ne) }, &ew) {
+		for _, i := range gm {
+			used[i] = false
+		}
+		return
+	}
+	for _, i := range gm {
+		hidden[i] = hiddenBuild{b: GoldMine, level: 1}
+	}
+	for _, i := range ew {
+		hidden[i] = hiddenBuild{b: EnergyWell, level: 1}
+	}
+	for _, i := range empty {
+		if dF == 0 {
+			break
+		}
+		if !used[i] {
+			hidden[i] = hiddenBuild{b: Fortress, level: 1}
+			dF--
+		}
+	}
+}
