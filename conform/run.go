@@ -156,10 +156,17 @@ func start(dec *cfr.Decoder, log *CommandLog, f0, f1 *colorfight2.Frame) (*Game,
 		}
 		homes[k], found[k] = colorfight2.Point{X: int(c.X), Y: int(c.Y)}, true
 	}
-	for i, u := range f1.Users {
-		if u.UID != int64(i+1) {
+	// The engine registers uids 1..n in order; the replay may list them in
+	// any order (registration order), so look each one up by uid.
+	byUID := make([]*colorfight2.FrameUser, len(f1.Users))
+	for i := range f1.Users {
+		u := &f1.Users[i]
+		if u.UID < 1 || u.UID > int64(len(f1.Users)) || byUID[u.UID-1] != nil {
 			return nil, fmt.Errorf("frame 1: users are not uids 1..%d", len(f1.Users))
 		}
+		byUID[u.UID-1] = u
+	}
+	for i, u := range byUID {
 		if !found[i] {
 			return nil, fmt.Errorf("frame 1: user %d owns no cell", u.UID)
 		}

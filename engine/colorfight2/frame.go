@@ -12,7 +12,12 @@ type Frame struct {
 	Width  int
 	Height int
 	Cells  []FrameCell
-	// Users in ascending uid order. Empty before anyone registered.
+	// Users in the order the replay lists them, each uid at most once.
+	// Empty before anyone registered. The official server lists players in
+	// registration order, which is not always ascending uid (a uid freed
+	// during turn 0 is reused by a later registrant, listed last); the
+	// engine lists its players in ascending uid. Look a user up by UID,
+	// never by position.
 	Users []FrameUser
 }
 
@@ -33,10 +38,14 @@ type FrameCell struct {
 
 // FrameUser is one player's public state, in .cfr field order.
 type FrameUser struct {
-	UID          int64
-	Username     string
-	Verified     bool
-	Ranking      int64
+	UID      int64
+	Username string
+	Verified bool
+	// Ranking is the exact text of the JSON number the official server
+	// wrote ("17.223456789", "1.000000082740371e-8"), so that a replay
+	// round-trips byte for byte; "" stands for 0, the ranking of every
+	// unverified player and of every engine frame.
+	Ranking      string
 	Energy       int64
 	Gold         int64
 	Dead         bool
@@ -243,9 +252,11 @@ func btoa(v bool) string {
 }
 
 // Diff compares every field of every cell and user of want and got, in
-// row-major cell order then uid order, and returns the first difference, or
-// nil when they are equal. Building key order is not compared (it is
-// presentation, not state).
+// row-major cell order then ascending uid order, and returns the first
+// difference, or nil when they are equal. Users are matched by uid: the
+// order of the users list is not compared, nor is building key order (both
+// are presentation, not state). Ranking is compared as text, "" and "0"
+// being the same.
 func Diff(want, got *Frame) *Divergence {
 	d := func(where, field, w, g string) *Divergence {
 		return &Divergence{Turn: want.Turn, Where: where, Field: field, Want: w, Got: g}
@@ -294,14 +305,35 @@ func Diff(want, got *Frame) *Divergence {
 	if len(want.Users) != len(got.Users) {
 		return d("frame", "number of users", itoa(int64(len(want.Users))), itoa(int64(len(got.Users))))
 	}
+	var small [MaxPlayers]int
+	order := small[:0]
+	if len(want.Users) > len(small) {
+		order = make([]int, 0, len(want.Users))
+	}
 	for i := range want.Users {
-		a, b := &want.Users[i], &got.Users[i]
+		// Insertion sort by uid: lists are short and usually sorted.
+		j := len(order)
+		order = append(order, i)
+		for ; j > 0 && want.Users[order[j-1]].UID > want.Users[i].UID; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = i
+	}
+	for _, i := range order {
+		a := &want.Users[i]
 		where := "user " + itoa(a.UID)
+		b := findUser(got.Users, a.UID, i)
+		if b == nil {
+			return d(where, "uid", itoa(a.UID), "no such user")
+		}
 		if a.Username != b.Username {
 			return d(where, "username", a.Username, b.Username)
 		}
 		if a.Verified != b.Verified {
 			return d(where, "verified", btoa(a.Verified), btoa(b.Verified))
+		}
+		if ra, rb := rankingText(a.Ranking), rankingText(b.Ranking); ra != rb {
+			return d(where, "ranking", ra, rb)
 		}
 		if a.Dead != b.Dead {
 			return d(where, "dead", btoa(a.Dead), btoa(b.Dead))
@@ -310,8 +342,6 @@ func Diff(want, got *Frame) *Divergence {
 			name string
 			w, g int64
 		}{
-			{"uid", a.UID, b.UID},
-			{"ranking", a.Ranking, b.Ranking},
 			{"energy", a.Energy, b.Energy},
 			{"gold", a.Gold, b.Gold},
 			{"energy_source", a.EnergySource, b.EnergySource},
@@ -332,4 +362,26 @@ func Diff(want, got *Frame) *Divergence {
 		}
 	}
 	return nil
+}
+
+// findUser returns the first user of users with the given uid, trying
+// position hint first, or nil.
+func findUser(users []FrameUser, uid int64, hint int) *FrameUser {
+	if hint < len(users) && users[hint].UID == uid {
+		return &users[hint]
+	}
+	for i := range users {
+		if users[i].UID == uid {
+			return &users[i]
+		}
+	}
+	return nil
+}
+
+// rankingText is the ranking as written in a replay: "0" for "".
+func rankingText(r string) string {
+	if r == "" {
+		return "0"
+	}
+	return r
 }

@@ -10,6 +10,24 @@
 // Decoder streams over the array one element at a time and never holds more
 // than the current frame. Encoder writes a stream whose decompressed JSON is
 // byte-identical to the official server's for the same frames.
+//
+// What the Decoder accepts beyond the letter of the format, so that every
+// file the official server wrote opens:
+//
+//   - users may be listed in any uid order (the server lists them in
+//     registration order, and a uid freed during turn 0 is reused by a
+//     later registrant, listed last). Frame.Users keeps the file's order
+//     and the Encoder writes users in the frame's order, so the export is
+//     byte-identical; a uid listed twice in one element is an error.
+//   - "ranking" may be any JSON number (verified players have a float,
+//     mean - 3*dev, e.g. 1.000000082740371e-8). FrameUser.Ranking keeps its
+//     exact text, at most MaxRankingBytes long; the text 0 is stored as "".
+//   - unknown keys, in element 0, in later elements, in game_map and in
+//     user objects (including "cells" after element 0), are skipped: their
+//     values are checked to be JSON within MaxRawBytes and MaxRawDepth and
+//     dropped, so the Encoder does not write them back. Unknown keys inside
+//     info, chat and error are kept, since those are kept byte for byte.
+//     Known keys may come in any order; a known key twice is an error.
 package cfr
 
 import (
@@ -39,8 +57,12 @@ const (
 	// MaxRawBytes bounds each of the raw element-0 values info, chat and
 	// error, in bytes as written in the file.
 	MaxRawBytes = 1 << 20
-	// MaxRawDepth bounds the nesting depth of info, chat and error.
+	// MaxRawDepth bounds the nesting depth of info, chat and error, and of
+	// the values of unknown keys (which are skipped under MaxRawBytes too,
+	// as are the unknown keys themselves).
 	MaxRawDepth = 64
+	// MaxRankingBytes bounds the text of a user's "ranking" number.
+	MaxRankingBytes = 64
 	// NumFields is the number of fields of a full cell array.
 	NumFields = 10
 )
@@ -58,7 +80,7 @@ var (
 	// ErrSyntax reports input that is not well-formed JSON.
 	ErrSyntax = errors.New("cfr: syntax error")
 	// ErrInvalid reports well-formed JSON that breaks the .cfr format
-	// (missing or unknown keys, wrong types, impossible values, a turn
+	// (missing or duplicate keys, wrong types, impossible values, a turn
 	// number that is not the element index, a position that is not the
 	// cell's place...).
 	ErrInvalid = errors.New("cfr: invalid replay")
@@ -131,8 +153,7 @@ type Header struct {
 	// data). For the Encoder they may be left zero; otherwise every frame
 	// must have this size.
 	Width, Height int
-	// Users are element 0's users in ascending uid order, with their
-	// "cells" lists. Official replays record element 0 before anyone
+	// Users are element 0's users in file order, with their "cells" lists. Official replays record element 0 before anyone
 	// registers, so this is usually empty. The Encoder takes the users
 	// of element 0 from the first frame and only the Cells from here
 	// (matched by UID).

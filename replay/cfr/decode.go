@@ -121,9 +121,10 @@ func cellWhere(x, y int) string {
 	return "cell (" + strconv.Itoa(x) + "," + strconv.Itoa(y) + ")"
 }
 
-// key reads an object key and the colon after it.
+// key reads an object key and the colon after it. Keys may be as long as
+// any raw value (MaxRawBytes): an unknown key of any length is skipped.
 func (d *Decoder) key() ([]byte, error) {
-	k, err := d.s.string(64)
+	k, err := d.s.string(MaxRawBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +132,23 @@ func (d *Decoder) key() ([]byte, error) {
 		return nil, err
 	}
 	return k, nil
+}
+
+// skipUnknown skips the value of the unknown key k (whose colon has been
+// read), under the raw-value bounds.
+func (d *Decoder) skipUnknown(k []byte) error {
+	if err := d.s.skip(); err != nil {
+		return at(err, keyWhere(k))
+	}
+	return nil
+}
+
+// keyWhere names an unknown key in an error location (cut to 64 bytes).
+func keyWhere(k []byte) string {
+	if len(k) > 64 {
+		return strconv.Quote(string(k[:64])) + "..."
+	}
+	return strconv.Quote(string(k))
 }
 
 // readHeader reads element 0.
@@ -159,12 +177,14 @@ func (d *Decoder) readHeader() error {
 			}
 		}
 		if idx < 0 {
-			return invalidErr("unknown key %q", k)
-		}
-		if seen[idx] {
+			if err := d.skipUnknown(k); err != nil {
+				return err
+			}
+		} else if seen[idx] {
 			return invalidErr("duplicate key %q", k)
+		} else {
+			seen[idx] = true
 		}
-		seen[idx] = true
 		switch idx {
 		case 0:
 			v, err := s.int()
@@ -258,7 +278,9 @@ func (d *Decoder) readMap0() error {
 				return at(err, "headers")
 			}
 		default:
-			return invalidErr("unknown key %q", k)
+			if err := d.skipUnknown(k); err != nil {
+				return err
+			}
 		}
 		more, err := s.sep('}')
 		if err != nil {
@@ -415,7 +437,9 @@ func (d *Decoder) readFrame(i int) error {
 				return err
 			}
 		default:
-			return invalidErr("unknown key %q", k)
+			if err := d.skipUnknown(k); err != nil {
+				return err
+			}
 		}
 		more, err := s.sep('}')
 		if err != nil {
@@ -471,7 +495,9 @@ func (d *Decoder) readMapN() error {
 				return at(at(err, "headers"), "game_map")
 			}
 		default:
-			return at(invalidErr("unknown key %q", k), "game_map")
+			if err := d.skipUnknown(k); err != nil {
+				return at(err, "game_map")
+			}
 		}
 		more, err := s.sep('}')
 		if err != nil {
@@ -687,8 +713,9 @@ func parseUID(b []byte) (int64, bool) {
 	return v, v <= MaxUID
 }
 
-// readUsers reads a users object into d.prev.Users (ascending uids). With
-// elem0 it also accepts and returns each user's "cells".
+// readUsers reads a users object into d.prev.Users, in file order (any uid
+// order; a uid twice is an error). With elem0 it also accepts and returns
+// each user's "cells".
 func (d *Decoder) readUsers(elem0 bool) (cells [][][2]int64, hasCells []bool, err error) {
 	s := d.s
 	users := d.prev.Users[:0]
@@ -726,8 +753,10 @@ func (d *Decoder) readUsers(elem0 bool) (cells [][][2]int64, hasCells []bool, er
 		if u.UID != uid {
 			return nil, nil, at(invalidErr("uid %d under key %s", u.UID, where()), where())
 		}
-		if len(users) > 1 && users[len(users)-2].UID >= uid {
-			return nil, nil, at(invalidErr("users are not in ascending uid order"), where())
+		for j := range users[:len(users)-1] {
+			if users[j].UID == uid {
+				return nil, nil, at(invalidErr("duplicate user key %s", where()), where())
+			}
 		}
 		if elem0 {
 			cells = append(cells, uc)
@@ -803,13 +832,27 @@ func (d *Decoder) readUser(u *colorfight2.FrameUser, elem0 bool) (cells [][2]int
 	u.BuildingOrder = u.BuildingOrder[:0]
 	var seen uint32
 	for {
-		kb, err := s.string(64)
+		kb, err := s.string(MaxRawBytes)
 		if err != nil {
 			return nil, false, err
 		}
 		idx := userKeyIndex(kb)
 		if idx < 0 || (idx == 14 && !elem0) {
-			return nil, false, invalidErr("unknown key %q", kb)
+			// Unknown keys (and "cells" after element 0) are skipped.
+			if err := s.expect(':'); err != nil {
+				return nil, false, at(err, keyWhere(kb))
+			}
+			if err := d.skipUnknown(kb); err != nil {
+				return nil, false, err
+			}
+			more, err := s.sep('}')
+			if err != nil {
+				return nil, false, err
+			}
+			if !more {
+				break
+			}
+			continue
 		}
 		name := userKeys[idx]
 		if seen&(1<<idx) != 0 {
@@ -834,7 +877,15 @@ func (d *Decoder) readUser(u *colorfight2.FrameUser, elem0 bool) (cells [][2]int
 		case 2:
 			u.Verified, err = s.bool()
 		case 3:
-			u.Ranking, err = s.int()
+			var b []byte
+			b, err = s.number(MaxRankingBytes)
+			if err == nil {
+				if len(b) == 1 && b[0] == '0' {
+					u.Ranking = ""
+				} else if string(b) != u.Ranking {
+					u.Ranking = string(b)
+				}
+			}
 		case 4:
 			u.Energy, err = s.int()
 		case 5:

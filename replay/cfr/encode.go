@@ -15,7 +15,8 @@ import (
 // Encoder writes frames as a .cfr replay in exactly the official server's
 // JSON layout: compact separators, the official key order, element 0 in
 // full form, later elements as minimal cell prefixes, strings escaped as
-// Python's json.dumps does (ASCII only). Decoding an official replay and
+// Python's json.dumps does (ASCII only), users in the frame's order (any
+// uid order), rankings as their exact text ("" as 0). Decoding an official replay and
 // re-encoding its frames reproduces its decompressed JSON byte for byte.
 //
 // An Encoder is not safe for concurrent use.
@@ -109,8 +110,9 @@ func checkSize(w, h int) error {
 // written frame. Frames must be written in order: f.Turn must equal the
 // number of frames written so far, and every frame must have the first
 // frame's size. A frame the Decoder would reject (size, turn, cell count,
-// position, building letter or level, too many users, uids not ascending,
-// over-long or non-UTF-8 username, bad building order) is refused with an
+// position, building letter or level, too many users, a uid listed twice,
+// a ranking that is not a JSON number, over-long or non-UTF-8 username,
+// bad building order) is refused with an
 // error wrapping ErrBadFrame and nothing is written; the Encoder stays
 // usable. Write errors are sticky.
 func (e *Encoder) WriteFrame(f *colorfight2.Frame) error {
@@ -223,8 +225,13 @@ func (e *Encoder) validate(f *colorfight2.Frame) error {
 		if u.UID < 1 || u.UID > MaxUID {
 			return badFrame(f, "uid %d is outside 1..%d", u.UID, MaxUID)
 		}
-		if i > 0 && f.Users[i-1].UID >= u.UID {
-			return badFrame(f, "users are not in ascending uid order")
+		for j := range f.Users[:i] {
+			if f.Users[j].UID == u.UID {
+				return badFrame(f, "uid %d listed twice", u.UID)
+			}
+		}
+		if u.Ranking != "" && (len(u.Ranking) > MaxRankingBytes || !validNumber(u.Ranking)) {
+			return badFrame(f, "user %d: ranking %.80q is not a JSON number of at most %d bytes", u.UID, u.Ranking, MaxRankingBytes)
 		}
 		if len(u.Username) > MaxUsernameBytes || !utf8.ValidString(u.Username) {
 			return badFrame(f, "user %d: username too long or not UTF-8", u.UID)
@@ -406,7 +413,11 @@ func (e *Encoder) appendUsers(b []byte, f *colorfight2.Frame, elem0 bool) []byte
 		b = append(b, `,"verified":`...)
 		b = appendBool(b, u.Verified)
 		b = append(b, `,"ranking":`...)
-		b = strconv.AppendInt(b, u.Ranking, 10)
+		if u.Ranking == "" {
+			b = append(b, '0')
+		} else {
+			b = append(b, u.Ranking...)
+		}
 		b = append(b, `,"energy":`...)
 		b = strconv.AppendInt(b, u.Energy, 10)
 		b = append(b, `,"gold":`...)

@@ -237,18 +237,34 @@ func TestMalformed(t *testing.T) {
 		{"row too long", rep(`[[],[],[]]]}}]`, `[[],[],[],[]]]}}]`), ErrInvalid, 2, "more than 3 cells"},
 		{"too few rows", rep(`,[[],[],[]]]}}]`, `]}}]`), ErrInvalid, 2, "2 rows, want 3"},
 		{"too many rows", rep(`[[],[],[]]]}}]`, `[[],[],[]],[[],[],[]]]}}]`), ErrInvalid, 2, "more than 3 rows"},
-		{"missing data", rep(`"game_map":{"data":[[[2010]`, `"game_map":{"dat":[[[2010]`), ErrInvalid, 2, `game_map: invalid replay: unknown key "dat"`},
+		{"missing data", rep(`"game_map":{"data":[[[2010]`, `"game_map":{"dat":[[[2010]`), ErrInvalid, 2, `game_map: invalid replay: missing key "data"`},
 		{"ragged frame 0", rep(`,[103,0,[" ",1],3,7,0,[2,0],3,7,103]]`, `]`), ErrInvalid, 0, "row 1: invalid replay: row has more than 2 cells"},
 		{"float cell", rep(`[2010]`, `[2010.5]`), ErrInvalid, 2, "cell (0,0): field 0"},
 		{"string cell", rep(`[2010]`, `["2010"]`), ErrInvalid, 2, "expected an integer"},
 		{"huge int", rep(`[2010]`, `[99999999999999999999]`), ErrInvalid, 2, "out of range"},
 		{"leading zero", rep(`[2010]`, `[02010]`), ErrSyntax, 2, "leading zero"},
 		{"negative owner", rep(`[102,0,[" ",1],2,8,1]`, `[102,0,[" ",1],2,8,-1]`), ErrInvalid, 2, "negative owner"},
-		{"unknown key", rep(`{"turn":2,`, `{"turn":2,"x":1,`), ErrInvalid, 2, `unknown key "x"`},
+		{"unknown key bad value", rep(`{"turn":2,`, `{"turn":2,"x":[1,}`), ErrSyntax, 2, `"x": syntax error`},
+		{"unknown key deep value", rep(`{"turn":2,`, `{"turn":2,"x":`+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`,`), ErrLimit, 2, `"x": limit exceeded: nesting deeper than 64`},
+		{"unknown key big value", rep(`{"turn":2,`, `{"turn":2,"x":"`+strings.Repeat("x", MaxRawBytes)+`",`), ErrLimit, 2, `"x": limit exceeded: value longer than`},
+		{"unknown user key big value", rep(`"cell_number":1}}`, `"cell_number":1,"x":[`+strings.Repeat("1,", MaxRawBytes/2)+`1]}}`), ErrLimit, 1, `users: "2": "x": limit exceeded: value longer than`},
+		{"unknown element-0 key deep", rep(`"chat":[],`, `"chat":[],"x":{"a":`+strings.Repeat("[", 100)+`,`), ErrLimit, 0, `"x": limit exceeded: nesting`},
+		{"huge unknown key", rep(`{"turn":2,`, `{"turn":2,"`+strings.Repeat("k", MaxRawBytes+1)+`":1,`), ErrLimit, 2, "string longer than"},
 		{"duplicate key", rep(`{"turn":2,`, `{"turn":2,"turn":2,`), ErrInvalid, 2, `duplicate key "turn"`},
-		{"missing users", rep(`{"turn":2,"users":{"1"`, `{"turn":2,"usrs":{"1"`), ErrInvalid, 2, `unknown key "usrs"`},
+		{"missing users", rep(`{"turn":2,"users":{"1"`, `{"turn":2,"usrs":{"1"`), ErrInvalid, 2, `missing key "users"`},
 		{"user key mismatch", rep(`"2":{"uid":2`, `"3":{"uid":2`), ErrInvalid, 1, "under key"},
-		{"users out of order", rep(`{"turn":2,"users":{"1":{"uid":1,`, `{"turn":2,"users":{"3":{"uid":3,`), ErrInvalid, 2, "ascending"},
+		{"duplicate uid", rep(`"2":{"uid":2,"username":"bot two"`, `"1":{"uid":1,"username":"bot two"`), ErrInvalid, 1, `users: "1": invalid replay: duplicate user key "1"`},
+		{"ranking string", rep(`"ranking":0`, `"ranking":"0"`), ErrInvalid, 1, `users: "1": ranking: invalid replay: expected a number`},
+		{"ranking bool", rep(`"ranking":0`, `"ranking":true`), ErrInvalid, 1, `users: "1": ranking: invalid replay: expected a number`},
+		{"ranking null", rep(`"ranking":0`, `"ranking":null`), ErrInvalid, 1, `users: "1": ranking: invalid replay: expected a number`},
+		{"ranking NaN", rep(`"ranking":0`, `"ranking":NaN`), ErrSyntax, 1, `users: "1": ranking: syntax error: expected a number`},
+		{"ranking Infinity", rep(`"ranking":0`, `"ranking":-Infinity`), ErrSyntax, 1, `users: "1": ranking: syntax error: invalid number`},
+		{"ranking 10 KB", rep(`"ranking":0`, `"ranking":1`+strings.Repeat("0", 10<<10)), ErrLimit, 1, `users: "1": ranking: limit exceeded: number longer than 64 bytes`},
+		{"ranking 65 bytes", rep(`"ranking":0`, `"ranking":0.`+strings.Repeat("1", 63)), ErrLimit, 1, `number longer than 64 bytes`},
+		{"ranking leading zero", rep(`"ranking":0`, `"ranking":01.5`), ErrSyntax, 1, `ranking: syntax error: number with a leading zero`},
+		{"ranking no fraction digits", rep(`"ranking":0`, `"ranking":1.e5`), ErrSyntax, 1, `ranking: syntax error: invalid number`},
+		{"ranking no exponent digits", rep(`"ranking":0`, `"ranking":1e+`), ErrSyntax, 1, `ranking: syntax error: invalid number`},
+		{"ranking trailing junk", rep(`"ranking":0`, `"ranking":1.5x`), ErrSyntax, 1, `expected ',' or '}'`},
 		{"uid zero", rep(`{"turn":2,"users":{"1":{"uid":1,`, `{"turn":2,"users":{"0":{"uid":0,`), ErrInvalid, 2, "not a uid"},
 		{"missing user field", rep(`"tax_amount":0,"building_number":{"fortress":1`, `"building_number":{"fortress":1`), ErrInvalid, 2, `missing key "tax_amount"`},
 		{"unknown building", rep(`{"fortress":1,"home":1}`, `{"castle":1}`), ErrInvalid, 2, `unknown building type "castle"`},
@@ -433,6 +449,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add(encodeFrames(f, Header{Users: []HeaderUser{{FrameUser: colorfight2.FrameUser{UID: 1}, Cells: [][2]int64{{0, 0}}}}}, one, true))
 	f.Add([]byte(`[{"turn":0,"info":{},"chat":[],"error":{},"game_map":{"data":[[[1,0,[" ",1],1,1,0,[0,0],1,1,1]]],"headers":["attack_cost","force_field","building","gold","energy","owner","position","natural_gold","natural_energy","natural_cost"]},"users":{}}]`))
 	f.Add([]byte("[]"))
+	// Users out of uid order, float rankings, unknown keys.
+	rev := tinyFrames()
+	for i := 1; i < len(rev); i++ {
+		rev[i].Users[0], rev[i].Users[1] = rev[i].Users[1], rev[i].Users[0]
+		rev[i].Users[0].Ranking = "1.000000082740371e-8"
+	}
+	f.Add(bytes.Replace(encodeFrames(f, Header{}, rev, true), []byte(`"verified":false,`), []byte(`"verified":false,"x":[{"y":-1.5E+3}],`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := checkDecodeConsistent(data)
 		if err == nil {

@@ -24,6 +24,7 @@ var realFiles = []struct {
 	{"conformance/c05.cfr", 501},
 	{"conformance/c06.cfr", 201},
 	{"realworld/RuntimeTerrorsVictory.cfr", 501},
+	{"realworld/Segfault1.cfr", 501},
 }
 
 func readShared(t testing.TB, path string) []byte {

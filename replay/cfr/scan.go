@@ -86,6 +86,16 @@ func (s *scanner) peek() (byte, error) {
 
 // next skips whitespace and consumes one byte.
 func (s *scanner) next() (byte, error) {
+	if s.r < s.n {
+		if c := s.buf[s.r]; c > ' ' {
+			s.r++
+			return c, nil
+		}
+	}
+	return s.nextSlow()
+}
+
+func (s *scanner) nextSlow() (byte, error) {
 	c, err := s.peek()
 	if err == nil {
 		s.r++
@@ -236,8 +246,8 @@ func (s *scanner) bool() (bool, error) {
 	return c == 't', nil
 }
 
-// literal consumes the exact bytes of lit, appending them to rec if non-nil.
-func (s *scanner) literal(lit string, rec *[]byte) error {
+// literal consumes the exact bytes of lit, adding them to rec if non-nil.
+func (s *scanner) literal(lit string, rec *rawSink) error {
 	for i := 0; i < len(lit); i++ {
 		if s.r >= s.n && !s.fill() {
 			return s.eofErr()
@@ -249,7 +259,11 @@ func (s *scanner) literal(lit string, rec *[]byte) error {
 		s.r++
 	}
 	if rec != nil {
-		*rec = append(*rec, lit...)
+		for i := 0; i < len(lit); i++ {
+			if err := rec.add(lit[i]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -356,7 +370,7 @@ func (s *scanner) string(max int) ([]byte, error) {
 				seq[n] = b
 				n++
 			}
-			if r, size := utf8.DecodeRune(seq[:n]); r == utf8.RuneError || size != n {
+			if _, size := utf8.DecodeRune(seq[:n]); size != n {
 				return nil, invalidErr("invalid UTF-8 in string")
 			}
 			out = append(out, seq[:n]...)
@@ -422,15 +436,44 @@ func (s *scanner) raw() ([]byte, error) {
 	if _, err := s.peek(); err != nil {
 		return nil, err
 	}
-	var out []byte
-	if err := s.rawValue(&out, 0); err != nil {
+	rec := rawSink{keep: true}
+	if err := s.rawValue(&rec, 0); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return rec.b, nil
+}
+
+// skip reads one JSON value of any kind and discards it, checking its
+// grammar under the same bounds as raw (MaxRawBytes, MaxRawDepth); it
+// allocates nothing.
+func (s *scanner) skip() error {
+	if _, err := s.peek(); err != nil {
+		return err
+	}
+	var rec rawSink
+	return s.rawValue(&rec, 0)
+}
+
+// rawSink counts the bytes of a raw value and, with keep, records them.
+type rawSink struct {
+	b    []byte
+	n    int
+	keep bool
+}
+
+func (r *rawSink) add(c byte) error {
+	r.n++
+	if r.keep {
+		r.b = append(r.b, c)
+	}
+	if r.n > MaxRawBytes {
+		return limitErr("value longer than %d bytes", MaxRawBytes)
+	}
+	return nil
 }
 
 // rawSkipWS copies whitespace to rec and returns the next byte unconsumed.
-func (s *scanner) rawSkipWS(rec *[]byte) (byte, error) {
+func (s *scanner) rawSkipWS(rec *rawSink) (byte, error) {
 	for {
 		if s.r >= s.n && !s.fill() {
 			return 0, s.eofErr()
@@ -440,26 +483,21 @@ func (s *scanner) rawSkipWS(rec *[]byte) (byte, error) {
 			return c, nil
 		}
 		s.r++
-		*rec = append(*rec, c)
-		if len(*rec) > MaxRawBytes {
-			return 0, limitErr("value longer than %d bytes", MaxRawBytes)
+		if err := rec.add(c); err != nil {
+			return 0, err
 		}
 	}
 }
 
-func (s *scanner) rawTake(rec *[]byte) (byte, error) {
+func (s *scanner) rawTake(rec *rawSink) (byte, error) {
 	c, err := s.rawByte()
 	if err != nil {
 		return 0, err
 	}
-	*rec = append(*rec, c)
-	if len(*rec) > MaxRawBytes {
-		return 0, limitErr("value longer than %d bytes", MaxRawBytes)
-	}
-	return c, nil
+	return c, rec.add(c)
 }
 
-func (s *scanner) rawValue(rec *[]byte, depth int) error {
+func (s *scanner) rawValue(rec *rawSink, depth int) error {
 	if depth > MaxRawDepth {
 		return limitErr("nesting deeper than %d", MaxRawDepth)
 	}
@@ -538,24 +576,49 @@ func (s *scanner) rawValue(rec *[]byte, depth int) error {
 	return syntaxErr("unexpected %s", quoteByte(c))
 }
 
-func (s *scanner) rawString(rec *[]byte) error {
+func (s *scanner) rawString(rec *rawSink) error {
 	if _, err := s.rawTake(rec); err != nil { // opening quote
 		return err
 	}
-	start := len(*rec)
+	var seq [utf8.UTFMax]byte // the UTF-8 sequence being gathered
+	ns, want := 0, 0
 	for {
 		c, err := s.rawTake(rec)
 		if err != nil {
 			return err
 		}
-		switch {
-		case c == '"':
-			if !utf8.Valid((*rec)[start : len(*rec)-1]) {
+		if ns > 0 {
+			if c&0xC0 != 0x80 {
 				return invalidErr("invalid UTF-8 in string")
 			}
+			seq[ns] = c
+			ns++
+			if ns == want {
+				if _, size := utf8.DecodeRune(seq[:ns]); size != ns {
+					return invalidErr("invalid UTF-8 in string")
+				}
+				ns = 0
+			}
+			continue
+		}
+		switch {
+		case c == '"':
 			return nil
 		case c < 0x20:
 			return syntaxErr("control character in string")
+		case c >= 0x80:
+			switch {
+			case c&0xE0 == 0xC0:
+				want = 2
+			case c&0xF0 == 0xE0:
+				want = 3
+			case c&0xF8 == 0xF0:
+				want = 4
+			default:
+				return invalidErr("invalid UTF-8 in string")
+			}
+			seq[0] = c
+			ns = 1
 		case c == '\\':
 			e, err := s.rawTake(rec)
 			if err != nil {
@@ -583,7 +646,7 @@ func (s *scanner) rawString(rec *[]byte) error {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // rawNumber copies a JSON number, checking its grammar.
-func (s *scanner) rawNumber(rec *[]byte) error {
+func (s *scanner) rawNumber(rec *rawSink) error {
 	peek := func() (byte, bool) {
 		if s.r >= s.n && !s.fill() {
 			return 0, false
@@ -653,9 +716,6 @@ func (s *scanner) rawNumber(rec *[]byte) error {
 			return s.numberEnd()
 		}
 	}
-	if len(*rec) > MaxRawBytes {
-		return limitErr("value longer than %d bytes", MaxRawBytes)
-	}
 	return nil
 }
 
@@ -666,4 +726,146 @@ func (s *scanner) numberEnd() error {
 		return s.eofErr()
 	}
 	return syntaxErr("invalid number")
+}
+
+// number reads a JSON number of any form (integer, fraction, exponent) and
+// returns its exact text in s.str (valid until the next call). It fails
+// with ErrLimit beyond max bytes and with ErrInvalid when the value is not
+// a number.
+func (s *scanner) number(max int) ([]byte, error) {
+	c, err := s.peek()
+	if err != nil {
+		return nil, err
+	}
+	if c != '-' && !isDigit(c) {
+		if c == '"' || c == '[' || c == '{' || c == 't' || c == 'f' || c == 'n' {
+			return nil, invalidErr("expected a number, found %s", quoteByte(c))
+		}
+		return nil, syntaxErr("expected a number, found %s", quoteByte(c))
+	}
+	out := s.str[:0]
+	// The grammar, one byte at a time: state is what may come next.
+	const (
+		sSign      = iota // optional '-', then sInt
+		sInt              // the first digit (required)
+		sIntMore          // more digits, '.', 'e', or the end
+		sFracReq          // a digit (required)
+		sFrac             // more digits, 'e', or the end
+		sExpSign          // '+', '-' or a digit (required)
+		sExpReq           // a digit (required)
+		sExp              // more digits or the end
+		sAfterZero        // '.', 'e' or the end (a digit is a leading zero)
+	)
+	st := sSign
+	for {
+		if s.r >= s.n && !s.fill() {
+			if s.err != io.EOF && s.err != nil {
+				return nil, s.err
+			}
+			switch st {
+			case sIntMore, sFrac, sExp, sAfterZero:
+				s.str = out
+				return out, nil
+			}
+			return nil, io.ErrUnexpectedEOF
+		}
+		c := s.buf[s.r]
+		next := -1
+		switch st {
+		case sSign:
+			if c == '-' {
+				next = sInt
+			} else if c == '0' {
+				next = sAfterZero
+			} else if isDigit(c) {
+				next = sIntMore
+			}
+		case sInt:
+			if c == '0' {
+				next = sAfterZero
+			} else if isDigit(c) {
+				next = sIntMore
+			}
+		case sIntMore, sAfterZero:
+			switch {
+			case isDigit(c):
+				if st == sAfterZero {
+					return nil, syntaxErr("number with a leading zero")
+				}
+				next = sIntMore
+			case c == '.':
+				next = sFracReq
+			case c == 'e' || c == 'E':
+				next = sExpSign
+			}
+		case sFracReq, sFrac:
+			switch {
+			case isDigit(c):
+				next = sFrac
+			case st == sFrac && (c == 'e' || c == 'E'):
+				next = sExpSign
+			}
+		case sExpSign:
+			if c == '+' || c == '-' {
+				next = sExpReq
+			} else if isDigit(c) {
+				next = sExp
+			}
+		case sExpReq, sExp:
+			if isDigit(c) {
+				next = sExp
+			}
+		}
+		if next < 0 {
+			switch st {
+			case sIntMore, sFrac, sExp, sAfterZero:
+				s.str = out
+				return out, nil
+			}
+			return nil, syntaxErr("invalid number")
+		}
+		if len(out) >= max {
+			return nil, limitErr("number longer than %d bytes", max)
+		}
+		out = append(out, c)
+		s.r++
+		st = next
+	}
+}
+
+// validNumber reports whether b is exactly one JSON number.
+func validNumber(b string) bool {
+	i := 0
+	digits := func() bool {
+		j := i
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+		return i > j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(b)
 }
