@@ -47,6 +47,15 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 	if Diff(next, &got) == nil {
 		return cmds, nil
 	}
+	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
+	// (or a hidden Fortress) changed what their captures cost.
+	energyOff := make([]bool, len(st.users)+1)
+	for i := range next.Users {
+		u := &next.Users[i]
+		if u.UID >= 1 && u.UID <= int64(len(st.users)) && sim.users[u.UID-1].energy != u.Energy {
+			energyOff[u.UID] = true
+		}
+	}
 	// The gold to explain is measured on a play in which every inferred
 	// capture happens: a captor whose attacks need more energy than it
 	// had (the bonus of a hidden EnergyWell would have saved it) is lent
@@ -66,7 +75,7 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 	sim.Step(cmds)
 	tries := 0
 	var best [][]Command
-	hiddenBuilds(st, prev, next, sim, func(hidden map[int]hiddenBuild) bool {
+	hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
 		c, err := infer(st, prev, next, hidden)
 		if err != nil {
@@ -88,7 +97,7 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 }
 
 // maxHiddenTries bounds the hypotheses of hidden builds tried per round.
-const maxHiddenTries = 256
+const maxHiddenTries = 4096
 
 // hiddenBuild is the building a cell held when it was captured, placed or
 // upgraded in the same round by its previous owner.
@@ -110,7 +119,7 @@ type hiddenBuild struct {
 // that is not a GoldMine is an EnergyWell when the captured cell's force
 // field allows its bonus, else a Fortress (their only other trace is the
 // captor's energy, which the replay checks).
-func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hiddenBuild) bool) {
+func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, try func(map[int]hiddenBuild) bool) {
 	w, h := st.cfg.Width, st.cfg.Height
 	n := len(st.users)
 	need := make([]int64, n+1)
@@ -151,7 +160,7 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hid
 				continue
 			}
 			tech := st.users[q-1].techLevel
-			if tech == 0 || (need[q] == 0 && need[b.Owner] == 0) {
+			if tech == 0 || (need[q] == 0 && need[b.Owner] == 0 && !energyOff[b.Owner]) {
 				continue
 			}
 			hi := b.ForceField - int64(nx.computeDelta(i))
@@ -225,13 +234,18 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hid
 		dec[k][cands[k].q] += ml
 		inc[k][cands[k].a] += mg
 	}
+	// Fewest hidden builds first: one, then two, … (each depth is a
+	// complete search of its own, bounded in nodes).
 	hidden := map[int]hiddenBuild{}
-	nodes := 0
+	nodes, depth := 0, 0
 	var walk func(k int) bool
 	walk = func(k int) bool {
 		nodes++
 		if nodes > 1<<16 {
 			return false
+		}
+		if len(hidden) > depth {
+			return true
 		}
 		for p := 1; p <= n; p++ {
 			if need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0 {
@@ -239,6 +253,9 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hid
 			}
 		}
 		if k == len(cands) {
+			if len(hidden) < depth {
+				return true // tried at a smaller depth
+			}
 			return try(hidden)
 		}
 		c := cands[k]
@@ -259,7 +276,12 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, try func(map[int]hid
 		}
 		return true
 	}
-	walk(0)
+	for depth = 1; depth <= len(cands) && depth <= 8; depth++ {
+		nodes = 0
+		if !walk(0) {
+			return
+		}
+	}
 }
 
 func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Command, error) {
