@@ -150,6 +150,23 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 		q, a int64
 		opts []option
 	}
+	// Players involved: those whose gold or energy is off, and, since a
+	// hidden GoldMine moves gold from its builder to its captor, everyone
+	// linked to them by a capture of this round.
+	active := make([]bool, n+1)
+	for p := 1; p <= n; p++ {
+		active[p] = need[p] != 0 || energyOff[p]
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range next.Cells {
+			q, a := prev.Cells[i].Owner, next.Cells[i].Owner
+			if q == 0 || a == 0 || q == a || q > int64(n) || a > int64(n) || active[q] == active[a] {
+				continue
+			}
+			active[q], active[a], changed = true, true, true
+		}
+	}
 	var cands []cand
 	for x := 0; x < w; x++ {
 		for y := 0; y < h; y++ {
@@ -160,7 +177,7 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 				continue
 			}
 			tech := st.users[q-1].techLevel
-			if tech == 0 || (need[q] == 0 && need[b.Owner] == 0 && !energyOff[b.Owner]) {
+			if tech == 0 || (!active[q] && !active[b.Owner]) {
 				continue
 			}
 			hi := b.ForceField - int64(nx.computeDelta(i))
