@@ -32,9 +32,29 @@ import (
 // frame with next. It fails only when next cannot follow prev at all (other
 // size, other players).
 func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
-	cmds, err := infer(st, prev, next, nil)
+	var first [][]Command
+	for _, removed := range removedBuilds(st, prev, next) {
+		cmds, ok, err := inferWith(st, prev, next, removed)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return cmds, nil
+		}
+		if first == nil {
+			first = cmds
+		}
+	}
+	return first, nil
+}
+
+// inferWith infers the round given the buildings removed by the lost-homes
+// step, searching hidden builds when the plain inference does not
+// reproduce next; ok reports that the result does.
+func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]Command, bool, error) {
+	cmds, err := infer(st, prev, next, removed)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// A building placed on a cell that is captured in the same round
 	// leaves no trace but its gold: its builder paid 200 and got 100 back
@@ -45,7 +65,7 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 	sim.Step(cmds)
 	sim.Frame(&got)
 	if Diff(next, &got) == nil {
-		return cmds, nil
+		return cmds, true, nil
 	}
 	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
 	// (or a hidden Fortress) changed what their captures cost.
@@ -77,7 +97,12 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 	var best [][]Command
 	hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
-		c, err := infer(st, prev, next, hidden)
+		all := maps.Clone(removed)
+		if all == nil {
+			all = map[int]hiddenBuild{}
+		}
+		maps.Copy(all, hidden)
+		c, err := infer(st, prev, next, all)
 		if err != nil {
 			return tries < maxHiddenTries
 		}
@@ -91,9 +116,9 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 		return tries < maxHiddenTries
 	})
 	if best != nil {
-		return best, nil
+		return best, true, nil
 	}
-	return cmds, nil
+	return cmds, false, nil
 }
 
 // maxHiddenTries bounds the hypotheses of hidden builds tried per round.
@@ -149,6 +174,16 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 		i    int
 		q, a int64
 		opts []option
+	}
+	// A Home's capture moves a third of its owner's gold as it stands then,
+	// so hidden spending shows in both players' gold scaled by a third:
+	// their needs are not counted in hundreds, and the play decides.
+	free := make([]bool, n+1)
+	for i := range next.Cells {
+		a, b := &prev.Cells[i], &next.Cells[i]
+		if a.Building == Home && a.Owner != b.Owner && a.Owner > 0 && a.Owner <= int64(n) && b.Owner > 0 && b.Owner <= int64(n) {
+			free[a.Owner], free[b.Owner] = true, true
+		}
 	}
 	// Players involved: those whose gold or energy is off, and, since a
 	// hidden GoldMine moves gold from its builder to its captor, everyone
@@ -265,7 +300,7 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 			return true
 		}
 		for p := 1; p <= n; p++ {
-			if need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0 {
+			if !free[p] && (need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0) {
 				return true
 			}
 		}
@@ -321,13 +356,6 @@ func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Comman
 		}
 	}
 	cmds := make([][]Command, n)
-	hidden = maps.Clone(hidden)
-	if hidden == nil {
-		hidden = map[int]hiddenBuild{}
-	}
-	for uid := 1; uid <= n; uid++ {
-		removedBuilds(st, prev, next, uid, nu[uid], hidden)
-	}
 
 	// Builds and upgrades, applied to a scratch copy to learn the
 	// buildings at scan time and the energy upgrades cost.
@@ -497,23 +525,60 @@ func sortCommands(c []Command) {
 	sort.SliceStable(c, func(i, j int) bool { return rank(c[i].Kind) < rank(c[j].Kind) })
 }
 
-// removedBuilds adds to hidden the buildings player uid placed this round
-// on cells it kept, when it lost its last Home in the same round: the
-// lost-homes step removed them, and only the scan's counts and yields in
-// next still show them. The reported building counts say how many of each
-// type; the extra gold and energy sources (a level-1 GoldMine adds its
-// cell's natural gold, an EnergyWell its natural energy) say where, the
-// first cells in scan order whose sums match; Fortresses, which yield
-// nothing extra, go on the first empty cells left.
-func removedBuilds(st *State, prev, next *Frame, uid int, nu *FrameUser, hidden map[int]hiddenBuild) {
+// maxRemovedAlternatives bounds the assignments removedBuilds returns.
+const maxRemovedAlternatives = 32
+
+// removedBuilds returns the possible sets of buildings (new ones, and
+// upgrades of standing ones) that players who lost their last Home this
+// round placed on cells they kept: the lost-homes step removed them, and
+// only the scan's counts and yields in next still show them. The reported
+// building counts say how many new buildings of each type; the extra gold
+// and energy sources say where (a GoldMine adds its cell's natural gold
+// per level, an EnergyWell its natural energy); Fortresses, which yield
+// nothing extra, go on the first empty cells left. Assignments come fewest
+// upgrades first, at most maxRemovedAlternatives; the first is empty when
+// no player lost its Home.
+func removedBuilds(st *State, prev, next *Frame) []map[int]hiddenBuild {
+	alts := []map[int]hiddenBuild{{}}
+	n := len(st.users)
+	for k := range next.Users {
+		nu := &next.Users[k]
+		if nu.UID < 1 || nu.UID > int64(n) {
+			continue
+		}
+		opts := removedFor(st, prev, next, int(nu.UID), nu)
+		if len(opts) == 0 {
+			continue
+		}
+		var out []map[int]hiddenBuild
+		for _, a := range alts {
+			for _, o := range opts {
+				m := maps.Clone(a)
+				maps.Copy(m, o)
+				out = append(out, m)
+				if len(out) == maxRemovedAlternatives {
+					break
+				}
+			}
+			if len(out) == maxRemovedAlternatives {
+				break
+			}
+		}
+		alts = out
+	}
+	return alts
+}
+
+// removedFor lists removedBuilds' assignments for one player.
+func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]hiddenBuild {
 	u := &st.users[uid-1]
 	if u.techLevel == 0 || nu.TechLevel != 0 || nu.CellNumber == 0 {
-		return
+		return nil
 	}
 	w, h := st.cfg.Width, st.cfg.Height
 	var count [NumBuildings]int64
 	var gs, es int64
-	var empty []int
+	var empty, mines, wells []int
 	for x := 0; x < w; x++ {
 		for y := 0; y < h; y++ {
 			i := y*w + x
@@ -530,10 +595,13 @@ func removedBuilds(st *State, prev, next *Frame, uid int, nu *FrameUser, hidden 
 			count[c.building]++
 			gs += int64(c.gold)
 			es += int64(c.energy)
-			if c.building == BuildingNone {
-				if _, ok := hidden[i]; !ok {
-					empty = append(empty, i)
-				}
+			switch {
+			case c.building == BuildingNone:
+				empty = append(empty, i)
+			case c.building == GoldMine && int64(c.level) < min(3, u.techLevel):
+				mines = append(mines, i)
+			case c.building == EnergyWell && int64(c.level) < min(3, u.techLevel):
+				wells = append(wells, i)
 			}
 		}
 	}
@@ -541,54 +609,93 @@ func removedBuilds(st *State, prev, next *Frame, uid int, nu *FrameUser, hidden 
 	dEW := nu.Buildings[EnergyWell] - count[EnergyWell]
 	dF := nu.Buildings[Fortress] - count[Fortress]
 	dGS, dES := nu.GoldSource-gs, nu.EnergySource-es
-	if dGM < 0 || dEW < 0 || dF < 0 || dGM+dEW+dF == 0 || dGM+dEW+dF > int64(len(empty)) {
-		return
+	if dGM < 0 || dEW < 0 || dF < 0 || dGM+dEW+dF > int64(len(empty)) || (dGM+dEW+dF == 0 && dGS == 0 && dES == 0) {
+		return nil
 	}
-	used := make(map[int]bool)
-	// pick chooses k cells of empty (not used) whose value sums to want.
-	var pick func(k int64, want int64, from int, val func(i int) int64, out *[]int) bool
-	pick = func(k, want int64, from int, val func(i int) int64, out *[]int) bool {
-		if k == 0 {
-			return want == 0
-		}
-		for j := from; j < len(empty); j++ {
-			i := empty[j]
-			if used[i] || val(i) > want {
-				continue
+	// choose lists the ways to place k new buildings of type b on empty
+	// cells (not taken) and upgrade standing ones (ups) so that the extra
+	// yield (val per level) sums to want: fewest upgrades first.
+	type pick map[int]hiddenBuild
+	choose := func(b Building, k, want int64, ups []int, val func(i int) int64, taken map[int]bool) []pick {
+		var out []pick
+		cur := pick{}
+		var newCells func(j int, k, want int64)
+		var upCells func(j int, want, budget int64)
+		upCells = func(j int, want, budget int64) {
+			if len(out) >= maxRemovedAlternatives {
+				return
 			}
-			used[i] = true
-			*out = append(*out, i)
-			if pick(k-1, want-val(i), j+1, val, out) {
-				return true
+			if want == 0 {
+				out = append(out, maps.Clone(cur))
+				return
 			}
-			used[i] = false
-			*out = (*out)[:len(*out)-1]
+			if budget == 0 {
+				return
+			}
+			for ; j < len(ups); j++ {
+				i := ups[j]
+				l := int64(st.cells[i].level)
+				for to := l + 1; to <= min(3, u.techLevel); to++ {
+					if v := val(i) * (to - l); v <= want {
+						cur[i] = hiddenBuild{b: b, level: to}
+						upCells(j+1, want-v, budget-1)
+						delete(cur, i)
+					}
+				}
+			}
 		}
-		return false
-	}
-	var gm, ew []int
-	if !pick(dGM, dGS, 0, func(i int) int64 { return int64(st.land[i].ng) }, &gm) {
-		return
-	}
-	if !pick(dEW, dES, 0, func(i int) int64 { return int64(st.land[i].ne) }, &ew) {
-		for _, i := range gm {
-			used[i] = false
+		var budget int64
+		newCells = func(j int, k, want int64) {
+			if len(out) >= maxRemovedAlternatives || want < 0 {
+				return
+			}
+			if k == 0 {
+				upCells(0, want, budget)
+				return
+			}
+			for ; j < len(empty); j++ {
+				i := empty[j]
+				if taken[i] {
+					continue
+				}
+				cur[i] = hiddenBuild{b: b, level: 1}
+				newCells(j+1, k-1, want-val(i))
+				delete(cur, i)
+			}
 		}
-		return
-	}
-	for _, i := range gm {
-		hidden[i] = hiddenBuild{b: GoldMine, level: 1}
-	}
-	for _, i := range ew {
-		hidden[i] = hiddenBuild{b: EnergyWell, level: 1}
-	}
-	for _, i := range empty {
-		if dF == 0 {
-			break
+		for budget = 0; budget <= 3 && len(out) == 0; budget++ {
+			newCells(0, k, want)
 		}
-		if !used[i] {
-			hidden[i] = hiddenBuild{b: Fortress, level: 1}
-			dF--
+		return out
+	}
+	ng := func(i int) int64 { return int64(st.land[i].ng) }
+	ne := func(i int) int64 { return int64(st.land[i].ne) }
+	var out []map[int]hiddenBuild
+	for _, g := range choose(GoldMine, dGM, dGS, mines, ng, nil) {
+		taken := map[int]bool{}
+		for i := range g {
+			taken[i] = true
+		}
+		for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
+			m := maps.Clone(map[int]hiddenBuild(g))
+			maps.Copy(m, map[int]hiddenBuild(e))
+			left := dF
+			for _, i := range empty {
+				if left == 0 {
+					break
+				}
+				if _, ok := m[i]; !ok {
+					m[i] = hiddenBuild{b: Fortress, level: 1}
+					left--
+				}
+			}
+			if left == 0 {
+				out = append(out, m)
+			}
+			if len(out) >= maxRemovedAlternatives {
+				return out
+			}
 		}
 	}
+	return out
 }
