@@ -70,4 +70,3 @@ func TestFromFrameReproducesFrame(t *testing.T) {
 		}
 	}
 }
-
