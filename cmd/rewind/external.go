@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 )
 
@@ -24,7 +24,7 @@ func externalSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
 	if opts.out != "" {
 		log = filepath.Join(dir, fmt.Sprintf("%s.bot-%d.stderr.log", filepath.Base(opts.out), uid))
 	}
-	b, err := bot.NewExternal(spec, bot.ExternalOptions{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	b, err := subprocess.New(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
 	if err != nil {
 		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}

@@ -1,8 +1,16 @@
-package bot
-
-// External bots: a player implemented by a subprocess speaking JSON lines.
-// The protocol is specified in docs/bot-protocol.md; this file is its
-// reference implementation on the runner side.
+// Package subprocess runs bots as child processes: a player implemented by
+// any program that speaks the JSON-lines protocol of docs/bot-protocol.md on
+// its stdin and stdout. This package is the runner side's reference
+// implementation of that protocol; the pure built-in strategies stay in
+// engine/bot.
+//
+// The operating-system part is small and lives in build-tagged files: on
+// Unix a bot runs in its own process group, which is killed as a whole
+// (Linux additionally makes the runner a child subreaper so orphaned
+// grandchildren can be reaped); on Windows a bot runs in a Job Object
+// created with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so terminating the job
+// ends the whole process tree.
+package subprocess
 
 import (
 	"bufio"
@@ -16,50 +24,51 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
-// ProtocolVersion is the version of the external bot protocol sent in the
-// start message ("protocol"). It changes only on incompatible changes.
+// ProtocolVersion is the version of the bot protocol sent in the start
+// message ("protocol"). It changes only on incompatible changes.
 const ProtocolVersion = 1
 
-// Limits and defaults of external bots.
+// Limits and defaults of subprocess bots.
 const (
 	// DefaultDeadline is the time a bot has to answer a turn message when
-	// ExternalOptions.Deadline is zero.
+	// Options.Deadline is zero.
 	DefaultDeadline = time.Second
 	// DefaultStartupGrace is the extra time allowed for the first turn's
 	// reply (process start-up, interpreter and library loading) when
-	// ExternalOptions.StartupGrace is zero.
+	// Options.StartupGrace is zero.
 	DefaultStartupGrace = 2 * time.Second
-	// DefaultMaxLineBytes bounds a reply line when
-	// ExternalOptions.MaxLineBytes is zero.
+	// DefaultMaxLineBytes bounds a reply line when Options.MaxLineBytes is
+	// zero.
 	DefaultMaxLineBytes = 1 << 20
 	// MaxCommands is the largest number of commands one reply may carry.
 	MaxCommands = 10000
 	// MaxCommandBytes is the longest command string a reply may carry.
 	MaxCommandBytes = 1024
-	// MaxStderrLogBytes bounds what is written to ExternalOptions.StderrLog;
-	// the rest of the bot's stderr is read and discarded.
+	// MaxStderrLogBytes bounds what is written to Options.StderrLog; the
+	// rest of the bot's stderr is read and discarded.
 	MaxStderrLogBytes = 16 << 20
 	// closeGrace is how long Close waits after closing the bot's stdin
-	// before killing its process group.
+	// before killing its process tree.
 	closeGrace = 100 * time.Millisecond
 	// reapTimeout bounds how long the runner keeps killing and reaping a
-	// dead bot's process group.
-	reapTimeout = 2 * time.Second
-	// drainTimeout bounds how long, once the bot exited, the runner still
-	// waits for output it wrote before dying.
+	// dead bot's process tree.
+	reapTimeout = 10 * time.Second
+	// drainTimeout bounds how long, once the bot exited (or closed its
+	// output), the runner still waits for the exit status and for output
+	// it wrote before dying.
 	drainTimeout = time.Second
 )
 
-// Sentinel errors of external bots. Errors returned by External wrap
-// exactly one of them (test with errors.Is) and add context: the turn, the
-// limit, a short quoted excerpt of a bad line, the exit status.
+// Sentinel errors of subprocess bots. Errors returned by Bot wrap exactly
+// one of them (test with errors.Is) and add context: the turn, the limit, a
+// short quoted excerpt of a bad line, the exit status.
 var (
 	// ErrTimeout: no reply within the deadline (or the bot did not read its
 	// input in time). That round the bot sends no commands; its late reply
@@ -78,8 +87,8 @@ var (
 	ErrFlood = errors.New("bot reply too large")
 )
 
-// ExternalOptions configures an external bot. The zero value is usable.
-type ExternalOptions struct {
+// Options configures a subprocess bot. The zero value is usable.
+type Options struct {
 	// Deadline is the time the bot has to answer each turn message,
 	// counted from the moment Commands is called (writing the message
 	// included). Zero means DefaultDeadline.
@@ -102,15 +111,17 @@ type ExternalOptions struct {
 	MaxTurn int
 }
 
-// External is a Bot played by a subprocess speaking the JSON-lines protocol
+// Bot is a bot.Bot played by a subprocess speaking the JSON-lines protocol
 // of docs/bot-protocol.md on its stdin and stdout.
 //
 // Contracts:
-//   - Start launches the process in its own process group and sends the
-//     start message. Commands sends one turn message and waits at most the
-//     deadline for one reply line. Close closes the bot's stdin, waits
-//     100ms, kills the whole process group with SIGKILL, reaps it and
-//     releases every goroutine, pipe and file. Close is idempotent.
+//   - Start launches the process in its own process tree (a process group
+//     on Unix, a Job Object on Windows) and sends the start message.
+//     Commands sends one turn message and waits at most the deadline for
+//     one reply line. Close closes the bot's stdin, waits 100ms, kills the
+//     whole process tree (SIGKILL to the group; terminating the job),
+//     reaps it and releases every goroutine, pipe and file. Close is
+//     idempotent.
 //   - Failures are returned as errors wrapping ErrTimeout, ErrBadReply,
 //     ErrFlood (the bot stays usable: next round is answered normally) or
 //     ErrBotExited (permanent: every later Commands returns the same error
@@ -120,41 +131,51 @@ type ExternalOptions struct {
 //     deadline is discarded, never used for a later turn (replies are
 //     counted, and an optional "turn" echo is honoured).
 //   - Memory is bounded by MaxLineBytes per line read; the bot's output is
-//     read by one goroutine, its stderr (when logged) by another, and the
-//     process is waited for by a third; all end by Close.
-//   - To reap grandchildren whose parent died, Start marks the runner
-//     process as a child subreaper (Linux prctl PR_SET_CHILD_SUBREAPER):
+//     read by one goroutine, its input written by another, its stderr
+//     (when logged) copied by a third, and the process is waited for by a
+//     fourth; all end by Close. A bot that does not read its input never
+//     blocks the caller beyond the deadline.
+//   - To reap grandchildren whose parent died, Start on Linux marks the
+//     runner process as a child subreaper (prctl PR_SET_CHILD_SUBREAPER):
 //     orphans of descendants are reparented to the runner instead of init.
 //     A bot that leaves its process group (setsid, setpgid) escapes this.
 //
-// Like every Bot, an External is not safe for concurrent use; the
-// background goroutines are internal.
-type External struct {
+// Like every bot.Bot, a Bot is not safe for concurrent use; the background
+// goroutines are internal.
+type Bot struct {
 	command string
 	argv    []string
-	opts    ExternalOptions
+	opts    Options
 
 	started bool
 	closed  bool
 	uid     int
-	turns   int // turn messages sent
+	turns   int // turn messages asked for
 
 	cmd     *exec.Cmd
-	pgid    int
+	tree    procTree // the OS handle on the bot's whole process tree
 	stdin   *os.File
 	stdout  *os.File
 	stderr  *os.File // read end of the stderr pipe, nil when discarded
 	logFile *os.File
-	pending []byte // unwritten rest of a turn message
 	owed    int    // replies owed by the bot for messages sent
-	buf     []byte // encoding buffer
+	buf     []byte // encoding buffer; owned by writeLoop while writing
+	writing bool   // a message was handed to writeLoop, its result is not consumed yet
 
-	lines   chan lineEvent
-	done    chan struct{} // closed by Close: background goroutines stop
-	exited  chan struct{} // closed once the process is reaped
-	waitErr error         // valid after exited is closed
-	wg      sync.WaitGroup
-	fatal   error // permanent error (process gone)
+	lines      chan lineEvent
+	writes     chan []byte   // messages for writeLoop (at most one in flight)
+	written    chan error    // writeLoop's result for each message
+	stderrDone chan struct{} // closed when copyStderr has reached EOF
+	done       chan struct{} // closed by Close: background goroutines stop
+	exited     chan struct{} // closed once the process tree is reaped
+	waitErr    error         // valid after exited is closed
+	wg         sync.WaitGroup
+	fatal      error // permanent error (process gone)
+
+	// Time bounds of the clean-up, set by New from the constants above.
+	// They only matter for pathological bots; tests raise them so that no
+	// verdict depends on how fast a loaded machine schedules the runner.
+	closeGrace, reapTimeout, drainTimeout time.Duration
 }
 
 // lineEvent is one line of the bot's stdout.
@@ -163,16 +184,16 @@ type lineEvent struct {
 	flood bool // the line exceeded MaxLineBytes; line is an excerpt
 }
 
-var _ Bot = (*External)(nil)
+var _ bot.Bot = (*Bot)(nil)
 
-// NewExternal prepares an external bot running command, a command line
-// split into words on spaces and tabs with simple quoting ('single quotes'
-// keep everything literally, "double quotes" allow \" and \\, a backslash
-// outside quotes escapes the next character). The program is run directly
-// (no shell); a program name without a slash is looked up in PATH. The
-// process is started by Start. NewExternal fails on an empty or badly
-// quoted command line or a program that cannot be found.
-func NewExternal(command string, opts ExternalOptions) (*External, error) {
+// New prepares a bot running command, a command line split into words on
+// spaces and tabs with simple quoting ('single quotes' keep everything
+// literally, "double quotes" allow \" and \\, a backslash outside quotes
+// escapes the next character). The program is run directly (no shell); a
+// program name without a path separator is looked up in PATH. The process
+// is started by Start. New fails on an empty or badly quoted command line
+// or a program that cannot be found.
+func New(command string, opts Options) (*Bot, error) {
 	argv, err := splitCommand(command)
 	if err != nil {
 		return nil, fmt.Errorf("bot: command %q: %w", command, err)
@@ -195,7 +216,7 @@ func NewExternal(command string, opts ExternalOptions) (*External, error) {
 		opts.MaxTurn = colorfight2.DefaultMaxTurn
 	}
 	prog := argv[0]
-	if !strings.Contains(prog, "/") {
+	if !strings.ContainsRune(prog, '/') && !strings.ContainsRune(prog, filepath.Separator) {
 		p, err := exec.LookPath(prog)
 		if err != nil {
 			return nil, fmt.Errorf("bot: command %q: %w", command, err)
@@ -210,10 +231,11 @@ func NewExternal(command string, opts ExternalOptions) (*External, error) {
 			return nil, fmt.Errorf("bot: command %q: %w", command, err)
 		}
 	}
-	return &External{command: command, argv: argv, opts: opts}, nil
+	return &Bot{command: command, argv: argv, opts: opts,
+		closeGrace: closeGrace, reapTimeout: reapTimeout, drainTimeout: drainTimeout}, nil
 }
 
-// splitCommand splits a command line into words (see NewExternal).
+// splitCommand splits a command line into words (see New).
 func splitCommand(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
@@ -266,29 +288,20 @@ func splitCommand(s string) ([]string, error) {
 }
 
 // Name returns the command line the bot was created with.
-func (e *External) Name() string { return e.command }
-
-var subreaperOnce sync.Once
-
-// becomeSubreaper makes orphaned descendants children of this process, so
-// that a bot's grandchildren can be reaped after the bot dies.
-func becomeSubreaper() {
-	subreaperOnce.Do(setSubreaper)
-}
+func (b *Bot) Name() string { return b.command }
 
 // Start launches the bot process and sends it the start message. It fails
 // if called twice, after Close, or if the process cannot be started; on
 // failure nothing is left running.
-func (e *External) Start(uid int, seed uint64) (err error) {
-	if e.closed {
+func (b *Bot) Start(uid int, seed uint64) (err error) {
+	if b.closed {
 		return fmt.Errorf("bot: Start after Close")
 	}
-	if e.started {
+	if b.started {
 		return fmt.Errorf("bot: Start called twice")
 	}
-	e.started = true
-	e.uid = uid
-	becomeSubreaper()
+	b.started = true
+	b.uid = uid
 
 	var toClose []*os.File
 	defer func() {
@@ -298,107 +311,140 @@ func (e *External) Start(uid int, seed uint64) (err error) {
 	}()
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return e.startFailed(err)
+		return b.startFailed(err)
 	}
 	toClose = append(toClose, inR)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inW.Close()
-		return e.startFailed(err)
+		return b.startFailed(err)
 	}
 	toClose = append(toClose, outW)
-	e.stdin, e.stdout = inW, outR
+	b.stdin, b.stdout = inW, outR
 	var errW *os.File
-	if e.opts.StderrLog != "" {
-		e.logFile, err = os.OpenFile(e.opts.StderrLog, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
+	if b.opts.StderrLog != "" {
+		b.logFile, err = os.OpenFile(b.opts.StderrLog, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
 		if err != nil {
-			e.releaseFiles()
-			return e.startFailed(err)
+			b.releaseFiles()
+			return b.startFailed(err)
 		}
 		var errR *os.File
 		errR, errW, err = os.Pipe()
 		if err != nil {
-			e.releaseFiles()
-			return e.startFailed(err)
+			b.releaseFiles()
+			return b.startFailed(err)
 		}
 		toClose = append(toClose, errW)
-		e.stderr = errR
+		b.stderr = errR
 	}
 
 	cmd := &exec.Cmd{
-		Path:        e.argv[0],
-		Args:        e.argv,
-		Dir:         e.opts.Dir,
-		Env:         append(os.Environ(), "PYTHONUNBUFFERED=1"),
-		Stdin:       inR,
-		Stdout:      outW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		Path:   b.argv[0],
+		Args:   b.argv,
+		Dir:    b.opts.Dir,
+		Env:    append(os.Environ(), "PYTHONUNBUFFERED=1"),
+		Stdin:  inR,
+		Stdout: outW,
 	}
 	if errW != nil {
 		cmd.Stderr = errW
 	}
+	if err := b.tree.prepare(cmd); err != nil {
+		b.releaseFiles()
+		return b.startFailed(err)
+	}
 	if err := cmd.Start(); err != nil {
-		e.releaseFiles()
-		return e.startFailed(err)
+		b.tree.release()
+		b.releaseFiles()
+		return b.startFailed(err)
 	}
-	e.cmd = cmd
-	e.pgid = cmd.Process.Pid
+	if err := b.tree.attach(cmd.Process); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		b.tree.release()
+		b.releaseFiles()
+		return b.startFailed(err)
+	}
+	b.cmd = cmd
 
-	e.lines = make(chan lineEvent)
-	e.done = make(chan struct{})
-	e.exited = make(chan struct{})
-	e.wg.Add(2)
-	go e.readLines()
-	go e.wait()
-	if e.stderr != nil {
-		e.wg.Add(1)
-		go e.copyStderr()
+	b.lines = make(chan lineEvent)
+	b.writes = make(chan []byte, 1)
+	b.written = make(chan error, 1)
+	b.done = make(chan struct{})
+	b.exited = make(chan struct{})
+	b.wg.Add(3)
+	go b.readLines()
+	go b.writeLoop()
+	go b.wait()
+	if b.stderr != nil {
+		b.stderrDone = make(chan struct{})
+		b.wg.Add(1)
+		go b.copyStderr()
 	}
 
-	msg := fmt.Appendf(nil, `{"type":"start","protocol":%d,"uid":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
-		ProtocolVersion, uid, seed, e.opts.MaxTurn, e.opts.Deadline.Milliseconds())
-	e.stdin.SetWriteDeadline(time.Now().Add(e.opts.Deadline))
-	if _, err := e.stdin.Write(msg); err != nil {
-		// The bot died at once or does not read: report it on the first
-		// Commands call rather than here, like any other round failure,
-		// unless the process is already gone.
-		if errors.Is(err, syscall.EPIPE) {
-			e.fatal = e.exitError(fmt.Errorf("writing start message: %w", err))
-		}
-	}
+	// The start message is written in the background like every message;
+	// a bot that died at once or does not read is reported by Commands,
+	// like any other round failure.
+	b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"uid":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
+		ProtocolVersion, uid, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
 	return nil
 }
 
-func (e *External) startFailed(err error) error {
-	e.closed = true
-	return fmt.Errorf("bot: starting %q: %w", e.command, err)
+func (b *Bot) startFailed(err error) error {
+	b.closed = true
+	return fmt.Errorf("bot: starting %q: %w", b.command, err)
 }
 
 // releaseFiles closes the runner's pipe ends and the log file.
-func (e *External) releaseFiles() {
-	for _, f := range []*os.File{e.stdin, e.stdout, e.stderr, e.logFile} {
+func (b *Bot) releaseFiles() {
+	for _, f := range []*os.File{b.stdin, b.stdout, b.stderr, b.logFile} {
 		if f != nil {
 			f.Close()
 		}
 	}
 }
 
-// readLines reads the bot's stdout and sends it line by line on e.lines,
+// send hands msg to writeLoop. Only one message is in flight at a time:
+// call it only when b.writing is false.
+func (b *Bot) send(msg []byte) {
+	b.writing = true
+	b.writes <- msg
+}
+
+// writeLoop writes the messages handed to it by send to the bot's stdin,
+// reporting each write's result on b.written. A write blocks for as long as
+// the bot does not read; Commands waits for it no longer than its deadline,
+// and the rest of the message is delivered before the next one. Close
+// unblocks a pending write by closing the pipe.
+func (b *Bot) writeLoop() {
+	defer b.wg.Done()
+	for {
+		select {
+		case msg := <-b.writes:
+			_, err := b.stdin.Write(msg)
+			b.written <- err // never blocks: one message in flight
+		case <-b.done:
+			return
+		}
+	}
+}
+
+// readLines reads the bot's stdout and sends it line by line on b.lines,
 // until EOF, a read error or Close. A line longer than MaxLineBytes is
 // reported once (as a flood event) as soon as it exceeds the limit, and the
 // rest of it is read and dropped without being kept.
-func (e *External) readLines() {
-	defer e.wg.Done()
-	defer close(e.lines)
-	br := bufio.NewReaderSize(e.stdout, 64<<10)
-	max := e.opts.MaxLineBytes
+func (b *Bot) readLines() {
+	defer b.wg.Done()
+	defer close(b.lines)
+	br := bufio.NewReaderSize(b.stdout, 64<<10)
+	max := b.opts.MaxLineBytes
 	var line []byte
 	flooding := false
 	send := func(ev lineEvent) bool {
 		select {
-		case e.lines <- ev:
+		case b.lines <- ev:
 			return true
-		case <-e.done:
+		case <-b.done:
 			return false
 		}
 	}
@@ -438,18 +484,19 @@ func (e *External) readLines() {
 
 // copyStderr copies the bot's stderr into the log file, up to
 // MaxStderrLogBytes, and drains the rest.
-func (e *External) copyStderr() {
-	defer e.wg.Done()
+func (b *Bot) copyStderr() {
+	defer b.wg.Done()
+	defer close(b.stderrDone)
 	buf := make([]byte, 32<<10)
 	written := 0
 	for {
-		n, err := e.stderr.Read(buf)
+		n, err := b.stderr.Read(buf)
 		if n > 0 && written < MaxStderrLogBytes {
 			k := min(n, MaxStderrLogBytes-written)
-			e.logFile.Write(buf[:k])
+			b.logFile.Write(buf[:k])
 			written += k
 			if written >= MaxStderrLogBytes {
-				fmt.Fprintf(e.logFile, "\n[rewind: stderr log truncated at %d bytes]\n", MaxStderrLogBytes)
+				fmt.Fprintf(b.logFile, "\n[rewind: stderr log truncated at %d bytes]\n", MaxStderrLogBytes)
 			}
 		}
 		if err != nil {
@@ -459,76 +506,54 @@ func (e *External) copyStderr() {
 }
 
 // wait waits for the bot process, then kills and reaps what is left of its
-// process group, and closes e.exited.
-func (e *External) wait() {
-	defer e.wg.Done()
-	err := e.cmd.Wait()
-	syscall.Kill(-e.pgid, syscall.SIGKILL)
-	reapGroup(e.pgid)
-	e.waitErr = err
-	close(e.exited)
-}
-
-// reapGroup kills and reaps the members of process group pgid that are
-// children of this process (orphans reparented to it as subreaper), until
-// the group is empty or reapTimeout passes. Call it only after the group
-// leader has been waited for.
-func reapGroup(pgid int) {
-	limit := time.Now().Add(reapTimeout)
-	for {
-		for {
-			var ws syscall.WaitStatus
-			pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || pid <= 0 {
-				break
-			}
-		}
-		if err := syscall.Kill(-pgid, 0); err == syscall.ESRCH || time.Now().After(limit) {
-			return
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		time.Sleep(2 * time.Millisecond)
-	}
+// process tree, and closes b.exited.
+func (b *Bot) wait() {
+	defer b.wg.Done()
+	err := b.cmd.Wait()
+	b.tree.reap(b.reapTimeout)
+	b.waitErr = err
+	close(b.exited)
 }
 
 // exitError builds the permanent error once the process is gone (or waits
 // a little for it to go); cause explains how it was noticed when the exit
 // status is not available.
-func (e *External) exitError(cause error) error {
+func (b *Bot) exitError(cause error) error {
+	t := time.NewTimer(b.drainTimeout)
+	defer t.Stop()
 	select {
-	case <-e.exited:
+	case <-b.exited:
 		status := "exit status 0"
-		if e.waitErr != nil {
-			status = e.waitErr.Error()
+		if b.waitErr != nil {
+			status = b.waitErr.Error()
 		}
 		return fmt.Errorf("%w: %s", ErrBotExited, status)
-	case <-time.After(drainTimeout):
+	case <-t.C:
 		return fmt.Errorf("%w: %v", ErrBotExited, cause)
 	}
 }
 
 // Commands sends the turn message for frame f and returns the commands of
-// the bot's reply. See External for the error contract; on error the
-// commands are nil. f is encoded before Commands returns and not retained.
-func (e *External) Commands(f *colorfight2.Frame) ([]string, error) {
-	if e.fatal != nil {
-		return nil, e.fatal
+// the bot's reply. See Bot for the error contract; on error the commands
+// are nil. f is encoded before Commands returns and not retained.
+func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
+	if b.fatal != nil {
+		return nil, b.fatal
 	}
-	if e.closed {
+	if b.closed {
 		return nil, fmt.Errorf("%w: bot was closed", ErrBotExited)
 	}
-	if !e.started {
+	if !b.started {
 		return nil, fmt.Errorf("bot: Commands before Start")
 	}
-	d := e.opts.Deadline
-	if e.turns == 0 {
-		d += e.opts.StartupGrace
+	d := b.opts.Deadline
+	if b.turns == 0 {
+		d += b.opts.StartupGrace
 	}
 	deadline := time.Now().Add(d)
-	e.turns++
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	b.turns++
 
 	// Drop what arrived since the last call: late replies (owed) and
 	// unsolicited lines. A bot that keeps printing cannot hold us here
@@ -538,65 +563,73 @@ func (e *External) Commands(f *colorfight2.Frame) ([]string, error) {
 			return nil, fmt.Errorf("%w: turn %d: bot keeps writing unrequested lines", ErrTimeout, f.Turn)
 		}
 		select {
-		case _, ok := <-e.lines:
+		case _, ok := <-b.lines:
 			if !ok {
-				return nil, e.die(errors.New("bot closed its standard output"))
+				return nil, b.die(errors.New("bot closed its standard output"))
 			}
-			if e.owed > 0 {
-				e.owed--
+			if b.owed > 0 {
+				b.owed--
 			}
 			continue
-		case <-e.exited:
-			return nil, e.die(nil)
+		case <-b.exited:
+			return nil, b.die(nil)
 		default:
 		}
 		break
 	}
 
-	// Send the turn message (after the rest of an earlier one, if the bot
-	// had not read it all).
-	e.stdin.SetWriteDeadline(deadline)
-	if len(e.pending) > 0 {
-		n, err := e.stdin.Write(e.pending)
-		e.pending = e.pending[n:]
-		if err != nil {
-			return nil, e.writeFailed(f.Turn, err)
-		}
-	}
-	e.buf = appendTurn(e.buf[:0], f, e.uid, e.opts)
-	e.owed++
-	n, err := e.stdin.Write(e.buf)
-	if err != nil {
-		if n == 0 {
-			e.owed-- // nothing of this message was sent: it is dropped
-		} else {
-			e.pending = append(e.pending[:0], e.buf[n:]...)
-		}
-		return nil, e.writeFailed(f.Turn, err)
-	}
-
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	for {
+	// An earlier message may still be on its way to a bot that reads
+	// slowly: it is delivered first, within this round's deadline, or this
+	// round's message is not sent at all.
+	if b.writing {
 		select {
-		case ev, ok := <-e.lines:
-			if !ok {
-				return nil, e.die(errors.New("bot closed its standard output"))
+		case err := <-b.written:
+			b.writing = false
+			if err != nil {
+				return nil, b.die(fmt.Errorf("writing to the bot: %w", err))
 			}
-			cmds, stale, err := e.handleLine(ev, f.Turn)
+		case <-b.exited:
+			return nil, b.die(nil)
+		case <-timer.C:
+			return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, f.Turn)
+		}
+	}
+	b.buf = appendTurn(b.buf[:0], f, b.uid, b.opts)
+	b.owed++
+	b.send(b.buf)
+
+	for {
+		var written <-chan error
+		if b.writing {
+			written = b.written
+		}
+		select {
+		case err := <-written:
+			b.writing = false
+			if err != nil {
+				return nil, b.die(fmt.Errorf("writing turn %d: %w", f.Turn, err))
+			}
+		case ev, ok := <-b.lines:
+			if !ok {
+				return nil, b.die(errors.New("bot closed its standard output"))
+			}
+			cmds, stale, err := b.handleLine(ev, f.Turn)
 			if stale {
 				continue
 			}
 			return cmds, err
-		case <-e.exited:
+		case <-b.exited:
 			// Use a reply the bot wrote before dying, then report the exit
 			// on the next call.
-			cmds, err := e.drainAfterExit(f.Turn)
+			cmds, err := b.drainAfterExit(f.Turn)
 			if err == nil && cmds != nil {
 				return cmds, nil
 			}
-			return nil, e.die(nil)
+			return nil, b.die(nil)
 		case <-timer.C:
+			if b.writing {
+				return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, f.Turn)
+			}
 			return nil, fmt.Errorf("%w: no reply to turn %d within %v", ErrTimeout, f.Turn, d)
 		}
 	}
@@ -604,15 +637,15 @@ func (e *External) Commands(f *colorfight2.Frame) ([]string, error) {
 
 // handleLine interprets one stdout line while waiting for the reply to turn.
 // stale reports a line that answers an earlier turn (and is dropped).
-func (e *External) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err error) {
+func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err error) {
 	if ev.flood {
-		if e.owed > 1 {
-			e.owed--
+		if b.owed > 1 {
+			b.owed--
 			return nil, true, nil
 		}
-		e.owed = 0
+		b.owed = 0
 		return nil, false, fmt.Errorf("%w: turn %d: reply line longer than %d bytes: %s",
-			ErrFlood, turn, e.opts.MaxLineBytes, excerpt(ev.line))
+			ErrFlood, turn, b.opts.MaxLineBytes, excerpt(ev.line))
 	}
 	if len(bytes.TrimSpace(ev.line)) == 0 {
 		return nil, true, nil // blank lines are ignored
@@ -621,22 +654,22 @@ func (e *External) handleLine(ev lineEvent, turn int) (cmds []string, stale bool
 	if echo >= 0 && err == nil {
 		switch {
 		case echo < turn:
-			if e.owed > 1 {
-				e.owed--
+			if b.owed > 1 {
+				b.owed--
 			}
 			return nil, true, nil
 		case echo > turn:
-			e.owed = 0
+			b.owed = 0
 			return nil, false, fmt.Errorf("%w: turn %d: reply is for turn %d", ErrBadReply, turn, echo)
 		}
-		e.owed = 0
+		b.owed = 0
 		return cmds, false, nil
 	}
-	if e.owed > 1 {
-		e.owed--
+	if b.owed > 1 {
+		b.owed--
 		return nil, true, nil
 	}
-	e.owed = 0
+	b.owed = 0
 	if err != nil {
 		return nil, false, fmt.Errorf("turn %d: %w", turn, err)
 	}
@@ -645,16 +678,16 @@ func (e *External) handleLine(ev lineEvent, turn int) (cmds []string, stale bool
 
 // drainAfterExit reads the output the bot wrote before exiting, looking for
 // the reply to turn. It returns (nil, nil) if there is none.
-func (e *External) drainAfterExit(turn int) ([]string, error) {
-	timer := time.NewTimer(drainTimeout)
+func (b *Bot) drainAfterExit(turn int) ([]string, error) {
+	timer := time.NewTimer(b.drainTimeout)
 	defer timer.Stop()
 	for {
 		select {
-		case ev, ok := <-e.lines:
+		case ev, ok := <-b.lines:
 			if !ok {
 				return nil, nil
 			}
-			cmds, stale, err := e.handleLine(ev, turn)
+			cmds, stale, err := b.handleLine(ev, turn)
 			if stale {
 				continue
 			}
@@ -666,20 +699,12 @@ func (e *External) drainAfterExit(turn int) ([]string, error) {
 }
 
 // die records the permanent error of a dead or broken bot and returns it.
-func (e *External) die(cause error) error {
+func (b *Bot) die(cause error) error {
 	if cause == nil {
 		cause = errors.New("process ended")
 	}
-	e.fatal = e.exitError(cause)
-	return e.fatal
-}
-
-// writeFailed turns a failed write of the turn message into an error.
-func (e *External) writeFailed(turn int, err error) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, turn)
-	}
-	return e.die(fmt.Errorf("writing turn %d: %w", turn, err))
+	b.fatal = b.exitError(cause)
+	return b.fatal
 }
 
 // reply is the shape of a reply line.
@@ -747,7 +772,7 @@ func excerpt(b []byte) string {
 }
 
 // appendTurn appends the turn message for f (one line, with its newline).
-func appendTurn(b []byte, f *colorfight2.Frame, uid int, o ExternalOptions) []byte {
+func appendTurn(b []byte, f *colorfight2.Frame, uid int, o Options) []byte {
 	b = append(b, `{"type":"turn","turn":`...)
 	b = strconv.AppendInt(b, int64(f.Turn), 10)
 	b = append(b, `,"uid":`...)
@@ -851,33 +876,58 @@ func appendTurn(b []byte, f *colorfight2.Frame, uid int, o ExternalOptions) []by
 }
 
 // Close ends the bot: it closes the bot's stdin (the signal to exit), waits
-// up to 100ms, kills the whole process group with SIGKILL, reaps it, stops
-// the background goroutines and closes the pipes and the stderr log.
-// Later calls do nothing and return nil. Close returns an error only if the
-// stderr log could not be closed.
-func (e *External) Close() error {
-	if e.closed {
+// up to 100ms, kills the whole process tree, reaps it, stops the background
+// goroutines and closes the pipes and the stderr log. A bot that has not
+// read all of its input is killed at once. Later calls do
+// nothing and return nil. Close returns an error only if the stderr log
+// could not be closed.
+func (b *Bot) Close() error {
+	if b.closed {
 		return nil
 	}
-	e.closed = true
-	if !e.started || e.cmd == nil {
+	b.closed = true
+	if !b.started || b.cmd == nil {
 		return nil
 	}
-	e.stdin.Close()
+	if b.writing {
+		select {
+		case <-b.written:
+			b.writing = false
+		default:
+			// A message is still being written: the bot is not reading its
+			// input, so it would not see end-of-file either. Kill it first,
+			// so that closing the pipe never waits for the blocked write
+			// (on Windows pipes are synchronous).
+			b.tree.kill()
+		}
+	}
+	b.stdin.Close()
+	grace := time.NewTimer(b.closeGrace)
 	select {
-	case <-e.exited:
-	case <-time.After(closeGrace):
-		syscall.Kill(-e.pgid, syscall.SIGKILL)
-		<-e.exited
+	case <-b.exited:
+	case <-grace.C:
+		b.tree.kill()
+		<-b.exited
 	}
-	close(e.done)
-	e.stdout.Close()
-	if e.stderr != nil {
-		e.stderr.Close()
+	grace.Stop()
+	// The whole tree is gone, so the stderr pipe reaches EOF once its
+	// content is copied, unless a process that escaped the tree holds it.
+	if b.stderr != nil {
+		drain := time.NewTimer(b.drainTimeout)
+		select {
+		case <-b.stderrDone:
+		case <-drain.C:
+		}
+		drain.Stop()
 	}
-	e.wg.Wait()
-	if e.logFile != nil {
-		return e.logFile.Close()
+	close(b.done)
+	b.stdout.Close()
+	if b.stderr != nil {
+		b.stderr.Close()
+	}
+	b.wg.Wait()
+	if b.logFile != nil {
+		return b.logFile.Close()
 	}
 	return nil
 }

@@ -1,0 +1,7 @@
+//go:build unix && !aix
+
+package subprocess
+
+import "syscall"
+
+const wnohang = syscall.WNOHANG
