@@ -64,7 +64,7 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]C
 	var got Frame
 	sim.Step(cmds)
 	sim.Frame(&got)
-	if Diff(next, &got) == nil {
+	if diffPlayed(next, &got) == nil {
 		return cmds, true, nil
 	}
 	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
@@ -109,7 +109,7 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]C
 		sim.CopyFrom(st)
 		sim.Step(c)
 		sim.Frame(&got)
-		if Diff(next, &got) == nil {
+		if diffPlayed(next, &got) == nil {
 			best = c
 			return false
 		}
@@ -698,4 +698,20 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		}
 	}
 	return out
+}
+
+// diffPlayed compares a played frame with the replay's, leaving out what
+// the rules do not produce: the users' verified flag and ranking, which
+// the server copies from its accounts.
+func diffPlayed(want, got *Frame) *Divergence {
+	for k := range got.Users {
+		g := &got.Users[k]
+		for j := range want.Users {
+			if want.Users[j].UID == g.UID {
+				g.Verified, g.Ranking = want.Users[j].Verified, want.Users[j].Ranking
+				break
+			}
+		}
+	}
+	return Diff(want, got)
 }

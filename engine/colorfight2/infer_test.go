@@ -2,17 +2,28 @@ package colorfight2_test
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
+
+// unexplained lists the rounds (turn t of t -> t+1) the inference does not
+// reproduce yet, per replay; docs/import.md says why. The test fails when
+// one of them starts to pass too, so the list stays exact.
+var unexplained = map[string][]int{
+	// Segfault's Home is taken while it spends gold the frames do not
+	// show (a Fortress upgrade removed with its lost Home, most likely):
+	// the third of its gold that moves comes out 133 too high.
+	"Segfault1.cfr": {149},
+}
 
 // TestInferCommands: for every round of every reference replay, the
 // inferred commands, played from the previous frame, give exactly the next
 // frame.
 func TestInferCommands(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
-	paths = append(paths, "../../testdata/realworld/RuntimeTerrorsVictory.cfr")
+	paths = append(paths, "../../testdata/realworld/RuntimeTerrorsVictory.cfr", "../../testdata/realworld/Segfault1.cfr")
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			fs := frames(t, p)
@@ -31,11 +42,20 @@ func TestInferCommands(t *testing.T) {
 				}
 				st.Step(cmds)
 				st.Frame(&got)
-				if d := colorfight2.Diff(next, &got); d != nil {
+				// Ratings are the server's, not the game's.
+				for k := range got.Users {
+					got.Users[k].Ranking, got.Users[k].Verified = next.Users[k].Ranking, next.Users[k].Verified
+				}
+				known := slices.Contains(unexplained[filepath.Base(p)], turn)
+				d := colorfight2.Diff(next, &got)
+				switch {
+				case d != nil && !known:
 					bad++
 					if bad <= 5 {
 						t.Errorf("round %d->%d: %v; errors %v; commands %v", turn, turn+1, d, st.Errors(), cmds)
 					}
+				case d == nil && known:
+					t.Errorf("round %d->%d is reproduced now: take it off the unexplained list", turn, turn+1)
 				}
 			}
 			if bad > 0 {
