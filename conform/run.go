@@ -143,35 +143,11 @@ func start(dec *cfr.Decoder, log *CommandLog, f0, f1 *colorfight2.Frame) (*Game,
 	if len(f1.Users) != log.Players {
 		return nil, fmt.Errorf("frame 1 has %d users, command log says %d players", len(f1.Users), log.Players)
 	}
-	homes := make([]colorfight2.Point, len(f1.Users))
-	found := make([]bool, len(f1.Users))
-	for i := range f1.Cells {
-		c := &f1.Cells[i]
-		if c.Owner == 0 {
-			continue
-		}
-		k := int(c.Owner) - 1
-		if k < 0 || k >= len(homes) || found[k] {
-			return nil, fmt.Errorf("frame 1: cell (%d,%d): owner %d is not a new player's only cell", c.X, c.Y, c.Owner)
-		}
-		homes[k], found[k] = colorfight2.Point{X: int(c.X), Y: int(c.Y)}, true
+	players, err := colorfight2.PlayersFromFrame(f1)
+	if err != nil {
+		return nil, err
 	}
-	// The engine registers uids 1..n in order; the replay may list them in
-	// any order (registration order), so look each one up by uid.
-	byUID := make([]*colorfight2.FrameUser, len(f1.Users))
-	for i := range f1.Users {
-		u := &f1.Users[i]
-		if u.UID < 1 || u.UID > int64(len(f1.Users)) || byUID[u.UID-1] != nil {
-			return nil, fmt.Errorf("frame 1: users are not uids 1..%d", len(f1.Users))
-		}
-		byUID[u.UID-1] = u
-	}
-	for i, u := range byUID {
-		if !found[i] {
-			return nil, fmt.Errorf("frame 1: user %d owns no cell", u.UID)
-		}
-		g.Players = append(g.Players, colorfight2.Player{UID: i + 1, Name: u.Username, Home: homes[i]})
-	}
+	g.Players = players
 	return g, nil
 }
 

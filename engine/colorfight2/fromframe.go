@@ -176,3 +176,43 @@ func FromFrame(cfg Config, f *Frame) (*State, error) {
 // Error makes a Divergence usable as an error: a frame that disagrees with
 // the rules.
 func (d *Divergence) Error() string { return d.String() }
+
+// PlayersFromFrame reads the players of a game from its first frame with
+// players (frame 1 of an official replay: everyone has just registered and
+// owns exactly one cell, its Home). Users may be listed in any order; the
+// players come back in uid order, which must be 1..n.
+func PlayersFromFrame(f *Frame) ([]Player, error) {
+	n := len(f.Users)
+	if n == 0 {
+		return nil, errors.New("colorfight2: frame has no players")
+	}
+	byUID := make([]*FrameUser, n)
+	for i := range f.Users {
+		u := &f.Users[i]
+		if u.UID < 1 || u.UID > int64(n) || byUID[u.UID-1] != nil {
+			return nil, fmt.Errorf("colorfight2: frame %d: users are not uids 1..%d", f.Turn, n)
+		}
+		byUID[u.UID-1] = u
+	}
+	homes := make([]Point, n)
+	found := make([]bool, n)
+	for i := range f.Cells {
+		c := &f.Cells[i]
+		if c.Owner == 0 {
+			continue
+		}
+		k := int(c.Owner) - 1
+		if k < 0 || k >= n || found[k] {
+			return nil, fmt.Errorf("colorfight2: frame %d: cell (%d,%d): owner %d is not a new player's only cell", f.Turn, c.X, c.Y, c.Owner)
+		}
+		homes[k], found[k] = Point{X: int(c.X), Y: int(c.Y)}, true
+	}
+	players := make([]Player, n)
+	for i, u := range byUID {
+		if !found[i] {
+			return nil, fmt.Errorf("colorfight2: frame %d: user %d owns no cell", f.Turn, u.UID)
+		}
+		players[i] = Player{UID: i + 1, Name: u.Username, Home: homes[i]}
+	}
+	return players, nil
+}
