@@ -109,6 +109,20 @@ type Header struct {
 	// CFRInfo is the "info" object of an official replay the game came
 	// from (or should be exported with), kept verbatim; may be nil.
 	CFRInfo json.RawMessage
+	// Import is set when the game was imported from an official replay
+	// (rewind import): its commands were inferred, not recorded.
+	Import *Import
+}
+
+// Import records where an imported game came from.
+type Import struct {
+	// Source is the official replay's file name (no directory).
+	Source string
+	// SHA256 is the hex SHA-256 of the source file's bytes.
+	SHA256 string
+	// Inferred is true: the commands are a canonical inference
+	// (docs/import.md), the frames they give are the source's.
+	Inferred bool
 }
 
 // Player is one registered player.
@@ -119,6 +133,11 @@ type Player struct {
 	// Bot identifies who played: a built-in strategy name, an external
 	// command line, or "" when unknown (e.g. an imported game).
 	Bot string
+	// Verified and Ranking are the player's account rating as the
+	// official server wrote it in every frame (Ranking is the exact text
+	// of the JSON number, "" for 0); not part of the game.
+	Verified bool
+	Ranking  string
 }
 
 // NewState returns the game's state at turn 0 as the header describes it.
@@ -171,14 +190,23 @@ type headerJSON struct {
 	Checkpoint     int             `json:"checkpoint_every"`
 	CFRInfo        json.RawMessage `json:"cfr_info,omitempty"`
 	// CFRGameID stands for a CFRInfo equal to OfficialInfo(config, id).
-	CFRGameID *string `json:"cfr_game_id,omitempty"`
+	CFRGameID *string     `json:"cfr_game_id,omitempty"`
+	Import    *importJSON `json:"import,omitempty"`
+}
+
+type importJSON struct {
+	Source   string `json:"source"`
+	SHA256   string `json:"sha256"`
+	Commands string `json:"commands"` // "inferred"
 }
 
 type playerJSON struct {
-	UID  int    `json:"uid"`
-	Name string `json:"name"`
-	Home [2]int `json:"home"`
-	Bot  string `json:"bot,omitempty"`
+	UID      int    `json:"uid"`
+	Name     string `json:"name"`
+	Home     [2]int `json:"home"`
+	Bot      string `json:"bot,omitempty"`
+	Verified bool   `json:"verified,omitempty"`
+	Ranking  string `json:"ranking,omitempty"`
 }
 
 func (h *Header) toJSON() headerJSON {
@@ -199,7 +227,13 @@ func (h *Header) toJSON() headerJSON {
 		j.Created = h.Created.UTC().Format(time.RFC3339)
 	}
 	for _, p := range h.Players {
-		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot})
+		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+	}
+	if h.Import != nil {
+		j.Import = &importJSON{Source: h.Import.Source, SHA256: h.Import.SHA256}
+		if h.Import.Inferred {
+			j.Import.Commands = "inferred"
+		}
 	}
 	return j
 }
@@ -226,7 +260,7 @@ func (h *Header) validate() error {
 		if p.UID != i+1 {
 			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)
 		}
-		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 {
+		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 || len(p.Ranking) > 64 {
 			return fmt.Errorf("player %d name or bot longer than the limit: %w", p.UID, ErrLimit)
 		}
 		if p.Home.X < 0 || p.Home.X >= c.Width || p.Home.Y < 0 || p.Home.Y >= c.Height {

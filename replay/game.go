@@ -53,6 +53,23 @@ func (g *Game) Round(t int) *Round {
 	return &g.rounds[t]
 }
 
+// Frame fills f with the frame after the last round played (turn 0: the
+// map before anyone registered, as official replays start), with the
+// players' ratings from the header as the official server writes them.
+func (g *Game) Frame(f *colorfight2.Frame) {
+	if g.s.Turn() == 0 && g.r.Turn() == 0 {
+		g.Header().Map.Frame(f)
+		return
+	}
+	g.s.Frame(f)
+	h := g.Header()
+	for k := range f.Users {
+		if i := int(f.Users[k].UID) - 1; i >= 0 && i < len(h.Players) {
+			f.Users[k].Verified, f.Users[k].Ranking = h.Players[i].Verified, h.Players[i].Ranking
+		}
+	}
+}
+
 // Close releases the reader. It does not close the source.
 func (g *Game) Close() error { return g.r.Close() }
 

@@ -125,7 +125,13 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
 	}
 	for _, p := range hj.Players {
-		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: colorfight2.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot})
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: colorfight2.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+	}
+	if hj.Import != nil {
+		if len(hj.Import.Source) > MaxNameBytes*4 || len(hj.Import.SHA256) > 64 {
+			return nil, 0, headerErr(start, fmt.Errorf("import provenance longer than the limit: %w", ErrLimit))
+		}
+		h.Import = &Import{Source: hj.Import.Source, SHA256: hj.Import.SHA256, Inferred: hj.Import.Commands == "inferred"}
 	}
 	blobLen, err := binary.ReadUvarint(br)
 	if err != nil {

@@ -280,13 +280,15 @@ func Diff(want, got *Frame) *Divergence {
 			name string
 			w, g int64
 		}{
-			{"attack_cost", a.AttackCost, b.AttackCost},
-			{"force_field", a.ForceField, b.ForceField},
+			// What a round decides first; attack_cost, gold and energy
+			// derive from it.
+			{"owner", a.Owner, b.Owner},
 			{"building", int64(a.Building), int64(b.Building)},
 			{"building level", a.Level, b.Level},
+			{"force_field", a.ForceField, b.ForceField},
 			{"gold", a.Gold, b.Gold},
 			{"energy", a.Energy, b.Energy},
-			{"owner", a.Owner, b.Owner},
+			{"attack_cost", a.AttackCost, b.AttackCost},
 			{"position x", a.X, b.X},
 			{"position y", a.Y, b.Y},
 			{"natural_gold", a.NaturalGold, b.NaturalGold},

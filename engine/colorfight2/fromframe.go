@@ -23,7 +23,16 @@ import (
 // are players, and each user's cell and building counts agree with the
 // map. The first disagreement is returned as a *Divergence (Want is what
 // the rules derive, Got what the frame says).
-func FromFrame(cfg Config, f *Frame) (*State, error) {
+func FromFrame(cfg Config, f *Frame) (*State, error) { return fromFrame(cfg, f, true) }
+
+// FromFrameUnchecked is FromFrame without the checks of what a single
+// frame must satisfy (derived cell fields, users' counts): a state for
+// playing on from a frame that breaks them (an audit reports them). The
+// structure is still checked: sizes, players, owners, buildings, levels
+// and force fields within their ranges.
+func FromFrameUnchecked(cfg Config, f *Frame) (*State, error) { return fromFrame(cfg, f, false) }
+
+func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
 	if err := cfg.ValidateLoose(); err != nil {
 		return nil, err
 	}
@@ -92,6 +101,12 @@ func FromFrame(cfg Config, f *Frame) (*State, error) {
 		s.setBuilding(i, fc.Building, level)
 		if fc.Building == Home {
 			L := fc.Level
+			if !check {
+				if e := fc.AttackCost/L - 1000 - fc.ForceField; !hasStored[fc.Owner] {
+					stored[fc.Owner], hasStored[fc.Owner] = e, true
+				}
+				continue
+			}
 			if fc.AttackCost%L != 0 {
 				return nil, bad(i, "attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
 			}
@@ -116,6 +131,9 @@ func FromFrame(cfg Config, f *Frame) (*State, error) {
 			u.norder = int8(len(fu.BuildingOrder))
 			u.orderPinned = true
 		}
+	}
+	if !check {
+		return s, nil
 	}
 	// Derived cell fields must be what the rules give.
 	for i := range f.Cells {

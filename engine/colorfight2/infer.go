@@ -93,8 +93,10 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]C
 		}
 	}
 	sim.Step(cmds)
+	// The best assignment reproduces next; when none does (a replay that
+	// breaks the rules), the one closest to it.
 	tries := 0
-	var best [][]Command
+	best, bestScore := cmds, differences(next, &got)
 	hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
 		all := maps.Clone(removed)
@@ -109,16 +111,42 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]C
 		sim.CopyFrom(st)
 		sim.Step(c)
 		sim.Frame(&got)
-		if diffPlayed(next, &got) == nil {
-			best = c
-			return false
+		if score := differences(next, &got); score < bestScore {
+			best, bestScore = c, score
 		}
-		return tries < maxHiddenTries
+		return bestScore > 0 && tries < maxHiddenTries
 	})
-	if best != nil {
-		return best, true, nil
+	return best, bestScore == 0, nil
+}
+
+// differences counts the cells and users (matched by uid) in which a
+// played frame differs from the replay's, ratings aside.
+func differences(want, got *Frame) int {
+	n := 0
+	if len(want.Cells) != len(got.Cells) {
+		return 1 << 30
 	}
-	return cmds, false, nil
+	for i := range want.Cells {
+		if want.Cells[i] != got.Cells[i] {
+			n++
+		}
+	}
+	for k := range want.Users {
+		w := &want.Users[k]
+		var g *FrameUser
+		for j := range got.Users {
+			if got.Users[j].UID == w.UID {
+				g = &got.Users[j]
+				break
+			}
+		}
+		if g == nil || g.Gold != w.Gold || g.Energy != w.Energy || g.CellNumber != w.CellNumber || g.Dead != w.Dead ||
+			g.GoldSource != w.GoldSource || g.EnergySource != w.EnergySource || g.TechLevel != w.TechLevel ||
+			g.TaxAmount != w.TaxAmount || g.TaxLevel != w.TaxLevel || g.Buildings != w.Buildings {
+			n++
+		}
+	}
+	return n
 }
 
 // maxHiddenTries bounds the hypotheses of hidden builds tried per round.
@@ -162,7 +190,7 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 			need[u.UID] = -((-d + 50) / 100)
 		}
 	}
-	nx, err := FromFrame(st.cfg, next)
+	nx, err := FromFrameUnchecked(st.cfg, next)
 	if err != nil {
 		return
 	}
@@ -285,6 +313,14 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 		}
 		dec[k][cands[k].q] += ml
 		inc[k][cands[k].a] += mg
+	}
+	// A need no candidate can meet is not a hidden build's doing (a replay
+	// that breaks the rules): leave that player free, so the others are
+	// still explained.
+	for p := 1; p <= n; p++ {
+		if need[p]-dec[0][p] > 0 || need[p]+inc[0][p] < 0 {
+			free[p] = true
+		}
 	}
 	// Fewest hidden builds first: one, then two, … (each depth is a
 	// complete search of its own, bounded in nodes).
@@ -421,7 +457,7 @@ func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Comman
 
 	// The force-field change of the round after next's owners and
 	// buildings.
-	nx, err := FromFrame(st.cfg, next)
+	nx, err := FromFrameUnchecked(st.cfg, next)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func VerifyAgainst(r io.Reader, want Source) (*replay.VerifyResult, int, error) 
 			}
 			return fmt.Errorf("the other replay: %w", err)
 		}
-		g.State().Frame(&got)
+		g.Frame(&got)
 		if d := colorfight2.Diff(&w, &got); d != nil {
 			return fmt.Errorf("frame %d differs: %s: %s: want %s, got %s", got.Turn, d.Where, d.Field, d.Want, d.Got)
 		}

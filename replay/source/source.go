@@ -151,7 +151,7 @@ func (s *rwdSource) Next(f *colorfight2.Frame) error {
 		return err
 	}
 	s.round = s.g.Round(s.g.State().Turn() - 1)
-	s.g.State().Frame(f)
+	s.g.Frame(f)
 	s.next++
 	return nil
 }

@@ -1,0 +1,403 @@
+package cfr
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Violation is one way a replay breaks the rules: at Turn, in Where (a
+// cell or a user), Field holds Found where the rules give Allowed.
+// Explain, when set, says how the rules arrive at Allowed.
+type Violation struct {
+	Turn    int
+	Where   string
+	Field   string
+	Found   string
+	Allowed string
+	Explain string
+}
+
+func (v Violation) String() string {
+	s := fmt.Sprintf("turn %d, %s: %s %s, but the rules allow %s", v.Turn, v.Where, v.Field, v.Found, v.Allowed)
+	if v.Explain != "" {
+		s += " (" + v.Explain + ")"
+	}
+	return s
+}
+
+// AuditError is returned by Import for a replay no legal commands
+// produce: the violations, in turn order.
+type AuditError struct {
+	Violations []Violation
+}
+
+func (e *AuditError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the replay breaks the rules (%d violation(s)); first: %s", len(e.Violations), e.Violations[0])
+	return b.String()
+}
+
+// Step is one transition of a walked replay.
+type Step struct {
+	// Turn is the turn reached (the frame compared).
+	Turn int
+	// Commands played in the round Turn-1 -> Turn, indexed by uid-1 (nil
+	// for round 0 -> 1).
+	Commands [][]colorfight2.Command
+	// State is the state after the round, as the rules give it; valid
+	// during the callback only.
+	State *colorfight2.State
+	// Violations found in the replay's frame Turn.
+	Violations []Violation
+}
+
+// Game is what Walk learns of the game before its first round.
+type Game struct {
+	Header  Header
+	Config  colorfight2.Config
+	Map     *colorfight2.Map
+	Players []colorfight2.Player
+	// Ratings of the players in uid order, from their first frame.
+	Verified []bool
+	Ranking  []string
+	// Frames is the number of frames read (set when Walk returns).
+	Frames int
+	// Truncated is the decoding error that ended a damaged replay early,
+	// after its last whole frame; nil when the replay ended cleanly.
+	Truncated error
+}
+
+// Walk reads an official replay and plays it by the rules: frame 0 gives
+// the map, the first frame the players (colorfight2.PlayersFromFrame); then,
+// for every later frame, the round's commands are inferred
+// (colorfight2.InferCommands) and played, and the frame the rules give is
+// compared with the replay's. step is called for every round with what was
+// played and the violations found; a replay whose frames all follow has
+// none. After a violation the walk goes on from the state the rules gave,
+// so one tampered frame is reported once, at its turn.
+//
+// Walk holds two frames and one state at a time; its cost is bounded by
+// the decoder's limits.
+func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
+	d, err := NewDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{Header: d.Header()}
+	var f0, prev, next, played colorfight2.Frame
+	if err := d.Next(&f0); err != nil {
+		return nil, fmt.Errorf("frame 0: %w", err)
+	}
+	if err := d.Next(&next); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("the replay has no frame with players (it ends at frame 0)")
+		}
+		return nil, fmt.Errorf("frame 1: %w", err)
+	}
+	if len(next.Users) == 0 {
+		return nil, errors.New("frame 1 has no players: rewind reads games whose players registered before turn 1")
+	}
+	var info struct {
+		MaxTurn   int `json:"max_turn"`
+		MaxPlayer int `json:"max_player"`
+	}
+	_ = json.Unmarshal(g.Header.Info, &info)
+	g.Config = colorfight2.Config{Width: f0.Width, Height: f0.Height, MaxTurn: info.MaxTurn, MaxPlayer: info.MaxPlayer}
+	if g.Config.MaxTurn <= 0 {
+		g.Config.MaxTurn = colorfight2.DefaultMaxTurn
+	}
+	if g.Config.MaxPlayer < len(next.Users) {
+		g.Config.MaxPlayer = len(next.Users)
+	}
+	g.Map = colorfight2.MapFromFrame(&f0)
+	if g.Players, err = colorfight2.PlayersFromFrame(&next); err != nil {
+		return nil, err
+	}
+	g.Verified = make([]bool, len(g.Players))
+	g.Ranking = make([]string, len(g.Players))
+	for _, u := range next.Users {
+		g.Verified[u.UID-1], g.Ranking[u.UID-1] = u.Verified, u.Ranking
+	}
+	st, err := colorfight2.New(g.Config, g.Map, g.Players)
+	if err != nil {
+		return nil, err
+	}
+	g.Frames = 2
+	st.Step(nil)
+	s := &Step{Turn: 1, State: st}
+	s.Violations = compare(&next, st, &played, nil)
+	if err := step(g, s); err != nil {
+		return g, err
+	}
+	lastBad := len(s.Violations) > 0
+	for {
+		prev, next = next, prev
+		err := d.Next(&next)
+		if errors.Is(err, io.EOF) {
+			return g, nil
+		}
+		if err != nil {
+			g.Truncated = fmt.Errorf("frame %d: %w", g.Frames, err)
+			return g, nil
+		}
+		g.Frames++
+		s, after := playRound(g, st, &prev, &next, &played, lastBad)
+		st = after
+		lastBad = len(s.Violations) > 0
+		if err := step(g, s); err != nil {
+			return g, err
+		}
+	}
+}
+
+// playRound plays the round to the replay's frame next from the state st
+// the rules reached. After a round with violations (lastBad) the replay's
+// own previous frame, prev, is tried as well: a frame tampered on its own
+// is then reported once (the rules' state goes on to match the next
+// frame), and a replay that went its own way from some turn on is
+// followed from its frames (reported once, where it left the rules).
+func playRound(g *Game, st *colorfight2.State, prev, next, played *colorfight2.Frame, lastBad bool) (*Step, *colorfight2.State) {
+	starts := []*colorfight2.State{st}
+	if lastBad {
+		if fs, err := colorfight2.FromFrameUnchecked(g.Config, byUID(prev)); err == nil {
+			starts = append(starts, fs)
+		}
+	}
+	var first *Step
+	var firstState *colorfight2.State
+	for k, start := range starts {
+		var from colorfight2.Frame
+		start.Frame(&from)
+		copyRatings(&from, prev)
+		before := start.Clone()
+		cmds, err := colorfight2.InferCommands(start, byUID(&from), byUID(next))
+		if err != nil {
+			cmds = nil // next is not a frame of this game; compare says why
+		}
+		after := start.Clone()
+		after.Step(cmds)
+		s := &Step{Turn: next.Turn, Commands: cmds, State: after}
+		s.Violations = compare(next, after, played, before)
+		if len(s.Violations) == 0 {
+			return s, after
+		}
+		if k == 0 || first == nil {
+			first, firstState = s, after
+		}
+		if k > 0 {
+			// Neither start explains next: report it as seen from the
+			// rules' state, go on from the replay's.
+			return first, after
+		}
+	}
+	return first, firstState
+}
+
+// compare lists how the replay's frame want differs from state st (which
+// got receives); before is the state before the round, for explanations.
+func compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) []Violation {
+	st.Frame(got)
+	copyRatings(got, want)
+	w := byUID(want)
+	var out []Violation
+	if d := colorfight2.Diff(w, got); d != nil {
+		v := Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Want, Allowed: d.Got}
+		if before != nil && strings.HasPrefix(d.Where, "user ") && (d.Field == "gold" || d.Field == "energy") {
+			v.Explain = explain(d, before, st)
+		}
+		out = append(out, v)
+	}
+	// The frame on its own: what a single frame must satisfy.
+	if _, err := colorfight2.FromFrame(st.Config(), w); err != nil {
+		v := Violation{Turn: want.Turn, Where: "frame", Field: "players", Found: err.Error(), Allowed: "a frame of this game"}
+		var d *colorfight2.Divergence
+		if errors.As(err, &d) {
+			v = Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Got, Allowed: d.Want}
+		}
+		if len(out) == 0 || out[0].Where != v.Where || out[0].Field != v.Field {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// explain says how the rules reach a user's gold or energy.
+func explain(d *colorfight2.Divergence, before, after *colorfight2.State) string {
+	uid, err := strconv.Atoi(strings.TrimPrefix(d.Where, "user "))
+	if err != nil {
+		return ""
+	}
+	var b, a colorfight2.Frame
+	before.Frame(&b)
+	after.Frame(&a)
+	var ub, ua *colorfight2.FrameUser
+	for k := range b.Users {
+		if int(b.Users[k].UID) == uid {
+			ub = &b.Users[k]
+		}
+	}
+	for k := range a.Users {
+		if int(a.Users[k].UID) == uid {
+			ua = &a.Users[k]
+		}
+	}
+	if ub == nil || ua == nil {
+		return ""
+	}
+	if d.Field == "gold" {
+		rest := ua.Gold - ub.Gold - ua.GoldSource + ua.TaxAmount
+		return fmt.Sprintf("gold %d at turn %d, income %d, tax %d, bought and captured %+d", ub.Gold, b.Turn, ua.GoldSource, ua.TaxAmount, rest)
+	}
+	rest := ua.Energy - ub.Energy - ua.EnergySource + ua.TaxAmount
+	return fmt.Sprintf("energy %d at turn %d, income %d, tax %d, attacks and upgrades %+d", ub.Energy, b.Turn, ua.EnergySource, ua.TaxAmount, rest)
+}
+
+// byUID returns f with its users in uid order (the engine's), sharing
+// cells.
+func byUID(f *colorfight2.Frame) *colorfight2.Frame {
+	sorted := true
+	for k := 1; k < len(f.Users); k++ {
+		if f.Users[k].UID < f.Users[k-1].UID {
+			sorted = false
+		}
+	}
+	if sorted {
+		return f
+	}
+	g := *f
+	g.Users = make([]colorfight2.FrameUser, len(f.Users))
+	for _, u := range f.Users {
+		if u.UID >= 1 && int(u.UID) <= len(g.Users) {
+			g.Users[u.UID-1] = u
+		}
+	}
+	return &g
+}
+
+// copyRatings copies the users' verified flag and ranking from src to dst
+// by uid: they are the server's, not the game's.
+func copyRatings(dst, src *colorfight2.Frame) {
+	for k := range dst.Users {
+		for j := range src.Users {
+			if src.Users[j].UID == dst.Users[k].UID {
+				dst.Users[k].Verified, dst.Users[k].Ranking = src.Users[j].Verified, src.Users[j].Ranking
+				break
+			}
+		}
+	}
+}
+
+// ImportOptions describe an import.
+type ImportOptions struct {
+	// Source names the official replay (its base name goes in the header)
+	// and SHA256 is the hex SHA-256 of its bytes (see SHA256).
+	Source, SHA256 string
+	Created        time.Time
+	Tool           string
+}
+
+// ImportResult is what Import did.
+type ImportResult struct {
+	Rounds   int
+	Commands int
+	Complete bool  // the replay reached max_turn and the .rwd has its footer
+	Warning  error // a damaged replay imported up to its last whole frame
+}
+
+// Import reads an official replay from r and writes to w a .rwd whose
+// commands — inferred round by round (Walk) — re-simulate to every frame of
+// it. The header says the commands are inferred and names the source's
+// SHA-256. A replay that breaks the rules is not imported: the error is an
+// *AuditError listing the violations (nothing is written after the first).
+func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error) {
+	var rw *replay.Writer
+	res := &ImportResult{}
+	var last *colorfight2.State
+	g, err := Walk(r, func(g *Game, s *Step) error {
+		if len(s.Violations) > 0 {
+			return &AuditError{Violations: s.Violations}
+		}
+		if rw == nil {
+			h := replay.Header{Config: g.Config, Map: g.Map, Created: opts.Created, Tool: opts.Tool,
+				CFRInfo: g.Header.Info, Import: &replay.Import{Source: baseName(opts.Source), SHA256: opts.SHA256, Inferred: true}}
+			for i, p := range g.Players {
+				h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Verified: g.Verified[i], Ranking: g.Ranking[i]})
+			}
+			var err error
+			if rw, err = replay.NewWriter(w, h); err != nil {
+				return err
+			}
+		}
+		for _, c := range s.Commands {
+			res.Commands += len(c)
+		}
+		res.Rounds = s.Turn
+		last = s.State
+		return rw.WriteRound(s.Commands, s.State)
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Warning = g.Truncated
+	if rw != nil && last != nil && last.Over() {
+		if err := rw.Close(last); err != nil {
+			return res, err
+		}
+		res.Complete = true
+	}
+	return res, nil
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// SHA256 returns the hex SHA-256 of everything r yields.
+func SHA256(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// AuditResult is the outcome of Audit.
+type AuditResult struct {
+	Game       *Game
+	Rounds     int
+	Violations []Violation
+	// More is true when violations beyond the limit were left out.
+	More bool
+}
+
+// Audit plays an official replay by the rules (Walk) and collects every
+// violation, at most limit of them (0: no limit).
+func Audit(r io.Reader, limit int) (*AuditResult, error) {
+	res := &AuditResult{}
+	g, err := Walk(r, func(g *Game, s *Step) error {
+		res.Rounds = s.Turn
+		for _, v := range s.Violations {
+			if limit > 0 && len(res.Violations) >= limit {
+				res.More = true
+				return nil
+			}
+			res.Violations = append(res.Violations, v)
+		}
+		return nil
+	})
+	res.Game = g
+	return res, err
+}

@@ -1,0 +1,276 @@
+package cfr_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+var importCreated = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+
+// importable lists the reference replays import must handle.
+func importable(t testing.TB) []string {
+	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	return append(paths, "../../testdata/realworld/RuntimeTerrorsVictory.cfr")
+}
+
+func importFile(t testing.TB, path string) ([]byte, *cfr.ImportResult) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := cfr.SHA256(bytes.NewReader(b))
+	var out bytes.Buffer
+	res, err := cfr.Import(bytes.NewReader(b), &out, cfr.ImportOptions{Source: path, SHA256: sum, Created: importCreated, Tool: "rewind test"})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out.Bytes(), res
+}
+
+// TestImport: every reference replay imports; the .rwd re-simulates with
+// every checkpoint; compared frame by frame with the official replay it is
+// equal; its header says the commands are inferred and names the source's
+// SHA-256.
+func TestImport(t *testing.T) {
+	for _, p := range importable(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			rwd, res := importFile(t, p)
+			if !res.Complete || res.Warning != nil || res.Rounds < 200 {
+				t.Fatalf("result %+v", res)
+			}
+			v, err := replay.Verify(bytes.NewReader(rwd), nil)
+			if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Rounds {
+				t.Fatalf("verify: %v %+v", err, v)
+			}
+			want, err := source.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer want.Close()
+			vr, frames, err := source.VerifyAgainst(bytes.NewReader(rwd), want)
+			if err != nil || vr.Err != nil || frames != res.Rounds+1 {
+				t.Fatalf("against %s: %v %+v, %d frames", p, err, vr, frames)
+			}
+			rd, err := replay.NewReader(bytes.NewReader(rwd))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := rd.Header()
+			src, _ := os.ReadFile(p)
+			sum, _ := cfr.SHA256(bytes.NewReader(src))
+			if h.Import == nil || !h.Import.Inferred || h.Import.SHA256 != sum || h.Import.Source != filepath.Base(p) || len(sum) != 64 {
+				t.Fatalf("import provenance %+v", h.Import)
+			}
+		})
+	}
+}
+
+// TestImportSegfault: the second real replay (verified players with float
+// rankings) imports up to the one round the inference does not explain
+// yet (engine/colorfight2 TestInferCommands lists it), and the audit
+// reports exactly that round.
+func TestImportSegfault(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/realworld/Segfault1.cfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cfr.Import(bytes.NewReader(b), io.Discard, cfr.ImportOptions{Source: "Segfault1.cfr"})
+	var ae *cfr.AuditError
+	if !errors.As(err, &ae) || ae.Violations[0].Turn != 150 {
+		t.Fatalf("import: %v", err)
+	}
+	res, err := cfr.Audit(bytes.NewReader(b), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 1 || res.Violations[0].Turn != 150 || res.Rounds != 500 {
+		t.Fatalf("audit: %d rounds, %v", res.Rounds, res.Violations)
+	}
+}
+
+// rewrite decodes a .cfr, lets edit change frames, and re-encodes it.
+func rewrite(t *testing.T, path string, edit func(f *colorfight2.Frame)) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := cfr.NewDecoder(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	enc, err := cfr.NewEncoder(&out, d.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f colorfight2.Frame
+	for {
+		err := d.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(&f)
+		if err := enc.WriteFrame(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func user(f *colorfight2.Frame, uid int64) *colorfight2.FrameUser {
+	for k := range f.Users {
+		if f.Users[k].UID == uid {
+			return &f.Users[k]
+		}
+	}
+	return nil
+}
+
+// In RuntimeTerrorsVictory.cfr, player 5 builds a GoldMine at (7,19) in
+// round 150 -> 151, and player 4 captures (2,3), (3,4) and (4,5) in round
+// 106 -> 107.
+const (
+	buildTurn, buildUID     = 151, 5
+	captureTurn, captureUID = 107, 4
+)
+
+// TestAuditTampered: each tampering of a real replay is caught at its turn
+// and field, the untampered replay audits clean, and import refuses every
+// tampered file with the same report.
+func TestAuditTampered(t *testing.T) {
+	const rt = "../../testdata/realworld/RuntimeTerrorsVictory.cfr"
+	clean, err := os.ReadFile(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := cfr.Audit(bytes.NewReader(clean), 0); err != nil || len(res.Violations) != 0 || res.Rounds != 500 {
+		t.Fatalf("clean replay: %v %+v", err, res)
+	}
+	cases := []struct {
+		name  string
+		turn  int
+		where string // prefix of Violation.Where
+		field string
+		edit  func(f *colorfight2.Frame)
+	}{
+		{"gold raised by 1", 300, "user 5", "gold", func(f *colorfight2.Frame) {
+			if f.Turn == 300 {
+				user(f, 5).Gold++
+			}
+		}},
+		{"owner flipped", 200, "cell (", "owner", func(f *colorfight2.Frame) {
+			if f.Turn == 200 {
+				// An empty cell turns to a player that owns none of its
+				// neighbours, so no attack could have taken it.
+				for i := range f.Cells {
+					c := &f.Cells[i]
+					if c.Owner == 0 || c.Building != colorfight2.BuildingNone {
+						continue
+					}
+					for q := int64(1); q <= int64(len(f.Users)); q++ {
+						if q != c.Owner && !ownsNeighbour(f, c, q) {
+							c.Owner = q
+							return
+						}
+					}
+				}
+			}
+		}},
+		{"building without its cost paid", buildTurn, fmt.Sprintf("user %d", buildUID), "gold", func(f *colorfight2.Frame) {
+			if f.Turn >= buildTurn {
+				user(f, buildUID).Gold += colorfight2.BuildCost(colorfight2.GoldMine)
+			}
+		}},
+		{"captured with too little energy", captureTurn, fmt.Sprintf("user %d", captureUID), "energy", func(f *colorfight2.Frame) {
+			if f.Turn == captureTurn {
+				user(f, captureUID).Energy += 5000
+			}
+		}},
+		{"force field out of its rule", 150, "cell (", "force_field", func(f *colorfight2.Frame) {
+			if f.Turn == 150 {
+				for i := range f.Cells {
+					if c := &f.Cells[i]; c.Owner != 0 && c.Building == colorfight2.BuildingNone && c.ForceField > 10 && c.ForceField < 900 {
+						c.ForceField += 7
+						c.AttackCost += 7
+						return
+					}
+				}
+			}
+		}},
+		{"cell count disagrees with the map", 100, "user 2", "cell_number", func(f *colorfight2.Frame) {
+			if f.Turn == 100 {
+				user(f, 2).CellNumber++
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := rewrite(t, rt, tc.edit)
+			res, err := cfr.Audit(bytes.NewReader(b), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Violations) == 0 {
+				t.Fatal("not caught")
+			}
+			v := res.Violations[0]
+			if v.Turn != tc.turn || !strings.HasPrefix(v.Where, tc.where) || v.Field != tc.field {
+				t.Fatalf("first violation %v, want turn %d %s %s; all: %v", v, tc.turn, tc.where, tc.field, res.Violations)
+			}
+			for _, o := range res.Violations {
+				if o.Turn != tc.turn {
+					t.Errorf("violation at another turn: %v", o)
+				}
+			}
+			_, err = cfr.Import(bytes.NewReader(b), io.Discard, cfr.ImportOptions{})
+			var ae *cfr.AuditError
+			if !errors.As(err, &ae) || ae.Violations[0] != v {
+				t.Fatalf("import: %v", err)
+			}
+		})
+	}
+}
+
+// gunzipped returns the decompressed bytes of a .cfr.
+func gunzipped(t *testing.T, b []byte) []byte {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func ownsNeighbour(f *colorfight2.Frame, c *colorfight2.FrameCell, q int64) bool {
+	for _, d := range [][2]int64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+		x, y := c.X+d[0], c.Y+d[1]
+		if x >= 0 && y >= 0 && x < int64(f.Width) && y < int64(f.Height) && f.Cell(int(x), int(y)).Owner == q {
+			return true
+		}
+	}
+	return false
+}
