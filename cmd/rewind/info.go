@@ -80,6 +80,13 @@ func runInfo(opts *infoOptions, path string) error {
 			fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
+		if h.Import != nil {
+			how := "recorded"
+			if h.Import.Inferred {
+				how = "inferred"
+			}
+			fmt.Fprintf(w, "  imported: from %s (sha256 %s); commands %s\n", h.Import.Source, h.Import.SHA256, how)
+		}
 		for _, p := range h.Players {
 			homes[p.UID] = fmt.Sprintf("  home (%d,%d)", p.Home.X, p.Home.Y)
 		}

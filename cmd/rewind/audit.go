@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+type auditOptions struct {
+	in     string
+	limit  int
+	stdout io.Writer
+}
+
+func newAuditCmd() *cobra.Command {
+	opts := &auditOptions{}
+	cmd := &cobra.Command{
+		Use:   "audit GAME.cfr",
+		Short: "Check that every transition of an official replay is one the rules allow",
+		Long: `audit plays an official .cfr replay by the rules, inferring each round's
+commands (as rewind import does), and reports every frame the rules do not
+give: turn, player or cell, field, the value found and the value the rules
+allow, with how the rules arrive at a player's gold or energy.
+
+A .rwd is audited by re-simulation: use rewind verify.
+
+Exit status: 0 clean; 1 violations found; 2 the file cannot be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
+			return runAudit(opts)
+		},
+	}
+	cmd.Flags().IntVar(&opts.limit, "max", 100, "violations listed at most (0: all)")
+	return cmd
+}
+
+func runAudit(opts *auditOptions) error {
+	src, err := readReplayFile(opts.in)
+	if err != nil {
+		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
+		return &exitError{code: 2}
+	}
+	prefix := src
+	if len(prefix) > 8 {
+		prefix = prefix[:8]
+	}
+	if f, err := source.Sniff(prefix); err == nil && f == source.RWD {
+		fmt.Fprintf(opts.stdout, "%s is a .rwd: it is audited by re-simulation, run: rewind verify %s\n", opts.in, opts.in)
+		return &exitError{code: 2}
+	}
+	res, err := cfr.Audit(bytes.NewReader(src), opts.limit)
+	if err != nil {
+		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
+		return &exitError{code: 2}
+	}
+	for _, v := range res.Violations {
+		fmt.Fprintln(opts.stdout, v)
+	}
+	if res.Game != nil && res.Game.Truncated != nil {
+		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); audited its %d whole rounds\n", opts.in, res.Game.Truncated, res.Rounds)
+	}
+	if len(res.Violations) > 0 {
+		more := ""
+		if res.More {
+			more = fmt.Sprintf(" (the first %d listed; --max 0 lists all)", len(res.Violations))
+		}
+		fmt.Fprintf(opts.stdout, "VIOLATIONS %s: %d rounds played, %d violation(s)%s\n", opts.in, res.Rounds, len(res.Violations), more)
+		return &exitError{code: 1}
+	}
+	fmt.Fprintf(opts.stdout, "OK %s: %d rounds, every transition allowed by the rules\n", opts.in, res.Rounds)
+	return nil
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+type importOptions struct {
+	in, out string
+	force   bool
+	stdout  io.Writer
+	now     func() time.Time
+}
+
+func newImportCmd() *cobra.Command {
+	opts := &importOptions{now: time.Now}
+	cmd := &cobra.Command{
+		Use:   "import GAME.cfr -o GAME.rwd",
+		Short: "Infer the commands of an official replay and write them as a .rwd",
+		Long: `import reads an official .cfr replay, which records states but not commands,
+and infers, round by round, a command list for every player such that playing
+them from the first frame reproduces every field of every cell and user in
+every frame (the canonical choices are in docs/import.md). The .rwd header
+says the commands are inferred and names the source file's SHA-256; check the
+result with: rewind verify GAME.rwd --against GAME.cfr.
+
+A replay that no legal commands can produce is not imported: the error lists
+what breaks the rules (see rewind audit). A replay cut short is imported up
+to its last whole frame, with a warning.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
+			return runImport(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .rwd file (required)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
+	cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func runImport(opts *importOptions) error {
+	src, err := readReplayFile(opts.in)
+	if err != nil {
+		return err
+	}
+	sum, err := cfr.SHA256(bytes.NewReader(src))
+	if err != nil {
+		return err
+	}
+	var res *cfr.ImportResult
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		var err error
+		res, err = cfr.Import(bytes.NewReader(src), w, cfr.ImportOptions{
+			Source: filepath.Base(opts.in), SHA256: sum, Created: opts.now(), Tool: "rewind " + version})
+		return err
+	})
+	var ae *cfr.AuditError
+	if errors.As(err, &ae) {
+		for _, v := range ae.Violations {
+			fmt.Fprintln(opts.stdout, v)
+		}
+		return fmt.Errorf("%s: not imported: it breaks the rules at turn %d (rewind audit %s lists every violation)", opts.in, ae.Violations[0].Turn, opts.in)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.in, err)
+	}
+	if res.Warning != nil {
+		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); imported its %d whole rounds\n", opts.in, res.Warning, res.Rounds)
+	}
+	state := "complete"
+	if !res.Complete {
+		state = "no footer: the game ends before max_turn"
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s: %d rounds, %d commands inferred (%s); source sha256 %s\n", opts.out, res.Rounds, res.Commands, state, sum)
+	return nil
+}
+
+// maxReplayFile bounds what a command reads into memory from a replay
+// file: far above any real .cfr (about 1 MB for 500 rounds).
+const maxReplayFile = 256 << 20
+
+// readReplayFile reads a whole replay file, refusing directories and
+// files over maxReplayFile with a clear message.
+func readReplayFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give a replay file", path)
+	}
+	if st.Size() > maxReplayFile {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB a replay may have", path, st.Size(), maxReplayFile>>20)
+	}
+	return os.ReadFile(path)
+}
+
+// writeOutput writes a file through a temporary file beside it, renamed
+// into place only when write succeeds, so a failure never leaves a partial
+// file or destroys an existing one. An existing file is replaced only with
+// force.
+func writeOutput(path string, force bool, write func(io.Writer) error) error {
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
+		if !force {
+			return fmt.Errorf("%s exists; use --force to replace it", path)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.partial")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
