@@ -37,6 +37,30 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeJSON decodes every frame of c03's decompressed JSON: the
+// parsing alone, without gzip.
+func BenchmarkDecodeJSON(b *testing.B) {
+	data := gunzip(b, readShared(b, "conformance/c03.cfr"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var f colorfight2.Frame
+	for b.Loop() {
+		d, err := NewDecoder(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			err := d.Next(&f)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 // BenchmarkEncode re-encodes the frames of c03.cfr (gzip output).
 func BenchmarkEncode(b *testing.B) {
 	_, frames, err := decodeAll(readShared(b, "conformance/c03.cfr"))

@@ -2,9 +2,10 @@ package cfr
 
 import (
 	"bufio"
-	"compress/gzip"
 	"io"
 	"strconv"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
@@ -25,11 +26,20 @@ type Decoder struct {
 // NewDecoder starts reading a replay from r, which may be gzip-compressed
 // (detected by the gzip magic bytes) or plain JSON. It reads the opening of
 // the array and all of element 0 (the header and frame 0) before
-// returning; any problem is reported as a *FormatError. The Decoder reads
-// from r only as needed and does not close it.
+// returning; any problem is reported as a *FormatError. The Decoder does
+// not close r.
+//
+// Plain JSON is read from r only as needed. Gzip input is decompressed one
+// 64 KiB buffer ahead of the parser, in a background goroutine, so the two
+// overlap: while the Decoder is in use, and after the caller stops calling
+// Next before the end, one read of r may be in flight (it ends on its own
+// when that read returns; nothing else of the Decoder keeps running). Once
+// Next has returned io.EOF or an error, no read is in flight. A panic of r
+// in the background is re-raised by the Next call that needed the data.
 func NewDecoder(r io.Reader) (*Decoder, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
 	var src io.Reader = br
+	ahead := false
 	magic, err := br.Peek(2)
 	switch {
 	case len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -40,11 +50,14 @@ func NewDecoder(r io.Reader) (*Decoder, error) {
 			}
 			return nil, &FormatError{Frame: -1, Where: "gzip header", Err: err}
 		}
-		src = gz
+		src, ahead = gz, true
 	case err != nil && err != io.EOF && len(magic) < 2:
 		return nil, &FormatError{Frame: -1, Err: err}
 	}
 	d := &Decoder{s: newScanner(src)}
+	if ahead {
+		d.s = newScannerAhead(src)
+	}
 	if err := d.s.expect('['); err != nil {
 		return nil, d.fail(-1, err)
 	}
@@ -97,6 +110,7 @@ func (d *Decoder) fail(frame int, err error) error {
 	where, cause := splitLoc(err)
 	fe := &FormatError{Frame: frame, Where: where, Offset: d.s.offset(), Err: cause}
 	d.err = fe
+	d.s.stop()
 	return fe
 }
 
@@ -361,7 +375,9 @@ func (d *Decoder) readData0() error {
 				return at(invalidErr("row has more than %d cells", w), "row "+strconv.Itoa(y))
 			}
 			cells = append(cells, colorfight2.FrameCell{})
-			if err := d.readCell(&cells[len(cells)-1], x, y, true); err != nil {
+			if k := fastCell(s.buf[s.r:s.n], &cells[len(cells)-1], x, y, true); k > 0 {
+				s.r += k
+			} else if err := d.readCell(&cells[len(cells)-1], x, y, true); err != nil {
 				return at(err, cellWhere(x, y))
 			}
 			more, err := s.sep(']')
@@ -535,7 +551,31 @@ func (d *Decoder) readDataN() error {
 			return at(err, "game_map: data: row "+strconv.Itoa(y))
 		}
 		row := cells[y*w : y*w+w]
-		for x := range row {
+		// Fast path over the buffer for the cells written the official
+		// way; the general path below takes over at the first other one.
+		x := 0
+		for b, i := s.buf[s.r:s.n], 0; ; {
+			j := i
+			if x > 0 {
+				if j >= len(b) || b[j] != ',' {
+					break
+				}
+				j++
+			}
+			if j+1 < len(b) && b[j] == '[' && b[j+1] == ']' {
+				j += 2 // unchanged cell
+			} else if k := fastCell(b[j:], &row[x], x, y, false); k > 0 {
+				j += k
+			} else {
+				break
+			}
+			s.r += j - i
+			i = j
+			if x++; x == w {
+				break
+			}
+		}
+		for ; x < w; x++ {
 			if x > 0 {
 				more, err := s.sep(']')
 				if err != nil {
@@ -631,6 +671,127 @@ func (d *Decoder) readCell(c *colorfight2.FrameCell, x, y int, full bool) error 
 			return nil
 		}
 	}
+}
+
+// fastCell parses the cell array at the start of b when it is written the
+// way the official server writes it (compact, every value well within
+// range and valid for the cell at (x, y)), stores its fields in c and
+// returns the number of bytes it took. It returns 0, having perhaps stored
+// some leading fields, for anything else (whitespace, a value it does not
+// vouch for, b ending before the cell does): readCell then reads the cell
+// from the same place and stores the same values, or reports the problem.
+func fastCell(b []byte, c *colorfight2.FrameCell, x, y int, full bool) int {
+	if len(b) < 2 || b[0] != '[' {
+		return 0
+	}
+	if b[1] == ']' {
+		if full {
+			return 0
+		}
+		return 2
+	}
+	i := 1
+	for f := 0; f < NumFields; f++ {
+		switch f {
+		case 2: // ["L",level]
+			if i+7 >= len(b) || b[i] != '[' || b[i+1] != '"' || b[i+3] != '"' || b[i+4] != ',' || b[i+6] != ']' {
+				return 0
+			}
+			kind, ok := colorfight2.BuildingFromLetter(b[i+2])
+			lvl := int64(b[i+5]) - '0'
+			if !ok || lvl < 1 || lvl > 3 || (kind == colorfight2.BuildingNone && lvl != 1) {
+				return 0
+			}
+			c.Building, c.Level = kind, lvl
+			i += 7
+		case 6: // [x,y]
+			if i >= len(b) || b[i] != '[' {
+				return 0
+			}
+			px, j := fastInt(b, i+1)
+			if j == 0 || b[j] != ',' || px != int64(x) {
+				return 0
+			}
+			py, k := fastInt(b, j+1)
+			if k == 0 || b[k] != ']' || py != int64(y) {
+				return 0
+			}
+			c.X, c.Y = px, py
+			i = k + 1
+		default:
+			v, j := fastInt(b, i)
+			if j == 0 {
+				return 0
+			}
+			switch f {
+			case 0:
+				c.AttackCost = v
+			case 1:
+				c.ForceField = v
+			case 3:
+				c.Gold = v
+			case 4:
+				c.Energy = v
+			case 5:
+				if v < 0 {
+					return 0
+				}
+				c.Owner = v
+			case 7:
+				c.NaturalGold = v
+			case 8:
+				c.NaturalEnergy = v
+			case 9:
+				c.NaturalCost = v
+			}
+			i = j
+		}
+		if i >= len(b) {
+			return 0
+		}
+		switch b[i] {
+		case ']':
+			if full && f != NumFields-1 {
+				return 0
+			}
+			return i + 1
+		case ',':
+			if f == NumFields-1 {
+				return 0
+			}
+			i++
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// fastInt parses the integer at b[i:] when it is plain (optional minus, 1
+// to 18 digits, no leading zero) and followed by another byte of b; it
+// returns the value and the index after it, or 0, 0.
+func fastInt(b []byte, i int) (int64, int) {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + int64(d)
+	}
+	n := i - start
+	if n == 0 || n > 18 || i >= len(b) || (n > 1 && b[start] == '0') {
+		return 0, 0
+	}
+	if neg {
+		v = -v
+	}
+	return v, i
 }
 
 // readBuilding reads [letter, level].
@@ -781,6 +942,14 @@ var userKeys = [...]string{
 
 const numUserKeys = len(userKeys) - 1 // required keys (all but cells)
 
+// userKeyTokens are the required user keys as written, with their colon.
+var userKeyTokens = func() (t [numUserKeys]string) {
+	for i := range t {
+		t[i] = `"` + userKeys[i] + `":`
+	}
+	return t
+}()
+
 func userKeyIndex(k []byte) int {
 	switch string(k) {
 	case "uid":
@@ -831,37 +1000,51 @@ func (d *Decoder) readUser(u *colorfight2.FrameUser, elem0 bool) (cells [][2]int
 	u.Buildings = [colorfight2.NumBuildings]int64{}
 	u.BuildingOrder = u.BuildingOrder[:0]
 	var seen uint32
+	next := 0 // the key that comes next in the official order
 	for {
-		kb, err := s.string(MaxRawBytes)
-		if err != nil {
-			return nil, false, err
+		idx := -1
+		if next < numUserKeys {
+			// Fast path: the expected key and its colon, written compactly.
+			if tok := userKeyTokens[next]; s.n-s.r >= len(tok) && string(s.buf[s.r:s.r+len(tok)]) == tok {
+				s.r += len(tok)
+				idx = next
+			}
 		}
-		idx := userKeyIndex(kb)
-		if idx < 0 || (idx == 14 && !elem0) {
-			// Unknown keys (and "cells" after element 0) are skipped.
-			if err := s.expect(':'); err != nil {
-				return nil, false, at(err, keyWhere(kb))
-			}
-			if err := d.skipUnknown(kb); err != nil {
-				return nil, false, err
-			}
-			more, err := s.sep('}')
+		if idx < 0 {
+			kb, err := s.string(MaxRawBytes)
 			if err != nil {
 				return nil, false, err
 			}
-			if !more {
-				break
+			idx = userKeyIndex(kb)
+			if idx < 0 || (idx == 14 && !elem0) {
+				// Unknown keys (and "cells" after element 0) are skipped.
+				if err := s.expect(':'); err != nil {
+					return nil, false, at(err, keyWhere(kb))
+				}
+				if err := d.skipUnknown(kb); err != nil {
+					return nil, false, err
+				}
+				more, err := s.sep('}')
+				if err != nil {
+					return nil, false, err
+				}
+				if !more {
+					break
+				}
+				continue
 			}
-			continue
-		}
-		name := userKeys[idx]
-		if seen&(1<<idx) != 0 {
-			return nil, false, invalidErr("duplicate key %q", name)
+			if seen&(1<<idx) != 0 {
+				return nil, false, invalidErr("duplicate key %q", userKeys[idx])
+			}
+			if err := s.expect(':'); err != nil {
+				return nil, false, at(err, userKeys[idx])
+			}
+		} else if seen&(1<<idx) != 0 {
+			return nil, false, invalidErr("duplicate key %q", userKeys[idx])
 		}
 		seen |= 1 << idx
-		if err := s.expect(':'); err != nil {
-			return nil, false, at(err, name)
-		}
+		next = idx + 1
+		name := userKeys[idx]
 		switch idx {
 		case 0:
 			u.UID, err = s.int()
