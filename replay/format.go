@@ -112,6 +112,17 @@ type Header struct {
 	// Import is set when the game was imported from an official replay
 	// (rewind import): its commands were inferred, not recorded.
 	Import *Import
+	// Parent is set for a game that plays on from another (rewind fork):
+	// its first Parent.Turn rounds are the parent's.
+	Parent *Parent
+}
+
+// Parent names the game a fork plays on from.
+type Parent struct {
+	// Source is the parent replay's file name, SHA256 the hex SHA-256 of
+	// its bytes, and Turn the turn from which this game goes its own way.
+	Source, SHA256 string
+	Turn           int
 }
 
 // Import records where an imported game came from.
@@ -192,6 +203,13 @@ type headerJSON struct {
 	// CFRGameID stands for a CFRInfo equal to OfficialInfo(config, id).
 	CFRGameID *string     `json:"cfr_game_id,omitempty"`
 	Import    *importJSON `json:"import,omitempty"`
+	Parent    *parentJSON `json:"parent,omitempty"`
+}
+
+type parentJSON struct {
+	Source string `json:"source"`
+	SHA256 string `json:"sha256"`
+	Turn   int    `json:"turn"`
 }
 
 type importJSON struct {
@@ -228,6 +246,9 @@ func (h *Header) toJSON() headerJSON {
 	}
 	for _, p := range h.Players {
 		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+	}
+	if h.Parent != nil {
+		j.Parent = &parentJSON{Source: h.Parent.Source, SHA256: h.Parent.SHA256, Turn: h.Parent.Turn}
 	}
 	if h.Import != nil {
 		j.Import = &importJSON{Source: h.Import.Source, SHA256: h.Import.SHA256}

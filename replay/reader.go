@@ -127,6 +127,12 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	for _, p := range hj.Players {
 		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: colorfight2.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
 	}
+	if hj.Parent != nil {
+		if len(hj.Parent.Source) > MaxNameBytes*4 || len(hj.Parent.SHA256) > 64 || hj.Parent.Turn < 0 || hj.Parent.Turn > hj.MaxTurn {
+			return nil, 0, headerErr(start, fmt.Errorf("parent provenance out of range: %w", ErrLimit))
+		}
+		h.Parent = &Parent{Source: hj.Parent.Source, SHA256: hj.Parent.SHA256, Turn: hj.Parent.Turn}
+	}
 	if hj.Import != nil {
 		if len(hj.Import.Source) > MaxNameBytes*4 || len(hj.Import.SHA256) > 64 {
 			return nil, 0, headerErr(start, fmt.Errorf("import provenance longer than the limit: %w", ErrLimit))

@@ -40,6 +40,9 @@ type Replay struct {
 	// or damaged after some whole rounds ("" when it is whole); the
 	// rounds before the damage are all there.
 	Warning string
+	// Provenance says where the game came from, when it was imported
+	// from an official replay or forked from another game ("" otherwise).
+	Provenance string
 }
 
 // Manifest is the JSON header of a packed blob: it says where each field's
@@ -294,6 +297,14 @@ func Load(src source.Source) (*Replay, error) {
 		return nil, err
 	}
 	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users)}
+	if h := src.Meta().Header; h != nil {
+		switch {
+		case h.Parent != nil:
+			rep.Provenance = fmt.Sprintf("played on from turn %d of %s (sha256 %.12s…)", h.Parent.Turn, h.Parent.Source, h.Parent.SHA256)
+		case h.Import != nil && h.Import.Inferred:
+			rep.Provenance = fmt.Sprintf("commands inferred from %s (sha256 %.12s…)", h.Import.Source, h.Import.SHA256)
+		}
+	}
 	if t.cut != nil {
 		rep.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", len(c.users)-1, t.cut)
 	}

@@ -80,6 +80,9 @@ func runInfo(opts *infoOptions, path string) error {
 			fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
+		if h.Parent != nil {
+			fmt.Fprintf(w, "  fork of:  %s (sha256 %s) from turn %d\n", h.Parent.Source, h.Parent.SHA256, h.Parent.Turn)
+		}
 		if h.Import != nil {
 			how := "recorded"
 			if h.Import.Inferred {

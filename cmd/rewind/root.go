@@ -15,6 +15,6 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd())
+	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd())
 	return root
 }

@@ -43,6 +43,21 @@ type Config struct {
 	Recorder Recorder
 	// Progress, if set, is called after every round with the turn reached.
 	Progress func(turn int)
+	// From, when set, plays on from an earlier game (a fork): its map,
+	// players and first rounds are played and recorded as they were,
+	// then the seats' bots take over. Game must then be From.Game (or
+	// zero), and there must be one seat per player of From.
+	From *Origin
+}
+
+// Origin is the beginning of an earlier game a match plays on from.
+type Origin struct {
+	Game    colorfight2.Config
+	Map     *colorfight2.Map
+	Players []colorfight2.Player
+	// Rounds[t] are the commands of round t -> t+1 (indexed by uid-1), for
+	// the rounds to replay before the bots play; Rounds[0] is nil.
+	Rounds [][][]colorfight2.Command
 }
 
 // Result is the outcome of a match.
@@ -78,8 +93,10 @@ type Setup struct {
 	// Game is the configuration the match is played with (defaults
 	// filled in).
 	Game colorfight2.Config
-	// Seed generated the map (colorfight2.GenerateMap).
+	// Seed generated the map (colorfight2.GenerateMap), unless Map is set:
+	// then the map is that one (a match played on from another game).
 	Seed uint64
+	Map  *colorfight2.Map
 	// Players in uid order (uid = index+1).
 	Players []SetupPlayer
 }
@@ -132,6 +149,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}()
 	gc := cfg.Game
+	if cfg.From != nil {
+		if gc.Width != 0 && gc != cfg.From.Game {
+			return nil, errors.New("match: a match played on from another game keeps its configuration")
+		}
+		gc = cfg.From.Game
+		if n != len(cfg.From.Players) {
+			return nil, fmt.Errorf("match: %d seats for a game of %d players", n, len(cfg.From.Players))
+		}
+		if len(cfg.From.Rounds) > gc.MaxTurn {
+			return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.From.Rounds), gc.MaxTurn)
+		}
+	}
 	if gc.Width == 0 {
 		gc = colorfight2.DefaultConfig()
 		if cfg.Game.MaxTurn != 0 {
@@ -161,20 +190,36 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			idents[i] = s.Bot.Name()
 		}
 		names[i] = s.Name
+		if cfg.From != nil {
+			names[i] = cfg.From.Players[i].Name
+		}
 		if names[i] == "" {
 			names[i] = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
 		}
 	}
-	st, err := colorfight2.NewFromSeed(gc, cfg.Seed, names)
-	if err != nil {
-		return nil, fmt.Errorf("match: %w", err)
+	var st *colorfight2.State
+	var spawns []colorfight2.Point
+	var err error
+	if cfg.From != nil {
+		if st, err = colorfight2.New(gc, cfg.From.Map, cfg.From.Players); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		for _, p := range cfg.From.Players {
+			spawns = append(spawns, p.Home)
+		}
+	} else {
+		if st, err = colorfight2.NewFromSeed(gc, cfg.Seed, names); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		if _, spawns, err = colorfight2.GenerateMap(gc.Width, gc.Height, gc.MaxPlayer, cfg.Seed); err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
 	}
 	w := cfg.Recorder
 	if w != nil {
 		setup := Setup{Game: gc, Seed: cfg.Seed}
-		_, spawns, err := colorfight2.GenerateMap(gc.Width, gc.Height, gc.MaxPlayer, cfg.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("match: %w", err)
+		if cfg.From != nil {
+			setup.Map = cfg.From.Map
 		}
 		for i := range names {
 			setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: names[i], Identity: idents[i], Home: spawns[i]})
@@ -197,6 +242,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	st.Step(nil)
 	if err := record(w, nil, st); err != nil {
 		return nil, err
+	}
+	if cfg.From != nil {
+		for t := 1; t < len(cfg.From.Rounds) && !st.Over(); t++ {
+			st.Step(cfg.From.Rounds[t])
+			for _, e := range st.Errors() {
+				res.Players[e.UID-1].Errors++
+			}
+			if err := record(w, cfg.From.Rounds[t], st); err != nil {
+				return nil, err
+			}
+			if cfg.Progress != nil {
+				cfg.Progress(st.Turn())
+			}
+		}
 	}
 	var frame colorfight2.Frame
 	cmds := make([][]colorfight2.Command, n)

@@ -27,6 +27,16 @@ type Recorder struct {
 	created time.Time
 	tool    string
 	rw      *replay.Writer
+	// Parent, when set, goes into the header: the game this one plays on
+	// from.
+	Parent *replay.Parent
+	// CFRInfo, when set, goes into the header (a fork of an official game
+	// keeps its info object).
+	CFRInfo []byte
+	// Verified and Ranking, when set, are the players' ratings (uid
+	// order) for the header.
+	Verified []bool
+	Ranking  []string
 }
 
 var _ match.Recorder = (*Recorder)(nil)
@@ -40,8 +50,13 @@ func New(w io.Writer, created time.Time, tool string) *Recorder {
 // Header returns the .rwd header a match with this setup is recorded
 // under.
 func Header(s match.Setup, created time.Time, tool string) replay.Header {
-	seed := s.Seed
-	h := replay.Header{Config: s.Game, Seed: &seed, Created: created, Tool: tool}
+	h := replay.Header{Config: s.Game, Created: created, Tool: tool}
+	if s.Map != nil {
+		h.Map = s.Map
+	} else {
+		seed := s.Seed
+		h.Seed = &seed
+	}
 	for _, p := range s.Players {
 		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Bot: p.Identity})
 	}
@@ -53,7 +68,18 @@ func (r *Recorder) Begin(s match.Setup) error {
 	if r.rw != nil {
 		return errors.New("recording: Begin called twice")
 	}
-	rw, err := replay.NewWriter(r.w, Header(s, r.created, r.tool))
+	h := Header(s, r.created, r.tool)
+	h.Parent = r.Parent
+	h.CFRInfo = r.CFRInfo
+	for i := range h.Players {
+		if i < len(r.Verified) {
+			h.Players[i].Verified = r.Verified[i]
+		}
+		if i < len(r.Ranking) {
+			h.Players[i].Ranking = r.Ranking[i]
+		}
+	}
+	rw, err := replay.NewWriter(r.w, h)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,123 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+// Fork is what a new match needs to play on from turn Turn of a replay:
+// the game's beginning (map, players, the commands of its rounds up to
+// Turn) and the parent's provenance for the new replay's header.
+type Fork struct {
+	Origin *match.Origin
+	Parent replay.Parent
+	// Info is the parent's official info object, if any.
+	Info json.RawMessage
+	// Verified and Ranking are the players' ratings (uid order), if the
+	// parent records them.
+	Verified []bool
+	Ranking  []string
+}
+
+// errForkDone stops a walk once the fork's turn is reached.
+var errForkDone = errors.New("fork: turn reached")
+
+// NewFork reads the replay in data (named name, for the header) up to
+// turn: a .rwd's recorded commands, or a .cfr's commands inferred as
+// rewind import infers them. turn must be in 1..max_turn-1 and the replay
+// must reach it; an official replay whose rounds up to turn the rules do
+// not explain cannot be forked (the error is a *cfr.AuditError).
+func NewFork(name string, data []byte, turn int) (*Fork, error) {
+	format, err := Sniff(data[:min(len(data), 8)])
+	if err != nil {
+		return nil, err
+	}
+	sum, err := cfr.SHA256(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	f := &Fork{Parent: replay.Parent{Source: baseName(name), SHA256: sum, Turn: turn}}
+	if format == RWD {
+		return f, f.fromRWD(data, turn)
+	}
+	return f, f.fromCFR(data, turn)
+}
+
+func (f *Fork) fromRWD(data []byte, turn int) error {
+	g, err := replay.Open(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	h := g.Header()
+	if turn < 1 || turn >= h.Config.MaxTurn {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, h.Config.MaxTurn-1)
+	}
+	o := &match.Origin{Game: h.Config, Map: h.Map, Rounds: make([][][]colorfight2.Command, turn)}
+	for _, p := range h.Players {
+		o.Players = append(o.Players, colorfight2.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+		f.Verified = append(f.Verified, p.Verified)
+		f.Ranking = append(f.Ranking, p.Ranking)
+	}
+	for t := 0; t < turn; t++ {
+		if err := g.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("fork: the replay ends at turn %d, before %d", t, turn)
+			}
+			return err
+		}
+		if r := g.Round(t); r != nil {
+			o.Rounds[t] = r.Commands
+		}
+	}
+	f.Origin, f.Info = o, h.CFRInfo
+	return nil
+}
+
+func (f *Fork) fromCFR(data []byte, turn int) error {
+	o := &match.Origin{Rounds: make([][][]colorfight2.Command, turn)}
+	reached := 0
+	g, err := cfr.Walk(bytes.NewReader(data), func(g *cfr.Game, s *cfr.Step) error {
+		if len(s.Violations) > 0 {
+			return &cfr.AuditError{Violations: s.Violations}
+		}
+		if s.Turn-1 < turn {
+			o.Rounds[s.Turn-1] = s.Commands
+		}
+		reached = s.Turn
+		if s.Turn >= turn {
+			return errForkDone
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errForkDone) {
+		return err
+	}
+	if turn < 1 || turn >= g.Config.MaxTurn {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.Config.MaxTurn-1)
+	}
+	if reached < turn {
+		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
+	}
+	o.Game, o.Map, o.Players = g.Config, g.Map, g.Players
+	f.Origin, f.Info = o, g.Header.Info
+	f.Verified, f.Ranking = g.Verified, g.Ranking
+	return nil
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '\\' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
