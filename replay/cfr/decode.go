@@ -2,7 +2,9 @@ package cfr
 
 import (
 	"bufio"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
 
 	"github.com/klauspost/compress/gzip"
@@ -774,6 +776,29 @@ func fastInt(b []byte, i int) (int64, int) {
 	neg := i < len(b) && b[i] == '-'
 	if neg {
 		i++
+	}
+	if i >= 0 && i+8 <= len(b) {
+		// Up to 7 digits, 8 bytes at a time: m has a non-zero byte at each
+		// byte of x that is not a digit ('0'..'9').
+		x := binary.LittleEndian.Uint64(b[i:])
+		const hi, zeros, six = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+		if m := (x&hi ^ zeros) | ((x+six)&hi ^ zeros); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			if n == 0 || (n > 1 && b[i] == '0') {
+				return 0, 0
+			}
+			// The n digits, most significant first, as the last n bytes of
+			// an 8-digit number with leading zeros; then pairs, quads, all.
+			d := (x << (64 - 8*uint(n))) & 0x0F0F0F0F0F0F0F0F
+			d = (d*10 + d>>8) & 0x00FF00FF00FF00FF
+			d = (d*100 + d>>16) & 0x0000FFFF0000FFFF
+			d = (d*10000 + d>>32) & 0xFFFFFFFF
+			v := int64(d)
+			if neg {
+				v = -v
+			}
+			return v, i + n
+		}
 	}
 	start := i
 	var v int64
