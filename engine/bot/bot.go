@@ -61,6 +61,7 @@ var builtins = []struct {
 	{"greedy", func() Bot { return &greedy{} }},
 	{"raider", func() Bot { return &raider{} }},
 	{"random", func() Bot { return &randomBot{} }},
+	{"runtimeterrors", func() Bot { return &runtimeTerrors{} }},
 	{"turtle", func() Bot { return &turtle{} }},
 }
 
