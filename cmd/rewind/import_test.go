@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay/cfr"
 )
 
 // TestImportVerifyAudit: import writes a .rwd that verifies against its
@@ -64,13 +67,16 @@ func TestImportVerifyAudit(t *testing.T) {
 	if err := runAudit(&auditOptions{in: rwd, stdout: &out}); !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(out.String(), "rewind verify") {
 		t.Fatalf("audit .rwd: %v %q", err, out.String())
 	}
+	// A replay whose gold was raised at turn 120: audit lists it (exit 1),
+	// import refuses it and writes nothing.
+	tampered := filepath.Join(dir, "tampered.cfr")
+	writeTampered(t, c06+".cfr", tampered, 120)
 	out.Reset()
-	if err := runAudit(&auditOptions{in: "../../testdata/realworld/Segfault1.cfr", stdout: &out}); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(out.String(), "turn 150, user 1: gold") {
+	if err := runAudit(&auditOptions{in: tampered, stdout: &out}); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(out.String(), "turn 120, user 1: gold") {
 		t.Fatalf("audit with a violation: %v %q", err, out.String())
 	}
-	// Import refuses a replay the rules do not explain, and writes nothing.
-	bad := filepath.Join(dir, "seg.rwd")
-	if err := runImport(&importOptions{in: "../../testdata/realworld/Segfault1.cfr", out: bad, stdout: &out, now: time.Now}); err == nil || !strings.Contains(err.Error(), "turn 150") {
+	bad := filepath.Join(dir, "tampered.rwd")
+	if err := runImport(&importOptions{in: tampered, out: bad, stdout: &out, now: time.Now}); err == nil || !strings.Contains(err.Error(), "turn 120") {
 		t.Fatalf("import of a violating replay: %v", err)
 	}
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
@@ -78,5 +84,44 @@ func TestImportVerifyAudit(t *testing.T) {
 	}
 	if err := runImport(&importOptions{in: dir, out: bad, stdout: &out, now: time.Now}); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Fatalf("import of a directory: %v", err)
+	}
+}
+
+// writeTampered copies the official replay src to dst with user 1's gold
+// raised by 1 at turn.
+func writeTampered(t *testing.T, src, dst string, turn int) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := cfr.NewDecoder(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc, err := cfr.NewEncoder(f, d.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fr colorfight2.Frame
+	for d.Next(&fr) == nil {
+		if fr.Turn == turn {
+			for k := range fr.Users {
+				if fr.Users[k].UID == 1 {
+					fr.Users[k].Gold++
+				}
+			}
+		}
+		if err := enc.WriteFrame(&fr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -33,8 +33,8 @@ import (
 // size, other players).
 func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 	var first [][]Command
-	for _, removed := range removedBuilds(st, prev, next) {
-		cmds, ok, err := inferWith(st, prev, next, removed)
+	for k, removed := range removedBuilds(st, prev, next) {
+		cmds, ok, err := inferWith(st, prev, next, removed, k == 0)
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +51,7 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 // inferWith infers the round given the buildings removed by the lost-homes
 // step, searching hidden builds when the plain inference does not
 // reproduce next; ok reports that the result does.
-func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]Command, bool, error) {
+func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search bool) ([][]Command, bool, error) {
 	cmds, err := infer(st, prev, next, removed)
 	if err != nil {
 		return nil, false, err
@@ -66,6 +66,9 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild) ([][]C
 	sim.Frame(&got)
 	if diffPlayed(next, &got) == nil {
 		return cmds, true, nil
+	}
+	if !search {
+		return cmds, false, nil
 	}
 	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
 	// (or a hidden Fortress) changed what their captures cost.
@@ -614,7 +617,7 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 	w, h := st.cfg.Width, st.cfg.Height
 	var count [NumBuildings]int64
 	var gs, es int64
-	var empty, mines, wells []int
+	var empty, mines, wells, forts []int
 	for x := 0; x < w; x++ {
 		for y := 0; y < h; y++ {
 			i := y*w + x
@@ -638,6 +641,8 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 				mines = append(mines, i)
 			case c.building == EnergyWell && int64(c.level) < min(3, u.techLevel):
 				wells = append(wells, i)
+			case c.building == Fortress && int64(c.level) < min(3, u.techLevel):
+				forts = append(forts, i)
 			}
 		}
 	}
@@ -645,7 +650,7 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 	dEW := nu.Buildings[EnergyWell] - count[EnergyWell]
 	dF := nu.Buildings[Fortress] - count[Fortress]
 	dGS, dES := nu.GoldSource-gs, nu.EnergySource-es
-	if dGM < 0 || dEW < 0 || dF < 0 || dGM+dEW+dF > int64(len(empty)) || (dGM+dEW+dF == 0 && dGS == 0 && dES == 0) {
+	if dGM < 0 || dEW < 0 || dF < 0 || dGM+dEW+dF > int64(len(empty)) {
 		return nil
 	}
 	// choose lists the ways to place k new buildings of type b on empty
@@ -725,8 +730,21 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 					left--
 				}
 			}
-			if left == 0 {
-				out = append(out, m)
+			if left != 0 {
+				continue
+			}
+			out = append(out, m)
+			// Fortress upgrades change no yield: only gold shows them.
+			// Try one or two, after the plain assignment.
+			for a := 0; a < len(forts) && len(out) < maxRemovedAlternatives; a++ {
+				m1 := maps.Clone(m)
+				m1[forts[a]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[a]].level) + 1}
+				out = append(out, m1)
+				for b := a + 1; b < len(forts) && len(out) < maxRemovedAlternatives; b++ {
+					m2 := maps.Clone(m1)
+					m2[forts[b]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[b]].level) + 1}
+					out = append(out, m2)
+				}
 			}
 			if len(out) >= maxRemovedAlternatives {
 				return out

@@ -11,12 +11,7 @@ import (
 // unexplained lists the rounds (turn t of t -> t+1) the inference does not
 // reproduce yet, per replay; docs/import.md says why. The test fails when
 // one of them starts to pass too, so the list stays exact.
-var unexplained = map[string][]int{
-	// Segfault's Home is taken while it spends gold the frames do not
-	// show (a Fortress upgrade removed with its lost Home, most likely):
-	// the third of its gold that moves comes out 133 too high.
-	"Segfault1.cfr": {149},
-}
+var unexplained = map[string][]int{}
 
 // TestInferCommands: for every round of every reference replay, the
 // inferred commands, played from the previous frame, give exactly the next
