@@ -23,45 +23,66 @@ import (
 // are players, and each user's cell and building counts agree with the
 // map. The first disagreement is returned as a *Divergence (Want is what
 // the rules derive, Got what the frame says).
-func FromFrame(cfg Config, f *Frame) (*State, error) { return fromFrame(cfg, f, true) }
+func FromFrame(cfg Config, f *Frame) (*State, error) {
+	s := &State{}
+	if err := s.loadFrame(cfg, f, true); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadFrame is FromFrame into s, reusing its storage; on error s is left
+// unusable until the next successful load.
+func (s *State) LoadFrame(cfg Config, f *Frame) error { return s.loadFrame(cfg, f, true) }
+
+// LoadFrameUnchecked is FromFrameUnchecked into s, reusing its storage.
+func (s *State) LoadFrameUnchecked(cfg Config, f *Frame) error { return s.loadFrame(cfg, f, false) }
 
 // FromFrameUnchecked is FromFrame without the checks of what a single
 // frame must satisfy (derived cell fields, users' counts): a state for
 // playing on from a frame that breaks them (an audit reports them). The
 // structure is still checked: sizes, players, owners, buildings, levels
 // and force fields within their ranges.
-func FromFrameUnchecked(cfg Config, f *Frame) (*State, error) { return fromFrame(cfg, f, false) }
-
-func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
-	if err := cfg.ValidateLoose(); err != nil {
+func FromFrameUnchecked(cfg Config, f *Frame) (*State, error) {
+	s := &State{}
+	if err := s.loadFrame(cfg, f, false); err != nil {
 		return nil, err
 	}
+	return s, nil
+}
+
+func (s *State) loadFrame(cfg Config, f *Frame, check bool) error {
+	if err := cfg.ValidateLoose(); err != nil {
+		return err
+	}
 	if f.Width != cfg.Width || f.Height != cfg.Height || len(f.Cells) != f.Width*f.Height {
-		return nil, fmt.Errorf("colorfight2: frame is %dx%d with %d cells, config %dx%d", f.Width, f.Height, len(f.Cells), cfg.Width, cfg.Height)
+		return fmt.Errorf("colorfight2: frame is %dx%d with %d cells, config %dx%d", f.Width, f.Height, len(f.Cells), cfg.Width, cfg.Height)
 	}
 	n := len(f.Users)
 	if n == 0 {
-		return nil, errors.New("colorfight2: frame has no players")
+		return errors.New("colorfight2: frame has no players")
 	}
 	if n > cfg.MaxPlayer || n > MaxPlayers {
-		return nil, fmt.Errorf("colorfight2: frame has %d players, max_player is %d", n, cfg.MaxPlayer)
+		return fmt.Errorf("colorfight2: frame has %d players, max_player is %d", n, cfg.MaxPlayer)
 	}
 	byUID := make([]*FrameUser, n+1)
 	for i := range f.Users {
 		u := &f.Users[i]
 		if u.UID < 1 || u.UID > int64(n) || byUID[u.UID] != nil {
-			return nil, fmt.Errorf("colorfight2: frame users must have distinct uids 1..%d, found %d", n, u.UID)
+			return fmt.Errorf("colorfight2: frame users must have distinct uids 1..%d, found %d", n, u.UID)
 		}
 		byUID[u.UID] = u
 	}
-	m := MapFromFrame(f)
-	players := make([]Player, n)
+	var players [MaxPlayers]Player
 	for uid := 1; uid <= n; uid++ {
 		players[uid-1] = Player{UID: uid, Name: byUID[uid].Username}
 	}
-	s, err := newState(cfg, m, players)
+	err := s.reset(cfg, players[:n], func(i int) (int64, int64, int64) {
+		c := &f.Cells[i]
+		return c.NaturalGold, c.NaturalEnergy, c.NaturalCost
+	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.turn = f.Turn
 	bad := func(i int, field string, want, got int64) error {
@@ -73,23 +94,23 @@ func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
 	for i := range f.Cells {
 		fc := &f.Cells[i]
 		if fc.Owner < 0 || fc.Owner > int64(n) {
-			return nil, bad(i, "owner", 0, fc.Owner)
+			return bad(i, "owner", 0, fc.Owner)
 		}
 		if fc.Building >= NumBuildings {
-			return nil, bad(i, "building", 0, int64(fc.Building))
+			return bad(i, "building", 0, int64(fc.Building))
 		}
 		if fc.ForceField < 0 || fc.ForceField > 1000 {
-			return nil, bad(i, "force_field", min(1000, max(0, fc.ForceField)), fc.ForceField)
+			return bad(i, "force_field", min(1000, max(0, fc.ForceField)), fc.ForceField)
 		}
 		if fc.Building == BuildingNone {
 			if fc.Level != 1 {
-				return nil, bad(i, "building level", 1, fc.Level)
+				return bad(i, "building level", 1, fc.Level)
 			}
 		} else if fc.Level < 1 || fc.Level > 3 {
-			return nil, bad(i, "building level", min(3, max(1, fc.Level)), fc.Level)
+			return bad(i, "building level", min(3, max(1, fc.Level)), fc.Level)
 		}
 		if fc.Building != BuildingNone && fc.Owner == 0 {
-			return nil, bad(i, "owner", -1, 0)
+			return bad(i, "owner", -1, 0)
 		}
 		c := &s.cells[i]
 		c.owner = int32(fc.Owner)
@@ -108,11 +129,11 @@ func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
 				continue
 			}
 			if fc.AttackCost%L != 0 {
-				return nil, bad(i, "attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
+				return bad(i, "attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
 			}
 			e := fc.AttackCost/L - 1000 - fc.ForceField
 			if hasStored[fc.Owner] && stored[fc.Owner] != e {
-				return nil, bad(i, "attack_cost", (1000+stored[fc.Owner]+fc.ForceField)*L, fc.AttackCost)
+				return bad(i, "attack_cost", (1000+stored[fc.Owner]+fc.ForceField)*L, fc.AttackCost)
 			}
 			stored[fc.Owner], hasStored[fc.Owner] = e, true
 		}
@@ -133,25 +154,25 @@ func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
 		}
 	}
 	if !check {
-		return s, nil
+		return nil
 	}
 	// Derived cell fields must be what the rules give.
 	for i := range f.Cells {
 		fc := &f.Cells[i]
 		c := &s.cells[i]
 		if int64(c.gold) != fc.Gold {
-			return nil, bad(i, "gold", int64(c.gold), fc.Gold)
+			return bad(i, "gold", int64(c.gold), fc.Gold)
 		}
 		if int64(c.energy) != fc.Energy {
-			return nil, bad(i, "energy", int64(c.energy), fc.Energy)
+			return bad(i, "energy", int64(c.energy), fc.Energy)
 		}
 		if c.building != Home {
 			if cost := s.attackCost(i); cost != fc.AttackCost {
-				return nil, bad(i, "attack_cost", cost, fc.AttackCost)
+				return bad(i, "attack_cost", cost, fc.AttackCost)
 			}
 		}
 		if fc.X != int64(i%f.Width) || fc.Y != int64(i/f.Width) {
-			return nil, bad(i, "position", int64(i), fc.Y*int64(f.Width)+fc.X)
+			return bad(i, "position", int64(i), fc.Y*int64(f.Width)+fc.X)
 		}
 	}
 	// Each user's counts must agree with the map.
@@ -170,25 +191,25 @@ func fromFrame(cfg Config, f *Frame, check bool) (*State, error) {
 		fu := byUID[uid]
 		where := "user " + itoa(int64(uid))
 		if fu.CellNumber != cells[uid] {
-			return nil, &Divergence{Turn: f.Turn, Where: where, Field: "cell_number", Want: itoa(cells[uid]), Got: itoa(fu.CellNumber)}
+			return &Divergence{Turn: f.Turn, Where: where, Field: "cell_number", Want: itoa(cells[uid]), Got: itoa(fu.CellNumber)}
 		}
 		if fu.Dead != (cells[uid] == 0) {
-			return nil, &Divergence{Turn: f.Turn, Where: where, Field: "dead", Want: btoa(cells[uid] == 0), Got: btoa(fu.Dead)}
+			return &Divergence{Turn: f.Turn, Where: where, Field: "dead", Want: btoa(cells[uid] == 0), Got: btoa(fu.Dead)}
 		}
 		// After the lost-homes step the reported counts include buildings
 		// just removed, so only a player with a Home must match exactly.
 		if tech[uid] > 0 {
 			for b := Home; b < NumBuildings; b++ {
 				if fu.Buildings[b] != blds[uid][b] {
-					return nil, &Divergence{Turn: f.Turn, Where: where, Field: "building_number." + b.Key(), Want: itoa(blds[uid][b]), Got: itoa(fu.Buildings[b])}
+					return &Divergence{Turn: f.Turn, Where: where, Field: "building_number." + b.Key(), Want: itoa(blds[uid][b]), Got: itoa(fu.Buildings[b])}
 				}
 			}
 			if fu.TechLevel != tech[uid] {
-				return nil, &Divergence{Turn: f.Turn, Where: where, Field: "tech_level", Want: itoa(tech[uid]), Got: itoa(fu.TechLevel)}
+				return &Divergence{Turn: f.Turn, Where: where, Field: "tech_level", Want: itoa(tech[uid]), Got: itoa(fu.TechLevel)}
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // Error makes a Divergence usable as an error: a frame that disagrees with

@@ -32,9 +32,21 @@ import (
 // frame with next. It fails only when next cannot follow prev at all (other
 // size, other players).
 func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
+	return new(Inferrer).Infer(st, prev, next)
+}
+
+// Inferrer is InferCommands with working storage kept between rounds, for
+// inferring a whole game without allocating states every round. Its zero
+// value is ready; it is not safe for concurrent use.
+type Inferrer struct {
+	work, nx, sim State
+}
+
+// Infer is InferCommands.
+func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
 	var first [][]Command
 	for k, removed := range removedBuilds(st, prev, next) {
-		cmds, ok, err := inferWith(st, prev, next, removed, k == 0)
+		cmds, ok, err := in.inferWith(st, prev, next, removed, k == 0)
 		if err != nil {
 			return nil, err
 		}
@@ -51,8 +63,8 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 // inferWith infers the round given the buildings removed by the lost-homes
 // step, searching hidden builds when the plain inference does not
 // reproduce next; ok reports that the result does.
-func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search bool) ([][]Command, bool, error) {
-	cmds, err := infer(st, prev, next, removed)
+func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search bool) ([][]Command, bool, error) {
+	cmds, err := in.infer(st, prev, next, removed)
 	if err != nil {
 		return nil, false, err
 	}
@@ -60,7 +72,8 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search
 	// leaves no trace but its gold: its builder paid 200 and got 100 back
 	// (TakenValue(1)), and a GoldMine's captor got 100 too. When the
 	// replay's gold says so, try the hidden builds that explain it.
-	sim := st.Clone()
+	sim := &in.sim
+	sim.CopyFrom(st)
 	var got Frame
 	sim.Step(cmds)
 	sim.Frame(&got)
@@ -100,14 +113,14 @@ func inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search
 	// breaks the rules), the one closest to it.
 	tries := 0
 	best, bestScore := cmds, differences(next, &got)
-	hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
+	in.hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
 		all := maps.Clone(removed)
 		if all == nil {
 			all = map[int]hiddenBuild{}
 		}
 		maps.Copy(all, hidden)
-		c, err := infer(st, prev, next, all)
+		c, err := in.infer(st, prev, next, all)
 		if err != nil {
 			return tries < maxHiddenTries
 		}
@@ -175,7 +188,7 @@ type hiddenBuild struct {
 // that is not a GoldMine is an EnergyWell when the captured cell's force
 // field allows its bonus, else a Fortress (their only other trace is the
 // captor's energy, which the replay checks).
-func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, try func(map[int]hiddenBuild) bool) {
+func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, try func(map[int]hiddenBuild) bool) {
 	w, h := st.cfg.Width, st.cfg.Height
 	n := len(st.users)
 	need := make([]int64, n+1)
@@ -193,8 +206,8 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 			need[u.UID] = -((-d + 50) / 100)
 		}
 	}
-	nx, err := FromFrameUnchecked(st.cfg, next)
-	if err != nil {
+	nx := &in.nx
+	if err := nx.loadFrame(st.cfg, next, false); err != nil {
 		return
 	}
 	type option struct {
@@ -375,7 +388,7 @@ func hiddenBuilds(st *State, prev, next *Frame, sim *State, energyOff []bool, tr
 	}
 }
 
-func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Command, error) {
+func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Command, error) {
 	w, h := st.cfg.Width, st.cfg.Height
 	if next.Width != w || next.Height != h || len(next.Cells) != w*h || len(prev.Cells) != w*h {
 		return nil, fmt.Errorf("colorfight2: frames are not %dx%d", w, h)
@@ -398,7 +411,8 @@ func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Comman
 
 	// Builds and upgrades, applied to a scratch copy to learn the
 	// buildings at scan time and the energy upgrades cost.
-	work := st.Clone()
+	work := &in.work
+	work.CopyFrom(st)
 	upEnergy := make([]int64, n+1)
 	for _, home := range []bool{true, false} {
 		for i := range next.Cells {
@@ -460,8 +474,8 @@ func infer(st *State, prev, next *Frame, hidden map[int]hiddenBuild) ([][]Comman
 
 	// The force-field change of the round after next's owners and
 	// buildings.
-	nx, err := FromFrameUnchecked(st.cfg, next)
-	if err != nil {
+	nx := &in.nx
+	if err := nx.loadFrame(st.cfg, next, false); err != nil {
 		return nil, err
 	}
 	attacked := make([]bool, w*h)

@@ -221,28 +221,51 @@ func newState(cfg Config, m *Map, players []Player) (*State, error) {
 	if len(m.NaturalGold) != n || len(m.NaturalEnergy) != n || len(m.NaturalCost) != n {
 		return nil, errors.New("colorfight2: map arrays do not match its size")
 	}
+	s := &State{}
+	err := s.reset(cfg, players, func(i int) (int64, int64, int64) {
+		return m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i]
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// reset makes s a game at turn 0 for the players, with the terrain
+// natural(i) gives and no cell owned, reusing s's storage.
+func (s *State) reset(cfg Config, players []Player, natural func(i int) (ng, ne, nc int64)) error {
 	if len(players) > cfg.MaxPlayer {
-		return nil, fmt.Errorf("colorfight2: %d players but max_player is %d", len(players), cfg.MaxPlayer)
+		return fmt.Errorf("colorfight2: %d players but max_player is %d", len(players), cfg.MaxPlayer)
 	}
-	s := &State{
-		cfg:      cfg,
-		cells:    make([]cell, n),
-		land:     make([]land, n),
-		pend:     make([]pending, n),
-		users:    make([]user, len(players)),
-		errs:     make([]CommandError, 0, 64),
-		attacked: make([]int32, 0, n),
-		agg:      make([]aggregate, len(players)+1),
-		delta:    make([]int32, n),
-		isDirty:  make([]bool, n),
-		dirty:    make([]int32, 0, n),
+	n := cfg.Width * cfg.Height
+	s.cfg, s.turn = cfg, 0
+	s.cells = resize(s.cells, n)
+	s.land = resize(s.land, n)
+	s.pend = resize(s.pend, n)
+	s.users = resize(s.users, len(players))
+	s.agg = resize(s.agg, len(players)+1)
+	s.delta = resize(s.delta, n)
+	s.isDirty = resize(s.isDirty, n)
+	clear(s.isDirty)
+	if s.errs == nil {
+		s.errs = make([]CommandError, 0, 64)
 	}
+	s.errs = s.errs[:0]
+	if cap(s.attacked) < n {
+		s.attacked = make([]int32, 0, n)
+	}
+	s.attacked = s.attacked[:0]
+	if cap(s.dirty) < n {
+		s.dirty = make([]int32, 0, n)
+	}
+	s.dirty = s.dirty[:0]
 	for i := range s.cells {
-		ng, ne, nc := m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i]
+		ng, ne, nc := natural(i)
 		if ng < 0 || ng > MaxNatural || ne < 0 || ne > MaxNatural || nc < 0 || nc > MaxNatural {
-			return nil, fmt.Errorf("colorfight2: cell (%d,%d): natural gold/energy/cost %d/%d/%d outside 0..%d",
+			return fmt.Errorf("colorfight2: cell (%d,%d): natural gold/energy/cost %d/%d/%d outside 0..%d",
 				i%cfg.Width, i/cfg.Width, ng, ne, nc, MaxNatural)
 		}
+		s.cells[i] = cell{}
 		s.land[i] = land{ng: int32(ng), ne: int32(ne), nc: int32(nc)}
 		s.pend[i] = pending{max: -1}
 		s.setBuilding(i, BuildingNone, 0)
@@ -250,7 +273,15 @@ func newState(cfg Config, m *Map, players []Player) (*State, error) {
 	for i, p := range players {
 		s.users[i] = user{uid: p.UID, name: p.Name}
 	}
-	return s, nil
+	return nil
+}
+
+// resize returns s with length n, reusing its storage when it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // NewFromSeed generates a map and spawn points from seed with GenerateMap

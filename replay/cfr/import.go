@@ -134,8 +134,9 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 	}
 	g.Frames = 2
 	st.Step(nil)
+	w := &walker{g: g}
 	s := &Step{Turn: 1, State: st}
-	s.Violations = compare(&next, st, &played, nil)
+	s.Violations = w.compare(&next, st, &played, nil)
 	if err := step(g, s); err != nil {
 		return g, err
 	}
@@ -151,7 +152,7 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 			return g, nil
 		}
 		g.Frames++
-		s, after := playRound(g, st, &prev, &next, &played, lastBad)
+		s, after := w.playRound(st, &prev, &next, &played, lastBad)
 		st = after
 		lastBad = len(s.Violations) > 0
 		if err := step(g, s); err != nil {
@@ -160,57 +161,72 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 	}
 }
 
+// walker holds Walk's working states, reused every round.
+type walker struct {
+	g           *Game
+	inf         colorfight2.Inferrer
+	check, file colorfight2.State
+	before      colorfight2.State
+	buf         [2]colorfight2.State
+	flip        int
+}
+
 // playRound plays the round to the replay's frame next from the state st
 // the rules reached. After a round with violations (lastBad) the replay's
 // own previous frame, prev, is tried as well: a frame tampered on its own
 // is then reported once (the rules' state goes on to match the next
 // frame), and a replay that went its own way from some turn on is
-// followed from its frames (reported once, where it left the rules).
-func playRound(g *Game, st *colorfight2.State, prev, next, played *colorfight2.Frame, lastBad bool) (*Step, *colorfight2.State) {
+// followed from its frames (reported once, where it left the rules). The
+// state returned is valid until the next call.
+func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight2.Frame, lastBad bool) (*Step, *colorfight2.State) {
 	starts := []*colorfight2.State{st}
-	if lastBad {
-		if fs, err := colorfight2.FromFrameUnchecked(g.Config, byUID(prev)); err == nil {
-			starts = append(starts, fs)
-		}
+	if lastBad && w.file.LoadFrameUnchecked(w.g.Config, byUID(prev)) == nil {
+		starts = append(starts, &w.file)
 	}
 	var first *Step
-	var firstState *colorfight2.State
 	for k, start := range starts {
 		var from colorfight2.Frame
 		start.Frame(&from)
 		copyRatings(&from, prev)
-		before := start.Clone()
-		cmds, err := colorfight2.InferCommands(start, byUID(&from), byUID(next))
+		w.before.CopyFrom(start)
+		cmds, err := w.inf.Infer(start, byUID(&from), byUID(next))
 		if err != nil {
 			cmds = nil // next is not a frame of this game; compare says why
 		}
-		after := start.Clone()
+		// Play into the buffer st is not in.
+		after := &w.buf[w.flip]
+		if after == st {
+			after = &w.buf[1-w.flip]
+		}
+		after.CopyFrom(start)
 		after.Step(cmds)
 		s := &Step{Turn: next.Turn, Commands: cmds, State: after}
-		s.Violations = compare(next, after, played, before)
+		s.Violations = w.compare(next, after, played, &w.before)
 		if len(s.Violations) == 0 {
 			return s, after
 		}
-		if k == 0 || first == nil {
-			first, firstState = s, after
+		if k == len(starts)-1 {
+			if first != nil {
+				// Neither start explains next: report it as seen from the
+				// rules' state, go on from the replay's.
+				first.State = after
+				s = first
+			}
+			return s, after
 		}
-		if k > 0 {
-			// Neither start explains next: report it as seen from the
-			// rules' state, go on from the replay's.
-			return first, after
-		}
+		first = s
 	}
-	return first, firstState
+	return first, st
 }
 
 // compare lists how the replay's frame want differs from state st (which
 // got receives); before is the state before the round, for explanations.
-func compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) []Violation {
+func (w *walker) compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) []Violation {
 	st.Frame(got)
 	copyRatings(got, want)
-	w := byUID(want)
+	wf := byUID(want)
 	var out []Violation
-	if d := colorfight2.Diff(w, got); d != nil {
+	if d := colorfight2.Diff(wf, got); d != nil {
 		v := Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Want, Allowed: d.Got}
 		if before != nil && strings.HasPrefix(d.Where, "user ") && (d.Field == "gold" || d.Field == "energy") {
 			v.Explain = explain(d, before, st)
@@ -218,7 +234,7 @@ func compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Fr
 		out = append(out, v)
 	}
 	// The frame on its own: what a single frame must satisfy.
-	if _, err := colorfight2.FromFrame(st.Config(), w); err != nil {
+	if err := w.check.LoadFrame(st.Config(), wf); err != nil {
 		v := Violation{Turn: want.Turn, Where: "frame", Field: "players", Found: err.Error(), Allowed: "a frame of this game"}
 		var d *colorfight2.Divergence
 		if errors.As(err, &d) {

@@ -253,3 +253,33 @@ func ownsNeighbour(f *colorfight2.Frame, c *colorfight2.FrameCell, q int64) bool
 	}
 	return false
 }
+
+// BenchmarkImport imports c03 (8 players, 500 rounds) into memory: one op
+// is one game.
+func BenchmarkImport(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/conformance/c03.cfr")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cfr.Import(bytes.NewReader(data), io.Discard, cfr.ImportOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAudit audits c03 (8 players, 500 rounds): one op is one game.
+func BenchmarkAudit(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/conformance/c03.cfr")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cfr.Audit(bytes.NewReader(data), 0)
+		if err != nil || len(res.Violations) != 0 {
+			b.Fatal(err, res.Violations)
+		}
+	}
+}
