@@ -215,6 +215,10 @@ type Analysis struct {
 	Players     []*Player // ascending uid
 	Events      []Event   // in turn order, then as detected
 	Summary     Summary
+	// Truncated is the error that ended a damaged or cut-short replay
+	// after Rounds whole rounds; everything above covers those rounds.
+	// nil when the replay ended cleanly.
+	Truncated error
 }
 
 // Name returns how the player uid is shown to people: its username, or
@@ -273,7 +277,12 @@ func Analyze(src source.Source) (*Analysis, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("analysis: frame %d: %w", az.a.Rounds+1, err)
+			if az.a.Rounds == 0 {
+				return nil, fmt.Errorf("analysis: frame %d: %w", az.a.Rounds+1, err)
+			}
+			// A cut-short replay: analyse the whole rounds it has.
+			az.a.Truncated = fmt.Errorf("frame %d: %w", az.a.Rounds+1, err)
+			break
 		}
 		if len(cur.Cells) != len(prev.Cells) || cur.Width != prev.Width {
 			return nil, fmt.Errorf("analysis: frame %d: map size changed", az.a.Rounds+1)

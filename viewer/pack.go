@@ -189,20 +189,13 @@ type roundCmds struct {
 type tee struct {
 	source.Source
 	c   *collector
-	err error
-	// cut is the error that ended a replay early, after at least the map
-	// and one turn; the stream is then ended there as if at EOF.
-	cut error
+	err error // a limit the collector refused: fatal, not a cut
 }
 
 func (t *tee) Next(f *colorfight2.Frame) error {
 	err := t.Source.Next(f)
 	if err != nil {
-		if !errors.Is(err, io.EOF) && len(t.c.users) >= 2 {
-			t.cut = err
-			return io.EOF
-		}
-		return err
+		return err // a cut-short replay is the analysis's to report
 	}
 	if err := t.c.add(f, t.Source); err != nil {
 		t.err = err
@@ -273,10 +266,10 @@ func Load(src source.Source) (*Replay, error) {
 	c := &collector{}
 	t := &tee{Source: src, c: c}
 	a, err := analysis.Analyze(t)
+	if t.err != nil {
+		return nil, fmt.Errorf("viewer: %w", t.err)
+	}
 	if err != nil {
-		if t.err != nil {
-			return nil, fmt.Errorf("viewer: %w", t.err)
-		}
 		return nil, err
 	}
 	if len(a.Players) > MaxPlayers {
@@ -305,8 +298,8 @@ func Load(src source.Source) (*Replay, error) {
 			rep.Provenance = fmt.Sprintf("commands inferred from %s (sha256 %.12s…)", h.Import.Source, h.Import.SHA256)
 		}
 	}
-	if t.cut != nil {
-		rep.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", len(c.users)-1, t.cut)
+	if a.Truncated != nil {
+		rep.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", a.Rounds, a.Truncated)
 	}
 	return rep, nil
 }

@@ -68,6 +68,9 @@ func runAnalyze(opts *analyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	if a.Truncated != nil && opts.stderr != nil {
+		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", opts.path, a.Truncated, a.Rounds)
+	}
 	switch opts.format {
 	case "table":
 		return a.WriteTable(opts.stdout)
@@ -103,6 +106,8 @@ func analyzeDir(opts *analyzeOptions) error {
 		if g.Err != nil {
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
+		} else if g.Analysis.Truncated != nil {
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Analysis.Truncated, g.Analysis.Rounds)
 		}
 	}
 	out := opts.stderr

@@ -53,6 +53,9 @@ func runReport(opts *reportOptions) error {
 		os.Remove(opts.out)
 		return err
 	}
+	if a.Truncated != nil {
+		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole rounds\n", opts.in, a.Truncated, a.Rounds)
+	}
 	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
 	return nil
 }

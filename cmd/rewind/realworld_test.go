@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/analysis/report"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer"
+)
+
+// variant rewrites an official replay with every user's ranking a float
+// (as for verified players) and the users in another order than uids
+// (as after a uid is reused), keeping everything else.
+func variant(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := cfr.NewDecoder(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	enc, err := cfr.NewEncoder(&out, d.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f colorfight2.Frame
+	for {
+		err := d.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.Users); n > 1 {
+			rot := append(append([]colorfight2.FrameUser(nil), f.Users[1:]...), f.Users[0])
+			f.Users = rot
+			for k := range f.Users {
+				f.Users[k].Verified = true
+				f.Users[k].Ranking = "1.000000082740371e-8"
+			}
+		}
+		if err := enc.WriteFrame(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestEveryOfficialReplay: the real tournament replays, a float-ranking
+// reordered-users variant of each, and every conformance vector's replay
+// decode; analyze gives the last frame's leader and gold; the report and
+// the viewer are made; export gives back the same JSON byte for byte;
+// import writes a .rwd that verify --against accepts; audit is clean.
+func TestEveryOfficialReplay(t *testing.T) {
+	dir := t.TempDir()
+	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	for _, rw := range []string{"RuntimeTerrorsVictory.cfr", "Segfault1.cfr"} {
+		p := filepath.Join("../../testdata/realworld", rw)
+		v := filepath.Join(dir, "variant-"+rw)
+		variant(t, p, v)
+		paths = append(paths, p, v)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			// Decode every frame; keep the last.
+			s, err := source.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f, last colorfight2.Frame
+			n := 0
+			for {
+				err := s.Next(&f)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				last.CopyFrom(&f)
+				n++
+			}
+			s.Close()
+			best := last.Users[0]
+			for _, u := range last.Users {
+				if u.Gold > best.Gold || u.Gold == best.Gold && u.UID < best.UID {
+					best = u
+				}
+			}
+
+			a, err := analysis.AnalyzeFile(p)
+			if err != nil || a.Truncated != nil {
+				t.Fatalf("analyze: %v %v", err, a.Truncated)
+			}
+			w := a.Summary.Ranking[0]
+			if w.UID != int(best.UID) || w.Gold != best.Gold || a.Rounds != n-1 {
+				t.Fatalf("analyze: winner %d with %d gold over %d rounds; last frame %d with %d over %d", w.UID, w.Gold, a.Rounds, best.UID, best.Gold, n-1)
+			}
+			var page bytes.Buffer
+			if err := report.Write(&page, a, "t"); err != nil || !strings.Contains(page.String(), best.Username) {
+				t.Fatalf("report: %v", err)
+			}
+
+			vs, err := source.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := viewer.Load(vs)
+			vs.Close()
+			if err != nil || rep.Frames != n || rep.Warning != "" {
+				t.Fatalf("viewer: %v, %d frames of %d, %q", err, rep.Frames, n, rep.Warning)
+			}
+
+			cfrOut := filepath.Join(dir, "export-"+filepath.Base(p))
+			var out bytes.Buffer
+			es, err := source.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ef, _ := os.Create(cfrOut)
+			_, err = source.WriteCFR(es, ef)
+			ef.Close()
+			es.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(gunzip(t, cfrOut), gunzip(t, p)) {
+				t.Fatal("export is not byte-identical to the original JSON")
+			}
+
+			rwd := filepath.Join(dir, filepath.Base(p)+".rwd")
+			if err := runImport(&importOptions{in: p, out: rwd, stdout: &out, now: time.Now}); err != nil {
+				t.Fatal(err)
+			}
+			out.Reset()
+			if err := runVerify(&verifyOptions{file: rwd, against: p, stdout: &out}); err != nil || !strings.HasPrefix(out.String(), "OK ") {
+				t.Fatalf("verify --against: %v %q", err, out.String())
+			}
+			out.Reset()
+			if err := runAudit(&auditOptions{in: p, stdout: &out}); err != nil || !strings.HasPrefix(out.String(), "OK ") {
+				t.Fatalf("audit: %v %q", err, out.String())
+			}
+			// The imported replay plays on: a fork from its middle keeps it.
+			if filepath.Base(p) == "c06.cfr" {
+				fo := &forkOptions{in: rwd, turn: 100}
+				fo.play.out, fo.play.stdout = filepath.Join(dir, "c06-fork.rwd"), &out
+				if _, err := runFork(context.Background(), fo); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestCutShortReplay: a .cfr cut in the middle works in every command with
+// a warning, on the rounds it has.
+func TestCutShortReplay(t *testing.T) {
+	dir := t.TempDir()
+	raw := gunzip(t, c06+".cfr")
+	cut := filepath.Join(dir, "cut.cfr")
+	os.WriteFile(cut, raw[:len(raw)/2], 0o644)
+	var out, errOut bytes.Buffer
+	if err := runAnalyze(&analyzeOptions{path: cut, format: "table", stdout: &out, stderr: &errOut}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "cut short") {
+		t.Fatalf("analyze warning: %q", errOut.String())
+	}
+	out.Reset()
+	if err := runReport(&reportOptions{in: cut, out: filepath.Join(dir, "r.html"), stdout: &out}); err != nil || !strings.Contains(out.String(), "cut short") {
+		t.Fatalf("report: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := runInfo(&infoOptions{stdout: &out}, cut); err != nil || !strings.Contains(out.String(), "incomplete:") {
+		t.Fatalf("info: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := runImport(&importOptions{in: cut, out: filepath.Join(dir, "cut.rwd"), stdout: &out, now: time.Now}); err != nil || !strings.Contains(out.String(), "cut short") {
+		t.Fatalf("import: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := runAudit(&auditOptions{in: cut, stdout: &out}); err != nil || !strings.Contains(out.String(), "cut short") {
+		t.Fatalf("audit: %v %q", err, out.String())
+	}
+}
