@@ -2,7 +2,6 @@ package cfr_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -229,29 +228,6 @@ func TestAuditTampered(t *testing.T) {
 			}
 		})
 	}
-}
-
-// gunzipped returns the decompressed bytes of a .cfr.
-func gunzipped(t *testing.T, b []byte) []byte {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func ownsNeighbour(f *colorfight2.Frame, c *colorfight2.FrameCell, q int64) bool {
-	for _, d := range [][2]int64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
-		x, y := c.X+d[0], c.Y+d[1]
-		if x >= 0 && y >= 0 && x < int64(f.Width) && y < int64(f.Height) && f.Cell(int(x), int(y)).Owner == q {
-			return true
-		}
-	}
-	return false
 }
 
 // BenchmarkImport imports c03 (8 players, 500 rounds) into memory: one op
