@@ -259,3 +259,13 @@ func BenchmarkAudit(b *testing.B) {
 		}
 	}
 }
+
+func ownsNeighbour(f *colorfight2.Frame, c *colorfight2.FrameCell, q int64) bool {
+	for _, d := range [][2]int64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+		x, y := c.X+d[0], c.Y+d[1]
+		if x >= 0 && y >= 0 && x < int64(f.Width) && y < int64(f.Height) && f.Cell(int(x), int(y)).Owner == q {
+			return true
+		}
+	}
+	return false
+}
