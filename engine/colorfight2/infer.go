@@ -40,6 +40,7 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 // value is ready; it is not safe for concurrent use.
 type Inferrer struct {
 	work, nx, sim State
+	got           Frame
 }
 
 // Infer is InferCommands.
@@ -74,10 +75,10 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// replay's gold says so, try the hidden builds that explain it.
 	sim := &in.sim
 	sim.CopyFrom(st)
-	var got Frame
+	got := &in.got
 	sim.Step(cmds)
-	sim.Frame(&got)
-	if diffPlayed(next, &got) == nil {
+	sim.Frame(got)
+	if diffPlayed(next, got) == nil {
 		return cmds, true, nil
 	}
 	if !search {
@@ -112,7 +113,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// The best assignment reproduces next; when none does (a replay that
 	// breaks the rules), the one closest to it.
 	tries := 0
-	best, bestScore := cmds, differences(next, &got)
+	best, bestScore := cmds, differences(next, got)
 	in.hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
 		all := maps.Clone(removed)
@@ -126,8 +127,8 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		}
 		sim.CopyFrom(st)
 		sim.Step(c)
-		sim.Frame(&got)
-		if score := differences(next, &got); score < bestScore {
+		sim.Frame(got)
+		if score := differences(next, got); score < bestScore {
 			best, bestScore = c, score
 		}
 		return bestScore > 0 && tries < maxHiddenTries

@@ -168,6 +168,7 @@ type walker struct {
 	check, file colorfight2.State
 	before      colorfight2.State
 	buf         [2]colorfight2.State
+	from        colorfight2.Frame
 	flip        int
 }
 
@@ -185,11 +186,11 @@ func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight
 	}
 	var first *Step
 	for k, start := range starts {
-		var from colorfight2.Frame
-		start.Frame(&from)
-		copyRatings(&from, prev)
+		from := &w.from
+		start.Frame(from)
+		copyRatings(from, prev)
 		w.before.CopyFrom(start)
-		cmds, err := w.inf.Infer(start, byUID(&from), byUID(next))
+		cmds, err := w.inf.Infer(start, byUID(from), byUID(next))
 		if err != nil {
 			cmds = nil // next is not a frame of this game; compare says why
 		}
