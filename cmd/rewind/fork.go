@@ -14,7 +14,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/replay/recording"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -98,11 +97,8 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	}
 	var res *match.Result
 	err = writeOutput(opts.play.out, opts.force, func(w io.Writer) error {
-		rec := recording.New(w, time.Now(), "rewind "+version)
-		parent := fk.Parent
-		rec.Parent, rec.CFRInfo, rec.Verified, rec.Ranking = &parent, fk.Info, fk.Verified, fk.Ranking
 		var err error
-		res, err = match.Run(ctx, match.Config{Seed: opts.play.seed, Seats: seats, From: fk.Origin, Recorder: rec})
+		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})
 		return err
 	})
 	if err != nil {

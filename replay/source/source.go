@@ -45,6 +45,9 @@ type Meta struct {
 	Info json.RawMessage
 	// Header is the .rwd header (nil for .cfr).
 	Header *replay.Header
+	// CommandsInferred is true when Round gives commands inferred from
+	// the frames of an official replay (Infer), not recorded ones.
+	CommandsInferred bool
 }
 
 // Source is a stream of full frames: frame 0 is the map before anyone
@@ -56,7 +59,8 @@ type Source interface {
 	Next(f *colorfight2.Frame) error
 	// Round returns the commands that produced the frame just returned
 	// and the errors they caused, when the source has a command log
-	// (.rwd); ok is false otherwise.
+	// (.rwd) or infers one (Infer; then ok is false for a frame the rules
+	// do not explain); ok is false otherwise.
 	Round() (r *replay.Round, errs []colorfight2.CommandError, ok bool)
 	// Close releases the source and its file.
 	Close() error
