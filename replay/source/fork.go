@@ -45,6 +45,9 @@ func NewFork(name string, data []byte, turn int) (*Fork, error) {
 		return nil, err
 	}
 	f := &Fork{Parent: replay.Parent{Source: baseName(name), SHA256: sum, Turn: turn}}
+	if turn < 1 {
+		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
+	}
 	if format == RWD {
 		return f, f.fromRWD(data, turn)
 	}
@@ -83,14 +86,15 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 }
 
 func (f *Fork) fromCFR(data []byte, turn int) error {
-	o := &match.Origin{Rounds: make([][][]colorfight2.Command, turn)}
+	// Rounds grows as the walk goes: turn is not known to be in range yet.
+	o := &match.Origin{}
 	reached := 0
 	g, err := cfr.Walk(bytes.NewReader(data), func(g *cfr.Game, s *cfr.Step) error {
 		if len(s.Violations) > 0 {
 			return &cfr.AuditError{Violations: s.Violations}
 		}
-		if s.Turn-1 < turn {
-			o.Rounds[s.Turn-1] = s.Commands
+		if s.Turn-1 < turn && s.Turn-1 == len(o.Rounds) {
+			o.Rounds = append(o.Rounds, s.Commands)
 		}
 		reached = s.Turn
 		if s.Turn >= turn {
@@ -104,7 +108,7 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 	if turn < 1 || turn >= g.Config.MaxTurn {
 		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.Config.MaxTurn-1)
 	}
-	if reached < turn {
+	if reached < turn || len(o.Rounds) != turn {
 		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
 	}
 	o.Game, o.Map, o.Players = g.Config, g.Map, g.Players

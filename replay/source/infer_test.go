@@ -171,3 +171,24 @@ func TestInferTampered(t *testing.T) {
 		}
 	}
 }
+
+// TestForkTurnBounds: NewFork refuses a turn out of range, whatever its
+// size, before allocating for it.
+func TestForkTurnBounds(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/conformance/c06.cfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range []int{-3, 0, 200, 1 << 40} {
+		if _, err := NewFork("c06.cfr", data, turn); err == nil {
+			t.Errorf("fork at turn %d accepted", turn)
+		}
+	}
+	fk, err := NewFork("c06.cfr", data, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fk.Origin.Rounds) != 50 || fk.Parent.Turn != 50 || fk.Parent.Source != "c06.cfr" {
+		t.Errorf("fork at 50: %d rounds, parent %+v", len(fk.Origin.Rounds), fk.Parent)
+	}
+}
