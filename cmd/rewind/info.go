@@ -2,9 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,26 +43,20 @@ re-simulating it.`,
 }
 
 func runInfo(opts *infoOptions, path string) error {
-	f, err := os.Open(path)
+	// Each pass reads its own copy: a .cfr decoder reads ahead in the
+	// background, so a file it was given is not read by anything else.
+	data, err := readReplayFile(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.IsDir() {
-		return fmt.Errorf("%s is a directory; info takes replay files (.rwd or .cfr)", path)
 	}
 	w := opts.stdout
-	br := bufio.NewReader(f)
+	br := bufio.NewReader(bytes.NewReader(data))
 	prefix, _ := br.Peek(8)
 	format, err := source.Sniff(prefix)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fmt.Fprintf(w, "%s\n  format:   %s, %d bytes\n", path, format, st.Size())
+	fmt.Fprintf(w, "%s\n  format:   %s, %d bytes\n", path, format, len(data))
 	homes := map[int]string{}
 	if format == source.RWD {
 		h, err := replay.ReadHeader(br)
@@ -93,24 +87,15 @@ func runInfo(opts *infoOptions, path string) error {
 		for _, p := range h.Players {
 			homes[p.UID] = fmt.Sprintf("  home (%d,%d)", p.Home.X, p.Home.Y)
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
 	} else {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		d, err := cfr.NewDecoder(bufio.NewReader(f))
+		d, err := cfr.NewDecoder(bytes.NewReader(data))
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		hd := d.Header()
 		fmt.Fprintf(w, "  game:     %dx%d\n  info:     %s\n", hd.Width, hd.Height, hd.Info)
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
 	}
-	sum, err := source.Summarize(f)
+	sum, err := source.Summarize(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
