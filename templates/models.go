@@ -69,6 +69,10 @@ type ReplayPage struct {
 	DataB64 string
 	Charts  []Chart
 	Library bool // a library to go back to
+	// ForkURL, when set, is where "play on from here" POSTs the replay's
+	// ID and the current turn (a library server only).
+	ForkURL string
+	ID      string
 	Assets  Assets
 }
 

@@ -118,43 +118,79 @@ func Replay(p ReplayPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><section class=\"stage\"><div class=\"board-wrap\"><canvas id=\"board\" width=\"600\" height=\"600\" aria-label=\"Game board\"></canvas><div id=\"loading\" class=\"loading\">Loading…</div></div><div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> <button type=\"button\" data-act=\"prev-event\" title=\"Previous event: home captured or death (P)\">◀ event</button> <button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> <button type=\"button\" data-act=\"next-event\" title=\"Next event: home captured or death (N)\">event ▶</button> <button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label> <label>overlay <select id=\"overlay\" title=\"Overlay (O)\"><option value=\"\">none</option> <option value=\"natural_gold\">natural gold</option> <option value=\"natural_energy\">natural energy</option> <option value=\"natural_cost\">natural cost</option></select></label></div><div class=\"scrub\"><input id=\"scrubber\" type=\"range\" min=\"0\" max=\"0\" value=\"0\" step=\"1\" aria-label=\"Turn\"> <span id=\"turn\" data-testid=\"turn\">turn 0</span></div><div id=\"legend\" class=\"legend\"></div></section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><section class=\"stage\"><div class=\"board-wrap\"><canvas id=\"board\" width=\"600\" height=\"600\" aria-label=\"Game board\"></canvas><div id=\"loading\" class=\"loading\">Loading…</div></div><div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> <button type=\"button\" data-act=\"prev-event\" title=\"Previous event: home captured or death (P)\">◀ event</button> <button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> <button type=\"button\" data-act=\"next-event\" title=\"Next event: home captured or death (N)\">event ▶</button> <button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label> <label>overlay <select id=\"overlay\" title=\"Overlay (O)\"><option value=\"\">none</option> <option value=\"natural_gold\">natural gold</option> <option value=\"natural_energy\">natural energy</option> <option value=\"natural_cost\">natural cost</option></select></label></div><div class=\"scrub\"><input id=\"scrubber\" type=\"range\" min=\"0\" max=\"0\" value=\"0\" step=\"1\" aria-label=\"Turn\"> <span id=\"turn\" data-testid=\"turn\">turn 0</span></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, c := range p.Charts {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div class=\"chart\" id=\"")
+			if p.ForkURL != "" {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div class=\"fork\"><button id=\"fork\" type=\"button\" data-url=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("chart-" + c.ID)
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(p.ForkURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 71, Col: 44}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 63, Col: 58}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" data-chart=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" data-id=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var8 string
-				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(c.ID)
+				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(p.ID)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 71, Col: 64}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 63, Col: 75}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\" data-testid=\"chart\"></div>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\" title=\"Play a new game on from this turn with the built-in bots\">play on from here</button> <span id=\"fork-status\" class=\"fork-status\" role=\"status\" data-testid=\"fork-status\"></span></div>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</section></main><div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>P</kbd> <kbd>N</kbd></td><td>previous / next event (home captured, death)</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr><tr><td><kbd>O</kbd></td><td>next overlay</td></tr><tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div id=\"legend\" class=\"legend\"></div></section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			for _, c := range p.Charts {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div class=\"chart\" id=\"")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var9 string
+				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs("chart-" + c.ID)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 77, Col: 44}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "\" data-chart=\"")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var10 string
+				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(c.ID)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 77, Col: 64}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" data-testid=\"chart\"></div>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</section></main><div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>P</kbd> <kbd>N</kbd></td><td>previous / next event (home captured, death)</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr><tr><td><kbd>O</kbd></td><td>next overlay</td></tr><tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -162,7 +198,7 @@ func Replay(p ReplayPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, " ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -171,7 +207,7 @@ func Replay(p ReplayPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, " ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, " ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -179,7 +215,7 @@ func Replay(p ReplayPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, " ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, " ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -188,20 +224,20 @@ func Replay(p ReplayPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<link rel=\"preload\" href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<link rel=\"preload\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var9 templ.SafeURL
-				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinURLErrs(p.DataURL)
+				var templ_7745c5c3_Var11 templ.SafeURL
+				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinURLErrs(p.DataURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 98, Col: 39}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 104, Col: 39}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "\" as=\"fetch\" crossorigin=\"anonymous\"><script src=\"/static/echarts.min.js\" defer></script> <script src=\"/static/viewer.js\" defer></script>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" as=\"fetch\" crossorigin=\"anonymous\"><script src=\"/static/echarts.min.js\" defer></script> <script src=\"/static/viewer.js\" defer></script>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -28,3 +28,25 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(float64(size), "blob-bytes")
 	b.ReportMetric(float64(gz), "gzip-bytes")
 }
+
+// BenchmarkLoadCFR is BenchmarkLoad for the official c03.cfr: decode the
+// JSON frames (and infer each round's commands, when the viewer shows
+// them), analyse, chart, pack and compress.
+func BenchmarkLoadCFR(b *testing.B) {
+	data := readFile(b, testdata+"/conformance/c03.cfr")
+	b.ReportAllocs()
+	var size, gz int
+	for b.Loop() {
+		src, err := source.New(bytes.NewReader(data), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := Load(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size, gz = len(rep.Blob), len(rep.Gzip)
+	}
+	b.ReportMetric(float64(size), "blob-bytes")
+	b.ReportMetric(float64(gz), "gzip-bytes")
+}

@@ -348,12 +348,58 @@ func TestBrowser(t *testing.T) {
 		if top != "RuntimeTerrors" {
 			t.Errorf("top of the player panel at turn 500: %q", top)
 		}
-		var cmds string
-		evalJS(t, b, `document.getElementById('commands').textContent`, &cmds)
-		if !strings.Contains(cmds, "not commands") {
-			t.Errorf("a .cfr has no commands; panel says %q", cmds)
+		// The commands of a .cfr are inferred, and marked so: select the
+		// winner at turn 250 and its commands are listed.
+		evalJS(t, b, `window.rewind.seek(250), true`, nil)
+		if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and text()="RuntimeTerrors"]]`, chromedp.BySearch)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.WaitJS(`document.querySelectorAll('#commands ol li code').length > 0`, 10*time.Second); err != nil {
+			t.Fatal("no commands listed for RuntimeTerrors at turn 250: ", err)
+		}
+		var panel struct {
+			Head, Note string
+			Inferred   bool
+			Commands   []string
+		}
+		evalJS(t, b, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]');
+			return {Head: c.querySelector('h3').textContent, Note: n ? n.textContent : '', Inferred: c.hasAttribute('data-inferred'),
+				Commands: [...c.querySelectorAll('ol li code')].map(e => e.textContent)}; })()`, &panel)
+		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "for turn 250") || !panel.Inferred ||
+			panel.Note != "commands inferred from the replay (docs/import.md)" {
+			t.Errorf("commands panel: %+v", panel)
+		}
+		for _, c := range panel.Commands {
+			if !strings.ContainsAny(c[:1], "abu") {
+				t.Errorf("command %q is not an attack, build or upgrade", c)
+			}
 		}
 		b.Screenshot(t, "realworld.png")
+
+		// Play on from turn 250: the new game opens, and its summary
+		// names its parent.
+		evalJS(t, b, `document.activeElement && document.activeElement.blur(), true`, nil)
+		if err := chromedp.Run(b.Ctx, chromedp.Click(`#fork`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.WaitJS(`location.pathname === '/replay/sub/RuntimeTerrorsVictory-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
+			var status string
+			evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
+			t.Fatalf("the fork did not open (status %q): %v", status, err)
+		}
+		var summary, errText string
+		evalJS(t, b, `document.querySelector('[data-testid=summary]').textContent`, &summary)
+		evalJS(t, b, `window.rewind.error || ''`, &errText)
+		if errText != "" || !strings.Contains(summary, "played on from turn 250 of RuntimeTerrorsVictory.cfr") {
+			t.Errorf("the fork's page: summary %q, error %q", summary, errText)
+		}
+		if got := turnNow(t, b); got != 250 {
+			t.Errorf("the fork opens at turn %d, want 250", got)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "sub", "RuntimeTerrorsVictory-fork-T250.rwd")); err != nil {
+			t.Error(err)
+		}
+		b.Screenshot(t, "fork.png")
 	})
 
 	t.Run("hostile", func(t *testing.T) {

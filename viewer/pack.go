@@ -43,7 +43,16 @@ type Replay struct {
 	// Provenance says where the game came from, when it was imported
 	// from an official replay or forked from another game ("" otherwise).
 	Provenance string
+	// CommandsInferred: the commands shown are inferred from an official
+	// replay's frames (a .cfr), not recorded.
+	CommandsInferred bool
 }
+
+// Wording of inferred commands, as the page shows it.
+const (
+	inferredNote    = "commands inferred from the replay (docs/import.md)"
+	unexplainedNote = "no commands: the rules do not explain this turn's frame (rewind audit says why)"
+)
 
 // Manifest is the JSON header of a packed blob: it says where each field's
 // typed array is and carries everything else the page needs.
@@ -60,6 +69,16 @@ type Manifest struct {
 	// the "building" cell field: 0 none, 1 home … 4 fortress) to people.
 	Buildings   []ManifestBuilding `json:"buildings"`
 	HasCommands bool               `json:"has_commands"`
+	// CommandsInferred: the commands are inferred from an official
+	// replay's frames (source.Infer), not recorded; CommandsNote says so
+	// to people.
+	CommandsInferred bool   `json:"commands_inferred,omitempty"`
+	CommandsNote     string `json:"commands_note,omitempty"`
+	// Unexplained lists the turns whose frame the rules do not explain
+	// (inferred commands only): they have no commands, and
+	// UnexplainedNote says why.
+	Unexplained     []int  `json:"unexplained,omitempty"`
+	UnexplainedNote string `json:"unexplained_note,omitempty"`
 	// Commands[t][slot-1] lists the commands player slot sent for turn t
 	// (index 0 is empty: frame 0 has no round); nil without commands.
 	Commands [][][]string `json:"commands,omitempty"`
@@ -171,6 +190,8 @@ type collector struct {
 	frames [][]int32
 	users  []frameUsers
 	rounds []roundCmds
+	// inferred: the source's commands are inferred (source.Infer).
+	inferred bool
 }
 
 type frameUsers struct {
@@ -260,10 +281,13 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 }
 
 // Load decodes (or re-simulates) src once, analyses it and packs its
-// frames. It does not close src. A damaged or hostile replay gives an
-// error that names the frame; it never panics.
+// frames. The commands of an official replay's rounds are inferred
+// (source.Infer) to be shown like a .rwd's. It does not close src. A
+// damaged or hostile replay gives an error that names the frame; it never
+// panics.
 func Load(src source.Source) (*Replay, error) {
-	c := &collector{}
+	src = source.Infer(src)
+	c := &collector{inferred: src.Meta().CommandsInferred}
 	t := &tee{Source: src, c: c}
 	a, err := analysis.Analyze(t)
 	if t.err != nil {
@@ -289,7 +313,7 @@ func Load(src source.Source) (*Replay, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users)}
+	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users), CommandsInferred: c.inferred}
 	if h := src.Meta().Header; h != nil {
 		switch {
 		case h.Parent != nil:
@@ -314,7 +338,10 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	slot := map[int]int{}
 	m := Manifest{Version: 1, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
 		Events: make([]ManifestEvent, len(a.Events)), Buildings: buildings(),
-		HasCommands: a.HasCommands, Summary: a.Summary, Palette: report.Palette}
+		HasCommands: a.HasCommands || c.inferred, Summary: a.Summary, Palette: report.Palette}
+	if c.inferred {
+		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
+	}
 	for i, e := range a.Events {
 		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
 	}
@@ -401,7 +428,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "user", Type: "f64", Length: len(vals)})
 		arrays = append(arrays, b)
 	}
-	if a.HasCommands {
+	if m.HasCommands {
 		m.Commands = make([][][]string, frames)
 		m.Errors = make([][][3]int, frames)
 		for t, rc := range c.rounds {
@@ -411,6 +438,9 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 				m.Commands[t][s] = []string{}
 			}
 			if !rc.ok {
+				if c.inferred && t > 0 {
+					m.Unexplained = append(m.Unexplained, t)
+				}
 				continue
 			}
 			for i, cs := range rc.cmds {

@@ -15,7 +15,10 @@
 //     are kept, and never overwrite a file.
 //   - Requests whose Host is not the server's own are refused when it
 //     listens on a loopback address (DNS-rebinding defence), and uploads
-//     must come from the page's own origin.
+//     and forks must come from the page's own origin.
+//   - "Play on from here" (POST /api/fork, fork.go) plays one fork at a
+//     time, with the built-in bots, of a replay of the library, and keeps
+//     it beside its parent under a new name.
 package viewer
 
 import (
@@ -36,6 +39,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -62,6 +66,9 @@ type Options struct {
 	Addr string
 	// ErrorLog receives request errors worth a look (nil: none).
 	ErrorLog func(format string, args ...any)
+	// Tool names the program in the header of the replays the server
+	// writes (forks); "" is "rewind viewer".
+	Tool string
 }
 
 // Server is the viewer's HTTP handler.
@@ -71,6 +78,8 @@ type Server struct {
 	mux  *http.ServeMux
 	// hosts are the accepted Host headers; nil accepts any.
 	hosts map[string]bool
+	// forking is held while a fork is played: one at a time.
+	forking sync.Mutex
 }
 
 // NewServer serves lib.
@@ -81,6 +90,9 @@ func NewServer(lib *Library, opts Options) *Server {
 	if lib.Single() {
 		opts.MaxUpload = -1
 	}
+	if opts.Tool == "" {
+		opts.Tool = "rewind viewer"
+	}
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux()}
 	s.hosts = loopbackHosts(opts.Addr)
 	s.mux.HandleFunc("GET /{$}", s.library)
@@ -89,6 +101,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /replay/{id...}", s.replayPage)
 	s.mux.HandleFunc("GET /data/{id...}", s.data)
 	s.mux.HandleFunc("POST /api/upload", s.upload)
+	s.mux.HandleFunc("POST /api/fork", s.fork)
 	s.mux.HandleFunc("GET /static/{file}", s.static)
 	return s
 }
@@ -299,6 +312,9 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	p := PageData(rep, id)
 	p.DataURL = "/data/" + escapeID(id)
 	p.Library = !s.lib.Single()
+	if p.Library {
+		p.ForkURL, p.ID = "/api/fork", id
+	}
 	render(w, r, http.StatusOK, templates.Replay(p))
 }
 
@@ -390,11 +406,9 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusForbidden, "uploads are off: this server shows one replay")
 		return
 	}
-	if o := r.Header.Get("Origin"); o != "" {
-		if u, err := url.Parse(o); err != nil || u.Host != r.Host {
-			fail(http.StatusForbidden, "upload from another site (%s) refused", o)
-			return
-		}
+	if o := foreignOrigin(r); o != "" {
+		fail(http.StatusForbidden, "upload from another site (%s) refused", o)
+		return
 	}
 	name, err := uploadName(r.URL.Query().Get("name"))
 	if err != nil {

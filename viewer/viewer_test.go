@@ -151,8 +151,10 @@ func TestPackMatchesFrames(t *testing.T) {
 					t.Errorf("field %s: delta %v, static %v", f.Name, f.Delta, f.Static)
 				}
 			}
-			if m.HasCommands != (filepath.Ext(path) == ".rwd") {
-				t.Errorf("has_commands %v for %s", m.HasCommands, path)
+			// A .cfr's commands are inferred, every round of it explained.
+			cfr := filepath.Ext(path) == ".cfr"
+			if !m.HasCommands || m.CommandsInferred != cfr || (m.CommandsNote != "") != cfr || len(m.Unexplained) != 0 {
+				t.Errorf("%s: has_commands %v, inferred %v (%q), unexplained %v", path, m.HasCommands, m.CommandsInferred, m.CommandsNote, m.Unexplained)
 			}
 			if m.HasCommands {
 				total := 0

@@ -92,7 +92,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		stderr = io.Discard
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
-	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf})
+	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version})
 	hs := srv.HTTPServer()
 	hs.ErrorLog = logger
 	base := "http://" + ln.Addr().String()

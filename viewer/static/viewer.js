@@ -39,6 +39,10 @@
   var legend = document.getElementById('legend');
   var loading = document.getElementById('loading');
   var help = document.getElementById('help');
+  // "Play on from here": on a library server only.
+  var forkButton = document.getElementById('fork');
+  var forkStatus = document.getElementById('fork-status');
+  var forking = false;
 
   // The API tests and power users drive: window.rewind.seek(t) and friends.
   var api = window.rewind = {
@@ -334,7 +338,12 @@
     var t = turn, cmds = (M.commands[t] || [])[selected - 1] || [];
     var errs = {};
     (M.errors[t] || []).forEach(function (e) { if (e[0] === selected) errs[e[1]] = e[2]; });
+    // Inferred commands (a .cfr) are marked as such, in the server's words.
+    if (M.commands_inferred) commandsPanel.setAttribute('data-inferred', '');
+    else commandsPanel.removeAttribute('data-inferred');
     commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + cmds.length + ' command' + (cmds.length === 1 ? '' : 's') + ' for turn ' + t));
+    if (M.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: M.commands_note }));
+    if (M.unexplained && M.unexplained.indexOf(t) >= 0) { commandsPanel.appendChild(el('p', { cls: 'hint unexplained', text: M.unexplained_note })); return; }
     if (!cmds.length) { commandsPanel.appendChild(el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
     var ol = el('ol', { start: '0' });
     cmds.forEach(function (c, k) {
@@ -440,6 +449,7 @@
     renderCommands();
     markEvents();
     moveCursors();
+    if (forkButton) forkButton.disabled = forking || t < 1 || t >= F - 1;
     if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
     performance.measure('rw-seek', { start: t0, end: performance.now() });
   }
@@ -558,7 +568,37 @@
     return x >= 0 && y >= 0 && x < W && y < H ? y * W + x : -1;
   }
 
+  // POSTs the replay's id and the current turn; the server plays a new
+  // game on from there and answers where it is, which the page opens.
+  function playOn() {
+    if (forking || !forkButton) return;
+    pause();
+    var t = turn;
+    forking = true;
+    forkButton.disabled = true;
+    forkStatus.className = 'fork-status';
+    forkStatus.textContent = 'Playing on from turn ' + t + '…';
+    var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
+    fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
+      return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
+    }).then(function (r) {
+      if (!r.url) throw new Error(r.error || 'no new replay');
+      clear(forkStatus);
+      forkStatus.className = 'fork-status ok';
+      forkStatus.appendChild(document.createTextNode('New game: '));
+      forkStatus.appendChild(el('a', { href: r.url + '#turn=' + t, text: r.id }));
+      // The new game opens where it leaves its parent.
+      location.assign(r.url + '#turn=' + t);
+    }).catch(function (err) {
+      forking = false;
+      forkButton.disabled = turn < 1 || turn >= F - 1;
+      forkStatus.className = 'fork-status bad';
+      forkStatus.textContent = String(err && err.message || err);
+    });
+  }
+
   function wire() {
+    if (forkButton) forkButton.addEventListener('click', playOn);
     document.querySelectorAll('[data-act]').forEach(function (b) {
       b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); });
     });

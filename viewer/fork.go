@@ -1,0 +1,168 @@
+package viewer
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// Bounds on a fork the server plays ("play on from here").
+const (
+	// MaxForkInput is the largest replay the server forks.
+	MaxForkInput = 64 << 20
+	// forkTimeout bounds the match: the built-in bots play a 500-round
+	// game in a fraction of a second.
+	forkTimeout = time.Minute
+	// forkSeed is the bots' match seed, as rewind fork's default.
+	forkSeed = 1
+)
+
+// ForkName is the file name of a fork of replay id at turn: beside it,
+// NAME-fork-T250.rwd (the server adds -2, -3… when that is taken).
+func ForkName(id string, turn int) string {
+	dir, file := path.Split(id)
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	if len(stem) > 100 {
+		stem = stem[:100]
+	}
+	return dir + fmt.Sprintf("%s-fork-T%d.rwd", stem, turn)
+}
+
+// readReplay reads the replay id of the library, at most limit bytes.
+func (l *Library) readReplay(id string, limit int64) ([]byte, error) {
+	if !ValidID(id) || (l.only != "" && id != l.only) {
+		return nil, ErrNotFound
+	}
+	f, err := l.root.Open(id)
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, ErrNotFound
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s is %s, over the %s the server forks", id, sizeString(fi.Size()), sizeString(limit))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("%s is over the %s the server forks", id, sizeString(limit))
+	}
+	return b, err
+}
+
+// foreignOrigin returns the Origin of a request that comes from another
+// site than the server's own ("" when it comes from the page, or from no
+// browser at all).
+func foreignOrigin(r *http.Request) string {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return ""
+	}
+	if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+		return o
+	}
+	return ""
+}
+
+// fork is POST /api/fork?id=ID&turn=N: play replay ID of the library on
+// from turn N with the built-in bots (source.NewFork, Fork.Play), keep
+// the new .rwd beside it under ForkName (never replacing a file), and
+// answer {"id", "url"} of the new replay, or {"error"}. One fork at a
+// time.
+func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
+	fail := func(status int, format string, args ...any) {
+		writeJSON(w, status, uploadResult{Error: fmt.Sprintf(format, args...)})
+	}
+	if s.lib.Single() {
+		fail(http.StatusForbidden, "playing on is off: this server shows one replay")
+		return
+	}
+	if o := foreignOrigin(r); o != "" {
+		fail(http.StatusForbidden, "fork from another site (%s) refused", o)
+		return
+	}
+	q := r.URL.Query()
+	id := q.Get("id")
+	turn, err := strconv.Atoi(q.Get("turn"))
+	if err != nil {
+		fail(http.StatusBadRequest, "turn %q is not a number", q.Get("turn"))
+		return
+	}
+	if !ValidID(id) {
+		fail(http.StatusNotFound, "the library has no replay %q", id)
+		return
+	}
+	if !s.forking.TryLock() {
+		fail(http.StatusTooManyRequests, "another game is being played on; try again in a moment")
+		return
+	}
+	defer s.forking.Unlock()
+	data, err := s.lib.readReplay(id, MaxForkInput)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		fail(http.StatusNotFound, "the library has no replay %q", id)
+		return
+	case err != nil:
+		fail(http.StatusUnprocessableEntity, "cannot read %s: %v", id, err)
+		return
+	}
+	fk, err := source.NewFork(path.Base(id), data, turn)
+	if err != nil {
+		status := http.StatusBadRequest
+		var audit *cfr.AuditError
+		if errors.As(err, &audit) {
+			status = http.StatusUnprocessableEntity
+		}
+		fail(status, "cannot play on from turn %d of %s: %v", turn, id, err)
+		return
+	}
+	tmpName := ".fork-" + randHex() + ".tmp"
+	tmp, err := s.lib.root.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		s.logf("viewer: fork: %v", err)
+		fail(http.StatusInternalServerError, "cannot store the new game: %v", err)
+		return
+	}
+	defer s.lib.root.Remove(tmpName)
+	// The game is played to its end even if the page goes away.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), forkTimeout)
+	defer cancel()
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	res, err := fk.Play(ctx, bw, source.PlayOptions{Seed: forkSeed, Created: time.Now(), Tool: s.opts.Tool})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		s.logf("viewer: fork of %s at turn %d: %v", id, turn, err)
+		fail(http.StatusInternalServerError, "playing on from turn %d of %s failed: %v", turn, id, err)
+		return
+	case res.Interrupted:
+		fail(http.StatusServiceUnavailable, "playing on from turn %d of %s took longer than %v", turn, id, forkTimeout)
+		return
+	}
+	newID, err := s.keep(tmpName, ForkName(id, turn))
+	if err != nil {
+		s.logf("viewer: fork: %v", err)
+		fail(http.StatusInternalServerError, "cannot store the new game: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, uploadResult{ID: newID, URL: ReplayURL(newID)})
+}

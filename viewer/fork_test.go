@@ -1,0 +1,203 @@
+package viewer
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// TestForkEndpoint: POST /api/fork plays a replay of the library on from a
+// turn and keeps the new game beside it under a name that never replaces
+// a file; bad ids and turns, cross-site requests and single-file servers
+// are refused, and a second fork while one is played is told to wait.
+func TestForkEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	c06 := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
+	write(t, filepath.Join(dir, "sub", "c06.cfr"), c06)
+	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
+	outside := filepath.Join(t.TempDir(), "secret.rwd")
+	write(t, outside, hostileRWD(t))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	fork := func(id, turn string, header ...string) (int, string) {
+		t.Helper()
+		return post(t, base+"/api/fork?id="+urlQuery(id)+"&turn="+turn, nil, header...)
+	}
+
+	refused := []struct {
+		id, turn string
+		header   []string
+		code     int
+		want     string
+	}{
+		{"missing.rwd", "10", nil, 404, "no replay"},
+		{"../" + filepath.Base(filepath.Dir(outside)) + "/secret.rwd", "10", nil, 404, "no replay"},
+		{"sub/../hostile.rwd", "10", nil, 404, "no replay"},
+		{"hostile.rwd", "ten", nil, 400, "not a number"},
+		{"hostile.rwd", "0", nil, 400, "turn 0 outside"},
+		{"hostile.rwd", "60", nil, 400, "turn 60 outside"},
+		{"sub/c06.cfr", "-3", nil, 400, "outside"},
+		{"sub/c06.cfr", "50", []string{"Origin", "http://evil.example"}, 403, "another site"},
+	}
+	for _, c := range refused {
+		code, body := fork(c.id, c.turn, c.header...)
+		if code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("fork %s at %s: %d %s, want %d with %q", c.id, c.turn, code, body, c.code, c.want)
+		}
+	}
+	if names := files(t, dir); len(names) != 2 {
+		t.Fatalf("refused forks left files: %v", names)
+	}
+
+	// Success, from the page's own origin: a new file beside the parent,
+	// whose page names it.
+	code, body := fork("sub/c06.cfr", "50", "Origin", base)
+	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50.rwd"`) || !strings.Contains(body, `"url":"/replay/sub/c06-fork-T50.rwd"`) {
+		t.Fatalf("fork: %d %s", code, body)
+	}
+	first := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd"))
+	src, err := source.New(bytes.NewReader(first), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := src.Meta().Header
+	if h == nil || h.Parent == nil || h.Parent.Source != "c06.cfr" || h.Parent.Turn != 50 {
+		t.Fatalf("header %+v", h)
+	}
+	src.Close()
+	code, page := get(t, base+"/replay/sub/c06-fork-T50.rwd")
+	if code != 200 || !strings.Contains(page, "played on from turn 50 of c06.cfr") {
+		t.Errorf("the fork's page: %d, no parent in it", code)
+	}
+	// Again: a new name; the first file is left as it was.
+	code, body = fork("sub/c06.cfr", "50")
+	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50-2.rwd"`) {
+		t.Fatalf("second fork: %d %s", code, body)
+	}
+	if b := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd")); !bytes.Equal(b, first) {
+		t.Error("the second fork changed the first")
+	}
+	// A .rwd forks too.
+	if code, body := fork("hostile.rwd", "30"); code != 200 || !strings.Contains(body, `"id":"hostile-fork-T30.rwd"`) {
+		t.Errorf("fork of a .rwd: %d %s", code, body)
+	}
+	if names := files(t, dir); len(names) != 5 {
+		t.Errorf("library holds %v, want the 2 replays, 3 forks and no temporary file", names)
+	}
+
+	// One fork at a time.
+	s := NewServer(lib, Options{})
+	s.forking.Lock()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("POST", "/api/fork?id=hostile.rwd&turn=30", nil))
+	s.forking.Unlock()
+	if rec.Code != http.StatusTooManyRequests {
+		t.Errorf("fork while another is played: %d %s", rec.Code, rec.Body)
+	}
+
+	// A one-file server does not fork, and its page has no button.
+	single, err := OpenFile(filepath.Join(dir, "hostile.rwd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer single.Close()
+	sbase := serve(t, single, Options{})
+	if code, body := post(t, sbase+"/api/fork?id=hostile.rwd&turn=30", nil); code != 403 || !strings.Contains(body, "off") {
+		t.Errorf("single-file fork: %d %s", code, body)
+	}
+	if _, page := get(t, sbase+"/replay/hostile.rwd"); strings.Contains(page, `id="fork"`) {
+		t.Error("a one-file server's page offers to play on")
+	}
+	if _, page := get(t, base+"/replay/hostile.rwd"); !strings.Contains(page, `id="fork"`) {
+		t.Error("a library server's page has no play-on button")
+	}
+}
+
+// files lists every file under dir, hidden ones included.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestInferredUnexplained: a .cfr with one tampered frame shows inferred
+// commands for every turn but that one, which the manifest lists as
+// unexplained, with the server's wording for both.
+func TestInferredUnexplained(t *testing.T) {
+	const bad = 120
+	d, err := cfr.NewDecoder(bytes.NewReader(readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	e, err := cfr.NewEncoder(&buf, d.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var f colorfight2.Frame
+		if err := d.Next(&f); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if f.Turn == bad {
+			f.Users[1].Energy += 3
+		}
+		if err := e.WriteFrame(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src, err := source.New(bytes.NewReader(buf.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(rep.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.CommandsInferred || !m.HasCommands || !m.CommandsInferred || m.CommandsNote != inferredNote || m.UnexplainedNote != unexplainedNote {
+		t.Errorf("manifest: has %v, inferred %v %q, unexplained note %q", m.HasCommands, m.CommandsInferred, m.CommandsNote, m.UnexplainedNote)
+	}
+	if len(m.Unexplained) != 1 || m.Unexplained[0] != bad {
+		t.Errorf("unexplained turns %v, want [%d]", m.Unexplained, bad)
+	}
+	n := 0
+	for _, cs := range m.Commands[bad+1] {
+		n += len(cs)
+	}
+	if n == 0 {
+		t.Errorf("no commands for turn %d, after the tampered frame", bad+1)
+	}
+}
