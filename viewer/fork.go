@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -35,7 +36,11 @@ func ForkName(id string, turn int) string {
 	dir, file := path.Split(id)
 	stem := strings.TrimSuffix(file, path.Ext(file))
 	if len(stem) > 100 {
-		stem = stem[:100]
+		cut := 100
+		for cut > 0 && !utf8.RuneStart(stem[cut]) {
+			cut--
+		}
+		stem = stem[:cut]
 	}
 	return dir + fmt.Sprintf("%s-fork-T%d.rwd", stem, turn)
 }

@@ -201,3 +201,17 @@ func TestInferredUnexplained(t *testing.T) {
 		t.Errorf("no commands for turn %d, after the tampered frame", bad+1)
 	}
 }
+
+// TestForkName: beside the parent, the stem kept whole runes.
+func TestForkName(t *testing.T) {
+	for id, want := range map[string]string{
+		"game.cfr":                       "game-fork-T250.rwd",
+		"sub/dir/g.rwd":                  "sub/dir/g-fork-T250.rwd",
+		strings.Repeat("é", 60) + ".cfr": strings.Repeat("é", 50) + "-fork-T250.rwd",
+	} {
+		got := ForkName(id, 250)
+		if got != want || !ValidID(got) {
+			t.Errorf("ForkName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
