@@ -932,9 +932,19 @@ func (d *Decoder) readUsers(elem0 bool) (cells [][][2]int64, hasCells []bool, er
 			users = append(users, colorfight2.FrameUser{})
 		}
 		u := &users[len(users)-1]
-		uc, has, err := d.readUser(u, elem0)
-		if err != nil {
-			return nil, nil, at(err, where())
+		var uc [][2]int64
+		var has, fast bool
+		if !elem0 {
+			if k := fastUser(s.buf[s.r:s.n], u); k > 0 {
+				s.r += k
+				fast = true
+			}
+		}
+		if !fast {
+			uc, has, err = d.readUser(u, elem0)
+			if err != nil {
+				return nil, nil, at(err, where())
+			}
 		}
 		if u.UID != uid {
 			return nil, nil, at(invalidErr("uid %d under key %s", u.UID, where()), where())
@@ -1135,6 +1145,137 @@ func (d *Decoder) readUser(u *colorfight2.FrameUser, elem0 bool) (cells [][2]int
 		}
 	}
 	return cells, hasCells, nil
+}
+
+// cursor walks a byte slice for the fast paths.
+type cursor struct {
+	b []byte
+	i int
+}
+
+// lit consumes t if the bytes at the cursor are t.
+func (c *cursor) lit(t string) bool {
+	if len(c.b)-c.i >= len(t) && string(c.b[c.i:c.i+len(t)]) == t {
+		c.i += len(t)
+		return true
+	}
+	return false
+}
+
+// int consumes a plain integer (see fastInt).
+func (c *cursor) int(v *int64) bool {
+	x, j := fastInt(c.b, c.i)
+	if j == 0 {
+		return false
+	}
+	*v, c.i = x, j
+	return true
+}
+
+// bool consumes true or false.
+func (c *cursor) bool(v *bool) bool {
+	if c.lit("false") {
+		*v = false
+		return true
+	}
+	if c.lit("true") {
+		*v = true
+		return true
+	}
+	return false
+}
+
+// fastUser parses the user object at the start of b when it is written the
+// way the official server writes a user after element 0 (compact, keys in
+// the official order, a plain ASCII username, every value valid) into u
+// and returns its length. It returns 0, having perhaps stored some fields,
+// for anything else: readUser then reads the object from the same place
+// and stores the same values, or reports the problem.
+func fastUser(b []byte, u *colorfight2.FrameUser) int {
+	c := cursor{b: b}
+	u.Buildings = [colorfight2.NumBuildings]int64{}
+	u.BuildingOrder = u.BuildingOrder[:0]
+	if !c.lit(`{"uid":`) || !c.int(&u.UID) || u.UID < 1 || u.UID > MaxUID || !c.lit(`,"username":"`) {
+		return 0
+	}
+	start := c.i
+	for ; c.i < len(b) && b[c.i] != '"'; c.i++ {
+		if ch := b[c.i]; ch < 0x20 || ch >= 0x7f || ch == '\\' || c.i-start >= MaxUsernameBytes {
+			return 0
+		}
+	}
+	if c.i >= len(b) {
+		return 0
+	}
+	if name := b[start:c.i]; string(name) != u.Username {
+		u.Username = string(name)
+	}
+	c.i++
+	if !c.lit(`,"verified":`) || !c.bool(&u.Verified) || !c.lit(`,"ranking":`) {
+		return 0
+	}
+	start = c.i
+	for ; c.i < len(b) && c.i-start <= MaxRankingBytes; c.i++ {
+		if ch := b[c.i]; (ch < '0' || ch > '9') && ch != '-' && ch != '+' && ch != '.' && ch != 'e' && ch != 'E' {
+			break
+		}
+	}
+	r := b[start:c.i]
+	if len(r) > MaxRankingBytes || !validNumber(r) {
+		return 0
+	}
+	if len(r) == 1 && r[0] == '0' {
+		u.Ranking = ""
+	} else if string(r) != u.Ranking {
+		u.Ranking = string(r)
+	}
+	if !c.lit(`,"energy":`) || !c.int(&u.Energy) ||
+		!c.lit(`,"gold":`) || !c.int(&u.Gold) ||
+		!c.lit(`,"dead":`) || !c.bool(&u.Dead) ||
+		!c.lit(`,"energy_source":`) || !c.int(&u.EnergySource) ||
+		!c.lit(`,"gold_source":`) || !c.int(&u.GoldSource) ||
+		!c.lit(`,"tech_level":`) || !c.int(&u.TechLevel) ||
+		!c.lit(`,"tax_level":`) || !c.int(&u.TaxLevel) ||
+		!c.lit(`,"tax_amount":`) || !c.int(&u.TaxAmount) ||
+		!c.lit(`,"building_number":{`) {
+		return 0
+	}
+	if !c.lit("}") {
+		for {
+			var bt colorfight2.Building
+			switch {
+			case c.lit(`"home":`):
+				bt = colorfight2.Home
+			case c.lit(`"gold_mine":`):
+				bt = colorfight2.GoldMine
+			case c.lit(`"energy_well":`):
+				bt = colorfight2.EnergyWell
+			case c.lit(`"fortress":`):
+				bt = colorfight2.Fortress
+			default:
+				return 0
+			}
+			if u.Buildings[bt] != 0 || !c.int(&u.Buildings[bt]) || u.Buildings[bt] < 0 {
+				return 0
+			}
+			for _, o := range u.BuildingOrder {
+				if o == bt {
+					return 0
+				}
+			}
+			u.BuildingOrder = append(u.BuildingOrder, bt)
+			if c.lit("}") {
+				break
+			}
+			if !c.lit(",") {
+				return 0
+			}
+		}
+	}
+	if !c.lit(`,"cell_number":`) || !c.int(&u.CellNumber) || !c.lit("}") {
+		return 0
+	}
+	return c.i
 }
 
 // readBuildingNumber reads the building_number object, keeping key order.

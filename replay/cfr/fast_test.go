@@ -2,6 +2,8 @@ package cfr
 
 import (
 	"math/rand"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,5 +107,56 @@ func TestFastCellAgrees(t *testing.T) {
 	}
 	if taken < 2000 {
 		t.Errorf("fastCell took only %d cells", taken)
+	}
+}
+
+// TestFastUserAgrees: whenever fastUser takes a user object, readUser reads
+// the same text to the same user and length.
+func TestFastUserAgrees(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	base := []string{
+		`{"uid":1,"username":"xD","verified":false,"ranking":0,"energy":1010,"gold":10,"dead":false,"energy_source":10,"gold_source":10,"tech_level":1,"tax_level":0,"tax_amount":0,"building_number":{"home":1},"cell_number":1}`,
+		`{"uid":5,"username":"nullptr","verified":true,"ranking":1.000000082740371e-8,"energy":-1,"gold":465855,"dead":true,"energy_source":0,"gold_source":0,"tech_level":0,"tax_level":3,"tax_amount":77,"building_number":{"fortress":2,"gold_mine":3,"energy_well":4,"home":1},"cell_number":0}`,
+		`{"uid":2,"username":"a b","verified":false,"ranking":-17.5E+3,"energy":0,"gold":0,"dead":false,"energy_source":0,"gold_source":0,"tech_level":1,"tax_level":0,"tax_amount":0,"building_number":{},"cell_number":1}`,
+	}
+	const alphabet = `0123456789-,{}:" hgefx.eE\u`
+	taken := 0
+	for k := 0; k < 50000; k++ {
+		b := []byte(base[r.Intn(len(base))])
+		for m := r.Intn(3); m > 0 && len(b) > 0; m-- {
+			switch i := r.Intn(len(b)); r.Intn(3) {
+			case 0:
+				b[i] = alphabet[r.Intn(len(alphabet))]
+			case 1:
+				b = append(b[:i], b[i+1:]...)
+			default:
+				b = b[:i]
+			}
+		}
+		in := append(b, ',', ' ')
+		if r.Intn(4) == 0 {
+			in = b
+		}
+		var fu colorfight2.FrameUser
+		n := fastUser(in, &fu)
+		if n == 0 {
+			continue
+		}
+		taken++
+		var su colorfight2.FrameUser
+		d := &Decoder{s: newScanner(strings.NewReader(string(in)))}
+		if _, _, err := d.readUser(&su, false); err != nil {
+			t.Fatalf("fastUser took %q, readUser: %v", in[:n], err)
+		}
+		if !slices.Equal(fu.BuildingOrder, su.BuildingOrder) || d.s.offset() != int64(n) {
+			t.Fatalf("%q: fastUser order %v (%d bytes), readUser order %v (%d bytes)", in, fu.BuildingOrder, n, su.BuildingOrder, d.s.offset())
+		}
+		fu.BuildingOrder, su.BuildingOrder = nil, nil
+		if !reflect.DeepEqual(fu, su) {
+			t.Fatalf("%q:\nfastUser %+v\nreadUser %+v", in, fu, su)
+		}
+	}
+	if taken < 2000 {
+		t.Errorf("fastUser took only %d users", taken)
 	}
 }

@@ -945,7 +945,7 @@ func (s *scanner) number(max int) ([]byte, error) {
 }
 
 // validNumber reports whether b is exactly one JSON number.
-func validNumber(b string) bool {
+func validNumber[T string | []byte](b T) bool {
 	i := 0
 	digits := func() bool {
 		j := i
