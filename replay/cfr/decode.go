@@ -32,12 +32,13 @@ type Decoder struct {
 // not close r.
 //
 // Plain JSON is read from r only as needed. Gzip input is decompressed one
-// 64 KiB buffer ahead of the parser, in a background goroutine, so the two
-// overlap: while the Decoder is in use, and after the caller stops calling
-// Next before the end, one read of r may be in flight (it ends on its own
-// when that read returns; nothing else of the Decoder keeps running). Once
-// Next has returned io.EOF or an error, no read is in flight. A panic of r
-// in the background is re-raised by the Next call that needed the data.
+// 128 KiB buffer ahead of the parser, by a goroutine per buffer, so that
+// decompressing and parsing overlap on a machine with a spare core. While
+// the Decoder is in use, and after the caller stops calling Next before the
+// end, one read of r may be in flight; it ends on its own when that read
+// returns, and nothing else of the Decoder keeps running. Once Next has
+// returned io.EOF or an error, no read is in flight. A panic of r in the
+// background is raised again by the Next call that needed the data.
 func NewDecoder(r io.Reader) (*Decoder, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
 	var src io.Reader = br

@@ -13,7 +13,7 @@ import (
 // and the token at hand.
 type scanner struct {
 	src   io.Reader
-	ahead *readAhead // non-nil: src is read one buffer ahead in the background
+	ahead *readAhead // non-nil: src is read ahead in the background
 	buf   []byte
 	r, n  int   // read position and end of valid data in buf
 	off   int64 // offset of buf[0] in the stream
@@ -26,89 +26,6 @@ const scanBufSize = 64 << 10
 func newScanner(src io.Reader) *scanner {
 	return &scanner{src: src, buf: make([]byte, scanBufSize)}
 }
-
-// newScannerAhead is newScanner reading src one buffer ahead of the
-// scanner in a background goroutine, so that producing the input (gzip
-// decompression) overlaps with parsing it. At most one read is in flight;
-// its goroutine ends once that read returns, whether or not the scanner
-// is still in use.
-func newScannerAhead(src io.Reader) *scanner {
-	s := newScanner(src)
-	s.ahead = &readAhead{src: src, done: make(chan chunk, 1)}
-	s.ahead.start(make([]byte, scanBufSize))
-	return s
-}
-
-// readAhead runs the reads of a scanner in the background.
-type readAhead struct {
-	src     io.Reader
-	done    chan chunk // capacity 1: the goroutine never waits on the scanner
-	pending bool       // a read is in flight
-}
-
-// chunk is the result of one background read.
-type chunk struct {
-	buf      []byte
-	n        int
-	err      error
-	panicked bool
-	panicVal any
-}
-
-// start fills buf from the source in a new goroutine; the result arrives
-// on a.done.
-func (a *readAhead) start(buf []byte) {
-	a.pending = true
-	go func() {
-		c := chunk{buf: buf}
-		defer func() {
-			if p := recover(); p != nil {
-				c.panicked, c.panicVal = true, p
-			}
-			a.done <- c
-		}()
-		c.n, c.err = readChunk(a.src, buf)
-	}()
-}
-
-// readChunk reads from src until buf is full or src fails (io.EOF
-// included), checking the counts src returns.
-func readChunk(src io.Reader, buf []byte) (int, error) {
-	n, idle := 0, 0
-	for n < len(buf) {
-		m, err := src.Read(buf[n:])
-		if m < 0 || m > len(buf)-n {
-			return n, errInvalidCount
-		}
-		n += m
-		if err != nil {
-			return n, err
-		}
-		if m > 0 {
-			idle = 0
-		} else if idle++; idle >= 100 {
-			return n, io.ErrNoProgress
-		}
-	}
-	return n, nil
-}
-
-var errInvalidCount = errors.New("cfr: reader returned invalid count")
-
-// stop waits for the read in flight, if any, and starts no other: the
-// scanner's input ends here (it is used after a decoding error). What that
-// read returned, a panic included, is dropped: the scanner never needed it.
-func (s *scanner) stop() {
-	if s.err == nil {
-		s.err = errStopped
-	}
-	if s.ahead != nil && s.ahead.pending {
-		<-s.ahead.done
-		s.ahead.pending = false
-	}
-}
-
-var errStopped = errors.New("cfr: decoding stopped")
 
 // offset is the stream offset of the next unread byte.
 func (s *scanner) offset() int64 { return s.off + int64(s.r) }
@@ -125,14 +42,11 @@ func (s *scanner) fill() bool {
 	s.off += int64(s.n)
 	s.r, s.n = 0, 0
 	if s.ahead != nil {
-		c := <-s.ahead.done
-		s.ahead.pending = false
+		c := s.ahead.next(s.buf)
+		s.buf = nil
 		if c.panicked {
+			s.err = errPanicked
 			panic(c.panicVal)
-		}
-		if c.err == nil {
-			// Refill the buffer just consumed while this one is parsed.
-			s.ahead.start(s.buf)
 		}
 		s.buf, s.n, s.err = c.buf, c.n, c.err
 		return s.n > 0
