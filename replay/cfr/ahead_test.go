@@ -125,3 +125,36 @@ func gzipBytes(t testing.TB, b []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestReadAheadDropped: a Decoder dropped after a few frames stops reading
+// on its own, long before the end of the input.
+func TestReadAheadDropped(t *testing.T) {
+	gz := readShared(t, "conformance/c03.cfr")
+	br := bytes.NewReader(gz)
+	w := &watchReader{r: br}
+	d, err := NewDecoder(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f colorfight2.Frame
+	for range 3 {
+		if err := d.Next(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last, stable := int32(-1), 0
+	for deadline := time.Now().Add(10 * time.Second); stable < 3; {
+		if time.Now().After(deadline) {
+			t.Fatalf("still reading after 10 s (%d reads)", w.reads.Load())
+		}
+		time.Sleep(20 * time.Millisecond)
+		if n := w.reads.Load(); n == last && w.inflight.Load() == 0 {
+			stable++
+		} else {
+			last, stable = n, 0
+		}
+	}
+	if read := len(gz) - br.Len(); read > len(gz)/2 {
+		t.Errorf("read %d of %d bytes after 3 frames", read, len(gz))
+	}
+}

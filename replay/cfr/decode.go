@@ -31,14 +31,14 @@ type Decoder struct {
 // returning; any problem is reported as a *FormatError. The Decoder does
 // not close r.
 //
-// Plain JSON is read from r only as needed. Gzip input is decompressed one
-// 128 KiB buffer ahead of the parser, by a goroutine per buffer, so that
-// decompressing and parsing overlap on a machine with a spare core. While
-// the Decoder is in use, and after the caller stops calling Next before the
-// end, one read of r may be in flight; it ends on its own when that read
-// returns, and nothing else of the Decoder keeps running. Once Next has
-// returned io.EOF or an error, no read is in flight. A panic of r in the
-// background is raised again by the Next call that needed the data.
+// Plain JSON is read from r only as needed. Gzip input is decompressed by
+// a background goroutine up to six 64 KiB buffers ahead of the parser, so
+// that decompressing and parsing overlap on a machine with a spare core.
+// While the Decoder is in use, and after the caller stops calling Next
+// before the end, that goroutine may be reading r; it stops on its own once
+// those buffers are full. Once Next has returned io.EOF or an error, no
+// read is in flight. A panic of r in the background is raised again by the
+// Next call that needed the data.
 func NewDecoder(r io.Reader) (*Decoder, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
 	var src io.Reader = br

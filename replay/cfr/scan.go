@@ -9,8 +9,8 @@ import (
 )
 
 // scanner is a small pull JSON tokenizer over a reader, tailored to the .cfr
-// format: it never keeps more than its fixed buffer (two with read-ahead)
-// and the token at hand.
+// format: it never keeps more than its fixed buffer (aheadBufs of them with
+// read-ahead) and the token at hand.
 type scanner struct {
 	src   io.Reader
 	ahead *readAhead // non-nil: src is read ahead in the background
