@@ -158,3 +158,48 @@ func TestReadAheadDropped(t *testing.T) {
 		t.Errorf("read %d of %d bytes after 3 frames", read, len(gz))
 	}
 }
+
+// TestDecoderClose: Close stops the background reads at once; Next then
+// returns ErrClosed.
+func TestDecoderClose(t *testing.T) {
+	gz := readShared(t, "conformance/c03.cfr")
+	w := &watchReader{r: bytes.NewReader(gz), delay: time.Millisecond}
+	d, err := NewDecoder(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f colorfight2.Frame
+	for range 3 {
+		if err := d.Next(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := w.reads.Load()
+	if w.inflight.Load() != 0 {
+		t.Error("a read is in flight after Close")
+	}
+	time.Sleep(20 * time.Millisecond)
+	if w.reads.Load() != n {
+		t.Error("reads went on after Close")
+	}
+	if err := d.Next(&f); !errors.Is(err, ErrClosed) {
+		t.Errorf("Next after Close = %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+	// Plain JSON: Close is harmless too; after io.EOF, Next keeps saying so.
+	d, err = NewDecoder(bytes.NewReader(tinyJSON(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil {
+		err = d.Next(&f)
+	}
+	if err != io.EOF || d.Close() != nil || d.Next(&f) != io.EOF {
+		t.Errorf("after EOF and Close: %v, %v", err, d.Next(&f))
+	}
+}

@@ -89,8 +89,9 @@ var (
 	ErrLimit = errors.New("cfr: limit exceeded")
 	// ErrNoFrames is returned by Encoder.Close when no frame was written.
 	ErrNoFrames = errors.New("cfr: no frames written")
-	// ErrClosed is returned by Encoder methods after Close.
-	ErrClosed = errors.New("cfr: encoder closed")
+	// ErrClosed is returned by Encoder methods after Close, and by
+	// Decoder.Next after Decoder.Close.
+	ErrClosed = errors.New("cfr: closed")
 	// ErrBadFrame reports a frame the Encoder refuses to write because the
 	// Decoder would reject it (wrong size, turn, position, building...).
 	ErrBadFrame = errors.New("cfr: bad frame")

@@ -36,8 +36,8 @@ type Decoder struct {
 // that decompressing and parsing overlap on a machine with a spare core.
 // While the Decoder is in use, and after the caller stops calling Next
 // before the end, that goroutine may be reading r; it stops on its own once
-// those buffers are full. Once Next has returned io.EOF or an error, no
-// read is in flight. A panic of r in the background is raised again by the
+// those buffers are full, and at once (waiting for the read in flight) on
+// Close. Once Next has returned io.EOF or an error, no read is in flight. A panic of r in the background is raised again by the
 // Next call that needed the data.
 func NewDecoder(r io.Reader) (*Decoder, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
@@ -79,7 +79,8 @@ func (d *Decoder) Header() Header { return d.hdr }
 // first call, then 1, 2, ... Every frame is complete (all cells, all users);
 // f.Turn is the frame index. After the last frame Next checks that nothing
 // but whitespace follows the array (and, for gzip input, that the stream
-// ends cleanly) and returns io.EOF. Any other error is a *FormatError.
+// ends cleanly) and returns io.EOF. Any other error is a *FormatError
+// (or ErrClosed after Close).
 // f is modified only when Next returns nil. After an error or io.EOF every
 // further call returns the same error.
 func (d *Decoder) Next(f *colorfight2.Frame) error {
@@ -105,6 +106,20 @@ func (d *Decoder) Next(f *colorfight2.Frame) error {
 	}
 	f.CopyFrom(&d.prev)
 	d.frame++
+	return nil
+}
+
+// Close stops the Decoder early: it waits for the background read of r in
+// flight, if any, and reads nothing more, so that r may be used again (or
+// closed) at once. Next then returns ErrClosed (or the error or io.EOF it
+// already returned). Close does not close r; it always returns nil and may
+// be called more than once. Reading to io.EOF or to an error needs no
+// Close.
+func (d *Decoder) Close() error {
+	d.s.stop()
+	if d.err == nil {
+		d.err = ErrClosed
+	}
 	return nil
 }
 
