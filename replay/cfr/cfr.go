@@ -8,7 +8,8 @@
 // "The official .cfr replay format".
 //
 // Decoder streams over the array one element at a time and never holds more
-// than the current frame. Encoder writes a stream whose decompressed JSON is
+// than the current frame and its input buffers (for gzip input, up to 384
+// KiB decompressed ahead by a background goroutine). Encoder writes a stream whose decompressed JSON is
 // byte-identical to the official server's for the same frames.
 //
 // What the Decoder accepts beyond the letter of the format, so that every
@@ -28,6 +29,8 @@
 //     dropped, so the Encoder does not write them back. Unknown keys inside
 //     info, chat and error are kept, since those are kept byte for byte.
 //     Known keys may come in any order; a known key twice is an error.
+//     building_number stays strict: its keys are data (the four building
+//     types), and an unknown one is an error rather than a lost count.
 package cfr
 
 import (
