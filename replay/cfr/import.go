@@ -93,6 +93,7 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer d.Close()
 	g := &Game{Header: d.Header()}
 	var f0, prev, next, played colorfight2.Frame
 	if err := d.Next(&f0); err != nil {

@@ -202,6 +202,7 @@ func (s *cfrSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
 }
 
 func (s *cfrSource) Close() error {
+	s.d.Close() // stops the decoder's read-ahead before its input goes
 	if s.closer != nil {
 		return s.closer.Close()
 	}
