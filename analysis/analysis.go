@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -485,7 +486,8 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			r.AttackEnergy = pu.Energy + r.EnergySource - r.Tax - r.UpgradeEnergy - r.Energy
 		}
 		if pu != nil && az.curU[uid] != nil {
-			r.GoldUnexplained = r.Gold - (pu.Gold + r.GoldSource - r.Tax - r.GoldSpent + r.StolenIn - r.StolenOut + r.Refund + r.MineBonus)
+			want := satSum(pu.Gold, r.GoldSource, -r.Tax, -r.GoldSpent, r.StolenIn, -r.StolenOut, r.Refund, r.MineBonus)
+			r.GoldUnexplained = satSum(r.Gold, -want)
 		}
 		if r.Cells > p.PeakCells {
 			p.PeakCells, p.PeakTurn = r.Cells, t
@@ -712,4 +714,23 @@ func (az *analyzer) finish() {
 		}
 		a.Summary.LeadSince = t
 	}
+}
+
+// satSum adds the values, saturating at the int64 range instead of
+// wrapping: a hostile replay's extreme gold gives an extreme, not a
+// sign-flipped, unexplained amount. (-math.MinInt64 wraps too: callers
+// negate values that come from int64 fields bounded far inside the range,
+// except the hostile case, where the result saturates the same way.)
+func satSum(vs ...int64) int64 {
+	var s int64
+	for _, v := range vs {
+		if v > 0 && s > math.MaxInt64-v {
+			s = math.MaxInt64
+		} else if v < 0 && s < math.MinInt64-v {
+			s = math.MinInt64
+		} else {
+			s += v
+		}
+	}
+	return s
 }
