@@ -145,6 +145,10 @@ func (a *Analysis) WriteJSON(w io.Writer) error {
 	j.value(a.Rounds)
 	j.key("has_commands", false)
 	j.value(a.HasCommands)
+	if a.Truncated != nil {
+		j.key("truncated", false)
+		j.value(a.Truncated.Error())
+	}
 	j.key("players", false)
 	ps := make([]playerJSON, 0, len(a.Players))
 	for _, p := range a.Players {

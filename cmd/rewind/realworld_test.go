@@ -206,6 +206,10 @@ func TestCutShortReplay(t *testing.T) {
 		t.Fatalf("analyze warning: %q", errOut.String())
 	}
 	out.Reset()
+	if err := runAnalyze(&analyzeOptions{path: cut, format: "json", stdout: &out}); err != nil || !strings.Contains(out.String(), `"truncated":"frame `) {
+		t.Fatalf("analyze json: %v %.300q", err, out.String())
+	}
+	out.Reset()
 	if err := runReport(&reportOptions{in: cut, out: filepath.Join(dir, "r.html"), stdout: &out}); err != nil || !strings.Contains(out.String(), "cut short") {
 		t.Fatalf("report: %v %q", err, out.String())
 	}
