@@ -69,7 +69,25 @@ func OpenLibrary(dir string) (*Library, error) {
 		return nil, fmt.Errorf("library: %w", err)
 	}
 	abs, _ := filepath.Abs(dir)
-	return &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{}}, nil
+	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{}}
+	l.removeStaleTemps()
+	return l, nil
+}
+
+// removeStaleTemps deletes the temporary files an upload or a fork leaves
+// in the folder's top level when the server dies before its clean-up
+// (.upload-*.tmp, .fork-*.tmp). Nothing else is touched.
+func (l *Library) removeStaleTemps() {
+	ents, err := fs.ReadDir(l.root.FS(), ".")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if e.Type().IsRegular() && strings.HasSuffix(n, ".tmp") && (strings.HasPrefix(n, ".upload-") || strings.HasPrefix(n, ".fork-")) {
+			l.root.Remove(n)
+		}
+	}
 }
 
 // OpenFile opens a library holding only the replay at path.

@@ -481,3 +481,24 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestStaleTempsRemoved: temporary upload and fork files a dead server
+// left behind are removed when the library opens; other files stay.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".upload-abc.tmp", ".fork-def.tmp", "keep.tmp", "game.rwd", ".upload-x.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	for n, want := range map[string]bool{".upload-abc.tmp": false, ".fork-def.tmp": false, "keep.tmp": true, "game.rwd": true, ".upload-x.txt": true} {
+		if _, err := os.Stat(filepath.Join(dir, n)); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", n, err == nil, want)
+		}
+	}
+}
