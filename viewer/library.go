@@ -51,6 +51,17 @@ type Library struct {
 	entries map[string]*Entry // by id, valid while size and mtime match
 	loaded  map[string]*loadSlot
 	tick    int
+	// summarizing holds the summaries in progress, by id, so concurrent
+	// listings of a folder read each new file once.
+	summarizing map[string]*summarySlot
+	summarized  int // files read to summarise them, for the tests
+}
+
+type summarySlot struct {
+	size  int64
+	mod   time.Time
+	done  chan struct{}
+	entry *Entry
 }
 
 type loadSlot struct {
@@ -72,6 +83,35 @@ func OpenLibrary(dir string) (*Library, error) {
 	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{}}
 	l.removeStaleTemps()
 	return l, nil
+}
+
+// summaryOf summarises one file version, sharing the work with any
+// listing already summarising the same version.
+func (l *Library) summaryOf(id string, size int64, mod time.Time) *Entry {
+	l.mu.Lock()
+	if l.summarizing == nil {
+		l.summarizing = map[string]*summarySlot{}
+	}
+	if sl, ok := l.summarizing[id]; ok && sl.size == size && sl.mod.Equal(mod) {
+		l.mu.Unlock()
+		<-sl.done
+		return sl.entry
+	}
+	sl := &summarySlot{size: size, mod: mod, done: make(chan struct{})}
+	l.summarizing[id] = sl
+	l.mu.Unlock()
+
+	e := &Entry{ID: id, Size: size, ModTime: mod, Date: mod}
+	l.summarize(e)
+	sl.entry = e
+	close(sl.done)
+	l.mu.Lock()
+	l.summarized++
+	if l.summarizing[id] == sl {
+		delete(l.summarizing, id)
+	}
+	l.mu.Unlock()
+	return e
 }
 
 // removeStaleTemps deletes the temporary files an upload or a fork leaves
@@ -209,9 +249,7 @@ func (l *Library) List() ([]*Entry, error) {
 			defer wg.Done()
 			for i := range work {
 				f := files[i]
-				e := &Entry{ID: f.id, Size: f.size, ModTime: f.mod, Date: f.mod}
-				l.summarize(e)
-				out[i] = e
+				out[i] = l.summaryOf(f.id, f.size, f.mod)
 			}
 		}()
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -500,5 +501,37 @@ func TestStaleTempsRemoved(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, n)); (err == nil) != want {
 			t.Errorf("%s: present %v, want %v", n, err == nil, want)
 		}
+	}
+}
+
+// TestConcurrentListingsShareSummaries: six listings at once of a folder
+// with one new replay read it once.
+func TestConcurrentListingsShareSummaries(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "c03.cfr"), readFile(t, filepath.Join(testdata, "conformance", "c03.cfr")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			es, err := lib.List()
+			if err != nil || len(es) != 1 || es[0].Rounds != 500 {
+				t.Errorf("list: %v %v", err, es)
+			}
+		}()
+	}
+	wg.Wait()
+	lib.mu.Lock()
+	n := lib.summarized
+	lib.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("the file was summarised %d times", n)
 	}
 }
