@@ -26,8 +26,9 @@ func newDemoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "Play a match of the built-in bots, record it and check the replay",
 		Long: `demo needs nothing but this binary: it plays a 500-round match of every
-built-in strategy on the default 30x30 map (seed 42), records it as a .rwd
-replay, re-simulates the replay to verify it, prints the ranking, and opens
+built-in strategy on the default 30x30 map (seed 42), records it as
+demo.rwd in the user cache directory's rewind folder (or --dir; a previous
+demo.rwd there is replaced, and the path is printed), re-simulates the replay to verify it, prints the ranking, and opens
 the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,7 +39,7 @@ the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
 			return runDemo(ctx, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.dir, "dir", "", "where to write the replay (default: a new temporary directory)")
+	cmd.Flags().StringVar(&opts.dir, "dir", "", "where to write demo.rwd, replacing a previous demo.rwd there (default: the user cache directory's rewind folder)")
 	cmd.Flags().BoolVar(&opts.noServe, "no-serve", false, "do not start the viewer; just play, record and verify")
 	addServeFlags(cmd, &opts.serve)
 	return cmd
@@ -47,15 +48,21 @@ the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
 func runDemo(ctx context.Context, opts *demoOptions) error {
 	dir := opts.dir
 	if dir == "" {
-		d, err := os.MkdirTemp("", "rewind-demo-")
+		cache, err := os.UserCacheDir()
 		if err != nil {
-			return err
+			return fmt.Errorf("no cache directory for the demo replay (%v); give one with --dir", err)
 		}
-		dir = d
+		dir = filepath.Join(cache, "rewind")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
 	out := filepath.Join(dir, "demo.rwd")
 	fmt.Fprintln(opts.stdout, "Playing 500 rounds: economist, greedy, raider, random and turtle on map seed 42…")
-	if _, err := runPlay(ctx, &playOptions{turns: 500, seed: 42, out: out, stdout: opts.stdout}); err != nil {
+	fmt.Fprintf(opts.stdout, "The replay goes to %s (replacing the previous demo's).\n", out)
+	// The demo owns demo.rwd in its directory: replacing the previous
+	// demo's replay is expected, so it writes with force.
+	if _, err := runPlay(ctx, &playOptions{turns: 500, seed: 42, out: out, force: true, stdout: opts.stdout}); err != nil {
 		return err
 	}
 	f, err := os.Open(out)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -17,6 +16,7 @@ import (
 type exportOptions struct {
 	in, out string
 	html    bool
+	force   bool
 	stdout  io.Writer
 }
 
@@ -42,6 +42,7 @@ inside it, so it works opened from disk, with no server and no network.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .cfr file (required)")
 	cmd.Flags().BoolVar(&opts.html, "html", false, "write the self-contained viewer page instead of a .cfr")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -55,16 +56,13 @@ func runExport(opts *exportOptions) error {
 	if opts.html {
 		return exportHTML(src, opts)
 	}
-	out, err := os.Create(opts.out)
-	if err != nil {
+	var n int
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		var err error
+		n, err = source.WriteCFR(src, w)
 		return err
-	}
-	n, err := source.WriteCFR(src, out)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
+	})
 	if err != nil {
-		os.Remove(opts.out)
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
@@ -81,7 +79,10 @@ func exportHTML(src source.Source, opts *exportOptions) error {
 	if err := viewer.WriteHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
-	if err := os.WriteFile(opts.out, buf.Bytes(), 0o644); err != nil {
+	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
 		return err
 	}
 	if rep.Warning != "" {

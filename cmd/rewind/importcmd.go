@@ -110,13 +110,8 @@ func readReplayFile(path string) ([]byte, error) {
 // file or destroys an existing one. An existing file is replaced only with
 // force.
 func writeOutput(path string, force bool, write func(io.Writer) error) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
-		}
-		if !force {
-			return fmt.Errorf("%s exists; use --force to replace it", path)
-		}
+	if err := checkOutput(path, force); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.partial")
 	if err != nil {
@@ -131,4 +126,19 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// checkOutput reports whether writeOutput may write path: not a directory,
+// and not an existing file unless force. Commands that start work before
+// writing (bots, long matches) call it first.
+func checkOutput(path string, force bool) error {
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
+		if !force {
+			return fmt.Errorf("%s exists; use --force to replace it", path)
+		}
+	}
+	return nil
 }

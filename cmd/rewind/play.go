@@ -26,6 +26,7 @@ type playOptions struct {
 	turns    int
 	seed     uint64
 	out      string
+	force    bool // replace an existing output file
 	deadline time.Duration
 	logDir   string
 	stdout   io.Writer
@@ -61,6 +62,7 @@ the replay is finished at the last whole round.`,
 	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, "rounds to play (200..2000)")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	cmd.Flags().DurationVar(&opts.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
 	cmd.Flags().StringVar(&opts.logDir, "log-dir", "", "directory for external bots' stderr logs (default: beside the replay)")
 	return cmd
@@ -88,6 +90,14 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	cfg := colorfight2.DefaultConfig()
 	cfg.MaxTurn = opts.turns
 	cfg.MaxPlayer = 0
+	if err := checkPlaySettings(opts); err != nil {
+		return nil, err
+	}
+	// Everything is checked before a bot starts or a file is touched: a
+	// bad setting never costs an existing replay.
+	if err := checkOutput(opts.out, opts.force); err != nil {
+		return nil, err
+	}
 	var seats []match.Seat
 	for i, s := range specs {
 		seat, err := newSeat(s, i+1, opts)
@@ -99,30 +109,34 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		}
 		seats = append(seats, seat)
 	}
-	f, err := os.Create(opts.out)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(f, time.Now(), "rewind "+version)}
+	var res *match.Result
 	var bar *progressbar.ProgressBar
-	if opts.progress {
-		bar = progressbar.NewOptions(opts.turns,
-			progressbar.OptionSetWriter(opts.stderr),
-			progressbar.OptionSetDescription("playing"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionClearOnFinish())
-		mc.Progress = func(turn int) { bar.Set(turn) }
-	}
-	res, err := match.Run(ctx, mc)
+	mcRan := false // match.Run closes the bots; if it never ran, close them here
+	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(w, time.Now(), "rewind "+version)}
+		if opts.progress {
+			bar = progressbar.NewOptions(opts.turns,
+				progressbar.OptionSetWriter(opts.stderr),
+				progressbar.OptionSetDescription("playing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionClearOnFinish())
+			mc.Progress = func(turn int) { bar.Set(turn) }
+		}
+		var err error
+		mcRan = true
+		res, err = match.Run(ctx, mc)
+		return err
+	})
 	if bar != nil {
 		bar.Finish()
 	}
-	if err != nil {
-		return nil, err
+	if !mcRan {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	printRanking(opts.stdout, res)
@@ -132,6 +146,11 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	}
 	fmt.Fprintf(opts.stdout, "replay: %s (%d rounds)\n", abs, res.Turn)
 	return res, nil
+}
+
+// checkPlaySettings checks the settings of a match (turns, deadline).
+func checkPlaySettings(opts *playOptions) error {
+	return nil
 }
 
 func printRanking(w io.Writer, res *match.Result) {

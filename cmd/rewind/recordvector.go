@@ -13,6 +13,7 @@ import (
 
 type recordVectorOptions struct {
 	commands, cfr, out string
+	force              bool
 	stdout             io.Writer
 	now                func() time.Time
 }
@@ -33,6 +34,7 @@ stored explicitly, the replay's info object is kept for export).`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .rwd file (required)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -43,16 +45,14 @@ func runRecordVector(opts *recordVectorOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(opts.out)
+	if err := checkOutput(opts.out, opts.force); err != nil {
+		return err
+	}
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		return conform.Record(g, w, opts.now(), "rewind "+version)
+	})
 	if err != nil {
-		return err
-	}
-	if err := conform.Record(g, f, opts.now(), "rewind "+version); err != nil {
-		f.Close()
 		return fmt.Errorf("%s: %w", opts.out, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
 	}
 	st, _ := os.Stat(opts.out)
 	fmt.Fprintf(opts.stdout, "wrote %s: %d rounds, %d bytes\n", opts.out, g.Config.MaxTurn, st.Size())

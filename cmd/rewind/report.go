@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 
 type reportOptions struct {
 	in, out string
+	force   bool
 	stdout  io.Writer
 }
 
@@ -33,6 +33,7 @@ with no network.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "report.html", "HTML file to write")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	return cmd
 }
 
@@ -41,16 +42,10 @@ func runReport(opts *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(opts.out)
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))
+	})
 	if err != nil {
-		return err
-	}
-	err = report.Write(f, a, "rewind: "+filepath.Base(opts.in))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(opts.out)
 		return err
 	}
 	if a.Truncated != nil {
