@@ -325,7 +325,13 @@ func (l *Library) Load(id string) (*Replay, error) {
 	return s.rep, s.err
 }
 
+// decodeSlots bounds how many replays the process decodes at once (each
+// holds a whole game's frames while it is packed); further loads wait.
+var decodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
 func (l *Library) load(id string) (*Replay, error) {
+	decodeSlots <- struct{}{}
+	defer func() { <-decodeSlots }()
 	f, err := l.root.Open(id)
 	if err != nil {
 		return nil, ErrNotFound
