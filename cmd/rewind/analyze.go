@@ -52,7 +52,7 @@ with --format table, only the aggregate.`,
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "table", "table, json or csv")
 	cmd.Flags().StringVar(&opts.kind, "csv", "series", "what --format csv writes for a file: series or summary")
-	cmd.Flags().IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "replays analyzed at once (DIR)")
+	cmd.Flags().IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "replays analyzed at once for a DIR (at least 1)")
 	return cmd
 }
 
@@ -62,6 +62,9 @@ func runAnalyze(opts *analyzeOptions) error {
 		return err
 	}
 	if st.IsDir() {
+		if opts.parallel < 1 {
+			return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+		}
 		return analyzeDir(opts)
 	}
 	a, err := analysis.AnalyzeFile(opts.path)

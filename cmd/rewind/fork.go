@@ -39,6 +39,9 @@ own — and its header names the parent (file SHA-256 and turn).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
 			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			_, err := runFork(ctx, opts)
@@ -51,7 +54,7 @@ own — and its header names the parent (file SHA-256 and turn).`,
 	f.StringVarP(&opts.play.out, "output", "o", "", "replay file to write (required)")
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "the bots' seed")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
+	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	cmd.MarkFlagRequired("turn")
 	cmd.MarkFlagRequired("output")
 	return cmd

@@ -52,6 +52,9 @@ the replay is finished at the last whole round.`,
 			if f, ok := opts.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				opts.progress = true
 			}
+			if err := checkDeadlineFlag(opts.deadline); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			_, err := runPlay(ctx, opts)
@@ -59,11 +62,11 @@ the replay is finished at the last whole round.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
-	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, "rounds to play (200..2000)")
+	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
-	cmd.Flags().DurationVar(&opts.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
+	cmd.Flags().DurationVar(&opts.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	cmd.Flags().StringVar(&opts.logDir, "log-dir", "", "directory for external bots' stderr logs (default: beside the replay)")
 	return cmd
 }
@@ -85,7 +88,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		specs = bot.BuiltinNames()
 	}
 	if len(specs) < 2 || len(specs) > 8 {
-		return nil, fmt.Errorf("a match needs 2 to 8 players, got %d", len(specs))
+		return nil, fmt.Errorf("a match needs 2 to 8 --bot, got %d", len(specs))
 	}
 	cfg := colorfight2.DefaultConfig()
 	cfg.MaxTurn = opts.turns
@@ -148,8 +151,31 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	return res, nil
 }
 
-// checkPlaySettings checks the settings of a match (turns, deadline).
+// checkPlaySettings checks the settings of a match (turns, deadline)
+// against the ranges their flags' help states.
 func checkPlaySettings(opts *playOptions) error {
+	if opts.turns < colorfight2.MinMaxTurn || opts.turns > colorfight2.MaxMaxTurn {
+		return fmt.Errorf("--turns %d is outside %d..%d", opts.turns, colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn)
+	}
+	return checkDeadline(opts.deadline)
+}
+
+// checkDeadline checks --deadline. The flag must be greater than 0; a
+// caller that builds playOptions itself may leave it 0 for the default,
+// so runPlay refuses only negative values and the commands check the flag
+// with checkDeadlineFlag.
+func checkDeadline(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("--deadline %v must be greater than 0", d)
+	}
+	return nil
+}
+
+// checkDeadlineFlag checks the --deadline flag's value: greater than 0.
+func checkDeadlineFlag(d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("--deadline %v must be greater than 0", d)
+	}
 	return nil
 }
 

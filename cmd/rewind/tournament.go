@@ -45,6 +45,12 @@ per bot.`,
 			if f, ok := opts.play.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				opts.play.progress = true
 			}
+			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("players") && opts.players == 0 {
+				return fmt.Errorf("--players 0 is outside 2..8")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			return runTournament(ctx, opts)
@@ -52,13 +58,13 @@ per bot.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
-	f.IntVar(&opts.games, "games", 40, "number of games")
-	f.IntVar(&opts.players, "players", 0, "players per game (default: number of bots, at most 8)")
-	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once")
-	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, "rounds per game")
+	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
+	f.IntVar(&opts.players, "players", 0, "players per game, 2..8 (default: number of bots, at most 8)")
+	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once (at least 1)")
+	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds per game (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots")
+	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	return cmd
 }
 
@@ -66,6 +72,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	bots := opts.play.bots
 	if len(bots) == 0 {
 		bots = bot.BuiltinNames()
+	}
+	if err := checkTournamentSettings(opts, len(bots)); err != nil {
+		return err
 	}
 	if opts.play.logDir == "" {
 		opts.play.logDir = opts.dir
@@ -103,4 +112,22 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
+}
+
+// checkTournamentSettings checks the flags against the ranges their help
+// states, before any game is played.
+func checkTournamentSettings(opts *tournamentOptions, bots int) error {
+	if bots < 2 {
+		return fmt.Errorf("a tournament needs at least 2 --bot, got %d", bots)
+	}
+	if opts.games < 1 {
+		return fmt.Errorf("--games %d: give at least 1", opts.games)
+	}
+	if opts.parallel < 1 {
+		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+	}
+	if opts.players != 0 && (opts.players < 2 || opts.players > 8) {
+		return fmt.Errorf("--players %d is outside 2..8", opts.players)
+	}
+	return checkPlaySettings(&opts.play)
 }
