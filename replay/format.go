@@ -50,6 +50,12 @@ const (
 	MaxNameBytes        = 256
 	MaxCommandsPerRound = 10000 // per player
 	MaxRawCommandBytes  = 1024
+	// MaxCellRounds bounds the work of re-simulating a recording: map
+	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
+	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for
+	// 20000, each a few seconds of CPU, and refuses a few-byte header that
+	// would promise hours.
+	MaxCellRounds = 200_000_000
 	// DefaultCheckpointEvery is the checkpoint interval the Writer uses
 	// when the header does not set one.
 	DefaultCheckpointEvery = 50

@@ -26,7 +26,13 @@ func Open(r io.Reader) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := rd.Header().NewState()
+	h := rd.Header()
+	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
+		rd.Close()
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("re-simulating %dx%d cells for %d rounds is over the limit of %d cell-rounds: %w",
+			c.Width, c.Height, c.MaxTurn, MaxCellRounds, ErrLimit)}
+	}
+	s, err := h.NewState()
 	if err != nil {
 		rd.Close()
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrCorrupt)}

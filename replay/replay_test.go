@@ -453,3 +453,34 @@ func BenchmarkOpenResimulate(b *testing.B) {
 		}
 	}
 }
+
+// TestResimulationBound: a tiny file whose header promises a 1000×1000
+// map for 100,000 rounds is refused before any round is played, with the
+// limit named; a 1000×1000 map for 200 rounds is accepted.
+func TestResimulationBound(t *testing.T) {
+	mk := func(turns int) []byte {
+		seed := uint64(1)
+		h := replay.Header{Config: colorfight2.Config{Width: 1000, Height: 1000, MaxTurn: turns, MaxPlayer: 2}, Seed: &seed}
+		var b bytes.Buffer
+		if _, err := replay.NewWriter(&b, h); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	big := mk(100000)
+	if len(big) > 1000 {
+		t.Fatalf("the hostile file is %d bytes", len(big))
+	}
+	_, err := replay.Open(bytes.NewReader(big))
+	if !errors.Is(err, replay.ErrLimit) || !strings.Contains(err.Error(), "cell-rounds") {
+		t.Fatalf("open: %v", err)
+	}
+	if _, err := replay.Verify(bytes.NewReader(big), nil); !errors.Is(err, replay.ErrLimit) {
+		t.Fatalf("verify: %v", err)
+	}
+	g, err := replay.Open(bytes.NewReader(mk(200)))
+	if err != nil {
+		t.Fatalf("200 rounds of 1000x1000: %v", err)
+	}
+	g.Close()
+}
