@@ -59,7 +59,7 @@ with --format table, only the aggregate.`,
 func runAnalyze(opts *analyzeOptions) error {
 	st, err := os.Stat(opts.path)
 	if err != nil {
-		return err
+		return plainError(err)
 	}
 	if st.IsDir() {
 		if opts.parallel < 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -43,7 +44,11 @@ Exit status: 0 clean; 1 violations found; 2 the file cannot be read.`,
 func runAudit(opts *auditOptions) error {
 	src, err := readReplayFile(opts.in)
 	if err != nil {
-		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
+		if strings.HasPrefix(err.Error(), opts.in) {
+			fmt.Fprintf(opts.stdout, "UNREADABLE %v\n", err)
+		} else {
+			fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
+		}
 		return &exitError{code: 2}
 	}
 	prefix := src

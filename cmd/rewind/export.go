@@ -48,6 +48,9 @@ inside it, so it works opened from disk, with no server and no network.`,
 }
 
 func runExport(opts *exportOptions) error {
+	if _, err := statInput(opts.in); err != nil {
+		return err
+	}
 	src, err := source.Open(opts.in)
 	if err != nil {
 		return err

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -92,18 +95,65 @@ const maxReplayFile = 256 << 20
 // readReplayFile reads a whole replay file, refusing directories and
 // files over maxReplayFile with a clear message.
 func readReplayFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	st, err := statInput(path)
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give a replay file", path)
 	}
 	if st.Size() > maxReplayFile {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB a replay may have", path, st.Size(), maxReplayFile>>20)
 	}
-	return os.ReadFile(path)
+	b, err := os.ReadFile(path)
+	return b, plainError(err)
 }
+
+// statInput checks that path is a file to read, with plain messages: "PATH:
+// no such file", "PATH is a directory; give a replay file".
+func statInput(path string) (os.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, plainError(err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give a replay file", path)
+	}
+	return st, nil
+}
+
+// plainError rewrites the first *fs.PathError in err's chain without its
+// system call ("stat", "open", "statat"...) and with a plain reason:
+// "open X: no such file or directory" becomes "X: no such file". The rest
+// of the message is kept.
+func plainError(err error) error {
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	reason := pe.Err.Error()
+	switch {
+	case errors.Is(pe.Err, fs.ErrNotExist):
+		reason = "no such file"
+	case errors.Is(pe.Err, fs.ErrPermission):
+		reason = "permission denied"
+	case errors.Is(pe.Err, syscall.EISDIR):
+		reason = "is a directory; give a file"
+	}
+	plain := pe.Path + ": " + reason
+	msg := err.Error()
+	if msg == pe.Error() {
+		return &plainPathError{msg: plain, err: err}
+	}
+	return &plainPathError{msg: strings.Replace(msg, pe.Error(), plain, 1), err: err}
+}
+
+// plainPathError is an error whose message plainError rewrote; it still
+// unwraps to the original.
+type plainPathError struct {
+	msg string
+	err error
+}
+
+func (e *plainPathError) Error() string { return e.msg }
+func (e *plainPathError) Unwrap() error { return e.err }
 
 // writeOutput writes a file through a temporary file beside it, renamed
 // into place only when write succeeds, so a failure never leaves a partial
@@ -115,7 +165,7 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.partial")
 	if err != nil {
-		return err
+		return plainError(err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
@@ -132,6 +182,11 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 // and not an existing file unless force. Commands that start work before
 // writing (bots, long matches) call it first.
 func checkOutput(path string, force bool) error {
+	if st, err := os.Stat(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("%s: the directory %s does not exist", path, filepath.Dir(path))
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s: %s is not a directory", path, filepath.Dir(path))
+	}
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
 			return fmt.Errorf("%s is a directory", path)

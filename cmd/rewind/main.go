@@ -23,6 +23,6 @@ func main() {
 	if errors.As(err, &ee) {
 		os.Exit(ee.code)
 	}
-	fmt.Fprintln(os.Stderr, "rewind:", err)
+	fmt.Fprintln(os.Stderr, "rewind:", plainError(err))
 	os.Exit(1)
 }

@@ -40,6 +40,11 @@ stored explicitly, the replay's info object is kept for export).`,
 }
 
 func runRecordVector(opts *recordVectorOptions) error {
+	for _, in := range []string{opts.commands, opts.cfr} {
+		if _, err := statInput(in); err != nil {
+			return err
+		}
+	}
 	v := conform.Vector{Name: opts.cfr, Commands: opts.commands, CFR: opts.cfr}
 	g, err := conform.Load(v)
 	if err != nil {

@@ -38,6 +38,9 @@ with no network.`,
 }
 
 func runReport(opts *reportOptions) error {
+	if _, err := statInput(opts.in); err != nil {
+		return err
+	}
 	a, err := analysis.AnalyzeFile(opts.in)
 	if err != nil {
 		return err

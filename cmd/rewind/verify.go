@@ -27,7 +27,11 @@ hash and the footer. It prints OK with the round count, or the round where
 the re-simulation diverges. With --against it also compares every frame,
 field by field, with an official .cfr replay of the same game.
 
-Exit status: 0 verified and complete; 1 diverged, damaged or unreadable;
+Given an official .cfr, verify says it takes a .rwd and points to
+--against and rewind audit (exit status 1).
+
+Exit status: 0 verified and complete; 1 diverged, damaged, unreadable or
+not a .rwd;
 2 every whole round verifies but the recording stops early (no footer, as
 when the recorder was killed).`,
 		Args: cobra.ExactArgs(1),
@@ -42,11 +46,24 @@ when the recorder was killed).`,
 }
 
 func runVerify(opts *verifyOptions) error {
-	f, err := os.Open(opts.file)
-	if err != nil {
+	if _, err := statInput(opts.file); err != nil {
 		return err
 	}
+	if opts.against != "" {
+		if _, err := statInput(opts.against); err != nil {
+			return err
+		}
+	}
+	f, err := os.Open(opts.file)
+	if err != nil {
+		return plainError(err)
+	}
 	defer f.Close()
+	if isCFR(f) {
+		return fmt.Errorf("%s is an official .cfr replay; verify takes a .rwd (re-simulated from its commands). "+
+			"To compare a .rwd with it: rewind verify GAME.rwd --against %s; to check it against the rules: rewind audit %s",
+			opts.file, opts.file, opts.file)
+	}
 	if opts.against == "" {
 		res, err := replay.Verify(f, nil)
 		if err != nil {
@@ -85,4 +102,16 @@ func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) err
 		fmt.Fprintf(opts.stdout, "FAIL %s: %v (%d rounds verified before)\n", opts.file, res.Err, res.Rounds)
 		return &exitError{code: 1}
 	}
+}
+
+// isCFR reports whether f starts like an official .cfr replay (gzip or
+// JSON) rather than a .rwd, and rewinds it.
+func isCFR(f *os.File) bool {
+	var b [2]byte
+	n, _ := io.ReadFull(f, b[:])
+	f.Seek(0, io.SeekStart)
+	if n < 2 {
+		return false
+	}
+	return b[0] == 0x1f && b[1] == 0x8b || b[0] == '{'
 }
