@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 )
 
@@ -28,7 +32,76 @@ func externalSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
 	if err != nil {
 		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}
-	return match.Seat{Bot: b, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
+	return match.Seat{Bot: &watchedBot{Bot: b, spec: spec, log: log}, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
+}
+
+// watchedBot remembers how an external bot fared: whether it ever
+// answered, its first failure and whether it is gone for good (it failed
+// to start or exited), so play can stop a match whose bot died before
+// answering and say why.
+type watchedBot struct {
+	bot.Bot
+	spec, log string
+
+	mu       sync.Mutex
+	answered bool  // some round was answered
+	first    error // first failure (start or round)
+	gone     bool  // failed to start or exited
+}
+
+func (w *watchedBot) Start(uid int, seed uint64) error {
+	err := w.Bot.Start(uid, seed)
+	if err != nil {
+		w.mu.Lock()
+		w.first, w.gone = fmt.Errorf("failed to start: %w", err), true
+		w.mu.Unlock()
+	}
+	return err
+}
+
+func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
+	cmds, err := w.Bot.Commands(f)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err == nil {
+		w.answered = true
+		return cmds, nil
+	}
+	if w.first == nil {
+		w.first = err
+	}
+	if errors.Is(err, subprocess.ErrBotExited) {
+		w.gone = true
+	}
+	return cmds, err
+}
+
+// diedUnanswered reports whether the bot is gone without ever answering.
+func (w *watchedBot) diedUnanswered() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gone && !w.answered
+}
+
+func (w *watchedBot) firstFault() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.first
+}
+
+// stderrTail returns the last n lines of the bot's stderr log, or a note
+// that it wrote nothing.
+func (w *watchedBot) stderrTail(n int) string {
+	b, err := os.ReadFile(w.log)
+	text := strings.TrimRight(string(b), "\n")
+	if err != nil || strings.TrimSpace(text) == "" {
+		return fmt.Sprintf("  (nothing on stderr; log %s)", w.log)
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return fmt.Sprintf("  last lines of its stderr (%s):\n    %s", w.log, strings.Join(lines, "\n    "))
 }
 
 // shortName names an external bot by its last word's base name

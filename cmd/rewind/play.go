@@ -114,7 +114,17 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	}
 	var res *match.Result
 	var bar *progressbar.ProgressBar
-	mcRan := false // match.Run closes the bots; if it never ran, close them here
+	mcRan := false            // match.Run closes the bots; if it never ran, close them here
+	var watched []*watchedBot // external bots, by seat
+	for _, st := range seats {
+		wb, _ := st.Bot.(*watchedBot)
+		watched = append(watched, wb)
+	}
+	// dead is the first external bot gone before answering a round: the
+	// match stops at once and records nothing.
+	dead := -1
+	matchCtx, stopMatch := context.WithCancel(ctx)
+	defer stopMatch()
 	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(w, time.Now(), "rewind "+version)}
 		if opts.progress {
@@ -124,12 +134,40 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 				progressbar.OptionShowCount(),
 				progressbar.OptionSetWidth(30),
 				progressbar.OptionClearOnFinish())
-			mc.Progress = func(turn int) { bar.Set(turn) }
+		}
+		mc.Progress = func(turn int) {
+			if bar != nil {
+				bar.Set(turn)
+			}
+			for i, wb := range watched {
+				if dead < 0 && wb != nil && wb.diedUnanswered() {
+					dead = i
+					stopMatch()
+				}
+			}
 		}
 		var err error
 		mcRan = true
-		res, err = match.Run(ctx, mc)
-		return err
+		res, err = match.Run(matchCtx, mc)
+		if err != nil {
+			return err
+		}
+		if dead >= 0 {
+			wb := watched[dead]
+			return fmt.Errorf("--bot %q (uid %d) stopped before answering turn 1: %v; nothing recorded\n%s",
+				wb.spec, dead+1, wb.firstFault(), wb.stderrTail(stderrTailLines))
+		}
+		// A bot that faulted on every round it was asked never played.
+		if asked := res.Turn - 1; asked > 0 && !res.Interrupted {
+			for i, p := range res.Players {
+				if p.Faults == asked && watched[i] != nil {
+					wb := watched[i]
+					return fmt.Errorf("--bot %q (uid %d) failed every one of its %d rounds (first: %v); nothing recorded\n%s",
+						wb.spec, i+1, asked, wb.firstFault(), wb.stderrTail(stderrTailLines))
+				}
+			}
+		}
+		return nil
 	})
 	if bar != nil {
 		bar.Finish()
@@ -143,6 +181,11 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		return nil, err
 	}
 	printRanking(opts.stdout, res)
+	for i, p := range res.Players {
+		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
+			fmt.Fprintf(opts.stdout, "uid %d (%s) faulted %d rounds; first: %v\n%s\n", p.UID, wb.spec, p.Faults, wb.firstFault(), wb.stderrTail(stderrTailLines))
+		}
+	}
 	abs, _ := filepath.Abs(opts.out)
 	if res.Interrupted {
 		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
@@ -150,6 +193,9 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	fmt.Fprintf(opts.stdout, "replay: %s (%d rounds)\n", abs, res.Turn)
 	return res, nil
 }
+
+// stderrTailLines is how much of a failed bot's stderr play shows.
+const stderrTailLines = 10
 
 // checkPlaySettings checks the settings of a match (turns, deadline)
 // against the ranges their flags' help states.
