@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -34,7 +33,7 @@ the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout = cmd.OutOrStdout()
 			opts.serve.stderr = cmd.ErrOrStderr()
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
 			return runDemo(ctx, opts)
 		},

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,7 +40,7 @@ own — and its header names the parent (file SHA-256 and turn).`,
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
 			_, err := runFork(ctx, opts)
 			return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -44,8 +43,8 @@ func newPlayCmd() *cobra.Command {
 Each --bot is either a built-in strategy (` + strings.Join(bot.BuiltinNames(), ", ") + `)
 or the command line of an external bot speaking the protocol of
 docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
-With no --bot, one of each built-in plays. Ctrl-C ends the match cleanly:
-the replay is finished at the last whole round.`,
+With no --bot, one of each built-in plays. Ctrl-C, SIGTERM or SIGHUP end
+the match cleanly: the replay is finished at the last whole round.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -55,7 +54,7 @@ the replay is finished at the last whole round.`,
 			if err := checkDeadlineFlag(opts.deadline); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
 			_, err := runPlay(ctx, opts)
 			return err

@@ -8,8 +8,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -52,7 +50,7 @@ its own address. Stop it with Ctrl-C.`,
 				opts.dir = args[0]
 			}
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
 			lib, err := viewer.OpenLibrary(opts.dir)
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime"
 	"time"
 
@@ -37,7 +36,7 @@ commands), P at a time. Game i is played on a seed derived from --seed and i,
 with a seating drawn from that seed, so a tournament is reproducible. Every
 replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
-resumes. It prints wins, mean rank, mean gold and a multiplayer Elo rating
+resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, mean gold and a multiplayer Elo rating
 per bot.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,7 +50,7 @@ per bot.`,
 			if cmd.Flags().Changed("players") && opts.players == 0 {
 				return fmt.Errorf("--players 0 is outside 2..8")
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
 			return runTournament(ctx, opts)
 		},
