@@ -66,3 +66,38 @@ done
 		t.Errorf("output:\n%s", s)
 	}
 }
+
+// A tournament keeps one stderr log per game and seat,
+// DIR/game-NNNN.bot-UID.stderr.log, instead of one per seat overwritten
+// by every game.
+func TestTournamentLogsPerGame(t *testing.T) {
+	dir := t.TempDir()
+	// The bot writes its start message (uid and seed) to stderr and exits:
+	// it faults every round, which a tournament records and carries on.
+	echo := script(t, dir, "echo.sh", `read start
+echo "$start" >&2
+`)
+	tdir := filepath.Join(dir, "t")
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", echo}, turns: 200, seed: 5, stdout: &bytes.Buffer{}}, games: 3, parallel: 2, dir: tdir}
+	if err := runTournament(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(tdir, "*.stderr.log"))
+	if len(logs) != 3 {
+		t.Fatalf("logs: %v", logs)
+	}
+	seen := map[string]bool{}
+	for g, l := range logs {
+		if !strings.HasPrefix(filepath.Base(l), "game-000") || !strings.Contains(filepath.Base(l), ".bot-") {
+			t.Errorf("log %d named %s", g, l)
+		}
+		b, _ := os.ReadFile(l)
+		if !strings.Contains(string(b), `"type":"start"`) {
+			t.Errorf("%s: %q", l, b)
+		}
+		seen[string(b)] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("the games' logs are not each their own: %d distinct", len(seen))
+	}
+}

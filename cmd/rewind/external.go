@@ -15,18 +15,23 @@ import (
 )
 
 // externalSeat starts an external bot for --bot spec; its stderr goes to
-// LOGDIR/bot-<uid>.stderr.log (LOGDIR defaults to the replay's directory).
-func externalSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
+// LOGDIR/NAME.bot-<uid>.stderr.log, where LOGDIR defaults to the replay's
+// directory and NAME is logName, or else the replay's base name (without
+// either, LOGDIR/bot-<uid>.stderr.log).
+func externalSeat(spec string, uid int, opts *playOptions, logName string) (match.Seat, error) {
 	dir := opts.logDir
 	if dir == "" {
 		dir = filepath.Dir(opts.out)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return match.Seat{}, err
+		return match.Seat{}, plainError(err)
+	}
+	if logName == "" && opts.out != "" {
+		logName = filepath.Base(opts.out)
 	}
 	log := filepath.Join(dir, fmt.Sprintf("bot-%d.stderr.log", uid))
-	if opts.out != "" {
-		log = filepath.Join(dir, fmt.Sprintf("%s.bot-%d.stderr.log", filepath.Base(opts.out), uid))
+	if logName != "" {
+		log = filepath.Join(dir, fmt.Sprintf("%s.bot-%d.stderr.log", logName, uid))
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
 	if err != nil {

@@ -72,13 +72,19 @@ the match cleanly: the replay is finished at the last whole round.`,
 
 // newSeat makes the seat for one --bot value.
 func newSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
+	return newSeatLog(spec, uid, opts, "")
+}
+
+// newSeatLog is newSeat with the name an external bot's stderr log starts
+// with (see externalSeat).
+func newSeatLog(spec string, uid int, opts *playOptions, logName string) (match.Seat, error) {
 	if b, err := bot.Builtin(spec); err == nil {
 		return match.Seat{Bot: b}, nil
 	}
 	if !strings.ContainsAny(spec, " /.") {
 		return match.Seat{}, fmt.Errorf("--bot %q is neither a built-in (%s) nor a command", spec, strings.Join(bot.BuiltinNames(), ", "))
 	}
-	return externalSeat(spec, uid, opts)
+	return externalSeat(spec, uid, opts, logName)
 }
 
 func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {

@@ -37,7 +37,8 @@ with a seating drawn from that seed, so a tournament is reproducible. Every
 replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
 resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, mean gold and a multiplayer Elo rating
-per bot.`,
+per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
+one log per game and seat.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -83,7 +84,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 		Seed: opts.play.seed, MaxTurn: opts.play.turns,
 		Archive: &recording.Dir{Path: opts.dir, Tool: "rewind " + version},
 		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
-			s, err := newSeat(spec, uid, &opts.play)
+			// One stderr log per game and seat, beside the game's replay:
+			// DIR/game-0007.bot-3.stderr.log.
+			s, err := newSeatLog(spec, uid, &opts.play, fmt.Sprintf("game-%04d", game))
 			return s.Bot, err
 		},
 	}
