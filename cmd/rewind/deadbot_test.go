@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func script(t *testing.T, dir, name, body string) string {
@@ -99,5 +101,19 @@ echo "$start" >&2
 	}
 	if len(seen) != 3 {
 		t.Errorf("the games' logs are not each their own: %d distinct", len(seen))
+	}
+}
+
+// A bot that stays alive but never answers faults every round it is
+// asked: play fails with its first fault instead of passing the match off
+// as played, and records nothing.
+func TestPlayFailsWhenBotNeverAnswers(t *testing.T) {
+	dir := t.TempDir()
+	mute := script(t, dir, "mute.sh", "echo 'thinking...' >&2\ncat >/dev/null\n")
+	out := filepath.Join(dir, "g.rwd")
+	_, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", mute}, turns: 200, seed: 1, out: out, deadline: time.Millisecond, stdout: io.Discard})
+	wantErr(t, err, mute, "failed every one of its 199 rounds", "thinking...")
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a replay was recorded")
 	}
 }
