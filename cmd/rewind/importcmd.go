@@ -124,25 +124,32 @@ func statInput(path string) (os.FileInfo, error) {
 // "open X: no such file or directory" becomes "X: no such file". The rest
 // of the message is kept.
 func plainError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var pe *fs.PathError
-	if err == nil || !errors.As(err, &pe) {
+	var le *os.LinkError
+	var whole, path string
+	var cause error
+	switch {
+	case errors.As(err, &pe):
+		whole, path, cause = pe.Error(), pe.Path, pe.Err
+	case errors.As(err, &le):
+		whole, path, cause = le.Error(), le.New, le.Err
+	default:
 		return err
 	}
-	reason := pe.Err.Error()
+	reason := cause.Error()
 	switch {
-	case errors.Is(pe.Err, fs.ErrNotExist):
+	case errors.Is(cause, fs.ErrNotExist):
 		reason = "no such file"
-	case errors.Is(pe.Err, fs.ErrPermission):
+	case errors.Is(cause, fs.ErrPermission):
 		reason = "permission denied"
-	case errors.Is(pe.Err, syscall.EISDIR):
+	case errors.Is(cause, syscall.EISDIR):
 		reason = "is a directory; give a file"
 	}
-	plain := pe.Path + ": " + reason
-	msg := err.Error()
-	if msg == pe.Error() {
-		return &plainPathError{msg: plain, err: err}
-	}
-	return &plainPathError{msg: strings.Replace(msg, pe.Error(), plain, 1), err: err}
+	plain := path + ": " + reason
+	return &plainPathError{msg: strings.Replace(err.Error(), whole, plain, 1), err: err}
 }
 
 // plainPathError is an error whose message plainError rewrote; it still
@@ -175,7 +182,7 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return plainError(os.Rename(tmp.Name(), path))
 }
 
 // checkOutput reports whether writeOutput may write path: not a directory,

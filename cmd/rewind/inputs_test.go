@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -63,6 +64,10 @@ func TestPlainError(t *testing.T) {
 		if !errors.Is(got, fs.ErrNotExist) {
 			t.Errorf("plainError(%v) no longer unwraps", err)
 		}
+	}
+	le := &os.LinkError{Op: "rename", Old: ".x.partial", New: "x.rwd", Err: syscall.EACCES}
+	if got := plainError(le).Error(); got != "x.rwd: permission denied" {
+		t.Errorf("plainError(%v) = %q", le, got)
 	}
 	if plainError(nil) != nil {
 		t.Error("plainError(nil) != nil")
