@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
@@ -65,24 +65,6 @@ func variant(t *testing.T, src, dst string) {
 	if err := os.WriteFile(dst, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestEveryOfficialReplay: the real tournament replays, a float-ranking
@@ -163,7 +145,7 @@ func TestEveryOfficialReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(gunzip(t, cfrOut), gunzip(t, p)) {
+			if !bytes.Equal(testutil.GunzipFile(t, cfrOut), testutil.GunzipFile(t, p)) {
 				t.Fatal("export is not byte-identical to the original JSON")
 			}
 
@@ -195,7 +177,7 @@ func TestEveryOfficialReplay(t *testing.T) {
 // a warning, on the rounds it has.
 func TestCutShortReplay(t *testing.T) {
 	dir := t.TempDir()
-	raw := gunzip(t, c06+".cfr")
+	raw := testutil.GunzipFile(t, c06+".cfr")
 	cut := filepath.Join(dir, "cut.cfr")
 	os.WriteFile(cut, raw[:len(raw)/2], 0o644)
 	var out, errOut bytes.Buffer

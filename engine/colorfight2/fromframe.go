@@ -255,3 +255,43 @@ func PlayersFromFrame(f *Frame) ([]Player, error) {
 	}
 	return players, nil
 }
+
+// ByUID returns f with its users in uid order (the engine's), sharing f's
+// cells: f itself when they already are, else a copy of f whose users are
+// laid out in *buf (grown as needed, so a caller can reuse it). Users whose
+// uid is not in 1..len(f.Users) are left out.
+func (f *Frame) ByUID(buf *[]FrameUser) *Frame {
+	sorted := true
+	for k := 1; k < len(f.Users); k++ {
+		if f.Users[k].UID < f.Users[k-1].UID {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return f
+	}
+	g := *f
+	*buf = append((*buf)[:0], make([]FrameUser, len(f.Users))...)
+	for _, u := range f.Users {
+		if u.UID >= 1 && int(u.UID) <= len(*buf) {
+			(*buf)[u.UID-1] = u
+		}
+	}
+	g.Users = *buf
+	return &g
+}
+
+// CopyRatings copies the users' verified flag and ranking from src into
+// f, matching users by uid: they are the server's account ratings, not
+// part of the game, so a played frame takes them from the replay's.
+func (f *Frame) CopyRatings(src *Frame) {
+	for k := range f.Users {
+		for j := range src.Users {
+			if src.Users[j].UID == f.Users[k].UID {
+				f.Users[k].Verified, f.Users[k].Ranking = src.Users[j].Verified, src.Users[j].Ranking
+				break
+			}
+		}
+	}
+}

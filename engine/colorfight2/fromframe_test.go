@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"sort"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -37,12 +36,11 @@ func frames(tb testing.TB, path string) []colorfight2.Frame {
 	}
 }
 
-// byUID returns f with its users in uid order (the engine's).
+// byUID returns f with its users in uid order (the engine's), in storage
+// of its own.
 func byUID(f *colorfight2.Frame) *colorfight2.Frame {
-	g := *f
-	g.Users = append([]colorfight2.FrameUser(nil), f.Users...)
-	sort.Slice(g.Users, func(i, j int) bool { return g.Users[i].UID < g.Users[j].UID })
-	return &g
+	var buf []colorfight2.FrameUser
+	return f.ByUID(&buf)
 }
 
 func configOf(f *colorfight2.Frame, maxTurn int) colorfight2.Config {

@@ -773,14 +773,6 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 // the rules do not produce: the users' verified flag and ranking, which
 // the server copies from its accounts.
 func diffPlayed(want, got *Frame) *Divergence {
-	for k := range got.Users {
-		g := &got.Users[k]
-		for j := range want.Users {
-			if want.Users[j].UID == g.UID {
-				g.Verified, g.Ranking = want.Users[j].Verified, want.Users[j].Ranking
-				break
-			}
-		}
-	}
+	got.CopyRatings(want)
 	return Diff(want, got)
 }

@@ -38,9 +38,7 @@ func TestInferCommands(t *testing.T) {
 				st.Step(cmds)
 				st.Frame(&got)
 				// Ratings are the server's, not the game's.
-				for k := range got.Users {
-					got.Users[k].Ranking, got.Users[k].Verified = next.Users[k].Ranking, next.Users[k].Verified
-				}
+				got.CopyRatings(next)
 				known := slices.Contains(unexplained[filepath.Base(p)], turn)
 				d := colorfight2.Diff(next, &got)
 				switch {

@@ -172,6 +172,28 @@ type HeaderUser struct {
 	Cells [][2]int64
 }
 
+// Config returns the game configuration the header describes: the map
+// size, and max_turn and max_player from the info object (0 when absent).
+func (h Header) Config() colorfight2.Config {
+	var info struct {
+		MaxTurn   int `json:"max_turn"`
+		MaxPlayer int `json:"max_player"`
+	}
+	_ = json.Unmarshal(h.Info, &info)
+	return colorfight2.Config{Width: h.Width, Height: h.Height, MaxTurn: info.MaxTurn, MaxPlayer: info.MaxPlayer}
+}
+
+// Playable returns c with what playing the game needs filled in: an
+// official replay whose info object lacks max_turn is taken as the default
+// length, and max_player is at least the number of players.
+func Playable(c colorfight2.Config, players int) colorfight2.Config {
+	if c.MaxTurn <= 0 {
+		c.MaxTurn = colorfight2.DefaultMaxTurn
+	}
+	c.MaxPlayer = max(c.MaxPlayer, players)
+	return c
+}
+
 // locErr carries an error with the location path collected while it
 // propagates up the parser (innermost first).
 type locErr struct {

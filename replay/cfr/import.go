@@ -3,10 +3,10 @@ package cfr
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -108,18 +108,7 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 	if len(next.Users) == 0 {
 		return nil, errors.New("frame 1 has no players: rewind reads games whose players registered before turn 1")
 	}
-	var info struct {
-		MaxTurn   int `json:"max_turn"`
-		MaxPlayer int `json:"max_player"`
-	}
-	_ = json.Unmarshal(g.Header.Info, &info)
-	g.Config = colorfight2.Config{Width: f0.Width, Height: f0.Height, MaxTurn: info.MaxTurn, MaxPlayer: info.MaxPlayer}
-	if g.Config.MaxTurn <= 0 {
-		g.Config.MaxTurn = colorfight2.DefaultMaxTurn
-	}
-	if g.Config.MaxPlayer < len(next.Users) {
-		g.Config.MaxPlayer = len(next.Users)
-	}
+	g.Config = Playable(g.Header.Config(), len(next.Users))
 	g.Map = colorfight2.MapFromFrame(&f0)
 	if g.Players, err = colorfight2.PlayersFromFrame(&next); err != nil {
 		return nil, err
@@ -171,6 +160,8 @@ type walker struct {
 	buf         [2]colorfight2.State
 	from        colorfight2.Frame
 	flip        int
+	// users of the replay's frames put in uid order (Frame.ByUID)
+	sortPrev, sortNext []colorfight2.FrameUser
 }
 
 // playRound plays the round to the replay's frame next from the state st
@@ -182,16 +173,16 @@ type walker struct {
 // state returned is valid until the next call.
 func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight2.Frame, lastBad bool) (*Step, *colorfight2.State) {
 	starts := []*colorfight2.State{st}
-	if lastBad && w.file.LoadFrameUnchecked(w.g.Config, byUID(prev)) == nil {
+	if lastBad && w.file.LoadFrameUnchecked(w.g.Config, prev.ByUID(&w.sortPrev)) == nil {
 		starts = append(starts, &w.file)
 	}
 	var first *Step
 	for k, start := range starts {
 		from := &w.from
 		start.Frame(from)
-		copyRatings(from, prev)
+		from.CopyRatings(prev)
 		w.before.CopyFrom(start)
-		cmds, err := w.inf.Infer(start, byUID(from), byUID(next))
+		cmds, err := w.inf.Infer(start, from, next.ByUID(&w.sortNext))
 		if err != nil {
 			cmds = nil // next is not a frame of this game; compare says why
 		}
@@ -225,8 +216,8 @@ func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight
 // got receives); before is the state before the round, for explanations.
 func (w *walker) compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) []Violation {
 	st.Frame(got)
-	copyRatings(got, want)
-	wf := byUID(want)
+	got.CopyRatings(want)
+	wf := want.ByUID(&w.sortNext)
 	var out []Violation
 	if d := colorfight2.Diff(wf, got); d != nil {
 		v := Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Want, Allowed: d.Got}
@@ -280,41 +271,6 @@ func explain(d *colorfight2.Divergence, before, after *colorfight2.State) string
 	return fmt.Sprintf("energy %d at turn %d, income %d, tax %d, attacks and upgrades %+d", ub.Energy, b.Turn, ua.EnergySource, ua.TaxAmount, rest)
 }
 
-// byUID returns f with its users in uid order (the engine's), sharing
-// cells.
-func byUID(f *colorfight2.Frame) *colorfight2.Frame {
-	sorted := true
-	for k := 1; k < len(f.Users); k++ {
-		if f.Users[k].UID < f.Users[k-1].UID {
-			sorted = false
-		}
-	}
-	if sorted {
-		return f
-	}
-	g := *f
-	g.Users = make([]colorfight2.FrameUser, len(f.Users))
-	for _, u := range f.Users {
-		if u.UID >= 1 && int(u.UID) <= len(g.Users) {
-			g.Users[u.UID-1] = u
-		}
-	}
-	return &g
-}
-
-// copyRatings copies the users' verified flag and ranking from src to dst
-// by uid: they are the server's, not the game's.
-func copyRatings(dst, src *colorfight2.Frame) {
-	for k := range dst.Users {
-		for j := range src.Users {
-			if src.Users[j].UID == dst.Users[k].UID {
-				dst.Users[k].Verified, dst.Users[k].Ranking = src.Users[j].Verified, src.Users[j].Ranking
-				break
-			}
-		}
-	}
-}
-
 // ImportOptions describe an import.
 type ImportOptions struct {
 	// Source names the official replay (its base name goes in the header)
@@ -347,7 +303,7 @@ func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
 		}
 		if rw == nil {
 			h := replay.Header{Config: g.Config, Map: g.Map, Created: opts.Created, Tool: opts.Tool,
-				CFRInfo: g.Header.Info, Import: &replay.Import{Source: baseName(opts.Source), SHA256: opts.SHA256, Inferred: true}}
+				CFRInfo: g.Header.Info, Import: &replay.Import{Source: filepath.Base(opts.Source), SHA256: opts.SHA256, Inferred: true}}
 			for i, p := range g.Players {
 				h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Verified: g.Verified[i], Ranking: g.Ranking[i]})
 			}
@@ -374,13 +330,6 @@ func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
 		res.Complete = true
 	}
 	return res, nil
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }
 
 // SHA256 returns the hex SHA-256 of everything r yields.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
@@ -44,7 +45,7 @@ func NewFork(name string, data []byte, turn int) (*Fork, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Fork{Parent: replay.Parent{Source: baseName(name), SHA256: sum, Turn: turn}}
+	f := &Fork{Parent: replay.Parent{Source: filepath.Base(name), SHA256: sum, Turn: turn}}
 	if turn < 1 {
 		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
 	}
@@ -115,13 +116,4 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 	f.Origin, f.Info = o, g.Header.Info
 	f.Verified, f.Ranking = g.Verified, g.Ranking
 	return nil
-}
-
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' || p[i] == '\\' {
-			return p[i+1:]
-		}
-	}
-	return p
 }

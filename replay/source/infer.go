@@ -1,10 +1,9 @@
 package source
 
 import (
-	"encoding/json"
-
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
 )
 
 // MaxUnexplained is how many rounds the rules do not explain an inferring
@@ -90,15 +89,7 @@ func (s *inferSource) Next(f *colorfight2.Frame) error {
 // first plays the registration round: the players of frame 1 on the map
 // of frame 0, with no commands.
 func (s *inferSource) first(f *colorfight2.Frame) {
-	var info struct {
-		MaxTurn   int `json:"max_turn"`
-		MaxPlayer int `json:"max_player"`
-	}
-	_ = json.Unmarshal(s.meta.Info, &info)
-	s.cfg = colorfight2.Config{Width: f.Width, Height: f.Height, MaxTurn: info.MaxTurn, MaxPlayer: max(info.MaxPlayer, len(f.Users))}
-	if s.cfg.MaxTurn <= 0 {
-		s.cfg.MaxTurn = colorfight2.DefaultMaxTurn
-	}
+	s.cfg = cfr.Playable(s.meta.Config, len(f.Users))
 	players, err := colorfight2.PlayersFromFrame(f)
 	if err != nil || s.m.Width != f.Width || s.m.Height != f.Height {
 		s.unexplained(f)
@@ -120,7 +111,7 @@ func (s *inferSource) first(f *colorfight2.Frame) {
 
 // next infers the round that leads to the replay's frame f.
 func (s *inferSource) next(f *colorfight2.Frame) {
-	nf := s.byUID(f)
+	nf := f.ByUID(&s.sorted)
 	if s.altOK {
 		s.altOK = false
 		if cmds, ok, _ := s.play(s.alt, &s.altFrom, nf, f); ok {
@@ -166,7 +157,7 @@ func (s *inferSource) matches(f *colorfight2.Frame) bool { return s.matchesState
 // in played).
 func (s *inferSource) matchesState(st *colorfight2.State, f *colorfight2.Frame) bool {
 	st.Frame(&s.played)
-	copyRatings(&s.played, f)
+	s.played.CopyRatings(f)
 	if colorfight2.Diff(f, &s.played) != nil {
 		return false
 	}
@@ -187,47 +178,10 @@ func (s *inferSource) load(f *colorfight2.Frame) {
 		s.cfg = colorfight2.Config{Width: f.Width, Height: f.Height, MaxTurn: colorfight2.DefaultMaxTurn}
 	}
 	s.cfg.MaxPlayer = max(s.cfg.MaxPlayer, len(f.Users))
-	s.ready = s.cur.LoadFrameUnchecked(s.cfg, s.byUID(f)) == nil
+	s.ready = s.cur.LoadFrameUnchecked(s.cfg, f.ByUID(&s.sorted)) == nil
 	if s.ready {
 		s.cur.Frame(&s.from)
-		copyRatings(&s.from, f)
-	}
-}
-
-// byUID returns f with its users in uid order (the engine's), sharing its
-// cells; f itself when they already are.
-func (s *inferSource) byUID(f *colorfight2.Frame) *colorfight2.Frame {
-	sorted := true
-	for k := 1; k < len(f.Users); k++ {
-		if f.Users[k].UID < f.Users[k-1].UID {
-			sorted = false
-			break
-		}
-	}
-	if sorted {
-		return f
-	}
-	g := *f
-	s.sorted = append(s.sorted[:0], make([]colorfight2.FrameUser, len(f.Users))...)
-	for _, u := range f.Users {
-		if u.UID >= 1 && int(u.UID) <= len(s.sorted) {
-			s.sorted[u.UID-1] = u
-		}
-	}
-	g.Users = s.sorted
-	return &g
-}
-
-// copyRatings copies the users' verified flag and ranking from src to dst
-// by uid: they are the server's, not the game's.
-func copyRatings(dst, src *colorfight2.Frame) {
-	for k := range dst.Users {
-		for j := range src.Users {
-			if src.Users[j].UID == dst.Users[k].UID {
-				dst.Users[k].Verified, dst.Users[k].Ranking = src.Users[j].Verified, src.Users[j].Ranking
-				break
-			}
-		}
+		s.from.CopyRatings(f)
 	}
 }
 

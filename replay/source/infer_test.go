@@ -84,7 +84,7 @@ func TestInferC06(t *testing.T) {
 		}
 		st.Step(cmds[n])
 		st.Frame(&got)
-		copyRatings(&got, &frames[n])
+		got.CopyRatings(&frames[n])
 		if d := colorfight2.Diff(&frames[n], &got); d != nil {
 			t.Fatalf("replaying the inferred commands: %v", d)
 		}

@@ -125,13 +125,7 @@ func New(r io.Reader, closer io.Closer) (Source, error) {
 		return nil, err
 	}
 	hd := d.Header()
-	m := &Meta{Format: CFR, Info: hd.Info}
-	var info struct {
-		MaxTurn   int `json:"max_turn"`
-		MaxPlayer int `json:"max_player"`
-	}
-	_ = json.Unmarshal(hd.Info, &info)
-	m.Config = colorfight2.Config{Width: hd.Width, Height: hd.Height, MaxTurn: info.MaxTurn, MaxPlayer: info.MaxPlayer}
+	m := &Meta{Format: CFR, Info: hd.Info, Config: hd.Config()}
 	return &cfrSource{d: d, meta: m, closer: closer}, nil
 }
 
