@@ -48,7 +48,32 @@ type LibraryPage struct {
 	Upload    bool  // uploads accepted
 	MaxUpload int64 // bytes
 	MaxStr    string
-	Assets    Assets
+	// Live: the server follows games being played; LiveRows lists them.
+	Live     bool
+	LiveRows []LiveRow
+	Assets   Assets
+}
+
+// LiveRow is one game being played, on the library page.
+type LiveRow struct {
+	ID      string
+	URL     string // the live page
+	Room    string
+	Players string // "alice, bob"
+	Turn    int
+	MaxTurn int
+	Done    bool
+	Replay  string // the finished replay's page, when known
+}
+
+// LiveInfo is what a live game's page adds to the replay page.
+type LiveInfo struct {
+	// EventsURL streams the game's rounds (server-sent events);
+	// ChartsURL answers the charts of the game so far.
+	EventsURL, ChartsURL string
+	Turn, MaxTurn        int
+	Done                 bool
+	Replay               string // the finished replay's page, when known
 }
 
 // Chart is one go-echarts chart of the replay page.
@@ -73,7 +98,9 @@ type ReplayPage struct {
 	// ID and the current turn (a library server only).
 	ForkURL string
 	ID      string
-	Assets  Assets
+	// Live, when set, makes the page follow a game being played.
+	Live   *LiveInfo
+	Assets Assets
 }
 
 // ErrorPage is shown when a replay cannot be opened.

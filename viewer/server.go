@@ -69,6 +69,12 @@ type Options struct {
 	// Tool names the program in the header of the replays the server
 	// writes (forks); "" is "rewind viewer".
 	Tool string
+	// Live, when set, is a source of games being played: the library
+	// lists them and /live/ID follows one round by round (live.go).
+	Live Live
+	// MaxLiveStreams bounds the live event streams open at once (0:
+	// DefaultMaxLiveStreams).
+	MaxLiveStreams int
 }
 
 // Server is the viewer's HTTP handler.
@@ -80,6 +86,8 @@ type Server struct {
 	hosts map[string]bool
 	// forking is held while a fork is played: one at a time.
 	forking sync.Mutex
+	// live follows Options.Live's games (nil without).
+	live *liveHub
 }
 
 // NewServer serves lib.
@@ -103,6 +111,15 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("POST /api/upload", s.upload)
 	s.mux.HandleFunc("POST /api/fork", s.fork)
 	s.mux.HandleFunc("GET /static/{file}", s.static)
+	if opts.Live != nil {
+		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams)
+		s.mux.HandleFunc("GET /api/live", s.liveList)
+		s.mux.HandleFunc("GET /library/live", s.liveRows)
+		s.mux.HandleFunc("GET /live/{id}", s.livePage)
+		s.mux.HandleFunc("GET /live/{id}/data", s.liveData)
+		s.mux.HandleFunc("GET /live/{id}/charts", s.liveCharts)
+		s.mux.HandleFunc("GET /live/{id}/events", s.liveEvents)
+	}
 	return s
 }
 
@@ -224,8 +241,12 @@ func (s *Server) libraryPage() (templates.LibraryPage, error) {
 	if err != nil {
 		return templates.LibraryPage{}, err
 	}
-	return templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
-		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}, nil
+	p := templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
+		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}
+	if s.live != nil {
+		p.Live, p.LiveRows = true, s.liveRowsOf(s.liveGames())
+	}
+	return p, nil
 }
 
 func (s *Server) library(w http.ResponseWriter, r *http.Request) {
@@ -329,17 +350,7 @@ func (s *Server) data(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), status)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/octet-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Vary", "Accept-Encoding")
-	body := rep.Blob
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		body = rep.Gzip
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.Write(body)
+	serveBytes(w, r, "application/octet-stream", rep.Blob, rep.Gzip)
 }
 
 var staticTypes = map[string]string{

@@ -1,0 +1,602 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/templates"
+)
+
+// LiveGame is a game being played (or just finished) that the viewer can
+// follow.
+type LiveGame struct {
+	ID      string // url-safe id ([0-9A-Za-z._-])
+	Room    string
+	Turn    int // last whole round recorded
+	MaxTurn int
+	Players []string
+	Done    bool
+	// File, when set, is the finished recording's replay id in the
+	// viewer's library (its path relative to the library folder, with
+	// '/' between parts): the live page offers it once the game is Done.
+	File string
+}
+
+// Live is a source of games being played; rewind server implements it.
+type Live interface {
+	LiveGames() []LiveGame
+	// LiveReplay returns the .rwd bytes recorded so far for game id (a
+	// valid prefix of a recording: header and whole rounds, no footer
+	// until Done), the game's state, and a channel closed at the next
+	// round or at the end. Any error (an unknown id above all) makes the
+	// game unknown to the viewer (404). The viewer never modifies data.
+	LiveReplay(id string) (data []byte, g LiveGame, changed <-chan struct{}, err error)
+}
+
+// Bounds of live viewing.
+const (
+	// DefaultMaxLiveStreams bounds the event streams open at once
+	// (Options.MaxLiveStreams); past it a follower gets 503.
+	DefaultMaxLiveStreams = 256
+	// liveRepackEvery is the least time between two packs of one game:
+	// however fast rounds come, a game is decoded at most about four
+	// times a second and followers skip to the newest round.
+	liveRepackEvery = 250 * time.Millisecond
+	// liveHeartbeat is how often an idle event stream sends a comment, so
+	// proxies keep it open and a vanished client is noticed.
+	liveHeartbeat = 15 * time.Second
+	// liveWriteTimeout bounds one write to an event stream.
+	liveWriteTimeout = 30 * time.Second
+	// maxLiveCached is how many live games keep a packed version in
+	// memory beyond those being followed.
+	maxLiveCached = 8
+)
+
+// ValidLiveID reports whether id can name a live game: 1 to 128 of
+// [0-9A-Za-z._-], and not "." or "..".
+func ValidLiveID(id string) bool {
+	if id == "" || len(id) > 128 || id == "." || id == ".." {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// LiveURL is the path of a live game's page.
+func LiveURL(id string) string { return "/live/" + id }
+
+// liveHub shares the work of following live games among every request:
+// one pack per game version (singleflight), at most one pack start per
+// liveRepackEvery per game, and one pump per followed game that watches
+// its rounds and wakes the followers.
+type liveHub struct {
+	src       Live
+	every     time.Duration
+	heartbeat time.Duration
+	streams   chan struct{} // a slot per open event stream
+
+	mu    sync.Mutex
+	games map[string]*liveEntry
+	tick  int
+	// pumps counts the running pump goroutines; packs the packs done
+	// (both for the tests).
+	pumps int
+	packs int
+}
+
+// liveEntry is what the hub holds for one game.
+type liveEntry struct {
+	id  string
+	ver *liveVersion // the newest packed version
+	// flight is the pack in progress, if any.
+	flight *liveFlight
+	// next is when the next pack may start.
+	next time.Time
+	// notify is closed (and replaced) when ver changes or the game goes.
+	notify chan struct{}
+	// gone says why the game can no longer be followed (nil while it can).
+	gone error
+	// subs counts the open event streams; the pump runs while it is
+	// positive, until stop is called.
+	subs    int
+	stop    context.CancelFunc
+	lastUse int
+}
+
+// liveVersion is one packed state of a game.
+type liveVersion struct {
+	game LiveGame
+	rep  *Replay
+	// charts is the JSON of rep's charts; chartsGz gzip'd.
+	charts, chartsGz []byte
+}
+
+type liveFlight struct {
+	done chan struct{}
+	ver  *liveVersion
+	err  error
+}
+
+func newLiveHub(src Live, maxStreams int) *liveHub {
+	if maxStreams <= 0 {
+		maxStreams = DefaultMaxLiveStreams
+	}
+	return &liveHub{src: src, every: liveRepackEvery, heartbeat: liveHeartbeat,
+		streams: make(chan struct{}, maxStreams), games: map[string]*liveEntry{}}
+}
+
+// errGone says a game the viewer followed is no longer known to the
+// Live source.
+var errGone = errors.New("the game is no longer live")
+
+// sameState reports whether two observations of a game are the same
+// version.
+func sameState(a, b LiveGame) bool { return a.Turn == b.Turn && a.Done == b.Done }
+
+// reaches reports whether version state v is at least what was wanted.
+func reaches(v LiveGame, turn int, done bool) bool {
+	return v.Done || (!done && v.Turn >= turn)
+}
+
+// entryLocked returns id's entry, creating it, and drops the least
+// recently used idle entries beyond maxLiveCached.
+func (h *liveHub) entryLocked(id string) *liveEntry {
+	h.tick++
+	e, ok := h.games[id]
+	if !ok {
+		e = &liveEntry{id: id, notify: make(chan struct{})}
+		h.games[id] = e
+	}
+	e.lastUse = h.tick
+	for len(h.games) > maxLiveCached {
+		var victim *liveEntry
+		for _, c := range h.games {
+			if c.subs > 0 || c.flight != nil || c == e {
+				continue
+			}
+			if victim == nil || c.lastUse < victim.lastUse {
+				victim = c
+			}
+		}
+		if victim == nil {
+			break
+		}
+		delete(h.games, victim.id)
+	}
+	return e
+}
+
+// goneLocked marks e as no longer followable and forgets it, so a later
+// request starts afresh.
+func (h *liveHub) goneLocked(e *liveEntry, err error) {
+	if e.gone == nil {
+		e.gone = err
+		close(e.notify)
+		e.notify = make(chan struct{})
+	}
+	if h.games[e.id] == e {
+		delete(h.games, e.id)
+	}
+}
+
+// current returns a packed version of game id at least as new as the
+// game was when current was called, packing it if needed: concurrent
+// callers share one pack per version, and no pack starts sooner than
+// h.every after the game's previous one (callers wait, then the newest
+// state is packed). It also returns the last state observed and the
+// channel closed when the game moves on from it.
+func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGame, <-chan struct{}, error) {
+	wantTurn, wantDone, first := 0, false, true
+	for {
+		data, g, changed, err := h.src.LiveReplay(id)
+		if err != nil {
+			h.mu.Lock()
+			if e, ok := h.games[id]; ok {
+				h.goneLocked(e, errGone)
+			}
+			h.mu.Unlock()
+			return nil, g, nil, fmt.Errorf("%w: live game %q: %v", ErrNotFound, id, err)
+		}
+		if first {
+			wantTurn, wantDone, first = g.Turn, g.Done, false
+		}
+		now := time.Now()
+		h.mu.Lock()
+		e := h.entryLocked(id)
+		busy := e.flight != nil || now.Before(e.next)
+		if v := e.ver; v != nil && (sameState(v.game, g) || (busy && reaches(v.game, wantTurn, wantDone))) {
+			h.mu.Unlock()
+			return v, g, changed, nil
+		}
+		if f := e.flight; f != nil {
+			h.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return nil, g, nil, ctx.Err()
+			}
+			if f.err != nil {
+				return nil, g, nil, f.err
+			}
+			continue
+		}
+		if wait := e.next.Sub(now); wait > 0 {
+			h.mu.Unlock()
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return nil, g, nil, ctx.Err()
+			}
+			continue
+		}
+		f := &liveFlight{done: make(chan struct{})}
+		e.flight, e.next = f, now.Add(h.every)
+		h.packs++
+		h.mu.Unlock()
+
+		f.ver, f.err = packLive(data, g)
+
+		h.mu.Lock()
+		e.flight = nil
+		if f.err == nil && e.gone == nil && (e.ver == nil || !sameState(e.ver.game, f.ver.game) && reaches(f.ver.game, e.ver.game.Turn, e.ver.game.Done)) {
+			e.ver = f.ver
+			close(e.notify)
+			e.notify = make(chan struct{})
+		}
+		if f.err != nil {
+			h.goneLocked(e, f.err)
+		}
+		close(f.done)
+		h.mu.Unlock()
+		if f.err != nil {
+			return nil, g, nil, f.err
+		}
+		return f.ver, g, changed, nil
+	}
+}
+
+// packLive decodes a game's recording so far through the replay decoder
+// (a recording without its footer opens with its whole rounds) and packs
+// it for the page.
+func packLive(data []byte, g LiveGame) (*liveVersion, error) {
+	decodeSlots <- struct{}{}
+	defer func() { <-decodeSlots }()
+	src, err := source.New(bytes.NewReader(data), nil)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	defer src.Close()
+	rep, err := Load(src)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	if !g.Done {
+		rep.Warning = "" // the recording has no end yet: that is no damage
+	}
+	charts := make([]templates.Chart, len(rep.Charts))
+	for i, c := range rep.Charts {
+		charts[i] = templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)}
+	}
+	cj, err := json.Marshal(charts)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q: charts: %w", g.ID, err)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	zw.Write(cj)
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("live game %q: charts: %w", g.ID, err)
+	}
+	g.Players = append([]string(nil), g.Players...)
+	return &liveVersion{game: g, rep: rep, charts: cj, chartsGz: gz.Bytes()}, nil
+}
+
+// subscribe registers an event stream on game id and starts the game's
+// pump if it is the first.
+func (h *liveHub) subscribe(id string) *liveEntry {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.entryLocked(id)
+	e.subs++
+	if e.subs == 1 {
+		ctx, cancel := context.WithCancel(context.Background())
+		e.stop = cancel
+		h.pumps++
+		go h.pump(ctx, e)
+	}
+	return e
+}
+
+func (h *liveHub) unsubscribe(e *liveEntry) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e.subs--
+	if e.subs == 0 {
+		e.stop()
+	}
+}
+
+// pump keeps e's version up to date with the game while someone follows
+// it: at each new round it packs the newest state (as often as current
+// allows), which wakes every follower. It ends when the last follower
+// goes, when the game ends or when it is gone.
+func (h *liveHub) pump(ctx context.Context, e *liveEntry) {
+	defer func() {
+		h.mu.Lock()
+		h.pumps--
+		h.mu.Unlock()
+	}()
+	for ctx.Err() == nil {
+		v, g, changed, err := h.current(ctx, e.id)
+		if err != nil {
+			if ctx.Err() == nil {
+				h.mu.Lock()
+				h.goneLocked(e, err)
+				h.mu.Unlock()
+			}
+			return
+		}
+		if v.game.Done {
+			return
+		}
+		if !sameState(v.game, g) {
+			continue // the game moved on while it was packed
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// liveJSON is a live game as the page and /api/live see it.
+type liveJSON struct {
+	ID      string   `json:"id"`
+	Room    string   `json:"room"`
+	Turn    int      `json:"turn"`
+	MaxTurn int      `json:"max_turn"`
+	Players []string `json:"players"`
+	Done    bool     `json:"done"`
+	// URL is the live page; Replay the finished replay's page in the
+	// library ("" when the game is not done or not in the library).
+	URL    string `json:"url"`
+	Replay string `json:"replay,omitempty"`
+}
+
+func (s *Server) liveJSONOf(g LiveGame) liveJSON {
+	j := liveJSON{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, URL: LiveURL(g.ID)}
+	if j.Players == nil {
+		j.Players = []string{}
+	}
+	if g.Done && g.File != "" && ValidID(g.File) && !s.lib.Single() {
+		j.Replay = ReplayURL(g.File)
+	}
+	return j
+}
+
+// liveGames lists the source's games with a valid id.
+func (s *Server) liveGames() []LiveGame {
+	var out []LiveGame
+	for _, g := range s.live.src.LiveGames() {
+		if ValidLiveID(g.ID) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (s *Server) liveRowsOf(games []LiveGame) []templates.LiveRow {
+	out := make([]templates.LiveRow, 0, len(games))
+	for _, g := range games {
+		j := s.liveJSONOf(g)
+		out = append(out, templates.LiveRow{ID: g.ID, URL: j.URL, Room: g.Room, Players: strings.Join(g.Players, ", "),
+			Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay})
+	}
+	return out
+}
+
+func (s *Server) liveList(w http.ResponseWriter, r *http.Request) {
+	games := s.liveGames()
+	out := make([]liveJSON, 0, len(games))
+	for _, g := range games {
+		out = append(out, s.liveJSONOf(g))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) liveRows(w http.ResponseWriter, r *http.Request) {
+	render(w, r, http.StatusOK, templates.LiveRows(s.liveRowsOf(s.liveGames())))
+}
+
+// liveVersionFor answers a live request's game version, or writes the
+// error and returns nil.
+func (s *Server) liveVersionFor(w http.ResponseWriter, r *http.Request, page bool) *liveVersion {
+	id := r.PathValue("id")
+	var v *liveVersion
+	err := fmt.Errorf("%w: live game %q", ErrNotFound, id)
+	if ValidLiveID(id) {
+		v, _, _, err = s.live.current(r.Context(), id)
+	}
+	if err == nil {
+		return v
+	}
+	status := http.StatusUnprocessableEntity
+	if errors.Is(err, ErrNotFound) {
+		status = http.StatusNotFound
+	} else if r.Context().Err() == nil {
+		s.logf("viewer: %v", err)
+	}
+	if page {
+		title := "Cannot show this game"
+		if status == http.StatusNotFound {
+			title, err = "No such live game", fmt.Errorf("no game %q is being played", id)
+		}
+		s.errorPage(w, r, status, title, err.Error())
+	} else {
+		http.Error(w, err.Error(), status)
+	}
+	return nil
+}
+
+func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
+	v := s.liveVersionFor(w, r, true)
+	if v == nil {
+		return
+	}
+	g := v.game
+	p := PageData(v.rep, g.ID)
+	a := v.rep.Analysis
+	p.Title = "live: " + g.Room
+	if g.Room == "" {
+		p.Title = "live: " + g.ID
+	}
+	p.Summary = fmt.Sprintf("%s · %dx%d · %d players", a.Format, a.Config.Width, a.Config.Height, len(a.Players))
+	if v.rep.Provenance != "" {
+		p.Summary += " · " + v.rep.Provenance
+	}
+	p.DataURL = LiveURL(g.ID) + "/data"
+	p.Library = !s.lib.Single()
+	j := s.liveJSONOf(g)
+	p.Live = &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", ChartsURL: LiveURL(g.ID) + "/charts",
+		Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
+	render(w, r, http.StatusOK, templates.Replay(p))
+}
+
+func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
+	v := s.liveVersionFor(w, r, false)
+	if v == nil {
+		return
+	}
+	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
+	serveBytes(w, r, "application/octet-stream", v.rep.Blob, v.rep.Gzip)
+}
+
+func (s *Server) liveCharts(w http.ResponseWriter, r *http.Request) {
+	v := s.liveVersionFor(w, r, false)
+	if v == nil {
+		return
+	}
+	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
+	serveBytes(w, r, "application/json", v.charts, v.chartsGz)
+}
+
+// serveBytes answers body, or its gzip'd form when the client takes it.
+func serveBytes(w http.ResponseWriter, r *http.Request, contentType string, body, gz []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		body = gz
+	}
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.Write(body)
+}
+
+// liveEvents streams a live game's progress as server-sent events:
+//
+//	event: round  data: the game (liveJSON) at each new packed version,
+//	              the first one at once (followers skip to the newest);
+//	event: done   data: the game, once it has ended (the stream ends);
+//	event: gone   data: {"error"}, when the game can no longer be followed.
+//
+// A comment is sent every liveHeartbeat while nothing happens. The stream
+// ends when the client goes, the game ends or is gone.
+func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !ValidLiveID(id) {
+		http.Error(w, fmt.Sprintf("no live game %q", id), http.StatusNotFound)
+		return
+	}
+	h := s.live
+	select {
+	case h.streams <- struct{}{}:
+		defer func() { <-h.streams }()
+	default:
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("too many live streams (%d): try again later", cap(h.streams)), http.StatusServiceUnavailable)
+		return
+	}
+	e := h.subscribe(id)
+	defer h.unsubscribe(e)
+	if _, _, _, err := h.current(r.Context(), id); err != nil {
+		status := http.StatusUnprocessableEntity
+		if errors.Is(err, ErrNotFound) {
+			status = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+
+	rc := http.NewResponseController(w)
+	// The stream outlives the server's request timeouts: no read
+	// deadline (a client that goes closes the connection), and a
+	// deadline per write instead of one for the whole response.
+	rc.SetReadDeadline(time.Time{})
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	send := func(event string, v any) bool {
+		rc.SetWriteDeadline(time.Now().Add(liveWriteTimeout))
+		var err error
+		if event == "" {
+			_, err = io.WriteString(w, ": heartbeat\n\n")
+		} else {
+			b, _ := json.Marshal(v)
+			_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		}
+		return err == nil && rc.Flush() == nil
+	}
+	hb := time.NewTicker(h.heartbeat)
+	defer hb.Stop()
+	var sent *liveVersion
+	for {
+		h.mu.Lock()
+		v, gone, notify := e.ver, e.gone, e.notify
+		h.mu.Unlock()
+		if v != nil && v != sent {
+			if !send("round", s.liveJSONOf(v.game)) {
+				return
+			}
+			sent = v
+			if v.game.Done {
+				send("done", s.liveJSONOf(v.game))
+				return
+			}
+		}
+		if gone != nil {
+			send("gone", map[string]string{"error": gone.Error()})
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-hb.C:
+			if !send("", nil) {
+				return
+			}
+		case <-notify:
+		}
+	}
+}
