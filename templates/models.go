@@ -107,6 +107,9 @@ type ReplayPage struct {
 type ErrorPage struct {
 	Title   string
 	Message string
+	// Refresh, when positive, reloads the page every Refresh seconds (a
+	// live game waiting for its first round).
+	Refresh int
 	Assets  Assets
 }
 

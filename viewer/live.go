@@ -145,6 +145,10 @@ func newLiveHub(src Live, maxStreams int) *liveHub {
 // Live source.
 var errGone = errors.New("the game is no longer live")
 
+// errNoRounds says a game has no whole round to show yet (the replay
+// page needs one: the analysis of a game starts at round 1).
+var errNoRounds = errors.New("the game has not played its first round yet")
+
 // sameState reports whether two observations of a game are the same
 // version.
 func sameState(a, b LiveGame) bool { return a.Turn == b.Turn && a.Done == b.Done }
@@ -212,6 +216,9 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 			}
 			h.mu.Unlock()
 			return nil, g, nil, fmt.Errorf("%w: live game %q: %v", ErrNotFound, id, err)
+		}
+		if g.Turn < 1 {
+			return nil, g, changed, errNoRounds
 		}
 		if first {
 			wantTurn, wantDone, first = g.Turn, g.Done, false
@@ -346,6 +353,13 @@ func (h *liveHub) pump(ctx context.Context, e *liveEntry) {
 	}()
 	for ctx.Err() == nil {
 		v, g, changed, err := h.current(ctx, e.id)
+		if errors.Is(err, errNoRounds) && !g.Done {
+			select {
+			case <-changed:
+			case <-ctx.Done():
+			}
+			continue
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				h.mu.Lock()
@@ -439,9 +453,18 @@ func (s *Server) liveVersionFor(w http.ResponseWriter, r *http.Request, page boo
 		return v
 	}
 	status := http.StatusUnprocessableEntity
-	if errors.Is(err, ErrNotFound) {
+	switch {
+	case errors.Is(err, ErrNotFound):
 		status = http.StatusNotFound
-	} else if r.Context().Err() == nil {
+	case errors.Is(err, errNoRounds):
+		if page {
+			// A page that waits for the first round, then opens the game.
+			render(w, r, http.StatusOK, templates.Error(templates.ErrorPage{Title: "Waiting for the first round",
+				Message: fmt.Sprintf("The game %q has not played its first round yet; this page opens it when it has.", id), Refresh: 2}))
+			return nil
+		}
+		status = http.StatusTooEarly
+	case r.Context().Err() == nil:
 		s.logf("viewer: %v", err)
 	}
 	if page {
@@ -516,7 +539,8 @@ func serveBytes(w http.ResponseWriter, r *http.Request, contentType string, body
 //
 //	event: round  data: the game (liveJSON) at each new packed version,
 //	              the first one at once (followers skip to the newest);
-//	event: done   data: the game, once it has ended (the stream ends);
+//	event: done   data: the game, once its whole recording is packed
+//	              (instead of a last round; the stream ends);
 //	event: gone   data: {"error"}, when the game can no longer be followed.
 //
 // A comment is sent every liveHeartbeat while nothing happens. The stream
@@ -538,7 +562,9 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	e := h.subscribe(id)
 	defer h.unsubscribe(e)
-	if _, _, _, err := h.current(r.Context(), id); err != nil {
+	// A game with no round yet is followed too: its first round comes as
+	// an event.
+	if _, g, _, err := h.current(r.Context(), id); err != nil && (!errors.Is(err, errNoRounds) || g.Done) {
 		status := http.StatusUnprocessableEntity
 		if errors.Is(err, ErrNotFound) {
 			status = http.StatusNotFound
@@ -575,15 +601,15 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		v, gone, notify := e.ver, e.gone, e.notify
 		h.mu.Unlock()
+		if v != nil && v.game.Done {
+			send("done", s.liveJSONOf(v.game))
+			return
+		}
 		if v != nil && v != sent {
 			if !send("round", s.liveJSONOf(v.game)) {
 				return
 			}
 			sent = v
-			if v.game.Done {
-				send("done", s.liveJSONOf(v.game))
-				return
-			}
 		}
 		if gone != nil {
 			send("gone", map[string]string{"error": gone.Error()})

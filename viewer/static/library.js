@@ -62,6 +62,23 @@
   }
   setInterval(function () { if (!document.hidden) refresh(); }, 5000);
 
+  // The games being played (a server following live games): their list,
+  // refreshed every 2 s from the server, which renders it.
+  var liveBusy = false;
+  function refreshLive() {
+    var cur = document.getElementById('live-rows');
+    if (!cur || liveBusy) return;
+    liveBusy = true;
+    fetch('/library/live').then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
+      if (html === null) return;
+      var doc = new DOMParser().parseFromString(html, 'text/html');
+      var fresh = doc.getElementById('live-rows');
+      var now = document.getElementById('live-rows');
+      if (fresh && now && fresh.innerHTML !== now.innerHTML) now.replaceWith(document.adoptNode(fresh));
+    }).catch(function () {}).then(function () { liveBusy = false; });
+  }
+  if (document.getElementById('live-rows')) setInterval(function () { if (!document.hidden) refreshLive(); }, 2000);
+
   // Uploads.
   var drop = document.getElementById('upload');
   if (drop) {

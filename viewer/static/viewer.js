@@ -43,6 +43,12 @@
   var forkButton = document.getElementById('fork');
   var forkStatus = document.getElementById('fork-status');
   var forking = false;
+  // A live game (the page of /live/ID): its events stream and charts.
+  var eventsURL = root.getAttribute('data-events');
+  var chartsURL = root.getAttribute('data-charts');
+  var liveBadge = document.getElementById('live-badge');
+  var liveStatus = document.getElementById('live-status');
+  var live = eventsURL ? { over: false, fetching: false, again: false, updates: 0, game: null } : null;
 
   // The API tests and power users drive: window.rewind.seek(t) and friends.
   var api = window.rewind = {
@@ -60,7 +66,11 @@
     color: function (slot) { return color(slot); },
     chartsReady: false,
     playing: function () { return playing; },
-    speed: function () { return speed; }
+    speed: function () { return speed; },
+    // live() is the state of a live game's page (null elsewhere): the
+    // game as last announced, whether it is over, and how many times the
+    // page took in new rounds.
+    live: function () { return live ? { game: live.game, over: live.over, updates: live.updates } : null; }
   };
 
   // ---- small DOM helpers -------------------------------------------------
@@ -88,6 +98,13 @@
   // ---- data --------------------------------------------------------------
   var TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
 
+  function fetchBuffer(url) {
+    return fetch(url).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      return res.arrayBuffer();
+    });
+  }
+
   function loadBuffer() {
     var inline = document.getElementById('rw-data');
     if (inline) {
@@ -97,10 +114,7 @@
       var stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
       return new Response(stream).arrayBuffer();
     }
-    return fetch(root.getAttribute('data-src')).then(function (res) {
-      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
-      return res.arrayBuffer();
-    });
+    return fetchBuffer(root.getAttribute('data-src'));
   }
 
   function parse(buf) {
@@ -108,6 +122,7 @@
     if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWV1') throw new Error('not a rewind frame blob');
     var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
     M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, n)));
+    cell = {}; user = {}; keyEvents = [];
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
     BUILDING = M.buildings.map(function (b) { return b.name; });
     LETTER = M.buildings.map(function (b) { return b.letter; });
@@ -149,11 +164,11 @@
     canvas.width = Math.round(size * W * dpr);
     canvas.height = Math.round(size * H * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    if (!cellImg) {
+    if (!cellImg || cellImg.width !== W || cellImg.height !== H) {
       cellCanvas.width = W; cellCanvas.height = H;
       cellImg = cellCtx.createImageData(W, H);
-      for (var s = 0; s <= P; s++) rgb[s] = parseHex(color(s));
     }
+    for (var s = 0; s <= P; s++) rgb[s] = parseHex(color(s));
     drawSprites();
   }
 
@@ -357,6 +372,8 @@
   var eventRows = [];
   function buildEvents() {
     clear(eventsPanel);
+    eventRows = [];
+    lastCurrent = null;
     eventsPanel.appendChild(el('h3', { text: 'Events' }));
     var ol = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
@@ -390,10 +407,12 @@
   }
 
   // ---- charts ------------------------------------------------------------
+  // The charts' options come from the server (analysis series), never
+  // from the frames: the page's own, then a live game's newer ones.
+  var chartSpecs = JSON.parse(document.getElementById('rw-charts').textContent || '[]');
   function initCharts() {
     if (!window.echarts || charts.length || !M) return;
-    var specs = JSON.parse(document.getElementById('rw-charts').textContent || '[]');
-    specs.forEach(function (spec) {
+    chartSpecs.forEach(function (spec) {
       var div = document.querySelector('[data-chart="' + spec.id + '"]');
       if (!div) return;
       var chart = window.echarts.init(div);
@@ -408,9 +427,20 @@
         pause();
         seek(Math.round(idx) + 1); // category index i is turn i+1
       });
-      charts.push({ chart: chart, cursor: cursor, div: div });
+      charts.push({ id: spec.id, chart: chart, cursor: cursor, div: div });
     });
     api.chartsReady = true;
+    moveCursors();
+  }
+  function setCharts(specs) {
+    chartSpecs = specs;
+    specs.forEach(function (spec) {
+      for (var i = 0; i < charts.length; i++) {
+        if (charts[i].id !== spec.id) continue;
+        charts[i].chart.setOption(spec.option);
+        charts[i].rect = null;
+      }
+    });
     moveCursors();
   }
   function moveCursors() {
@@ -655,15 +685,103 @@
     buildLegend();
     buildEvents();
     wire();
-    // Without #turn=N, open on turn 1: turn 0 is the map before anyone joined.
+    // Without #turn=N, open on turn 1: turn 0 is the map before anyone
+    // joined; a live game opens on its newest round.
     var t = hashTurn();
-    seek(t === null ? Math.min(1, F - 1) : t);
+    seek(t === null ? (live ? F - 1 : Math.min(1, F - 1)) : t);
     loading.hidden = true;
     performance.mark('rw-first-frame');
     api.ready = true;
     // Charts come after the first frame is on screen.
     var later = function () { setTimeout(initCharts, 0); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
+    if (live) { follow(); fetchCharts(); }
+  }
+
+  // ---- live games --------------------------------------------------------
+  // The server sends an event per new round it has packed (followers skip
+  // to the newest); the page then fetches the game so far and takes it in:
+  // at the live edge the view follows the newest round, otherwise it stays
+  // where the user is while the scrubber's range grows.
+  function follow() {
+    if (!window.EventSource) return;
+    var es = new EventSource(eventsURL);
+    es.addEventListener('round', function (ev) { announce(JSON.parse(ev.data)); });
+    es.addEventListener('done', function (ev) {
+      es.close();
+      announce(JSON.parse(ev.data));
+    });
+    es.addEventListener('gone', function (ev) {
+      es.close();
+      var why = JSON.parse(ev.data).error;
+      if (!live.over) { live.over = true; say('This game can no longer be followed: ' + why); badge('GONE'); }
+    });
+    es.onerror = function () {
+      // The browser retries by itself unless the server refused the
+      // stream (too many followers); then try again a little later.
+      if (es.readyState === EventSource.CLOSED && !live.over) setTimeout(follow, 10000);
+    };
+  }
+  function say(text, link, linkText) {
+    if (!liveStatus) return;
+    clear(liveStatus);
+    liveStatus.appendChild(document.createTextNode(text));
+    if (link) { liveStatus.appendChild(document.createTextNode(' ')); liveStatus.appendChild(el('a', { href: link, text: linkText })); }
+  }
+  function badge(text) {
+    if (!liveBadge) return;
+    liveBadge.textContent = text;
+    liveBadge.classList.toggle('over', text !== 'LIVE');
+  }
+  function announce(g) {
+    live.game = g;
+    if (g.done) {
+      live.over = true;
+      badge('FINISHED');
+      say('The game is over after ' + g.turn + ' rounds.', g.replay, 'Open the finished replay');
+      refreshLive(); // the whole game, with its final standings
+    } else {
+      say('Live: turn ' + g.turn + ' of ' + g.max_turn + '.');
+      if (g.turn > F - 1) refreshLive();
+    }
+  }
+  // refreshLive fetches the game so far; one fetch at a time, and one more
+  // after it if rounds came meanwhile.
+  function refreshLive() {
+    if (live.fetching) { live.again = true; return; }
+    live.fetching = true;
+    live.again = false;
+    Promise.all([fetchBuffer(root.getAttribute('data-src')), fetchChartSpecs()]).then(function (r) {
+      extend(r[0]);
+      setCharts(r[1]);
+      live.updates++;
+    }).catch(function (err) {
+      say('Cannot take in the new rounds: ' + String(err && err.message || err));
+    }).then(function () {
+      live.fetching = false;
+      if (live.again) refreshLive();
+    });
+  }
+  function fetchChartSpecs() {
+    return fetch(chartsURL).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      return res.json();
+    });
+  }
+  // fetchCharts brings the charts up to the frames first fetched (the page
+  // may have been rendered a round or two earlier).
+  function fetchCharts() {
+    fetchChartSpecs().then(setCharts).catch(function () {});
+  }
+  // extend takes in a newer blob of the same game.
+  function extend(buf) {
+    var edge = turn >= F - 1;
+    parse(buf);
+    scrubber.max = String(F - 1);
+    layout();
+    buildLegend();
+    buildEvents();
+    seek(edge && !playing ? F - 1 : turn);
   }
 
   loadBuffer().then(start).catch(function (err) {
