@@ -1,0 +1,326 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultLockstepDeadline = 10 * time.Second
+	DefaultMaxRooms         = 15
+	DefaultIdleRoomTimeout  = 600 * time.Second
+	// DefaultMaxMessageBytes bounds one action_channel message. A full
+	// command list of a 30×30 game is at most a few thousand commands of
+	// about 16 bytes (under 64 KiB); 1 MiB leaves ample room while
+	// bounding the memory one connection can make the server hold.
+	DefaultMaxMessageBytes = 1 << 20
+	// DefaultMaxConnsPerIP bounds the websocket connections one remote
+	// address may hold open (8 players with two sockets each, plus
+	// spectators, fit easily).
+	DefaultMaxConnsPerIP = 64
+)
+
+// Options configures a Server.
+type Options struct {
+	// Dir is the folder where every game is recorded as a .rwd (created
+	// if missing); required.
+	Dir string
+	// Tool goes into replay headers, e.g. "rewind server 0.1.0".
+	Tool string
+	// AdminPassword is the master admin password (the reference's
+	// ADMIN_PASSWORD); "" disables every master-admin action.
+	AdminPassword string
+	// LockstepDeadline is how long a lock-step room (round_time 0) waits
+	// for a round's commands at most (default 10 s).
+	LockstepDeadline time.Duration
+	// MaxRooms bounds the rooms (default 15).
+	MaxRooms int
+	// IdleRoomTimeout: a non-admin room whose game has not advanced for
+	// that long is removed (default 600 s).
+	IdleRoomTimeout time.Duration
+	// MaxMessageBytes bounds one action_channel message (default 1 MiB);
+	// a larger message closes the connection.
+	MaxMessageBytes int64
+	// MaxConnsPerIP bounds the websocket connections per remote address
+	// (default 64); further upgrade requests get 429.
+	MaxConnsPerIP int
+	// Logf, when set, receives one line per notable event (rooms, games,
+	// closed connections). Passwords are never logged.
+	Logf func(format string, args ...any)
+
+	// clock replaces the wall clock in tests.
+	clock clock
+}
+
+// GameInfo describes one game the server played or is playing.
+type GameInfo struct {
+	// ID is the game's game_id (unique on this server).
+	ID string
+	// Room is the room it is played in.
+	Room          string
+	Turn, MaxTurn int
+	// Players are the usernames, in uid order.
+	Players []string
+	// Done is true once the recording has its footer (the game finished,
+	// was restarted or the server closed).
+	Done bool
+	// Path is the .rwd file (".partial" appended while it is played).
+	Path string
+}
+
+// ErrNoGame is returned by Recording for an unknown game id.
+var ErrNoGame = errors.New("server: no such game")
+
+// ErrClosed is returned by operations on a closed Server.
+var ErrClosed = errors.New("server: closed")
+
+// Server hosts game rooms over the official protocol. Create it with New,
+// serve Handler, and Close it to end every game cleanly.
+type Server struct {
+	opts Options
+	clk  clock
+	mux  *http.ServeMux
+
+	mu          sync.Mutex
+	rooms       map[string]*room
+	order       []string // room ids in creation order
+	maxRooms    int
+	idle        time.Duration
+	allowCreate bool
+	closed      bool
+	conns       map[string]int // open websockets per remote address
+	games       []*liveGame    // newest last
+	lastGameID  int64
+
+	cfrSlots chan struct{} // bounds concurrent .cfr exports
+}
+
+// New returns a Server recording into opts.Dir (created if missing).
+func New(opts Options) (*Server, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("server: Options.Dir is required")
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	if opts.LockstepDeadline <= 0 {
+		opts.LockstepDeadline = DefaultLockstepDeadline
+	}
+	if opts.MaxRooms <= 0 {
+		opts.MaxRooms = DefaultMaxRooms
+	}
+	if opts.IdleRoomTimeout <= 0 {
+		opts.IdleRoomTimeout = DefaultIdleRoomTimeout
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.MaxConnsPerIP <= 0 {
+		opts.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
+	s := &Server{
+		opts: opts, clk: opts.clock,
+		rooms: map[string]*room{}, conns: map[string]int{},
+		maxRooms: opts.MaxRooms, idle: opts.IdleRoomTimeout, allowCreate: true,
+		cfrSlots: make(chan struct{}, 2),
+	}
+	if s.clk == nil {
+		s.clk = realClock{}
+	}
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// newGameID returns a new game_id: the time in milliseconds, as the
+// reference server does, made unique on this server. It also seeds the map.
+func (s *Server) newGameID(now time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := now.UnixMilli()
+	if id <= s.lastGameID {
+		id = s.lastGameID + 1
+	}
+	s.lastGameID = id
+	return strconv.FormatInt(id, 10)
+}
+
+func (s *Server) addGame(info GameInfo) *liveGame {
+	l := &liveGame{info: info, changed: make(chan struct{})}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.games = append(s.games, l)
+	if len(s.games) > maxGames {
+		s.games = append(s.games[:0:0], s.games[len(s.games)-maxGames:]...)
+	}
+	return l
+}
+
+// CreateRoom creates room id with cfg, as /creategameroom does (the id
+// charset [0-9A-Za-z-_.], at most MaxRooms rooms, no duplicate id). An
+// admin room is never removed when idle. The error text is the reply's
+// err_msg.
+func (s *Server) CreateRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	return s.createRoom(id, cfg, adminPassword, joinKey, admin)
+}
+
+func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool) error {
+	if !validRoomID(id) {
+		return errMsg("You have illegal special characters in you gameroom id")
+	}
+	s.cleanIdle()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return ErrClosed
+	case s.rooms[id] != nil:
+		return errMsg("Same id exists")
+	case len(s.rooms) >= s.maxRooms:
+		return errMsg("Max room number reached")
+	}
+	s.rooms[id] = newRoom(s, id, cfg, adminPassword, joinKey, admin)
+	s.order = append(s.order, id)
+	s.logf("room %s created", id)
+	return nil
+}
+
+// maxRoomID bounds a room id (it names files).
+const maxRoomID = 100
+
+func validRoomID(id string) bool {
+	if id == "" || len(id) > maxRoomID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) room(id string) *room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rooms[id]
+}
+
+// removeRoom removes and closes room id.
+func (s *Server) removeRoom(id string) {
+	s.mu.Lock()
+	r := s.rooms[id]
+	if r != nil {
+		delete(s.rooms, id)
+		for i, o := range s.order {
+			if o == id {
+				s.order = append(s.order[:i], s.order[i+1:]...)
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+	if r != nil {
+		r.close()
+		s.logf("room %s removed", id)
+	}
+}
+
+// cleanIdle removes the non-admin rooms whose game has not advanced for
+// IdleRoomTimeout.
+func (s *Server) cleanIdle() {
+	now := s.clk.Now()
+	s.mu.Lock()
+	idle := s.idle
+	var stale []string
+	for _, id := range s.order {
+		r := s.rooms[id]
+		r.mu.Lock()
+		if !r.admin && now.Sub(r.lastUpdate) > idle {
+			stale = append(stale, id)
+		}
+		r.mu.Unlock()
+	}
+	s.mu.Unlock()
+	for _, id := range stale {
+		s.removeRoom(id)
+	}
+}
+
+// Close ends every room: each game being played is recorded up to its
+// last whole round with a clean footer, and every socket is closed. The
+// handler answers 503 afterwards.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, id := range s.order {
+		rooms = append(rooms, s.rooms[id])
+	}
+	s.rooms, s.order = map[string]*room{}, nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, r := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.close()
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// Games lists the games played or being played since the server started
+// (the last 100), newest first.
+func (s *Server) Games() []GameInfo {
+	s.mu.Lock()
+	games := append([]*liveGame(nil), s.games...)
+	s.mu.Unlock()
+	out := make([]GameInfo, 0, len(games))
+	for i := len(games) - 1; i >= 0; i-- {
+		_, info, _ := games[i].snapshot()
+		out = append(out, info)
+	}
+	return out
+}
+
+// Recording returns the .rwd bytes of game id recorded so far — whole
+// rounds only, a valid replay up to a truncation while the game is played
+// (with its footer once Done) — with the game's info and a channel closed
+// at its next round or at its end (nil once it is done). data must not be
+// modified. The error is ErrNoGame for an unknown id.
+func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan struct{}, err error) {
+	s.mu.Lock()
+	var l *liveGame
+	for _, x := range s.games {
+		if x.info.ID == id {
+			l = x
+		}
+	}
+	s.mu.Unlock()
+	if l == nil {
+		return nil, GameInfo{}, nil, ErrNoGame
+	}
+	data, g, changed = l.snapshot()
+	return data, g, changed, nil
+}
