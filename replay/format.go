@@ -42,14 +42,26 @@ const (
 // Limits every reader enforces; a file exceeding one is rejected before
 // anything is allocated for it.
 const (
-	MaxHeaderBytes      = 1 << 20 // JSON header
-	MaxMapBlobBytes     = 16 << 20
-	MaxPlayers          = colorfight2.MaxPlayers
-	MaxSide             = colorfight2.MaxSide
-	MaxTurns            = 100000
-	MaxNameBytes        = 256
-	MaxCommandsPerRound = 10000 // per player
-	MaxRawCommandBytes  = 1024
+	MaxHeaderBytes  = 1 << 20 // JSON header
+	MaxMapBlobBytes = 16 << 20
+	MaxPlayers      = colorfight2.MaxPlayers
+	MaxSide         = colorfight2.MaxSide
+	MaxTurns        = 100000
+	MaxNameBytes    = 256
+	// MaxCommandsPerRound is the most commands one player may send in one
+	// round (a bot's whole answer is at most 1 MiB: docs/bot-protocol.md).
+	// A real bot sends a few hundred at most.
+	MaxCommandsPerRound = 10000
+	// MaxRawCommandBytes bounds the stored text of one malformed command
+	// (the writer cuts longer text; the reader refuses it).
+	MaxRawCommandBytes = 1024
+	// MaxRawBytesPerRound bounds the text of malformed commands the Reader
+	// keeps per player per round: past it, a command keeps its error code
+	// (which alone decides its effect) and loses its text. It is not a
+	// refusal: every file stays readable, and a round's commands take at
+	// most players × (MaxCommandsPerRound × the size of a Command +
+	// MaxRawBytesPerRound) bytes however their text was crafted.
+	MaxRawBytesPerRound = 16 << 10
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for

@@ -10,17 +10,23 @@ import (
 
 // Game re-simulates a recording: it reads rounds from a Reader, plays them
 // on the engine and checks every checkpoint hash and the footer.
+//
+// A Game streams: it holds the initial state, the current state and the
+// Reader's one round (see Reader.Next), never the rounds already played, so
+// its memory does not grow with the number of rounds (docs/limits.md).
 type Game struct {
 	r       *Reader
 	initial *colorfight2.State
 	s       *colorfight2.State
-	// rounds holds every round read so far, so Seek can go back without
-	// re-reading the file.
-	rounds []Round
-	done   bool
+	// round is the round last played (the Reader's storage), nil before
+	// the first and after a backward Seek.
+	round *Round
+	done  bool
 }
 
 // Open reads the header of a .rwd from r and returns the game at turn 0.
+// A header whose map cells × max_turn exceed MaxCellRounds is refused at
+// once with ErrLimit, before anything is played.
 func Open(r io.Reader) (*Game, error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -29,7 +35,7 @@ func Open(r io.Reader) (*Game, error) {
 	h := rd.Header()
 	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
 		rd.Close()
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("re-simulating %dx%d cells for %d rounds is over the limit of %d cell-rounds: %w",
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("re-simulating %dx%d cells for %d rounds exceeds the limit of %d cell-rounds; see docs/limits.md: %w",
 			c.Width, c.Height, c.MaxTurn, MaxCellRounds, ErrLimit)}
 	}
 	s, err := h.NewState()
@@ -50,13 +56,15 @@ func (g *Game) Footer() *Footer { return g.r.Footer() }
 // State returns the current state; it changes with Next and Seek.
 func (g *Game) State() *colorfight2.State { return g.s }
 
-// Round returns the commands of the round played at turn t (which must
-// have been read already), or nil.
+// Round returns the commands of the round played at turn t when t is the
+// last round played (State().Turn()-1), or nil. The Round is the Reader's
+// storage: it is valid until the next Next or Seek, and a caller that keeps
+// commands longer copies them.
 func (g *Game) Round(t int) *Round {
-	if t < 0 || t >= len(g.rounds) {
+	if g.round == nil || g.round.Turn != t || t != g.s.Turn()-1 {
 		return nil
 	}
-	return &g.rounds[t]
+	return g.round
 }
 
 // Frame fills f with the frame after the last round played (turn 0: the
@@ -85,18 +93,12 @@ func (g *Game) Close() error { return g.r.Close() }
 // wrapping ErrDiverged; a recording without a footer ends in one wrapping
 // ErrTruncated.
 func (g *Game) Next() error {
-	if g.s.Turn() < len(g.rounds) {
-		// Replaying after a backward Seek.
-		rd := &g.rounds[g.s.Turn()]
-		g.s.Step(rd.Commands)
-		return nil
-	}
 	if g.done {
 		return io.EOF
 	}
 	rd, err := g.r.Next()
 	if errors.Is(err, io.EOF) {
-		g.done = true
+		g.done, g.round = true, nil
 		f := g.r.Footer()
 		if f.Turn != g.s.Turn() || f.Hash != g.s.Hash() {
 			return &FormatError{Round: g.s.Turn(), Err: fmt.Errorf("footer hash %016x, re-simulated %016x: %w", f.Hash, g.s.Hash(), ErrDiverged)}
@@ -104,34 +106,34 @@ func (g *Game) Next() error {
 		return io.EOF
 	}
 	if err != nil {
+		g.round = nil
 		return err
 	}
-	// Keep a private copy of the round: the reader reuses its storage.
-	cp := Round{Turn: rd.Turn, Hash: rd.Hash, HasHash: rd.HasHash, Commands: make([][]colorfight2.Command, len(rd.Commands))}
-	for i, l := range rd.Commands {
-		if len(l) > 0 {
-			cp.Commands[i] = append([]colorfight2.Command(nil), l...)
-		}
-	}
-	g.rounds = append(g.rounds, cp)
-	g.s.Step(cp.Commands)
-	if cp.HasHash {
-		if h := g.s.Hash(); h != cp.Hash {
-			return &FormatError{Round: cp.Turn, Err: fmt.Errorf("checkpoint after turn %d: recorded hash %016x, re-simulated %016x: %w", g.s.Turn(), cp.Hash, h, ErrDiverged)}
+	g.round = rd
+	g.s.Step(rd.Commands)
+	if rd.HasHash {
+		if h := g.s.Hash(); h != rd.Hash {
+			return &FormatError{Round: rd.Turn, Err: fmt.Errorf("checkpoint after turn %d: recorded hash %016x, re-simulated %016x: %w", g.s.Turn(), rd.Hash, h, ErrDiverged)}
 		}
 	}
 	return nil
 }
 
-// Seek moves the game to turn (0..rounds recorded). Going back replays the
-// rounds already read from the initial state; going forward reads on.
-// Each round costs one engine step (a few microseconds).
+// Seek moves the game to turn (0..rounds recorded). Going forward reads and
+// plays on; going back restarts from the initial state and reads the body
+// again from its start, which needs the source Open was given to be an
+// io.ReadSeeker positioned at the start of the file (a file, a
+// bytes.Reader). Each round costs one engine step (a few microseconds).
 func (g *Game) Seek(turn int) error {
 	if turn < 0 {
 		return fmt.Errorf("replay: seek to negative turn %d", turn)
 	}
 	if turn < g.s.Turn() {
+		if err := g.r.Seek(0); err != nil {
+			return err
+		}
 		g.s.CopyFrom(g.initial)
+		g.round, g.done = nil, false
 	}
 	for g.s.Turn() < turn {
 		if err := g.Next(); err != nil {

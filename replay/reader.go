@@ -35,6 +35,9 @@ type byteReader struct {
 	br  *bufio.Reader
 	off int64
 	crc hash.Hash32
+	// rec, while crc is set, keeps the bytes read (the header's), so that
+	// a header that runs out of input can be judged cut or damaged.
+	rec []byte
 }
 
 func (b *byteReader) ReadByte() (byte, error) {
@@ -43,6 +46,7 @@ func (b *byteReader) ReadByte() (byte, error) {
 		b.off++
 		if b.crc != nil {
 			b.crc.Write([]byte{c})
+			b.rec = append(b.rec, c)
 		}
 	}
 	return c, err
@@ -53,6 +57,7 @@ func (b *byteReader) full(p []byte) error {
 	b.off += int64(n)
 	if b.crc != nil {
 		b.crc.Write(p[:n])
+		b.rec = append(b.rec, p[:n]...)
 	}
 	return err
 }
@@ -78,7 +83,17 @@ func headerErr(off int64, err error) error {
 // blob; it always consumes the blob so the body follows.
 func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	br.crc = crc32.NewIEEE()
-	defer func() { br.crc = nil }()
+	defer func() { br.crc, br.rec = nil, nil }()
+	// lenOff are the offsets of the JSON's and the blob's lengths: input
+	// that ends inside either is damage when one bit of a length explains
+	// it (headerLengthDamaged), else a cut.
+	var lenOff [2]int
+	cut := func(off int64, err error) error {
+		if (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && headerLengthDamaged(br.rec, lenOff) {
+			err = fmt.Errorf("a length in the header is damaged (its CRC-32 matches with one bit changed): %w", ErrCorrupt)
+		}
+		return headerErr(off, err)
+	}
 	var magic [6]byte
 	if err := br.full(magic[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -92,6 +107,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if v := binary.LittleEndian.Uint16(magic[4:]); v > Version || v == 0 {
 		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", v, Version, ErrNewerVersion))
 	}
+	lenOff[0] = int(br.off)
 	n, err := binary.ReadUvarint(br)
 	if err != nil {
 		return nil, 0, headerErr(br.off, err)
@@ -102,7 +118,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	raw := make([]byte, n)
 	start := br.off
 	if err := br.full(raw); err != nil {
-		return nil, 0, headerErr(br.off, err)
+		return nil, 0, cut(br.off, err)
 	}
 	var hj headerJSON
 	if err := json.Unmarshal(raw, &hj); err != nil {
@@ -139,6 +155,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Import = &Import{Source: hj.Import.Source, SHA256: hj.Import.SHA256, Inferred: hj.Import.Commands == "inferred"}
 	}
+	lenOff[1] = int(br.off)
 	blobLen, err := binary.ReadUvarint(br)
 	if err != nil {
 		return nil, 0, headerErr(br.off, err)
@@ -161,14 +178,14 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	blobOff := br.off
 	blob := make([]byte, blobLen)
 	if err := br.full(blob); err != nil {
-		return nil, 0, headerErr(br.off, err)
+		return nil, 0, cut(br.off, err)
 	}
 	sum := br.crc.Sum32()
-	br.crc = nil
 	var crc [4]byte
 	if err := br.full(crc[:]); err != nil {
-		return nil, 0, headerErr(br.off, err)
+		return nil, 0, cut(br.off, err)
 	}
+	br.crc, br.rec = nil, nil
 	if binary.LittleEndian.Uint32(crc[:]) != sum {
 		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
 	}
@@ -243,12 +260,23 @@ type Reader struct {
 	hdr     *Header
 	bodyOff int64 // file offset of the body
 	zr      *zstd.Decoder
-	br      *byteReader
-	turn    int // turn of the next round
-	round   Round
-	prev    []colorfight2.Point // as Writer.prev
-	footer  *Footer
-	err     error
+	track   *blockTracker // the body's zstd structure, to tell a cut from damage
+	// footerRead: the footer record was read whole (the content did not
+	// end early, whatever follows).
+	footerRead bool
+	br         *byteReader
+	turn       int // turn of the next round
+	round      Round
+	prev       []colorfight2.Point // as Writer.prev
+	footer     *Footer
+	err        error
+	// rawLeft is how many bytes of malformed commands' text the player
+	// being read may still keep this round (MaxRawBytesPerRound);
+	// lastRaw is its last kept text, reused when the next is the same,
+	// and rawBuf the scratch the text is read into.
+	rawLeft int
+	lastRaw string
+	rawBuf  []byte
 }
 
 // NewReader reads the header (and map) from r and prepares to stream the
@@ -269,14 +297,15 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 func (r *Reader) startBody(src io.Reader) error {
-	zr, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1),
+	r.track = &blockTracker{r: src}
+	zr, err := zstd.NewReader(r.track, zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxMemory(256<<20), zstd.WithDecoderMaxWindow(8<<20))
 	if err != nil {
 		return &FormatError{Round: 0, Err: err}
 	}
 	r.zr = zr
 	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
-	r.turn, r.footer, r.err = 0, nil, nil
+	r.turn, r.footer, r.err, r.footerRead = 0, nil, nil, false
 	r.prev = r.prev[:0]
 	for _, p := range r.hdr.Players {
 		r.prev = append(r.prev, p.Home)
@@ -304,7 +333,11 @@ func (r *Reader) Close() error {
 
 func (r *Reader) fail(err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		err = fmt.Errorf("%w: the recording ends after %d whole rounds without a footer", ErrTruncated, r.turn)
+		if r.track.damaged(r.footerRead) {
+			err = fmt.Errorf("the body's zstd frame goes on after its input ends only because a block header is damaged (one bit changed closes the frame on the file's last byte): %w", ErrCorrupt)
+		} else {
+			err = fmt.Errorf("%w: the recording ends after %d whole rounds without a footer", ErrTruncated, r.turn)
+		}
 	} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnknownRecord) {
 		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
 	}
@@ -357,6 +390,7 @@ func (r *Reader) Next() (*Round, error) {
 			return nil, r.fail(fmt.Errorf("player %d has %d commands, limit %d: %w", p+1, n, MaxCommandsPerRound, ErrLimit))
 		}
 		list := rd.Commands[p][:0]
+		r.rawLeft, r.lastRaw = MaxRawBytesPerRound, ""
 		for k := uint64(0); k < n; k++ {
 			c, err := r.readCommand(br, &r.prev[p])
 			if err != nil {
@@ -518,17 +552,39 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 		if n-1 > MaxRawCommandBytes {
 			return c, fmt.Errorf("raw command of %d bytes: %w", n-1, ErrLimit)
 		}
-		raw := make([]byte, n-1)
-		for i := range raw {
+		raw := r.rawBuf[:0]
+		for range n - 1 {
 			v, err := br.read(8)
 			if err != nil {
 				return c, err
 			}
-			raw[i] = byte(v)
+			raw = append(raw, byte(v))
 		}
-		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrCode(code), Raw: string(raw)}, nil
+		r.rawBuf = raw
+		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrCode(code), Raw: r.keepRaw(raw)}, nil
 	}
 	return c, err
+}
+
+// keepRaw returns the text of a malformed command as the round keeps it:
+// the same string as the player's previous malformed command when the
+// bytes are equal (a flood of one garbage line costs one string), else a
+// new string while the player's MaxRawBytesPerRound budget lasts, else as
+// much of the text as the budget has left (possibly nothing). The code, not
+// the text, decides the command's error, so re-simulation is unaffected.
+func (r *Reader) keepRaw(raw []byte) string {
+	if string(raw) == r.lastRaw {
+		return r.lastRaw
+	}
+	if len(raw) > r.rawLeft {
+		raw = raw[:r.rawLeft]
+	}
+	if len(raw) == 0 {
+		return ""
+	}
+	r.rawLeft -= len(raw)
+	r.lastRaw = string(raw)
+	return r.lastRaw
 }
 
 // prefix reads one bit and reports whether it equals want; a read error
@@ -609,6 +665,7 @@ func (r *Reader) readFooter() error {
 		f.Gold[uid-1] = g
 	}
 	// The stream must end here; reading on checks the zstd checksum.
+	r.footerRead = true
 	if _, err := r.br.ReadByte(); err != io.EOF {
 		if err == nil {
 			return r.fail(fmt.Errorf("data after the footer: %w", ErrCorrupt))

@@ -28,6 +28,18 @@ type Fork struct {
 	Ranking  []string
 }
 
+// Limits on what a fork holds: the commands of the parent's rounds up to
+// the fork's turn are kept in memory (match.Origin) until the new match has
+// replayed them. A real game sends a few hundred commands a round, at most
+// 600,000 in 2000 rounds; MaxForkCommands allows seven times that (about
+// 200 MB as engine commands). The text of malformed commands is kept up to
+// MaxForkRawBytes in all; past it a command keeps its error code, which
+// alone decides its effect, and loses its text.
+const (
+	MaxForkCommands = 1 << 22
+	MaxForkRawBytes = 1 << 20
+)
+
 // errForkDone stops a walk once the fork's turn is reached.
 var errForkDone = errors.New("fork: turn reached")
 
@@ -71,6 +83,7 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 		f.Verified = append(f.Verified, p.Verified)
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
+	var held heldCommands
 	for t := 0; t < turn; t++ {
 		if err := g.Next(); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -79,7 +92,12 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 			return err
 		}
 		if r := g.Round(t); r != nil {
-			o.Rounds[t] = r.Commands
+			// The game reuses the round's storage: keep a copy.
+			cs, err := held.keep(t, r.Commands)
+			if err != nil {
+				return err
+			}
+			o.Rounds[t] = cs
 		}
 	}
 	f.Origin, f.Info = o, h.CFRInfo
@@ -89,13 +107,18 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 func (f *Fork) fromCFR(data []byte, turn int) error {
 	// Rounds grows as the walk goes: turn is not known to be in range yet.
 	o := &match.Origin{}
+	var held heldCommands
 	reached := 0
 	g, err := cfr.Walk(bytes.NewReader(data), func(g *cfr.Game, s *cfr.Step) error {
 		if len(s.Violations) > 0 {
 			return &cfr.AuditError{Violations: s.Violations}
 		}
 		if s.Turn-1 < turn && s.Turn-1 == len(o.Rounds) {
-			o.Rounds = append(o.Rounds, s.Commands)
+			cs, err := held.keep(s.Turn-1, s.Commands)
+			if err != nil {
+				return err
+			}
+			o.Rounds = append(o.Rounds, cs)
 		}
 		reached = s.Turn
 		if s.Turn >= turn {
@@ -116,4 +139,37 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 	f.Origin, f.Info = o, g.Header.Info
 	f.Verified, f.Ranking = g.Verified, g.Ranking
 	return nil
+}
+
+// heldCommands copies the rounds a fork keeps, within MaxForkCommands and
+// MaxForkRawBytes.
+type heldCommands struct {
+	n, raw int
+}
+
+// keep returns a copy of one round's commands (indexed by uid-1).
+func (h *heldCommands) keep(t int, round [][]colorfight2.Command) ([][]colorfight2.Command, error) {
+	out := make([][]colorfight2.Command, len(round))
+	for i, l := range round {
+		if len(l) == 0 {
+			continue
+		}
+		h.n += len(l)
+		if h.n > MaxForkCommands {
+			return nil, fmt.Errorf("fork: the rounds up to turn %d hold more than %d commands, which exceeds the limit of what a fork keeps; see docs/limits.md: %w",
+				t+1, MaxForkCommands, replay.ErrLimit)
+		}
+		cp := append([]colorfight2.Command(nil), l...)
+		for k := range cp {
+			if c := &cp[k]; c.Raw != "" {
+				if h.raw+len(c.Raw) > MaxForkRawBytes {
+					c.Raw = ""
+					continue
+				}
+				h.raw += len(c.Raw)
+			}
+		}
+		out[i] = cp
+	}
+	return out, nil
 }

@@ -1,0 +1,76 @@
+package replay_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/rewind-game/rewind/replay"
+)
+
+// readAll reads a whole recording without re-simulating it and returns how
+// reading ended: nil for a complete file.
+func readAll(data []byte) error {
+	r, err := replay.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		if _, err := r.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// TestBitFlipsAreCorrupt flips single bits all over a small real
+// recording. A file of the full length with damage inside is never called
+// truncated: every flip that changes what the file says is ErrCorrupt (or
+// ErrLimit, ErrUnknownRecord, ErrNotReplay, ErrNewerVersion for the
+// header's own fields); only a file that ends early is ErrTruncated.
+func TestBitFlipsAreCorrupt(t *testing.T) {
+	full := small(t, -1)
+	if err := readAll(full); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	// Every fifth bit: 5 and 8 are coprime, so every bit position of a
+	// byte is flipped somewhere, block headers included.
+	for i := 0; i < len(full)*8; i += 5 {
+		b := bytes.Clone(full)
+		b[i/8] ^= 1 << (i % 8)
+		err := readAll(b)
+		var fe *replay.FormatError
+		switch {
+		case errors.Is(err, replay.ErrTruncated):
+			bad++
+			t.Errorf("bit %d (byte %d of %d): %v", i, i/8, len(full), err)
+		case err != nil && !errors.As(err, &fe):
+			t.Errorf("bit %d: %v is not a FormatError", i, err)
+		case err != nil && !errors.Is(err, replay.ErrCorrupt) && !errors.Is(err, replay.ErrLimit) &&
+			!errors.Is(err, replay.ErrUnknownRecord) && !errors.Is(err, replay.ErrNotReplay) && !errors.Is(err, replay.ErrNewerVersion):
+			t.Errorf("bit %d: %v is not classified", i, err)
+		}
+	}
+	t.Logf("%d bytes, %d flips called truncated", len(full), bad)
+}
+
+// TestEveryCutIsTruncated cuts a small recording after every byte of its
+// body: each is ErrTruncated, never corrupt.
+func TestEveryCutIsTruncated(t *testing.T) {
+	full := small(t, -1)
+	h, err := replay.ReadHeader(bytes.NewReader(full))
+	if err != nil || h == nil {
+		t.Fatal(err)
+	}
+	body := bytes.LastIndex(full[:1000], []byte{0x28, 0xb5, 0x2f, 0xfd})
+	for cut := body; cut < len(full); cut++ {
+		if err := readAll(full[:cut]); !errors.Is(err, replay.ErrTruncated) {
+			t.Errorf("cut at %d of %d: %v, want ErrTruncated", cut, len(full), err)
+		}
+	}
+}
