@@ -50,6 +50,20 @@ import (
 // allowed to exhaust memory.
 const MaxUID = 255
 
+// MaxPlayerRounds bounds what an analysis holds: players × rounds, one
+// fixed-width Round row each (a few hundred bytes; see docs/limits.md). A
+// real game is at most 8 players × 2000 rounds = 16,000; the limit,
+// 524,288, is 32 times that (64 players for 8192 rounds, 8 for 65,536). A
+// .rwd whose header promises more is refused before its first round, a
+// .cfr as soon as its frames reach the limit, with ErrLimit.
+const MaxPlayerRounds = 1 << 19
+
+// ErrLimit reports a replay beyond one of the analysis's limits.
+var ErrLimit = errors.New("analysis: replay exceeds a limit")
+
+// seriesCapHint is the most rows a player's series reserves up front.
+const seriesCapHint = 8192
+
 // Round is one player's values after one round (turn Turn).
 type Round struct {
 	Turn         int
@@ -70,13 +84,15 @@ type Round struct {
 	// at that level in the frame (type indexed as Buildings).
 	Levels [colorfight2.NumBuildings][3]int64
 
-	// Captured and Lost count cells that changed hands this round.
-	// CapturedFrom[uid] / LostTo[uid] split them by the other party
-	// (index 0: unowned cells); both have length MaxUID+1.
-	Captured     int64
-	Lost         int64
-	CapturedFrom []int64
-	LostTo       []int64
+	// Captured and Lost count cells that changed hands this round;
+	// Exchanges splits them by the other party (CapturedFrom, LostTo).
+	Captured int64
+	Lost     int64
+	// Exchanges lists, by ascending uid of the other party (0: unowned
+	// cells), the cells the player took from it and lost to it this
+	// round; nil when no cell changed hands. It holds one entry per party
+	// involved, never one per possible uid.
+	Exchanges []Exchange
 
 	// GoldSpent is gold paid for builds and upgrades; UpgradeEnergy the
 	// energy paid for home upgrades.
@@ -105,6 +121,34 @@ type Round struct {
 	// Commands sent and how many failed; -1 without commands.
 	Commands int64
 	Errors   int64
+}
+
+// Exchange counts the cells a player took from one other party (From) and
+// lost to it (To) in one round.
+type Exchange struct {
+	UID      int32
+	From, To int32
+}
+
+// CapturedFrom returns the cells the player captured from uid this round
+// (uid 0: unowned cells).
+func (r *Round) CapturedFrom(uid int) int64 {
+	for _, e := range r.Exchanges {
+		if int(e.UID) == uid {
+			return int64(e.From)
+		}
+	}
+	return 0
+}
+
+// LostTo returns the cells the player lost to uid this round.
+func (r *Round) LostTo(uid int) int64 {
+	for _, e := range r.Exchanges {
+		if int(e.UID) == uid {
+			return int64(e.To)
+		}
+	}
+	return 0
 }
 
 // Player is one player's identity, per-round series and totals.
@@ -249,7 +293,16 @@ type analyzer struct {
 	gold   []int64   // running gold in the taken-effects replay, by uid
 	prevU  []*colorfight2.FrameUser
 	curU   []*colorfight2.FrameUser
+	rows   []*Round // this round's row of each uid
 	rej    [][]bool
+	// ex[o*exN+po] counts the cells o took from po this round; exPairs
+	// lists the pairs counted, exTmp is scratch for one player's entries.
+	ex      []int32
+	exN     int
+	exPairs [][2]int
+	exTmp   [][]Exchange
+	// held counts the rows of every series (MaxPlayerRounds).
+	held int
 	leader int
 	maxTax []int64
 	maxBld []int64
@@ -265,6 +318,12 @@ type analyzer struct {
 func Analyze(src source.Source) (*Analysis, error) {
 	m := src.Meta()
 	az := &analyzer{a: &Analysis{Format: m.Format, Config: m.Config, HasCommands: m.Format == source.RWD}, src: src}
+	if m.Header != nil {
+		if n := int64(len(m.Header.Players)) * int64(m.Config.MaxTurn); n > MaxPlayerRounds {
+			return nil, fmt.Errorf("analysis: %d players for %d rounds is %d player-rounds, which exceeds the limit of %d; see docs/limits.md: %w",
+				len(m.Header.Players), m.Config.MaxTurn, n, MaxPlayerRounds, ErrLimit)
+		}
+	}
 	var prev, cur colorfight2.Frame
 	if err := src.Next(&prev); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -316,9 +375,11 @@ func (az *analyzer) player(uid int, t int) *Player {
 			p.Username, p.Bot = mp.Name, mp.Bot
 		}
 	}
-	for i := 1; i < t; i++ {
-		p.Series = append(p.Series, Round{Turn: i})
+	p.Series = make([]Round, t-1, max(t-1, min(az.a.Config.MaxTurn, seriesCapHint)))
+	for i := range p.Series {
+		p.Series[i].Turn = i + 1
 	}
+	az.held += t - 1
 	az.byUID[uid] = p
 	if uid > az.a.MaxUID {
 		az.a.MaxUID = uid
@@ -352,16 +413,20 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 	for i := range cur.Users {
 		az.curU[int(cur.Users[i].UID)] = &cur.Users[i]
 	}
-	rows := make([]*Round, n)
-	backing := make([]int64, 0, 2*n*n)
+	for len(az.rows) < n {
+		az.rows = append(az.rows, nil)
+	}
+	rows := az.rows[:n]
+	clear(rows)
 	for uid, p := range az.byUID {
 		if p == nil {
 			continue
 		}
+		if az.held++; az.held > MaxPlayerRounds {
+			return fmt.Errorf("analysis: frame %d: more than %d player-rounds (players × rounds), which exceeds the limit; see docs/limits.md: %w", t, MaxPlayerRounds, ErrLimit)
+		}
 		p.Series = append(p.Series, Round{Turn: t})
 		r := &p.Series[len(p.Series)-1]
-		r.CapturedFrom, backing = backing[len(backing):len(backing)+n], backing[:len(backing)+n]
-		r.LostTo, backing = backing[len(backing):len(backing)+n], backing[:len(backing)+n]
 		rows[uid] = r
 		if u := az.curU[uid]; u != nil {
 			r.Gold, r.Energy, r.GoldSource, r.EnergySource = u.Gold, u.Energy, u.GoldSource, u.EnergySource
@@ -380,6 +445,9 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		}
 	}
 	isNew := func(uid int) bool { return az.prevU[uid] == nil }
+	if az.exN < n {
+		az.ex, az.exN = make([]int32, n*n), n
+	}
 
 	// Cells: levels, captures, spending.
 	for i := range cur.Cells {
@@ -399,10 +467,14 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if po != o {
 			r.Captured++
 			if po >= 0 && po < n {
-				r.CapturedFrom[po]++
+				if k := o*az.exN + po; az.ex[k] == 0 {
+					az.exPairs = append(az.exPairs, [2]int{o, po})
+					az.ex[k] = 1
+				} else {
+					az.ex[k]++
+				}
 				if po > 0 && rows[po] != nil {
 					rows[po].Lost++
-					rows[po].LostTo[o]++
 				}
 			}
 		}
@@ -422,6 +494,8 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			r.UpgradeEnergy += e
 		}
 	}
+
+	az.exchanges(rows)
 
 	// Commands: attacks, and with them the exact builds and upgrades.
 	if az.a.HasCommands {
@@ -525,6 +599,49 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 	}
 	az.touched = az.touched[:0]
 	return nil
+}
+
+// exchanges turns the pairs counted this round into each player's
+// Exchanges (by ascending uid of the other party) and clears the counts.
+func (az *analyzer) exchanges(rows []*Round) {
+	if len(az.exPairs) == 0 {
+		return
+	}
+	for len(az.exTmp) < len(rows) {
+		az.exTmp = append(az.exTmp, nil)
+	}
+	add := func(uid, other int, from, to int32) {
+		l := az.exTmp[uid]
+		for i := range l {
+			if int(l[i].UID) == other {
+				l[i].From += from
+				l[i].To += to
+				return
+			}
+		}
+		az.exTmp[uid] = append(l, Exchange{UID: int32(other), From: from, To: to})
+	}
+	for _, pr := range az.exPairs {
+		o, po := pr[0], pr[1]
+		k := o*az.exN + po
+		c := az.ex[k]
+		az.ex[k] = 0
+		add(o, po, c, 0)
+		if po > 0 && rows[po] != nil {
+			add(po, o, 0, c)
+		}
+	}
+	az.exPairs = az.exPairs[:0]
+	for uid, l := range az.exTmp {
+		if len(l) == 0 {
+			continue
+		}
+		sort.Slice(l, func(i, j int) bool { return l[i].UID < l[j].UID })
+		if rows[uid] != nil {
+			rows[uid].Exchanges = append([]Exchange(nil), l...)
+		}
+		az.exTmp[uid] = l[:0]
+	}
 }
 
 // strictLeader returns the uid with strictly the most gold, or 0.

@@ -395,7 +395,7 @@ func TestEventsC03(t *testing.T) {
 			if r.StolenOut < e.Value || by.Series[e.Turn-1].StolenIn < e.Value || e.Value < 0 {
 				t.Fatalf("home capture %+v: stolen out %d, in %d", e, r.StolenOut, by.Series[e.Turn-1].StolenIn)
 			}
-			if was.Buildings[colorfight2.Home] == 0 || r.Lost == 0 || r.LostTo[e.Other] == 0 {
+			if was.Buildings[colorfight2.Home] == 0 || r.Lost == 0 || r.LostTo(e.Other) == 0 {
 				t.Fatalf("home capture %+v: had %d homes, lost %d cells", e, was.Buildings[colorfight2.Home], r.Lost)
 			}
 		case EventDied:

@@ -64,19 +64,12 @@ func columns(maxUID int) []column {
 		column{"errors", func(r *Round) int64 { return r.Errors }},
 	)
 	for k := 0; k <= maxUID; k++ {
-		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return at(r.CapturedFrom, k) }})
+		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return r.CapturedFrom(k) }})
 	}
 	for k := 1; k <= maxUID; k++ {
-		cs = append(cs, column{"lost_to_" + strconv.Itoa(k), func(r *Round) int64 { return at(r.LostTo, k) }})
+		cs = append(cs, column{"lost_to_" + strconv.Itoa(k), func(r *Round) int64 { return r.LostTo(k) }})
 	}
 	return cs
-}
-
-func at(s []int64, i int) int64 {
-	if i < len(s) {
-		return s[i]
-	}
-	return 0
 }
 
 // jsonWriter writes JSON by hand, keeping key order, and remembers the
