@@ -287,14 +287,14 @@ func (a *Analysis) Player(uid int) *Player {
 
 // analyzer is the streaming state.
 type analyzer struct {
-	a      *Analysis
-	src    source.Source
-	byUID  []*Player // index uid
-	gold   []int64   // running gold in the taken-effects replay, by uid
-	prevU  []*colorfight2.FrameUser
-	curU   []*colorfight2.FrameUser
-	rows   []*Round // this round's row of each uid
-	rej    [][]bool
+	a     *Analysis
+	src   source.Source
+	byUID []*Player // index uid
+	gold  []int64   // running gold in the taken-effects replay, by uid
+	prevU []*colorfight2.FrameUser
+	curU  []*colorfight2.FrameUser
+	rows  []*Round // this round's row of each uid
+	rej   [][]bool
 	// ex[o*exN+po] counts the cells o took from po this round; exPairs
 	// lists the pairs counted, exTmp is scratch for one player's entries.
 	ex      []int32
@@ -302,7 +302,7 @@ type analyzer struct {
 	exPairs [][2]int
 	exTmp   [][]Exchange
 	// held counts the rows of every series (MaxPlayerRounds).
-	held int
+	held   int
 	leader int
 	maxTax []int64
 	maxBld []int64
