@@ -66,6 +66,16 @@ const (
 	MaxRawDepth = 64
 	// MaxRankingBytes bounds the text of a user's "ranking" number.
 	MaxRankingBytes = 64
+	// MaxCellRounds bounds the work of decoding a replay and everything
+	// that follows its frames (analysis, inference, the viewer): map cells
+	// × rounds (frames after frame 0), the same bound as a .rwd's
+	// re-simulation (replay.MaxCellRounds). A real game (30×30, at most
+	// 2000 rounds) is 1.8M; a header whose info promises more is refused
+	// when the decoder opens, and frames past the bound as they come.
+	MaxCellRounds = 200_000_000
+	// MaxHeaderCells bounds the element-0 "cells" lists of all users
+	// together (one entry per owned cell of the largest map).
+	MaxHeaderCells = MaxSize * MaxSize
 	// NumFields is the number of fields of a full cell array.
 	NumFields = 10
 )

@@ -23,6 +23,9 @@ type Decoder struct {
 	prev  colorfight2.Frame
 	frame int   // index of the next frame Next returns
 	err   error // sticky: a *FormatError, or io.EOF after the last frame
+	// headerCells counts the entries of element 0's cells lists, all
+	// users together (MaxHeaderCells).
+	headerCells int
 }
 
 // NewDecoder starts reading a replay from r, which may be gzip-compressed
@@ -67,6 +70,9 @@ func NewDecoder(r io.Reader) (*Decoder, error) {
 	if err := d.readHeader(); err != nil {
 		return nil, d.fail(0, err)
 	}
+	if c := d.hdr.Config(); int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
+		return nil, d.fail(0, limitErr("%dx%d cells for max_turn %d exceeds the limit of %d cell-rounds; see docs/limits.md", c.Width, c.Height, c.MaxTurn, MaxCellRounds))
+	}
 	return d, nil
 }
 
@@ -98,6 +104,9 @@ func (d *Decoder) Next(f *colorfight2.Frame) error {
 			}
 			d.err = io.EOF
 			return io.EOF
+		}
+		if int64(d.frame)*int64(d.hdr.Width)*int64(d.hdr.Height) > MaxCellRounds {
+			return d.fail(d.frame, limitErr("%d rounds of %dx%d cells exceed the limit of %d cell-rounds; see docs/limits.md", d.frame, d.hdr.Width, d.hdr.Height, MaxCellRounds))
 		}
 		if err := d.readFrame(d.frame); err != nil {
 			return d.fail(d.frame, err)
@@ -1355,9 +1364,10 @@ func (d *Decoder) readCellList() ([][2]int64, error) {
 		return out, err
 	}
 	for {
-		if len(out) >= MaxSize*MaxSize {
-			return nil, limitErr("more than %d cells", MaxSize*MaxSize)
+		if d.headerCells >= MaxHeaderCells {
+			return nil, limitErr("more than %d cells in the users' cells lists", MaxHeaderCells)
 		}
+		d.headerCells++
 		var p [2]int64
 		if err := s.expect('['); err != nil {
 			return nil, err
