@@ -1,0 +1,169 @@
+package analysis_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// manyUsers writes to w an official replay of a w×h map whose frames
+// 1..frames each list users players (the hostile shape of issue 13: 64
+// users on a 1×1 map for thousands of frames), with info's max_turn set to
+// maxTurn.
+func manyUsers(w io.Writer, width, height, users, frames, maxTurn int) error {
+	f := colorfight2.Frame{Width: width, Height: height}
+	for y := range height {
+		for x := range width {
+			f.Cells = append(f.Cells, colorfight2.FrameCell{AttackCost: 100, Level: 1, X: int64(x), Y: int64(y), NaturalCost: 100})
+		}
+	}
+	info := fmt.Sprintf(`{"max_turn":%d,"max_player":%d,"width":%d,"height":%d}`, maxTurn, users, width, height)
+	enc, err := cfr.NewJSONEncoder(w, cfr.Header{Info: []byte(info)})
+	if err != nil {
+		return err
+	}
+	if err := enc.WriteFrame(&f); err != nil {
+		return err
+	}
+	for uid := 1; uid <= users; uid++ {
+		f.Users = append(f.Users, colorfight2.FrameUser{UID: int64(uid), Username: fmt.Sprintf("u%d", uid), Energy: 1000, TechLevel: 1})
+	}
+	for t := 1; t <= frames; t++ {
+		f.Turn = t
+		for i := range f.Users {
+			f.Users[i].Gold = int64(t * i)
+		}
+		if err := enc.WriteFrame(&f); err != nil {
+			return err
+		}
+	}
+	return enc.Close()
+}
+
+// allocated runs fn and returns the bytes it allocated (TotalAlloc).
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestManyUsersBounded: issue 13's .cfr of 64 users on a 1×1 map, at a
+// reduced 1000 frames, allocates within the documented bound of
+// docs/limits.md — player-rounds × 2 rows plus a fixed 16 MiB for the
+// decoder and frames — where it used to allocate a per-uid array for every
+// player and round (over 150 MB here, 3.4 GB at 20,000 frames).
+func TestManyUsersBounded(t *testing.T) {
+	var buf bytes.Buffer
+	const users, frames = 64, 1000
+	if err := manyUsers(&buf, 1, 1, users, frames, frames); err != nil {
+		t.Fatal(err)
+	}
+	var a *analysis.Analysis
+	n := allocated(func() {
+		src, err := source.New(bytes.NewReader(buf.Bytes()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		if a, err = analysis.Analyze(src); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if a.Rounds != frames || len(a.Players) != users {
+		t.Fatalf("%d rounds, %d players", a.Rounds, len(a.Players))
+	}
+	row := uint64(unsafe.Sizeof(analysis.Round{}))
+	bound := uint64(users*frames)*2*row + 16<<20
+	t.Logf("%d player-rounds of %d-byte rows: allocated %.1f MB, bound %.1f MB", users*frames, row, float64(n)/1e6, float64(bound)/1e6)
+	if n > bound {
+		t.Fatalf("allocated %d bytes, over the bound %d", n, bound)
+	}
+}
+
+// TestPlayerRoundsRefused: past MaxPlayerRounds an analysis is refused
+// with ErrLimit and the limit named — a .cfr as its frames arrive, a .rwd
+// from its header.
+func TestPlayerRoundsRefused(t *testing.T) {
+	const users = 64
+	frames := analysis.MaxPlayerRounds/users + 1
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(manyUsers(pw, 1, 1, users, frames, 500)) }()
+	src, err := source.New(pr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = analysis.Analyze(src)
+	src.Close()
+	pr.CloseWithError(errors.New("done"))
+	if !errors.Is(err, analysis.ErrLimit) || !strings.Contains(err.Error(), "docs/limits.md") {
+		t.Fatalf(".cfr of %d users × %d frames: %v", users, frames, err)
+	}
+
+	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: analysis.MaxPlayerRounds/users + 1, MaxPlayer: users}, Map: colorfight2.NewMap(30, 30)}
+	for uid := 1; uid <= users; uid++ {
+		h.Players = append(h.Players, replay.Player{UID: uid, Name: fmt.Sprint("p", uid), Home: colorfight2.Point{X: (uid - 1) % 30, Y: 2 * ((uid - 1) / 30)}})
+	}
+	var b bytes.Buffer
+	if _, err := replay.NewWriter(&b, h); err != nil {
+		t.Fatal(err)
+	}
+	src, err = source.New(bytes.NewReader(b.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := analysis.Analyze(src); !errors.Is(err, analysis.ErrLimit) {
+		t.Fatalf(".rwd header of %d players × %d rounds: %v", users, h.Config.MaxTurn, err)
+	}
+}
+
+// TestCellRoundsEveryPath: an official replay whose info promises more map
+// cells × rounds than the limit (100×100 cells for 100,000 rounds) is
+// refused the same way by every path that reads one: analyze, import,
+// audit, info's summary and the frame source (which the viewer, fork and
+// verify --against read through).
+func TestCellRoundsEveryPath(t *testing.T) {
+	var buf bytes.Buffer
+	if err := manyUsers(&buf, 100, 100, 2, 1, 100000); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	path := filepath.Join(t.TempDir(), "big.cfr")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, cfr.ErrLimit) || !strings.Contains(err.Error(), "cell-rounds") {
+			t.Errorf("%s: %v, want the cell-rounds limit", what, err)
+		}
+	}
+	_, err := analysis.AnalyzeFile(path)
+	check("analyze", err)
+	_, err = cfr.Import(bytes.NewReader(data), io.Discard, cfr.ImportOptions{Source: "big.cfr"})
+	check("import", err)
+	_, err = cfr.Audit(bytes.NewReader(data), 10)
+	check("audit", err)
+	_, err = source.Summarize(bytes.NewReader(data))
+	check("info", err)
+	_, err = source.New(bytes.NewReader(data), nil)
+	check("source", err)
+	_, err = source.NewFork("big.cfr", data, 1)
+	check("fork", err)
+}
