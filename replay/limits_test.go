@@ -1,0 +1,139 @@
+package replay_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// flood records a 2-player game of rounds rounds in which both players
+// send cmd(i) for i < n every round (after round 0, which takes none).
+func flood(tb testing.TB, rounds, n int, cmd func(i int) colorfight2.Command) []byte {
+	tb.Helper()
+	seed := uint64(3)
+	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: rounds, MaxPlayer: 2}, Seed: &seed,
+		Players: []replay.Player{{UID: 1, Name: "a", Home: colorfight2.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: colorfight2.Point{X: 26, Y: 26}}}}
+	m, _, err := colorfight2.GenerateMap(30, 30, 2, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h.Map = m
+	var buf bytes.Buffer
+	w, err := replay.NewWriter(&buf, h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := h.NewState()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	list := make([]colorfight2.Command, n)
+	for i := range list {
+		list[i] = cmd(i)
+	}
+	for t := range rounds {
+		cmds := [][]colorfight2.Command{nil, nil}
+		if t > 0 {
+			cmds = [][]colorfight2.Command{list, list}
+		}
+		s.Step(cmds)
+		if err := w.WriteRound(cmds, s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := w.Close(s); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// failingAttack is an attack no player can afford.
+func failingAttack(i int) colorfight2.Command {
+	return colorfight2.Command{Kind: colorfight2.CmdAttack, X: i % 30, Y: i / 30 % 30, Energy: 1 << 40}
+}
+
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestFloodBounded is issue 13's flood at reduced size: both bots send
+// MaxCommandsPerRound failing commands every round. Verifying allocates
+// one round's commands (players × MaxCommandsPerRound × a Command, twice
+// for the slices' growth) plus a fixed 24 MiB (the zstd window and
+// buffers, the damage tracker, two states) — the same for 10 rounds as for
+// 40, where it used to keep a copy of every command of the game.
+func TestFloodBounded(t *testing.T) {
+	verify := func(rwd []byte) uint64 {
+		return allocated(func() {
+			res, err := replay.Verify(bytes.NewReader(rwd), nil)
+			if err != nil || !res.Complete {
+				t.Fatal(err, res)
+			}
+		})
+	}
+	n := replay.MaxCommandsPerRound
+	short, long := flood(t, 10, n, failingAttack), flood(t, 40, n, failingAttack)
+	a, b := verify(short), verify(long)
+	bound := uint64(2*2*n)*uint64(unsafe.Sizeof(colorfight2.Command{})) + 24<<20
+	t.Logf("%d and %d bytes on disk: verify allocates %.1f MB for 10 rounds, %.1f MB for 40 (bound %.1f MB)", len(short), len(long), float64(a)/1e6, float64(b)/1e6, float64(bound)/1e6)
+	if b > bound {
+		t.Errorf("40 rounds allocate %d bytes, over the bound %d", b, bound)
+	}
+	if b > a+1<<20 {
+		t.Errorf("allocation grows with rounds: %d for 10, %d for 40", a, b)
+	}
+}
+
+// TestRawTextBudget: a round of players sending MaxCommandsPerRound
+// malformed commands of MaxRawCommandBytes distinct bytes each keeps at
+// most MaxRawBytesPerRound bytes of their text per player; every command
+// keeps its error code, and the game verifies.
+func TestRawTextBudget(t *testing.T) {
+	n := replay.MaxCommandsPerRound
+	rwd := flood(t, 3, n, func(i int) colorfight2.Command {
+		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", replay.MaxRawCommandBytes-6)
+		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrUnknownCommand, Raw: raw}
+	})
+	r, err := replay.NewReader(bytes.NewReader(rwd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for {
+		rd, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, l := range rd.Commands {
+			kept := 0
+			for _, c := range l {
+				kept += len(c.Raw)
+				if c.Kind != colorfight2.CmdInvalid || c.Err != colorfight2.ErrUnknownCommand {
+					t.Fatalf("round %d player %d: %+v", rd.Turn, p+1, c)
+				}
+			}
+			if kept > replay.MaxRawBytesPerRound || rd.Turn > 0 && (len(l) != n || kept == 0) {
+				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", rd.Turn, p+1, len(l), kept)
+			}
+		}
+	}
+	if res, err := replay.Verify(bytes.NewReader(rwd), nil); err != nil || !res.Complete {
+		t.Fatal(err, res)
+	}
+}
