@@ -37,7 +37,7 @@ Exit status: 0 clean; 1 violations found; 2 the file cannot be read.`,
 			return runAudit(opts)
 		},
 	}
-	cmd.Flags().IntVar(&opts.limit, "max", 100, "violations listed at most (0: all)")
+	cmd.Flags().IntVar(&opts.limit, "max", 100, "violations listed at most (0: all, never more than 100000)")
 	return cmd
 }
 

@@ -350,9 +350,18 @@ type AuditResult struct {
 	More bool
 }
 
+// MaxAuditViolations bounds the violations an audit keeps whatever limit
+// it is given (a round gives at most two, so a real 2000-round game gives
+// at most 4000): an official replay that breaks the rules every round for
+// millions of rounds is listed up to here, with More set.
+const MaxAuditViolations = 100000
+
 // Audit plays an official replay by the rules (Walk) and collects every
-// violation, at most limit of them (0: no limit).
+// violation, at most limit of them (0: no limit but MaxAuditViolations).
 func Audit(r io.Reader, limit int) (*AuditResult, error) {
+	if limit <= 0 || limit > MaxAuditViolations {
+		limit = MaxAuditViolations
+	}
 	res := &AuditResult{}
 	g, err := Walk(r, func(g *Game, s *Step) error {
 		res.Rounds = s.Turn
