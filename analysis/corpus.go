@@ -29,7 +29,10 @@ func AnalyzeFile(path string) (*Analysis, error) {
 	return a, nil
 }
 
-// Game is one replay of a corpus: its analysis, or why it has none.
+// Game is one replay of a corpus: its analysis, or why it has none. The
+// Analysis of a corpus game keeps its summary, players and round count but
+// not their per-round series or events (Player.Series and Events are nil):
+// a corpus costs O(games × players), not O(games × players × rounds).
 type Game struct {
 	Path     string
 	Analysis *Analysis
@@ -53,7 +56,8 @@ func ReplayFiles(dir string) ([]string, error) {
 }
 
 // AnalyzeFiles analyzes every file, parallel at a time (at least 1), and
-// returns them in the order given. done, if set, is called (serialized)
+// returns them in the order given, each without its series (see Game): at
+// most parallel whole analyses are in memory at once. done, if set, is called (serialized)
 // after each file.
 func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 	games := make([]Game, len(files))
@@ -66,6 +70,12 @@ func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 			defer wg.Done()
 			for i := range jobs {
 				a, err := AnalyzeFile(files[i])
+				if a != nil {
+					for _, p := range a.Players {
+						p.Series = nil
+					}
+					a.Events = nil
+				}
 				games[i] = Game{Path: files[i], Analysis: a, Err: err}
 				if done != nil {
 					mu.Lock()
