@@ -10,6 +10,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -298,8 +299,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 
 func (r *Reader) startBody(src io.Reader) error {
 	r.track = &blockTracker{r: src}
-	zr, err := zstd.NewReader(r.track, zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderMaxMemory(256<<20), zstd.WithDecoderMaxWindow(8<<20))
+	zr, err := bodyDecoder(r.track)
 	if err != nil {
 		return &FormatError{Round: 0, Err: err}
 	}
@@ -323,12 +323,41 @@ func (r *Reader) Footer() *Footer { return r.footer }
 // Turn returns the turn of the round Next will return.
 func (r *Reader) Turn() int { return r.turn }
 
-// Close releases the decompressor. It does not close the source.
+// Close releases the decompressor. It does not close the source. Next
+// must not be called after Close.
 func (r *Reader) Close() error {
 	if r.zr != nil {
-		r.zr.Close()
+		releaseBodyDecoder(r.zr)
+		r.zr = nil
 	}
 	return nil
+}
+
+// bodyDecoders keeps the body decompressors of closed Readers: a new one
+// allocates its whole window (most of the cost of opening a small
+// recording), a reset one reuses it.
+var bodyDecoders sync.Pool
+
+// bodyDecoder returns a decompressor reading src, with the body's limits.
+func bodyDecoder(src io.Reader) (*zstd.Decoder, error) {
+	if d, ok := bodyDecoders.Get().(*zstd.Decoder); ok {
+		if err := d.Reset(src); err == nil {
+			return d, nil
+		}
+		d.Close()
+	}
+	return zstd.NewReader(src, zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxMemory(256<<20), zstd.WithDecoderMaxWindow(8<<20))
+}
+
+// releaseBodyDecoder hands d back for another body once it lets go of
+// its input.
+func releaseBodyDecoder(d *zstd.Decoder) {
+	if d.Reset(nil) == nil {
+		bodyDecoders.Put(d)
+		return
+	}
+	d.Close()
 }
 
 func (r *Reader) fail(err error) error {
@@ -695,7 +724,10 @@ func (r *Reader) Seek(turn int) error {
 		if _, err := rs.Seek(r.bodyOff, io.SeekStart); err != nil {
 			return fmt.Errorf("replay: seek: %w", err)
 		}
-		r.zr.Close()
+		if r.zr != nil {
+			releaseBodyDecoder(r.zr)
+			r.zr = nil
+		}
 		if err := r.startBody(rs); err != nil {
 			return err
 		}
