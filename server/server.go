@@ -95,8 +95,14 @@ type Server struct {
 	allowCreate bool
 	closed      bool
 	conns       map[string]int // open websockets per remote address
-	games       []*liveGame    // newest last
-	lastGameID  int64
+
+	// idMu and gamesMu are leaves: taken under a room's mu, never
+	// while taking another lock. (Lock order: Server.mu, then room.ctl,
+	// then room.mu.)
+	idMu       sync.Mutex
+	lastGameID int64
+	gamesMu    sync.Mutex
+	games      []*liveGame // newest last
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
 }
@@ -146,8 +152,8 @@ func (s *Server) logf(format string, args ...any) {
 // newGameID returns a new game_id: the time in milliseconds, as the
 // reference server does, made unique on this server. It also seeds the map.
 func (s *Server) newGameID(now time.Time) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
 	id := now.UnixMilli()
 	if id <= s.lastGameID {
 		id = s.lastGameID + 1
@@ -158,8 +164,8 @@ func (s *Server) newGameID(now time.Time) string {
 
 func (s *Server) addGame(info GameInfo) *liveGame {
 	l := &liveGame{info: info, changed: make(chan struct{})}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.gamesMu.Lock()
+	defer s.gamesMu.Unlock()
 	s.games = append(s.games, l)
 	if len(s.games) > maxGames {
 		s.games = append(s.games[:0:0], s.games[len(s.games)-maxGames:]...)
@@ -293,9 +299,9 @@ func (s *Server) Close() error {
 // Games lists the games played or being played since the server started
 // (the last 100), newest first.
 func (s *Server) Games() []GameInfo {
-	s.mu.Lock()
+	s.gamesMu.Lock()
 	games := append([]*liveGame(nil), s.games...)
-	s.mu.Unlock()
+	s.gamesMu.Unlock()
 	out := make([]GameInfo, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- {
 		_, info, _ := games[i].snapshot()
@@ -310,14 +316,14 @@ func (s *Server) Games() []GameInfo {
 // at its next round or at its end (nil once it is done). data must not be
 // modified. The error is ErrNoGame for an unknown id.
 func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan struct{}, err error) {
-	s.mu.Lock()
+	s.gamesMu.Lock()
 	var l *liveGame
 	for _, x := range s.games {
 		if x.info.ID == id {
 			l = x
 		}
 	}
-	s.mu.Unlock()
+	s.gamesMu.Unlock()
 	if l == nil {
 		return nil, GameInfo{}, nil, ErrNoGame
 	}
