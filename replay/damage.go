@@ -74,17 +74,14 @@ func (t *blockTracker) Read(p []byte) (int, error) {
 		t.buf = t.buf[:0]
 	default:
 		if !t.partial && len(t.buf)+n > keepBodyBytes {
-			t.partial, t.buf = true, nil
+			t.partial = true
 		}
-		if t.partial {
+		if t.partial && len(t.heads) > 0 {
 			// Only the block structure is followed: keep the bytes from
-			// the last header on.
-			if len(t.heads) > 0 && t.heads[len(t.heads)-1] > t.base {
-				drop := t.heads[len(t.heads)-1] - t.base
-				if drop <= int64(len(t.buf)) {
-					t.buf = append(t.buf[:0], t.buf[drop:]...)
-					t.base += drop
-				}
+			// the last header on (the parser needs no earlier ones).
+			if drop := t.heads[len(t.heads)-1] - t.base; drop > 0 && drop <= int64(len(t.buf)) {
+				t.buf = append(t.buf[:0], t.buf[drop:]...)
+				t.base += drop
 			}
 		}
 		t.buf = append(t.buf, p[:n]...)

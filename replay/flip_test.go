@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -71,6 +72,32 @@ func TestEveryCutIsTruncated(t *testing.T) {
 	for cut := body; cut < len(full); cut++ {
 		if err := readAll(full[:cut]); !errors.Is(err, replay.ErrTruncated) {
 			t.Errorf("cut at %d of %d: %v, want ErrTruncated", cut, len(full), err)
+		}
+	}
+}
+
+// TestLargeBody: a body larger than what the reader keeps to judge damage
+// (4 MiB compressed: random malformed text) reads whole, and cut short it
+// is still ErrTruncated.
+func TestLargeBody(t *testing.T) {
+	rng := uint64(1)
+	rwd := flood(t, 2, 3000, func(i int) colorfight2.Command {
+		b := make([]byte, replay.MaxRawCommandBytes)
+		for k := range b {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b[k] = byte(rng >> 56)
+		}
+		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrBadInteger, Raw: string(b)}
+	})
+	if len(rwd) < 5<<20 {
+		t.Fatalf("only %d bytes", len(rwd))
+	}
+	if err := readAll(rwd); err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{len(rwd) - 100, len(rwd) - 3<<20} {
+		if err := readAll(rwd[:cut]); !errors.Is(err, replay.ErrTruncated) {
+			t.Errorf("cut at %d of %d: %v", cut, len(rwd), err)
 		}
 	}
 }
