@@ -32,10 +32,12 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -301,6 +303,7 @@ type analyzer struct {
 	exN     int
 	exPairs [][2]int
 	exTmp   [][]Exchange
+	exSlab  []Exchange
 	// held counts the rows of every series (MaxPlayerRounds).
 	held   int
 	leader int
@@ -636,13 +639,23 @@ func (az *analyzer) exchanges(rows []*Round) {
 		if len(l) == 0 {
 			continue
 		}
-		sort.Slice(l, func(i, j int) bool { return l[i].UID < l[j].UID })
+		slices.SortFunc(l, func(a, b Exchange) int { return cmp.Compare(a.UID, b.UID) })
 		if rows[uid] != nil {
-			rows[uid].Exchanges = append([]Exchange(nil), l...)
+			// Rows' entries are carved from shared slabs: one allocation
+			// for many rounds, none of them kept longer than the rows.
+			if cap(az.exSlab)-len(az.exSlab) < len(l) {
+				az.exSlab = make([]Exchange, 0, max(exSlabSize, len(l)))
+			}
+			k := len(az.exSlab)
+			az.exSlab = append(az.exSlab, l...)
+			rows[uid].Exchanges = az.exSlab[k : k+len(l) : k+len(l)]
 		}
 		az.exTmp[uid] = l[:0]
 	}
 }
+
+// exSlabSize is how many Exchange entries one slab holds.
+const exSlabSize = 4096
 
 // strictLeader returns the uid with strictly the most gold, or 0.
 func strictLeader(rows []*Round) int {
