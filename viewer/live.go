@@ -90,6 +90,9 @@ type liveHub struct {
 	every     time.Duration
 	heartbeat time.Duration
 	streams   chan struct{} // a slot per open event stream
+	// closing is closed by Shutdown: every event stream ends.
+	closing   chan struct{}
+	closeOnce sync.Once
 
 	mu    sync.Mutex
 	games map[string]*liveEntry
@@ -138,7 +141,17 @@ func newLiveHub(src Live, maxStreams int) *liveHub {
 		maxStreams = DefaultMaxLiveStreams
 	}
 	return &liveHub{src: src, every: liveRepackEvery, heartbeat: liveHeartbeat,
-		streams: make(chan struct{}, maxStreams), games: map[string]*liveEntry{}}
+		streams: make(chan struct{}, maxStreams), closing: make(chan struct{}), games: map[string]*liveEntry{}}
+}
+
+// Shutdown ends the live event streams, which outlive any request
+// timeout, so that an http.Server's Shutdown need not wait for them
+// (HTTPServer registers it; a caller running its own http.Server passes it
+// to RegisterOnShutdown). The pages then try to reconnect.
+func (s *Server) Shutdown() {
+	if s.live != nil {
+		s.live.closeOnce.Do(func() { close(s.live.closing) })
+	}
 }
 
 // errGone says a game the viewer followed is no longer known to the
@@ -263,7 +276,9 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 
 		h.mu.Lock()
 		e.flight = nil
-		if f.err == nil && e.gone == nil && (e.ver == nil || !sameState(e.ver.game, f.ver.game) && reaches(f.ver.game, e.ver.game.Turn, e.ver.game.Done)) {
+		// A game's packs run one after another, each of a state observed
+		// after the previous one started: the last is the newest.
+		if f.err == nil && e.gone == nil && (e.ver == nil || !sameState(e.ver.game, f.ver.game)) {
 			e.ver = f.ver
 			close(e.notify)
 			e.notify = make(chan struct{})
@@ -617,6 +632,8 @@ func (s *Server) liveEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-r.Context().Done():
+			return
+		case <-h.closing:
 			return
 		case <-hb.C:
 			if !send("", nil) {

@@ -671,3 +671,51 @@ func TestLiveLimitsAndLeaks(t *testing.T) {
 	g.Finish(t)
 	waitFor(t, "no live goroutine left", func() bool { return liveGoroutines() <= before })
 }
+
+// TestLiveStreamOutlivesTimeouts checks that an event stream sets its own
+// write deadlines (the server's WriteTimeout bounds ordinary responses),
+// and that the server's Shutdown ends the streams instead of waiting for
+// them.
+func TestLiveStreamOutlivesTimeouts(t *testing.T) {
+	f := &fakeLive{}
+	g := f.start(t, "g1", 30)
+	g.Step(1)
+	lib, err := OpenLibrary(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(lib, Options{Addr: ln.Addr().String(), Live: f})
+	hs := s.HTTPServer()
+	hs.WriteTimeout = time.Nanosecond // past before any handler writes
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	defer hs.Close()
+	st, code := openStream(t, "http://"+ln.Addr().String()+"/live/g1/events")
+	if code != 200 {
+		t.Fatalf("events: %d", code)
+	}
+	if ev, err := st.next(t, false); err != nil || ev.game.Turn != 1 {
+		t.Fatalf("first event %+v %v", ev, err)
+	}
+	g.Step(3)
+	if ev := st.until(t, 4); ev.game.Turn != 4 {
+		t.Fatalf("event %+v", ev)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a live stream open: %v", err)
+		hs.Close()
+	}
+	if _, err := st.next(t, false); err == nil {
+		t.Error("the stream goes on after Shutdown")
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Error(err)
+	}
+}

@@ -147,15 +147,17 @@ func loopbackHosts(addr string) map[string]bool {
 // HTTPServer returns an http.Server for s on opts.Addr with timeouts set:
 // slow or stalled clients cannot hold connections forever.
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{
+	hs := &http.Server{
 		Addr:              s.opts.Addr,
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // uploads
-		WriteTimeout:      2 * time.Minute,
+		WriteTimeout:      2 * time.Minute, // live event streams set their own deadlines
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+	hs.RegisterOnShutdown(s.Shutdown)
+	return hs
 }
 
 // csp allows only the server's own scripts; ECharts needs inline styles.
