@@ -19,6 +19,10 @@
 //   - "Play on from here" (POST /api/fork, fork.go) plays one fork at a
 //     time, with the built-in bots, of a replay of the library, and keeps
 //     it beside its parent under a new name.
+//   - Games being played (Options.Live, live.go) are followed round by
+//     round through server-sent events: each game version is decoded once
+//     for all followers, at most about four times a second, and the event
+//     streams are bounded in number.
 package viewer
 
 import (
