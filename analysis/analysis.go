@@ -6,7 +6,8 @@
 //
 //   - Analyze reads the source once, front to back, and keeps only two
 //     frames (the previous and the current one) besides its results, whose
-//     size is O(players × rounds).
+//     size is O(players × rounds): one fixed-width Round row per player per
+//     round, at most MaxPlayerRounds of them (docs/limits.md).
 //   - Round t (turn t = 1..N) compares frame t with frame t-1. Player
 //     series are indexed by t-1; a player that appears late has zero rows
 //     before its first turn (FirstTurn).
