@@ -495,17 +495,18 @@ func (r *room) restartCtl(cfg *RoomConfig) {
 // every socket is closed.
 func (r *room) close() {
 	r.ctl.Lock()
-	defer r.ctl.Unlock()
 	r.stopCtl()
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
+		r.ctl.Unlock()
 		return
 	}
 	r.closed = true
 	subs, conns := r.subs, r.conns
 	r.subs, r.conns = map[*subscriber]struct{}{}, map[*actionConn]struct{}{}
 	r.mu.Unlock()
+	r.ctl.Unlock()
 	close(r.quit)
 	<-r.loopDone
 	for s := range subs {
