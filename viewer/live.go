@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -27,9 +28,10 @@ type LiveGame struct {
 	MaxTurn int
 	Players []string
 	Done    bool
-	// File, when set, is the finished recording's replay id in the
-	// viewer's library (its path relative to the library folder, with
-	// '/' between parts): the live page offers it once the game is Done.
+	// File, when set, is the recording's file as the OS names it
+	// (absolute, or relative to the working directory). Once the game is
+	// Done, the live page links to its replay when the file is a replay
+	// of the viewer's library folder.
 	File string
 }
 
@@ -415,10 +417,30 @@ func (s *Server) liveJSONOf(g LiveGame) liveJSON {
 	if j.Players == nil {
 		j.Players = []string{}
 	}
-	if g.Done && g.File != "" && ValidID(g.File) && !s.lib.Single() {
-		j.Replay = ReplayURL(g.File)
+	if id := s.libraryID(g.File); g.Done && id != "" {
+		j.Replay = ReplayURL(id)
 	}
 	return j
+}
+
+// libraryID is the replay id of file in the library folder, or "" when it
+// is not a replay of the library.
+func (s *Server) libraryID(file string) string {
+	if file == "" || s.lib.Single() {
+		return ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(s.lib.Dir(), abs)
+	if err != nil {
+		return ""
+	}
+	if id := filepath.ToSlash(rel); ValidID(id) {
+		return id
+	}
+	return ""
 }
 
 // liveGames lists the source's games with a valid id.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -31,6 +32,8 @@ type fakeLive struct {
 	games []*fakeGame
 	// fail makes LiveReplay fail for every game (a server that lost them).
 	fail bool
+	// dir is the library folder: a finished game's File is ID.rwd in it.
+	dir string
 }
 
 type fakeGame struct {
@@ -105,6 +108,9 @@ func (g *fakeGame) publish(turn int, done bool) {
 	defer g.f.mu.Unlock()
 	g.data = bytes.Clone(g.buf.Bytes())
 	g.g.Turn, g.g.Done = turn, done
+	if done && g.f.dir != "" {
+		g.g.File = filepath.Join(g.f.dir, g.g.ID+".rwd")
+	}
 	close(g.changed)
 	g.changed = make(chan struct{})
 }
@@ -152,7 +158,7 @@ func (g *fakeGame) Finish(tb testing.TB) {
 // at turn 0; the test steps it.
 func (f *fakeLive) start(tb testing.TB, id string, maxTurn int) *fakeGame {
 	tb.Helper()
-	g := &fakeGame{f: f, g: LiveGame{ID: id, Room: "room " + id, MaxTurn: maxTurn, File: id + ".rwd"},
+	g := &fakeGame{f: f, g: LiveGame{ID: id, Room: "room " + id, MaxTurn: maxTurn},
 		changed: make(chan struct{}), step: make(chan struct{}), ended: make(chan struct{})}
 	g.rec = recording.New(&g.buf, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "rewind test")
 	var seats []match.Seat
@@ -187,9 +193,13 @@ func (f *fakeLive) start(tb testing.TB, id string, maxTurn int) *fakeGame {
 
 // serveLive starts a library server following f and returns its base URL
 // and the server.
-func serveLive(tb testing.TB, f Live, opts Options) (string, *Server) {
+func serveLive(tb testing.TB, f *fakeLive, opts Options) (string, *Server) {
 	tb.Helper()
-	lib, err := OpenLibrary(tb.TempDir())
+	dir := tb.TempDir()
+	f.mu.Lock()
+	f.dir = dir
+	f.mu.Unlock()
+	lib, err := OpenLibrary(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -717,5 +727,34 @@ func TestLiveStreamOutlivesTimeouts(t *testing.T) {
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		t.Error(err)
+	}
+}
+
+func TestLiveLibraryID(t *testing.T) {
+	f := &fakeLive{}
+	_, s := serveLive(t, f, Options{})
+	dir := s.lib.Dir()
+	for file, want := range map[string]string{
+		filepath.Join(dir, "game-0001.rwd"):         "game-0001.rwd",
+		filepath.Join(dir, "room", "g 2.rwd"):       "room/g 2.rwd",
+		filepath.Join(dir, "game-0001.rwd.partial"): "",
+		filepath.Join(dir, ".hidden.rwd"):           "",
+		filepath.Join(dir, "..", "outside.rwd"):     "",
+		"":                                          "",
+	} {
+		if got := s.libraryID(file); got != want {
+			t.Errorf("libraryID(%q) = %q, want %q", file, got, want)
+		}
+	}
+	if j := s.liveJSONOf(LiveGame{ID: "g", File: filepath.Join(dir, "g.rwd")}); j.Replay != "" {
+		t.Errorf("a game not done links to %q", j.Replay)
+	}
+	if j := s.liveJSONOf(LiveGame{ID: "g", Done: true, File: filepath.Join(dir, "room", "g 2.rwd")}); j.Replay != "/replay/room/g%202.rwd" {
+		t.Errorf("a finished game links to %q", j.Replay)
+	}
+	for id, want := range map[string]bool{"g1": true, "a.b_c-D9": true, "": false, ".": false, "..": false, "a/b": false, "a b": false, strings.Repeat("x", 129): false, "é": false} {
+		if ValidLiveID(id) != want {
+			t.Errorf("ValidLiveID(%q) = %v", id, !want)
+		}
 	}
 }
