@@ -323,12 +323,18 @@ func (r *Reader) Footer() *Footer { return r.footer }
 // Turn returns the turn of the round Next will return.
 func (r *Reader) Turn() int { return r.turn }
 
-// Close releases the decompressor. It does not close the source. Next
-// must not be called after Close.
+// errClosed is what Next returns after Close.
+var errClosed = errors.New("replay: reader closed")
+
+// Close releases the decompressor (for another Reader to reuse). It does
+// not close the source. Next then returns an error.
 func (r *Reader) Close() error {
 	if r.zr != nil {
 		releaseBodyDecoder(r.zr)
 		r.zr = nil
+		if r.err == nil {
+			r.err = errClosed
+		}
 	}
 	return nil
 }
