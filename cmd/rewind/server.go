@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/server"
+	"github.com/rewind-game/rewind/viewer"
+)
+
+// adminPasswordEnv names the environment variable holding the master admin
+// password of rewind server (the reference server's ADMIN_PASSWORD). It is
+// read from the environment, never from a flag, so it does not show in
+// process listings or shell history.
+const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
+
+type serverOptions struct {
+	addr     string
+	dir      string
+	room     string
+	preset   string
+	bots     []string
+	maxTurn  int
+	players  int
+	round    string
+	first    string
+	finish   float64
+	replay   string
+	deadline time.Duration
+	stdout   io.Writer
+	stderr   io.Writer
+	// ready, when set, receives the base URL once the server listens
+	// (tests use it).
+	ready chan<- string
+}
+
+func newServerCmd() *cobra.Command { return serverCommand(&serverOptions{}) }
+
+// serverCommand is the server command writing its flags into opts.
+func serverCommand(opts *serverOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "server",
+		Short: "Host ColorfightII games for official bots, record them and show them live",
+		Long: `server speaks the official ColorfightII server protocol (docs/server.md), so
+every bot written on the official Python or Java client plays against it
+unchanged: point the client's URL at ws://HOST:PORT/gameroom/ROOM.
+
+It starts with one room (--room, default "public") configured by --preset
+and the flags below; bots create more rooms with /creategameroom as on the
+official server. --bot seats rewind's built-in bots in that room: they fill
+the seats still free when the game starts. --round-time 0 plays in
+lock-step: a round runs as soon as every seated player has sent its
+commands (or at --lockstep-deadline), so a game of fast bots runs at their
+speed instead of one round a second.
+
+Every game is recorded as a .rwd in --dir as it is played (flushed every
+round), and the same address serves the viewer: the library of --dir and,
+under "Live", every game being played, followed round by round.
+
+Admin actions on the default room (/start, /restart, /deletegameroom) need
+the master admin password, read from $` + adminPasswordEnv + ` (unset: disabled).
+Stop the server with Ctrl-C: every game in progress is ended at its last
+whole round and its replay kept.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			cfg, err := opts.roomConfig(cmd)
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptContext(cmd.Context())
+			defer stop()
+			return runServer(ctx, opts, cfg, os.Getenv(adminPasswordEnv))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one; 0.0.0.0:PORT accepts bots from other machines)")
+	f.StringVar(&opts.dir, "dir", "replays", "folder where every game is recorded as a .rwd (created if missing)")
+	f.StringVar(&opts.room, "room", "public", "name of the room created at start ([0-9A-Za-z-_.])")
+	f.StringVar(&opts.preset, "preset", "constant-run", "configuration of that room: default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run")
+	f.StringArrayVar(&opts.bots, "bot", nil, "built-in bot filling a free seat at start (repeatable): "+strings.Join(bot.BuiltinNames(), ", "))
+	f.IntVar(&opts.maxTurn, "max-turn", 0, "rounds per game, 200..2000 (default: the preset's)")
+	f.IntVar(&opts.players, "max-player", 0, "seats: 2, 4 or 8 (default: the preset's)")
+	f.StringVar(&opts.round, "round-time", "", "seconds per round, 0.2..20, or 0 for lock-step (default: the preset's)")
+	f.StringVar(&opts.first, "first-round-time", "", `how the first round starts: seconds of countdown 0..60, "full" (when every seat is taken) or "never" (admin /start) (default: the preset's)`)
+	f.Float64Var(&opts.finish, "finish-time", 0, "seconds a finished game stays before the room restarts, 0..60; 0 keeps it (default: the preset's)")
+	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
+	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
+	return cmd
+}
+
+// roomConfig is the default room's configuration: the preset, with every
+// flag the user set applied through the same checks as /restart.
+func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error) {
+	cfg, ok := server.Preset(o.preset)
+	if !ok {
+		return cfg, fmt.Errorf("server: --preset %q is not a preset (want default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run)", o.preset)
+	}
+	if o.deadline < time.Second || o.deadline > time.Hour {
+		return cfg, fmt.Errorf("server: --lockstep-deadline %v outside 1s..1h", o.deadline)
+	}
+	for _, name := range o.bots {
+		if _, err := bot.Builtin(name); err != nil {
+			return cfg, fmt.Errorf("server: --bot: %w", err)
+		}
+	}
+	fl := cmd.Flags()
+	// Each flag the user set replaces the preset's value and is checked
+	// on its own, so the error names the flag.
+	set := func(flag string, apply func()) error {
+		if !fl.Changed(flag) {
+			return nil
+		}
+		apply()
+		if err := cfg.Validate(); err != nil {
+			return fmt.Errorf("server: --%s %s: %w", flag, fl.Lookup(flag).Value, err)
+		}
+		return nil
+	}
+	var bad error
+	for _, e := range []error{
+		set("max-turn", func() { cfg.MaxTurn = o.maxTurn }),
+		set("max-player", func() { cfg.MaxPlayer = o.players }),
+		set("round-time", func() { cfg.RoundTime = parseSeconds(o.round) }),
+		set("first-round-time", func() { cfg.FirstRoundTime = o.first }),
+		set("finish-time", func() { cfg.FinishTime = o.finish }),
+		set("replay", func() { cfg.ReplayEnable = o.replay }),
+		set("bot", func() { cfg.Bots = o.bots }),
+	} {
+		if e != nil && bad == nil {
+			bad = e
+		}
+	}
+	if bad != nil {
+		return cfg, bad
+	}
+	if len(cfg.Bots) > cfg.MaxPlayer {
+		return cfg, fmt.Errorf("server: %d --bot for %d seats (--max-player)", len(cfg.Bots), cfg.MaxPlayer)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("server: room %s: %w", o.room, err)
+	}
+	return cfg, nil
+}
+
+// parseSeconds reads a number of seconds; text that is not a number gives
+// NaN, which every range check refuses.
+func parseSeconds(s string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// runServer serves the protocol and the viewer on opts.addr until ctx ends.
+func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, adminPassword string) error {
+	stderr := opts.stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
+		return fmt.Errorf("server: replay folder: %w", err)
+	}
+	srv, err := server.New(server.Options{
+		Dir:              opts.dir,
+		Tool:             "rewind " + version,
+		AdminPassword:    adminPassword,
+		LockstepDeadline: opts.deadline,
+		Logf:             logger.Printf,
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if err := srv.CreateRoom(opts.room, cfg, adminPassword, "", true); err != nil {
+		return fmt.Errorf("server: room %s: %w", opts.room, err)
+	}
+	lib, err := viewer.OpenLibrary(opts.dir)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	view := viewer.NewServer(lib, viewer.Options{
+		Addr:      ln.Addr().String(),
+		MaxUpload: -1,
+		ErrorLog:  logger.Printf,
+		Tool:      "rewind " + version,
+		Live:      liveGames{srv},
+	})
+	hs := &http.Server{
+		Handler: protocolOrViewer(srv, view),
+		// No read or write timeout: websockets and live streams are long;
+		// the protocol and the viewer bound their own reads and writes.
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          logger,
+	}
+	base := "http://" + ln.Addr().String()
+	ws := "ws://" + ln.Addr().String()
+	fmt.Fprintf(opts.stdout, "rewind server at %s  (Ctrl-C stops)\n  bots connect to %s/gameroom/%s\n  live games and replays: %s/\n  recording to %s\n",
+		base, ws, opts.room, base, opts.dir)
+	if opts.ready != nil {
+		opts.ready <- base
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("server: %w", err)
+	case <-ctx.Done():
+	}
+	// Rooms first: their games end at the last whole round and every
+	// socket is told, then the listener.
+	cerr := srv.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		hs.Close()
+	}
+	return cerr
+}
+
+// protocolOrViewer routes the official protocol's paths to the game server
+// and everything else to the viewer.
+func protocolOrViewer(srv *server.Server, view http.Handler) http.Handler {
+	protocol := srv.Handler()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if srv.Owns(r) {
+			protocol.ServeHTTP(w, r)
+			return
+		}
+		view.ServeHTTP(w, r)
+	})
+}
+
+// liveGames shows the server's games to the viewer.
+type liveGames struct{ s *server.Server }
+
+func (l liveGames) LiveGames() []viewer.LiveGame {
+	var out []viewer.LiveGame
+	for _, g := range l.s.Games() {
+		out = append(out, liveGame(g))
+	}
+	return out
+}
+
+func (l liveGames) LiveReplay(id string) ([]byte, viewer.LiveGame, <-chan struct{}, error) {
+	data, g, changed, err := l.s.Recording(id)
+	return data, liveGame(g), changed, err
+}
+
+func liveGame(g server.GameInfo) viewer.LiveGame {
+	lg := viewer.LiveGame{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done}
+	if g.Done && !strings.HasSuffix(g.Path, ".partial") {
+		// The finished recording, as the library (opened on the same
+		// folder) names it.
+		lg.File = filepath.Base(g.Path)
+	}
+	return lg
+}
