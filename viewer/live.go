@@ -99,10 +99,10 @@ type liveHub struct {
 	mu    sync.Mutex
 	games map[string]*liveEntry
 	tick  int
-	// pumps counts the running pump goroutines; packs the packs done
-	// (both for the tests).
-	pumps int
-	packs int
+	// pumps counts the running pump goroutines, packs the packs done,
+	// waiting the callers waiting for the time of a game's next pack (for
+	// the tests).
+	pumps, packs, waiting int
 }
 
 // liveEntry is what the hub holds for one game.
@@ -259,12 +259,18 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 			continue
 		}
 		if wait := e.next.Sub(now); wait > 0 {
+			h.waiting++
 			h.mu.Unlock()
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
 			case <-ctx.Done():
-				t.Stop()
+			}
+			t.Stop()
+			h.mu.Lock()
+			h.waiting--
+			h.mu.Unlock()
+			if ctx.Err() != nil {
 				return nil, g, nil, ctx.Err()
 			}
 			continue

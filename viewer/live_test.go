@@ -758,3 +758,51 @@ func TestLiveLibraryID(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveRepackBound checks that a game packed less than the repack
+// interval ago is not packed again for a newer round: the request waits
+// for the interval (here an hour) instead, and ends when its client goes.
+func TestLiveRepackBound(t *testing.T) {
+	f := &fakeLive{}
+	g := f.start(t, "g1", 30)
+	g.Step(2)
+	base, s := serveLive(t, f, Options{})
+	s.live.mu.Lock()
+	s.live.every = time.Hour
+	s.live.mu.Unlock()
+	if code, _ := getBytes(t, base+"/live/g1/data"); code != 200 {
+		t.Fatalf("data: %d", code)
+	}
+	// The same version again: no wait, no pack.
+	if code, _ := getBytes(t, base+"/live/g1/data"); code != 200 {
+		t.Fatalf("data: %d", code)
+	}
+	g.Step(3)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/live/g1/data", nil)
+	answered := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		answered <- err
+	}()
+	waitFor(t, "the request to wait for the next pack", func() bool {
+		s.live.mu.Lock()
+		defer s.live.mu.Unlock()
+		return s.live.waiting == 1
+	})
+	if _, packs, _, _ := s.live.stats(); packs != 1 {
+		t.Errorf("%d packs within the interval", packs)
+	}
+	cancel()
+	if err := <-answered; err == nil {
+		t.Error("the waiting request was answered")
+	}
+	waitFor(t, "the waiting request to end", func() bool {
+		s.live.mu.Lock()
+		defer s.live.mu.Unlock()
+		return s.live.waiting == 0
+	})
+}
