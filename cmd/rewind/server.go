@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -217,6 +216,7 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          logger,
 	}
+	hs.RegisterOnShutdown(view.Shutdown)
 	base := "http://" + ln.Addr().String()
 	ws := "ws://" + ln.Addr().String()
 	fmt.Fprintf(opts.stdout, "rewind server at %s  (Ctrl-C stops)\n  bots connect to %s/gameroom/%s\n  live games and replays: %s/\n  recording to %s\n",
@@ -272,11 +272,9 @@ func (l liveGames) LiveReplay(id string) ([]byte, viewer.LiveGame, <-chan struct
 }
 
 func liveGame(g server.GameInfo) viewer.LiveGame {
-	lg := viewer.LiveGame{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done}
-	if g.Done && !strings.HasSuffix(g.Path, ".partial") {
-		// The finished recording, as the library (opened on the same
-		// folder) names it.
-		lg.File = filepath.Base(g.Path)
-	}
+	// File is the recording as the OS names it; the viewer links it as the
+	// finished replay once it lies in its library folder under its final
+	// name.
+	lg := viewer.LiveGame{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, File: g.Path}
 	return lg
 }
