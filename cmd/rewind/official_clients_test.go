@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// officialClientsEnv names the folder holding the official ColorfightII
+// clients (python3/ and java/ as in ../shared/clients); .ci/run sets it.
+const officialClientsEnv = "REWIND_OFFICIAL_CLIENTS"
+
+// needOfficialClients returns the clients folder, skipping the test when
+// it is not given, except under CI=true where it is required.
+func needOfficialClients(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv(officialClientsEnv)
+	if dir == "" {
+		msg := "$" + officialClientsEnv + " is not set (point it at the official clients, e.g. ../shared/clients)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + " (CI=true: required)")
+		}
+		t.Skip(msg)
+	}
+	for _, p := range []string{"python3/example_ai.py", "python3/colorfight/colorfight.py", "java/example_ai.java", "java/ColorfightII.jar"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Fatalf("$%s=%s: %v", officialClientsEnv, dir, err)
+		}
+	}
+	return dir
+}
+
+// pythonWithWebsockets returns a python3 that can import websockets (the
+// official client's one dependency; Debian's python3-websockets installs
+// it for /usr/bin/python3, which is not always the python3 on PATH).
+func pythonWithWebsockets(t *testing.T) string {
+	t.Helper()
+	var cands []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		cands = append(cands, p)
+	}
+	cands = append(cands, "/usr/bin/python3")
+	for _, p := range cands {
+		if exec.Command(p, "-c", "import websockets").Run() == nil {
+			return p
+		}
+	}
+	msg := "no python3 with the websockets module (Debian: apt-get install python3-websockets)"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI=true: required)")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// pyWrapper runs the official example bot unchanged; only the URL its
+// client connects to is given, through the client's own connect(url=...).
+const pyWrapper = `import sys
+sys.path.insert(0, sys.argv[1])
+from colorfight import Colorfight
+import example_ai
+url = sys.argv[2]
+connect = Colorfight.connect
+Colorfight.connect = lambda self, room='public', url_=None: connect(self, room=room, url=url)
+example_ai.play_game(game=Colorfight(), room='public', username='PyExample', password='py-secret')
+`
+
+// Both official example bots, built on the unmodified official clients,
+// play a 200-round lock-step game in one room of rewind server with two
+// built-in bots: they register, send commands every round (a lock-step
+// round waits for every seated player, and the deadline is longer than
+// this test may run, so the game only finishes if they do), own cells at
+// the end; the recording verifies, and the room's .cfr replay matches it
+// frame for frame.
+func TestOfficialClientsPlay(t *testing.T) {
+	clients := needOfficialClients(t)
+	java := testutil.NeedTool(t, "java")
+	javac := testutil.NeedTool(t, "javac")
+	python := pythonWithWebsockets(t)
+
+	work := t.TempDir()
+	dir := filepath.Join(work, "replays")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	var logs syncBuffer
+	cmd := serverCommand(&serverOptions{ready: ready})
+	cmd.SetOut(&logs)
+	cmd.SetErr(&logs)
+	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--dir", dir, "--preset", "official", "--lockstep-deadline", "1h",
+		"--max-turn", "200", "--max-player", "4", "--round-time", "0", "--first-round-time", "full",
+		"--replay", "always", "--bot", "greedy", "--bot", "raider"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		t.Fatalf("server did not start: %v\n%s", err, logs.String())
+	case <-time.After(2 * time.Minute): // a safety net, not a verdict
+		t.Fatalf("server did not start listening\n%s", logs.String())
+	}
+	ws := "ws" + strings.TrimPrefix(base, "http") + "/gameroom/public"
+
+	// The Java example, with its connect line pointed at rewind.
+	jdir := filepath.Join(work, "java")
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(clients, "java", "example_ai.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const connectLine = "game.connect( room );"
+	if bytes.Count(src, []byte(connectLine)) != 1 {
+		t.Fatalf("example_ai.java: want exactly one %q to point at rewind", connectLine)
+	}
+	src = bytes.Replace(src, []byte(connectLine), []byte(fmt.Sprintf("game.connect_url( %q );", ws)), 1)
+	if err := os.WriteFile(filepath.Join(jdir, "example_ai.java"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jar := filepath.Join(clients, "java", "ColorfightII.jar")
+	cp := jdir + string(os.PathListSeparator) + jar
+	if out, err := exec.Command(javac, "-cp", cp, "-d", jdir, filepath.Join(jdir, "example_ai.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	wrapper := filepath.Join(work, "run_example.py")
+	if err := os.WriteFile(wrapper, []byte(pyWrapper), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var jout, pout syncBuffer
+	jcmd := exec.Command(java, "-cp", cp, "example_ai")
+	jcmd.Stdout, jcmd.Stderr = &jout, &jout
+	pcmd := exec.Command(python, "-u", wrapper, filepath.Join(clients, "python3"), ws)
+	pcmd.Stdout, pcmd.Stderr = &pout, &pout
+	for _, c := range []*exec.Cmd{jcmd, pcmd} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func(c *exec.Cmd) { c.Process.Kill(); c.Wait() }(c)
+	}
+	exited := make(chan string, 2)
+	go func() { jcmd.Wait(); exited <- "java" }()
+	go func() { pcmd.Wait(); exited <- "python" }()
+
+	// Wait for the game to finish: the room's turn reaches max_turn.
+	deadline := time.Now().Add(10 * time.Minute) // a safety net, not a verdict
+	for {
+		rooms := roomList(t, base)
+		if r, ok := rooms["public"]; ok && r.Turn == 200 {
+			break
+		}
+		select {
+		case who := <-exited:
+			t.Fatalf("the official %s bot exited before the game finished\njava:\n%s\npython:\n%s\nserver:\n%s", who, tail(jout.String()), tail(pout.String()), tail(logs.String()))
+		case err := <-done:
+			t.Fatalf("server stopped: %v\n%s", err, logs.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("game did not finish\njava:\n%s\npython:\n%s\nserver:\n%s", tail(jout.String()), tail(pout.String()), tail(logs.String()))
+		}
+	}
+
+	// The room's official replay.
+	resp, err := http.Get(base + "/gameroom/public/replay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfrBytes, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("replay: %s", resp.Status)
+	}
+	cfrPath := filepath.Join(work, "game.cfr")
+	if err := os.WriteFile(cfrPath, cfrBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("server: %v", err)
+	}
+
+	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("want one finished recording in %s, have %v", dir, rwds)
+	}
+	f, err := os.Open(rwds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := replay.Open(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	h := g.Header()
+	names := map[string]int{}
+	for _, p := range h.Players {
+		names[p.Name] = p.UID
+	}
+	for _, want := range []string{"exampleAI", "PyExample"} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("official bot %s is not a player of the recording: %+v", want, h.Players)
+		}
+	}
+	if len(h.Players) != 4 {
+		t.Errorf("%d players, want the 2 official bots and 2 built-ins", len(h.Players))
+	}
+	// Every round each official bot sent at least one command, and at the
+	// end they own cells.
+	sent := map[int]int{}
+	rounds := 0
+	for {
+		err := g.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds++
+		if rd := g.Round(g.State().Turn() - 1); rd != nil {
+			for i, l := range rd.Commands {
+				if len(l) > 0 {
+					sent[i+1]++
+				}
+			}
+		}
+	}
+	t.Logf("players %+v; rounds with commands per uid %v", h.Players, sent)
+	if rounds != 200 {
+		t.Fatalf("recording has %d rounds, want 200", rounds)
+	}
+	var last colorfight2.Frame
+	g.Frame(&last)
+	for _, want := range []string{"exampleAI", "PyExample"} {
+		uid := names[want]
+		if sent[uid] == 0 {
+			t.Errorf("%s sent no command in the whole game", want)
+		}
+		owns := false
+		for _, u := range last.Users {
+			if int(u.UID) == uid && u.CellNumber > 0 {
+				owns = true
+			}
+		}
+		if !owns {
+			t.Errorf("%s owns no cell at the end", want)
+		}
+	}
+	if err := runCLI(t, "verify", rwds[0]); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+	if err := runCLI(t, "verify", "--against", cfrPath, rwds[0]); err != nil {
+		t.Errorf("verify --against the room's .cfr: %v", err)
+	}
+}
+
+type room struct {
+	Name         string `json:"name"`
+	PlayerNumber int    `json:"player_number"`
+	Turn         int    `json:"turn"`
+	MaxTurn      int    `json:"max_turn"`
+}
+
+func roomList(t *testing.T, base string) map[string]room {
+	t.Helper()
+	resp, err := http.Get(base + "/get_gameroom_list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rooms []room
+	if err := json.NewDecoder(resp.Body).Decode(&rooms); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]room{}
+	for _, r := range rooms {
+		out[r.Name] = r
+	}
+	return out
+}
+
+// tail returns the last lines of s.
+func tail(s string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > 40 {
+		lines = lines[len(lines)-40:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
