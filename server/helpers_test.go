@@ -345,3 +345,23 @@ func (ts *testServer) get(path string) httpResp {
 	b, _ := io.ReadAll(resp.Body)
 	return httpResp{resp.StatusCode, b}
 }
+
+// waitTurn waits until game id's recording reaches turn n.
+func (ts *testServer) waitTurn(id string, n int) GameInfo {
+	ts.t.Helper()
+	timeout := time.After(safety)
+	for {
+		_, g, changed, err := ts.s.Recording(id)
+		if err != nil {
+			ts.t.Fatal(err)
+		}
+		if g.Turn >= n || changed == nil {
+			return g
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			ts.t.Fatalf("game %s stays at turn %d, want %d", id, g.Turn, n)
+		}
+	}
+}
