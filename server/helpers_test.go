@@ -172,9 +172,9 @@ func (ts *testServer) dial(room, channel string) *websocket.Conn {
 
 // state is a decoded game_channel message.
 type state struct {
-	raw   []byte
-	Turn  int `json:"turn"`
-	Info  struct {
+	raw  []byte
+	Turn int `json:"turn"`
+	Info struct {
 		MaxTurn        int     `json:"max_turn"`
 		MaxPlayer      int     `json:"max_player"`
 		RoundTime      float64 `json:"round_time"`
