@@ -88,6 +88,8 @@ type ReplayPage struct {
 	Title   string
 	Summary string
 	Warning string
+	// Notice says what the page leaves out (not a fault of the file).
+	Notice string
 	// DataURL is where the packed frames are fetched from; empty when
 	// they are inlined (DataB64, gzip'd then base64).
 	DataURL string

@@ -34,9 +34,6 @@ type Entry struct {
 	Err string
 }
 
-// maxCached is how many loaded replays a library keeps in memory.
-const maxCached = 8
-
 // Library is a folder of .rwd and .cfr replays, rescanned on every
 // listing so files appear as they are written. Replay ids are paths
 // relative to the folder and are resolved through an os.Root, so no id
@@ -47,10 +44,18 @@ type Library struct {
 	root *os.Root
 	only string // when set, the library lists just this id
 
+	// mem accounts the memory of decodes and of the replays kept packed
+	// (shared with the server's live games); cacheBytes bounds the latter.
+	mem        *memBudget
+	cacheBytes int64
+	growEvery  time.Duration
+
 	mu      sync.Mutex
 	entries map[string]*Entry // by id, valid while size and mtime match
 	loaded  map[string]*loadSlot
+	cached  int64 // the bytes of the finished replays in loaded
 	tick    int
+	decodes int // decodes started (for the tests)
 	// summarizing holds the summaries in progress, by id, so concurrent
 	// listings of a folder read each new file once.
 	summarizing map[string]*summarySlot
@@ -71,6 +76,29 @@ type loadSlot struct {
 	rep     *Replay
 	err     error
 	lastUse int
+	// started is when the decode began; cost what rep is charged to
+	// the budget (0 until it is).
+	started time.Time
+	cost    int64
+	// prev is the previous version's replay of a recording still being
+	// written, served while this one is decoded; prevCost its charge.
+	prev     *Replay
+	prevCost int64
+}
+
+// growing reports whether s holds a recording still being written: it
+// decoded well but ends before its footer.
+func (s *loadSlot) growing() bool {
+	return s.err == nil && s.rep != nil && s.rep.Analysis != nil && s.rep.Analysis.Truncated != nil
+}
+
+func (s *loadSlot) finished() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // OpenLibrary opens the library in dir.
@@ -80,7 +108,9 @@ func OpenLibrary(dir string) (*Library, error) {
 		return nil, fmt.Errorf("library: %w", err)
 	}
 	abs, _ := filepath.Abs(dir)
-	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{}}
+	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{},
+		cacheBytes: DefaultCacheBytes, growEvery: growingEvery}
+	l.setBudget(newBudget(DefaultMemoryBudget))
 	l.removeStaleTemps()
 	return l, nil
 }
@@ -109,6 +139,24 @@ func (l *Library) summaryOf(id string, size int64, mod time.Time) *Entry {
 	l.summarized++
 	if l.summarizing[id] == sl {
 		delete(l.summarizing, id)
+	}
+	l.mu.Unlock()
+	return e
+}
+
+// summary returns the summary of one file version: the listing's, or
+// one read now (shared with concurrent readers) and kept for the listing.
+func (l *Library) summary(id string, size int64, mod time.Time) *Entry {
+	l.mu.Lock()
+	e, ok := l.entries[id]
+	l.mu.Unlock()
+	if ok && e.Size == size && e.ModTime.Equal(mod) {
+		return e
+	}
+	e = l.summaryOf(id, size, mod)
+	l.mu.Lock()
+	if old, ok := l.entries[id]; !ok || old.Size < size {
+		l.entries[id] = e
 	}
 	l.mu.Unlock()
 	return e
@@ -273,6 +321,30 @@ func (l *Library) List() ([]*Entry, error) {
 	return out, nil
 }
 
+// replayBytes is the size of the folder's replay files (hidden files and
+// folders, such as upload temporaries, are not counted).
+func (l *Library) replayBytes() int64 {
+	var n int64
+	fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && IsReplayName(p) {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
 // summarize fills in e from the file without re-simulating.
 func (l *Library) summarize(e *Entry) {
 	f, err := l.root.Open(e.ID)
@@ -295,9 +367,20 @@ func (l *Library) summarize(e *Entry) {
 // ErrNotFound is returned for an id that names no replay of the library.
 var ErrNotFound = errors.New("no such replay")
 
+// setBudget makes l account its decodes and cache in mem, which may drop
+// l's least recently used replays to make room.
+func (l *Library) setBudget(mem *memBudget) {
+	l.mem = mem
+	mem.reclaim = l.reclaim
+}
+
 // Load returns the replay with this id, decoding and re-simulating it
 // the first time (or when the file changed) and caching the result.
-// Concurrent loads of the same replay share one decode.
+// Concurrent loads of the same replay share one decode. A recording still
+// being written (it grew since a decode that found no footer) is decoded
+// again at most once every few seconds (growingEvery); meanwhile the last
+// decode is served. A decode that the memory budget cannot take returns
+// an error wrapping ErrBusy (when there is no earlier version to serve).
 func (l *Library) Load(id string) (*Replay, error) {
 	if !ValidID(id) || (l.only != "" && id != l.only) {
 		return nil, ErrNotFound
@@ -306,23 +389,98 @@ func (l *Library) Load(id string) (*Replay, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, ErrNotFound
 	}
+	now := time.Now()
 	l.mu.Lock()
 	l.tick++
 	s, ok := l.loaded[id]
-	if ok && s.size == fi.Size() && s.mod.Equal(fi.ModTime()) {
+	if ok {
 		s.lastUse = l.tick
-		l.mu.Unlock()
-		<-s.done
-		return s.rep, s.err
+		same := s.size == fi.Size() && s.mod.Equal(fi.ModTime())
+		recent := fi.Size() > s.size && now.Sub(s.started) < l.growEvery
+		var stale *Replay
+		switch {
+		case same:
+			l.mu.Unlock()
+			<-s.done
+			return s.rep, s.err
+		case recent && s.finished() && s.growing():
+			stale = s.rep
+		case recent && !s.finished() && s.prev != nil:
+			stale = s.prev
+		case recent && !s.finished():
+			// The first decode of a growing recording: share it.
+			l.mu.Unlock()
+			<-s.done
+			return s.rep, s.err
+		}
+		if stale != nil {
+			l.mu.Unlock()
+			// A recording that has just ended is shown whole at once.
+			if !l.summary(id, fi.Size(), fi.ModTime()).Complete {
+				return stale, nil
+			}
+			l.mu.Lock()
+			s, ok = l.loaded[id]
+			if ok && s.size == fi.Size() && s.mod.Equal(fi.ModTime()) {
+				l.mu.Unlock()
+				<-s.done
+				return s.rep, s.err
+			}
+		}
 	}
-	s = &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), lastUse: l.tick}
-	l.loaded[id] = s
-	l.evictLocked()
+	ns := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), lastUse: l.tick, started: now}
+	if ok {
+		if s.finished() && s.growing() && fi.Size() > s.size {
+			// The new version is decoded while the old one is served.
+			ns.prev, ns.prevCost = s.rep, s.cost
+			s.cost = 0
+		}
+		l.dropLocked(id, s)
+	}
+	l.loaded[id] = ns
+	l.decodes++
 	l.mu.Unlock()
 
-	s.rep, s.err = l.load(id)
-	close(s.done)
-	return s.rep, s.err
+	ns.rep, ns.err = l.load(id)
+	l.mu.Lock()
+	if ns.err == nil {
+		ns.cost = replayBytes(ns.rep)
+		if l.loaded[id] == ns {
+			l.cached += ns.cost
+			l.mem.charge(ns.cost)
+		} else {
+			ns.cost = 0 // replaced while decoding: not kept
+		}
+	}
+	prev := ns.prev
+	if ns.prevCost > 0 {
+		l.mem.release(ns.prevCost)
+		l.cached -= ns.prevCost
+		ns.prevCost = 0
+	}
+	ns.prev = nil
+	if errors.Is(ns.err, ErrBusy) && l.loaded[id] == ns {
+		delete(l.loaded, id) // the next request tries again
+	}
+	l.evictLocked(0)
+	l.mu.Unlock()
+	close(ns.done)
+	if errors.Is(ns.err, ErrBusy) && prev != nil {
+		return prev, nil
+	}
+	return ns.rep, ns.err
+}
+
+// dropLocked forgets slot s of id and releases its charge.
+func (l *Library) dropLocked(id string, s *loadSlot) {
+	if l.loaded[id] == s {
+		delete(l.loaded, id)
+	}
+	if s.cost > 0 {
+		l.cached -= s.cost
+		l.mem.release(s.cost)
+		s.cost = 0
+	}
 }
 
 // decodeSlots bounds how many replays the process decodes at once (each
@@ -342,6 +500,11 @@ func (l *Library) load(id string) (*Replay, error) {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	defer src.Close()
+	peak := loadPeak(src.Meta())
+	if err := l.mem.reserve(peak); err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	defer l.mem.release(peak)
 	rep, err := Load(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
@@ -357,35 +520,47 @@ func (l *Library) prime(id string, rep *Replay) {
 	if err != nil {
 		return
 	}
-	s := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), rep: rep}
+	s := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), rep: rep, started: time.Now(), cost: replayBytes(rep)}
 	close(s.done)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if old, ok := l.loaded[id]; ok {
+		l.dropLocked(id, old)
+	}
 	l.tick++
 	s.lastUse = l.tick
 	l.loaded[id] = s
-	l.evictLocked()
+	l.cached += s.cost
+	l.mem.charge(s.cost)
+	l.evictLocked(0)
 }
 
-// evictLocked drops the least recently used finished replays beyond
-// maxCached.
-func (l *Library) evictLocked() {
-	for len(l.loaded) > maxCached {
+// reclaim drops least recently used replays until need more bytes fit in
+// the memory budget (or none is left to drop).
+func (l *Library) reclaim(need int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.evictLocked(need)
+}
+
+// evictLocked drops the least recently used finished replays while the
+// cache holds more than cacheBytes, or while need more bytes do not fit
+// in the memory budget.
+func (l *Library) evictLocked(need int64) {
+	for l.cached > l.cacheBytes || (need > 0 && !l.mem.fits(need)) {
 		var victim string
-		oldest := -1
+		var vs *loadSlot
 		for id, s := range l.loaded {
-			select {
-			case <-s.done:
-			default:
-				continue // still loading
+			if !s.finished() || s.cost == 0 {
+				continue // still loading, or holds nothing
 			}
-			if oldest < 0 || s.lastUse < oldest || (s.lastUse == oldest && id < victim) {
-				victim, oldest = id, s.lastUse
+			if vs == nil || s.lastUse < vs.lastUse || (s.lastUse == vs.lastUse && id < victim) {
+				victim, vs = id, s
 			}
 		}
-		if oldest < 0 {
+		if vs == nil {
 			return
 		}
-		delete(l.loaded, victim)
+		l.dropLocked(victim, vs)
 	}
 }

@@ -88,7 +88,10 @@ func LiveURL(id string) string { return "/live/" + id }
 // liveRepackEvery per game, and one pump per followed game that watches
 // its rounds and wakes the followers.
 type liveHub struct {
-	src       Live
+	src Live
+	// mem accounts the packs in progress and the versions kept (shared
+	// with the library).
+	mem       *memBudget
 	every     time.Duration
 	heartbeat time.Duration
 	streams   chan struct{} // a slot per open event stream
@@ -128,6 +131,9 @@ type liveEntry struct {
 type liveVersion struct {
 	game LiveGame
 	rep  *Replay
+	// cost is what the version is charged to the memory budget while
+	// the hub keeps it.
+	cost int64
 	// charts is the JSON of rep's charts; chartsGz gzip'd.
 	charts, chartsGz []byte
 }
@@ -138,11 +144,11 @@ type liveFlight struct {
 	err  error
 }
 
-func newLiveHub(src Live, maxStreams int) *liveHub {
+func newLiveHub(src Live, maxStreams int, mem *memBudget) *liveHub {
 	if maxStreams <= 0 {
 		maxStreams = DefaultMaxLiveStreams
 	}
-	return &liveHub{src: src, every: liveRepackEvery, heartbeat: liveHeartbeat,
+	return &liveHub{src: src, mem: mem, every: liveRepackEvery, heartbeat: liveHeartbeat,
 		streams: make(chan struct{}, maxStreams), closing: make(chan struct{}), games: map[string]*liveEntry{}}
 }
 
@@ -197,6 +203,7 @@ func (h *liveHub) entryLocked(id string) *liveEntry {
 			break
 		}
 		delete(h.games, victim.id)
+		h.setVerLocked(victim, nil)
 	}
 	return e
 }
@@ -211,6 +218,21 @@ func (h *liveHub) goneLocked(e *liveEntry, err error) {
 	}
 	if h.games[e.id] == e {
 		delete(h.games, e.id)
+	}
+	h.setVerLocked(e, nil)
+}
+
+// setVerLocked makes v the newest version of e, moving the memory
+// budget's charge from the old one to v (nil: e keeps none).
+func (h *liveHub) setVerLocked(e *liveEntry, v *liveVersion) {
+	if e.ver != nil && e.ver.cost > 0 {
+		h.mem.release(e.ver.cost)
+		e.ver.cost = 0
+	}
+	e.ver = v
+	if v != nil {
+		v.cost = replayBytes(v.rep) + int64(len(v.charts)+len(v.chartsGz))
+		h.mem.charge(v.cost)
 	}
 }
 
@@ -254,6 +276,14 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 				return nil, g, nil, ctx.Err()
 			}
 			if f.err != nil {
+				if errors.Is(f.err, ErrBusy) {
+					h.mu.Lock()
+					v := e.ver
+					h.mu.Unlock()
+					if v != nil {
+						return v, g, changed, nil
+					}
+				}
 				return nil, g, nil, f.err
 			}
 			continue
@@ -280,22 +310,30 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 		h.packs++
 		h.mu.Unlock()
 
-		f.ver, f.err = packLive(data, g)
+		f.ver, f.err = packLive(data, g, h.mem)
 
 		h.mu.Lock()
 		e.flight = nil
 		// A game's packs run one after another, each of a state observed
 		// after the previous one started: the last is the newest.
 		if f.err == nil && e.gone == nil && (e.ver == nil || !sameState(e.ver.game, f.ver.game)) {
-			e.ver = f.ver
+			h.setVerLocked(e, f.ver)
 			close(e.notify)
 			e.notify = make(chan struct{})
 		}
-		if f.err != nil {
+		// Wanting memory is not the game's fault: the game stays, a
+		// request that an older version satisfies gets it, and the next
+		// pack is tried after the usual interval.
+		wantsMem := errors.Is(f.err, ErrBusy)
+		if f.err != nil && !wantsMem {
 			h.goneLocked(e, f.err)
 		}
 		close(f.done)
+		old := e.ver
 		h.mu.Unlock()
+		if wantsMem && old != nil {
+			return old, g, changed, nil
+		}
 		if f.err != nil {
 			return nil, g, nil, f.err
 		}
@@ -306,7 +344,7 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 // packLive decodes a game's recording so far through the replay decoder
 // (a recording without its footer opens with its whole rounds) and packs
 // it for the page.
-func packLive(data []byte, g LiveGame) (*liveVersion, error) {
+func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	decodeSlots <- struct{}{}
 	defer func() { <-decodeSlots }()
 	src, err := source.New(bytes.NewReader(data), nil)
@@ -314,6 +352,11 @@ func packLive(data []byte, g LiveGame) (*liveVersion, error) {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}
 	defer src.Close()
+	peak := loadPeak(src.Meta())
+	if err := mem.reserve(peak); err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	defer mem.release(peak)
 	rep, err := Load(src)
 	if err != nil {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
@@ -381,6 +424,15 @@ func (h *liveHub) pump(ctx context.Context, e *liveEntry) {
 			case <-changed:
 			case <-ctx.Done():
 			}
+			continue
+		}
+		if errors.Is(err, ErrBusy) {
+			t := time.NewTimer(h.every)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			t.Stop()
 			continue
 		}
 		if err != nil {
@@ -499,6 +551,9 @@ func (s *Server) liveVersionFor(w http.ResponseWriter, r *http.Request, page boo
 	switch {
 	case errors.Is(err, ErrNotFound):
 		status = http.StatusNotFound
+	case errors.Is(err, ErrBusy):
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
 	case errors.Is(err, errNoRounds):
 		if page {
 			// A page that waits for the first round, then opens the game.

@@ -24,7 +24,20 @@ const (
 	MaxCells      = 4096            // width × height
 	MaxCellFrames = 4 << 20         // frames × cells: 2001 frames of 30×30 is 1.8M
 	MaxPlayers    = analysis.MaxUID // distinct players: uids 1..255, so owner slots are one byte
+	// MaxCommandsShown is how many of one player's commands of one round
+	// the page lists (a real bot sends a few dozen to a few hundred); the
+	// rest are counted ("…and N more", with how many of them failed).
+	MaxCommandsShown = 200
+	// MaxCommandText bounds the command text one replay's page holds, all
+	// rounds and players together, counting each command as its text plus
+	// 16 bytes: a busy real game of 2000 rounds needs a few MiB. Past it,
+	// later rounds list no commands, only their counts.
+	MaxCommandText = 32 << 20
 )
+
+// commandOverhead is what a listed command costs beyond its text: its Go
+// string header (and, in the manifest, its quotes and comma).
+const commandOverhead = 16
 
 // Replay is a replay decoded once and packed for the browser.
 type Replay struct {
@@ -46,6 +59,10 @@ type Replay struct {
 	// CommandsInferred: the commands shown are inferred from an official
 	// replay's frames (a .cfr), not recorded.
 	CommandsInferred bool
+	// Notice says what the page leaves out of the commands
+	// (MaxCommandsShown, MaxCommandText); "" when it lists them all. Unlike
+	// Warning it is no fault of the file.
+	Notice string
 }
 
 // Wording of inferred commands, as the page shows it.
@@ -86,8 +103,17 @@ type Manifest struct {
 	// of turn t.
 	Errors [][][3]int `json:"errors,omitempty"`
 	// ErrorText[code] describes each error code.
-	ErrorText []string         `json:"error_text,omitempty"`
-	Summary   analysis.Summary `json:"summary"`
+	ErrorText []string `json:"error_text,omitempty"`
+	// Shortened[t] lists [slot, commands, failed] for each player whose
+	// commands of turn t are not all listed in Commands (only the first
+	// ones are, MaxCommandsShown at most; none once the replay's
+	// MaxCommandText is spent): how many it sent and how many of them
+	// failed, exactly. Errors then lists the failures of the listed
+	// commands only. Nil when every command is listed.
+	Shortened [][][3]int `json:"shortened,omitempty"`
+	// ShortenedNote says why to people.
+	ShortenedNote string           `json:"shortened_note,omitempty"`
+	Summary       analysis.Summary `json:"summary"`
 	// Palette[(slot-1) % len] is a player's colour, on the board and in
 	// the charts alike.
 	Palette []string `json:"palette"`
@@ -192,6 +218,13 @@ type collector struct {
 	rounds []roundCmds
 	// inferred: the source's commands are inferred (source.Infer).
 	inferred bool
+	// text is the command text kept so far (MaxCommandText); textFullAt
+	// the turn from which no more is kept (0 while there is room);
+	// shortRounds counts the rounds with commands left out.
+	text        int64
+	textBudget  int64
+	textFullAt  int
+	shortRounds int
 }
 
 type frameUsers struct {
@@ -201,8 +234,11 @@ type frameUsers struct {
 
 type roundCmds struct {
 	ok   bool
-	cmds [][]string // [uid-1]
-	errs []colorfight2.CommandError
+	cmds [][]string                 // [uid-1]: the listed commands
+	errs []colorfight2.CommandError // of the listed commands
+	// short lists [uid, commands, failed] of the players whose commands
+	// are not all listed.
+	short [][3]int
 }
 
 // tee is a Source that hands every frame to the collector on its way to
@@ -266,18 +302,71 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 	c.users = append(c.users, fu)
 	var rc roundCmds
 	if r, errs, ok := src.Round(); ok && r != nil {
-		rc.ok = true
-		rc.cmds = make([][]string, len(r.Commands))
-		for i, cs := range r.Commands {
-			rc.cmds[i] = make([]string, len(cs))
-			for j := range cs {
-				rc.cmds[i][j] = cs[j].String()
-			}
-		}
-		rc.errs = append([]colorfight2.CommandError(nil), errs...)
+		c.keepRound(&rc, n, r.Commands, errs)
 	}
 	c.rounds = append(c.rounds, rc)
 	return nil
+}
+
+// keepRound keeps the commands of turn n for the page: at most
+// MaxCommandsShown a player, while the replay's MaxCommandText lasts; the
+// players' counts of commands and failures stay exact.
+func (c *collector) keepRound(rc *roundCmds, n int, cmds [][]colorfight2.Command, errs []colorfight2.CommandError) {
+	rc.ok = true
+	rc.cmds = make([][]string, len(cmds))
+	var failed []int
+	for _, e := range errs {
+		if e.UID >= 1 && e.UID <= len(cmds) {
+			if failed == nil {
+				failed = make([]int, len(cmds))
+			}
+			failed[e.UID-1]++
+		}
+	}
+	for i, cs := range cmds {
+		keep := min(len(cs), MaxCommandsShown)
+		if c.textFullAt > 0 {
+			keep = 0
+		}
+		list := make([]string, 0, keep)
+		for j := range keep {
+			s := cs[j].String()
+			cost := int64(len(s)) + commandOverhead
+			if c.text+cost > c.textBudget {
+				c.textFullAt = max(n, 1)
+				break
+			}
+			c.text += cost
+			list = append(list, s)
+		}
+		rc.cmds[i] = list
+		if len(list) < len(cs) {
+			f := 0
+			if failed != nil {
+				f = failed[i]
+			}
+			rc.short = append(rc.short, [3]int{i + 1, len(cs), f})
+		}
+	}
+	if rc.short != nil {
+		c.shortRounds++
+	}
+	for _, e := range errs {
+		if e.UID >= 1 && e.UID <= len(rc.cmds) && e.Index >= 0 && e.Index < len(rc.cmds[e.UID-1]) {
+			rc.errs = append(rc.errs, e)
+		}
+	}
+}
+
+// notice says what the page leaves out of the commands ("" when nothing).
+func (c *collector) notice() string {
+	switch {
+	case c.textFullAt > 0:
+		return fmt.Sprintf("Commands are listed up to turn %d only: the page holds at most %s of command text (docs/viewer.md, limits); later turns give their counts of commands and failures.", c.textFullAt-1, sizeString(c.textBudget))
+	case c.shortRounds > 0:
+		return fmt.Sprintf("In %d rounds a player sent more than %d commands: the page lists the first %d and counts the rest (docs/viewer.md, limits).", c.shortRounds, MaxCommandsShown, MaxCommandsShown)
+	}
+	return ""
 }
 
 // Load decodes (or re-simulates) src once, analyses it and packs its
@@ -285,9 +374,13 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 // (source.Infer) to be shown like a .rwd's. It does not close src. A
 // damaged or hostile replay gives an error that names the frame; it never
 // panics.
-func Load(src source.Source) (*Replay, error) {
+func Load(src source.Source) (*Replay, error) { return load(src, MaxCommandText) }
+
+// load is Load with a budget of command text (the tests use less than
+// MaxCommandText).
+func load(src source.Source, textBudget int64) (*Replay, error) {
 	src = source.Infer(src)
-	c := &collector{inferred: src.Meta().CommandsInferred}
+	c := &collector{inferred: src.Meta().CommandsInferred, textBudget: textBudget}
 	t := &tee{Source: src, c: c}
 	a, err := analysis.Analyze(t)
 	if t.err != nil {
@@ -313,7 +406,7 @@ func Load(src source.Source) (*Replay, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users), CommandsInferred: c.inferred}
+	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users), CommandsInferred: c.inferred, Notice: c.notice()}
 	if h := src.Meta().Header; h != nil {
 		switch {
 		case h.Parent != nil:
@@ -453,7 +546,16 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 					m.Errors[t] = append(m.Errors[t], [3]int{s, e.Index, int(e.Code)})
 				}
 			}
+			for _, sh := range rc.short {
+				if s, ok := slot[sh[0]]; ok {
+					if m.Shortened == nil {
+						m.Shortened = make([][][3]int, frames)
+					}
+					m.Shortened[t] = append(m.Shortened[t], [3]int{s, sh[1], sh[2]})
+				}
+			}
 		}
+		m.ShortenedNote = c.notice()
 		for code := colorfight2.ErrCode(0); ; code++ {
 			s := code.String()
 			if s == "unknown error" {

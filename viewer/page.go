@@ -18,7 +18,7 @@ import (
 // or library id). The caller sets where the frames come from.
 func PageData(rep *Replay, id string) templates.ReplayPage {
 	a := rep.Analysis
-	p := templates.ReplayPage{Title: path.Base(id), Warning: rep.Warning}
+	p := templates.ReplayPage{Title: path.Base(id), Warning: rep.Warning, Notice: rep.Notice}
 	for _, c := range rep.Charts {
 		p.Charts = append(p.Charts, templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)})
 	}

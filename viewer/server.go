@@ -79,7 +79,39 @@ type Options struct {
 	// MaxLiveStreams bounds the live event streams open at once (0:
 	// DefaultMaxLiveStreams).
 	MaxLiveStreams int
+	// MemoryBudget bounds, in bytes, the replays kept packed plus the
+	// estimated peak (LoadPeakBytes) of every decode in progress, library
+	// and live games together (0: DefaultMemoryBudget). A decode that does
+	// not fit, once cached replays are dropped, is answered 503 with
+	// Retry-After.
+	MemoryBudget int64
+	// CacheBytes bounds the packed replays of the library kept for the
+	// next request, least recently used dropped first (0:
+	// DefaultCacheBytes; at most MemoryBudget).
+	CacheBytes int64
+	// ClientRate is how many expensive requests (replay and live pages
+	// and data, uploads, forks) a second one remote address may make,
+	// ClientBurst how many at once; past it, 429 with Retry-After (0:
+	// DefaultClientRate, DefaultClientBurst; a negative rate: no limit).
+	ClientRate  float64
+	ClientBurst int
+	// MaxFolderBytes bounds the library folder's replays: an upload that
+	// would take it past this is refused with 507 (0:
+	// DefaultMaxFolderBytes; negative: no bound).
+	MaxFolderBytes int64
+	// MaxUploadsPerHour bounds the uploads kept in any hour, all clients
+	// together; past it, 429 (0: DefaultMaxUploadsPerHour; negative: no
+	// bound).
+	MaxUploadsPerHour int
 }
+
+// Upload quotas' defaults (Options.MaxFolderBytes,
+// Options.MaxUploadsPerHour): a real replay is 0.1 to 1 MB, so these
+// leave room for thousands of games while keeping a public server's disk.
+const (
+	DefaultMaxFolderBytes    = 4 << 30
+	DefaultMaxUploadsPerHour = 120
+)
 
 // Server is the viewer's HTTP handler.
 type Server struct {
@@ -92,6 +124,14 @@ type Server struct {
 	forking sync.Mutex
 	// live follows Options.Live's games (nil without).
 	live *liveHub
+	// mem is the memory budget of decodes and kept replays.
+	mem *memBudget
+	// rate limits each client's expensive requests (nil: no limit).
+	rate *rateLimiter
+	// uploadMu serialises the quota checks of uploads; uploads lists
+	// when the uploads of the last hour were kept.
+	uploadMu sync.Mutex
+	uploads  []time.Time
 }
 
 // NewServer serves lib.
@@ -105,23 +145,47 @@ func NewServer(lib *Library, opts Options) *Server {
 	if opts.Tool == "" {
 		opts.Tool = "rewind viewer"
 	}
-	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux()}
+	if opts.MemoryBudget <= 0 {
+		opts.MemoryBudget = DefaultMemoryBudget
+	}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = DefaultCacheBytes
+	}
+	opts.CacheBytes = min(opts.CacheBytes, opts.MemoryBudget)
+	if opts.ClientRate == 0 {
+		opts.ClientRate = DefaultClientRate
+	}
+	if opts.ClientBurst <= 0 {
+		opts.ClientBurst = DefaultClientBurst
+	}
+	if opts.MaxFolderBytes == 0 {
+		opts.MaxFolderBytes = DefaultMaxFolderBytes
+	}
+	if opts.MaxUploadsPerHour == 0 {
+		opts.MaxUploadsPerHour = DefaultMaxUploadsPerHour
+	}
+	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
+		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst)}
+	lib.mu.Lock()
+	lib.cacheBytes = opts.CacheBytes
+	lib.mu.Unlock()
+	lib.setBudget(s.mem)
 	s.hosts = loopbackHosts(opts.Addr)
 	s.mux.HandleFunc("GET /{$}", s.library)
 	s.mux.HandleFunc("GET /library/rows", s.libraryRows)
 	s.mux.HandleFunc("GET /api/library", s.libraryJSON)
-	s.mux.HandleFunc("GET /replay/{id...}", s.replayPage)
-	s.mux.HandleFunc("GET /data/{id...}", s.data)
-	s.mux.HandleFunc("POST /api/upload", s.upload)
-	s.mux.HandleFunc("POST /api/fork", s.fork)
+	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
+	s.mux.HandleFunc("GET /data/{id...}", s.limited(s.data))
+	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
+	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /static/{file}", s.static)
 	if opts.Live != nil {
-		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams)
+		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams, s.mem)
 		s.mux.HandleFunc("GET /api/live", s.liveList)
 		s.mux.HandleFunc("GET /library/live", s.liveRows)
-		s.mux.HandleFunc("GET /live/{id}", s.livePage)
-		s.mux.HandleFunc("GET /live/{id}/data", s.liveData)
-		s.mux.HandleFunc("GET /live/{id}/charts", s.liveCharts)
+		s.mux.HandleFunc("GET /live/{id}", s.limited(s.livePage))
+		s.mux.HandleFunc("GET /live/{id}/data", s.limited(s.liveData))
+		s.mux.HandleFunc("GET /live/{id}/charts", s.limited(s.liveCharts))
 		s.mux.HandleFunc("GET /live/{id}/events", s.liveEvents)
 	}
 	return s
@@ -323,6 +387,10 @@ func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, strin
 	case errors.Is(err, ErrNotFound):
 		s.errorPage(w, r, http.StatusNotFound, "No such replay", fmt.Sprintf("The library has no replay %q.", id))
 		return nil, id, false
+	case errors.Is(err, ErrBusy):
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		s.errorPage(w, r, http.StatusServiceUnavailable, "The server is busy", err.Error()+"; this page is worth reloading in a few seconds.")
+		return nil, id, false
 	case err != nil:
 		s.logf("viewer: %v", err)
 		s.errorPage(w, r, http.StatusUnprocessableEntity, "Cannot open this replay", err.Error())
@@ -350,8 +418,12 @@ func (s *Server) data(w http.ResponseWriter, r *http.Request) {
 	rep, err := s.lib.Load(id)
 	if err != nil {
 		status := http.StatusUnprocessableEntity
-		if errors.Is(err, ErrNotFound) {
+		switch {
+		case errors.Is(err, ErrNotFound):
 			status = http.StatusNotFound
+		case errors.Is(err, ErrBusy):
+			busy(w, err.Error())
+			return
 		}
 		http.Error(w, err.Error(), status)
 		return
@@ -432,6 +504,13 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "upload refused: %v", err)
 		return
 	}
+	if status, msg := s.uploadQuota(r.ContentLength); status != 0 {
+		if status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "600")
+		}
+		fail(status, "%s refused: %s", name, msg)
+		return
+	}
 	tmpName := ".upload-" + randHex() + ".tmp"
 	tmp, err := s.lib.root.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -457,8 +536,19 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, err := s.validate(r.Context(), tmpName)
+	if errors.Is(err, ErrBusy) {
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		fail(http.StatusServiceUnavailable, "%s cannot be checked now: %v", name, err)
+		return
+	}
 	if err != nil {
 		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
+		return
+	}
+	s.uploadMu.Lock()
+	defer s.uploadMu.Unlock()
+	if status, msg := s.uploadQuotaLocked(n, time.Now()); status != 0 {
+		fail(status, "%s refused: %s", name, msg)
 		return
 	}
 	id, err := s.keep(tmpName, name)
@@ -467,8 +557,41 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
 		return
 	}
+	s.uploads = append(s.uploads, time.Now())
 	s.lib.prime(id, rep)
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
+}
+
+// uploadQuota checks an upload of size bytes (-1: unknown) against the
+// quotas before it is read: a status (507, 429) and why, or 0.
+func (s *Server) uploadQuota(size int64) (int, string) {
+	s.uploadMu.Lock()
+	defer s.uploadMu.Unlock()
+	return s.uploadQuotaLocked(max(size, 0), time.Now())
+}
+
+// uploadQuotaLocked checks the quotas for size more bytes: the folder's
+// replays (Options.MaxFolderBytes) and the uploads of the last hour
+// (Options.MaxUploadsPerHour).
+func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
+	hour := now.Add(-time.Hour)
+	keep := s.uploads[:0]
+	for _, t := range s.uploads {
+		if t.After(hour) {
+			keep = append(keep, t)
+		}
+	}
+	s.uploads = keep
+	if lim := s.opts.MaxUploadsPerHour; lim > 0 && len(s.uploads) >= lim {
+		return http.StatusTooManyRequests, fmt.Sprintf("this server takes at most %d uploads an hour (the next in %v)", lim, s.uploads[0].Add(time.Hour).Sub(now).Round(time.Minute))
+	}
+	if lim := s.opts.MaxFolderBytes; lim > 0 {
+		used := s.lib.replayBytes()
+		if used+size > lim {
+			return http.StatusInsufficientStorage, fmt.Sprintf("the library's replays take %s of the %s it may hold", sizeString(used), sizeString(lim))
+		}
+	}
+	return 0, ""
 }
 
 // validate decodes the whole uploaded file and returns it loaded.
@@ -483,6 +606,11 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 		return nil, err
 	}
 	defer src.Close()
+	peak := loadPeak(src.Meta())
+	if err := s.mem.reserve(peak); err != nil {
+		return nil, err
+	}
+	defer s.mem.release(peak)
 	rep, err := Load(src)
 	if err != nil {
 		return nil, err

@@ -356,10 +356,16 @@
     // Inferred commands (a .cfr) are marked as such, in the server's words.
     if (M.commands_inferred) commandsPanel.setAttribute('data-inferred', '');
     else commandsPanel.removeAttribute('data-inferred');
-    commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + cmds.length + ' command' + (cmds.length === 1 ? '' : 's') + ' for turn ' + t));
+    // A player whose commands are not all listed (docs/viewer.md, limits):
+    // its exact counts, and the listed ones are the first.
+    var short = null;
+    ((M.shortened && M.shortened[t]) || []).forEach(function (s) { if (s[0] === selected) short = s; });
+    var total = short ? short[1] : cmds.length;
+    commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + total + ' command' + (total === 1 ? '' : 's') + ' for turn ' + t));
     if (M.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: M.commands_note }));
     if (M.unexplained && M.unexplained.indexOf(t) >= 0) { commandsPanel.appendChild(el('p', { cls: 'hint unexplained', text: M.unexplained_note })); return; }
-    if (!cmds.length) { commandsPanel.appendChild(el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
+    var more = short ? el('p', { cls: 'hint shortened', 'data-testid': 'shortened', text: (cmds.length ? '…and ' + (short[1] - cmds.length) + ' more' : 'None of them is listed') + '; ' + short[2] + ' of the ' + short[1] + ' failed. ' + (M.shortened_note || '') }) : null;
+    if (!cmds.length) { commandsPanel.appendChild(more || el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
     var ol = el('ol', { start: '0' });
     cmds.forEach(function (c, k) {
       var li = el('li', null, el('code', { text: c }));
@@ -367,6 +373,7 @@
       ol.appendChild(li);
     });
     commandsPanel.appendChild(ol);
+    if (more) commandsPanel.appendChild(more);
   }
 
   var eventRows = [];

@@ -1,0 +1,153 @@
+package viewer
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// Memory defaults of a Server (Options.MemoryBudget, Options.CacheBytes).
+const (
+	// DefaultMemoryBudget bounds what the viewer holds at once: the
+	// replays it keeps packed plus the estimated peak of every decode in
+	// progress. A real 2000-round game of 8 players on 30×30 is packed in
+	// a few tens of MB, so this takes several at once on a small machine.
+	DefaultMemoryBudget = 1 << 30
+	// DefaultCacheBytes bounds the packed replays kept for the next
+	// request (least recently used go first): dozens of real games.
+	DefaultCacheBytes = 256 << 20
+	// RetryAfter is what a request refused for want of memory (503) or
+	// past its client's rate (429) is told to wait.
+	RetryAfter = 5 * time.Second
+	// growingEvery is the least time between two decodes of a replay
+	// still being recorded in the library (its size grows every round):
+	// meanwhile the last decode is served.
+	growingEvery = 5 * time.Second
+)
+
+// ErrBusy says a decode could not start because the memory budget
+// (Options.MemoryBudget) is taken by other decodes and by replays in use;
+// the request is answered 503 with Retry-After.
+var ErrBusy = errors.New("the viewer's memory budget is in use by other replays; try again in a few seconds")
+
+// LoadPeakBytes is the most memory Load may take for a replay of players
+// players, cells cells and rounds rounds (the header's promise; a .cfr's
+// players are unknown before its frames, give cfr.MaxUsers): the decoder
+// or re-simulation and the analysis (docs/limits.md), every frame's cells
+// (40·C) and players held by the collector, the packed arrays, blob and
+// gzip copy, and the command text at most 3 × MaxCommandText (kept, in
+// the manifest JSON, its errors). Frames past MaxCellFrames are refused,
+// so they are not counted.
+func LoadPeakBytes(players, cells, rounds int) int64 {
+	p, c := int64(max(players, 1)), int64(max(cells, 1))
+	frames := int64(max(rounds, 0)) + 1
+	frames = min(frames, MaxCellFrames/c+1)
+	rows := min(p*(frames-1), analysis.MaxPlayerRounds)
+	const fixed = 24 << 20 // zstd window and buffers, header, states, charts
+	return fixed + 1000*c + 368*rows + frames*(160*c+500*p) + 3*MaxCommandText
+}
+
+// loadPeak estimates Load's peak for src from what it says up front.
+func loadPeak(m *source.Meta) int64 {
+	players := len(m.Players)
+	if m.Format == source.CFR || players == 0 {
+		players = max(players, cfr.MaxUsers)
+	}
+	return LoadPeakBytes(players, m.Config.Width*m.Config.Height, m.Config.MaxTurn)
+}
+
+// replayBytes is what a packed Replay holds: its blob, gzip copy, charts
+// and analysis rows.
+func replayBytes(rep *Replay) int64 {
+	n := int64(len(rep.Blob)+len(rep.Gzip)) + 4<<10
+	for _, c := range rep.Charts {
+		n += int64(len(c.Option) + len(c.Title) + len(c.ID))
+	}
+	if a := rep.Analysis; a != nil {
+		n += 368*int64(len(a.Players))*int64(a.Rounds) + 128*int64(len(a.Events))
+	}
+	return n
+}
+
+// memBudget accounts the bytes the viewer holds: replays kept packed
+// (charged) and decodes in progress (reserved at their estimated peak
+// before they start). A reservation that does not fit asks reclaim to
+// drop cached replays, then fails rather than wait.
+type memBudget struct {
+	limit int64
+	// reclaim, when set, drops cached replays until need more bytes fit
+	// (it is called without mu held).
+	reclaim func(need int64)
+
+	mu      sync.Mutex
+	used    int64
+	peak    int64 // the most used at once (for the tests)
+	refused int   // reservations refused (for the tests)
+}
+
+func newBudget(limit int64) *memBudget { return &memBudget{limit: limit} }
+
+// reserve takes n bytes for a decode, or returns an error wrapping
+// ErrBusy (or saying n is more than the whole budget).
+func (b *memBudget) reserve(n int64) error {
+	if n > b.limit {
+		return fmt.Errorf("showing this replay may take %s, more than the viewer's whole memory budget of %s", sizeString(n), sizeString(b.limit))
+	}
+	if b.take(n) {
+		return nil
+	}
+	if b.reclaim != nil {
+		b.reclaim(n)
+		if b.take(n) {
+			return nil
+		}
+	}
+	b.mu.Lock()
+	b.refused++
+	b.mu.Unlock()
+	return fmt.Errorf("%w (%s needed)", ErrBusy, sizeString(n))
+}
+
+func (b *memBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.limit {
+		return false
+	}
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true
+}
+
+// charge counts n bytes now held (a decode's result, which replaces its
+// larger reservation), whether or not they fit.
+func (b *memBudget) charge(n int64) {
+	b.mu.Lock()
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	b.mu.Unlock()
+}
+
+func (b *memBudget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+}
+
+// fits reports whether need more bytes fit now.
+func (b *memBudget) fits(need int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used+need <= b.limit
+}
+
+func (b *memBudget) stats() (used, peak int64, refused int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used, b.peak, b.refused
+}

@@ -1,0 +1,375 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// flood is issue 13's hostile recording at reduced size: two players each
+// send n failing attacks every round.
+func flood(tb testing.TB, rounds, n int) []byte {
+	tb.Helper()
+	seed := uint64(3)
+	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: rounds, MaxPlayer: 2}, Seed: &seed,
+		Players: []replay.Player{{UID: 1, Name: "a", Home: colorfight2.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: colorfight2.Point{X: 26, Y: 26}}}}
+	m, _, err := colorfight2.GenerateMap(30, 30, 2, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h.Map = m
+	var buf bytes.Buffer
+	w, err := replay.NewWriter(&buf, h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := h.NewState()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	list := make([]colorfight2.Command, n)
+	for i := range list {
+		list[i] = colorfight2.Command{Kind: colorfight2.CmdAttack, X: i % 30, Y: i / 30 % 30, Energy: 1 << 40}
+	}
+	for t := range rounds {
+		cmds := [][]colorfight2.Command{nil, nil}
+		if t > 0 {
+			cmds = [][]colorfight2.Command{list, list}
+		}
+		s.Step(cmds)
+		if err := w.WriteRound(cmds, s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := w.Close(s); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func loadData(tb testing.TB, data []byte, textBudget int64) *Replay {
+	tb.Helper()
+	src, err := source.New(bytes.NewReader(data), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	rep, err := load(src, textBudget)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestLoadCommandsBounded: a flood of MaxCommandsPerRound failing commands
+// a player a round is listed MaxCommandsShown at a time with exact counts
+// ("…and N more"), so Load allocates per round what the listed commands
+// cost, not what the flood sent: 40 rounds cost about 30 more than 10, far
+// from the 40 × 20,000 commands' text.
+func TestLoadCommandsBounded(t *testing.T) {
+	n := replay.MaxCommandsPerRound
+	short, long := flood(t, 10, n), flood(t, 40, n)
+	var rep *Replay
+	a := allocated(func() { loadData(t, short, MaxCommandText) })
+	b := allocated(func() { rep = loadData(t, long, MaxCommandText) })
+	// Per extra round: two players' listed commands, their strings and
+	// JSON several times over, the errors of the listed ones, a frame.
+	perRound := uint64(2*MaxCommandsShown*(commandOverhead+16)*8 + 200<<10)
+	t.Logf("%d bytes on disk: Load allocates %.1f MB for 10 rounds, %.1f MB for 40 (bound %.1f MB more)", len(long), float64(a)/1e6, float64(b)/1e6, float64(30*perRound)/1e6)
+	if b > a+30*perRound {
+		t.Errorf("40 rounds allocate %d bytes, 10 rounds %d: more than %d a round", b, a, perRound)
+	}
+	m, err := ReadManifest(rep.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Notice == "" || m.ShortenedNote == "" || !strings.Contains(rep.Notice, fmt.Sprint(MaxCommandsShown)) {
+		t.Errorf("notice %q, manifest note %q: want them to say what is left out", rep.Notice, m.ShortenedNote)
+	}
+	// The flood's first round has no commands.
+	for turn := 2; turn < m.Frames; turn++ {
+		for s := range 2 {
+			if got := len(m.Commands[turn][s]); got != MaxCommandsShown {
+				t.Fatalf("turn %d slot %d: %d commands listed, want %d", turn, s+1, got, MaxCommandsShown)
+			}
+		}
+		if len(m.Errors[turn]) != 2*MaxCommandsShown {
+			t.Fatalf("turn %d: %d errors listed, want those of the %d listed commands", turn, len(m.Errors[turn]), 2*MaxCommandsShown)
+		}
+		want := [][3]int{{1, n, n}, {2, n, n}}
+		if fmt.Sprint(m.Shortened[turn]) != fmt.Sprint(want) {
+			t.Fatalf("turn %d: shortened %v, want %v (exact counts)", turn, m.Shortened[turn], want)
+		}
+	}
+}
+
+// TestLoadTextBudget: past the replay's command text budget, later rounds
+// list no command but keep their counts, and the page says from when.
+func TestLoadTextBudget(t *testing.T) {
+	budget := int64(2 * MaxCommandsShown * (commandOverhead + 10) * 5) // about 5 rounds
+	rep := loadData(t, flood(t, 20, 300), budget)
+	m, err := ReadManifest(rep.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text int64
+	cut := 0
+	for turn := 2; turn < m.Frames; turn++ {
+		for s := range 2 {
+			for _, c := range m.Commands[turn][s] {
+				text += int64(len(c)) + commandOverhead
+			}
+			if len(m.Commands[turn][s]) == 0 && cut == 0 {
+				cut = turn
+			}
+		}
+		for _, sh := range m.Shortened[turn] {
+			if sh[1] != 300 || sh[2] != 300 {
+				t.Fatalf("turn %d: shortened %v, want 300 commands, 300 failed", turn, sh)
+			}
+		}
+		if len(m.Shortened[turn]) != 2 {
+			t.Fatalf("turn %d: shortened %v, want both players", turn, m.Shortened[turn])
+		}
+	}
+	if text > budget || cut == 0 || cut > 8 {
+		t.Errorf("%d bytes of command text listed (budget %d); first round with none listed: %d", text, budget, cut)
+	}
+	if !strings.Contains(rep.Notice, "listed up to turn") {
+		t.Errorf("notice %q: want it to say until when commands are listed", rep.Notice)
+	}
+}
+
+// matchRWD records a short match of the built-in bots.
+func matchRWD(tb testing.TB, rounds int, seed uint64) []byte {
+	tb.Helper()
+	g, _ := bot.Builtin("greedy")
+	r, _ := bot.Builtin("random")
+	var buf bytes.Buffer
+	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: rounds}, Seed: seed,
+		Seats: []match.Seat{{Bot: g, Name: "greedy"}, {Bot: r, Name: "random"}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// heapSampler records the largest HeapInuse seen until stop.
+type heapSampler struct {
+	peak atomic.Uint64
+	stop chan struct{}
+	done chan struct{}
+}
+
+func sampleHeap() *heapSampler {
+	h := &heapSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > h.peak.Load() {
+				h.peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-h.stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	return h
+}
+
+func (h *heapSampler) end() uint64 {
+	close(h.stop)
+	<-h.done
+	return h.peak.Load()
+}
+
+// checkAnswer fails unless resp is a 200, or a 503 with Retry-After.
+func checkAnswer(t *testing.T, what string, resp *http.Response, err error) int {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
+		return 0
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusOK:
+	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
+	default:
+		t.Errorf("%s: %s (Retry-After %q)", what, resp.Status, resp.Header.Get("Retry-After"))
+	}
+	return resp.StatusCode
+}
+
+// TestServerUnderLoad is issue 13's server acceptance at reduced size: 64
+// concurrent requests for 64 different replays, then 50 clients reading a
+// replay that the test records round by round into the library, finish
+// with every request answered (200, or 503 with Retry-After) and the
+// process's heap growth and the budget's accounting under the configured
+// budget. The growing replay is decoded once however many rounds and
+// requests come (the re-decode interval is set beyond the test).
+func TestServerUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records 65 matches")
+	}
+	dir := t.TempDir()
+	const rounds = 120
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			write(t, filepath.Join(dir, fmt.Sprintf("g%02d.rwd", i)), matchRWD(t, rounds, uint64(i+1)))
+		}()
+	}
+	wg.Wait()
+	growing := matchRWD(t, 300, 99)
+
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	// Room for one decode's estimated peak and a few replays: a second
+	// decode at once is refused (503).
+	peak := LoadPeakBytes(2, 900, 300)
+	budget := peak + peak/2
+	base := serve(t, lib, Options{MemoryBudget: budget, CacheBytes: 4 << 20, ClientRate: -1})
+	lib.mu.Lock()
+	lib.growEvery = time.Hour
+	lib.mu.Unlock()
+	client := &http.Client{Timeout: 5 * time.Minute}
+
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	baseline := ms.HeapInuse
+	heap := sampleHeap()
+
+	var ok, busy atomic.Int64
+	count := func(code int) {
+		switch code {
+		case http.StatusOK:
+			ok.Add(1)
+		case http.StatusServiceUnavailable:
+			busy.Add(1)
+		}
+	}
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := client.Get(fmt.Sprintf("%s/data/g%02d.rwd", base, i))
+			count(checkAnswer(t, fmt.Sprintf("g%02d", i), resp, err))
+		}()
+	}
+	wg.Wait()
+	t.Logf("64 replays: %d answered 200, %d 503", ok.Load(), busy.Load())
+	if ok.Load() == 0 {
+		t.Error("no replay was served")
+	}
+
+	// A recording grows in the library while 50 clients read it.
+	path := filepath.Join(dir, "live.rwd")
+	const steps = 30
+	chunk := len(growing) / steps
+	write(t, path, growing[:chunk])
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var growOK, growBusy atomic.Int64
+	stop := make(chan struct{})
+	var clients sync.WaitGroup
+	for i := range 50 {
+		clients.Add(1)
+		go func() {
+			defer clients.Done()
+			for n := 0; ; n++ {
+				resp, err := client.Get(base + "/data/live.rwd")
+				switch checkAnswer(t, fmt.Sprintf("client %d request %d", i, n), resp, err) {
+				case http.StatusOK:
+					growOK.Add(1)
+				case http.StatusServiceUnavailable:
+					growBusy.Add(1)
+				default:
+					return
+				}
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		}()
+	}
+	for i := 1; i < steps; i++ {
+		end := (i + 1) * chunk
+		if i == steps-1 {
+			end = len(growing)
+		}
+		if _, err := f.Write(growing[i*chunk : end]); err != nil {
+			t.Fatal(err)
+		}
+		// Each round is read by some client before the next.
+		resp, err := client.Get(base + "/data/live.rwd")
+		checkAnswer(t, "the writer's read", resp, err)
+	}
+	f.Close()
+	close(stop)
+	clients.Wait()
+	peakHeap := heap.end()
+	used, accounted, refused := lib.mem.stats()
+	lib.mu.Lock()
+	decodes := lib.decodes
+	lib.mu.Unlock()
+	t.Logf("growing replay: %d answered 200, %d 503; decodes of the library %d; budget %d MiB: accounted peak %.1f MiB, now %.1f MiB, %d refused; heap in use peaked %.1f MiB over a baseline of %.1f MiB",
+		growOK.Load(), growBusy.Load(), decodes, budget>>20, float64(accounted)/(1<<20), float64(used)/(1<<20), refused, float64(peakHeap)/(1<<20), float64(baseline)/(1<<20))
+	if accounted > budget {
+		t.Errorf("the budget accounted %d bytes at most, over the budget %d", accounted, budget)
+	}
+	if refused == 0 {
+		t.Log("no decode was refused (the machine was slow enough to serialise them)")
+	}
+	if peakHeap > baseline+uint64(budget) {
+		t.Errorf("heap in use peaked at %d bytes, over the baseline %d + the budget %d", peakHeap, baseline, budget)
+	}
+	if growOK.Load() == 0 {
+		t.Error("the growing replay was never served")
+	}
+	// 64 replays decoded at most once each (a refused one is not
+	// decoded), the growing one once while it grew and once finished.
+	if decodes > 64+2 {
+		t.Errorf("%d decodes: want at most one per replay, two of the growing one", decodes)
+	}
+}
