@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -371,5 +372,171 @@ func TestServerUnderLoad(t *testing.T) {
 	// decoded), the growing one once while it grew and once finished.
 	if decodes > 64+2 {
 		t.Errorf("%d decodes: want at most one per replay, two of the growing one", decodes)
+	}
+}
+
+// TestRateLimiter: a client gets its burst at once, then its rate; other
+// clients are not affected; the wait it is told is until its next token.
+func TestRateLimiter(t *testing.T) {
+	l := newRateLimiter(2, 3)
+	now := time.Unix(1000, 0)
+	for i := range 3 {
+		if ok, _ := l.allow("a", now); !ok {
+			t.Fatalf("request %d of the burst refused", i)
+		}
+	}
+	ok, wait := l.allow("a", now)
+	if ok || wait != 500*time.Millisecond {
+		t.Fatalf("past the burst: allowed %v, wait %v; want refused, 500ms", ok, wait)
+	}
+	if ok, _ := l.allow("b", now); !ok {
+		t.Fatal("another client refused")
+	}
+	if ok, _ := l.allow("a", now.Add(500*time.Millisecond)); !ok {
+		t.Fatal("refused after its token came back")
+	}
+	if newRateLimiter(-1, 3) != nil {
+		t.Fatal("a negative rate still limits")
+	}
+}
+
+// TestClientLimitHTTP: past its burst a client's expensive requests get
+// 429 with Retry-After; the library page is not limited.
+func TestClientLimitHTTP(t *testing.T) {
+	lib, err := OpenLibrary(fixtureLibrary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{ClientRate: 1e-6, ClientBurst: 2})
+	for i := range 2 {
+		resp, err := http.Get(base + "/data/hostile.rwd")
+		if checkAnswer(t, fmt.Sprint("request ", i), resp, err) != http.StatusOK {
+			t.Fatal("within the burst: not served")
+		}
+	}
+	resp, err := http.Get(base + "/data/hostile.rwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("past the burst: %s, Retry-After %q; want 429 with Retry-After", resp.Status, resp.Header.Get("Retry-After"))
+	}
+	for range 3 {
+		resp, err := http.Get(base + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("library page: %s", resp.Status)
+		}
+	}
+}
+
+// TestUploadQuotas: uploads past the hour's count get 429, past the
+// folder's bytes 507, each saying why; no temporary file is left.
+func TestUploadQuotas(t *testing.T) {
+	dir := t.TempDir()
+	good := hostileRWD(t)
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{MaxUploadsPerHour: 1, ClientRate: -1})
+	if code, body := post(t, base+"/api/upload?name=one.rwd", good); code != 200 {
+		t.Fatalf("first upload: %d %s", code, body)
+	}
+	if code, body := post(t, base+"/api/upload?name=two.rwd", good); code != http.StatusTooManyRequests || !strings.Contains(body, "uploads an hour") {
+		t.Errorf("second upload in the hour: %d %s", code, body)
+	}
+
+	dir2 := t.TempDir()
+	lib2, err := OpenLibrary(dir2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib2.Close()
+	base2 := serve(t, lib2, Options{MaxFolderBytes: int64(len(good)) + 10, ClientRate: -1})
+	if code, body := post(t, base2+"/api/upload?name=one.rwd", good); code != 200 {
+		t.Fatalf("first upload: %d %s", code, body)
+	}
+	if code, body := post(t, base2+"/api/upload?name=two.rwd", good); code != http.StatusInsufficientStorage || !strings.Contains(body, "may hold") {
+		t.Errorf("upload past the folder's bytes: %d %s", code, body)
+	}
+	for _, d := range []string{dir, dir2} {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".") {
+				t.Errorf("%s left in the folder", e.Name())
+			}
+		}
+	}
+}
+
+// TestBudgetCache: the library keeps replays within its byte budget,
+// least recently used dropped first, and the memory budget accounts
+// exactly what it keeps once no decode runs.
+func TestBudgetCache(t *testing.T) {
+	lib, err := OpenLibrary(fixtureLibrary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	c03, err := lib.Load("c03.rwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib.mu.Lock()
+	lib.cacheBytes = replayBytes(c03) + 1
+	lib.mu.Unlock()
+	if _, err := lib.Load("hostile.rwd"); err != nil {
+		t.Fatal(err)
+	}
+	lib.mu.Lock()
+	_, keptC03 := lib.loaded["c03.rwd"]
+	cached := lib.cached
+	lib.mu.Unlock()
+	used, _, _ := lib.mem.stats()
+	if keptC03 || cached > lib.cacheBytes || used != cached {
+		t.Errorf("c03 kept %v; cached %d of %d bytes; the budget accounts %d", keptC03, cached, lib.cacheBytes, used)
+	}
+	// A decode bigger than the whole budget is refused outright; one that
+	// does not fit beside the others, with ErrBusy.
+	small := newBudget(100 << 20)
+	if err := small.reserve(200 << 20); err == nil || errors.Is(err, ErrBusy) {
+		t.Errorf("over the whole budget: %v", err)
+	}
+	small.charge(60 << 20)
+	if err := small.reserve(60 << 20); !errors.Is(err, ErrBusy) {
+		t.Errorf("beside 60 MiB held: %v", err)
+	}
+}
+
+// TestUploadFloodBounded: issue 13's crafted upload (two bots sending
+// MaxCommandsPerRound failing commands a round) is stored and opens, its
+// page listing MaxCommandsShown commands a player a round.
+func TestUploadFloodBounded(t *testing.T) {
+	dir := t.TempDir()
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{ClientRate: -1})
+	code, body := post(t, base+"/api/upload?name=flood.rwd", flood(t, 30, replay.MaxCommandsPerRound))
+	if code != 200 {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	resp, err := http.Get(base + "/replay/flood.rwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), `data-testid="notice"`) {
+		t.Errorf("flood page: %s, notice shown: %v", resp.Status, strings.Contains(string(page), `data-testid="notice"`))
 	}
 }
