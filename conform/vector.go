@@ -27,16 +27,23 @@ const (
 	MaxTurns           = colorfight2.MaxMaxTurn
 )
 
-// Vector names one conformance vector: its command log and its replay.
+// Vector names one conformance vector: its command log and the
+// reference's output (a .cfr replay for ColorfightII, a states file for
+// Monad).
 type Vector struct {
 	Name     string // NAME, the common file-name stem
+	Game     string // GameColorfight2 or GameMonad
 	Commands string // path of NAME.commands.json
-	CFR      string // path of NAME.cfr
+	CFR      string // path of NAME.cfr (ColorfightII)
+	States   string // path of NAME.states.json.gz (Monad)
 }
 
-// Find expands paths — directories, NAME.commands.json or NAME.cfr files —
-// into vectors sorted by name. A directory contributes every
-// *.commands.json in it; each must have its .cfr beside it.
+// Find expands paths — directories, NAME.commands.json, NAME.cfr or
+// NAME.states.json.gz files — into vectors (sorted by name within a
+// directory). A directory contributes every *.commands.json in it. A
+// command file whose "format" is MonadFormat is a Monad vector and needs
+// NAME.states.json.gz beside it; any other is a ColorfightII vector and
+// needs NAME.cfr.
 func Find(paths []string) ([]Vector, error) {
 	var vs []Vector
 	for _, p := range paths {
@@ -73,16 +80,28 @@ func Find(paths []string) ([]Vector, error) {
 
 func vectorFor(p string) (Vector, error) {
 	var stem string
+	monadVec := false
 	switch {
 	case strings.HasSuffix(p, ".commands.json"):
 		stem = strings.TrimSuffix(p, ".commands.json")
+		ok, err := IsMonadCommands(p)
+		if err != nil {
+			return Vector{}, fmt.Errorf("conform: %w", err)
+		}
+		monadVec = ok
 	case strings.HasSuffix(p, ".cfr"):
 		stem = strings.TrimSuffix(p, ".cfr")
+	case strings.HasSuffix(p, ".states.json.gz"):
+		stem = strings.TrimSuffix(p, ".states.json.gz")
+		monadVec = true
 	default:
-		return Vector{}, fmt.Errorf("conform: %s: not a vector file (want NAME.commands.json or NAME.cfr)", p)
+		return Vector{}, fmt.Errorf("conform: %s: not a vector file (want NAME.commands.json, NAME.cfr or NAME.states.json.gz)", p)
 	}
-	v := Vector{Name: filepath.Base(stem), Commands: stem + ".commands.json", CFR: stem + ".cfr"}
-	for _, f := range []string{v.Commands, v.CFR} {
+	v := Vector{Name: filepath.Base(stem), Game: GameColorfight2, Commands: stem + ".commands.json", CFR: stem + ".cfr"}
+	if monadVec {
+		v.Game, v.CFR, v.States = GameMonad, "", stem+".states.json.gz"
+	}
+	for _, f := range []string{v.Commands, v.CFR + v.States} {
 		if _, err := os.Stat(f); err != nil {
 			return Vector{}, fmt.Errorf("conform: vector %s: %w", v.Name, err)
 		}
