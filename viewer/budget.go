@@ -37,28 +37,41 @@ var ErrBusy = errors.New("the viewer's memory budget is in use by other replays;
 
 // LoadPeakBytes is the most memory Load may take for a replay of players
 // players, cells cells and rounds rounds (the header's promise; a .cfr's
-// players are unknown before its frames, give cfr.MaxUsers): the decoder
-// or re-simulation and the analysis (docs/limits.md), every frame's cells
-// (40·C) and players held by the collector, the packed arrays, blob and
-// gzip copy, and the command text at most 3 × MaxCommandText (kept, in
-// the manifest JSON, its errors). Frames past MaxCellFrames are refused,
-// so they are not counted.
+// players are unknown before its frames, give cfr.MaxUsers), worst case:
+//
+//	24 MiB + 1000·C + 368·min(P·T, analysis.MaxPlayerRounds)
+//	       + (T+1)·(120·C + 400·P) + 3·MaxCommandText
+//
+// The fixed part is the decoder (zstd window and buffers, header) and the
+// charts; 1000·C the states, frames and a .cfr's inference; 368 bytes an
+// analysis row (docs/limits.md); per frame, the collector's ten 32-bit
+// cell fields (40·C) and players' values, and when packed the typed arrays
+// and the blob (40·C each when every field needs 32 bits); the command
+// text is held as strings, as the manifest's JSON and in the blob. Frames
+// past MaxCellFrames or analysis.MaxPlayerRounds are refused, so they are
+// not counted.
 func LoadPeakBytes(players, cells, rounds int) int64 {
 	p, c := int64(max(players, 1)), int64(max(cells, 1))
 	frames := int64(max(rounds, 0)) + 1
-	frames = min(frames, MaxCellFrames/c+1)
-	rows := min(p*(frames-1), analysis.MaxPlayerRounds)
-	const fixed = 24 << 20 // zstd window and buffers, header, states, charts
-	return fixed + 1000*c + 368*rows + frames*(160*c+500*p) + 3*MaxCommandText
+	frames = min(frames, MaxCellFrames/c+1, analysis.MaxPlayerRounds/p+1)
+	rows := p * (frames - 1)
+	const fixed = 24 << 20
+	return fixed + 1000*c + 368*rows + frames*(120*c+400*p) + 3*MaxCommandText
 }
 
-// loadPeak estimates Load's peak for src from what it says up front.
-func loadPeak(m *source.Meta) int64 {
-	players := len(m.Players)
-	if m.Format == source.CFR || players == 0 {
-		players = max(players, cfr.MaxUsers)
+// loadPeak estimates Load's peak for src from what its header promises
+// (a .rwd's players and max_turn). A .cfr says neither up front, so its
+// summary (sum, one streaming read without re-simulation) gives its
+// players and frames; without one, the most its frames may be.
+func loadPeak(m *source.Meta, sum *source.Summary) int64 {
+	cells := m.Config.Width * m.Config.Height
+	if m.Format != source.CFR {
+		return LoadPeakBytes(len(m.Players), cells, m.Config.MaxTurn)
 	}
-	return LoadPeakBytes(players, m.Config.Width*m.Config.Height, m.Config.MaxTurn)
+	if sum != nil && sum.Format == source.CFR {
+		return LoadPeakBytes(len(sum.Players), cells, sum.Rounds)
+	}
+	return LoadPeakBytes(cfr.MaxUsers, cells, MaxCellFrames)
 }
 
 // replayBytes is what a packed Replay holds: its blob, gzip copy, charts

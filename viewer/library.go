@@ -500,7 +500,15 @@ func (l *Library) load(id string) (*Replay, error) {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	defer src.Close()
-	peak := loadPeak(src.Meta())
+	var sum *source.Summary
+	if src.Meta().Format == source.CFR {
+		if fi, err := f.Stat(); err == nil {
+			if e := l.summary(id, fi.Size(), fi.ModTime()); e.Err == "" {
+				sum = &e.Summary
+			}
+		}
+	}
+	peak := loadPeak(src.Meta(), sum)
 	if err := l.mem.reserve(peak); err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}

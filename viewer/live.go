@@ -352,7 +352,7 @@ func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}
 	defer src.Close()
-	peak := loadPeak(src.Meta())
+	peak := loadPeak(src.Meta(), nil)
 	if err := mem.reserve(peak); err != nil {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}

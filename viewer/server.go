@@ -606,7 +606,14 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 		return nil, err
 	}
 	defer src.Close()
-	peak := loadPeak(src.Meta())
+	var sum *source.Summary
+	if src.Meta().Format == source.CFR {
+		sum, err = s.summarizeFile(name)
+		if err != nil {
+			return nil, err
+		}
+	}
+	peak := loadPeak(src.Meta(), sum)
 	if err := s.mem.reserve(peak); err != nil {
 		return nil, err
 	}
@@ -619,6 +626,17 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 		return nil, errors.New(rep.Warning)
 	}
 	return rep, ctx.Err()
+}
+
+// summarizeFile summarises the file name of the folder (an upload's
+// temporary), reading it once without re-simulating.
+func (s *Server) summarizeFile(name string) (*source.Summary, error) {
+	f, err := s.lib.root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return source.Summarize(f)
 }
 
 // keep links the upload under name, or name-2, name-3… if taken; an
