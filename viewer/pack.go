@@ -315,15 +315,6 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 func (c *collector) keepRound(rc *roundCmds, n int, cmds [][]colorfight2.Command, errs []colorfight2.CommandError) {
 	rc.ok = true
 	rc.cmds = make([][]string, len(cmds))
-	var failed []int
-	for _, e := range errs {
-		if e.UID >= 1 && e.UID <= len(cmds) {
-			if failed == nil {
-				failed = make([]int, len(cmds))
-			}
-			failed[e.UID-1]++
-		}
-	}
 	for i, cs := range cmds {
 		keep := min(len(cs), MaxCommandsShown)
 		if c.textFullAt > 0 {
@@ -342,19 +333,33 @@ func (c *collector) keepRound(rc *roundCmds, n int, cmds [][]colorfight2.Command
 		}
 		rc.cmds[i] = list
 		if len(list) < len(cs) {
-			f := 0
-			if failed != nil {
-				f = failed[i]
+			failed := 0
+			for _, e := range errs {
+				if e.UID == i+1 {
+					failed++
+				}
 			}
-			rc.short = append(rc.short, [3]int{i + 1, len(cs), f})
+			rc.short = append(rc.short, [3]int{i + 1, len(cs), failed})
 		}
 	}
 	if rc.short != nil {
 		c.shortRounds++
 	}
+	listed := func(e colorfight2.CommandError) bool {
+		return e.UID >= 1 && e.UID <= len(rc.cmds) && e.Index >= 0 && e.Index < len(rc.cmds[e.UID-1])
+	}
+	kept := 0
 	for _, e := range errs {
-		if e.UID >= 1 && e.UID <= len(rc.cmds) && e.Index >= 0 && e.Index < len(rc.cmds[e.UID-1]) {
-			rc.errs = append(rc.errs, e)
+		if listed(e) {
+			kept++
+		}
+	}
+	if kept > 0 {
+		rc.errs = make([]colorfight2.CommandError, 0, kept)
+		for _, e := range errs {
+			if listed(e) {
+				rc.errs = append(rc.errs, e)
+			}
 		}
 	}
 }
