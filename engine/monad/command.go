@@ -117,22 +117,19 @@ const MaxCount = 1<<31 - 1
 // ParseReply parses one bot reply, the JSON list of command objects the
 // reference reads from a bot each turn, appending one Command per element
 // to dst (in order, malformed ones included with their Err) and returning
-// it. If the reply is not a JSON list it returns dst unchanged and
-// ErrNotList: the player sends nothing that turn (the reference aborts the
-// match; see ParseCommand).
-func ParseReply(data []byte, dst []Command) ([]Command, ErrCode) {
+// it. A reply that is not a JSON list becomes a single command with Err
+// ErrNotList, which Step rejects: the player sends nothing that turn (the
+// reference aborts the match; see ParseCommand).
+func ParseReply(data []byte, dst []Command) []Command {
 	var elems []json.RawMessage
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '[' {
-		return dst, ErrNotList
-	}
-	if err := json.Unmarshal(data, &elems); err != nil {
-		return dst, ErrNotList
+	if len(data) == 0 || data[0] != '[' || json.Unmarshal(data, &elems) != nil {
+		return append(dst, Command{Err: ErrNotList})
 	}
 	for _, e := range elems {
 		dst = append(dst, ParseCommand(e))
 	}
-	return dst, ErrNone
+	return dst
 }
 
 // ParseCommand parses one command object {"l": [x, y], "c": type, "d":
