@@ -407,7 +407,7 @@ func (r *room) startLocked(now time.Time) error {
 			os.Remove(path + ".partial")
 			return fmt.Errorf("server: %w", err)
 		}
-		mseats[i] = match.Seat{Bot: &builtinBot{Bot: b, st: st}, Name: st.name, Identity: st.botName}
+		mseats[i] = match.Seat{Bot: &builtinBot{Bot: b, r: r, g: g, st: st}, Name: st.name, Identity: st.botName}
 	}
 	g.seats = seats
 	g.phase = phasePlaying
@@ -541,15 +541,27 @@ func (b *remoteBot) Commands(f *colorfight2.Frame) ([]string, error) {
 	return cmds, nil
 }
 
-// builtinBot keeps what a built-in bot answered, for the error messages.
+// builtinBot plays a built-in bot's seat at the room's pace: it answers
+// at once but hands its commands over only when the round is released
+// (timed rooms: every round_time; lock-step: when the remote players are
+// ready — built-ins always are), so a room of built-ins alone keeps the
+// round timing too. It keeps what it answered, for the error messages.
 type builtinBot struct {
 	bot.Bot
+	r  *room
+	g  *game
 	st *seat
 }
 
 func (b *builtinBot) Commands(f *colorfight2.Frame) ([]string, error) {
+	b.r.mu.Lock()
+	ch := b.g.release
+	b.r.mu.Unlock()
 	cmds, err := b.Bot.Commands(f)
+	<-ch
+	b.r.mu.Lock()
 	b.st.last = append(b.st.last[:0], cmds...)
+	b.r.mu.Unlock()
 	return cmds, err
 }
 
