@@ -28,6 +28,10 @@ const (
 	forkTimeout = time.Minute
 	// forkSeed is the bots' match seed, as rewind fork's default.
 	forkSeed = 1
+	// forkPeak is what a fork reserves from the memory budget: the parent
+	// file, the commands a fork keeps (48 bytes each, docs/limits.md) and
+	// their text, the engine and the recorder.
+	forkPeak = MaxForkInput + 48*source.MaxForkCommands + source.MaxForkRawBytes + 24<<20
 )
 
 // ForkName is the file name of a fork of replay id at turn: beside it,
@@ -116,6 +120,12 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.forking.Unlock()
+	if err := s.mem.reserve(forkPeak); err != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		fail(http.StatusServiceUnavailable, "cannot play on now: %v", err)
+		return
+	}
+	defer s.mem.release(forkPeak)
 	data, err := s.lib.readReplay(id, MaxForkInput)
 	switch {
 	case errors.Is(err, ErrNotFound):
