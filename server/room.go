@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -56,6 +57,10 @@ type seat struct {
 	botName string   // built-in name, "" for a remote player
 	snap    []string // the commands released for this round (remote)
 	last    []string // the commands the engine applied last round
+	// missed is set when a lock-step round was released at the deadline
+	// without a command message from this remote player: the round is
+	// recorded with a bot fault saying so (docs/server.md).
+	missed string
 }
 
 // game is one game of a room (one game_id).
@@ -333,6 +338,14 @@ func (g *game) releaseLocked() {
 	}
 	for _, st := range g.seats {
 		if st.p != nil {
+			st.missed = ""
+			if g.cfg.RoundTime == 0 && !st.p.sent && !g.stopping {
+				if st.p.conns == 0 {
+					st.missed = "no commands this lock-step round: the player is disconnected"
+				} else {
+					st.missed = "no commands by the lock-step deadline"
+				}
+			}
 			st.snap, st.p.pending, st.p.sent = st.p.pending, nil, false
 		}
 	}
@@ -534,10 +547,15 @@ func (b *remoteBot) Commands(f *colorfight2.Frame) ([]string, error) {
 	b.r.mu.Unlock()
 	<-ch
 	b.r.mu.Lock()
-	cmds := b.st.snap
+	cmds, missed := b.st.snap, b.st.missed
 	b.st.snap = nil
 	b.st.last = cmds
 	b.r.mu.Unlock()
+	if missed != "" {
+		// The pending list (if any, sent for an earlier turn) still
+		// plays; the fault only records that this round had no message.
+		return cmds, errors.New(missed)
+	}
 	return cmds, nil
 }
 
@@ -628,14 +646,20 @@ func appendErrors(b []byte, f *colorfight2.Frame, seats []*seat, cmds [][]colorf
 		b = strconv.AppendInt(b, int64(uid), 10)
 		b = append(b, `":[`...)
 		n := 0
+		// A recorded fault (a missed lock-step round) comes first in the
+		// player's list, before the commands it sent.
+		off := 0
+		if uid-1 < len(cmds) && len(cmds[uid-1]) > 0 && cmds[uid-1][0].Err == colorfight2.ErrBotFault {
+			off = 1
+		}
 		for _, e := range errs {
 			if e.UID != uid || uid-1 >= len(cmds) || e.Index >= len(cmds[uid-1]) {
 				continue
 			}
 			c := cmds[uid-1][e.Index]
 			raw := c.String()
-			if st := seats[uid-1]; e.Index < len(st.last) {
-				raw = st.last[e.Index]
+			if st, j := seats[uid-1], e.Index-off; j >= 0 && j < len(st.last) {
+				raw = st.last[j]
 			}
 			if n > 0 {
 				b = append(b, ',')
