@@ -19,11 +19,21 @@ func newConformCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "conform PATH...",
 		Short: "Replay conformance vectors on the engine and compare every frame",
-		Long: `conform replays each conformance vector (NAME.commands.json + NAME.cfr, or a
-directory of them) on rewind's engine and compares every field of every cell
-and user in every frame, and the number of failed commands per player per
-round, with the reference server's replay. It prints one line per vector and
-exits with status 1 if any vector diverges or cannot be read.`,
+		Long: `conform replays each conformance vector (or every vector in a directory) on
+rewind's engine and compares it with the reference's own output. It prints
+one line per vector and exits with status 1 if any vector diverges or cannot
+be read.
+
+A ColorfightII vector is NAME.commands.json + NAME.cfr: every field of every
+cell and user in every frame, and the number of failed commands per player
+per round, are compared with the reference server's replay.
+
+A Monad vector is NAME.commands.json ("format": "monad-vector/1") +
+NAME.states.json.gz: the map drawn from the seed, then every turn's state
+(units, hives and their counters, resources, players), the reference log's
+entry (map cells, resources, every executed command), the rejected commands
+and BUILD outcomes, the combat losses, the game-over test and the ranking
+are compared, and finally the sha256 of the whole log.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
@@ -46,7 +56,11 @@ func runConform(opts *conformOptions) error {
 			failed++
 			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, err)
 		case res.Pass():
-			fmt.Fprintf(opts.out, "%s: PASS (%d rounds)\n", v.Name, res.Rounds)
+			unit := "rounds"
+			if v.Game == conform.GameMonad {
+				unit = "turns"
+			}
+			fmt.Fprintf(opts.out, "%s: PASS (%d %s)\n", v.Name, res.Rounds, unit)
 		default:
 			failed++
 			fmt.Fprintf(opts.out, "%s: FAIL %s\n", v.Name, res.Divergence)

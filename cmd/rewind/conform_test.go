@@ -58,3 +58,54 @@ func TestConformCommandFails(t *testing.T) {
 		t.Error("missing file did not fail")
 	}
 }
+
+func TestConformMonad(t *testing.T) {
+	var out bytes.Buffer
+	err := runConform(&conformOptions{paths: []string{"../../testdata/monad"}, out: &out})
+	if err != nil {
+		t.Fatalf("conform failed: %v\n%s", err, out.String())
+	}
+	want := "m01: PASS (300 turns)\nm02: PASS (318 turns)\nm03: PASS (500 turns)\n" +
+		"m04: PASS (1000 turns)\nm05: PASS (100 turns)\nm06: PASS (548 turns)\n"
+	if out.String() != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+func TestConformMonadFails(t *testing.T) {
+	dir := t.TempDir()
+	src := "../../testdata/monad/m05"
+	cmds, err := os.ReadFile(src + ".commands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := os.ReadFile(src + ".states.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m05 with player 0's first command (turn 0) moving east, not
+	// north-west.
+	first := `"turns":[{"turn":0,"commands":{"0":[{"l":[1,1],"c":"MOVE","d":4`
+	bad := strings.Replace(string(cmds), first, strings.TrimSuffix(first, "4")+"1", 1)
+	if bad == string(cmds) {
+		t.Fatal("m05 does not start as expected")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.commands.json"), []byte(bad), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.states.json.gz"), states, 0o644)
+	os.WriteFile(filepath.Join(dir, "good.commands.json"), cmds, 0o644)
+	os.WriteFile(filepath.Join(dir, "good.states.json.gz"), states, 0o644)
+	var out bytes.Buffer
+	err = runConform(&conformOptions{paths: []string{dir}, out: &out})
+	if err == nil {
+		t.Fatalf("a diverging Monad vector did not fail the command:\n%s", out.String())
+	}
+	got := out.String()
+	if !strings.Contains(got, "bad: FAIL turn 0: log.turns.cmd[") || !strings.Contains(got, "good: PASS (100 turns)") {
+		t.Errorf("output:\n%s", got)
+	}
+	os.Remove(filepath.Join(dir, "good.states.json.gz"))
+	out.Reset()
+	if err := runConform(&conformOptions{paths: []string{filepath.Join(dir, "good.commands.json")}, out: &out}); err == nil {
+		t.Error("a Monad vector without its states file did not fail")
+	}
+}
