@@ -92,12 +92,12 @@ func replayBytes(rep *Replay) int64 {
 // before they start). A reservation that does not fit asks reclaim to
 // drop cached replays, then fails rather than wait.
 type memBudget struct {
-	limit int64
 	// reclaim, when set, drops cached replays until need more bytes fit
 	// (it is called without mu held).
 	reclaim func(need int64)
 
 	mu      sync.Mutex
+	limit   int64
 	used    int64
 	peak    int64 // the most used at once (for the tests)
 	refused int   // reservations refused (for the tests)
@@ -108,8 +108,11 @@ func newBudget(limit int64) *memBudget { return &memBudget{limit: limit} }
 // reserve takes n bytes for a decode, or returns an error wrapping
 // ErrBusy (or saying n is more than the whole budget).
 func (b *memBudget) reserve(n int64) error {
-	if n > b.limit {
-		return fmt.Errorf("showing this replay may take %s, more than the viewer's whole memory budget of %s", sizeString(n), sizeString(b.limit))
+	b.mu.Lock()
+	limit := b.limit
+	b.mu.Unlock()
+	if n > limit {
+		return fmt.Errorf("showing this replay may take %s, more than the viewer's whole memory budget of %s", sizeString(n), sizeString(limit))
 	}
 	if b.take(n) {
 		return nil

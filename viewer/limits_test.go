@@ -540,3 +540,62 @@ func TestUploadFloodBounded(t *testing.T) {
 		t.Errorf("flood page: %s, notice shown: %v", resp.Status, strings.Contains(string(page), `data-testid="notice"`))
 	}
 }
+
+// TestLiveBusy: a live game whose next pack the memory budget cannot take
+// is answered 503 with Retry-After before its first pack, and with its
+// last pack after; it is not dropped as gone, and is packed again once
+// there is room.
+func TestLiveBusy(t *testing.T) {
+	f := &fakeLive{}
+	g := f.start(t, "g1", 30)
+	base, s := serveLive(t, f, Options{ClientRate: -1})
+	g.Step(2)
+	_, data := g.state()
+	src, err := source.New(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak := loadPeak(src.Meta(), nil)
+	src.Close()
+	s.mem.mu.Lock()
+	s.mem.limit = 2 * peak
+	s.mem.mu.Unlock()
+	s.mem.charge(2 * peak) // others hold the whole budget
+
+	resp, err := http.Get(base + "/live/g1/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("no room: %s, Retry-After %q; want 503 with Retry-After", resp.Status, resp.Header.Get("Retry-After"))
+	}
+	s.mem.release(2 * peak)
+	resp, err = http.Get(base + "/live/g1/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("X-Rewind-Turn") != "2" {
+		t.Fatalf("room again: %s at turn %q; want 200 at turn 2", resp.Status, resp.Header.Get("X-Rewind-Turn"))
+	}
+	g.Step(3)
+	s.mem.charge(2 * peak)
+	resp, err = http.Get(base + "/live/g1/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("X-Rewind-Turn") != "2" {
+		t.Fatalf("no room for turn 5: %s at turn %q; want the last pack (200 at turn 2)", resp.Status, resp.Header.Get("X-Rewind-Turn"))
+	}
+	s.mem.release(2 * peak)
+	resp, err = http.Get(base + "/live/g1/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("X-Rewind-Turn") != "5" {
+		t.Fatalf("room again: %s at turn %q; want 200 at turn 5", resp.Status, resp.Header.Get("X-Rewind-Turn"))
+	}
+}

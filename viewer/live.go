@@ -219,7 +219,12 @@ func (h *liveHub) goneLocked(e *liveEntry, err error) {
 	if h.games[e.id] == e {
 		delete(h.games, e.id)
 	}
-	h.setVerLocked(e, nil)
+	// Its followers may still show the last version while they are told
+	// the game is gone; the hub no longer keeps it.
+	if e.ver != nil && e.ver.cost > 0 {
+		h.mem.release(e.ver.cost)
+		e.ver.cost = 0
+	}
 }
 
 // setVerLocked makes v the newest version of e, moving the memory
