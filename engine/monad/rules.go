@@ -326,9 +326,20 @@ func (s *State) execute(w *work) {
 // updateCell is Cell.update_units_and_hive (§6.6).
 func (s *State) updateCell(c *cell) {
 	n := s.players
-	var pre [MaxPlayers]int32
-	pre = c.units
 	o := int(c.hive)
+	if o < 0 {
+		// Without a hive a cell held by at most one player does not change.
+		k := 0
+		for p := 0; p < n; p++ {
+			if c.units[p] > 0 {
+				k++
+			}
+		}
+		if k <= 1 {
+			return
+		}
+	}
+	pre := c.units
 	var buffed int32
 	if o >= 0 {
 		buffed = c.units[o] + DefenseRating
