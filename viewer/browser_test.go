@@ -546,3 +546,36 @@ func loadFile(t *testing.T, path string) *Replay {
 	}
 	return rep
 }
+
+// TestBrowserShortenedCommands: a round of more than MaxCommandsShown
+// commands lists the first ones and says how many more there are and how
+// many failed; the page's notice says why.
+func TestBrowserShortenedCommands(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "flood.rwd"), flood(t, 5, 1000))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/flood.rwd")
+	evalJS(t, b, `window.rewind.seek(3), true`, nil)
+	if err := chromedp.Run(b.Ctx, chromedp.Click(`#players tbody tr td.name`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var panel struct {
+		Head, More, Notice string
+		Listed, Failed     int
+	}
+	evalJS(t, b, `(() => { const c = document.getElementById('commands'); const m = c.querySelector('[data-testid=shortened]'); const n = document.querySelector('[data-testid=notice]');
+		return {Head: c.querySelector('h3').textContent, More: m ? m.textContent : '', Notice: n ? n.textContent : '',
+			Listed: c.querySelectorAll('ol li').length, Failed: c.querySelectorAll('ol li.failed').length}; })()`, &panel)
+	if !strings.Contains(panel.Head, "1000 commands for turn 3") || panel.Listed != MaxCommandsShown || panel.Failed != MaxCommandsShown ||
+		!strings.Contains(panel.More, "…and 800 more; 1000 of the 1000 failed") || !strings.Contains(panel.Notice, "lists the first 200") {
+		t.Errorf("commands panel: %+v", panel)
+	}
+	b.Screenshot(t, "shortened.png")
+	b.CheckProblems(t)
+}

@@ -90,7 +90,7 @@ func fixtureLibrary(tb testing.TB) string {
 }
 
 // serve starts a viewer server for lib on a loopback port and returns its
-// base URL.
+// base URL; the per-client rate is off unless opts sets one.
 func serve(tb testing.TB, lib *Library, opts Options) string {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -98,6 +98,9 @@ func serve(tb testing.TB, lib *Library, opts Options) string {
 		tb.Fatal(err)
 	}
 	opts.Addr = ln.Addr().String()
+	if opts.ClientRate == 0 {
+		opts.ClientRate = -1 // a test's pace is the machine's: no rate
+	}
 	hs := NewServer(lib, opts).HTTPServer()
 	go hs.Serve(ln)
 	tb.Cleanup(func() { hs.Close() })

@@ -210,6 +210,9 @@ func serveLive(tb testing.TB, f *fakeLive, opts Options) (string, *Server) {
 	}
 	opts.Addr = ln.Addr().String()
 	opts.Live = f
+	if opts.ClientRate == 0 {
+		opts.ClientRate = -1 // a test's pace is the machine's: no rate
+	}
 	s := NewServer(lib, opts)
 	hs := s.HTTPServer()
 	go hs.Serve(ln)
