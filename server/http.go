@@ -263,9 +263,6 @@ func (s *Server) handleDelete(req *http.Request, q request) error {
 	return nil
 }
 
-// maxChat bounds the chat entries waiting for the next state message.
-const maxChat = 100
-
 func (s *Server) handleChat(req *http.Request, q request) error {
 	id, present, _ := q.str("gameroom_id")
 	if !present {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,5 +235,75 @@ func TestFinishAndRestart(t *testing.T) {
 	st := waitState(t, gc, func(s state) bool { return s.Info.MaxTurn == 300 })
 	if st.Info.GameID == next.Info.GameID || st.Info.RoundTime != 0 {
 		t.Errorf("after /restart: %+v", st.Info)
+	}
+}
+
+// Lock-step: a player with an open channel that does not answer holds a
+// round until LockstepDeadline; one whose channel closed holds nothing.
+func TestLockstepDeadlineAndDisconnected(t *testing.T) {
+	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second})
+	ts.createRoom("r", lockstep(200, "greedy"))
+	gc := ts.dial("r", "game_channel")
+	a, b := ts.action("r"), ts.action("r")
+	a.register("a", "p")
+	b.register("b", "p")
+	ts.start("r")
+	waitState(t, gc, atTurn(1))
+	a.command("a 99 99 1")
+	// b says nothing: the round waits for the deadline
+	ts.clk.Advance(10 * time.Second)
+	st := waitState(t, gc, atTurn(2))
+	if st.Turn != 2 || len(st.Error["1"]) != 1 {
+		t.Fatalf("turn %d errors %v", st.Turn, st.Error)
+	}
+	// b leaves: a alone decides when rounds run
+	b.c.Close(1000, "")
+	for turn := 3; turn < 10; turn++ {
+		a.command()
+		if st := waitState(t, gc, atTurn(turn)); st.Turn != turn {
+			t.Fatalf("turn %d, want %d", st.Turn, turn)
+		}
+	}
+	// still seated after leaving (only turn 0 frees a seat)
+	if st := readState(t, ts.dial("r", "game_channel")); len(st.Users) != 3 {
+		t.Errorf("%d users", len(st.Users))
+	}
+}
+
+// Logs never contain a password.
+func TestLogsHoldNoPassword(t *testing.T) {
+	var mu sync.Mutex
+	var logs strings.Builder
+	ts := newTestServer(t, Options{AdminPassword: "master-secret", Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(&logs, format+"\n", args...)
+	}})
+	ts.mustPost("/creategameroom", map[string]any{"gameroom_id": "r", "config": "official", "admin_password": "room-secret", "join_key": "key-secret"})
+	ts.mustPost("/restart", map[string]any{"gameroom_id": "r", "admin_password": "room-secret", "config": map[string]any{"round_time": 0, "max_turn": 200, "bots": []string{"greedy", "turtle"}}})
+	a := ts.action("r")
+	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "player-secret", "join_key": "key-secret"}); r["success"] != true {
+		t.Fatal(r)
+	}
+	gc := ts.dial("r", "game_channel")
+	ts.mustPost("/start", map[string]any{"gameroom_id": "r", "admin_password": "master-secret"})
+	waitState(t, gc, atTurn(1))
+	ts.mustPost("/deletegameroom", map[string]any{"gameroom_id": "r", "admin_password": "room-secret"})
+	ts.s.Close()
+	mu.Lock()
+	out := logs.String()
+	mu.Unlock()
+	if out == "" {
+		t.Fatal("nothing logged")
+	}
+	for _, secret := range []string{"master-secret", "room-secret", "key-secret", "player-secret"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log holds %s:\n%s", secret, out)
+		}
+		g := ts.s.Games()[0]
+		data, _, _, _ := ts.s.Recording(g.ID)
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("recording holds %s", secret)
+		}
 	}
 }
