@@ -97,15 +97,17 @@ type MonadStates struct {
 		Rejected   [][]any `json:"rejected"`
 		Builds     [][]any `json:"builds"`
 		Collisions []struct {
-			A []int `json:"a"`
-			B []int `json:"b"`
+			Amount int64 `json:"amount"`
+			A      []int `json:"a"`
+			B      []int `json:"b"`
 		} `json:"collisions"`
 		Fights []struct {
-			X    int     `json:"x"`
-			Y    int     `json:"y"`
-			Pre  []int64 `json:"pre"`
-			Post []int64 `json:"post"`
-			Hive *int    `json:"hive"`
+			X       int     `json:"x"`
+			Y       int     `json:"y"`
+			Pre     []int64 `json:"pre"`
+			Post    []int64 `json:"post"`
+			Hive    *int    `json:"hive"`
+			Outcome *string `json:"outcome"`
 		} `json:"fights"`
 	} `json:"rounds"`
 }
@@ -239,11 +241,10 @@ func (r *MonadResult) Pass() bool { return r.Divergence == nil }
 // the frame (units, hives with their counters, resources, the players'
 // columns), the log entry (map cells with the reference's "r only when
 // changed" rule, res, every executed command in order), the round facts
-// the engine also produces (rejected commands with their execution index
-// and reason, BUILD outcomes, combat losses per player from the
-// collisions and fights), the game-over test before every turn, the
-// ranking, and finally the sha256 of the whole log written as Python's
-// json.dumps writes it. An error is returned only when the files cannot
+// (rejected commands with their execution index and reason, BUILD
+// outcomes, collisions, cell fights, and the combat losses per player they
+// imply), the game-over test before every turn, the ranking, and finally
+// the sha256 of the whole log written as Python's json.dumps writes it. An error is returned only when the files cannot
 // be read.
 func RunMonad(commandsPath, statesPath string) (*MonadResult, error) {
 	v, err := ReadMonadVector(commandsPath)
@@ -523,6 +524,12 @@ var rejectReason = map[monad.ErrCode]string{
 	monad.ErrTooManyUnits: "too_many_units",
 }
 
+var fightOutcome = map[int]string{
+	monad.FightDestroyed: "destroyed",
+	monad.FightDefended:  "defended",
+	monad.FightPartial:   "partial",
+}
+
 var buildOutcome = map[monad.ErrCode]string{
 	monad.ErrNone:               "built",
 	monad.ErrOwnHive:            "own_hive",
@@ -578,6 +585,40 @@ func (c *monadCompare) round(t int, lostBefore [monad.MaxPlayers]int64) *MonadDi
 		want = append(want, fmt.Sprint(b))
 	}
 	if d := compareStrings(t, "rounds.builds", want, builds); d != nil {
+		return d
+	}
+	want = want[:0]
+	var got []string
+	for _, col := range rd.Collisions {
+		want = append(want, fmt.Sprintf("amount %d a %v b %v", col.Amount, col.A, col.B))
+	}
+	for _, col := range s.Collisions() {
+		got = append(got, fmt.Sprintf("amount %d a [%d %d %d %d] b [%d %d %d %d]", col.Amount,
+			col.A.Player, col.A.X, col.A.Y, col.A.Removed, col.B.Player, col.B.X, col.B.Y, col.B.Removed))
+	}
+	if d := compareStrings(t, "rounds.collisions", want, got); d != nil {
+		return d
+	}
+	want, got = want[:0], got[:0]
+	for _, fi := range rd.Fights {
+		hive, outcome := "null", "-"
+		if fi.Hive != nil {
+			hive = strconv.Itoa(*fi.Hive)
+		}
+		if fi.Outcome != nil {
+			outcome = *fi.Outcome
+		}
+		want = append(want, fmt.Sprintf("(%d, %d) pre %v post %v hive %s outcome %s", fi.X, fi.Y, fi.Pre, fi.Post, hive, outcome))
+	}
+	for _, fi := range s.Fights() {
+		hive, outcome := "null", "-"
+		if fi.Hive >= 0 {
+			hive = strconv.Itoa(fi.Hive)
+			outcome = fightOutcome[fi.Outcome]
+		}
+		got = append(got, fmt.Sprintf("(%d, %d) pre %v post %v hive %s outcome %s", fi.X, fi.Y, fi.Pre[:s.Players()], fi.Post[:s.Players()], hive, outcome))
+	}
+	if d := compareStrings(t, "rounds.fights", want, got); d != nil {
 		return d
 	}
 	// Combat losses: collisions' removed counts plus the fights' losses

@@ -26,6 +26,43 @@ type Executed struct {
 	Code ErrCode
 }
 
+// CollisionSide is one of the two commands of a collision: its player, its
+// origin, and how many units that cell actually lost (less than the amount
+// only when the cell held fewer, §6.2).
+type CollisionSide struct {
+	Player  int
+	X, Y    int
+	Removed int64
+}
+
+// Collision is one fight of the combat phase between two commands pointing
+// at each other. A is the command being checked (the higher player id), B
+// the enemy command; Amount is the smaller of their claimed counts.
+type Collision struct {
+	Amount int64
+	A, B   CollisionSide
+}
+
+// Fight outcomes for a hive's cell.
+const (
+	FightNoHive    = iota // no hive in the cell
+	FightDestroyed        // the hive was destroyed
+	FightDefended         // the owner kept all its units
+	FightPartial          // the hive stands, the owner lost units
+)
+
+// Fight is a cell where two or more sides met in the end-of-turn update (a
+// hive counts for its owner even with 0 units).
+type Fight struct {
+	X, Y int
+	Pre  [MaxPlayers]int32 // units per player before the update
+	Post [MaxPlayers]int32 // after it, the hive's production included
+	Hive int               // owner before the update, -1 for none
+	// Outcome is one of FightNoHive, FightDestroyed, FightDefended,
+	// FightPartial.
+	Outcome int
+}
+
 // work is a command during Step.
 type work struct {
 	player int8
@@ -48,6 +85,14 @@ func (s *State) Errors() []CommandError { return s.errs }
 // slice is reused by the next Step.
 func (s *State) Executed() []Executed { return s.exec }
 
+// Collisions returns the last Step's collisions in the order the combat
+// phase found them. The slice is reused by the next Step.
+func (s *State) Collisions() []Collision { return s.collisions }
+
+// Fights returns the last Step's cell fights in row order. The slice is
+// reused by the next Step.
+func (s *State) Fights() []Fight { return s.fights }
+
 func (s *State) reject(p, index int, code ErrCode) {
 	s.errs = append(s.errs, CommandError{Player: p, Index: index, Code: code})
 	s.pl[p].rejected++
@@ -64,6 +109,8 @@ func (s *State) reject(p, index int, code ErrCode) {
 func (s *State) Step(cmds [][]Command) {
 	s.errs = s.errs[:0]
 	s.exec = s.exec[:0]
+	s.collisions = s.collisions[:0]
+	s.fights = s.fights[:0]
 	if s.Over() {
 		return
 	}
@@ -109,19 +156,33 @@ func (s *State) Step(cmds [][]Command) {
 		}
 	}
 	for i := range s.cells {
-		s.updateCell(&s.cells[i])
+		s.updateCell(i)
 	}
 	s.turn++
 }
 
 // take is Cell.decrement_units: remove a units of p from cell ci if it
-// holds that many, else nothing.
-func (s *State) take(ci int16, p int, a int64) {
+// holds that many, else nothing. It returns how many were removed.
+func (s *State) take(ci int16, p int, a int64) int64 {
 	c := &s.cells[ci]
 	if int64(c.units[p]) >= a {
 		c.units[p] -= int32(a)
 		s.pl[p].lost += a
+		return a
 	}
+	return 0
+}
+
+// collide applies a collision of amount a between command cw of player i
+// and command f of player j, and records it.
+func (s *State) collide(cw *work, i int, f *work, j int, a int64) {
+	ra := s.take(cw.cell, i, a)
+	rb := s.take(f.cell, j, a)
+	s.collisions = append(s.collisions, Collision{
+		Amount: a,
+		A:      CollisionSide{Player: i, X: int(cw.cell) % Width, Y: int(cw.cell) / Width, Removed: ra},
+		B:      CollisionSide{Player: j, X: int(f.cell) % Width, Y: int(f.cell) / Width, Removed: rb},
+	})
 }
 
 // target returns the cell index one step from ci in direction d, or -1 off
@@ -191,19 +252,15 @@ func (s *State) combatPair(i, j int) {
 			case cw.count > f.count:
 				a := f.count
 				cw.count -= a
-				s.take(cw.cell, i, a)
-				s.take(f.cell, j, a)
+				s.collide(cw, i, f, j, a)
 				f.dead = true
 			case cw.count < f.count:
 				a := cw.count
 				f.count -= a
-				s.take(cw.cell, i, a)
-				s.take(f.cell, j, a)
+				s.collide(cw, i, f, j, a)
 				cw.dead = true
 			default:
-				a := cw.count
-				s.take(cw.cell, i, a)
-				s.take(f.cell, j, a)
+				s.collide(cw, i, f, j, cw.count)
 				cw.dead = true
 				f.dead = true
 			}
@@ -323,21 +380,19 @@ func (s *State) execute(w *work) {
 	}
 }
 
-// updateCell is Cell.update_units_and_hive (§6.6).
-func (s *State) updateCell(c *cell) {
+// updateCell is Cell.update_units_and_hive (§6.6) for cell index i.
+func (s *State) updateCell(i int) {
+	c := &s.cells[i]
 	n := s.players
 	o := int(c.hive)
-	if o < 0 {
-		// Without a hive a cell held by at most one player does not change.
-		k := 0
-		for p := 0; p < n; p++ {
-			if c.units[p] > 0 {
-				k++
-			}
+	sides := 0
+	for p := 0; p < n; p++ {
+		if c.units[p] > 0 || p == o {
+			sides++
 		}
-		if k <= 1 {
-			return
-		}
+	}
+	if sides <= 1 && o < 0 {
+		return // nothing changes
 	}
 	pre := c.units
 	var buffed int32
@@ -365,16 +420,24 @@ func (s *State) updateCell(c *cell) {
 			}
 		}
 	}
+	outcome := FightNoHive
 	if o >= 0 {
 		diff := buffed - c.units[o]
 		switch {
 		case c.units[o] == 0:
 			c.hive = -1
 			c.counter = 0
+			outcome = FightDestroyed
 		case diff >= 0 && diff < DefenseRating:
 			c.units[o] = c.units[o] + diff - DefenseRating
 		default:
 			c.units[o] = c.units[o] + DefenseRating - 1 - DefenseRating
+		}
+		if outcome != FightDestroyed {
+			outcome = FightDefended
+			if c.units[o] < pre[o] {
+				outcome = FightPartial
+			}
 		}
 	}
 	for p := 0; p < n; p++ {
@@ -389,5 +452,8 @@ func (s *State) updateCell(c *cell) {
 			s.pl[o].produced++
 		}
 		c.counter++
+	}
+	if sides > 1 {
+		s.fights = append(s.fights, Fight{X: i % Width, Y: i / Width, Pre: pre, Post: c.units, Hive: o, Outcome: outcome})
 	}
 }

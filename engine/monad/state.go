@@ -126,8 +126,10 @@ type State struct {
 	pl       [MaxPlayers]player
 
 	// Results of the last Step.
-	errs []CommandError
-	exec []Executed
+	errs       []CommandError
+	exec       []Executed
+	collisions []Collision
+	fights     []Fight
 
 	// Scratch of Step, reused.
 	pool   []work
@@ -363,7 +365,7 @@ func (s *State) Ranking() []Rank {
 }
 
 // Clone returns an independent copy of the state (without the last turn's
-// Errors and Executed).
+// Errors, Executed, Collisions and Fights).
 func (s *State) Clone() *State {
 	c := &State{}
 	c.CopyFrom(s)
@@ -377,6 +379,8 @@ func (s *State) CopyFrom(src *State) {
 	s.pl = src.pl
 	s.errs = s.errs[:0]
 	s.exec = s.exec[:0]
+	s.collisions = s.collisions[:0]
+	s.fights = s.fights[:0]
 }
 
 // Hash constants: FNV-1a 64-bit offset basis and prime.
