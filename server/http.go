@@ -358,12 +358,9 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	g := r.g
 	enable, phase, live := g.cfg.ReplayEnable, g.phase, g.live
-	var info []byte
+	info := infoJSON(g.cfg, g.firstCountDown(), g.id)
 	var frame colorfight2.Frame
-	if live == nil {
-		info = infoJSON(g.cfg, g.firstCountDown(), g.id)
-		g.m.Frame(&frame)
-	}
+	g.m.Frame(&frame)
 	r.mu.Unlock()
 	if !(enable == "always" || (enable == "end" && phase == phaseOver)) {
 		w.WriteHeader(http.StatusBadRequest)
@@ -396,7 +393,12 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 		data, _, _ := live.snapshot()
-		err = writeCFR(&out, data)
+		if len(data) == 0 {
+			// The game starts: its header is not written yet.
+			err = writeMapCFR(&out, info, &frame)
+		} else {
+			err = writeCFR(&out, data)
+		}
 	}
 	if err != nil {
 		s.logf("room %s: replay: %v", r.id, err)
