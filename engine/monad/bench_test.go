@@ -83,3 +83,33 @@ func BenchmarkMonadVector(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMonadParse times parsing one turn's replies of m04, turns
+// 500..999 (one op is one turn: every player's raw commands through
+// ParseCommand), the part of a turn BenchmarkMonadTurn leaves out.
+func BenchmarkMonadParse(b *testing.B) {
+	v, _ := loadBench(b, "m04")
+	var raw [][]byte
+	var ends []int
+	for t := 500; t < len(v.Turns); t++ {
+		for p := 0; p < v.Players; p++ {
+			for _, c := range v.Turns[t].Commands[string(rune('0'+p))] {
+				raw = append(raw, c)
+			}
+		}
+		ends = append(ends, len(raw))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	k, start := 0, 0
+	for i := 0; i < b.N; i++ {
+		for _, c := range raw[start:ends[k]] {
+			monad.ParseCommand(c)
+		}
+		start = ends[k]
+		k++
+		if k == len(ends) {
+			k, start = 0, 0
+		}
+	}
+}

@@ -122,7 +122,7 @@ const MaxCount = 1<<31 - 1
 // reference aborts the match; see ParseCommand).
 func ParseReply(data []byte, dst []Command) []Command {
 	var elems []json.RawMessage
-	data = bytes.TrimSpace(data)
+	data = trimJSONSpace(data)
 	if len(data) == 0 || data[0] != '[' || json.Unmarshal(data, &elems) != nil {
 		return append(dst, Command{Err: ErrNotList})
 	}
@@ -151,8 +151,17 @@ func ParseReply(data []byte, dst []Command) []Command {
 // raises out of the turn and aborts the whole match (or coerces a float or
 // boolean), rewind rejects that one command and the game plays on.
 func ParseCommand(data []byte) Command {
+	if c, ok := parseFast(data); ok {
+		return c
+	}
+	return parseSlow(data)
+}
+
+// parseSlow is ParseCommand through encoding/json: the definition the fast
+// path must agree with.
+func parseSlow(data []byte) Command {
 	var obj map[string]json.RawMessage
-	data = bytes.TrimSpace(data)
+	data = trimJSONSpace(data)
 	if len(data) == 0 || data[0] != '{' || json.Unmarshal(data, &obj) != nil {
 		return Command{Err: ErrNotObject}
 	}
@@ -170,7 +179,7 @@ func ParseCommand(data []byte) Command {
 	}
 	cmd.Dir = Dir(dv)
 	var pos []json.RawMessage
-	if bytes.HasPrefix(bytes.TrimSpace(l), []byte("[")) && json.Unmarshal(l, &pos) == nil && len(pos) >= 2 {
+	if bytes.HasPrefix(trimJSONSpace(l), []byte("[")) && json.Unmarshal(l, &pos) == nil && len(pos) >= 2 {
 		x, okx := jsonInt(pos[0])
 		y, oky := jsonInt(pos[1])
 		if !okx || !oky {
@@ -196,7 +205,7 @@ func ParseCommand(data []byte) Command {
 }
 
 func kindOf(raw json.RawMessage) Kind {
-	raw = bytes.TrimSpace(raw)
+	raw = trimJSONSpace(raw)
 	if len(raw) == 0 || raw[0] != '"' {
 		return KindUnknown
 	}
@@ -219,7 +228,7 @@ func kindOf(raw json.RawMessage) Kind {
 // exponent). Values beyond int64 saturate: callers only compare them with
 // bounds far inside int64.
 func jsonInt(raw json.RawMessage) (int64, bool) {
-	s := string(bytes.TrimSpace(raw))
+	s := string(trimJSONSpace(raw))
 	if !isIntToken(s) {
 		return 0, false
 	}

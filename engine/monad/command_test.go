@@ -3,6 +3,8 @@ package monad
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -129,5 +131,60 @@ func TestCrashCases(t *testing.T) {
 				t.Fatalf("Rejected = %d, want 1", got)
 			}
 		})
+	}
+}
+
+// TestParseFastAgrees runs every raw command of the six vectors through
+// both parsers: the fast path must answer for each (they are the shapes
+// bots send) and agree with encoding/json.
+func TestParseFastAgrees(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/monad/m*.commands.json")
+	if len(files) != 6 {
+		t.Fatalf("found %d vectors, want 6", len(files))
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Turns []struct {
+				Commands map[string][]json.RawMessage `json:"commands"`
+			} `json:"turns"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, turn := range v.Turns {
+			for p := 0; p < MaxPlayers; p++ {
+				for _, raw := range turn.Commands[strconv.Itoa(p)] {
+					n++
+					fc, ok := parseFast(raw)
+					if !ok {
+						t.Fatalf("%s: fast path gave up on %s", f, raw)
+					}
+					if sc := parseSlow(raw); sc != fc {
+						t.Fatalf("%s: %s: fast %+v, encoding/json %+v", f, raw, fc, sc)
+					}
+				}
+			}
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("only %d commands checked", n)
+	}
+	for _, in := range []string{
+		` { "l" : [ 1 , 2 , "x", null ] , "c" : "MINE" , "d" : 7 , "n" : 3 , "z": [] } `,
+		`{"l": [1, 2], "c": "MINE", "d": 7, "n": 3, "n": -0}`,
+		`{"l": [1, 2], "c": true, "d": 7, "n": -9223372036854775809}`,
+		`{"l": [1, 2], "c": "MINE", "d": 70000000000000000000, "n": 1}`,
+		`{"l": [], "c": "MINE", "d": 7, "n": 1}`,
+		`{}`, `{"l": [1, 2], "c": "MINE", "d": 7, "n": 1} x`, `{"l": [1, 2], "c": "MINE", "d": 7, "n": 01}`,
+	} {
+		fc, ok := parseFast([]byte(in))
+		if sc := parseSlow([]byte(in)); ok && sc != fc {
+			t.Errorf("%s: fast %+v, encoding/json %+v", in, fc, sc)
+		}
 	}
 }

@@ -17,6 +17,11 @@ func FuzzParseCommand(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := ParseCommand(data)
+		if fc, ok := parseFast(data); ok {
+			if sc := parseSlow(data); sc != fc {
+				t.Fatalf("fast path %+v, encoding/json %+v", fc, sc)
+			}
+		}
 		if c.Err != ErrNone {
 			if !c.Err.Malformed() {
 				t.Fatalf("parse error %v is not a malformed code", c.Err)
