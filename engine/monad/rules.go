@@ -3,8 +3,9 @@ package monad
 // CommandError is one command of a turn that drew an error code.
 type CommandError struct {
 	Player int
-	// Index is the command's position in the list the player sent; -1 for
-	// an implicit mine and for ErrNotList (a whole reply).
+	// Index is the command's position in the list the player sent (a
+	// reply that was not a list is the one command ParseReply made of it);
+	// -1 for an implicit mine.
 	Index int
 	Code  ErrCode
 }
@@ -20,9 +21,10 @@ type Executed struct {
 	Kind   Kind
 	Dir    Dir   // DirImplicit for an implicit mine
 	Count  int64 // after the combat phase
-	// Code is ErrNone for a command executed with effect; Code.Logged()
-	// tells whether the reference logged it (BUILDs that built nothing are
-	// logged; verification failures are not).
+	// Code is ErrNone for a command that passed verification and was
+	// applied (a count of 0 or a MINE of an empty cell applies to no
+	// effect); Code.Logged() tells whether the reference logged it (BUILDs
+	// that built nothing are logged; verification failures are not).
 	Code ErrCode
 }
 

@@ -94,7 +94,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("monad: %d players outside 1..%d", c.Players, MaxPlayers)
 	}
 	if c.MaxTurns < 0 || c.MaxTurns > MaxMaxTurns {
-		return fmt.Errorf("monad: max turns %d outside 1..%d", c.MaxTurns, MaxMaxTurns)
+		return fmt.Errorf("monad: max turns %d outside 0..%d (0 is the default, %d)", c.MaxTurns, MaxMaxTurns, DefaultMaxTurns)
 	}
 	return nil
 }
