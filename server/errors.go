@@ -47,6 +47,9 @@ func commandError(raw string, c colorfight2.Command, code colorfight2.ErrCode) s
 	}
 	fields := strings.Fields(raw)
 	switch code {
+	case colorfight2.ErrBotFault:
+		// a missed lock-step round: the text says what happened
+		return raw
 	case colorfight2.ErrEmpty:
 		return raw + " is not a command"
 	case colorfight2.ErrUnknownCommand:

@@ -242,6 +242,9 @@ func (s *Server) handleStart(req *http.Request, q request) error {
 	r.mu.Lock()
 	r.g.startReq = true
 	r.mu.Unlock()
+	// Start now, as the reference does, so that the game exists when the
+	// reply arrives; the loop then takes over its timing.
+	r.tick()
 	r.poke()
 	return nil
 }

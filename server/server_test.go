@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,4 +72,80 @@ func TestLockstepGameEndToEnd(t *testing.T) {
 		t.Fatalf("verify against: %v %+v frames %d", err, res, frames)
 	}
 	_ = cfr.Headers
+}
+
+// The state message has the exact shape the official clients need.
+func TestStateMessageShape(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	cfg, _ := Preset("default")
+	ts.createRoom("r", cfg)
+	gc := ts.dial("r", "game_channel")
+	ts.action("r").register("capA", "p")
+	st := waitState(t, gc, func(s state) bool { return len(s.Users) == 1 })
+	for _, want := range []string{
+		`{"turn":0,"info":{"max_turn":500,"max_player":8,"width":30,"height":30,"round_time":1.0,"start_count_down":1,"allow_manual_mode":true,"game_id":"`,
+		`","replay_version":2,"game_version":2},"chat":[],"error":{},"game_map":{"data":[[[`,
+		`"headers":["attack_cost","force_field","building","gold","energy","owner","position","natural_gold","natural_energy","natural_cost"]}`,
+		`"users":{"1":{"uid":1,"username":"capA","verified":false,"ranking":0,"energy":1000,"gold":0,"dead":false,"energy_source":10,"gold_source":10,"tech_level":1,"tax_level":0,"tax_amount":0,"building_number":{},"cell_number":1,"cells":[[`,
+	} {
+		if !bytes.Contains(st.raw, []byte(want)) {
+			t.Errorf("message lacks %s:\n%.600s", want, st.raw)
+		}
+	}
+	// every cell has its 10 fields, position included (the decoder checks
+	// each position against its place)
+	f, _ := decodeState(t, st.raw)
+	x, y := st.Users["1"].Cells[0][0], st.Users["1"].Cells[0][1]
+	if c := f.Cells[y*30+x]; c.Owner != 1 || c.Building.Letter() != 'h' || c.AttackCost != 1000 {
+		t.Errorf("home cell %+v", c)
+	}
+	var m struct {
+		GameMap struct {
+			Data [][][]json.RawMessage `json:"data"`
+		} `json:"game_map"`
+	}
+	if err := json.Unmarshal(st.raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.GameMap.Data) != 30 {
+		t.Fatalf("%d rows", len(m.GameMap.Data))
+	}
+	for y, row := range m.GameMap.Data {
+		for x, cell := range row {
+			if len(cell) != 10 || string(cell[6]) != fmt.Sprintf("[%d,%d]", x, y) {
+				t.Fatalf("cell (%d,%d): %s", x, y, cell)
+			}
+		}
+	}
+}
+
+// Live view: Games lists newest first; Recording's channel closes at
+// every round and the data grows by whole rounds.
+func TestLiveRecording(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	ts.createRoom("a", lockstep(200, "greedy"))
+	ts.createRoom("b", lockstep(200))
+	gc := ts.dial("a", "game_channel")
+	p := ts.action("a")
+	p.register("p", "p")
+	ts.start("a")
+	waitState(t, gc, atTurn(1))
+	id := ts.s.Games()[0].ID
+	data, g, changed, err := ts.s.Recording(id)
+	if err != nil || g.Room != "a" || g.Turn != 1 || g.Done || len(g.Players) != 2 || g.Players[0] != "p" || g.Players[1] != "greedy" {
+		t.Fatalf("%v %+v", err, g)
+	}
+	p.command()
+	<-changed
+	more, g2, _, _ := ts.s.Recording(id)
+	if g2.Turn != 2 || len(more) <= len(data) || !bytes.Equal(more[:len(data)], data) {
+		t.Errorf("after a round: turn %d, %d -> %d bytes", g2.Turn, len(data), len(more))
+	}
+	b := ts.action("b")
+	b.register("q", "q")
+	ts.start("b")
+	waitState(t, ts.dial("b", "game_channel"), atTurn(1))
+	if games := ts.s.Games(); len(games) != 2 || games[0].Room != "b" || games[1].Room != "a" {
+		t.Errorf("games %+v", games)
+	}
 }
