@@ -24,6 +24,7 @@ func TestFlagRanges(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "g.rwd")
 	tdir := filepath.Join(dir, "t")
+	sdir := filepath.Join(dir, "s")
 	cases := []struct {
 		args []string
 		flag string
@@ -44,6 +45,22 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"tournament", "--deadline", "0s", "--dir", tdir}, "--deadline"},
 		{[]string{"tournament", "--bot", "greedy", "--dir", tdir}, "--bot"},
 		{[]string{"analyze", "--parallel", "0", dir}, "--parallel"},
+		{[]string{"serve", "--memory", "1", dir}, "--memory"},
+		{[]string{"server", "--memory", "1", "--addr", "127.0.0.1:0", "--dir", sdir}, "--memory"},
+		{[]string{"server", "--max-turn", "199", "--dir", sdir}, "--max-turn"},
+		{[]string{"server", "--max-turn", "2001", "--dir", sdir}, "--max-turn"},
+		{[]string{"server", "--max-player", "3", "--dir", sdir}, "--max-player"},
+		{[]string{"server", "--round-time", "0.1", "--dir", sdir}, "--round-time"},
+		{[]string{"server", "--round-time", "21", "--dir", sdir}, "--round-time"},
+		{[]string{"server", "--round-time", "fast", "--dir", sdir}, "--round-time"},
+		{[]string{"server", "--first-round-time", "soon", "--dir", sdir}, "--first-round-time"},
+		{[]string{"server", "--first-round-time", "61", "--dir", sdir}, "--first-round-time"},
+		{[]string{"server", "--finish-time", "61", "--dir", sdir}, "--finish-time"},
+		{[]string{"server", "--replay", "sometimes", "--dir", sdir}, "--replay"},
+		{[]string{"server", "--bot", "nosuch", "--dir", sdir}, "--bot"},
+		{[]string{"server", "--max-player", "2", "--bot", "greedy", "--bot", "greedy", "--bot", "turtle", "--dir", sdir}, "--bot"},
+		{[]string{"server", "--preset", "ranked", "--dir", sdir}, "--preset"},
+		{[]string{"server", "--lockstep-deadline", "0s", "--dir", sdir}, "--lockstep-deadline"},
 	}
 	for _, c := range cases {
 		err := runCLI(t, c.args...)
@@ -61,5 +78,8 @@ func TestFlagRanges(t *testing.T) {
 	}
 	if _, err := os.Stat(tdir); err == nil {
 		t.Error("a refused tournament made its directory")
+	}
+	if _, err := os.Stat(sdir); err == nil {
+		t.Error("a refused server made its replay folder")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -28,6 +30,8 @@ type serveOptions struct {
 	// anyPort lets the server take a free port when addr's is busy (the
 	// demo should not fail because 8080 is taken).
 	anyPort bool
+	// memoryMiB is the viewer's memory budget in MiB (0: the default).
+	memoryMiB int64
 }
 
 func newServeCmd() *cobra.Command {
@@ -67,11 +71,45 @@ its own address. Stop it with Ctrl-C.`,
 
 func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	addMemoryFlag(cmd, &opts.memoryMiB)
+}
+
+// Memory budget of a serving command, in MiB.
+const (
+	minMemoryMiB = 64
+	maxMemoryMiB = 1 << 20
+)
+
+func addMemoryFlag(cmd *cobra.Command, mib *int64) {
+	cmd.Flags().Int64Var(mib, "memory", viewer.DefaultMemoryBudget>>20,
+		fmt.Sprintf("memory budget in MiB, %d..%d: replays decoded at once plus those kept for the next request; past it a request is answered 503 with Retry-After (docs/viewer.md)", minMemoryMiB, maxMemoryMiB))
+}
+
+// memoryBudget checks the --memory flag and returns it in bytes. It also
+// sets the Go runtime's soft memory limit to the budget (unless GOMEMLIMIT
+// says otherwise), so garbage is collected before the process grows past
+// what the viewer accounts for.
+func memoryBudget(mib int64) (int64, error) {
+	if mib < minMemoryMiB || mib > maxMemoryMiB {
+		return 0, fmt.Errorf("--memory %d outside %d..%d (MiB)", mib, minMemoryMiB, maxMemoryMiB)
+	}
+	b := mib << 20
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(b)
+	}
+	return b, nil
 }
 
 // serveLibrary serves lib on opts.addr until ctx ends, printing the URL of
 // page.
 func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, page string) error {
+	budget := int64(0)
+	if opts.memoryMiB != 0 {
+		var err error
+		if budget, err = memoryBudget(opts.memoryMiB); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil && opts.anyPort && errors.Is(err, syscall.EADDRINUSE) {
 		if host, _, herr := net.SplitHostPort(opts.addr); herr == nil {
@@ -90,7 +128,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		stderr = io.Discard
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
-	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version})
+	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget})
 	hs := srv.HTTPServer()
 	hs.ErrorLog = logger
 	base := "http://" + ln.Addr().String()

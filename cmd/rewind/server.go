@@ -40,6 +40,7 @@ type serverOptions struct {
 	finish   float64
 	replay   string
 	deadline time.Duration
+	memory   int64
 	stdout   io.Writer
 	stderr   io.Writer
 	// ready, when set, receives the base URL once the server listens
@@ -98,6 +99,7 @@ whole round and its replay kept.`,
 	f.StringVar(&opts.first, "first-round-time", "", `how the first round starts: seconds of countdown 0..60, "full" (when every seat is taken) or "never" (admin /start) (default: the preset's)`)
 	f.Float64Var(&opts.finish, "finish-time", 0, "seconds a finished game stays before the room restarts, 0..60; 0 keeps it (default: the preset's)")
 	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
+	addMemoryFlag(cmd, &opts.memory)
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
 	return cmd
 }
@@ -173,6 +175,10 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		stderr = io.Discard
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
+	budget, err := memoryBudget(opts.memory)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
 	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
 		return fmt.Errorf("server: replay folder: %w", err)
 	}
@@ -206,6 +212,9 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		ErrorLog:  logger.Printf,
 		Tool:      "rewind " + version,
 		Live:      liveGames{srv},
+		// The games' own memory is small (a round's commands and one
+		// state each); the budget is the viewer's decodes and cache.
+		MemoryBudget: budget,
 	})
 	hs := &http.Server{
 		Handler: protocolOrViewer(srv, view),
