@@ -567,8 +567,11 @@
 
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // Keys are the page's first (a capturing listener on window): after a
+    // dropdown or the slider was used, the arrows still change the turn.
+    // Only text fields keep their keys.
     var tag = e.target && e.target.tagName;
-    if ((tag === 'INPUT' && e.target !== scrubber) || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if ((tag === 'INPUT' && e.target !== scrubber && e.target.type !== 'checkbox' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
     var handled = true;
     switch (e.key) {
       case ' ': actions.play(); break;
@@ -640,9 +643,9 @@
       b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); });
     });
     scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
-    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); });
-    overlaySelect.addEventListener('change', function () { setOverlay(overlaySelect.value); });
-    document.addEventListener('keydown', onKey);
+    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
+    overlaySelect.addEventListener('change', function () { setOverlay(overlaySelect.value); overlaySelect.blur(); });
+    window.addEventListener('keydown', onKey, true);
     document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
     help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     canvas.addEventListener('mousemove', function (ev) {
