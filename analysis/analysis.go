@@ -78,6 +78,11 @@ type Round struct {
 	Cells        int64
 	TechLevel    int64
 	Dead         bool
+	// Faults counts the rounds' commands standing for a bot that failed
+	// to answer (colorfight2.ErrBotFault: a timeout, a crash, malformed
+	// output, a missed lock-step round): 0 or 1 a round, -1 without
+	// commands. (An int32 beside Dead, so a Round is no bigger.)
+	Faults int32
 	// Buildings counts by type as the replay reports them (building_number),
 	// indexed by the engine's colorfight2.Building like
 	// colorfight2.FrameUser.Buildings: Home..Fortress, with index 0
@@ -176,6 +181,13 @@ const (
 	EventLeadChange      = "lead_change"      // UID is the new gold leader, Other the previous (0: none)
 	EventTaxBracket      = "tax_bracket"      // UID's cells (Value) entered a new T(n) bracket (Other = bracket)
 	EventBuildingBracket = "building_bracket" // UID's mines+wells (Value) entered a new T(n) bracket (Other = bracket)
+	// EventLeadForGood: UID, the winner, took the lead it kept to the end
+	// (Summary.LeadSince) with Value gold; the lead changes before it are
+	// the churn a reader may leave out.
+	EventLeadForGood = "lead_for_good"
+	// EventBotFault: UID's bot failed to answer (colorfight2.ErrBotFault)
+	// from this turn on for Value rounds in a row.
+	EventBotFault = "bot_fault"
 )
 
 // Event is something notable that happened in a round.
@@ -206,6 +218,13 @@ func (e Event) Text(name func(uid int) string) string {
 		return fmt.Sprintf("%s enters cell tax bracket %d (%d cells)", name(e.UID), e.Other, e.Value)
 	case EventBuildingBracket:
 		return fmt.Sprintf("%s enters building tax bracket %d (%d mines and wells)", name(e.UID), e.Other, e.Value)
+	case EventLeadForGood:
+		return fmt.Sprintf("%s takes the lead for good (%d gold)", name(e.UID), e.Value)
+	case EventBotFault:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s's bot fails to answer (1 round)", name(e.UID))
+		}
+		return fmt.Sprintf("%s's bot fails to answer (%d rounds in a row)", name(e.UID), e.Value)
 	}
 	return fmt.Sprintf("%s: %s (other %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.UID), e.Other, e.Value)
 }
@@ -445,7 +464,7 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if az.a.HasCommands {
 			r.CaptureEnergy, r.WastedEnergy = 0, 0
 		} else {
-			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors = -1, -1, -1, -1
+			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors, r.Faults = -1, -1, -1, -1, -1
 		}
 	}
 	isNew := func(uid int) bool { return az.prevU[uid] == nil }
@@ -692,7 +711,7 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 	rd, errs, ok := az.src.Round()
 	for _, r := range rows {
 		if r != nil {
-			r.Commands, r.Errors = 0, 0
+			r.Commands, r.Errors, r.Faults = 0, 0, 0
 		}
 	}
 	if !ok || rd == nil {
@@ -719,6 +738,9 @@ func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
 	for _, e := range errs {
 		if e.UID >= 1 && e.UID < len(rows) && rows[e.UID] != nil {
 			rows[e.UID].Errors++
+			if e.Code == colorfight2.ErrBotFault {
+				rows[e.UID].Faults++
+			}
 		}
 		if e.UID >= 1 && e.UID <= len(rd.Commands) && e.Index >= 0 && e.Index < len(az.rej[e.UID-1]) {
 			az.rej[e.UID-1][e.Index] = true
@@ -845,6 +867,24 @@ func (az *analyzer) finish() {
 		}
 		a.Summary.LeadSince = t
 	}
+	if t := a.Summary.LeadSince; t > 0 {
+		a.Events = append(a.Events, Event{Turn: t, Kind: EventLeadForGood, UID: w.UID, Value: w.Series[t-1].Gold})
+	}
+	// A bot's faults are one event a run of rounds in a row.
+	for _, p := range a.Players {
+		for i := 0; i < len(p.Series); i++ {
+			if p.Series[i].Faults <= 0 {
+				continue
+			}
+			j := i
+			for j < len(p.Series) && p.Series[j].Faults > 0 {
+				j++
+			}
+			a.Events = append(a.Events, Event{Turn: p.Series[i].Turn, Kind: EventBotFault, UID: p.UID, Value: int64(j - i)})
+			i = j
+		}
+	}
+	sort.SliceStable(a.Events, func(i, j int) bool { return a.Events[i].Turn < a.Events[j].Turn })
 }
 
 // satSum adds the values, saturating at the int64 range instead of

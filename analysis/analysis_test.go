@@ -105,7 +105,7 @@ func stateOnly(a *Analysis) {
 		p.Bot = ""
 		for i := range p.Series {
 			r := &p.Series[i]
-			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors = 0, 0, 0, 0
+			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors, r.Faults = 0, 0, 0, 0, 0
 			r.GoldSpent, r.UpgradeEnergy, r.StolenIn, r.StolenOut, r.Refund, r.MineBonus, r.GoldUnexplained = 0, 0, 0, 0, 0, 0, 0
 		}
 	}

@@ -62,6 +62,7 @@ func columns(maxUID int) []column {
 		column{"wasted_energy", func(r *Round) int64 { return r.WastedEnergy }},
 		column{"commands", func(r *Round) int64 { return r.Commands }},
 		column{"errors", func(r *Round) int64 { return r.Errors }},
+		column{"faults", func(r *Round) int64 { return int64(r.Faults) }},
 	)
 	for k := 0; k <= maxUID; k++ {
 		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return r.CapturedFrom(k) }})
