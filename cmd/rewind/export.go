@@ -18,6 +18,7 @@ type exportOptions struct {
 	html    bool
 	force   bool
 	stdout  io.Writer
+	stderr  io.Writer
 }
 
 func newExportCmd() *cobra.Command {
@@ -36,7 +37,7 @@ inside it, so it works opened from disk, with no server and no network.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
-			opts.stdout = cmd.OutOrStdout()
+			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			return runExport(opts)
 		},
 	}
@@ -60,13 +61,22 @@ func runExport(opts *exportOptions) error {
 		return exportHTML(src, opts)
 	}
 	var n int
+	var cut error
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		var err error
 		n, err = source.WriteCFR(src, w)
+		if err != nil && n > 1 && source.CutShort(err) {
+			// A recording cut short: its whole rounds make a valid
+			// replay, as verify, analyze and the viewer use them.
+			cut, err = err, nil
+		}
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if cut != nil {
+		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); exported its %d whole rounds\n", opts.in, cut, n-1)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
 	return nil

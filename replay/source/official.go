@@ -17,6 +17,11 @@ import (
 // source's own info object is kept; a game without one gets the info
 // object the official server would write for its configuration, with the
 // recording's creation time in milliseconds as game_id.
+//
+// When src fails after some frames (a recording cut short, a damaged
+// file), the frames read before the failure are still finished as a
+// complete, valid replay on w, and the source's error is returned with
+// their number: the caller decides whether to keep them (see CutShort).
 func WriteCFR(src Source, w io.Writer) (int, error) {
 	m := src.Meta()
 	info := m.Info
@@ -35,6 +40,11 @@ func WriteCFR(src Source, w io.Writer) (int, error) {
 			break
 		}
 		if err != nil {
+			if n > 0 {
+				if cerr := enc.Close(); cerr != nil {
+					return n, cerr
+				}
+			}
 			return n, err
 		}
 		if err := enc.WriteFrame(&f); err != nil {
@@ -100,4 +110,12 @@ func VerifyAgainst(r io.Reader, want Source) (*replay.VerifyResult, int, error) 
 		}
 	}
 	return res, frames, nil
+}
+
+// CutShort reports whether err, from reading a replay, says only that the
+// file ends early — a recording killed mid-game, or a download cut off —
+// so that the whole rounds before it can be used, as verify, analyze and
+// the viewer do. Damage inside the file is not a cut.
+func CutShort(err error) bool {
+	return errors.Is(err, replay.ErrTruncated) || errors.Is(err, io.ErrUnexpectedEOF)
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// export, like analyze and report, works on the whole rounds of a
+// recording cut short (a killed match), says so, and writes a valid .cfr
+// of them: verify --against finds every frame equal. A file damaged
+// inside is still refused, and nothing is written.
+func TestExportCutShortRecording(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.rwd")
+	if err := runCLI(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed.rwd")
+	if err := os.WriteFile(killed, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "killed.cfr")
+	var stdout, stderr bytes.Buffer
+	cmd := newRootCmd()
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"export", killed, "-o", out})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("export of a cut-short recording: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "is cut short") || !strings.Contains(stderr.String(), "whole rounds") {
+		t.Errorf("no warning: stderr %q", stderr.String())
+	}
+	// verify --against: every frame of the .cfr equals the re-simulated
+	// one; the recording itself is incomplete (exit status 2).
+	cmd = newRootCmd()
+	stdout.Reset()
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stdout)
+	cmd.SetArgs([]string{"verify", killed, "--against", out})
+	err = cmd.Execute()
+	if !strings.Contains(stdout.String(), "frames equal to") {
+		t.Errorf("verify --against the exported .cfr: %v\n%s", err, stdout.String())
+	}
+
+	// Damage inside the file is not a cut: refused, nothing written.
+	bad := append([]byte(nil), data...)
+	bad[len(bad)/2] ^= 0x55
+	damaged := filepath.Join(dir, "damaged.rwd")
+	if err := os.WriteFile(damaged, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dout := filepath.Join(dir, "damaged.cfr")
+	if err := runCLI(t, "export", damaged, "-o", dout); err == nil {
+		t.Error("export of a damaged recording succeeded")
+	}
+	if _, err := os.Stat(dout); err == nil {
+		t.Error("a refused export wrote its output")
+	}
+}
