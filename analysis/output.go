@@ -73,6 +73,19 @@ func columns(maxUID int) []column {
 	return cs
 }
 
+// SeriesColumn returns the getter of the series column name (as in the
+// JSON and CSV, e.g. "captured", "faults", "captured_from_3"), so other
+// packages (the viewer) show exactly these values; ok is false for no
+// such column.
+func SeriesColumn(name string, maxUID int) (get func(*Round) int64, ok bool) {
+	for _, c := range columns(maxUID) {
+		if c.name == name {
+			return c.get, true
+		}
+	}
+	return nil, false
+}
+
 // jsonWriter writes JSON by hand, keeping key order, and remembers the
 // first error.
 type jsonWriter struct {

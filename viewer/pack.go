@@ -115,6 +115,13 @@ type Manifest struct {
 	// ShortenedNote says why to people.
 	ShortenedNote string           `json:"shortened_note,omitempty"`
 	Summary       analysis.Summary `json:"summary"`
+	// Exchanges[slot-1][other] counts the cells the player took from
+	// slot other (0: unowned cells) over the game, from the analysis's
+	// exchanges (analysis.Round.Exchanges).
+	Exchanges [][]int64 `json:"exchanges"`
+	// Stats names the stats charts' series: the user fields that are the
+	// analysis's series columns (statFields), and the frames' own.
+	Stats []ManifestStat `json:"stats"`
 	// Palette[(slot-1) % len] is a player's colour, on the board and in
 	// the charts alike.
 	Palette []string `json:"palette"`
@@ -125,6 +132,25 @@ type Manifest struct {
 type ManifestEvent struct {
 	analysis.Event
 	Text string `json:"text"`
+}
+
+// ManifestStat is a series the stats chart offers: the user field and
+// its title.
+type ManifestStat struct {
+	Field string `json:"field"`
+	Title string `json:"title"`
+}
+
+// stats lists the stats chart's series, in the picker's order.
+var stats = []ManifestStat{
+	{"gold", "gold"}, {"energy", "energy"}, {"cells", "cells"},
+	{"gold_source", "gold income"}, {"energy_source", "energy income"}, {"tax_amount", "tax"},
+	{"captured", "cells captured"}, {"lost", "cells lost"},
+	{"gold_spent", "gold spent on builds and upgrades"}, {"upgrade_energy", "energy spent on home upgrades"},
+	{"attack_energy", "energy spent attacking"}, {"capture_energy", "attack energy that captured"}, {"wasted_energy", "attack energy that captured nothing"},
+	{"stolen_in", "gold stolen from others' homes"}, {"stolen_out", "gold stolen from own home"},
+	{"refund", "refunds for lost buildings"}, {"mine_bonus", "gold for captured mines"},
+	{"commands", "commands"}, {"errors", "failed commands"}, {"faults", "bot faults"},
 }
 
 // ManifestBuilding is how the page names a building type: "gold mine",
@@ -149,7 +175,10 @@ type ManifestUser struct {
 	// Name is how the player is shown: analysis.(*Analysis).Name, its
 	// username or "player N" when it has none.
 	Name string `json:"name"`
-	Bot  string `json:"bot"`
+	// Label names the player in the charts (report.SeriesName: its name,
+	// with its uid when another player has the same name).
+	Label string `json:"label"`
+	Bot   string `json:"bot"`
 }
 
 // Field locates one typed array in the blob.
@@ -196,6 +225,14 @@ var userFields = []struct {
 	{"wells", func(u *colorfight2.FrameUser) int64 { return u.Buildings[colorfight2.EnergyWell] }},
 	{"fortresses", func(u *colorfight2.FrameUser) int64 { return u.Buildings[colorfight2.Fortress] }},
 }
+
+// statFields are the analysis's series columns packed for the stats
+// charts (kind "user", type i32, frame 0 all zeros, frame t the values of
+// turn t; a value beyond 32 bits is clamped): the values of `rewind
+// analyze`, by the same names, never derived again by the page.
+var statFields = []string{"captured", "lost", "gold_spent", "upgrade_energy", "attack_energy",
+	"capture_energy", "wasted_energy", "stolen_in", "stolen_out", "refund", "mine_bonus",
+	"commands", "errors", "faults"}
 
 func b2i(b bool) int64 {
 	if b {
@@ -437,7 +474,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	slot := map[int]int{}
 	m := Manifest{Version: 1, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
 		Events: make([]ManifestEvent, len(a.Events)), Buildings: buildings(),
-		HasCommands: a.HasCommands || c.inferred, Summary: a.Summary, Palette: report.Palette}
+		HasCommands: a.HasCommands || c.inferred, Summary: a.Summary, Palette: report.Palette, Stats: stats}
 	if c.inferred {
 		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
@@ -446,7 +483,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1
-		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Bot: p.Bot})
+		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot})
 	}
 	// Owners become slots.
 	for t, fr := range c.frames {
@@ -526,6 +563,40 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		}
 		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "user", Type: "f64", Length: len(vals)})
 		arrays = append(arrays, b)
+	}
+	for _, name := range statFields {
+		get, ok := analysis.SeriesColumn(name, 0)
+		if !ok {
+			return nil, fmt.Errorf("viewer: no analysis column %q", name)
+		}
+		b := make([]byte, 4*frames*np)
+		for s, p := range a.Players {
+			for i := range p.Series {
+				if t := i + 1; t < frames {
+					v := min(max(get(&p.Series[i]), math.MinInt32), math.MaxInt32)
+					binary.LittleEndian.PutUint32(b[4*(t*np+s):], uint32(int32(v)))
+				}
+			}
+		}
+		m.Fields = append(m.Fields, Field{Name: name, Kind: "user", Type: "i32", Length: frames * np})
+		arrays = append(arrays, b)
+	}
+	// Exchanges[s-1][o] is the cells slot s took from slot o (0: unowned
+	// cells) over the whole game.
+	m.Exchanges = make([][]int64, np)
+	for s, p := range a.Players {
+		m.Exchanges[s] = make([]int64, np+1)
+		for i := range p.Series {
+			for _, e := range p.Series[i].Exchanges {
+				o := 0
+				if e.UID != 0 {
+					o = slot[int(e.UID)]
+				}
+				if e.UID == 0 || o > 0 {
+					m.Exchanges[s][o] += int64(e.From)
+				}
+			}
+		}
 	}
 	if m.HasCommands {
 		m.Commands = make([][][]string, frames)

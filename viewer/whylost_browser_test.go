@@ -1,6 +1,10 @@
 package viewer
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 // TestBrowserWhyLost drives what issue 14 added to the replay page: keys
@@ -55,4 +60,86 @@ func TestBrowserWhyLost(t *testing.T) {
 			t.Errorf("← after picking a speed: turn %d, want %d", got, before-1)
 		}
 	})
+	t.Run("stats chart", func(t *testing.T) {
+		src, err := source.New(bytes.NewReader(vectorRWD(t, "c03")), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		statsChecks(t, b, rep)
+		b.Screenshot(t, "whylost-stats.png")
+	})
+}
+
+// statsChecks drives the stats chart: the picker, the linked legends, the
+// log scale and the CSV export.
+func statsChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
+	if err := b.WaitJS(`window.rewind.chartsReady`, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	type chartState struct {
+		ID       string
+		Selected map[string]bool
+		YType    string
+		Title    string
+		Names    []string
+	}
+	var cs []chartState
+	evalJS(t, b, `window.rewind.chartState()`, &cs)
+	if len(cs) != 5 || cs[0].ID != "stat" {
+		t.Fatalf("charts %+v", cs)
+	}
+	a := rep.Analysis
+	for _, c := range cs {
+		if len(c.Names) != len(a.Players) {
+			t.Fatalf("chart %s: series %q", c.ID, c.Names)
+		}
+		for i, n := range c.Names {
+			if n != a.Name(a.Players[i].UID) {
+				t.Errorf("chart %s: series %d named %q, want the player's name %q once", c.ID, i, n, a.Name(a.Players[i].UID))
+			}
+		}
+	}
+	// Pick "cells captured" on a log scale.
+	evalJS(t, b, `window.rewind.pickStat('captured', true), true`, nil)
+	evalJS(t, b, `window.rewind.chartState()`, &cs)
+	if cs[0].YType != "log" || cs[0].Title != "cells captured" {
+		t.Errorf("after picking captured on a log scale: %+v", cs[0])
+	}
+	// Hide a player in the gold chart's legend: hidden in every chart.
+	hide := a.Name(a.Players[1].UID)
+	evalJS(t, b, `(() => { const c = document.querySelector('[data-chart="gold"]'); c.scrollIntoView(); return true; })()`, nil)
+	evalJS(t, b, `window.rewind.legendSelect('gold', `+jsString(hide)+`, false), true`, nil)
+	if err := b.WaitJS(`window.rewind.chartState().every(c => c.selected[`+jsString(hide)+`] === false)`, 5*time.Second); err != nil {
+		evalJS(t, b, `window.rewind.chartState()`, &cs)
+		t.Errorf("hiding %q in one legend: %v (%+v)", hide, err, cs)
+	}
+	// CSV: the analysis's column, turn-major, without the hidden player.
+	var csv string
+	evalJS(t, b, `window.rewind.statCSV()`, &csv)
+	var want strings.Builder
+	want.WriteString("turn,uid,captured\n")
+	for turn := 1; turn <= a.Rounds; turn++ {
+		for i, p := range a.Players {
+			if i == 1 {
+				continue
+			}
+			fmt.Fprintf(&want, "%d,%d,%d\n", turn, p.UID, p.Series[turn-1].Captured)
+		}
+	}
+	if csv != want.String() {
+		t.Errorf("CSV of captured: %d bytes, want %d (%.200q…)", len(csv), want.Len(), csv)
+	}
+	evalJS(t, b, `window.rewind.legendSelect('stat', `+jsString(hide)+`, true), true`, nil)
+	if err := b.WaitJS(`window.rewind.chartState().every(c => c.selected[`+jsString(hide)+`] === true)`, 5*time.Second); err != nil {
+		t.Errorf("showing %q again: %v", hide, err)
+	}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

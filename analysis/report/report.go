@@ -73,7 +73,7 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 			for i := range p.Series {
 				data[i] = opts.LineData{Value: m.value(&p.Series[i])}
 			}
-			line.AddSeries(fmt.Sprintf("%d %s", p.UID, p.Username), data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+			line.AddSeries(SeriesName(a, p.UID), data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
 		}
 		line.Validate()
 		// json.Marshal escapes <, > and & so no name can close a script.
@@ -84,6 +84,20 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 		out = append(out, Chart{ID: m.id, Title: m.title, Option: b})
 	}
 	return out, nil
+}
+
+// SeriesName is how player uid is named in the charts' legends and
+// tooltips: its name (analysis.(*Analysis).Name), followed by " #uid"
+// only when another player has the same name (legends tell series apart
+// by name). The viewer's stats chart uses it too (its manifest's label).
+func SeriesName(a *analysis.Analysis, uid int) string {
+	n := a.Name(uid)
+	for _, p := range a.Players {
+		if p.UID != uid && a.Name(p.UID) == n {
+			return fmt.Sprintf("%s #%d", n, uid)
+		}
+	}
+	return n
 }
 
 // colors is the palette extended to n players.

@@ -417,34 +417,185 @@
   // The charts' options come from the server (analysis series), never
   // from the frames: the page's own, then a live game's newer ones.
   var chartSpecs = JSON.parse(document.getElementById('rw-charts').textContent || '[]');
+  // Ticks and labels at round turns (1, 50, 100… rather than 1, 33, 65…):
+  // category i is turn i+1.
+  function tickStep() {
+    var n = Math.max(1, F - 1), raw = n / 8, p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
+    var steps = [1, 2, 5, 10];
+    for (var i = 0; i < steps.length; i++) if (steps[i] * p >= raw) return Math.max(1, steps[i] * p);
+    return 10 * p;
+  }
+  function roundTick(i) { var t = i + 1; return t === 1 || t % tickStep() === 0; }
+  var AXIS = { axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } };
+
+  // Legends are linked: a player hidden in one chart is hidden in all
+  // (hidden[label]); the player selected in the panel is highlighted.
+  var hidden = {};
+  var linking = false;
+  function label(slot) { return M.players[slot - 1].label || M.players[slot - 1].name; }
+  function legendState() {
+    var sel = {};
+    for (var s = 1; s <= P; s++) sel[label(s)] = !hidden[label(s)];
+    return sel;
+  }
+  function syncLegends() {
+    linking = true;
+    var sel = legendState();
+    charts.forEach(function (c) { c.chart.setOption({ legend: { selected: sel } }); });
+    linking = false;
+  }
+  function highlightCharts() {
+    charts.forEach(function (c) {
+      c.chart.dispatchAction({ type: 'downplay' });
+      if (selected) c.chart.dispatchAction({ type: 'highlight', seriesName: label(selected) });
+    });
+  }
+  function addChart(id, div, option) {
+    var chart = window.echarts.init(div);
+    chart.setOption(option);
+    chart.setOption({ xAxis: AXIS, dataZoom: [{ type: 'inside', xAxisIndex: 0 }], legend: { selected: legendState() } });
+    var cursor = el('div', { cls: 'cursor' });
+    div.appendChild(cursor);
+    chart.getZr().on('click', function (ev) {
+      var p = [ev.offsetX, ev.offsetY];
+      if (!chart.containPixel('grid', p)) return;
+      var idx = chart.convertFromPixel({ xAxisIndex: 0 }, p[0]);
+      if (typeof idx !== 'number' || isNaN(idx)) return;
+      pause();
+      seek(Math.round(idx) + 1); // category index i is turn i+1
+    });
+    // A click on a legend (legendselectchanged) or an action
+    // (legendselected, legendunselected): the same change everywhere.
+    ['legendselectchanged', 'legendselected', 'legendunselected'].forEach(function (kind) {
+      chart.on(kind, function (ev) {
+        if (linking || !ev.selected) return;
+        hidden[ev.name] = !ev.selected[ev.name];
+        syncLegends();
+      });
+    });
+    chart.on('datazoom', function () { moveCursors(); });
+    var c = { id: id, chart: chart, cursor: cursor, div: div };
+    charts.push(c);
+    return c;
+  }
   function initCharts() {
     if (!window.echarts || charts.length || !M) return;
+    buildStats();
     chartSpecs.forEach(function (spec) {
       var div = document.querySelector('[data-chart="' + spec.id + '"]');
       if (!div) return;
-      var chart = window.echarts.init(div);
-      chart.setOption(spec.option);
-      var cursor = el('div', { cls: 'cursor' });
-      div.appendChild(cursor);
-      chart.getZr().on('click', function (ev) {
-        var p = [ev.offsetX, ev.offsetY];
-        if (!chart.containPixel('grid', p)) return;
-        var idx = chart.convertFromPixel({ xAxisIndex: 0 }, p[0]);
-        if (typeof idx !== 'number' || isNaN(idx)) return;
-        pause();
-        seek(Math.round(idx) + 1); // category index i is turn i+1
-      });
-      charts.push({ id: spec.id, chart: chart, cursor: cursor, div: div });
+      addChart(spec.id, div, spec.option);
     });
     api.chartsReady = true;
     moveCursors();
   }
+
+  // ---- the stats chart ---------------------------------------------------
+  // One chart, its series picked among the manifest's stats: the frames'
+  // values and the analysis's series columns (docs/viewer.md), never
+  // computed here. Linear or log scale, zoom, PNG and CSV export.
+  var stat = null, statLog = false;
+  function statValue(field, t, s) { return user[field][t * P + s - 1]; }
+  function statTitle() {
+    for (var i = 0; i < M.stats.length; i++) if (M.stats[i].field === stat.field) return M.stats[i].title;
+    return stat.field;
+  }
+  function statOption() {
+    var cats = [], series = [];
+    for (var t = 1; t < F; t++) cats.push(t);
+    for (var s = 1; s <= P; s++) {
+      var data = [];
+      for (var u = 1; u < F; u++) {
+        var v = statValue(stat.field, u, s);
+        data.push(statLog && v <= 0 ? null : v);
+      }
+      series.push({ type: 'line', name: label(s), data: data, showSymbol: false, color: color(s), emphasis: { focus: 'series' } });
+    }
+    return {
+      animation: false,
+      title: { text: statTitle() },
+      tooltip: { trigger: 'axis' },
+      legend: { top: 30, selected: legendState() },
+      grid: { top: 80, bottom: 60 },
+      xAxis: { type: 'category', name: 'turn', data: cats },
+      yAxis: statLog ? { type: 'log', logBase: 10 } : { type: 'value' },
+      dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 }],
+      series: series
+    };
+  }
+  function drawStat() {
+    stat.c.chart.setOption(statOption(), { replaceMerge: ['series', 'yAxis'] });
+    stat.c.chart.setOption({ xAxis: AXIS });
+    stat.c.rect = null;
+    moveCursors();
+  }
+  function download(name, url) {
+    var a = el('a', { href: url, download: name });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+  // statCSV is the picked series as `rewind analyze --format csv` writes
+  // it: turn,uid,<column>, turn-major, for the players shown.
+  function statCSV() {
+    var lines = ['turn,uid,' + stat.field];
+    for (var t = 1; t < F; t++) for (var s = 1; s <= P; s++) {
+      if (hidden[label(s)]) continue;
+      lines.push(t + ',' + M.players[s - 1].uid + ',' + statValue(stat.field, t, s));
+    }
+    return lines.join('\n') + '\n';
+  }
+  function buildStats() {
+    var host = document.querySelector('.charts');
+    if (!host || !M.stats || !M.stats.length) return;
+    var pick = el('select', { id: 'stat', title: 'Series' });
+    M.stats.forEach(function (st) { if (user[st.field]) pick.appendChild(el('option', { value: st.field, text: st.title })); });
+    var log = el('input', { type: 'checkbox', id: 'stat-log' });
+    var png = el('button', { type: 'button', id: 'stat-png', title: 'The chart as a PNG image' }, 'PNG');
+    var csv = el('button', { type: 'button', id: 'stat-csv', title: 'The series as CSV, as rewind analyze --format csv writes it' }, 'CSV');
+    var bar = el('div', { cls: 'stat-bar' }, el('label', null, 'series ', pick), el('label', null, log, ' log scale'), png, csv);
+    var div = el('div', { cls: 'chart stat-chart', id: 'chart-stat', 'data-testid': 'stat-chart' });
+    var box = el('div', { cls: 'stat-box' }, bar, div);
+    host.insertBefore(box, host.firstChild);
+    stat = { field: pick.value, c: null };
+    stat.c = addChart('stat', div, statOption());
+    pick.addEventListener('change', function () { stat.field = pick.value; pick.blur(); drawStat(); });
+    log.addEventListener('change', function () { statLog = log.checked; log.blur(); drawStat(); });
+    png.addEventListener('click', function () {
+      download('rewind-' + stat.field + '.png', stat.c.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }));
+      png.blur();
+    });
+    csv.addEventListener('click', function () {
+      var url = URL.createObjectURL(new Blob([statCSV()], { type: 'text/csv' }));
+      download('rewind-' + stat.field + '.csv', url);
+      setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+      csv.blur();
+    });
+  }
+  // legendSelect(chart, name, on) clicks a legend entry of one chart.
+  api.legendSelect = function (id, nm, on) {
+    charts.forEach(function (c) { if (c.id === id) c.chart.dispatchAction({ type: on ? 'legendSelect' : 'legendUnSelect', name: nm }); });
+  };
+  api.statCSV = function () { return stat ? statCSV() : ''; };
+  api.pickStat = function (field, logScale) {
+    var pick = document.getElementById('stat');
+    pick.value = field; pick.dispatchEvent(new Event('change'));
+    var log = document.getElementById('stat-log');
+    if (log.checked !== !!logScale) { log.checked = !!logScale; log.dispatchEvent(new Event('change')); }
+  };
+  api.chartState = function () {
+    return charts.map(function (c) {
+      var o = c.chart.getOption();
+      return { id: c.id, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+    });
+  };
   function setCharts(specs) {
     chartSpecs = specs;
     specs.forEach(function (spec) {
       for (var i = 0; i < charts.length; i++) {
         if (charts[i].id !== spec.id) continue;
         charts[i].chart.setOption(spec.option);
+        charts[i].chart.setOption({ xAxis: AXIS, legend: { selected: legendState() } });
         charts[i].rect = null;
       }
     });
@@ -671,6 +822,7 @@
       selected = selected === s ? 0 : s;
       renderPlayers();
       renderCommands();
+      highlightCharts();
     });
     window.addEventListener('hashchange', function () {
       var t = hashTurn();
@@ -791,6 +943,7 @@
     layout();
     buildLegend();
     buildEvents();
+    if (stat && stat.c) drawStat();
     seek(edge && !playing ? F - 1 : turn);
   }
 
