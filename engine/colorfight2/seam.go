@@ -1,0 +1,177 @@
+package colorfight2
+
+import (
+	"strconv"
+
+	"github.com/rewind-game/rewind/engine"
+)
+
+// Ruleset is ColorfightII through the game-agnostic seam (package engine).
+// The match runner, the recorder and re-simulation keep using State and
+// Command directly (the hot path); the seam serves code written for every
+// game.
+var Ruleset engine.Ruleset = ruleset{}
+
+type ruleset struct{}
+
+// The per-player values Game.Values reports, in this order.
+var metrics = []engine.Metric{
+	{Name: "gold", Unit: "gold", Kind: engine.Gauge},
+	{Name: "energy", Unit: "energy", Kind: engine.Gauge},
+	{Name: "cells", Unit: "cells", Kind: engine.Gauge},
+	{Name: "gold_source", Unit: "gold", Kind: engine.Gauge},
+	{Name: "energy_source", Unit: "energy", Kind: engine.Gauge},
+	{Name: "tech_level", Unit: "level", Kind: engine.Gauge},
+}
+
+// Badge bits of the Board a Game describes.
+var badges = []string{"home", "gold_mine", "energy_well", "fortress", "level_2", "level_3"}
+
+func (ruleset) ID() string               { return "colorfight2" }
+func (ruleset) Version() int             { return 2 }
+func (ruleset) Metrics() []engine.Metric { return metrics }
+
+// New seeds the map with GenerateMap: width and height are the defaults
+// (30×30), max_player the smallest of 2, 4, 8 that seats everyone, MaxTurns
+// 0 the default 500; the players are named s.Names (default "player<uid>").
+func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
+	cfg := DefaultConfig()
+	if s.MaxTurns != 0 {
+		cfg.MaxTurn = s.MaxTurns
+	}
+	cfg.MaxPlayer = 8
+	for _, m := range []int{2, 4} {
+		if s.Players <= m {
+			cfg.MaxPlayer = m
+			break
+		}
+	}
+	names := make([]string, s.Players)
+	for i := range names {
+		if i < len(s.Names) && s.Names[i] != "" {
+			names[i] = s.Names[i]
+		} else {
+			names[i] = "player" + strconv.Itoa(i+1)
+		}
+	}
+	st, err := NewFromSeed(cfg, seed, names)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{State: st}, nil
+}
+
+// Game adapts a State to engine.Game. Players are uid-1 across the seam.
+// Round parses each text with ParseCommand and calls State.Step, so a game
+// played through the seam is exactly the game played directly.
+type Game struct {
+	State  *State
+	cmds   [][]Command
+	faults [][]Command
+	errs   []engine.CommandError
+	frame  Frame
+}
+
+var _ engine.Game = (*Game)(nil)
+
+// Players returns the number of registered players.
+func (g *Game) Players() int { return g.State.NumPlayers() }
+
+// Turn returns the current turn.
+func (g *Game) Turn() int { return g.State.Turn() }
+
+// MaxTurns returns max_turn.
+func (g *Game) MaxTurns() int { return g.State.Config().MaxTurn }
+
+// Over reports whether max_turn is reached.
+func (g *Game) Over() bool { return g.State.Over() }
+
+// Fault records, whatever its kind, one malformed command with code
+// ErrBotFault and the text (cut to 200 bytes) at the head of player p's
+// next round, as engine/match does.
+func (g *Game) Fault(p int, _ engine.Fault, text string) {
+	if p < 0 || p >= g.Players() {
+		return
+	}
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	g.faults = resize(g.faults, g.Players())
+	g.faults[p] = append(g.faults[p], Command{Kind: CmdInvalid, Err: ErrBotFault, Raw: text})
+}
+
+// Round parses and plays one round. A fault's command comes first in its
+// player's list (Index 0), shifting the player's own commands by one, as
+// in a recording.
+func (g *Game) Round(cmds [][]string) []engine.CommandError {
+	n := g.Players()
+	g.cmds = resize(g.cmds, n)
+	g.faults = resize(g.faults, n)
+	for p := 0; p < n; p++ {
+		list := append(g.cmds[p][:0], g.faults[p]...)
+		g.faults[p] = g.faults[p][:0]
+		if p < len(cmds) {
+			for _, c := range cmds[p] {
+				list = append(list, ParseCommand(c))
+			}
+		}
+		g.cmds[p] = list
+	}
+	if g.State.Turn() == 0 {
+		g.State.Step(nil) // round 0 -> 1 takes no commands
+	} else {
+		g.State.Step(g.cmds)
+	}
+	g.errs = g.errs[:0]
+	for _, e := range g.State.Errors() {
+		g.errs = append(g.errs, engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})
+	}
+	return g.errs
+}
+
+// Hash returns State.Hash.
+func (g *Game) Hash() uint64 { return g.State.Hash() }
+
+// Values reports gold, energy, cells, gold_source, energy_source and
+// tech_level of player p (0-based).
+func (g *Game) Values(p int, dst []int64) []int64 {
+	g.State.Frame(&g.frame)
+	for i := range g.frame.Users {
+		u := &g.frame.Users[i]
+		if int(u.UID) == p+1 {
+			return append(dst, u.Gold, u.Energy, u.CellNumber, u.GoldSource, u.EnergySource, u.TechLevel)
+		}
+	}
+	return append(dst, 0, 0, 0, 0, 0, 0)
+}
+
+// Board describes the map: square cells, terrain natural_cost, value
+// attack_cost, owner uid-1, a badge per building type and level.
+func (g *Game) Board(b *engine.Board) {
+	g.State.Frame(&g.frame)
+	f := &g.frame
+	b.Topology = engine.Square
+	b.TerrainName, b.ValueName, b.Badges = "natural_cost", "attack_cost", badges
+	b.Resize(f.Width, f.Height)
+	for i := range f.Cells {
+		c := &f.Cells[i]
+		var bits uint32
+		if c.Building >= Home && c.Building <= Fortress {
+			bits |= 1 << (c.Building - Home)
+		}
+		if c.Building != BuildingNone && c.Level >= 2 && c.Level <= 3 {
+			bits |= 1 << (4 + c.Level - 2)
+		}
+		b.Cells[c.Y*int64(f.Width)+c.X] = engine.Cell{Terrain: c.NaturalCost, Owner: int(c.Owner) - 1, Value: c.AttackCost, Badges: bits}
+	}
+}
+
+// Ranking returns State.Ranking as 0-based players.
+func (g *Game) Ranking() []int {
+	r := g.State.Ranking()
+	out := make([]int, len(r))
+	for i, uid := range r {
+		out[i] = uid - 1
+	}
+	return out
+}

@@ -1,0 +1,193 @@
+// Package engine is the game-agnostic seam between rewind's shell (match
+// runners, recorders, the CLI) and a game's rules. A ruleset (package
+// engine/colorfight2, engine/monad) provides a Ruleset; everything the
+// shell needs to know about a game it asks through Ruleset and Game.
+//
+// The seam is deliberately small: commands cross it as the text a bot
+// sent, a round is one call, and what the shell may show or chart is
+// described by Metrics and Board. A ruleset keeps its own concrete types
+// for its hot paths (re-simulating a recording, its own binary record
+// layout); the seam is for code that must work for every game.
+//
+// Contracts every implementation keeps:
+//
+//   - Determinism: Game.Round is a pure function of the state and the
+//     commands (and of faults reported with Fault before it): no clock, no
+//     I/O, no map iteration, no floating point. The same seed, settings and
+//     rounds give the same Hash on every platform.
+//   - Malformed input never fails a round: every command that cannot be
+//     played is rejected on its own with a CommandError and the round
+//     plays on.
+//   - Players are numbered 0..Players()-1 across the seam (a ruleset that
+//     numbers them otherwise, like ColorfightII's uids 1..n, converts).
+package engine
+
+import "fmt"
+
+// Settings configure a new game. Zero values pick the ruleset's defaults.
+type Settings struct {
+	// Players is the number of players, 1..the ruleset's maximum.
+	Players int
+	// MaxTurns is the turn limit; 0 is the ruleset's default.
+	MaxTurns int
+	// Names are the players' names, in player order (may be shorter than
+	// Players; a ruleset that does not keep names ignores them).
+	Names []string
+}
+
+// Ruleset is one game's rules as the shell sees them.
+type Ruleset interface {
+	// ID is the ruleset's id, as a .rwd header's "ruleset" names it
+	// ("colorfight2", "monad").
+	ID() string
+	// Version is the version of the rules implemented (a .rwd header's
+	// "ruleset_version").
+	Version() int
+	// Metrics describes, in order, the values Game.Values reports per
+	// player. The slice must not be modified.
+	Metrics() []Metric
+	// New returns the game before its first round, its map drawn from
+	// seed as the ruleset specifies. It fails on settings the ruleset
+	// cannot play.
+	New(seed uint64, s Settings) (Game, error)
+}
+
+// Game is one game in progress. It is not safe for concurrent use.
+type Game interface {
+	// Players returns the number of players.
+	Players() int
+	// Turn returns the number of rounds played.
+	Turn() int
+	// MaxTurns returns the turn limit.
+	MaxTurns() int
+	// Over reports whether the game has ended; Round then does nothing.
+	Over() bool
+	// Fault reports that player p failed to answer the next round (a
+	// timeout, a crash, a garbled reply) with a short description. What a
+	// fault does is the ruleset's: ColorfightII records it as one
+	// rejected command of that round, Monad marks the player timed out or
+	// crashed for good. Faults are part of what decides the next state.
+	Fault(p int, f Fault, text string)
+	// Round plays one round: cmds[p] are the commands player p sent, as
+	// text, in order (a missing or nil list sends nothing). It returns the
+	// commands that drew an error (parse errors, illegal moves, faults),
+	// valid until the next Round.
+	Round(cmds [][]string) []CommandError
+	// Hash is a platform-independent hash of everything that decides the
+	// game's future, as the ruleset's documentation defines it (it is the
+	// hash a .rwd checkpoint of that ruleset holds).
+	Hash() uint64
+	// Values appends player p's current values, one per Metric in
+	// Ruleset.Metrics order, to dst and returns it.
+	Values(p int, dst []int64) []int64
+	// Board describes the board now into b, reusing b's storage.
+	Board(b *Board)
+	// Ranking returns the players best first, by the ruleset's ranking.
+	Ranking() []int
+}
+
+// Fault is the kind of a bot's failure to answer a round.
+type Fault uint8
+
+// Faults.
+const (
+	// FaultTimeout: no answer in time; the bot may answer later rounds.
+	FaultTimeout Fault = iota + 1
+	// FaultCrash: the bot is gone for good.
+	FaultCrash
+	// FaultGarbage: the answer was not a reply at all.
+	FaultGarbage
+)
+
+// String names the fault.
+func (f Fault) String() string {
+	switch f {
+	case FaultTimeout:
+		return "timeout"
+	case FaultCrash:
+		return "crash"
+	case FaultGarbage:
+		return "garbage"
+	}
+	return fmt.Sprintf("fault(%d)", uint8(f))
+}
+
+// CommandError is one command of a round that drew an error.
+type CommandError struct {
+	Player int
+	// Index is the command's position in the list the player sent; -1
+	// for an error that belongs to no command the player sent (a fault,
+	// an implicit action of the ruleset).
+	Index int
+	// Code is the ruleset's error code (non-zero); Text describes it.
+	Code int
+	Text string
+}
+
+// MetricKind says how a metric evolves.
+type MetricKind uint8
+
+// Metric kinds.
+const (
+	// Gauge is a level at the end of a round (gold held, cells owned).
+	Gauge MetricKind = iota
+	// Counter is a running total since the game began; it never
+	// decreases (units produced, commands rejected).
+	Counter
+)
+
+// Metric describes one per-player value for analysis and charts.
+type Metric struct {
+	Name string // snake_case identifier, unique within the ruleset
+	Unit string // what it counts ("gold", "cells", "units")
+	Kind MetricKind
+}
+
+// Topology is the shape of a board's cells.
+type Topology uint8
+
+// Topologies.
+const (
+	// Square: cell (x, y) touches (x±1, y) and (x, y±1).
+	Square Topology = iota
+	// Hex: rows of hexagons, odd rows (y = 1, 3, …) shifted left by half a
+	// cell relative to even rows, as Monad's map (monad.Neighbor).
+	Hex
+)
+
+// Board describes a board for display: its shape and, per cell, what a
+// viewer colours and labels. Cells are in row-major order, index y*Width+x.
+type Board struct {
+	Topology      Topology
+	Width, Height int
+	// TerrainName, ValueName name what Cell.Terrain and Cell.Value hold
+	// ("natural_cost", "units"); Badges names the badge bits (bit i of
+	// Cell.Badges is Badges[i]; at most 32).
+	TerrainName, ValueName string
+	Badges                 []string
+	Cells                  []Cell
+}
+
+// Cell is one cell of a Board.
+type Cell struct {
+	// Terrain is what the map gives the cell (ColorfightII's natural
+	// cost, Monad's resource left).
+	Terrain int64
+	// Owner is the player holding the cell, or -1.
+	Owner int
+	// Value is the ruleset's main number for the cell (ColorfightII's
+	// attack cost, Monad's unit count).
+	Value int64
+	// Badges is a bit set over Board.Badges (a building, a hive).
+	Badges uint32
+}
+
+// Resize makes b.Cells hold width*height cells, reusing its storage.
+func (b *Board) Resize(width, height int) {
+	b.Width, b.Height = width, height
+	n := width * height
+	if cap(b.Cells) < n {
+		b.Cells = make([]Cell, n)
+	}
+	b.Cells = b.Cells[:n]
+}

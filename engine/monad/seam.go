@@ -1,0 +1,155 @@
+package monad
+
+import "github.com/rewind-game/rewind/engine"
+
+// Ruleset is Monad through the game-agnostic seam (package engine).
+var Ruleset engine.Ruleset = ruleset{}
+
+// RulesetID and RulesetVersion identify Monad in a .rwd header.
+const (
+	RulesetID      = "monad"
+	RulesetVersion = 1
+)
+
+type ruleset struct{}
+
+// The per-player values Game.Values reports, in this order.
+var metrics = []engine.Metric{
+	{Name: "resources", Unit: "resources", Kind: engine.Gauge},
+	{Name: "units", Unit: "units", Kind: engine.Gauge},
+	{Name: "hives", Unit: "hives", Kind: engine.Gauge},
+	{Name: "cells", Unit: "cells", Kind: engine.Gauge},
+	{Name: "units_produced", Unit: "units", Kind: engine.Counter},
+	{Name: "units_lost", Unit: "units", Kind: engine.Counter},
+	{Name: "rejected", Unit: "commands", Kind: engine.Counter},
+}
+
+var badges = []string{"hive"}
+
+func (ruleset) ID() string               { return RulesetID }
+func (ruleset) Version() int             { return RulesetVersion }
+func (ruleset) Metrics() []engine.Metric { return metrics }
+
+// New returns New(Config{Players, MaxTurns, Seed: int64(seed)}): the seed's
+// bits taken as a signed integer are what Python's random.seed is given.
+// Names are not kept.
+func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
+	st, err := New(Config{Players: s.Players, MaxTurns: s.MaxTurns, Seed: int64(seed)})
+	if err != nil {
+		return nil, err
+	}
+	return &Game{State: st}, nil
+}
+
+// Game adapts a State to engine.Game. Round parses each text with
+// ParseCommand (one JSON command object per text) and calls State.Step.
+type Game struct {
+	State   *State
+	cmds    [][]Command
+	garbage [MaxPlayers]bool
+	errs    []engine.CommandError
+}
+
+var _ engine.Game = (*Game)(nil)
+
+// Players returns the number of players.
+func (g *Game) Players() int { return g.State.Players() }
+
+// Turn returns the number of turns played.
+func (g *Game) Turn() int { return g.State.Turn() }
+
+// MaxTurns returns the turn limit.
+func (g *Game) MaxTurns() int { return g.State.MaxTurns() }
+
+// Over reports State.Over.
+func (g *Game) Over() bool { return g.State.Over() }
+
+// Fault applies a fault to player p: a timeout is SetTimedOut and a crash
+// SetCrashed (from this round on, for good, as the reference does); a
+// garbled reply is a reply that is not a list: the next round the player
+// sends the one command ErrNotList.
+func (g *Game) Fault(p int, f engine.Fault, _ string) {
+	if p < 0 || p >= g.Players() {
+		return
+	}
+	switch f {
+	case engine.FaultTimeout:
+		g.State.SetTimedOut(p)
+	case engine.FaultCrash:
+		g.State.SetCrashed(p)
+	default:
+		g.garbage[p] = true
+	}
+}
+
+// Round parses and plays one turn.
+func (g *Game) Round(cmds [][]string) []engine.CommandError {
+	n := g.Players()
+	if len(g.cmds) < n {
+		g.cmds = make([][]Command, n)
+	}
+	for p := 0; p < n; p++ {
+		list := g.cmds[p][:0]
+		switch {
+		case g.garbage[p]:
+			list = append(list, Command{Err: ErrNotList})
+			g.garbage[p] = false
+		case p < len(cmds):
+			for _, c := range cmds[p] {
+				list = append(list, ParseCommand([]byte(c)))
+			}
+		}
+		g.cmds[p] = list
+	}
+	g.State.Step(g.cmds[:n])
+	g.errs = g.errs[:0]
+	for _, e := range g.State.Errors() {
+		g.errs = append(g.errs, engine.CommandError{Player: e.Player, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})
+	}
+	return g.errs
+}
+
+// Hash returns State.Hash.
+func (g *Game) Hash() uint64 { return g.State.Hash() }
+
+// Values reports resources, units, hives, cells, units_produced,
+// units_lost and rejected of player p.
+func (g *Game) Values(p int, dst []int64) []int64 {
+	if p < 0 || p >= g.Players() {
+		return append(dst, 0, 0, 0, 0, 0, 0, 0)
+	}
+	s := g.State.Stats(p)
+	return append(dst, s.Resources, s.Units, int64(s.Hives), int64(s.Cells), s.UnitsProduced, s.UnitsLost, s.Rejected)
+}
+
+// Board describes the hex map: terrain is the resource left, value the
+// units of the cell's occupant, owner the occupant (or the hive's owner
+// in an empty hive cell), badge "hive".
+func (g *Game) Board(b *engine.Board) {
+	b.Topology = engine.Hex
+	b.TerrainName, b.ValueName, b.Badges = "resource", "units", badges
+	b.Resize(Width, Height)
+	for y := 0; y < Height; y++ {
+		for x := 0; x < Width; x++ {
+			p, u := g.State.Occupant(x, y)
+			c := engine.Cell{Terrain: int64(g.State.Resource(x, y)), Owner: p, Value: int64(u)}
+			if h, _, ok := g.State.Hive(x, y); ok {
+				c.Badges = 1
+				if p < 0 {
+					c.Owner = h
+				}
+			}
+			b.Cells[y*Width+x] = c
+		}
+	}
+}
+
+// Ranking returns State.Ranking's players in order.
+func (g *Game) Ranking() []int {
+	r := g.State.Ranking()
+	out := make([]int, len(r))
+	for i, k := range r {
+		out[i] = k.Player
+	}
+	return out
+}
