@@ -190,6 +190,19 @@ const (
 	EventBotFault = "bot_fault"
 )
 
+// EventKinds lists every event kind with how people call it (the
+// viewer's event filter shows these words), in the order to show them.
+var EventKinds = []struct{ Kind, Title string }{
+	{EventHomeCaptured, "homes captured"},
+	{EventDied, "eliminations"},
+	{EventBotFault, "bot faults"},
+	{EventLeadForGood, "lead for good"},
+	{EventLeadChange, "lead changes"},
+	{EventTechUp, "tech levels"},
+	{EventTaxBracket, "cell tax brackets"},
+	{EventBuildingBracket, "building tax brackets"},
+}
+
 // Event is something notable that happened in a round.
 type Event struct {
 	Turn  int    `json:"turn"`
@@ -270,6 +283,26 @@ type Summary struct {
 	// LeadSince is the first turn from which the winner's gold was strictly
 	// the highest through the last turn; 0 if it never was (e.g. a tie).
 	LeadSince int `json:"lead_since"`
+	// SwingTurn is the turn whose round changed the winner's gold lead
+	// over the best other player the most, SwingGold that change (negative
+	// when the lead shrank); 0 with fewer than two players.
+	SwingTurn int   `json:"swing_turn"`
+	SwingGold int64 `json:"swing_gold"`
+}
+
+// Outcome says in one line when the winner took the lead for good and
+// the round of the largest swing ("" when there is neither), as the
+// viewer's header shows it.
+func (a *Analysis) Outcome() string {
+	s := a.Summary
+	var parts []string
+	if s.LeadSince > 0 {
+		parts = append(parts, fmt.Sprintf("%s led for good from turn %d", a.Name(s.Winner), s.LeadSince))
+	}
+	if s.SwingTurn > 0 {
+		parts = append(parts, fmt.Sprintf("largest swing at turn %d (the winner's lead %+d gold)", s.SwingTurn, s.SwingGold))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Analysis is the result of Analyze.
@@ -867,6 +900,23 @@ func (az *analyzer) finish() {
 		}
 		a.Summary.LeadSince = t
 	}
+	if len(a.Players) > 1 {
+		var prev int64
+		for t := 1; t <= a.Rounds; t++ {
+			g := w.Series[t-1].Gold
+			best, any := int64(0), false
+			for _, p := range a.Players {
+				if p != w && t >= p.FirstTurn && (!any || p.Series[t-1].Gold > best) {
+					best, any = p.Series[t-1].Gold, true
+				}
+			}
+			lead := satSum(g, -best)
+			if d := satSum(lead, -prev); t > 1 && (a.Summary.SwingTurn == 0 || abs64(d) > abs64(a.Summary.SwingGold)) {
+				a.Summary.SwingTurn, a.Summary.SwingGold = t, d
+			}
+			prev = lead
+		}
+	}
 	if t := a.Summary.LeadSince; t > 0 {
 		a.Events = append(a.Events, Event{Turn: t, Kind: EventLeadForGood, UID: w.UID, Value: w.Series[t-1].Gold})
 	}
@@ -885,6 +935,13 @@ func (az *analyzer) finish() {
 		}
 	}
 	sort.SliceStable(a.Events, func(i, j int) bool { return a.Events[i].Turn < a.Events[j].Turn })
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // satSum adds the values, saturating at the int64 range instead of

@@ -3,6 +3,8 @@ package analysis
 import (
 	"bytes"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -160,6 +162,29 @@ func TestWhyLostC01(t *testing.T) {
 	}
 	if !slices.IsSortedFunc(a.Events, func(x, y Event) int { return x.Turn - y.Turn }) {
 		t.Error("events out of turn order")
+	}
+	// The largest swing: no round changed the winner's lead more.
+	w := a.Player(a.Summary.Winner)
+	lead := func(t int) int64 {
+		best := int64(-1 << 62)
+		for _, p := range a.Players {
+			if p != w {
+				best = max(best, p.Series[t-1].Gold)
+			}
+		}
+		return w.Series[t-1].Gold - best
+	}
+	abs := func(v int64) int64 { return max(v, -v) }
+	if s := a.Summary; s.SwingTurn < 2 || s.SwingGold != lead(s.SwingTurn)-lead(s.SwingTurn-1) {
+		t.Errorf("swing at turn %d of %d gold", s.SwingTurn, s.SwingGold)
+	}
+	for turn := 2; turn <= a.Rounds; turn++ {
+		if d := lead(turn) - lead(turn-1); abs(d) > abs(a.Summary.SwingGold) {
+			t.Errorf("turn %d changed the lead by %d, more than the swing %d", turn, d, a.Summary.SwingGold)
+		}
+	}
+	if o := a.Outcome(); !strings.Contains(o, "largest swing at turn "+strconv.Itoa(a.Summary.SwingTurn)) {
+		t.Errorf("outcome %q", o)
 	}
 	if got := want[0].Text(a.Name); got != a.Name(1)+"'s bot fails to answer (3 rounds in a row)" {
 		t.Errorf("fault text %q", got)

@@ -83,6 +83,11 @@ type Manifest struct {
 	Players []ManifestUser  `json:"players"`
 	Fields  []Field         `json:"fields"`
 	Events  []ManifestEvent `json:"events"`
+	// EventKinds lists the event kinds with their titles
+	// (analysis.EventKinds), for the page's event filter; Shown says
+	// which the filter shows at first (not the churn of lead changes:
+	// the lead for good stands for them).
+	EventKinds []ManifestEventKind `json:"event_kinds"`
 	// Buildings[b] shows building type b (the engine's numbering, as in
 	// the "building" cell field: 0 none, 1 home … 4 fortress) to people.
 	Buildings   []ManifestBuilding `json:"buildings"`
@@ -151,6 +156,13 @@ var stats = []ManifestStat{
 	{"stolen_in", "gold stolen from others' homes"}, {"stolen_out", "gold stolen from own home"},
 	{"refund", "refunds for lost buildings"}, {"mine_bonus", "gold for captured mines"},
 	{"commands", "commands"}, {"errors", "failed commands"}, {"faults", "bot faults"},
+}
+
+// ManifestEventKind is an event kind as the page's filter shows it.
+type ManifestEventKind struct {
+	Kind  string `json:"kind"`
+	Title string `json:"title"`
+	Shown bool   `json:"shown"`
 }
 
 // ManifestBuilding is how the page names a building type: "gold mine",
@@ -480,6 +492,9 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	}
 	for i, e := range a.Events {
 		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
+	}
+	for _, k := range analysis.EventKinds {
+		m.EventKinds = append(m.EventKinds, ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: k.Kind != analysis.EventLeadChange})
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1

@@ -27,6 +27,9 @@ func PageData(rep *Replay, id string) templates.ReplayPage {
 		w := a.Summary.Ranking[0]
 		p.Summary += fmt.Sprintf(" · winner %s with %d gold", w.Username, w.Gold)
 	}
+	if o := a.Outcome(); o != "" {
+		p.Summary += " · " + o
+	}
 	if rep.Provenance != "" {
 		p.Summary += " · " + rep.Provenance
 	}

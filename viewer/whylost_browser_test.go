@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -70,6 +71,7 @@ func TestBrowserWhyLost(t *testing.T) {
 			t.Fatal(err)
 		}
 		statsChecks(t, b, rep)
+		eventChecks(t, b, rep)
 		b.Screenshot(t, "whylost-stats.png")
 	})
 }
@@ -142,4 +144,68 @@ func statsChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// eventChecks drives the events: lead changes hidden at first (the lead
+// for good listed), the filter, the scrubber's marks, the list following
+// the turn.
+func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
+	a := rep.Analysis
+	count := map[string]int{}
+	for _, e := range a.Events {
+		count[e.Kind]++
+	}
+	if count[analysis.EventLeadChange] == 0 || count[analysis.EventLeadForGood] != 1 {
+		t.Fatalf("c03's events: %v", count)
+	}
+	listed := func() (rows, marks, leads int) {
+		var r struct{ Rows, Marks, Leads int }
+		evalJS(t, b, `({Rows: document.querySelectorAll('#events li.ev').length, Marks: document.querySelectorAll('.marks .mark').length, Leads: document.querySelectorAll('#events li.ev-lead_change').length})`, &r)
+		return r.Rows, r.Marks, r.Leads
+	}
+	rows, marks, leads := listed()
+	if want := len(a.Events) - count[analysis.EventLeadChange]; rows != want || leads != 0 || marks == 0 {
+		t.Errorf("at first: %d rows (want %d), %d lead changes, %d marks", rows, want, leads, marks)
+	}
+	var forGood string
+	evalJS(t, b, `(document.querySelector('#events li.ev-lead_for_good .ev-text') || {}).textContent || ''`, &forGood)
+	for _, e := range a.Events {
+		if e.Kind == analysis.EventLeadForGood && forGood != e.Text(a.Name) {
+			t.Errorf("lead for good listed as %q, want %q", forGood, e.Text(a.Name))
+		}
+	}
+	var summary string
+	evalJS(t, b, `document.querySelector('[data-testid=summary]').textContent`, &summary)
+	if o := a.Outcome(); o == "" || !strings.Contains(summary, o) {
+		t.Errorf("header %q lacks the outcome %q", summary, o)
+	}
+	// Show the lead changes: listed and marked.
+	evalJS(t, b, `(() => { const c = document.querySelector('#events input[data-kind="lead_change"]'); c.click(); return true; })()`, nil)
+	rows2, marks2, leads2 := listed()
+	if rows2 != len(a.Events) || leads2 != count[analysis.EventLeadChange] || marks2 <= marks {
+		t.Errorf("with lead changes: %d rows (want %d), %d lead changes, %d marks (were %d)", rows2, len(a.Events), leads2, marks2, marks)
+	}
+	// Hide the homes captured.
+	evalJS(t, b, `(() => { const c = document.querySelector('#events input[data-kind="home_captured"]'); c.click(); return true; })()`, nil)
+	var homes int
+	evalJS(t, b, `document.querySelectorAll('#events li.ev-home_captured').length + document.querySelectorAll('.marks .mk-home_captured').length`, &homes)
+	if homes != 0 {
+		t.Errorf("home captures hidden: %d rows and marks left", homes)
+	}
+	// The arrows still step after a box was clicked.
+	before := turnNow(t, b)
+	chromedp.Run(b.Ctx, chromedp.KeyEvent(kb.ArrowRight))
+	if got := turnNow(t, b); got != before+1 {
+		t.Errorf("→ after the filter: turn %d, want %d", got, before+1)
+	}
+	// After seeking, the list shows its row for the turn.
+	last := a.Events[len(a.Events)-1]
+	for _, turn := range []int{last.Turn, 2, last.Turn} {
+		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), true`, turn), nil)
+		var visible bool
+		evalJS(t, b, `(() => { const l = document.querySelector('#events .event-list'), r = document.querySelector('#events li.at') || document.querySelector('#events li.ev'); if (!r) return false; const a = l.getBoundingClientRect(), b = r.getBoundingClientRect(); return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; })()`, &visible)
+		if !visible {
+			t.Errorf("turn %d: the event list's row for it is scrolled out of view", turn)
+		}
+	}
 }

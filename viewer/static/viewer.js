@@ -18,8 +18,10 @@
   var hover = -1, pinned = -1, selected = 0; // cell indexes; player slot
   var charts = [];
   var keyEvents = [];    // turns with a home captured or a death
-  // The events the list shows; their wording comes with each event (text).
-  var LISTED = { home_captured: true, died: true, tech_up: true, lead_change: true };
+  // The event kinds the list and the scrubber's marks show (the filter's
+  // boxes; at first the manifest's shown ones); each event's wording and
+  // each kind's title come from the server (analysis).
+  var shownKinds = null;
   var TURNS_PER_SECOND = 10; // at 1×
   var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
   var UNOWNED = '#efece4';
@@ -377,14 +379,36 @@
   }
 
   var eventRows = [];
+  var eventList = null, marks = null, lastCurrent = null, lastAt = null;
   function buildEvents() {
     clear(eventsPanel);
     eventRows = [];
-    lastCurrent = null;
+    lastCurrent = null; lastAt = null;
+    if (!shownKinds) {
+      shownKinds = {};
+      (M.event_kinds || []).forEach(function (k) { shownKinds[k.kind] = k.shown; });
+    }
     eventsPanel.appendChild(el('h3', { text: 'Events' }));
-    var ol = el('ol', { cls: 'event-list' });
+    // The filter: one box a kind that this game has, with its count.
+    var count = {};
+    M.events.forEach(function (e) { count[e.kind] = (count[e.kind] || 0) + 1; });
+    var filter = el('div', { cls: 'ev-filter', 'data-testid': 'event-filter' });
+    (M.event_kinds || []).forEach(function (k) {
+      if (!count[k.kind]) return;
+      var box = el('input', { type: 'checkbox', 'data-kind': k.kind });
+      box.checked = !!shownKinds[k.kind];
+      box.addEventListener('change', function () {
+        shownKinds[k.kind] = box.checked;
+        box.blur();
+        buildEvents();
+        markEvents();
+      });
+      filter.appendChild(el('label', { cls: 'ev-kind kind-' + k.kind }, box, ' ' + k.title + ' (' + count[k.kind] + ')'));
+    });
+    eventsPanel.appendChild(filter);
+    var ol = eventList = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
-      if (!LISTED[e.kind]) return;
+      if (!shownKinds[e.kind]) return;
       var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), el('span', { cls: 'ev-text', text: e.text }));
       li.addEventListener('click', function () { pause(); seek(e.turn); });
       ol.appendChild(li);
@@ -392,12 +416,45 @@
     });
     if (!eventRows.length) ol.appendChild(el('li', { cls: 'hint', text: 'No events.' }));
     eventsPanel.appendChild(ol);
+    buildMarks();
   }
-  var lastCurrent = null;
+  // buildMarks puts a mark under the scrubber at each shown event's turn.
+  function buildMarks() {
+    if (!marks) {
+      marks = el('div', { cls: 'marks', 'data-testid': 'marks', 'aria-hidden': 'true' });
+      scrubber.parentNode.insertBefore(marks, scrubber.nextSibling);
+    }
+    clear(marks);
+    var seen = {};
+    var last = Math.max(1, F - 1);
+    M.events.forEach(function (e) {
+      if (!shownKinds[e.kind] || seen[e.kind + ' ' + e.turn]) return;
+      seen[e.kind + ' ' + e.turn] = true;
+      var m = el('span', { cls: 'mark mk-' + e.kind, 'data-turn': String(e.turn), title: e.turn + ': ' + e.text });
+      m.style.left = (100 * e.turn / last) + '%';
+      m.style.background = color(slotOf(e.uid));
+      marks.appendChild(m);
+    });
+  }
+  // markEvents marks the events of this turn, and scrolls the list (not
+  // the page) to the last event at or before it.
   function markEvents() {
     if (lastCurrent) for (var i = 0; i < lastCurrent.length; i++) lastCurrent[i].classList.remove('now');
     lastCurrent = eventsPanel.querySelectorAll('li[data-turn="' + turn + '"]');
     for (var j = 0; j < lastCurrent.length; j++) lastCurrent[j].classList.add('now');
+    var at = null;
+    for (var k = 0; k < eventRows.length; k++) {
+      if (+eventRows[k].getAttribute('data-turn') > turn) break;
+      at = eventRows[k];
+    }
+    if (lastAt && lastAt !== at) lastAt.classList.remove('at');
+    lastAt = at;
+    var target = at || eventRows[0];
+    if (at) at.classList.add('at');
+    if (target && eventList) {
+      var top = target.offsetTop, h = eventList.clientHeight;
+      if (top < eventList.scrollTop || top + target.offsetHeight > eventList.scrollTop + h) eventList.scrollTop = Math.max(0, top - h / 3);
+    }
   }
 
   function buildLegend() {
