@@ -266,7 +266,7 @@ func TestBrowser(t *testing.T) {
 		}
 		var cmds string
 		evalJS(t, b, `document.getElementById('commands').textContent`, &cmds)
-		if !strings.Contains(cmds, "for turn 250") {
+		if !strings.Contains(cmds, "in round 249 → 250 (its reply to turn 249)") {
 			t.Errorf("commands panel: %q", cmds)
 		}
 		b.Screenshot(t, "replay.png")
@@ -366,7 +366,7 @@ func TestBrowser(t *testing.T) {
 		evalJS(t, b, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]');
 			return {Head: c.querySelector('h3').textContent, Note: n ? n.textContent : '', Inferred: c.hasAttribute('data-inferred'),
 				Commands: [...c.querySelectorAll('ol li code')].map(e => e.textContent)}; })()`, &panel)
-		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "for turn 250") || !panel.Inferred ||
+		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "in round 249 → 250 (its reply to turn 249)") || !panel.Inferred ||
 			panel.Note != "commands inferred from the replay (docs/import.md)" {
 			t.Errorf("commands panel: %+v", panel)
 		}
@@ -573,7 +573,7 @@ func TestBrowserShortenedCommands(t *testing.T) {
 	evalJS(t, b, `(() => { const c = document.getElementById('commands'); const m = c.querySelector('[data-testid=shortened]'); const n = document.querySelector('[data-testid=notice]');
 		return {Head: c.querySelector('h3').textContent, More: m ? m.textContent : '', Notice: n ? n.textContent : '',
 			Listed: c.querySelectorAll('ol li').length, Failed: c.querySelectorAll('ol li.failed').length}; })()`, &panel)
-	if !strings.Contains(panel.Head, "1000 commands for turn 3") || panel.Listed != MaxCommandsShown || panel.Failed != MaxCommandsShown ||
+	if !strings.Contains(panel.Head, "1000 commands in round 2 → 3") || panel.Listed != MaxCommandsShown || panel.Failed != MaxCommandsShown ||
 		!strings.Contains(panel.More, "…and 800 more; 1000 of the 1000 failed") || !strings.Contains(panel.Notice, "lists the first 200") {
 		t.Errorf("commands panel: %+v", panel)
 	}

@@ -72,6 +72,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		}
 		statsChecks(t, b, rep)
 		eventChecks(t, b, rep)
+		boardChecks(t, b)
 		b.Screenshot(t, "whylost-stats.png")
 	})
 }
@@ -207,5 +208,42 @@ func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 		if !visible {
 			t.Errorf("turn %d: the event list's row for it is scrolled out of view", turn)
 		}
+	}
+}
+
+// boardChecks: a home is drawn in its owner's colour (read from the
+// canvas), the buildings can be hidden, an overlay has its colour scale.
+func boardChecks(t *testing.T, b *browsertest.Browser) {
+	evalJS(t, b, `window.rewind.seek(300), true`, nil)
+	var homes struct{ Checked, Bad int }
+	evalJS(t, b, `(() => { const r = window.rewind, c = document.getElementById('board'), k = c.width / 30, g = c.getContext('2d'); let checked = 0, bad = 0;
+		for (let y = 0; y < 30; y++) for (let x = 0; x < 30; x++) {
+			const o = r.owner(300, x, y);
+			if (!o || r.building(300, x, y) !== 1) continue;
+			const p = g.getImageData(Math.floor((x + 0.25) * k), Math.floor((y + 0.75) * k), 1, 1).data;
+			const hex = '#' + [p[0], p[1], p[2]].map(v => v.toString(16).padStart(2, '0')).join('');
+			checked++; if (hex !== r.color(o)) bad++;
+		}
+		return {Checked: checked, Bad: bad}; })()`, &homes)
+	if homes.Checked == 0 || homes.Bad != 0 {
+		t.Errorf("homes in their owner's colour: %d checked, %d wrong", homes.Checked, homes.Bad)
+	}
+	var h0, h1, h2 uint32
+	evalJS(t, b, boardHash, &h0)
+	chromedp.Run(b.Ctx, chromedp.KeyEvent("b"))
+	evalJS(t, b, boardHash, &h1)
+	chromedp.Run(b.Ctx, chromedp.KeyEvent("b"))
+	evalJS(t, b, boardHash, &h2)
+	if h0 == h1 || h0 != h2 {
+		t.Errorf("b b: board %x → %x → %x, want a change and back", h0, h1, h2)
+	}
+	var scale string
+	chromedp.Run(b.Ctx, chromedp.KeyEvent("o"))
+	evalJS(t, b, `(() => { const s = document.querySelector('[data-testid=overlay-scale]'); return s && !s.hidden ? s.textContent : ''; })()`, &scale)
+	if !strings.Contains(scale, "natural gold") {
+		t.Errorf("overlay scale %q", scale)
+	}
+	for range 3 {
+		chromedp.Run(b.Ctx, chromedp.KeyEvent("o"))
 	}
 }

@@ -14,7 +14,7 @@
   var cell = {};         // cell field name -> {arr, stat}
   var user = {};         // user field name -> Float64Array (frames × players)
   var N = 0, W = 0, H = 0, P = 0, F = 0;
-  var turn = 0, playing = false, speed = 1, overlay = '';
+  var turn = 0, playing = false, speed = 1, overlay = '', showBuildings = true;
   var hover = -1, pinned = -1, selected = 0; // cell indexes; player slot
   var charts = [];
   var keyEvents = [];    // turns with a home captured or a death
@@ -175,7 +175,9 @@
   }
 
   // drawSprites renders every building glyph (type × level 1..3) once, at
-  // device resolution.
+  // device resolution, on a transparent ground so the owner's colour shows
+  // through: a home is a dark frame around its cell with a small H; the
+  // other buildings a small disc with their letter in the cell's corner.
   function drawSprites() {
     var s = size, k = Math.round(s * dpr);
     spriteSize = k;
@@ -184,22 +186,32 @@
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.textAlign = 'center';
     g.textBaseline = 'middle';
-    g.font = 'bold ' + Math.max(7, Math.floor(s * 0.45)) + 'px system-ui, sans-serif';
     for (var b = 1; b <= 4; b++) for (var lv = 0; lv <= 3; lv++) {
       var letter = LETTER[b] || '?';
       var x = ((b - 1) * 4 + lv) * s;
-      if (b === 1) { // home: a dark block
+      if (b === 1) { // home: a dark frame, the owner's colour inside
+        var fw = Math.max(2, Math.round(s / 6));
         g.fillStyle = '#111';
-        g.fillRect(x + 2, 2, s - 4, s - 4);
-        g.fillStyle = '#fff';
-      } else {
-        g.fillStyle = 'rgba(255,255,255,0.85)';
+        g.fillRect(x, 0, s, fw); g.fillRect(x, s - fw, s, fw);
+        g.fillRect(x, 0, fw, s); g.fillRect(x + s - fw, 0, fw, s);
+        g.font = 'bold ' + Math.max(7, Math.floor(s * 0.42)) + 'px system-ui, sans-serif';
+        g.fillStyle = '#111';
+        g.fillText(s >= 16 && lv ? letter + lv : letter, x + s / 2, s / 2 + 0.5);
+      } else { // a small disc in the lower right corner
+        var r = s * 0.24, cx = x + s - r - 1, cy = s - r - 1;
+        g.fillStyle = 'rgba(255,255,255,0.9)';
         g.beginPath();
-        g.arc(x + s / 2, s / 2, s * 0.38, 0, 2 * Math.PI);
+        g.arc(cx, cy, r, 0, 2 * Math.PI);
         g.fill();
         g.fillStyle = b === 2 ? '#8a6400' : b === 3 ? '#0b4fa8' : '#333';
+        g.font = 'bold ' + Math.max(6, Math.floor(s * 0.3)) + 'px system-ui, sans-serif';
+        g.fillText(letter, cx, cy + 0.5);
+        for (var d = 0; d < lv && s >= 14; d++) { // level: dots in the upper left
+          g.beginPath();
+          g.arc(x + 3 + d * 4, 3, 1.4, 0, 2 * Math.PI);
+          g.fill();
+        }
       }
-      g.fillText(s >= 16 && lv ? letter + lv : letter, x + s / 2, s / 2 + 0.5);
     }
   }
 
@@ -244,23 +256,29 @@
     for (var gx = 0; gx <= W; gx++) { ctx.moveTo(gx * s + 0.5, 0); ctx.lineTo(gx * s + 0.5, s * H); }
     for (var gy = 0; gy <= H; gy++) { ctx.moveTo(0, gy * s + 0.5); ctx.lineTo(s * W, gy * s + 0.5); }
     ctx.stroke();
-    // cells captured this round: a yellow frame
+    // cells captured this round: a yellow corner, the owner's colour
+    // still showing
     if (t > 0 && !cell.owner.stat) {
-      var lw = Math.max(2, s / 8);
-      ctx.lineWidth = lw;
-      ctx.strokeStyle = '#fff200';
+      var c3 = Math.max(4, s * 0.35);
+      ctx.fillStyle = '#ffe600';
+      ctx.strokeStyle = 'rgba(0,0,0,0.6)';
+      ctx.lineWidth = 1;
       ctx.beginPath();
       for (var q = 0; q < N; q++) {
         var o = oa[ob + q];
-        if (o && oa[pb + q] !== o) ctx.rect((q % W) * s + lw / 2, ((q / W) | 0) * s + lw / 2, s - lw, s - lw);
+        if (o && oa[pb + q] !== o) {
+          var qx = (q % W) * s + 1, qy = ((q / W) | 0) * s + 1;
+          ctx.moveTo(qx, qy); ctx.lineTo(qx + c3, qy); ctx.lineTo(qx, qy + c3); ctx.closePath();
+        }
       }
+      ctx.fill();
       ctx.stroke();
     }
-    // buildings
+    // buildings (B hides all but the homes)
     var bf = cell.building, lf = cell.level, k = spriteSize;
     for (var m = 0; m < N; m++) {
       var b = bf.stat ? bf.arr[m] : bf.arr[t * N + m];
-      if (!b || b > 4) continue;
+      if (!b || b > 4 || (b > 1 && !showBuildings)) continue;
       var lv = lf.stat ? lf.arr[m] : lf.arr[t * N + m];
       if (lv < 0 || lv > 3) lv = 0;
       ctx.drawImage(sprites, ((b - 1) * 4 + lv) * k, 0, k, k, (m % W) * s, ((m / W) | 0) * s, s, s);
@@ -363,7 +381,9 @@
     var short = null;
     ((M.shortened && M.shortened[t]) || []).forEach(function (s) { if (s[0] === selected) short = s; });
     var total = short ? short[1] : cmds.length;
-    commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + total + ' command' + (total === 1 ? '' : 's') + ' for turn ' + t));
+    // Commands[t] are those of the round that made turn t: the bot's reply
+    // to turn t-1, acting in round t-1 → t (docs/replay-format.md).
+    commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + total + ' command' + (total === 1 ? '' : 's') + (t > 0 ? ' in round ' + (t - 1) + ' → ' + t + ' (its reply to turn ' + (t - 1) + ')' : ' for turn 0')));
     if (M.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: M.commands_note }));
     if (M.unexplained && M.unexplained.indexOf(t) >= 0) { commandsPanel.appendChild(el('p', { cls: 'hint unexplained', text: M.unexplained_note })); return; }
     var more = short ? el('p', { cls: 'hint shortened', 'data-testid': 'shortened', text: (cmds.length ? '…and ' + (short[1] - cmds.length) + ' more' : 'None of them is listed') + '; ' + short[2] + ' of the ' + short[1] + ' failed. ' + (M.shortened_note || '') }) : null;
@@ -467,7 +487,11 @@
     legend.appendChild(el('span', { cls: 'item' }, swatch(0), 'unowned'));
     var key = [];
     for (var b = 1; b < M.buildings.length; b++) key.push(M.buildings[b].letter + ' ' + M.buildings[b].name);
-    legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') + ' (with level) · yellow frame: captured this round' }));
+    legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') + ' (dots: level) · a home is framed in black on its owner\'s colour · yellow corner: captured this round' }));
+    var box = el('input', { type: 'checkbox', id: 'buildings-toggle' });
+    box.checked = showBuildings;
+    box.addEventListener('change', function () { setBuildings(box.checked); box.blur(); });
+    legend.appendChild(el('label', { cls: 'item key', title: 'Show the mines, wells and fortresses (B)' }, box, ' buildings'));
   }
 
   // ---- charts ------------------------------------------------------------
@@ -750,6 +774,36 @@
     overlay = v;
     overlaySelect.value = v;
     draw();
+    drawScale();
+  }
+  function setBuildings(on) {
+    showBuildings = on;
+    var box = document.getElementById('buildings-toggle');
+    if (box) box.checked = on;
+    draw();
+  }
+  // drawScale shows the overlay's colour scale: its range, low to high.
+  var scaleBox = null;
+  function drawScale() {
+    if (!scaleBox) {
+      scaleBox = el('div', { cls: 'scale', 'data-testid': 'overlay-scale' });
+      legend.parentNode.insertBefore(scaleBox, legend);
+    }
+    clear(scaleBox);
+    scaleBox.hidden = !overlay;
+    if (!overlay) return;
+    heatRGB(overlay, 0);
+    var r = overlayRange[overlay], stops = [];
+    for (var i = 0; i <= 4; i++) {
+      var c = heatRGB(overlay, r[0] + (r[1] - r[0]) * i / 4);
+      stops.push('rgb(' + Math.round(c[0]) + ',' + Math.round(c[1]) + ',' + Math.round(c[2]) + ')');
+    }
+    var bar = el('span', { cls: 'scale-bar' });
+    bar.style.background = 'linear-gradient(to right, ' + stops.join(', ') + ')';
+    scaleBox.appendChild(el('span', { cls: 'scale-name', text: overlaySelect.options[overlaySelect.selectedIndex].text }));
+    scaleBox.appendChild(el('span', { cls: 'scale-lo', text: fmt(r[0]) }));
+    scaleBox.appendChild(bar);
+    scaleBox.appendChild(el('span', { cls: 'scale-hi', text: fmt(r[1]) }));
   }
 
   function hashTurn() {
@@ -800,6 +854,7 @@
         setOverlay(opts[(i + 1) % opts.length].value);
         break;
       }
+      case 'b': case 'B': setBuildings(!showBuildings); break;
       case '?': toggleHelp(); break;
       case 'Escape':
         if (!help.hidden) toggleHelp(false);
