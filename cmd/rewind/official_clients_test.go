@@ -149,15 +149,28 @@ func TestOfficialClientsPlay(t *testing.T) {
 	jcmd.Stdout, jcmd.Stderr = &jout, &jout
 	pcmd := exec.Command(python, "-u", wrapper, filepath.Join(clients, "python3"), ws)
 	pcmd.Stdout, pcmd.Stderr = &pout, &pout
-	for _, c := range []*exec.Cmd{jcmd, pcmd} {
-		if err := c.Start(); err != nil {
+	// Each bot is waited for by one goroutine only (a second Wait on the
+	// same process would block forever); at the end the test kills them
+	// and collects both exits.
+	exited := make(chan string, 2)
+	running := 0
+	for _, b := range []struct {
+		name string
+		c    *exec.Cmd
+	}{{"java", jcmd}, {"python", pcmd}} {
+		if err := b.c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer func(c *exec.Cmd) { c.Process.Kill(); c.Wait() }(c)
+		running++
+		go func() { b.c.Wait(); exited <- b.name }()
 	}
-	exited := make(chan string, 2)
-	go func() { jcmd.Wait(); exited <- "java" }()
-	go func() { pcmd.Wait(); exited <- "python" }()
+	defer func() {
+		jcmd.Process.Kill()
+		pcmd.Process.Kill()
+		for ; running > 0; running-- {
+			<-exited
+		}
+	}()
 
 	// Wait for the game to finish: the room's turn reaches max_turn.
 	deadline := time.Now().Add(5 * time.Minute) // a safety net, not a verdict
@@ -170,6 +183,7 @@ func TestOfficialClientsPlay(t *testing.T) {
 		lastRoom = rooms["public"]
 		select {
 		case who := <-exited:
+			running--
 			t.Fatalf("the official %s bot exited before the game finished\njava:\n%s\npython:\n%s\nserver:\n%s", who, tail(jout.String()), tail(pout.String()), tail(logs.String()))
 		case err := <-done:
 			t.Fatalf("server stopped: %v\n%s", err, logs.String())
