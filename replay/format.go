@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/monad"
 )
 
 // Magic opens every .rwd file.
@@ -33,10 +34,13 @@ const Magic = "RWD1"
 // ReadHeader).
 const Version = 1
 
-// RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2.
+// RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2;
+// RulesetMonad is Monad's (engine/monad).
 const (
 	RulesetColorfight2        = "colorfight2"
 	RulesetColorfight2Version = 2
+	RulesetMonad              = monad.RulesetID
+	RulesetMonadVersion       = monad.RulesetVersion
 )
 
 // Limits every reader enforces; a file exceeding one is rejected before
@@ -82,6 +86,10 @@ var (
 	ErrLimit         = errors.New("replay: file exceeds a format limit")
 	ErrDiverged      = errors.New("replay: re-simulation diverges from the recorded hash")
 	ErrUnknownRecord = errors.New("replay: unknown record tag")
+	// ErrRuleset: the file is a recording of another ruleset than the
+	// reading code plays (a Monad recording given to Open, a ColorfightII
+	// one to OpenMonad).
+	ErrRuleset = errors.New("replay: recording of another ruleset")
 )
 
 // FormatError reports where a file is damaged.
@@ -133,6 +141,25 @@ type Header struct {
 	// Parent is set for a game that plays on from another (rewind fork):
 	// its first Parent.Turn rounds are the parent's.
 	Parent *Parent
+	// Monad is set for a Monad recording (Ruleset RulesetMonad): its map
+	// is monad.GenerateMap(Monad.Seed, Monad.Uniform), Config is 20×20
+	// with MaxPlayer the number of players, and Seed and Map are nil.
+	Monad *MonadSetup
+}
+
+// MonadSetup is what a Monad game is drawn from besides its players.
+type MonadSetup struct {
+	Seed    int64 // the integer given to Python's random.seed
+	Uniform bool  // every cell starts with 20 resources
+}
+
+// MonadConfig returns the monad.Config of a Monad header.
+func (h *Header) MonadConfig() monad.Config {
+	c := monad.Config{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
+	if h.Monad != nil {
+		c.Seed, c.Uniform = h.Monad.Seed, h.Monad.Uniform
+	}
+	return c
 }
 
 // Parent names the game a fork plays on from.
@@ -222,6 +249,12 @@ type headerJSON struct {
 	CFRGameID *string     `json:"cfr_game_id,omitempty"`
 	Import    *importJSON `json:"import,omitempty"`
 	Parent    *parentJSON `json:"parent,omitempty"`
+	Monad     *monadJSON  `json:"monad,omitempty"`
+}
+
+type monadJSON struct {
+	Seed    int64 `json:"seed"`
+	Uniform bool  `json:"uniform,omitempty"`
 }
 
 type parentJSON struct {
@@ -268,6 +301,9 @@ func (h *Header) toJSON() headerJSON {
 	if h.Parent != nil {
 		j.Parent = &parentJSON{Source: h.Parent.Source, SHA256: h.Parent.SHA256, Turn: h.Parent.Turn}
 	}
+	if h.Monad != nil {
+		j.Monad = &monadJSON{Seed: h.Monad.Seed, Uniform: h.Monad.Uniform}
+	}
 	if h.Import != nil {
 		j.Import = &importJSON{Source: h.Import.Source, SHA256: h.Import.SHA256}
 		if h.Import.Inferred {
@@ -279,6 +315,9 @@ func (h *Header) toJSON() headerJSON {
 
 // validate checks a header against the format limits and the engine.
 func (h *Header) validate() error {
+	if h.Ruleset == RulesetMonad {
+		return h.validateMonad()
+	}
 	if h.Ruleset != RulesetColorfight2 {
 		return fmt.Errorf("unknown ruleset %q", h.Ruleset)
 	}
@@ -312,6 +351,9 @@ func (h *Header) validate() error {
 	if h.Seed == nil && h.Map == nil {
 		return errors.New("neither a map seed nor an explicit map")
 	}
+	if h.Monad != nil {
+		return errors.New("a monad setup in a colorfight2 header")
+	}
 	if h.Map != nil && (h.Map.Width != c.Width || h.Map.Height != c.Height) {
 		return errors.New("map size does not match config")
 	}
@@ -325,4 +367,65 @@ func OfficialInfo(c colorfight2.Config, gameID string) json.RawMessage {
 	id, _ := json.Marshal(gameID)
 	return json.RawMessage(fmt.Sprintf(`{"max_turn":%d,"max_player":%d,"width":%d,"height":%d,"round_time":1,"start_count_down":1,"allow_manual_mode":true,"game_id":%s,"replay_version":2,"game_version":2}`,
 		c.MaxTurn, c.MaxPlayer, c.Width, c.Height, id))
+}
+
+// validateMonad checks a Monad header.
+func (h *Header) validateMonad() error {
+	if h.RulesetVersion != RulesetMonadVersion {
+		return fmt.Errorf("ruleset %s version %d not supported", h.Ruleset, h.RulesetVersion)
+	}
+	c := h.Config
+	if c.Width != monad.Width || c.Height != monad.Height {
+		return fmt.Errorf("monad map size %dx%d, want %dx%d", c.Width, c.Height, monad.Width, monad.Height)
+	}
+	if c.MaxTurn < 1 || c.MaxTurn > min(MaxTurns, monad.MaxMaxTurns) {
+		return fmt.Errorf("max_turn %d outside 1..%d: %w", c.MaxTurn, min(MaxTurns, monad.MaxMaxTurns), ErrLimit)
+	}
+	n := len(h.Players)
+	if n < 1 || n > monad.MaxPlayers || c.MaxPlayer != n {
+		return fmt.Errorf("%d monad players with max_player %d (1..%d, max_player the count): %w", n, c.MaxPlayer, monad.MaxPlayers, ErrLimit)
+	}
+	for i, p := range h.Players {
+		if p.UID != i+1 {
+			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)
+		}
+		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 || len(p.Ranking) > 64 {
+			return fmt.Errorf("player %d name or bot longer than the limit: %w", p.UID, ErrLimit)
+		}
+		if sp := monad.StartPositions[n-1][i]; p.Home != (colorfight2.Point{X: sp[0], Y: sp[1]}) {
+			return fmt.Errorf("player %d home (%d,%d), monad's start is (%d,%d)", p.UID, p.Home.X, p.Home.Y, sp[0], sp[1])
+		}
+	}
+	if h.CheckpointEvery < 1 || h.CheckpointEvery > MaxTurns {
+		return fmt.Errorf("checkpoint_every %d outside 1..%d", h.CheckpointEvery, MaxTurns)
+	}
+	if h.Monad == nil || h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil || h.Parent != nil {
+		return errors.New("a monad header has its monad setup and no colorfight2 map, cfr_info, import or parent")
+	}
+	return nil
+}
+
+// MonadHeader returns the header of a Monad recording of cfg with these
+// players (names and bots in player order; homes are Monad's start cells).
+func MonadHeader(cfg monad.Config, names, bots []string) Header {
+	h := Header{
+		Ruleset: RulesetMonad, RulesetVersion: RulesetMonadVersion,
+		Config: colorfight2.Config{Width: monad.Width, Height: monad.Height, MaxTurn: cfg.MaxTurns, MaxPlayer: cfg.Players},
+		Monad:  &MonadSetup{Seed: cfg.Seed, Uniform: cfg.Uniform},
+	}
+	if h.Config.MaxTurn == 0 {
+		h.Config.MaxTurn = monad.DefaultMaxTurns
+	}
+	for i := 0; i < cfg.Players && i < monad.MaxPlayers; i++ {
+		sp := monad.StartPositions[cfg.Players-1][i]
+		p := Player{UID: i + 1, Home: colorfight2.Point{X: sp[0], Y: sp[1]}}
+		if i < len(names) {
+			p.Name = names[i]
+		}
+		if i < len(bots) {
+			p.Bot = bots[i]
+		}
+		h.Players = append(h.Players, p)
+	}
+	return h
 }

@@ -33,6 +33,10 @@ func Open(r io.Reader) (*Game, error) {
 		return nil, err
 	}
 	h := rd.Header()
+	if h.Ruleset != RulesetColorfight2 {
+		rd.Close()
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording, not colorfight2 (see OpenMonad): %w", h.Ruleset, ErrRuleset)}
+	}
 	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
 		rd.Close()
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("re-simulating %dx%d cells for %d rounds exceeds the limit of %d cell-rounds; see docs/limits.md: %w",

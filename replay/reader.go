@@ -150,6 +150,9 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Parent = &Parent{Source: hj.Parent.Source, SHA256: hj.Parent.SHA256, Turn: hj.Parent.Turn}
 	}
+	if hj.Monad != nil {
+		h.Monad = &MonadSetup{Seed: hj.Monad.Seed, Uniform: hj.Monad.Uniform}
+	}
 	if hj.Import != nil {
 		if len(hj.Import.Source) > MaxNameBytes*4 || len(hj.Import.SHA256) > 64 {
 			return nil, 0, headerErr(start, fmt.Errorf("import provenance longer than the limit: %w", ErrLimit))
@@ -164,12 +167,16 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if blobLen > MaxMapBlobBytes {
 		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
 	}
-	if (blobLen == 0) != (h.Seed != nil) {
+	if h.Ruleset == RulesetMonad {
+		if blobLen != 0 {
+			return nil, 0, headerErr(br.off, fmt.Errorf("a monad header with a map blob: %w", ErrCorrupt))
+		}
+	} else if (blobLen == 0) != (h.Seed != nil) {
 		return nil, 0, headerErr(br.off, fmt.Errorf("need exactly one of a map seed and a map blob: %w", ErrCorrupt))
 	}
 	// Validate what we can before allocating for the map.
 	check := *h
-	if check.Seed == nil {
+	if check.Seed == nil && h.Ruleset != RulesetMonad {
 		check.Map = colorfight2.NewMap(0, 0) // placeholder, size checked below
 		check.Map.Width, check.Map.Height = h.Config.Width, h.Config.Height
 	}
@@ -190,8 +197,8 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if binary.LittleEndian.Uint32(crc[:]) != sum {
 		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
 	}
-	if !withMap {
-		return h, br.off, nil
+	if !withMap || h.Ruleset == RulesetMonad {
+		return h, br.off, nil // a Monad map is drawn by monad.New
 	}
 	if blobLen > 0 {
 		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
@@ -278,6 +285,10 @@ type Reader struct {
 	rawLeft int
 	lastRaw string
 	rawBuf  []byte
+	// monad is set for a Monad recording: its rounds are read by
+	// NextMonad into mround.
+	monad  bool
+	mround MonadRound
 }
 
 // NewReader reads the header (and map) from r and prepares to stream the
@@ -290,7 +301,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{src: r, hdr: h, bodyOff: off}
+	rd := &Reader{src: r, hdr: h, bodyOff: off, monad: h.Ruleset == RulesetMonad}
 	if err := rd.startBody(br.br); err != nil {
 		return nil, err
 	}
@@ -389,6 +400,9 @@ func (r *Reader) fail(err error) error {
 func (r *Reader) Next() (*Round, error) {
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.monad {
+		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are read with NextMonad: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
 	first, err := r.br.br.Peek(1)
 	if err != nil {
@@ -739,7 +753,13 @@ func (r *Reader) Seek(turn int) error {
 		}
 	}
 	for r.turn < turn {
-		if _, err := r.Next(); err != nil {
+		var err error
+		if r.monad {
+			_, err = r.NextMonad()
+		} else {
+			_, err = r.Next()
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -79,6 +79,24 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if h.CheckpointEvery == 0 {
 		h.CheckpointEvery = DefaultCheckpointEvery
 	}
+	if h.Ruleset != RulesetColorfight2 {
+		return nil, fmt.Errorf("replay: NewWriter writes colorfight2, not %q: %w", h.Ruleset, ErrRuleset)
+	}
+	zw, err := writePrefix(w, &h)
+	if err != nil {
+		return nil, err
+	}
+	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players)}
+	for _, p := range h.Players {
+		wr.prev = append(wr.prev, p.Home)
+	}
+	return wr, nil
+}
+
+// writePrefix validates h and writes everything before the body (magic,
+// version, header JSON, map blob, CRC-32), then returns the body's
+// compressor.
+func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	if err := h.validate(); err != nil {
 		return nil, fmt.Errorf("replay: header: %w", err)
 	}
@@ -90,7 +108,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 		return nil, fmt.Errorf("replay: header is %d bytes: %w", len(hj), ErrLimit)
 	}
 	var blob []byte
-	if h.Seed == nil {
+	if h.Seed == nil && h.Map != nil {
 		blob = encodeMap(h.Map)
 	}
 	var pre bytes.Buffer
@@ -108,11 +126,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players)}
-	for _, p := range h.Players {
-		wr.prev = append(wr.prev, p.Home)
-	}
-	return wr, nil
+	return zw, nil
 }
 
 // Map symmetries a map blob can declare.

@@ -459,3 +459,27 @@ func (s *State) updateCell(i int) {
 		s.fights = append(s.fights, Fight{X: i % Width, Y: i / Width, Pre: pre, Post: c.units, Hive: o, Outcome: outcome})
 	}
 }
+
+// Round is one recorded turn: the commands the engine applied (Commands[p]
+// is player p's list, as Step takes them) and the players marked timed out
+// or crashed before the turn (a fault of their bot; the marks are part of
+// the state, so a recording keeps when they happened).
+type Round struct {
+	Commands          [][]Command
+	TimedOut, Crashed [MaxPlayers]bool
+}
+
+// Play applies r's marks (SetTimedOut, SetCrashed), then Step(r.Commands).
+// A game re-simulated with the rounds a match played reaches the same
+// states.
+func (s *State) Play(r *Round) {
+	for p := 0; p < s.players; p++ {
+		if r.TimedOut[p] {
+			s.SetTimedOut(p)
+		}
+		if r.Crashed[p] {
+			s.SetCrashed(p)
+		}
+	}
+	s.Step(r.Commands)
+}
