@@ -347,7 +347,7 @@ func Replay(p ReplayPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</section></main><div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>P</kbd> <kbd>N</kbd></td><td>previous / next event (home captured, death)</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr><tr><td><kbd>O</kbd></td><td>next overlay</td></tr><tr><td><kbd>B</kbd></td><td>show / hide the mines, wells and fortresses</td></tr><tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</section></main><div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>P</kbd> <kbd>N</kbd></td><td>previous / next event (home captured, death)</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr><tr><td><kbd>O</kbd></td><td>next overlay</td></tr><tr><td><kbd>B</kbd></td><td>show / hide the mines, wells and fortresses</td></tr><tr><td><kbd>E</kbd> <kbd>Shift</kbd>+<kbd>E</kbd></td><td>next / previous failed command (of the selected player)</td></tr><tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -388,7 +388,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var18 templ.SafeURL
 				templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinURLErrs(p.DataURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 137, Col: 39}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 138, Col: 39}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 				if templ_7745c5c3_Err != nil {

@@ -73,6 +73,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		statsChecks(t, b, rep)
 		eventChecks(t, b, rep)
 		boardChecks(t, b)
+		actionChecks(t, b)
 		b.Screenshot(t, "whylost-stats.png")
 	})
 }
@@ -246,4 +247,48 @@ func boardChecks(t *testing.T, b *browsertest.Browser) {
 	for range 3 {
 		chromedp.Run(b.Ctx, chromedp.KeyEvent("o"))
 	}
+}
+
+// actionChecks: the selected player's commands of the turn are drawn on
+// their cells, a failed one differently; e steps to the next error.
+func actionChecks(t *testing.T, b *browsertest.Browser) {
+	var pick struct{ Turn, Slot, OkX, OkY, BadX, BadY int }
+	evalJS(t, b, `(() => { const r = window.rewind;
+		for (let t = 1; t < r.frames(); t++) for (let s = 1; s <= r.players().length; s++) {
+			const a = r.actions(t, s), ok = a.find(x => x.kind === 'a' && !x.failed), bad = a.find(x => x.failed);
+			if (ok && bad && !a.some(x => x !== ok && x.x === ok.x && x.y === ok.y) && !a.some(x => x !== bad && x.x === bad.x && x.y === bad.y)) return {Turn: t, Slot: s, OkX: ok.x, OkY: ok.y, BadX: bad.x, BadY: bad.y};
+		}
+		return {Turn: 0}; })()`, &pick)
+	if pick.Turn == 0 {
+		t.Fatal("c03 has no turn with an accepted attack and a failed command of one player")
+	}
+	pixel := func(x, y int, fx, fy float64) string {
+		var hex string
+		evalJS(t, b, fmt.Sprintf(`(() => { const c = document.getElementById('board'), k = c.width / 30, p = c.getContext('2d').getImageData(Math.floor((%d + %g) * k), Math.floor((%d + %g) * k), 1, 1).data; return '#' + [p[0], p[1], p[2]].map(v => v.toString(16).padStart(2, '0')).join(''); })()`, x, fx, y, fy), &hex)
+		return hex
+	}
+	evalJS(t, b, fmt.Sprintf(`window.rewind.select(0), window.rewind.seek(%d), true`, pick.Turn), nil)
+	// The ring of an attack passes through (0.5, 0.14) of its cell.
+	okBefore, badBefore := pixel(pick.OkX, pick.OkY, 0.5, 0.14), pixel(pick.BadX, pick.BadY, 0.5, 0.5)
+	evalJS(t, b, fmt.Sprintf(`window.rewind.select(%d), true`, pick.Slot), nil)
+	okAfter, badAfter := pixel(pick.OkX, pick.OkY, 0.5, 0.14), pixel(pick.BadX, pick.BadY, 0.5, 0.5)
+	if okAfter == okBefore || badAfter == badBefore {
+		t.Errorf("turn %d slot %d: attack at (%d,%d) %s → %s, failed at (%d,%d) %s → %s: not drawn", pick.Turn, pick.Slot, pick.OkX, pick.OkY, okBefore, okAfter, pick.BadX, pick.BadY, badBefore, badAfter)
+	}
+	// A failed command is red (its cross passes through the cell's centre).
+	if badAfter[1:3] < "a0" || badAfter[3:5] > "60" {
+		t.Errorf("failed command at (%d,%d) drawn %s, want red", pick.BadX, pick.BadY, badAfter)
+	}
+	if okAfter == badAfter {
+		t.Errorf("an accepted attack and a failed command look alike (%s)", okAfter)
+	}
+	// e: the next turn where this player has a failed command.
+	evalJS(t, b, `window.rewind.seek(0), true`, nil)
+	chromedp.Run(b.Ctx, chromedp.KeyEvent("e"))
+	var first int
+	evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind; for (let t = 1; t < r.frames(); t++) if (r.actions(t, %d).some(a => a.failed)) return t; return -1; })()`, pick.Slot), &first)
+	if got := turnNow(t, b); got != first {
+		t.Errorf("e from turn 0: turn %d, want the first error at %d", got, first)
+	}
+	evalJS(t, b, `window.rewind.select(0), true`, nil)
 }

@@ -293,6 +293,7 @@
         ctx.fillText(String(get(overlay, t, n)), (n % W) * s + s / 2, ((n / W) | 0) * s + s / 2);
       }
     }
+    drawActions(t, s);
     var mark = pinned >= 0 ? pinned : hover;
     if (mark >= 0) {
       ctx.strokeStyle = '#000';
@@ -300,6 +301,87 @@
       ctx.strokeRect((mark % W) * s + 1, ((mark / W) | 0) * s + 1, s - 2, s - 2);
     }
   }
+
+  // ---- actions on the board ---------------------------------------------
+  // The selected player's commands of the round that made this turn, drawn
+  // on their cells: an attack a ring (with its energy on large cells), a
+  // build a plus, an upgrade an arrow; succeeded in the player's colour on
+  // white, failed in red and crossed. Commands are in the official text
+  // form ("a X Y E", "b X Y L", "u X Y"); anything else is not drawn.
+  var CMD = /^([abu]) (\d+) (\d+)(?: (\S+))?$/;
+  function actionsOf(t, slot) {
+    var cmds = (M.commands && M.commands[t] && M.commands[t][slot - 1]) || [], failed = {}, out = [];
+    ((M.errors && M.errors[t]) || []).forEach(function (e) { if (e[0] === slot) failed[e[1]] = true; });
+    for (var k = 0; k < cmds.length; k++) {
+      var m = CMD.exec(cmds[k]);
+      if (!m) continue;
+      var x = +m[2], y = +m[3];
+      if (x >= W || y >= H) continue;
+      out.push({ kind: m[1], x: x, y: y, arg: m[4] || '', failed: !!failed[k] });
+    }
+    return out;
+  }
+  function drawActions(t, s) {
+    if (!selected || !M.has_commands || t < 1) return;
+    var acts = actionsOf(t, selected);
+    if (!acts.length) return;
+    var col = color(selected), lw = Math.max(1.5, s / 10);
+    ctx.save();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = 'bold ' + Math.max(7, Math.floor(s * 0.3)) + 'px system-ui, sans-serif';
+    acts.forEach(function (a) {
+      var cx = a.x * s + s / 2, cy = a.y * s + s / 2, r = s * 0.36;
+      ctx.lineWidth = lw;
+      ctx.setLineDash(a.failed ? [Math.max(2, s / 8), Math.max(2, s / 10)] : []);
+      ctx.strokeStyle = a.failed ? '#d0021b' : '#fff';
+      ctx.fillStyle = a.failed ? 'rgba(208,2,27,0.25)' : 'rgba(255,255,255,0.35)';
+      ctx.beginPath();
+      if (a.kind === 'a') {
+        ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.setLineDash([]);
+        ctx.lineWidth = Math.max(1, lw / 2);
+        ctx.strokeStyle = a.failed ? '#d0021b' : col;
+        ctx.arc(cx, cy, r - lw, 0, 2 * Math.PI);
+        ctx.stroke();
+        if (s >= 22) { ctx.fillStyle = a.failed ? '#d0021b' : '#000'; ctx.fillText(a.arg, cx, cy); }
+      } else if (a.kind === 'b') {
+        ctx.moveTo(cx - r, cy); ctx.lineTo(cx + r, cy); ctx.moveTo(cx, cy - r); ctx.lineTo(cx, cy + r);
+        ctx.stroke();
+      } else {
+        ctx.moveTo(cx - r * 0.7, cy); ctx.lineTo(cx, cy - r); ctx.lineTo(cx + r * 0.7, cy); ctx.moveTo(cx, cy - r); ctx.lineTo(cx, cy + r);
+        ctx.stroke();
+      }
+      if (a.failed) { // a cross
+        ctx.setLineDash([]);
+        ctx.strokeStyle = '#d0021b';
+        ctx.lineWidth = Math.max(1, lw / 2);
+        ctx.beginPath();
+        ctx.moveTo(a.x * s + 2, a.y * s + 2); ctx.lineTo(a.x * s + s - 2, a.y * s + s - 2);
+        ctx.stroke();
+      }
+    });
+    ctx.restore();
+  }
+  // nextError seeks the next turn after this one where the selected
+  // player (anyone, when none is) has a failed command.
+  function nextError(dir) {
+    if (!M.errors) return;
+    pause();
+    for (var t = turn + dir; t >= 0 && t < F; t += dir) {
+      var errs = M.errors[t] || [], hit = false;
+      for (var i = 0; i < errs.length && !hit; i++) hit = !selected || errs[i][0] === selected;
+      var short = (M.shortened && M.shortened[t]) || [];
+      for (var j = 0; j < short.length && !hit; j++) hit = short[j][2] > 0 && (!selected || short[j][0] === selected);
+      if (hit) { seek(t); return; }
+    }
+  }
+  api.actions = function (t, slot) { return actionsOf(t, slot); };
+  api.select = function (slot) { selected = slot; renderPlayers(); renderCommands(); highlightCharts(); draw(); };
+  api.selected = function () { return selected; };
 
   // ---- panels ------------------------------------------------------------
   function renderInspector() {
@@ -855,6 +937,8 @@
         break;
       }
       case 'b': case 'B': setBuildings(!showBuildings); break;
+      case 'e': nextError(1); break;
+      case 'E': nextError(-1); break;
       case '?': toggleHelp(); break;
       case 'Escape':
         if (!help.hidden) toggleHelp(false);
@@ -935,6 +1019,7 @@
       renderPlayers();
       renderCommands();
       highlightCharts();
+      draw();
     });
     window.addEventListener('hashchange', function () {
       var t = hashTurn();
