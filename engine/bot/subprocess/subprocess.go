@@ -29,6 +29,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/monad"
 )
 
 // ProtocolVersion is the version of the bot protocol sent in the start
@@ -107,9 +108,18 @@ type Options struct {
 	// Dir is the bot's working directory; empty means the runner's.
 	Dir string
 	// MaxTurn is the game's max_turn, sent to the bot in "info". Zero
-	// means colorfight2.DefaultMaxTurn.
+	// means colorfight2.DefaultMaxTurn (monad.DefaultMaxTurns for Monad).
 	MaxTurn int
+	// Game is the game the bot plays: "" (or GameColorfight2) for
+	// ColorfightII, GameMonad for Monad (use the bot through Monad).
+	Game string
 }
+
+// Games a subprocess bot can play (Options.Game).
+const (
+	GameColorfight2 = "colorfight2"
+	GameMonad       = "monad"
+)
 
 // Bot is a bot.Bot played by a subprocess speaking the JSON-lines protocol
 // of docs/bot-protocol.md on its stdin and stdout.
@@ -212,8 +222,17 @@ func New(command string, opts Options) (*Bot, error) {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
-	if opts.MaxTurn <= 0 {
-		opts.MaxTurn = colorfight2.DefaultMaxTurn
+	switch opts.Game {
+	case "", GameColorfight2:
+		if opts.MaxTurn <= 0 {
+			opts.MaxTurn = colorfight2.DefaultMaxTurn
+		}
+	case GameMonad:
+		if opts.MaxTurn <= 0 {
+			opts.MaxTurn = monad.DefaultMaxTurns
+		}
+	default:
+		return nil, fmt.Errorf("bot: unknown game %q", opts.Game)
 	}
 	prog := argv[0]
 	if !strings.ContainsRune(prog, '/') && !strings.ContainsRune(prog, filepath.Separator) {
@@ -385,6 +404,11 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	// The start message is written in the background like every message;
 	// a bot that died at once or does not read is reported by Commands,
 	// like any other round failure.
+	if b.opts.Game == GameMonad {
+		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":"monad","uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
+			ProtocolVersion, uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
+		return nil
+	}
 	b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"uid":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
 		ProtocolVersion, uid, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
 	return nil
@@ -537,6 +561,12 @@ func (b *Bot) exitError(cause error) error {
 // the bot's reply. See Bot for the error contract; on error the commands
 // are nil. f is encoded before Commands returns and not retained.
 func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
+	return b.exchange(f.Turn, func(buf []byte) []byte { return appendTurn(buf, f, b.uid, b.opts) })
+}
+
+// exchange sends the turn message that encode appends to a buffer and
+// waits for the reply to turn (see Commands).
+func (b *Bot) exchange(turn int, encode func([]byte) []byte) ([]string, error) {
 	if b.fatal != nil {
 		return nil, b.fatal
 	}
@@ -560,7 +590,7 @@ func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
 	// past the deadline.
 	for drained := 0; ; drained++ {
 		if drained%64 == 63 && time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w: turn %d: bot keeps writing unrequested lines", ErrTimeout, f.Turn)
+			return nil, fmt.Errorf("%w: turn %d: bot keeps writing unrequested lines", ErrTimeout, turn)
 		}
 		select {
 		case _, ok := <-b.lines:
@@ -591,10 +621,10 @@ func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
 		case <-b.exited:
 			return nil, b.die(nil)
 		case <-timer.C:
-			return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, f.Turn)
+			return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, turn)
 		}
 	}
-	b.buf = appendTurn(b.buf[:0], f, b.uid, b.opts)
+	b.buf = encode(b.buf[:0])
 	b.owed++
 	b.send(b.buf)
 
@@ -607,13 +637,13 @@ func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
 		case err := <-written:
 			b.writing = false
 			if err != nil {
-				return nil, b.die(fmt.Errorf("writing turn %d: %w", f.Turn, err))
+				return nil, b.die(fmt.Errorf("writing turn %d: %w", turn, err))
 			}
 		case ev, ok := <-b.lines:
 			if !ok {
 				return nil, b.die(errors.New("bot closed its standard output"))
 			}
-			cmds, stale, err := b.handleLine(ev, f.Turn)
+			cmds, stale, err := b.handleLine(ev, turn)
 			if stale {
 				continue
 			}
@@ -621,16 +651,16 @@ func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
 		case <-b.exited:
 			// Use a reply the bot wrote before dying, then report the exit
 			// on the next call.
-			cmds, err := b.drainAfterExit(f.Turn)
+			cmds, err := b.drainAfterExit(turn)
 			if err == nil && cmds != nil {
 				return cmds, nil
 			}
 			return nil, b.die(nil)
 		case <-timer.C:
 			if b.writing {
-				return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, f.Turn)
+				return nil, fmt.Errorf("%w: turn %d: bot did not read its input within the deadline", ErrTimeout, turn)
 			}
-			return nil, fmt.Errorf("%w: no reply to turn %d within %v", ErrTimeout, f.Turn, d)
+			return nil, fmt.Errorf("%w: no reply to turn %d within %v", ErrTimeout, turn, d)
 		}
 	}
 }
@@ -650,7 +680,7 @@ func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err
 	if len(bytes.TrimSpace(ev.line)) == 0 {
 		return nil, true, nil // blank lines are ignored
 	}
-	cmds, echo, err := parseReply(ev.line)
+	cmds, echo, err := parseReply(ev.line, b.opts.Game == GameMonad)
 	if echo >= 0 && err == nil {
 		switch {
 		case echo < turn:
@@ -715,7 +745,11 @@ type reply struct {
 
 // parseReply decodes a reply line. echo is the "turn" field, or -1. Errors
 // wrap ErrBadReply or ErrFlood.
-func parseReply(line []byte) (cmds []string, echo int, err error) {
+//
+// With objects set (Monad), the elements of cmd_list may be any JSON
+// value: each element's JSON text is one command, for the ruleset's parser
+// to accept or reject on its own.
+func parseReply(line []byte, objects bool) (cmds []string, echo int, err error) {
 	echo = -1
 	var r reply
 	if err := json.Unmarshal(line, &r); err != nil {
@@ -743,6 +777,13 @@ func parseReply(line []byte) (cmds []string, echo int, err error) {
 	}
 	cmds = make([]string, 0, len(raw))
 	for i, m := range raw {
+		if objects {
+			if len(m) > MaxCommandBytes {
+				return nil, echo, fmt.Errorf("%w: command %d is %d bytes long, at most %d", ErrFlood, i, len(m), MaxCommandBytes)
+			}
+			cmds = append(cmds, string(m))
+			continue
+		}
 		if len(m) == 0 || m[0] != '"' {
 			return nil, echo, fmt.Errorf("%w: command %d is not a string: %s", ErrBadReply, i, excerpt(m))
 		}

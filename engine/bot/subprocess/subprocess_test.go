@@ -260,16 +260,16 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func TestParseReply(t *testing.T) {
-	cmds, echo, err := parseReply([]byte(`{"cmd_list":["a 1 2 3","b 1 1 g"],"turn":7,"extra":{"x":1}}`))
+	cmds, echo, err := parseReply([]byte(`{"cmd_list":["a 1 2 3","b 1 1 g"],"turn":7,"extra":{"x":1}}`), false)
 	if err != nil || echo != 7 || !reflect.DeepEqual(cmds, []string{"a 1 2 3", "b 1 1 g"}) {
 		t.Errorf("got %q, %d, %v", cmds, echo, err)
 	}
-	cmds, echo, err = parseReply([]byte(`{"cmd_list":[]}`))
+	cmds, echo, err = parseReply([]byte(`{"cmd_list":[]}`), false)
 	if err != nil || echo != -1 || cmds == nil || len(cmds) != 0 {
 		t.Errorf("empty list: got %q, %d, %v", cmds, echo, err)
 	}
 	for _, bad := range []string{`{"cmd_list":null}`, `{"cmd_list":"a 1 1 1"}`, `{"cmd_list":[1]}`, `{}`, `null`, `"x"`, `{"cmd_list":[]} {}`, `{"turn":"3","cmd_list":[]}`} {
-		if _, _, err := parseReply([]byte(bad)); !errors.Is(err, ErrBadReply) {
+		if _, _, err := parseReply([]byte(bad), false); !errors.Is(err, ErrBadReply) {
 			t.Errorf("parseReply(%s): error %v, want ErrBadReply", bad, err)
 		}
 	}
