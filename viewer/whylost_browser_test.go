@@ -76,6 +76,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		actionChecks(t, b)
 		b.Screenshot(t, "whylost-stats.png")
 	})
+	t.Run("widths", func(t *testing.T) { widthChecks(t, b, base+"/replay/c03.rwd#turn=300") })
 }
 
 // statsChecks drives the stats chart: the picker, the linked legends, the
@@ -291,4 +292,40 @@ func actionChecks(t *testing.T, b *browsertest.Browser) {
 		t.Errorf("e from turn 0: turn %d, want the first error at %d", got, first)
 	}
 	evalJS(t, b, `window.rewind.select(0), true`, nil)
+}
+
+// widthChecks: nothing overflows a 390 px phone, the board grows on a
+// 2560 px screen and the charts stand beside it there.
+func widthChecks(t *testing.T, b *browsertest.Browser, url string) {
+	defer chromedp.Run(b.Ctx, chromedp.EmulateViewport(1400, 1000))
+	for _, w := range []int64{390, 2560} {
+		if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(w, 1300), chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		openReplay(t, b, url)
+		if err := b.WaitJS(`window.rewind.chartsReady`, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Scroll, Client int
+			Board          float64
+			ChartsBeside   bool
+		}
+		evalJS(t, b, `(() => { const d = document.documentElement, c = document.getElementById('board').getBoundingClientRect(), ch = document.querySelector('.charts').getBoundingClientRect();
+			return {Scroll: d.scrollWidth, Client: d.clientWidth, Board: c.width, ChartsBeside: ch.left >= c.right && ch.top < c.bottom}; })()`, &r)
+		if r.Scroll > r.Client {
+			t.Errorf("%d px: the page is %d px wide, overflows its %d px", w, r.Scroll, r.Client)
+		}
+		switch w {
+		case 390:
+			if r.Board > 390 || r.Board < 300 {
+				t.Errorf("390 px: board %.0f px wide", r.Board)
+			}
+		case 2560:
+			if r.Board <= 760 || !r.ChartsBeside {
+				t.Errorf("2560 px: board %.0f px wide, charts beside it %v", r.Board, r.ChartsBeside)
+			}
+			b.Screenshot(t, "whylost-2560.png")
+		}
+	}
 }

@@ -24,7 +24,10 @@
   var shownKinds = null;
   var TURNS_PER_SECOND = 10; // at 1×
   var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
-  var UNOWNED = '#efece4';
+  // Dark mode follows the system's (prefers-color-scheme): the page's
+  // colours in the style sheet, the charts' ECharts theme here.
+  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  var UNOWNED = dark ? '#3a3b40' : '#efece4';
   var BUILDING = [], LETTER = []; // by building type, from the manifest
 
   var canvas = document.getElementById('board');
@@ -157,8 +160,10 @@
   function parseHex(h) { return [parseInt(h.substr(1, 2), 16), parseInt(h.substr(3, 2), 16), parseInt(h.substr(5, 2), 16)]; }
 
   function layout() {
+    // The board fills its column's width, and at most the window's height
+    // less the controls under it: from a 390 px phone to a 2560 px screen.
     var wrap = canvas.parentNode;
-    var avail = Math.max(240, Math.min(wrap.clientWidth || 600, 760));
+    var avail = Math.max(180, Math.min(wrap.clientWidth || 600, Math.max(360, window.innerHeight - 170)));
     size = Math.max(6, Math.floor(avail / Math.max(W, H)));
     dpr = window.devicePixelRatio || 1;
     canvas.style.width = (size * W) + 'px';
@@ -614,8 +619,9 @@
     });
   }
   function addChart(id, div, option) {
-    var chart = window.echarts.init(div);
+    var chart = window.echarts.init(div, dark ? 'dark' : null);
     chart.setOption(option);
+    if (dark) chart.setOption({ backgroundColor: 'transparent' });
     chart.setOption({ xAxis: AXIS, dataZoom: [{ type: 'inside', xAxisIndex: 0 }], legend: { selected: legendState() } });
     var cursor = el('div', { cls: 'cursor' });
     div.appendChild(cursor);
