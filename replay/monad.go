@@ -25,7 +25,7 @@ const (
 type MonadRound struct {
 	Turn int
 	// Round holds the commands and the players marked timed out or
-	// crashed before the round, as monad.State.Play takes them.
+	// crashed during the round, as monad.State.Play takes them.
 	monad.Round
 	// Hash is the state hash after the round when the file holds a
 	// checkpoint for it (HasHash).

@@ -12,8 +12,8 @@ import (
 )
 
 // recordMonad plays a Monad game of built-ins directly and records it: at
-// turn 20 player 0 sends malformed commands, at turn 30 player 2 times
-// out and at turn 40 player 1 crashes (when there are that many). It
+// turn 20 player 0 sends malformed commands, during turn 30 player 2
+// times out and during turn 40 player 1 crashes (when there are that many). It
 // returns the file and the final state.
 func recordMonad(t testing.TB, seed int64, maxTurns int, every int, close bool, names ...string) ([]byte, *monad.State) {
 	t.Helper()
@@ -54,9 +54,11 @@ func recordMonad(t testing.TB, seed int64, maxTurns int, every int, close bool, 
 				monad.ParseCommand([]byte(`{"l":[1,1],"c":"JUMP","d":1,"n":-4}`)),
 				monad.Command{X: 50, Y: 1, Kind: monad.KindMove, Dir: monad.East})
 		case 30:
-			r.TimedOut[len(names)-1] = len(names) > 2
+			if len(names) > 2 {
+				r.TimedOut[2], r.Commands[2] = true, r.Commands[2][:0]
+			}
 		case 40:
-			r.Crashed[1] = true
+			r.Crashed[1], r.Commands[1] = true, r.Commands[1][:0]
 		}
 		s.Play(&r)
 		if err := w.WriteRound(&r, s); err != nil {

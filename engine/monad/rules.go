@@ -461,18 +461,25 @@ func (s *State) updateCell(i int) {
 }
 
 // Round is one recorded turn: the commands the engine applied (Commands[p]
-// is player p's list, as Step takes them) and the players marked timed out
-// or crashed before the turn (a fault of their bot; the marks are part of
-// the state, so a recording keeps when they happened).
+// is player p's list, as Step takes them) and the players whose bot timed
+// out or crashed while the turn was played (a fault of their bot, part of
+// the state, so a recording keeps when it happened).
 type Round struct {
 	Commands          [][]Command
 	TimedOut, Crashed [MaxPlayers]bool
 }
 
-// Play applies r's marks (SetTimedOut, SetCrashed), then Step(r.Commands).
-// A game re-simulated with the rounds a match played reaches the same
-// states.
+// Play plays r: Step(r.Commands), then the marks (SetTimedOut,
+// SetCrashed). A faulty player sent nothing that turn, so marking it after
+// the Step is what marking it during the turn would do; the end of the
+// game (every player out) is then seen before the next turn, as in the
+// reference. A game re-simulated with the rounds a match played reaches
+// the same states. On a game that is Over, Play does nothing.
 func (s *State) Play(r *Round) {
+	if s.Over() {
+		return
+	}
+	s.Step(r.Commands)
 	for p := 0; p < s.players; p++ {
 		if r.TimedOut[p] {
 			s.SetTimedOut(p)
@@ -481,5 +488,4 @@ func (s *State) Play(r *Round) {
 			s.SetCrashed(p)
 		}
 	}
-	s.Step(r.Commands)
 }

@@ -1,0 +1,71 @@
+package recording
+
+import (
+	"errors"
+	"io"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// MonadRecorder writes a Monad match to an io.Writer as a .rwd replay
+// (ruleset monad), one flushed turn at a time (see replay.MonadWriter). It
+// implements match.MonadRecorder.
+type MonadRecorder struct {
+	w       io.Writer
+	created time.Time
+	tool    string
+	mw      *replay.MonadWriter
+}
+
+var _ match.MonadRecorder = (*MonadRecorder)(nil)
+
+// NewMonad returns a MonadRecorder writing to w; created and tool go into
+// the header.
+func NewMonad(w io.Writer, created time.Time, tool string) *MonadRecorder {
+	return &MonadRecorder{w: w, created: created, tool: tool}
+}
+
+// MonadHeader returns the .rwd header a Monad match with this setup is
+// recorded under.
+func MonadHeader(s match.MonadSetup, created time.Time, tool string) replay.Header {
+	names := make([]string, len(s.Players))
+	bots := make([]string, len(s.Players))
+	for i, p := range s.Players {
+		names[i], bots[i] = p.Name, p.Identity
+	}
+	h := replay.MonadHeader(s.Game, names, bots)
+	h.Created, h.Tool = created, tool
+	return h
+}
+
+// Begin writes the header.
+func (r *MonadRecorder) Begin(s match.MonadSetup) error {
+	if r.mw != nil {
+		return errors.New("recording: Begin called twice")
+	}
+	mw, err := replay.NewMonadWriter(r.w, MonadHeader(s, r.created, r.tool))
+	if err != nil {
+		return err
+	}
+	r.mw = mw
+	return nil
+}
+
+// Round writes one turn and flushes it.
+func (r *MonadRecorder) Round(rd *monad.Round, st *monad.State) error {
+	if r.mw == nil {
+		return errors.New("recording: Round before Begin")
+	}
+	return r.mw.WriteRound(rd, st)
+}
+
+// End writes the footer. It does not close the underlying writer.
+func (r *MonadRecorder) End(st *monad.State) error {
+	if r.mw == nil {
+		return errors.New("recording: End before Begin")
+	}
+	return r.mw.Close(st)
+}
