@@ -9,7 +9,9 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rng"
 )
 
@@ -55,17 +57,42 @@ type Tournament struct {
 	// Progress, if set, is called (from any goroutine, serialized) each
 	// time a game is done, with the number done so far.
 	Progress func(done int)
+
+	// Game is the ruleset played: "" or "colorfight2" (NewBot and Archive
+	// are used), or "monad" (NewMonadBot and MonadArchive are used, 2..4
+	// players a game, default min(len(Bots), 4); a Monad game may end
+	// before MaxTurn, when one hive owner is left).
+	Game         string
+	NewMonadBot  func(spec string, game, player int) (monadbot.Bot, error)
+	MonadArchive MonadArchive
+}
+
+// MonadArchive is Archive for Monad games (see Archive; a game is
+// finished when its recording verifies to its footer, whatever turn the
+// game ended at).
+type MonadArchive interface {
+	FinishedMonad(i int, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	CreateMonad(i int) (MonadGameRecording, error)
+}
+
+// MonadGameRecording is one Monad game being recorded into a MonadArchive.
+type MonadGameRecording interface {
+	MonadRecorder
+	Commit() (path string, err error)
+	Abort()
 }
 
 // GameResult is one game of a tournament.
 type GameResult struct {
 	Game int
-	Seed uint64
+	// Ruleset is "monad" for a Monad game ("" is ColorfightII).
+	Ruleset string
+	Seed    uint64
 	// Path is where the archive keeps the game.
 	Path    string
 	Skipped bool // already played: read from its replay
 	// Seats in uid order: the entrant spec, its final rank (1 = best)
-	// and gold.
+	// and gold (Monad: resources) and cells.
 	Seats []SeatResult
 }
 
@@ -113,6 +140,9 @@ func (t *Tournament) players() int {
 	if t.Players > 0 {
 		return t.Players
 	}
+	if t.Game == monad.RulesetID {
+		return min(len(t.Bots), monad.MaxPlayers)
+	}
 	return min(len(t.Bots), 8)
 }
 
@@ -123,11 +153,23 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if len(t.Bots) < 2 {
 		return nil, errors.New("tournament: need at least 2 bots")
 	}
-	if p := t.players(); p < 2 || p > 8 {
-		return nil, fmt.Errorf("tournament: %d players per game, want 2..8", p)
-	}
-	if t.Archive == nil {
-		return nil, errors.New("tournament: no archive to record the games in")
+	switch t.Game {
+	case "", "colorfight2":
+		if p := t.players(); p < 2 || p > 8 {
+			return nil, fmt.Errorf("tournament: %d players per game, want 2..8", p)
+		}
+		if t.Archive == nil {
+			return nil, errors.New("tournament: no archive to record the games in")
+		}
+	case monad.RulesetID:
+		if p := t.players(); p < 2 || p > monad.MaxPlayers {
+			return nil, fmt.Errorf("tournament: %d players per monad game, want 2..%d", p, monad.MaxPlayers)
+		}
+		if t.MonadArchive == nil || t.NewMonadBot == nil {
+			return nil, errors.New("tournament: a monad tournament needs NewMonadBot and MonadArchive")
+		}
+	default:
+		return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -169,6 +211,9 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 
 // game plays game i, or reads it back if the archive already holds it.
 func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
+	if t.Game == monad.RulesetID {
+		return t.monadGame(ctx, i)
+	}
 	seed := GameSeed(t.Seed, i)
 	specs := t.Seating(i)
 	cfg := colorfight2.DefaultConfig()
@@ -218,6 +263,63 @@ func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
 	return gr, nil
 }
 
+// monadGame plays Monad game i, or reads it back if the archive holds it.
+func (t *Tournament) monadGame(ctx context.Context, i int) (GameResult, error) {
+	seed := GameSeed(t.Seed, i)
+	specs := t.Seating(i)
+	maxTurns := t.MaxTurn
+	if maxTurns <= 0 {
+		maxTurns = monad.DefaultMaxTurns
+	}
+	if gr, ok := t.MonadArchive.FinishedMonad(i, seed, maxTurns, specs); ok {
+		gr.Game, gr.Ruleset = i, monad.RulesetID
+		return gr, nil
+	}
+	var seats []MonadSeat
+	closeAll := func() {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
+	}
+	for k, s := range specs {
+		b, err := t.NewMonadBot(s, i, k)
+		if err != nil {
+			closeAll()
+			return GameResult{}, err
+		}
+		seats = append(seats, MonadSeat{Bot: b, Identity: s})
+	}
+	rec, err := t.MonadArchive.CreateMonad(i)
+	if err != nil {
+		closeAll()
+		return GameResult{}, err
+	}
+	res, err := RunMonad(ctx, MonadConfig{MaxTurns: maxTurns, Seed: seed, Seats: seats, Recorder: rec})
+	if err == nil && res.Interrupted {
+		err = ctx.Err()
+	}
+	if err != nil {
+		rec.Abort()
+		return GameResult{}, err
+	}
+	path, err := rec.Commit()
+	if err != nil {
+		return GameResult{}, err
+	}
+	return MonadGameResult(i, seed, path, specs, res.Ranking, func(p int) monad.PlayerStats { return res.Players[p].Stats }), nil
+}
+
+// MonadGameResult is the GameResult of a finished Monad game: seats in
+// player order with their rank, resources (as Gold) and cells.
+func MonadGameResult(i int, seed uint64, path string, entrants []string, ranking []monad.Rank, stats func(p int) monad.PlayerStats) GameResult {
+	gr := GameResult{Game: i, Ruleset: monad.RulesetID, Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
+	for _, r := range ranking {
+		st := stats(r.Player)
+		gr.Seats[r.Player] = SeatResult{Bot: entrants[r.Player], Rank: r.Rank, Gold: st.Resources, Cells: int64(st.Cells)}
+	}
+	return gr
+}
+
 // EloK is the K-factor of the multiplayer Elo rating.
 const EloK = 32.0
 
@@ -225,7 +327,8 @@ const EloK = 32.0
 //
 // The rating is multiplayer Elo: every entrant starts at 1500; each game,
 // in game order, is scored as all pairwise duels between seats of
-// different entrants (the higher final gold wins, equal gold is a draw),
+// different entrants (the higher final gold wins, equal gold is a draw; in
+// a Monad game the better rank wins, equal ranks — crashed players — draw),
 // each duel moving both ratings by K/(n-1)·(score − expected), with
 // expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
 // All updates of a game use the ratings from before the game.
@@ -267,9 +370,13 @@ func Standings(games []GameResult) []Standing {
 					continue
 				}
 				score := 0.5
-				if g.Seats[a].Gold > g.Seats[b].Gold {
+				sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
+				if g.Ruleset == monad.RulesetID {
+					sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
+				}
+				if sa > sb {
 					score = 1
-				} else if g.Seats[a].Gold < g.Seats[b].Gold {
+				} else if sa < sb {
 					score = 0
 				}
 				exp := 1 / (1 + math.Pow(10, (before[b]-before[a])/400))

@@ -3,6 +3,7 @@ package recording
 import (
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"github.com/rewind-game/rewind/engine/match"
@@ -69,3 +70,63 @@ func (r *MonadRecorder) End(st *monad.State) error {
 	}
 	return r.mw.Close(st)
 }
+
+var _ match.MonadArchive = (*Dir)(nil)
+
+// FinishedMonad reads Monad game i back when its replay is there, verifies
+// to its footer (a Monad game may end before maxTurn), and was played with
+// this seed, turn limit and these entrants in seat order; anything else
+// reports ok false and the game is played again.
+func (d *Dir) FinishedMonad(i int, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+	path := d.GamePath(i)
+	f, err := os.Open(path)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer f.Close()
+	g, err := replay.OpenMonad(f)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer g.Close()
+	h := g.Header()
+	if h.Monad.Seed != int64(seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
+		return match.GameResult{}, false
+	}
+	for k, p := range h.Players {
+		if p.Bot != entrants[k] {
+			return match.GameResult{}, false
+		}
+	}
+	for {
+		err := g.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return match.GameResult{}, false
+		}
+	}
+	s := g.State()
+	gr := match.MonadGameResult(i, seed, path, entrants, s.Ranking(), s.Stats)
+	gr.Skipped = true
+	return gr, true
+}
+
+// CreateMonad starts recording Monad game i (as Create).
+func (d *Dir) CreateMonad(i int) (match.MonadGameRecording, error) {
+	f, tmp, final, created, err := d.create(i)
+	if err != nil {
+		return nil, err
+	}
+	return &dirMonadGame{MonadRecorder: NewMonad(f, created, d.Tool), f: f, tmp: tmp, final: final}, nil
+}
+
+type dirMonadGame struct {
+	*MonadRecorder
+	f          *os.File
+	tmp, final string
+}
+
+func (g *dirMonadGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final) }
+func (g *dirMonadGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }

@@ -79,3 +79,43 @@ func TestMonadRecording(t *testing.T) {
 		t.Errorf("after the last round: %v", err)
 	}
 }
+
+// TestMonadTournament plays a small Monad tournament into a folder, then
+// runs it again: every game is read back from its replay, not replayed,
+// with the same results.
+func TestMonadTournament(t *testing.T) {
+	dir := &Dir{Path: t.TempDir(), Tool: "rewind test"}
+	tour := func() *match.Tournament {
+		return &match.Tournament{
+			Game: "monad", Bots: []string{"expander", "miner", "rusher"}, Games: 3, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 150,
+			MonadArchive: dir,
+			NewMonadBot:  func(spec string, game, player int) (monadbot.Bot, error) { return monadbot.Builtin(spec) },
+		}
+	}
+	first, err := tour().Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := tour().Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range first {
+		a, b := first[i], second[i]
+		if a.Skipped || !b.Skipped || a.Ruleset != "monad" || b.Ruleset != "monad" || len(a.Seats) != 3 {
+			t.Fatalf("game %d: %+v then %+v", i, a, b)
+		}
+		for k := range a.Seats {
+			if a.Seats[k] != b.Seats[k] {
+				t.Errorf("game %d seat %d: %+v played, %+v read back", i, k, a.Seats[k], b.Seats[k])
+			}
+		}
+	}
+	st := match.Standings(first)
+	if len(st) != 3 || st[0].Games != 3 {
+		t.Fatalf("standings %+v", st)
+	}
+	if _, err := (&match.Tournament{Game: "monad", Bots: []string{"a", "b"}, Games: 1}).Run(context.Background()); err == nil {
+		t.Error("a monad tournament without an archive ran")
+	}
+}

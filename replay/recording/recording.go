@@ -195,20 +195,41 @@ func finalUsers(g *replay.Game) []userCells {
 
 // Create starts recording game i.
 func (d *Dir) Create(i int) (match.GameRecording, error) {
-	if err := os.MkdirAll(d.Path, 0o755); err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
-	}
-	final := d.GamePath(i)
-	tmp := final + ".partial"
-	f, err := os.Create(tmp)
+	f, tmp, final, created, err := d.create(i)
 	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
+		return nil, err
+	}
+	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final}, nil
+}
+
+// create opens game i's partial file.
+func (d *Dir) create(i int) (f *os.File, tmp, final string, created time.Time, err error) {
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		return nil, "", "", time.Time{}, fmt.Errorf("recording: %w", err)
+	}
+	final = d.GamePath(i)
+	tmp = final + ".partial"
+	if f, err = os.Create(tmp); err != nil {
+		return nil, "", "", time.Time{}, fmt.Errorf("recording: %w", err)
 	}
 	now := time.Now
 	if d.Now != nil {
 		now = d.Now
 	}
-	return &dirGame{Recorder: New(f, now(), d.Tool), f: f, tmp: tmp, final: final}, nil
+	return f, tmp, final, now(), nil
+}
+
+// commit closes a finished game's file and renames it into place.
+func commit(f *os.File, tmp, final string) (string, error) {
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("recording: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("recording: %w", err)
+	}
+	return final, nil
 }
 
 type dirGame struct {
@@ -217,17 +238,7 @@ type dirGame struct {
 	tmp, final string
 }
 
-func (g *dirGame) Commit() (string, error) {
-	if err := g.f.Close(); err != nil {
-		os.Remove(g.tmp)
-		return "", fmt.Errorf("recording: %w", err)
-	}
-	if err := os.Rename(g.tmp, g.final); err != nil {
-		os.Remove(g.tmp)
-		return "", fmt.Errorf("recording: %w", err)
-	}
-	return g.final, nil
-}
+func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final) }
 
 func (g *dirGame) Abort() {
 	g.f.Close()
