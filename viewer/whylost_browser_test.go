@@ -205,10 +205,8 @@ func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	last := a.Events[len(a.Events)-1]
 	for _, turn := range []int{last.Turn, 2, last.Turn} {
 		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), true`, turn), nil)
-		var visible bool
-		evalJS(t, b, `(() => { const l = document.querySelector('#events .event-list'), r = document.querySelector('#events li.at') || document.querySelector('#events li.ev'); if (!r) return false; const a = l.getBoundingClientRect(), b = r.getBoundingClientRect(); return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; })()`, &visible)
-		if !visible {
-			t.Errorf("turn %d: the event list's row for it is scrolled out of view", turn)
+		if err := b.WaitJS(`(() => { const l = document.querySelector('#events .event-list'), r = document.querySelector('#events li.at') || document.querySelector('#events li.ev'); if (!r) return false; const a = l.getBoundingClientRect(), b = r.getBoundingClientRect(); return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; })()`, 5*time.Second); err != nil {
+			t.Errorf("turn %d: the event list's row for it stays out of view: %v", turn, err)
 		}
 	}
 }
@@ -290,6 +288,29 @@ func actionChecks(t *testing.T, b *browsertest.Browser) {
 	evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind; for (let t = 1; t < r.frames(); t++) if (r.actions(t, %d).some(a => a.failed)) return t; return -1; })()`, pick.Slot), &first)
 	if got := turnNow(t, b); got != first {
 		t.Errorf("e from turn 0: turn %d, want the first error at %d", got, first)
+	}
+	// Selecting a player dims everyone else's cells, not its own; the
+	// panel says whom it took cells from over the game.
+	evalJS(t, b, `window.rewind.select(0), window.rewind.seek(300), true`, nil)
+	var cells struct{ OwnX, OwnY, OtherX, OtherY int }
+	evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind; let own = null, other = null;
+		for (let y = 0; y < 30; y++) for (let x = 0; x < 30; x++) {
+			if (r.building(300, x, y) || r.owner(299, x, y) !== r.owner(300, x, y) || r.actions(300, %d).some(a => a.x === x && a.y === y)) continue;
+			const o = r.owner(300, x, y);
+			if (o === %d && !own) own = [x, y];
+			if (o && o !== %d && !other) other = [x, y];
+		}
+		return {OwnX: own[0], OwnY: own[1], OtherX: other[0], OtherY: other[1]}; })()`, pick.Slot, pick.Slot, pick.Slot), &cells)
+	own0, other0 := pixel(cells.OwnX, cells.OwnY, 0.3, 0.7), pixel(cells.OtherX, cells.OtherY, 0.3, 0.7)
+	evalJS(t, b, fmt.Sprintf(`window.rewind.select(%d), true`, pick.Slot), nil)
+	own1, other1 := pixel(cells.OwnX, cells.OwnY, 0.3, 0.7), pixel(cells.OtherX, cells.OtherY, 0.3, 0.7)
+	if own1 != own0 || other1 == other0 {
+		t.Errorf("highlight: own cell %s → %s, another's %s → %s; want the same and dimmed", own0, own1, other0, other1)
+	}
+	var took string
+	evalJS(t, b, `(document.querySelector('[data-testid=exchanges]') || {}).textContent || ''`, &took)
+	if !strings.HasPrefix(took, "Over the game it took ") || !strings.Contains(took, " from ") {
+		t.Errorf("exchanges %q", took)
 	}
 	evalJS(t, b, `window.rewind.select(0), true`, nil)
 }

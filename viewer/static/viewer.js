@@ -298,6 +298,13 @@
         ctx.fillText(String(get(overlay, t, n)), (n % W) * s + s / 2, ((n / W) | 0) * s + s / 2);
       }
     }
+    // The selected player stands out: everyone else's cells are dimmed.
+    if (selected) {
+      ctx.fillStyle = dark ? 'rgba(23,24,27,0.6)' : 'rgba(250,249,246,0.6)';
+      ctx.beginPath();
+      for (var d = 0; d < N; d++) if (oa[ob + d] !== selected) ctx.rect((d % W) * s, ((d / W) | 0) * s, s, s);
+      ctx.fill();
+    }
     drawActions(t, s);
     var mark = pinned >= 0 ? pinned : hover;
     if (mark >= 0) {
@@ -471,6 +478,25 @@
     // Commands[t] are those of the round that made turn t: the bot's reply
     // to turn t-1, acting in round t-1 → t (docs/replay-format.md).
     commandsPanel.appendChild(el('h3', null, swatch(selected), name(selected) + ': ' + total + ' command' + (total === 1 ? '' : 's') + (t > 0 ? ' in round ' + (t - 1) + ' → ' + t + ' (its reply to turn ' + (t - 1) + ')' : ' for turn 0')));
+    // Over the game, the cells it took from whom (the analysis's
+    // exchanges, summed by the server).
+    var ex = M.exchanges && M.exchanges[selected - 1];
+    if (ex) {
+      var from = [];
+      for (var o = 0; o < ex.length; o++) if (ex[o]) from.push({ o: o, n: ex[o] });
+      from.sort(function (a, b) { return b.n - a.n || a.o - b.o; });
+      if (from.length) {
+        var p = el('p', { cls: 'hint exchanges', 'data-testid': 'exchanges' }, 'Over the game it took ');
+        from.forEach(function (f, i) {
+          if (i) p.appendChild(document.createTextNode(', '));
+          p.appendChild(document.createTextNode(fmt(f.n) + ' from '));
+          if (f.o) p.appendChild(swatch(f.o));
+          p.appendChild(document.createTextNode(f.o ? name(f.o) : 'unowned cells'));
+        });
+        p.appendChild(document.createTextNode('.'));
+        commandsPanel.appendChild(p);
+      }
+    }
     if (M.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: M.commands_note }));
     if (M.unexplained && M.unexplained.indexOf(t) >= 0) { commandsPanel.appendChild(el('p', { cls: 'hint unexplained', text: M.unexplained_note })); return; }
     var more = short ? el('p', { cls: 'hint shortened', 'data-testid': 'shortened', text: (cmds.length ? '…and ' + (short[1] - cmds.length) + ' more' : 'None of them is listed') + '; ' + short[2] + ' of the ' + short[1] + ' failed. ' + (M.shortened_note || '') }) : null;
@@ -490,7 +516,7 @@
   function buildEvents() {
     clear(eventsPanel);
     eventRows = [];
-    lastCurrent = null; lastAt = null;
+    lastCurrent = null; lastAt = null; scrolled = false;
     if (!shownKinds) {
       shownKinds = {};
       (M.event_kinds || []).forEach(function (k) { shownKinds[k.kind] = k.shown; });
@@ -554,14 +580,22 @@
       if (+eventRows[k].getAttribute('data-turn') > turn) break;
       at = eventRows[k];
     }
-    if (lastAt && lastAt !== at) lastAt.classList.remove('at');
+    if (lastAt === at && scrolled) return;
+    if (lastAt) lastAt.classList.remove('at');
     lastAt = at;
-    var target = at || eventRows[0];
     if (at) at.classList.add('at');
-    if (target && eventList) {
-      var top = target.offsetTop, h = eventList.clientHeight;
-      if (top < eventList.scrollTop || top + target.offsetHeight > eventList.scrollTop + h) eventList.scrollTop = Math.max(0, top - h / 3);
-    }
+    // Scroll at the next frame: reading the layout here would force it in
+    // the middle of every seek.
+    if (!scrollPending) { scrollPending = true; requestAnimationFrame(scrollEvents); }
+  }
+  var scrollPending = false, scrolled = false;
+  function scrollEvents() {
+    scrollPending = false;
+    scrolled = true;
+    var target = lastAt || eventRows[0];
+    if (!target || !eventList || !target.isConnected) return;
+    var top = target.offsetTop, h = eventList.clientHeight;
+    if (top < eventList.scrollTop || top + target.offsetHeight > eventList.scrollTop + h) eventList.scrollTop = Math.max(0, top - h / 3);
   }
 
   function buildLegend() {
