@@ -19,25 +19,34 @@ import (
 // directory and NAME is logName, or else the replay's base name (without
 // either, LOGDIR/bot-<uid>.stderr.log).
 func externalSeat(spec string, uid int, opts *playOptions, logName string) (match.Seat, error) {
-	dir := opts.logDir
-	if dir == "" {
-		dir = filepath.Dir(opts.out)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return match.Seat{}, plainError(err)
-	}
-	if logName == "" && opts.out != "" {
-		logName = filepath.Base(opts.out)
-	}
-	log := filepath.Join(dir, fmt.Sprintf("bot-%d.stderr.log", uid))
-	if logName != "" {
-		log = filepath.Join(dir, fmt.Sprintf("%s.bot-%d.stderr.log", logName, uid))
+	log, err := botLogPath(uid, opts, logName)
+	if err != nil {
+		return match.Seat{}, err
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
 	if err != nil {
 		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}
 	return match.Seat{Bot: &watchedBot{Bot: b, spec: spec, log: log}, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
+}
+
+// botLogPath is where the stderr of the external bot of seat uid goes (see
+// externalSeat); it makes the directory.
+func botLogPath(uid int, opts *playOptions, logName string) (string, error) {
+	dir := opts.logDir
+	if dir == "" {
+		dir = filepath.Dir(opts.out)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", plainError(err)
+	}
+	if logName == "" && opts.out != "" {
+		logName = filepath.Base(opts.out)
+	}
+	if logName != "" {
+		return filepath.Join(dir, fmt.Sprintf("%s.bot-%d.stderr.log", logName, uid)), nil
+	}
+	return filepath.Join(dir, fmt.Sprintf("bot-%d.stderr.log", uid)), nil
 }
 
 // watchedBot remembers how an external bot fared: whether it ever

@@ -15,12 +15,17 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/monadbot"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
 type playOptions struct {
+	game     string // "colorfight2" (or "") or "monad"
+	uniform  bool   // monad: every cell starts with 20 resources
 	bots     []string
 	turns    int
 	seed     uint64
@@ -38,13 +43,17 @@ func newPlayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play [--bot NAME|COMMAND]... [--turns N] [--seed S] -o game.rwd",
 		Short: "Play one match and record it",
-		Long: `play runs one ColorfightII match and records it as a .rwd replay.
+		Long: `play runs one match of ColorfightII (--game colorfight2, the default) or
+Monad (--game monad) and records it as a .rwd replay.
 
-Each --bot is either a built-in strategy (` + strings.Join(bot.BuiltinNames(), ", ") + `)
-or the command line of an external bot speaking the protocol of
-docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
-With no --bot, one of each built-in plays. Ctrl-C, SIGTERM or SIGHUP end
-the match cleanly: the replay is finished at the last whole round.`,
+Each --bot is either a built-in strategy (ColorfightII: ` + strings.Join(bot.BuiltinNames(), ", ") + `;
+Monad: ` + strings.Join(monadbot.BuiltinNames(), ", ") + `) or the command line of an external bot
+speaking the protocol of docs/bot-protocol.md, e.g. --bot "python3
+examples/bots/python/bot.py". With no --bot, one of each built-in plays
+(Monad: expander, miner, rusher). A Monad game has 2 to 4 players and ends
+early when one hive owner is left; --turns defaults to its 1000. Ctrl-C,
+SIGTERM or SIGHUP end the match cleanly: the replay is finished at the
+last whole round.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -54,14 +63,23 @@ the match cleanly: the replay is finished at the last whole round.`,
 			if err := checkDeadlineFlag(opts.deadline); err != nil {
 				return err
 			}
+			if err := gameDefaults(cmd, &opts.turns, opts.game); err != nil {
+				return err
+			}
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
+			if opts.game == monad.RulesetID {
+				_, err := runPlayMonad(ctx, opts)
+				return err
+			}
 			_, err := runPlay(ctx, opts)
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&opts.game, "game", "colorfight2", "the game: colorfight2 or monad")
+	cmd.Flags().BoolVar(&opts.uniform, "uniform", false, "monad: every cell starts with 20 resources")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
-	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
+	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d; monad: 1..%d, default %d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn, monad.MaxMaxTurns, monad.DefaultMaxTurns))
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
@@ -205,6 +223,19 @@ const stderrTailLines = 10
 // checkPlaySettings checks the settings of a match (turns, deadline)
 // against the ranges their flags' help states.
 func checkPlaySettings(opts *playOptions) error {
+	switch opts.game {
+	case "", "colorfight2":
+	case monad.RulesetID:
+		if opts.turns < 1 || opts.turns > monad.MaxMaxTurns {
+			return fmt.Errorf("--turns %d is outside 1..%d for monad", opts.turns, monad.MaxMaxTurns)
+		}
+		return checkDeadline(opts.deadline)
+	default:
+		return fmt.Errorf("--game %q: want colorfight2 or monad", opts.game)
+	}
+	if opts.uniform {
+		return fmt.Errorf("--uniform is a monad setting (--game monad)")
+	}
 	if opts.turns < colorfight2.MinMaxTurn || opts.turns > colorfight2.MaxMaxTurn {
 		return fmt.Errorf("--turns %d is outside %d..%d", opts.turns, colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn)
 	}
@@ -238,4 +269,119 @@ func printRanking(w io.Writer, res *match.Result) {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, p.UID, p.Name, p.Identity, p.Gold, p.Cells, p.Errors, p.Faults)
 	}
 	tw.Flush()
+}
+
+// gameDefaults checks --game and gives --turns the game's default when it
+// was not set.
+func gameDefaults(cmd *cobra.Command, turns *int, game string) error {
+	switch game {
+	case "colorfight2":
+	case monad.RulesetID:
+		if !cmd.Flags().Changed("turns") {
+			*turns = monad.DefaultMaxTurns
+		}
+	default:
+		return fmt.Errorf("--game %q: want colorfight2 or monad", game)
+	}
+	return nil
+}
+
+// defaultMonadBots play when --game monad has no --bot.
+var defaultMonadBots = []string{"expander", "miner", "rusher"}
+
+// newMonadSeat makes the Monad seat for one --bot value (player is
+// 0-based; logName as for newSeatLog).
+func newMonadSeat(spec string, player int, opts *playOptions, logName string) (match.MonadSeat, error) {
+	if b, err := monadbot.Builtin(spec); err == nil {
+		return match.MonadSeat{Bot: b}, nil
+	}
+	if !strings.ContainsAny(spec, " /.") {
+		return match.MonadSeat{}, fmt.Errorf("--bot %q is neither a monad built-in (%s) nor a command", spec, strings.Join(monadbot.BuiltinNames(), ", "))
+	}
+	log, err := botLogPath(player+1, opts, logName)
+	if err != nil {
+		return match.MonadSeat{}, err
+	}
+	b, err := subprocess.New(spec, subprocess.Options{Game: subprocess.GameMonad, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	if err != nil {
+		return match.MonadSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
+	}
+	return match.MonadSeat{Bot: subprocess.Monad(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+}
+
+// runPlayMonad is runPlay for --game monad.
+func runPlayMonad(ctx context.Context, opts *playOptions) (*match.MonadResult, error) {
+	specs := opts.bots
+	if len(specs) == 0 {
+		specs = defaultMonadBots
+	}
+	if len(specs) < 2 || len(specs) > monad.MaxPlayers {
+		return nil, fmt.Errorf("a monad match needs 2 to %d --bot, got %d", monad.MaxPlayers, len(specs))
+	}
+	if err := checkPlaySettings(opts); err != nil {
+		return nil, err
+	}
+	if err := checkOutput(opts.out, opts.force); err != nil {
+		return nil, err
+	}
+	var seats []match.MonadSeat
+	for i, s := range specs {
+		seat, err := newMonadSeat(s, i, opts, "")
+		if err != nil {
+			for _, st := range seats {
+				st.Bot.Close()
+			}
+			return nil, err
+		}
+		seats = append(seats, seat)
+	}
+	var res *match.MonadResult
+	var bar *progressbar.ProgressBar
+	ran := false
+	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		mc := match.MonadConfig{MaxTurns: opts.turns, Uniform: opts.uniform, Seed: opts.seed, Seats: seats,
+			Recorder: recording.NewMonad(w, time.Now(), "rewind "+version)}
+		if opts.progress {
+			bar = progressbar.NewOptions(opts.turns, progressbar.OptionSetWriter(opts.stderr),
+				progressbar.OptionSetDescription("playing"), progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(30), progressbar.OptionClearOnFinish())
+			mc.Progress = func(turn int) { bar.Set(turn) }
+		}
+		ran = true
+		var err error
+		res, err = match.RunMonad(ctx, mc)
+		return err
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if !ran {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	tw := tabwriter.NewWriter(opts.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tplayer\tname\tbot\thives\tunits\tresources\tcells\trejected\tstatus")
+	for _, r := range res.Ranking {
+		p := res.Players[r.Player]
+		status := "playing"
+		switch {
+		case p.Stats.Crashed:
+			status = "crashed"
+		case p.Stats.TimedOut:
+			status = "timed out"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", r.Rank, p.Player, p.Name, p.Identity,
+			p.Stats.Hives, p.Stats.Units, p.Stats.Resources, p.Stats.Cells, p.Stats.Rejected, status)
+	}
+	tw.Flush()
+	abs, _ := filepath.Abs(opts.out)
+	if res.Interrupted {
+		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
+	}
+	fmt.Fprintf(opts.stdout, "replay: %s (monad, %d turns)\n", abs, res.Turn)
+	return res, nil
 }

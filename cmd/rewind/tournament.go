@@ -13,8 +13,10 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
@@ -31,7 +33,8 @@ func newTournamentCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tournament --bot A --bot B [--bot ...] --games N [--parallel P] --dir DIR",
 		Short: "Play many matches among a set of bots and rate them",
-		Long: `tournament plays N matches among the given bots (built-in names or external
+		Long: `tournament plays N matches of ColorfightII (--game colorfight2, the default)
+or Monad (--game monad) among the given bots (built-in names or external
 commands), P at a time. Game i is played on a seed derived from --seed and i,
 with a seating drawn from that seed, so a tournament is reproducible. Every
 replay is saved as DIR/game-NNNN.rwd; running the same command again skips
@@ -48,8 +51,11 @@ one log per game and seat.`,
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
 			}
+			if err := gameDefaults(cmd, &opts.play.turns, opts.play.game); err != nil {
+				return err
+			}
 			if cmd.Flags().Changed("players") && opts.players == 0 {
-				return fmt.Errorf("--players 0 is outside 2..8")
+				return fmt.Errorf("--players 0 is outside 2..%d", maxSeats(opts.play.game))
 			}
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
@@ -57,6 +63,7 @@ one log per game and seat.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&opts.play.game, "game", "colorfight2", "the game: colorfight2 or monad (2..4 players, --turns default 1000)")
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, 2..8 (default: number of bots, at most 8)")
@@ -72,6 +79,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	bots := opts.play.bots
 	if len(bots) == 0 {
 		bots = bot.BuiltinNames()
+		if opts.play.game == monad.RulesetID {
+			bots = defaultMonadBots
+		}
 	}
 	if err := checkTournamentSettings(opts, len(bots)); err != nil {
 		return err
@@ -89,6 +99,13 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			s, err := newSeatLog(spec, uid, &opts.play, fmt.Sprintf("game-%04d", game))
 			return s.Bot, err
 		},
+	}
+	if opts.play.game == monad.RulesetID {
+		tr.Game, tr.MonadArchive, tr.Archive, tr.NewBot = monad.RulesetID, tr.Archive.(*recording.Dir), nil, nil
+		tr.NewMonadBot = func(spec string, game, player int) (monadbot.Bot, error) {
+			s, err := newMonadSeat(spec, player, &opts.play, fmt.Sprintf("game-%04d", game))
+			return s.Bot, err
+		}
 	}
 	var bar *progressbar.ProgressBar
 	if opts.play.progress {
@@ -128,8 +145,16 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	if opts.parallel < 1 {
 		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
 	}
-	if opts.players != 0 && (opts.players < 2 || opts.players > 8) {
-		return fmt.Errorf("--players %d is outside 2..8", opts.players)
+	if m := maxSeats(opts.play.game); opts.players != 0 && (opts.players < 2 || opts.players > m) {
+		return fmt.Errorf("--players %d is outside 2..%d", opts.players, m)
 	}
 	return checkPlaySettings(&opts.play)
+}
+
+// maxSeats is the most players a game of the ruleset seats.
+func maxSeats(game string) int {
+	if game == monad.RulesetID {
+		return monad.MaxPlayers
+	}
+	return 8
 }

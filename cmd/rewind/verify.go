@@ -22,8 +22,8 @@ func newVerifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify FILE.rwd [--against FILE.cfr]",
 		Short: "Re-simulate a .rwd replay and check every checkpoint",
-		Long: `verify re-simulates a .rwd replay on the engine and checks every checkpoint
-hash and the footer. It prints OK with the round count, or the round where
+		Long: `verify re-simulates a .rwd replay (ColorfightII or Monad) on its ruleset's
+engine and checks every checkpoint hash and the footer. It prints OK with the round count, or the round where
 the re-simulation diverges. With --against it also compares every frame,
 field by field, with an official .cfr replay of the same game.
 
@@ -63,6 +63,22 @@ func runVerify(opts *verifyOptions) error {
 		return fmt.Errorf("%s is an official .cfr replay; verify takes a .rwd (re-simulated from its commands). "+
 			"To compare a .rwd with it: rewind verify GAME.rwd --against %s; to check it against the rules: rewind audit %s",
 			opts.file, opts.file, opts.file)
+	}
+	if h, err := replay.ReadHeader(f); err == nil && h.Ruleset == replay.RulesetMonad {
+		if opts.against != "" {
+			return fmt.Errorf("%s is a monad replay; --against compares with an official ColorfightII .cfr", opts.file)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return plainError(err)
+		}
+		res, err := replay.VerifyMonad(f, nil)
+		if err != nil {
+			return err
+		}
+		return reportVerify(opts, res, 0)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return plainError(err)
 	}
 	if opts.against == "" {
 		res, err := replay.Verify(f, nil)
