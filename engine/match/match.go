@@ -1,7 +1,8 @@
-// Package match runs ColorfightII matches: it seeds the map, registers the
-// players, asks each bot for its commands every round, steps the engine and
-// hands every round to a Recorder as it goes (package replay provides the
-// one that writes a .rwd; match itself never writes files).
+// Package match runs ColorfightII matches (Run) and Monad matches
+// (RunMonad): it seeds the map, registers the players, asks each bot for
+// its commands every round, steps the engine and hands every round to a
+// Recorder (MonadRecorder) as it goes (package replay/recording provides
+// the ones that write a .rwd; match itself never writes files).
 //
 // What is recorded is what the engine applied: a bot that answers late,
 // crashes or prints garbage is recorded as one malformed command with code
