@@ -307,6 +307,16 @@ func actionChecks(t *testing.T, b *browsertest.Browser) {
 	if own1 != own0 || other1 == other0 {
 		t.Errorf("highlight: own cell %s → %s, another's %s → %s; want the same and dimmed", own0, own1, other0, other1)
 	}
+	// The board's legend selects too.
+	evalJS(t, b, `window.rewind.select(0), true`, nil)
+	if err := chromedp.Run(b.Ctx, chromedp.Click(fmt.Sprintf(`#legend .item.player[data-slot="%d"]`, pick.Slot), chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var sel int
+	evalJS(t, b, `window.rewind.selected()`, &sel)
+	if sel != pick.Slot {
+		t.Errorf("a click on the legend's player %d selects %d", pick.Slot, sel)
+	}
 	var took string
 	evalJS(t, b, `(document.querySelector('[data-testid=exchanges]') || {}).textContent || ''`, &took)
 	if !strings.HasPrefix(took, "Over the game it took ") || !strings.Contains(took, " from ") {

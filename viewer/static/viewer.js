@@ -392,7 +392,17 @@
     }
   }
   api.actions = function (t, slot) { return actionsOf(t, slot); };
-  api.select = function (slot) { selected = slot; renderPlayers(); renderCommands(); highlightCharts(); draw(); };
+  // select makes slot the selected player (0: none), as a click on it in
+  // the panel or the board's legend does.
+  function select(slot) {
+    selected = slot;
+    renderPlayers();
+    renderCommands();
+    highlightCharts();
+    draw();
+    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-slot') === selected); });
+  }
+  api.select = select;
   api.selected = function () { return selected; };
 
   // ---- panels ------------------------------------------------------------
@@ -601,8 +611,8 @@
   function buildLegend() {
     clear(legend);
     for (var s = 1; s <= P; s++) {
-      var item = el('span', { cls: 'item', 'data-slot': String(s) }, swatch(s), name(s));
-      if (M.players[s - 1].bot) item.title = 'bot: ' + M.players[s - 1].bot;
+      var item = el('span', { cls: 'item player' + (s === selected ? ' selected' : ''), 'data-slot': String(s) }, swatch(s), name(s));
+      item.title = (M.players[s - 1].bot ? 'bot: ' + M.players[s - 1].bot + ' · ' : '') + 'click to highlight';
       legend.appendChild(item);
     }
     legend.appendChild(el('span', { cls: 'item' }, swatch(0), 'unowned'));
@@ -1051,15 +1061,17 @@
       draw();
       renderInspector();
     });
+    legend.addEventListener('click', function (ev) {
+      var it = ev.target.closest('.item.player');
+      if (!it) return;
+      var s = parseInt(it.getAttribute('data-slot'), 10);
+      select(selected === s ? 0 : s);
+    });
     playersTable.addEventListener('click', function (ev) {
       var tr = ev.target.closest('tr[data-slot]');
       if (!tr) return;
       var s = parseInt(tr.getAttribute('data-slot'), 10);
-      selected = selected === s ? 0 : s;
-      renderPlayers();
-      renderCommands();
-      highlightCharts();
-      draw();
+      select(selected === s ? 0 : s);
     });
     window.addEventListener('hashchange', function () {
       var t = hashTurn();
