@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -77,6 +78,19 @@ func TestBrowserWhyLost(t *testing.T) {
 		b.Screenshot(t, "whylost-stats.png")
 	})
 	t.Run("widths", func(t *testing.T) { widthChecks(t, b, base+"/replay/c03.rwd#turn=300") })
+	t.Run("dark mode", func(t *testing.T) {
+		dark := emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}})
+		if err := chromedp.Run(b.Ctx, dark, chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Run(b.Ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+		openReplay(t, b, base+"/replay/c03.rwd#turn=10")
+		var bg string
+		evalJS(t, b, `getComputedStyle(document.body).backgroundColor`, &bg)
+		if bg != "rgb(23, 24, 27)" {
+			t.Errorf("dark mode: the page's background is %s", bg)
+		}
+	})
 }
 
 // statsChecks drives the stats chart: the picker, the linked legends, the
