@@ -407,6 +407,8 @@ func (h *Header) validateMonad() error {
 
 // MonadHeader returns the header of a Monad recording of cfg with these
 // players (names and bots in player order; homes are Monad's start cells).
+// A player count outside 1..monad.MaxPlayers gives a header without
+// players, which NewMonadWriter refuses.
 func MonadHeader(cfg monad.Config, names, bots []string) Header {
 	h := Header{
 		Ruleset: RulesetMonad, RulesetVersion: RulesetMonadVersion,
@@ -416,7 +418,10 @@ func MonadHeader(cfg monad.Config, names, bots []string) Header {
 	if h.Config.MaxTurn == 0 {
 		h.Config.MaxTurn = monad.DefaultMaxTurns
 	}
-	for i := 0; i < cfg.Players && i < monad.MaxPlayers; i++ {
+	if cfg.Players < 1 || cfg.Players > monad.MaxPlayers {
+		return h // no players: NewMonadWriter refuses it
+	}
+	for i := 0; i < cfg.Players; i++ {
 		sp := monad.StartPositions[cfg.Players-1][i]
 		p := Player{UID: i + 1, Home: colorfight2.Point{X: sp[0], Y: sp[1]}}
 		if i < len(names) {
