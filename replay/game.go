@@ -35,7 +35,7 @@ func Open(r io.Reader) (*Game, error) {
 	h := rd.Header()
 	if h.Ruleset != RulesetColorfight2 {
 		rd.Close()
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording, not colorfight2 (see OpenMonad): %w", h.Ruleset, ErrRuleset)}
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording; only colorfight2 recordings are read here: %w", h.Ruleset, ErrRuleset)}
 	}
 	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
 		rd.Close()

@@ -203,3 +203,21 @@ func FuzzMonadReader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkMonadOpenResimulate opens a 4-player Monad recording of 300
+// turns from memory and re-simulates it, checking every checkpoint and
+// the footer: one op is one whole game.
+func BenchmarkMonadOpenResimulate(b *testing.B) {
+	data, final := recordMonad(b, 6, 300, 50, true, "expander", "miner", "rusher", "expander")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := replay.VerifyMonad(bytes.NewReader(data), nil)
+		if err != nil || !res.Complete {
+			b.Fatal(err, res)
+		}
+	}
+	b.ReportMetric(float64(final.Turn()), "turns")
+	b.ReportMetric(float64(len(data)), "file-bytes")
+}
