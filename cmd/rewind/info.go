@@ -167,7 +167,7 @@ func monadInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 	case readErr != nil:
 		status = "damaged"
 	}
-	fmt.Fprintf(w, "  rounds:   %d, %s; %d checkpoints, %d players timed out or crashed\n", rounds, status, checkpoints, faults)
+	fmt.Fprintf(w, "  rounds:   %d, %s; %d checkpoints; players timed out or crashed: %d\n", rounds, status, checkpoints, faults)
 	if readErr != nil && !errors.Is(readErr, replay.ErrTruncated) {
 		fmt.Fprintf(w, "  damage:   %v\n", readErr)
 	}

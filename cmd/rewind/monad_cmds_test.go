@@ -134,3 +134,27 @@ func TestMonadExternalBot(t *testing.T) {
 		t.Fatalf("verify: %v\n%s", err, out)
 	}
 }
+
+// TestMonadCrashedBot: an external bot that exits at turn 5 is marked
+// crashed in the state and in the recording; the match plays on and the
+// replay verifies.
+func TestMonadCrashedBot(t *testing.T) {
+	py := testutil.NeedTool(t, "python3")
+	dir := t.TempDir()
+	rwd := filepath.Join(dir, "c.rwd")
+	bot := "'" + py + "' ../../engine/bot/subprocess/testdata/monad.py crash"
+	out, err := runCLIOut(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "40", "--deadline", "1m", "-o", rwd)
+	if err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "crashed") || !strings.Contains(out, "(monad, 40 turns)") {
+		t.Errorf("play output:\n%s", out)
+	}
+	if out, err := runCLIOut(t, "verify", rwd); err != nil || !strings.HasPrefix(out, "OK ") {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	out, err = runCLIOut(t, "info", rwd)
+	if err != nil || !strings.Contains(out, "players timed out or crashed: 1") {
+		t.Errorf("info: %v\n%s", err, out)
+	}
+}
