@@ -454,3 +454,54 @@ func VerifyMonad(r io.Reader, visit func(g *MonadGame) error) (*VerifyResult, er
 		}
 	}
 }
+
+// MonadSummary is what a Monad recording says without being played.
+type MonadSummary struct {
+	Header *Header
+	// Rounds is the number of whole rounds the file holds, Checkpoints
+	// how many carry a hash, Faults how many times a player was marked
+	// timed out or crashed.
+	Rounds, Checkpoints, Faults int
+	// Footer is the footer (nil without one).
+	Footer *Footer
+	// Err is nil for a complete file, else the *FormatError that ended
+	// reading: ErrTruncated for a recording cut after its last whole
+	// round, ErrCorrupt or ErrLimit for damage.
+	Err error
+}
+
+// SummarizeMonad reads a Monad recording's header and rounds without
+// re-simulating them (see VerifyMonad for that). It fails only when the
+// header cannot be read or the file is not a Monad recording.
+func SummarizeMonad(r io.Reader) (*MonadSummary, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	h := rd.Header()
+	if h.Ruleset != RulesetMonad {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording, not monad: %w", h.Ruleset, ErrRuleset)}
+	}
+	sum := &MonadSummary{Header: h}
+	for {
+		round, err := rd.NextMonad()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				sum.Err = err
+			}
+			break
+		}
+		sum.Rounds++
+		if round.HasHash {
+			sum.Checkpoints++
+		}
+		for p := range h.Players {
+			if round.TimedOut[p] || round.Crashed[p] {
+				sum.Faults++
+			}
+		}
+	}
+	sum.Footer = rd.Footer()
+	return sum, nil
+}

@@ -172,7 +172,18 @@ func TestMonadCutAndDamage(t *testing.T) {
 	if err != nil || !errors.Is(res.Err, replay.ErrTruncated) || res.Rounds != final.Turn() {
 		t.Fatalf("unclosed: %v %+v", err, res)
 	}
+	sum, err := replay.SummarizeMonad(bytes.NewReader(data))
+	if err != nil || sum.Rounds != final.Turn() || sum.Footer != nil || !errors.Is(sum.Err, replay.ErrTruncated) || sum.Faults != 1 || sum.Checkpoints != final.Turn()/5 {
+		t.Fatalf("summary of the unclosed recording: %v %+v", err, sum)
+	}
 	full, _ := recordMonad(t, 4, 60, 5, true, "rusher", "expander")
+	sum, err = replay.SummarizeMonad(bytes.NewReader(full))
+	if err != nil || sum.Err != nil || sum.Footer == nil || sum.Rounds != sum.Footer.Turn {
+		t.Fatalf("summary: %v %+v", err, sum)
+	}
+	if _, err := replay.SummarizeMonad(bytes.NewReader(small(t, 5))); !errors.Is(err, replay.ErrRuleset) {
+		t.Errorf("SummarizeMonad of a colorfight2 recording: %v", err)
+	}
 	for n := 0; n < len(full); n += 7 {
 		res, err := replay.VerifyMonad(bytes.NewReader(full[:n]), nil)
 		if err == nil && res.Err == nil {

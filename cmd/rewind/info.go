@@ -135,44 +135,24 @@ func monadInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
-	r, err := replay.NewReader(bytes.NewReader(data))
+	sum, err := replay.SummarizeMonad(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	defer r.Close()
-	rounds, checkpoints, faults := 0, 0, 0
-	var readErr error
-	for {
-		rd, err := r.NextMonad()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				readErr = err
-			}
-			break
-		}
-		rounds++
-		if rd.HasHash {
-			checkpoints++
-		}
-		for p := range h.Players {
-			if rd.TimedOut[p] || rd.Crashed[p] {
-				faults++
-			}
-		}
-	}
 	status := "complete"
 	switch {
-	case errors.Is(readErr, replay.ErrTruncated):
+	case errors.Is(sum.Err, replay.ErrTruncated):
 		status = "incomplete (no footer: the recording stops after its last whole round)"
-	case readErr != nil:
+	case sum.Err != nil:
 		status = "damaged"
 	}
-	fmt.Fprintf(w, "  rounds:   %d, %s; %d checkpoints; players timed out or crashed: %d\n", rounds, status, checkpoints, faults)
-	if readErr != nil && !errors.Is(readErr, replay.ErrTruncated) {
-		fmt.Fprintf(w, "  damage:   %v\n", readErr)
+	fmt.Fprintf(w, "  rounds:   %d, %s; %d checkpoints; players timed out or crashed: %d\n", sum.Rounds, status, sum.Checkpoints, sum.Faults)
+	if sum.Err != nil && !errors.Is(sum.Err, replay.ErrTruncated) {
+		fmt.Fprintf(w, "  damage:   %v\n", sum.Err)
 	}
 	rank := map[int]int{}
-	if f := r.Footer(); f != nil {
+	f := sum.Footer
+	if f != nil {
 		fmt.Fprintf(w, "  final:    turn %d, hash %016x\n", f.Turn, f.Hash)
 		for i, uid := range f.Ranking {
 			rank[uid] = i + 1
@@ -185,7 +165,7 @@ func monadInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 			bot = "-"
 		}
 		line := fmt.Sprintf("    %d  %-24q  home (%d,%d)  bot %s", p.UID, p.Name, p.Home.X, p.Home.Y, bot)
-		if f := r.Footer(); f != nil {
+		if f != nil {
 			line += fmt.Sprintf("  rank %d, %d resources", rank[p.UID], f.Gold[p.UID-1])
 		}
 		fmt.Fprintln(w, line)
