@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -100,7 +101,8 @@ type Options struct {
 	StartupGrace time.Duration
 	// StderrLog is the path of a file that receives the bot's stderr
 	// (created or truncated by Start, at most MaxStderrLogBytes are kept).
-	// Empty means stderr is discarded.
+	// Empty means no file. Either way, what the bot writes to stderr while
+	// it is asked for a round's commands is kept for RoundLog.
 	StderrLog string
 	// MaxLineBytes bounds the length of one reply line (without its
 	// newline). Zero means DefaultMaxLineBytes.
@@ -182,6 +184,19 @@ type Bot struct {
 	wg         sync.WaitGroup
 	fatal      error // permanent error (process gone)
 
+	// Round logs (RoundLog): copyStderr appends the bot's stderr to
+	// pending (at most bot.MaxRoundLog bytes kept, pendingTotal counted);
+	// exchange empties it when it sends a turn message and takes it into
+	// roundLog when the reply or the deadline comes. syncStderr makes
+	// copyStderr read what the pipe holds first (syncSeq/syncAck).
+	logMu        sync.Mutex
+	pending      []byte
+	pendingTotal int64
+	roundLog     []byte
+	logBuf       []byte // roundLog's storage, reused
+	syncSeq      atomic.Uint64
+	syncAck      chan uint64
+
 	// Time bounds of the clean-up, set by New from the constants above.
 	// They only matter for pathological bots; tests raise them so that no
 	// verdict depends on how fast a loaded machine schedules the runner.
@@ -194,7 +209,10 @@ type lineEvent struct {
 	flood bool // the line exceeded MaxLineBytes; line is an excerpt
 }
 
-var _ bot.Bot = (*Bot)(nil)
+var (
+	_ bot.Bot    = (*Bot)(nil)
+	_ bot.Logger = (*Bot)(nil)
+)
 
 // New prepares a bot running command, a command line split into words on
 // spaces and tabs with simple quoting ('single quotes' keep everything
@@ -340,22 +358,22 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	}
 	toClose = append(toClose, outW)
 	b.stdin, b.stdout = inW, outR
-	var errW *os.File
 	if b.opts.StderrLog != "" {
 		b.logFile, err = os.OpenFile(b.opts.StderrLog, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
 		if err != nil {
 			b.releaseFiles()
 			return b.startFailed(err)
 		}
-		var errR *os.File
-		errR, errW, err = os.Pipe()
-		if err != nil {
-			b.releaseFiles()
-			return b.startFailed(err)
-		}
-		toClose = append(toClose, errW)
-		b.stderr = errR
 	}
+	// stderr is always read: into the log file when there is one, and
+	// per round for RoundLog.
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		b.releaseFiles()
+		return b.startFailed(err)
+	}
+	toClose = append(toClose, errW)
+	b.stderr = errR
 
 	cmd := &exec.Cmd{
 		Path:   b.argv[0],
@@ -397,6 +415,7 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	go b.wait()
 	if b.stderr != nil {
 		b.stderrDone = make(chan struct{})
+		b.syncAck = make(chan uint64, 4)
 		b.wg.Add(1)
 		go b.copyStderr()
 	}
@@ -506,28 +525,126 @@ func (b *Bot) readLines() {
 	}
 }
 
-// copyStderr copies the bot's stderr into the log file, up to
-// MaxStderrLogBytes, and drains the rest.
+// copyStderr copies the bot's stderr into the log file (when there is
+// one), up to MaxStderrLogBytes, and into the pending round log, and
+// drains the rest. A read that fails on its deadline is syncStderr's
+// request: it reads what the pipe holds without waiting, then answers.
 func (b *Bot) copyStderr() {
 	defer b.wg.Done()
 	defer close(b.stderrDone)
 	buf := make([]byte, 32<<10)
 	written := 0
-	for {
-		n, err := b.stderr.Read(buf)
-		if n > 0 && written < MaxStderrLogBytes {
-			k := min(n, MaxStderrLogBytes-written)
-			b.logFile.Write(buf[:k])
+	use := func(p []byte) {
+		if b.logFile != nil && written < MaxStderrLogBytes {
+			k := min(len(p), MaxStderrLogBytes-written)
+			b.logFile.Write(p[:k])
 			written += k
 			if written >= MaxStderrLogBytes {
 				fmt.Fprintf(b.logFile, "\n[rewind: stderr log truncated at %d bytes]\n", MaxStderrLogBytes)
 			}
 		}
+		b.logMu.Lock()
+		if k := min(len(p), bot.MaxRoundLog-len(b.pending)); k > 0 {
+			b.pending = append(b.pending, p[:k]...)
+		}
+		b.pendingTotal += int64(len(p))
+		b.logMu.Unlock()
+	}
+	for {
+		n, err := b.stderr.Read(buf)
+		if n > 0 {
+			use(buf[:n])
+		}
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				seq := b.syncSeq.Load()
+				b.stderr.SetReadDeadline(time.Time{})
+				readAvailable(b.stderr, buf, use)
+				select {
+				case b.syncAck <- seq:
+				default:
+				}
+				continue
+			}
 			return
 		}
 	}
 }
+
+// syncStderr returns once copyStderr has taken everything the bot wrote
+// to stderr before the call (what the pipe holds), so that a round's log
+// holds exactly what the bot wrote before its reply. Where a pipe has no
+// deadlines (Windows) it returns at once: the log is then what was read
+// so far.
+func (b *Bot) syncStderr() {
+	if b.stderr == nil || b.stderrDone == nil {
+		return
+	}
+	select {
+	case <-b.stderrDone:
+		return
+	default:
+	}
+	seq := b.syncSeq.Add(1)
+	if err := b.stderr.SetReadDeadline(time.Now()); err != nil {
+		return
+	}
+	t := time.NewTimer(b.drainTimeout)
+	defer t.Stop()
+	for {
+		select {
+		case s := <-b.syncAck:
+			if s >= seq {
+				return
+			}
+		case <-b.stderrDone:
+			return
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// takeLog empties the pending round log into dst: what was kept, and when
+// the bot wrote more than bot.MaxRoundLog bytes, its head and a line
+// "… [N bytes cut]", bot.MaxRoundLog bytes in all. nil when the bot wrote
+// nothing.
+func (b *Bot) takeLog(dst []byte) []byte {
+	b.logMu.Lock()
+	defer b.logMu.Unlock()
+	dst = cutLog(dst[:0], b.pending, b.pendingTotal)
+	b.pending, b.pendingTotal = b.pending[:0], 0
+	if len(dst) == 0 {
+		return nil
+	}
+	return dst
+}
+
+// cutLog appends to dst the round log of a bot that wrote total bytes to
+// stderr, of which kept are the first ones (at most bot.MaxRoundLog).
+func cutLog(dst, kept []byte, total int64) []byte {
+	if total <= int64(len(kept)) && len(kept) <= bot.MaxRoundLog {
+		return append(dst, kept...)
+	}
+	// The marker is at most as long as with total bytes cut.
+	room := bot.MaxRoundLog - len(fmt.Sprintf("\n… [%d bytes cut]\n", total))
+	keep := min(len(kept), room)
+	for keep > 0 && keep < len(kept) && !utf8.RuneStart(kept[keep]) {
+		keep--
+	}
+	dst = append(dst, kept[:keep]...)
+	if keep > 0 && kept[keep-1] != '\n' {
+		dst = append(dst, '\n')
+	}
+	return fmt.Appendf(dst, "… [%d bytes cut]\n", total-int64(keep))
+}
+
+// RoundLog returns what the bot wrote to stderr while it was last asked
+// for commands — from the moment Commands sent the turn message to the
+// reply or the deadline —, cut past bot.MaxRoundLog bytes (see
+// bot.Logger); nil when it wrote nothing. It is valid until the next
+// Commands call.
+func (b *Bot) RoundLog() []byte { return b.roundLog }
 
 // wait waits for the bot process, then kills and reaps what is left of its
 // process tree, and closes b.exited.
@@ -565,8 +682,25 @@ func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
 }
 
 // exchange sends the turn message that encode appends to a buffer and
-// waits for the reply to turn (see Commands).
+// waits for the reply to turn (see Commands); what the bot writes to
+// stderr meanwhile becomes the round log.
 func (b *Bot) exchange(turn int, encode func([]byte) []byte) ([]string, error) {
+	b.syncStderr()
+	b.logMu.Lock() // written between rounds: not this round's
+	b.pending, b.pendingTotal = b.pending[:0], 0
+	b.logMu.Unlock()
+	b.roundLog = nil
+	cmds, err := b.exchangeTurn(turn, encode)
+	b.syncStderr()
+	b.roundLog = b.takeLog(b.logBuf[:0])
+	if b.roundLog != nil {
+		b.logBuf = b.roundLog
+	}
+	return cmds, err
+}
+
+// exchangeTurn is exchange without the round log.
+func (b *Bot) exchangeTurn(turn int, encode func([]byte) []byte) ([]string, error) {
 	if b.fatal != nil {
 		return nil, b.fatal
 	}
