@@ -691,6 +691,16 @@
     charts.push(c);
     return c;
   }
+  // loadCharts runs ECharts (inline in an exported page, else fetched
+  // from data-echarts now), then builds the charts.
+  function loadCharts() {
+    var src = root.getAttribute('data-echarts');
+    if (window.echarts || !src) { initCharts(); return; }
+    var js = document.createElement('script');
+    js.src = src;
+    js.onload = initCharts;
+    document.head.appendChild(js);
+  }
   function initCharts() {
     if (!window.echarts || charts.length || !M) return;
     buildStats();
@@ -1103,8 +1113,9 @@
     loading.hidden = true;
     performance.mark('rw-first-frame');
     api.ready = true;
-    // Charts come after the first frame is on screen.
-    var later = function () { setTimeout(initCharts, 0); };
+    // Charts come after the first frame is on screen: ECharts (1 MB of
+    // script) is fetched and run only then, so the board never waits for it.
+    var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
     if (live) { follow(); fetchCharts(); }
   }

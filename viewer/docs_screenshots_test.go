@@ -1,0 +1,76 @@
+package viewer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/internal/browsertest"
+)
+
+// TestDocsScreenshots refreshes the screenshots of docs/viewer.md: the
+// replay page of the real 6-player tournament replay
+// (testdata/realworld/RuntimeTerrorsVictory.cfr) mid-game, with the
+// player that sent the most commands that round selected, so its actions
+// are drawn on the board, at 1600×1000 (docs/viewer-1600.png) and on a
+// 390×844 phone (docs/viewer-390.png). It runs only with
+// REWIND_SCREENSHOTS_DOCS=1:
+//
+//	REWIND_SCREENSHOTS_DOCS=1 go test -run TestDocsScreenshots ./viewer/
+func TestDocsScreenshots(t *testing.T) {
+	if os.Getenv("REWIND_SCREENSHOTS_DOCS") == "" {
+		t.Skip("set REWIND_SCREENSHOTS_DOCS=1 to refresh docs/viewer-*.png")
+	}
+	const name, turn = "RuntimeTerrorsVictory.cfr", 250
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, name), readFile(t, filepath.Join(testdata, "realworld", name)))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 4*time.Minute)
+	for _, v := range []struct {
+		file string
+		w, h int64
+	}{{"viewer-1600.png", 1600, 1000}, {"viewer-390.png", 390, 844}} {
+		if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(v.w, v.h), chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		openReplay(t, b, fmt.Sprintf("%s/replay/%s#turn=%d", base, name, turn))
+		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var slot int
+		evalJS(t, b, fmt.Sprintf(`(() => {
+			let best = 1, most = -1;
+			for (let p = 1; p <= window.rewind.players().length; p++) {
+				const n = window.rewind.actions(%d, p).length;
+				if (n > most) { most = n; best = p; }
+			}
+			window.rewind.select(best);
+			window.rewind.seek(%d);
+			window.scrollTo(0, 0);
+			return best;
+		})()`, turn, turn), &slot)
+		var png []byte
+		// Two frames, so the event list has scrolled to the turn.
+		if err := chromedp.Run(b.Ctx,
+			chromedp.Evaluate(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+			chromedp.CaptureScreenshot(&png)); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join("..", "docs", v.file)
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d×%d, player %d selected, %d bytes", out, v.w, v.h, slot, len(png))
+	}
+	b.CheckProblems(t)
+}
