@@ -28,11 +28,17 @@ import (
 // Magic opens every .rwd file.
 const Magic = "RWD1"
 
-// Version is the format version this package writes. A reader accepts
-// files whose version is at most Version and rejects newer ones with
-// ErrNewerVersion (the header of a newer file may still be shown: see
-// ReadHeader).
-const Version = 1
+// Version is the newest format version this package reads and writes. A
+// reader accepts files whose version is at most Version and rejects newer
+// ones with ErrNewerVersion (the header of a newer file may still be shown:
+// see ReadHeader). A writer writes the lowest version that holds what it
+// records: 2 when the header keeps round logs (Header.Logs), else 1, so a
+// recording without logs is the very file version 1 wrote.
+const Version = 2
+
+// VersionLogs is the first format version with log records: the bots'
+// debug output of a round (Round.Logs), not part of the game.
+const VersionLogs = 2
 
 // RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2;
 // RulesetMonad is Monad's (engine/monad).
@@ -59,6 +65,10 @@ const (
 	// MaxRawCommandBytes bounds the stored text of one malformed command
 	// (the writer cuts longer text; the reader refuses it).
 	MaxRawCommandBytes = 1024
+	// MaxRoundLogBytes bounds one player's log of one round (a log
+	// record's entry): bot.MaxRoundLog, the cut marker included. The
+	// writer cuts longer logs; the reader refuses them.
+	MaxRoundLogBytes = 4096
 	// MaxRawBytesPerRound bounds the text of malformed commands the Reader
 	// keeps per player per round: past it, a command keeps its error code
 	// (which alone decides its effect) and loses its text. It is not a
@@ -145,6 +155,11 @@ type Header struct {
 	// is monad.GenerateMap(Monad.Seed, Monad.Uniform), Config is 20×20
 	// with MaxPlayer the number of players, and Seed and Map are nil.
 	Monad *MonadSetup
+	// Logs is set when the file may hold the bots' round logs (log
+	// records, Round.Logs): a ColorfightII recording whose bots keep logs
+	// (bot.Logger). The file is then format version VersionLogs; the
+	// reader sets Logs for every file of that version or later.
+	Logs bool
 }
 
 // MonadSetup is what a Monad game is drawn from besides its players.
@@ -229,6 +244,11 @@ type Round struct {
 	// checkpoint for it (HasHash).
 	Hash    uint64
 	HasHash bool
+	// Logs[uid-1] is what player uid's bot logged while it was asked for
+	// this round's commands (its stderr: docs/bot-protocol.md), at most
+	// MaxRoundLogBytes; nil when it logged nothing or the file keeps no
+	// logs. Not part of the game: re-simulation never reads it.
+	Logs [][]byte
 }
 
 // headerJSON is the on-disk JSON form of Header.

@@ -105,8 +105,9 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if string(magic[:4]) != Magic {
 		return nil, 0, headerErr(0, ErrNotReplay)
 	}
-	if v := binary.LittleEndian.Uint16(magic[4:]); v > Version || v == 0 {
-		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", v, Version, ErrNewerVersion))
+	version := binary.LittleEndian.Uint16(magic[4:])
+	if version > Version || version == 0 {
+		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", version, Version, ErrNewerVersion))
 	}
 	lenOff[0] = int(br.off)
 	n, err := binary.ReadUvarint(br)
@@ -129,6 +130,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
 		Config: colorfight2.Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
 		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
+		Logs: version >= VersionLogs,
 	}
 	if hj.CFRGameID != nil && hj.CFRInfo == nil {
 		h.CFRInfo = OfficialInfo(h.Config, *hj.CFRGameID)
@@ -289,6 +291,8 @@ type Reader struct {
 	// NextMonad into mround.
 	monad  bool
 	mround MonadRound
+	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
+	logBuf [][]byte
 }
 
 // NewReader reads the header (and map) from r and prepares to stream the
@@ -404,9 +408,24 @@ func (r *Reader) Next() (*Round, error) {
 	if r.monad {
 		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are read with NextMonad: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
+	rd := &r.round
+	np := len(r.hdr.Players)
+	clear(rd.Logs)
 	first, err := r.br.br.Peek(1)
 	if err != nil {
 		return nil, r.fail(err)
+	}
+	if first[0] == tagLog && r.hdr.Logs {
+		r.br.ReadByte()
+		if err := r.readLogs(); err != nil {
+			return nil, r.fail(err)
+		}
+		if first, err = r.br.br.Peek(1); err != nil {
+			return nil, r.fail(err)
+		}
+		if first[0]&0x80 != 0 {
+			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
+		}
 	}
 	if first[0]&0x80 != 0 {
 		tag, _ := r.br.ReadByte()
@@ -418,8 +437,6 @@ func (r *Reader) Next() (*Round, error) {
 	if r.turn >= r.hdr.Config.MaxTurn {
 		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
 	}
-	rd := &r.round
-	np := len(r.hdr.Players)
 	if cap(rd.Commands) < np {
 		rd.Commands = make([][]colorfight2.Command, np)
 	}
@@ -475,6 +492,56 @@ func (r *Reader) Next() (*Round, error) {
 		rd.Hash, rd.HasHash = binary.LittleEndian.Uint64(hb[:]), true
 	}
 	return rd, nil
+}
+
+// readLogs reads a log record after its tag into r.round.Logs: a count,
+// then per entry a uid (increasing, 1..players), a length
+// (1..MaxRoundLogBytes) and the bytes.
+func (r *Reader) readLogs() error {
+	np := len(r.hdr.Players)
+	rd := &r.round
+	if len(rd.Logs) != np {
+		rd.Logs = make([][]byte, np)
+		r.logBuf = make([][]byte, np)
+	}
+	n, err := r.uvarint(uint64(np))
+	if err != nil {
+		return fmt.Errorf("log record: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("log record without logs: %w", ErrCorrupt)
+	}
+	last := uint64(0)
+	for k := uint64(0); k < n; k++ {
+		uid, err := r.uvarint(uint64(np))
+		if err != nil {
+			return fmt.Errorf("log record: %w", err)
+		}
+		if uid <= last {
+			return fmt.Errorf("log record: uid %d after uid %d: %w", uid, last, ErrCorrupt)
+		}
+		last = uid
+		size, err := binary.ReadUvarint(r.br)
+		if err != nil {
+			return fmt.Errorf("log record: %w", err)
+		}
+		if size == 0 {
+			return fmt.Errorf("log record: empty log of uid %d: %w", uid, ErrCorrupt)
+		}
+		if size > MaxRoundLogBytes {
+			return fmt.Errorf("log record: uid %d's log is %d bytes, limit %d: %w", uid, size, MaxRoundLogBytes, ErrLimit)
+		}
+		p := uid - 1
+		if cap(r.logBuf[p]) < int(size) {
+			r.logBuf[p] = make([]byte, MaxRoundLogBytes)
+		}
+		l := r.logBuf[p][:size]
+		if err := r.br.full(l); err != nil {
+			return fmt.Errorf("log record: %w", err)
+		}
+		rd.Logs[p] = l
+	}
+	return nil
 }
 
 func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight2.Command, error) {

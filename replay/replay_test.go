@@ -415,6 +415,8 @@ func FuzzReader(f *testing.F) {
 	f.Add(small(f, 5))
 	f.Add(small(f, 30))
 	f.Add([]byte(replay.Magic + "\x01\x00"))
+	logged, _ := loggedGame(f, 12, true) // log records (format version 2)
+	f.Add(logged)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := replay.Verify(bytes.NewReader(data), nil)
 		if err != nil {

@@ -20,6 +20,9 @@ import (
 const (
 	tagCheckpoint = 0x80 | 'C'
 	tagFooter     = 0x80 | 'F'
+	// tagLog opens a log record (format version 2): the bots' logs of the
+	// round record that follows it.
+	tagLog = 0x80 | 'L'
 )
 
 // Command codes inside a round record (prefix codes, most frequent first).
@@ -66,6 +69,8 @@ type Writer struct {
 	buf     []byte
 	err     error
 	closed  bool
+	// logs are the round logs WriteLogs gave for the next round.
+	logs [][]byte
 }
 
 // NewWriter writes h's header to w and returns a Writer for the rounds.
@@ -100,6 +105,13 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	if err := h.validate(); err != nil {
 		return nil, fmt.Errorf("replay: header: %w", err)
 	}
+	version := uint16(1)
+	if h.Logs {
+		if h.Ruleset != RulesetColorfight2 {
+			return nil, fmt.Errorf("replay: header: round logs are kept for %s recordings only", RulesetColorfight2)
+		}
+		version = VersionLogs
+	}
 	hj, err := json.Marshal(h.toJSON())
 	if err != nil {
 		return nil, fmt.Errorf("replay: header: %w", err)
@@ -113,7 +125,7 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	}
 	var pre bytes.Buffer
 	pre.WriteString(Magic)
-	pre.Write(binary.LittleEndian.AppendUint16(nil, Version))
+	pre.Write(binary.LittleEndian.AppendUint16(nil, version))
 	pre.Write(binary.AppendUvarint(nil, uint64(len(hj))))
 	pre.Write(hj)
 	pre.Write(binary.AppendUvarint(nil, uint64(len(blob))))
@@ -220,7 +232,7 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitWriter{buf: w.buf[:0]}
+	bw := bitWriter{buf: w.appendLogs(w.buf[:0])}
 	bw.write(0, 1) // round record
 	for i := 0; i < w.players; i++ {
 		var list []colorfight2.Command
@@ -254,6 +266,57 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		return w.err
 	}
 	return nil
+}
+
+// WriteLogs gives the bots' logs of the next round WriteRound writes:
+// logs[uid-1] is what player uid's bot logged while it was asked for the
+// round's commands (nil or empty: nothing). They are stored in a log
+// record before the round record — not part of the game, no effect on
+// hashes or re-simulation. A log longer than MaxRoundLogBytes keeps its
+// first MaxRoundLogBytes bytes. The header must have Logs set.
+func (w *Writer) WriteLogs(logs [][]byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !w.hdr.Logs {
+		return errors.New("replay: WriteLogs on a recording whose header does not keep logs")
+	}
+	if len(logs) > w.players {
+		return fmt.Errorf("replay: %d logs for %d players", len(logs), w.players)
+	}
+	w.logs = append(w.logs[:0], logs...)
+	return nil
+}
+
+// appendLogs appends the log record of the logs WriteLogs gave, if any
+// is not empty, and forgets them:
+//
+//	tagLog uvarint n (uvarint uid, uvarint len, byte{len}){n}
+//
+// uids increasing, 1 <= len <= MaxRoundLogBytes.
+func (w *Writer) appendLogs(b []byte) []byte {
+	n := 0
+	for _, l := range w.logs {
+		if len(l) > 0 {
+			n++
+		}
+	}
+	if n > 0 {
+		b = append(b, tagLog)
+		b = binary.AppendUvarint(b, uint64(n))
+		for i, l := range w.logs {
+			if len(l) == 0 {
+				continue
+			}
+			l = l[:min(len(l), MaxRoundLogBytes)]
+			b = binary.AppendUvarint(b, uint64(i+1))
+			b = binary.AppendUvarint(b, uint64(len(l)))
+			b = append(b, l...)
+		}
+	}
+	clear(w.logs)
+	w.logs = w.logs[:0]
+	return b
 }
 
 func (w *Writer) onMap(x, y int) bool {

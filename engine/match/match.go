@@ -100,6 +100,9 @@ type Setup struct {
 	Map  *colorfight2.Map
 	// Players in uid order (uid = index+1).
 	Players []SetupPlayer
+	// Logs is true when a seat's bot keeps round logs (bot.Logger): a
+	// Recorder that is a RoundLogger may then be given them.
+	Logs bool
 }
 
 // SetupPlayer is one seat as registered.
@@ -121,6 +124,16 @@ type Recorder interface {
 	Begin(Setup) error
 	Round(cmds [][]colorfight2.Command, st *colorfight2.State) error
 	End(st *colorfight2.State) error
+}
+
+// RoundLogger is what a Recorder implements to keep the bots' round logs
+// (bot.Logger). Run calls RoundLogs right before Round for each round the
+// bots were asked for in which one of them logged something, with
+// logs[uid-1] what that bot logged (nil: nothing, or a bot that keeps no
+// log). Logs are not part of the game. The slices are only valid during
+// the call.
+type RoundLogger interface {
+	RoundLogs(logs [][]byte) error
 }
 
 // BotSeed derives seat uid's bot seed from the match seed:
@@ -224,6 +237,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		for i := range names {
 			setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: names[i], Identity: idents[i], Home: spawns[i]})
+			if _, ok := cfg.Seats[i].Bot.(bot.Logger); ok {
+				setup.Logs = true
+			}
 		}
 		if err := w.Begin(setup); err != nil {
 			return nil, fmt.Errorf("match: recording: %w", err)
@@ -261,6 +277,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var frame colorfight2.Frame
 	cmds := make([][]colorfight2.Command, n)
 	answers := make([]answer, n)
+	logs := make([][]byte, n)
+	logger, _ := w.(RoundLogger)
 	for !st.Over() {
 		if ctx.Err() != nil {
 			res.Interrupted = true
@@ -286,6 +304,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		st.Step(cmds)
 		for _, e := range st.Errors() {
 			res.Players[e.UID-1].Errors++
+		}
+		if logger != nil && roundLogs(cfg.Seats, startErr, logs) {
+			if err := logger.RoundLogs(logs); err != nil {
+				return nil, fmt.Errorf("match: recording: %w", err)
+			}
 		}
 		if err := record(w, cmds, st); err != nil {
 			return nil, err
@@ -330,6 +353,20 @@ func ask(seats []Seat, f *colorfight2.Frame, answers []answer, startErr []error)
 		}(i)
 	}
 	wg.Wait()
+}
+
+// roundLogs fills logs with the round logs of the seats' bots that keep
+// one (bot.Logger) and reports whether any is not empty.
+func roundLogs(seats []Seat, startErr []error, logs [][]byte) bool {
+	some := false
+	for i, s := range seats {
+		logs[i] = nil
+		if l, ok := s.Bot.(bot.Logger); ok && startErr[i] == nil {
+			logs[i] = l.RoundLog()
+			some = some || len(logs[i]) > 0
+		}
+	}
+	return some
 }
 
 func record(w Recorder, cmds [][]colorfight2.Command, st *colorfight2.State) error {

@@ -39,7 +39,10 @@ type Recorder struct {
 	Ranking  []string
 }
 
-var _ match.Recorder = (*Recorder)(nil)
+var (
+	_ match.Recorder    = (*Recorder)(nil)
+	_ match.RoundLogger = (*Recorder)(nil)
+)
 
 // New returns a Recorder writing to w. created and tool go into the
 // replay header (tool names the program: "rewind 0.1.0").
@@ -50,7 +53,7 @@ func New(w io.Writer, created time.Time, tool string) *Recorder {
 // Header returns the .rwd header a match with this setup is recorded
 // under.
 func Header(s match.Setup, created time.Time, tool string) replay.Header {
-	h := replay.Header{Config: s.Game, Created: created, Tool: tool}
+	h := replay.Header{Config: s.Game, Created: created, Tool: tool, Logs: s.Logs}
 	if s.Map != nil {
 		h.Map = s.Map
 	} else {
@@ -93,6 +96,15 @@ func (r *Recorder) Round(cmds [][]colorfight2.Command, st *colorfight2.State) er
 		return errors.New("recording: Round before Begin")
 	}
 	return r.rw.WriteRound(cmds, st)
+}
+
+// RoundLogs keeps the bots' logs of the next round (match.RoundLogger):
+// they go into a log record before its round record.
+func (r *Recorder) RoundLogs(logs [][]byte) error {
+	if r.rw == nil {
+		return errors.New("recording: RoundLogs before Begin")
+	}
+	return r.rw.WriteLogs(logs)
 }
 
 // End writes the footer. It does not close the underlying writer.

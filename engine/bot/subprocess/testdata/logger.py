@@ -1,7 +1,8 @@
 # Test bot that logs to stderr while it is asked for commands: on turns
 # divisible by 3 two lines (one hostile to a web page: a script tag and
 # ANSI colour escapes), on turn 5 20000 bytes (to be cut), on other turns
-# nothing. It sends no commands. (A copy of engine/bot/subprocess's.)
+# nothing. It sends no commands. (Copies: engine/bot/subprocess,
+# replay/recording and viewer testdata.)
 import json
 import sys
 
