@@ -21,7 +21,11 @@ import (
 //     file is touched before every load, so the server decodes and
 //     re-simulates it each time (a cold open).
 //   - html-ms: of which the page's HTML (the server decoding the replay
-//     and rendering the page with its charts) took this long.
+//     and rendering the page with its charts) took this long, and
+//     after-html-ms the rest: the blob's transfer, its parse and the first
+//     draw (the page's own part). With REWIND_BENCH_TIMELINE=1 it logs each
+//     load's timeline: resources, and the marks rw-data (the blob handed
+//     to the script), rw-parsed and rw-first-frame.
 //   - seek-ms (median) and seek-p95-ms: the "rw-seek" measures of 50 seeks
 //     to random turns with a player selected (the one with the most
 //     commands), so each covers the board with that player's actions
@@ -44,7 +48,7 @@ func BenchmarkBrowserViewer(b *testing.B) {
 	defer lib.Close()
 	base := serve(b, lib, Options{})
 	br := browsertest.Start(b, 10*time.Minute)
-	var first, html, seeks []float64
+	var first, html, after, seeks []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now := time.Now()
@@ -91,18 +95,20 @@ func BenchmarkBrowserViewer(b *testing.B) {
 		if os.Getenv("REWIND_BENCH_TIMELINE") != "" { // where the first frame's time goes
 			var tl string
 			chromedp.Run(br.Ctx, chromedp.Evaluate(`JSON.stringify({
-				nav: (({responseStart, responseEnd, domInteractive, domContentLoadedEventEnd, loadEventEnd}) => ({responseStart, responseEnd, domInteractive, domContentLoadedEventEnd, loadEventEnd}))(performance.getEntriesByType('navigation')[0]),
+				nav: (({responseStart, responseEnd, domInteractive, domContentLoadedEventEnd, loadEventEnd, transferSize, decodedBodySize}) => ({responseStart, responseEnd, domInteractive, domContentLoadedEventEnd, loadEventEnd, transferSize, decodedBodySize}))(performance.getEntriesByType('navigation')[0]),
 				res: performance.getEntriesByType('resource').map(e => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.transferSize, e.decodedBodySize]),
 				marks: performance.getEntriesByType('mark').map(e => [e.name, Math.round(e.startTime)]),
 			})`, &tl))
 			b.Logf("timeline: %s", tl)
 		}
 		first, html = append(first, ff), append(html, hr)
+		after = append(after, ff-hr)
 		seeks = append(seeks, ms...)
 	}
 	b.StopTimer()
 	b.ReportMetric(median(first), "first-frame-ms")
 	b.ReportMetric(median(html), "html-ms")
+	b.ReportMetric(median(after), "after-html-ms")
 	b.ReportMetric(median(seeks), "seek-ms")
 	b.ReportMetric(percentile(seeks, 0.95), "seek-p95-ms")
 	br.CheckProblems(b)

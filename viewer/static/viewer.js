@@ -1099,7 +1099,9 @@
   }
 
   function start(buf) {
+    performance.mark('rw-data'); // the blob is here (the benchmark's timeline)
     parse(buf);
+    performance.mark('rw-parsed');
     scrubber.max = String(F - 1);
     if (M.has_commands && P) selected = 0;
     layout();
