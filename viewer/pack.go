@@ -118,8 +118,18 @@ type Manifest struct {
 	// commands only. Nil when every command is listed.
 	Shortened [][][3]int `json:"shortened,omitempty"`
 	// ShortenedNote says why to people.
-	ShortenedNote string           `json:"shortened_note,omitempty"`
-	Summary       analysis.Summary `json:"summary"`
+	ShortenedNote string `json:"shortened_note,omitempty"`
+	// Logs[t][slot-1] is what player slot's bot logged (an external
+	// bot's stderr, docs/bot-protocol.md) while it was asked for the
+	// commands of the round that made turn t — the round of Commands[t] —
+	// as plain text: ANSI escape sequences and control characters other
+	// than newline and tab removed; "" when it logged nothing. Nil when
+	// the replay keeps no logs. Logs count against MaxCommandText with
+	// the commands; LogsNote says from which turn they are left out once
+	// it is spent.
+	Logs     [][]string       `json:"logs,omitempty"`
+	LogsNote string           `json:"logs_note,omitempty"`
+	Summary  analysis.Summary `json:"summary"`
 	// Exchanges[slot-1][other] counts the cells the player took from
 	// slot other (0: unowned cells) over the game, from the analysis's
 	// exchanges (analysis.Round.Exchanges).
@@ -275,6 +285,10 @@ type collector struct {
 	textBudget  int64
 	textFullAt  int
 	shortRounds int
+	// hasLogs: a round had a bot log; logsFullAt is the turn from which
+	// logs are left out (MaxCommandText spent), 0 while there is room.
+	hasLogs    bool
+	logsFullAt int
 }
 
 type frameUsers struct {
@@ -289,6 +303,9 @@ type roundCmds struct {
 	// short lists [uid, commands, failed] of the players whose commands
 	// are not all listed.
 	short [][3]int
+	// logs[uid-1] is the player's bot log as text (Manifest.Logs); nil
+	// when nobody logged.
+	logs []string
 }
 
 // tee is a Source that hands every frame to the collector on its way to
@@ -353,6 +370,7 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 	var rc roundCmds
 	if r, errs, ok := src.Round(); ok && r != nil {
 		c.keepRound(&rc, n, r.Commands, errs)
+		c.keepLogs(&rc, n, r.Logs)
 	}
 	c.rounds = append(c.rounds, rc)
 	return nil
@@ -411,6 +429,59 @@ func (c *collector) keepRound(rc *roundCmds, n int, cmds [][]colorfight2.Command
 			}
 		}
 	}
+}
+
+// keepLogs keeps the bots' logs of turn n (replay.Round.Logs) as text,
+// while the replay's MaxCommandText lasts: each costs its length and
+// commandOverhead.
+func (c *collector) keepLogs(rc *roundCmds, n int, logs [][]byte) {
+	for i, l := range logs {
+		if len(l) == 0 {
+			continue
+		}
+		c.hasLogs = true
+		s := logText(l)
+		cost := int64(len(s)) + commandOverhead
+		if c.logsFullAt > 0 || c.text+cost > c.textBudget {
+			if c.logsFullAt == 0 {
+				c.logsFullAt = max(n, 1)
+			}
+			continue
+		}
+		c.text += cost
+		if rc.logs == nil {
+			rc.logs = make([]string, len(logs))
+		}
+		rc.logs[i] = s
+	}
+}
+
+// logText turns a bot's log into plain text for the page: ANSI escape
+// sequences (CSI "ESC [ … final", and ESC with one character) and
+// control characters other than newline and tab are removed, invalid
+// UTF-8 becomes U+FFFD. The page shows it as text, never as markup.
+func logText(l []byte) string {
+	out := make([]byte, 0, len(l))
+	for i := 0; i < len(l); i++ {
+		b := l[i]
+		switch {
+		case b == 0x1b:
+			if i+1 < len(l) && l[i+1] == '[' {
+				i += 2
+				for i < len(l) && (l[i] < 0x40 || l[i] > 0x7e) {
+					i++
+				}
+			} else {
+				i++
+			}
+		case b == '\n' || b == '\t':
+			out = append(out, b)
+		case b < 0x20 || b == 0x7f:
+		default:
+			out = append(out, b)
+		}
+	}
+	return strings.ToValidUTF8(string(out), "\uFFFD")
 }
 
 // notice says what the page leaves out of the commands ("" when nothing).
@@ -648,6 +719,20 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 			}
 		}
 		m.ShortenedNote = c.notice()
+		if c.hasLogs {
+			m.Logs = make([][]string, frames)
+			for t, rc := range c.rounds {
+				m.Logs[t] = make([]string, np)
+				for i, s := range rc.logs {
+					if sl, ok := slot[i+1]; ok && s != "" {
+						m.Logs[t][sl-1] = s
+					}
+				}
+			}
+			if c.logsFullAt > 0 {
+				m.LogsNote = fmt.Sprintf("Bot logs are shown up to turn %d only: the page holds at most %s of command and log text (docs/viewer.md, limits).", c.logsFullAt-1, sizeString(c.textBudget))
+			}
+		}
 		for code := colorfight2.ErrCode(0); ; code++ {
 			s := code.String()
 			if s == "unknown error" {

@@ -464,7 +464,22 @@
     playersTable.appendChild(body);
   }
 
-  function renderCommands() {
+  function renderCommands() { renderCommandList(); renderBotLog(); }
+
+  // The selected player's bot log (its stderr while it was asked for the
+  // round's commands: M.logs, docs/viewer.md), as text in a <pre>: never
+  // markup, whatever the bot printed.
+  function renderBotLog() {
+    if (!M.logs || !selected) return;
+    var log = (M.logs[turn] || [])[selected - 1] || '';
+    if (!log && turn < 2) return;
+    commandsPanel.appendChild(el('h4', { cls: 'botlog-head', text: 'Bot log (stderr) of this round' }));
+    if (log) commandsPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
+    else commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this round.' }));
+    if (M.logs_note) commandsPanel.appendChild(el('p', { cls: 'hint', text: M.logs_note }));
+  }
+
+  function renderCommandList() {
     clear(commandsPanel);
     if (!M.has_commands) {
       commandsPanel.appendChild(el('p', { cls: 'hint', text: 'This ' + M.format + ' replay records states, not commands.' }));

@@ -1,0 +1,168 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay/recording"
+)
+
+// loggedReplay records 12 rounds of testdata/logger.py (uid 1, logging to
+// stderr on turns divisible by 3, and 20000 bytes on turn 5) against
+// greedy (uid 2).
+func loggedReplay(tb testing.TB) []byte {
+	tb.Helper()
+	py := testutil.NeedTool(tb, "python3")
+	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	greedy, _ := bot.Builtin("greedy")
+	var buf bytes.Buffer
+	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: ext, Name: "logger"}, {Bot: greedy}}, Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
+	cfg.Game.MaxTurn = 12
+	if _, err := match.Run(context.Background(), cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// wantLogText is what the page shows of uid 1's log for the round asked
+// at turn k (frame k+1), "" for nothing; turn 5's is checked apart.
+func wantLogText(k int) string {
+	if k > 0 && k%3 == 0 {
+		return fmt.Sprintf("turn %d: thinking\n<script>alert(%d)</script> red\n", k, k)
+	}
+	return ""
+}
+
+// TestLoadLogs: the manifest carries each round's bot log for its player
+// and frame, as plain text (ANSI escapes removed), the cut log marked;
+// the logs count against the text budget.
+func TestLoadLogs(t *testing.T) {
+	data := loggedReplay(t)
+	rep := loadData(t, data, MaxCommandText)
+	m, err := ReadManifest(rep.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Logs) != m.Frames || m.LogsNote != "" {
+		t.Fatalf("%d frames of logs for %d frames, note %q", len(m.Logs), m.Frames, m.LogsNote)
+	}
+	s1, s2 := 0, 0
+	for i, p := range m.Players {
+		switch p.UID {
+		case 1:
+			s1 = i
+		case 2:
+			s2 = i
+		}
+	}
+	for f := 0; f < m.Frames; f++ {
+		got, want := m.Logs[f][s1], ""
+		if f >= 1 {
+			want = wantLogText(f - 1)
+		}
+		if f == 6 {
+			if !strings.HasPrefix(got, "xxxx") || !strings.HasSuffix(got, " bytes cut]\n") || len(got) > bot.MaxRoundLog {
+				t.Fatalf("frame 6: log %q…", got[:min(len(got), 20)])
+			}
+			continue
+		}
+		if got != want || m.Logs[f][s2] != "" {
+			t.Fatalf("frame %d: logs %q and %q, want %q and nothing", f, got, m.Logs[f][s2], want)
+		}
+	}
+
+	// A budget that holds the commands of frames 0..4 and the log of
+	// frame 4, not more.
+	budget := int64(len(wantLogText(3)) + commandOverhead)
+	for f := 0; f <= 4; f++ {
+		for _, cs := range m.Commands[f] {
+			for _, c := range cs {
+				budget += int64(len(c)) + commandOverhead
+			}
+		}
+	}
+	small := loadData(t, data, budget)
+	ms, err := ReadManifest(small.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms.Logs[4][s1] != wantLogText(3) || ms.Logs[7][s1] != "" || !strings.Contains(ms.LogsNote, "up to turn") {
+		t.Fatalf("logs past the budget: %q %q, note %q", ms.Logs[4][s1], ms.Logs[7][s1], ms.LogsNote)
+	}
+}
+
+// TestLogText: escape sequences and control characters go, text stays.
+func TestLogText(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[1;31mred\x1b[0m\n": "red\n",
+		"a\x1b]0;title\x07b":     "a0;titleb",
+		"<b>x</b>\r\n\tz\x00":    "<b>x</b>\n\tz",
+		"bad \xff utf-8":         "bad \uFFFD utf-8",
+		"\x1b[":                  "",
+		"ok":                     "ok",
+	} {
+		if got := logText([]byte(in)); got != want {
+			t.Errorf("logText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBrowserBotLog: the commands panel shows the selected player's log
+// for the current round, as text: the script tag it printed is not
+// markup and never runs, its colour escapes are gone.
+func TestBrowserBotLog(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "logged.rwd"), loggedReplay(t))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/logged.rwd")
+	evalJS(t, b, `window.alert = () => { window.alerted = true; }, true`, nil)
+	if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and text()="logger"]]`, chromedp.BySearch)); err != nil {
+		t.Fatal(err)
+	}
+	type panel struct {
+		Log     string
+		HasLog  bool
+		None    bool
+		Scripts int
+		Alerted bool
+	}
+	read := func(turn int) panel {
+		var p panel
+		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), (() => { const c = document.getElementById('commands'); const pre = c.querySelector('pre[data-testid=botlog]');
+			return {Log: pre ? pre.textContent : '', HasLog: !!pre, None: !!c.querySelector('[data-testid=botlog-none]'),
+				Scripts: c.querySelectorAll('script').length + (pre ? pre.children.length : 0), Alerted: !!window.alerted}; })()`, turn), &p)
+		return p
+	}
+	if p := read(4); !p.HasLog || p.Log != wantLogText(3) || p.Scripts != 0 || p.Alerted {
+		t.Errorf("turn 4: %+v, want the log %q as text", p, wantLogText(3))
+	}
+	if p := read(5); p.HasLog || !p.None {
+		t.Errorf("turn 5: %+v, want nothing logged", p)
+	}
+	if p := read(7); p.Log != wantLogText(6) || p.Scripts != 0 || p.Alerted {
+		t.Errorf("turn 7: %+v, want the log %q", p, wantLogText(6))
+	}
+	b.Screenshot(t, "botlog.png")
+	b.CheckProblems(t)
+}
