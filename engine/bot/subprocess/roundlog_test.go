@@ -57,9 +57,9 @@ func TestRoundLog(t *testing.T) {
 // TestCutLog: the marker counts the bytes cut, the result never exceeds
 // bot.MaxRoundLog and is not cut inside a UTF-8 sequence.
 func TestCutLog(t *testing.T) {
-	for _, total := range []int{bot.MaxRoundLog + 1, bot.MaxRoundLog + 100, 1 << 20, 1 << 40} {
+	for _, total := range []int64{bot.MaxRoundLog + 1, bot.MaxRoundLog + 100, 1 << 20, 1 << 40} {
 		kept := bytes.Repeat([]byte("é"), bot.MaxRoundLog/2)
-		got := cutLog(nil, kept, int64(total))
+		got := cutLog(nil, kept, total)
 		if len(got) > bot.MaxRoundLog {
 			t.Fatalf("total %d: %d bytes", total, len(got))
 		}
@@ -68,7 +68,7 @@ func TestCutLog(t *testing.T) {
 		if !bytes.Equal(head, kept[:len(head)]) || len(head)%2 != 0 {
 			t.Fatalf("total %d: head of %d bytes", total, len(head))
 		}
-		if want := fmt.Sprintf("\n… [%d bytes cut]\n", total-len(head)); string(got[i:]) != want {
+		if want := fmt.Sprintf("\n… [%d bytes cut]\n", total-int64(len(head))); string(got[i:]) != want {
 			t.Fatalf("total %d: marker %q, want %q", total, got[i:], want)
 		}
 	}
