@@ -513,6 +513,11 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
+		// Off the previous page first: it may still be fetching ECharts,
+		// which it loads after its first frame.
+		if err := chromedp.Run(b.Ctx, chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
 		before := len(b.Requests())
 		openReplay(t, b, "file://"+file+"#turn=250")
 		if got := turnNow(t, b); got != 250 {

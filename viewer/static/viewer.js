@@ -106,6 +106,9 @@
   function fetchBuffer(url) {
     return fetch(url).then(function (res) {
       if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      // The blob gzip'd as it is (/data/ID?gz=1): inflated here, so only
+      // the compressed bytes cross from the network to the page.
+      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
       return res.arrayBuffer();
     });
   }
