@@ -7,7 +7,8 @@
 //	magic "RWD1" | version u16 | header (JSON, length-prefixed) |
 //	map blob (zstd, length-prefixed, empty for seeded maps) |
 //	body: one zstd stream of records — a Round per round, a Checkpoint
-//	(turn and state hash) every CheckpointEvery rounds, a Footer at the end.
+//	(turn and state hash) every CheckpointEvery rounds, a Footer at the end;
+//	in version 2, a log record (the bots' logs, Round.Logs) before a round.
 //
 // The Writer flushes the body after every round, so a recorder killed
 // mid-game leaves a file whose whole rounds all read back. The Reader
