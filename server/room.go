@@ -605,6 +605,9 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	if err := t.rec.Round(cmds, st); err != nil {
 		return err
 	}
+	// The recording has the round before any client hears of it, so a
+	// client that reads the new turn finds it in Recording too.
+	t.live.commit(st.Turn())
 	r, g := t.r, t.g
 	r.mu.Lock()
 	now := r.s.clk.Now()
@@ -624,7 +627,6 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 		}
 	}
 	r.mu.Unlock()
-	t.live.commit(g.turn)
 	r.poke()
 	return nil
 }

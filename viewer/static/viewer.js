@@ -1065,12 +1065,21 @@
   function wire() {
     if (forkButton) forkButton.addEventListener('click', playOn);
     document.querySelectorAll('[data-act]').forEach(function (b) {
-      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); });
+      // Buttons release the focus, as the dropdowns do: a focused button
+      // would otherwise also take Space (activating itself a second time
+      // after the page's own Space toggled play).
+      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); b.blur(); });
     });
     scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
     speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
     overlaySelect.addEventListener('change', function () { setOverlay(overlaySelect.value); overlaySelect.blur(); });
     window.addEventListener('keydown', onKey, true);
+    // Space activates a focused button on keyup: the page's keydown has
+    // already acted on it, so the keyup must not act again.
+    window.addEventListener('keyup', function (e) {
+      var tag = e.target && e.target.tagName;
+      if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
+    }, true);
     document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
     help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     canvas.addEventListener('mousemove', function (ev) {
