@@ -262,12 +262,21 @@ func (e *Encoder) validate(f *colorfight2.Frame) error {
 }
 
 func (e *Encoder) appendElem0(b []byte, f *colorfight2.Frame) []byte {
-	b = append(b, `{"turn":0,"info":`...)
-	b = append(b, e.hdr.Info...)
+	return e.appendFull(b, f, 0, e.hdr.Info, e.hdr.Chat, e.hdr.Error)
+}
+
+// appendFull writes a frame in the full form — element 0 of a replay, and
+// the game_channel's state message (AppendStateMessage): every cell, the
+// headers and the users with their header cells.
+func (e *Encoder) appendFull(b []byte, f *colorfight2.Frame, turn int, info, chat, errs []byte) []byte {
+	b = append(b, `{"turn":`...)
+	b = strconv.AppendInt(b, int64(turn), 10)
+	b = append(b, `,"info":`...)
+	b = append(b, info...)
 	b = append(b, `,"chat":`...)
-	b = append(b, e.hdr.Chat...)
+	b = append(b, chat...)
 	b = append(b, `,"error":`...)
-	b = append(b, e.hdr.Error...)
+	b = append(b, errs...)
 	b = append(b, `,"game_map":{"data":[`...)
 	for y := 0; y < f.Height; y++ {
 		if y > 0 {

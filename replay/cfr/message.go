@@ -2,7 +2,6 @@ package cfr
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
@@ -44,38 +43,5 @@ func AppendStateMessage(b []byte, f *colorfight2.Frame, info, chat, errs json.Ra
 			}
 		}
 	}
-	b = append(b, `{"turn":`...)
-	b = strconv.AppendInt(b, int64(f.Turn), 10)
-	b = append(b, `,"info":`...)
-	b = append(b, raw(info, "{}")...)
-	b = append(b, `,"chat":`...)
-	b = append(b, raw(chat, "[]")...)
-	b = append(b, `,"error":`...)
-	b = append(b, raw(errs, "{}")...)
-	b = append(b, `,"game_map":{"data":[`...)
-	for y := 0; y < f.Height; y++ {
-		if y > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for x := 0; x < f.Width; x++ {
-			if x > 0 {
-				b = append(b, ',')
-			}
-			b = appendCell(b, &f.Cells[y*f.Width+x], NumFields)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `],"headers":[`...)
-	for i, h := range Headers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, h...)
-		b = append(b, '"')
-	}
-	b = append(b, `]},"users":`...)
-	b = e.appendUsers(b, f, true)
-	return append(b, '}')
+	return e.appendFull(b, f, f.Turn, raw(info, "{}"), raw(chat, "[]"), raw(errs, "{}"))
 }
