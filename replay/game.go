@@ -174,22 +174,33 @@ func Verify(r io.Reader, visit func(g *Game) error) (*VerifyResult, error) {
 		return nil, err
 	}
 	defer g.Close()
+	var v func() error
+	if visit != nil {
+		v = func() error { return visit(g) }
+	}
+	return verifyRounds(g.Next, g.s.Turn, v), nil
+}
+
+// verifyRounds plays every round with next until io.EOF (the footer
+// matched) or the first error, calling visit after each round; the
+// verification loop of both games.
+func verifyRounds(next func() error, turn func() int, visit func() error) *VerifyResult {
 	res := &VerifyResult{}
 	for {
-		err := g.Next()
+		err := next()
 		if errors.Is(err, io.EOF) {
 			res.Complete = true
-			return res, nil
+			return res
 		}
 		if err != nil {
 			res.Err = err
-			return res, nil
+			return res
 		}
-		res.Rounds = g.s.Turn()
+		res.Rounds = turn()
 		if visit != nil {
-			if err := visit(g); err != nil {
+			if err := visit(); err != nil {
 				res.Err = err
-				return res, nil
+				return res
 			}
 		}
 	}

@@ -434,25 +434,11 @@ func VerifyMonad(r io.Reader, visit func(g *MonadGame) error) (*VerifyResult, er
 		return nil, err
 	}
 	defer g.Close()
-	res := &VerifyResult{}
-	for {
-		err := g.Next()
-		if errors.Is(err, io.EOF) {
-			res.Complete = true
-			return res, nil
-		}
-		if err != nil {
-			res.Err = err
-			return res, nil
-		}
-		res.Rounds = g.s.Turn()
-		if visit != nil {
-			if err := visit(g); err != nil {
-				res.Err = err
-				return res, nil
-			}
-		}
+	var v func() error
+	if visit != nil {
+		v = func() error { return visit(g) }
 	}
+	return verifyRounds(g.Next, g.s.Turn, v), nil
 }
 
 // MonadSummary is what a Monad recording says without being played.
