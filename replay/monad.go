@@ -141,23 +141,9 @@ func (w *MonadWriter) WriteRound(r *monad.Round, s *monad.State) error {
 		}
 	}
 	bw.align()
-	b := bw.buf
 	w.turn++
-	if w.turn%w.hdr.CheckpointEvery == 0 {
-		b = append(b, tagCheckpoint)
-		b = binary.AppendUvarint(b, uint64(w.turn))
-		b = binary.LittleEndian.AppendUint64(b, s.Hash())
-	}
-	w.buf = b
-	if _, err := w.zw.Write(b); err != nil {
-		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
-		return w.err
-	}
-	if err := w.zw.Flush(); err != nil {
-		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
-		return w.err
-	}
-	return nil
+	w.buf, w.err = finishRound(w.zw, bw.buf, w.turn, w.hdr.CheckpointEvery, s)
+	return w.err
 }
 
 // Close writes the footer — final turn, state hash, the ranking (uids =

@@ -249,23 +249,9 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		}
 	}
 	bw.align()
-	b := bw.buf
 	w.turn++
-	if w.turn%w.hdr.CheckpointEvery == 0 {
-		b = append(b, tagCheckpoint)
-		b = binary.AppendUvarint(b, uint64(w.turn))
-		b = binary.LittleEndian.AppendUint64(b, s.Hash())
-	}
-	w.buf = b
-	if _, err := w.zw.Write(b); err != nil {
-		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
-		return w.err
-	}
-	if err := w.zw.Flush(); err != nil {
-		w.err = fmt.Errorf("replay: round %d: %w", w.turn-1, err)
-		return w.err
-	}
-	return nil
+	w.buf, w.err = finishRound(w.zw, bw.buf, w.turn, w.hdr.CheckpointEvery, s)
+	return w.err
 }
 
 // WriteLogs gives the bots' logs of the next round WriteRound writes:
@@ -447,4 +433,24 @@ func (w *Writer) Close(s *colorfight2.State) error {
 		return w.err
 	}
 	return nil
+}
+
+// finishRound ends a round record of either game: it appends the
+// checkpoint due once turn rounds are written (every `every` rounds, with
+// the state's hash), then writes and flushes the bytes, so a recorder
+// killed later keeps this round. It returns the bytes for reuse and an
+// error naming the round.
+func finishRound(zw *zstd.Encoder, b []byte, turn, every int, s interface{ Hash() uint64 }) ([]byte, error) {
+	if turn%every == 0 {
+		b = append(b, tagCheckpoint)
+		b = binary.AppendUvarint(b, uint64(turn))
+		b = binary.LittleEndian.AppendUint64(b, s.Hash())
+	}
+	if _, err := zw.Write(b); err != nil {
+		return b, fmt.Errorf("replay: round %d: %w", turn-1, err)
+	}
+	if err := zw.Flush(); err != nil {
+		return b, fmt.Errorf("replay: round %d: %w", turn-1, err)
+	}
+	return b, nil
 }
