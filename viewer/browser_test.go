@@ -354,11 +354,22 @@ func TestBrowser(t *testing.T) {
 		// The commands of a .cfr are inferred, and marked so: select the
 		// winner at turn 250 and its commands are listed.
 		evalJS(t, b, `window.rewind.seek(250), true`, nil)
-		if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and text()="RuntimeTerrors"]]`, chromedp.BySearch)); err != nil {
+		// ECharts arrives after the first frame and its charts take their
+		// size then: click only once the layout no longer moves.
+		if err := b.WaitJS(`window.rewind.chartsReady`, 60*time.Second); err != nil {
 			t.Fatal(err)
 		}
+		// The row's own click (a click at coordinates can land elsewhere
+		// while the page's layout still settles on a loaded machine).
+		var clicked bool
+		evalJS(t, b, `(() => { const r = [...document.querySelectorAll('#players tbody tr')].find(tr => tr.querySelector('td.name')?.textContent === 'RuntimeTerrors'); if (r) r.click(); return !!r; })()`, &clicked)
+		if !clicked {
+			t.Fatal("no RuntimeTerrors row in the player panel")
+		}
 		if err := b.WaitJS(`document.querySelectorAll('#commands ol li code').length > 0`, 10*time.Second); err != nil {
-			t.Fatal("no commands listed for RuntimeTerrors at turn 250: ", err)
+			var diag string
+			evalJS(t, b, `'turn ' + window.rewind.turn() + ', selected ' + window.rewind.selected() + ', panel: ' + document.getElementById('commands').textContent.slice(0, 300)`, &diag)
+			t.Fatal("no commands listed for RuntimeTerrors at turn 250: ", err, "; ", diag)
 		}
 		var panel struct {
 			Head, Note string
