@@ -237,3 +237,22 @@ func (s *monadRWD) Close() error {
 	}
 	return err
 }
+
+// IsMonad reports whether the first bytes of a file are a Monad replay
+// of any format rewind reads (see NewMonad); r needs a 64 KiB buffer.
+// Callers that serve both games ask it first and open a Monad replay with
+// NewMonad, anything else with New.
+func IsMonad(r *bufio.Reader) bool {
+	return IsMonadRWD(r)
+}
+
+// IsMonadFile reports whether the file at path is a Monad replay (see
+// IsMonad); a file it cannot read is not.
+func IsMonadFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return IsMonad(bufio.NewReaderSize(f, 64<<10))
+}
