@@ -325,23 +325,34 @@ type Rank struct {
 	Rank   int // 1, 2, ...; crashed players share the last rank
 }
 
-// Ranking returns the players in rank order (§7): players not crashed by
-// hives owned (more first), then units on the map (more first), then id;
-// ranks 1, 2, ... without ties. Crashed players follow, in id order, all
-// with rank (number not crashed) + 1.
+// Ranking returns the players in rank order (§7): RankStats of every
+// player's Stats.
 func (s *State) Ranking() []Rank {
+	stats := make([]PlayerStats, s.players)
+	for p := range stats {
+		stats[p] = s.Stats(p)
+	}
+	return RankStats(stats)
+}
+
+// RankStats ranks players from their facts (stats[p] is player p's), as
+// the rules do (§7): players not crashed by hives owned (more first), then
+// units on the map (more first), then id; ranks 1, 2, ... without ties.
+// Crashed players follow, in id order, all with rank (number not crashed)
+// + 1. It is the one statement of the ranking: State.Ranking and an
+// analysis of a replay's frames both use it.
+func RankStats(stats []PlayerStats) []Rank {
 	type key struct {
 		p, hives int
 		units    int64
 	}
 	var ks []key
-	for p := 0; p < s.players; p++ {
-		if !s.pl[p].crashed {
-			st := s.Stats(p)
+	for p, st := range stats {
+		if !st.Crashed {
 			ks = append(ks, key{p, st.Hives, st.Units})
 		}
 	}
-	// insertion sort: at most 4 players, stable
+	// insertion sort: few players, stable
 	for i := 1; i < len(ks); i++ {
 		for j := i; j > 0; j-- {
 			a, b := ks[j-1], ks[j]
@@ -352,12 +363,12 @@ func (s *State) Ranking() []Rank {
 			}
 		}
 	}
-	out := make([]Rank, 0, s.players)
+	out := make([]Rank, 0, len(stats))
 	for i, k := range ks {
 		out = append(out, Rank{Player: k.p, Rank: i + 1})
 	}
-	for p := 0; p < s.players; p++ {
-		if s.pl[p].crashed {
+	for p, st := range stats {
+		if st.Crashed {
 			out = append(out, Rank{Player: p, Rank: len(ks) + 1})
 		}
 	}
