@@ -1,101 +1,182 @@
 package monad_test
 
 import (
+	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/monad"
 )
 
+// The vectors the benchmarks replay (testdata/monad), and the 4-player
+// ones among them.
+var (
+	benchVectors  = []string{"m01", "m02", "m03", "m04", "m05", "m06"}
+	bench4Players = []string{"m04", "m06"}
+)
+
+// benchTurn is one turn of a vector: the replies as the bots sent them
+// and, parsed, as Step takes them.
 type benchTurn struct {
+	raw      [][]json.RawMessage
 	cmds     [][]monad.Command
 	timedOut []int
 }
 
+// benchGame is one vector ready to replay.
+type benchGame struct {
+	name    string
+	initial *monad.State // before turn 0
+	turns   []benchTurn
+}
+
 // loadBench reads vector name from testdata and returns its turns, parsed.
-func loadBench(b *testing.B, name string) (*conform.MonadVector, []benchTurn) {
+func loadBench(b *testing.B, name string) benchGame {
 	b.Helper()
 	v, err := conform.ReadMonadVector("../../testdata/monad/" + name + ".commands.json")
 	if err != nil {
 		b.Fatal(err)
 	}
-	turns := make([]benchTurn, len(v.Turns))
-	for t := range turns {
-		turns[t].cmds, turns[t].timedOut = v.Commands(t)
-	}
-	return v, turns
-}
-
-// runBench times turns[from:] from state start (the state before turn
-// from): one op is one turn; the state is restored outside the timer when
-// the cycle wraps.
-func runBench(b *testing.B, start *monad.State, turns []benchTurn, from int) {
-	s := start.Clone()
-	s.Step(turns[from].cmds) // warm the scratch buffers
-	s.CopyFrom(start)
-	n := len(turns) - from
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % n
-		if k == 0 && i > 0 {
-			b.StopTimer()
-			s.CopyFrom(start)
-			b.StartTimer()
-		}
-		tr := &turns[from+k]
-		for _, p := range tr.timedOut {
-			s.SetTimedOut(p)
-		}
-		s.Step(tr.cmds)
-	}
-}
-
-// BenchmarkMonadTurn times one turn of vector m04 (4 players, the engine's
-// full 1000 turns) in mid-game: it cycles through turns 500..999, starting
-// each cycle from the state before turn 500, so ns/op is the time per turn.
-// Commands are parsed beforehand.
-func BenchmarkMonadTurn(b *testing.B) {
-	v, turns := loadBench(b, "m04")
 	s, err := monad.New(v.Config())
 	if err != nil {
 		b.Fatal(err)
 	}
-	const mid = 500
-	for t := 0; t < mid; t++ {
-		s.Step(turns[t].cmds)
+	g := benchGame{name: name, initial: s, turns: make([]benchTurn, len(v.Turns))}
+	for t := range g.turns {
+		tr := &g.turns[t]
+		tr.cmds, tr.timedOut = v.Commands(t)
+		tr.raw = make([][]json.RawMessage, v.Players)
+		for p := range tr.raw {
+			tr.raw[p] = v.Turns[t].Commands[strconv.Itoa(p)]
+		}
 	}
-	runBench(b, s, turns, mid)
+	return g
+}
+
+// midGame returns the turns a benchmark calls mid-game in a game of n
+// turns: the middle half, [n/4, 3n/4). scripts/monad-reference-bench.py
+// times the reference engine on the same turns.
+func midGame(n int) (from, to int) { return n / 4, 3 * n / 4 }
+
+// segment is a run of turns of one vector and the state before its first.
+type segment struct {
+	start *monad.State
+	turns []benchTurn
+}
+
+// segmentOf plays g up to turn from and returns turns [from, to).
+func segmentOf(g benchGame, from, to int) segment {
+	s := g.initial.Clone()
+	for t := 0; t < from; t++ {
+		play(s, &g.turns[t], nil, false)
+	}
+	return segment{start: s, turns: g.turns[from:to]}
+}
+
+// play plays one turn on s: the players who timed out then are marked, and
+// the commands are either the pre-parsed ones or, with parse, the raw
+// replies through monad.ParseCommand into buf (returned for reuse).
+func play(s *monad.State, tr *benchTurn, buf [][]monad.Command, parse bool) [][]monad.Command {
+	for _, p := range tr.timedOut {
+		s.SetTimedOut(p)
+	}
+	if !parse {
+		s.Step(tr.cmds)
+		return buf
+	}
+	for len(buf) < len(tr.raw) {
+		buf = append(buf, nil)
+	}
+	for p, replies := range tr.raw {
+		buf[p] = buf[p][:0]
+		for _, c := range replies {
+			buf[p] = append(buf[p], monad.ParseCommand(c))
+		}
+	}
+	s.Step(buf[:len(tr.raw)])
+	return buf
+}
+
+// runSegments times the turns of segs, one op per turn, cycling through
+// them in order; each segment starts from its own state, restored outside
+// the timer. With parse, a turn includes parsing its raw replies. ns/op is
+// the mean time per turn over the segments.
+func runSegments(b *testing.B, segs []segment, parse bool) {
+	var buf [][]monad.Command
+	// Warm the scratch buffers of the state used below.
+	s := segs[0].start.Clone()
+	buf = play(s, &segs[0].turns[0], buf, parse)
+	s.CopyFrom(segs[0].start)
+	seg, k := 0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if k == len(segs[seg].turns) {
+			b.StopTimer()
+			seg, k = (seg+1)%len(segs), 0
+			s.CopyFrom(segs[seg].start)
+			b.StartTimer()
+		}
+		buf = play(s, &segs[seg].turns[k], buf, parse)
+		k++
+	}
+}
+
+// BenchmarkMonadRound4PlayersMidGame times one Monad round with 4 players
+// in mid-game, beside ColorfightII's BenchmarkRound (package
+// engine/colorfight2): the middle half of the turns of the two 4-player
+// vectors, m04 (turns 250..749 of 1000) and m06 (137..410 of 548),
+// commands parsed beforehand. One op is one round; each vector's run
+// starts from the state before its first mid-game turn, restored outside
+// the timer. scripts/monad-bench.sh compares it with the reference engine
+// on the same turns.
+func BenchmarkMonadRound4PlayersMidGame(b *testing.B) {
+	var segs []segment
+	for _, name := range bench4Players {
+		g := loadBench(b, name)
+		from, to := midGame(len(g.turns))
+		segs = append(segs, segmentOf(g, from, to))
+	}
+	runSegments(b, segs, false)
 }
 
 // BenchmarkMonadVector times every turn of each vector (one op is one
-// turn, averaged over the whole game), for comparison with the reference
-// engine's time per turn on the same vectors (testdata/refbench.py).
+// turn, the mean over the whole game), commands parsed beforehand, for
+// comparison with the reference engine's time per turn on the same
+// vectors (scripts/monad-bench.sh).
 func BenchmarkMonadVector(b *testing.B) {
-	for _, name := range []string{"m01", "m02", "m03", "m04", "m05", "m06"} {
+	for _, name := range benchVectors {
 		b.Run(name, func(b *testing.B) {
-			v, turns := loadBench(b, name)
-			s, err := monad.New(v.Config())
-			if err != nil {
-				b.Fatal(err)
-			}
-			runBench(b, s, turns, 0)
+			g := loadBench(b, name)
+			runSegments(b, []segment{segmentOf(g, 0, len(g.turns))}, false)
+		})
+	}
+}
+
+// BenchmarkMonadVectorParse is BenchmarkMonadVector with each turn's raw
+// replies parsed (monad.ParseCommand) inside the turn, as a match does and
+// as the reference turns its bots' command objects into Commands.
+func BenchmarkMonadVectorParse(b *testing.B) {
+	for _, name := range benchVectors {
+		b.Run(name, func(b *testing.B) {
+			g := loadBench(b, name)
+			runSegments(b, []segment{segmentOf(g, 0, len(g.turns))}, true)
 		})
 	}
 }
 
 // BenchmarkMonadParse times parsing one turn's replies of m04, turns
 // 500..999 (one op is one turn: every player's raw commands through
-// ParseCommand), the part of a turn BenchmarkMonadTurn leaves out.
+// ParseCommand), the part of a turn BenchmarkMonadRound4PlayersMidGame
+// leaves out.
 func BenchmarkMonadParse(b *testing.B) {
-	v, _ := loadBench(b, "m04")
-	var raw [][]byte
+	g := loadBench(b, "m04")
+	var raw []json.RawMessage
 	var ends []int
-	for t := 500; t < len(v.Turns); t++ {
-		for p := 0; p < v.Players; p++ {
-			for _, c := range v.Turns[t].Commands[string(rune('0'+p))] {
-				raw = append(raw, c)
-			}
+	for _, tr := range g.turns[500:] {
+		for _, replies := range tr.raw {
+			raw = append(raw, replies...)
 		}
 		ends = append(ends, len(raw))
 	}
