@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 type analyzeOptions struct {
@@ -35,6 +36,12 @@ game's events and a summary, from either replay format.
 For a FILE: --format table (default) prints the summary and events; json
 prints one object (schema: docs/analysis-json.md); csv prints the series, one
 row per player per round (--csv summary: one row per player).
+
+A Monad replay (--game monad) gives resources, units, hives, cells, units
+produced and lost, rejected commands, resources mined, units moved and hives
+built and lost per player per turn, its events (hives built and destroyed,
+eliminations, bot faults, lead changes) and its ranking; csv prints one row
+per player per turn, turn 0 included.
 
 For a DIR: every .rwd and .cfr in it is analyzed in parallel; the output is
 one CSV row per (game, player), followed by an aggregate per bot name
@@ -66,6 +73,9 @@ func runAnalyze(opts *analyzeOptions) error {
 			return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
 		}
 		return analyzeDir(opts)
+	}
+	if source.IsMonadFile(opts.path) {
+		return analyzeMonad(opts)
 	}
 	a, err := analysis.AnalyzeFile(opts.path)
 	if err != nil {
@@ -127,4 +137,40 @@ func analyzeDir(opts *analyzeOptions) error {
 		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
 	}
 	return nil
+}
+
+// analyzeMonad analyzes the Monad replay at opts.path.
+func analyzeMonad(opts *analyzeOptions) error {
+	switch opts.format {
+	case "table", "json", "csv":
+	default:
+		return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
+	}
+	if opts.format == "csv" && opts.kind != "series" {
+		return fmt.Errorf("--csv %s: a Monad replay has only the series (one row per player per turn); give --csv series", opts.kind)
+	}
+	a, err := analysis.AnalyzeMonadFile(opts.path)
+	if err != nil {
+		return err
+	}
+	if a.Truncated != nil && opts.stderr != nil {
+		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", opts.path, a.Truncated, a.Turns)
+	}
+	switch opts.format {
+	case "json":
+		return a.WriteJSON(opts.stdout)
+	case "csv":
+		return a.WriteCSV(opts.stdout)
+	}
+	return a.WriteTable(opts.stdout)
+}
+
+// refuseMonad returns the error of a command (what) that does not read
+// Monad replays when path is one, naming the commands that do; nil
+// otherwise.
+func refuseMonad(what, path string) error {
+	if !source.IsMonadFile(path) {
+		return nil
+	}
+	return fmt.Errorf("%s is a Monad replay, which %s does not handle; for Monad use analyze (table, --format json or csv), verify and info", path, what)
 }

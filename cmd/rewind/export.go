@@ -52,6 +52,13 @@ func runExport(opts *exportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
 	}
+	what := "export (a .cfr holds ColorfightII games only)"
+	if opts.html {
+		what = "export --html"
+	}
+	if err := refuseMonad(what, opts.in); err != nil {
+		return err
+	}
 	src, err := source.Open(opts.in)
 	if err != nil {
 		return err

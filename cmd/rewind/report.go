@@ -41,6 +41,9 @@ func runReport(opts *reportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
 	}
+	if err := refuseMonad("report", opts.in); err != nil {
+		return err
+	}
 	a, err := analysis.AnalyzeFile(opts.in)
 	if err != nil {
 		return err
