@@ -232,7 +232,7 @@ func (e Event) Text(name func(uid int) string) string {
 	case EventBuildingBracket:
 		return fmt.Sprintf("%s enters building tax bracket %d (%d mines and wells)", name(e.UID), e.Other, e.Value)
 	case EventLeadForGood:
-		return fmt.Sprintf("%s takes the lead for good (%d gold)", name(e.UID), e.Value)
+		return leadForGoodText(name(e.UID), e.Value, "gold")
 	case EventBotFault:
 		if e.Value == 1 {
 			return fmt.Sprintf("%s's bot fails to answer (1 round)", name(e.UID))
@@ -240,6 +240,12 @@ func (e Event) Text(name func(uid int) string) string {
 		return fmt.Sprintf("%s's bot fails to answer (%d rounds in a row)", name(e.UID), e.Value)
 	}
 	return fmt.Sprintf("%s: %s (other %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.UID), e.Other, e.Value)
+}
+
+// leadForGoodText is the lead_for_good sentence of every game: who took
+// the lead for good, with value of unit (gold, hives) then.
+func leadForGoodText(who string, value int64, unit string) string {
+	return fmt.Sprintf("%s takes the lead for good (%d %s)", who, value, unit)
 }
 
 // Standing is one line of the final ranking, with the player's totals.

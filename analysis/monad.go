@@ -161,7 +161,7 @@ func (e MonadEvent) Text(name func(player int) string) string {
 	case EventLeadChange:
 		return fmt.Sprintf("%s takes the lead (%d hives)", name(e.Player), e.Value)
 	case EventLeadForGood:
-		return fmt.Sprintf("%s takes the lead for good (%d hives)", name(e.Player), e.Value)
+		return leadForGoodText(name(e.Player), e.Value, "hives")
 	}
 	return fmt.Sprintf("%s: %s (other %d, value %d)", e.Kind, name(e.Player), e.Other, e.Value)
 }
