@@ -134,13 +134,18 @@ func OpenMonad(path string) (MonadSource, error) {
 	return s, nil
 }
 
-// NewMonad reads a Monad replay from r; closer (may be nil) is closed by
-// Close. A ColorfightII replay is refused with replay.ErrRuleset.
+// NewMonad reads a Monad replay from r: a .rwd recording, or a log the
+// reference engine wrote (replay.json or .mp.gz, see NewMonadLog); closer
+// (may be nil) is closed by Close. A ColorfightII replay is refused with
+// replay.ErrRuleset.
 func NewMonad(r io.Reader, closer io.Closer) (MonadSource, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(4)
 	if string(prefix) != replay.Magic {
-		return nil, errors.New("not a Monad replay: not a .rwd recording")
+		if IsMonadLog(br) {
+			return newMonadLog(br, closer)
+		}
+		return nil, errors.New("not a Monad replay: neither a .rwd recording nor a reference log (replay.json, .mp.gz)")
 	}
 	g, err := replay.OpenMonad(br)
 	if err != nil {
@@ -243,7 +248,7 @@ func (s *monadRWD) Close() error {
 // Callers that serve both games ask it first and open a Monad replay with
 // NewMonad, anything else with New.
 func IsMonad(r *bufio.Reader) bool {
-	return IsMonadRWD(r)
+	return IsMonadRWD(r) || IsMonadLog(r)
 }
 
 // IsMonadFile reports whether the file at path is a Monad replay (see
