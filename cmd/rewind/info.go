@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/monadlog"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -24,7 +25,7 @@ func newInfoCmd() *cobra.Command {
 	opts := &infoOptions{}
 	return &cobra.Command{
 		Use:   "info FILE...",
-		Short: "Print a replay's header (.rwd or .cfr) without playing it",
+		Short: "Print a replay's header (.rwd, .cfr or a Monad reference log) without playing it",
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
@@ -51,6 +52,9 @@ func runInfo(opts *infoOptions, path string) error {
 		return err
 	}
 	w := opts.stdout
+	if source.IsMonadLog(bufio.NewReaderSize(bytes.NewReader(data), 64<<10)) {
+		return monadLogInfo(w, path, data)
+	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	prefix, _ := br.Peek(8)
 	format, err := source.Sniff(prefix)
@@ -169,6 +173,68 @@ func monadInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 			line += fmt.Sprintf("  rank %d, %d resources", rank[p.UID], f.Gold[p.UID-1])
 		}
 		fmt.Fprintln(w, line)
+	}
+	return nil
+}
+
+// monadLogInfo prints what a log of the Monad reference engine
+// (replay.json, .mp.gz) says: its form, the game's size and length, and
+// the final entry's facts per player with the rank rankedBots gives.
+func monadLogInfo(w io.Writer, path string, data []byte) error {
+	l, err := monadlog.Decode(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	form := string(l.Encoding)
+	if l.Gzip {
+		form += ", gzip'd"
+	}
+	fmt.Fprintf(w, "%s\n  format:   Monad reference log (%s), %d bytes\n", path, form, len(data))
+	turns := len(l.Turns) - 1
+	fmt.Fprintf(w, "  game:     %dx%d hex, %d players, %d turns played (%d log entries)\n", l.W, l.H, l.Players, turns, len(l.Turns))
+	final := &l.Turns[turns]
+	withHives := 0
+	for p := 0; p < l.Players; p++ {
+		if final.Stats(p).Hives > 0 {
+			withHives++
+		}
+	}
+	end := "the turn limit, or every bot timed out or crashed"
+	switch withHives {
+	case 0:
+		end = "no player left with hives"
+	case 1:
+		end = "one player left with hives"
+	}
+	fmt.Fprintf(w, "  ended:    %s\n", end)
+	players, mapped := l.RankedPlayers()
+	byPlayer := map[int]monadlog.RankedBot{}
+	for i, p := range players {
+		byPlayer[p] = l.Ranked[i]
+	}
+	fmt.Fprintf(w, "  players:  (final entry)\n")
+	for p := 0; p < l.Players; p++ {
+		st := final.Stats(p)
+		line := fmt.Sprintf("    %d  ", p)
+		if rb, ok := byPlayer[p]; ok {
+			line += fmt.Sprintf("%-24q  rank %d", rb.ID, rb.Rank)
+			if rb.Crashed {
+				line += ", crashed"
+			}
+			if rb.TimedOut {
+				line += ", timed out"
+			}
+			line += ", "
+		} else {
+			line += fmt.Sprintf("%-24q  ", fmt.Sprintf("player %d", p))
+		}
+		fmt.Fprintln(w, line+fmt.Sprintf("%d resources, %d hives, %d units", st.Resources, st.Hives, st.Units))
+	}
+	if !mapped && len(l.Ranked) > 0 {
+		fmt.Fprintf(w, "  ranking:  (rankedBots; which player each is cannot be told from the final board)\n")
+		for _, rb := range l.Ranked {
+			fmt.Fprintf(w, "    rank %d  %q  crashed %v, timed out %v\n", rb.Rank, rb.ID, rb.Crashed, rb.TimedOut)
+		}
 	}
 	return nil
 }

@@ -54,6 +54,9 @@ const (
 	MaxDepth = 32
 )
 
+// maxDecompressed is MaxDecompressed, lowered by tests.
+var maxDecompressed int64 = MaxDecompressed
+
 // Size is the only map size rewind plays Monad on.
 const Size = monad.Width
 
@@ -222,7 +225,7 @@ func Decode(r io.Reader) (*Log, error) {
 		defer zr.Close()
 		in = zr
 	}
-	lr := &capReader{r: in, n: MaxDecompressed}
+	lr := &capReader{r: in, n: maxDecompressed}
 	var vr valueReader
 	if enc == JSON {
 		vr = newJSONReader(lr)
@@ -230,9 +233,16 @@ func Decode(r io.Reader) (*Log, error) {
 		vr = newMsgpackReader(lr)
 	}
 	d := decoder{vr: vr, log: &Log{Encoding: enc, Gzip: gz, Players: -1}}
-	if err := d.log1(); err != nil {
+	err := d.log1()
+	if err == nil && gz {
+		// Read to the gzip trailer, whose checksum tells a damaged file.
+		if _, err = io.Copy(io.Discard, lr); err != nil {
+			err = fmt.Errorf("gzip: %w", err)
+		}
+	}
+	if err != nil {
 		if lr.n < 0 {
-			return nil, fmt.Errorf("log larger than %d MiB decompressed (%v)", MaxDecompressed>>20, err)
+			return nil, fmt.Errorf("the log is larger than %d MiB decompressed (%v)", maxDecompressed>>20, err)
 		}
 		return nil, err
 	}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMonadOfficialLogCommands: info and analyze open the Monad reference
+// engine's own logs (.mp.gz and replay.json, real files) and describe the
+// game: players by the names rankedBots gives, turns, final facts, ranks.
+func TestMonadOfficialLogCommands(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "monad", "official")
+	mp, js := filepath.Join(dir, "m06.mp.gz"), filepath.Join(dir, "m05.replay.json")
+	out, err := runCLIOut(t, "info", mp, js)
+	if err != nil {
+		t.Fatalf("info: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"Monad reference log (msgpack, gzip'd), 124517 bytes",
+		"4 players, 548 turns played (549 log entries)",
+		"ended:    one player left with hives",
+		`0  "p0-hill"                 rank 1, 76 resources, 26 hives, 383 units`,
+		`1  "p1-chaos"                rank 3, timed out, 78 resources, 0 hives, 0 units`,
+		"Monad reference log (json), 370335 bytes",
+		"2 players, 100 turns played (101 log entries)",
+		`1  "p1-chaos"                rank 1, 107 resources, 12 hives, 80 units`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runCLIOut(t, "analyze", mp)
+	if err != nil {
+		t.Fatalf("analyze: %v\n%s", err, out)
+	}
+	for _, want := range []string{"(monad-msgpack), 4 players, 548 turns", `winner "p0-hill"`, `"p3-raider" builds a hive at (14, 16)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("analyze lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runCLIOut(t, "analyze", js, "--format", "json")
+	if err != nil || !strings.Contains(out, `"monad-json"`) {
+		t.Fatalf("analyze --format json: %v\n%.400s", err, out)
+	}
+}
