@@ -28,6 +28,8 @@ type LibraryRow struct {
 	ID      string // replay id (path relative to the library)
 	URL     string // the replay page, already path-escaped
 	Format  string
+	Game    string // "ColorfightII" or "Monad"
+	Unit    string // what Gold counts: "gold", "resources"
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown
 	Gold    int64  // the winner's gold

@@ -32,6 +32,9 @@ type Entry struct {
 	// Err says why the file cannot be opened at all ("" when it can; a
 	// damaged file that starts well is listed with Summary.Damage).
 	Err string
+	// Game is the replay's game: GameColorfightII or GameMonad (whose
+	// Summary counts resources where ColorfightII's counts gold).
+	Game string
 }
 
 // Library is a folder of .rwd and .cfr replays, rescanned on every
@@ -353,7 +356,12 @@ func (l *Library) summarize(e *Entry) {
 		return
 	}
 	defer f.Close()
-	sum, err := source.Summarize(f)
+	br := bufio.NewReaderSize(f, 64<<10)
+	if summarizeMonad(e, br) {
+		return
+	}
+	e.Game = GameColorfightII
+	sum, err := source.Summarize(br)
 	if err != nil {
 		e.Err = err.Error()
 		return
@@ -494,10 +502,18 @@ func (l *Library) load(id string) (*Replay, error) {
 	if err != nil {
 		return nil, ErrNotFound
 	}
-	src, err := source.New(bufio.NewReaderSize(f, 64<<10), f)
+	src, msrc, err := openAny(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	if msrc != nil {
+		defer msrc.Close()
+		rep, err := loadMonadReplay(l.mem, msrc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", id, err)
+		}
+		return rep, nil
 	}
 	defer src.Close()
 	var sum *source.Summary

@@ -26,7 +26,6 @@
 package viewer
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -289,7 +288,7 @@ func rows(entries []*Entry) []templates.LibraryRow {
 		for i, p := range e.Players {
 			names[i] = p.Name
 		}
-		r := templates.LibraryRow{ID: e.ID, URL: ReplayURL(e.ID), Format: string(e.Format), Players: strings.Join(names, ", "),
+		r := templates.LibraryRow{ID: e.ID, URL: ReplayURL(e.ID), Format: string(e.Format), Game: e.Game, Unit: gameUnit(e.Game), Players: strings.Join(names, ", "),
 			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
 			Size: e.Size, SizeStr: sizeString(e.Size)}
 		if e.Winner != 0 {
@@ -342,6 +341,7 @@ type libraryEntry struct {
 	ID         string          `json:"id"`
 	URL        string          `json:"url"`
 	Format     source.Format   `json:"format"`
+	Game       string          `json:"game"`
 	Size       int64           `json:"size"`
 	Date       time.Time       `json:"date"`
 	Players    []source.Player `json:"players"`
@@ -361,7 +361,7 @@ func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]libraryEntry, len(entries))
 	for i, e := range entries {
-		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Size: e.Size, Date: e.Date, Players: e.Players,
+		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Game: e.Game, Size: e.Size, Date: e.Date, Players: e.Players,
 			Winner: e.Winner, WinnerGold: e.WinnerGold, Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
 		if e.Err == "" {
 			out[i].Status = e.Status()
@@ -402,6 +402,10 @@ func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, strin
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	rep, id, ok := s.loadFor(w, r)
 	if !ok {
+		return
+	}
+	if rep.Monad != nil {
+		s.monadPage(w, r, rep, id)
 		return
 	}
 	p := PageData(rep, id)
@@ -610,10 +614,21 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := source.New(bufio.NewReaderSize(f, 64<<10), f)
+	src, msrc, err := openAny(f)
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if msrc != nil {
+		defer msrc.Close()
+		rep, err := loadMonadReplay(s.mem, msrc)
+		if err != nil {
+			return nil, err
+		}
+		if rep.Warning != "" {
+			return nil, errors.New(rep.Warning)
+		}
+		return rep, ctx.Err()
 	}
 	defer src.Close()
 	var sum *source.Summary

@@ -22,7 +22,7 @@
     });
     var body = tbody();
     all.forEach(function (r) {
-      var hay = (r.getAttribute('data-id') + ' ' + r.getAttribute('data-players') + ' ' + r.getAttribute('data-winner')).toLowerCase();
+      var hay = (r.getAttribute('data-id') + ' ' + r.getAttribute('data-game') + ' ' + r.getAttribute('data-players') + ' ' + r.getAttribute('data-winner')).toLowerCase();
       var ok = !q || hay.indexOf(q) >= 0;
       r.hidden = !ok;
       if (ok) shown++;

@@ -1,0 +1,675 @@
+// rewind Monad replay viewer. Loads the packed frames of one Monad replay
+// (viewer/monad.go: an "RWM1" blob) once, then draws any turn of the hex
+// board from typed arrays with no further request. The charts and the
+// events are the analysis's (the manifest's series and events), never
+// computed here; the moves' targets are the engine's (packed), so no rule
+// of the game is repeated in this file. Everything that comes from the
+// replay (player names above all) is put in the page as text, never as
+// HTML.
+(function () {
+  'use strict';
+
+  var root = document.getElementById('monad');
+  if (!root) return;
+
+  // ---- state -------------------------------------------------------------
+  var M = null;            // manifest
+  var cell = {};           // cell field -> typed array (frames × cells)
+  var stat = {};           // player field -> Float64Array (frames × players)
+  var mv = null;           // {start, rec, count}
+  var W = 0, H = 0, N = 0, P = 0, F = 0;
+  var turn = 0, playing = false, speed = 1, showMoves = true;
+  var hover = -1, pinned = -1, selected = -1; // cell indexes; player (0-based)
+  var series = 0;          // index of the charted series in M.series
+  var chart = null, cursor = null, chartRect = null;
+  var TURNS_PER_SECOND = 10; // at 1×
+  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
+  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  var EMPTY = dark ? '#2b2c31' : '#efece4';
+  var RICH = dark ? [122, 106, 46] : [214, 190, 92]; // a cell full of resource
+  var BASE = dark ? [43, 44, 49] : [239, 236, 228];
+  var SQRT3 = Math.sqrt(3);
+
+  var canvas = document.getElementById('board');
+  var ctx = canvas.getContext('2d');
+  var scrubber = document.getElementById('scrubber');
+  var turnLabel = document.getElementById('turn');
+  var playButton = document.getElementById('play');
+  var speedSelect = document.getElementById('speed');
+  var movesBox = document.getElementById('show-moves');
+  var inspector = document.getElementById('inspector');
+  var playersTable = document.getElementById('players');
+  var movesPanel = document.getElementById('moves');
+  var eventsPanel = document.getElementById('events');
+  var legend = document.getElementById('legend');
+  var loading = document.getElementById('loading');
+  var help = document.getElementById('help');
+  var picker = document.getElementById('stat');
+  var chartDiv = document.getElementById('chart-stat');
+
+  // The API the tests drive: window.rewind.seek(t) and friends.
+  var api = window.rewind = {
+    game: 'monad',
+    ready: false,
+    error: null,
+    chartsReady: false,
+    seek: function (t) { seek(t); },
+    turn: function () { return turn; },
+    frames: function () { return F; },
+    players: function () { return M ? M.players.slice() : []; },
+    // owner(t, x, y) and hive(t, x, y) are a player (0-based) or -1.
+    owner: function (t, x, y) { return cell.owner[t * N + y * W + x] - 1; },
+    hive: function (t, x, y) { return cell.hive[t * N + y * W + x] - 1; },
+    units: function (t, x, y) { return cell.units[t * N + y * W + x]; },
+    resource: function (t, x, y) { return cell.resource[t * N + y * W + x]; },
+    color: function (p) { return color(p); },
+    // hivePoint(x, y) is the canvas pixel at the middle of the cell's
+    // hive mark, which is filled with the hive owner's colour.
+    hivePoint: function (x, y) { var c = center(x, y); return [Math.round(c[0] * dpr), Math.round((c[1] - 0.42 * R) * dpr)]; },
+    moves: function (t) { return movesOf(t); },
+    playing: function () { return playing; },
+    seriesNames: function () { return M ? M.series.map(function (s) { return s.name; }) : []; },
+    pickSeries: function (name) {
+      picker.value = name;
+      picker.dispatchEvent(new Event('change'));
+    },
+    chartState: function () {
+      if (!chart) return null;
+      var o = chart.getOption();
+      return { title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (s) { return s.name; }), lengths: (o.series || []).map(function (s) { return s.data.length; }) };
+    }
+  };
+
+  // ---- small DOM helpers -------------------------------------------------
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'cls') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  function color(p) { return p >= 0 ? M.palette[p % M.palette.length] : EMPTY; }
+  function swatch(p) { var s = el('span', { cls: 'swatch' }); s.style.background = color(p); return s; }
+  function name(p) { return p >= 0 ? M.players[p].name : 'nobody'; }
+
+  // ---- data --------------------------------------------------------------
+  var TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
+
+  function fetchBuffer(url) {
+    return fetch(url).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      return res.arrayBuffer();
+    });
+  }
+
+  function parse(buf) {
+    var head = new Uint8Array(buf, 0, 8);
+    if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWM1') throw new Error('not a rewind Monad blob');
+    var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
+    M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, n)));
+    M.series = M.series || []; M.events = M.events || [];
+    W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
+    var arrays = {};
+    M.fields.forEach(function (f) {
+      var arr = new TYPES[f.type](buf, f.offset, f.length);
+      if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
+        for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
+      }
+      arrays[f.name + ':' + f.kind] = arr;
+      if (f.kind === 'cell') cell[f.name] = arr;
+      else if (f.kind === 'player') stat[f.name] = arr;
+    });
+    mv = { start: arrays['move_start:move'], rec: arrays['moves:move'], count: arrays['move_count:move'] };
+  }
+
+  function pget(field, t, p) { return stat[field][t * P + p]; }
+
+  // movesOf lists frame t's packed moves (the turn that led to it).
+  function movesOf(t) {
+    var out = [];
+    for (var i = mv.start[t]; i < mv.start[t + 1]; i++) {
+      var r = mv.rec, o = i * 8;
+      out.push({ player: r[o], x: r[o + 1], y: r[o + 2], tx: r[o + 3] - 1, ty: r[o + 4] - 1, kind: r[o + 5], code: r[o + 6], count: mv.count[i] });
+    }
+    return out;
+  }
+
+  // ---- board -------------------------------------------------------------
+  // Pointy-top hexagons of radius R; even rows are shifted right by half
+  // a cell (the engine's even-r layout, monad.Neighbor).
+  var R = 14, dpr = 1, PAD = 4;
+
+  function center(x, y) {
+    var cw = SQRT3 * R;
+    return [PAD + cw * (x + 0.5 + (y % 2 === 0 ? 0.5 : 0)), PAD + R + 1.5 * R * y];
+  }
+
+  function layout() {
+    var wrap = canvas.parentNode;
+    var avail = Math.max(240, Math.min(wrap.clientWidth || 600, 900));
+    R = Math.max(7, Math.floor(((avail - 2 * PAD) / ((W + 0.5) * SQRT3)) * 10) / 10);
+    var cssW = Math.ceil(2 * PAD + (W + 0.5) * SQRT3 * R), cssH = Math.ceil(2 * PAD + 1.5 * R * (H - 1) + 2 * R);
+    dpr = window.devicePixelRatio || 1;
+    canvas.style.width = cssW + 'px';
+    canvas.style.height = cssH + 'px';
+    canvas.width = Math.round(cssW * dpr);
+    canvas.height = Math.round(cssH * dpr);
+  }
+
+  function hexPath(cx, cy, r) {
+    ctx.beginPath();
+    for (var k = 0; k < 6; k++) {
+      var a = Math.PI / 180 * (60 * k - 90);
+      var px = cx + r * Math.cos(a), py = cy + r * Math.sin(a);
+      if (k === 0) ctx.moveTo(px, py); else ctx.lineTo(px, py);
+    }
+    ctx.closePath();
+  }
+
+  function resourceShade(v) {
+    var f = Math.max(0, Math.min(1, v / 50));
+    return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(BASE[k] + (RICH[k] - BASE[k]) * f); }).join(',') + ')';
+  }
+
+  function textColor(hex) {
+    var r = parseInt(hex.substr(1, 2), 16), g = parseInt(hex.substr(3, 2), 16), b = parseInt(hex.substr(5, 2), 16);
+    return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? '#111' : '#fff';
+  }
+
+  function draw() {
+    if (!M) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    var t = turn, base = t * N;
+    var fontPx = Math.max(8, Math.round(R * 0.62));
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (var y = 0; y < H; y++) {
+      for (var x = 0; x < W; x++) {
+        var i = y * W + x, c = center(x, y);
+        var owner = cell.owner[base + i] - 1, hive = cell.hive[base + i] - 1;
+        var res = cell.resource[base + i], units = cell.units[base + i];
+        // The ground: shaded by the resource left.
+        hexPath(c[0], c[1], R - 0.5);
+        ctx.fillStyle = resourceShade(res);
+        ctx.fill();
+        if (owner >= 0) {
+          // Units: the owner's colour, the cell's resource a band below.
+          hexPath(c[0], c[1], R * 0.86);
+          ctx.fillStyle = color(owner);
+          ctx.globalAlpha = selected >= 0 && owner !== selected ? 0.35 : 1;
+          ctx.fill();
+          ctx.globalAlpha = 1;
+        }
+        if (hive >= 0) {
+          // A hive: a black frame, and a mark in its owner's colour.
+          hexPath(c[0], c[1], R - 1.2);
+          ctx.lineWidth = Math.max(2, R * 0.16);
+          ctx.strokeStyle = dark ? '#fff' : '#111';
+          ctx.stroke();
+          hexPath(c[0], c[1] - 0.42 * R, R * 0.3);
+          ctx.fillStyle = color(hive);
+          ctx.fill();
+          ctx.lineWidth = 1;
+          ctx.strokeStyle = '#fff';
+          hexPath(c[0], c[1] - 0.42 * R, R * 0.3 + 1);
+          ctx.stroke();
+        }
+        if (units > 0 && R >= 8) {
+          ctx.font = (hive >= 0 ? 'bold ' : '') + fontPx + 'px system-ui, sans-serif';
+          ctx.fillStyle = owner >= 0 ? textColor(color(owner)) : '#111';
+          ctx.fillText(units > 9999 ? Math.round(units / 1000) + 'k' : String(units), c[0], c[1] + (hive >= 0 ? 0.22 * R : 0));
+        }
+        if (i === pinned || (pinned < 0 && i === hover)) {
+          hexPath(c[0], c[1], R - 1);
+          ctx.lineWidth = 2;
+          ctx.strokeStyle = '#1f5fbf';
+          ctx.stroke();
+        }
+      }
+    }
+    if (showMoves) drawMoves(t);
+  }
+
+  // drawMoves draws the turn's commands: a MOVE as an arrow to the
+  // neighbour (the player's colour when applied, red and dashed when
+  // rejected) with its count; a BUILD as a plus; explicit MINEs as a dot.
+  // Implicit mines (every held cell mines) are not drawn.
+  function drawMoves(t) {
+    var ms = movesOf(t);
+    ctx.save();
+    ms.forEach(function (m) {
+      if (selected >= 0 && m.player !== selected) return;
+      var a = center(m.x, m.y), ok = m.code === 0;
+      if (M.kinds[m.kind] === 'MOVE') {
+        var b = center(m.tx, m.ty);
+        var dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var ux = dx / len, uy = dy / len;
+        var sx = a[0] + ux * R * 0.3, sy = a[1] + uy * R * 0.3, ex = b[0] - ux * R * 0.35, ey = b[1] - uy * R * 0.35;
+        ctx.setLineDash(ok ? [] : [3, 2]);
+        ctx.lineWidth = Math.max(1.5, R * 0.14);
+        ctx.strokeStyle = ok ? '#fff' : '#b3261e';
+        ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
+        if (ok) {
+          ctx.lineWidth = Math.max(1, R * 0.08);
+          ctx.strokeStyle = '#111';
+          ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
+        }
+        ctx.setLineDash([]);
+        var h = R * 0.32;
+        ctx.fillStyle = ok ? '#111' : '#b3261e';
+        ctx.beginPath();
+        ctx.moveTo(ex + ux * h * 0.4, ey + uy * h * 0.4);
+        ctx.lineTo(ex - ux * h + uy * h * 0.6, ey - uy * h - ux * h * 0.6);
+        ctx.lineTo(ex - ux * h - uy * h * 0.6, ey - uy * h + ux * h * 0.6);
+        ctx.closePath();
+        ctx.fill();
+        if (R >= 10) {
+          var label = ok ? String(m.count) : '×' + m.count, mx = (sx + ex) / 2, my = (sy + ey) / 2;
+          ctx.font = Math.max(8, Math.round(R * 0.5)) + 'px system-ui, sans-serif';
+          var tw = ctx.measureText(label).width + 4;
+          ctx.fillStyle = ok ? 'rgba(255,255,255,0.85)' : 'rgba(255,235,235,0.92)';
+          ctx.fillRect(mx - tw / 2, my - R * 0.3, tw, R * 0.6);
+          ctx.fillStyle = ok ? color(m.player) : '#b3261e';
+          ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+          ctx.fillText(label, mx, my);
+        }
+      } else if (M.kinds[m.kind] === 'BUILD') {
+        var s = R * 0.45;
+        ctx.lineWidth = Math.max(2, R * 0.16);
+        ctx.strokeStyle = ok ? '#111' : '#b3261e';
+        ctx.beginPath();
+        ctx.moveTo(a[0] - s, a[1] + 0.3 * R); ctx.lineTo(a[0] + s, a[1] + 0.3 * R);
+        ctx.moveTo(a[0], a[1] + 0.3 * R - s); ctx.lineTo(a[0], a[1] + 0.3 * R + s);
+        ctx.stroke();
+      } else if (m.kind !== 0 || !ok) {
+        ctx.fillStyle = ok ? '#111' : '#b3261e';
+        ctx.beginPath(); ctx.arc(a[0] + R * 0.5, a[1] + R * 0.35, Math.max(1.5, R * 0.12), 0, 2 * Math.PI); ctx.fill();
+      }
+    });
+    ctx.restore();
+  }
+
+  function cellAt(ev) {
+    var r = canvas.getBoundingClientRect();
+    var px = ev.clientX - r.left, py = ev.clientY - r.top, best = -1, bd = Infinity;
+    var y0 = Math.round((py - PAD - R) / (1.5 * R));
+    for (var y = Math.max(0, y0 - 1); y <= Math.min(H - 1, y0 + 1); y++) {
+      for (var x = 0; x < W; x++) {
+        var c = center(x, y), d = (c[0] - px) * (c[0] - px) + (c[1] - py) * (c[1] - py);
+        if (d < bd) { bd = d; best = y * W + x; }
+      }
+    }
+    return bd <= R * R ? best : -1;
+  }
+
+  // ---- panels ------------------------------------------------------------
+  function renderPlayers() {
+    clear(playersTable);
+    var head = el('tr');
+    ['', 'player', 'resources', 'units', 'hives', 'cells'].forEach(function (c) { head.appendChild(el('th', { text: c })); });
+    playersTable.appendChild(el('thead', null, head));
+    var body = el('tbody');
+    for (var p = 0; p < P; p++) {
+      var tr = el('tr', { 'data-player': String(p) });
+      if (p === selected) tr.className = 'selected';
+      if (turn > 0 && pget('units', turn, p) === 0 && pget('hives', turn, p) === 0) tr.className += ' dead';
+      tr.appendChild(el('td', null, swatch(p)));
+      tr.appendChild(el('td', { cls: 'name', text: name(p), title: M.players[p].bot || '' }));
+      ['resources', 'units', 'hives', 'cells'].forEach(function (f) { tr.appendChild(el('td', { text: fmt(pget(f, turn, p)) })); });
+      body.appendChild(tr);
+    }
+    playersTable.appendChild(body);
+  }
+
+  function renderInspector() {
+    var i = pinned >= 0 ? pinned : hover;
+    clear(inspector);
+    if (i < 0) { inspector.appendChild(el('p', { cls: 'hint', text: 'Hover or click a cell.' })); return; }
+    var x = i % W, y = Math.floor(i / W), b = turn * N + i;
+    var owner = cell.owner[b] - 1, hive = cell.hive[b] - 1;
+    inspector.appendChild(el('h3', { text: 'cell (' + x + ', ' + y + ')' + (pinned >= 0 ? ' · pinned' : '') }));
+    var tb = el('table');
+    [['units', owner >= 0 ? fmt(cell.units[b]) + ' of ' : '0'],
+      ['hive', hive >= 0 ? 'of ' : 'none'],
+      ['resource', fmt(cell.resource[b])]].forEach(function (r, k) {
+      var td = el('td', null, r[1]);
+      if (k === 0 && owner >= 0) td.appendChild(el('span', null, swatch(owner), name(owner)));
+      if (k === 1 && hive >= 0) td.appendChild(el('span', null, swatch(hive), name(hive)));
+      tb.appendChild(el('tr', null, el('th', { text: r[0] }), td));
+    });
+    inspector.appendChild(tb);
+  }
+
+  function renderMoves() {
+    clear(movesPanel);
+    var ms = movesOf(turn).filter(function (m) { return selected < 0 || m.player === selected; });
+    var shown = ms.filter(function (m) { return m.kind !== 0 || m.code !== 0; });
+    var title = 'moves of turn ' + turn + (selected >= 0 ? ' · ' : ' · everyone');
+    var h = el('h3', { text: title });
+    if (selected >= 0) h.appendChild(el('span', null, swatch(selected), name(selected)));
+    movesPanel.appendChild(h);
+    (M.moves_shortened || []).forEach(function (s) {
+      if (s[0] === turn) movesPanel.appendChild(el('p', { cls: 'hint', text: 'The players sent ' + s[1] + ' commands this turn; ' + (M.moves_note || '') }));
+    });
+    if (!shown.length) { movesPanel.appendChild(el('p', { cls: 'hint', text: turn === 0 ? 'Turn 0 is the map before the first move.' : 'No commands (implicit mines only).' })); return; }
+    var list = el('ol');
+    shown.slice(0, 300).forEach(function (m) {
+      var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
+      if (kind === 'MOVE') what += ' → (' + m.tx + ', ' + m.ty + ')';
+      if (kind !== 'BUILD') what += ' ×' + m.count;
+      var li = el('li', { cls: m.code ? 'failed' : '' }, swatch(m.player), el('code', { text: what }));
+      if (m.code) li.appendChild(el('div', { cls: 'err', text: M.error_text[m.code] || ('error ' + m.code) }));
+      list.appendChild(li);
+    });
+    movesPanel.appendChild(list);
+    if (shown.length > 300) movesPanel.appendChild(el('p', { cls: 'hint', text: '…and ' + (shown.length - 300) + ' more' }));
+  }
+
+  function buildLegend() {
+    clear(legend);
+    for (var p = 0; p < P; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
+    legend.appendChild(el('span', { cls: 'item key', text: 'framed with a mark: a hive · number: units · ground: resource left (darker is more) · arrows: moves (red dashed: rejected)' }));
+  }
+
+  var eventItems = [];
+  function buildEvents() {
+    clear(eventsPanel);
+    eventsPanel.appendChild(el('h3', { text: 'events' }));
+    var list = el('ul', { cls: 'event-list' });
+    eventItems = [];
+    M.events.forEach(function (e) {
+      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), e.player >= 0 && e.player < P ? swatch(e.player) : null, e.text);
+      li.addEventListener('click', function () { pause(); seek(e.turn); });
+      list.appendChild(li);
+      eventItems.push(li);
+    });
+    if (!M.events.length) eventsPanel.appendChild(el('p', { cls: 'hint', text: 'No events.' }));
+    eventsPanel.appendChild(list);
+  }
+  function markEvents() {
+    eventItems.forEach(function (li) { li.classList.toggle('now', +li.getAttribute('data-turn') === turn); });
+  }
+
+  function select(p) {
+    selected = p;
+    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+    draw(); renderPlayers(); renderMoves();
+    if (chart) {
+      chart.dispatchAction({ type: 'downplay' });
+      if (selected >= 0) chart.dispatchAction({ type: 'highlight', seriesName: label(selected) });
+    }
+  }
+
+  // ---- charts ------------------------------------------------------------
+  // One chart, its series picked among the analysis's (M.series): one
+  // line per player, category i is turn i+1, ticks at round turns.
+  function label(p) { return M.players[p].label || M.players[p].name; }
+  function tickStep() {
+    var n = Math.max(1, F - 1), raw = n / 8, pw = Math.pow(10, Math.floor(Math.log10(raw || 1)));
+    var steps = [1, 2, 5, 10];
+    for (var i = 0; i < steps.length; i++) if (steps[i] * pw >= raw) return Math.max(1, steps[i] * pw);
+    return 10 * pw;
+  }
+  function roundTick(i) { var t = i + 1; return t === 1 || t % tickStep() === 0; }
+  function seriesTitle(s) { return s.name.replace(/_/g, ' ') + (s.unit && s.unit !== s.name ? ' (' + s.unit + ')' : ''); }
+  function chartOption() {
+    var s = M.series[series], cats = [], lines = [];
+    for (var t = 1; t < F; t++) cats.push(t);
+    for (var p = 0; p < P; p++) {
+      lines.push({ type: 'line', name: label(p), data: (s.values[p] || []).slice(1, F), showSymbol: false, color: color(p), emphasis: { focus: 'series' } });
+    }
+    return {
+      animation: false,
+      title: { text: seriesTitle(s) },
+      tooltip: { trigger: 'axis' },
+      legend: { top: 30 },
+      grid: { top: 80, bottom: 60, left: 60, right: 20 },
+      xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
+      yAxis: { type: 'value', minInterval: 1 },
+      dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 }],
+      series: lines
+    };
+  }
+  function drawChart() {
+    if (!chart) return;
+    chart.setOption(chartOption(), { replaceMerge: ['series'] });
+    chartRect = null;
+    moveCursor();
+  }
+  function buildPicker() {
+    clear(picker);
+    M.series.forEach(function (s, i) { picker.appendChild(el('option', { value: s.name, text: seriesTitle(s) })); });
+    picker.addEventListener('change', function () {
+      for (var i = 0; i < M.series.length; i++) if (M.series[i].name === picker.value) series = i;
+      picker.blur();
+      drawChart();
+    });
+  }
+  function loadCharts() {
+    if (!M.series.length) { chartDiv.appendChild(el('p', { cls: 'hint', text: 'No series.' })); return; }
+    if (window.echarts) { initChart(); return; }
+    var js = document.createElement('script');
+    js.src = root.getAttribute('data-echarts');
+    js.onload = initChart;
+    document.head.appendChild(js);
+  }
+  function initChart() {
+    if (chart || !window.echarts) return;
+    chart = window.echarts.init(chartDiv, dark ? 'dark' : null);
+    chart.setOption(chartOption());
+    if (dark) chart.setOption({ backgroundColor: 'transparent' });
+    cursor = el('div', { cls: 'cursor' });
+    chartDiv.appendChild(cursor);
+    chart.getZr().on('click', function (ev) {
+      var pt = [ev.offsetX, ev.offsetY];
+      if (!chart.containPixel('grid', pt)) return;
+      var idx = chart.convertFromPixel({ xAxisIndex: 0 }, pt[0]);
+      if (typeof idx !== 'number' || isNaN(idx)) return;
+      pause();
+      seek(Math.round(idx) + 1);
+    });
+    chart.on('datazoom', function () { moveCursor(); });
+    api.chartsReady = true;
+    moveCursor();
+  }
+  function moveCursor() {
+    if (!chart) return;
+    if (turn < 1) { cursor.style.display = 'none'; return; }
+    if (!chartRect) {
+      var g = chart.getModel().getComponent('grid');
+      chartRect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
+      if (chartRect) { cursor.style.top = chartRect.y + 'px'; cursor.style.height = chartRect.height + 'px'; }
+    }
+    cursor.style.display = 'block';
+    cursor.style.left = chart.convertToPixel({ xAxisIndex: 0 }, turn - 1) + 'px';
+  }
+
+  // ---- navigation --------------------------------------------------------
+  var hashTimer = 0;
+  function writeHash() {
+    hashTimer = 0;
+    var h = '#turn=' + turn;
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+  function hashTurn() {
+    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+  function seek(t) {
+    if (!M) return;
+    t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
+    turn = t;
+    scrubber.value = String(t);
+    turnLabel.textContent = 'turn ' + t + ' / ' + (F - 1);
+    draw();
+    renderPlayers();
+    renderInspector();
+    renderMoves();
+    markEvents();
+    moveCursor();
+    if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
+  }
+  function step(d) { pause(); seek(turn + d); }
+
+  var last = 0, acc = 0;
+  function frame(now) {
+    if (!playing) return;
+    if (last) acc += (now - last) * speed * TURNS_PER_SECOND / 1000;
+    last = now;
+    if (acc >= 1) {
+      var n = Math.floor(acc);
+      acc -= n;
+      seek(Math.min(F - 1, turn + n));
+      if (turn >= F - 1) { pause(); return; }
+    }
+    requestAnimationFrame(frame);
+  }
+  function play() {
+    if (playing || !M) return;
+    if (turn >= F - 1) seek(0);
+    playing = true; last = 0; acc = 0;
+    playButton.textContent = '⏸';
+    playButton.setAttribute('aria-pressed', 'true');
+    requestAnimationFrame(frame);
+  }
+  function pause() {
+    if (!playing) return;
+    playing = false;
+    playButton.textContent = '▶';
+    playButton.setAttribute('aria-pressed', 'false');
+    if (!hashTimer) hashTimer = setTimeout(writeHash, 60);
+  }
+  function setSpeed(v) { speed = v; speedSelect.value = String(v); }
+  function changeSpeed(d) {
+    var i = SPEEDS.indexOf(speed);
+    setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + d))]);
+  }
+  function setShowMoves(on) { showMoves = on; movesBox.checked = on; draw(); }
+  function toggleHelp(show) { help.hidden = show === undefined ? !help.hidden : !show; }
+
+  var actions = {
+    start: function () { pause(); seek(0); },
+    end: function () { pause(); seek(F - 1); },
+    back1: function () { step(-1); },
+    fwd1: function () { step(1); },
+    back10: function () { step(-10); },
+    fwd10: function () { step(10); },
+    play: function () { playing ? pause() : play(); }
+  };
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // A capturing listener on window: after a dropdown, a box or the
+    // slider was used, the keys still change the turn. Only text fields
+    // keep their keys.
+    var tag = e.target && e.target.tagName;
+    if ((tag === 'INPUT' && e.target !== scrubber && e.target.type !== 'checkbox' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
+    var handled = true;
+    switch (e.key) {
+      case ' ': actions.play(); break;
+      case 'ArrowLeft': step(e.shiftKey ? -10 : -1); break;
+      case 'ArrowRight': step(e.shiftKey ? 10 : 1); break;
+      case 'ArrowDown': case 'PageDown': step(-10); break;
+      case 'ArrowUp': case 'PageUp': step(10); break;
+      case 'Home': actions.start(); break;
+      case 'End': actions.end(); break;
+      case '[': changeSpeed(-1); break;
+      case ']': changeSpeed(1); break;
+      case 'm': case 'M': setShowMoves(!showMoves); break;
+      case '?': toggleHelp(); break;
+      case 'Escape':
+        if (!help.hidden) toggleHelp(false);
+        else if (pinned >= 0) { pinned = -1; draw(); renderInspector(); }
+        break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  }
+
+  function wire() {
+    document.querySelectorAll('[data-act]').forEach(function (b) {
+      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); b.blur(); });
+    });
+    scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
+    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
+    movesBox.addEventListener('change', function () { setShowMoves(movesBox.checked); movesBox.blur(); });
+    window.addEventListener('keydown', onKey, true);
+    // Space on a focused button or dropdown (its keypress, its keyup)
+    // must not act a second time after the page's keydown.
+    ['keypress', 'keyup'].forEach(function (type) {
+      window.addEventListener(type, function (e) {
+        var tag = e.target && e.target.tagName;
+        if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
+      }, true);
+    });
+    document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
+    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
+    canvas.addEventListener('mousemove', function (ev) {
+      var i = cellAt(ev);
+      if (i === hover) return;
+      hover = i;
+      if (pinned < 0) { draw(); renderInspector(); }
+    });
+    canvas.addEventListener('mouseleave', function () { hover = -1; if (pinned < 0) { draw(); renderInspector(); } });
+    canvas.addEventListener('click', function (ev) {
+      var i = cellAt(ev);
+      pinned = pinned === i ? -1 : i;
+      draw(); renderInspector();
+    });
+    function pick(ev, sel) {
+      var it = ev.target.closest(sel);
+      if (!it) return;
+      var p = parseInt(it.getAttribute('data-player'), 10);
+      select(selected === p ? -1 : p);
+    }
+    legend.addEventListener('click', function (ev) { pick(ev, '.item.player'); });
+    playersTable.addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
+    window.addEventListener('hashchange', function () {
+      var t = hashTurn();
+      if (t !== null && t !== turn) seek(t);
+    });
+    var resizeTimer = 0;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () {
+        layout(); draw();
+        if (chart) { chart.resize(); chartRect = null; moveCursor(); }
+      }, 100);
+    });
+  }
+
+  function start(buf) {
+    parse(buf);
+    scrubber.max = String(F - 1);
+    layout();
+    buildLegend();
+    buildEvents();
+    buildPicker();
+    wire();
+    var t = hashTurn();
+    seek(t === null ? Math.min(1, F - 1) : t);
+    loading.hidden = true;
+    api.ready = true;
+    // ECharts (1 MB of script) is fetched only after the first frame.
+    var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
+    if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
+  }
+
+  fetchBuffer(root.getAttribute('data-src')).then(start).catch(function (err) {
+    api.error = String(err && err.message || err);
+    loading.hidden = false;
+    loading.textContent = 'Cannot show this replay: ' + api.error;
+    loading.classList.add('failed');
+  });
+})();
