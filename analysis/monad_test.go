@@ -38,7 +38,7 @@ type script func(turn int, s *monad.State, r *monad.Round)
 
 // recordMonadGame plays built-in bots (by name; "idle" does nothing),
 // recording the game as a .rwd and keeping every state.
-func recordMonadGame(t *testing.T, seed int64, maxTurns int, sc script, names ...string) *monadGame {
+func recordMonadGame(t testing.TB, seed int64, maxTurns int, sc script, names ...string) *monadGame {
 	t.Helper()
 	cfg := monad.Config{Players: len(names), MaxTurns: maxTurns, Seed: seed}
 	s, err := monad.New(cfg)
@@ -101,7 +101,7 @@ func recordMonadGame(t *testing.T, seed int64, maxTurns int, sc script, names ..
 	return g
 }
 
-func analyzeMonadData(t *testing.T, data []byte) *analysis.MonadAnalysis {
+func analyzeMonadData(t testing.TB, data []byte) *analysis.MonadAnalysis {
 	t.Helper()
 	src, err := source.NewMonad(bytes.NewReader(data), nil)
 	if err != nil {
@@ -756,3 +756,28 @@ func TestMonadBounded(t *testing.T) {
 }
 
 var _ io.Closer = (*endless)(nil)
+
+// BenchmarkAnalyzeMonad: open, re-simulate and analyse a 4-player game
+// of up to 1000 turns ("analyze"), beside only reading its frames
+// ("frames"): the difference is the analysis's own cost.
+func BenchmarkAnalyzeMonad(b *testing.B) {
+	g := recordMonadGame(b, 11, 1000, nil, "expander", "miner", "rusher", "miner")
+	b.Run("analyze", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			analyzeMonadData(b, g.data)
+		}
+		b.ReportMetric(float64(len(g.turns)-1), "turns")
+	})
+	b.Run("frames", func(b *testing.B) {
+		var f source.MonadFrame
+		for i := 0; i < b.N; i++ {
+			src, err := source.NewMonad(bytes.NewReader(g.data), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for src.Next(&f) == nil {
+			}
+			src.Close()
+		}
+	})
+}
