@@ -113,6 +113,7 @@
   }
 
   function parse(buf) {
+    performance.mark('rw-data'); // the blob is here (the benchmark's timeline)
     var head = new Uint8Array(buf, 0, 8);
     if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWM1') throw new Error('not a rewind Monad blob');
     var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
@@ -508,6 +509,7 @@
   }
   function seek(t) {
     if (!M) return;
+    var t0 = performance.now();
     t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
     turn = t;
     scrubber.value = String(t);
@@ -519,6 +521,7 @@
     markEvents();
     moveCursor();
     if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
+    performance.measure('rw-seek', { start: t0, end: performance.now() });
   }
   function step(d) { pause(); seek(turn + d); }
 
@@ -660,6 +663,7 @@
     var t = hashTurn();
     seek(t === null ? Math.min(1, F - 1) : t);
     loading.hidden = true;
+    performance.mark('rw-first-frame');
     api.ready = true;
     // ECharts (1 MB of script) is fetched only after the first frame.
     var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
