@@ -283,6 +283,9 @@ type decoder struct {
 	prevR []int32 // last written resource of every cell
 	hasW  bool
 	hasH  bool
+	// cur is the cell cellKey fills; cellKeyFn is d.cellKey.
+	cur       *rawCell
+	cellKeyFn func(string) error
 }
 
 func (d *decoder) log1() error {
@@ -510,31 +513,39 @@ func (d *decoder) cell(c *rawCell) error {
 	if err := d.expect(kindMap, "(cell)"); err != nil {
 		return err
 	}
-	return d.vr.readMap(func(key string) error {
-		var dst *int64
-		switch key {
-		case "o":
-			// The reference writes obstacles as "o": true; at commit
-			// e5ae486 its maps have none.
-			return errors.New("o: an obstructed cell: rewind's Monad has no obstacles")
-		case "r":
-			dst, c.hasR = &c.r, true
-		case "u":
-			dst, c.hasU = &c.u, true
-		case "p":
-			dst, c.hasP = &c.p, true
-		case "b":
-			dst, c.hasB = &c.b, true
-		default:
-			return d.vr.skip()
-		}
-		v, err := d.vr.readInt()
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
-		*dst = v
-		return nil
-	})
+	if d.cellKeyFn == nil {
+		d.cellKeyFn = d.cellKey // bound once: a closure per cell would be allocated
+	}
+	d.cur = c
+	return d.vr.readMap(d.cellKeyFn)
+}
+
+// cellKey reads the value of key in the cell d.cur.
+func (d *decoder) cellKey(key string) error {
+	c := d.cur
+	var dst *int64
+	switch key {
+	case "o":
+		// The reference writes obstacles as "o": true; at commit e5ae486
+		// its maps have none.
+		return errors.New("o: an obstructed cell: rewind's Monad has no obstacles")
+	case "r":
+		dst, c.hasR = &c.r, true
+	case "u":
+		dst, c.hasU = &c.u, true
+	case "p":
+		dst, c.hasP = &c.p, true
+	case "b":
+		dst, c.hasB = &c.b, true
+	default:
+		return d.vr.skip()
+	}
+	v, err := d.vr.readInt()
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*dst = v
+	return nil
 }
 
 func (d *decoder) cmd() (Cmd, error) {

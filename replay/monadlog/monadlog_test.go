@@ -318,3 +318,22 @@ func TestDecodeCap(t *testing.T) {
 		t.Fatalf("a log of exactly the cap: %v", err)
 	}
 }
+
+// BenchmarkDecode decodes real logs: m06 (4 players, 548 turns) as .mp.gz
+// and m05 (2 players, 100 turns) as replay.json.
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"m06.mp.gz", "m05.replay.json"} {
+		data, err := os.ReadFile(filepath.Join(official, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Decode(bytes.NewReader(data)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -56,7 +56,8 @@ func unexpected(err error) error {
 // --- msgpack, through vmihailenco/msgpack's streaming Decoder.
 
 type msgpackReader struct {
-	d *msgpack.Decoder
+	d   *msgpack.Decoder
+	buf []byte
 }
 
 func newMsgpackReader(r io.Reader) *msgpackReader {
@@ -155,11 +156,43 @@ func (m *msgpackReader) readString() (string, error) {
 	if n < 0 || n > MaxString {
 		return "", fmt.Errorf("a string of %d bytes (at most %d)", n, MaxString)
 	}
-	b := make([]byte, n)
+	if cap(m.buf) < n {
+		m.buf = make([]byte, n)
+	}
+	b := m.buf[:n]
 	if err := m.d.ReadFull(b); err != nil {
 		return "", unexpected(err)
 	}
-	return string(b), nil
+	return intern(b), nil
+}
+
+// intern returns b as a string, without allocating for the log's keys.
+func intern(b []byte) string {
+	switch string(b) {
+	case "r":
+		return "r"
+	case "u":
+		return "u"
+	case "p":
+		return "p"
+	case "b":
+		return "b"
+	case "t":
+		return "t"
+	case "d":
+		return "d"
+	case "n":
+		return "n"
+	case "o":
+		return "o"
+	case "map":
+		return "map"
+	case "res":
+		return "res"
+	case "cmd":
+		return "cmd"
+	}
+	return string(b)
 }
 
 func (m *msgpackReader) readBool() (bool, error) {
@@ -393,7 +426,7 @@ func (j *jsonReader) readString() (string, error) {
 		if len(s) > MaxString {
 			return "", fmt.Errorf("a string longer than %d bytes", MaxString)
 		}
-		return string(s), nil
+		return intern(s), nil
 	}
 	var s string
 	if err := json.Unmarshal(j.scratch, &s); err != nil {
