@@ -19,7 +19,7 @@
 // gzip'd or not), whatever the file's name. It is bounded: the
 // decompressed stream, the turns, the commands, the players, the strings
 // and the nesting are capped (see the Max constants), so a small hostile
-// file costs at most about 120 MB, and bad input is an error naming the
+// file costs at most about 200 MB, and bad input is an error naming the
 // turn and field, never a panic.
 package monadlog
 
