@@ -97,7 +97,10 @@ type ReplayPage struct {
 	DataURL string
 	DataB64 string
 	Charts  []Chart
-	Library bool // a library to go back to
+	// ChartsURL, when set, is where the page fetches the charts' options
+	// (after the first frame is drawn); they are not in the page then.
+	ChartsURL string
+	Library   bool // a library to go back to
 	// ForkURL, when set, is where "play on from here" POSTs the replay's
 	// ID and the current turn (a library server only).
 	ForkURL string

@@ -369,22 +369,32 @@ func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	if !g.Done {
 		rep.Warning = "" // the recording has no end yet: that is no damage
 	}
+	cj, gz, err := chartsJSON(rep)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q: %w", g.ID, err)
+	}
+	g.Players = append([]string(nil), g.Players...)
+	return &liveVersion{game: g, rep: rep, charts: cj, chartsGz: gz}, nil
+}
+
+// chartsJSON is the JSON of rep's charts as the page takes them
+// ([]templates.Chart), and the same gzip'd.
+func chartsJSON(rep *Replay) (body, gz []byte, err error) {
 	charts := make([]templates.Chart, len(rep.Charts))
 	for i, c := range rep.Charts {
 		charts[i] = templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)}
 	}
-	cj, err := json.Marshal(charts)
+	body, err = json.Marshal(charts)
 	if err != nil {
-		return nil, fmt.Errorf("live game %q: charts: %w", g.ID, err)
+		return nil, nil, fmt.Errorf("charts: %w", err)
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	zw.Write(cj)
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Write(body)
 	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("live game %q: charts: %w", g.ID, err)
+		return nil, nil, fmt.Errorf("charts: %w", err)
 	}
-	g.Players = append([]string(nil), g.Players...)
-	return &liveVersion{game: g, rep: rep, charts: cj, chartsGz: gz.Bytes()}, nil
+	return body, buf.Bytes(), nil
 }
 
 // subscribe registers an event stream on game id and starts the game's
@@ -598,7 +608,9 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	if v.rep.Provenance != "" {
 		p.Summary += " · " + v.rep.Provenance
 	}
-	p.DataURL = LiveURL(g.ID) + "/data"
+	// The blob gzip'd as it is, for the page to inflate (as /data/ID?gz=1).
+	p.DataURL = LiveURL(g.ID) + "/data?gz=1"
+	p.ChartsURL = LiveURL(g.ID) + "/charts"
 	p.Library = !s.lib.Single()
 	j := s.liveJSONOf(g)
 	p.Live = &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", ChartsURL: LiveURL(g.ID) + "/charts",
@@ -612,7 +624,22 @@ func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
+	if r.URL.Query().Get("gz") == "1" {
+		serveGzip(w, v.rep.Gzip)
+		return
+	}
 	serveBytes(w, r, "application/octet-stream", v.rep.Blob, v.rep.Gzip)
+}
+
+// serveGzip answers a packed blob gzip'd as it is (application/gzip), for
+// the page to inflate itself: the browser then hands the page the
+// compressed bytes, a tenth of the blob (docs/viewer.md).
+func serveGzip(w http.ResponseWriter, gz []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/gzip")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Length", fmt.Sprint(len(gz)))
+	w.Write(gz)
 }
 
 func (s *Server) liveCharts(w http.ResponseWriter, r *http.Request) {

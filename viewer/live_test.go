@@ -3,6 +3,7 @@ package viewer
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -449,6 +450,26 @@ func TestLiveData(t *testing.T) {
 		if want := loadBytes(t, data); !bytes.Equal(blob, want.Blob) {
 			t.Errorf("turn %d: the blob differs from Load of the bytes recorded so far", turn)
 		}
+		// What the live page fetches: the blob gzip'd as it is
+		// (application/gzip, no Content-Encoding), as /data/ID?gz=1.
+		req, _ := http.NewRequest("GET", base+"/live/g1/data?gz=1", nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gz, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/gzip" || res.Header.Get("Content-Encoding") != "" || len(gz) >= len(blob) {
+			t.Fatalf("turn %d: ?gz=1: %d, Content-Type %q, Content-Encoding %q, %d bytes for a blob of %d", turn, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"), len(gz), len(blob))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inflated, err := io.ReadAll(zr); err != nil || !bytes.Equal(inflated, blob) {
+			t.Errorf("turn %d: ?gz=1 inflates to %d bytes (%v), the blob is %d", turn, len(inflated), err, len(blob))
+		}
 		code, body := getBytes(t, base+"/live/g1/charts")
 		var charts []struct {
 			ID     string `json:"id"`
@@ -471,7 +492,7 @@ func TestLiveData(t *testing.T) {
 		}
 		code, body = getBytes(t, base+"/live/g1")
 		if html := string(body); code != 200 || !strings.Contains(html, "LIVE") || !strings.Contains(html, `data-events="/live/g1/events"`) ||
-			!strings.Contains(html, `data-src="/live/g1/data"`) || !strings.Contains(html, fmt.Sprintf("turn %d of 30", turn)) {
+			!strings.Contains(html, `data-src="/live/g1/data?gz=1"`) || !strings.Contains(html, `data-charts="/live/g1/charts"`) || !strings.Contains(html, fmt.Sprintf("turn %d of 30", turn)) {
 			t.Errorf("turn %d: live page %d: %s", turn, code, html)
 		}
 	}

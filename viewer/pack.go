@@ -88,8 +88,10 @@ type Manifest struct {
 	Events  []ManifestEvent `json:"events"`
 	// EventKinds lists the event kinds with their titles
 	// (analysis.EventKinds), for the page's event filter; Shown says
-	// which the filter shows at first (not the churn of lead changes:
-	// the lead for good stands for them).
+	// which the filter shows at first, ShownUntil up to which turn it
+	// shows the others at first (the lead changes of the opening,
+	// EarlyLeadTurns: later their churn is hidden, the lead for good
+	// stands for it).
 	EventKinds []ManifestEventKind `json:"event_kinds"`
 	// Buildings[b] shows building type b (the engine's numbering, as in
 	// the "building" cell field: 0 none, 1 home … 4 fortress) to people.
@@ -137,6 +139,14 @@ type Manifest struct {
 	// slot other (0: unowned cells) over the game, from the analysis's
 	// exchanges (analysis.Round.Exchanges).
 	Exchanges [][]int64 `json:"exchanges"`
+	// Captures lists, by turn, then taker, then the other party, every
+	// [turn, slot, other, cells]: in the round that made turn, player
+	// slot took cells cells from slot other (0: unowned cells), from the
+	// analysis's exchanges (analysis.Round.Exchanges, the captured_from_K
+	// and lost_to_K columns of `rewind analyze`). What a player lost is
+	// the entries with it as other. A round has at most one entry per
+	// cell that changed owner.
+	Captures [][4]int `json:"captures"`
 	// Stats names the stats charts' series: the user fields that are the
 	// analysis's series columns (statFields), and the frames' own.
 	Stats []ManifestStat `json:"stats"`
@@ -176,7 +186,16 @@ type ManifestEventKind struct {
 	Kind  string `json:"kind"`
 	Title string `json:"title"`
 	Shown bool   `json:"shown"`
+	// ShownUntil, when Shown is false, is the last turn whose events of
+	// the kind the filter shows at first (0: none).
+	ShownUntil int `json:"shown_until,omitempty"`
 }
+
+// EarlyLeadTurns is how many turns of a game of rounds rounds the
+// page's event list shows the lead changes of at first: the first tenth
+// of the game, at least 10 turns and at most 50. Later lead changes are
+// listed once the filter asks for them all.
+func EarlyLeadTurns(rounds int) int { return min(50, max(10, rounds/10)) }
 
 // ManifestBuilding is how the page names a building type: "gold mine",
 // and the letter marking it on the board, "G".
@@ -219,9 +238,21 @@ type Field struct {
 	Static bool   `json:"static,omitempty"`
 	// Delta: frame t > 0 holds its difference from frame t-1, modulo
 	// 2^(8×size): add the previous frame, wrapping, to get the values.
-	Delta  bool `json:"delta,omitempty"`
-	Offset int  `json:"offset"` // byte offset into the blob, aligned to the element size
-	Length int  `json:"length"` // number of elements
+	Delta bool `json:"delta,omitempty"`
+	// Sparse: the field holds its changes only. The values array (Offset,
+	// Length elements) is frame 0's Width×Height values, then, frame by
+	// frame, for every cell that differs from the frame before, its
+	// difference modulo 2^(8×size); Counts (Frames u32s at CountsOffset)
+	// says how many cells changed in each frame (frame 0: 0) and Cells
+	// (Length − Width×Height u16s at CellsOffset) which, in the values'
+	// order and in increasing cell index, each as its distance from the
+	// frame's changed cell before (the first: from cell 0). The page
+	// copies each frame from the one before and adds the changes.
+	Sparse       bool `json:"sparse,omitempty"`
+	CountsOffset int  `json:"counts_offset,omitempty"`
+	CellsOffset  int  `json:"cells_offset,omitempty"`
+	Offset       int  `json:"offset"` // byte offset into the blob, aligned to the element size
+	Length       int  `json:"length"` // number of elements
 }
 
 // cellFields are the cell fields, in packing order (collector.add fills
@@ -558,7 +589,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	}
 	ncell := c.w * c.h
 	slot := map[int]int{}
-	m := Manifest{Version: 1, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
+	m := Manifest{Version: 2, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
 		Events: make([]ManifestEvent, len(a.Events)), Buildings: buildings(),
 		HasCommands: a.HasCommands || c.inferred, Summary: a.Summary, Palette: report.Palette, Stats: stats}
 	if c.inferred {
@@ -568,7 +599,11 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
 	}
 	for _, k := range analysis.EventKinds {
-		m.EventKinds = append(m.EventKinds, ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: k.Kind != analysis.EventLeadChange})
+		ek := ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: true}
+		if k.Kind == analysis.EventLeadChange {
+			ek.Shown, ek.ShownUntil = false, EarlyLeadTurns(a.Rounds)
+		}
+		m.EventKinds = append(m.EventKinds, ek)
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1
@@ -587,23 +622,21 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 			fr[i] = int32(s)
 		}
 	}
-	var arrays [][]byte
+	// parts are the blob's arrays, each with where its offset goes.
+	var parts []blobPart
 	for k, name := range cellFields {
 		lo, hi := int32(0), int32(0)
 		static := frames > 1
-		for _, fr := range c.frames {
+		changes := 0
+		for t, fr := range c.frames {
 			for i, v := range fr[k*ncell : (k+1)*ncell] {
 				lo, hi = min(lo, v), max(hi, v)
-				static = static && v == c.frames[0][k*ncell+i]
+				if t > 0 && v != c.frames[t-1][k*ncell+i] {
+					changes++
+				}
 			}
 		}
-		// A field that never changes (the natural values) is sent once;
-		// the others frame by frame, each frame after the first as its
-		// difference from the one before.
-		n := frames
-		if static {
-			n = 1
-		}
+		static = static && changes == 0
 		typ, size := "i32", 4
 		switch {
 		case lo >= 0 && hi <= 0xff:
@@ -611,30 +644,48 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		case lo >= 0 && hi <= 0xffff:
 			typ, size = "u16", 2
 		}
-		b := make([]byte, size*n*ncell)
-		for t := range n {
-			cur := c.frames[t][k*ncell : (k+1)*ncell]
-			var prev []int32
-			if t > 0 {
-				prev = c.frames[t-1][k*ncell : (k+1)*ncell]
-			}
-			out := b[size*t*ncell:]
-			for i, v := range cur {
-				if prev != nil {
-					v -= prev[i] // wraps like the typed arrays do
-				}
-				switch size {
-				case 1:
-					out[i] = byte(v)
-				case 2:
-					binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
-				default:
-					binary.LittleEndian.PutUint32(out[4*i:], uint32(v))
-				}
+		put := func(out []byte, i int, v int32) {
+			switch size {
+			case 1:
+				out[i] = byte(v)
+			case 2:
+				binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
+			default:
+				binary.LittleEndian.PutUint32(out[4*i:], uint32(v))
 			}
 		}
-		m.Fields = append(m.Fields, Field{Name: name, Kind: "cell", Type: typ, Static: static, Delta: !static && n > 1, Length: n * ncell})
-		arrays = append(arrays, b)
+		// A field that never changes (the natural values) is sent once;
+		// the others as frame 0 and then, frame by frame, the cells that
+		// changed (most do not: 1% of the owners of a turn of c03).
+		f := len(m.Fields)
+		m.Fields = append(m.Fields, Field{Name: name, Kind: "cell", Type: typ, Static: static, Sparse: !static && frames > 1, Length: ncell + changes})
+		vals := make([]byte, size*(ncell+changes))
+		for i, v := range c.frames[0][k*ncell : (k+1)*ncell] {
+			put(vals, i, v)
+		}
+		parts = append(parts, blobPart{vals, f, partValues})
+		if !m.Fields[f].Sparse {
+			m.Fields[f].Length = ncell
+			continue
+		}
+		counts := make([]byte, 4*frames)
+		cells := make([]byte, 2*changes)
+		j := ncell
+		for t := 1; t < frames; t++ {
+			cur, prev := c.frames[t][k*ncell:(k+1)*ncell], c.frames[t-1][k*ncell:(k+1)*ncell]
+			n, last := 0, 0
+			for i, v := range cur {
+				if v != prev[i] {
+					put(vals, j, v-prev[i])                                            // wraps like the typed arrays do
+					binary.LittleEndian.PutUint16(cells[2*(j-ncell):], uint16(i-last)) // < MaxCells
+					last = i
+					j++
+					n++
+				}
+			}
+			binary.LittleEndian.PutUint32(counts[4*t:], uint32(n))
+		}
+		parts = append(parts, blobPart{counts, f, partCounts}, blobPart{cells, f, partCells})
 	}
 	np := len(a.Players)
 	for k, f := range userFields {
@@ -646,12 +697,28 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 				}
 			}
 		}
-		b := make([]byte, 8*len(vals))
-		for i, v := range vals {
-			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+		// i32 when every value fits (always, in a real game), else f64.
+		typ := "i32"
+		for _, v := range vals {
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				typ = "f64"
+				break
+			}
 		}
-		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "user", Type: "f64", Length: len(vals)})
-		arrays = append(arrays, b)
+		var b []byte
+		if typ == "i32" {
+			b = make([]byte, 4*len(vals))
+			for i, v := range vals {
+				binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
+			}
+		} else {
+			b = make([]byte, 8*len(vals))
+			for i, v := range vals {
+				binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+			}
+		}
+		m.Fields = append(m.Fields, Field{Name: f.name, Kind: "user", Type: typ, Length: len(vals)})
+		parts = append(parts, blobPart{b, len(m.Fields) - 1, partValues})
 	}
 	for _, name := range statFields {
 		get, ok := analysis.SeriesColumn(name, 0)
@@ -668,7 +735,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 			}
 		}
 		m.Fields = append(m.Fields, Field{Name: name, Kind: "user", Type: "i32", Length: frames * np})
-		arrays = append(arrays, b)
+		parts = append(parts, blobPart{b, len(m.Fields) - 1, partValues})
 	}
 	// Exchanges[s-1][o] is the cells slot s took from slot o (0: unowned
 	// cells) over the whole game.
@@ -683,6 +750,19 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 				}
 				if e.UID == 0 || o > 0 {
 					m.Exchanges[s][o] += int64(e.From)
+				}
+			}
+		}
+	}
+	m.Captures = [][4]int{}
+	for t := 1; t < frames; t++ {
+		for s, p := range a.Players {
+			if t <= len(p.Series) { // Series[t-1] is turn t
+				for _, e := range p.Series[t-1].Exchanges {
+					o, ok := slot[int(e.UID)]
+					if e.From > 0 && (ok || e.UID == 0) {
+						m.Captures = append(m.Captures, [4]int{t, s + 1, o, int(e.From)})
+					}
 				}
 			}
 		}
@@ -747,9 +827,18 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	// Lay out: a 16-byte head (magic, manifest offset and length), the
 	// arrays each aligned to 8 bytes, then the manifest.
 	off := 16
-	for i := range m.Fields {
-		m.Fields[i].Offset = off
-		off = align8(off + len(arrays[i]))
+	offs := make([]int, len(parts))
+	for i, p := range parts {
+		offs[i] = off
+		switch f := &m.Fields[p.field]; p.part {
+		case partCounts:
+			f.CountsOffset = off
+		case partCells:
+			f.CellsOffset = off
+		default:
+			f.Offset = off
+		}
+		off = align8(off + len(p.b))
 	}
 	head, err := json.Marshal(m)
 	if err != nil {
@@ -759,12 +848,27 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	copy(out, BlobMagic)
 	binary.LittleEndian.PutUint32(out[4:], uint32(off))
 	binary.LittleEndian.PutUint32(out[8:], uint32(len(head)))
-	for i, f := range m.Fields {
-		copy(out[f.Offset:], arrays[i])
+	for i, p := range parts {
+		copy(out[offs[i]:], p.b)
 	}
 	copy(out[off:], head)
 	return out, nil
 }
+
+// blobPart is one array of a packed blob: its bytes, and which array of
+// which field it is.
+type blobPart struct {
+	b     []byte
+	field int
+	part  int
+}
+
+// The arrays of a field (a sparse field has all three).
+const (
+	partValues = iota
+	partCounts
+	partCells
+)
 
 func align8(n int) int { return (n + 7) &^ 7 }
 

@@ -175,6 +175,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /api/library", s.libraryJSON)
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
 	s.mux.HandleFunc("GET /data/{id...}", s.limited(s.data))
+	s.mux.HandleFunc("GET /charts/{id...}", s.limited(s.charts))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /static/{file}", s.static)
@@ -410,6 +411,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := PageData(rep, id)
 	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
+	p.ChartsURL = "/charts/" + escapeID(id)
 	p.Library = !s.lib.Single()
 	if p.Library {
 		p.ForkURL, p.ID = "/api/fork", id
@@ -433,16 +435,35 @@ func (s *Server) data(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Query().Get("gz") == "1" {
-		// The gzip'd blob as it is, for the page to inflate: the browser
-		// then hands the page 0.4 MB rather than 5 MB (docs/viewer.md).
-		h := w.Header()
-		h.Set("Content-Type", "application/gzip")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("Content-Length", fmt.Sprint(len(rep.Gzip)))
-		w.Write(rep.Gzip)
+		serveGzip(w, rep.Gzip)
 		return
 	}
 	serveBytes(w, r, "application/octet-stream", rep.Blob, rep.Gzip)
+}
+
+// charts answers the options of a replay's charts (templates.Chart, as
+// JSON), which its page fetches once the first frame is drawn.
+func (s *Server) charts(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rep, err := s.lib.Load(id)
+	if err != nil {
+		status := http.StatusUnprocessableEntity
+		switch {
+		case errors.Is(err, ErrNotFound):
+			status = http.StatusNotFound
+		case errors.Is(err, ErrBusy):
+			busy(w, err.Error())
+			return
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	body, gz, err := chartsJSON(rep)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	serveBytes(w, r, "application/json", body, gz)
 }
 
 var staticTypes = map[string]string{

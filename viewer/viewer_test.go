@@ -19,9 +19,38 @@ import (
 )
 
 // unpack reads field f of a packed blob back as int64s, undoing the delta
-// coding of frames (ncell values each).
-func unpack(t *testing.T, blob []byte, f Field, ncell int) []int64 {
+// or sparse coding of frames (ncell values each, frames of them).
+func unpack(t *testing.T, blob []byte, f Field, ncell, frames int) []int64 {
 	t.Helper()
+	if f.Sparse {
+		vals := unpack(t, blob, Field{Name: f.Name, Type: f.Type, Offset: f.Offset, Length: f.Length}, ncell, frames)
+		changes := f.Length - ncell
+		if f.CountsOffset%4 != 0 || f.CellsOffset%2 != 0 || changes < 0 || f.CountsOffset+4*frames > len(blob) || f.CellsOffset+2*changes > len(blob) {
+			t.Fatalf("field %s: counts or cells misaligned or out of the blob", f.Name)
+		}
+		out := make([]int64, frames*ncell)
+		copy(out, vals[:ncell])
+		j := ncell
+		for fr := 1; fr < frames; fr++ {
+			copy(out[fr*ncell:], out[(fr-1)*ncell:fr*ncell])
+			n := int(binary.LittleEndian.Uint32(blob[f.CountsOffset+4*fr:]))
+			if j+n > f.Length {
+				t.Fatalf("field %s: frame %d: %d changes past the %d in the blob", f.Name, fr, j+n-ncell, changes)
+			}
+			for i := 0; n > 0; n-- {
+				i += int(binary.LittleEndian.Uint16(blob[f.CellsOffset+2*(j-ncell):]))
+				if i >= ncell {
+					t.Fatalf("field %s: frame %d: cell %d of %d", f.Name, fr, i, ncell)
+				}
+				out[fr*ncell+i] = wrap(f.Type, out[fr*ncell+i]+vals[j])
+				j++
+			}
+		}
+		if j != f.Length {
+			t.Fatalf("field %s: %d changes counted, %d in the blob", f.Name, j-ncell, changes)
+		}
+		return out
+	}
 	out := make([]int64, f.Length)
 	size := map[string]int{"u8": 1, "u16": 2, "i32": 4, "f64": 8}[f.Type]
 	if f.Offset%size != 0 || f.Offset+size*f.Length > len(blob) {
@@ -40,19 +69,23 @@ func unpack(t *testing.T, blob []byte, f Field, ncell int) []int64 {
 			out[i] = int64(math.Float64frombits(binary.LittleEndian.Uint64(b)))
 		}
 		if f.Delta && i >= ncell {
-			v := out[i] + out[i-ncell]
-			switch f.Type {
-			case "u8":
-				v &= 0xff
-			case "u16":
-				v &= 0xffff
-			case "i32":
-				v = int64(int32(v))
-			}
-			out[i] = v
+			out[i] = wrap(f.Type, out[i]+out[i-ncell])
 		}
 	}
 	return out
+}
+
+// wrap is v as a typed array of type typ holds it.
+func wrap(typ string, v int64) int64 {
+	switch typ {
+	case "u8":
+		v &= 0xff
+	case "u16":
+		v &= 0xffff
+	case "i32":
+		v = int64(int32(v))
+	}
+	return v
 }
 
 // TestPackMatchesFrames checks the packed blob field by field against the
@@ -82,7 +115,7 @@ func TestPackMatchesFrames(t *testing.T) {
 			fields := map[string][]int64{}
 			static := map[string]bool{}
 			for _, f := range m.Fields {
-				fields[f.Kind+"."+f.Name] = unpack(t, rep.Blob, f, m.Width*m.Height)
+				fields[f.Kind+"."+f.Name] = unpack(t, rep.Blob, f, m.Width*m.Height, m.Frames)
 				static[f.Kind+"."+f.Name] = f.Static
 			}
 			slot := map[int64]int{}
@@ -148,8 +181,8 @@ func TestPackMatchesFrames(t *testing.T) {
 				t.Error("natural values should pack once, owners per frame")
 			}
 			for _, f := range m.Fields {
-				if f.Kind == "cell" && f.Delta == f.Static {
-					t.Errorf("field %s: delta %v, static %v", f.Name, f.Delta, f.Static)
+				if f.Kind == "cell" && (f.Sparse == f.Static || f.Delta) {
+					t.Errorf("field %s: sparse %v, static %v, delta %v", f.Name, f.Sparse, f.Static, f.Delta)
 				}
 			}
 			// A .cfr's commands are inferred, every round of it explained.

@@ -73,6 +73,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		}
 		statsChecks(t, b, rep)
 		eventChecks(t, b, rep)
+		captureChecks(t, b, rep)
 		boardChecks(t, b)
 		actionChecks(t, b)
 		b.Screenshot(t, "whylost-stats.png")
@@ -163,26 +164,36 @@ func jsString(s string) string {
 	return string(b)
 }
 
-// eventChecks drives the events: lead changes hidden at first (the lead
-// for good listed), the filter, the scrubber's marks, the list following
-// the turn.
+// eventChecks drives the events: at first the lead changes of the
+// opening only (EarlyLeadTurns) and the lead for good, the filter, the
+// scrubber's marks, the list following the turn.
 func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	a := rep.Analysis
+	early := EarlyLeadTurns(a.Rounds)
 	count := map[string]int{}
+	earlyLeads := 0
 	for _, e := range a.Events {
 		count[e.Kind]++
+		if e.Kind == analysis.EventLeadChange && e.Turn <= early {
+			earlyLeads++
+		}
 	}
-	if count[analysis.EventLeadChange] == 0 || count[analysis.EventLeadForGood] != 1 {
-		t.Fatalf("c03's events: %v", count)
+	if earlyLeads == 0 || earlyLeads == count[analysis.EventLeadChange] || count[analysis.EventLeadForGood] != 1 {
+		t.Fatalf("c03's events: %v, %d lead changes up to turn %d", count, earlyLeads, early)
 	}
-	listed := func() (rows, marks, leads int) {
-		var r struct{ Rows, Marks, Leads int }
-		evalJS(t, b, `({Rows: document.querySelectorAll('#events li.ev').length, Marks: document.querySelectorAll('.marks .mark').length, Leads: document.querySelectorAll('#events li.ev-lead_change').length})`, &r)
-		return r.Rows, r.Marks, r.Leads
+	listed := func() (rows, marks, leads, lastLead int) {
+		var r struct{ Rows, Marks, Leads, Last int }
+		evalJS(t, b, `(() => { const l = [...document.querySelectorAll('#events li.ev-lead_change')]; return {Rows: document.querySelectorAll('#events li.ev').length, Marks: document.querySelectorAll('.marks .mark').length, Leads: l.length, Last: Math.max(0, ...l.map(e => +e.dataset.turn))}; })()`, &r)
+		return r.Rows, r.Marks, r.Leads, r.Last
 	}
-	rows, marks, leads := listed()
-	if want := len(a.Events) - count[analysis.EventLeadChange]; rows != want || leads != 0 || marks == 0 {
-		t.Errorf("at first: %d rows (want %d), %d lead changes, %d marks", rows, want, leads, marks)
+	rows, marks, leads, lastLead := listed()
+	if want := len(a.Events) - count[analysis.EventLeadChange] + earlyLeads; rows != want || leads != earlyLeads || lastLead > early || marks == 0 {
+		t.Errorf("at first: %d rows (want %d), %d lead changes (want the %d up to turn %d; the last at turn %d), %d marks", rows, want, leads, earlyLeads, early, lastLead, marks)
+	}
+	var until string
+	evalJS(t, b, `(() => { const c = document.querySelector('#events input[data-kind="lead_change"]'); return c.indeterminate && !c.checked ? document.querySelector('[data-testid=ev-until]').textContent : 'box ' + c.checked; })()`, &until)
+	if want := fmt.Sprintf(" to turn %d", early); until != want {
+		t.Errorf("the lead changes' box says %q, want %q", until, want)
 	}
 	var forGood string
 	evalJS(t, b, `(document.querySelector('#events li.ev-lead_for_good .ev-text') || {}).textContent || ''`, &forGood)
@@ -198,7 +209,7 @@ func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	}
 	// Show the lead changes: listed and marked.
 	evalJS(t, b, `(() => { const c = document.querySelector('#events input[data-kind="lead_change"]'); c.click(); return true; })()`, nil)
-	rows2, marks2, leads2 := listed()
+	rows2, marks2, leads2, _ := listed()
 	if rows2 != len(a.Events) || leads2 != count[analysis.EventLeadChange] || marks2 <= marks {
 		t.Errorf("with lead changes: %d rows (want %d), %d lead changes, %d marks (were %d)", rows2, len(a.Events), leads2, marks2, marks)
 	}
@@ -223,6 +234,79 @@ func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 			t.Errorf("turn %d: the event list's row for it stays out of view: %v", turn, err)
 		}
 	}
+}
+
+// captureChecks: for a round in which a player took cells from another
+// and lost some, the commands panel of the selected player says how many
+// and from and to whom, as the analysis counts them (captured_from_K,
+// lost_to_K).
+func captureChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
+	a := rep.Analysis
+	slot := map[int]int{}
+	for i, p := range a.Players {
+		slot[p.UID] = i + 1
+	}
+	turn, pl := 0, -1
+	for tt := 1; tt <= a.Rounds && turn == 0; tt++ {
+		for i, p := range a.Players {
+			r := &p.Series[tt-1]
+			took, lost := false, false
+			for _, e := range r.Exchanges {
+				took = took || (e.UID != 0 && e.From > 0)
+				lost = lost || e.To > 0
+			}
+			if took && lost {
+				turn, pl = tt, i
+				break
+			}
+		}
+	}
+	if turn == 0 {
+		t.Fatal("c03 has no round in which a player took cells from another and lost some")
+	}
+	p := a.Players[pl]
+	r := &p.Series[turn-1]
+	// What the panel should list: "took N from X", "lost N to Y", by the
+	// analysis's own getters.
+	want := map[string]bool{}
+	for _, q := range append([]*analysis.Player{{UID: 0}}, a.Players...) {
+		if n := r.CapturedFrom(q.UID); n > 0 {
+			want[fmt.Sprintf("took %d %d", slot[q.UID], n)] = true
+		}
+		if n := r.LostTo(q.UID); n > 0 && q.UID != 0 {
+			want[fmt.Sprintf("lost %d %d", slot[q.UID], n)] = true
+		}
+	}
+	evalJS(t, b, fmt.Sprintf(`window.rewind.select(%d), window.rewind.seek(%d), true`, pl+1, turn), nil)
+	var got struct {
+		Text  string
+		Parts []string
+	}
+	evalJS(t, b, `(() => { const p = document.querySelector('[data-testid=round-exchanges]'); if (!p) return {Text: '', Parts: []};
+		let verb = 'took'; const parts = [];
+		for (const n of p.childNodes) {
+			if (n.nodeType === 3 && n.textContent.includes('lost')) verb = 'lost';
+			if (n.nodeType === 1 && n.classList.contains('ex')) parts.push(verb + ' ' + n.dataset.other + ' ' + n.dataset.cells);
+		}
+		return {Text: p.textContent, Parts: parts}; })()`, &got)
+	if len(got.Parts) != len(want) {
+		t.Errorf("turn %d, %s: the panel lists %q (%q), want %v", turn, a.Name(p.UID), got.Parts, got.Text, want)
+	}
+	for _, g := range got.Parts {
+		if !want[g] {
+			t.Errorf("turn %d, %s: the panel lists %q, not in %v (%q)", turn, a.Name(p.UID), g, want, got.Text)
+		}
+	}
+	// In words: the count and the other player's name.
+	for _, q := range a.Players {
+		if n := r.CapturedFrom(q.UID); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d from %s", n, a.Name(q.UID))) {
+			t.Errorf("turn %d: %q does not say it took %d from %s", turn, got.Text, n, a.Name(q.UID))
+		}
+		if n := r.LostTo(q.UID); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d to %s", n, a.Name(q.UID))) {
+			t.Errorf("turn %d: %q does not say it lost %d to %s", turn, got.Text, n, a.Name(q.UID))
+		}
+	}
+	evalJS(t, b, `window.rewind.select(0), true`, nil)
 }
 
 // boardChecks: a home is drawn in its owner's colour (read from the

@@ -130,13 +130,23 @@
     if (String.fromCharCode(head[0], head[1], head[2], head[3]) !== 'RWV1') throw new Error('not a rewind frame blob');
     var dv = new DataView(buf), off = dv.getUint32(4, true), n = dv.getUint32(8, true);
     M = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, n)));
-    cell = {}; user = {}; keyEvents = [];
+    cell = {}; user = {}; keyEvents = []; capturesAt = null;
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
     BUILDING = M.buildings.map(function (b) { return b.name; });
     LETTER = M.buildings.map(function (b) { return b.letter; });
     M.fields.forEach(function (f) {
       var arr = new TYPES[f.type](buf, f.offset, f.length);
-      if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
+      if (f.sparse) { // frame 0, then each frame's changed cells (docs/viewer.md)
+        var dense = new TYPES[f.type](F * N), counts = new Uint32Array(buf, f.counts_offset, F);
+        var cells = new Uint16Array(buf, f.cells_offset, f.length - N), j = N;
+        dense.set(arr.subarray(0, N));
+        for (var t = 1; t < F; t++) {
+          var base = t * N, c = base;
+          dense.copyWithin(base, base - N, base);
+          for (var end = j + counts[t]; j < end; j++) { c += cells[j - N]; dense[c] += arr[j]; } // wraps as the packer did
+        }
+        arr = dense;
+      } else if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
         for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
       }
       if (f.kind === 'cell') cell[f.name] = { arr: arr, stat: !!f.static };
@@ -482,6 +492,44 @@
     if (M.logs_note) commandsPanel.appendChild(el('p', { cls: 'hint', text: M.logs_note }));
   }
 
+  // capturesAt[t] lists the manifest's captures of turn t ([turn, taker,
+  // other, cells]: the analysis's exchanges, by round).
+  var capturesAt = null;
+  function capturesOf(t) {
+    if (!capturesAt) {
+      capturesAt = [];
+      (M.captures || []).forEach(function (c) { (capturesAt[c[0]] = capturesAt[c[0]] || []).push(c); });
+    }
+    return capturesAt[t] || [];
+  }
+  // roundCaptures says what the selected player took and lost in the
+  // round that made turn t, and from and to whom.
+  function roundCaptures(t) {
+    if (t < 1) return;
+    var took = [], lost = [];
+    capturesOf(t).forEach(function (c) {
+      if (c[1] === selected) took.push({ o: c[2], n: c[3] });
+      else if (c[2] === selected) lost.push({ o: c[1], n: c[3] });
+    });
+    var p = el('p', { cls: 'hint exchanges', 'data-testid': 'round-exchanges' }, 'This round it ');
+    function list(items, verb, prep) {
+      p.appendChild(document.createTextNode(verb + ' '));
+      if (!items.length) { p.appendChild(document.createTextNode('no cell')); return; }
+      items.forEach(function (f, i) {
+        if (i) p.appendChild(document.createTextNode(', '));
+        var part = el('span', { cls: 'ex', 'data-other': String(f.o), 'data-cells': String(f.n) }, fmt(f.n) + ' ' + prep + ' ');
+        if (f.o) part.appendChild(swatch(f.o));
+        part.appendChild(document.createTextNode(f.o ? name(f.o) : 'unowned cells'));
+        p.appendChild(part);
+      });
+    }
+    list(took, 'took', 'from');
+    p.appendChild(document.createTextNode(' and '));
+    list(lost, 'lost', 'to');
+    p.appendChild(document.createTextNode('.'));
+    commandsPanel.appendChild(p);
+  }
+
   function renderCommandList() {
     clear(commandsPanel);
     if (!M.has_commands) {
@@ -525,6 +573,7 @@
         commandsPanel.appendChild(p);
       }
     }
+    roundCaptures(t);
     if (M.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: M.commands_note }));
     if (M.unexplained && M.unexplained.indexOf(t) >= 0) { commandsPanel.appendChild(el('p', { cls: 'hint unexplained', text: M.unexplained_note })); return; }
     var more = short ? el('p', { cls: 'hint shortened', 'data-testid': 'shortened', text: (cmds.length ? '…and ' + (short[1] - cmds.length) + ' more' : 'None of them is listed') + '; ' + short[2] + ' of the ' + short[1] + ' failed. ' + (M.shortened_note || '') }) : null;
@@ -546,8 +595,10 @@
     eventRows = [];
     lastCurrent = null; lastAt = null; scrolled = false;
     if (!shownKinds) {
+      // true: all shown; a number: those up to that turn (the lead
+      // changes of the opening, until the box is used); false: none.
       shownKinds = {};
-      (M.event_kinds || []).forEach(function (k) { shownKinds[k.kind] = k.shown; });
+      (M.event_kinds || []).forEach(function (k) { shownKinds[k.kind] = k.shown || k.shown_until || false; });
     }
     eventsPanel.appendChild(el('h3', { text: 'Events' }));
     // The filter: one box a kind that this game has, with its count.
@@ -557,19 +608,22 @@
     (M.event_kinds || []).forEach(function (k) {
       if (!count[k.kind]) return;
       var box = el('input', { type: 'checkbox', 'data-kind': k.kind });
-      box.checked = !!shownKinds[k.kind];
+      var until = typeof shownKinds[k.kind] === 'number' ? shownKinds[k.kind] : 0;
+      box.checked = shownKinds[k.kind] === true;
+      box.indeterminate = until > 0;
       box.addEventListener('change', function () {
         shownKinds[k.kind] = box.checked;
         box.blur();
         buildEvents();
         markEvents();
       });
-      filter.appendChild(el('label', { cls: 'ev-kind kind-' + k.kind }, box, ' ' + k.title + ' (' + count[k.kind] + ')'));
+      filter.appendChild(el('label', { cls: 'ev-kind kind-' + k.kind, title: until ? 'Those up to turn ' + until + ' are listed; check for all' : '' }, box, ' ' + k.title + ' (' + count[k.kind] + ')',
+        until ? el('span', { cls: 'ev-until', 'data-testid': 'ev-until', text: ' to turn ' + until }) : null));
     });
     eventsPanel.appendChild(filter);
     var ol = eventList = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
-      if (!shownKinds[e.kind]) return;
+      if (!eventShown(e)) return;
       var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), el('span', { cls: 'ev-text', text: e.text }));
       li.addEventListener('click', function () { pause(); seek(e.turn); });
       ol.appendChild(li);
@@ -578,6 +632,10 @@
     if (!eventRows.length) ol.appendChild(el('li', { cls: 'hint', text: 'No events.' }));
     eventsPanel.appendChild(ol);
     buildMarks();
+  }
+  function eventShown(e) {
+    var k = shownKinds[e.kind];
+    return k === true || (typeof k === 'number' && e.turn <= k);
   }
   // buildMarks puts a mark under the scrubber at each shown event's turn.
   function buildMarks() {
@@ -589,7 +647,7 @@
     var seen = {};
     var last = Math.max(1, F - 1);
     M.events.forEach(function (e) {
-      if (!shownKinds[e.kind] || seen[e.kind + ' ' + e.turn]) return;
+      if (!eventShown(e) || seen[e.kind + ' ' + e.turn]) return;
       seen[e.kind + ' ' + e.turn] = true;
       var m = el('span', { cls: 'mark mk-' + e.kind, 'data-turn': String(e.turn), title: e.turn + ': ' + e.text });
       m.style.left = (100 * e.turn / last) + '%';
@@ -646,7 +704,10 @@
   // ---- charts ------------------------------------------------------------
   // The charts' options come from the server (analysis series), never
   // from the frames: the page's own, then a live game's newer ones.
-  var chartSpecs = JSON.parse(document.getElementById('rw-charts').textContent || '[]');
+  // A served page fetches them from data-charts once the first frame is
+  // drawn (null until then); an exported page has them inline.
+  var chartsJSON = document.getElementById('rw-charts');
+  var chartSpecs = chartsJSON ? JSON.parse(chartsJSON.textContent || '[]') : null;
   // Ticks and labels at round turns (1, 50, 100… rather than 1, 33, 65…):
   // category i is turn i+1.
   function tickStep() {
@@ -712,6 +773,13 @@
   // loadCharts runs ECharts (inline in an exported page, else fetched
   // from data-echarts now), then builds the charts.
   function loadCharts() {
+    if (!chartSpecs && chartsURL) {
+      fetchChartSpecs().then(function (specs) { chartSpecs = chartSpecs || specs; }, function (err) {
+        chartSpecs = chartSpecs || [];
+        api.chartsError = String(err && err.message || err);
+      }).then(loadCharts);
+      return;
+    }
     var src = root.getAttribute('data-echarts');
     if (window.echarts || !src) { initCharts(); return; }
     var js = document.createElement('script');
@@ -722,7 +790,7 @@
   function initCharts() {
     if (!window.echarts || charts.length || !M) return;
     buildStats();
-    chartSpecs.forEach(function (spec) {
+    (chartSpecs || []).forEach(function (spec) {
       var div = document.querySelector('[data-chart="' + spec.id + '"]');
       if (!div) return;
       addChart(spec.id, div, spec.option);
@@ -1146,7 +1214,7 @@
     // script) is fetched and run only then, so the board never waits for it.
     var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
-    if (live) { follow(); fetchCharts(); }
+    if (live) follow();
   }
 
   // ---- live games --------------------------------------------------------
@@ -1218,11 +1286,6 @@
       if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
       return res.json();
     });
-  }
-  // fetchCharts brings the charts up to the frames first fetched (the page
-  // may have been rendered a round or two earlier).
-  function fetchCharts() {
-    fetchChartSpecs().then(setCharts).catch(function () {});
   }
   // extend takes in a newer blob of the same game.
   function extend(buf) {
