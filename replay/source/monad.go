@@ -48,7 +48,8 @@ type MonadPlayer struct {
 type MonadMove struct {
 	Player int
 	// Index is the command's position in the list the player sent; -1
-	// for an implicit mine.
+	// for an implicit mine (Dir monad.DirImplicit) and for every move of
+	// an official log, which does not say.
 	Index int
 	X, Y  int
 	Kind  monad.Kind
