@@ -44,10 +44,14 @@ const (
 	SeriesMined = "resources_mined"
 	// SeriesMoved is the units a player moved in the turn: the counts of
 	// its applied MOVE commands (a unit moved twice by chained moves
-	// counts twice).
+	// counts twice). Only with MonadMeta.Counters: a reference log's
+	// moves have inferred kinds and their counts as logged, which do not
+	// tell this.
 	SeriesMoved = "units_moved"
-	// SeriesHivesBuilt is the hives a player has built since turn 0 (its
-	// applied BUILD commands), including hives destroyed since.
+	// SeriesHivesBuilt is the hives a player has built since turn 0,
+	// including hives destroyed since: hives that appeared on the board,
+	// and hives built and destroyed in the same turn (seen in the turn's
+	// Fights, which only a .rwd has).
 	SeriesHivesBuilt = "hives_built"
 	// SeriesHivesLost is the hives of a player destroyed since turn 0.
 	SeriesHivesLost = "hives_lost"
@@ -61,24 +65,26 @@ var monadDerived = []engine.Metric{
 	{Name: SeriesHivesLost, Unit: "hives", Kind: engine.Counter},
 }
 
-// monadCounterSeries are the ruleset's metrics known only when
-// MonadMeta.Counters is true.
-var monadCounterSeries = map[string]bool{"units_produced": true, "units_lost": true, "rejected": true}
+// monadCounterSeries are the series known only when MonadMeta.Counters is
+// true.
+var monadCounterSeries = map[string]bool{"units_produced": true, "units_lost": true, "rejected": true, SeriesMoved: true}
 
 // MonadSeriesMetrics returns the series an analysis holds, in order: the
-// ruleset's metrics (the counter ones only when counters is true), then
-// the derived ones (resources_mined, units_moved, hives_built,
-// hives_lost). Gauges of a derived flow (resources_mined, units_moved)
-// are the turn's amount, not a running total.
+// ruleset's metrics, then the derived ones (resources_mined, units_moved,
+// hives_built, hives_lost); units_produced, units_lost, rejected and
+// units_moved only when counters is true. Gauges of a derived flow
+// (resources_mined, units_moved) are the turn's amount, not a running
+// total.
 func MonadSeriesMetrics(counters bool) []engine.Metric {
 	var ms []engine.Metric
-	for _, m := range monad.Ruleset.Metrics() {
-		if !counters && monadCounterSeries[m.Name] {
-			continue
+	for _, list := range [][]engine.Metric{monad.Ruleset.Metrics(), monadDerived} {
+		for _, m := range list {
+			if counters || !monadCounterSeries[m.Name] {
+				ms = append(ms, m)
+			}
 		}
-		ms = append(ms, m)
 	}
-	return append(ms, monadDerived...)
+	return ms
 }
 
 // MaxMonadEvents bounds the events an analysis keeps; the ones past it
@@ -114,7 +120,9 @@ var MonadEventKinds = []struct{ Kind, Title string }{
 // MonadEvent is something notable in a Monad game. Fields a kind does not
 // use are -1 (Other, X, Y) or 0 (Value):
 //
-//   - hive_built: Player, X, Y, Value = Player's hives after the turn.
+//   - hive_built: Player built a hive at X, Y (one event per hive that
+//     appeared, or was destroyed in the turn it was built); Value =
+//     Player's hives after the turn.
 //   - hive_destroyed: Player (the hive's owner), Other (the side left
 //     holding the cell, -1 for nobody or unknown), X, Y, Value = Player's
 //     hives after the turn.
@@ -258,8 +266,7 @@ type monadAnalyzer struct {
 	built    []int64 // hives built so far
 	lost     []int64 // hives lost so far
 	died     []bool
-	fault    [][2]bool // timed out, crashed reported
-	buildAt  [monad.NumCells]bool
+	fault    [][2]bool           // timed out, crashed reported
 	fightAt  [monad.NumCells]int // 1 + index in Fights, 0 none
 	prevLead int
 }
@@ -376,29 +383,54 @@ func (az *monadAnalyzer) frame(prev, cur *source.MonadFrame) error {
 	for p := 0; p < n; p++ {
 		az.stats[p] = cur.Players[p].PlayerStats
 	}
-	// This turn's applied commands.
-	var built, moved [monad.MaxPlayers]int64
-	clear(az.buildAt[:])
-	var builds []source.MonadMove
+	// This turn's applied moves.
+	var moved [monad.MaxPlayers]int64
 	if prev != nil {
 		for _, mv := range cur.Moves {
-			if mv.Code != monad.ErrNone || mv.Player < 0 || mv.Player >= n {
-				continue
-			}
-			switch mv.Kind {
-			case monad.KindMove:
+			if mv.Code == monad.ErrNone && mv.Kind == monad.KindMove && mv.Player >= 0 && mv.Player < n {
 				moved[mv.Player] = satSum(moved[mv.Player], max(mv.Count, 0))
-			case monad.KindBuild:
-				if mv.X < 0 || mv.Y < 0 || mv.X >= monad.Width || mv.Y >= monad.Height {
+			}
+		}
+	}
+	// Hives built and destroyed, from the board: a hive appears only by a
+	// BUILD and goes only by being destroyed (it never changes hands). A
+	// hive built and destroyed in the same turn shows only in the turn's
+	// fights (a cell whose hive before the update was not there before
+	// the turn).
+	var built, lostNow [monad.MaxPlayers]int64
+	var builds, destroyed []MonadEvent
+	if prev != nil {
+		clear(az.fightAt[:])
+		for i, f := range cur.Fights {
+			if f.X >= 0 && f.Y >= 0 && f.X < monad.Width && f.Y < monad.Height {
+				az.fightAt[f.Y*monad.Width+f.X] = i + 1
+			}
+		}
+		for k := range cur.Cells {
+			was, now := int(prev.Cells[k].Hive), int(cur.Cells[k].Hive)
+			fell := -1 // a hive built this turn and destroyed in the update
+			if fi := az.fightAt[k]; fi > 0 {
+				if f := &cur.Fights[fi-1]; f.Outcome == monad.FightDestroyed && f.Hive >= 0 && f.Hive < n && f.Hive != was && f.Hive != now {
+					fell = f.Hive
+				}
+			}
+			x, y := k%monad.Width, k/monad.Width
+			for _, b := range [2]int{now, fell} {
+				if b >= 0 && b < n && b != was {
+					built[b]++
+					builds = append(builds, MonadEvent{Turn: t, Kind: EventHiveBuilt, Player: b, Other: -1, X: x, Y: y})
+				}
+			}
+			for _, o := range [2]int{was, fell} {
+				if o < 0 || o >= n || o == now {
 					continue
 				}
-				if k := mv.Y*monad.Width + mv.X; !az.buildAt[k] {
-					// One hive a cell a turn: a second BUILD on it finds
-					// the first one's hive.
-					az.buildAt[k] = true
-					built[mv.Player]++
-					builds = append(builds, mv)
+				by := int(cur.Cells[k].Owner)
+				if by == o || by >= n {
+					by = -1
 				}
+				lostNow[o]++
+				destroyed = append(destroyed, MonadEvent{Turn: t, Kind: EventHiveDestroyed, Player: o, Other: by, X: x, Y: y})
 			}
 		}
 	}
@@ -420,47 +452,14 @@ func (az *monadAnalyzer) frame(prev, cur *source.MonadFrame) error {
 		az.built[p] += built[p]
 		az.put(SeriesHivesBuilt, p, az.built[p])
 	}
-	// Hives destroyed: a hive of the previous frame gone (a hive is never
-	// handed over), or one built this turn and destroyed in the cell
-	// update (seen in Fights).
-	var lostNow [monad.MaxPlayers]int64
-	var destroyed []MonadEvent
-	if prev != nil {
-		clear(az.fightAt[:])
-		for i, f := range cur.Fights {
-			if f.X >= 0 && f.Y >= 0 && f.X < monad.Width && f.Y < monad.Height {
-				az.fightAt[f.Y*monad.Width+f.X] = i + 1
-			}
-		}
-		for k := range cur.Cells {
-			was, now := int(prev.Cells[k].Hive), int(cur.Cells[k].Hive)
-			owner := -1
-			if was >= 0 && was < n && now != was {
-				owner = was
-			} else if fi := az.fightAt[k]; fi > 0 {
-				f := &cur.Fights[fi-1]
-				if f.Outcome == monad.FightDestroyed && f.Hive >= 0 && f.Hive < n && now != f.Hive {
-					owner = f.Hive
-				}
-			}
-			if owner < 0 {
-				continue
-			}
-			by := int(cur.Cells[k].Owner)
-			if by == owner || by >= n {
-				by = -1
-			}
-			lostNow[owner]++
-			destroyed = append(destroyed, MonadEvent{Turn: t, Kind: EventHiveDestroyed, Player: owner, Other: by, X: k % monad.Width, Y: k / monad.Width})
-		}
-	}
 	for p := 0; p < n; p++ {
 		az.lost[p] += lostNow[p]
 		az.put(SeriesHivesLost, p, az.lost[p])
 	}
 	// Events, in the documented order within a turn.
-	for _, mv := range builds {
-		az.event(MonadEvent{Turn: t, Kind: EventHiveBuilt, Player: mv.Player, Other: -1, X: mv.X, Y: mv.Y, Value: int64(az.stats[mv.Player].Hives)})
+	for _, e := range builds {
+		e.Value = int64(az.stats[e.Player].Hives)
+		az.event(e)
 	}
 	for _, e := range destroyed {
 		e.Value = int64(az.stats[e.Player].Hives)

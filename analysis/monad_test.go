@@ -494,7 +494,7 @@ func TestMonadNoCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"units_produced", "units_lost", "rejected"} {
+	for _, name := range []string{"units_produced", "units_lost", "rejected", analysis.SeriesMoved} {
 		if a.SeriesNamed(name) != nil {
 			t.Errorf("series %q present without counters", name)
 		}
@@ -502,8 +502,8 @@ func TestMonadNoCounters(t *testing.T) {
 			t.Errorf("series %q absent with counters", name)
 		}
 	}
-	if len(a.Series) != len(full.Series)-3 {
-		t.Fatalf("%d series, want %d", len(a.Series), len(full.Series)-3)
+	if len(a.Series) != len(full.Series)-4 {
+		t.Fatalf("%d series, want %d", len(a.Series), len(full.Series)-4)
 	}
 	for _, s := range a.Series {
 		fs := full.SeriesNamed(s.Metric.Name)
