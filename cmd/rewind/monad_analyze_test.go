@@ -144,3 +144,38 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 		t.Errorf("refused commands wrote files: %v", ents)
 	}
 }
+
+// TestMonadAnalyzeOfficialLog: analyze reads the reference engine's own
+// log, and leaves out what a log does not know.
+func TestMonadAnalyzeOfficialLog(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
+	out, err := runCLIOut(t, "analyze", path, "--format", "json")
+	if err != nil {
+		t.Fatalf("analyze: %v\n%s", err, out)
+	}
+	var doc struct {
+		Game     string `json:"game"`
+		Counters bool   `json:"counters"`
+		Turns    int    `json:"turns"`
+		Series   []struct {
+			Name string `json:"name"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Game != "monad" || doc.Counters || doc.Turns != 100 {
+		t.Fatalf("game %q counters %v turns %d", doc.Game, doc.Counters, doc.Turns)
+	}
+	var names []string
+	for _, s := range doc.Series {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, ","); got != "resources,units,hives,cells,resources_mined,hives_built,hives_lost" {
+		t.Fatalf("series of a log: %s", got)
+	}
+	out, err = runCLIOut(t, "analyze", path)
+	if err != nil || strings.Contains(out, "rejected") || !strings.Contains(out, "100 turns") {
+		t.Fatalf("analyze table of a log: %v\n%s", err, out)
+	}
+}
