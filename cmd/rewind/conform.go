@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 type conformOptions struct {
@@ -50,17 +51,21 @@ func runConform(opts *conformOptions) error {
 	}
 	failed := 0
 	for _, v := range vs {
+		// Every vector is of a registered game; conform.Run replays it
+		// on that game's engine.
+		info, ok := rulesets.About(v.Game)
+		if !ok {
+			failed++
+			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, &rulesets.UnknownError{ID: v.Game})
+			continue
+		}
 		res, err := conform.Run(v, nil)
 		switch {
 		case err != nil:
 			failed++
 			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, err)
 		case res.Pass():
-			unit := "rounds"
-			if v.Game == conform.GameMonad {
-				unit = "turns"
-			}
-			fmt.Fprintf(opts.out, "%s: PASS (%d %s)\n", v.Name, res.Rounds, unit)
+			fmt.Fprintf(opts.out, "%s: PASS (%d %s)\n", v.Name, res.Rounds, info.Round)
 		default:
 			failed++
 			fmt.Fprintf(opts.out, "%s: FAIL %s\n", v.Name, res.Divergence)

@@ -20,11 +20,12 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
 type playOptions struct {
-	game     string // "colorfight2" (or "") or "monad"
+	game     string // a rulesets id; "" is rulesets.Default
 	uniform  bool   // monad: every cell starts with 20 resources
 	bots     []string
 	turns    int
@@ -76,7 +77,7 @@ last whole round.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&opts.game, "game", "colorfight2", "the game: colorfight2 or monad")
+	cmd.Flags().StringVar(&opts.game, "game", rulesets.Default, "the game: "+gameList())
 	cmd.Flags().BoolVar(&opts.uniform, "uniform", false, "monad: every cell starts with 20 resources")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
 	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d; monad: 1..%d, default %d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn, monad.MaxMaxTurns, monad.DefaultMaxTurns))
@@ -110,8 +111,8 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if len(specs) == 0 {
 		specs = bot.BuiltinNames()
 	}
-	if len(specs) < 2 || len(specs) > 8 {
-		return nil, fmt.Errorf("a match needs 2 to 8 --bot, got %d", len(specs))
+	if err := checkSeats(colorfight2.Ruleset.ID(), len(specs)); err != nil {
+		return nil, err
 	}
 	cfg := colorfight2.DefaultConfig()
 	cfg.MaxTurn = opts.turns
@@ -220,26 +221,50 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 // stderrTailLines is how much of a failed bot's stderr play shows.
 const stderrTailLines = 10
 
-// checkPlaySettings checks the settings of a match (turns, deadline)
-// against the ranges their flags' help states.
+// checkPlaySettings checks the settings of a match (game, turns,
+// deadline) against the ranges their flags' help states.
 func checkPlaySettings(opts *playOptions) error {
-	switch opts.game {
-	case "", "colorfight2":
-	case monad.RulesetID:
-		if opts.turns < 1 || opts.turns > monad.MaxMaxTurns {
-			return fmt.Errorf("--turns %d is outside 1..%d for monad", opts.turns, monad.MaxMaxTurns)
-		}
-		return checkDeadline(opts.deadline)
-	default:
-		return fmt.Errorf("--game %q: want colorfight2 or monad", opts.game)
+	info, err := gameInfo(opts.game)
+	if err != nil {
+		return err
 	}
-	if opts.uniform {
+	if opts.uniform && opts.game != monad.RulesetID {
 		return fmt.Errorf("--uniform is a monad setting (--game monad)")
 	}
-	if opts.turns < colorfight2.MinMaxTurn || opts.turns > colorfight2.MaxMaxTurn {
-		return fmt.Errorf("--turns %d is outside %d..%d", opts.turns, colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn)
+	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
+		return fmt.Errorf("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	return checkDeadline(opts.deadline)
+}
+
+// gameInfo returns what the registry knows about --game (rulesets.Default
+// for ""), or the registry's error for a game it does not know.
+func gameInfo(game string) (rulesets.Info, error) {
+	if game == "" {
+		game = rulesets.Default
+	}
+	if _, err := rulesets.Get(game); err != nil {
+		return rulesets.Info{}, fmt.Errorf("--game: %w", err)
+	}
+	info, _ := rulesets.About(game)
+	return info, nil
+}
+
+// checkSeats checks that a match of game seats n players.
+func checkSeats(game string, n int) error {
+	info, err := gameInfo(game)
+	if err != nil {
+		return err
+	}
+	if n < info.MinPlayers || n > info.MaxPlayers {
+		return fmt.Errorf("a %s match needs %d to %d --bot, got %d", info.Name, info.MinPlayers, info.MaxPlayers, n)
+	}
+	return nil
+}
+
+// gameList lists the registered games for --game's help.
+func gameList() string {
+	return strings.Join(rulesets.IDs(), ", ")
 }
 
 // checkDeadline checks --deadline. The flag must be greater than 0; a
@@ -274,14 +299,12 @@ func printRanking(w io.Writer, res *match.Result) {
 // gameDefaults checks --game and gives --turns the game's default when it
 // was not set.
 func gameDefaults(cmd *cobra.Command, turns *int, game string) error {
-	switch game {
-	case "colorfight2":
-	case monad.RulesetID:
-		if !cmd.Flags().Changed("turns") {
-			*turns = monad.DefaultMaxTurns
-		}
-	default:
-		return fmt.Errorf("--game %q: want colorfight2 or monad", game)
+	info, err := gameInfo(game)
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("turns") {
+		*turns = info.DefaultTurns
 	}
 	return nil
 }
@@ -315,8 +338,8 @@ func runPlayMonad(ctx context.Context, opts *playOptions) (*match.MonadResult, e
 	if len(specs) == 0 {
 		specs = defaultMonadBots
 	}
-	if len(specs) < 2 || len(specs) > monad.MaxPlayers {
-		return nil, fmt.Errorf("a monad match needs 2 to %d --bot, got %d", monad.MaxPlayers, len(specs))
+	if err := checkSeats(monad.RulesetID, len(specs)); err != nil {
+		return nil, err
 	}
 	if err := checkPlaySettings(opts); err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
@@ -55,7 +56,8 @@ one log per game and seat.`,
 				return err
 			}
 			if cmd.Flags().Changed("players") && opts.players == 0 {
-				return fmt.Errorf("--players 0 is outside 2..%d", maxSeats(opts.play.game))
+				info, _ := gameInfo(opts.play.game) // checked by gameDefaults
+				return fmt.Errorf("--players 0 is outside %d..%d for %s", info.MinPlayers, info.MaxPlayers, info.Name)
 			}
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
@@ -63,7 +65,7 @@ one log per game and seat.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.play.game, "game", "colorfight2", "the game: colorfight2 or monad (2..4 players, --turns default 1000)")
+	f.StringVar(&opts.play.game, "game", rulesets.Default, "the game: "+gameList()+" (monad: 2..4 players, --turns default 1000)")
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, 2..8 (default: number of bots, at most 8)")
@@ -145,16 +147,12 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	if opts.parallel < 1 {
 		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
 	}
-	if m := maxSeats(opts.play.game); opts.players != 0 && (opts.players < 2 || opts.players > m) {
-		return fmt.Errorf("--players %d is outside 2..%d", opts.players, m)
+	info, err := gameInfo(opts.play.game)
+	if err != nil {
+		return err
+	}
+	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
+		return fmt.Errorf("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	return checkPlaySettings(&opts.play)
-}
-
-// maxSeats is the most players a game of the ruleset seats.
-func maxSeats(game string) int {
-	if game == monad.RulesetID {
-		return monad.MaxPlayers
-	}
-	return 8
 }
