@@ -2,8 +2,10 @@ package monad_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/monad"
@@ -101,8 +103,14 @@ func play(s *monad.State, tr *benchTurn, buf [][]monad.Command, parse bool) [][]
 // runSegments times the turns of segs, one op per turn, cycling through
 // them in order; each segment starts from its own state, restored outside
 // the timer. With parse, a turn includes parsing its raw replies. ns/op is
-// the mean time per turn over the segments.
+// the mean time per turn over the segments; the metric med-ns/turn is the
+// median of the turns timed one by one (of the first maxTimed turns), as
+// scripts/monad-reference-bench.py times the reference's, and robust to
+// the odd turn a loaded machine stretches. Timing each turn adds two clock
+// readings (tens of ns) to a turn of microseconds.
 func runSegments(b *testing.B, segs []segment, parse bool) {
+	const maxTimed = 1 << 20
+	times := make([]int64, 0, min(b.N, maxTimed))
 	var buf [][]monad.Command
 	// Warm the scratch buffers of the state used below.
 	s := segs[0].start.Clone()
@@ -118,9 +126,16 @@ func runSegments(b *testing.B, segs []segment, parse bool) {
 			s.CopyFrom(segs[seg].start)
 			b.StartTimer()
 		}
+		t0 := time.Now()
 		buf = play(s, &segs[seg].turns[k], buf, parse)
+		if len(times) < maxTimed {
+			times = append(times, int64(time.Since(t0)))
+		}
 		k++
 	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2]), "med-ns/turn")
 }
 
 // BenchmarkMonadRound4PlayersMidGame times one Monad round with 4 players
