@@ -153,6 +153,23 @@ func (a *MonadAnalysis) final(name string, p int) (int64, bool) {
 	return s.Values[p][len(s.Values[p])-1], true
 }
 
+// Outcome says in one line who won, with what, and since when they led
+// for good, naming players with name (the viewer's header and the text
+// table both show it): e.g. `winner alice (12 hives, 340 units), in the
+// lead for good since turn 61`.
+func (a *MonadAnalysis) Outcome(name func(player int) string) string {
+	if a.Winner < 0 {
+		return "no winner: no player leads alone (level on hives and units, or all crashed)"
+	}
+	h, _ := a.final("hives", a.Winner)
+	u, _ := a.final("units", a.Winner)
+	s := fmt.Sprintf("winner %s (%d hives, %d units)", name(a.Winner), h, u)
+	if a.LeadSince > 0 {
+		s += fmt.Sprintf(", in the lead for good since turn %d", a.LeadSince)
+	}
+	return s
+}
+
 // WriteTable writes the ranking with every player's final resources,
 // units, hives and cells (and, when the source knows them, units produced
 // and lost and commands rejected), the winner, and the first
@@ -181,15 +198,7 @@ func (a *MonadAnalysis) WriteTable(w io.Writer) error {
 		return err
 	}
 	quoted := func(p int) string { return strconv.Quote(a.Name(p)) }
-	if a.Winner >= 0 {
-		fmt.Fprintf(bw, "winner %s", quoted(a.Winner))
-		if a.LeadSince > 0 {
-			fmt.Fprintf(bw, ", in the lead for good since turn %d", a.LeadSince)
-		}
-		fmt.Fprintln(bw)
-	} else {
-		fmt.Fprintln(bw, "no winner: no player leads alone (level on hives and units, or all crashed)")
-	}
+	fmt.Fprintln(bw, a.Outcome(quoted))
 	fmt.Fprintf(bw, "events (%d", len(a.Events)+a.EventsDropped)
 	if len(a.Events) > MaxTableEvents {
 		fmt.Fprintf(bw, ", first %d", MaxTableEvents)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -446,6 +447,15 @@ func TestMonadEvents(t *testing.T) {
 		if got := c.e.Text(name); got != c.want {
 			t.Errorf("Text = %q, want %q", got, c.want)
 		}
+	}
+	if a.Winner >= 0 {
+		ws := g.turns[a.Turns].state.Stats(a.Winner)
+		want := fmt.Sprintf("winner %s (%d hives, %d units), in the lead for good since turn %d", a.Names[a.Winner], ws.Hives, ws.Units, a.LeadSince)
+		if got := a.Outcome(name); got != want || a.LeadSince < 1 {
+			t.Errorf("Outcome %q, want %q", got, want)
+		}
+	} else {
+		t.Errorf("no winner: %v", a.Leader[a.Turns-5:])
 	}
 	// "died" reads as ColorfightII's.
 	if got, want := (analysis.MonadEvent{Kind: analysis.EventDied, Player: 1}).Text(name), (analysis.Event{Kind: analysis.EventDied, UID: 1}).Text(name); got != want {
