@@ -183,8 +183,8 @@ func (l *Library) removeStaleTemps() {
 
 // OpenFile opens a library holding only the replay at path.
 func OpenFile(file string) (*Library, error) {
-	if !IsReplayName(file) {
-		return nil, fmt.Errorf("library: %s: not a .rwd or .cfr file", file)
+	if !IsReplayName(file) && !IsMonadLogName(file) {
+		return nil, fmt.Errorf("library: %s: not a .rwd, .cfr or Monad log (.json, .mp.gz) file", file)
 	}
 	l, err := OpenLibrary(filepath.Dir(file))
 	if err != nil {
@@ -215,9 +215,10 @@ func IsReplayName(name string) bool {
 
 // ValidID reports whether id is a well-formed replay id: a relative,
 // slash-separated path with no "." or ".." element, no hidden element,
-// ending in .rwd or .cfr.
+// ending in .rwd or .cfr, or named like a Monad reference log
+// (IsMonadLogName).
 func ValidID(id string) bool {
-	if !fs.ValidPath(id) || id == "." || !IsReplayName(id) || strings.ContainsRune(id, '\\') {
+	if !fs.ValidPath(id) || id == "." || !(IsReplayName(id) || IsMonadLogName(id)) || strings.ContainsRune(id, '\\') {
 		return false
 	}
 	for _, el := range strings.Split(id, "/") {
@@ -264,6 +265,9 @@ func (l *Library) List() ([]*Entry, error) {
 			fi, err := d.Info()
 			if err != nil {
 				return nil
+			}
+			if IsMonadLogName(p) && !l.isMonadLog(p, fi.Size(), fi.ModTime()) {
+				return nil // a .json or .gz that is no Monad log
 			}
 			files = append(files, found{p, fi.Size(), fi.ModTime()})
 			return nil
@@ -502,7 +506,8 @@ func (l *Library) load(id string) (*Replay, error) {
 	if err != nil {
 		return nil, ErrNotFound
 	}
-	src, msrc, err := openAny(f)
+	src, msrc, release, err := openAny(l.mem, f)
+	defer release()
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", id, err)

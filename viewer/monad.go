@@ -41,7 +41,8 @@ const (
 )
 
 // monadMoveBytes is the size of one packed move besides its count:
-// player, x, y, target x + 1, target y + 1, kind, code, and a pad byte.
+// player, x, y, target x + 1, target y + 1, kind, code, and 1 for an
+// implicit mine (monad.DirImplicit: every cell with units mines), else 0.
 const monadMoveBytes = 8
 
 // MonadReplay is what a Monad replay's page shows besides its frames.
@@ -76,7 +77,7 @@ type MonadManifest struct {
 	// hold Frames×len(Players) values. "move_start" (i32, Frames+1
 	// values): frame t's moves are the records move_start[t] up to
 	// move_start[t+1]; "moves" (u8) holds monadMoveBytes per record
-	// (player, x, y, target x+1, target y+1, kind, code, 0) and
+	// (player, x, y, target x+1, target y+1, kind, code, implicit) and
 	// "move_count" (i32) each record's count.
 	Fields []Field `json:"fields"`
 	// Kinds[k] names command kind k (monad.Kind: "?", MOVE, BUILD,
@@ -213,7 +214,11 @@ func (c *monadCollector) add(f *source.MonadFrame) error {
 			// odd entry): counted, not drawn.
 			continue
 		}
-		c.moves = append(c.moves, byte(m.Player), byte(m.X), byte(m.Y), byte(min(max(tx+1, 0), 255)), byte(min(max(ty+1, 0), 255)), byte(m.Kind), byte(m.Code), 0)
+		implicit := byte(0)
+		if m.Kind == monad.KindMine && m.Dir == monad.DirImplicit {
+			implicit = 1
+		}
+		c.moves = append(c.moves, byte(m.Player), byte(m.X), byte(m.Y), byte(min(max(tx+1, 0), 255)), byte(min(max(ty+1, 0), 255)), byte(m.Kind), byte(m.Code), implicit)
 		c.counts = append(c.counts, int32(min(max(m.Count, math.MinInt32), math.MaxInt32)))
 	}
 	if shown := len(c.counts) - int(c.start[n]); shown < len(f.Moves) {

@@ -103,6 +103,14 @@ func BenchmarkMonadBrowser(b *testing.B) {
 		if len(ms) != 50 {
 			b.Fatalf("%d seek measures", len(ms))
 		}
+		if os.Getenv("REWIND_BENCH_TIMELINE") != "" { // where the first frame's time goes
+			var tl string
+			chromedp.Run(br.Ctx, chromedp.Evaluate(`JSON.stringify({
+				res: performance.getEntriesByType('resource').map(e => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.transferSize]),
+				marks: performance.getEntriesByType('mark').map(e => [e.name, Math.round(e.startTime)]),
+			})`, &tl))
+			b.Logf("timeline: %s", tl)
+		}
 		first, html, seeks = append(first, ff), append(html, hr), append(seeks, ms...)
 	}
 	b.StopTimer()

@@ -209,7 +209,8 @@ func TestMonadPack(t *testing.T) {
 				arrows++
 			}
 			if int(r[0]) != m.Player || int(r[1]) != m.X || int(r[2]) != m.Y || int(r[3]) != tx+1 || int(r[4]) != ty+1 ||
-				monad.Kind(r[5]) != m.Kind || monad.ErrCode(r[6]) != m.Code || u.count[int(lo)+j] != m.Count {
+				monad.Kind(r[5]) != m.Kind || monad.ErrCode(r[6]) != m.Code || u.count[int(lo)+j] != m.Count ||
+				(r[7] == 1) != (m.Kind == monad.KindMine && m.Dir == monad.DirImplicit) {
 				t.Fatalf("frame %d move %d: packed %v count %d, source %+v", fr, j, r[:monadMoveBytes], u.count[int(lo)+j], m)
 			}
 			if m.Code != monad.ErrNone {
@@ -409,4 +410,62 @@ func serveWith(t *testing.T, lib *Library, opts Options) served {
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	return served{base: "http://" + ln.Addr().String(), s: s}
+}
+
+// TestMonadOfficialLogs: the reference engine's own logs (replay.json,
+// .mp.gz) are listed as Monad games and open on the Monad page, in a
+// library and alone (rewind view); a .json file that is no log is not
+// listed.
+func TestMonadOfficialLogs(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"m05.replay.json", "m06.mp.gz"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "monad", "official", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(`{"wins": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	entries, err := lib.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("library lists %d files, want the 2 logs", len(entries))
+	}
+	for _, e := range entries {
+		if e.Game != GameMonad || e.Err != "" || !e.Complete || e.Rounds < 100 || len(e.Players) < 2 || e.Players[0].Name == "" || e.Winner < 1 {
+			t.Errorf("%s listed as %+v", e.ID, e)
+		}
+	}
+	base := serveWith(t, lib, Options{}).base
+	for _, id := range []string{"m05.replay.json", "m06.mp.gz"} {
+		code, body := get(t, base+"/replay/"+id)
+		if code != 200 || !strings.Contains(body, `id="monad"`) || !strings.Contains(body, "Monad · 20×20 hex") {
+			t.Errorf("/replay/%s: %d\n%.400s", id, code, body)
+		}
+		if code, body := get(t, base+"/data/"+id); code != 200 || !strings.HasPrefix(body, BlobMagicMonad) {
+			t.Errorf("/data/%s: %d", id, code)
+		}
+	}
+	if code, _ := get(t, base+"/replay/results.json"); code != http.StatusUnprocessableEntity {
+		t.Errorf("/replay/results.json: %d, want 422", code)
+	}
+	one, err := OpenFile(filepath.Join(dir, "m06.mp.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if rep, err := one.Load("m06.mp.gz"); err != nil || rep.Monad == nil {
+		t.Errorf("rewind view m06.mp.gz: %v", err)
+	}
 }

@@ -635,7 +635,8 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, msrc, err := openAny(f)
+	src, msrc, release, err := openAny(s.mem, f)
+	defer release()
 	if err != nil {
 		f.Close()
 		return nil, err

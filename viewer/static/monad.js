@@ -140,7 +140,7 @@
     var out = [];
     for (var i = mv.start[t]; i < mv.start[t + 1]; i++) {
       var r = mv.rec, o = i * 8;
-      out.push({ player: r[o], x: r[o + 1], y: r[o + 2], tx: r[o + 3] - 1, ty: r[o + 4] - 1, kind: r[o + 5], code: r[o + 6], count: mv.count[i] });
+      out.push({ player: r[o], x: r[o + 1], y: r[o + 2], tx: r[o + 3] - 1, ty: r[o + 4] - 1, kind: r[o + 5], code: r[o + 6], implicit: r[o + 7] === 1, count: mv.count[i] });
     }
     return out;
   }
@@ -250,7 +250,7 @@
     var ms = movesOf(t);
     ctx.save();
     ms.forEach(function (m) {
-      if (selected >= 0 && m.player !== selected) return;
+      if (m.implicit || (selected >= 0 && m.player !== selected)) return;
       var a = center(m.x, m.y), ok = m.code === 0;
       if (M.kinds[m.kind] === 'MOVE') {
         var b = center(m.tx, m.ty);
@@ -293,7 +293,7 @@
         ctx.moveTo(a[0] - s, a[1] + 0.3 * R); ctx.lineTo(a[0] + s, a[1] + 0.3 * R);
         ctx.moveTo(a[0], a[1] + 0.3 * R - s); ctx.lineTo(a[0], a[1] + 0.3 * R + s);
         ctx.stroke();
-      } else if (m.kind !== 0 || !ok) {
+      } else {
         ctx.fillStyle = ok ? '#111' : '#b3261e';
         ctx.beginPath(); ctx.arc(a[0] + R * 0.5, a[1] + R * 0.35, Math.max(1.5, R * 0.12), 0, 2 * Math.PI); ctx.fill();
       }
@@ -355,7 +355,7 @@
   function renderMoves() {
     clear(movesPanel);
     var ms = movesOf(turn).filter(function (m) { return selected < 0 || m.player === selected; });
-    var shown = ms.filter(function (m) { return m.kind !== 0 || m.code !== 0; });
+    var shown = ms.filter(function (m) { return !m.implicit; }), implicit = ms.length - shown.length;
     var title = 'moves of turn ' + turn + (selected >= 0 ? ' · ' : ' · everyone');
     var h = el('h3', { text: title });
     if (selected >= 0) h.appendChild(el('span', null, swatch(selected), name(selected)));
@@ -363,7 +363,8 @@
     (M.moves_shortened || []).forEach(function (s) {
       if (s[0] === turn) movesPanel.appendChild(el('p', { cls: 'hint', text: 'The players sent ' + s[1] + ' commands this turn; ' + (M.moves_note || '') }));
     });
-    if (!shown.length) { movesPanel.appendChild(el('p', { cls: 'hint', text: turn === 0 ? 'Turn 0 is the map before the first move.' : 'No commands (implicit mines only).' })); return; }
+    if (implicit) movesPanel.appendChild(el('p', { cls: 'hint', text: implicit + ' implicit mine' + (implicit === 1 ? '' : 's') + ' (cells with units and no command mine by themselves)' }));
+    if (!shown.length) { movesPanel.appendChild(el('p', { cls: 'hint', text: turn === 0 ? 'Turn 0 is the map before the first move.' : 'No commands.' })); return; }
     var list = el('ol');
     shown.slice(0, 300).forEach(function (m) {
       var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
