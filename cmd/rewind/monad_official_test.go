@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,6 +32,30 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 			t.Errorf("info lacks %q:\n%s", want, out)
 		}
 	}
+	// A crashed player the final board cannot tell: players are "player
+	// N" and rankedBots is listed as written.
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := `"_id": "p0-chaos", "crashed": false`
+	if !bytes.Contains(data, []byte(from)) {
+		t.Fatalf("%s lacks %s", js, from)
+	}
+	crashed := filepath.Join(t.TempDir(), "replay.json")
+	if err := os.WriteFile(crashed, bytes.Replace(data, []byte(from), []byte(`"_id": "p0-chaos", "crashed": true`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runCLIOut(t, "info", crashed)
+	if err != nil {
+		t.Fatalf("info: %v\n%s", err, out)
+	}
+	for _, want := range []string{`0  "player 0"`, "cannot be told from the final board", `rank 2  "p0-chaos"  crashed true, timed out false`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+
 	out, err = runCLIOut(t, "analyze", mp)
 	if err != nil {
 		t.Fatalf("analyze: %v\n%s", err, out)

@@ -337,3 +337,33 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// TestRankedPlayers: rankedBots is mapped to players by ranking the final
+// entry; a crashed player the board cannot tell apart, or ranks the board
+// contradicts, leave it unmapped.
+func TestRankedPlayers(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ranked string
+		want   []int
+	}{
+		// small()'s final entry: player 0 has its hive at (0,0) and one
+		// unit at (1,0); player 1 holds nothing.
+		{"ranked", `[{"_id": "a", "crashed": false, "timedOut": false, "rank": 1}, {"_id": "b", "crashed": false, "timedOut": true, "rank": 2}]`, []int{0, 1}},
+		{"contradicted", `[{"_id": "b", "crashed": false, "timedOut": false, "rank": 2}, {"_id": "a", "crashed": false, "timedOut": false, "rank": 1}]`, nil},
+		{"crash ambiguous", `[{"_id": "a", "crashed": false, "timedOut": false, "rank": 1}, {"_id": "b", "crashed": true, "timedOut": false, "rank": 2}]`, nil},
+		{"all crashed", `[{"_id": "a", "crashed": true, "timedOut": false, "rank": 1}, {"_id": "b", "crashed": true, "timedOut": false, "rank": 1}]`, []int{0, 1}},
+		{"one missing", `[{"_id": "a", "crashed": false, "timedOut": false, "rank": 1}]`, nil},
+	} {
+		base := small()
+		js := base[:strings.Index(base, `"rankedBots": `)] + `"rankedBots": ` + c.ranked + "}"
+		l, err := Decode(strings.NewReader(js))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, ok := l.RankedPlayers()
+		if ok != (c.want != nil) || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v %v, want %v", c.name, got, ok, c.want)
+		}
+	}
+}
