@@ -32,9 +32,15 @@ import (
 //   - Every value is read from the frames (Players, Cells, Moves, Fights)
 //     or derived from them; no rule is played again. The ranking is
 //     monad.RankStats of the last frame's facts.
-//   - The counter series (units_produced, units_lost, rejected) and the
-//     bot_fault events exist only when the source knows them
-//     (MonadMeta.Counters); otherwise they are absent, never zeros.
+//   - The counter series (units_produced, units_lost, rejected),
+//     units_moved and the bot_fault events exist only when the source
+//     knows them (MonadMeta.Counters); otherwise they are absent, never
+//     zeros. Without a .rwd's Fights, a hive built and destroyed in the
+//     same turn is not seen (docs/analysis-json.md, "Monad").
+//   - A hostile source cannot make it panic (FuzzAnalyzeMonad): players
+//     beyond 1..monad.MaxPlayers are refused, a frame with another player
+//     count ends the analysis as a cut-short replay, out-of-range owners
+//     and moves are ignored.
 
 // Monad series derived by the analysis, beside monad.Ruleset.Metrics().
 const (
@@ -208,8 +214,8 @@ type MonadAnalysis struct {
 	// and has not crashed); -1 for none or a draw, which the ranking
 	// orders by player id.
 	Winner int
-	// LeadSince is the first turn from which Winner was the sole leader
-	// through the last turn; 0 when there is no winner.
+	// LeadSince is the first turn (>= 1) from which Winner was the sole
+	// leader through the last turn; 0 when there is no winner or no turn.
 	LeadSince int
 	// Leader[t] is the sole leader after turn t, -1 for none (a tie at
 	// the top, or everyone crashed).
