@@ -32,7 +32,7 @@ func TestPlayStopsOnDeadBot(t *testing.T) {
 	dead := script(t, dir, "dead.sh", "echo 'ImportError: no module named colorfight' >&2\nexit 3\n")
 	out := existing(t, dir, "g.rwd")
 	var stdout bytes.Buffer
-	res, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", dead}, turns: 200, seed: 1, out: out, force: true, stdout: &stdout})
+	res, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", dead}, turns: 200, seed: 1, out: out, force: true, stdout: &stdout, deadline: time.Minute})
 	wantErr(t, err, dead, "before answering turn 1", "bot exited", "ImportError: no module named colorfight")
 	if res != nil {
 		t.Errorf("a result for a match whose bot died: turn %d", res.Turn)
@@ -54,7 +54,7 @@ while read line; do
 done
 `)
 	var stdout bytes.Buffer
-	res, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", crash}, turns: 200, seed: 1, out: filepath.Join(dir, "g.rwd"), stdout: &stdout})
+	res, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", crash}, turns: 200, seed: 1, out: filepath.Join(dir, "g.rwd"), stdout: &stdout, deadline: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestTournamentLogsPerGame(t *testing.T) {
 echo "$start" >&2
 `)
 	tdir := filepath.Join(dir, "t")
-	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", echo}, turns: 200, seed: 5, stdout: &bytes.Buffer{}}, games: 3, parallel: 2, dir: tdir}
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", echo}, turns: 200, seed: 5, stdout: &bytes.Buffer{}, deadline: time.Minute}, games: 3, parallel: 2, dir: tdir}
 	if err := runTournament(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
