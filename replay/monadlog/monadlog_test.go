@@ -367,3 +367,18 @@ func TestRankedPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeNames: a bot's _id as Python's json.dumps escapes it
+// (ensure_ascii: \u escapes, surrogate pairs) and as msgpack carries it.
+func TestDecodeNames(t *testing.T) {
+	js := strings.Replace(small(), `"_id": "a"`, `"_id": "<b>\u00e9\ud83d\ude00\"x"`, 1)
+	for enc, data := range map[string][]byte{"json": []byte(js), "msgpack": msgpackCompatibleJSON([]byte(js))} {
+		l, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", enc, err)
+		}
+		if got := l.Ranked[0].ID; got != "<b>é😀\"x" {
+			t.Errorf("%s: _id %q", enc, got)
+		}
+	}
+}
