@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/replay/source"
@@ -94,8 +95,12 @@ type MonadManifest struct {
 	// Series), the charts' only data: Values[player][t] is the value
 	// after turn t (t = 0: the map before the first turn).
 	Series []MonadManifestSeries `json:"series"`
-	// Events are the analysis's events with their wording.
-	Events  []MonadManifestEvent `json:"events"`
+	// Events are the analysis's events with their wording; EventKinds
+	// lists their kinds with titles (analysis.MonadEventKinds) for the
+	// page's filter, Shown the ones it shows at first (not the churn of
+	// lead changes).
+	Events     []MonadManifestEvent `json:"events"`
+	EventKinds []ManifestEventKind  `json:"event_kinds"`
 	Palette []string             `json:"palette"`
 }
 
@@ -283,6 +288,9 @@ func (c *monadCollector) pack(meta *source.MonadMeta, mr *MonadReplay, a *monadA
 			}
 		}
 		man.Players = append(man.Players, MonadManifestPlayer{Name: mr.Names[p], Label: label, Bot: bot})
+	}
+	for _, k := range analysis.MonadEventKinds {
+		man.EventKinds = append(man.EventKinds, ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: k.Kind != analysis.EventLeadChange})
 	}
 	for k := monad.KindUnknown; k <= monad.KindMine; k++ {
 		man.Kinds = append(man.Kinds, k.String())

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 // monadHostile is a player name that would run script if it reached the
@@ -118,6 +121,38 @@ func TestMonadBrowser(t *testing.T) {
 		evalJS(t, b, `document.querySelectorAll('#moves li').length`, &moves)
 		if moves == 0 {
 			t.Error("turn 40 lists no moves")
+		}
+
+		// The events are the analysis's, in its words; lead changes are
+		// filtered out at first; a click goes to the event's turn.
+		src, err := source.NewMonad(bytes.NewReader(data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := analysis.AnalyzeMonad(src)
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev struct {
+			All, Lead, Turn int
+			Text, Kind      string
+		}
+		evalJS(t, b, `(() => {
+			const li = [...document.querySelectorAll('#events li.ev')], vis = li.filter(l => !l.hidden && l.dataset.kind !== 'lead_change');
+			const first = vis[0];
+			first.click();
+			return {All: li.length, Lead: li.filter(l => l.dataset.kind === 'lead_change' && !l.hidden).length, Turn: +first.dataset.turn, Kind: first.dataset.kind, Text: first.textContent};
+		})()`, &ev)
+		var want *analysis.MonadEvent
+		for i := range a.Events {
+			if a.Events[i].Kind != analysis.EventLeadChange {
+				want = &a.Events[i]
+				break
+			}
+		}
+		if ev.All != len(a.Events) || ev.Lead != 0 || want == nil || ev.Kind != want.Kind || ev.Text != fmt.Sprint(want.Turn)+want.Text(a.Name) || turnNow(t, b) != want.Turn {
+			t.Errorf("events: page %+v at turn %d; analysis has %d events, first shown %+v", ev, turnNow(t, b), len(a.Events), want)
 		}
 	})
 

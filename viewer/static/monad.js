@@ -11,6 +11,7 @@
 
   var root = document.getElementById('monad');
   if (!root) return;
+  performance.mark('rw-script');
 
   // ---- state -------------------------------------------------------------
   var M = null;            // manifest
@@ -384,20 +385,41 @@
     legend.appendChild(el('span', { cls: 'item key', text: 'framed with a mark: a hive · number: units · ground: resource left (darker is more) · arrows: moves (red dashed: rejected)' }));
   }
 
-  var eventItems = [];
+  // The event list: the analysis's events, worded by it, filtered by
+  // kind (the manifest's kinds and titles; lead changes off at first).
+  var eventItems = [], shownKinds = null;
   function buildEvents() {
     clear(eventsPanel);
     eventsPanel.appendChild(el('h3', { text: 'events' }));
+    if (!shownKinds) {
+      shownKinds = {};
+      (M.event_kinds || []).forEach(function (k) { shownKinds[k.kind] = k.shown; });
+    }
+    var count = {};
+    M.events.forEach(function (e) { count[e.kind] = (count[e.kind] || 0) + 1; });
+    var filter = el('div', { cls: 'ev-filter' });
+    (M.event_kinds || []).forEach(function (k) {
+      if (!count[k.kind]) return;
+      var box = el('input', { type: 'checkbox', 'data-kind': k.kind });
+      box.checked = !!shownKinds[k.kind];
+      box.addEventListener('change', function () { shownKinds[k.kind] = box.checked; box.blur(); filterEvents(); });
+      filter.appendChild(el('label', null, box, ' ' + k.title + ' (' + count[k.kind] + ')'));
+    });
+    eventsPanel.appendChild(filter);
     var list = el('ul', { cls: 'event-list' });
     eventItems = [];
     M.events.forEach(function (e) {
-      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), e.player >= 0 && e.player < P ? swatch(e.player) : null, e.text);
+      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn), 'data-kind': e.kind }, el('span', { cls: 'ev-turn', text: String(e.turn) }), e.player >= 0 && e.player < P ? swatch(e.player) : null, e.text);
       li.addEventListener('click', function () { pause(); seek(e.turn); });
       list.appendChild(li);
       eventItems.push(li);
     });
     if (!M.events.length) eventsPanel.appendChild(el('p', { cls: 'hint', text: 'No events.' }));
     eventsPanel.appendChild(list);
+    filterEvents();
+  }
+  function filterEvents() {
+    eventItems.forEach(function (li) { li.hidden = shownKinds[li.getAttribute('data-kind')] === false; });
   }
   function markEvents() {
     eventItems.forEach(function (li) { li.classList.toggle('now', +li.getAttribute('data-turn') === turn); });
