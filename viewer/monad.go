@@ -101,7 +101,7 @@ type MonadManifest struct {
 	// lead changes).
 	Events     []MonadManifestEvent `json:"events"`
 	EventKinds []ManifestEventKind  `json:"event_kinds"`
-	Palette []string             `json:"palette"`
+	Palette    []string             `json:"palette"`
 }
 
 // MonadManifestPlayer is one player of a Monad manifest.
