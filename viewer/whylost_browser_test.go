@@ -2,13 +2,17 @@ package viewer
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -137,26 +141,89 @@ func statsChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 		evalJS(t, b, `window.rewind.chartState()`, &cs)
 		t.Errorf("hiding %q in one legend: %v (%+v)", hide, err, cs)
 	}
-	// CSV: the analysis's column, turn-major, without the hidden player.
-	var csv string
-	evalJS(t, b, `window.rewind.statCSV()`, &csv)
+	// The CSV and PNG buttons: what they hand the browser to save (the
+	// links they click are caught).
+	var saved struct {
+		CSVName, CSV, PNGName, PNG string
+	}
+	err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(async () => {
+		const got = [], blobs = {}, click = HTMLAnchorElement.prototype.click, create = URL.createObjectURL;
+		HTMLAnchorElement.prototype.click = function () { got.push([this.download, this.href]); };
+		URL.createObjectURL = function (o) { const u = create.call(URL, o); blobs[u] = o; return u; };
+		try { document.getElementById('stat-csv').click(); document.getElementById('stat-png').click(); } finally { HTMLAnchorElement.prototype.click = click; URL.createObjectURL = create; }
+		const csv = blobs[got[0][1]] ? await blobs[got[0][1]].text() : 'no blob for ' + got[0][1];
+		return {CSVName: got[0][0], CSV: csv, PNGName: got[1][0], PNG: got[1][1]};
+	})()`, &saved, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CSV: what `rewind analyze --format csv` writes (WriteCSV "series"),
+	// its turn, uid and captured columns, without the hidden player.
+	var full bytes.Buffer
+	if err := a.WriteCSV(&full, "series"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(full.String(), "\n"), "\n")
+	col := slices.Index(strings.Split(lines[0], ","), "captured")
+	hiddenUID := strconv.Itoa(a.Players[1].UID)
 	var want strings.Builder
 	want.WriteString("turn,uid,captured\n")
-	for turn := 1; turn <= a.Rounds; turn++ {
-		for i, p := range a.Players {
-			if i == 1 {
-				continue
-			}
-			fmt.Fprintf(&want, "%d,%d,%d\n", turn, p.UID, p.Series[turn-1].Captured)
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if f[1] != hiddenUID {
+			fmt.Fprintf(&want, "%s,%s,%s\n", f[0], f[1], f[col])
 		}
 	}
-	if csv != want.String() {
-		t.Errorf("CSV of captured: %d bytes, want %d (%.200q…)", len(csv), want.Len(), csv)
+	if col < 0 || len(lines) != 1+a.Rounds*len(a.Players) {
+		t.Fatalf("analyze's CSV: %d lines, captured column %d", len(lines), col)
+	}
+	if saved.CSVName != "rewind-captured.csv" || saved.CSV != want.String() {
+		t.Errorf("CSV %q of captured: %d bytes, want %d (%.200q…)", saved.CSVName, len(saved.CSV), want.Len(), saved.CSV)
+	}
+	// PNG: the chart as an image.
+	png, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(saved.PNG, "data:image/png;base64,"))
+	if saved.PNGName != "rewind-captured.png" || !strings.HasPrefix(saved.PNG, "data:image/png;base64,") || err != nil || len(png) < 1000 || string(png[1:4]) != "PNG" {
+		t.Errorf("PNG %q: %.40q…, %d bytes (%v)", saved.PNGName, saved.PNG, len(png), err)
+	}
+	// Zoom: the stats chart's slider shows turns 251–500 of c03's 500.
+	var zoom []float64
+	evalJS(t, b, `(() => { const c = echarts.getInstanceByDom(document.getElementById('chart-stat')); c.dispatchAction({type: 'dataZoom', start: 50, end: 100}); return c.getModel().getComponent('xAxis').axis.scale.getExtent(); })()`, &zoom)
+	if len(zoom) != 2 || zoom[0] < 240 || zoom[0] > 260 || zoom[1] < 495 {
+		t.Errorf("zoomed to 50–100%%: categories %v shown", zoom)
+	}
+	evalJS(t, b, `(() => { const c = echarts.getInstanceByDom(document.getElementById('chart-stat')); c.dispatchAction({type: 'dataZoom', start: 0, end: 100}); return true; })()`, nil)
+	// Ticks at round turns: 1, then multiples of one step of 1, 2 or 5
+	// times a power of ten, in every chart; labels are the turns alone.
+	var ticks map[string][]string
+	evalJS(t, b, `Object.fromEntries([...document.querySelectorAll('.charts .chart')].map(d => [d.id, echarts.getInstanceByDom(d).getModel().getComponent('xAxis').axis.getViewLabels().map(l => String(l.formattedLabel))]))`, &ticks)
+	if len(ticks) != 5 {
+		t.Errorf("tick labels of %d charts", len(ticks))
+	}
+	for id, ls := range ticks {
+		if len(ls) < 3 || ls[0] != "1" {
+			t.Errorf("chart %s: tick labels %q", id, ls)
+			continue
+		}
+		step, _ := strconv.Atoi(ls[1])
+		for k, l := range ls[1:] {
+			if n, err := strconv.Atoi(l); err != nil || n != step*(k+1) || !roundStep(step) {
+				t.Errorf("chart %s: tick labels %q, not at round turns", id, ls)
+				break
+			}
+		}
 	}
 	evalJS(t, b, `window.rewind.legendSelect('stat', `+jsString(hide)+`, true), true`, nil)
 	if err := b.WaitJS(`window.rewind.chartState().every(c => c.selected[`+jsString(hide)+`] === true)`, 5*time.Second); err != nil {
 		t.Errorf("showing %q again: %v", hide, err)
 	}
+}
+
+// roundStep: n is 1, 2 or 5 times a power of ten.
+func roundStep(n int) bool {
+	for n >= 10 && n%10 == 0 {
+		n /= 10
+	}
+	return n == 1 || n == 2 || n == 5
 }
 
 func jsString(s string) string {
