@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -179,7 +180,7 @@ func TestForkTurnBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, turn := range []int{-3, 0, 200, 1 << 40} {
+	for _, turn := range []int{-3, 0, 200, math.MaxInt} {
 		if _, err := NewFork("c06.cfr", data, turn); err == nil {
 			t.Errorf("fork at turn %d accepted", turn)
 		}
