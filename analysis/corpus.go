@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -29,17 +31,39 @@ func AnalyzeFile(path string) (*Analysis, error) {
 	return a, nil
 }
 
-// Game is one replay of a corpus: its analysis, or why it has none. The
-// Analysis of a corpus game keeps its summary, players and round count but
-// not their per-round series or events (Player.Series and Events are nil):
-// a corpus costs O(games × players), not O(games × players × rounds).
+// Game is one replay of a corpus: its analysis, or why it has none. A
+// ColorfightII game has Analysis, a Monad game (a Monad .rwd or a
+// reference log) Monad; a failed game neither, and Err. The Analysis of a
+// corpus game keeps its summary, players and round count but not their
+// per-round series or events (Player.Series and Events are nil); its
+// Monad analysis keeps its metadata, names, turns, ranking, winner and
+// Final but not its Series, Events or Leader: a corpus costs
+// O(games × players), not O(games × players × rounds).
 type Game struct {
 	Path     string
 	Analysis *Analysis
+	Monad    *MonadAnalysis
 	Err      error
 }
 
-// ReplayFiles lists the .rwd and .cfr files directly in dir, sorted.
+// Ruleset returns the id of the game's ruleset (replay.RulesetColorfight2
+// or monad.RulesetID), "" for a game that failed.
+func (g *Game) Ruleset() string {
+	switch {
+	case g.Analysis != nil:
+		return replay.RulesetColorfight2
+	case g.Monad != nil:
+		return monad.RulesetID
+	}
+	return ""
+}
+
+// ReplayFiles lists the replays directly in dir, sorted: every .rwd and
+// .cfr file (whichever game it holds; one that is no replay fails when
+// analysed, and is reported), and every other regular file whose content
+// is a Monad reference log (source.IsMonadLog: replay.json, .mp.gz), which
+// are found by content, not name, so other files are left out unread but
+// for their first 64 KiB.
 func ReplayFiles(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -47,8 +71,12 @@ func ReplayFiles(dir string) ([]string, error) {
 	}
 	var files []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && (filepath.Ext(e.Name()) == ".rwd" || filepath.Ext(e.Name()) == ".cfr") {
-			files = append(files, filepath.Join(dir, e.Name()))
+		if !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isMonadLogFile(path) {
+			files = append(files, path)
 		}
 	}
 	sort.Strings(files)
@@ -57,8 +85,9 @@ func ReplayFiles(dir string) ([]string, error) {
 
 // AnalyzeFiles analyzes every file, parallel at a time (at least 1), and
 // returns them in the order given, each without its series (see Game): at
-// most parallel whole analyses are in memory at once. done, if set, is called (serialized)
-// after each file.
+// most parallel whole analyses are in memory at once. A Monad replay
+// (source.IsMonadFile) is analysed by AnalyzeMonadFile, any other by
+// AnalyzeFile. done, if set, is called (serialized) after each file.
 func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 	games := make([]Game, len(files))
 	jobs := make(chan int)
@@ -69,14 +98,7 @@ func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				a, err := AnalyzeFile(files[i])
-				if a != nil {
-					for _, p := range a.Players {
-						p.Series = nil
-					}
-					a.Events = nil
-				}
-				games[i] = Game{Path: files[i], Analysis: a, Err: err}
+				games[i] = analyzeCorpusFile(files[i])
 				if done != nil {
 					mu.Lock()
 					done()
@@ -117,47 +139,73 @@ func (a *Analysis) GameResult(path string) match.GameResult {
 	return g
 }
 
-// Standings aggregates the analyzed games per bot (see match.Standings),
-// in the order given; games that failed are left out.
-func Standings(games []Game) []match.Standing {
+// Standings aggregates the analyzed games of one ruleset (its id:
+// replay.RulesetColorfight2 or monad.RulesetID) per bot, in the order
+// given, by match.Standings, as a tournament of that game does; games of
+// other rulesets, and games that failed, are left out.
+func Standings(games []Game, ruleset string) []match.Standing {
 	var rs []match.GameResult
-	for _, g := range games {
-		if g.Analysis != nil {
+	for i := range games {
+		g := &games[i]
+		switch {
+		case ruleset == replay.RulesetColorfight2 && g.Analysis != nil:
 			rs = append(rs, g.Analysis.GameResult(g.Path))
+		case ruleset == monad.RulesetID && g.Monad != nil:
+			rs = append(rs, g.Monad.GameResult(i, g.Path))
 		}
 	}
 	return match.Standings(rs)
 }
 
-// CorpusColumns are the columns of WriteCorpusCSV.
-var CorpusColumns = []string{"game", "format", "rounds", "rank", "uid", "username", "bot", "gold", "cells", "energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out"}
+// CorpusColumns are the columns of WriteCorpusCSV (docs/analysis-json.md,
+// "Corpus CSV"): "game" is the replay's file name and "ruleset" its game
+// (colorfight2 or monad); energy..stolen_out are ColorfightII's and empty
+// in a Monad row, units and hives Monad's and empty in a ColorfightII row.
+var CorpusColumns = []string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot", "gold", "cells",
+	"energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out", "units", "hives"}
 
 // WriteCorpusCSV writes one row per (game, player) of the analyzed games,
-// best rank first within a game; failed games are left out.
+// best rank first within a game; failed games are left out. A Monad row's
+// rounds are its turns, its uid the player number + 1 (the uid its .rwd
+// records), its gold the player's final resources.
 func WriteCorpusCSV(w io.Writer, games []Game) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CorpusColumns)
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, g := range games {
+		if g.Monad != nil {
+			writeMonadCorpusRows(cw, g.Path, g.Monad)
+		}
 		a := g.Analysis
 		if a == nil {
 			continue
 		}
 		for _, s := range a.Summary.Ranking {
-			cw.Write([]string{filepath.Base(g.Path), string(a.Format), strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
-				s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut)})
+			cw.Write([]string{filepath.Base(g.Path), replay.RulesetColorfight2, string(a.Format), strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
+				s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut), "", ""})
 		}
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// WriteStandings writes standings as an aligned text table, best first.
-// Bot names are quoted, so a hostile name cannot move the terminal's
-// cursor or forge rows.
+// WriteStandings writes ColorfightII standings as an aligned text table,
+// best first (WriteRulesetStandings of replay.RulesetColorfight2).
 func WriteStandings(w io.Writer, st []match.Standing) error {
+	return WriteRulesetStandings(w, replay.RulesetColorfight2, st)
+}
+
+// WriteRulesetStandings writes standings of a game of ruleset as an
+// aligned text table, best first; the mean of SeatResult.Gold is headed
+// "mean gold", or "mean resources" for Monad. Bot names are quoted, so a
+// hostile name cannot move the terminal's cursor or forge rows.
+func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
+	gold := "gold"
+	if ruleset == monad.RulesetID {
+		gold = "resources"
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\tmean cells\telo")
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean cells\telo\n", gold)
 	for i, s := range st {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanGold, s.MeanCells, s.Elo)
 	}

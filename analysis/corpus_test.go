@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/replay"
 )
 
 // TestCorpus: a folder of replays is analyzed in parallel, a broken file is
@@ -71,16 +73,16 @@ func TestCorpus(t *testing.T) {
 				g = x.Analysis
 			}
 		}
-		uid, _ := strconv.Atoi(r[4])
+		uid, _ := strconv.Atoi(r[5])
 		p := g.Player(uid)
-		gold, _ := strconv.ParseInt(r[7], 10, 64)
+		gold, _ := strconv.ParseInt(r[8], 10, 64)
 		var st *Standing
 		for i := range g.Summary.Ranking {
 			if g.Summary.Ranking[i].UID == uid {
 				st = &g.Summary.Ranking[i]
 			}
 		}
-		if p == nil || st == nil || gold != st.Gold {
+		if p == nil || st == nil || gold != st.Gold || r[1] != replay.RulesetColorfight2 {
 			t.Fatalf("row %v disagrees with the analysis", r)
 		}
 		if p.Series != nil || g.Events != nil {
@@ -88,7 +90,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 
-	st := Standings(games)
+	st := Standings(games, replay.RulesetColorfight2)
 	total, wins := 0, 0
 	for _, s := range st {
 		total += s.Games

@@ -220,6 +220,10 @@ type MonadAnalysis struct {
 	// Leader[t] is the sole leader after turn t, -1 for none (a tie at
 	// the top, or everyone crashed).
 	Leader []int
+	// Final is every player's facts in the last frame (player order):
+	// what Ranking ranks (monad.RankStats(Final) gives each player's rank,
+	// crashed players sharing the last) and what a corpus aggregates.
+	Final []monad.PlayerStats
 	// Truncated is the error that ended a damaged or cut-short replay
 	// after Turns whole turns; nil when it ended cleanly.
 	Truncated error
@@ -528,7 +532,8 @@ func (az *monadAnalyzer) finish(last *source.MonadFrame) {
 	for p := 0; p < az.n; p++ {
 		az.stats[p] = last.Players[p].PlayerStats
 	}
-	for _, r := range monad.RankStats(az.stats) {
+	a.Final = slices.Clone(az.stats)
+	for _, r := range monad.RankStats(a.Final) {
 		a.Ranking = append(a.Ranking, r.Player)
 	}
 	a.Winner = a.Leader[a.Turns]

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -43,10 +44,15 @@ built and lost per player per turn, its events (hives built and destroyed,
 eliminations, bot faults, lead changes) and its ranking; csv prints one row
 per player per turn, turn 0 included.
 
-For a DIR: every .rwd and .cfr in it is analyzed in parallel; the output is
-one CSV row per (game, player), followed by an aggregate per bot name
-(games, wins, mean rank, mean gold, mean cells) on stderr as a table — or,
-with --format table, only the aggregate.`,
+For a DIR: every .rwd and .cfr in it, and every Monad reference log
+(replay.json, .mp.gz, found by content), is analyzed in parallel, each by
+its game's analysis; the output is one CSV row per (game, player), with the
+game's ruleset (colorfight2 or monad) in its ruleset column (columns:
+docs/analysis-json.md, "Corpus CSV"), followed by an aggregate per bot name
+for each game ("ColorfightII: N games", "Monad: M games": games, wins, mean
+rank, mean gold or resources, mean cells, Elo, as tournament computes them)
+on stderr as tables — or, with --format table, only the aggregates. A file
+that cannot be analyzed is reported by name and skipped.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path = args[0]
@@ -101,7 +107,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		return err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("%s: no .rwd or .cfr replays", opts.path)
+		return fmt.Errorf("%s: no replays (.rwd, .cfr or Monad reference logs)", opts.path)
 	}
 	var bar *progressbar.ProgressBar
 	var done func()
@@ -119,8 +125,10 @@ func analyzeDir(opts *analyzeOptions) error {
 		if g.Err != nil {
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
-		} else if g.Analysis.Truncated != nil {
+		} else if g.Analysis != nil && g.Analysis.Truncated != nil {
 			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Analysis.Truncated, g.Analysis.Rounds)
+		} else if g.Monad != nil && g.Monad.Truncated != nil {
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", g.Path, g.Monad.Truncated, g.Monad.Turns)
 		}
 	}
 	out := opts.stderr
@@ -129,8 +137,21 @@ func analyzeDir(opts *analyzeOptions) error {
 	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
-	if err := analysis.WriteStandings(out, analysis.Standings(games)); err != nil {
-		return err
+	for _, id := range rulesets.IDs() {
+		n := 0
+		for i := range games {
+			if games[i].Ruleset() == id {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		info, _ := rulesets.About(id)
+		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
+		if err := analysis.WriteRulesetStandings(out, id, analysis.Standings(games, id)); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(files)-failed, failed)
 	if failed == len(files) {
