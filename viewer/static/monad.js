@@ -193,7 +193,7 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     var t = turn, base = t * N;
-    var fontPx = Math.max(8, Math.round(R * 0.62));
+    var fontPx = Math.max(8, Math.round(R * 0.62)), lastFont = '';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (var y = 0; y < H; y++) {
@@ -228,7 +228,8 @@
           ctx.stroke();
         }
         if (units > 0 && R >= 8) {
-          ctx.font = (hive >= 0 ? 'bold ' : '') + fontPx + 'px system-ui, sans-serif';
+          var font = (hive >= 0 ? 'bold ' : '') + fontPx + 'px system-ui, sans-serif';
+          if (font !== lastFont) { ctx.font = font; lastFont = font; }
           ctx.fillStyle = owner >= 0 ? textColor(color(owner)) : '#111';
           ctx.fillText(units > 9999 ? Math.round(units / 1000) + 'k' : String(units), c[0], c[1] + (hive >= 0 ? 0.22 * R : 0));
         }
@@ -259,16 +260,16 @@
         var ux = dx / len, uy = dy / len;
         var sx = a[0] + ux * R * 0.3, sy = a[1] + uy * R * 0.3, ex = b[0] - ux * R * 0.35, ey = b[1] - uy * R * 0.35;
         ctx.setLineDash(ok ? [] : [3, 2]);
-        ctx.lineWidth = Math.max(1.5, R * 0.14);
+        ctx.lineWidth = Math.max(2, R * 0.2);
         ctx.strokeStyle = ok ? '#fff' : '#b3261e';
         ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
         if (ok) {
-          ctx.lineWidth = Math.max(1, R * 0.08);
+          ctx.lineWidth = Math.max(1, R * 0.1);
           ctx.strokeStyle = '#111';
           ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
         }
         ctx.setLineDash([]);
-        var h = R * 0.32;
+        var h = R * 0.4;
         ctx.fillStyle = ok ? '#111' : '#b3261e';
         ctx.beginPath();
         ctx.moveTo(ex + ux * h * 0.4, ey + uy * h * 0.4);
@@ -277,7 +278,8 @@
         ctx.closePath();
         ctx.fill();
         if (R >= 10) {
-          var label = ok ? String(m.count) : '×' + m.count, mx = (sx + ex) / 2, my = (sy + ey) / 2;
+          // The count beside the arrow's middle, not over its line.
+          var label = ok ? String(m.count) : '×' + m.count, mx = (sx + ex) / 2 - uy * R * 0.38, my = (sy + ey) / 2 + ux * R * 0.38;
           ctx.font = Math.max(8, Math.round(R * 0.5)) + 'px system-ui, sans-serif';
           var tw = ctx.measureText(label).width + 4;
           ctx.fillStyle = ok ? 'rgba(255,255,255,0.85)' : 'rgba(255,235,235,0.92)';
