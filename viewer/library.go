@@ -92,7 +92,13 @@ type loadSlot struct {
 // growing reports whether s holds a recording still being written: it
 // decoded well but ends before its footer.
 func (s *loadSlot) growing() bool {
-	return s.err == nil && s.rep != nil && s.rep.Analysis != nil && s.rep.Analysis.Truncated != nil
+	if s.err != nil || s.rep == nil {
+		return false
+	}
+	if m := s.rep.Monad; m != nil {
+		return m.Truncated
+	}
+	return s.rep.Analysis != nil && s.rep.Analysis.Truncated != nil
 }
 
 func (s *loadSlot) finished() bool {

@@ -58,6 +58,9 @@ type MonadReplay struct {
 	Summary string
 	// Source is the replay's format.
 	Source source.Format
+	// Truncated: the replay ends before its end (a recording still being
+	// written, or cut short); Replay.Warning says where and why.
+	Truncated bool
 }
 
 // MonadManifest is the JSON head of a packed Monad blob.
@@ -266,7 +269,7 @@ func loadMonad(src source.MonadSource, moveBudget int) (*Replay, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	mr.Summary = monadSummary(mr, a)
+	mr.Summary, mr.Truncated = monadSummary(mr, a), a.a.Truncated != nil
 	return &Replay{Blob: blob, Gzip: gz.Bytes(), Frames: c.frames, Monad: mr, Warning: a.warning}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/monad"
@@ -467,5 +468,41 @@ func TestMonadOfficialLogs(t *testing.T) {
 	defer one.Close()
 	if rep, err := one.Load("m06.mp.gz"); err != nil || rep.Monad == nil {
 		t.Errorf("rewind view m06.mp.gz: %v", err)
+	}
+}
+
+// TestMonadGrowing: a Monad recording still being written is decoded
+// again at most once every growingEvery, the last decode served
+// meanwhile, and shown whole at once when it ends.
+func TestMonadGrowing(t *testing.T) {
+	dir := t.TempDir()
+	data := monadRecording(t, 4, 60, nil, monadBots[:2])
+	path := filepath.Join(dir, "g.rwd")
+	if err := os.WriteFile(path, data[:len(data)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	lib.growEvery = time.Hour
+	first, err := lib.Load("g.rwd")
+	if err != nil || first.Monad == nil || !first.Monad.Truncated || first.Warning == "" {
+		t.Fatalf("first third: %v, %+v", err, first)
+	}
+	if err := os.WriteFile(path, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := lib.Load("g.rwd")
+	if err != nil || again != first || lib.decodes != 1 {
+		t.Errorf("grown within growingEvery: a new decode (%d decodes, same replay %v, %v)", lib.decodes, again == first, err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := lib.Load("g.rwd")
+	if err != nil || whole.Monad == nil || whole.Monad.Truncated || whole.Frames != 61 || whole.Warning != "" {
+		t.Errorf("ended: %v, %d frames, warning %q", err, whole.Frames, whole.Warning)
 	}
 }
