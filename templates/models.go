@@ -10,8 +10,6 @@ package templates
 
 import (
 	"encoding/json"
-
-	"github.com/rewind-game/rewind/analysis"
 )
 
 // Assets says how a page gets its styles and scripts: from the server's
@@ -124,7 +122,10 @@ type ErrorPage struct {
 type ReportPage struct {
 	Title   string
 	Summary string // "" when the game has no players
-	Ranking []analysis.Standing
+	// Columns head the ranking table, whose Rows (best first) hold one
+	// cell per column, as plain text.
+	Columns []ReportColumn
+	Rows    [][]string
 	Charts  []Chart
 	Events  []ReportEvent
 	// ECharts is the library's source, inlined; the caller checks it
@@ -132,9 +133,16 @@ type ReportPage struct {
 	ECharts, EChartsVersion string
 }
 
+// ReportColumn is a column of the report's ranking table; a Name column
+// (text such as a player's name) is aligned left, others right.
+type ReportColumn struct {
+	Title string
+	Name  bool
+}
+
 // ReportEvent is one line of the report's event list.
 type ReportEvent struct {
 	Turn int
-	Kind string // analysis.Event.Kind
-	Text string // analysis.Event.Text, plain text
+	Kind string // the event's kind (analysis.Event.Kind, MonadEvent.Kind)
+	Text string // its Text, plain text
 }

@@ -1,6 +1,7 @@
 // Package report renders an analysis as one self-contained HTML page:
 // go-echarts line charts of gold, energy, cells and tax per player over
-// time, and the event list. Everything the page needs, ECharts included,
+// time (for a Monad game, one chart per series of its analysis), the
+// ranking and the event list. Everything the page needs, ECharts included,
 // is inlined, and its Content-Security-Policy forbids any request, so it
 // opens from disk with no network. The page is the templ component
 // templates.Report.
@@ -15,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -55,35 +57,52 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 	for i := range turns {
 		turns[i] = i + 1
 	}
+	names := make([]string, len(a.Players))
+	for i, p := range a.Players {
+		names[i] = SeriesName(a, p.UID)
+	}
 	var out []Chart
 	for _, m := range metrics {
-		line := charts.NewLine()
-		line.SetGlobalOptions(
-			charts.WithTitleOpts(opts.Title{Title: m.title}),
-			charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-			charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30"}),
-			charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
-			charts.WithGridOpts(opts.Grid{Top: "80"}),
-			charts.WithAnimation(false),
-			charts.WithColorsOpts(colors(len(a.Players))),
-		)
-		line.SetXAxis(turns)
-		for _, p := range a.Players {
+		c, err := lineChart(m.id, m.title, turns, names, func(pl int) []opts.LineData {
+			p := a.Players[pl]
 			data := make([]opts.LineData, len(p.Series))
 			for i := range p.Series {
 				data[i] = opts.LineData{Value: m.value(&p.Series[i])}
 			}
-			line.AddSeries(SeriesName(a, p.UID), data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-		}
-		line.Validate()
-		// json.Marshal escapes <, > and & so no name can close a script.
-		b, err := json.Marshal(line.JSON())
+			return data
+		})
 		if err != nil {
-			return nil, fmt.Errorf("report: chart %s: %w", m.id, err)
+			return nil, err
 		}
-		out = append(out, Chart{ID: m.id, Title: m.title, Option: b})
+		out = append(out, c)
 	}
 	return out, nil
+}
+
+// lineChart builds one chart: x the turns, a series per player named
+// names[p] with the values data(p).
+func lineChart(id, title string, x []int, names []string, data func(p int) []opts.LineData) (Chart, error) {
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: title}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
+		charts.WithGridOpts(opts.Grid{Top: "80"}),
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(colors(len(names))),
+	)
+	line.SetXAxis(x)
+	for p, n := range names {
+		line.AddSeries(n, data(p), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+	}
+	line.Validate()
+	// json.Marshal escapes <, > and & so no name can close a script.
+	b, err := json.Marshal(line.JSON())
+	if err != nil {
+		return Chart{}, fmt.Errorf("report: chart %s: %w", id, err)
+	}
+	return Chart{ID: id, Title: title, Option: b}, nil
 }
 
 // SeriesName is how player uid is named in the charts' legends and
@@ -109,18 +128,35 @@ func colors(n int) opts.Colors {
 	return c
 }
 
+// rankingColumns head a ColorfightII report's ranking.
+var rankingColumns = []templates.ReportColumn{{Title: "rank"}, {Title: "uid"}, {Title: "player", Name: true}, {Title: "bot", Name: true},
+	{Title: "gold"}, {Title: "cells"}, {Title: "energy"}}
+
+// inlineECharts returns the ECharts source to inline, checked.
+func inlineECharts() (string, error) {
+	ech := string(assets.ECharts())
+	if l := strings.ToLower(ech); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
+		return "", fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
+	}
+	return ech, nil
+}
+
 // Page is the report of a, titled title, as the data of templates.Report.
 func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 	cs, err := Charts(a)
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
-	ech := string(assets.ECharts())
-	if l := strings.ToLower(ech); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
-		return templates.ReportPage{}, fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
+	ech, err := inlineECharts()
+	if err != nil {
+		return templates.ReportPage{}, err
 	}
-	p := templates.ReportPage{Title: title, Ranking: a.Summary.Ranking, Charts: cs,
+	p := templates.ReportPage{Title: title, Columns: rankingColumns, Charts: cs,
 		ECharts: ech, EChartsVersion: assets.EChartsVersion()}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, s := range a.Summary.Ranking {
+		p.Rows = append(p.Rows, []string{strconv.Itoa(s.Rank), strconv.Itoa(s.UID), s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy)})
+	}
 	if len(a.Summary.Ranking) > 0 {
 		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. Winner %s by %d gold",
 			a.Format, a.Config.Width, a.Config.Height, a.Rounds, a.Name(a.Summary.Winner), a.Summary.Margin)

@@ -193,5 +193,5 @@ func refuseMonad(what, path string) error {
 	if !source.IsMonadFile(path) {
 		return nil
 	}
-	return fmt.Errorf("%s is a Monad replay, which %s does not handle; for Monad use analyze (table, --format json or csv), verify and info", path, what)
+	return fmt.Errorf("%s is a Monad replay, which %s does not handle; for Monad use analyze (table, --format json or csv), report (HTML), view, verify and info", path, what)
 }

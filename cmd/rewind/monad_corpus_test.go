@@ -165,3 +165,35 @@ func TestMonadCorpusCLI(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut.String())
 	}
 }
+
+// TestMonadReportCLI: report writes the HTML report of a Monad recording
+// and of a reference log: a chart per series, the outcome, the events.
+func TestMonadReportCLI(t *testing.T) {
+	dir := t.TempDir()
+	rwd := filepath.Join(dir, "m.rwd")
+	if out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "2", "--turns", "150", "-o", rwd); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		in     string
+		charts int
+	}{{rwd, 11}, {"../../testdata/monad/official/m05.replay.json", 7}} {
+		html := filepath.Join(dir, filepath.Base(c.in)+".html")
+		out, err := runCLIOut(t, "report", c.in, "-o", html)
+		if err != nil || !strings.Contains(out, "wrote "+html) {
+			t.Fatalf("report %s: %v\n%s", c.in, err, out)
+		}
+		b, err := os.ReadFile(html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		if n := strings.Count(page, `data-testid="chart"`); n != c.charts {
+			t.Errorf("%s: %d charts, want %d", c.in, n, c.charts)
+		}
+		if !strings.Contains(page, `id="chart-hives"`) || !strings.Contains(page, "Monad replay (") || !strings.Contains(page, "in the lead for good since turn") ||
+			!strings.Contains(page, `<tr class="ev-hive_built">`) {
+			t.Errorf("%s: the report lacks the hives chart, the outcome or the events", c.in)
+		}
+	}
+}
