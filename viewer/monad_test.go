@@ -506,3 +506,63 @@ func TestMonadGrowing(t *testing.T) {
 		t.Errorf("ended: %v, %d frames, warning %q", err, whole.Frames, whole.Warning)
 	}
 }
+
+// fakeMonad is a Monad source of n frames of a 2-player board, frame
+// bad (-1: none) holding a cell owned by no player.
+type fakeMonad struct {
+	meta   source.MonadMeta
+	n, bad int
+	next   int
+}
+
+func (s *fakeMonad) Meta() *source.MonadMeta { return &s.meta }
+func (s *fakeMonad) Close() error            { return nil }
+func (s *fakeMonad) Next(f *source.MonadFrame) error {
+	if s.next >= s.n {
+		return io.EOF
+	}
+	f.Turn = s.next
+	for i := range f.Cells {
+		f.Cells[i] = source.MonadCell{Owner: -1, Hive: -1, Resource: 20}
+	}
+	f.Cells[0] = source.MonadCell{Owner: 0, Hive: 0, Units: 3}
+	f.Cells[399] = source.MonadCell{Owner: 1, Hive: 1, Units: 3}
+	if s.next == s.bad {
+		f.Cells[42].Owner = 5
+	}
+	f.Players = append(f.Players[:0], source.MonadPlayer{}, source.MonadPlayer{})
+	f.Moves, f.Fights = f.Moves[:0], f.Fights[:0]
+	s.next++
+	return nil
+}
+
+// TestMonadLoadRefuses: more frames than the page shows, and a cell
+// owned by no player, are refused with an error saying where; a decode
+// whose estimate exceeds the whole memory budget is refused before it
+// starts.
+func TestMonadLoadRefuses(t *testing.T) {
+	meta := source.MonadMeta{Format: source.MonadRWD, Names: []string{"a", "b"}, Config: monad.Config{Players: 2}}
+	_, err := LoadMonad(&fakeMonad{meta: meta, n: MaxMonadFrames + 5, bad: -1})
+	if err == nil || !strings.Contains(err.Error(), "more than 10485 frames") {
+		t.Errorf("%d frames: %v", MaxMonadFrames+5, err)
+	}
+	if rep, err := LoadMonad(&fakeMonad{meta: meta, n: 30, bad: -1}); err != nil || rep.Frames != 30 {
+		t.Fatalf("30 frames: %v", err)
+	}
+	_, err = LoadMonad(&fakeMonad{meta: meta, n: 30, bad: 7})
+	if err == nil || !strings.Contains(err.Error(), "frame 7: cell (2, 2): owner 5") {
+		t.Errorf("a cell owned by player 5 of 2: %v", err)
+	}
+
+	dir, _ := monadLibrary(t)
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serveWith(t, lib, Options{MemoryBudget: MonadLoadPeakBytes(2, 50) - 1}).base
+	code, body := get(t, base+"/replay/monad.rwd")
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "more than the viewer") {
+		t.Errorf("over the whole budget: %d\n%s", code, body)
+	}
+}
