@@ -80,7 +80,11 @@ func summarizeMonadLog(e *Entry, br *bufio.Reader) {
 	m := src.Meta()
 	e.Summary = source.Summary{Format: m.Format, Config: colorfight2.Config{Width: monad.Width, Height: monad.Height, MaxTurn: m.Config.MaxTurns, MaxPlayer: m.Config.Players}}
 	for p, name := range m.Names {
-		e.Players = append(e.Players, source.Player{UID: p + 1, Name: name, Bot: m.Bots[p]})
+		bot := ""
+		if p < len(m.Bots) {
+			bot = m.Bots[p]
+		}
+		e.Players = append(e.Players, source.Player{UID: p + 1, Name: name, Bot: bot})
 	}
 	var f source.MonadFrame
 	frames := 0
