@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -68,7 +69,7 @@ one log per game and seat.`,
 	f.StringVar(&opts.play.game, "game", rulesets.Default, "the game: "+gameList()+" (monad: 2..4 players, --turns default 1000)")
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
-	f.IntVar(&opts.players, "players", 0, "players per game, 2..8 (default: number of bots, at most 8)")
+	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")
 	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once (at least 1)")
 	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds per game (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
@@ -155,4 +156,15 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 		return fmt.Errorf("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	return checkPlaySettings(&opts.play)
+}
+
+// playerRanges describes every registered game's seats ("ColorfightII
+// 2..8, Monad 2..4").
+func playerRanges() string {
+	var parts []string
+	for _, id := range rulesets.IDs() {
+		info, _ := rulesets.About(id)
+		parts = append(parts, fmt.Sprintf("%s %d..%d", info.Name, info.MinPlayers, info.MaxPlayers))
+	}
+	return strings.Join(parts, ", ")
 }
