@@ -79,7 +79,7 @@ func TestMonadCommands(t *testing.T) {
 
 	tdir := filepath.Join(dir, "t")
 	out, err = runCLIOut(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
-	if err != nil || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") {
+	if err != nil || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") || !strings.Contains(out, "mean resources") {
 		t.Fatalf("tournament: %v\n%s", err, out)
 	}
 	out, err = runCLIOut(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)

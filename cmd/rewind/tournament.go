@@ -130,7 +130,11 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			skipped++
 		}
 	}
-	analysis.WriteStandings(opts.play.stdout, match.Standings(games))
+	game := opts.play.game
+	if game == "" {
+		game = rulesets.Default
+	}
+	analysis.WriteRulesetStandings(opts.play.stdout, game, match.Standings(games))
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
