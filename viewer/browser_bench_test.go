@@ -21,10 +21,11 @@ import (
 //     file is touched before every load, so the server decodes and
 //     re-simulates it each time (a cold open).
 //   - html-ms: of which the page's HTML (the server decoding the replay
-//     and rendering the page with its charts) took this long, and
-//     after-html-ms the rest: the blob's transfer, its parse and the first
-//     draw (the page's own part). With REWIND_BENCH_TIMELINE=1 it logs each
-//     load's timeline: resources, and the marks rw-data (the blob handed
+//     and rendering the page) took this long, and after-html-ms the rest:
+//     the blob's transfer, its inflating and parse and the first draw
+//     (the page's own part). With REWIND_BENCH_TIMELINE=1 it logs each
+//     load's timeline: resources, and the marks rw-script (the script
+//     ran and asked for the blob), rw-data (the blob inflated and handed
 //     to the script), rw-parsed and rw-first-frame.
 //   - seek-ms (median) and seek-p95-ms: the "rw-seek" measures of 50 seeks
 //     to random turns with a player selected (the one with the most

@@ -1299,6 +1299,7 @@
     seek(edge && !playing ? F - 1 : turn);
   }
 
+  performance.mark('rw-script'); // the script ran, the blob is asked for (the benchmark's timeline)
   loadBuffer().then(start).catch(function (err) {
     api.error = String(err && err.message || err);
     loading.hidden = false;
