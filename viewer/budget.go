@@ -40,16 +40,17 @@ var ErrBusy = errors.New("the viewer's memory budget is in use by other replays;
 // players are unknown before its frames, give cfr.MaxUsers), worst case:
 //
 //	24 MiB + 1000·C + 368·min(P·T, analysis.MaxPlayerRounds)
-//	       + (T+1)·(130·C + 512·P) + 3·MaxCommandText
+//	       + (T+1)·(150·C + 512·P) + 3·MaxCommandText
 //
 // The fixed part is the decoder (zstd window and buffers, header) and the
 // charts; 1000·C the states, frames and a .cfr's inference; 368 bytes an
-// analysis row (docs/limits.md); per frame, the collector's ten 32-bit
-// cell fields (40·C) and players' values, and when packed the typed arrays
-// and the blob (42·C each when every cell changes every frame and every
-// field needs 32 bits: the seven sparse fields' values and 16-bit cell
-// indexes; the players' 14 frame values and 14 analysis columns,
-// 2·(112+56)·P); the command
+// analysis row (docs/limits.md); per frame, the collector's changes of
+// the ten cell fields (a 32-bit value and a 16-bit cell index each: 60·C
+// when every cell changes every frame) and players' values, and when
+// packed the typed arrays and the blob (42·C each when every cell changes
+// every frame and every field needs 32 bits: the seven sparse fields'
+// values and 16-bit cell indexes; the players' 14 frame values and 14
+// analysis columns, 2·(112+56)·P); the command
 // text is held as strings, as the manifest's JSON and in the blob. Frames
 // past MaxCellFrames or analysis.MaxPlayerRounds are refused, so they are
 // not counted.
@@ -59,7 +60,7 @@ func LoadPeakBytes(players, cells, rounds int) int64 {
 	frames = min(frames, MaxCellFrames/c+1, analysis.MaxPlayerRounds/p+1)
 	rows := p * (frames - 1)
 	const fixed = 24 << 20
-	return fixed + 1000*c + 368*rows + frames*(130*c+512*p) + 3*MaxCommandText
+	return fixed + 1000*c + 368*rows + frames*(150*c+512*p) + 3*MaxCommandText
 }
 
 // loadPeak estimates Load's peak for src from what its header promises

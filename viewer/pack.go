@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -305,11 +306,15 @@ const BlobMagic = "RWV1"
 // collector gathers frames as the analysis streams them.
 type collector struct {
 	w, h int
-	// frames[t][k*cells+i] is cell field k of cell i in frame t (owner
-	// holds uids until pack maps them to slots).
-	frames [][]int32
-	users  []frameUsers
-	rounds []roundCmds
+	// first[k*cells+i] is cell field k of cell i in frame 0, cur the
+	// same in the last frame added; changes[k] are field k's changes in
+	// the later frames (owner values are uids until pack maps them to
+	// slots). Most cells change in no frame: this is a fraction of every
+	// frame's values.
+	first, cur []int32
+	changes    []cellChanges
+	users      []frameUsers
+	rounds     []roundCmds
 	// inferred: the source's commands are inferred (source.Infer).
 	inferred bool
 	// text is the command text kept so far (MaxCommandText); textFullAt
@@ -323,6 +328,15 @@ type collector struct {
 	// logs are left out (MaxCommandText spent), 0 while there is room.
 	hasLogs    bool
 	logsFullAt int
+}
+
+// cellChanges are one cell field's changes from frame to frame: in frame
+// t, counts[t] cells changed (counts[0] is 0), in increasing cell index;
+// cells says which and vals their new values, frame after frame.
+type cellChanges struct {
+	counts []uint32
+	cells  []uint16 // < MaxCells
+	vals   []int32
 }
 
 type frameUsers struct {
@@ -377,7 +391,13 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 		return fmt.Errorf("frame %d: map is %dx%d with %d cells, the replay started %dx%d", n, f.Width, f.Height, len(f.Cells), c.w, c.h)
 	}
 	ncell := c.w * c.h
-	vals := make([]int32, len(cellFields)*ncell)
+	if n == 0 {
+		c.first = make([]int32, len(cellFields)*ncell)
+		c.changes = make([]cellChanges, len(cellFields))
+	}
+	for k := range c.changes {
+		c.changes[k].counts = append(c.changes[k].counts, 0)
+	}
 	for i := range f.Cells {
 		cell := &f.Cells[i]
 		// In cellFields order.
@@ -386,10 +406,20 @@ func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
 			if v < math.MinInt32 || v > math.MaxInt32 {
 				return fmt.Errorf("frame %d: cell (%d, %d): %s %d does not fit in 32 bits", n, i%c.w, i/c.w, cellFields[k], v)
 			}
-			vals[k*ncell+i] = int32(v)
+			if n == 0 {
+				c.first[k*ncell+i] = int32(v)
+			} else if p := &c.cur[k*ncell+i]; *p != int32(v) {
+				*p = int32(v)
+				ch := &c.changes[k]
+				ch.counts[n]++
+				ch.cells = append(ch.cells, uint16(i))
+				ch.vals = append(ch.vals, int32(v))
+			}
 		}
 	}
-	c.frames = append(c.frames, vals)
+	if n == 0 {
+		c.cur = slices.Clone(c.first)
+	}
 	var fu frameUsers
 	for i := range f.Users {
 		u := &f.Users[i]
@@ -610,33 +640,44 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot})
 	}
 	// Owners become slots.
-	for t, fr := range c.frames {
-		for i, uid := range fr[:ncell] {
-			if uid == 0 {
-				continue
+	toSlot := func(t, i int, uid *int32) error {
+		if *uid == 0 {
+			return nil
+		}
+		s, ok := slot[int(*uid)]
+		if !ok {
+			return fmt.Errorf("viewer: frame %d: cell (%d, %d) is owned by uid %d, which is not a player", t, i%c.w, i/c.w, *uid)
+		}
+		*uid = int32(s)
+		return nil
+	}
+	for i := range c.first[:ncell] {
+		if err := toSlot(0, i, &c.first[i]); err != nil {
+			return nil, err
+		}
+	}
+	owners := &c.changes[0] // cellFields[0] is "owner"
+	for t, j := 1, 0; t < frames; t++ {
+		for end := j + int(owners.counts[t]); j < end; j++ {
+			if err := toSlot(t, int(owners.cells[j]), &owners.vals[j]); err != nil {
+				return nil, err
 			}
-			s, ok := slot[int(uid)]
-			if !ok {
-				return nil, fmt.Errorf("viewer: frame %d: cell (%d, %d) is owned by uid %d, which is not a player", t, i%c.w, i/c.w, uid)
-			}
-			fr[i] = int32(s)
 		}
 	}
 	// parts are the blob's arrays, each with where its offset goes.
 	var parts []blobPart
 	for k, name := range cellFields {
+		ch := &c.changes[k]
+		first := c.first[k*ncell : (k+1)*ncell]
 		lo, hi := int32(0), int32(0)
-		static := frames > 1
-		changes := 0
-		for t, fr := range c.frames {
-			for i, v := range fr[k*ncell : (k+1)*ncell] {
-				lo, hi = min(lo, v), max(hi, v)
-				if t > 0 && v != c.frames[t-1][k*ncell+i] {
-					changes++
-				}
-			}
+		for _, v := range first {
+			lo, hi = min(lo, v), max(hi, v)
 		}
-		static = static && changes == 0
+		for _, v := range ch.vals {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		changes := len(ch.vals)
+		static := frames > 1 && changes == 0
 		typ, size := "i32", 4
 		switch {
 		case lo >= 0 && hi <= 0xff:
@@ -660,7 +701,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		f := len(m.Fields)
 		m.Fields = append(m.Fields, Field{Name: name, Kind: "cell", Type: typ, Static: static, Sparse: !static && frames > 1, Length: ncell + changes})
 		vals := make([]byte, size*(ncell+changes))
-		for i, v := range c.frames[0][k*ncell : (k+1)*ncell] {
+		for i, v := range first {
 			put(vals, i, v)
 		}
 		parts = append(parts, blobPart{vals, f, partValues})
@@ -670,20 +711,16 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		}
 		counts := make([]byte, 4*frames)
 		cells := make([]byte, 2*changes)
-		j := ncell
-		for t := 1; t < frames; t++ {
-			cur, prev := c.frames[t][k*ncell:(k+1)*ncell], c.frames[t-1][k*ncell:(k+1)*ncell]
-			n, last := 0, 0
-			for i, v := range cur {
-				if v != prev[i] {
-					put(vals, j, v-prev[i])                                            // wraps like the typed arrays do
-					binary.LittleEndian.PutUint16(cells[2*(j-ncell):], uint16(i-last)) // < MaxCells
-					last = i
-					j++
-					n++
-				}
+		now := slices.Clone(first)
+		for t, j := 1, 0; t < frames; t++ {
+			binary.LittleEndian.PutUint32(counts[4*t:], ch.counts[t])
+			last := 0
+			for end := j + int(ch.counts[t]); j < end; j++ {
+				i, v := int(ch.cells[j]), ch.vals[j]
+				put(vals, ncell+j, v-now[i])                               // wraps like the typed arrays do
+				binary.LittleEndian.PutUint16(cells[2*j:], uint16(i-last)) // < MaxCells
+				now[i], last = v, i
 			}
-			binary.LittleEndian.PutUint32(counts[4*t:], uint32(n))
 		}
 		parts = append(parts, blobPart{counts, f, partCounts}, blobPart{cells, f, partCells})
 	}
