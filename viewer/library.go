@@ -334,8 +334,9 @@ func (l *Library) List() ([]*Entry, error) {
 	return out, nil
 }
 
-// replayBytes is the size of the folder's replay files (hidden files and
-// folders, such as upload temporaries, are not counted).
+// replayBytes is the size of the folder's replay files: .rwd and .cfr
+// files and the Monad reference logs it lists (hidden files and folders,
+// such as upload temporaries, are not counted).
 func (l *Library) replayBytes() int64 {
 	var n int64
 	fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -348,10 +349,11 @@ func (l *Library) replayBytes() int64 {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && IsReplayName(p) {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
+		if !d.Type().IsRegular() || !ValidID(p) {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && (IsReplayName(p) || l.isMonadLog(p, fi.Size(), fi.ModTime())) {
+			n += fi.Size()
 		}
 		return nil
 	})

@@ -490,11 +490,13 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 }
 
 // uploadName makes a safe file name from a client's: its base name with
-// anything but letters, digits, '.', '-' and '_' replaced by '_'.
+// anything but letters, digits, '.', '-' and '_' replaced by '_'. It must
+// be named like a replay (.rwd, .cfr) or a Monad reference log (.json,
+// .mp.gz: IsMonadLogName).
 func uploadName(name string) (string, error) {
 	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
-	if !IsReplayName(name) {
-		return "", fmt.Errorf("%q is not a .rwd or .cfr file name", name)
+	if !uploadable(name) {
+		return "", fmt.Errorf("%q is not a .rwd or .cfr file name, nor a Monad log's (.json, .mp.gz)", name)
 	}
 	var b strings.Builder
 	for _, r := range name {
@@ -507,19 +509,66 @@ func uploadName(name string) (string, error) {
 	}
 	out := strings.TrimLeft(b.String(), ".")
 	if len(out) > 120 {
-		ext := path.Ext(out)
+		ext := replayExt(out)
 		out = out[:120-len(ext)] + ext
 	}
-	if !IsReplayName(out) || len(out) <= 4 {
+	if !uploadable(out) || len(out) <= len(replayExt(out)) {
 		return "", fmt.Errorf("%q is not a usable file name", name)
 	}
 	return out, nil
+}
+
+// uploadable reports whether name is named like a file the library lists:
+// a replay (.rwd, .cfr) or a Monad reference log (.json, .mp.gz).
+func uploadable(name string) bool { return IsReplayName(name) || IsMonadLogName(name) }
+
+// replayExt is name's extension as the library reads it: ".mp.gz" for a
+// Monad msgpack log, else path.Ext's.
+func replayExt(name string) string {
+	if n := len(name) - len(".mp.gz"); n >= 0 && strings.EqualFold(name[n:], ".mp.gz") {
+		return name[n:]
+	}
+	return path.Ext(name)
+}
+
+// contentName renames an upload after what validate found in it when its
+// name's extension says otherwise (a .cfr sent as game.json is kept as
+// game.cfr, a reference log sent as x.rwd as x.json), so the library lists
+// and opens it as what it is; note says so, or is "".
+func contentName(name string, rep *Replay) (kept, note string) {
+	ext := replayExt(name)
+	var want []string // the extensions the content may have, the first preferred
+	what := ""
+	switch {
+	case rep.Monad != nil && rep.Monad.Source == source.MonadJSON:
+		want, what = []string{".json", ".mp.gz"}, "a Monad reference log (JSON)"
+	case rep.Monad != nil && rep.Monad.Source == source.MonadMsgpack:
+		want, what = []string{".mp.gz", ".json"}, "a Monad reference log (msgpack)"
+	case rep.Monad != nil:
+		want, what = []string{".rwd"}, "a Monad .rwd recording"
+	case rep.Analysis != nil && rep.Analysis.Format == source.CFR:
+		want, what = []string{".cfr"}, "a ColorfightII .cfr replay"
+	case rep.Analysis != nil:
+		want, what = []string{".rwd"}, "a ColorfightII .rwd recording"
+	default:
+		return name, ""
+	}
+	for _, w := range want {
+		if strings.EqualFold(ext, w) {
+			return name, ""
+		}
+	}
+	kept = strings.TrimSuffix(name, ext) + want[0]
+	return kept, fmt.Sprintf("%s holds %s, so it is kept as %s", name, what, kept)
 }
 
 type uploadResult struct {
 	ID    string `json:"id,omitempty"`
 	URL   string `json:"url,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Note says why ID's extension differs from the name uploaded
+	// (contentName).
+	Note string `json:"note,omitempty"`
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
@@ -577,7 +626,11 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
+		hint := ""
+		if IsMonadLogName(name) {
+			hint = " (a .json or .mp.gz file must be a log the Monad reference engine wrote: replay.json, NAME.mp.gz)"
+		}
+		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v%s", name, err, hint)
 		return
 	}
 	s.uploadMu.Lock()
@@ -586,7 +639,8 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(status, "%s refused: %s", name, msg)
 		return
 	}
-	id, err := s.keep(tmpName, name)
+	kept, note := contentName(name, rep)
+	id, err := s.keep(tmpName, kept)
 	if err != nil {
 		s.logf("viewer: upload: %v", err)
 		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
@@ -594,7 +648,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.uploads = append(s.uploads, time.Now())
 	s.lib.prime(id, rep)
-	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
+	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
 }
 
 // uploadQuota checks an upload of size bytes (-1: unknown) against the
@@ -686,10 +740,10 @@ func (s *Server) summarizeFile(name string) (*source.Summary, error) {
 	return source.Summarize(f)
 }
 
-// keep links the upload under name, or name-2, name-3… if taken; an
-// existing file is never replaced.
+// keep links the upload under name, or name-2, name-3… if taken (before
+// the extension, ".mp.gz" as one); an existing file is never replaced.
 func (s *Server) keep(tmpName, name string) (string, error) {
-	ext := path.Ext(name)
+	ext := replayExt(name)
 	stem := strings.TrimSuffix(name, ext)
 	for i := 1; i <= 1000; i++ {
 		id := name

@@ -97,14 +97,16 @@
       }
     };
     var upload = function (file) {
-      if (!/\.(rwd|cfr)$/i.test(file.name)) { say(file.name + ': only .rwd and .cfr replays can be uploaded.', false); return; }
+      // The names the server takes are the file input's accept list.
+      var exts = input.accept.split(','), low = file.name.toLowerCase();
+      if (!exts.some(function (x) { return low.length > x.length && low.slice(-x.length) === x; })) { say(file.name + ': only ' + exts.join(', ') + ' files (replays, Monad reference logs) can be uploaded.', false); return; }
       if (file.size > max) { say(file.name + ' is ' + (file.size / 1048576).toFixed(1) + ' MiB; the upload limit is ' + drop.getAttribute('data-max-str') + '.', false); return; }
       say('Uploading ' + file.name + '…', true);
       fetch('/api/upload?name=' + encodeURIComponent(file.name), { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } })
         .then(function (res) { return res.json().catch(function () { return { error: res.status + ' ' + res.statusText }; }); })
         .then(function (r) {
           if (r.error) { say(r.error, false); return; }
-          say('Uploaded ' + r.id + '.', true, r.url);
+          say('Uploaded ' + r.id + '.' + (r.note ? ' ' + r.note + '.' : ''), true, r.url);
           refresh();
         })
         .catch(function (err) { say('Upload of ' + file.name + ' failed: ' + err.message, false); });
