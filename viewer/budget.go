@@ -105,6 +105,10 @@ type memBudget struct {
 	used    int64
 	peak    int64 // the most used at once (for the tests)
 	refused int   // reservations refused (for the tests)
+	// freed, when set, is closed (and cleared) at the next release: it
+	// wakes the reservations waiting for room (reserveWait).
+	freed   chan struct{}
+	waiting int // reservations waiting for room now (for the tests)
 }
 
 func newBudget(limit int64) *memBudget { return &memBudget{limit: limit} }
@@ -156,7 +160,48 @@ func (b *memBudget) charge(n int64) {
 func (b *memBudget) release(n int64) {
 	b.mu.Lock()
 	b.used -= n
+	if b.freed != nil {
+		close(b.freed)
+		b.freed = nil
+	}
 	b.mu.Unlock()
+}
+
+// reserveWait is reserve for work that has no client to send away with
+// 503 (a library listing's summaries): while the bytes are taken by others
+// it waits for releases, up to wait in all, then returns reserve's error
+// wrapping ErrBusy. Bytes that are more than the whole budget are refused
+// at once.
+func (b *memBudget) reserveWait(n int64, wait time.Duration) error {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		if b.freed == nil {
+			b.freed = make(chan struct{})
+		}
+		freed := b.freed // taken before trying, so no release is missed
+		b.mu.Unlock()
+		err := b.reserve(n)
+		if !errors.Is(err, ErrBusy) {
+			return err
+		}
+		b.mu.Lock()
+		b.waiting++
+		b.mu.Unlock()
+		expired := false
+		select {
+		case <-freed:
+		case <-timer.C:
+			expired = true
+		}
+		b.mu.Lock()
+		b.waiting--
+		b.mu.Unlock()
+		if expired {
+			return err
+		}
+	}
 }
 
 // fits reports whether need more bytes fit now.

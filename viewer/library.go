@@ -35,6 +35,9 @@ type Entry struct {
 	// Game is the replay's game: GameColorfightII or GameMonad (whose
 	// Summary counts resources where ColorfightII's counts gold).
 	Game string
+	// retry: the file was not read for want of memory (Err says so); the
+	// entry is not kept, so the next listing reads it again.
+	retry bool
 }
 
 // Library is a folder of .rwd and .cfr replays, rescanned on every
@@ -52,6 +55,9 @@ type Library struct {
 	mem        *memBudget
 	cacheBytes int64
 	growEvery  time.Duration
+	// summaryWait bounds how long a summary waits for room in mem
+	// (summaryWait; less in tests).
+	summaryWait time.Duration
 
 	mu      sync.Mutex
 	entries map[string]*Entry // by id, valid while size and mtime match
@@ -118,7 +124,7 @@ func OpenLibrary(dir string) (*Library, error) {
 	}
 	abs, _ := filepath.Abs(dir)
 	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{},
-		cacheBytes: DefaultCacheBytes, growEvery: growingEvery}
+		cacheBytes: DefaultCacheBytes, growEvery: growingEvery, summaryWait: summaryWait}
 	l.setBudget(newBudget(DefaultMemoryBudget))
 	l.removeStaleTemps()
 	return l, nil
@@ -164,7 +170,7 @@ func (l *Library) summary(id string, size int64, mod time.Time) *Entry {
 	}
 	e = l.summaryOf(id, size, mod)
 	l.mu.Lock()
-	if old, ok := l.entries[id]; !ok || old.Size < size {
+	if old, ok := l.entries[id]; !e.retry && (!ok || old.Size < size) {
 		l.entries[id] = e
 	}
 	l.mu.Unlock()
@@ -322,7 +328,9 @@ func (l *Library) List() ([]*Entry, error) {
 
 	l.mu.Lock()
 	for _, i := range todo {
-		l.entries[out[i].ID] = out[i]
+		if !out[i].retry {
+			l.entries[out[i].ID] = out[i]
+		}
 	}
 	l.mu.Unlock()
 	sort.SliceStable(out, func(i, j int) bool {
@@ -360,7 +368,16 @@ func (l *Library) replayBytes() int64 {
 	return n
 }
 
-// summarize fills in e from the file without re-simulating.
+// summaryWait is how long a library listing's summary of a Monad
+// reference log waits for room in the memory budget before the file is
+// listed as not read yet (and read again at the next listing).
+const summaryWait = 30 * time.Second
+
+// summarize fills in e from the file without re-simulating. A Monad
+// reference log is decoded whole to be summarised, so monadLogDecodeBytes
+// are reserved in the memory budget first, as for opening it (openAny):
+// many big logs summarised at once stay within the budget, waiting for
+// each other (up to summaryWait).
 func (l *Library) summarize(e *Entry) {
 	f, err := l.root.Open(e.ID)
 	if err != nil {
@@ -369,6 +386,13 @@ func (l *Library) summarize(e *Entry) {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
+	if source.IsMonadLog(br) {
+		if err := l.mem.reserveWait(monadLogDecodeBytes, l.summaryWait); err != nil {
+			e.Game, e.Err, e.retry = GameMonad, "not read: "+err.Error(), errors.Is(err, ErrBusy)
+			return
+		}
+		defer l.mem.release(monadLogDecodeBytes)
+	}
 	if summarizeMonad(e, br) {
 		return
 	}
