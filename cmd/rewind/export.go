@@ -31,9 +31,12 @@ func newExportCmd() *cobra.Command {
 .cfr tool can open. The info object recorded with the game is kept; games
 without one get an info object built from their configuration.
 
-With --html, export writes the viewer's replay page for FILE (.rwd or .cfr)
-as one self-contained file: board, controls, charts and every frame are
-inside it, so it works opened from disk, with no server and no network.`,
+With --html, export writes the viewer's replay page for FILE as one
+self-contained file: board, controls, charts and every frame are inside
+it, so it works opened from disk, with no server and no network. FILE is a
+ColorfightII .rwd or .cfr, or a Monad .rwd or reference log (replay.json,
+.mp.gz), which gets the viewer's Monad page (hex board, scrubber, charts,
+events).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -52,11 +55,10 @@ func runExport(opts *exportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
 	}
-	what := "export (a .cfr holds ColorfightII games only)"
-	if opts.html {
-		what = "export --html"
+	if opts.html && source.IsMonadFile(opts.in) {
+		return exportMonadHTML(opts)
 	}
-	if err := refuseMonad(what, opts.in); err != nil {
+	if err := refuseMonad("export (a .cfr holds ColorfightII games only; export --html takes Monad replays)", opts.in); err != nil {
 		return err
 	}
 	src, err := source.Open(opts.in)
@@ -99,6 +101,30 @@ func exportHTML(src source.Source, opts *exportOptions) error {
 	if err := viewer.WriteHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
+	return writeHTMLPage(opts, rep, &buf)
+}
+
+// exportMonadHTML writes the self-contained Monad page of the replay or
+// reference log opts.in.
+func exportMonadHTML(opts *exportOptions) error {
+	src, err := source.OpenMonad(opts.in)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	rep, err := viewer.LoadMonad(src)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	var buf bytes.Buffer
+	if err := viewer.WriteMonadHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	return writeHTMLPage(opts, rep, &buf)
+}
+
+// writeHTMLPage writes the page in buf of rep to opts.out and says so.
+func writeHTMLPage(opts *exportOptions, rep *viewer.Replay, buf *bytes.Buffer) error {
 	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err

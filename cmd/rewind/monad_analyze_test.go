@@ -41,8 +41,8 @@ func monadFinal(t *testing.T, path string) *monad.State {
 
 // TestMonadAnalyzeCLI: analyze on a played Monad recording prints the
 // ranking with the final facts, JSON with every series, and CSV with one
-// row per player per turn; export refuses it naming analyze (report
-// takes it: TestMonadReportCLI).
+// row per player per turn; export to .cfr refuses it naming analyze (report
+// takes it: TestMonadReportCLI; export --html: TestExportMonadHTML).
 func TestMonadAnalyzeCLI(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
@@ -132,7 +132,6 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 	}
 
 	for _, args := range [][]string{
-		{"export", "--html", rwd, "-o", filepath.Join(dir, "e.html")},
 		{"export", rwd, "-o", filepath.Join(dir, "e.cfr")},
 	} {
 		_, err := runCLIOut(t, args...)

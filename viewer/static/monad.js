@@ -695,7 +695,17 @@
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
   }
 
-  fetchBuffer(root.getAttribute('data-src')).then(start).catch(function (err) {
+  // An exported page (rewind export --html) carries the blob inline,
+  // gzip'd and base64'd, in #rw-data; a served one fetches it.
+  function loadBuffer() {
+    var inline = document.getElementById('rw-data');
+    if (!inline) return fetchBuffer(root.getAttribute('data-src'));
+    var s = atob(inline.textContent.trim()), bin = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
+    return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  }
+
+  loadBuffer().then(start).catch(function (err) {
     api.error = String(err && err.message || err);
     loading.hidden = false;
     loading.textContent = 'Cannot show this replay: ' + api.error;

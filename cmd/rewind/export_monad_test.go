@@ -1,0 +1,130 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer"
+)
+
+// TestExportMonadHTML: export --html writes the viewer's Monad page of a
+// played Monad recording and of a reference log as one self-contained
+// file (the blob, styles, scripts and ECharts inline, a CSP that allows
+// no request); opened from disk in headless Chromium, the hex board is
+// drawn and changes when seeking, #turn=N is honoured, the chart has one
+// line per player, the events are listed, nothing is requested beyond the
+// file and no script error happens. export to .cfr still refuses a Monad
+// replay.
+func TestExportMonadHTML(t *testing.T) {
+	dir := t.TempDir()
+	rwd := filepath.Join(dir, "m.rwd")
+	if out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "5", "--turns", "120", "-o", rwd); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	log := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
+	type exported struct {
+		in, out string
+		turns   int
+		players int
+		events  int
+	}
+	var pages []exported
+	for _, in := range []string{rwd, log} {
+		out := filepath.Join(dir, filepath.Base(in)+".html")
+		said, err := runCLIOut(t, "export", "--html", in, "-o", out)
+		if err != nil {
+			t.Fatalf("export --html %s: %v\n%s", in, err, said)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(page)
+		if !strings.Contains(html, `id="rw-data"`) || !strings.Contains(html, "Content-Security-Policy") || !strings.Contains(html, `id="monad"`) ||
+			strings.Contains(html, "<script src") || strings.Contains(html, "/static/") || strings.Contains(html, "rel=\"stylesheet\"") {
+			t.Errorf("%s: the exported page is not a self-contained Monad page (%d bytes)", out, len(page))
+		}
+		// What the page must show: the frames and events LoadMonad packs.
+		src, err := source.OpenMonad(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := viewer.LoadMonad(src)
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		man, err := viewer.ReadMonadManifest(rep.Blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(said, "wrote "+out) || !strings.Contains(said, " turns,") {
+			t.Errorf("export --html %s said %q", in, said)
+		}
+		pages = append(pages, exported{in, out, rep.Monad.Turns, len(man.Players), len(man.Events)})
+	}
+	if _, err := runCLIOut(t, "export", rwd, "-o", filepath.Join(dir, "m.cfr")); err == nil || !strings.Contains(err.Error(), "Monad replay") {
+		t.Errorf("export to .cfr of a Monad replay: %v", err)
+	}
+
+	const boardHash = `(() => { const c = document.getElementById('board'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let h = 2166136261, ink = 0; for (let i = 0; i < d.length; i += 4) { if (d[i+3]) ink++; h = Math.imul(h ^ d[i] ^ (d[i+1] << 8) ^ (d[i+2] << 16), 16777619); } return [h >>> 0, ink]; })()`
+	b := browsertest.Start(t, 4*time.Minute)
+	for _, p := range pages {
+		t.Run(filepath.Base(p.in), func(t *testing.T) {
+			mid := p.turns / 2
+			if err := chromedp.Run(b.Ctx, chromedp.Navigate("file://"+p.out+"#turn="+strconv.Itoa(mid))); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			var errText string
+			var frames, turn int
+			var h1, h2 []uint32
+			run := func(expr string, out any) {
+				t.Helper()
+				if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
+					t.Fatalf("%s: %v", expr, err)
+				}
+			}
+			run(`window.rewind.error || ''`, &errText)
+			if errText != "" {
+				t.Fatalf("the page says: %s", errText)
+			}
+			run(`window.rewind.frames()`, &frames)
+			run(`window.rewind.turn()`, &turn)
+			if frames != p.turns+1 || turn != mid {
+				t.Errorf("%d frames (want %d), at turn %d (want %d from #turn)", frames, p.turns+1, turn, mid)
+			}
+			run(boardHash, &h1)
+			run(`window.rewind.seek(1), true`, nil)
+			run(boardHash, &h2)
+			if len(h1) != 2 || len(h2) != 2 || h1[1] == 0 || h1[0] == h2[0] {
+				t.Errorf("board at turn %d %v, at turn 1 %v: want pixels drawn that change with the turn", mid, h1, h2)
+			}
+			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
+				t.Fatalf("chart: %v", err)
+			}
+			var lines, events int
+			run(`echarts.getInstanceByDom(document.getElementById('chart-stat')).getOption().series.length`, &lines)
+			run(`document.querySelectorAll('#events li').length`, &events)
+			if lines != p.players {
+				t.Errorf("chart has %d lines, want one per player (%d)", lines, p.players)
+			}
+			t.Logf("board %v then %v; %d chart lines; %d of %d events listed", h1, h2, lines, events, p.events)
+			if p.events > 0 && events == 0 {
+				t.Errorf("no event listed of the analysis's %d", p.events)
+			}
+		})
+	}
+	b.CheckRequests(t, "file://", "data:")
+	b.CheckProblems(t)
+}
