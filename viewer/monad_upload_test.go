@@ -46,7 +46,7 @@ func TestMonadUploadLogs(t *testing.T) {
 		{"m06.mp.gz", mpLog, 200, `"id":"m06.mp.gz"`, ""},
 		{"m06.mp.gz", mpLog, 200, `"id":"m06-2.mp.gz"`, ""},
 		{"cut.json", jsonLog[:len(jsonLog)/2], 422, "cut.json is not a replay rewind can open", ""},
-		{"bad.mp.gz", damaged, 422, "bad.mp.gz is not a replay rewind can open: gzip", ""},
+		{"bad.mp.gz", damaged, 422, "bad.mp.gz is not a replay rewind can open: damaged gzip stream", ""},
 		{"results.json", []byte(`{"wins": 3}`), 422, "must be a log the Monad reference engine wrote", ""},
 		{"game.json", cfr, 200, `"id":"game.cfr"`, "game.json holds a ColorfightII .cfr replay, so it is kept as game.cfr"},
 		{"log.rwd", jsonLog, 200, `"id":"log.json"`, "log.rwd holds a Monad reference log (JSON), so it is kept as log.json"},

@@ -26,6 +26,7 @@ package monadlog
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -220,7 +221,7 @@ func Decode(r io.Reader) (*Log, error) {
 	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, fmt.Errorf("not a readable gzip stream: %w", err)
 		}
 		defer zr.Close()
 		in = zr
@@ -237,7 +238,7 @@ func Decode(r io.Reader) (*Log, error) {
 	if err == nil && gz {
 		// Read to the gzip trailer, whose checksum tells a damaged file.
 		if _, err = io.Copy(io.Discard, lr); err != nil {
-			err = fmt.Errorf("gzip: %w", err)
+			err = fmt.Errorf("damaged gzip stream: %w", err)
 		}
 	}
 	if err != nil {
@@ -345,7 +346,7 @@ func (d *decoder) turns() error {
 			return fmt.Errorf("turns: more than %d entries", MaxTurns)
 		}
 		if err := d.turn(t); err != nil {
-			return fmt.Errorf("turns[%d].%w", t, err)
+			return nest(fmt.Sprintf("turns[%d]", t), err)
 		}
 		return nil
 	})
@@ -408,7 +409,7 @@ func (d *decoder) turn(t int) error {
 				d.ncmd++
 				c, err := d.cmd()
 				if err != nil {
-					return fmt.Errorf("cmd[%d].%w", i, err)
+					return nest(fmt.Sprintf("cmd[%d]", i), err)
 				}
 				tr.Cmds = append(tr.Cmds, c)
 				return nil
@@ -498,7 +499,7 @@ func (d *decoder) grid(cells *[Size * Size]rawCell, rows *int) error {
 			}
 			n = x + 1
 			if err := d.cell(&cells[y*Size+x]); err != nil {
-				return fmt.Errorf("map[%d][%d].%w", y, x, err)
+				return nest(fmt.Sprintf("map[%d][%d]", y, x), err)
 			}
 			return nil
 		})
@@ -676,4 +677,39 @@ func (d *decoder) ranked() error {
 		d.log.Ranked = append(d.log.Ranked, rb)
 		return nil
 	})
+}
+
+// readErr is a failure to read the log's bytes (the file ends early, or
+// its gzip stream is damaged) at path, the field being read.
+type readErr struct {
+	path string
+	err  error
+}
+
+func (e *readErr) Error() string {
+	if errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF) {
+		return e.path + ": the log ends here (the file is truncated)"
+	}
+	return e.path + ": " + e.err.Error()
+}
+
+func (e *readErr) Unwrap() error { return e.err }
+
+// nest puts the field prefix in front of an error found inside it:
+// "turns[3]" and "map[0][1].o: ..." make "turns[3].map[0][1].o: ...", and
+// a read error becomes "turns[3].map[0][1]: the log ends here ...".
+func nest(prefix string, err error) error {
+	var re *readErr
+	if errors.As(err, &re) && re == err {
+		return &readErr{path: prefix + "." + re.path, err: re.err}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || isFlateErr(err) {
+		return &readErr{path: prefix, err: err}
+	}
+	return fmt.Errorf("%s.%w", prefix, err)
+}
+
+func isFlateErr(err error) bool {
+	var ce flate.CorruptInputError
+	return errors.As(err, &ce)
 }

@@ -290,6 +290,11 @@ func TestDecodeErrors(t *testing.T) {
 			}
 		}
 	}
+	// A cut inside a turn names the turn and field where the log ends.
+	_, err := Decode(bytes.NewReader([]byte(base[:len(base)*2/3])))
+	if err == nil || !strings.HasPrefix(err.Error(), "turns[") || !strings.Contains(err.Error(), ": the log ends here (the file is truncated)") {
+		t.Errorf("cut JSON: %v", err)
+	}
 }
 
 func msgpackOrNil(js string) (b []byte) {
