@@ -17,18 +17,18 @@ import (
 // replayArgs names, per command, the file extensions its arguments take;
 // an empty list completes folders.
 var replayArgs = map[string][]string{
-	"analyze":       {"rwd", "cfr"},
+	"analyze":       {"rwd", "cfr", "json", "mp.gz"},
 	"audit":         {"cfr"},
 	"conform":       {"json", "cfr"},
-	"export":        {"rwd", "cfr"},
+	"export":        {"rwd", "cfr", "json", "mp.gz"},
 	"fork":          {"rwd", "cfr"},
 	"import":        {"cfr"},
-	"info":          {"rwd", "cfr"},
+	"info":          {"rwd", "cfr", "json", "mp.gz"},
 	"record-vector": {"json", "cfr"},
-	"report":        {"rwd", "cfr"},
+	"report":        {"rwd", "cfr", "json", "mp.gz"},
 	"serve":         {},
 	"verify":        {"rwd"},
-	"view":          {"rwd", "cfr"},
+	"view":          {"rwd", "cfr", "json", "mp.gz"},
 }
 
 // flagChoices are the fixed values of enumerated flags, by flag name.
