@@ -35,9 +35,9 @@ func TestCompletion(t *testing.T) {
 		directive string
 	}{
 		{[]string{"verify", ""}, []string{"rwd"}, ":8"},
-		{[]string{"view", ""}, []string{"rwd", "cfr"}, ":8"},
+		{[]string{"view", ""}, []string{"rwd", "cfr", "json", "mp.gz"}, ":8"},
 		{[]string{"audit", ""}, []string{"cfr"}, ":8"},
-		{[]string{"info", "a.rwd", ""}, []string{"rwd", "cfr"}, ":8"},
+		{[]string{"info", "a.rwd", ""}, []string{"rwd", "cfr", "json", "mp.gz"}, ":8"},
 		{[]string{"verify", "--against", ""}, []string{"cfr"}, ":8"},
 		{[]string{"serve", ""}, nil, ":16"},
 		{[]string{"play", "--bot", ""}, bot.BuiltinNames(), ":4"},
