@@ -199,16 +199,8 @@ func (a *MonadAnalysis) WriteTable(w io.Writer) error {
 	}
 	quoted := func(p int) string { return strconv.Quote(a.Name(p)) }
 	fmt.Fprintln(bw, a.Outcome(quoted))
-	fmt.Fprintf(bw, "events (%d", len(a.Events)+a.EventsDropped)
-	if len(a.Events) > MaxTableEvents {
-		fmt.Fprintf(bw, ", first %d", MaxTableEvents)
-	}
-	fmt.Fprintln(bw, "):")
-	for i, e := range a.Events {
-		if i == MaxTableEvents {
-			break
-		}
-		fmt.Fprintf(bw, "  turn %4d  %s\n", e.Turn, e.Text(quoted))
-	}
+	writeEventTable(bw, len(a.Events)+a.EventsDropped, len(a.Events), func(i int) (int, string) {
+		return a.Events[i].Turn, a.Events[i].Text(quoted)
+	})
 	return bw.Flush()
 }

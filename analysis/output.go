@@ -312,16 +312,24 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		fmt.Fprintln(bw)
 	}
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
-	fmt.Fprintf(bw, "events (%d", len(a.Events))
-	if len(a.Events) > MaxTableEvents {
-		fmt.Fprintf(bw, ", first %d", MaxTableEvents)
-	}
-	fmt.Fprintln(bw, "):")
-	for i, e := range a.Events {
-		if i == MaxTableEvents {
-			break
-		}
-		fmt.Fprintf(bw, "  turn %4d  %s\n", e.Turn, e.Text(quoted))
-	}
+	writeEventTable(bw, len(a.Events), len(a.Events), func(i int) (int, string) {
+		return a.Events[i].Turn, a.Events[i].Text(quoted)
+	})
 	return bw.Flush()
+}
+
+// writeEventTable writes the event list of a text table: "events (total",
+// ", first MaxTableEvents" when kept is more, then one line per event of
+// the first MaxTableEvents of kept; event(i) gives event i's turn and
+// sentence. It is the one layout of both games' tables.
+func writeEventTable(w io.Writer, total, kept int, event func(i int) (turn int, text string)) {
+	fmt.Fprintf(w, "events (%d", total)
+	if kept > MaxTableEvents {
+		fmt.Fprintf(w, ", first %d", MaxTableEvents)
+	}
+	fmt.Fprintln(w, "):")
+	for i := 0; i < kept && i < MaxTableEvents; i++ {
+		turn, text := event(i)
+		fmt.Fprintf(w, "  turn %4d  %s\n", turn, text)
+	}
 }
