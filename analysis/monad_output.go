@@ -6,20 +6,10 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
-
-	"github.com/rewind-game/rewind/engine"
 )
 
 // MonadGame is the "game" field of a Monad analysis's JSON.
 const MonadGame = "monad"
-
-// kindName is a metric kind as the JSON writes it.
-func kindName(k engine.MetricKind) string {
-	if k == engine.Counter {
-		return "counter"
-	}
-	return "gauge"
-}
 
 type monadPlayerJSON struct {
 	Player int    `json:"player"`
@@ -90,7 +80,7 @@ func (a *MonadAnalysis) WriteJSON(w io.Writer) error {
 		j.key("unit", false)
 		j.value(s.Metric.Unit)
 		j.key("kind", false)
-		j.value(kindName(s.Metric.Kind))
+		j.value(s.Metric.Kind.String())
 		j.key("values", false)
 		j.raw("[")
 		for p, v := range s.Values {

@@ -136,6 +136,15 @@ const (
 	Counter
 )
 
+// String names the kind as analysis output and the viewer write it:
+// "gauge" or "counter".
+func (k MetricKind) String() string {
+	if k == Counter {
+		return "counter"
+	}
+	return "gauge"
+}
+
 // Metric describes one per-player value for analysis and charts.
 type Metric struct {
 	Name string // snake_case identifier, unique within the ruleset

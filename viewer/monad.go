@@ -127,14 +127,8 @@ type MonadManifestSeries struct {
 
 // MonadManifestEvent is one analysis event and its text.
 type MonadManifestEvent struct {
-	Turn   int    `json:"turn"`
-	Kind   string `json:"kind"`
-	Player int    `json:"player"`
-	Other  int    `json:"other"`
-	X      int    `json:"x"`
-	Y      int    `json:"y"`
-	Value  int64  `json:"value"`
-	Text   string `json:"text"`
+	analysis.MonadEvent
+	Text string `json:"text"`
 }
 
 // monadCollector keeps every frame of a Monad source as it streams past.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -27,15 +26,10 @@ func analyzeMonad(src source.MonadSource) (*monadAnalysis, error) {
 	}
 	out := &monadAnalysis{a: a, series: []MonadManifestSeries{}, events: []MonadManifestEvent{}}
 	for _, s := range a.Series {
-		kind := "gauge"
-		if s.Metric.Kind == engine.Counter {
-			kind = "counter"
-		}
-		out.series = append(out.series, MonadManifestSeries{Name: s.Metric.Name, Unit: s.Metric.Unit, Kind: kind, Values: s.Values})
+		out.series = append(out.series, MonadManifestSeries{Name: s.Metric.Name, Unit: s.Metric.Unit, Kind: s.Metric.Kind.String(), Values: s.Values})
 	}
 	for _, e := range a.Events {
-		out.events = append(out.events, MonadManifestEvent{Turn: e.Turn, Kind: e.Kind, Player: e.Player, Other: e.Other,
-			X: e.X, Y: e.Y, Value: e.Value, Text: e.Text(a.Name)})
+		out.events = append(out.events, MonadManifestEvent{MonadEvent: e, Text: e.Text(a.Name)})
 	}
 	if a.Truncated != nil {
 		out.warning = fmt.Sprintf("the replay ends early after turn %d: %v", a.Turns, a.Truncated)
