@@ -13,16 +13,27 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
 
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
 )
 
-// Games as the library names them.
-const (
-	GameColorfightII = "ColorfightII"
-	GameMonad        = "Monad"
+// Games as the library names them: their display names in the registry
+// of games.
+var (
+	GameColorfightII = gameName(replay.RulesetColorfight2)
+	GameMonad        = gameName(replay.RulesetMonad)
 )
+
+// gameName is the registered display name of the ruleset with id id.
+func gameName(id string) string {
+	info, ok := rulesets.About(id)
+	if !ok {
+		panic("viewer: game " + id + " is not registered") // a build without it is broken
+	}
+	return info.Name
+}
 
 // summarizeMonad fills in e from a Monad replay read from br (one
 // streaming read, no re-simulation) and reports true, or reports false
