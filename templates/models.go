@@ -16,7 +16,8 @@ import (
 // /static/ paths, or inlined (a self-contained file).
 type Assets struct {
 	Inline bool
-	// The inlined sources, used when Inline.
+	// The inlined sources, used when Inline. ViewerJS is the page's
+	// script after the viewer shell's (shell.js), in one.
 	CSS, ViewerJS, ECharts string
 	EChartsVersion         string
 }
@@ -104,7 +105,11 @@ type ReplayPage struct {
 	ForkURL string
 	ID      string
 	// Live, when set, makes the page follow a game being played.
-	Live   *LiveInfo
+	Live *LiveInfo
+	// Shell: the page is sent before the replay is decoded; Summary,
+	// Warning, Notice and Charts are empty, and the script fills them in
+	// from the data answer (its X-Rewind-* headers) and the charts'.
+	Shell  bool
 	Assets Assets
 }
 

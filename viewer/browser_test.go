@@ -399,6 +399,9 @@ func TestBrowser(t *testing.T) {
 		if err := b.WaitJS(`location.pathname === '/replay/sub/RuntimeTerrorsVictory-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
 			var status string
 			evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
+			var dbg string
+			evalJS(t, b, `JSON.stringify({href: location.href, rw: !!window.rewind, ready: window.rewind && window.rewind.ready, err: window.rewind && window.rewind.error, loading: (document.getElementById('loading')||{}).textContent, shell: typeof RewindShell, res: performance.getEntriesByType('resource').map(e => [e.name, Math.round(e.startTime), Math.round(e.responseEnd), e.responseStatus])})`, &dbg)
+			t.Logf("DEBUG %s", dbg)
 			t.Fatalf("the fork did not open (status %q): %v", status, err)
 		}
 		var summary, errText string

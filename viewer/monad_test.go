@@ -294,7 +294,11 @@ func TestMonadHandlers(t *testing.T) {
 	base, s := ln.base, ln.s
 
 	code, body := get(t, base+"/replay/monad.rwd")
-	if code != 200 || !strings.Contains(body, `id="monad"`) || !strings.Contains(body, "/static/monad.js") || !strings.Contains(body, "Monad · 20×20 hex · 50 turns · 2 players") {
+	summary := body
+	if strings.Contains(body, `data-shell="1"`) { // sent before the decode: the summary comes with the frames
+		summary = shellSummary(t, base+"/data/monad.rwd?gz=1")
+	}
+	if code != 200 || !strings.Contains(body, `id="monad"`) || !strings.Contains(body, "/static/monad.js") || !strings.Contains(summary, "Monad · 20×20 hex · 50 turns · 2 players") {
 		t.Fatalf("/replay/monad.rwd: %d\n%s", code, body)
 	}
 	resp, err := http.Get(base + "/data/monad.rwd?gz=1")
@@ -379,7 +383,12 @@ func TestMonadHandlers(t *testing.T) {
 	lib.evictLocked(1 << 62) // nothing cached to reclaim
 	lib.mu.Unlock()
 	s.mem.charge(2 * peak)
-	resp, err = http.Get(base + "/replay/other.rwd")
+	// The page is sent before the decode (a shell); its frames' answer
+	// is the 503, which the page shows in place of the board.
+	if code, page := get(t, base+"/replay/other.rwd"); code != 200 || !strings.Contains(page, `data-shell="1"`) {
+		t.Errorf("no room, the page: %d", code)
+	}
+	resp, err = http.Get(base + "/data/other.rwd?gz=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,7 +570,13 @@ func TestMonadLoadRefuses(t *testing.T) {
 	}
 	defer lib.Close()
 	base := serveWith(t, lib, Options{MemoryBudget: MonadLoadPeakBytes(2, 50) - 1}).base
+	// The page is sent before the decode (a shell); the frames' answer
+	// says why there are none, which the page shows in place of the board.
 	code, body := get(t, base+"/replay/monad.rwd")
+	if code != 200 || !strings.Contains(body, `data-shell="1"`) {
+		t.Errorf("over the whole budget, the page: %d\n%s", code, body)
+	}
+	code, body = get(t, base+"/data/monad.rwd?gz=1")
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "more than the viewer") {
 		t.Errorf("over the whole budget: %d\n%s", code, body)
 	}

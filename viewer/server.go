@@ -400,7 +400,15 @@ func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, strin
 	return rep, id, true
 }
 
+// replayPage answers a replay's page. A whole recording not decoded yet
+// (Library.shellEntry) gets its page at once, a shell (shellPage) filled
+// in from the data answer, while its decode starts; any other is decoded
+// first, so a file the summary finds broken still gets its 422 page.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	if e := s.lib.shellEntry(r.PathValue("id")); e != nil {
+		s.shellPage(w, r, e.ID, e)
+		return
+	}
 	rep, id, ok := s.loadFor(w, r)
 	if !ok {
 		return
@@ -410,6 +418,29 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := PageData(rep, id)
+	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
+	p.ChartsURL = "/charts/" + escapeID(id)
+	p.Library = !s.lib.Single()
+	if p.Library {
+		p.ForkURL, p.ID = "/api/fork", id
+	}
+	render(w, r, http.StatusOK, templates.Replay(p))
+}
+
+// shellPage answers the page of replay id before it is decoded: the page
+// and its scripts load while the server decodes (started here, so it is
+// under way when the page asks for the frames). The page takes its
+// summary, warning and notice from the data answer (pageHeaders); a
+// replay that then cannot be opened shows the data answer's error (422
+// and the reason) in place of the board.
+func (s *Server) shellPage(w http.ResponseWriter, r *http.Request, id string, e *Entry) {
+	go s.lib.Load(id)
+	if e.Game == GameMonad {
+		p := templates.MonadPage{Title: path.Base(id), Shell: true, DataURL: "/data/" + escapeID(id) + "?gz=1", Library: !s.lib.Single()}
+		render(w, r, http.StatusOK, templates.MonadReplay(p))
+		return
+	}
+	p := templates.ReplayPage{Title: path.Base(id), Shell: true}
 	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
 	p.ChartsURL = "/charts/" + escapeID(id)
 	p.Library = !s.lib.Single()
@@ -434,6 +465,7 @@ func (s *Server) data(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), status)
 		return
 	}
+	pageHeaders(w.Header(), rep, id)
 	if r.URL.Query().Get("gz") == "1" {
 		serveGzip(w, rep.Gzip)
 		return

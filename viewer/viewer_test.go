@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -351,10 +352,40 @@ func TestServerSafety(t *testing.T) {
 		if strings.Contains(page, hostile) || strings.Contains(page, "<img src=x") {
 			t.Errorf("GET %s: a hostile name is in the HTML unescaped", p)
 		}
+		if p == "/replay/hostile.rwd" && strings.Contains(page, `data-shell="1"`) {
+			// A page sent before the decode: the names come with the
+			// frames, percent-encoded, and the script shows them as text.
+			if sum := shellSummary(t, base+"/data/hostile.rwd?gz=1"); !strings.Contains(sum, hostile) {
+				t.Errorf("GET %s: the data answer's summary %q lacks the hostile name", p, sum)
+			}
+			continue
+		}
 		if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") && !strings.Contains(page, `\u003cscript\u003ealert(1)\u003c/script\u003e`) {
 			t.Errorf("GET %s: the hostile name is not shown escaped", p)
 		}
 	}
+}
+
+// shellSummary is the summary line a shell page (data-shell) takes from
+// its data answer: the X-Rewind-Summary header, percent-decoded. The raw
+// header must hold no markup character.
+func shellSummary(t *testing.T, dataURL string) string {
+	t.Helper()
+	res, err := http.Get(dataURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	raw := res.Header.Get("X-Rewind-Summary")
+	if res.StatusCode != 200 || strings.ContainsAny(raw, "<>\"") {
+		t.Fatalf("GET %s: %s, X-Rewind-Summary %q", dataURL, res.Status, raw)
+	}
+	sum, err := url.PathUnescape(raw)
+	if err != nil {
+		t.Fatalf("X-Rewind-Summary %q: %v", raw, err)
+	}
+	return sum
 }
 
 // TestUpload: bounded, validated, never overwrites, names sanitised,

@@ -19,12 +19,10 @@
   var stat = {};           // player field -> Float64Array (frames × players)
   var mv = null;           // {start, rec, count}
   var W = 0, H = 0, N = 0, P = 0, F = 0;
-  var turn = 0, playing = false, speed = 1, showMoves = true;
+  var turn = 0, showMoves = true;
   var hover = -1, pinned = -1, selected = -1; // cell indexes; player (0-based)
   var series = 0;          // index of the charted series in M.series
   var chart = null, cursor = null, chartRect = null;
-  var TURNS_PER_SECOND = 10; // at 1×
-  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
   var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
   var EMPTY = dark ? '#2b2c31' : '#efece4';
   var RICH = dark ? [122, 106, 46] : [214, 190, 92]; // a cell full of resource
@@ -33,18 +31,12 @@
 
   var canvas = document.getElementById('board');
   var ctx = canvas.getContext('2d');
-  var scrubber = document.getElementById('scrubber');
-  var turnLabel = document.getElementById('turn');
-  var playButton = document.getElementById('play');
-  var speedSelect = document.getElementById('speed');
   var movesBox = document.getElementById('show-moves');
   var inspector = document.getElementById('inspector');
   var playersTable = document.getElementById('players');
   var movesPanel = document.getElementById('moves');
   var eventsPanel = document.getElementById('events');
   var legend = document.getElementById('legend');
-  var loading = document.getElementById('loading');
-  var help = document.getElementById('help');
   var picker = document.getElementById('stat');
   var chartDiv = document.getElementById('chart-stat');
 
@@ -68,7 +60,7 @@
     // hive mark, which is filled with the hive owner's colour.
     hivePoint: function (x, y) { var c = center(x, y); return [Math.round(c[0] * dpr), Math.round((c[1] - 0.42 * R) * dpr)]; },
     moves: function (t) { return movesOf(t); },
-    playing: function () { return playing; },
+    playing: function () { return shell.playing(); },
     seriesNames: function () { return M ? M.series.map(function (s) { return s.name; }) : []; },
     pickSeries: function (name) {
       picker.value = name;
@@ -81,37 +73,31 @@
     }
   };
 
-  // ---- small DOM helpers -------------------------------------------------
-  function el(tag, attrs) {
-    var e = document.createElement(tag);
-    if (attrs) for (var k in attrs) {
-      if (k === 'text') e.textContent = attrs[k];
-      else if (k === 'cls') e.className = attrs[k];
-      else e.setAttribute(k, attrs[k]);
+  // ---- the shell (shell.js: the chrome every game's page shares) -------
+  var el = RewindShell.el, clear = RewindShell.clear, fmt = RewindShell.fmt;
+  var shell = RewindShell({
+    frames: function () { return M ? F : 0; },
+    onTurn: showTurn,
+    keys: function (e) {
+      if (e.key !== 'm' && e.key !== 'M') return false;
+      setShowMoves(!showMoves);
+      return true;
+    },
+    onEscape: function () { if (pinned >= 0) { pinned = -1; draw(); renderInspector(); } },
+    onResize: function () {
+      layout(); draw();
+      if (chart) { chart.resize(); chartRect = null; moveCursor(); }
     }
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c == null) continue;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return e;
-  }
-  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
-  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  });
+  function seek(t) { shell.seek(t); }
+  function pause() { shell.pause(); }
+
   function color(p) { return p >= 0 ? M.palette[p % M.palette.length] : EMPTY; }
   function swatch(p) { var s = el('span', { cls: 'swatch' }); s.style.background = color(p); return s; }
   function name(p) { return p >= 0 ? M.players[p].name : 'nobody'; }
 
   // ---- data --------------------------------------------------------------
   var TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
-
-  function fetchBuffer(url) {
-    return fetch(url).then(function (res) {
-      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
-      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-      return res.arrayBuffer();
-    });
-  }
 
   function parse(buf) {
     performance.mark('rw-data'); // the blob is here (the benchmark's timeline)
@@ -441,13 +427,8 @@
   // One chart, its series picked among the analysis's (M.series): one
   // line per player, category i is turn i+1, ticks at round turns.
   function label(p) { return M.players[p].label || M.players[p].name; }
-  function tickStep() {
-    var n = Math.max(1, F - 1), raw = n / 8, pw = Math.pow(10, Math.floor(Math.log10(raw || 1)));
-    var steps = [1, 2, 5, 10];
-    for (var i = 0; i < steps.length; i++) if (steps[i] * pw >= raw) return Math.max(1, steps[i] * pw);
-    return 10 * pw;
-  }
-  function roundTick(i) { var t = i + 1; return t === 1 || t % tickStep() === 0; }
+  // Ticks and labels at round turns (the shell's roundTick).
+  var roundTick = RewindShell.roundTick(function () { return F; });
   function seriesTitle(s) { return s.name.replace(/_/g, ' ') + (s.unit && s.unit !== s.name ? ' (' + s.unit + ')' : ''); }
   function chartOption() {
     var s = M.series[series], cats = [], lines = [];
@@ -522,127 +503,20 @@
   }
 
   // ---- navigation --------------------------------------------------------
-  var hashTimer = 0;
-  function writeHash() {
-    hashTimer = 0;
-    var h = '#turn=' + turn;
-    if (location.hash !== h) history.replaceState(null, '', h);
-  }
-  function hashTurn() {
-    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
-    return m ? parseInt(m[1], 10) : null;
-  }
-  function seek(t) {
-    if (!M) return;
-    var t0 = performance.now();
-    t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
+  // showTurn shows turn t (the shell's seek: clamped, in the address).
+  function showTurn(t) {
     turn = t;
-    scrubber.value = String(t);
-    turnLabel.textContent = 'turn ' + t + ' / ' + (F - 1);
     draw();
     renderPlayers();
     renderInspector();
     renderMoves();
     markEvents();
     moveCursor();
-    if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
-    performance.measure('rw-seek', { start: t0, end: performance.now() });
-  }
-  function step(d) { pause(); seek(turn + d); }
-
-  var last = 0, acc = 0;
-  function frame(now) {
-    if (!playing) return;
-    if (last) acc += (now - last) * speed * TURNS_PER_SECOND / 1000;
-    last = now;
-    if (acc >= 1) {
-      var n = Math.floor(acc);
-      acc -= n;
-      seek(Math.min(F - 1, turn + n));
-      if (turn >= F - 1) { pause(); return; }
-    }
-    requestAnimationFrame(frame);
-  }
-  function play() {
-    if (playing || !M) return;
-    if (turn >= F - 1) seek(0);
-    playing = true; last = 0; acc = 0;
-    playButton.textContent = '⏸';
-    playButton.setAttribute('aria-pressed', 'true');
-    requestAnimationFrame(frame);
-  }
-  function pause() {
-    if (!playing) return;
-    playing = false;
-    playButton.textContent = '▶';
-    playButton.setAttribute('aria-pressed', 'false');
-    if (!hashTimer) hashTimer = setTimeout(writeHash, 60);
-  }
-  function setSpeed(v) { speed = v; speedSelect.value = String(v); }
-  function changeSpeed(d) {
-    var i = SPEEDS.indexOf(speed);
-    setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + d))]);
   }
   function setShowMoves(on) { showMoves = on; movesBox.checked = on; draw(); }
-  function toggleHelp(show) { help.hidden = show === undefined ? !help.hidden : !show; }
-
-  var actions = {
-    start: function () { pause(); seek(0); },
-    end: function () { pause(); seek(F - 1); },
-    back1: function () { step(-1); },
-    fwd1: function () { step(1); },
-    back10: function () { step(-10); },
-    fwd10: function () { step(10); },
-    play: function () { playing ? pause() : play(); }
-  };
-
-  function onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    // A capturing listener on window: after a dropdown, a box or the
-    // slider was used, the keys still change the turn. Only text fields
-    // keep their keys.
-    var tag = e.target && e.target.tagName;
-    if ((tag === 'INPUT' && e.target !== scrubber && e.target.type !== 'checkbox' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
-    var handled = true;
-    switch (e.key) {
-      case ' ': actions.play(); break;
-      case 'ArrowLeft': step(e.shiftKey ? -10 : -1); break;
-      case 'ArrowRight': step(e.shiftKey ? 10 : 1); break;
-      case 'ArrowDown': case 'PageDown': step(-10); break;
-      case 'ArrowUp': case 'PageUp': step(10); break;
-      case 'Home': actions.start(); break;
-      case 'End': actions.end(); break;
-      case '[': changeSpeed(-1); break;
-      case ']': changeSpeed(1); break;
-      case 'm': case 'M': setShowMoves(!showMoves); break;
-      case '?': toggleHelp(); break;
-      case 'Escape':
-        if (!help.hidden) toggleHelp(false);
-        else if (pinned >= 0) { pinned = -1; draw(); renderInspector(); }
-        break;
-      default: handled = false;
-    }
-    if (handled) e.preventDefault();
-  }
-
   function wire() {
-    document.querySelectorAll('[data-act]').forEach(function (b) {
-      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); b.blur(); });
-    });
-    scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
-    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
+    shell.wire();
     movesBox.addEventListener('change', function () { setShowMoves(movesBox.checked); movesBox.blur(); });
-    window.addEventListener('keydown', onKey, true);
-    // Space on a focused button or dropdown (its keypress, its keyup)
-    // must not act a second time after the page's keydown.
-    ['keypress', 'keyup'].forEach(function (type) {
-      window.addEventListener(type, function (e) {
-        var tag = e.target && e.target.tagName;
-        if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
-      }, true);
-    });
-    document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
-    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     canvas.addEventListener('mousemove', function (ev) {
       var i = cellAt(ev);
       if (i === hover) return;
@@ -663,31 +537,18 @@
     }
     legend.addEventListener('click', function (ev) { pick(ev, '.item.player'); });
     playersTable.addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
-    window.addEventListener('hashchange', function () {
-      var t = hashTurn();
-      if (t !== null && t !== turn) seek(t);
-    });
-    var resizeTimer = 0;
-    window.addEventListener('resize', function () {
-      clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(function () {
-        layout(); draw();
-        if (chart) { chart.resize(); chartRect = null; moveCursor(); }
-      }, 100);
-    });
   }
 
   function start(buf) {
     parse(buf);
-    scrubber.max = String(F - 1);
     layout();
     buildLegend();
     buildEvents();
     buildPicker();
     wire();
-    var t = hashTurn();
+    var t = shell.hashTurn();
     seek(t === null ? Math.min(1, F - 1) : t);
-    loading.hidden = true;
+    shell.loaded();
     performance.mark('rw-first-frame');
     api.ready = true;
     // ECharts (1 MB of script) is fetched only after the first frame.
@@ -695,20 +556,7 @@
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
   }
 
-  // An exported page (rewind export --html) carries the blob inline,
-  // gzip'd and base64'd, in #rw-data; a served one fetches it.
-  function loadBuffer() {
-    var inline = document.getElementById('rw-data');
-    if (!inline) return fetchBuffer(root.getAttribute('data-src'));
-    var s = atob(inline.textContent.trim()), bin = new Uint8Array(s.length);
-    for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
-    return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-  }
-
-  loadBuffer().then(start).catch(function (err) {
-    api.error = String(err && err.message || err);
-    loading.hidden = false;
-    loading.textContent = 'Cannot show this replay: ' + api.error;
-    loading.classList.add('failed');
-  });
+  // An exported page (rewind export --html) carries the blob inline
+  // (#rw-data); a served one fetches it (the shell's load).
+  shell.load(root).then(start).catch(shell.fail);
 })();

@@ -14,7 +14,7 @@
   var cell = {};         // cell field name -> {arr, stat}
   var user = {};         // user field name -> Float64Array (frames × players)
   var N = 0, W = 0, H = 0, P = 0, F = 0;
-  var turn = 0, playing = false, speed = 1, overlay = '', showBuildings = true;
+  var turn = 0, overlay = '', showBuildings = true;
   var hover = -1, pinned = -1, selected = 0; // cell indexes; player slot
   var charts = [];
   var keyEvents = [];    // turns with a home captured or a death
@@ -22,8 +22,6 @@
   // boxes; at first the manifest's shown ones); each event's wording and
   // each kind's title come from the server (analysis).
   var shownKinds = null;
-  var TURNS_PER_SECOND = 10; // at 1×
-  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
   // Dark mode follows the system's (prefers-color-scheme): the page's
   // colours in the style sheet, the charts' ECharts theme here.
   var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
@@ -33,17 +31,12 @@
   var canvas = document.getElementById('board');
   var ctx = canvas.getContext('2d');
   var scrubber = document.getElementById('scrubber');
-  var turnLabel = document.getElementById('turn');
-  var playButton = document.getElementById('play');
-  var speedSelect = document.getElementById('speed');
   var overlaySelect = document.getElementById('overlay');
   var inspector = document.getElementById('inspector');
   var playersTable = document.getElementById('players');
   var commandsPanel = document.getElementById('commands');
   var eventsPanel = document.getElementById('events');
   var legend = document.getElementById('legend');
-  var loading = document.getElementById('loading');
-  var help = document.getElementById('help');
   // "Play on from here": on a library server only.
   var forkButton = document.getElementById('fork');
   var forkStatus = document.getElementById('fork-status');
@@ -70,31 +63,34 @@
     building: function (t, x, y) { return get('building', t, y * W + x); },
     color: function (slot) { return color(slot); },
     chartsReady: false,
-    playing: function () { return playing; },
-    speed: function () { return speed; },
+    playing: function () { return shell.playing(); },
+    speed: function () { return shell.speed(); },
     // live() is the state of a live game's page (null elsewhere): the
     // game as last announced, whether it is over, and how many times the
     // page took in new rounds.
     live: function () { return live ? { game: live.game, over: live.over, updates: live.updates } : null; }
   };
 
-  // ---- small DOM helpers -------------------------------------------------
-  function el(tag, attrs) {
-    var e = document.createElement(tag);
-    if (attrs) for (var k in attrs) {
-      if (k === 'text') e.textContent = attrs[k];
-      else if (k === 'cls') e.className = attrs[k];
-      else e.setAttribute(k, attrs[k]);
+  // ---- the shell (shell.js: the chrome every game's page shares) -------
+  var el = RewindShell.el, clear = RewindShell.clear, fmt = RewindShell.fmt;
+  var shell = RewindShell({
+    frames: function () { return M ? F : 0; },
+    onTurn: showTurn,
+    actions: {
+      'prev-event': function () { jumpEvent(-1); },
+      'next-event': function () { jumpEvent(1); }
+    },
+    keys: gameKey,
+    onEscape: function () { if (pinned >= 0) { pinned = -1; draw(); renderInspector(); } },
+    onResize: function () {
+      layout(); draw();
+      charts.forEach(function (c) { c.chart.resize(); c.rect = null; });
+      moveCursors();
     }
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c == null) continue;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return e;
-  }
-  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
-  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  });
+  function seek(t) { shell.seek(t); }
+  function pause() { shell.pause(); }
+
   function color(slot) { return slot ? M.palette[(slot - 1) % M.palette.length] : UNOWNED; }
   function swatch(slot) { var s = el('span', { cls: 'swatch' }); s.style.background = color(slot); return s; }
   function name(slot) { return slot ? M.players[slot - 1].name : 'nobody'; }
@@ -103,27 +99,7 @@
   // ---- data --------------------------------------------------------------
   var TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
 
-  function fetchBuffer(url) {
-    return fetch(url).then(function (res) {
-      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
-      // The blob gzip'd as it is (/data/ID?gz=1): inflated here, so only
-      // the compressed bytes cross from the network to the page.
-      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-      return res.arrayBuffer();
-    });
-  }
-
-  function loadBuffer() {
-    var inline = document.getElementById('rw-data');
-    if (inline) {
-      var s = atob(inline.textContent.trim());
-      var bin = new Uint8Array(s.length);
-      for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
-      var stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
-      return new Response(stream).arrayBuffer();
-    }
-    return fetchBuffer(root.getAttribute('data-src'));
-  }
+  function fetchBuffer(url) { return shell.fetch(url, root); }
 
   function parse(buf) {
     var head = new Uint8Array(buf, 0, 8);
@@ -134,17 +110,13 @@
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
     BUILDING = M.buildings.map(function (b) { return b.name; });
     LETTER = M.buildings.map(function (b) { return b.letter; });
+    sparse = []; expanded = 0;
     M.fields.forEach(function (f) {
       var arr = new TYPES[f.type](buf, f.offset, f.length);
-      if (f.sparse) { // frame 0, then each frame's changed cells (docs/viewer.md)
-        var dense = new TYPES[f.type](F * N), counts = new Uint32Array(buf, f.counts_offset, F);
-        var cells = new Uint16Array(buf, f.cells_offset, f.length - N), j = N;
+      if (f.sparse) { // frame 0, then each frame's changed cells (docs/viewer.md), expanded as far as needed (expand)
+        var dense = new TYPES[f.type](F * N);
         dense.set(arr.subarray(0, N));
-        for (var t = 1; t < F; t++) {
-          var base = t * N, c = base;
-          dense.copyWithin(base, base - N, base);
-          for (var end = j + counts[t]; j < end; j++) { c += cells[j - N]; dense[c] += arr[j]; } // wraps as the packer did
-        }
+        sparse.push({ dense: dense, arr: arr, counts: new Uint32Array(buf, f.counts_offset, F), cells: new Uint16Array(buf, f.cells_offset, f.length - N), j: N });
         arr = dense;
       } else if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
         for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
@@ -159,7 +131,25 @@
     });
   }
 
-  function get(field, t, i) { var f = cell[field]; return f.stat ? f.arr[i] : f.arr[t * N + i]; }
+  // expand makes the sparse fields' frames up to frame t whole: each is
+  // the one before with its changes applied. The first frame needs only
+  // the first frames; the rest follow once it is drawn.
+  var sparse = [], expanded = 0;
+  function expand(t) {
+    if (t <= expanded) return;
+    t = Math.min(t, F - 1);
+    sparse.forEach(function (s) {
+      var dense = s.dense, arr = s.arr, counts = s.counts, cells = s.cells, j = s.j;
+      for (var u = expanded + 1; u <= t; u++) {
+        var base = u * N, c = base;
+        dense.copyWithin(base, base - N, base);
+        for (var end = j + counts[u]; j < end; j++) { c += cells[j - N]; dense[c] += arr[j]; } // wraps as the packer did
+      }
+      s.j = j;
+    });
+    expanded = t;
+  }
+  function get(field, t, i) { var f = cell[field]; if (f.stat) return f.arr[i]; if (t > expanded) expand(t); return f.arr[t * N + i]; }
   function uget(field, t, slot) { return user[field][t * P + slot - 1]; }
 
   // ---- board -------------------------------------------------------------
@@ -708,15 +698,8 @@
   // drawn (null until then); an exported page has them inline.
   var chartsJSON = document.getElementById('rw-charts');
   var chartSpecs = chartsJSON ? JSON.parse(chartsJSON.textContent || '[]') : null;
-  // Ticks and labels at round turns (1, 50, 100… rather than 1, 33, 65…):
-  // category i is turn i+1.
-  function tickStep() {
-    var n = Math.max(1, F - 1), raw = n / 8, p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
-    var steps = [1, 2, 5, 10];
-    for (var i = 0; i < steps.length; i++) if (steps[i] * p >= raw) return Math.max(1, steps[i] * p);
-    return 10 * p;
-  }
-  function roundTick(i) { var t = i + 1; return t === 1 || t % tickStep() === 0; }
+  // Ticks and labels at round turns (the shell's roundTick).
+  var roundTick = RewindShell.roundTick(function () { return F; });
   var AXIS = { axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } };
 
   // Legends are linked: a player hidden in one chart is hidden in all
@@ -792,7 +775,11 @@
     buildStats();
     (chartSpecs || []).forEach(function (spec) {
       var div = document.querySelector('[data-chart="' + spec.id + '"]');
-      if (!div) return;
+      if (!div) { // a shell page (data-shell) names no chart: one div each
+        var host = document.querySelector('.charts');
+        if (!host) return;
+        div = host.appendChild(el('div', { cls: 'chart', id: 'chart-' + spec.id, 'data-chart': spec.id, 'data-testid': 'chart' }));
+      }
       addChart(spec.id, div, spec.option);
     });
     api.chartsReady = true;
@@ -926,20 +913,10 @@
   }
 
   // ---- navigation --------------------------------------------------------
-  var hashTimer = 0;
-  function writeHash() {
-    hashTimer = 0;
-    var h = '#turn=' + turn;
-    if (location.hash !== h) history.replaceState(null, '', h);
-  }
-
-  function seek(t) {
-    if (!M) return;
-    var t0 = performance.now();
-    t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
+  // showTurn shows turn t (the shell's seek: clamped, in the address).
+  function showTurn(t) {
+    expand(t);
     turn = t;
-    scrubber.value = String(t);
-    turnLabel.textContent = 'turn ' + t + ' / ' + (F - 1);
     draw();
     renderPlayers();
     renderInspector();
@@ -947,11 +924,8 @@
     markEvents();
     moveCursors();
     if (forkButton) forkButton.disabled = forking || t < 1 || t >= F - 1;
-    if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
-    performance.measure('rw-seek', { start: t0, end: performance.now() });
   }
 
-  function step(d) { pause(); seek(turn + d); }
   function jumpEvent(dir) {
     pause();
     var target = null;
@@ -962,42 +936,6 @@
     if (target !== null) seek(target);
   }
 
-  var last = 0, acc = 0;
-  function frame(now) {
-    if (!playing) return;
-    if (last) acc += (now - last) * speed * TURNS_PER_SECOND / 1000;
-    last = now;
-    if (acc >= 1) {
-      var n = Math.floor(acc);
-      acc -= n;
-      seek(Math.min(F - 1, turn + n));
-      if (turn >= F - 1) { pause(); return; }
-    }
-    requestAnimationFrame(frame);
-  }
-  function play() {
-    if (playing || !M) return;
-    if (turn >= F - 1) seek(0);
-    playing = true; last = 0; acc = 0;
-    playButton.textContent = '⏸';
-    playButton.setAttribute('aria-pressed', 'true');
-    requestAnimationFrame(frame);
-  }
-  function pause() {
-    if (!playing) return;
-    playing = false;
-    playButton.textContent = '▶';
-    playButton.setAttribute('aria-pressed', 'false');
-    if (!hashTimer) hashTimer = setTimeout(writeHash, 60);
-  }
-  function setSpeed(v) {
-    speed = v;
-    speedSelect.value = String(v);
-  }
-  function changeSpeed(d) {
-    var i = SPEEDS.indexOf(speed);
-    setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + d))]);
-  }
   function setOverlay(v) {
     overlay = v;
     overlaySelect.value = v;
@@ -1034,65 +972,21 @@
     scaleBox.appendChild(el('span', { cls: 'scale-hi', text: fmt(r[1]) }));
   }
 
-  function hashTurn() {
-    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
-    return m ? parseInt(m[1], 10) : null;
-  }
-
-  var actions = {
-    start: function () { pause(); seek(0); },
-    end: function () { pause(); seek(F - 1); },
-    back1: function () { step(-1); },
-    fwd1: function () { step(1); },
-    back10: function () { step(-10); },
-    fwd10: function () { step(10); },
-    play: function () { playing ? pause() : play(); },
-    'prev-event': function () { jumpEvent(-1); },
-    'next-event': function () { jumpEvent(1); }
-  };
-
-  function toggleHelp(show) {
-    help.hidden = show === undefined ? !help.hidden : !show;
-  }
-
-  function onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    // Keys are the page's first (a capturing listener on window): after a
-    // dropdown or the slider was used, the arrows still change the turn.
-    // Only text fields keep their keys.
-    var tag = e.target && e.target.tagName;
-    if ((tag === 'INPUT' && e.target !== scrubber && e.target.type !== 'checkbox' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
-    var handled = true;
+  // gameKey takes the page's own keys (the shell has the playback's).
+  function gameKey(e) {
     switch (e.key) {
-      case ' ': actions.play(); break;
-      case 'ArrowLeft': step(e.shiftKey ? -10 : -1); break;
-      case 'ArrowRight': step(e.shiftKey ? 10 : 1); break;
-      case 'ArrowDown': step(-10); break;
-      case 'ArrowUp': step(10); break;
-      case 'PageDown': step(-10); break;
-      case 'PageUp': step(10); break;
-      case 'Home': actions.start(); break;
-      case 'End': actions.end(); break;
-      case 'n': case 'N': jumpEvent(1); break;
-      case 'p': case 'P': jumpEvent(-1); break;
-      case '[': changeSpeed(-1); break;
-      case ']': changeSpeed(1); break;
+      case 'n': case 'N': jumpEvent(1); return true;
+      case 'p': case 'P': jumpEvent(-1); return true;
       case 'o': case 'O': {
         var opts = overlaySelect.options, i = overlaySelect.selectedIndex;
         setOverlay(opts[(i + 1) % opts.length].value);
-        break;
+        return true;
       }
-      case 'b': case 'B': setBuildings(!showBuildings); break;
-      case 'e': nextError(1); break;
-      case 'E': nextError(-1); break;
-      case '?': toggleHelp(); break;
-      case 'Escape':
-        if (!help.hidden) toggleHelp(false);
-        else if (pinned >= 0) { pinned = -1; draw(); renderInspector(); }
-        break;
-      default: handled = false;
+      case 'b': case 'B': setBuildings(!showBuildings); return true;
+      case 'e': nextError(1); return true;
+      case 'E': nextError(-1); return true;
     }
-    if (handled) e.preventDefault();
+    return false;
   }
 
   function cellAt(ev) {
@@ -1131,25 +1025,9 @@
   }
 
   function wire() {
+    shell.wire();
     if (forkButton) forkButton.addEventListener('click', playOn);
-    document.querySelectorAll('[data-act]').forEach(function (b) {
-      // Buttons release the focus, as the dropdowns do: a focused button
-      // would otherwise also take Space (activating itself a second time
-      // after the page's own Space toggled play).
-      b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); b.blur(); });
-    });
-    scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
-    speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
     overlaySelect.addEventListener('change', function () { setOverlay(overlaySelect.value); overlaySelect.blur(); });
-    window.addEventListener('keydown', onKey, true);
-    // Space activates a focused button on keyup: the page's keydown has
-    // already acted on it, so the keyup must not act again.
-    window.addEventListener('keyup', function (e) {
-      var tag = e.target && e.target.tagName;
-      if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
-    }, true);
-    document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
-    help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     canvas.addEventListener('mousemove', function (ev) {
       var i = cellAt(ev);
       if (i === hover) return;
@@ -1178,19 +1056,6 @@
       var s = parseInt(tr.getAttribute('data-slot'), 10);
       select(selected === s ? 0 : s);
     });
-    window.addEventListener('hashchange', function () {
-      var t = hashTurn();
-      if (t !== null && t !== turn) seek(t);
-    });
-    var resizeTimer = 0;
-    window.addEventListener('resize', function () {
-      clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(function () {
-        layout(); draw();
-        charts.forEach(function (c) { c.chart.resize(); c.rect = null; });
-        moveCursors();
-      }, 100);
-    });
   }
 
   function start(buf) {
@@ -1205,11 +1070,12 @@
     wire();
     // Without #turn=N, open on turn 1: turn 0 is the map before anyone
     // joined; a live game opens on its newest round.
-    var t = hashTurn();
+    var t = shell.hashTurn();
     seek(t === null ? (live ? F - 1 : Math.min(1, F - 1)) : t);
-    loading.hidden = true;
+    shell.loaded();
     performance.mark('rw-first-frame');
     api.ready = true;
+    setTimeout(function () { expand(F - 1); }, 0); // the other frames, once the first is on screen
     // Charts come after the first frame is on screen: ECharts (1 MB of
     // script) is fetched and run only then, so the board never waits for it.
     var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
@@ -1296,14 +1162,9 @@
     buildLegend();
     buildEvents();
     if (stat && stat.c) drawStat();
-    seek(edge && !playing ? F - 1 : turn);
+    seek(edge && !shell.playing() ? F - 1 : turn);
   }
 
   performance.mark('rw-script'); // the script ran, the blob is asked for (the benchmark's timeline)
-  loadBuffer().then(start).catch(function (err) {
-    api.error = String(err && err.message || err);
-    loading.hidden = false;
-    loading.textContent = 'Cannot show this replay: ' + api.error;
-    loading.classList.add('failed');
-  });
+  shell.load(root).then(start).catch(shell.fail);
 })();

@@ -1,0 +1,265 @@
+// rewind viewer shell: what every game's replay page shares (docs/viewer.md).
+// The page's script (viewer.js, monad.js) draws its game; the shell owns
+// the rest of the viewer chrome, once for every game: loading the packed
+// blob (fetched, or inline in an exported page), the turn (scrubber, turn
+// label, #turn=N in the address), playing and its speed, the playback
+// buttons (data-act), the keys of the playback and of the help, and the
+// small DOM helpers. Everything put in the page is text, never HTML.
+//
+//   var shell = RewindShell({
+//     frames: function () { return F; },   // frames now (0: not loaded yet)
+//     onTurn: function (t) { ... },        // show turn t (0 ≤ t < frames)
+//     actions: { 'next-event': fn },       // more data-act buttons
+//     keys: function (e) { return handled; }, // the game's own keys
+//     onEscape: function () { ... },       // Esc with the help closed
+//     onResize: function () { ... }        // the window was resized
+//   });
+//   shell.load(root).then(start).catch(shell.fail);
+//   ... shell.wire(); shell.seek(shell.hashTurn() ...);
+(function () {
+  'use strict';
+
+  var TURNS_PER_SECOND = 10; // at 1×
+  var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
+
+  // el makes an element: attrs' text is its text, cls its class, the rest
+  // attributes; the further arguments are children (strings as text).
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'cls') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+
+  // fetchBuffer fetches a packed blob. The blob gzip'd as it is
+  // (/data/ID?gz=1, application/gzip) is inflated here, so only the
+  // compressed bytes cross from the network to the page. A shell page's
+  // root (data-shell) is filled in from the answer (fillShell). An
+  // answer that is not 200 rejects with its text (the server's reason).
+  function fetchBuffer(url, root) {
+    return fetch(url).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
+      if (root) fillShell(root, res.headers);
+      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      return res.arrayBuffer();
+    });
+  }
+
+  // loadBuffer is the page's blob: inline in an exported page (#rw-data,
+  // gzip'd and base64'd), else fetched from root's data-src.
+  function loadBuffer(root) {
+    var inline = document.getElementById('rw-data');
+    if (!inline) return fetchBuffer(root.getAttribute('data-src'), root);
+    var s = atob(inline.textContent.trim()), bin = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
+    return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  }
+
+  // fillShell puts the summary, warning and notice in a page sent before
+  // its replay was decoded (root's data-shell): the data answer gives
+  // them (headers X-Rewind-Summary, -Warning, -Notice), percent-encoded;
+  // they are shown as text.
+  function fillShell(root, h) {
+    if (!root.hasAttribute('data-shell')) return;
+    root.removeAttribute('data-shell');
+    var read = function (k) { var v = h.get(k); return v ? decodeURIComponent(v) : ''; };
+    var summary = document.querySelector('[data-testid=summary]');
+    if (summary) summary.textContent = read('X-Rewind-Summary');
+    var notice = read('X-Rewind-Notice'), warning = read('X-Rewind-Warning');
+    if (notice) root.parentNode.insertBefore(el('p', { cls: 'notice', 'data-testid': 'notice', text: notice }), root);
+    if (warning) root.parentNode.insertBefore(el('p', { cls: 'warning', role: 'alert', text: warning }), document.querySelector('[data-testid=notice]') || root);
+  }
+
+  function hashTurn() {
+    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  // roundTick(frames) is the charts' tick filter (ECharts' interval
+  // callback): ticks and labels at round turns (1, 50, 100… rather than
+  // 1, 33, 65…) for frames() frames; category i is turn i+1.
+  function roundTick(frames) {
+    function tickStep() {
+      var n = Math.max(1, frames() - 1), raw = n / 8, p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
+      var steps = [1, 2, 5, 10];
+      for (var i = 0; i < steps.length; i++) if (steps[i] * p >= raw) return Math.max(1, steps[i] * p);
+      return 10 * p;
+    }
+    return function (i) { var t = i + 1; return t === 1 || t % tickStep() === 0; };
+  }
+
+  function Shell(o) {
+    var scrubber = document.getElementById('scrubber');
+    var turnLabel = document.getElementById('turn');
+    var playButton = document.getElementById('play');
+    var speedSelect = document.getElementById('speed');
+    var loading = document.getElementById('loading');
+    var help = document.getElementById('help');
+    var turn = 0, playing = false, speed = 1, hashTimer = 0, last = 0, acc = 0;
+
+    function frames() { return o.frames() || 0; }
+    function writeHash() {
+      hashTimer = 0;
+      var h = '#turn=' + turn;
+      if (location.hash !== h) history.replaceState(null, '', h);
+    }
+    // seek shows turn t (clamped to the frames), keeps it in the address
+    // and measures itself ("rw-seek": the benchmarks' seeks).
+    function seek(t) {
+      var F = frames();
+      if (!F) return;
+      var t0 = performance.now();
+      t = Math.max(0, Math.min(F - 1, Math.round(Number(t)) || 0));
+      turn = t;
+      scrubber.max = String(F - 1);
+      scrubber.value = String(t);
+      turnLabel.textContent = 'turn ' + t + ' / ' + (F - 1);
+      o.onTurn(t);
+      if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
+      performance.measure('rw-seek', { start: t0, end: performance.now() });
+    }
+    function step(d) { pause(); seek(turn + d); }
+    function frame(now) {
+      if (!playing) return;
+      if (last) acc += (now - last) * speed * TURNS_PER_SECOND / 1000;
+      last = now;
+      if (acc >= 1) {
+        var n = Math.floor(acc);
+        acc -= n;
+        seek(Math.min(frames() - 1, turn + n));
+        if (turn >= frames() - 1) { pause(); return; }
+      }
+      requestAnimationFrame(frame);
+    }
+    function play() {
+      if (playing || !frames()) return;
+      if (turn >= frames() - 1) seek(0);
+      playing = true; last = 0; acc = 0;
+      playButton.textContent = '⏸';
+      playButton.setAttribute('aria-pressed', 'true');
+      requestAnimationFrame(frame);
+    }
+    function pause() {
+      if (!playing) return;
+      playing = false;
+      playButton.textContent = '▶';
+      playButton.setAttribute('aria-pressed', 'false');
+      if (!hashTimer) hashTimer = setTimeout(writeHash, 60);
+    }
+    function setSpeed(v) { speed = v; speedSelect.value = String(v); }
+    function changeSpeed(d) {
+      var i = SPEEDS.indexOf(speed);
+      setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + d))]);
+    }
+    function toggleHelp(show) { help.hidden = show === undefined ? !help.hidden : !show; }
+
+    var actions = {
+      start: function () { pause(); seek(0); },
+      end: function () { pause(); seek(frames() - 1); },
+      back1: function () { step(-1); },
+      fwd1: function () { step(1); },
+      back10: function () { step(-10); },
+      fwd10: function () { step(10); },
+      play: function () { playing ? pause() : play(); }
+    };
+    for (var k in o.actions || {}) actions[k] = o.actions[k];
+
+    function onKey(e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // Keys are the page's first (a capturing listener on window): after
+      // a dropdown, a box or the slider was used, the arrows still change
+      // the turn. Only text fields keep their keys.
+      var tag = e.target && e.target.tagName;
+      if ((tag === 'INPUT' && e.target !== scrubber && e.target.type !== 'checkbox' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
+      var handled = true;
+      switch (e.key) {
+        case ' ': actions.play(); break;
+        case 'ArrowLeft': step(e.shiftKey ? -10 : -1); break;
+        case 'ArrowRight': step(e.shiftKey ? 10 : 1); break;
+        case 'ArrowDown': case 'PageDown': step(-10); break;
+        case 'ArrowUp': case 'PageUp': step(10); break;
+        case 'Home': actions.start(); break;
+        case 'End': actions.end(); break;
+        case '[': changeSpeed(-1); break;
+        case ']': changeSpeed(1); break;
+        case '?': toggleHelp(); break;
+        case 'Escape':
+          if (!help.hidden) toggleHelp(false);
+          else if (o.onEscape) o.onEscape();
+          break;
+        default: handled = !!(o.keys && o.keys(e));
+      }
+      if (handled) e.preventDefault();
+    }
+
+    // wire connects the controls, once the blob is loaded.
+    function wire() {
+      document.querySelectorAll('[data-act]').forEach(function (b) {
+        // Buttons release the focus, as the dropdowns do: a focused button
+        // would otherwise also take Space (activating itself a second time
+        // after the page's own Space toggled play).
+        b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); b.blur(); });
+      });
+      scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
+      speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
+      window.addEventListener('keydown', onKey, true);
+      // Space on a focused button or dropdown (its keypress, its keyup)
+      // must not act a second time after the page's keydown.
+      ['keypress', 'keyup'].forEach(function (type) {
+        window.addEventListener(type, function (e) {
+          var tag = e.target && e.target.tagName;
+          if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
+        }, true);
+      });
+      document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
+      help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
+      window.addEventListener('hashchange', function () {
+        var t = hashTurn();
+        if (t !== null && t !== turn) seek(t);
+      });
+      var resizeTimer = 0;
+      window.addEventListener('resize', function () {
+        clearTimeout(resizeTimer);
+        resizeTimer = setTimeout(function () { if (o.onResize) o.onResize(); }, 100);
+      });
+    }
+
+    // fail shows why the replay cannot be shown, in place of the board
+    // (the data answer's reason: a 422's text).
+    function fail(err) {
+      var msg = String(err && err.message || err);
+      if (window.rewind) window.rewind.error = msg;
+      loading.hidden = false;
+      loading.textContent = 'Cannot show this replay: ' + msg;
+      loading.classList.add('failed');
+    }
+
+    return {
+      seek: seek, step: step, play: play, pause: pause, wire: wire, fail: fail,
+      setSpeed: setSpeed, toggleHelp: toggleHelp, hashTurn: hashTurn,
+      turn: function () { return turn; },
+      playing: function () { return playing; },
+      speed: function () { return speed; },
+      // loaded hides the loading notice: the first frame is drawn.
+      loaded: function () { loading.hidden = true; },
+      load: loadBuffer, fetch: fetchBuffer
+    };
+  }
+
+  Shell.el = el;
+  Shell.clear = clear;
+  Shell.fmt = fmt;
+  Shell.hashTurn = hashTurn;
+  Shell.roundTick = roundTick;
+  window.RewindShell = Shell;
+})();
