@@ -428,13 +428,14 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // shellPage answers the page of replay id before it is decoded: the page
-// and its scripts load while the server decodes (started here, so it is
-// under way when the page asks for the frames). The page takes its
-// summary, warning and notice from the data answer (pageHeaders); a
-// replay that then cannot be opened shows the data answer's error (422
-// and the reason) in place of the board.
+// and its scripts load while the server decodes. The decode starts with
+// the frames' request, which the page's first element (a preload) makes
+// as soon as it arrives; it is not started here, so a client that never
+// asks for the frames costs no decode, and none outlives its requests.
+// The page takes its summary, warning and notice from the data answer
+// (pageHeaders); a replay that then cannot be opened shows the data
+// answer's error (422 and the reason) in place of the board.
 func (s *Server) shellPage(w http.ResponseWriter, r *http.Request, id string, e *Entry) {
-	go s.lib.Load(id)
 	if e.Game == GameMonad {
 		p := templates.MonadPage{Title: path.Base(id), Shell: true, DataURL: "/data/" + escapeID(id) + "?gz=1", Library: !s.lib.Single()}
 		render(w, r, http.StatusOK, templates.MonadReplay(p))

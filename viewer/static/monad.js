@@ -51,10 +51,10 @@
     frames: function () { return F; },
     players: function () { return M ? M.players.slice() : []; },
     // owner(t, x, y) and hive(t, x, y) are a player (0-based) or -1.
-    owner: function (t, x, y) { return cell.owner[t * N + y * W + x] - 1; },
-    hive: function (t, x, y) { return cell.hive[t * N + y * W + x] - 1; },
-    units: function (t, x, y) { return cell.units[t * N + y * W + x]; },
-    resource: function (t, x, y) { return cell.resource[t * N + y * W + x]; },
+    owner: function (t, x, y) { return cget('owner', t, y * W + x) - 1; },
+    hive: function (t, x, y) { return cget('hive', t, y * W + x) - 1; },
+    units: function (t, x, y) { return cget('units', t, y * W + x); },
+    resource: function (t, x, y) { return cget('resource', t, y * W + x); },
     color: function (p) { return color(p); },
     // hivePoint(x, y) is the canvas pixel at the middle of the cell's
     // hive mark, which is filled with the hive owner's colour.
@@ -108,17 +108,31 @@
     M.series = M.series || []; M.events = M.events || [];
     W = M.width; H = M.height; N = W * H; F = M.frames; P = M.players.length;
     var arrays = {};
+    deltas = []; expanded = 0;
     M.fields.forEach(function (f) {
       var arr = new TYPES[f.type](buf, f.offset, f.length);
-      if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
-        for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
-      }
+      if (f.delta) deltas.push(arr); // frame t holds its difference from frame t-1 (expand)
       arrays[f.name + ':' + f.kind] = arr;
       if (f.kind === 'cell') cell[f.name] = arr;
       else if (f.kind === 'player') stat[f.name] = arr;
     });
     mv = { start: arrays['move_start:move'], rec: arrays['moves:move'], count: arrays['move_count:move'] };
   }
+
+  // expand makes the delta fields' frames up to frame t whole (each the
+  // one before plus its difference; typed arrays wrap as the packer did).
+  // The first frame needs only the first frames; the rest follow once it
+  // is drawn.
+  var deltas = [], expanded = 0;
+  function expand(t) {
+    if (t <= expanded) return;
+    t = Math.min(t, F - 1);
+    deltas.forEach(function (arr) {
+      for (var i = (expanded + 1) * N, end = (t + 1) * N; i < end; i++) arr[i] += arr[i - N];
+    });
+    expanded = t;
+  }
+  function cget(field, t, i) { if (t > expanded) expand(t); return cell[field][t * N + i]; }
 
   function pget(field, t, p) { return stat[field][t * P + p]; }
 
@@ -505,6 +519,7 @@
   // ---- navigation --------------------------------------------------------
   // showTurn shows turn t (the shell's seek: clamped, in the address).
   function showTurn(t) {
+    expand(t);
     turn = t;
     draw();
     renderPlayers();
@@ -551,6 +566,7 @@
     shell.loaded();
     performance.mark('rw-first-frame');
     api.ready = true;
+    setTimeout(function () { expand(F - 1); }, 0); // the other frames, once the first is on screen
     // ECharts (1 MB of script) is fetched only after the first frame.
     var later = function () { requestAnimationFrame(function () { setTimeout(loadCharts, 0); }); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
