@@ -393,15 +393,19 @@ func TestBrowser(t *testing.T) {
 		// Play on from turn 250: the new game opens, and its summary
 		// names its parent.
 		evalJS(t, b, `document.activeElement && document.activeElement.blur(), true`, nil)
-		if err := chromedp.Run(b.Ctx, chromedp.Click(`#fork`, chromedp.ByQuery)); err != nil {
-			t.Fatal(err)
+		// The button's own click, as the row's above: a click at
+		// coordinates can land elsewhere while the layout settles.
+		var enabled bool
+		evalJS(t, b, `(() => { const f = document.getElementById('fork'); const ok = !!f && !f.disabled; if (ok) f.click(); return ok; })()`, &enabled)
+		if !enabled {
+			t.Fatal("the play-on button is missing or disabled at turn 250")
 		}
 		if err := b.WaitJS(`location.pathname === '/replay/sub/RuntimeTerrorsVictory-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
 			var status string
 			evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
 			var dbg string
-			evalJS(t, b, `JSON.stringify({href: location.href, rw: !!window.rewind, ready: window.rewind && window.rewind.ready, err: window.rewind && window.rewind.error, loading: (document.getElementById('loading')||{}).textContent, shell: typeof RewindShell, res: performance.getEntriesByType('resource').map(e => [e.name, Math.round(e.startTime), Math.round(e.responseEnd), e.responseStatus])})`, &dbg)
-			t.Logf("DEBUG %s", dbg)
+			evalJS(t, b, `JSON.stringify({href: location.href, ready: window.rewind && window.rewind.ready, err: window.rewind && window.rewind.error, res: performance.getEntriesByType('resource').map(e => [e.name, Math.round(e.startTime), Math.round(e.responseEnd), e.responseStatus])})`, &dbg)
+			t.Logf("the page: %s", dbg)
 			t.Fatalf("the fork did not open (status %q): %v", status, err)
 		}
 		var summary, errText string

@@ -22,8 +22,8 @@
   var turn = 0, showMoves = true;
   var hover = -1, pinned = -1, selected = -1; // cell indexes; player (0-based)
   var series = 0;          // index of the charted series in M.series
-  var chart = null, cursor = null, chartRect = null;
-  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  var chart = null, mc = null; // the chart (the shell's: mc.chart), once made
+  var dark = RewindShell.dark; // the system's (prefers-color-scheme)
   var EMPTY = dark ? '#2b2c31' : '#efece4';
   var RICH = dark ? [122, 106, 46] : [214, 190, 92]; // a cell full of resource
   var BASE = dark ? [43, 44, 49] : [239, 236, 228];
@@ -86,7 +86,7 @@
     onEscape: function () { if (pinned >= 0) { pinned = -1; draw(); renderInspector(); } },
     onResize: function () {
       layout(); draw();
-      if (chart) { chart.resize(); chartRect = null; moveCursor(); }
+      if (chart) { chart.resize(); mc.rect = null; moveCursor(); }
     }
   });
   function seek(t) { shell.seek(t); }
@@ -465,7 +465,7 @@
   function drawChart() {
     if (!chart) return;
     chart.setOption(chartOption(), { replaceMerge: ['series'] });
-    chartRect = null;
+    mc.rect = null;
     moveCursor();
   }
   function buildPicker() {
@@ -487,33 +487,14 @@
   }
   function initChart() {
     if (chart || !window.echarts) return;
-    chart = window.echarts.init(chartDiv, dark ? 'dark' : null);
-    chart.setOption(chartOption());
-    if (dark) chart.setOption({ backgroundColor: 'transparent' });
-    cursor = el('div', { cls: 'cursor' });
-    chartDiv.appendChild(cursor);
-    chart.getZr().on('click', function (ev) {
-      var pt = [ev.offsetX, ev.offsetY];
-      if (!chart.containPixel('grid', pt)) return;
-      var idx = chart.convertFromPixel({ xAxisIndex: 0 }, pt[0]);
-      if (typeof idx !== 'number' || isNaN(idx)) return;
-      pause();
-      seek(Math.round(idx) + 1);
-    });
+    mc = shell.chart(chartDiv, chartOption()); // its cursor, a click seeks
+    chart = mc.chart;
     chart.on('datazoom', function () { moveCursor(); });
     api.chartsReady = true;
     moveCursor();
   }
   function moveCursor() {
-    if (!chart) return;
-    if (turn < 1) { cursor.style.display = 'none'; return; }
-    if (!chartRect) {
-      var g = chart.getModel().getComponent('grid');
-      chartRect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
-      if (chartRect) { cursor.style.top = chartRect.y + 'px'; cursor.style.height = chartRect.height + 'px'; }
-    }
-    cursor.style.display = 'block';
-    cursor.style.left = chart.convertToPixel({ xAxisIndex: 0 }, turn - 1) + 'px';
+    if (mc) mc.move(turn);
   }
 
   // ---- navigation --------------------------------------------------------

@@ -20,6 +20,9 @@
   'use strict';
 
   var TURNS_PER_SECOND = 10; // at 1×
+  // Dark mode follows the system's (prefers-color-scheme): the page's
+  // colours in the style sheet, the charts' ECharts theme here.
+  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
   var SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
 
   // el makes an element: attrs' text is its text, cls its class, the rest
@@ -234,6 +237,38 @@
       });
     }
 
+    // chart makes an ECharts chart of the turns in div (category i is
+    // turn i+1): the page's light or dark theme, a cursor at the turn
+    // shown (c.move(t); c.rect, the plot area, is set back to null when
+    // the chart's size changes) and a click on the plot seeking its turn.
+    function chart(div, option) {
+      var ch = window.echarts.init(div, dark ? 'dark' : null);
+      ch.setOption(option);
+      if (dark) ch.setOption({ backgroundColor: 'transparent' });
+      var c = { chart: ch, cursor: el('div', { cls: 'cursor' }), rect: null, div: div };
+      div.appendChild(c.cursor);
+      ch.getZr().on('click', function (ev) {
+        var p = [ev.offsetX, ev.offsetY];
+        if (!ch.containPixel('grid', p)) return;
+        var idx = ch.convertFromPixel({ xAxisIndex: 0 }, p[0]);
+        if (typeof idx !== 'number' || isNaN(idx)) return;
+        pause();
+        seek(Math.round(idx) + 1);
+      });
+      c.move = function (t) {
+        if (t < 1) { c.cursor.style.display = 'none'; return; }
+        var x = ch.convertToPixel({ xAxisIndex: 0 }, t - 1);
+        if (!c.rect) { // the plot area, so the cursor spans just the grid
+          var g = ch.getModel().getComponent('grid');
+          c.rect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
+          if (c.rect) { c.cursor.style.top = c.rect.y + 'px'; c.cursor.style.height = c.rect.height + 'px'; }
+        }
+        c.cursor.style.display = 'block';
+        c.cursor.style.left = x + 'px';
+      };
+      return c;
+    }
+
     // fail shows why the replay cannot be shown, in place of the board
     // (the data answer's reason: a 422's text).
     function fail(err) {
@@ -245,7 +280,7 @@
     }
 
     return {
-      seek: seek, step: step, play: play, pause: pause, wire: wire, fail: fail,
+      seek: seek, step: step, play: play, pause: pause, wire: wire, fail: fail, chart: chart,
       setSpeed: setSpeed, toggleHelp: toggleHelp, hashTurn: hashTurn,
       turn: function () { return turn; },
       playing: function () { return playing; },
@@ -261,5 +296,6 @@
   Shell.fmt = fmt;
   Shell.hashTurn = hashTurn;
   Shell.roundTick = roundTick;
+  Shell.dark = dark;
   window.RewindShell = Shell;
 })();

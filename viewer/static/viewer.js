@@ -22,9 +22,7 @@
   // boxes; at first the manifest's shown ones); each event's wording and
   // each kind's title come from the server (analysis).
   var shownKinds = null;
-  // Dark mode follows the system's (prefers-color-scheme): the page's
-  // colours in the style sheet, the charts' ECharts theme here.
-  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  var dark = RewindShell.dark; // the system's (prefers-color-scheme)
   var UNOWNED = dark ? '#3a3b40' : '#efece4';
   var BUILDING = [], LETTER = []; // by building type, from the manifest
 
@@ -725,20 +723,9 @@
     });
   }
   function addChart(id, div, option) {
-    var chart = window.echarts.init(div, dark ? 'dark' : null);
-    chart.setOption(option);
-    if (dark) chart.setOption({ backgroundColor: 'transparent' });
+    var c = shell.chart(div, option), chart = c.chart; // its cursor, a click seeks
+    c.id = id;
     chart.setOption({ xAxis: AXIS, dataZoom: [{ type: 'inside', xAxisIndex: 0 }], legend: { selected: legendState() } });
-    var cursor = el('div', { cls: 'cursor' });
-    div.appendChild(cursor);
-    chart.getZr().on('click', function (ev) {
-      var p = [ev.offsetX, ev.offsetY];
-      if (!chart.containPixel('grid', p)) return;
-      var idx = chart.convertFromPixel({ xAxisIndex: 0 }, p[0]);
-      if (typeof idx !== 'number' || isNaN(idx)) return;
-      pause();
-      seek(Math.round(idx) + 1); // category index i is turn i+1
-    });
     // A click on a legend (legendselectchanged) or an action
     // (legendselected, legendunselected): the same change everywhere.
     ['legendselectchanged', 'legendselected', 'legendunselected'].forEach(function (kind) {
@@ -749,7 +736,6 @@
       });
     });
     chart.on('datazoom', function () { moveCursors(); });
-    var c = { id: id, chart: chart, cursor: cursor, div: div };
     charts.push(c);
     return c;
   }
@@ -898,18 +884,7 @@
     moveCursors();
   }
   function moveCursors() {
-    for (var i = 0; i < charts.length; i++) {
-      var c = charts[i];
-      if (turn < 1) { c.cursor.style.display = 'none'; continue; }
-      var x = c.chart.convertToPixel({ xAxisIndex: 0 }, turn - 1);
-      if (!c.rect) { // the plot area, so the cursor spans just the grid
-        var g = c.chart.getModel().getComponent('grid');
-        c.rect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
-        if (c.rect) { c.cursor.style.top = c.rect.y + 'px'; c.cursor.style.height = c.rect.height + 'px'; }
-      }
-      c.cursor.style.display = 'block';
-      c.cursor.style.left = x + 'px';
-    }
+    for (var i = 0; i < charts.length; i++) charts[i].move(turn);
   }
 
   // ---- navigation --------------------------------------------------------
