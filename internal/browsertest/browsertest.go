@@ -187,20 +187,43 @@ func (b *Browser) Screenshot(tb testing.TB, name string) string {
 }
 
 // WaitJS polls expr (a JavaScript boolean expression) until it is true or
-// the timeout passes.
+// the timeout passes. A page navigating while it polls is waited through:
+// the expression is evaluated again in the page that loads.
 func (b *Browser) WaitJS(expr string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
+	var last error
 	for {
 		var ok bool
 		if err := chromedp.Run(b.Ctx, chromedp.Evaluate("!!("+expr+")", &ok)); err != nil {
-			return err
+			// A page navigating (a link or button that opens another
+			// page, a reload) destroys the context the expression ran
+			// in; the next poll runs in the new page.
+			if b.Ctx.Err() != nil || !navigating(err) {
+				return err
+			}
+			last, ok = err, false
 		}
 		if ok {
 			return nil
 		}
 		if time.Now().After(deadline) {
+			if last != nil {
+				return fmt.Errorf("timed out after %v waiting for %s (last error: %v)", timeout, expr, last)
+			}
 			return fmt.Errorf("timed out after %v waiting for %s", timeout, expr)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// navigating reports whether err is what the DevTools protocol answers
+// when the page an expression ran in went away mid-evaluation.
+func navigating(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"navigated or closed", "Execution context was destroyed", "Cannot find context with specified id"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
