@@ -93,19 +93,8 @@ func (d *Dir) FinishedMonad(i int, seed uint64, maxTurn int, entrants []string) 
 	if h.Monad.Seed != int64(seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
 		return match.GameResult{}, false
 	}
-	for k, p := range h.Players {
-		if p.Bot != entrants[k] {
-			return match.GameResult{}, false
-		}
-	}
-	for {
-		err := g.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return match.GameResult{}, false
-		}
+	if !sameBots(h.Players, entrants) || !playsToEnd(g.Next) {
+		return match.GameResult{}, false
 	}
 	s := g.State()
 	gr := match.MonadGameResult(i, seed, path, entrants, s.Ranking(), s.Stats)

@@ -156,19 +156,8 @@ func (d *Dir) Finished(i int, seed uint64, maxTurn int, entrants []string) (matc
 	if h.Seed == nil || *h.Seed != seed || len(h.Players) != len(entrants) || (maxTurn > 0 && h.Config.MaxTurn != maxTurn) {
 		return match.GameResult{}, false
 	}
-	for k, p := range h.Players {
-		if p.Bot != entrants[k] {
-			return match.GameResult{}, false
-		}
-	}
-	for {
-		err := g.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return match.GameResult{}, false
-		}
+	if !sameBots(h.Players, entrants) || !playsToEnd(g.Next) {
+		return match.GameResult{}, false
 	}
 	ft := g.Footer()
 	if ft == nil || ft.Turn != h.Config.MaxTurn || len(ft.Gold) != len(entrants) {
@@ -255,4 +244,29 @@ func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final) 
 func (g *dirGame) Abort() {
 	g.f.Close()
 	os.Remove(g.tmp)
+}
+
+// sameBots reports whether a recording's players are the entrants, seat
+// by seat (the caller has checked the counts).
+func sameBots(players []replay.Player, entrants []string) bool {
+	for k, p := range players {
+		if p.Bot != entrants[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// playsToEnd re-simulates a recording with next (a game's Next) to its
+// footer, and reports whether it got there without an error.
+func playsToEnd(next func() error) bool {
+	for {
+		err := next()
+		if errors.Is(err, io.EOF) {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
