@@ -14,14 +14,12 @@ import (
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-const (
-	conformanceDir = "../testdata/conformance"
-	realworldCFR   = "../testdata/realworld/RuntimeTerrorsVictory.cfr"
-)
+const conformanceDir = "../testdata/conformance"
 
 var (
 	rwdOnce  sync.Once
@@ -247,9 +245,7 @@ func fmtRound(r *Round) string {
 }
 
 func TestRealWorld(t *testing.T) {
-	if _, err := os.Stat(realworldCFR); err != nil {
-		t.Skip(err)
-	}
+	realworldCFR := testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr")
 	a := analyzeFile(t, realworldCFR)
 	w := a.Summary.Ranking[0]
 	if w.Username != "RuntimeTerrors" || w.Gold != 648787 || a.Summary.Winner != w.UID {

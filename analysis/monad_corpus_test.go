@@ -74,7 +74,7 @@ func TestMonadCorpus(t *testing.T) {
 	}
 	copyFile(t, "../testdata/monad/official/m05.replay.json", dir, "m05.replay.json")
 	copyFile(t, "../testdata/monad/official/m05.mp.gz", dir, "m05-log") // no telling name: found by content
-	copyFile(t, "../testdata/realworld/Segfault1.cfr", dir, "cf.cfr")
+	copyFile(t, "../testdata/conformance/c06.cfr", dir, "cf.cfr")
 	log, _ := os.ReadFile("../testdata/monad/official/m05.replay.json")
 	os.WriteFile(filepath.Join(dir, "broken.replay.json"), log[:len(log)/3], 0o644)
 	os.WriteFile(filepath.Join(dir, "junk.rwd"), []byte("RWD1 not a replay"), 0o644)

@@ -11,11 +11,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestDocsScreenshots refreshes the screenshots of docs/viewer.md: the
 // replay page of the real 6-player tournament replay
-// (testdata/realworld/RuntimeTerrorsVictory.cfr) mid-game, with the
+// (RuntimeTerrorsVictory.cfr, read from ../shared/realworld or
+// $REWIND_REALWORLD) mid-game, with the
 // player that sent the most commands that round selected, so its actions
 // are drawn on the board, at 1600×1000 (docs/viewer-1600.png) and on a
 // 390×844 phone (docs/viewer-390.png). It runs only with
@@ -28,7 +30,7 @@ func TestDocsScreenshots(t *testing.T) {
 	}
 	const name, turn = "RuntimeTerrorsVictory.cfr", 250
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, name), readFile(t, filepath.Join(testdata, "realworld", name)))
+	write(t, filepath.Join(dir, name), readFile(t, testutil.RealWorld(t, name)))
 	lib, err := OpenLibrary(dir)
 	if err != nil {
 		t.Fatal(err)

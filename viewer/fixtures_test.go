@@ -17,10 +17,13 @@ import (
 )
 
 const (
-	testdata  = "../testdata"
-	hostile   = `<script>alert(1)</script>`
-	hostile2  = `</script><img src=x onerror=alert(2)>`
-	realworld = testdata + "/realworld/RuntimeTerrorsVictory.cfr"
+	testdata = "../testdata"
+	hostile  = `<script>alert(1)</script>`
+	hostile2 = `</script><img src=x onerror=alert(2)>`
+	// referenceCFR is a .cfr the reference server wrote (a conformance
+	// vector: 8 players, 500 rounds, won by bot4_greedy with
+	// 591533 gold), the library's official replay.
+	referenceCFR = testdata + "/conformance/c04.cfr"
 )
 
 // vectorRWD records conformance vector name (e.g. "c03") as a .rwd.
@@ -75,15 +78,15 @@ func readFile(tb testing.TB, path string) []byte {
 }
 
 // fixtureLibrary is a library folder holding c03.rwd (8 players, 500
-// rounds), hostile.rwd, sub/RuntimeTerrorsVictory.cfr, a truncated .rwd and
-// a file that is no replay.
+// rounds), hostile.rwd, sub/c04.cfr (referenceCFR), a truncated .rwd and a
+// file that is no replay.
 func fixtureLibrary(tb testing.TB) string {
 	tb.Helper()
 	dir := tb.TempDir()
 	c03 := vectorRWD(tb, "c03")
 	write(tb, filepath.Join(dir, "c03.rwd"), c03)
 	write(tb, filepath.Join(dir, "hostile.rwd"), hostileRWD(tb))
-	write(tb, filepath.Join(dir, "sub", "RuntimeTerrorsVictory.cfr"), readFile(tb, realworld))
+	write(tb, filepath.Join(dir, "sub", "c04.cfr"), readFile(tb, referenceCFR))
 	write(tb, filepath.Join(dir, "cut.rwd"), c03[:len(c03)/3])
 	write(tb, filepath.Join(dir, "junk.cfr"), []byte("this is not a replay"))
 	return dir

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -95,7 +96,7 @@ func TestPackMatchesFrames(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "c03.rwd")
 	write(t, rwd, vectorRWD(t, "c03"))
-	for _, path := range []string{rwd, realworld} {
+	for _, path := range append([]string{rwd, referenceCFR}, testutil.RealWorldOptional(t)...) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, err := source.Open(path)
 			if err != nil {

@@ -21,20 +21,21 @@ import (
 )
 
 // officialClientsEnv names the folder holding the official ColorfightII
-// clients (python3/ and java/ as in ../shared/clients); .ci/run sets it.
+// clients (python3/ and java/ as in the official client repository). They
+// are other people's code, never part of this project: a developer who
+// wants this test fetches them into a folder outside the tree and points
+// the variable at it. TestProtocolClientPlays covers the protocol without
+// them.
 const officialClientsEnv = "REWIND_OFFICIAL_CLIENTS"
 
-// needOfficialClients returns the clients folder, skipping the test when
-// it is not given, except under CI=true where it is required.
+// needOfficialClients returns the clients folder, skipping the test with a
+// one-line reason when it is not given, also under CI=true (CI has no
+// official clients).
 func needOfficialClients(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv(officialClientsEnv)
 	if dir == "" {
-		msg := "$" + officialClientsEnv + " is not set (point it at the official clients, e.g. ../shared/clients)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + " (CI=true: required)")
-		}
-		t.Skip(msg)
+		t.Skip("official clients absent: $" + officialClientsEnv + " is not set (TestProtocolClientPlays covers the protocol)")
 	}
 	for _, p := range []string{"python3/example_ai.py", "python3/colorfight/colorfight.py", "java/example_ai.java", "java/ColorfightII.jar"} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {

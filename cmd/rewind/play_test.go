@@ -91,15 +91,15 @@ func TestTournamentCommand(t *testing.T) {
 func TestAnalyzeAndReport(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	rw := "../../testdata/realworld/RuntimeTerrorsVictory.cfr"
+	rw := "../../testdata/conformance/c04.cfr"
 	if err := runAnalyze(&analyzeOptions{path: rw, format: "json", stdout: &out}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"username":"RuntimeTerrors"`) {
+	if !strings.Contains(out.String(), `"username":"bot4_greedy"`) {
 		t.Errorf("json lacks the winner")
 	}
 	out.Reset()
-	if err := runAnalyze(&analyzeOptions{path: rw, format: "table", stdout: &out}); err != nil || !strings.Contains(out.String(), "648787") {
+	if err := runAnalyze(&analyzeOptions{path: rw, format: "table", stdout: &out}); err != nil || !strings.Contains(out.String(), "591533") {
 		t.Fatalf("table: %v\n%s", err, out.String())
 	}
 	// A folder: one CSV row per (game, player) and the per-bot aggregate.

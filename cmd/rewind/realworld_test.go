@@ -67,19 +67,24 @@ func variant(t *testing.T, src, dst string) {
 	}
 }
 
-// TestEveryOfficialReplay: the real tournament replays, a float-ranking
-// reordered-users variant of each, and every conformance vector's replay
+// TestEveryOfficialReplay: the real tournament replays (when present), a
+// float-ranking reordered-users variant of each and of c06, and every
+// conformance vector's replay
 // decode; analyze gives the last frame's leader and gold; the report and
 // the viewer are made; export gives back the same JSON byte for byte;
 // import writes a .rwd that verify --against accepts; audit is clean.
 func TestEveryOfficialReplay(t *testing.T) {
 	dir := t.TempDir()
 	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
-	for _, rw := range []string{"RuntimeTerrorsVictory.cfr", "Segfault1.cfr"} {
-		p := filepath.Join("../../testdata/realworld", rw)
-		v := filepath.Join(dir, "variant-"+rw)
+	// A variant of a vector always; the real replays and theirs when
+	// present.
+	for _, p := range append([]string{"../../testdata/conformance/c06.cfr"}, testutil.RealWorldOptional(t)...) {
+		v := filepath.Join(dir, "variant-"+filepath.Base(p))
 		variant(t, p, v)
-		paths = append(paths, p, v)
+		if !strings.Contains(p, "conformance") {
+			paths = append(paths, p)
+		}
+		paths = append(paths, v)
 	}
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {

@@ -3,7 +3,7 @@ package bot
 import "github.com/rewind-game/rewind/engine/colorfight2"
 
 // runtimeTerrors re-implements the bot that won the real replay
-// testdata/realworld/RuntimeTerrorsVictory.cfr, a greedy expander, as
+// RuntimeTerrorsVictory.cfr (../shared/realworld), a greedy expander, as
 // RUNTIMETERRORS.md describes it. Each round:
 //
 //  1. It shuffles its owned cells and, for each, its neighbours. Every

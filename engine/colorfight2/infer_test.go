@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // unexplained lists the rounds (turn t of t -> t+1) the inference does not
@@ -13,12 +14,13 @@ import (
 // one of them starts to pass too, so the list stays exact.
 var unexplained = map[string][]int{}
 
-// TestInferCommands: for every round of every reference replay, the
+// TestInferCommands: for every round of every reference replay (the
+// conformance vectors, and the real replays when present), the
 // inferred commands, played from the previous frame, give exactly the next
 // frame.
 func TestInferCommands(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
-	paths = append(paths, "../../testdata/realworld/RuntimeTerrorsVictory.cfr", "../../testdata/realworld/Segfault1.cfr")
+	paths = append(paths, testutil.RealWorldOptional(t)...)
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			fs := frames(t, p)

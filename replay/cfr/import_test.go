@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -22,7 +23,7 @@ var importCreated = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 // importable lists the reference replays import must handle.
 func importable(t testing.TB) []string {
 	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
-	return append(paths, "../../testdata/realworld/RuntimeTerrorsVictory.cfr", "../../testdata/realworld/Segfault1.cfr")
+	return append(paths, testutil.RealWorldOptional(t)...)
 }
 
 func importFile(t testing.TB, path string) ([]byte, *cfr.ImportResult) {
@@ -135,7 +136,6 @@ const (
 // and field, the untampered replay audits clean, and import refuses every
 // tampered file with the same report.
 func TestAuditTampered(t *testing.T) {
-	const rt = "../../testdata/realworld/RuntimeTerrorsVictory.cfr"
 	for _, p := range importable(t) {
 		clean, err := os.ReadFile(p)
 		if err != nil {
@@ -145,6 +145,8 @@ func TestAuditTampered(t *testing.T) {
 			t.Fatalf("%s: %v %+v", p, err, res)
 		}
 	}
+	// The tamperings below name turns and players of this real replay.
+	rt := testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr")
 	cases := []struct {
 		name  string
 		turn  int

@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // The state message of frame 0 is element 0 of the official replay, byte
 // for byte.
 func TestAppendStateMessageFrame0(t *testing.T) {
-	for _, path := range []string{"../../testdata/realworld/RuntimeTerrorsVictory.cfr", "../../testdata/conformance/c01.cfr"} {
+	for _, path := range append([]string{testdataDir + "conformance/c01.cfr"}, testutil.RealWorldOptional(t)...) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

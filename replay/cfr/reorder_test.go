@@ -18,7 +18,7 @@ import (
 
 func readJSON(t *testing.T, path string) []byte {
 	t.Helper()
-	gz, err := os.ReadFile("../../testdata/" + path)
+	gz, err := os.ReadFile(cfr.FixturePath(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestUsersInAnyOrder(t *testing.T) {
 
 // TestDuplicateUIDRefused: the same uid twice in one element is an error.
 func TestDuplicateUIDRefused(t *testing.T) {
-	orig := readJSON(t, "realworld/Segfault1.cfr")
+	orig := readJSON(t, "conformance/c01.cfr")
 	bad := bytes.Replace(orig, []byte(`"2":{"uid":2,`), []byte(`"1":{"uid":1,`), 1)
 	d, err := cfr.NewDecoder(bytes.NewReader(bad))
 	if err != nil {

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 const testdataDir = "../../testdata/"
@@ -27,9 +29,20 @@ var realFiles = []struct {
 	{"realworld/Segfault1.cfr", 501},
 }
 
+// fixturePath returns where a fixture named "conformance/NAME" (in
+// testdata) or "realworld/NAME" (a real replay, read where it lives and
+// skipped when absent: testutil.RealWorld) is.
+func fixturePath(t testing.TB, path string) string {
+	t.Helper()
+	if name, ok := strings.CutPrefix(path, "realworld/"); ok {
+		return testutil.RealWorld(t, name)
+	}
+	return testdataDir + path
+}
+
 func readShared(t testing.TB, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(testdataDir + path)
+	b, err := os.ReadFile(fixturePath(t, path))
 	if err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 const official = "../../testdata/monad/official"
@@ -82,7 +83,8 @@ func TestSniff(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	others, _ := filepath.Glob("../../testdata/realworld/*.cfr")
+	others, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	others = append(others, testutil.RealWorldOptional(t)...)
 	more, _ := filepath.Glob("../../testdata/monad/m0*")
 	others = append(others, more...)
 	if len(others) < 3 {

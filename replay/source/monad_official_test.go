@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -226,10 +227,11 @@ func TestMonadLogVectors(t *testing.T) {
 }
 
 // TestMonadLogSniffers: the Monad and ColorfightII sniffers agree: every
-// real .cfr is not a Monad replay and opens with New; every official log
+// official .cfr (vectors and real replays) is not a Monad replay and opens with New; every official log
 // is a Monad replay, and New refuses it rather than reading it as a .cfr.
 func TestMonadLogSniffers(t *testing.T) {
-	cfrs, _ := filepath.Glob("../../testdata/realworld/*.cfr")
+	cfrs, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	cfrs = append(cfrs, testutil.RealWorldOptional(t)...)
 	logs, _ := filepath.Glob(filepath.Join(monadVectors, "official", "*"))
 	if len(cfrs) < 2 || len(logs) < 2 {
 		t.Fatalf("%d .cfr, %d logs", len(cfrs), len(logs))

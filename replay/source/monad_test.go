@@ -146,10 +146,10 @@ func TestMonadSourceFrames(t *testing.T) {
 
 // TestMonadSourceRefusesOthers: a .cfr is not a Monad replay.
 func TestMonadSourceRefusesOthers(t *testing.T) {
-	if _, err := source.OpenMonad("../../testdata/realworld/RuntimeTerrorsVictory.cfr"); err == nil {
+	if _, err := source.OpenMonad("../../testdata/conformance/c01.cfr"); err == nil {
 		t.Fatal("a .cfr opened as a Monad replay")
 	}
-	f, err := os.Open("../../testdata/realworld/RuntimeTerrorsVictory.cfr")
+	f, err := os.Open("../../testdata/conformance/c01.cfr")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func TestSniff(t *testing.T) {
@@ -24,7 +25,7 @@ func TestSniff(t *testing.T) {
 // TestOpenRealworld opens the real tournament replay through the
 // format-independent source and reads every frame.
 func TestOpenRealworld(t *testing.T) {
-	s, err := Open("../../testdata/realworld/RuntimeTerrorsVictory.cfr")
+	s, err := Open(testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
@@ -50,16 +52,32 @@ func lastFrame(t *testing.T, b []byte) (colorfight2.Frame, int) {
 // the most gold in the last frame; a truncated copy is incomplete with the
 // whole frames before the cut; a game stopped early says so.
 func TestSummaryCFR(t *testing.T) {
-	b, err := os.ReadFile("../../testdata/realworld/RuntimeTerrorsVictory.cfr")
-	if err != nil {
-		t.Fatal(err)
+	type leader struct {
+		name    string
+		gold    int64
+		players int
 	}
-	s := summarize(t, b)
-	if !s.Complete || s.Damage != nil || s.Rounds != 500 || s.EndedEarly() || s.Status() != "complete" {
-		t.Fatalf("summary %+v, status %q", s, s.Status())
+	want := map[string]leader{
+		"c04.cfr":                   {"bot4_greedy", 591533, 8},
+		"RuntimeTerrorsVictory.cfr": {"RuntimeTerrors", 648787, 6},
 	}
-	if s.PlayerName(s.Winner) != "RuntimeTerrors" || s.WinnerGold != 648787 || len(s.Players) != 6 {
-		t.Fatalf("leader %d %q %d, players %+v", s.Winner, s.PlayerName(s.Winner), s.WinnerGold, s.Players)
+	var b []byte
+	for _, p := range append([]string{"../../testdata/conformance/c04.cfr"}, testutil.RealWorldOptional(t)...) {
+		w, ok := want[filepath.Base(p)]
+		if !ok {
+			continue
+		}
+		var err error
+		if b, err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+		s := summarize(t, b)
+		if !s.Complete || s.Damage != nil || s.Rounds != 500 || s.EndedEarly() || s.Status() != "complete" {
+			t.Fatalf("%s: summary %+v, status %q", p, s, s.Status())
+		}
+		if s.PlayerName(s.Winner) != w.name || s.WinnerGold != w.gold || len(s.Players) != w.players {
+			t.Fatalf("%s: leader %d %q %d, players %+v", p, s.Winner, s.PlayerName(s.Winner), s.WinnerGold, s.Players)
+		}
 	}
 
 	// Cut the decompressed JSON in the middle.
@@ -72,7 +90,7 @@ func TestSummaryCFR(t *testing.T) {
 		t.Fatal(err)
 	}
 	cut := raw[:len(raw)/2]
-	s = summarize(t, cut)
+	s := summarize(t, cut)
 	_, whole := lastFrame(t, raw)
 	if s.Complete || s.Damage == nil || s.Rounds < 100 || s.Rounds >= whole-1 || !strings.HasPrefix(s.Status(), "incomplete: ") {
 		t.Fatalf("truncated: %+v, status %q", s, s.Status())

@@ -1,0 +1,4 @@
+package cfr
+
+// FixturePath is fixturePath for the external test package.
+var FixturePath = fixturePath
