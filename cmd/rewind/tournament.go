@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/queue"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
@@ -28,6 +30,11 @@ type tournamentOptions struct {
 	players  int
 	parallel int
 	dir      string
+	nats     natsOptions
+	status   bool
+	// parallelSet: --parallel was given (with --nats, local workers play
+	// only then).
+	parallelSet bool
 }
 
 func newTournamentCmd() *cobra.Command {
@@ -43,7 +50,16 @@ replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
 resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, mean gold and a multiplayer Elo rating
 per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
-one log per game and seat.`,
+one log per game and seat.
+
+The games are jobs on a NATS JetStream work queue (docs/distributed.md).
+Without --nats, an embedded NATS server runs in this process (its store in
+DIR/.nats, on loopback) with P workers of its own. With --nats URL the games
+go to that server, and "rewind worker --nats URL" on any number of machines
+plays them (this process plays too only when --parallel is given); the
+credentials come from $REWIND_NATS_USER and $REWIND_NATS_PASSWORD or from
+--nats-creds FILE, never from the command line. --status prints how far the
+tournament is.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -60,8 +76,12 @@ one log per game and seat.`,
 				info, _ := gameInfo(opts.play.game) // checked by gameDefaults
 				return fmt.Errorf("--players 0 is outside %d..%d for %s", info.MinPlayers, info.MaxPlayers, info.Name)
 			}
+			opts.parallelSet = cmd.Flags().Changed("parallel")
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
+			if opts.status {
+				return tournamentStatus(ctx, opts)
+			}
 			return runTournament(ctx, opts)
 		},
 	}
@@ -75,47 +95,137 @@ one log per game and seat.`,
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
+	opts.nats.flags(f)
 	return cmd
 }
 
-func runTournament(ctx context.Context, opts *tournamentOptions) error {
-	bots := opts.play.bots
-	if len(bots) == 0 {
-		bots = bot.BuiltinNames()
-		if opts.play.game == monad.RulesetID {
-			bots = defaultMonadBots
-		}
+// tournamentBots returns the entrants: --bot, or the game's built-ins.
+func tournamentBots(opts *tournamentOptions) []string {
+	if len(opts.play.bots) > 0 {
+		return opts.play.bots
 	}
+	if opts.play.game == monad.RulesetID {
+		return defaultMonadBots
+	}
+	return bot.BuiltinNames()
+}
+
+// tournamentSpec is the tournament's settings as the queue carries them.
+func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
+	game := opts.play.game
+	if game == "" {
+		game = rulesets.Default
+	}
+	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns}
+}
+
+// localTournament is spec's tournament played in this process into dir
+// (nil seat: only read back from dir), each seat's bot made by seat (a spec, the game, the seat: a uid for
+// ColorfightII, a player index for Monad).
+func localTournament(spec queue.Spec, dir string, seat func(spec string, game, k int, monadGame bool) (any, error)) *match.Tournament {
+	tr := spec.Tournament()
+	// A worker's folder (seat set) is scratch: its games are copied to
+	// the queue, and from there into the tournament's folder, synced.
+	arch := &recording.Dir{Path: dir, Tool: "rewind " + version, Scratch: seat != nil}
+	if spec.Game == monad.RulesetID {
+		tr.MonadArchive = arch
+		if seat == nil {
+			return tr
+		}
+		tr.NewMonadBot = func(s string, game, player int) (monadbot.Bot, error) {
+			b, err := seat(s, game, player, true)
+			if err != nil {
+				return nil, err
+			}
+			return b.(monadbot.Bot), nil
+		}
+		return tr
+	}
+	tr.Archive = arch
+	if seat == nil {
+		return tr
+	}
+	tr.NewBot = func(s string, game, uid int) (bot.Bot, error) {
+		b, err := seat(s, game, uid, false)
+		if err != nil {
+			return nil, err
+		}
+		return b.(bot.Bot), nil
+	}
+	return tr
+}
+
+// seatMaker makes seats with opts' deadline and logs, each spec turned
+// into a built-in name or a command line by resolve.
+func seatMaker(opts *playOptions, resolve func(string) string) func(spec string, game, k int, monadGame bool) (any, error) {
+	return func(spec string, game, k int, monadGame bool) (any, error) {
+		// One stderr log per game and seat, beside the game's replay:
+		// DIR/game-0007.bot-3.stderr.log.
+		logName := fmt.Sprintf("game-%04d", game)
+		if monadGame {
+			s, err := newMonadSeat(resolve(spec), k, opts, logName)
+			return s.Bot, err
+		}
+		s, err := newSeatLog(resolve(spec), k, opts, logName)
+		return s.Bot, err
+	}
+}
+
+func runTournament(ctx context.Context, opts *tournamentOptions) error {
+	bots := tournamentBots(opts)
 	if err := checkTournamentSettings(opts, len(bots)); err != nil {
 		return err
 	}
 	if opts.play.logDir == "" {
 		opts.play.logDir = opts.dir
 	}
-	tr := &match.Tournament{
-		Bots: bots, Games: opts.games, Players: opts.players, Parallel: opts.parallel,
-		Seed: opts.play.seed, MaxTurn: opts.play.turns,
-		Archive: &recording.Dir{Path: opts.dir, Tool: "rewind " + version},
-		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
-			// One stderr log per game and seat, beside the game's replay:
-			// DIR/game-0007.bot-3.stderr.log.
-			s, err := newSeatLog(spec, uid, &opts.play, fmt.Sprintf("game-%04d", game))
-			return s.Bot, err
-		},
+	spec := tournamentSpec(opts, bots)
+	tid := spec.ID()
+
+	q, closeQueue, err := opts.nats.open(ctx, opts.dir)
+	if err != nil {
+		return err
 	}
-	if opts.play.game == monad.RulesetID {
-		tr.Game, tr.MonadArchive, tr.Archive, tr.NewBot = monad.RulesetID, tr.Archive.(*recording.Dir), nil, nil
-		tr.NewMonadBot = func(spec string, game, player int) (monadbot.Bot, error) {
-			s, err := newMonadSeat(spec, player, &opts.play, fmt.Sprintf("game-%04d", game))
-			return s.Bot, err
-		}
+	defer closeQueue()
+
+	// The coordinator: every game the folder does not hold is a job; its
+	// replay comes back into the folder.
+	tr := localTournament(spec, opts.dir, nil)
+	arch := &recording.Dir{Path: opts.dir, Tool: "rewind " + version}
+	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	coord.Start(cctx)
+	tr.Remote = coord.Game
+	tr.Parallel = min(opts.games, int(queue.DefaultLimits.MaxJobs))
+	stopNotices, err := q.Notices(cctx, tid, func(text string) { fmt.Fprintln(opts.play.stderr, "rewind:", text) })
+	if err != nil {
+		return err
 	}
+	defer stopNotices()
+
+	// This process's workers: always on the embedded server, with --nats
+	// only when --parallel was given. They play into a scratch folder
+	// and may run the entrants' commands (this user's own command line).
+	workers := make(chan error, 1)
+	if opts.nats.url == "" || opts.parallelSet {
+		scratch := filepath.Join(opts.dir, ".work")
+		w := &queue.Worker{Queue: q, Parallel: opts.parallel,
+			Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
+				return localTournament(j.Spec, scratch, seatMaker(&opts.play, func(s string) string { return s })).Play(ctx, j.Index)
+			}}
+		go func() { workers <- w.Run(cctx) }()
+		defer func() { cancel(); <-workers; os.RemoveAll(scratch) }()
+	}
+
 	var bar *progressbar.ProgressBar
 	if opts.play.progress {
 		bar = progressbar.NewOptions(opts.games, progressbar.OptionSetWriter(opts.play.stderr),
 			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 		tr.Progress = func(done int) { bar.Set(done) }
 	}
+	tr.Games = opts.games
 	start := time.Now()
 	games, err := tr.Run(ctx)
 	if bar != nil {
@@ -130,13 +240,37 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			skipped++
 		}
 	}
-	game := opts.play.game
-	if game == "" {
-		game = rulesets.Default
-	}
-	analysis.WriteRulesetStandings(opts.play.stdout, game, match.Standings(games))
+	analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, match.Standings(games))
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
+	return nil
+}
+
+// tournamentStatus prints how many of the tournament's games have a
+// result on the NATS server.
+func tournamentStatus(ctx context.Context, opts *tournamentOptions) error {
+	bots := tournamentBots(opts)
+	if err := checkTournamentSettings(opts, len(bots)); err != nil {
+		return err
+	}
+	if opts.nats.url == "" {
+		return fmt.Errorf("--status needs --nats URL (the server the tournament runs on)")
+	}
+	q, closeQueue, err := opts.nats.open(ctx, opts.dir)
+	if err != nil {
+		return err
+	}
+	defer closeQueue()
+	spec := tournamentSpec(opts, bots)
+	done, err := q.Progress(ctx, spec.ID())
+	if err != nil {
+		return err
+	}
+	pending, err := q.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.play.stdout, "tournament %s: %d of %d games finished; %d jobs waiting on the queue\n", spec.ID(), min(done, opts.games), opts.games, pending)
 	return nil
 }
 

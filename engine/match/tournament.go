@@ -65,6 +65,12 @@ type Tournament struct {
 	Game         string
 	NewMonadBot  func(spec string, game, player int) (monadbot.Bot, error)
 	MonadArchive MonadArchive
+
+	// Remote, when set, plays a game the archive does not hold somewhere
+	// else (a work queue's workers) and returns its result, with Path
+	// where the archive now keeps its replay; NewBot and NewMonadBot are
+	// then not used.
+	Remote func(ctx context.Context, i int) (GameResult, error)
 }
 
 // MonadArchive is Archive for Monad games (see Archive; a game is
@@ -165,7 +171,7 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 		if p := t.players(); p < 2 || p > monad.MaxPlayers {
 			return nil, fmt.Errorf("tournament: %d players per monad game, want 2..%d", p, monad.MaxPlayers)
 		}
-		if t.MonadArchive == nil || t.NewMonadBot == nil {
+		if t.MonadArchive == nil || t.NewMonadBot == nil && t.Remote == nil {
 			return nil, errors.New("tournament: a monad tournament needs NewMonadBot and MonadArchive")
 		}
 	default:
@@ -183,7 +189,7 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i], errs[i] = t.game(ctx, i)
+				results[i], errs[i] = t.Play(ctx, i)
 				mu.Lock()
 				done++
 				if t.Progress != nil {
@@ -209,8 +215,9 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	return results, nil
 }
 
-// game plays game i, or reads it back if the archive already holds it.
-func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
+// Play plays game i (through Remote when set), or reads it back if the
+// archive already holds it.
+func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
 	if t.Game == monad.RulesetID {
 		return t.monadGame(ctx, i)
 	}
@@ -224,6 +231,9 @@ func (t *Tournament) game(ctx context.Context, i int) (GameResult, error) {
 	if gr, ok := t.Archive.Finished(i, seed, cfg.MaxTurn, specs); ok {
 		gr.Game = i
 		return gr, nil
+	}
+	if t.Remote != nil {
+		return t.Remote(ctx, i)
 	}
 	var seats []Seat
 	for k, s := range specs {
@@ -274,6 +284,9 @@ func (t *Tournament) monadGame(ctx context.Context, i int) (GameResult, error) {
 	if gr, ok := t.MonadArchive.FinishedMonad(i, seed, maxTurns, specs); ok {
 		gr.Game, gr.Ruleset = i, monad.RulesetID
 		return gr, nil
+	}
+	if t.Remote != nil {
+		return t.Remote(ctx, i)
 	}
 	var seats []MonadSeat
 	closeAll := func() {

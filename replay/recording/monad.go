@@ -108,14 +108,15 @@ func (d *Dir) CreateMonad(i int) (match.MonadGameRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirMonadGame{MonadRecorder: NewMonad(f, created, d.Tool), f: f, tmp: tmp, final: final}, nil
+	return &dirMonadGame{MonadRecorder: NewMonad(f, created, d.Tool), f: f, tmp: tmp, final: final, sync: !d.Scratch}, nil
 }
 
 type dirMonadGame struct {
 	*MonadRecorder
 	f          *os.File
 	tmp, final string
+	sync       bool
 }
 
-func (g *dirMonadGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final) }
+func (g *dirMonadGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.sync) }
 func (g *dirMonadGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -116,9 +117,12 @@ func (r *Recorder) End(st *colorfight2.State) error {
 }
 
 // Dir is a match.Archive over a folder: game i is game-NNNN.rwd (four
-// digits at least), written as game-NNNN.rwd.partial while it is played and
-// renamed into place only when it finished, so the folder never holds a
-// half game under a final name.
+// digits at least), written as game-NNNN.rwd.RANDOM.partial while it is
+// played (a name of its own, so that two tournaments writing into one
+// folder never share one) and, when it finished, synced to disk and
+// renamed into place (the folder synced too), so the folder never holds a
+// half game under a final name and a game reported done survives a power
+// cut.
 type Dir struct {
 	// Path is the folder; Create makes it when missing.
 	Path string
@@ -126,6 +130,10 @@ type Dir struct {
 	Tool string
 	// Now stamps each replay's creation time (default time.Now).
 	Now func() time.Time
+	// Scratch skips the syncs to disk: for a folder whose games are
+	// copied elsewhere (a queue worker's), where a power cut loses
+	// nothing that counts.
+	Scratch bool
 }
 
 var _ match.Archive = (*Dir)(nil)
@@ -200,7 +208,7 @@ func (d *Dir) Create(i int) (match.GameRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final}, nil
+	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final, sync: !d.Scratch}, nil
 }
 
 // create opens game i's partial file.
@@ -209,10 +217,10 @@ func (d *Dir) create(i int) (f *os.File, tmp, final string, created time.Time, e
 		return nil, "", "", time.Time{}, fmt.Errorf("recording: %w", err)
 	}
 	final = d.GamePath(i)
-	tmp = final + ".partial"
-	if f, err = os.Create(tmp); err != nil {
+	if f, err = os.CreateTemp(d.Path, filepath.Base(final)+".*.partial"); err != nil {
 		return nil, "", "", time.Time{}, fmt.Errorf("recording: %w", err)
 	}
+	tmp = f.Name()
 	now := time.Now
 	if d.Now != nil {
 		now = d.Now
@@ -220,26 +228,73 @@ func (d *Dir) create(i int) (f *os.File, tmp, final string, created time.Time, e
 	return f, tmp, final, now(), nil
 }
 
-// commit closes a finished game's file and renames it into place.
-func commit(f *os.File, tmp, final string) (string, error) {
-	if err := f.Close(); err != nil {
+// commit syncs (when sync) and closes a finished game's file, renames it
+// into place and syncs the folder.
+func commit(f *os.File, tmp, final string, sync bool) (string, error) {
+	var err error
+	if sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, final)
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return "", fmt.Errorf("recording: %w", err)
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		os.Remove(tmp)
+	if !sync {
+		return final, nil
+	}
+	if err := syncDir(filepath.Dir(final)); err != nil {
 		return "", fmt.Errorf("recording: %w", err)
 	}
 	return final, nil
+}
+
+// syncDir flushes a folder's entries (a rename) to disk. Windows cannot
+// open a folder for that and has nothing to do.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Store keeps data, a finished game's replay played elsewhere, as game i,
+// as Commit keeps a game recorded here: written under a name of its own,
+// synced, renamed into place, the folder synced. It returns the path.
+func (d *Dir) Store(i int, data []byte) (string, error) {
+	f, tmp, final, _, err := d.create(i)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return "", fmt.Errorf("recording: %w", err)
+	}
+	return commit(f, tmp, final, !d.Scratch)
 }
 
 type dirGame struct {
 	*Recorder
 	f          *os.File
 	tmp, final string
+	sync       bool
 }
 
-func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final) }
+func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.sync) }
 
 func (g *dirGame) Abort() {
 	g.f.Close()
