@@ -20,27 +20,34 @@ type Coordinator struct {
 
 	tid     string
 	mu      sync.Mutex
-	waiters map[int]chan Result
-	got     map[int]Result
+	waiters map[int]chan outcome
+	got     map[int]outcome
 	failed  error
+}
+
+// outcome is a game's result, or why it has none.
+type outcome struct {
+	r   Result
+	err error
 }
 
 // Start watches the tournament's results until ctx ends; call it before
 // Game.
 func (c *Coordinator) Start(ctx context.Context) {
 	c.tid = c.Spec.ID()
-	c.waiters = map[int]chan Result{}
-	c.got = map[int]Result{}
+	c.waiters = map[int]chan outcome{}
+	c.got = map[int]outcome{}
+	stop, err := c.Queue.GaveUp(ctx, func(j Job, deliveries uint64) {
+		if j.Tournament == c.tid {
+			c.deliver(j.Index, outcome{err: fmt.Errorf("queue: game %d: no worker stored a result after %d deliveries (see the workers' logs)", j.Index, deliveries)})
+		}
+	})
+	if err == nil {
+		go func() { <-ctx.Done(); stop() }()
+	}
 	go func() {
 		err := c.Queue.Watch(ctx, c.tid, func(i int, r Result) bool {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if ch, ok := c.waiters[i]; ok {
-				delete(c.waiters, i)
-				ch <- r
-			} else {
-				c.got[i] = r
-			}
+			c.deliver(i, outcome{r: r})
 			return true
 		})
 		if ctx.Err() == nil {
@@ -55,18 +62,30 @@ func (c *Coordinator) Start(ctx context.Context) {
 	}()
 }
 
+// deliver hands game i's outcome to its waiter, or keeps it for Game.
+func (c *Coordinator) deliver(i int, o outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.waiters[i]; ok {
+		delete(c.waiters, i)
+		ch <- o
+	} else {
+		c.got[i] = o
+	}
+}
+
 // Game publishes game i (unless its result is stored already), waits for
 // its result, stores its replay and returns the result.
 func (c *Coordinator) Game(ctx context.Context, i int) (match.GameResult, error) {
-	ch := make(chan Result, 1)
+	ch := make(chan outcome, 1)
 	c.mu.Lock()
 	if c.failed != nil {
 		c.mu.Unlock()
 		return match.GameResult{}, c.failed
 	}
-	if r, ok := c.got[i]; ok {
+	if o, ok := c.got[i]; ok {
 		delete(c.got, i)
-		ch <- r
+		ch <- o
 	} else {
 		c.waiters[i] = ch
 	}
@@ -87,11 +106,17 @@ func (c *Coordinator) Game(ctx context.Context, i int) (match.GameResult, error)
 		delete(c.waiters, i)
 		c.mu.Unlock()
 		return match.GameResult{}, ctx.Err()
-	case res, ok := <-ch:
+	case o, ok := <-ch:
 		if !ok {
-			return match.GameResult{}, fmt.Errorf("queue: game %d: %w", i, c.failed)
+			c.mu.Lock()
+			err := c.failed
+			c.mu.Unlock()
+			return match.GameResult{}, fmt.Errorf("queue: game %d: %w", i, err)
 		}
-		r = res
+		if o.err != nil {
+			return match.GameResult{}, o.err
+		}
+		r = o.r
 	}
 	data, err := c.Queue.Replay(ctx, r)
 	if err != nil {

@@ -294,6 +294,36 @@ func (q *Queue) Notices(ctx context.Context, tid string, fn func(text string)) (
 	return func() { sub.Unsubscribe() }, nil
 }
 
+// GaveUp calls fn for every job the workers were handed MaxDeliver times
+// without storing its result (a job no worker can play), and removes it
+// from the stream, until stop is called.
+func (q *Queue) GaveUp(ctx context.Context, fn func(j Job, deliveries uint64)) (stop func(), err error) {
+	subject := "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + JobsStream + "." + workersName
+	sub, err := q.js.Conn().Subscribe(subject, func(m *nats.Msg) {
+		var adv struct {
+			StreamSeq  uint64 `json:"stream_seq"`
+			Deliveries uint64 `json:"deliveries"`
+		}
+		if json.Unmarshal(m.Data, &adv) != nil {
+			return
+		}
+		raw, err := q.jobs.GetMsg(ctx, adv.StreamSeq)
+		if err != nil {
+			return
+		}
+		var j Job
+		if json.Unmarshal(raw.Data, &j) != nil {
+			return
+		}
+		q.jobs.DeleteMsg(ctx, adv.StreamSeq)
+		fn(j, adv.Deliveries)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: advisories: %w", err)
+	}
+	return func() { sub.Unsubscribe() }, nil
+}
+
 // Progress counts the results stored for tournament tid.
 func (q *Queue) Progress(ctx context.Context, tid string) (int, error) {
 	l, err := q.results.ListKeysFiltered(ctx, tid+".*")

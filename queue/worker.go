@@ -137,7 +137,12 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 	stopBeat()
 	if err != nil {
 		m.NakWithDelay(time.Second)
-		return fmt.Errorf("queue: game %s: %w", j.Key(), err)
+		if ctx.Err() != nil {
+			return err
+		}
+		text := fmt.Sprintf("worker %s failed game %d: %v", w.ID, j.Index, err)
+		q.js.Conn().Publish(noticeSubject+j.Tournament, []byte(text))
+		return errors.New(text)
 	}
 	if err := w.store(ctx, j, gr); err != nil {
 		m.NakWithDelay(time.Second)
@@ -190,7 +195,8 @@ func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult) error {
 			q.replays.Delete(ctx, r.Replay)
 		}
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return nil // another attempt's result counts
+			w.logf("game %s: played again; the first result counts", j.Key())
+			return nil
 		}
 		return fmt.Errorf("queue: game %s: store the result: %w", j.Key(), err)
 	}

@@ -37,6 +37,9 @@ type natsOptions struct {
 	replicas int
 	// user and password of an embedded server (else the environment's).
 	user, password string
+	// ackWait, when set, replaces the queue's default (a worker's
+	// --ack-wait).
+	ackWait time.Duration
 }
 
 func (o *natsOptions) flags(f *pflag.FlagSet) {
@@ -106,7 +109,19 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 		closeAll()
 		return nil, nil, err
 	}
-	q, err := queue.Open(ctx, js, o.replicas, queue.DefaultLimits)
+	lim := queue.DefaultLimits
+	if o.ackWait > 0 {
+		lim.AckWait = o.ackWait
+	}
+	// A cluster that just started elects its leaders first: try again
+	// for a while.
+	var q *queue.Queue
+	for try := 0; ; try++ {
+		if q, err = queue.Open(ctx, js, o.replicas, lim); err == nil || try == 60 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Second)
+	}
 	if err != nil {
 		closeAll()
 		return nil, nil, err
@@ -150,6 +165,9 @@ playing goes back to the queue.`,
 			if opts.parallel < 1 {
 				return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
 			}
+			if opts.nats.ackWait < time.Second {
+				return fmt.Errorf("--ack-wait %s: give at least 1s", opts.nats.ackWait)
+			}
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
 			}
@@ -173,6 +191,7 @@ playing goes back to the queue.`,
 	f.StringArrayVar(&opts.bots, "bot", nil, "NAME=COMMAND: the command that plays entrant NAME (repeat)")
 	f.StringVar(&opts.dir, "dir", "", "scratch folder for the games being played and the bots' stderr logs (default: a temporary folder)")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	f.DurationVar(&opts.nats.ackWait, "ack-wait", queue.DefaultLimits.AckWait, "how long a game may go without this worker's heartbeat before it goes to another worker (it sends one every third of it)")
 	return cmd
 }
 

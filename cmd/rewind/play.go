@@ -100,11 +100,16 @@ func newSeatLog(spec string, uid int, opts *playOptions, logName string) (match.
 	if b, err := bot.Builtin(spec); err == nil {
 		return match.Seat{Bot: b}, nil
 	}
-	if !strings.ContainsAny(spec, " /.") {
+	if !looksLikeCommand(spec) {
 		return match.Seat{}, fmt.Errorf("--bot %q is neither a built-in (%s) nor a command", spec, strings.Join(bot.BuiltinNames(), ", "))
 	}
 	return externalSeat(spec, uid, opts, logName)
 }
+
+// looksLikeCommand reports whether a --bot that names no built-in is a
+// command line (it has a space, a slash or a dot) rather than a mistyped
+// name.
+func looksLikeCommand(spec string) bool { return strings.ContainsAny(spec, " /.") }
 
 func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	specs := opts.bots
@@ -318,7 +323,7 @@ func newMonadSeat(spec string, player int, opts *playOptions, logName string) (m
 	if b, err := monadbot.Builtin(spec); err == nil {
 		return match.MonadSeat{Bot: b}, nil
 	}
-	if !strings.ContainsAny(spec, " /.") {
+	if !looksLikeCommand(spec) {
 		return match.MonadSeat{}, fmt.Errorf("--bot %q is neither a monad built-in (%s) nor a command", spec, strings.Join(monadbot.BuiltinNames(), ", "))
 	}
 	log, err := botLogPath(player+1, opts, logName)

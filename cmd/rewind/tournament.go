@@ -182,6 +182,12 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	}
 	spec := tournamentSpec(opts, bots)
 	tid := spec.ID()
+	localWorkers := opts.nats.url == "" || opts.parallelSet
+	if localWorkers {
+		if err := checkEntrants(spec.Game, bots); err != nil {
+			return err
+		}
+	}
 
 	q, closeQueue, err := opts.nats.open(ctx, opts.dir)
 	if err != nil {
@@ -209,7 +215,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	// only when --parallel was given. They play into a scratch folder
 	// and may run the entrants' commands (this user's own command line).
 	workers := make(chan error, 1)
-	if opts.nats.url == "" || opts.parallelSet {
+	if localWorkers {
 		scratch := filepath.Join(opts.dir, ".work")
 		w := &queue.Worker{Queue: q, Parallel: opts.parallel,
 			Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
@@ -243,6 +249,23 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, match.Standings(games))
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
+	return nil
+}
+
+// checkEntrants refuses, before any game, an entrant this process cannot
+// play: neither a built-in of the game nor a command line.
+func checkEntrants(game string, bots []string) error {
+	for _, b := range bots {
+		var err error
+		if game == monad.RulesetID {
+			_, err = monadbot.Builtin(b)
+		} else {
+			_, err = bot.Builtin(b)
+		}
+		if err != nil && !looksLikeCommand(b) {
+			return fmt.Errorf("--bot %q is neither a built-in of %s nor a command", b, game)
+		}
+	}
 	return nil
 }
 

@@ -1,0 +1,405 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/queue"
+)
+
+// distSafety bounds every wait of these tests: far above any scheduler
+// delay, so that no verdict depends on the machine's speed.
+const distSafety = 5 * time.Minute
+
+// natsServer starts an embedded JetStream server with a password on
+// loopback and returns its URL and the environment its clients need.
+func natsServer(t *testing.T) (url string, env []string) {
+	t.Helper()
+	pw := "pw-" + randomHex(8)
+	s, err := queue.StartServer(queue.ServerOptions{StoreDir: t.TempDir(), User: "tester", Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	return s.ClientURL(), []string{natsUserEnv + "=tester", natsPasswordEnv + "=" + pw}
+}
+
+// proc is a rewind process started from the test binary.
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	out  syncBuffer
+	done chan error
+	mu   sync.Mutex
+	seen []string // stderr lines
+	wake chan struct{}
+}
+
+func startRewind(t *testing.T, name string, env []string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, done: make(chan error, 1), wake: make(chan struct{}, 1)}
+	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Env = append(append(os.Environ(), runMainEnv+"=1"), env...)
+	p.cmd.Stdout = &p.out
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.seen = append(p.seen, sc.Text())
+			p.mu.Unlock()
+			select {
+			case p.wake <- struct{}{}:
+			default:
+			}
+		}
+		p.done <- p.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+	})
+	return p
+}
+
+// lines returns the stderr lines so far.
+func (p *proc) lines() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.seen...)
+}
+
+// waitLine waits for a stderr line containing s.
+func (p *proc) waitLine(t *testing.T, s string) string {
+	t.Helper()
+	deadline := time.After(distSafety)
+	for {
+		for _, l := range p.lines() {
+			if strings.Contains(l, s) {
+				return l
+			}
+		}
+		select {
+		case <-p.wake:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("%s never wrote %q; stderr:\n%s", p.name, s, strings.Join(p.lines(), "\n"))
+		}
+	}
+}
+
+// wait waits for the process to exit.
+func (p *proc) wait(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		return err
+	case <-time.After(distSafety):
+		t.Fatalf("%s did not exit; stderr:\n%s", p.name, strings.Join(p.lines(), "\n"))
+		return nil
+	}
+}
+
+// resultKeys lists the keys of the results bucket.
+func resultKeys(t *testing.T, url string, env []string) []string {
+	t.Helper()
+	var user, pw string
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, natsUserEnv+"="); ok {
+			user = v
+		}
+		if v, ok := strings.CutPrefix(e, natsPasswordEnv+"="); ok {
+			pw = v
+		}
+	}
+	nc, err := nats.Connect(url, nats.UserInfo(user, pw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), distSafety)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, queue.ResultsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := kv.Keys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// standingsTable is a tournament's printed standings without its last line
+// (which says how long it took).
+func standingsTable(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	return strings.Join(lines[:len(lines)-1], "\n")
+}
+
+// TestDistributedKill: a coordinator and three worker processes play a
+// 60-game tournament on a NATS server; one worker is killed with SIGKILL
+// while it plays a game, and another worker joins later. The results hold
+// exactly 60 games under 60 distinct ids, every replay in the folder
+// verifies, and the standings equal those of the same tournament played
+// by one process.
+func TestDistributedKill(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL of a worker: Unix")
+	}
+	url, env := natsServer(t)
+	dir := filepath.Join(t.TempDir(), "dist")
+	args := []string{"--bot", "greedy", "--bot", "random", "--bot", "economist", "--bot", "raider",
+		"--games", "60", "--turns", "1000", "--seed", "7"}
+	coord := startRewind(t, "coordinator", env, append([]string{"tournament", "--nats", url, "--dir", dir}, args...)...)
+	var workers []*proc
+	for k := range 3 {
+		workers = append(workers, startRewind(t, fmt.Sprintf("worker %d", k), env, "worker", "--nats", url, "--ack-wait", "2s"))
+	}
+	// Kill worker 0 as soon as it starts a game.
+	line := workers[0].waitLine(t, ": playing")
+	if err := workers[0].cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	workers[0].wait(t)
+	t.Logf("killed worker 0 after %q", line)
+	// A fourth worker joins once some games are done.
+	workers[1].waitLine(t, ": stored")
+	workers = append(workers, startRewind(t, "worker 3", env, "worker", "--nats", url, "--ack-wait", "2s"))
+	if err := coord.wait(t); err != nil {
+		t.Fatalf("coordinator: %v\nstdout:\n%s\nstderr:\n%s", err, coord.out.String(), strings.Join(coord.lines(), "\n"))
+	}
+	for _, w := range workers[1:] {
+		w.cmd.Process.Signal(os.Interrupt)
+		if err := w.wait(t); err != nil {
+			t.Errorf("%s: %v\n%s", w.name, err, strings.Join(w.lines(), "\n"))
+		}
+	}
+
+	keys := resultKeys(t, url, env)
+	if len(keys) != 60 {
+		t.Fatalf("%d results, want 60: %v", len(keys), keys)
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			t.Errorf("game id %s twice", keys[i])
+		}
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd"))
+	if len(rwds) != 60 {
+		t.Fatalf("%d replays in the folder, want 60", len(rwds))
+	}
+	for _, p := range rwds {
+		if err := runCLI(t, "verify", p); err != nil {
+			t.Errorf("verify %s: %v", filepath.Base(p), err)
+		}
+	}
+
+	// The same tournament in one process.
+	one := filepath.Join(t.TempDir(), "one")
+	var out bytes.Buffer
+	cmd := newRootCmd()
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(append([]string{"tournament", "--dir", one, "--parallel", "2"}, args...))
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("one process: %v\n%s", err, out.String())
+	}
+	if got, want := standingsTable(coord.out.String()), standingsTable(out.String()); got != want {
+		t.Errorf("standings differ:\ndistributed:\n%s\none process:\n%s", got, want)
+	}
+}
+
+// TestDistributedResume: the coordinator is killed with SIGKILL while its
+// games are played and started again with the same command: it finishes
+// the tournament, every game's result is stored once, and no worker
+// reports a game played to completion twice.
+func TestDistributedResume(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL of a coordinator: Unix")
+	}
+	url, env := natsServer(t)
+	dir := filepath.Join(t.TempDir(), "dist")
+	args := []string{"tournament", "--nats", url, "--dir", dir, "--bot", "greedy", "--bot", "turtle", "--bot", "raider",
+		"--games", "30", "--turns", "1000", "--seed", "11"}
+	w := startRewind(t, "worker", env, "worker", "--nats", url, "--parallel", "2")
+	coord := startRewind(t, "coordinator", env, args...)
+	w.waitLine(t, ": stored")
+	if err := coord.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	coord.wait(t)
+	again := startRewind(t, "coordinator again", env, args...)
+	if err := again.wait(t); err != nil {
+		t.Fatalf("coordinator again: %v\n%s", err, strings.Join(again.lines(), "\n"))
+	}
+	if !strings.Contains(again.out.String(), "30 games (") {
+		t.Errorf("the second run's summary:\n%s", again.out.String())
+	}
+	w.cmd.Process.Signal(os.Interrupt)
+	w.wait(t)
+	if keys := resultKeys(t, url, env); len(keys) != 30 {
+		t.Errorf("%d results, want 30", len(keys))
+	}
+	stored := map[string]int{}
+	for _, l := range w.lines() {
+		if strings.Contains(l, "played again") {
+			t.Errorf("worker: %s", l)
+		}
+		if _, rest, ok := strings.Cut(l, " game "); ok && strings.HasSuffix(rest, ": stored") {
+			stored[strings.TrimSuffix(rest, ": stored")]++
+		}
+	}
+	for k, n := range stored {
+		if n != 1 {
+			t.Errorf("game %s stored %d times", k, n)
+		}
+	}
+	if len(stored) != 30 {
+		t.Errorf("%d games stored by the worker, want 30", len(stored))
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd"))
+	if len(rwds) != 30 {
+		t.Errorf("%d replays in the folder, want 30", len(rwds))
+	}
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestDistributedCluster: a tournament runs on a three-node JetStream
+// cluster on loopback with its stream and buckets replicated three times;
+// one node is stopped while the games are played, and the tournament
+// completes with every game.
+func TestDistributedCluster(t *testing.T) {
+	const user, pw = "tester", "cluster-pw"
+	routes := []string{freeAddr(t), freeAddr(t), freeAddr(t)}
+	var servers []*server.Server
+	var urls []string
+	for k := range 3 {
+		var others []string
+		for j, r := range routes {
+			if j != k {
+				others = append(others, "nats-route://"+r)
+			}
+		}
+		s, err := queue.StartServer(queue.ServerOptions{StoreDir: t.TempDir(), User: user, Password: pw,
+			Cluster: routes[k], ClusterName: "rewind-test", ServerName: fmt.Sprintf("n%d", k), Routes: others})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+		servers = append(servers, s)
+		urls = append(urls, s.ClientURL())
+	}
+	t.Setenv(natsUserEnv, user)
+	t.Setenv(natsPasswordEnv, pw)
+	dir := filepath.Join(t.TempDir(), "cluster")
+	var out syncBuffer
+	cmd := newRootCmd()
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs([]string{"tournament", "--nats", strings.Join(urls, ","), "--replicas", "3", "--parallel", "2", "--dir", dir,
+		"--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "40", "--turns", "1000", "--seed", "5"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	// Stop a node once a third of the games are in the folder.
+	deadline := time.After(distSafety)
+	for stopped := false; !stopped; {
+		select {
+		case err := <-done:
+			t.Fatalf("the tournament ended before a node was stopped: %v\n%s", err, out.String())
+		case <-deadline:
+			t.Fatalf("no progress:\n%s", out.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd")); len(rwds) >= 13 {
+			servers[1].Shutdown()
+			stopped = true
+		}
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("tournament: %v\n%s", err, out.String())
+		}
+	case <-time.After(distSafety):
+		t.Fatalf("the tournament did not finish after a node stopped:\n%s", out.String())
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd"))
+	if len(rwds) != 40 || !strings.Contains(out.String(), "40 games (") {
+		t.Fatalf("%d replays; output:\n%s", len(rwds), out.String())
+	}
+	for _, p := range rwds {
+		if err := runCLI(t, "verify", p); err != nil {
+			t.Errorf("verify %s: %v", filepath.Base(p), err)
+		}
+	}
+}
+
+// TestDistributedBotNames: a job names its entrants only. A worker that
+// has no bot for an entrant leaves the game to others, and the coordinator
+// says so; a worker that maps the name to a command plays it; --status
+// reports the tournament's progress from the server.
+func TestDistributedBotNames(t *testing.T) {
+	python := testutil.NeedTool(t, "python3")
+	bot, err := filepath.Abs("../../examples/bots/python/bot.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, env := natsServer(t)
+	dir := filepath.Join(t.TempDir(), "names")
+	args := []string{"tournament", "--nats", url, "--dir", dir, "--bot", "greedy", "--bot", "mybot", "--games", "2", "--turns", "200", "--players", "2"}
+	lacking := startRewind(t, "worker without mybot", env, "worker", "--nats", url)
+	coord := startRewind(t, "coordinator", env, args...)
+	coord.waitLine(t, `has no bot "mybot"`)
+	having := startRewind(t, "worker with mybot", env, "worker", "--nats", url, "--bot", "mybot="+python+" "+bot)
+	if err := coord.wait(t); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, strings.Join(coord.lines(), "\n"))
+	}
+	for _, w := range []*proc{lacking, having} {
+		w.cmd.Process.Signal(os.Interrupt)
+		w.wait(t)
+	}
+	for _, l := range lacking.lines() {
+		if strings.HasSuffix(l, ": stored") {
+			t.Errorf("the worker without mybot played a game: %s", l)
+		}
+	}
+	status := startRewind(t, "status", env, append(args, "--status")...)
+	if err := status.wait(t); err != nil || !strings.Contains(status.out.String(), "2 of 2 games finished") {
+		t.Errorf("--status: %v\n%s%s", err, status.out.String(), strings.Join(status.lines(), "\n"))
+	}
+}
