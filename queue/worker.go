@@ -64,25 +64,32 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	for range max(1, w.Parallel) {
+		// Each player pulls one job at a time (no job waits in a busy
+		// worker's buffer while another worker is idle); stopping the
+		// iterator when ctx ends unblocks it at once.
+		it, err := cons.Messages(jetstream.PullMaxMessages(1))
+		if err != nil {
+			return fmt.Errorf("queue: pull: %w", err)
+		}
+		stop := context.AfterFunc(ctx, it.Stop)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer stop()
 			for ctx.Err() == nil {
-				batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+				m, err := it.Next()
 				if err != nil {
-					if ctx.Err() != nil {
+					if ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
 						return
 					}
 					// The server may be away for a moment (a cluster node
 					// restarting): try again after a pause.
-					w.logf("fetch: %v", err)
+					w.logf("pull: %v", err)
 					sleep(ctx, time.Second)
 					continue
 				}
-				for m := range batch.Messages() {
-					if err := w.handle(ctx, m); err != nil && ctx.Err() == nil {
-						w.logf("%v", err)
-					}
+				if err := w.handle(ctx, m); err != nil && ctx.Err() == nil {
+					w.logf("%v", err)
 				}
 			}
 		}()

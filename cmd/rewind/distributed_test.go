@@ -403,3 +403,81 @@ func TestDistributedBotNames(t *testing.T) {
 		t.Errorf("--status: %v\n%s%s", err, status.out.String(), strings.Join(status.lines(), "\n"))
 	}
 }
+
+// TestDistributedDocExamples: every rewind command line of
+// docs/distributed.md names a command and flags that exist, with values
+// they accept (the examples that need other machines are parsed, not
+// run; the tests above run their equivalents on loopback).
+func TestDistributedDocExamples(t *testing.T) {
+	b, err := os.ReadFile("../../docs/distributed.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	text := strings.ReplaceAll(string(b), "\\\n", " ")
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "rewind ") {
+			continue
+		}
+		args, err := shellWords(strings.TrimPrefix(line, "rewind "))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		root := newRootCmd()
+		cmd, rest, err := root.Find(args)
+		if err != nil || cmd == root {
+			t.Errorf("%s: no such command (%v)", line, err)
+			continue
+		}
+		if err := cmd.ParseFlags(rest); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+		n++
+	}
+	if n < 8 {
+		t.Errorf("found %d rewind command lines in docs/distributed.md", n)
+	}
+}
+
+// shellWords splits a command line as sh would for the quoting the docs
+// use (single and double quotes, no escapes).
+func shellWords(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '#':
+			if !in {
+				return out, nil
+			}
+			cur.WriteByte(c)
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed quote")
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
