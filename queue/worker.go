@@ -107,11 +107,16 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 		return fmt.Errorf("queue: a job that is not one (%d bytes) was dropped", len(m.Data()))
 	}
 	// Already played (a redelivery after the result was stored): done.
-	if _, ok, err := q.Result(ctx, j.Tournament, j.Index); err != nil {
-		m.NakWithDelay(time.Second)
-		return err
-	} else if ok {
-		return m.Ack()
+	// A first delivery needs no look-up: the coordinator publishes only
+	// games without a result, with a message id that keeps a job it
+	// publishes again within ten minutes once.
+	if md, err := m.Metadata(); err != nil || md.NumDelivered > 1 {
+		if _, ok, err := q.Result(ctx, j.Tournament, j.Index); err != nil {
+			m.NakWithDelay(time.Second)
+			return err
+		} else if ok {
+			return m.Ack()
+		}
 	}
 	if w.CanRun != nil {
 		for _, b := range j.Spec.Bots {
