@@ -89,12 +89,23 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, nil, err
 		}
-		pw := randomHex(16)
-		s, err := queue.StartServer(queue.ServerOptions{StoreDir: filepath.Join(dir, ".nats"), User: "rewind", Password: pw})
+		// A store of this run's own under DIR/.nats: the folder's replays
+		// are what a run resumes from, and two tournaments writing into
+		// one folder must not share a server's files.
+		if err := os.MkdirAll(filepath.Join(dir, ".nats"), 0o755); err != nil {
+			return nil, nil, err
+		}
+		store, err := os.MkdirTemp(filepath.Join(dir, ".nats"), "run-")
 		if err != nil {
 			return nil, nil, err
 		}
-		closers = append(closers, func() { s.Shutdown(); s.WaitForShutdown() })
+		pw := randomHex(16)
+		s, err := queue.StartServer(queue.ServerOptions{StoreDir: store, User: "rewind", Password: pw})
+		if err != nil {
+			os.RemoveAll(store)
+			return nil, nil, err
+		}
+		closers = append(closers, func() { s.Shutdown(); s.WaitForShutdown(); os.RemoveAll(store) })
 		url = s.ClientURL()
 		local.user, local.password = "rewind", pw
 	}

@@ -481,3 +481,41 @@ func shellWords(s string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// TestTwoTournamentsOneFolder: two tournaments writing into one folder at
+// the same time (as two machines on a shared file system would) both
+// finish and print their standings, and the folder holds every game once,
+// each verifying.
+func TestTwoTournamentsOneFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shared")
+	args := []string{"tournament", "--dir", dir, "--bot", "greedy", "--bot", "random", "--games", "12", "--turns", "200", "--parallel", "1"}
+	var outs [2]syncBuffer
+	errs := make(chan error, 2)
+	for k := range 2 {
+		cmd := newRootCmd()
+		cmd.SetOut(&outs[k])
+		cmd.SetErr(&outs[k])
+		cmd.SetArgs(args)
+		go func() { errs <- cmd.Execute() }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("a tournament failed: %v", err)
+		}
+	}
+	for k := range 2 {
+		if !strings.Contains(outs[k].String(), "12 games (") {
+			t.Errorf("tournament %d printed:\n%s", k, outs[k].String())
+		}
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd"))
+	partials, _ := filepath.Glob(filepath.Join(dir, "*.partial"))
+	if len(rwds) != 12 || len(partials) != 0 {
+		t.Fatalf("%d replays and %d partial files in the folder, want 12 and 0", len(rwds), len(partials))
+	}
+	for _, p := range rwds {
+		if err := runCLI(t, "verify", p); err != nil {
+			t.Errorf("verify %s: %v", filepath.Base(p), err)
+		}
+	}
+}
