@@ -229,7 +229,20 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if opts.play.progress {
 		bar = progressbar.NewOptions(opts.games, progressbar.OptionSetWriter(opts.play.stderr),
 			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		tr.Progress = func(done int) { bar.Set(done) }
+		// The standings so far ride on the bar: the leader by Elo and
+		// its rating, updated as the results come in (a hundred times in
+		// a tournament at most: each costs a pass over the results).
+		every := max(1, opts.games/100)
+		tr.Progress = func(done int, results []match.GameResult) {
+			if done%every != 0 && done != opts.games {
+				bar.Set(done)
+				return
+			}
+			if st := match.Standings(results); len(st) > 0 {
+				bar.Describe(fmt.Sprintf("games (leader %s, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Elo, st[0].Wins))
+			}
+			bar.Set(done)
+		}
 	}
 	tr.Games = opts.games
 	start := time.Now()

@@ -55,8 +55,10 @@ type Tournament struct {
 	// not played again. Required.
 	Archive Archive
 	// Progress, if set, is called (from any goroutine, serialized) each
-	// time a game is done, with the number done so far.
-	Progress func(done int)
+	// time a game is done, with the number done so far and the results of
+	// the games done so far (in the order they finished; nil for a game
+	// that failed). The slice is the callee's only during the call.
+	Progress func(done int, results []GameResult)
 
 	// Game is the ruleset played: "" or "colorfight2" (NewBot and Archive
 	// are used), or "monad" (NewMonadBot and MonadArchive are used, 2..4
@@ -184,6 +186,7 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	var finished []GameResult
 	for w := 0; w < par; w++ {
 		wg.Add(1)
 		go func() {
@@ -192,8 +195,11 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 				results[i], errs[i] = t.Play(ctx, i)
 				mu.Lock()
 				done++
+				if errs[i] == nil {
+					finished = append(finished, results[i])
+				}
 				if t.Progress != nil {
-					t.Progress(done)
+					t.Progress(done, finished)
 				}
 				mu.Unlock()
 			}
