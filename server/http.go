@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -73,10 +74,27 @@ func writeReply(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
+// crossOrigin refuses the requests a browser sends on behalf of another
+// site (Sec-Fetch-Site, else Origin against Host): no web page the
+// organizer visits can drive the server.
+var crossOrigin = http.NewCrossOriginProtection()
+
 // rpc decodes the request body (a JSON object of at most maxBodyBytes)
-// and writes the handler's reply: success, or err_msg.
+// and writes the handler's reply: success, or err_msg. A cross-site
+// request gets 403 and a body that is not declared application/json gets
+// 415 before anything is read, so that no HTML form or no-cors fetch can
+// reach a handler.
 func (s *Server) rpc(h func(*http.Request, request) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
+		if err := crossOrigin.Check(req); err != nil {
+			s.logf("%s from %s: cross-site request refused", req.URL.Path, remoteHost(req))
+			writeReply(w, http.StatusForbidden, reply(false, "Cross-site requests are refused"))
+			return
+		}
+		if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			writeReply(w, http.StatusUnsupportedMediaType, reply(false, "The request body needs Content-Type: application/json"))
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxBodyBytes))
 		if err != nil {
 			var tooBig *http.MaxBytesError
@@ -168,7 +186,7 @@ func (s *Server) handleCreate(req *http.Request, q request) error {
 	admin := false
 	if v := req.URL.Query().Get("admin"); v != "" && (v == "true" || v == "True" || v == "TRUE") {
 		master, _, _ := q.str("master_admin_password")
-		if !checkPassword(master, s.opts.AdminPassword, false) {
+		if !checkPassword(master, s.opts.AdminPassword) {
 			return errMsg("To create an admin room, you need admin")
 		}
 		admin = true
@@ -196,28 +214,29 @@ func randomPassword() string {
 }
 
 // roomFor finds the request's room and checks its admin password (the
-// room's or the master's).
-func (s *Server) roomFor(q request, needConfig bool) (*room, error) {
+// room's or the master's); master says the master password was given.
+func (s *Server) roomFor(q request, needConfig bool) (r *room, master bool, err error) {
 	id, present, _ := q.str("gameroom_id")
 	if !present {
-		return nil, errMsg("You need to specify room id")
+		return nil, false, errMsg("You need to specify room id")
 	}
 	if _, ok := q["config"]; needConfig && !ok {
-		return nil, errMsg("You need to specify config")
+		return nil, false, errMsg("You need to specify config")
 	}
 	password, _, _ := q.str("admin_password")
-	r := s.room(id)
+	r = s.room(id)
 	if r == nil {
-		return nil, errMsg("No such room")
+		return nil, false, errMsg("No such room")
 	}
-	if !checkPassword(password, r.adminPassword, true) && !checkPassword(password, s.opts.AdminPassword, false) {
-		return nil, errMsg("You are not allowed to do this")
+	master = checkPassword(password, s.opts.AdminPassword)
+	if !master && !checkPassword(password, r.adminPassword) {
+		return nil, false, errMsg("You are not allowed to do this")
 	}
-	return r, nil
+	return r, master, nil
 }
 
 func (s *Server) handleRestart(req *http.Request, q request) error {
-	r, err := s.roomFor(q, true)
+	r, master, err := s.roomFor(q, true)
 	if err != nil {
 		return err
 	}
@@ -226,8 +245,14 @@ func (s *Server) handleRestart(req *http.Request, q request) error {
 	r.mu.Lock()
 	cfg := r.cfg
 	r.mu.Unlock()
+	old := cfg
 	if err := cfg.applyJSON(q["config"]); err != nil {
 		return err
+	}
+	if !master {
+		if err := cfg.masterOnly(old); err != nil {
+			return err
+		}
 	}
 	r.restartCtl(&cfg)
 	s.logf("room %s restarted", r.id)
@@ -235,7 +260,7 @@ func (s *Server) handleRestart(req *http.Request, q request) error {
 }
 
 func (s *Server) handleStart(req *http.Request, q request) error {
-	r, err := s.roomFor(q, false)
+	r, _, err := s.roomFor(q, false)
 	if err != nil {
 		return err
 	}
@@ -259,7 +284,7 @@ func (s *Server) handleDelete(req *http.Request, q request) error {
 		return errMsg("No such room")
 	}
 	password, _, _ := q.str("admin_password")
-	if !(!r.admin && checkPassword(password, r.adminPassword, true)) && !checkPassword(password, s.opts.AdminPassword, false) {
+	if !(!r.admin && checkPassword(password, r.adminPassword)) && !checkPassword(password, s.opts.AdminPassword) {
 		return errMsg("Wrong password")
 	}
 	s.removeRoom(id)
@@ -302,7 +327,7 @@ func (s *Server) checkMaster(q request) error {
 	if !present {
 		return errMsg("You need admin password")
 	}
-	if !checkPassword(password, s.opts.AdminPassword, false) {
+	if !checkPassword(password, s.opts.AdminPassword) {
 		return errMsg("Admin password is wrong")
 	}
 	return nil

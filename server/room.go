@@ -115,6 +115,11 @@ type room struct {
 	subs       map[*subscriber]struct{}
 	conns      map[*actionConn]struct{}
 	closed     bool
+	// starts are the game starts of the last hour (MaxGamesPerHour).
+	starts []time.Time
+	// throttled is the game whose start the hourly bound holds (logged
+	// once).
+	throttled *game
 
 	wake     chan struct{}
 	quit     chan struct{}
@@ -275,7 +280,11 @@ func (r *room) tick() time.Duration {
 				due(g.begun.Add(time.Duration(g.countSecs * float64(time.Second))))
 			}
 		}
+		if start && r.hourlyBoundLocked(now, due) {
+			start = false
+		}
 		if start {
+			r.starts = append(r.starts, now)
 			if err := r.startLocked(now); err != nil {
 				r.s.logf("room %s: game %s cannot start: %v", r.id, g.id, err)
 				g.startReq, g.begun = false, now
@@ -317,6 +326,32 @@ func (r *room) tick() time.Duration {
 		return 0
 	}
 	return next
+}
+
+// hourlyBoundLocked reports whether the room has started
+// MaxGamesPerHour games in the hour before now; due is then told when the
+// oldest of them leaves the hour.
+func (r *room) hourlyBoundLocked(now time.Time, due func(time.Time) bool) bool {
+	limit := r.s.opts.MaxGamesPerHour
+	if limit < 0 {
+		return false
+	}
+	kept := r.starts[:0]
+	for _, t := range r.starts {
+		if now.Sub(t) < time.Hour {
+			kept = append(kept, t)
+		}
+	}
+	r.starts = kept
+	if len(r.starts) < limit {
+		return false
+	}
+	due(r.starts[0].Add(time.Hour))
+	if r.throttled != r.g {
+		r.throttled = r.g
+		r.s.logf("room %s: %d games started in the last hour (the bound); the next starts at %s", r.id, len(r.starts), r.starts[0].Add(time.Hour).Format(time.RFC3339))
+	}
+	return true
 }
 
 // allReady: every remote player with an open action channel has sent its
@@ -675,11 +710,17 @@ func appendErrors(b []byte, f *colorfight2.Frame, seats []*seat, cmds [][]colorf
 	return append(b, '}')
 }
 
-// checkPassword compares in constant time; an empty want never matches
-// when emptyOK is false.
-func checkPassword(got, want string, emptyOK bool) bool {
-	if want == "" && !emptyOK {
+// checkPassword compares in constant time; an empty want never matches:
+// a room or server without a password has no password that works.
+func checkPassword(got, want string) bool {
+	if want == "" {
 		return false
 	}
+	return sameSecret(got, want)
+}
+
+// sameSecret compares in constant time, the empty string included (a
+// player's password, a room's join key).
+func sameSecret(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }

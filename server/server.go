@@ -24,6 +24,10 @@ const (
 	// address may hold open (8 players with two sockets each, plus
 	// spectators, fit easily).
 	DefaultMaxConnsPerIP = 64
+	// DefaultMaxGamesPerHour bounds the games one room starts in an
+	// hour: a 200-round game at the fastest timed pace (0.2 s) lasts
+	// 40 s, so only lock-step rooms of built-in bots come near it.
+	DefaultMaxGamesPerHour = 60
 )
 
 // Options configures a Server.
@@ -50,6 +54,10 @@ type Options struct {
 	// MaxConnsPerIP bounds the websocket connections per remote address
 	// (default 64); further upgrade requests get 429.
 	MaxConnsPerIP int
+	// MaxGamesPerHour bounds the games one room starts in any hour
+	// (default 60; negative: no bound). A room at the bound stays at
+	// turn 0 until its oldest start of the hour is an hour old.
+	MaxGamesPerHour int
 	// Logf, when set, receives one line per notable event (rooms, games,
 	// closed connections). Passwords are never logged.
 	Logf func(format string, args ...any)
@@ -129,6 +137,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.MaxConnsPerIP <= 0 {
 		opts.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
+	if opts.MaxGamesPerHour == 0 {
+		opts.MaxGamesPerHour = DefaultMaxGamesPerHour
 	}
 	s := &Server{
 		opts: opts, clk: opts.clock,

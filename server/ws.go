@@ -34,10 +34,7 @@ var acceptOptions = &websocket.AcceptOptions{
 // acquireConn counts a websocket of the request's remote address against
 // MaxConnsPerIP.
 func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
-	host, _, err := net.SplitHostPort(req.RemoteAddr)
-	if err != nil {
-		host = req.RemoteAddr
-	}
+	host := remoteHost(req)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.conns[host] >= s.opts.MaxConnsPerIP {
@@ -51,6 +48,16 @@ func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
 			delete(s.conns, host)
 		}
 	}, true
+}
+
+// remoteHost is the request's remote address without its port: the key of
+// every per-address limit.
+func remoteHost(req *http.Request) string {
+	host, _, err := net.SplitHostPort(req.RemoteAddr)
+	if err != nil {
+		return req.RemoteAddr
+	}
+	return host
 }
 
 // subscriber is one game_channel socket's queue.
@@ -304,7 +311,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 			return reply(false, "You need the correct join key for the room")
 		}
 	}
-	if !checkPassword(key, r.joinKey, true) {
+	if !sameSecret(key, r.joinKey) {
 		return reply(false, "You need the correct join key for the room")
 	}
 	r.mu.Lock()
@@ -331,7 +338,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if found != nil {
-		if !checkPassword(password, found.password, true) {
+		if !sameSecret(password, found.password) {
 			return reply(false, "Username exists")
 		}
 		r.bindLocked(ac, found)

@@ -40,6 +40,7 @@ type serverOptions struct {
 	finish   float64
 	replay   string
 	deadline time.Duration
+	perHour  int
 	memory   int64
 	stdout   io.Writer
 	stderr   io.Writer
@@ -71,8 +72,13 @@ Every game is recorded as a .rwd in --dir as it is played (flushed every
 round), and the same address serves the viewer: the library of --dir and,
 under "Live", every game being played, followed round by round.
 
-Admin actions on the default room (/start, /restart, /deletegameroom) need
-the master admin password, read from $` + adminPasswordEnv + ` (unset: disabled).
+Admin actions (/start, /restart, /deletegameroom on the default room or on
+a room created without a password, /configadmin, admin rooms) need the
+master admin password, read from $` + adminPasswordEnv + `; unset, they are
+disabled on every room. A room created with its own password takes that
+password too, but lock-step, built-in bots and a finish time under 5 s
+stay the master's; admin requests must be application/json and not
+cross-site. A room starts at most --max-games-per-hour games an hour.
 Stop the server with Ctrl-C: every game in progress is ended at its last
 whole round and its replay kept.`,
 		Args: cobra.NoArgs,
@@ -100,6 +106,7 @@ whole round and its replay kept.`,
 	f.Float64Var(&opts.finish, "finish-time", 0, "seconds a finished game stays before the room restarts, 0..60; 0 keeps it (default: the preset's)")
 	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
 	addMemoryFlag(cmd, &opts.memory)
+	f.IntVar(&opts.perHour, "max-games-per-hour", server.DefaultMaxGamesPerHour, "games one room may start in any hour (0: no bound)")
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
 	return cmd
 }
@@ -110,6 +117,9 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	cfg, ok := server.Preset(o.preset)
 	if !ok {
 		return cfg, fmt.Errorf("server: --preset %q is not a preset (want default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run)", o.preset)
+	}
+	if o.perHour < 0 {
+		return cfg, fmt.Errorf("server: --max-games-per-hour %d is negative (0: no bound)", o.perHour)
 	}
 	if o.deadline < time.Second || o.deadline > time.Hour {
 		return cfg, fmt.Errorf("server: --lockstep-deadline %v outside 1s..1h", o.deadline)
@@ -187,6 +197,7 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		Tool:             "rewind " + version,
 		AdminPassword:    adminPassword,
 		LockstepDeadline: opts.deadline,
+		MaxGamesPerHour:  gamesPerHour(opts.perHour),
 		Logf:             logger.Printf,
 	})
 	if err != nil {
@@ -249,6 +260,15 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		hs.Close()
 	}
 	return cerr
+}
+
+// gamesPerHour maps --max-games-per-hour (0: no bound) to
+// Options.MaxGamesPerHour (negative: no bound).
+func gamesPerHour(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }
 
 // protocolOrViewer routes the official protocol's paths to the game server
