@@ -3,8 +3,12 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -251,4 +255,133 @@ func TestGamesPerHourBound(t *testing.T) {
 	}
 	ts.clk.Advance(time.Hour)
 	eventually(t, "the third game started", func() bool { return len(ts.s.Games()) == 3 })
+}
+
+// backoffMin is the least time n checked wrong guesses take under the
+// documented back-off (guardFree free, then guardBase doubling up to
+// guardMax).
+func backoffMin(n int) time.Duration {
+	var total time.Duration
+	for k := guardFree + 1; k < n; k++ {
+		total += min(guardBase<<min(k-guardFree-1, 20), guardMax)
+	}
+	return total
+}
+
+// retryAfter parses the back-off's reply; ok is false for any other.
+func retryAfter(msg string) (time.Duration, bool) {
+	var secs int
+	if _, err := fmt.Sscanf(msg, "Too many failed attempts, try again in %d s", &secs); err != nil || secs <= 0 {
+		return 0, false
+	}
+	return time.Duration(secs) * time.Second, true
+}
+
+// Issue 25, "password guessing": 1,000 wrong admin passwords and 1,000
+// wrong join keys from one address take at least the back-off's time
+// (a fake clock: the test waits what the server says); meanwhile the
+// right password is refused too, another address is refused on the same
+// room and the same address on another room; every failure is logged.
+func TestGuessingIsSlow(t *testing.T) {
+	var mu sync.Mutex
+	var logs strings.Builder
+	ts := newTestServer(t, Options{AdminPassword: "master", Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(&logs, format+"\n", args...)
+	}})
+	if err := ts.s.CreateRoom("r", lockstep(200), "pw", "key", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.s.CreateRoom("r2", lockstep(200), "pw2", "", false); err != nil {
+		t.Fatal(err)
+	}
+	const guesses = 1000
+	start := ts.clk.Now()
+	checked, refused := 0, 0
+	for checked < guesses {
+		_, r := ts.post("/restart", map[string]any{"gameroom_id": "r", "admin_password": fmt.Sprintf("guess%d", checked), "config": map[string]any{}})
+		if r.ErrMsg == "You are not allowed to do this" {
+			checked++
+			continue
+		}
+		d, ok := retryAfter(r.ErrMsg)
+		if !ok {
+			t.Fatalf("guess %d: %+v", checked, r)
+		}
+		refused++
+		if refused == 1 {
+			// the right password, while refused, is refused too
+			if _, r := ts.post("/restart", map[string]any{"gameroom_id": "r", "admin_password": "pw", "config": map[string]any{}}); r.Success {
+				t.Error("the right password worked during the back-off")
+			}
+			// the address is refused on another room
+			if _, r := ts.post("/start", map[string]any{"gameroom_id": "r2", "admin_password": "x"}); !strings.HasPrefix(r.ErrMsg, "Too many failed attempts") {
+				t.Errorf("the same address on another room: %+v", r)
+			}
+			// and another address on the same room
+			if msg := postFrom(t, "127.0.0.2", ts.hs.URL+"/start", `{"gameroom_id":"r","admin_password":"y"}`); !strings.HasPrefix(msg, "Too many failed attempts") {
+				t.Errorf("another address on the same room: %q", msg)
+			}
+		}
+		ts.clk.Advance(d)
+	}
+	if took, want := ts.clk.Now().Sub(start), backoffMin(guesses); took < want || want < 24*time.Hour {
+		t.Errorf("%d admin password guesses took %v (%d refused), want at least %v", guesses, took, refused, want)
+	}
+
+	a := ts.action("r")
+	start, checked, refused = ts.clk.Now(), 0, 0
+	for checked < guesses {
+		r := a.send(map[string]any{"action": "register", "username": "u", "password": "p", "join_key": fmt.Sprintf("k%d", checked)})
+		msg, _ := r["err_msg"].(string)
+		if msg == "You need the correct join key for the room" {
+			checked++
+			continue
+		}
+		d, ok := retryAfter(msg)
+		if !ok {
+			t.Fatalf("join key guess %d: %v", checked, r)
+		}
+		refused++
+		ts.clk.Advance(d)
+	}
+	if took, want := ts.clk.Now().Sub(start), backoffMin(guesses); took < want {
+		t.Errorf("%d join key guesses took %v (%d refused), want at least %v", guesses, took, refused, want)
+	}
+	// once the back-off is over, the right secrets work
+	ts.clk.Advance(guardMax)
+	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "p", "join_key": "key"}); r["success"] != true {
+		t.Errorf("the right join key after the back-off: %v", r)
+	}
+	mu.Lock()
+	out := logs.String()
+	mu.Unlock()
+	for _, want := range []string{"room r: wrong admin password from 127.0.0.1", "room r: wrong join key from 127.0.0.1", "further attempts refused for"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "guess1") || strings.Contains(out, "k1") {
+		t.Error("a guessed secret was logged")
+	}
+}
+
+// postFrom posts body as application/json from local address ip and
+// returns the reply's err_msg.
+func postFrom(t *testing.T, ip, url, body string) string {
+	t.Helper()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	defer c.CloseIdleConnections()
+	resp, err := c.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Skipf("cannot send from %s: %v", ip, err)
+	}
+	defer resp.Body.Close()
+	var r rpcReply
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r.ErrMsg
 }

@@ -186,8 +186,8 @@ func (s *Server) handleCreate(req *http.Request, q request) error {
 	admin := false
 	if v := req.URL.Query().Get("admin"); v != "" && (v == "true" || v == "True" || v == "TRUE") {
 		master, _, _ := q.str("master_admin_password")
-		if !checkPassword(master, s.opts.AdminPassword) {
-			return errMsg("To create an admin room, you need admin")
+		if err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(master, s.opts.AdminPassword) }); err != nil {
+			return wrongSecret(err, "To create an admin room, you need admin")
 		}
 		admin = true
 		if !pwPresent {
@@ -215,7 +215,7 @@ func randomPassword() string {
 
 // roomFor finds the request's room and checks its admin password (the
 // room's or the master's); master says the master password was given.
-func (s *Server) roomFor(q request, needConfig bool) (r *room, master bool, err error) {
+func (s *Server) roomFor(req *http.Request, q request, needConfig bool) (r *room, master bool, err error) {
 	id, present, _ := q.str("gameroom_id")
 	if !present {
 		return nil, false, errMsg("You need to specify room id")
@@ -228,15 +228,18 @@ func (s *Server) roomFor(q request, needConfig bool) (r *room, master bool, err 
 	if r == nil {
 		return nil, false, errMsg("No such room")
 	}
-	master = checkPassword(password, s.opts.AdminPassword)
-	if !master && !checkPassword(password, r.adminPassword) {
-		return nil, false, errMsg("You are not allowed to do this")
+	err = s.guess(remoteHost(req), r.id, "admin password", func() bool {
+		master = checkPassword(password, s.opts.AdminPassword)
+		return master || checkPassword(password, r.adminPassword)
+	})
+	if err != nil {
+		return nil, false, wrongSecret(err, "You are not allowed to do this")
 	}
 	return r, master, nil
 }
 
 func (s *Server) handleRestart(req *http.Request, q request) error {
-	r, master, err := s.roomFor(q, true)
+	r, master, err := s.roomFor(req, q, true)
 	if err != nil {
 		return err
 	}
@@ -260,7 +263,7 @@ func (s *Server) handleRestart(req *http.Request, q request) error {
 }
 
 func (s *Server) handleStart(req *http.Request, q request) error {
-	r, _, err := s.roomFor(q, false)
+	r, _, err := s.roomFor(req, q, false)
 	if err != nil {
 		return err
 	}
@@ -284,8 +287,11 @@ func (s *Server) handleDelete(req *http.Request, q request) error {
 		return errMsg("No such room")
 	}
 	password, _, _ := q.str("admin_password")
-	if !(!r.admin && checkPassword(password, r.adminPassword)) && !checkPassword(password, s.opts.AdminPassword) {
-		return errMsg("Wrong password")
+	err := s.guess(remoteHost(req), r.id, "admin password", func() bool {
+		return (!r.admin && checkPassword(password, r.adminPassword)) || checkPassword(password, s.opts.AdminPassword)
+	})
+	if err != nil {
+		return wrongSecret(err, "Wrong password")
 	}
 	s.removeRoom(id)
 	return nil
@@ -322,19 +328,29 @@ func (s *Server) handleChat(req *http.Request, q request) error {
 	return nil
 }
 
-func (s *Server) checkMaster(q request) error {
+func (s *Server) checkMaster(req *http.Request, q request) error {
 	password, present, _ := q.str("admin_password")
 	if !present {
 		return errMsg("You need admin password")
 	}
-	if !checkPassword(password, s.opts.AdminPassword) {
-		return errMsg("Admin password is wrong")
+	err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(password, s.opts.AdminPassword) })
+	if err != nil {
+		return wrongSecret(err, "Admin password is wrong")
 	}
 	return nil
 }
 
+// wrongSecret is the reply to a failed guess: the route's own wording for
+// a wrong secret, or the back-off's.
+func wrongSecret(err error, wording string) error {
+	if err == errWrongSecret {
+		return errMsg(wording)
+	}
+	return err
+}
+
 func (s *Server) handleConfigAdmin(req *http.Request, q request) error {
-	if err := s.checkMaster(q); err != nil {
+	if err := s.checkMaster(req, q); err != nil {
 		return err
 	}
 	var maxRooms, idle int64
@@ -372,7 +388,7 @@ func (s *Server) handleConfigAdmin(req *http.Request, q request) error {
 // handleResetLeaderboard: rewind keeps no leaderboard; the master admin
 // gets success, as the reference would give after clearing its.
 func (s *Server) handleResetLeaderboard(req *http.Request, q request) error {
-	return s.checkMaster(q)
+	return s.checkMaster(req, q)
 }
 
 // handleReplay serves the room's game as an official .cfr (gzip'd JSON):

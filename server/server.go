@@ -113,6 +113,7 @@ type Server struct {
 	games      []*liveGame // newest last
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
+	guard    guard         // back-off of failed passwords and join keys
 }
 
 // New returns a Server recording into opts.Dir (created if missing).

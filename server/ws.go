@@ -168,6 +168,7 @@ func (s *Server) gameChannel(w http.ResponseWriter, req *http.Request) {
 // registered.
 type actionConn struct {
 	c    *websocket.Conn
+	addr string // remote address, for the back-off of failed secrets
 	g    *game
 	p    *player
 	once sync.Once
@@ -195,7 +196,7 @@ func (s *Server) actionChannel(w http.ResponseWriter, req *http.Request) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(s.opts.MaxMessageBytes)
-	ac := &actionConn{c: c}
+	ac := &actionConn{c: c, addr: remoteHost(req)}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -311,8 +312,10 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 			return reply(false, "You need the correct join key for the room")
 		}
 	}
-	if !sameSecret(key, r.joinKey) {
-		return reply(false, "You need the correct join key for the room")
+	if r.joinKey != "" || key != "" {
+		if err := r.s.guess(ac.addr, r.id, "join key", func() bool { return sameSecret(key, r.joinKey) }); err != nil {
+			return reply(false, wrongSecret(err, "You need the correct join key for the room").Error())
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -338,8 +341,9 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if found != nil {
-		if !sameSecret(password, found.password) {
-			return reply(false, "Username exists")
+		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(name), func() bool { return sameSecret(password, found.password) })
+		if err != nil {
+			return reply(false, wrongSecret(err, "Username exists").Error())
 		}
 		r.bindLocked(ac, found)
 		return registered(found.uid)
