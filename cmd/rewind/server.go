@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/server"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -41,12 +42,16 @@ type serverOptions struct {
 	replay   string
 	deadline time.Duration
 	perHour  int
+	maxConns int
 	memory   int64
 	stdout   io.Writer
 	stderr   io.Writer
 	// ready, when set, receives the base URL once the server listens
 	// (tests use it).
 	ready chan<- string
+	// httpTimeout, when set, replaces the HTTP read-header, read and
+	// write timeouts (tests use a short one).
+	httpTimeout time.Duration
 }
 
 func newServerCmd() *cobra.Command { return serverCommand(&serverOptions{}) }
@@ -106,6 +111,7 @@ whole round and its replay kept.`,
 	f.Float64Var(&opts.finish, "finish-time", 0, "seconds a finished game stays before the room restarts, 0..60; 0 keeps it (default: the preset's)")
 	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
 	addMemoryFlag(cmd, &opts.memory)
+	f.IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open: websockets (two per official bot), RPCs and browsers (0: no bound)")
 	f.IntVar(&opts.perHour, "max-games-per-hour", server.DefaultMaxGamesPerHour, "games one room may start in any hour (0: no bound)")
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
 	return cmd
@@ -117,6 +123,9 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	cfg, ok := server.Preset(o.preset)
 	if !ok {
 		return cfg, fmt.Errorf("server: --preset %q is not a preset (want default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run)", o.preset)
+	}
+	if o.maxConns < 0 {
+		return cfg, fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", o.maxConns)
 	}
 	if o.perHour < 0 {
 		return cfg, fmt.Errorf("server: --max-games-per-hour %d is negative (0: no bound)", o.perHour)
@@ -198,6 +207,7 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		AdminPassword:    adminPassword,
 		LockstepDeadline: opts.deadline,
 		MaxGamesPerHour:  gamesPerHour(opts.perHour),
+		MaxConnsPerIP:    connsPerIP(opts.maxConns),
 		Logf:             logger.Printf,
 	})
 	if err != nil {
@@ -227,16 +237,16 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		// state each); the budget is the viewer's decodes and cache.
 		MemoryBudget: budget,
 	})
-	hs := &http.Server{
-		Handler: protocolOrViewer(srv, view),
-		// No read or write timeout: websockets and live streams are long;
-		// the protocol and the viewer bound their own reads and writes.
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          logger,
+	// The viewer's HTTP server: its read-header, read, write and idle
+	// timeouts hold for the protocol's requests too (websockets are
+	// hijacked, which clears the deadlines; live streams set their own).
+	hs := view.HTTPServer()
+	hs.Handler = protocolOrViewer(srv, view)
+	hs.ErrorLog = logger
+	if opts.httpTimeout > 0 {
+		hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout = opts.httpTimeout, opts.httpTimeout, opts.httpTimeout
 	}
-	hs.RegisterOnShutdown(view.Shutdown)
+	ln = connlimit.Listener(ln, opts.maxConns)
 	base := "http://" + ln.Addr().String()
 	ws := "ws://" + ln.Addr().String()
 	fmt.Fprintf(opts.stdout, "rewind server at %s  (Ctrl-C stops)\n  bots connect to %s/gameroom/%s\n  live games and replays: %s/\n  recording to %s\n",
@@ -267,6 +277,15 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 func gamesPerHour(flag int) int {
 	if flag == 0 {
 		return -1
+	}
+	return flag
+}
+
+// connsPerIP maps --max-conns-per-ip (0: no bound) to
+// Options.MaxConnsPerIP (0 there is the default).
+func connsPerIP(flag int) int {
+	if flag == 0 {
+		return math.MaxInt
 	}
 	return flag
 }

@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // startServerCmd runs `rewind server` with args (and --addr, --dir) on
@@ -113,6 +120,92 @@ func TestServerAdminClosedWithoutPassword(t *testing.T) {
 	for _, r := range list {
 		if r.Turn != 0 {
 			t.Errorf("room %s was started: turn %d", r.Name, r.Turn)
+		}
+	}
+}
+
+// Issue 25, "slow body": connections that send an RPC body slowly (one
+// byte every 50 ms, never the whole body) are closed by the read timeout
+// — here a short one.
+func TestServerClosesSlowBodies(t *testing.T) {
+	base, _ := startServerCmd(t, &serverOptions{httpTimeout: 300 * time.Millisecond}, "--max-conns-per-ip", "100")
+	addr := strings.TrimPrefix(base, "http://")
+	const conns = 50
+	paths := []string{"/restart", "/creategameroom", "/send_chat"}
+	var wg sync.WaitGroup
+	errs := make(chan error, conns)
+	for i := 0; i < conns; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- slowBody(addr, paths[i%len(paths)])
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// slowBody sends a request whose body never completes, one byte at a
+// time, and returns nil once the server closes the connection (an error
+// if it is still open after the safety net).
+func slowBody(addr, path string) error {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{", path, addr)
+	closed := make(chan error, 1)
+	go func() {
+		c.SetReadDeadline(time.Now().Add(2 * time.Minute)) // a safety net, not a verdict
+		_, err := io.Copy(io.Discard, c)
+		closed <- err
+	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-closed:
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return fmt.Errorf("POST %s: a slow body still holds its connection after 2 minutes", path)
+			}
+			return nil
+		case <-tick.C:
+			c.Write([]byte(" "))
+		}
+	}
+}
+
+// Issue 25, "spectators": --max-conns-per-ip sets how many connections
+// one address may hold (here 100 websockets, 50 bots' worth, where 64
+// was the fixed bound), and refuses the next with 429.
+func TestServerMaxConnsPerIP(t *testing.T) {
+	base, _ := startServerCmd(t, &serverOptions{}, "--max-conns-per-ip", "100")
+	ws := "ws" + strings.TrimPrefix(base, "http") + "/gameroom/public/"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a safety net
+	defer cancel()
+	for i := 0; i < 100; i++ {
+		ch := "game_channel"
+		if i%2 == 0 {
+			ch = "action_channel"
+		}
+		c, _, err := websocket.Dial(ctx, ws+ch, nil)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i+1, err)
+		}
+		defer c.CloseNow()
+	}
+	resp, err := http.Get(base + "/get_gameroom_list")
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests {
+			t.Errorf("connection 101: status %d, want 429", resp.StatusCode)
 		}
 	}
 }
