@@ -48,6 +48,12 @@ type player struct {
 	conns    int      // open action channels bound to the player
 	pending  []string // the last command list, applied at the next round
 	sent     bool     // a command message arrived this turn (lock-step)
+	// misses counts the lock-step rounds in a row released at the
+	// deadline without a command message from an open channel; at
+	// LockstepMisses the player is dropped: it no longer holds rounds
+	// until it registers again.
+	misses  int
+	dropped bool
 }
 
 // seat is one player of a started game, by uid-1.
@@ -305,10 +311,10 @@ func (r *room) tick() time.Duration {
 		if g.waiting {
 			if g.cfg.RoundTime == 0 {
 				if g.allReady() || due(g.lastRound.Add(r.s.opts.LockstepDeadline)) {
-					g.releaseLocked()
+					g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 				}
 			} else if due(g.lastRound.Add(time.Duration(g.cfg.RoundTime * float64(time.Second)))) {
-				g.releaseLocked()
+				g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 			}
 		}
 	case phaseOver:
@@ -354,11 +360,11 @@ func (r *room) hourlyBoundLocked(now time.Time, due func(time.Time) bool) bool {
 	return true
 }
 
-// allReady: every remote player with an open action channel has sent its
-// commands for this turn (lock-step).
+// allReady: every remote player with an open action channel, not dropped,
+// has sent its commands for this turn (lock-step).
 func (g *game) allReady() bool {
 	for _, st := range g.seats {
-		if st.p != nil && st.p.conns > 0 && !st.p.sent {
+		if st.p != nil && st.p.conns > 0 && !st.p.dropped && !st.p.sent {
 			return false
 		}
 	}
@@ -366,22 +372,31 @@ func (g *game) allReady() bool {
 }
 
 // releaseLocked lets the match play round `turn` with the players'
-// pending commands.
-func (g *game) releaseLocked() {
+// pending commands. In lock-step, a player with an open channel that
+// missed misses rounds in a row is dropped (logf tells).
+func (g *game) releaseLocked(misses int, logf func(format string, args ...any)) {
 	if !g.waiting {
 		return
 	}
 	for _, st := range g.seats {
 		if st.p != nil {
+			p := st.p
 			st.missed = ""
-			if g.cfg.RoundTime == 0 && !st.p.sent && !g.stopping {
-				if st.p.conns == 0 {
+			if g.cfg.RoundTime == 0 && !g.stopping {
+				switch {
+				case p.sent:
+					p.misses = 0
+				case p.conns == 0 || p.dropped:
 					st.missed = "no commands this lock-step round: the player is disconnected"
-				} else {
+				default:
 					st.missed = "no commands by the lock-step deadline"
+					if p.misses++; p.misses >= misses {
+						p.dropped = true
+						logf("game %s: %s missed %d lock-step rounds in a row: disconnected until it registers again", g.id, p.name, p.misses)
+					}
 				}
 			}
-			st.snap, st.p.pending, st.p.sent = st.p.pending, nil, false
+			st.snap, p.pending, p.sent = p.pending, nil, false
 		}
 	}
 	g.waiting = false
@@ -515,7 +530,7 @@ func (r *room) stopCtl() {
 	if g.phase == phasePlaying {
 		g.stopping = true
 		g.cancel()
-		g.releaseLocked()
+		g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 	}
 	r.mu.Unlock()
 	if done != nil {
@@ -658,7 +673,7 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 		g.waiting = true
 		g.release = make(chan struct{})
 		if g.stopping {
-			g.releaseLocked()
+			g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 		}
 	}
 	r.mu.Unlock()

@@ -13,8 +13,11 @@ import (
 // Defaults of Options.
 const (
 	DefaultLockstepDeadline = 10 * time.Second
-	DefaultMaxRooms         = 15
-	DefaultIdleRoomTimeout  = 600 * time.Second
+	// DefaultLockstepMisses is K: the lock-step rounds in a row a player
+	// may miss before it is dropped.
+	DefaultLockstepMisses  = 3
+	DefaultMaxRooms        = 15
+	DefaultIdleRoomTimeout = 600 * time.Second
 	// DefaultMaxMessageBytes bounds one action_channel message. A full
 	// command list of a 30×30 game is at most a few thousand commands of
 	// about 16 bytes (under 64 KiB); 1 MiB leaves ample room while
@@ -43,6 +46,11 @@ type Options struct {
 	// LockstepDeadline is how long a lock-step room (round_time 0) waits
 	// for a round's commands at most (default 10 s).
 	LockstepDeadline time.Duration
+	// LockstepMisses: a player with an open channel that sends nothing
+	// for that many lock-step rounds in a row (default 3) no longer holds
+	// rounds — a silent client costs at most that many deadlines — until
+	// it registers again (same name and password).
+	LockstepMisses int
 	// MaxRooms bounds the rooms (default 15).
 	MaxRooms int
 	// IdleRoomTimeout: a non-admin room whose game has not advanced for
@@ -126,6 +134,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.LockstepDeadline <= 0 {
 		opts.LockstepDeadline = DefaultLockstepDeadline
+	}
+	if opts.LockstepMisses <= 0 {
+		opts.LockstepMisses = DefaultLockstepMisses
 	}
 	if opts.MaxRooms <= 0 {
 		opts.MaxRooms = DefaultMaxRooms

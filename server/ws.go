@@ -378,6 +378,11 @@ func registered(uid int) []byte {
 }
 
 func (r *room) bindLocked(ac *actionConn, p *player) {
+	if p.dropped {
+		// A dropped player that registers again takes its seat back.
+		p.dropped, p.misses = false, 0
+		r.s.logf("game %s: %s registered again: back in the lock-step", r.g.id, p.name)
+	}
 	if ac.p == p && ac.g == r.g {
 		return
 	}

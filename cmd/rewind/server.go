@@ -42,6 +42,7 @@ type serverOptions struct {
 	replay   string
 	deadline time.Duration
 	perHour  int
+	misses   int
 	maxConns int
 	memory   int64
 	stdout   io.Writer
@@ -113,6 +114,7 @@ whole round and its replay kept.`,
 	addMemoryFlag(cmd, &opts.memory)
 	f.IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open: websockets (two per official bot), RPCs and browsers (0: no bound)")
 	f.IntVar(&opts.perHour, "max-games-per-hour", server.DefaultMaxGamesPerHour, "games one room may start in any hour (0: no bound)")
+	f.IntVar(&opts.misses, "lockstep-misses", server.DefaultLockstepMisses, "lock-step rooms: rounds in a row a player may miss before it stops holding rounds (until it registers again), 1..100")
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
 	return cmd
 }
@@ -123,6 +125,9 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	cfg, ok := server.Preset(o.preset)
 	if !ok {
 		return cfg, fmt.Errorf("server: --preset %q is not a preset (want default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run)", o.preset)
+	}
+	if o.misses < 1 || o.misses > 100 {
+		return cfg, fmt.Errorf("server: --lockstep-misses %d outside 1..100", o.misses)
 	}
 	if o.maxConns < 0 {
 		return cfg, fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", o.maxConns)
@@ -206,6 +211,7 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		Tool:             "rewind " + version,
 		AdminPassword:    adminPassword,
 		LockstepDeadline: opts.deadline,
+		LockstepMisses:   opts.misses,
 		MaxGamesPerHour:  gamesPerHour(opts.perHour),
 		MaxConnsPerIP:    connsPerIP(opts.maxConns),
 		Logf:             logger.Printf,
