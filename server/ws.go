@@ -300,12 +300,21 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	if json.Unmarshal(uraw, &name) != nil || json.Unmarshal(praw, &password) != nil || !isJSONString(uraw) || !isJSONString(praw) {
 		return reply(false, "Username and Password needs to be strings")
 	}
+	if utf8.RuneCountInString(name) > 4*maxUsernameRunes {
+		// NFKC may shorten a name, but never by that much
+		return reply(false, "Username can't exceed 15 characters.")
+	}
+	name, err := normalizeName(name)
+	if err != nil {
+		return reply(false, err.Error())
+	}
 	if utf8.RuneCountInString(name) > maxUsernameRunes {
 		return reply(false, "Username can't exceed 15 characters.")
 	}
 	if name == "" {
 		return reply(false, "Username has to be at least 1 characters")
 	}
+	nkey := nameKey(name)
 	key := ""
 	if kraw, ok := m["join_key"]; ok {
 		if !isJSONString(kraw) || json.Unmarshal(kraw, &key) != nil {
@@ -326,13 +335,13 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	var found *player
 	if g.phase == phaseWaiting {
 		for _, p := range g.players {
-			if p.name == name {
+			if nameKey(p.name) == nkey {
 				found = p
 			}
 		}
 	} else {
 		for _, st := range g.seats {
-			if st.name == name {
+			if nameKey(st.name) == nkey {
 				if st.p == nil {
 					return reply(false, "Username exists")
 				}
