@@ -425,7 +425,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 		if phase == phaseOver {
 			// The footer follows the last round at once; wait for it.
 			for {
-				_, gi, ch := live.snapshot()
+				gi, ch := live.state()
 				if gi.Done || ch == nil {
 					break
 				}
@@ -436,12 +436,14 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 				}
 			}
 		}
-		data, _, _ := live.snapshot()
-		if len(data) == 0 {
-			// The game starts: its header is not written yet.
-			err = writeMapCFR(&out, info, &frame)
-		} else {
-			err = writeCFR(&out, data)
+		var data []byte
+		if data, _, _, err = live.snapshot(); err == nil {
+			if len(data) == 0 {
+				// The game starts: its header is not written yet.
+				err = writeMapCFR(&out, info, &frame)
+			} else {
+				err = writeCFR(&out, data)
+			}
 		}
 	}
 	if err != nil {

@@ -497,8 +497,7 @@ func (r *room) startLocked(now time.Time) error {
 		if err == nil {
 			err = live.finish(f, path)
 		} else {
-			f.Close()
-			live.fail()
+			live.fail(f)
 		}
 		if err != nil {
 			r.s.logf("room %s: game %s: %v", r.id, g.id, err)

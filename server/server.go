@@ -327,7 +327,7 @@ func (s *Server) Games() []GameInfo {
 	s.gamesMu.Unlock()
 	out := make([]GameInfo, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- {
-		_, info, _ := games[i].snapshot()
+		info, _ := games[i].state()
 		out = append(out, info)
 	}
 	return out
@@ -336,8 +336,10 @@ func (s *Server) Games() []GameInfo {
 // Recording returns the .rwd bytes of game id recorded so far — whole
 // rounds only, a valid replay up to a truncation while the game is played
 // (with its footer once Done) — with the game's info and a channel closed
-// at its next round or at its end (nil once it is done). data must not be
-// modified. The error is ErrNoGame for an unknown id.
+// at its next round or at its end (nil once it is done). The bytes are
+// read from the recording's file at each call (the server holds none);
+// they are the caller's. The error is ErrNoGame for an unknown id, or the
+// file's.
 func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan struct{}, err error) {
 	s.gamesMu.Lock()
 	var l *liveGame
@@ -350,6 +352,5 @@ func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan s
 	if l == nil {
 		return nil, GameInfo{}, nil, ErrNoGame
 	}
-	data, g, changed = l.snapshot()
-	return data, g, changed, nil
+	return l.snapshot()
 }
