@@ -3,9 +3,9 @@ package server
 import (
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
