@@ -88,6 +88,10 @@ type GameInfo struct {
 	Done bool
 	// Path is the .rwd file (".partial" appended while it is played).
 	Path string
+	// Recovered marks a game cut by a crash and recovered when the
+	// server started: its recording ends at its last whole round, with a
+	// footer there (Turn < MaxTurn).
+	Recovered bool
 }
 
 // ErrNoGame is returned by Recording for an unknown game id.
@@ -124,7 +128,9 @@ type Server struct {
 	guard    guard         // back-off of failed passwords and join keys
 }
 
-// New returns a Server recording into opts.Dir (created if missing).
+// New returns a Server recording into opts.Dir (created if missing). The
+// .partial recordings a crash left there are recovered first, up to their
+// last whole round, and listed by Games (GameInfo.Recovered).
 func New(opts Options) (*Server, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("server: Options.Dir is required")
@@ -161,6 +167,13 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.clk == nil {
 		s.clk = realClock{}
+	}
+	for _, info := range s.recoverPartials(opts.Dir) {
+		l := s.addGame(info)
+		l.changed = nil // done
+		if fi, err := os.Stat(info.Path); err == nil {
+			l.written, l.committed = fi.Size(), fi.Size()
+		}
 	}
 	s.routes()
 	return s, nil
