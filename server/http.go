@@ -132,6 +132,8 @@ func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 		Turn         int    `json:"turn"`
 		MaxTurn      int    `json:"max_turn"`
 		Rank         bool   `json:"rank"`
+		// Stopped (rewind) says why a room plays no more games.
+		Stopped string `json:"stopped,omitempty"`
 	}
 	s.mu.Lock()
 	rooms := make([]*room, 0, len(s.order))
@@ -147,7 +149,7 @@ func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 		if g.phase != phaseWaiting {
 			n = len(g.seats)
 		}
-		list = append(list, entry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn})
+		list = append(list, entry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn, Stopped: r.stopped})
 		r.mu.Unlock()
 	}
 	b, _ := json.Marshal(list)
@@ -268,6 +270,10 @@ func (s *Server) handleStart(req *http.Request, q request) error {
 		return err
 	}
 	r.mu.Lock()
+	if stopped := r.stopped; stopped != "" {
+		r.mu.Unlock()
+		return errMsg("The room is stopped: " + stopped + "; /restart starts it again")
+	}
 	r.g.startReq = true
 	r.mu.Unlock()
 	// Start now, as the reference does, so that the game exists when the

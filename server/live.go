@@ -11,6 +11,16 @@ import (
 // ones are on disk in Options.Dir in any case).
 const maxGames = 100
 
+// recFile is a recording's file: written by the recorder, read back by
+// Recording. Tests replace os.Create to make a disk fill up.
+type recFile interface {
+	io.Writer
+	io.ReaderAt
+	io.Closer
+}
+
+func createFile(name string) (recFile, error) { return os.Create(name) }
+
 // liveGame is one recorded game. Its bytes are on disk only: the recorder
 // streams to the file, and Recording reads the file up to the last whole
 // round, so a game costs O(1) memory however long it is and whether or
@@ -18,15 +28,15 @@ const maxGames = 100
 type liveGame struct {
 	mu        sync.Mutex
 	info      GameInfo
-	f         *os.File // the .partial being written; nil once done
-	written   int64    // bytes written to f
-	committed int64    // bytes of whole rounds (a valid replay up to a truncation)
+	f         recFile // the .partial being written; nil once done
+	written   int64   // bytes written to f
+	committed int64   // bytes of whole rounds (a valid replay up to a truncation)
 	changed   chan struct{}
 }
 
 // writer returns the writer the recorder writes through: the file,
 // counting what it holds.
-func (l *liveGame) writer(f *os.File) io.Writer {
+func (l *liveGame) writer(f recFile) io.Writer {
 	l.mu.Lock()
 	l.f = f
 	l.mu.Unlock()
@@ -35,7 +45,7 @@ func (l *liveGame) writer(f *os.File) io.Writer {
 
 type liveWriter struct {
 	l *liveGame
-	f *os.File
+	f recFile
 }
 
 func (w *liveWriter) Write(p []byte) (int, error) {
@@ -57,7 +67,7 @@ func (l *liveGame) commit(turn int) {
 }
 
 // finish closes the file after the footer and renames it into place.
-func (l *liveGame) finish(f *os.File, path string) error {
+func (l *liveGame) finish(f recFile, path string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	err := f.Close()
@@ -80,7 +90,7 @@ func (l *liveGame) finish(f *os.File, path string) error {
 
 // fail marks a game whose recording broke off as done, as far as it got:
 // the .partial keeps its whole rounds.
-func (l *liveGame) fail(f *os.File) {
+func (l *liveGame) fail(f recFile) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f.Close()

@@ -126,6 +126,10 @@ type room struct {
 	// throttled is the game whose start the hourly bound holds (logged
 	// once).
 	throttled *game
+	// stopped, when not "", says why the room plays no more games (its
+	// recording failed: a full disk; or the disk budget refuses) until an
+	// admin /restart.
+	stopped string
 
 	wake     chan struct{}
 	quit     chan struct{}
@@ -257,6 +261,10 @@ func (r *room) tick() time.Duration {
 		r.mu.Unlock()
 		return -1
 	}
+	if r.stopped != "" {
+		r.mu.Unlock()
+		return -1
+	}
 	now := r.s.clk.Now()
 	next := time.Duration(-1)
 	due := func(at time.Time) bool {
@@ -292,8 +300,7 @@ func (r *room) tick() time.Duration {
 		if start {
 			r.starts = append(r.starts, now)
 			if err := r.startLocked(now); err != nil {
-				r.s.logf("room %s: game %s cannot start: %v", r.id, g.id, err)
-				g.startReq, g.begun = false, now
+				r.stopLocked(fmt.Sprintf("game %s cannot start: %v", g.id, err))
 			}
 			break
 		}
@@ -452,7 +459,10 @@ func (r *room) startLocked(now time.Time) error {
 	if err := os.MkdirAll(r.s.opts.Dir, 0o755); err != nil {
 		return fmt.Errorf("server: recording: %w", err)
 	}
-	f, err := os.Create(path + ".partial")
+	if err := r.s.makeRoom(); err != nil {
+		return err
+	}
+	f, err := r.s.opts.create(path + ".partial")
 	if err != nil {
 		return fmt.Errorf("server: recording: %w", err)
 	}
@@ -499,17 +509,29 @@ func (r *room) startLocked(now time.Time) error {
 		} else {
 			live.fail(f)
 		}
-		if err != nil {
-			r.s.logf("room %s: game %s: %v", r.id, g.id, err)
-		}
 		r.mu.Lock()
 		if g.phase != phaseOver {
 			g.phase, g.ended = phaseOver, r.s.clk.Now()
+		}
+		if err != nil {
+			// A recording that fails (a full disk) would fail again: the
+			// room stops instead of restarting into the same error.
+			r.stopLocked(fmt.Sprintf("game %s: recording failed at turn %d: %v", g.id, g.turn, err))
 		}
 		r.mu.Unlock()
 		r.poke()
 	}()
 	return nil
+}
+
+// stopLocked stops the room with reason (logged): no game starts or
+// restarts until an admin /restart.
+func (r *room) stopLocked(reason string) {
+	if r.stopped != "" {
+		return
+	}
+	r.stopped = reason
+	r.s.logf("room %s stopped: %s; an admin /restart starts it again", r.id, reason)
 }
 
 // firstCountDown is the start_count_down of the game's first message.
@@ -538,7 +560,8 @@ func (r *room) stopCtl() {
 }
 
 // restartCtl ends the current game and makes a new one (new map and
-// game_id), with cfg when not nil. The caller holds ctl.
+// game_id), with cfg when not nil; a stopped room plays again. The caller
+// holds ctl.
 func (r *room) restartCtl(cfg *RoomConfig) {
 	r.stopCtl()
 	r.mu.Lock()
@@ -546,6 +569,7 @@ func (r *room) restartCtl(cfg *RoomConfig) {
 	if r.closed {
 		return
 	}
+	r.stopped = ""
 	if cfg != nil {
 		r.cfg = *cfg
 	}

@@ -31,6 +31,8 @@ const (
 	// hour: a 200-round game at the fastest timed pace (0.2 s) lasts
 	// 40 s, so only lock-step rooms of built-in bots come near it.
 	DefaultMaxGamesPerHour = 60
+	// DefaultMaxDiskBytes bounds the recordings in Options.Dir.
+	DefaultMaxDiskBytes = 10 << 30
 )
 
 // Options configures a Server.
@@ -66,12 +68,23 @@ type Options struct {
 	// (default 60; negative: no bound). A room at the bound stays at
 	// turn 0 until its oldest start of the hour is an hour old.
 	MaxGamesPerHour int
+	// MaxDiskBytes bounds the recordings of Dir that the server named
+	// (ROOM-GAMEID.rwd): before a game starts over it, DiskFull says what
+	// happens (default 10 GiB; negative: no bound). The games being played
+	// may pass it by what they record (docs/limits.md).
+	MaxDiskBytes int64
+	// DiskFull is "rotate" (default: the oldest finished recordings are
+	// removed until the others fit) or "refuse" (the room stops, with a
+	// message, until an admin /restart).
+	DiskFull string
 	// Logf, when set, receives one line per notable event (rooms, games,
 	// closed connections). Passwords are never logged.
 	Logf func(format string, args ...any)
 
 	// clock replaces the wall clock in tests.
 	clock clock
+	// create replaces os.Create for the recordings in tests.
+	create func(name string) (recFile, error)
 }
 
 // GameInfo describes one game the server played or is playing.
@@ -126,6 +139,7 @@ type Server struct {
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
 	guard    guard         // back-off of failed passwords and join keys
+	diskMu   sync.Mutex    // serializes the disk budget's check and rotation
 }
 
 // New returns a Server recording into opts.Dir (created if missing). The
@@ -158,6 +172,19 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.MaxGamesPerHour == 0 {
 		opts.MaxGamesPerHour = DefaultMaxGamesPerHour
+	}
+	if opts.MaxDiskBytes == 0 {
+		opts.MaxDiskBytes = DefaultMaxDiskBytes
+	}
+	switch opts.DiskFull {
+	case "":
+		opts.DiskFull = "rotate"
+	case "rotate", "refuse":
+	default:
+		return nil, fmt.Errorf("server: Options.DiskFull %q is neither rotate nor refuse", opts.DiskFull)
+	}
+	if opts.create == nil {
+		opts.create = createFile
 	}
 	s := &Server{
 		opts: opts, clk: opts.clock,

@@ -44,6 +44,8 @@ type serverOptions struct {
 	perHour  int
 	misses   int
 	maxConns int
+	maxDisk  int64
+	diskFull string
 	memory   int64
 	stdout   io.Writer
 	stderr   io.Writer
@@ -113,6 +115,8 @@ whole round and its replay kept.`,
 	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
 	addMemoryFlag(cmd, &opts.memory)
 	f.IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open: websockets (two per official bot), RPCs and browsers (0: no bound)")
+	f.Int64Var(&opts.maxDisk, "max-disk", server.DefaultMaxDiskBytes>>20, "MiB the recordings in --dir may take before a game starts (0: no bound); see --disk-full")
+	f.StringVar(&opts.diskFull, "disk-full", "rotate", "when --max-disk is reached: rotate (remove the oldest finished recordings) or refuse (stop the room until an admin /restart)")
 	f.IntVar(&opts.perHour, "max-games-per-hour", server.DefaultMaxGamesPerHour, "games one room may start in any hour (0: no bound)")
 	f.IntVar(&opts.misses, "lockstep-misses", server.DefaultLockstepMisses, "lock-step rooms: rounds in a row a player may miss before it stops holding rounds (until it registers again), 1..100")
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
@@ -128,6 +132,12 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	}
 	if o.misses < 1 || o.misses > 100 {
 		return cfg, fmt.Errorf("server: --lockstep-misses %d outside 1..100", o.misses)
+	}
+	if o.maxDisk < 0 {
+		return cfg, fmt.Errorf("server: --max-disk %d is negative (0: no bound)", o.maxDisk)
+	}
+	if o.diskFull != "rotate" && o.diskFull != "refuse" {
+		return cfg, fmt.Errorf("server: --disk-full %q is neither rotate nor refuse", o.diskFull)
 	}
 	if o.maxConns < 0 {
 		return cfg, fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", o.maxConns)
@@ -214,6 +224,8 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		LockstepMisses:   opts.misses,
 		MaxGamesPerHour:  gamesPerHour(opts.perHour),
 		MaxConnsPerIP:    connsPerIP(opts.maxConns),
+		MaxDiskBytes:     diskBytes(opts.maxDisk),
+		DiskFull:         opts.diskFull,
 		Logf:             logger.Printf,
 	})
 	if err != nil {
@@ -285,6 +297,15 @@ func gamesPerHour(flag int) int {
 		return -1
 	}
 	return flag
+}
+
+// diskBytes maps --max-disk (MiB, 0: no bound) to Options.MaxDiskBytes
+// (negative: no bound).
+func diskBytes(mib int64) int64 {
+	if mib == 0 {
+		return -1
+	}
+	return mib << 20
 }
 
 // connsPerIP maps --max-conns-per-ip (0: no bound) to
