@@ -1,12 +1,16 @@
 package subprocess
 
 import (
+	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rewind-game/rewind/internal/testutil"
 	"golang.org/x/sys/unix"
@@ -56,5 +60,48 @@ func TestSetsidGrandchildGone(t *testing.T) {
 	}
 	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
 		t.Errorf("the setsid descendant %d is a zombie nobody reaped", pid)
+	}
+}
+
+// Issue 25, "after SIGKILL of play a hung bot is orphaned": a runner
+// killed by SIGKILL takes its bot with it.
+func TestBotDiesWithKilledRunner(t *testing.T) {
+	if os.Getenv("REWIND_RUNNER_CHILD") != "" {
+		b := startBot(t, shell(t)+" -c 'exec sleep 1000'", Options{Deadline: answerDeadline})
+		fmt.Println("bot", b.cmd.Process.Pid)
+		time.Sleep(answerDeadline)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBotDiesWithKilledRunner$")
+	cmd.Env = append(os.Environ(), "REWIND_RUNNER_CHILD=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := 0
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if n, ok := strings.CutPrefix(sc.Text(), "bot "); ok {
+			pid, _ = strconv.Atoi(n)
+			break
+		}
+	}
+	if pid <= 0 || !alive(pid) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the runner did not start its bot (%d)", pid)
+	}
+	cmd.Process.Kill() // SIGKILL: no Close, no clean-up
+	cmd.Wait()
+	limit := time.Now().Add(answerDeadline) // a safety net, not a verdict
+	for alive(pid) {
+		if time.Now().After(limit) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the bot %d outlived its SIGKILLed runner", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
