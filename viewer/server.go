@@ -730,7 +730,9 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, msrc, release, err := openAny(s.mem, f)
+	// The decoders read through ctx: when the client leaves, the work
+	// stops at the next read.
+	src, msrc, release, err := openAny(s.mem, ctxReadCloser{ctxReader{ctx, f}, f})
 	defer release()
 	if err != nil {
 		f.Close()

@@ -132,3 +132,25 @@ func BenchmarkUploadBombCheck(b *testing.B) {
 		})
 	}
 }
+
+// The decode of an upload stops when its client has left: validate under
+// a cancelled context fails at its first read, with no replay decoded
+// (it used to decode the whole file and only then see the context).
+func TestUploadValidateStopsWhenClientLeaves(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "c03.cfr"), readFile(t, testdata+"/conformance/c03.cfr"))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	s := NewServer(lib, Options{})
+	if _, err := s.validate(context.Background(), "c03.cfr"); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rep, err := s.validate(ctx, "c03.cfr"); err == nil || rep != nil {
+		t.Errorf("validate after the client left decoded the file: %v, %v", rep != nil, err)
+	}
+}
