@@ -73,6 +73,27 @@ func ReadHeader(r io.Reader) (*Header, error) {
 	return h, err
 }
 
+// BodyBytes reads a .rwd's header (as ReadHeader) and decompresses its
+// body without decoding it, up to limit+1 bytes: it returns the header and
+// what the body decompresses to (limit+1 when more than limit). A damaged
+// or cut body ends the count where it breaks. Work: the decompression of
+// at most limit+1 bytes, so that a caller can refuse a file whose body
+// expands beyond reason before decoding it (an upload).
+func BodyBytes(r io.Reader, limit int64) (*Header, int64, error) {
+	br := &byteReader{br: bufio.NewReaderSize(r, 64<<10)}
+	h, _, err := readHeader(br, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	zr, err := bodyDecoder(br.br)
+	if err != nil {
+		return h, 0, &FormatError{Round: 0, Err: err}
+	}
+	defer releaseBodyDecoder(zr)
+	n, _ := io.Copy(io.Discard, io.LimitReader(zr, limit+1))
+	return h, n, nil
+}
+
 func headerErr(off int64, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		err = ErrTruncated

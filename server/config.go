@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -99,6 +100,28 @@ func (c RoomConfig) Validate() error {
 		if _, err := bot.Builtin(b); err != nil {
 			return errMsg(fmt.Sprintf("bots value invalid, %q is not a built-in bot", b))
 		}
+	}
+	return nil
+}
+
+// MinFinishTime is the shortest finish_time (other than 0, which keeps
+// the finished game) a room's own password may set: below it, only the
+// master admin password.
+const MinFinishTime = 5.0
+
+// masterOnly reports the first change from old that only the master admin
+// password may make: lock-step (round_time 0), built-in bots, and a
+// finish_time under MinFinishTime — the settings that let a room play
+// games back to back at machine speed. Settings old already had (the
+// operator's) are kept by any restart.
+func (c RoomConfig) masterOnly(old RoomConfig) error {
+	switch {
+	case c.RoundTime == 0 && old.RoundTime != 0:
+		return errMsg("round_time 0 (lock-step) needs the master admin password")
+	case len(c.Bots) > 0 && !slices.Equal(c.Bots, old.Bots):
+		return errMsg("bots need the master admin password")
+	case c.FinishTime > 0 && c.FinishTime < MinFinishTime && c.FinishTime != old.FinishTime:
+		return errMsg("finish_time under " + strconv.FormatFloat(MinFinishTime, 'f', -1, 64) + " s needs the master admin password")
 	}
 	return nil
 }

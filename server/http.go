@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 
@@ -73,10 +74,27 @@ func writeReply(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
+// crossOrigin refuses the requests a browser sends on behalf of another
+// site (Sec-Fetch-Site, else Origin against Host): no web page the
+// organizer visits can drive the server.
+var crossOrigin = http.NewCrossOriginProtection()
+
 // rpc decodes the request body (a JSON object of at most maxBodyBytes)
-// and writes the handler's reply: success, or err_msg.
+// and writes the handler's reply: success, or err_msg. A cross-site
+// request gets 403 and a body that is not declared application/json gets
+// 415 before anything is read, so that no HTML form or no-cors fetch can
+// reach a handler.
 func (s *Server) rpc(h func(*http.Request, request) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
+		if err := crossOrigin.Check(req); err != nil {
+			s.logf("%s from %s: cross-site request refused", req.URL.Path, remoteHost(req))
+			writeReply(w, http.StatusForbidden, reply(false, "Cross-site requests are refused"))
+			return
+		}
+		if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			writeReply(w, http.StatusUnsupportedMediaType, reply(false, "The request body needs Content-Type: application/json"))
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxBodyBytes))
 		if err != nil {
 			var tooBig *http.MaxBytesError
@@ -114,6 +132,8 @@ func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 		Turn         int    `json:"turn"`
 		MaxTurn      int    `json:"max_turn"`
 		Rank         bool   `json:"rank"`
+		// Stopped (rewind) says why a room plays no more games.
+		Stopped string `json:"stopped,omitempty"`
 	}
 	s.mu.Lock()
 	rooms := make([]*room, 0, len(s.order))
@@ -129,7 +149,7 @@ func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 		if g.phase != phaseWaiting {
 			n = len(g.seats)
 		}
-		list = append(list, entry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn})
+		list = append(list, entry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn, Stopped: r.stopped})
 		r.mu.Unlock()
 	}
 	b, _ := json.Marshal(list)
@@ -168,8 +188,8 @@ func (s *Server) handleCreate(req *http.Request, q request) error {
 	admin := false
 	if v := req.URL.Query().Get("admin"); v != "" && (v == "true" || v == "True" || v == "TRUE") {
 		master, _, _ := q.str("master_admin_password")
-		if !checkPassword(master, s.opts.AdminPassword, false) {
-			return errMsg("To create an admin room, you need admin")
+		if err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(master, s.opts.AdminPassword) }); err != nil {
+			return wrongSecret(err, "To create an admin room, you need admin")
 		}
 		admin = true
 		if !pwPresent {
@@ -196,28 +216,32 @@ func randomPassword() string {
 }
 
 // roomFor finds the request's room and checks its admin password (the
-// room's or the master's).
-func (s *Server) roomFor(q request, needConfig bool) (*room, error) {
+// room's or the master's); master says the master password was given.
+func (s *Server) roomFor(req *http.Request, q request, needConfig bool) (r *room, master bool, err error) {
 	id, present, _ := q.str("gameroom_id")
 	if !present {
-		return nil, errMsg("You need to specify room id")
+		return nil, false, errMsg("You need to specify room id")
 	}
 	if _, ok := q["config"]; needConfig && !ok {
-		return nil, errMsg("You need to specify config")
+		return nil, false, errMsg("You need to specify config")
 	}
 	password, _, _ := q.str("admin_password")
-	r := s.room(id)
+	r = s.room(id)
 	if r == nil {
-		return nil, errMsg("No such room")
+		return nil, false, errMsg("No such room")
 	}
-	if !checkPassword(password, r.adminPassword, true) && !checkPassword(password, s.opts.AdminPassword, false) {
-		return nil, errMsg("You are not allowed to do this")
+	err = s.guess(remoteHost(req), r.id, "admin password", func() bool {
+		master = checkPassword(password, s.opts.AdminPassword)
+		return master || checkPassword(password, r.adminPassword)
+	})
+	if err != nil {
+		return nil, false, wrongSecret(err, "You are not allowed to do this")
 	}
-	return r, nil
+	return r, master, nil
 }
 
 func (s *Server) handleRestart(req *http.Request, q request) error {
-	r, err := s.roomFor(q, true)
+	r, master, err := s.roomFor(req, q, true)
 	if err != nil {
 		return err
 	}
@@ -226,8 +250,14 @@ func (s *Server) handleRestart(req *http.Request, q request) error {
 	r.mu.Lock()
 	cfg := r.cfg
 	r.mu.Unlock()
+	old := cfg
 	if err := cfg.applyJSON(q["config"]); err != nil {
 		return err
+	}
+	if !master {
+		if err := cfg.masterOnly(old); err != nil {
+			return err
+		}
 	}
 	r.restartCtl(&cfg)
 	s.logf("room %s restarted", r.id)
@@ -235,11 +265,15 @@ func (s *Server) handleRestart(req *http.Request, q request) error {
 }
 
 func (s *Server) handleStart(req *http.Request, q request) error {
-	r, err := s.roomFor(q, false)
+	r, _, err := s.roomFor(req, q, false)
 	if err != nil {
 		return err
 	}
 	r.mu.Lock()
+	if stopped := r.stopped; stopped != "" {
+		r.mu.Unlock()
+		return errMsg("The room is stopped: " + stopped + "; /restart starts it again")
+	}
 	r.g.startReq = true
 	r.mu.Unlock()
 	// Start now, as the reference does, so that the game exists when the
@@ -259,8 +293,11 @@ func (s *Server) handleDelete(req *http.Request, q request) error {
 		return errMsg("No such room")
 	}
 	password, _, _ := q.str("admin_password")
-	if !(!r.admin && checkPassword(password, r.adminPassword, true)) && !checkPassword(password, s.opts.AdminPassword, false) {
-		return errMsg("Wrong password")
+	err := s.guess(remoteHost(req), r.id, "admin password", func() bool {
+		return (!r.admin && checkPassword(password, r.adminPassword)) || checkPassword(password, s.opts.AdminPassword)
+	})
+	if err != nil {
+		return wrongSecret(err, "Wrong password")
 	}
 	s.removeRoom(id)
 	return nil
@@ -297,19 +334,29 @@ func (s *Server) handleChat(req *http.Request, q request) error {
 	return nil
 }
 
-func (s *Server) checkMaster(q request) error {
+func (s *Server) checkMaster(req *http.Request, q request) error {
 	password, present, _ := q.str("admin_password")
 	if !present {
 		return errMsg("You need admin password")
 	}
-	if !checkPassword(password, s.opts.AdminPassword, false) {
-		return errMsg("Admin password is wrong")
+	err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(password, s.opts.AdminPassword) })
+	if err != nil {
+		return wrongSecret(err, "Admin password is wrong")
 	}
 	return nil
 }
 
+// wrongSecret is the reply to a failed guess: the route's own wording for
+// a wrong secret, or the back-off's.
+func wrongSecret(err error, wording string) error {
+	if err == errWrongSecret {
+		return errMsg(wording)
+	}
+	return err
+}
+
 func (s *Server) handleConfigAdmin(req *http.Request, q request) error {
-	if err := s.checkMaster(q); err != nil {
+	if err := s.checkMaster(req, q); err != nil {
 		return err
 	}
 	var maxRooms, idle int64
@@ -347,7 +394,7 @@ func (s *Server) handleConfigAdmin(req *http.Request, q request) error {
 // handleResetLeaderboard: rewind keeps no leaderboard; the master admin
 // gets success, as the reference would give after clearing its.
 func (s *Server) handleResetLeaderboard(req *http.Request, q request) error {
-	return s.checkMaster(q)
+	return s.checkMaster(req, q)
 }
 
 // handleReplay serves the room's game as an official .cfr (gzip'd JSON):
@@ -384,7 +431,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 		if phase == phaseOver {
 			// The footer follows the last round at once; wait for it.
 			for {
-				_, gi, ch := live.snapshot()
+				gi, ch := live.state()
 				if gi.Done || ch == nil {
 					break
 				}
@@ -395,12 +442,14 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 				}
 			}
 		}
-		data, _, _ := live.snapshot()
-		if len(data) == 0 {
-			// The game starts: its header is not written yet.
-			err = writeMapCFR(&out, info, &frame)
-		} else {
-			err = writeCFR(&out, data)
+		var data []byte
+		if data, _, _, err = live.snapshot(); err == nil {
+			if len(data) == 0 {
+				// The game starts: its header is not written yet.
+				err = writeMapCFR(&out, info, &frame)
+			} else {
+				err = writeCFR(&out, data)
+			}
 		}
 	}
 	if err != nil {

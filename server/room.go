@@ -48,6 +48,12 @@ type player struct {
 	conns    int      // open action channels bound to the player
 	pending  []string // the last command list, applied at the next round
 	sent     bool     // a command message arrived this turn (lock-step)
+	// misses counts the lock-step rounds in a row released at the
+	// deadline without a command message from an open channel; at
+	// LockstepMisses the player is dropped: it no longer holds rounds
+	// until it registers again.
+	misses  int
+	dropped bool
 }
 
 // seat is one player of a started game, by uid-1.
@@ -115,6 +121,15 @@ type room struct {
 	subs       map[*subscriber]struct{}
 	conns      map[*actionConn]struct{}
 	closed     bool
+	// starts are the game starts of the last hour (MaxGamesPerHour).
+	starts []time.Time
+	// throttled is the game whose start the hourly bound holds (logged
+	// once).
+	throttled *game
+	// stopped, when not "", says why the room plays no more games (its
+	// recording failed: a full disk; or the disk budget refuses) until an
+	// admin /restart.
+	stopped string
 
 	wake     chan struct{}
 	quit     chan struct{}
@@ -246,6 +261,10 @@ func (r *room) tick() time.Duration {
 		r.mu.Unlock()
 		return -1
 	}
+	if r.stopped != "" {
+		r.mu.Unlock()
+		return -1
+	}
 	now := r.s.clk.Now()
 	next := time.Duration(-1)
 	due := func(at time.Time) bool {
@@ -275,10 +294,13 @@ func (r *room) tick() time.Duration {
 				due(g.begun.Add(time.Duration(g.countSecs * float64(time.Second))))
 			}
 		}
+		if start && r.hourlyBoundLocked(now, due) {
+			start = false
+		}
 		if start {
+			r.starts = append(r.starts, now)
 			if err := r.startLocked(now); err != nil {
-				r.s.logf("room %s: game %s cannot start: %v", r.id, g.id, err)
-				g.startReq, g.begun = false, now
+				r.stopLocked(fmt.Sprintf("game %s cannot start: %v", g.id, err))
 			}
 			break
 		}
@@ -296,10 +318,10 @@ func (r *room) tick() time.Duration {
 		if g.waiting {
 			if g.cfg.RoundTime == 0 {
 				if g.allReady() || due(g.lastRound.Add(r.s.opts.LockstepDeadline)) {
-					g.releaseLocked()
+					g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 				}
 			} else if due(g.lastRound.Add(time.Duration(g.cfg.RoundTime * float64(time.Second)))) {
-				g.releaseLocked()
+				g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 			}
 		}
 	case phaseOver:
@@ -319,11 +341,37 @@ func (r *room) tick() time.Duration {
 	return next
 }
 
-// allReady: every remote player with an open action channel has sent its
-// commands for this turn (lock-step).
+// hourlyBoundLocked reports whether the room has started
+// MaxGamesPerHour games in the hour before now; due is then told when the
+// oldest of them leaves the hour.
+func (r *room) hourlyBoundLocked(now time.Time, due func(time.Time) bool) bool {
+	limit := r.s.opts.MaxGamesPerHour
+	if limit < 0 {
+		return false
+	}
+	kept := r.starts[:0]
+	for _, t := range r.starts {
+		if now.Sub(t) < time.Hour {
+			kept = append(kept, t)
+		}
+	}
+	r.starts = kept
+	if len(r.starts) < limit {
+		return false
+	}
+	due(r.starts[0].Add(time.Hour))
+	if r.throttled != r.g {
+		r.throttled = r.g
+		r.s.logf("room %s: %d games started in the last hour (the bound); the next starts at %s", r.id, len(r.starts), r.starts[0].Add(time.Hour).Format(time.RFC3339))
+	}
+	return true
+}
+
+// allReady: every remote player with an open action channel, not dropped,
+// has sent its commands for this turn (lock-step).
 func (g *game) allReady() bool {
 	for _, st := range g.seats {
-		if st.p != nil && st.p.conns > 0 && !st.p.sent {
+		if st.p != nil && st.p.conns > 0 && !st.p.dropped && !st.p.sent {
 			return false
 		}
 	}
@@ -331,22 +379,31 @@ func (g *game) allReady() bool {
 }
 
 // releaseLocked lets the match play round `turn` with the players'
-// pending commands.
-func (g *game) releaseLocked() {
+// pending commands. In lock-step, a player with an open channel that
+// missed misses rounds in a row is dropped (logf tells).
+func (g *game) releaseLocked(misses int, logf func(format string, args ...any)) {
 	if !g.waiting {
 		return
 	}
 	for _, st := range g.seats {
 		if st.p != nil {
+			p := st.p
 			st.missed = ""
-			if g.cfg.RoundTime == 0 && !st.p.sent && !g.stopping {
-				if st.p.conns == 0 {
+			if g.cfg.RoundTime == 0 && !g.stopping {
+				switch {
+				case p.sent:
+					p.misses = 0
+				case p.conns == 0 || p.dropped:
 					st.missed = "no commands this lock-step round: the player is disconnected"
-				} else {
+				default:
 					st.missed = "no commands by the lock-step deadline"
+					if p.misses++; p.misses >= misses {
+						p.dropped = true
+						logf("game %s: %s missed %d lock-step rounds in a row: disconnected until it registers again", g.id, p.name, p.misses)
+					}
 				}
 			}
-			st.snap, st.p.pending, st.p.sent = st.p.pending, nil, false
+			st.snap, p.pending, p.sent = p.pending, nil, false
 		}
 	}
 	g.waiting = false
@@ -402,7 +459,10 @@ func (r *room) startLocked(now time.Time) error {
 	if err := os.MkdirAll(r.s.opts.Dir, 0o755); err != nil {
 		return fmt.Errorf("server: recording: %w", err)
 	}
-	f, err := os.Create(path + ".partial")
+	if err := r.s.makeRoom(); err != nil {
+		return err
+	}
+	f, err := r.s.opts.create(path + ".partial")
 	if err != nil {
 		return fmt.Errorf("server: recording: %w", err)
 	}
@@ -447,20 +507,31 @@ func (r *room) startLocked(now time.Time) error {
 		if err == nil {
 			err = live.finish(f, path)
 		} else {
-			f.Close()
-			live.fail()
-		}
-		if err != nil {
-			r.s.logf("room %s: game %s: %v", r.id, g.id, err)
+			live.fail(f)
 		}
 		r.mu.Lock()
 		if g.phase != phaseOver {
 			g.phase, g.ended = phaseOver, r.s.clk.Now()
 		}
+		if err != nil {
+			// A recording that fails (a full disk) would fail again: the
+			// room stops instead of restarting into the same error.
+			r.stopLocked(fmt.Sprintf("game %s: recording failed at turn %d: %v", g.id, g.turn, err))
+		}
 		r.mu.Unlock()
 		r.poke()
 	}()
 	return nil
+}
+
+// stopLocked stops the room with reason (logged): no game starts or
+// restarts until an admin /restart.
+func (r *room) stopLocked(reason string) {
+	if r.stopped != "" {
+		return
+	}
+	r.stopped = reason
+	r.s.logf("room %s stopped: %s; an admin /restart starts it again", r.id, reason)
 }
 
 // firstCountDown is the start_count_down of the game's first message.
@@ -480,7 +551,7 @@ func (r *room) stopCtl() {
 	if g.phase == phasePlaying {
 		g.stopping = true
 		g.cancel()
-		g.releaseLocked()
+		g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 	}
 	r.mu.Unlock()
 	if done != nil {
@@ -489,7 +560,8 @@ func (r *room) stopCtl() {
 }
 
 // restartCtl ends the current game and makes a new one (new map and
-// game_id), with cfg when not nil. The caller holds ctl.
+// game_id), with cfg when not nil; a stopped room plays again. The caller
+// holds ctl.
 func (r *room) restartCtl(cfg *RoomConfig) {
 	r.stopCtl()
 	r.mu.Lock()
@@ -497,6 +569,7 @@ func (r *room) restartCtl(cfg *RoomConfig) {
 	if r.closed {
 		return
 	}
+	r.stopped = ""
 	if cfg != nil {
 		r.cfg = *cfg
 	}
@@ -623,7 +696,7 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 		g.waiting = true
 		g.release = make(chan struct{})
 		if g.stopping {
-			g.releaseLocked()
+			g.releaseLocked(r.s.opts.LockstepMisses, r.s.logf)
 		}
 	}
 	r.mu.Unlock()
@@ -675,11 +748,17 @@ func appendErrors(b []byte, f *colorfight2.Frame, seats []*seat, cmds [][]colorf
 	return append(b, '}')
 }
 
-// checkPassword compares in constant time; an empty want never matches
-// when emptyOK is false.
-func checkPassword(got, want string, emptyOK bool) bool {
-	if want == "" && !emptyOK {
+// checkPassword compares in constant time; an empty want never matches:
+// a room or server without a password has no password that works.
+func checkPassword(got, want string) bool {
+	if want == "" {
 		return false
 	}
+	return sameSecret(got, want)
+}
+
+// sameSecret compares in constant time, the empty string included (a
+// player's password, a room's join key).
+func sameSecret(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }

@@ -280,7 +280,7 @@ func TestLogsHoldNoPassword(t *testing.T) {
 		fmt.Fprintf(&logs, format+"\n", args...)
 	}})
 	ts.mustPost("/creategameroom", map[string]any{"gameroom_id": "r", "config": "official", "admin_password": "room-secret", "join_key": "key-secret"})
-	ts.mustPost("/restart", map[string]any{"gameroom_id": "r", "admin_password": "room-secret", "config": map[string]any{"round_time": 0, "max_turn": 200, "bots": []string{"greedy", "turtle"}}})
+	ts.mustPost("/restart", map[string]any{"gameroom_id": "r", "admin_password": "master-secret", "config": map[string]any{"round_time": 0, "max_turn": 200, "bots": []string{"greedy", "turtle"}}})
 	a := ts.action("r")
 	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "player-secret", "join_key": "key-secret"}); r["success"] != true {
 		t.Fatal(r)

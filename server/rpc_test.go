@@ -120,7 +120,7 @@ func TestRestartConfig(t *testing.T) {
 		{map[string]any{"gameroom_id": "r", "admin_password": "pw", "config": map[string]any{"room_description": strings.Repeat("x", 501)}}, "room_description value invalid, it needs to be a string under 500 chars"},
 		{map[string]any{"gameroom_id": "r", "admin_password": "pw", "config": map[string]any{"colour": "red"}}, "Invalid field colour"},
 		{map[string]any{"gameroom_id": "r", "admin_password": "pw", "config": map[string]any{"bots": []string{"skynet"}}}, `bots value invalid, "skynet" is not a built-in bot`},
-		{map[string]any{"gameroom_id": "r", "admin_password": "pw", "config": map[string]any{"max_turn": 2000, "max_player": 4, "round_time": 0.2, "first_round_time": 60, "finish_time": 0, "allow_join_after_start": false, "allow_manual_mode": true, "replay_enable": "end", "room_description": "hi", "bots": []string{"greedy"}}}, ""},
+		{map[string]any{"gameroom_id": "r", "admin_password": "master", "config": map[string]any{"max_turn": 2000, "max_player": 4, "round_time": 0.2, "first_round_time": 60, "finish_time": 0, "allow_join_after_start": false, "allow_manual_mode": true, "replay_enable": "end", "room_description": "hi", "bots": []string{"greedy"}}}, ""},
 		{map[string]any{"gameroom_id": "r", "admin_password": "master", "config": map[string]any{"round_time": 0, "first_round_time": "full"}}, ""},
 	}
 	for _, c := range cases {

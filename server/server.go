@@ -13,8 +13,11 @@ import (
 // Defaults of Options.
 const (
 	DefaultLockstepDeadline = 10 * time.Second
-	DefaultMaxRooms         = 15
-	DefaultIdleRoomTimeout  = 600 * time.Second
+	// DefaultLockstepMisses is K: the lock-step rounds in a row a player
+	// may miss before it is dropped.
+	DefaultLockstepMisses  = 3
+	DefaultMaxRooms        = 15
+	DefaultIdleRoomTimeout = 600 * time.Second
 	// DefaultMaxMessageBytes bounds one action_channel message. A full
 	// command list of a 30×30 game is at most a few thousand commands of
 	// about 16 bytes (under 64 KiB); 1 MiB leaves ample room while
@@ -24,6 +27,12 @@ const (
 	// address may hold open (8 players with two sockets each, plus
 	// spectators, fit easily).
 	DefaultMaxConnsPerIP = 64
+	// DefaultMaxGamesPerHour bounds the games one room starts in an
+	// hour: a 200-round game at the fastest timed pace (0.2 s) lasts
+	// 40 s, so only lock-step rooms of built-in bots come near it.
+	DefaultMaxGamesPerHour = 60
+	// DefaultMaxDiskBytes bounds the recordings in Options.Dir.
+	DefaultMaxDiskBytes = 10 << 30
 )
 
 // Options configures a Server.
@@ -39,6 +48,11 @@ type Options struct {
 	// LockstepDeadline is how long a lock-step room (round_time 0) waits
 	// for a round's commands at most (default 10 s).
 	LockstepDeadline time.Duration
+	// LockstepMisses: a player with an open channel that sends nothing
+	// for that many lock-step rounds in a row (default 3) no longer holds
+	// rounds — a silent client costs at most that many deadlines — until
+	// it registers again (same name and password).
+	LockstepMisses int
 	// MaxRooms bounds the rooms (default 15).
 	MaxRooms int
 	// IdleRoomTimeout: a non-admin room whose game has not advanced for
@@ -50,12 +64,27 @@ type Options struct {
 	// MaxConnsPerIP bounds the websocket connections per remote address
 	// (default 64); further upgrade requests get 429.
 	MaxConnsPerIP int
+	// MaxGamesPerHour bounds the games one room starts in any hour
+	// (default 60; negative: no bound). A room at the bound stays at
+	// turn 0 until its oldest start of the hour is an hour old.
+	MaxGamesPerHour int
+	// MaxDiskBytes bounds the recordings of Dir that the server named
+	// (ROOM-GAMEID.rwd): before a game starts over it, DiskFull says what
+	// happens (default 10 GiB; negative: no bound). The games being played
+	// may pass it by what they record (docs/limits.md).
+	MaxDiskBytes int64
+	// DiskFull is "rotate" (default: the oldest finished recordings are
+	// removed until the others fit) or "refuse" (the room stops, with a
+	// message, until an admin /restart).
+	DiskFull string
 	// Logf, when set, receives one line per notable event (rooms, games,
 	// closed connections). Passwords are never logged.
 	Logf func(format string, args ...any)
 
 	// clock replaces the wall clock in tests.
 	clock clock
+	// create replaces os.Create for the recordings in tests.
+	create func(name string) (recFile, error)
 }
 
 // GameInfo describes one game the server played or is playing.
@@ -72,6 +101,10 @@ type GameInfo struct {
 	Done bool
 	// Path is the .rwd file (".partial" appended while it is played).
 	Path string
+	// Recovered marks a game cut by a crash and recovered when the
+	// server started: its recording ends at its last whole round, with a
+	// footer there (Turn < MaxTurn).
+	Recovered bool
 }
 
 // ErrNoGame is returned by Recording for an unknown game id.
@@ -105,9 +138,13 @@ type Server struct {
 	games      []*liveGame // newest last
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
+	guard    guard         // back-off of failed passwords and join keys
+	diskMu   sync.Mutex    // serializes the disk budget's check and rotation
 }
 
-// New returns a Server recording into opts.Dir (created if missing).
+// New returns a Server recording into opts.Dir (created if missing). The
+// .partial recordings a crash left there are recovered first, up to their
+// last whole round, and listed by Games (GameInfo.Recovered).
 func New(opts Options) (*Server, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("server: Options.Dir is required")
@@ -117,6 +154,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.LockstepDeadline <= 0 {
 		opts.LockstepDeadline = DefaultLockstepDeadline
+	}
+	if opts.LockstepMisses <= 0 {
+		opts.LockstepMisses = DefaultLockstepMisses
 	}
 	if opts.MaxRooms <= 0 {
 		opts.MaxRooms = DefaultMaxRooms
@@ -130,6 +170,22 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxConnsPerIP <= 0 {
 		opts.MaxConnsPerIP = DefaultMaxConnsPerIP
 	}
+	if opts.MaxGamesPerHour == 0 {
+		opts.MaxGamesPerHour = DefaultMaxGamesPerHour
+	}
+	if opts.MaxDiskBytes == 0 {
+		opts.MaxDiskBytes = DefaultMaxDiskBytes
+	}
+	switch opts.DiskFull {
+	case "":
+		opts.DiskFull = "rotate"
+	case "rotate", "refuse":
+	default:
+		return nil, fmt.Errorf("server: Options.DiskFull %q is neither rotate nor refuse", opts.DiskFull)
+	}
+	if opts.create == nil {
+		opts.create = createFile
+	}
 	s := &Server{
 		opts: opts, clk: opts.clock,
 		rooms: map[string]*room{}, conns: map[string]int{},
@@ -138,6 +194,13 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.clk == nil {
 		s.clk = realClock{}
+	}
+	for _, info := range s.recoverPartials(opts.Dir) {
+		l := s.addGame(info)
+		l.changed = nil // done
+		if fi, err := os.Stat(info.Path); err == nil {
+			l.written, l.committed = fi.Size(), fi.Size()
+		}
 	}
 	s.routes()
 	return s, nil
@@ -304,7 +367,7 @@ func (s *Server) Games() []GameInfo {
 	s.gamesMu.Unlock()
 	out := make([]GameInfo, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- {
-		_, info, _ := games[i].snapshot()
+		info, _ := games[i].state()
 		out = append(out, info)
 	}
 	return out
@@ -313,8 +376,10 @@ func (s *Server) Games() []GameInfo {
 // Recording returns the .rwd bytes of game id recorded so far — whole
 // rounds only, a valid replay up to a truncation while the game is played
 // (with its footer once Done) — with the game's info and a channel closed
-// at its next round or at its end (nil once it is done). data must not be
-// modified. The error is ErrNoGame for an unknown id.
+// at its next round or at its end (nil once it is done). The bytes are
+// read from the recording's file at each call (the server holds none);
+// they are the caller's. The error is ErrNoGame for an unknown id, or the
+// file's.
 func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan struct{}, err error) {
 	s.gamesMu.Lock()
 	var l *liveGame
@@ -327,6 +392,5 @@ func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan s
 	if l == nil {
 		return nil, GameInfo{}, nil, ErrNoGame
 	}
-	data, g, changed = l.snapshot()
-	return data, g, changed, nil
+	return l.snapshot()
 }

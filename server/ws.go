@@ -34,10 +34,7 @@ var acceptOptions = &websocket.AcceptOptions{
 // acquireConn counts a websocket of the request's remote address against
 // MaxConnsPerIP.
 func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
-	host, _, err := net.SplitHostPort(req.RemoteAddr)
-	if err != nil {
-		host = req.RemoteAddr
-	}
+	host := remoteHost(req)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.conns[host] >= s.opts.MaxConnsPerIP {
@@ -51,6 +48,16 @@ func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
 			delete(s.conns, host)
 		}
 	}, true
+}
+
+// remoteHost is the request's remote address without its port: the key of
+// every per-address limit.
+func remoteHost(req *http.Request) string {
+	host, _, err := net.SplitHostPort(req.RemoteAddr)
+	if err != nil {
+		return req.RemoteAddr
+	}
+	return host
 }
 
 // subscriber is one game_channel socket's queue.
@@ -161,6 +168,7 @@ func (s *Server) gameChannel(w http.ResponseWriter, req *http.Request) {
 // registered.
 type actionConn struct {
 	c    *websocket.Conn
+	addr string // remote address, for the back-off of failed secrets
 	g    *game
 	p    *player
 	once sync.Once
@@ -188,7 +196,7 @@ func (s *Server) actionChannel(w http.ResponseWriter, req *http.Request) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(s.opts.MaxMessageBytes)
-	ac := &actionConn{c: c}
+	ac := &actionConn{c: c, addr: remoteHost(req)}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -292,20 +300,31 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	if json.Unmarshal(uraw, &name) != nil || json.Unmarshal(praw, &password) != nil || !isJSONString(uraw) || !isJSONString(praw) {
 		return reply(false, "Username and Password needs to be strings")
 	}
+	if utf8.RuneCountInString(name) > 4*maxUsernameRunes {
+		// NFKC may shorten a name, but never by that much
+		return reply(false, "Username can't exceed 15 characters.")
+	}
+	name, err := normalizeName(name)
+	if err != nil {
+		return reply(false, err.Error())
+	}
 	if utf8.RuneCountInString(name) > maxUsernameRunes {
 		return reply(false, "Username can't exceed 15 characters.")
 	}
 	if name == "" {
 		return reply(false, "Username has to be at least 1 characters")
 	}
+	nkey := nameKey(name)
 	key := ""
 	if kraw, ok := m["join_key"]; ok {
 		if !isJSONString(kraw) || json.Unmarshal(kraw, &key) != nil {
 			return reply(false, "You need the correct join key for the room")
 		}
 	}
-	if !checkPassword(key, r.joinKey, true) {
-		return reply(false, "You need the correct join key for the room")
+	if r.joinKey != "" || key != "" {
+		if err := r.s.guess(ac.addr, r.id, "join key", func() bool { return sameSecret(key, r.joinKey) }); err != nil {
+			return reply(false, wrongSecret(err, "You need the correct join key for the room").Error())
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -316,13 +335,13 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	var found *player
 	if g.phase == phaseWaiting {
 		for _, p := range g.players {
-			if p.name == name {
+			if nameKey(p.name) == nkey {
 				found = p
 			}
 		}
 	} else {
 		for _, st := range g.seats {
-			if st.name == name {
+			if nameKey(st.name) == nkey {
 				if st.p == nil {
 					return reply(false, "Username exists")
 				}
@@ -331,8 +350,9 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if found != nil {
-		if !checkPassword(password, found.password, true) {
-			return reply(false, "Username exists")
+		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(name), func() bool { return sameSecret(password, found.password) })
+		if err != nil {
+			return reply(false, wrongSecret(err, "Username exists").Error())
 		}
 		r.bindLocked(ac, found)
 		return registered(found.uid)
@@ -367,6 +387,11 @@ func registered(uid int) []byte {
 }
 
 func (r *room) bindLocked(ac *actionConn, p *player) {
+	if p.dropped {
+		// A dropped player that registers again takes its seat back.
+		p.dropped, p.misses = false, 0
+		r.s.logf("game %s: %s registered again: back in the lock-step", r.g.id, p.name)
+	}
 	if ac.p == p && ac.g == r.g {
 		return
 	}

@@ -652,6 +652,14 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "%s is empty", name)
 		return
 	}
+	if err := s.checkUploadFile(r.Context(), tmpName, n); err != nil {
+		if r.Context().Err() != nil {
+			return // the client left: nothing to answer, nothing kept
+		}
+		s.logf("viewer: upload of %s refused: %v", name, err)
+		fail(http.StatusUnprocessableEntity, "%s refused: %v", name, err)
+		return
+	}
 	rep, err := s.validate(r.Context(), tmpName)
 	if errors.Is(err, ErrBusy) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
@@ -722,7 +730,9 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, msrc, release, err := openAny(s.mem, f)
+	// The decoders read through ctx: when the client leaves, the work
+	// stops at the next read.
+	src, msrc, release, err := openAny(s.mem, ctxReadCloser{ctxReader{ctx, f}, f})
 	defer release()
 	if err != nil {
 		f.Close()

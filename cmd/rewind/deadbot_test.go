@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
 )
 
 func script(t *testing.T, dir, name, body string) string {
@@ -106,14 +109,31 @@ echo "$start" >&2
 
 // A bot that stays alive but never answers faults every round it is
 // asked: play fails with its first fault instead of passing the match off
-// as played, and records nothing.
+// as played, and (issue 25) keeps the replay, whose every round records
+// the fault.
 func TestPlayFailsWhenBotNeverAnswers(t *testing.T) {
 	dir := t.TempDir()
 	mute := script(t, dir, "mute.sh", "echo 'thinking...' >&2\ncat >/dev/null\n")
 	out := filepath.Join(dir, "g.rwd")
 	_, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", mute}, turns: 200, seed: 1, out: out, deadline: time.Millisecond, stdout: io.Discard})
-	wantErr(t, err, mute, "failed every one of its 199 rounds", "thinking...")
-	if _, err := os.Stat(out); err == nil {
-		t.Error("a replay was recorded")
+	wantErr(t, err, mute, "failed every one of its 199 rounds", "thinking...", "the replay records each fault: "+out)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatalf("no replay: %v", err)
+	}
+	defer f.Close()
+	faults := 0
+	res, err := replay.Verify(f, func(g *replay.Game) error {
+		rd := g.Round(g.State().Turn() - 1)
+		if len(rd.Commands) == 2 && len(rd.Commands[1]) > 0 && rd.Commands[1][0].Err == colorfight2.ErrBotFault {
+			faults++
+		}
+		return nil
+	})
+	if err != nil || res.Err != nil || !res.Complete || res.Rounds != 200 {
+		t.Fatalf("verify: %+v %v", res, err)
+	}
+	if faults != 199 {
+		t.Errorf("%d rounds record the bot's fault, want 199", faults)
 	}
 }

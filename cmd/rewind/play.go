@@ -152,6 +152,9 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	// dead is the first external bot gone before answering a round: the
 	// match stops at once and records nothing.
 	dead := -1
+	// everyRound is the error of an external bot that faulted on every
+	// round it was asked (the replay is kept).
+	var everyRound error
 	matchCtx, stopMatch := context.WithCancel(ctx)
 	defer stopMatch()
 	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
@@ -186,13 +189,15 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 			return fmt.Errorf("--bot %q (uid %d) stopped before answering turn 1: %v; nothing recorded\n%s",
 				wb.spec, dead+1, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
-		// A bot that faulted on every round it was asked never played.
+		// A bot that faulted on every round it was asked never played:
+		// the replay is kept (each round records the fault) and play fails.
 		if asked := res.Turn - 1; asked > 0 && !res.Interrupted {
 			for i, p := range res.Players {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
-					return fmt.Errorf("--bot %q (uid %d) failed every one of its %d rounds (first: %v); nothing recorded\n%s",
-						wb.spec, i+1, asked, wb.firstFault(), wb.stderrTail(stderrTailLines))
+					everyRound = fmt.Errorf("--bot %q (uid %d) failed every one of its %d rounds (first: %v); the replay records each fault: %s\n%s",
+						wb.spec, i+1, asked, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
+					break
 				}
 			}
 		}
@@ -208,6 +213,9 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if everyRound != nil {
+		return nil, everyRound
 	}
 	printRanking(opts.stdout, res)
 	for i, p := range res.Players {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/viewer"
 )
 
@@ -32,6 +33,8 @@ type serveOptions struct {
 	anyPort bool
 	// memoryMiB is the viewer's memory budget in MiB (0: the default).
 	memoryMiB int64
+	// maxConns bounds the connections per remote address (0: none).
+	maxConns int
 }
 
 func newServeCmd() *cobra.Command {
@@ -72,6 +75,7 @@ its own address. Stop it with Ctrl-C.`,
 func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	addMemoryFlag(cmd, &opts.memoryMiB)
+	cmd.Flags().IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open (0: no bound)")
 }
 
 // Memory budget of a serving command, in MiB.
@@ -119,6 +123,11 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if opts.maxConns < 0 {
+		ln.Close()
+		return fmt.Errorf("serve: --max-conns-per-ip %d is negative (0: no bound)", opts.maxConns)
+	}
+	ln = connlimit.Listener(ln, opts.maxConns)
 	maxUpload := opts.maxUpload
 	if maxUpload == 0 {
 		maxUpload = -1

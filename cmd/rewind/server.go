@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/server"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -40,12 +41,20 @@ type serverOptions struct {
 	finish   float64
 	replay   string
 	deadline time.Duration
+	perHour  int
+	misses   int
+	maxConns int
+	maxDisk  int64
+	diskFull string
 	memory   int64
 	stdout   io.Writer
 	stderr   io.Writer
 	// ready, when set, receives the base URL once the server listens
 	// (tests use it).
 	ready chan<- string
+	// httpTimeout, when set, replaces the HTTP read-header, read and
+	// write timeouts (tests use a short one).
+	httpTimeout time.Duration
 }
 
 func newServerCmd() *cobra.Command { return serverCommand(&serverOptions{}) }
@@ -71,8 +80,13 @@ Every game is recorded as a .rwd in --dir as it is played (flushed every
 round), and the same address serves the viewer: the library of --dir and,
 under "Live", every game being played, followed round by round.
 
-Admin actions on the default room (/start, /restart, /deletegameroom) need
-the master admin password, read from $` + adminPasswordEnv + ` (unset: disabled).
+Admin actions (/start, /restart, /deletegameroom on the default room or on
+a room created without a password, /configadmin, admin rooms) need the
+master admin password, read from $` + adminPasswordEnv + `; unset, they are
+disabled on every room. A room created with its own password takes that
+password too, but lock-step, built-in bots and a finish time under 5 s
+stay the master's; admin requests must be application/json and not
+cross-site. A room starts at most --max-games-per-hour games an hour.
 Stop the server with Ctrl-C: every game in progress is ended at its last
 whole round and its replay kept.`,
 		Args: cobra.NoArgs,
@@ -100,6 +114,11 @@ whole round and its replay kept.`,
 	f.Float64Var(&opts.finish, "finish-time", 0, "seconds a finished game stays before the room restarts, 0..60; 0 keeps it (default: the preset's)")
 	f.StringVar(&opts.replay, "replay", "", "when /gameroom/ROOM/replay serves the game as .cfr: always, end or never (default: the preset's)")
 	addMemoryFlag(cmd, &opts.memory)
+	f.IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open: websockets (two per official bot), RPCs and browsers (0: no bound)")
+	f.Int64Var(&opts.maxDisk, "max-disk", server.DefaultMaxDiskBytes>>20, "MiB the recordings in --dir may take before a game starts (0: no bound); see --disk-full")
+	f.StringVar(&opts.diskFull, "disk-full", "rotate", "when --max-disk is reached: rotate (remove the oldest finished recordings) or refuse (stop the room until an admin /restart)")
+	f.IntVar(&opts.perHour, "max-games-per-hour", server.DefaultMaxGamesPerHour, "games one room may start in any hour (0: no bound)")
+	f.IntVar(&opts.misses, "lockstep-misses", server.DefaultLockstepMisses, "lock-step rooms: rounds in a row a player may miss before it stops holding rounds (until it registers again), 1..100")
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step rooms: longest wait for a player's commands before the round runs without them (1s..1h)")
 	return cmd
 }
@@ -110,6 +129,21 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	cfg, ok := server.Preset(o.preset)
 	if !ok {
 		return cfg, fmt.Errorf("server: --preset %q is not a preset (want default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run)", o.preset)
+	}
+	if o.misses < 1 || o.misses > 100 {
+		return cfg, fmt.Errorf("server: --lockstep-misses %d outside 1..100", o.misses)
+	}
+	if o.maxDisk < 0 {
+		return cfg, fmt.Errorf("server: --max-disk %d is negative (0: no bound)", o.maxDisk)
+	}
+	if o.diskFull != "rotate" && o.diskFull != "refuse" {
+		return cfg, fmt.Errorf("server: --disk-full %q is neither rotate nor refuse", o.diskFull)
+	}
+	if o.maxConns < 0 {
+		return cfg, fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", o.maxConns)
+	}
+	if o.perHour < 0 {
+		return cfg, fmt.Errorf("server: --max-games-per-hour %d is negative (0: no bound)", o.perHour)
 	}
 	if o.deadline < time.Second || o.deadline > time.Hour {
 		return cfg, fmt.Errorf("server: --lockstep-deadline %v outside 1s..1h", o.deadline)
@@ -187,6 +221,11 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		Tool:             "rewind " + version,
 		AdminPassword:    adminPassword,
 		LockstepDeadline: opts.deadline,
+		LockstepMisses:   opts.misses,
+		MaxGamesPerHour:  gamesPerHour(opts.perHour),
+		MaxConnsPerIP:    connsPerIP(opts.maxConns),
+		MaxDiskBytes:     diskBytes(opts.maxDisk),
+		DiskFull:         opts.diskFull,
 		Logf:             logger.Printf,
 	})
 	if err != nil {
@@ -216,16 +255,16 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		// state each); the budget is the viewer's decodes and cache.
 		MemoryBudget: budget,
 	})
-	hs := &http.Server{
-		Handler: protocolOrViewer(srv, view),
-		// No read or write timeout: websockets and live streams are long;
-		// the protocol and the viewer bound their own reads and writes.
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          logger,
+	// The viewer's HTTP server: its read-header, read, write and idle
+	// timeouts hold for the protocol's requests too (websockets are
+	// hijacked, which clears the deadlines; live streams set their own).
+	hs := view.HTTPServer()
+	hs.Handler = protocolOrViewer(srv, view)
+	hs.ErrorLog = logger
+	if opts.httpTimeout > 0 {
+		hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout = opts.httpTimeout, opts.httpTimeout, opts.httpTimeout
 	}
-	hs.RegisterOnShutdown(view.Shutdown)
+	ln = connlimit.Listener(ln, opts.maxConns)
 	base := "http://" + ln.Addr().String()
 	ws := "ws://" + ln.Addr().String()
 	fmt.Fprintf(opts.stdout, "rewind server at %s  (Ctrl-C stops)\n  bots connect to %s/gameroom/%s\n  live games and replays: %s/\n  recording to %s\n",
@@ -249,6 +288,33 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		hs.Close()
 	}
 	return cerr
+}
+
+// gamesPerHour maps --max-games-per-hour (0: no bound) to
+// Options.MaxGamesPerHour (negative: no bound).
+func gamesPerHour(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
+}
+
+// diskBytes maps --max-disk (MiB, 0: no bound) to Options.MaxDiskBytes
+// (negative: no bound).
+func diskBytes(mib int64) int64 {
+	if mib == 0 {
+		return -1
+	}
+	return mib << 20
+}
+
+// connsPerIP maps --max-conns-per-ip (0: no bound) to
+// Options.MaxConnsPerIP (0 there is the default).
+func connsPerIP(flag int) int {
+	if flag == 0 {
+		return math.MaxInt
+	}
+	return flag
 }
 
 // protocolOrViewer routes the official protocol's paths to the game server

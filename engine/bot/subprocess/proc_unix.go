@@ -3,6 +3,8 @@
 package subprocess
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"sync"
@@ -14,6 +16,15 @@ import (
 // it starts belongs to it unless it leaves the group on purpose.
 type procTree struct {
 	pgid int
+	// marker is an environment entry (NAME=random) only this bot's
+	// processes carry: it finds those that left the group (setsid) where
+	// the system shows environments (Linux's /proc).
+	marker string
+	// escaped are the escapees signalled so far, to be reaped when they
+	// are children of this process (the subreaper adopted them); kill and
+	// reap run on different goroutines.
+	mu      sync.Mutex
+	escaped map[int]bool
 }
 
 var subreaperOnce sync.Once
@@ -23,9 +34,17 @@ var subreaperOnce sync.Once
 // it) so that a bot's grandchildren can be reaped after the bot dies.
 func (t *procTree) prepare(cmd *exec.Cmd) error {
 	subreaperOnce.Do(setSubreaper)
+	var r [8]byte
+	rand.Read(r[:])
+	t.marker = treeMarkerEnv + "=" + hex.EncodeToString(r[:])
+	cmd.Env = append(cmd.Env, t.marker)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setPdeathsig(cmd.SysProcAttr)
 	return nil
 }
+
+// treeMarkerEnv names the environment entry that marks a bot's processes.
+const treeMarkerEnv = "REWIND_BOT_TREE"
 
 // attach records the group of the started process.
 func (t *procTree) attach(p *os.Process) error {
@@ -33,9 +52,19 @@ func (t *procTree) attach(p *os.Process) error {
 	return nil
 }
 
-// kill sends SIGKILL to the whole group.
+// kill sends SIGKILL to the whole group and to the bot's processes that
+// left it (escapees).
 func (t *procTree) kill() {
 	syscall.Kill(-t.pgid, syscall.SIGKILL)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, pid := range escapees(t.marker) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		if t.escaped == nil {
+			t.escaped = map[int]bool{}
+		}
+		t.escaped[pid] = true
+	}
 }
 
 // reap kills what is left of the group and reaps its members that are
@@ -56,7 +85,19 @@ func (t *procTree) reap(timeout time.Duration) {
 				break
 			}
 		}
-		if err := syscall.Kill(-t.pgid, 0); err == syscall.ESRCH || time.Now().After(limit) {
+		// Escapees reparented to this process (the subreaper) are reaped
+		// here; others by whoever adopted them.
+		t.mu.Lock()
+		for pid := range t.escaped {
+			var ws syscall.WaitStatus
+			got, err := syscall.Wait4(pid, &ws, wnohang, nil)
+			if got == pid || (err != nil && err != syscall.EINTR) {
+				delete(t.escaped, pid) // reaped, or not a child of ours
+			}
+		}
+		pending := len(t.escaped)
+		t.mu.Unlock()
+		if err := syscall.Kill(-t.pgid, 0); (err == syscall.ESRCH && pending == 0) || time.Now().After(limit) {
 			return
 		}
 		t.kill()

@@ -150,7 +150,10 @@ const (
 //   - To reap grandchildren whose parent died, Start on Linux marks the
 //     runner process as a child subreaper (prctl PR_SET_CHILD_SUBREAPER):
 //     orphans of descendants are reparented to the runner instead of init.
-//     A bot that leaves its process group (setsid, setpgid) escapes this.
+//     On Linux a bot's descendants that leave its process group (setsid,
+//     setpgid) are found by a random REWIND_BOT_TREE environment entry
+//     they inherit, killed and reaped with the group; and the bot dies with
+//     the runner (Pdeathsig). Elsewhere they escape.
 //
 // Like every bot.Bot, a Bot is not safe for concurrent use; the background
 // goroutines are internal.
