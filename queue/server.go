@@ -30,12 +30,17 @@ type ServerOptions struct {
 	// MaxStore bounds JetStream's files on disk (0: the server's default,
 	// most of the free disk).
 	MaxStore int64
+	// Ephemeral skips syncing every write: for a server whose files do
+	// not outlive the process that started it (rewind tournament's own,
+	// whose results are kept, synced, in the tournament's folder).
+	Ephemeral bool
 }
 
-// StartServer starts an embedded NATS server with JetStream that syncs
-// every write to disk before acknowledging it (JetStream's default is a
-// sync every two minutes, which can lose acknowledged messages on a power
-// cut), and waits until it accepts clients.
+// StartServer starts an embedded NATS server with JetStream that, unless
+// Ephemeral, syncs every write to disk before acknowledging it
+// (JetStream's default is a sync every two minutes, which can lose
+// acknowledged messages on a power cut), and waits until it accepts
+// clients.
 func StartServer(o ServerOptions) (*server.Server, error) {
 	host, port, err := splitListen(o.Listen)
 	if err != nil {
@@ -50,7 +55,7 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 		Port:                  port,
 		JetStream:             true,
 		StoreDir:              o.StoreDir,
-		SyncAlways:            true,
+		SyncAlways:            !o.Ephemeral,
 		JetStreamMaxStore:     o.MaxStore,
 		NoSigs:                true,
 		NoLog:                 true,

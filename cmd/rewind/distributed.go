@@ -100,7 +100,10 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 			return nil, nil, err
 		}
 		pw := randomHex(16)
-		s, err := queue.StartServer(queue.ServerOptions{StoreDir: store, User: "rewind", Password: pw})
+		// Ephemeral: this server's files are removed when the run ends,
+		// so syncing them buys nothing; what lasts is the folder's
+		// replays, each synced before the game counts as done.
+		s, err := queue.StartServer(queue.ServerOptions{StoreDir: store, User: "rewind", Password: pw, Ephemeral: true})
 		if err != nil {
 			os.RemoveAll(store)
 			return nil, nil, err
