@@ -15,9 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // officialClientsEnv names the folder holding the official ColorfightII
@@ -98,24 +96,9 @@ func TestOfficialClientsPlay(t *testing.T) {
 	dir := filepath.Join(work, "replays")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan string, 1)
-	var logs syncBuffer
-	cmd := serverCommand(&serverOptions{ready: ready})
-	cmd.SetOut(&logs)
-	cmd.SetErr(&logs)
-	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--dir", dir, "--preset", "official", "--lockstep-deadline", "1h",
+	base, done, logs := startServerCLI(t, ctx, "--addr", "127.0.0.1:0", "--dir", dir, "--preset", "official", "--lockstep-deadline", "1h",
 		"--max-turn", "200", "--max-player", "4", "--round-time", "0", "--first-round-time", "full",
-		"--replay", "always", "--bot", "greedy", "--bot", "raider"})
-	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx) }()
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("server did not start: %v\n%s", err, logs.String())
-	case <-time.After(2 * time.Minute): // a safety net, not a verdict
-		t.Fatalf("server did not start listening\n%s", logs.String())
-	}
+		"--replay", "always", "--bot", "greedy", "--bot", "raider")
 	ws := "ws" + strings.TrimPrefix(base, "http") + "/gameroom/public"
 
 	// The Java example, with its connect line pointed at rewind.
@@ -214,73 +197,29 @@ func TestOfficialClientsPlay(t *testing.T) {
 		t.Fatalf("server: %v", err)
 	}
 
-	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("want one finished recording in %s, have %v", dir, rwds)
-	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	g, err := replay.Open(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	h := g.Header()
-	names := map[string]int{}
-	for _, p := range h.Players {
-		names[p.Name] = p.UID
-	}
+	rec := readServerRecording(t, dir)
 	for _, want := range []string{"exampleAI", "PyExample"} {
-		if _, ok := names[want]; !ok {
-			t.Errorf("official bot %s is not a player of the recording: %+v", want, h.Players)
+		if _, ok := rec.uids[want]; !ok {
+			t.Errorf("official bot %s is not a player of the recording: %v", want, rec.uids)
 		}
 	}
-	if len(h.Players) != 4 {
-		t.Errorf("%d players, want the 2 official bots and 2 built-ins", len(h.Players))
+	if len(rec.uids) != 4 {
+		t.Errorf("%d players, want the 2 official bots and 2 built-ins", len(rec.uids))
 	}
 	// Every round each official bot sent at least one command, and at the
 	// end they own cells.
-	sent := map[int]int{}
-	faults := map[int]int{}
-	rounds := 0
-	for {
-		err := g.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rounds++
-		if rd := g.Round(g.State().Turn() - 1); rd != nil {
-			for i, l := range rd.Commands {
-				if len(l) > 0 {
-					sent[i+1]++
-				}
-				for _, c := range l {
-					if c.Err == colorfight2.ErrBotFault {
-						faults[i+1]++
-					}
-				}
-			}
-		}
+	t.Logf("players %v; rounds with commands per uid %v; faults %v", rec.uids, rec.sent, rec.faults)
+	if rec.rounds != 200 {
+		t.Fatalf("recording has %d rounds, want 200", rec.rounds)
 	}
-	t.Logf("players %+v; rounds with commands per uid %v; faults %v", h.Players, sent, faults)
-	if rounds != 200 {
-		t.Fatalf("recording has %d rounds, want 200", rounds)
-	}
-	var last colorfight2.Frame
-	g.Frame(&last)
+	last := rec.last
 	for _, want := range []string{"exampleAI", "PyExample"} {
-		uid := names[want]
+		uid := rec.uids[want]
 		// A lock-step round without a command message from a seated
 		// player is recorded as a fault (docs/server.md): none means the
 		// bot sent its commands every round.
-		if faults[uid] != 0 || sent[uid] == 0 {
-			t.Errorf("%s: %d rounds without a command message, %d rounds with commands", want, faults[uid], sent[uid])
+		if rec.faults[uid] != 0 || rec.sent[uid] == 0 {
+			t.Errorf("%s: %d rounds without a command message, %d rounds with commands", want, rec.faults[uid], rec.sent[uid])
 		}
 		owns := false
 		for _, u := range last.Users {
@@ -292,10 +231,10 @@ func TestOfficialClientsPlay(t *testing.T) {
 			t.Errorf("%s owns no cell at the end", want)
 		}
 	}
-	if err := runCLI(t, "verify", rwds[0]); err != nil {
+	if err := runCLI(t, "verify", rec.path); err != nil {
 		t.Errorf("verify: %v", err)
 	}
-	if err := runCLI(t, "verify", "--against", cfrPath, rwds[0]); err != nil {
+	if err := runCLI(t, "verify", "--against", cfrPath, rec.path); err != nil {
 		t.Errorf("verify --against the room's .cfr: %v", err)
 	}
 }

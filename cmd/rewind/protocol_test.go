@@ -330,26 +330,11 @@ func TestProtocolClientPlays(t *testing.T) {
 	dir := filepath.Join(work, "replays")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a safety net, not a verdict
 	defer cancel()
-	ready := make(chan string, 1)
-	var logs syncBuffer
-	cmd := serverCommand(&serverOptions{ready: ready})
-	cmd.SetOut(&logs)
-	cmd.SetErr(&logs)
-	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--dir", dir, "--lockstep-deadline", "1h",
-		"--max-turn", strconv.Itoa(maxTurn), "--max-player", "4", "--round-time", "0", "--first-round-time", "full",
-		"--replay", "always", "--bot", "greedy", "--bot", "raider"})
-	done := make(chan error, 1)
 	srvCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	go func() { done <- cmd.ExecuteContext(srvCtx) }()
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("server did not start: %v\n%s", err, logs.String())
-	case <-ctx.Done():
-		t.Fatalf("server did not start listening\n%s", logs.String())
-	}
+	base, done, logs := startServerCLI(t, srvCtx, "--addr", "127.0.0.1:0", "--dir", dir, "--lockstep-deadline", "1h",
+		"--max-turn", strconv.Itoa(maxTurn), "--max-player", "4", "--round-time", "0", "--first-round-time", "full",
+		"--replay", "always", "--bot", "greedy", "--bot", "raider")
 	roomURL := "ws" + strings.TrimPrefix(base, "http") + "/gameroom/public"
 
 	// The room list, as get_gameroom_list answers it.
@@ -489,10 +474,64 @@ func TestProtocolClientPlays(t *testing.T) {
 	}
 
 	// The recording: seated with both clients under their names, their
-	// commands every round.
+	// commands every round, no round without their message.
+	rec := readServerRecording(t, dir)
+	if rec.uids["ProtoA"] != a.uid || rec.uids["ProtoB"] != b.uid || len(rec.uids) != 4 {
+		t.Fatalf("recording's players %v, want ProtoA as %d and ProtoB as %d with two built-ins", rec.uids, a.uid, b.uid)
+	}
+	if rec.rounds != maxTurn {
+		t.Errorf("recording has %d rounds, want %d", rec.rounds, maxTurn)
+	}
+	for _, c := range []*protoClient{a, b} {
+		if rec.faults[c.uid] != 0 || rec.sent[c.uid] == 0 {
+			t.Errorf("%s: %d rounds without a command message, %d rounds with commands", c.name, rec.faults[c.uid], rec.sent[c.uid])
+		}
+	}
+	if err := runCLI(t, "verify", "--against", cfrPath, rec.path); err != nil {
+		t.Errorf("verify --against the room's .cfr: %v", err)
+	}
+}
+
+// startServerCLI runs `rewind server` with args (through its cobra
+// command, until ctx ends) and returns its base URL, its exit and its log.
+func startServerCLI(t *testing.T, ctx context.Context, args ...string) (base string, done <-chan error, logs *syncBuffer) {
+	t.Helper()
+	ready := make(chan string, 1)
+	logs = &syncBuffer{}
+	cmd := serverCommand(&serverOptions{ready: ready})
+	cmd.SetOut(logs)
+	cmd.SetErr(logs)
+	cmd.SetArgs(args)
+	exit := make(chan error, 1)
+	go func() { exit <- cmd.ExecuteContext(ctx) }()
+	select {
+	case base = <-ready:
+	case err := <-exit:
+		t.Fatalf("server did not start: %v\n%s", err, logs.String())
+	case <-time.After(2 * time.Minute): // a safety net, not a verdict
+		t.Fatalf("server did not start listening\n%s", logs.String())
+	}
+	return base, exit, logs
+}
+
+// serverRecording is what the one finished recording in a server's
+// folder holds: its path, players by name, rounds, and per uid the rounds
+// with commands and the faults (a lock-step round without a command
+// message from a seated player is recorded as one: docs/server.md), and
+// the last frame.
+type serverRecording struct {
+	path         string
+	uids         map[string]int
+	rounds       int
+	sent, faults map[int]int
+	last         colorfight2.Frame
+}
+
+func readServerRecording(t *testing.T, dir string) *serverRecording {
+	t.Helper()
 	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
 	if len(rwds) != 1 {
-		t.Fatalf("want one recording in %s, have %v", dir, rwds)
+		t.Fatalf("want one finished recording in %s, have %v", dir, rwds)
 	}
 	f, err := os.Open(rwds[0])
 	if err != nil {
@@ -504,48 +543,34 @@ func TestProtocolClientPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	uids := map[string]int{}
+	r := &serverRecording{path: rwds[0], uids: map[string]int{}, sent: map[int]int{}, faults: map[int]int{}}
 	for _, p := range g.Header().Players {
-		uids[p.Name] = p.UID
+		r.uids[p.Name] = p.UID
 	}
-	if uids["ProtoA"] != a.uid || uids["ProtoB"] != b.uid || len(uids) != 4 {
-		t.Fatalf("recording's players %+v, want ProtoA as %d and ProtoB as %d with two built-ins", g.Header().Players, a.uid, b.uid)
-	}
-	sent := map[int]int{}
-	rounds := 0
 	for {
 		err := g.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			t.Fatalf("round %d: %v", rounds+1, err)
+			t.Fatalf("round %d: %v", r.rounds+1, err)
 		}
-		rounds++
+		r.rounds++
 		rd := g.Round(g.State().Turn() - 1)
 		if rd == nil {
 			continue
 		}
 		for i, l := range rd.Commands {
+			if len(l) > 0 {
+				r.sent[i+1]++
+			}
 			for _, c := range l {
 				if c.Err == colorfight2.ErrBotFault {
-					t.Errorf("round %d: uid %d has a fault (a lock-step round without its message)", rounds, i+1)
+					r.faults[i+1]++
 				}
-			}
-			if len(l) > 0 {
-				sent[i+1]++
 			}
 		}
 	}
-	if rounds != maxTurn {
-		t.Errorf("recording has %d rounds, want %d", rounds, maxTurn)
-	}
-	if sent[a.uid] == 0 || sent[b.uid] == 0 {
-		t.Errorf("rounds with commands per uid: %v", sent)
-	}
-	g.Close()
-	f.Close()
-	if err := runCLI(t, "verify", "--against", cfrPath, rwds[0]); err != nil {
-		t.Errorf("verify --against the room's .cfr: %v", err)
-	}
+	g.Frame(&r.last)
+	return r
 }
