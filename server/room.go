@@ -631,6 +631,13 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	return nil
 }
 
+// RoundLogs passes the bots' round logs on to the recording
+// (match.RoundLogger), so a tee hides no log a seat's bot keeps. Remote
+// players send no log: the official protocol carries none.
+func (t *tee) RoundLogs(logs [][]byte) error { return t.rec.RoundLogs(logs) }
+
+var _ match.RoundLogger = (*tee)(nil)
+
 func (t *tee) End(st *colorfight2.State) error {
 	return t.rec.End(st)
 }
