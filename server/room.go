@@ -35,7 +35,7 @@ const (
 	// keepAlive: the state message is sent again after that long unchanged.
 	keepAlive = 30 * time.Second
 	// remoteIdentity is the bot identity recorded for a remote player.
-	remoteIdentity = "official client"
+	remoteIdentity = match.OfficialClient
 	// maxUsernameRunes: the reference refuses len(username) >= 15.
 	maxUsernameRunes = 14
 )

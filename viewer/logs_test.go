@@ -166,3 +166,34 @@ func TestBrowserBotLog(t *testing.T) {
 	b.Screenshot(t, "botlog.png")
 	b.CheckProblems(t)
 }
+
+// TestBrowserBotLogOfficialClient: a player who played through the
+// official client (rewind server) has no log rewind could see; its panel
+// says so instead of "nothing logged".
+func TestBrowserBotLogOfficialClient(t *testing.T) {
+	dir := t.TempDir()
+	greedy, _ := bot.Builtin("greedy")
+	turtle, _ := bot.Builtin("turtle")
+	var buf bytes.Buffer
+	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: greedy, Name: "remote", Identity: match.OfficialClient}, {Bot: turtle}}, Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
+	cfg.Game.MaxTurn = 12
+	if _, err := match.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/remote.rwd")
+	var unseen, other bool
+	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
+	evalJS(t, b, `window.rewind.select(2), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
+	if !unseen || other {
+		t.Errorf("official client's panel says why it has no log: %v; the built-in's: %v (want true, false)", unseen, other)
+	}
+	b.CheckProblems(t)
+}

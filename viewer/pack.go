@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -224,6 +225,10 @@ type ManifestUser struct {
 	// with its uid when another player has the same name).
 	Label string `json:"label"`
 	Bot   string `json:"bot"`
+	// NoLog is set for a player whose bot rewind could not see (it played
+	// through the official client, match.OfficialClient): the page says
+	// why it has no bot log.
+	NoLog bool `json:"no_log,omitempty"`
 }
 
 // Field locates one typed array in the blob.
@@ -637,7 +642,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1
-		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot})
+		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot, NoLog: p.Bot == match.OfficialClient})
 	}
 	// Owners become slots.
 	toSlot := func(t, i int, uid *int32) error {

@@ -72,7 +72,9 @@ func viewPage(t *testing.T, file string) string {
 
 // panelLogs opens url in b, selects the player whose bot command names
 // logbot.py and returns, for each turn in turns, the bot log the
-// commands panel shows ("" when it shows none).
+// commands panel shows ("" when it shows none), and the player's number
+// as the bot is told it (ColorfightII: its uid; Monad: its 0-based
+// player).
 func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (uid int, logs []string) {
 	t.Helper()
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
@@ -86,18 +88,21 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 		t.Fatalf("%s: %v %s", url, err, errText)
 	}
 	var slot int
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(() => { const ps = window.rewind.players(); for (let i = 0; i < ps.length; i++) if (ps[i].bot.includes('logbot.py')) return [i + 1, ps[i].uid]; return [0, 0]; })()`, &[]*int{&slot, &uid})); err != nil {
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(() => { const ps = window.rewind.players(); for (let i = 0; i < ps.length; i++) if (ps[i].bot.includes('logbot.py')) return [i + 1, ps[i].uid === undefined ? i : ps[i].uid]; return [0, 0]; })()`, &[]*int{&slot, &uid})); err != nil {
 		t.Fatal(err)
 	}
 	if slot == 0 {
 		t.Fatalf("%s: no player's bot is logbot.py", url)
 	}
-	if err := chromedp.Run(b.Ctx, chromedp.Click(fmt.Sprintf(`#players tbody tr[data-slot="%d"]`, slot), chromedp.ByQuery)); err != nil {
+	// A click on the player's row of the panel (ColorfightII: data-slot
+	// from 1; Monad: data-player from 0).
+	row := fmt.Sprintf(`#players tbody tr[data-slot="%d"], #players tr[data-player="%d"]`, slot, slot-1)
+	if err := chromedp.Run(b.Ctx, chromedp.Click(row, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	for _, turn := range turns {
 		var s string
-		expr := fmt.Sprintf(`window.rewind.seek(%d), (() => { const pre = document.querySelector('#commands pre[data-testid=botlog]'); return pre ? pre.textContent : ''; })()`, turn)
+		expr := fmt.Sprintf(`window.rewind.seek(%d), (() => { const pre = document.querySelector('#commands pre[data-testid=botlog], #moves pre[data-testid=botlog]'); return pre ? pre.textContent : ''; })()`, turn)
 		if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, &s)); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +124,8 @@ func checkLogs(t *testing.T, what string, uid int, turns []int, logs []string) {
 
 // TestBotLogsThroughCLI is the bot author's loop through the CLI: a
 // Python bot that logs every turn, played with `rewind play`, `rewind
-// tournament` and `rewind fork`, then `rewind view` in Chromium: the
+// tournament` and `rewind fork` (ColorfightII) and `rewind play` and
+// `rewind tournament` (Monad), then `rewind view` in Chromium: the
 // player's panel shows the lines the bot logged for each round.
 func TestBotLogsThroughCLI(t *testing.T) {
 	dir := t.TempDir()
@@ -139,6 +145,15 @@ func TestBotLogsThroughCLI(t *testing.T) {
 		t.Fatalf("fork: %v\n%s", err, out)
 	}
 
+	mplayed := filepath.Join(dir, "monad.rwd")
+	if out, err := runCLIOut(t, "play", "--game", "monad", "--bot", "expander", "--bot", cmd, "--turns", "60", "--deadline", "1m", "-o", mplayed); err != nil {
+		t.Fatalf("play --game monad: %v\n%s", err, out)
+	}
+	mdir := filepath.Join(dir, "m")
+	if out, err := runCLIOut(t, "tournament", "--game", "monad", "--bot", "miner", "--bot", cmd, "--games", "1", "--turns", "60", "--deadline", "1m", "--dir", mdir); err != nil {
+		t.Fatalf("tournament --game monad: %v\n%s", err, out)
+	}
+
 	b := browsertest.Start(t, 4*time.Minute)
 	for _, c := range []struct{ what, file string }{
 		{"play", played},
@@ -146,6 +161,14 @@ func TestBotLogsThroughCLI(t *testing.T) {
 	} {
 		uid, logs := panelLogs(t, b, viewPage(t, c.file), turns)
 		checkLogs(t, c.what, uid, turns, logs)
+	}
+	mturns := []int{2, 30, 60}
+	for _, c := range []struct{ what, file string }{
+		{"play --game monad", mplayed},
+		{"tournament --game monad", filepath.Join(mdir, "game-0000.rwd")},
+	} {
+		player, logs := panelLogs(t, b, viewPage(t, c.file), mturns)
+		checkLogs(t, c.what, player, mturns, logs)
 	}
 	// fork: the rounds the bot played from turn 120 on.
 	fturns := []int{121, 150, 200}

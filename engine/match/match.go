@@ -126,6 +126,11 @@ type Recorder interface {
 	End(st *colorfight2.State) error
 }
 
+// OfficialClient is the bot identity recorded for a player who played
+// through a game's official client protocol (rewind server): rewind sees
+// its commands but not its process, so such a seat never has a round log.
+const OfficialClient = "official client"
+
 // RoundLogger is what a Recorder implements to keep the bots' round logs
 // (bot.Logger). Run calls RoundLogs right before Round for each round the
 // bots were asked for in which one of them logged something, with

@@ -355,7 +355,22 @@
     inspector.appendChild(tb);
   }
 
-  function renderMoves() {
+  function renderMoves() { renderMoveList(); renderBotLog(); }
+
+  // The selected player's bot log (its stderr while it was asked for the
+  // turn's commands: M.logs, docs/viewer.md), as text in a <pre>: never
+  // markup, whatever the bot printed.
+  function renderBotLog() {
+    if (!M.logs || selected < 0) return;
+    var log = (M.logs[turn] || [])[selected] || '';
+    if (!log && turn < 2) return;
+    movesPanel.appendChild(el('h4', { cls: 'botlog-head', text: 'Bot log (stderr) of this turn' }));
+    if (log) movesPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
+    else movesPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
+    if (M.logs_note) movesPanel.appendChild(el('p', { cls: 'hint', text: M.logs_note }));
+  }
+
+  function renderMoveList() {
     clear(movesPanel);
     var ms = movesOf(turn).filter(function (m) { return selected < 0 || m.player === selected; });
     var shown = ms.filter(function (m) { return !m.implicit; }), implicit = ms.length - shown.length;

@@ -471,6 +471,10 @@
   // round's commands: M.logs, docs/viewer.md), as text in a <pre>: never
   // markup, whatever the bot printed.
   function renderBotLog() {
+    if (selected && M.players[selected - 1] && M.players[selected - 1].no_log) {
+      commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-unseen', text: 'This player played through the official client: rewind sees its commands, not its program, so there is no bot log (its stderr stays on its own machine).' }));
+      return;
+    }
     if (!M.logs || !selected) return;
     var log = (M.logs[turn] || [])[selected - 1] || '';
     if (!log && turn < 2) return;
