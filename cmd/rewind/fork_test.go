@@ -7,17 +7,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
-
-const runtimeTerrors = "../../testdata/realworld/RuntimeTerrorsVictory.cfr"
 
 // frames reads every frame of a replay.
 func allFrames(t *testing.T, path string) []colorfight2.Frame {
@@ -45,9 +45,10 @@ func allFrames(t *testing.T, path string) []colorfight2.Frame {
 // built-in bots gives a replay whose frames 0..250 are the parent's, that
 // verifies on its own, names its parent, and whose viewer page says so.
 func TestForkRealReplay(t *testing.T) {
+	runtimeTerrors := testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr")
 	out := filepath.Join(t.TempDir(), "fork.rwd")
 	var stdout bytes.Buffer
-	opts := &forkOptions{in: runtimeTerrors, turn: 250}
+	opts := &forkOptions{in: runtimeTerrors, turn: 250, fill: "greedy"}
 	opts.play.out, opts.play.stdout, opts.play.seed = out, &stdout, 3
 	res, err := runFork(context.Background(), opts)
 	if err != nil {
@@ -116,7 +117,100 @@ func TestForkRealReplay(t *testing.T) {
 		t.Fatalf("turn 500: %v", err)
 	}
 	bad.turn, bad.play.bots = 10, []string{"greedy"}
-	if _, err := runFork(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "6 players") {
+	if _, err := runFork(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "6 players") || !strings.Contains(err.Error(), "UID=") {
 		t.Fatalf("one bot: %v", err)
+	}
+}
+
+// infoBots returns the "bot" column of `rewind info FILE`, seat by seat.
+func infoBots(t *testing.T, file string) []string {
+	t.Helper()
+	out, err := runCLIOut(t, "info", file)
+	if err != nil {
+		t.Fatalf("info %s: %v\n%s", file, err, out)
+	}
+	var bots []string
+	for _, line := range strings.Split(out, "\n") {
+		if _, b, ok := strings.Cut(line, "  bot "); ok {
+			bots = append(bots, strings.TrimSpace(b))
+		}
+	}
+	return bots
+}
+
+// TestForkKeepsSeats: forking a tournament game at turn 120 with no --bot
+// seats every player's own bot again — built-ins and an external bot —
+// as `rewind info` shows; --bot UID=NAME replaces one seat; a .cfr, whose
+// seats name no bot, asks for --bot per seat or takes --fill.
+func TestForkKeepsSeats(t *testing.T) {
+	dir := t.TempDir()
+	cmd := logBot(t, dir)
+	tdir := filepath.Join(dir, "t")
+	if out, err := runCLIOut(t, "tournament", "--bot", "turtle", "--bot", "economist", "--bot", "raider", "--bot", cmd,
+		"--players", "4", "--games", "1", "--turns", "200", "--deadline", "1m", "--dir", tdir); err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	game := filepath.Join(tdir, "game-0000.rwd")
+	parent := infoBots(t, game)
+	if len(parent) != 4 {
+		t.Fatalf("info shows %d seats: %q", len(parent), parent)
+	}
+
+	forked := filepath.Join(dir, "forked.rwd")
+	out, err := runCLIOut(t, "fork", game, "--turn", "120", "--deadline", "1m", "-o", forked)
+	if err != nil {
+		t.Fatalf("fork: %v\n%s", err, out)
+	}
+	if got := infoBots(t, forked); strings.Join(got, "|") != strings.Join(parent, "|") {
+		t.Errorf("fork with no --bot seats %q, the parent was played by %q", got, parent)
+	}
+	if !strings.Contains(out, "plays on with the command the replay records: "+cmd) {
+		t.Errorf("fork did not say it runs the recorded command:\n%s", out)
+	}
+
+	// One seat replaced, the others kept.
+	seat := 1
+	for i, b := range parent {
+		if b == "turtle" {
+			seat = i + 1
+		}
+	}
+	if out, err := runCLIOut(t, "fork", game, "--turn", "120", "--bot", strconv.Itoa(seat)+"=greedy", "--deadline", "1m", "-o", forked, "--force"); err != nil {
+		t.Fatalf("fork --bot %d=greedy: %v\n%s", seat, err, out)
+	}
+	want := append([]string(nil), parent...)
+	want[seat-1] = "greedy"
+	if got := infoBots(t, forked); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("fork --bot %d=greedy seats %q, want %q", seat, got, want)
+	}
+	for _, bad := range [][]string{{"9=greedy"}, {"1=greedy", "1=raider"}, {"1=greedy", "raider"}, {"greedy"}} {
+		args := []string{"fork", game, "--turn", "120", "-o", filepath.Join(dir, "bad.rwd")}
+		for _, b := range bad {
+			args = append(args, "--bot", b)
+		}
+		if _, err := runCLIOut(t, args...); err == nil || !strings.Contains(err.Error(), "--bot") && !strings.Contains(err.Error(), "players") {
+			t.Errorf("fork --bot %q: %v", bad, err)
+		}
+	}
+
+	// A .cfr names no bot: fork asks for them, seat by seat.
+	cfrGame := c06 + ".cfr"
+	cfrPlayers := len(infoBots(t, cfrGame))
+	_, err = runCLIOut(t, "fork", cfrGame, "--turn", "120", "-o", filepath.Join(dir, "c.rwd"))
+	if err == nil || !strings.Contains(err.Error(), "does not say which bot played seat 1 (") || !strings.Contains(err.Error(), "--fill") {
+		t.Fatalf("fork of a .cfr with no --bot: %v", err)
+	}
+	if out, err := runCLIOut(t, "fork", cfrGame, "--turn", "120", "--bot", "1=raider", "--fill", "turtle", "-o", filepath.Join(dir, "c.rwd")); err != nil {
+		t.Fatalf("fork of a .cfr with --fill: %v\n%s", err, out)
+	}
+	got := infoBots(t, filepath.Join(dir, "c.rwd"))
+	if len(got) != cfrPlayers || got[0] != "raider" {
+		t.Fatalf("fork of a .cfr seats %q", got)
+	}
+	for _, b := range got[1:] {
+		if b != "turtle" {
+			t.Errorf("fork of a .cfr with --fill turtle seats %q", got)
+			break
+		}
 	}
 }

@@ -26,6 +26,10 @@ type Fork struct {
 	// parent records them.
 	Verified []bool
 	Ranking  []string
+	// Bots are the players' bots as the parent records them (uid order):
+	// a built-in's name, an external bot's command, match.OfficialClient,
+	// or "" when the parent does not say (an official .cfr).
+	Bots []string
 }
 
 // Limits on what a fork holds: the commands of the parent's rounds up to
@@ -80,6 +84,7 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 	o := &match.Origin{Game: h.Config, Map: h.Map, Rounds: make([][][]colorfight2.Command, turn)}
 	for _, p := range h.Players {
 		o.Players = append(o.Players, colorfight2.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+		f.Bots = append(f.Bots, p.Bot)
 		f.Verified = append(f.Verified, p.Verified)
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
@@ -136,6 +141,7 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
 	}
 	o.Game, o.Map, o.Players = g.Config, g.Map, g.Players
+	f.Bots = make([]string, len(g.Players))
 	f.Origin, f.Info = o, g.Header.Info
 	f.Verified, f.Ranking = g.Verified, g.Ranking
 	return nil
