@@ -400,6 +400,17 @@ func TestBrowser(t *testing.T) {
 		if !enabled {
 			t.Fatal("the play-on button is missing or disabled at turn 250")
 		}
+		// The seats come first, each with a choice of bot: a .cfr names
+		// none, so the built-ins are offered in turn.
+		if err := b.WaitJS(`document.querySelectorAll('[data-testid=fork-seats] select').length === 6`, 30*time.Second); err != nil {
+			t.Fatalf("the seats to play on with: %v", err)
+		}
+		var picks []string
+		evalJS(t, b, `[...document.querySelectorAll('[data-testid=fork-seats] select')].map(s => s.value)`, &picks)
+		if strings.Join(picks, " ") != "economist greedy raider random runtimeterrors turtle" {
+			t.Errorf("preselected bots %q", picks)
+		}
+		evalJS(t, b, `document.getElementById('fork-go').click(), true`, nil)
 		if err := b.WaitJS(`location.pathname === '/replay/sub/RuntimeTerrorsVictory-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
 			var status string
 			evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)

@@ -86,6 +86,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			bots = defaultMonadBots
 		}
 	}
+	if err := checkBotSpecs(bots, opts.play.game); err != nil {
+		return err
+	}
 	if err := checkTournamentSettings(opts, len(bots)); err != nil {
 		return err
 	}

@@ -974,17 +974,73 @@
     return x >= 0 && y >= 0 && x < W && y < H ? y * W + x : -1;
   }
 
-  // POSTs the replay's id and the current turn; the server plays a new
+  // "Play on from here" first shows the seats: each player with the bot
+  // that played it and a choice of the bots the server offers (GET
+  // /api/fork/bots: the built-ins and the bots it was started with),
+  // preselected to the seat's own bot. "Play" POSTs the replay's id, the
+  // current turn and the choices in uid order; the server plays a new
   // game on from there and answers where it is, which the page opens.
+  var forkForm = null;
   function playOn() {
     if (forking || !forkButton) return;
     pause();
+    if (forkForm) { forkForm.remove(); forkForm = null; return; }
+    forkStatus.className = 'fork-status';
+    forkStatus.textContent = 'Asking the server which bots can play…';
+    fetch(forkButton.getAttribute('data-url') + '/bots', { credentials: 'same-origin' }).then(function (res) {
+      return res.json();
+    }).then(function (r) {
+      if (!r.choices) throw new Error(r.error || 'the server offers no bots');
+      forkStatus.textContent = '';
+      showSeats(r.choices);
+    }).catch(function (err) {
+      forkStatus.className = 'fork-status bad';
+      forkStatus.textContent = String(err && err.message || err);
+    });
+  }
+
+  function showSeats(choices) {
+    var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
+    var seats = M.players.slice().sort(function (a, b) { return a.uid - b.uid; });
+    forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
+    var table = el('table');
+    table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
+    seats.forEach(function (p, i) {
+      var sel = el('select', { 'data-uid': String(p.uid), 'aria-label': 'bot of ' + p.name });
+      var own = choices.filter(function (c) { return p.bot && c.bot === p.bot; })[0];
+      var pick = own || builtins[i % builtins.length] || choices[0];
+      choices.forEach(function (c) {
+        var o = el('option', { value: c.id, text: c.label });
+        if (c === pick) o.selected = true;
+        sel.appendChild(o);
+      });
+      table.appendChild(el('tr', null,
+        el('td', null, swatchOf(p.uid), el('span', { text: ' ' + p.name })),
+        el('td', { text: p.no_log ? 'the official client' : (p.bot || 'not recorded') }),
+        el('td', null, sel)));
+    });
+    forkForm.appendChild(table);
+    var go = el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + turn });
+    forkForm.appendChild(go);
+    forkForm.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(); });
+    forkStatus.parentNode.appendChild(forkForm);
+  }
+
+  function swatchOf(uid) {
+    var slot = 0;
+    M.players.forEach(function (p, i) { if (p.uid === uid) slot = i + 1; });
+    return swatch(slot);
+  }
+
+  function submitFork() {
     var t = turn;
     forking = true;
     forkButton.disabled = true;
     forkStatus.className = 'fork-status';
     forkStatus.textContent = 'Playing on from turn ' + t + '…';
     var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
+    forkForm.querySelectorAll('select').forEach(function (sel) { url += '&bot=' + encodeURIComponent(sel.value); });
+    forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = true; });
     fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
       return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
     }).then(function (r) {
@@ -998,6 +1054,7 @@
     }).catch(function (err) {
       forking = false;
       forkButton.disabled = turn < 1 || turn >= F - 1;
+      forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = false; });
       forkStatus.className = 'fork-status bad';
       forkStatus.textContent = String(err && err.message || err);
     });
