@@ -21,6 +21,7 @@ import (
 )
 
 type serveOptions struct {
+	name      string // the command, for errors ("" is serve)
 	dir       string
 	addr      string
 	maxUpload int64
@@ -112,6 +113,30 @@ func memoryBudget(mib int64) (int64, error) {
 	return b, nil
 }
 
+// listen listens on addr for command cmd. A busy port is said in words,
+// with the way out (--addr 127.0.0.1:0 takes a free port, and the
+// command prints its URL); with anyPort a busy port is replaced by a free
+// one on the same host (demo).
+func listen(cmd, addr string, anyPort bool) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && errors.Is(err, syscall.EADDRINUSE) {
+		host, _, herr := net.SplitHostPort(addr)
+		if anyPort && herr == nil {
+			if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err == nil {
+				return ln, nil
+			}
+		}
+		if herr != nil || host == "" {
+			host = "127.0.0.1"
+		}
+		return nil, fmt.Errorf("%s: %s is busy (another program listens on that port); choose another with --addr, or --addr %s to take a free one (its address is printed)", cmd, addr, net.JoinHostPort(host, "0"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return ln, nil
+}
+
 // forkBotStarter starts the external bots of serve --bot for the viewer's
 // forks; their stderr goes to logDir (a temporary folder).
 type forkBotStarter struct{ logDir string }
@@ -161,14 +186,13 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", opts.addr)
-	if err != nil && opts.anyPort && errors.Is(err, syscall.EADDRINUSE) {
-		if host, _, herr := net.SplitHostPort(opts.addr); herr == nil {
-			ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
-		}
+	name := opts.name
+	if name == "" {
+		name = "serve"
 	}
+	ln, err := listen(name, opts.addr, opts.anyPort)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	maxUpload := opts.maxUpload
 	if maxUpload == 0 {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"math"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -202,9 +201,9 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 	}
 	defer lib.Close()
 
-	ln, err := net.Listen("tcp", opts.addr)
+	ln, err := listen("server", opts.addr, false)
 	if err != nil {
-		return fmt.Errorf("server: %w", err)
+		return err
 	}
 	view := viewer.NewServer(lib, viewer.Options{
 		Addr:      ln.Addr().String(),
