@@ -294,11 +294,15 @@ type Summary struct {
 	// when the lead shrank); 0 with fewer than two players.
 	SwingTurn int   `json:"swing_turn"`
 	SwingGold int64 `json:"swing_gold"`
+	// Incomplete is Analysis.Incomplete: the game stops before its end,
+	// so Winner is the leader at the last round, not a winner.
+	Incomplete bool `json:"incomplete"`
 }
 
 // Outcome says in one line when the winner took the lead for good and
 // the round of the largest swing ("" when there is neither), as the
-// viewer's header shows it.
+// viewer's header shows it. In an incomplete game (Incomplete) the first
+// is the leader, not a winner, and is called so.
 func (a *Analysis) Outcome() string {
 	s := a.Summary
 	var parts []string
@@ -306,9 +310,38 @@ func (a *Analysis) Outcome() string {
 		parts = append(parts, fmt.Sprintf("%s led for good from turn %d", a.Name(s.Winner), s.LeadSince))
 	}
 	if s.SwingTurn > 0 {
-		parts = append(parts, fmt.Sprintf("largest swing at turn %d (the winner's lead %+d gold)", s.SwingTurn, s.SwingGold))
+		who := "winner"
+		if a.Incomplete() {
+			who = "leader"
+		}
+		parts = append(parts, fmt.Sprintf("largest swing at turn %d (the %s's lead %+d gold)", s.SwingTurn, who, s.SwingGold))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Incomplete reports whether the game stops before its end: a damaged or
+// cut-short replay (Truncated), or one that ends before max_turn (a
+// match interrupted, a server game stopped). Its first is a leader, not
+// a winner (FirstPlace).
+func (a *Analysis) Incomplete() bool {
+	return a.Truncated != nil || (a.Config.MaxTurn > 0 && a.Rounds < a.Config.MaxTurn)
+}
+
+// FirstPlace names the first of the ranking, name, as every output says it
+// (the viewer's header, the report, analyze's table): "winner NAME" for
+// a game played to its end, "leader at round N (game incomplete): NAME"
+// for one that stops at round N before it (Analysis.Incomplete) — never
+// "winner". unit is what the game counts ("round", Monad's "turn").
+func FirstPlace(incomplete bool, unit string, n int, name string) string {
+	if incomplete {
+		return fmt.Sprintf("leader at %s %d (game incomplete): %s", unit, n, name)
+	}
+	return "winner " + name
+}
+
+// FirstPlace is FirstPlace for a's first player.
+func (a *Analysis) FirstPlace() string {
+	return FirstPlace(a.Incomplete(), "round", a.Rounds, a.Name(a.Summary.Winner))
 }
 
 // Analysis is the result of Analyze.
@@ -883,6 +916,7 @@ func (az *analyzer) finish() {
 	for i := range rk {
 		rk[i].Rank = i + 1
 	}
+	a.Summary.Incomplete = a.Incomplete()
 	if len(rk) == 0 {
 		return
 	}

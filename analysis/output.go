@@ -305,7 +305,7 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		return err
 	}
 	if len(a.Summary.Ranking) > 0 {
-		fmt.Fprintf(bw, "winner %s by %d gold", strconv.Quote(a.Summary.Ranking[0].Username), a.Summary.Margin)
+		fmt.Fprintf(bw, "%s by %d gold", FirstPlace(a.Incomplete(), "round", a.Rounds, strconv.Quote(a.Summary.Ranking[0].Username)), a.Summary.Margin)
 		if a.Summary.LeadSince > 0 {
 			fmt.Fprintf(bw, ", in the lead for good since turn %d", a.Summary.LeadSince)
 		}

@@ -158,8 +158,9 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 		p.Rows = append(p.Rows, []string{strconv.Itoa(s.Rank), strconv.Itoa(s.UID), s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy)})
 	}
 	if len(a.Summary.Ranking) > 0 {
-		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. Winner %s by %d gold",
-			a.Format, a.Config.Width, a.Config.Height, a.Rounds, a.Name(a.Summary.Winner), a.Summary.Margin)
+		st := a.FirstPlace()
+		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. %s by %d gold",
+			a.Format, a.Config.Width, a.Config.Height, a.Rounds, strings.ToUpper(st[:1])+st[1:], a.Summary.Margin)
 		if a.Summary.LeadSince > 0 {
 			p.Summary += fmt.Sprintf(", in the lead for good since turn %d", a.Summary.LeadSince)
 		}
