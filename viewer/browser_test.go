@@ -366,7 +366,7 @@ func TestBrowser(t *testing.T) {
 		if !clicked {
 			t.Fatal("no RuntimeTerrors row in the player panel")
 		}
-		if err := b.WaitJS(`document.querySelectorAll('#commands ol li code').length > 0`, 10*time.Second); err != nil {
+		if err := b.WaitJS(`document.querySelectorAll('#commands ol li .cmd').length > 0`, 10*time.Second); err != nil {
 			var diag string
 			evalJS(t, b, `'turn ' + window.rewind.turn() + ', selected ' + window.rewind.selected() + ', panel: ' + document.getElementById('commands').textContent.slice(0, 300)`, &diag)
 			t.Fatal("no commands listed for RuntimeTerrors at turn 250: ", err, "; ", diag)
@@ -375,17 +375,23 @@ func TestBrowser(t *testing.T) {
 			Head, Note string
 			Inferred   bool
 			Commands   []string
+			Words      []string
 		}
 		evalJS(t, b, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]');
 			return {Head: c.querySelector('h3').textContent, Note: n ? n.textContent : '', Inferred: c.hasAttribute('data-inferred'),
-				Commands: [...c.querySelectorAll('ol li code')].map(e => e.textContent)}; })()`, &panel)
+				Commands: [...c.querySelectorAll('ol li .cmd')].map(e => e.getAttribute('data-raw')), Words: [...c.querySelectorAll('ol li .cmd')].map(e => e.textContent)}; })()`, &panel)
 		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "in round 249 → 250 (its reply to turn 249)") || !panel.Inferred ||
 			panel.Note != "commands inferred from the replay (docs/import.md)" {
 			t.Errorf("commands panel: %+v", panel)
 		}
-		for _, c := range panel.Commands {
+		for i, c := range panel.Commands {
 			if !strings.ContainsAny(c[:1], "abu") {
 				t.Errorf("command %q is not an attack, build or upgrade", c)
+			}
+			f := strings.Fields(c)
+			want := map[string]string{"a": "attack (", "b": "build ", "u": "upgrade ("}[f[0]]
+			if w := panel.Words[i]; !strings.HasPrefix(w, want) || !strings.Contains(w, "("+f[1]+", "+f[2]+")") {
+				t.Errorf("command %q is worded %q", c, w)
 			}
 		}
 		b.Screenshot(t, "realworld.png")

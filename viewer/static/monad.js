@@ -385,16 +385,33 @@
     if (!shown.length) { movesPanel.appendChild(el('p', { cls: 'hint', text: turn === 0 ? 'Turn 0 is the map before the first move.' : 'No commands.' })); return; }
     var list = el('ol');
     shown.slice(0, 300).forEach(function (m) {
-      var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
-      if (kind === 'MOVE') what += ' → (' + m.tx + ', ' + m.ty + ')';
-      if (kind !== 'BUILD') what += ' ×' + m.count;
-      var li = el('li', { cls: m.code ? 'failed' : '' }, swatch(m.player), el('code', { text: what }));
+      var li = el('li', { cls: m.code ? 'failed' : '' }, swatch(m.player), el('span', { cls: 'cmd', title: rawMove(m), 'data-raw': rawMove(m), text: describeMove(m) }));
       if (m.code) li.appendChild(el('div', { cls: 'err', text: M.error_text[m.code] || ('error ' + m.code) }));
       list.appendChild(li);
     });
     movesPanel.appendChild(list);
     if (shown.length > 300) movesPanel.appendChild(el('p', { cls: 'hint', text: '…and ' + (shown.length - 300) + ' more' }));
   }
+
+  // describeMove words a move as the moves panel lists it: "move 5 units
+  // from (3, 4) to (4, 4)", "build a hive at (3, 4)", "mine (3, 4) with 5
+  // units"; rawMove is its short protocol form ("MOVE (3, 4) → (4, 4) ×5":
+  // a .rwd keeps the parsed command, not its text), shown on hover. The
+  // one place Monad moves are worded.
+  function describeMove(m) {
+    var kind = M.kinds[m.kind], at = '(' + m.x + ', ' + m.y + ')', units = m.count + ' unit' + (m.count === 1 ? '' : 's');
+    if (kind === 'MOVE') return 'move ' + units + ' from ' + at + ' to (' + m.tx + ', ' + m.ty + ')';
+    if (kind === 'BUILD') return 'build a hive at ' + at;
+    if (kind === 'MINE') return 'mine ' + at + ' with ' + units;
+    return 'unknown command at ' + at;
+  }
+  function rawMove(m) {
+    var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
+    if (kind === 'MOVE') what += ' → (' + m.tx + ', ' + m.ty + ')';
+    if (kind !== 'BUILD') what += ' ×' + m.count;
+    return what;
+  }
+  api.describeMove = describeMove;
 
   function buildLegend() {
     clear(legend);

@@ -438,14 +438,22 @@
   // The buildings column lists homes, mines, wells and fortresses, headed by
   // their board letters.
   function playerCols() { return ['', 'player', 'gold', 'energy', 'income', 'tax', 'cells', LETTER.slice(1).join(' '), 'tech']; }
+  // What each column of the player table means (its header's tooltip).
+  function playerColTips() {
+    return ['', 'The player (click to see its commands and bot log)', 'Gold held at this turn',
+      'Energy held at this turn', 'Gold / energy gained per round from its cells and buildings',
+      'Gold paid per round in tax (grows with the number of cells and buildings)', 'Cells owned',
+      'Buildings owned: ' + BUILDING.slice(1).map(function (b, i) { return LETTER[i + 1] + ' ' + b; }).join(', '),
+      'Tech level: the level of its home, which caps its buildings\' levels'];
+  }
   function renderPlayers() {
     var t = turn, order = [];
     for (var s = 1; s <= P; s++) if (uget('present', t, s)) order.push(s);
     order.sort(function (a, b) { return uget('gold', t, b) - uget('gold', t, a) || a - b; });
     clear(playersTable);
     var head = el('tr');
-    var cols = playerCols();
-    cols.forEach(function (c) { head.appendChild(el('th', { text: c })); });
+    var cols = playerCols(), tips = playerColTips();
+    cols.forEach(function (c, i) { head.appendChild(el('th', tips[i] ? { text: c, title: tips[i] } : { text: c })); });
     playersTable.appendChild(el('thead', null, head));
     var body = el('tbody');
     order.forEach(function (s) {
@@ -572,13 +580,37 @@
     if (!cmds.length) { commandsPanel.appendChild(more || el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
     var ol = el('ol', { start: '0' });
     cmds.forEach(function (c, k) {
-      var li = el('li', null, el('code', { text: c }));
+      var li = el('li', null, el('span', { cls: 'cmd', title: c, 'data-raw': c, text: describeCommand(c, t) }));
       if (errs[k] !== undefined) { li.className = 'failed'; li.appendChild(el('span', { cls: 'err', text: ' ✗ ' + (M.error_text[errs[k]] || 'error ' + errs[k]) })); }
       ol.appendChild(li);
     });
     commandsPanel.appendChild(ol);
     if (more) commandsPanel.appendChild(more);
   }
+
+  // describeCommand words a command of round t-1 → t from its protocol
+  // text c (docs/bot-protocol.md), the buildings named as the server names
+  // them (M.buildings): "attack (27, 19) with 1725 energy", "build gold
+  // mine at (7, 8)", "upgrade (3, 4) to level 2" (the cell's level at turn
+  // t-1, plus one). Text it does not recognise is shown as it is; the
+  // panel keeps the raw text on hover. The one place commands are worded.
+  function describeCommand(c, t) {
+    var f = String(c).trim().split(/\s+/), num = /^-?\d+$/;
+    if (f.length < 3 || !num.test(f[1]) || !num.test(f[2])) return c;
+    var x = +f[1], y = +f[2], at = '(' + x + ', ' + y + ')';
+    if (f[0] === 'a' && f.length === 4 && num.test(f[3])) return 'attack ' + at + ' with ' + f[3] + ' energy';
+    if (f[0] === 'b' && f.length === 4) {
+      for (var k = 1; k < LETTER.length; k++) if (LETTER[k] && LETTER[k].toLowerCase() === f[3]) return 'build ' + BUILDING[k] + ' at ' + at;
+      return 'build "' + f[3] + '" (no such building) at ' + at;
+    }
+    if (f[0] === 'u' && f.length === 3) {
+      var on = t > 0 && x >= 0 && y >= 0 && x < W && y < H;
+      var lvl = on ? get('level', t - 1, y * W + x) : 0;
+      return 'upgrade ' + at + (lvl > 0 ? ' to level ' + (lvl + 1) : '');
+    }
+    return c;
+  }
+  api.describeCommand = describeCommand;
 
   var eventRows = [];
   var eventList = null, marks = null, lastCurrent = null, lastAt = null;
