@@ -49,10 +49,19 @@ type LibraryPage struct {
 	Upload    bool  // uploads accepted
 	MaxUpload int64 // bytes
 	MaxStr    string
-	// Live: the server follows games being played; LiveRows lists them.
-	Live     bool
-	LiveRows []LiveRow
-	Assets   Assets
+	// Live: the server follows games being played; LiveRows lists them,
+	// LiveRooms says what each room of the server is doing.
+	Live      bool
+	LiveRows  []LiveRow
+	LiveRooms []LiveRoomRow
+	Assets    Assets
+}
+
+// LiveRoomRow is one room of a live server and what it is doing, in
+// words, on the library page.
+type LiveRoomRow struct {
+	Room  string
+	State string
 }
 
 // LiveRow is one game being played, on the library page.

@@ -323,7 +323,7 @@ func (s *Server) libraryPage() (templates.LibraryPage, error) {
 	p := templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
 		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}
 	if s.live != nil {
-		p.Live, p.LiveRows = true, s.liveRowsOf(s.liveGames())
+		p.Live, p.LiveRows, p.LiveRooms = true, s.liveRowsOf(s.liveGames()), s.liveRooms()
 	}
 	return p, nil
 }
