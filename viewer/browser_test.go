@@ -396,6 +396,31 @@ func TestBrowser(t *testing.T) {
 		}
 		b.Screenshot(t, "realworld.png")
 
+		// The turning points come first in the events panel: Skynet's
+		// surges at 360–363 and the lead swing at 367, with what each side
+		// did, before any lead change.
+		var tp struct {
+			Texts          []string
+			Explain        string
+			BeforeAnyLead  bool
+			FirstLeadBelow bool
+		}
+		evalJS(t, b, `(() => { const box = document.querySelector('#events [data-testid=turning-points]'); const lead = document.querySelector('#events li.ev-lead_change');
+			const sw = box ? [...box.querySelectorAll('li.tp-lead_swing')].find(li => li.dataset.turn === '367') : null;
+			return {Texts: box ? [...box.querySelectorAll('li.tp .ev-text')].map(e => e.textContent) : [], Explain: sw ? sw.querySelector('.tp-explain').textContent : '',
+				BeforeAnyLead: !!box && (!lead || !!(box.compareDocumentPosition(lead) & Node.DOCUMENT_POSITION_FOLLOWING)),
+				FirstLeadBelow: !!box && document.querySelector('#events ol.event-list').getBoundingClientRect().top >= box.getBoundingClientRect().bottom}; })()`, &tp)
+		joined := strings.Join(tp.Texts, "\n")
+		for _, w := range []string{"Skynet surges: 155095 energy on attacks in turns 360–361", "Skynet surges: 83200 gold on buildings and upgrades in turns 361–363",
+			"lead swing: RuntimeTerrors gains 123424 gold on Skynet in 10 rounds"} {
+			if !strings.Contains(joined, w) {
+				t.Errorf("turning points lack %q:\n%s", w, joined)
+			}
+		}
+		if !strings.Contains(tp.Explain, "At turn 367 RuntimeTerrors (202308 gold) takes the lead from Skynet") || !tp.BeforeAnyLead || !tp.FirstLeadBelow {
+			t.Errorf("turning points: %+v", tp)
+		}
+
 		// Play on from turn 250: the new game opens, and its summary
 		// names its parent.
 		evalJS(t, b, `document.activeElement && document.activeElement.blur(), true`, nil)
@@ -461,7 +486,7 @@ func TestBrowser(t *testing.T) {
 		// At first every kind is listed, the lead changes of the opening
 		// only.
 		for _, e := range rep.Analysis.Events {
-			if e.Kind != analysis.EventLeadChange || e.Turn <= EarlyLeadTurns(rep.Analysis.Rounds) {
+			if e.Kind != analysis.EventLeadChange || e.Turn <= analysis.EarlyLeadTurns(rep.Analysis.Rounds) {
 				want = append(want, e.Text(rep.Analysis.Name))
 			}
 		}

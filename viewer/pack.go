@@ -92,7 +92,7 @@ type Manifest struct {
 	// (analysis.EventKinds), for the page's event filter; Shown says
 	// which the filter shows at first, ShownUntil up to which turn it
 	// shows the others at first (the lead changes of the opening,
-	// EarlyLeadTurns: later their churn is hidden, the lead for good
+	// analysis.EarlyLeadTurns: later their churn is hidden, the lead for good
 	// stands for it).
 	EventKinds []ManifestEventKind `json:"event_kinds"`
 	// Buildings[b] shows building type b (the engine's numbering, as in
@@ -162,6 +162,11 @@ type Manifest struct {
 type ManifestEvent struct {
 	analysis.Event
 	Text string `json:"text"`
+	// Turning marks the turning points (analysis.TurningPoints), which
+	// the page lists above the events; Explain is a lead swing's
+	// analysis.Explain line.
+	Turning bool   `json:"turning,omitempty"`
+	Explain string `json:"explain,omitempty"`
 }
 
 // ManifestStat is a series the stats chart offers: the user field and
@@ -193,11 +198,7 @@ type ManifestEventKind struct {
 	ShownUntil int `json:"shown_until,omitempty"`
 }
 
-// EarlyLeadTurns is how many turns of a game of rounds rounds the
-// page's event list shows the lead changes of at first: the first tenth
-// of the game, at least 10 turns and at most 50. Later lead changes are
-// listed once the filter asks for them all.
-func EarlyLeadTurns(rounds int) int { return min(50, max(10, rounds/10)) }
+
 
 // ManifestBuilding is how the page names a building type: "gold mine",
 // and the letter marking it on the board, "G".
@@ -631,12 +632,12 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
 	for i, e := range a.Events {
-		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
+		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name), Turning: analysis.IsTurningPoint(e.Kind), Explain: a.Explain(e)}
 	}
 	for _, k := range analysis.EventKinds {
 		ek := ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: true}
 		if k.Kind == analysis.EventLeadChange {
-			ek.Shown, ek.ShownUntil = false, EarlyLeadTurns(a.Rounds)
+			ek.Shown, ek.ShownUntil = false, analysis.EarlyLeadTurns(a.Rounds)
 		}
 		m.EventKinds = append(m.EventKinds, ek)
 	}

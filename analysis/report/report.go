@@ -166,8 +166,18 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 		}
 		p.Summary += "."
 	}
+	count := map[string]int{}
 	for _, e := range a.Events {
-		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name)})
+		count[e.Kind]++
+		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Folded: !a.ShownAtFirst(e)})
+	}
+	for _, e := range a.TurningPoints() {
+		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Explain: a.Explain(e)})
+	}
+	for _, k := range analysis.EventKinds {
+		if count[k.Kind] > 0 {
+			p.Kinds = append(p.Kinds, templates.ReportKind{Kind: k.Kind, Title: k.Title, Count: count[k.Kind]})
+		}
 	}
 	return p, nil
 }

@@ -645,6 +645,22 @@
         until ? el('span', { cls: 'ev-until', 'data-testid': 'ev-until', text: ' to turn ' + until }) : null));
     });
     eventsPanel.appendChild(filter);
+    // The turning points first (the analysis's: spending surges, lead
+    // swings with what each side did, the lead for good), whatever the
+    // filter, so a reader finds them without scrolling past the churn.
+    var tps = M.events.filter(function (e) { return e.turning; });
+    if (tps.length) {
+      var tp = el('ol', { cls: 'turning-points', 'data-testid': 'turning-points', 'aria-label': 'Turning points' });
+      tps.forEach(function (e) {
+        var li = el('li', { cls: 'tp tp-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), el('span', { cls: 'ev-text', text: e.text }));
+        if (e.explain) li.appendChild(el('div', { cls: 'tp-explain', text: e.explain }));
+        li.addEventListener('click', function () { pause(); seek(e.turn); });
+        tp.appendChild(li);
+      });
+      eventsPanel.appendChild(el('h4', { cls: 'tp-head', text: 'Turning points' }));
+      eventsPanel.appendChild(tp);
+      eventsPanel.appendChild(el('h4', { cls: 'tp-head', text: 'All events' }));
+    }
     var ol = eventList = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
       if (!eventShown(e)) return;
