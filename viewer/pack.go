@@ -198,8 +198,6 @@ type ManifestEventKind struct {
 	ShownUntil int `json:"shown_until,omitempty"`
 }
 
-
-
 // ManifestBuilding is how the page names a building type: "gold mine",
 // and the letter marking it on the board, "G".
 type ManifestBuilding struct {
