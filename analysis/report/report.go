@@ -86,9 +86,11 @@ func lineChart(id, title string, x []int, names []string, data func(p int) []opt
 	line.SetGlobalOptions(
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30"}),
+		// One line of legend that pages (scroll): with 8 long names a
+		// wrapped legend would cover the plot on a narrow chart.
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
-		charts.WithGridOpts(opts.Grid{Top: "80"}),
+		charts.WithGridOpts(opts.Grid{Top: "70", Right: "40", ContainLabel: opts.Bool(true)}),
 		charts.WithAnimation(false),
 		charts.WithColorsOpts(colors(len(names))),
 	)
