@@ -316,7 +316,7 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		fmt.Fprintln(bw, "turning points:")
 		for _, e := range tp {
 			fmt.Fprintf(bw, "  turn %4d  %s\n", e.Turn, e.Text(quoted))
-			if x := a.Explain(e); x != "" {
+			if x := a.Explain(e, quoted); x != "" {
 				fmt.Fprintf(bw, "             %s\n", x)
 			}
 		}

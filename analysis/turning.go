@@ -151,12 +151,12 @@ func IsTurningPoint(kind string) bool {
 }
 
 // Explain is ExplainLeadChange's line for a lead swing ("" for any other
-// event).
-func (a *Analysis) Explain(e Event) string {
+// event), naming players with name.
+func (a *Analysis) Explain(e Event, name func(uid int) string) string {
 	if e.Kind != EventLeadSwing {
 		return ""
 	}
-	line, _ := a.ExplainLeadChange(e.Turn)
+	line, _ := a.ExplainLeadChange(e.Turn, name)
 	return line
 }
 
@@ -168,9 +168,10 @@ const explainWindow = 10
 // (the last lead change at or before it): the gold each of the two
 // players held then, and what each did in the explainWindow rounds
 // before — gold gained, cells captured and lost, gold spent on buildings
-// and upgrades, energy spent on attacks, gold stolen. ok is false when
-// there is no lead change between two players at or before turn.
-func (a *Analysis) ExplainLeadChange(turn int) (line string, ok bool) {
+// and upgrades, energy spent on attacks, gold stolen — naming players
+// with name (as Event.Text). ok is false when there is no lead change
+// between two players at or before turn.
+func (a *Analysis) ExplainLeadChange(turn int, name func(uid int) string) (line string, ok bool) {
 	var ev *Event
 	for i := range a.Events {
 		e := &a.Events[i]
@@ -186,7 +187,7 @@ func (a *Analysis) ExplainLeadChange(turn int) (line string, ok bool) {
 	did := func(uid int) (string, int64) {
 		p := a.Player(uid)
 		if p == nil || t < p.FirstTurn || t-1 >= len(p.Series)+p.FirstTurn-1 {
-			return a.Name(uid) + " (no record)", 0
+			return name(uid) + " (no record)", 0
 		}
 		at := func(turn int) *Round {
 			i := min(max(turn-p.FirstTurn, 0), len(p.Series)-1)
@@ -209,10 +210,10 @@ func (a *Analysis) ExplainLeadChange(turn int) (line string, ok bool) {
 		if stolen > 0 {
 			parts = append(parts, fmt.Sprintf("stole %d gold", stolen))
 		}
-		return a.Name(uid) + ": " + strings.Join(parts, ", "), at(t).Gold
+		return name(uid) + ": " + strings.Join(parts, ", "), at(t).Gold
 	}
 	newDid, newGold := did(ev.UID)
 	oldDid, oldGold := did(ev.Other)
 	return fmt.Sprintf("At turn %d %s (%d gold) takes the lead from %s (%d gold). Turns %d–%d: %s; %s.",
-		t, a.Name(ev.UID), newGold, a.Name(ev.Other), oldGold, from+1, t, newDid, oldDid), true
+		t, name(ev.UID), newGold, name(ev.Other), oldGold, from+1, t, newDid, oldDid), true
 }

@@ -47,14 +47,14 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 	if len(tp) > 12 {
 		t.Errorf("%d turning points: a reader wants a handful", len(tp))
 	}
-	line, ok := a.ExplainLeadChange(367)
+	line, ok := a.ExplainLeadChange(367, a.Name)
 	for _, w := range []string{"At turn 367 RuntimeTerrors (202308 gold) takes the lead from Skynet (200040 gold)", "Turns 358–367",
 		"Skynet: -75235 gold", "spent 90400 gold on buildings and upgrades", "163584 energy on attacks"} {
 		if !ok || !strings.Contains(line, w) {
 			t.Errorf("explain 367: %q lacks %q", line, w)
 		}
 	}
-	if _, ok := a.ExplainLeadChange(3); ok {
+	if _, ok := a.ExplainLeadChange(3, a.Name); ok {
 		t.Error("a lead change explained before the first")
 	}
 	var buf strings.Builder

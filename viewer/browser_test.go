@@ -307,7 +307,7 @@ func TestBrowser(t *testing.T) {
 		}
 		// Clicking the energy chart at turn 300 seeks there.
 		var pt struct{ X, Y float64 }
-		evalJS(t, b, `(() => { const d = document.getElementById('chart-energy'); d.scrollIntoView(); const c = echarts.getInstanceByDom(d); const r = d.getBoundingClientRect(); const x = c.convertToPixel({xAxisIndex: 0}, 299); return {X: r.left + x, Y: r.top + r.height / 2}; })()`, &pt)
+		evalJS(t, b, `(() => { const d = document.getElementById('chart-energy'); d.scrollIntoView(); const c = echarts.getInstanceByDom(d); const r = d.getBoundingClientRect(); const x = c.convertToPixel({xAxisIndex: 0}, 299); return {X: r.left + d.clientLeft + x, Y: r.top + r.height / 2}; })()`, &pt) // ECharts' pixels start inside the chart's border
 		if err := chromedp.Run(b.Ctx, chromedp.MouseClickXY(pt.X, pt.Y)); err != nil {
 			t.Fatal(err)
 		}

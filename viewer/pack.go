@@ -630,7 +630,7 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
 	for i, e := range a.Events {
-		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name), Turning: analysis.IsTurningPoint(e.Kind), Explain: a.Explain(e)}
+		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name), Turning: analysis.IsTurningPoint(e.Kind), Explain: a.Explain(e, a.Name)}
 	}
 	for _, k := range analysis.EventKinds {
 		ek := ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: true}

@@ -90,7 +90,7 @@ func lineChart(id, title string, x []int, names []string, data func(p int) []opt
 		// wrapped legend would cover the plot on a narrow chart.
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
-		charts.WithGridOpts(opts.Grid{Top: "70", Right: "40", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Top: "70", Left: "10", Right: "40", ContainLabel: opts.Bool(true)}),
 		charts.WithAnimation(false),
 		charts.WithColorsOpts(colors(len(names))),
 	)
@@ -174,7 +174,7 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Folded: !a.ShownAtFirst(e)})
 	}
 	for _, e := range a.TurningPoints() {
-		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Explain: a.Explain(e)})
+		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Explain: a.Explain(e, a.Name)})
 	}
 	for _, k := range analysis.EventKinds {
 		if count[k.Kind] > 0 {

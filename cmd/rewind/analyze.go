@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -93,7 +94,7 @@ func runAnalyze(opts *analyzeOptions) error {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", opts.path, a.Truncated, a.Rounds)
 	}
 	if opts.explain != 0 {
-		line, ok := a.ExplainLeadChange(opts.explain)
+		line, ok := a.ExplainLeadChange(opts.explain, func(uid int) string { return strconv.Quote(a.Name(uid)) })
 		if !ok {
 			return fmt.Errorf("--explain %d: no lead change between two players at or before turn %d", opts.explain, opts.explain)
 		}

@@ -34,7 +34,7 @@ func TestTurningPointsThroughCLI(t *testing.T) {
 		}
 	}
 	out, err = runCLIOut(t, "analyze", rt, "--explain", "367")
-	if err != nil || !strings.HasPrefix(out, "At turn 367 RuntimeTerrors (202308 gold) takes the lead from Skynet (200040 gold). Turns 358–367:") {
+	if err != nil || !strings.HasPrefix(out, `At turn 367 "RuntimeTerrors" (202308 gold) takes the lead from "Skynet" (200040 gold). Turns 358–367:`) {
 		t.Errorf("analyze --explain 367: %v\n%s", err, out)
 	}
 	if _, err := runCLIOut(t, "analyze", rt, "--explain", "2"); err == nil || !strings.Contains(err.Error(), "no lead change") {

@@ -850,7 +850,7 @@
       title: { text: statTitle() },
       tooltip: { trigger: 'axis' },
       legend: { top: 30, type: 'scroll', selected: legendState() },
-      grid: { top: 70, bottom: 60, right: 40, containLabel: true },
+      grid: { top: 70, bottom: 60, left: 10, right: 40, containLabel: true },
       xAxis: { type: 'category', name: 'turn', data: cats },
       yAxis: statLog ? { type: 'log', logBase: 10 } : { type: 'value' },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 }],
