@@ -170,8 +170,8 @@ func TestBotLogsThroughCLI(t *testing.T) {
 		player, logs := panelLogs(t, b, viewPage(t, c.file), mturns)
 		checkLogs(t, c.what, player, mturns, logs)
 	}
-	// fork: the rounds the bot played from turn 120 on.
-	fturns := []int{121, 150, 200}
+	// fork: the parent's rounds keep their logs, then the bot's own from turn 120 on.
+	fturns := []int{50, 120, 121, 150, 200}
 	uid, logs := panelLogs(t, b, viewPage(t, forked), fturns)
 	checkLogs(t, "fork", uid, fturns, logs)
 	b.CheckProblems(t)

@@ -42,6 +42,9 @@ type Fork struct {
 const (
 	MaxForkCommands = 1 << 22
 	MaxForkRawBytes = 1 << 20
+	// MaxForkLogBytes bounds the parent's bot logs a fork keeps (a .rwd
+	// that keeps them); past it, later rounds' logs are left out.
+	MaxForkLogBytes = 16 << 20
 )
 
 // errForkDone stops a walk once the fork's turn is reached.
@@ -89,6 +92,7 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
 	var held heldCommands
+	logBytes := 0
 	for t := 0; t < turn; t++ {
 		if err := g.Next(); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -103,6 +107,21 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 				return err
 			}
 			o.Rounds[t] = cs
+			// The parent's bot logs go with their rounds, within
+			// MaxForkLogBytes.
+			if len(r.Logs) > 0 && logBytes < MaxForkLogBytes {
+				if o.Logs == nil {
+					o.Logs = make([][][]byte, turn)
+				}
+				l := make([][]byte, len(r.Logs))
+				for i, b := range r.Logs {
+					if len(b) > 0 {
+						l[i] = append([]byte(nil), b...)
+						logBytes += len(b)
+					}
+				}
+				o.Logs[t] = l
+			}
 		}
 	}
 	f.Origin, f.Info = o, h.CFRInfo
