@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -212,5 +213,58 @@ func TestForkKeepsSeats(t *testing.T) {
 			t.Errorf("fork of a .cfr with --fill turtle seats %q", got)
 			break
 		}
+	}
+}
+
+// TestServeForkBots: `serve --bot COMMAND` offers that bot to "play on
+// from here" beside the built-ins, and a fork the page asks for with it
+// runs the command in the seat chosen (its stderr logs kept in the new
+// replay); a built-in given with --bot is not listed twice.
+func TestServeForkBots(t *testing.T) {
+	dir := t.TempDir()
+	cmd := logBot(t, t.TempDir())
+	game := filepath.Join(dir, "g.rwd")
+	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", game); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	lib, err := viewer.OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveLibrary(ctx, lib, &serveOptions{addr: "127.0.0.1:0", bots: []string{"raider", cmd}, stdout: io.Discard, ready: ready}, "/")
+	}()
+	base := <-ready
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	res, err := http.Get(base + "/api/fork/bots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"id":"serve:1"`) || strings.Count(string(body), `"id":"raider"`) != 1 || strings.Contains(string(body), "serve:0") {
+		t.Fatalf("choices: %s", body)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/fork?id=g.rwd&turn=120&bot=greedy&bot=serve:1", nil)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("fork: %d %s", res.StatusCode, body)
+	}
+	if got := infoBots(t, filepath.Join(dir, "g-fork-T120.rwd")); len(got) != 2 || got[0] != "greedy" || got[1] != cmd {
+		t.Errorf("the fork seats %q", got)
 	}
 }
