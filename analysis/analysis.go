@@ -188,6 +188,16 @@ const (
 	// EventBotFault: UID's bot failed to answer (colorfight2.ErrBotFault)
 	// from this turn on for Value rounds in a row.
 	EventBotFault = "bot_fault"
+	// EventAttackSurge: UID spent Value energy on attacks from this turn
+	// to turn Other, far above its own habit (turning.go); EventBuildSurge
+	// likewise Value gold on buildings and upgrades.
+	EventAttackSurge = "attack_surge"
+	EventBuildSurge  = "build_surge"
+	// EventLeadSwing: a lead change where the new leader (UID) gained the
+	// most gold on the old one (Other): Value gold over the explainWindow
+	// rounds before; the biggest and those at least half as big, at most
+	// 3 (turning.go).
+	EventLeadSwing = "lead_swing"
 )
 
 // EventKinds lists every event kind with how people call it (the
@@ -196,6 +206,9 @@ var EventKinds = []struct{ Kind, Title string }{
 	{EventHomeCaptured, "homes captured"},
 	{EventDied, "eliminations"},
 	{EventBotFault, "bot faults"},
+	{EventAttackSurge, "attack surges"},
+	{EventBuildSurge, "building surges"},
+	{EventLeadSwing, "lead swings"},
 	{EventLeadForGood, "lead for good"},
 	{EventLeadChange, "lead changes"},
 	{EventTechUp, "tech levels"},
@@ -233,6 +246,12 @@ func (e Event) Text(name func(uid int) string) string {
 		return fmt.Sprintf("%s enters building tax bracket %d (%d mines and wells)", name(e.UID), e.Other, e.Value)
 	case EventLeadForGood:
 		return leadForGoodText(name(e.UID), e.Value, "gold")
+	case EventAttackSurge:
+		return fmt.Sprintf("%s surges: %d energy on attacks in turns %s", name(e.UID), e.Value, turnSpan(e.Turn, e.Other))
+	case EventBuildSurge:
+		return fmt.Sprintf("%s surges: %d gold on buildings and upgrades in turns %s", name(e.UID), e.Value, turnSpan(e.Turn, e.Other))
+	case EventLeadSwing:
+		return fmt.Sprintf("lead swing: %s gains %d gold on %s in %d rounds and takes the lead from it", name(e.UID), e.Value, name(e.Other), explainWindow)
 	case EventBotFault:
 		if e.Value == 1 {
 			return fmt.Sprintf("%s's bot fails to answer (1 round)", name(e.UID))
@@ -240,6 +259,14 @@ func (e Event) Text(name func(uid int) string) string {
 		return fmt.Sprintf("%s's bot fails to answer (%d rounds in a row)", name(e.UID), e.Value)
 	}
 	return fmt.Sprintf("%s: %s (other %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.UID), e.Other, e.Value)
+}
+
+// turnSpan is "360–361", or "360" for one turn.
+func turnSpan(from, to int) string {
+	if to <= from {
+		return fmt.Sprint(from)
+	}
+	return fmt.Sprintf("%d–%d", from, to)
 }
 
 // leadForGoodText is the lead_for_good sentence of every game: who took
@@ -294,11 +321,15 @@ type Summary struct {
 	// when the lead shrank); 0 with fewer than two players.
 	SwingTurn int   `json:"swing_turn"`
 	SwingGold int64 `json:"swing_gold"`
+	// Incomplete is Analysis.Incomplete: the game stops before its end,
+	// so Winner is the leader at the last round, not a winner.
+	Incomplete bool `json:"incomplete"`
 }
 
 // Outcome says in one line when the winner took the lead for good and
 // the round of the largest swing ("" when there is neither), as the
-// viewer's header shows it.
+// viewer's header shows it. In an incomplete game (Incomplete) the first
+// is the leader, not a winner, and is called so.
 func (a *Analysis) Outcome() string {
 	s := a.Summary
 	var parts []string
@@ -306,9 +337,38 @@ func (a *Analysis) Outcome() string {
 		parts = append(parts, fmt.Sprintf("%s led for good from turn %d", a.Name(s.Winner), s.LeadSince))
 	}
 	if s.SwingTurn > 0 {
-		parts = append(parts, fmt.Sprintf("largest swing at turn %d (the winner's lead %+d gold)", s.SwingTurn, s.SwingGold))
+		who := "winner"
+		if a.Incomplete() {
+			who = "leader"
+		}
+		parts = append(parts, fmt.Sprintf("largest swing at turn %d (the %s's lead %+d gold)", s.SwingTurn, who, s.SwingGold))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Incomplete reports whether the game stops before its end: a damaged or
+// cut-short replay (Truncated), or one that ends before max_turn (a
+// match interrupted, a server game stopped). Its first is a leader, not
+// a winner (FirstPlace).
+func (a *Analysis) Incomplete() bool {
+	return a.Truncated != nil || (a.Config.MaxTurn > 0 && a.Rounds < a.Config.MaxTurn)
+}
+
+// FirstPlace names the first of the ranking, name, as every output says it
+// (the viewer's header, the report, analyze's table): "winner NAME" for
+// a game played to its end, "leader at round N (game incomplete): NAME"
+// for one that stops at round N before it (Analysis.Incomplete) — never
+// "winner". unit is what the game counts ("round", Monad's "turn").
+func FirstPlace(incomplete bool, unit string, n int, name string) string {
+	if incomplete {
+		return fmt.Sprintf("leader at %s %d (game incomplete): %s", unit, n, name)
+	}
+	return "winner " + name
+}
+
+// FirstPlace is FirstPlace for a's first player.
+func (a *Analysis) FirstPlace() string {
+	return FirstPlace(a.Incomplete(), "round", a.Rounds, a.Name(a.Summary.Winner))
 }
 
 // Analysis is the result of Analyze.
@@ -883,6 +943,7 @@ func (az *analyzer) finish() {
 	for i := range rk {
 		rk[i].Rank = i + 1
 	}
+	a.Summary.Incomplete = a.Incomplete()
 	if len(rk) == 0 {
 		return
 	}
@@ -926,6 +987,7 @@ func (az *analyzer) finish() {
 	if t := a.Summary.LeadSince; t > 0 {
 		a.Events = append(a.Events, Event{Turn: t, Kind: EventLeadForGood, UID: w.UID, Value: w.Series[t-1].Gold})
 	}
+	a.turningPoints()
 	// A bot's faults are one event a run of rounds in a row.
 	for _, p := range a.Players {
 		for i := 0; i < len(p.Series); i++ {

@@ -714,7 +714,8 @@ func TestEventText(t *testing.T) {
 	if a.Name(1) != "ann" || a.Name(2) != "player 2" || a.Name(7) != "player 7" {
 		t.Errorf("names %q %q %q", a.Name(1), a.Name(2), a.Name(7))
 	}
-	// The table lists each event with that text, names quoted.
+	// The table lists each event shown at first with that text, names
+	// quoted (the later lead changes are folded).
 	vs := vectors(t)
 	a = analyzeFile(t, vs[len(vs)-1].CFR)
 	var buf bytes.Buffer
@@ -725,7 +726,15 @@ func TestEventText(t *testing.T) {
 		t.Fatal("no events")
 	}
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
-	for i, e := range a.Events[:min(len(a.Events), MaxTableEvents)] {
+	var shown []Event
+	for _, e := range a.Events {
+		if a.ShownAtFirst(e) {
+			shown = append(shown, e)
+		} else if strings.Contains(buf.String(), e.Text(quoted)+"\n") && e.Kind == EventLeadChange {
+			t.Errorf("the table lists folded event %q", e.Text(quoted))
+		}
+	}
+	for i, e := range shown[:min(len(shown), MaxTableEvents)] {
 		if !strings.Contains(buf.String(), e.Text(quoted)+"\n") {
 			t.Fatalf("table lacks event %d %q:\n%s", i, e.Text(quoted), buf.String())
 		}

@@ -153,7 +153,7 @@ func (a *MonadAnalysis) Outcome(name func(player int) string) string {
 	}
 	h, _ := a.final("hives", a.Winner)
 	u, _ := a.final("units", a.Winner)
-	s := fmt.Sprintf("winner %s (%d hives, %d units)", name(a.Winner), h, u)
+	s := fmt.Sprintf("%s (%d hives, %d units)", FirstPlace(a.Truncated != nil, "turn", a.Turns, name(a.Winner)), h, u)
 	if a.LeadSince > 0 {
 		s += fmt.Sprintf(", in the lead for good since turn %d", a.LeadSince)
 	}

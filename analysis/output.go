@@ -305,16 +305,36 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 		return err
 	}
 	if len(a.Summary.Ranking) > 0 {
-		fmt.Fprintf(bw, "winner %s by %d gold", strconv.Quote(a.Summary.Ranking[0].Username), a.Summary.Margin)
+		fmt.Fprintf(bw, "%s by %d gold", FirstPlace(a.Incomplete(), "round", a.Rounds, strconv.Quote(a.Summary.Ranking[0].Username)), a.Summary.Margin)
 		if a.Summary.LeadSince > 0 {
 			fmt.Fprintf(bw, ", in the lead for good since turn %d", a.Summary.LeadSince)
 		}
 		fmt.Fprintln(bw)
 	}
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
-	writeEventTable(bw, len(a.Events), len(a.Events), func(i int) (int, string) {
-		return a.Events[i].Turn, a.Events[i].Text(quoted)
+	if tp := a.TurningPoints(); len(tp) > 0 {
+		fmt.Fprintln(bw, "turning points:")
+		for _, e := range tp {
+			fmt.Fprintf(bw, "  turn %4d  %s\n", e.Turn, e.Text(quoted))
+			if x := a.Explain(e, quoted); x != "" {
+				fmt.Fprintf(bw, "             %s\n", x)
+			}
+		}
+	}
+	// The lead changes after the opening are folded, as in the viewer
+	// and the report (ShownAtFirst); the JSON lists them all.
+	var shown []Event
+	for _, e := range a.Events {
+		if a.ShownAtFirst(e) {
+			shown = append(shown, e)
+		}
+	}
+	writeEventTable(bw, len(a.Events), len(shown), func(i int) (int, string) {
+		return shown[i].Turn, shown[i].Text(quoted)
 	})
+	if folded := len(a.Events) - len(shown); folded > 0 {
+		fmt.Fprintf(bw, "  (%d lead changes after turn %d folded; --format json lists every event)\n", folded, EarlyLeadTurns(a.Rounds))
+	}
 	return bw.Flush()
 }
 

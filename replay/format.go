@@ -157,8 +157,8 @@ type Header struct {
 	// with MaxPlayer the number of players, and Seed and Map are nil.
 	Monad *MonadSetup
 	// Logs is set when the file may hold the bots' round logs (log
-	// records, Round.Logs): a ColorfightII recording whose bots keep logs
-	// (bot.Logger). The file is then format version VersionLogs; the
+	// records, Round.Logs or MonadRound.Logs): a recording of either
+	// game whose bots keep logs (bot.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
 }

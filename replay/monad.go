@@ -31,6 +31,10 @@ type MonadRound struct {
 	// checkpoint for it (HasHash).
 	Hash    uint64
 	HasHash bool
+	// Logs[uid-1] is what player uid's bot logged while it was asked for
+	// this turn's commands, as Round.Logs says; nil when it logged nothing
+	// or the file keeps no logs. Not part of the game.
+	Logs [][]byte
 }
 
 // MonadWriter records a Monad match as it is played. Create it with
@@ -46,6 +50,7 @@ type MonadWriter struct {
 	buf     []byte
 	err     error
 	closed  bool
+	logs    roundLogs
 }
 
 // NewMonadWriter writes a Monad header (see MonadHeader; CheckpointEvery
@@ -61,7 +66,16 @@ func NewMonadWriter(w io.Writer, h Header) (*MonadWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &MonadWriter{zw: zw, hdr: h, players: len(h.Players)}, nil
+	return &MonadWriter{zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}, nil
+}
+
+// WriteLogs gives the bots' logs of the next turn WriteRound writes, as
+// Writer.WriteLogs does for ColorfightII. The header must have Logs set.
+func (w *MonadWriter) WriteLogs(logs [][]byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	return w.logs.set(logs)
 }
 
 // monadMalformed is the code under which a command is recorded as
@@ -97,7 +111,7 @@ func (w *MonadWriter) WriteRound(r *monad.Round, s *monad.State) error {
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitWriter{buf: w.buf[:0]}
+	bw := bitWriter{buf: w.logs.appendRecord(w.buf[:0])}
 	bw.write(0, 1)
 	for p := 0; p < w.players; p++ {
 		var list []monad.Command
@@ -191,9 +205,24 @@ func (r *Reader) NextMonad() (*MonadRound, error) {
 	if !r.monad {
 		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are read with Next: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
+	rd := &r.mround
+	np := len(r.hdr.Players)
+	clear(rd.Logs)
 	first, err := r.br.br.Peek(1)
 	if err != nil {
 		return nil, r.fail(err)
+	}
+	if first[0] == tagLog && r.hdr.Logs {
+		r.br.ReadByte()
+		if err := r.readLogs(&rd.Logs); err != nil {
+			return nil, r.fail(err)
+		}
+		if first, err = r.br.br.Peek(1); err != nil {
+			return nil, r.fail(err)
+		}
+		if first[0]&0x80 != 0 {
+			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
+		}
 	}
 	if first[0]&0x80 != 0 {
 		tag, _ := r.br.ReadByte()
@@ -205,8 +234,6 @@ func (r *Reader) NextMonad() (*MonadRound, error) {
 	if r.turn >= r.hdr.Config.MaxTurn {
 		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
 	}
-	rd := &r.mround
-	np := len(r.hdr.Players)
 	if cap(rd.Commands) < np {
 		rd.Commands = make([][]monad.Command, np)
 	}

@@ -197,6 +197,7 @@ func FuzzMonadReader(f *testing.F) {
 	b, _ := recordMonad(f, 3, 45, 10, false, "expander", "miner", "rusher", "idle")
 	f.Add(a)
 	f.Add(b)
+	f.Add(loggedMonadGame(f, 12, true))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := replay.VerifyMonad(bytes.NewReader(data), nil)
 		if err != nil {

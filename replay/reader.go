@@ -438,7 +438,7 @@ func (r *Reader) Next() (*Round, error) {
 	}
 	if first[0] == tagLog && r.hdr.Logs {
 		r.br.ReadByte()
-		if err := r.readLogs(); err != nil {
+		if err := r.readLogs(&rd.Logs); err != nil {
 			return nil, r.fail(err)
 		}
 		if first, err = r.br.br.Peek(1); err != nil {
@@ -515,14 +515,13 @@ func (r *Reader) Next() (*Round, error) {
 	return rd, nil
 }
 
-// readLogs reads a log record after its tag into r.round.Logs: a count,
-// then per entry a uid (increasing, 1..players), a length
-// (1..MaxRoundLogBytes) and the bytes.
-func (r *Reader) readLogs() error {
+// readLogs reads a log record after its tag into *logs (Round.Logs or
+// MonadRound.Logs): a count, then per entry a uid (increasing,
+// 1..players), a length (1..MaxRoundLogBytes) and the bytes.
+func (r *Reader) readLogs(logs *[][]byte) error {
 	np := len(r.hdr.Players)
-	rd := &r.round
-	if len(rd.Logs) != np {
-		rd.Logs = make([][]byte, np)
+	if len(*logs) != np {
+		*logs = make([][]byte, np)
 		r.logBuf = make([][]byte, np)
 	}
 	n, err := r.uvarint(uint64(np))
@@ -560,7 +559,7 @@ func (r *Reader) readLogs() error {
 		if err := r.br.full(l); err != nil {
 			return fmt.Errorf("log record: %w", err)
 		}
-		rd.Logs[p] = l
+		(*logs)[p] = l
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ type Writer struct {
 	err     error
 	closed  bool
 	// logs are the round logs WriteLogs gave for the next round.
-	logs [][]byte
+	logs roundLogs
 }
 
 // NewWriter writes h's header to w and returns a Writer for the rounds.
@@ -91,7 +91,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players)}
+	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}
 	for _, p := range h.Players {
 		wr.prev = append(wr.prev, p.Home)
 	}
@@ -107,9 +107,6 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	}
 	version := uint16(1)
 	if h.Logs {
-		if h.Ruleset != RulesetColorfight2 {
-			return nil, fmt.Errorf("replay: header: round logs are kept for %s recordings only", RulesetColorfight2)
-		}
 		version = VersionLogs
 	}
 	hj, err := json.Marshal(h.toJSON())
@@ -232,7 +229,7 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitWriter{buf: w.appendLogs(w.buf[:0])}
+	bw := bitWriter{buf: w.logs.appendRecord(w.buf[:0])}
 	bw.write(0, 1) // round record
 	for i := 0; i < w.players; i++ {
 		var list []colorfight2.Command
@@ -264,44 +261,56 @@ func (w *Writer) WriteLogs(logs [][]byte) error {
 	if w.err != nil {
 		return w.err
 	}
-	if !w.hdr.Logs {
+	return w.logs.set(logs)
+}
+
+// roundLogs holds the logs WriteLogs gave for the next round of either
+// game's writer, until its round record is written.
+type roundLogs struct {
+	keep    bool // the header keeps logs
+	players int
+	logs    [][]byte
+}
+
+func (l *roundLogs) set(logs [][]byte) error {
+	if !l.keep {
 		return errors.New("replay: WriteLogs on a recording whose header does not keep logs")
 	}
-	if len(logs) > w.players {
-		return fmt.Errorf("replay: %d logs for %d players", len(logs), w.players)
+	if len(logs) > l.players {
+		return fmt.Errorf("replay: %d logs for %d players", len(logs), l.players)
 	}
-	w.logs = append(w.logs[:0], logs...)
+	l.logs = append(l.logs[:0], logs...)
 	return nil
 }
 
-// appendLogs appends the log record of the logs WriteLogs gave, if any
-// is not empty, and forgets them:
+// appendRecord appends the log record of the logs set gave, if any is
+// not empty, and forgets them:
 //
 //	tagLog uvarint n (uvarint uid, uvarint len, byte{len}){n}
 //
 // uids increasing, 1 <= len <= MaxRoundLogBytes.
-func (w *Writer) appendLogs(b []byte) []byte {
+func (l *roundLogs) appendRecord(b []byte) []byte {
 	n := 0
-	for _, l := range w.logs {
-		if len(l) > 0 {
+	for _, x := range l.logs {
+		if len(x) > 0 {
 			n++
 		}
 	}
 	if n > 0 {
 		b = append(b, tagLog)
 		b = binary.AppendUvarint(b, uint64(n))
-		for i, l := range w.logs {
-			if len(l) == 0 {
+		for i, x := range l.logs {
+			if len(x) == 0 {
 				continue
 			}
-			l = l[:min(len(l), MaxRoundLogBytes)]
+			x = x[:min(len(x), MaxRoundLogBytes)]
 			b = binary.AppendUvarint(b, uint64(i+1))
-			b = binary.AppendUvarint(b, uint64(len(l)))
-			b = append(b, l...)
+			b = binary.AppendUvarint(b, uint64(len(x)))
+			b = append(b, x...)
 		}
 	}
-	clear(w.logs)
-	w.logs = w.logs[:0]
+	clear(l.logs)
+	l.logs = l.logs[:0]
 	return b
 }
 

@@ -79,7 +79,12 @@ func TestRegisterReconnectAndFull(t *testing.T) {
 		t.Errorf("reconnect after start: uid %d", uid)
 	}
 	e := ts.action("r")
-	wantErr(t, e.send(map[string]any{"action": "register", "username": "new", "password": "x"}), "You are not allowed to join after the game starts")
+	// The reference's words first, then why, for the bot's author.
+	late := e.send(map[string]any{"action": "register", "username": "new", "password": "x"})
+	if msg, _ := late["err_msg"].(string); late["success"] != false || !strings.HasPrefix(msg, "You are not allowed to join after the game starts: game ") ||
+		!strings.Contains(msg, "of room r is at turn 1 of 200") || !strings.Contains(msg, "seats players during turn 0 only") {
+		t.Errorf("late register: %v", late)
+	}
 	wantErr(t, e.send(map[string]any{"action": "register", "username": "b", "password": "x"}), "Username exists")
 }
 

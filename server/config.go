@@ -47,6 +47,11 @@ type RoomConfig struct {
 	// Bots are built-in bot names (engine/bot.Builtin) that fill the free
 	// seats at the start, in order.
 	Bots []string
+	// WaitFor, when above 0, ends turn 0 as soon as that many players
+	// have registered through the protocol (official bots), whatever
+	// FirstRoundTime says: the built-in Bots wait for them, then fill
+	// their seats (rewind; 0..MaxPlayer).
+	WaitFor int
 }
 
 // presets mirror the reference server's config presets.
@@ -95,6 +100,9 @@ func (c RoomConfig) Validate() error {
 	}
 	if len(c.Bots) > 8 {
 		return errMsg("bots value invalid, at most 8 bots")
+	}
+	if c.WaitFor < 0 || c.WaitFor > c.MaxPlayer {
+		return errMsg("wait_for value invalid, it needs to be 0..max_player")
 	}
 	for _, b := range c.Bots {
 		if _, err := bot.Builtin(b); err != nil {
@@ -227,6 +235,12 @@ func (c *RoomConfig) applyJSON(raw json.RawMessage) error {
 				return errMsg("replay_enable value invalid")
 			}
 			n.ReplayEnable = s
+		case "wait_for":
+			i, ok := jsonInt(v)
+			if !ok || i < 0 || i > 8 {
+				return errMsg("wait_for value invalid, it needs to be 0..max_player")
+			}
+			n.WaitFor = int(i)
 		case "bots":
 			var bs []string
 			if json.Unmarshal(v, &bs) != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"sync"
@@ -35,7 +36,7 @@ const (
 	// keepAlive: the state message is sent again after that long unchanged.
 	keepAlive = 30 * time.Second
 	// remoteIdentity is the bot identity recorded for a remote player.
-	remoteIdentity = "official client"
+	remoteIdentity = match.OfficialClient
 	// maxUsernameRunes: the reference refuses len(username) >= 15.
 	maxUsernameRunes = 14
 )
@@ -130,6 +131,8 @@ type room struct {
 	// recording failed: a full disk; or the disk budget refuses) until an
 	// admin /restart.
 	stopped string
+	// lastState is the state last written to the log (logStateLocked).
+	lastState string
 
 	wake     chan struct{}
 	quit     chan struct{}
@@ -167,6 +170,7 @@ func (r *room) newGameLocked(now time.Time) *game {
 	r.lastUpdate = now
 	r.g = g
 	r.refreshWaitingLocked()
+	r.logStateLocked("new game " + id)
 	return g
 }
 
@@ -181,6 +185,59 @@ func (g *game) currentCountDown(now time.Time) int {
 		return 0
 	}
 	return int(math.Ceil(left))
+}
+
+// stateLocked says in words what the room's game is doing and, at turn 0,
+// who it waits for: shown on the viewer's live list (Server.RoomStates)
+// and written to the log at every change.
+func (r *room) stateLocked() string {
+	g := r.g
+	switch g.phase {
+	case phasePlaying:
+		return fmt.Sprintf("playing turn %d of %d (%d players)", g.turn, g.cfg.MaxTurn, len(g.seats))
+	case phaseOver:
+		return fmt.Sprintf("game over at turn %d of %d", g.turn, g.cfg.MaxTurn)
+	}
+	joined := len(g.players)
+	who := fmt.Sprintf("%d official bot%s joined, %d built-in%s to seat, %d seats", joined, plural(joined), len(g.cfg.Bots), plural(len(g.cfg.Bots)), g.cfg.MaxPlayer)
+	var wait string
+	switch {
+	case g.startReq || (g.cfg.WaitFor > 0 && joined >= g.cfg.WaitFor) || (g.cfg.WaitFor == 0 && g.mode == startFull && g.seated() >= g.cfg.MaxPlayer):
+		wait = "starting"
+	case g.cfg.WaitFor > 0:
+		wait = fmt.Sprintf("waiting for %d more official bot%s (starts when %d have joined)", g.cfg.WaitFor-joined, plural(g.cfg.WaitFor-joined), g.cfg.WaitFor)
+	case g.mode == startFull:
+		n := g.cfg.MaxPlayer - g.seated()
+		wait = fmt.Sprintf("waiting for %d more player%s (starts when all %d seats are taken)", n, plural(n), g.cfg.MaxPlayer)
+	case g.mode == startNever:
+		wait = "waiting for an admin's /start"
+	case g.seated() == 0:
+		wait = "waiting for a first player (then counts down again)"
+	default:
+		wait = fmt.Sprintf("starts in %d s", g.countDown)
+	}
+	return wait + "; " + who + "; bots join at " + "/gameroom/" + r.id
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// logStateLocked writes the room's state to the server log when it
+// changed since the last time.
+func (r *room) logStateLocked(why string) {
+	st := r.stateLocked()
+	if st == r.lastState && why == "" {
+		return
+	}
+	r.lastState = st
+	if why != "" {
+		st = why + "; " + st
+	}
+	r.s.logf("room %s: %s", r.id, st)
 }
 
 // seated is the number of seats a start would fill now.
@@ -281,10 +338,12 @@ func (r *room) tick() time.Duration {
 	switch g.phase {
 	case phaseWaiting:
 		start := g.startReq
-		switch g.mode {
-		case startFull:
+		switch {
+		case g.cfg.WaitFor > 0:
+			start = start || len(g.players) >= g.cfg.WaitFor
+		case g.mode == startFull:
 			start = start || g.seated() >= g.cfg.MaxPlayer
-		case startCountdown:
+		case g.mode == startCountdown:
 			start = start || due(g.begun.Add(time.Duration(g.countSecs*float64(time.Second))))
 		}
 		if start && g.seated() == 0 {
@@ -499,7 +558,8 @@ func (r *room) startLocked(now time.Time) error {
 		Seats:    mseats,
 		Recorder: &tee{r: r, g: g, rec: rec, live: live},
 	}
-	r.s.logf("room %s: game %s starts with %d players", r.id, g.id, len(seats))
+	r.s.logf("room %s: game %s starts with %d players (%s)", r.id, g.id, len(seats), strings.Join(players, ", "))
+	r.lastState = r.stateLocked()
 	go func() {
 		defer close(g.matchDone)
 		defer cancel()
@@ -703,6 +763,13 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	r.poke()
 	return nil
 }
+
+// RoundLogs passes the bots' round logs on to the recording
+// (match.RoundLogger), so a tee hides no log a seat's bot keeps. Remote
+// players send no log: the official protocol carries none.
+func (t *tee) RoundLogs(logs [][]byte) error { return t.rec.RoundLogs(logs) }
+
+var _ match.RoundLogger = (*tee)(nil)
 
 func (t *tee) End(st *colorfight2.State) error {
 	return t.rec.End(st)

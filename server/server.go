@@ -394,3 +394,30 @@ func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan s
 	}
 	return l.snapshot()
 }
+
+// RoomState is what a room is doing, in words (Server.RoomStates).
+type RoomState struct {
+	Room  string
+	State string
+}
+
+// RoomStates says, for every room in creation order, what its game is
+// doing and, at turn 0, who it waits for: "waiting for 2 more players
+// (starts when all 4 seats are taken); 1 official bot joined, 1 built-in
+// to seat, 4 seats; bots join at /gameroom/public", "playing turn 51 of
+// 500 (4 players)". The same words go to the log at every change.
+func (s *Server) RoomStates() []RoomState {
+	s.mu.Lock()
+	rooms := make([]*room, 0, len(s.order))
+	for _, id := range s.order {
+		rooms = append(rooms, s.rooms[id])
+	}
+	s.mu.Unlock()
+	out := make([]RoomState, 0, len(rooms))
+	for _, r := range rooms {
+		r.mu.Lock()
+		out = append(out, RoomState{Room: r.id, State: r.stateLocked()})
+		r.mu.Unlock()
+	}
+	return out
+}

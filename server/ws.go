@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -252,6 +253,7 @@ func (r *room) unbindLocked(ac *actionConn) {
 			}
 		}
 		r.refreshWaitingLocked()
+		r.logStateLocked(fmt.Sprintf("%q (uid %d) left", p.name, p.uid))
 	}
 	r.poke() // lock-step: a player without a channel no longer gates rounds
 }
@@ -358,7 +360,12 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		return registered(found.uid)
 	}
 	if g.phase != phaseWaiting {
-		return reply(false, "You are not allowed to join after the game starts")
+		// The reference's words first (clients may look for them), then
+		// why, for the bot's author, who reads it in the client's error.
+		why := fmt.Sprintf("You are not allowed to join after the game starts: game %s of room %s is at turn %d of %d (%s); rewind server seats players during turn 0 only — join the next game, or have the room wait for you (rewind server --wait-for N)",
+			g.id, r.id, g.turn, g.cfg.MaxTurn, r.stateLocked())
+		r.s.logf("room %s: refused %q, who came after the start: %s", r.id, name, why)
+		return reply(false, why)
 	}
 	if len(g.players) >= g.cfg.MaxPlayer {
 		return reply(false, "Map is full")
@@ -378,6 +385,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	g.players = append(g.players, p)
 	r.bindLocked(ac, p)
 	r.refreshWaitingLocked()
+	r.logStateLocked(fmt.Sprintf("%q joined as uid %d", name, uid))
 	r.poke() // "full" may start now
 	return registered(uid)
 }

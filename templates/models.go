@@ -49,10 +49,19 @@ type LibraryPage struct {
 	Upload    bool  // uploads accepted
 	MaxUpload int64 // bytes
 	MaxStr    string
-	// Live: the server follows games being played; LiveRows lists them.
-	Live     bool
-	LiveRows []LiveRow
-	Assets   Assets
+	// Live: the server follows games being played; LiveRows lists them,
+	// LiveRooms says what each room of the server is doing.
+	Live      bool
+	LiveRows  []LiveRow
+	LiveRooms []LiveRoomRow
+	Assets    Assets
+}
+
+// LiveRoomRow is one room of a live server and what it is doing, in
+// words, on the library page.
+type LiveRoomRow struct {
+	Room  string
+	State string
 }
 
 // LiveRow is one game being played, on the library page.
@@ -133,6 +142,11 @@ type ReportPage struct {
 	Rows    [][]string
 	Charts  []Chart
 	Events  []ReportEvent
+	// TurningPoints are listed above the events (the analysis's
+	// TurningPoints); Kinds are the event kinds of the events filter, in
+	// order (those with no event left out).
+	TurningPoints []ReportEvent
+	Kinds         []ReportKind
 	// ECharts is the library's source, inlined; the caller checks it
 	// cannot close its script element.
 	ECharts, EChartsVersion string
@@ -150,4 +164,16 @@ type ReportEvent struct {
 	Turn int
 	Kind string // the event's kind (analysis.Event.Kind, MonadEvent.Kind)
 	Text string // its Text, plain text
+	// Folded events (the lead changes after the opening) are hidden until
+	// the filter asks for every event of their kind; Explain is a lead
+	// swing's explanation.
+	Folded  bool
+	Explain string
+}
+
+// ReportKind is one kind of the report's events filter: its kind, title
+// and number of events.
+type ReportKind struct {
+	Kind, Title string
+	Count       int
 }

@@ -343,7 +343,7 @@ func Replay(p ReplayPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "\" title=\"Play a new game on from this turn with the built-in bots\" disabled>play on from here</button> <span id=\"fork-status\" class=\"fork-status\" role=\"status\" data-testid=\"fork-status\"></span></div>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "\" title=\"Play a new game on from this turn: each seat keeps its bot, or choose another\" disabled>play on from here</button> <span id=\"fork-status\" class=\"fork-status\" role=\"status\" data-testid=\"fork-status\"></span></div>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -308,7 +308,7 @@ func TestBrowser(t *testing.T) {
 		}
 		// Clicking the energy chart at turn 300 seeks there.
 		var pt struct{ X, Y float64 }
-		evalJS(t, b, `(() => { const d = document.getElementById('chart-energy'); d.scrollIntoView(); const c = echarts.getInstanceByDom(d); const r = d.getBoundingClientRect(); const x = c.convertToPixel({xAxisIndex: 0}, 299); return {X: r.left + x, Y: r.top + r.height / 2}; })()`, &pt)
+		evalJS(t, b, `(() => { const d = document.getElementById('chart-energy'); d.scrollIntoView(); const c = echarts.getInstanceByDom(d); const r = d.getBoundingClientRect(); const x = c.convertToPixel({xAxisIndex: 0}, 299); return {X: r.left + d.clientLeft + x, Y: r.top + r.height / 2}; })()`, &pt) // ECharts' pixels start inside the chart's border
 		if err := chromedp.Run(b.Ctx, chromedp.MouseClickXY(pt.X, pt.Y)); err != nil {
 			t.Fatal(err)
 		}
@@ -370,7 +370,7 @@ func TestBrowser(t *testing.T) {
 		if !clicked {
 			t.Fatal("no RuntimeTerrors row in the player panel")
 		}
-		if err := b.WaitJS(`document.querySelectorAll('#commands ol li code').length > 0`, 10*time.Second); err != nil {
+		if err := b.WaitJS(`document.querySelectorAll('#commands ol li .cmd').length > 0`, 10*time.Second); err != nil {
 			var diag string
 			evalJS(t, b, `'turn ' + window.rewind.turn() + ', selected ' + window.rewind.selected() + ', panel: ' + document.getElementById('commands').textContent.slice(0, 300)`, &diag)
 			t.Fatal("no commands listed for RuntimeTerrors at turn 250: ", err, "; ", diag)
@@ -379,20 +379,51 @@ func TestBrowser(t *testing.T) {
 			Head, Note string
 			Inferred   bool
 			Commands   []string
+			Words      []string
 		}
 		evalJS(t, b, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]');
 			return {Head: c.querySelector('h3').textContent, Note: n ? n.textContent : '', Inferred: c.hasAttribute('data-inferred'),
-				Commands: [...c.querySelectorAll('ol li code')].map(e => e.textContent)}; })()`, &panel)
+				Commands: [...c.querySelectorAll('ol li .cmd')].map(e => e.getAttribute('data-raw')), Words: [...c.querySelectorAll('ol li .cmd')].map(e => e.textContent)}; })()`, &panel)
 		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "in round 249 → 250 (its reply to turn 249)") || !panel.Inferred ||
 			panel.Note != "commands inferred from the replay (docs/import.md)" {
 			t.Errorf("commands panel: %+v", panel)
 		}
-		for _, c := range panel.Commands {
+		for i, c := range panel.Commands {
 			if !strings.ContainsAny(c[:1], "abu") {
 				t.Errorf("command %q is not an attack, build or upgrade", c)
 			}
+			f := strings.Fields(c)
+			want := map[string]string{"a": "attack (", "b": "build ", "u": "upgrade ("}[f[0]]
+			if w := panel.Words[i]; !strings.HasPrefix(w, want) || !strings.Contains(w, "("+f[1]+", "+f[2]+")") {
+				t.Errorf("command %q is worded %q", c, w)
+			}
 		}
 		b.Screenshot(t, "realworld.png")
+
+		// The turning points come first in the events panel: Skynet's
+		// surges at 360–363 and the lead swing at 367, with what each side
+		// did, before any lead change.
+		var tp struct {
+			Texts          []string
+			Explain        string
+			BeforeAnyLead  bool
+			FirstLeadBelow bool
+		}
+		evalJS(t, b, `(() => { const box = document.querySelector('#events [data-testid=turning-points]'); const lead = document.querySelector('#events li.ev-lead_change');
+			const sw = box ? [...box.querySelectorAll('li.tp-lead_swing')].find(li => li.dataset.turn === '367') : null;
+			return {Texts: box ? [...box.querySelectorAll('li.tp .ev-text')].map(e => e.textContent) : [], Explain: sw ? sw.querySelector('.tp-explain').textContent : '',
+				BeforeAnyLead: !!box && (!lead || !!(box.compareDocumentPosition(lead) & Node.DOCUMENT_POSITION_FOLLOWING)),
+				FirstLeadBelow: !!box && document.querySelector('#events ol.event-list').getBoundingClientRect().top >= box.getBoundingClientRect().bottom}; })()`, &tp)
+		joined := strings.Join(tp.Texts, "\n")
+		for _, w := range []string{"Skynet surges: 155095 energy on attacks in turns 360–361", "Skynet surges: 83200 gold on buildings and upgrades in turns 361–363",
+			"lead swing: RuntimeTerrors gains 123424 gold on Skynet in 10 rounds"} {
+			if !strings.Contains(joined, w) {
+				t.Errorf("turning points lack %q:\n%s", w, joined)
+			}
+		}
+		if !strings.Contains(tp.Explain, "At turn 367 RuntimeTerrors (202308 gold) takes the lead from Skynet") || !tp.BeforeAnyLead || !tp.FirstLeadBelow {
+			t.Errorf("turning points: %+v", tp)
+		}
 
 		// Play on from turn 250: the new game opens, and its summary
 		// names its parent.
@@ -404,6 +435,17 @@ func TestBrowser(t *testing.T) {
 		if !enabled {
 			t.Fatal("the play-on button is missing or disabled at turn 250")
 		}
+		// The seats come first, each with a choice of bot: a .cfr names
+		// none, so the built-ins are offered in turn.
+		if err := b.WaitJS(`document.querySelectorAll('[data-testid=fork-seats] select').length === 6`, 30*time.Second); err != nil {
+			t.Fatalf("the seats to play on with: %v", err)
+		}
+		var picks []string
+		evalJS(t, b, `[...document.querySelectorAll('[data-testid=fork-seats] select')].map(s => s.value)`, &picks)
+		if strings.Join(picks, " ") != "economist greedy raider random runtimeterrors turtle" {
+			t.Errorf("preselected bots %q", picks)
+		}
+		evalJS(t, b, `document.getElementById('fork-go').click(), true`, nil)
 		if err := b.WaitJS(`location.pathname === '/replay/sub/RuntimeTerrorsVictory-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
 			var status string
 			evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
@@ -448,7 +490,7 @@ func TestBrowser(t *testing.T) {
 		// At first every kind is listed, the lead changes of the opening
 		// only.
 		for _, e := range rep.Analysis.Events {
-			if e.Kind != analysis.EventLeadChange || e.Turn <= EarlyLeadTurns(rep.Analysis.Rounds) {
+			if e.Kind != analysis.EventLeadChange || e.Turn <= analysis.EarlyLeadTurns(rep.Analysis.Rounds) {
 				want = append(want, e.Text(rep.Analysis.Name))
 			}
 		}

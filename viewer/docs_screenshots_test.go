@@ -16,11 +16,12 @@ import (
 
 // TestDocsScreenshots refreshes the screenshots of docs/viewer.md: the
 // replay page of the real 6-player tournament replay
-// (RuntimeTerrorsVictory.cfr, read from ../shared/realworld or
-// $REWIND_REALWORLD) mid-game, with the
+// (RuntimeTerrorsVictory.cfr, testutil.RealWorld) mid-game, with the
 // player that sent the most commands that round selected, so its actions
-// are drawn on the board, at 1600×1000 (docs/viewer-1600.png) and on a
-// 390×844 phone (docs/viewer-390.png). It runs only with
+// are drawn on the board, on a 390×844 phone (docs/viewer-390.png) and
+// at 1280×900, 1600×1000 and 2560×1440 (docs/viewer-WIDTH.png: the whole
+// player table from 1280, the charts beside the board from 1600;
+// TestBrowserLayout checks both). It runs only with
 // REWIND_SCREENSHOTS_DOCS=1:
 //
 //	REWIND_SCREENSHOTS_DOCS=1 go test -run TestDocsScreenshots ./viewer/
@@ -41,7 +42,7 @@ func TestDocsScreenshots(t *testing.T) {
 	for _, v := range []struct {
 		file string
 		w, h int64
-	}{{"viewer-1600.png", 1600, 1000}, {"viewer-390.png", 390, 844}} {
+	}{{"viewer-390.png", 390, 844}, {"viewer-1280.png", 1280, 900}, {"viewer-1600.png", 1600, 1000}, {"viewer-2560.png", 2560, 1440}} {
 		if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(v.w, v.h), chromedp.Navigate("about:blank")); err != nil {
 			t.Fatal(err)
 		}

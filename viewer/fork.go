@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -87,11 +89,105 @@ func foreignOrigin(r *http.Request) string {
 	return ""
 }
 
-// fork is POST /api/fork?id=ID&turn=N: play replay ID of the library on
-// from turn N with the built-in bots (source.NewFork, Fork.Play), keep
-// the new .rwd beside it under ForkName (never replacing a file), and
-// answer {"id", "url"} of the new replay, or {"error"}. One fork at a
-// time.
+// ForkChoice is one bot a page may seat in a fork (GET /api/fork/bots).
+type ForkChoice struct {
+	// ID is what the page sends back for a seat (POST /api/fork
+	// ...&bot=ID): a built-in's name, or "serve:N" for Options.ForkBots[N].
+	ID string `json:"id"`
+	// Bot is the bot as a replay records it: the built-in's name or the
+	// command; a page preselects the choice whose Bot played the seat.
+	Bot string `json:"bot"`
+	// Label is how the page shows it.
+	Label string `json:"label"`
+}
+
+// forkChoices lists the built-ins, then Options.ForkBots.
+func (s *Server) forkChoices() []ForkChoice {
+	var out []ForkChoice
+	for _, n := range bot.BuiltinNames() {
+		out = append(out, ForkChoice{ID: n, Bot: n, Label: n + " (built-in)"})
+	}
+	for i, spec := range s.opts.ForkBots {
+		if _, err := bot.Builtin(spec); err == nil {
+			continue // listed above
+		}
+		if s.opts.NewForkBot == nil {
+			continue
+		}
+		out = append(out, ForkChoice{ID: fmt.Sprintf("serve:%d", i), Bot: spec, Label: spec})
+	}
+	return out
+}
+
+// forkBots is GET /api/fork/bots: {"choices": [ForkChoice…]}, the bots a
+// page may seat when it plays on.
+func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
+	if s.lib.Single() {
+		writeJSON(w, http.StatusForbidden, uploadResult{Error: "playing on is off: this server shows one replay"})
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Choices []ForkChoice `json:"choices"`
+	}{s.forkChoices()})
+}
+
+// forkSeats seats the players of fk: picks[i] is seat i+1's ForkChoice
+// ID; with no picks each seat gets the bot that played it when it is a
+// choice (its built-in, or one of Options.ForkBots), and a seat without
+// one is an error naming it. The seats are started; the caller closes
+// them (Fork.Play does).
+func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.Seat, error) {
+	n := len(fk.Origin.Players)
+	choices := s.forkChoices()
+	if len(picks) != 0 && len(picks) != n {
+		return nil, fmt.Errorf("the game has %d players, %d bots chosen", n, len(picks))
+	}
+	specs := make([]string, n)
+	var missing []string
+	for i := range specs {
+		var pick *ForkChoice
+		for k := range choices {
+			c := &choices[k]
+			if (len(picks) > 0 && c.ID == picks[i]) || (len(picks) == 0 && fk.Bots[i] != "" && c.Bot == fk.Bots[i]) {
+				pick = c
+				break
+			}
+		}
+		switch {
+		case pick != nil:
+			specs[i] = pick.Bot
+		case len(picks) > 0:
+			return nil, fmt.Errorf("seat %d: no bot %q on this server (choose a built-in or a bot the server was started with)", i+1, picks[i])
+		default:
+			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Origin.Players[i].Name))
+		}
+	}
+	if missing != nil {
+		return nil, fmt.Errorf("choose the bot of seat %s: the replay does not name one this server has", strings.Join(missing, ", "))
+	}
+	var seats []match.Seat
+	for i, spec := range specs {
+		b, err := bot.Builtin(spec)
+		if err != nil {
+			b, err = s.opts.NewForkBot(spec, i+1)
+		}
+		if err != nil {
+			for _, st := range seats {
+				st.Bot.Close()
+			}
+			return nil, fmt.Errorf("seat %d: %w", i+1, err)
+		}
+		seats = append(seats, match.Seat{Bot: b, Identity: spec})
+	}
+	return seats, nil
+}
+
+// fork is POST /api/fork?id=ID&turn=N[&bot=CHOICE…]: play replay ID of
+// the library on from turn N (source.NewFork, Fork.Play) with, for each
+// seat in uid order, the bot chosen (a ForkChoice ID; none: each seat's
+// own bot, see forkSeats), keep the new .rwd beside it under ForkName
+// (never replacing a file), and answer {"id", "url"} of the new replay,
+// or {"error"}. One fork at a time.
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	fail := func(status int, format string, args ...any) {
 		writeJSON(w, status, uploadResult{Error: fmt.Sprintf(format, args...)})
@@ -145,9 +241,17 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		fail(status, "cannot play on from turn %d of %s: %v", turn, id, err)
 		return
 	}
+	seats, err := s.forkSeats(fk, q["bot"])
+	if err != nil {
+		fail(http.StatusBadRequest, "cannot play on from turn %d of %s: %v", turn, id, err)
+		return
+	}
 	tmpName := ".fork-" + randHex() + ".tmp"
 	tmp, err := s.lib.root.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
 		s.logf("viewer: fork: %v", err)
 		fail(http.StatusInternalServerError, "cannot store the new game: %v", err)
 		return
@@ -157,7 +261,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), forkTimeout)
 	defer cancel()
 	bw := bufio.NewWriterSize(tmp, 64<<10)
-	res, err := fk.Play(ctx, bw, source.PlayOptions{Seed: forkSeed, Created: time.Now(), Tool: s.opts.Tool})
+	res, err := fk.Play(ctx, bw, source.PlayOptions{Seats: seats, Seed: forkSeed, Created: time.Now(), Tool: s.opts.Tool})
 	if err == nil {
 		err = bw.Flush()
 	}

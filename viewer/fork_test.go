@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -63,9 +65,22 @@ func TestForkEndpoint(t *testing.T) {
 		t.Fatalf("refused forks left files: %v", names)
 	}
 
+	// A .cfr names no bot: the page must choose each seat's.
+	if code, body := fork("sub/c06.cfr", "50"); code != 400 || !strings.Contains(body, "choose the bot of seat 1 (bot0_greedy), 2 (bot1_hunter), 3 (bot2_turtle)") {
+		t.Errorf("fork of a .cfr without bots: %d %s", code, body)
+	}
+	for _, bad := range []string{"&bot=greedy", "&bot=greedy&bot=greedy&bot=python3+x.py", "&bot=greedy&bot=greedy&bot=serve:0"} {
+		if code, body := fork("sub/c06.cfr", "50"+bad); code != 400 || !strings.Contains(body, "cannot play on") {
+			t.Errorf("fork with %s: %d %s", bad, code, body)
+		}
+	}
+	if names := files(t, dir); len(names) != 2 {
+		t.Fatalf("refused forks left files: %v", names)
+	}
+
 	// Success, from the page's own origin: a new file beside the parent,
-	// whose page names it.
-	code, body := fork("sub/c06.cfr", "50", "Origin", base)
+	// whose page names it and the bots chosen.
+	code, body := fork("sub/c06.cfr", "50&bot=raider&bot=greedy&bot=turtle", "Origin", base)
 	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50.rwd"`) || !strings.Contains(body, `"url":"/replay/sub/c06-fork-T50.rwd"`) {
 		t.Fatalf("fork: %d %s", code, body)
 	}
@@ -78,6 +93,9 @@ func TestForkEndpoint(t *testing.T) {
 	if h == nil || h.Parent == nil || h.Parent.Source != "c06.cfr" || h.Parent.Turn != 50 {
 		t.Fatalf("header %+v", h)
 	}
+	if got := []string{h.Players[0].Bot, h.Players[1].Bot, h.Players[2].Bot}; strings.Join(got, " ") != "raider greedy turtle" {
+		t.Errorf("the fork seats %q, chosen raider greedy turtle", got)
+	}
 	src.Close()
 	code, page := get(t, base+"/replay/sub/c06-fork-T50.rwd")
 	if strings.Contains(page, `data-shell="1"`) { // sent before the decode: the summary comes with the frames
@@ -87,17 +105,25 @@ func TestForkEndpoint(t *testing.T) {
 		t.Errorf("the fork's page: %d, no parent in it", code)
 	}
 	// Again: a new name; the first file is left as it was.
-	code, body = fork("sub/c06.cfr", "50")
+	code, body = fork("sub/c06.cfr", "50&bot=greedy&bot=greedy&bot=greedy")
 	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50-2.rwd"`) {
 		t.Fatalf("second fork: %d %s", code, body)
 	}
 	if b := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd")); !bytes.Equal(b, first) {
 		t.Error("the second fork changed the first")
 	}
-	// A .rwd forks too.
+	// A .rwd forks too, each seat with its own bot by default.
 	if code, body := fork("hostile.rwd", "30"); code != 200 || !strings.Contains(body, `"id":"hostile-fork-T30.rwd"`) {
 		t.Errorf("fork of a .rwd: %d %s", code, body)
 	}
+	hf, err := source.New(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hh := hf.Meta().Header; hh.Players[0].Bot != "greedy" || hh.Players[1].Bot != "random" {
+		t.Errorf("the fork of a .rwd seats %q and %q, the parent greedy and random", hh.Players[0].Bot, hh.Players[1].Bot)
+	}
+	hf.Close()
 	if names := files(t, dir); len(names) != 5 {
 		t.Errorf("library holds %v, want the 2 replays, 3 forks and no temporary file", names)
 	}
@@ -127,6 +153,44 @@ func TestForkEndpoint(t *testing.T) {
 	}
 	if _, page := get(t, base+"/replay/hostile.rwd"); !strings.Contains(page, `id="fork"`) {
 		t.Error("a library server's page has no play-on button")
+	}
+}
+
+// TestForkBotsOfServer: a server started with bots (serve --bot) offers
+// them beside the built-ins, and a fork seats one by its place in that
+// list — never by a command the page sends.
+func TestForkBotsOfServer(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	var started []string
+	newBot := func(spec string, uid int) (bot.Bot, error) {
+		started = append(started, fmt.Sprintf("%d:%s", uid, spec))
+		return bot.Builtin("raider")
+	}
+	base := serve(t, lib, Options{ForkBots: []string{"turtle", "python3 my.py"}, NewForkBot: newBot})
+	code, body := get(t, base+"/api/fork/bots")
+	if code != 200 || !strings.Contains(body, `{"id":"serve:1","bot":"python3 my.py","label":"python3 my.py"}`) || strings.Contains(body, "serve:0") || !strings.Contains(body, `"id":"turtle"`) {
+		t.Fatalf("choices: %d %s", code, body)
+	}
+	if code, body := post(t, base+"/api/fork?id=hostile.rwd&turn=30&bot=greedy&bot=python3+my.py", nil); code != 400 || len(started) != 0 {
+		t.Errorf("a command from the page: %d %s, started %q", code, body, started)
+	}
+	code, body = post(t, base+"/api/fork?id=hostile.rwd&turn=30&bot=greedy&bot=serve:1", nil)
+	if code != 200 || strings.Join(started, " ") != "2:python3 my.py" {
+		t.Fatalf("fork with the server's bot: %d %s, started %q", code, body, started)
+	}
+	src, err := source.New(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if h := src.Meta().Header; h.Players[0].Bot != "greedy" || h.Players[1].Bot != "python3 my.py" {
+		t.Errorf("seats %q and %q", h.Players[0].Bot, h.Players[1].Bot)
 	}
 }
 

@@ -46,6 +46,20 @@ type Live interface {
 	LiveReplay(id string) (data []byte, g LiveGame, changed <-chan struct{}, err error)
 }
 
+// LiveRooms is what a Live source implements to say, beside its games,
+// what each of its rooms is doing — above all at turn 0, who a room waits
+// for ("waiting for 2 more players …"): the library's live list shows it,
+// so a game that has not started is not a blank "no game".
+type LiveRooms interface {
+	LiveRooms() []LiveRoom
+}
+
+// LiveRoom is one room's state, in words.
+type LiveRoom struct {
+	Room  string
+	State string
+}
+
 // Bounds of live viewing.
 const (
 	// DefaultMaxLiveStreams bounds the event streams open at once
@@ -547,8 +561,28 @@ func (s *Server) liveList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) liveRows(w http.ResponseWriter, r *http.Request) {
-	render(w, r, http.StatusOK, templates.LiveRows(s.liveRowsOf(s.liveGames())))
+	render(w, r, http.StatusOK, templates.LiveRows(s.liveRowsOf(s.liveGames()), s.liveRooms()))
 }
+
+// liveRooms is what the source says of its rooms (LiveRooms), at most
+// maxLiveRooms of them.
+func (s *Server) liveRooms() []templates.LiveRoomRow {
+	lr, ok := s.live.src.(LiveRooms)
+	if !ok {
+		return nil
+	}
+	var out []templates.LiveRoomRow
+	for _, r := range lr.LiveRooms() {
+		if len(out) == maxLiveRooms {
+			break
+		}
+		out = append(out, templates.LiveRoomRow{Room: r.Room, State: r.State})
+	}
+	return out
+}
+
+// maxLiveRooms bounds the rooms the live list shows.
+const maxLiveRooms = 100
 
 // liveVersionFor answers a live request's game version, or writes the
 // error and returns nil.

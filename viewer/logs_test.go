@@ -166,3 +166,91 @@ func TestBrowserBotLog(t *testing.T) {
 	b.Screenshot(t, "botlog.png")
 	b.CheckProblems(t)
 }
+
+// TestBrowserBotLogOfficialClient: a player who played through the
+// official client (rewind server) has no log rewind could see; its panel
+// says so instead of "nothing logged".
+func TestBrowserBotLogOfficialClient(t *testing.T) {
+	dir := t.TempDir()
+	greedy, _ := bot.Builtin("greedy")
+	turtle, _ := bot.Builtin("turtle")
+	var buf bytes.Buffer
+	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: greedy, Name: "remote", Identity: match.OfficialClient}, {Bot: turtle}}, Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
+	cfg.Game.MaxTurn = 12
+	if _, err := match.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/remote.rwd")
+	var unseen, other bool
+	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
+	evalJS(t, b, `window.rewind.select(2), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
+	if !unseen || other {
+		t.Errorf("official client's panel says why it has no log: %v; the built-in's: %v (want true, false)", unseen, other)
+	}
+	b.CheckProblems(t)
+}
+
+// TestBrowserCommandWords: the commands panel words each command
+// ("attack (27, 19) with 1725 energy", "build gold mine at (7, 8)",
+// "upgrade (x, y) to level 2" for a level-1 home) with its protocol text
+// on hover, and the player table's headers say what they count.
+func TestBrowserCommandWords(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "logged.rwd"), loggedReplay(t))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/logged.rwd")
+	var home []int
+	evalJS(t, b, `(() => { for (let y = 0; y < 30; y++) for (let x = 0; x < 30; x++) if (window.rewind.building(1, x, y) === 1) return [x, y]; return []; })()`, &home)
+	if len(home) != 2 {
+		t.Fatal("no home at turn 1")
+	}
+	for raw, want := range map[string]string{
+		"a 27 19 1725":                           "attack (27, 19) with 1725 energy",
+		"b 7 8 g":                                "build gold mine at (7, 8)",
+		"b 7 8 e":                                "build energy well at (7, 8)",
+		"b 7 8 f":                                "build fortress at (7, 8)",
+		"b 7 8 z":                                `build "z" (no such building) at (7, 8)`,
+		fmt.Sprintf("u %d %d", home[0], home[1]): fmt.Sprintf("upgrade (%d, %d) to level 2", home[0], home[1]),
+		"hello":                                  "hello",
+		"a 1 x 3":                                "a 1 x 3",
+	} {
+		var got string
+		evalJS(t, b, fmt.Sprintf(`window.rewind.describeCommand(%q, 2)`, raw), &got)
+		if got != want {
+			t.Errorf("%q is worded %q, want %q", raw, got, want)
+		}
+	}
+	// greedy's commands at turn 5, as listed: words, the raw text on hover.
+	var listed []struct{ Raw, Text, Title string }
+	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(2), [...document.querySelectorAll('#commands ol li .cmd')].map(e => ({Raw: e.getAttribute('data-raw'), Text: e.textContent, Title: e.title}))`, &listed)
+	if len(listed) == 0 {
+		t.Fatal("greedy lists no command at turn 5")
+	}
+	for _, c := range listed {
+		if c.Title != c.Raw || c.Text == c.Raw || !strings.Contains(c.Text, "(") {
+			t.Errorf("command %+v: want words, the raw text on hover", c)
+		}
+	}
+	var tips []string
+	evalJS(t, b, `[...document.querySelectorAll('#players thead th')].map(th => th.title)`, &tips)
+	for i, tip := range tips[1:] {
+		if tip == "" {
+			t.Errorf("player table header %d has no tooltip", i+1)
+		}
+	}
+	b.CheckProblems(t)
+}

@@ -105,6 +105,13 @@ type MonadManifest struct {
 	Events     []MonadManifestEvent `json:"events"`
 	EventKinds []ManifestEventKind  `json:"event_kinds"`
 	Palette    []string             `json:"palette"`
+	// Logs[t][p] is what player p's bot logged while it was asked for
+	// the commands of the turn that led to frame t (an external bot's
+	// stderr, as text: escape sequences removed); nil rows for frames
+	// without logs, absent when the replay keeps none. They count against
+	// MaxCommandText; LogsNote says from which turn they are left out.
+	Logs     [][]string `json:"logs,omitempty"`
+	LogsNote string     `json:"logs_note,omitempty"`
 }
 
 // MonadManifestPlayer is one player of a Monad manifest.
@@ -149,6 +156,13 @@ type monadCollector struct {
 	full   int // the turn from which no moves are kept (0 while there is room)
 	budget int // MaxMonadMoves (less in tests)
 	frames int
+	// logs[t][p] is player p's bot log of frame t as text (logText),
+	// kept while MaxCommandText lasts (logText counts it); hasLogs: some
+	// frame had one; logsFullAt: the frame from which logs are left out.
+	logs       [][]string
+	hasLogs    bool
+	logText    int64
+	logsFullAt int
 }
 
 // monadTee hands every frame to the collector on its way to the
@@ -198,6 +212,7 @@ func (c *monadCollector) add(f *source.MonadFrame) error {
 		s := &f.Players[p]
 		c.stats = append(c.stats, [4]int64{s.Resources, s.Units, int64(s.Hives), int64(s.Cells)})
 	}
+	c.keepLogs(n, f.Logs)
 	c.start = append(c.start, int32(len(c.counts)))
 	keep := min(len(f.Moves), MaxMonadMovesShown)
 	if c.full > 0 {
@@ -228,6 +243,35 @@ func (c *monadCollector) add(f *source.MonadFrame) error {
 	}
 	c.frames++
 	return nil
+}
+
+// keepLogs keeps the bots' logs of frame n as text (as collector.keepLogs
+// does for ColorfightII), while MaxCommandText lasts.
+func (c *monadCollector) keepLogs(n int, logs [][]byte) {
+	var row []string
+	for p, l := range logs {
+		if len(l) == 0 || p >= c.players {
+			continue
+		}
+		c.hasLogs = true
+		s := logText(l)
+		cost := int64(len(s)) + commandOverhead
+		if c.logsFullAt > 0 || c.logText+cost > MaxCommandText {
+			if c.logsFullAt == 0 {
+				c.logsFullAt = max(n, 1)
+			}
+			continue
+		}
+		c.logText += cost
+		if row == nil {
+			row = make([]string, c.players)
+		}
+		row[p] = s
+	}
+	for len(c.logs) < n {
+		c.logs = append(c.logs, nil)
+	}
+	c.logs = append(c.logs, row)
 }
 
 // LoadMonad decodes (re-simulates) a Monad replay once, analyses it and
@@ -301,6 +345,15 @@ func (c *monadCollector) pack(meta *source.MonadMeta, mr *MonadReplay, a *monadA
 			man.MovesNote = fmt.Sprintf("Moves are drawn up to turn %d only: the page holds at most %d moves (docs/viewer.md, limits); later turns give their counts.", c.full-1, c.budget)
 		} else {
 			man.MovesNote = fmt.Sprintf("In %d turns the players sent more than %d commands: the page draws the first %d and counts the rest.", len(c.short), MaxMonadMovesShown, MaxMonadMovesShown)
+		}
+	}
+	if c.hasLogs {
+		man.Logs = make([][]string, frames)
+		for t := 0; t < frames && t < len(c.logs); t++ {
+			man.Logs[t] = c.logs[t]
+		}
+		if c.logsFullAt > 0 {
+			man.LogsNote = fmt.Sprintf("Bot logs are shown up to turn %d only: the page holds at most %s of log text (docs/viewer.md, limits).", c.logsFullAt-1, sizeString(MaxCommandText))
 		}
 	}
 	var arrays [][]byte

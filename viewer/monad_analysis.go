@@ -45,7 +45,7 @@ func monadSummary(mr *MonadReplay, ma *monadAnalysis) string {
 	if a.Winner < 0 {
 		return s + " · no sole leader at the end"
 	}
-	s += " · winner " + a.Name(a.Winner)
+	s += " · " + analysis.FirstPlace(a.Truncated != nil, "turn", a.Turns, a.Name(a.Winner))
 	if h, u := a.SeriesNamed("hives"), a.SeriesNamed("units"); h != nil && u != nil {
 		s += fmt.Sprintf(" with %d hives and %d units", h.Values[a.Winner][a.Turns], u.Values[a.Winner][a.Turns])
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -121,6 +122,15 @@ func TestMonadBrowser(t *testing.T) {
 		evalJS(t, b, `document.querySelectorAll('#moves li').length`, &moves)
 		if moves == 0 {
 			t.Error("turn 40 lists no moves")
+		}
+		// Moves are worded, their short protocol form on hover.
+		var words []struct{ Text, Title string }
+		evalJS(t, b, `[...document.querySelectorAll('#moves li .cmd')].map(e => ({Text: e.textContent, Title: e.title}))`, &words)
+		wordRe := regexp.MustCompile(`^(move \d+ units? from \(\d+, \d+\) to \(-?\d+, -?\d+\)|build a hive at \(\d+, \d+\)|mine \(\d+, \d+\) with \d+ units?|unknown command at \(\d+, \d+\))$`)
+		for _, w := range words {
+			if !wordRe.MatchString(w.Text) || !regexp.MustCompile(`^(MOVE|BUILD|MINE|\?) \(`).MatchString(w.Title) {
+				t.Errorf("move worded %q, hover %q", w.Text, w.Title)
+			}
 		}
 
 		// The events are the analysis's, in its words; lead changes are

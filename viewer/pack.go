@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -91,7 +92,7 @@ type Manifest struct {
 	// (analysis.EventKinds), for the page's event filter; Shown says
 	// which the filter shows at first, ShownUntil up to which turn it
 	// shows the others at first (the lead changes of the opening,
-	// EarlyLeadTurns: later their churn is hidden, the lead for good
+	// analysis.EarlyLeadTurns: later their churn is hidden, the lead for good
 	// stands for it).
 	EventKinds []ManifestEventKind `json:"event_kinds"`
 	// Buildings[b] shows building type b (the engine's numbering, as in
@@ -161,6 +162,11 @@ type Manifest struct {
 type ManifestEvent struct {
 	analysis.Event
 	Text string `json:"text"`
+	// Turning marks the turning points (analysis.TurningPoints), which
+	// the page lists above the events; Explain is a lead swing's
+	// analysis.Explain line.
+	Turning bool   `json:"turning,omitempty"`
+	Explain string `json:"explain,omitempty"`
 }
 
 // ManifestStat is a series the stats chart offers: the user field and
@@ -192,12 +198,6 @@ type ManifestEventKind struct {
 	ShownUntil int `json:"shown_until,omitempty"`
 }
 
-// EarlyLeadTurns is how many turns of a game of rounds rounds the
-// page's event list shows the lead changes of at first: the first tenth
-// of the game, at least 10 turns and at most 50. Later lead changes are
-// listed once the filter asks for them all.
-func EarlyLeadTurns(rounds int) int { return min(50, max(10, rounds/10)) }
-
 // ManifestBuilding is how the page names a building type: "gold mine",
 // and the letter marking it on the board, "G".
 type ManifestBuilding struct {
@@ -224,6 +224,10 @@ type ManifestUser struct {
 	// with its uid when another player has the same name).
 	Label string `json:"label"`
 	Bot   string `json:"bot"`
+	// NoLog is set for a player whose bot rewind could not see (it played
+	// through the official client, match.OfficialClient): the page says
+	// why it has no bot log.
+	NoLog bool `json:"no_log,omitempty"`
 }
 
 // Field locates one typed array in the blob.
@@ -626,18 +630,18 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
 	for i, e := range a.Events {
-		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name)}
+		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name), Turning: analysis.IsTurningPoint(e.Kind), Explain: a.Explain(e, a.Name)}
 	}
 	for _, k := range analysis.EventKinds {
 		ek := ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: true}
 		if k.Kind == analysis.EventLeadChange {
-			ek.Shown, ek.ShownUntil = false, EarlyLeadTurns(a.Rounds)
+			ek.Shown, ek.ShownUntil = false, analysis.EarlyLeadTurns(a.Rounds)
 		}
 		m.EventKinds = append(m.EventKinds, ek)
 	}
 	for i, p := range a.Players {
 		slot[p.UID] = i + 1
-		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot})
+		m.Players = append(m.Players, ManifestUser{UID: p.UID, Name: a.Name(p.UID), Label: report.SeriesName(a, p.UID), Bot: p.Bot, NoLog: p.Bot == match.OfficialClient})
 	}
 	// Owners become slots.
 	toSlot := func(t, i int, uid *int32) error {

@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/templates"
 )
@@ -27,7 +28,7 @@ func PageData(rep *Replay, id string) templates.ReplayPage {
 	p.Summary = fmt.Sprintf("%s · %dx%d · %d rounds · %d players", a.Format, a.Config.Width, a.Config.Height, a.Rounds, len(a.Players))
 	if len(a.Summary.Ranking) > 0 {
 		w := a.Summary.Ranking[0]
-		p.Summary += fmt.Sprintf(" · winner %s with %d gold", w.Username, w.Gold)
+		p.Summary += fmt.Sprintf(" · %s with %d gold", analysis.FirstPlace(a.Incomplete(), "round", a.Rounds, w.Username), w.Gold)
 	}
 	if o := a.Outcome(); o != "" {
 		p.Summary += " · " + o

@@ -47,6 +47,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
@@ -102,6 +103,13 @@ type Options struct {
 	// together; past it, 429 (0: DefaultMaxUploadsPerHour; negative: no
 	// bound).
 	MaxUploadsPerHour int
+	// ForkBots are the bots "play on from here" may seat besides the
+	// built-ins: what the server was started with (serve --bot
+	// NAME|COMMAND), in order. A page picks them by their place in this
+	// list, never by a command of its own. NewForkBot starts one for seat
+	// uid (nil: only ForkBots that are built-in names can play).
+	ForkBots   []string
+	NewForkBot func(spec string, uid int) (bot.Bot, error)
 }
 
 // Upload quotas' defaults (Options.MaxFolderBytes,
@@ -178,6 +186,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /charts/{id...}", s.limited(s.charts))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
+	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
 	s.mux.HandleFunc("GET /static/{file}", s.static)
 	if opts.Live != nil {
 		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams, s.mem)
@@ -314,7 +323,7 @@ func (s *Server) libraryPage() (templates.LibraryPage, error) {
 	p := templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
 		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}
 	if s.live != nil {
-		p.Live, p.LiveRows = true, s.liveRowsOf(s.liveGames())
+		p.Live, p.LiveRows, p.LiveRooms = true, s.liveRowsOf(s.liveGames()), s.liveRooms()
 	}
 	return p, nil
 }

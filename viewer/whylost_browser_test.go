@@ -236,7 +236,7 @@ func jsString(s string) string {
 // scrubber's marks, the list following the turn.
 func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	a := rep.Analysis
-	early := EarlyLeadTurns(a.Rounds)
+	early := analysis.EarlyLeadTurns(a.Rounds)
 	count := map[string]int{}
 	earlyLeads := 0
 	for _, e := range a.Events {

@@ -86,9 +86,11 @@ func lineChart(id, title string, x []int, names []string, data func(p int) []opt
 	line.SetGlobalOptions(
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30"}),
+		// One line of legend that pages (scroll): with 8 long names a
+		// wrapped legend would cover the plot on a narrow chart.
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
-		charts.WithGridOpts(opts.Grid{Top: "80"}),
+		charts.WithGridOpts(opts.Grid{Top: "70", Left: "10", Right: "40", ContainLabel: opts.Bool(true)}),
 		charts.WithAnimation(false),
 		charts.WithColorsOpts(colors(len(names))),
 	)
@@ -158,15 +160,26 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 		p.Rows = append(p.Rows, []string{strconv.Itoa(s.Rank), strconv.Itoa(s.UID), s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy)})
 	}
 	if len(a.Summary.Ranking) > 0 {
-		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. Winner %s by %d gold",
-			a.Format, a.Config.Width, a.Config.Height, a.Rounds, a.Name(a.Summary.Winner), a.Summary.Margin)
+		st := a.FirstPlace()
+		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. %s by %d gold",
+			a.Format, a.Config.Width, a.Config.Height, a.Rounds, strings.ToUpper(st[:1])+st[1:], a.Summary.Margin)
 		if a.Summary.LeadSince > 0 {
 			p.Summary += fmt.Sprintf(", in the lead for good since turn %d", a.Summary.LeadSince)
 		}
 		p.Summary += "."
 	}
+	count := map[string]int{}
 	for _, e := range a.Events {
-		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name)})
+		count[e.Kind]++
+		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Folded: !a.ShownAtFirst(e)})
+	}
+	for _, e := range a.TurningPoints() {
+		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Explain: a.Explain(e, a.Name)})
+	}
+	for _, k := range analysis.EventKinds {
+		if count[k.Kind] > 0 {
+			p.Kinds = append(p.Kinds, templates.ReportKind{Kind: k.Kind, Title: k.Title, Count: count[k.Kind]})
+		}
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type analyzeOptions struct {
 	path     string
 	format   string
 	kind     string
+	explain  int // --explain TURN: the lead change at or before it
 	parallel int
 	stdout   io.Writer
 	stderr   io.Writer
@@ -64,6 +66,7 @@ that cannot be analyzed is reported by name and skipped.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "table", "table, json or csv")
+	cmd.Flags().IntVar(&opts.explain, "explain", 0, "explain the lead change at (or last before) this turn: what each of the two players did in the 10 rounds before it")
 	cmd.Flags().StringVar(&opts.kind, "csv", "series", "what --format csv writes for a file: series or summary")
 	cmd.Flags().IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "replays analyzed at once for a DIR (at least 1)")
 	return cmd
@@ -89,6 +92,14 @@ func runAnalyze(opts *analyzeOptions) error {
 	}
 	if a.Truncated != nil && opts.stderr != nil {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", opts.path, a.Truncated, a.Rounds)
+	}
+	if opts.explain != 0 {
+		line, ok := a.ExplainLeadChange(opts.explain, func(uid int) string { return strconv.Quote(a.Name(uid)) })
+		if !ok {
+			return fmt.Errorf("--explain %d: no lead change between two players at or before turn %d", opts.explain, opts.explain)
+		}
+		fmt.Fprintln(opts.stdout, line)
+		return nil
 	}
 	switch opts.format {
 	case "table":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -54,6 +55,9 @@ events).`,
 func runExport(opts *exportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
+	}
+	if ext := strings.ToLower(filepath.Ext(opts.out)); !opts.html && (ext == ".html" || ext == ".htm") {
+		return fmt.Errorf("-o %s: without --html, export writes a .cfr replay (gzip), not a page; add --html for the viewer page, or name the output .cfr", opts.out)
 	}
 	if opts.html && source.IsMonadFile(opts.in) {
 		return exportMonadHTML(opts)

@@ -53,6 +53,10 @@ func botLogPath(uid int, opts *playOptions, logName string) (string, error) {
 // answered, its first failure and whether it is gone for good (it failed
 // to start or exited), so play can stop a match whose bot died before
 // answering and say why.
+//
+// It implements every optional interface of bot.Bot (bot.Logger) by
+// passing it on; a new optional interface must be passed on here too
+// (TestWrappersKeepOptionalInterfaces).
 type watchedBot struct {
 	bot.Bot
 	spec, log string
@@ -73,6 +77,8 @@ func (w *watchedBot) Start(uid int, seed uint64) error {
 	return err
 }
 
+var _ bot.Logger = (*watchedBot)(nil)
+
 func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
 	cmds, err := w.Bot.Commands(f)
 	w.mu.Lock()
@@ -88,6 +94,16 @@ func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
 		w.gone = true
 	}
 	return cmds, err
+}
+
+// RoundLog passes on the wrapped bot's round log (bot.Logger): a wrapper
+// that embeds bot.Bot would otherwise hide it, and the replay would keep
+// no logs. nil when the wrapped bot keeps none.
+func (w *watchedBot) RoundLog() []byte {
+	if l, ok := w.Bot.(bot.Logger); ok {
+		return l.RoundLog()
+	}
+	return nil
 }
 
 // diedUnanswered reports whether the bot is gone without ever answering.

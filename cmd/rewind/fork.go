@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,20 +20,28 @@ type forkOptions struct {
 	in    string
 	turn  int
 	force bool
+	fill  string // the built-in for seats whose bot the parent does not name
 	play  playOptions
 }
 
 func newForkCmd() *cobra.Command {
 	opts := &forkOptions{}
 	cmd := &cobra.Command{
-		Use:   "fork FILE --turn N [--bot NAME|COMMAND]... -o new.rwd",
-		Short: "Play on from any turn of a replay with other bots",
+		Use:   "fork FILE --turn N [--bot UID=NAME|COMMAND]... -o new.rwd",
+		Short: "Play on from any turn of a replay, each seat with its bot or another",
 		Long: `fork starts a new match from the exact state at turn N of any replay (.rwd, or
-an official .cfr whose commands are inferred as rewind import does), seats the
-given bots in the players' places (default: the built-ins, ` + strings.Join(bot.BuiltinNames(), ", ") + `,
-in turn), and plays to the end. The new .rwd holds the parent's first N
-rounds as they were, then the bots' — so it verifies by re-simulation on its
-own — and its header names the parent (file SHA-256 and turn).`,
+an official .cfr whose commands are inferred as rewind import does) and plays
+it to the end. The new .rwd holds the parent's first N rounds as they were,
+then the bots' — so it verifies by re-simulation on its own — and its header
+names the parent (file SHA-256 and turn).
+
+Every seat keeps the bot that played it in the parent: its built-in, or the
+external command the parent records (run again, so an edited bot plays on
+from turn N; fork prints the commands it runs). --bot UID=NAME|COMMAND
+replaces seat UID's bot (repeat for several seats); --bot NAME|COMMAND given
+once per player replaces them all, in uid order. A seat whose bot the parent
+does not name (an official .cfr, a player on the official client) needs a
+--bot for it, or --fill BUILTIN (one of ` + strings.Join(bot.BuiltinNames(), ", ") + `).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -48,7 +57,8 @@ own — and its header names the parent (file SHA-256 and turn).`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.turn, "turn", 0, "the turn to play on from (1..max_turn-1, required)")
-	f.StringArrayVar(&opts.play.bots, "bot", nil, "a player, in uid order: built-in name or external command (default: the built-ins in turn)")
+	f.StringArrayVar(&opts.play.bots, "bot", nil, "UID=NAME|COMMAND: seat UID's new bot (repeat); or NAME|COMMAND once per player, in uid order (default: each seat's own bot)")
+	f.StringVar(&opts.fill, "fill", "", "built-in bot for the seats whose bot the replay does not name (an official .cfr)")
 	f.StringVarP(&opts.play.out, "output", "o", "", "replay file to write (required)")
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "the bots' seed")
@@ -56,6 +66,79 @@ own — and its header names the parent (file SHA-256 and turn).`,
 	cmd.MarkFlagRequired("turn")
 	cmd.MarkFlagRequired("output")
 	return cmd
+}
+
+// forkSpecs returns the --bot spec of every seat of fk: the --bot given
+// for it (UID=SPEC, or all seats in uid order), else the bot the parent
+// records for it, else fill; a seat with none is an error naming it.
+func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
+	n := len(fk.Origin.Players)
+	if fill != "" {
+		if _, err := bot.Builtin(fill); err != nil {
+			return nil, fmt.Errorf("--fill: %w", err)
+		}
+	}
+	specs := make([]string, n)
+	bySeat := 0
+	for _, g := range given {
+		if _, _, ok := seatSpec(g); ok {
+			bySeat++
+		}
+	}
+	switch {
+	case len(given) > 0 && bySeat == 0:
+		if len(given) != n {
+			return nil, fmt.Errorf("the game has %d players: give --bot NAME|COMMAND %d times (once per player, in uid order), or --bot UID=NAME|COMMAND for the seats to change", n, n)
+		}
+		copy(specs, given)
+		return specs, nil
+	case bySeat != len(given):
+		return nil, fmt.Errorf("--bot: give either UID=NAME|COMMAND for each seat to change, or NAME|COMMAND once per player, not both")
+	}
+	for _, g := range given {
+		uid, spec, _ := seatSpec(g)
+		if uid < 1 || uid > n {
+			return nil, fmt.Errorf("--bot %q: no seat %d (the game has players 1..%d)", g, uid, n)
+		}
+		if specs[uid-1] != "" {
+			return nil, fmt.Errorf("--bot %q: seat %d is given twice", g, uid)
+		}
+		specs[uid-1] = spec
+	}
+	var missing []string
+	for i := range specs {
+		if specs[i] != "" {
+			continue
+		}
+		if b := fk.Bots[i]; b != "" && b != match.OfficialClient {
+			specs[i] = b
+		} else if fill != "" {
+			specs[i] = fill
+		} else {
+			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Origin.Players[i].Name))
+		}
+	}
+	if missing != nil {
+		return nil, fmt.Errorf("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
+			strings.Join(missing, ", "), strings.Join(bot.BuiltinNames(), ", "))
+	}
+	return specs, nil
+}
+
+// seatSpec splits "UID=SPEC" (UID a number); ok is false for a value
+// without that prefix.
+func seatSpec(v string) (uid int, spec string, ok bool) {
+	k, rest, found := strings.Cut(v, "=")
+	if !found || k == "" || len(k) > 3 {
+		return 0, "", false
+	}
+	for _, c := range k {
+		if c < '0' || c > '9' {
+			return 0, "", false
+		}
+	}
+	uid, _ = strconv.Atoi(k)
+	return uid, strings.TrimSpace(rest), true
 }
 
 func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
@@ -67,16 +150,14 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.in, err)
 	}
-	n := len(fk.Origin.Players)
-	specs := opts.play.bots
-	if len(specs) == 0 {
-		names := bot.BuiltinNames()
-		for i := 0; i < n; i++ {
-			specs = append(specs, names[i%len(names)])
-		}
+	specs, err := forkSpecs(fk, opts.play.bots, opts.fill)
+	if err != nil {
+		return nil, err
 	}
-	if len(specs) != n {
-		return nil, fmt.Errorf("the game has %d players; give %d --bot (or none for the built-ins)", n, n)
+	for i, s := range specs {
+		if _, err := bot.Builtin(s); err != nil && s == fk.Bots[i] {
+			fmt.Fprintf(opts.play.stdout, "seat %d (%s) plays on with the command the replay records: %s\n", i+1, fk.Origin.Players[i].Name, s)
+		}
 	}
 	opts.play.turns = fk.Origin.Game.MaxTurn
 	var seats []match.Seat

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,7 +60,7 @@ func testForkOfficial(t *testing.T, parentPath string) {
 	players := len(allFrames(t, parentPath)[500].Users)
 	out := filepath.Join(t.TempDir(), "fork.rwd")
 	var stdout bytes.Buffer
-	opts := &forkOptions{in: parentPath, turn: 250}
+	opts := &forkOptions{in: parentPath, turn: 250, fill: "greedy"}
 	opts.play.out, opts.play.stdout, opts.play.seed = out, &stdout, 3
 	res, err := runFork(context.Background(), opts)
 	if err != nil {
@@ -127,7 +129,153 @@ func testForkOfficial(t *testing.T, parentPath string) {
 		t.Fatalf("turn 500: %v", err)
 	}
 	bad.turn, bad.play.bots = 10, []string{"greedy"}
-	if _, err := runFork(context.Background(), bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d players", players)) {
+	if _, err := runFork(context.Background(), bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d players", players)) || !strings.Contains(err.Error(), "UID=") {
 		t.Fatalf("one bot: %v", err)
+	}
+}
+
+// infoBots returns the "bot" column of `rewind info FILE`, seat by seat.
+func infoBots(t *testing.T, file string) []string {
+	t.Helper()
+	out, err := runCLIOut(t, "info", file)
+	if err != nil {
+		t.Fatalf("info %s: %v\n%s", file, err, out)
+	}
+	var bots []string
+	for _, line := range strings.Split(out, "\n") {
+		if _, b, ok := strings.Cut(line, "  bot "); ok {
+			bots = append(bots, strings.TrimSpace(b))
+		}
+	}
+	return bots
+}
+
+// TestForkKeepsSeats: forking a tournament game at turn 120 with no --bot
+// seats every player's own bot again — built-ins and an external bot —
+// as `rewind info` shows; --bot UID=NAME replaces one seat; a .cfr, whose
+// seats name no bot, asks for --bot per seat or takes --fill.
+func TestForkKeepsSeats(t *testing.T) {
+	dir := t.TempDir()
+	cmd := logBot(t, dir)
+	tdir := filepath.Join(dir, "t")
+	if out, err := runCLIOut(t, "tournament", "--bot", "turtle", "--bot", "economist", "--bot", "raider", "--bot", cmd,
+		"--players", "4", "--games", "1", "--turns", "200", "--deadline", "1m", "--dir", tdir); err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	game := filepath.Join(tdir, "game-0000.rwd")
+	parent := infoBots(t, game)
+	if len(parent) != 4 {
+		t.Fatalf("info shows %d seats: %q", len(parent), parent)
+	}
+
+	forked := filepath.Join(dir, "forked.rwd")
+	out, err := runCLIOut(t, "fork", game, "--turn", "120", "--deadline", "1m", "-o", forked)
+	if err != nil {
+		t.Fatalf("fork: %v\n%s", err, out)
+	}
+	if got := infoBots(t, forked); strings.Join(got, "|") != strings.Join(parent, "|") {
+		t.Errorf("fork with no --bot seats %q, the parent was played by %q", got, parent)
+	}
+	if !strings.Contains(out, "plays on with the command the replay records: "+cmd) {
+		t.Errorf("fork did not say it runs the recorded command:\n%s", out)
+	}
+
+	// One seat replaced, the others kept.
+	seat := 1
+	for i, b := range parent {
+		if b == "turtle" {
+			seat = i + 1
+		}
+	}
+	if out, err := runCLIOut(t, "fork", game, "--turn", "120", "--bot", strconv.Itoa(seat)+"=greedy", "--deadline", "1m", "-o", forked, "--force"); err != nil {
+		t.Fatalf("fork --bot %d=greedy: %v\n%s", seat, err, out)
+	}
+	want := append([]string(nil), parent...)
+	want[seat-1] = "greedy"
+	if got := infoBots(t, forked); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("fork --bot %d=greedy seats %q, want %q", seat, got, want)
+	}
+	for _, bad := range [][]string{{"9=greedy"}, {"1=greedy", "1=raider"}, {"1=greedy", "raider"}, {"greedy"}} {
+		args := []string{"fork", game, "--turn", "120", "-o", filepath.Join(dir, "bad.rwd")}
+		for _, b := range bad {
+			args = append(args, "--bot", b)
+		}
+		if _, err := runCLIOut(t, args...); err == nil || !strings.Contains(err.Error(), "--bot") && !strings.Contains(err.Error(), "players") {
+			t.Errorf("fork --bot %q: %v", bad, err)
+		}
+	}
+
+	// A .cfr names no bot: fork asks for them, seat by seat.
+	cfrGame := c06 + ".cfr"
+	cfrPlayers := len(infoBots(t, cfrGame))
+	_, err = runCLIOut(t, "fork", cfrGame, "--turn", "120", "-o", filepath.Join(dir, "c.rwd"))
+	if err == nil || !strings.Contains(err.Error(), "does not say which bot played seat 1 (") || !strings.Contains(err.Error(), "--fill") {
+		t.Fatalf("fork of a .cfr with no --bot: %v", err)
+	}
+	if out, err := runCLIOut(t, "fork", cfrGame, "--turn", "120", "--bot", "1=raider", "--fill", "turtle", "-o", filepath.Join(dir, "c.rwd")); err != nil {
+		t.Fatalf("fork of a .cfr with --fill: %v\n%s", err, out)
+	}
+	got := infoBots(t, filepath.Join(dir, "c.rwd"))
+	if len(got) != cfrPlayers || got[0] != "raider" {
+		t.Fatalf("fork of a .cfr seats %q", got)
+	}
+	for _, b := range got[1:] {
+		if b != "turtle" {
+			t.Errorf("fork of a .cfr with --fill turtle seats %q", got)
+			break
+		}
+	}
+}
+
+// TestServeForkBots: `serve --bot COMMAND` offers that bot to "play on
+// from here" beside the built-ins, and a fork the page asks for with it
+// runs the command in the seat chosen (its stderr logs kept in the new
+// replay); a built-in given with --bot is not listed twice.
+func TestServeForkBots(t *testing.T) {
+	dir := t.TempDir()
+	cmd := logBot(t, t.TempDir())
+	game := filepath.Join(dir, "g.rwd")
+	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", game); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	lib, err := viewer.OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveLibrary(ctx, lib, &serveOptions{addr: "127.0.0.1:0", bots: []string{"raider", cmd}, stdout: io.Discard, ready: ready}, "/")
+	}()
+	base := <-ready
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	res, err := http.Get(base + "/api/fork/bots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"id":"serve:1"`) || strings.Count(string(body), `"id":"raider"`) != 1 || strings.Contains(string(body), "serve:0") {
+		t.Fatalf("choices: %s", body)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/fork?id=g.rwd&turn=120&bot=greedy&bot=serve:1", nil)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("fork: %d %s", res.StatusCode, body)
+	}
+	if got := infoBots(t, filepath.Join(dir, "g-fork-T120.rwd")); len(got) != 2 || got[0] != "greedy" || got[1] != cmd {
+		t.Errorf("the fork seats %q", got)
 	}
 }

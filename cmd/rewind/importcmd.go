@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -170,7 +172,7 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 	if err := checkOutput(path, force); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.partial")
+	tmp, err := createPartial(path)
 	if err != nil {
 		return plainError(err)
 	}
@@ -183,6 +185,25 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 		return err
 	}
 	return plainError(os.Rename(tmp.Name(), path))
+}
+
+// createPartial creates a new hidden file beside path to write it in
+// (".NAME.RANDOM.partial"), with mode 0666 less the umask, as the file
+// the user asked for would get (os.CreateTemp's 0600 would hide it from
+// the other users a umask lets read it).
+func createPartial(path string) (*os.File, error) {
+	var err error
+	for range 100 {
+		var b [6]byte
+		rand.Read(b[:])
+		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+hex.EncodeToString(b[:])+".partial")
+		var f *os.File
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, err
 }
 
 // checkOutput reports whether writeOutput may write path: not a directory,

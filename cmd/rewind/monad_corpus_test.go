@@ -192,7 +192,7 @@ func TestMonadReportCLI(t *testing.T) {
 			t.Errorf("%s: %d charts, want %d", c.in, n, c.charts)
 		}
 		if !strings.Contains(page, `id="chart-hives"`) || !strings.Contains(page, "Monad replay (") || !strings.Contains(page, "in the lead for good since turn") ||
-			!strings.Contains(page, `<tr class="ev-hive_built">`) {
+			!strings.Contains(page, `<tr class="ev-hive_built" data-kind="hive_built"`) {
 			t.Errorf("%s: the report lacks the hives chart, the outcome or the events", c.in)
 		}
 	}

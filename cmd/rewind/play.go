@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -100,21 +101,50 @@ func newSeatLog(spec string, uid int, opts *playOptions, logName string) (match.
 	if b, err := bot.Builtin(spec); err == nil {
 		return match.Seat{Bot: b}, nil
 	}
-	if !looksLikeCommand(spec) {
-		return match.Seat{}, fmt.Errorf("--bot %q is neither a built-in (%s) nor a command", spec, strings.Join(bot.BuiltinNames(), ", "))
+	if err := checkBotSpec(spec, bot.BuiltinNames()); err != nil {
+		return match.Seat{}, err
 	}
 	return externalSeat(spec, uid, opts, logName)
 }
 
-// looksLikeCommand reports whether a --bot that names no built-in is a
-// command line (it has a space, a slash or a dot) rather than a mistyped
-// name.
-func looksLikeCommand(spec string) bool { return strings.ContainsAny(spec, " /.") }
+// checkBotSpec checks a --bot value that is not one of builtins: it must
+// look like a command (a space, a slash or a dot: "python3 bot.py",
+// "./bot"); a bare word is a misspelt built-in, named in the error.
+func checkBotSpec(spec string, builtins []string) error {
+	if strings.TrimSpace(spec) == "" {
+		return fmt.Errorf("--bot is empty: give a built-in (%s) or a command", strings.Join(builtins, ", "))
+	}
+	if !strings.ContainsAny(spec, " /.") {
+		return fmt.Errorf("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")", spec, strings.Join(builtins, ", "))
+	}
+	return nil
+}
+
+// checkBotSpecs checks every --bot value of a game (a built-in of it or
+// a command) before the seats are counted, so a misspelt name is named.
+func checkBotSpecs(specs []string, game string) error {
+	names := bot.BuiltinNames()
+	if game == monad.RulesetID {
+		names = monadbot.BuiltinNames()
+	}
+	for _, s := range specs {
+		if slices.Contains(names, s) {
+			continue
+		}
+		if err := checkBotSpec(s, names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = bot.BuiltinNames()
+	}
+	if err := checkBotSpecs(specs, opts.game); err != nil {
+		return nil, err
 	}
 	if err := checkSeats(colorfight2.Ruleset.ID(), len(specs)); err != nil {
 		return nil, err
@@ -331,8 +361,8 @@ func newMonadSeat(spec string, player int, opts *playOptions, logName string) (m
 	if b, err := monadbot.Builtin(spec); err == nil {
 		return match.MonadSeat{Bot: b}, nil
 	}
-	if !looksLikeCommand(spec) {
-		return match.MonadSeat{}, fmt.Errorf("--bot %q is neither a monad built-in (%s) nor a command", spec, strings.Join(monadbot.BuiltinNames(), ", "))
+	if err := checkBotSpec(spec, monadbot.BuiltinNames()); err != nil {
+		return match.MonadSeat{}, err
 	}
 	log, err := botLogPath(player+1, opts, logName)
 	if err != nil {
@@ -350,6 +380,9 @@ func runPlayMonad(ctx context.Context, opts *playOptions) (*match.MonadResult, e
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = defaultMonadBots
+	}
+	if err := checkBotSpecs(specs, opts.game); err != nil {
+		return nil, err
 	}
 	if err := checkSeats(monad.RulesetID, len(specs)); err != nil {
 		return nil, err

@@ -168,7 +168,7 @@ func TestEveryOfficialReplay(t *testing.T) {
 			}
 			// The imported replay plays on: a fork from its middle keeps it.
 			if filepath.Base(p) == "c06.cfr" {
-				fo := &forkOptions{in: rwd, turn: 100}
+				fo := &forkOptions{in: rwd, turn: 100, fill: "greedy"}
 				fo.play.out, fo.play.stdout = filepath.Join(dir, "c06-fork.rwd"), &out
 				if _, err := runFork(context.Background(), fo); err != nil {
 					t.Fatal(err)

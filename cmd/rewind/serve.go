@@ -10,16 +10,19 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/viewer"
 )
 
 type serveOptions struct {
+	name      string // the command, for errors ("" is serve)
 	dir       string
 	addr      string
 	maxUpload int64
@@ -35,6 +38,9 @@ type serveOptions struct {
 	memoryMiB int64
 	// maxConns bounds the connections per remote address (0: none).
 	maxConns int
+	// bots are the bots "play on from here" may seat besides the
+	// built-ins (--bot NAME|COMMAND).
+	bots []string
 }
 
 func newServeCmd() *cobra.Command {
@@ -47,6 +53,12 @@ under DIR (default: the current folder), picked up as they appear, with
 players, winner, rounds, date and size; sort, filter, and upload by drag and
 drop. Each replay opens in the viewer: a board you scrub through turn by
 turn, charts of every player, a cell inspector and the players' commands.
+
+"Play on from here" plays a new game from the turn shown: each seat keeps
+its bot, or the page picks another per seat among the built-ins and the
+bots given with --bot (a built-in name or an external bot's command; the
+page chooses among them, it never sends a command). An external bot's
+stderr goes to a temporary folder; its round logs are in the new replay.
 
 The server listens on 127.0.0.1 by default; it only answers requests for
 its own address. Stop it with Ctrl-C.`,
@@ -69,6 +81,7 @@ its own address. Stop it with Ctrl-C.`,
 	}
 	addServeFlags(cmd, opts)
 	cmd.Flags().Int64Var(&opts.maxUpload, "max-upload", viewer.DefaultMaxUpload, "largest upload accepted, in bytes (0 turns uploads off)")
+	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a bot \"play on from here\" may seat besides the built-ins: built-in name or external command (repeat)")
 	return cmd
 }
 
@@ -104,6 +117,65 @@ func memoryBudget(mib int64) (int64, error) {
 	return b, nil
 }
 
+// listen listens on addr for command cmd. A busy port is said in words,
+// with the way out (--addr 127.0.0.1:0 takes a free port, and the
+// command prints its URL); with anyPort a busy port is replaced by a free
+// one on the same host (demo).
+func listen(cmd, addr string, anyPort bool) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && errors.Is(err, syscall.EADDRINUSE) {
+		host, _, herr := net.SplitHostPort(addr)
+		if anyPort && herr == nil {
+			if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err == nil {
+				return ln, nil
+			}
+		}
+		if herr != nil || host == "" {
+			host = "127.0.0.1"
+		}
+		return nil, fmt.Errorf("%s: %s is busy (another program listens on that port); choose another with --addr, or --addr %s to take a free one (its address is printed)", cmd, addr, net.JoinHostPort(host, "0"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return ln, nil
+}
+
+// forkBotStarter starts the external bots of serve --bot for the viewer's
+// forks; their stderr goes to logDir (a temporary folder).
+type forkBotStarter struct{ logDir string }
+
+// serveForkBots checks serve's --bot values (a built-in or a command) and
+// returns the starter of the external ones (nil when there are none).
+func serveForkBots(specs []string) (*forkBotStarter, error) {
+	external := false
+	for _, s := range specs {
+		if _, err := bot.Builtin(s); err == nil {
+			continue
+		}
+		if err := checkBotSpec(s, bot.BuiltinNames()); err != nil {
+			return nil, err
+		}
+		external = true
+	}
+	if !external {
+		return nil, nil
+	}
+	dir, err := os.MkdirTemp("", "rewind-serve-bots-")
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return &forkBotStarter{logDir: dir}, nil
+}
+
+func (f *forkBotStarter) newBot(spec string, uid int) (bot.Bot, error) {
+	seat, err := newSeatLog(spec, uid, &playOptions{deadline: time.Second, logDir: f.logDir}, "fork-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	if err != nil {
+		return nil, err
+	}
+	return seat.Bot, nil
+}
+
 // serveLibrary serves lib on opts.addr until ctx ends, printing the URL of
 // page.
 func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, page string) error {
@@ -114,14 +186,17 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 			return fmt.Errorf("serve: %w", err)
 		}
 	}
-	ln, err := net.Listen("tcp", opts.addr)
-	if err != nil && opts.anyPort && errors.Is(err, syscall.EADDRINUSE) {
-		if host, _, herr := net.SplitHostPort(opts.addr); herr == nil {
-			ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
-		}
-	}
+	forkBots, err := serveForkBots(opts.bots)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
+	}
+	name := opts.name
+	if name == "" {
+		name = "serve"
+	}
+	ln, err := listen(name, opts.addr, opts.anyPort)
+	if err != nil {
+		return err
 	}
 	if opts.maxConns < 0 {
 		ln.Close()
@@ -137,7 +212,12 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		stderr = io.Discard
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
-	srv := viewer.NewServer(lib, viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget})
+	vo := viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget, ForkBots: opts.bots}
+	if forkBots != nil {
+		vo.NewForkBot = forkBots.newBot
+		defer os.RemoveAll(forkBots.logDir)
+	}
+	srv := viewer.NewServer(lib, vo)
 	hs := srv.HTTPServer()
 	hs.ErrorLog = logger
 	base := "http://" + ln.Addr().String()

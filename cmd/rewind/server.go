@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"math"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -34,6 +33,7 @@ type serverOptions struct {
 	room     string
 	preset   string
 	bots     []string
+	waitFor  int
 	maxTurn  int
 	players  int
 	round    string
@@ -107,6 +107,7 @@ whole round and its replay kept.`,
 	f.StringVar(&opts.room, "room", "public", "name of the room created at start ([0-9A-Za-z-_.])")
 	f.StringVar(&opts.preset, "preset", "constant-run", "configuration of that room: default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run")
 	f.StringArrayVar(&opts.bots, "bot", nil, "built-in bot filling a free seat at start (repeatable): "+strings.Join(bot.BuiltinNames(), ", "))
+	f.IntVar(&opts.waitFor, "wait-for", 0, "start the game as soon as this many official bots have joined, the --bot built-ins filling their seats then (0: as the preset's first round says)")
 	f.IntVar(&opts.maxTurn, "max-turn", 0, "rounds per game, 200..2000 (default: the preset's)")
 	f.IntVar(&opts.players, "max-player", 0, "seats: 2, 4 or 8 (default: the preset's)")
 	f.StringVar(&opts.round, "round-time", "", "seconds per round, 0.2..20, or 0 for lock-step (default: the preset's)")
@@ -175,6 +176,7 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 		set("finish-time", func() { cfg.FinishTime = o.finish }),
 		set("replay", func() { cfg.ReplayEnable = o.replay }),
 		set("bot", func() { cfg.Bots = o.bots }),
+		set("wait-for", func() { cfg.WaitFor = o.waitFor }),
 	} {
 		if e != nil && bad == nil {
 			bad = e
@@ -185,6 +187,16 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 	}
 	if len(cfg.Bots) > cfg.MaxPlayer {
 		return cfg, fmt.Errorf("server: %d --bot for %d seats (--max-player)", len(cfg.Bots), cfg.MaxPlayer)
+	}
+	if cfg.WaitFor > 0 && cfg.WaitFor+len(cfg.Bots) > cfg.MaxPlayer {
+		return cfg, fmt.Errorf("server: --wait-for %d official bots and %d --bot need %d seats, the room has %d (--max-player)", cfg.WaitFor, len(cfg.Bots), cfg.WaitFor+len(cfg.Bots), cfg.MaxPlayer)
+	}
+	if cfg.WaitFor == 0 && cfg.FirstRoundTime == "full" && len(cfg.Bots) > 0 {
+		// Not an error (more bots may come), but say what "full" waits for.
+		if o.stderr != nil {
+			fmt.Fprintf(o.stderr, "note: room %s starts when all %d seats are taken: %d --bot and %d official bots; --wait-for N starts it once N have joined\n",
+				o.room, cfg.MaxPlayer, len(cfg.Bots), cfg.MaxPlayer-len(cfg.Bots))
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, fmt.Errorf("server: room %s: %w", o.room, err)
@@ -241,9 +253,9 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 	}
 	defer lib.Close()
 
-	ln, err := net.Listen("tcp", opts.addr)
+	ln, err := listen("server", opts.addr, false)
 	if err != nil {
-		return fmt.Errorf("server: %w", err)
+		return err
 	}
 	view := viewer.NewServer(lib, viewer.Options{
 		Addr:      ln.Addr().String(),
@@ -337,6 +349,16 @@ func (l liveGames) LiveGames() []viewer.LiveGame {
 	var out []viewer.LiveGame
 	for _, g := range l.s.Games() {
 		out = append(out, liveGame(g))
+	}
+	return out
+}
+
+// LiveRooms says what each room is doing (viewer.LiveRooms): who it waits
+// for at turn 0.
+func (l liveGames) LiveRooms() []viewer.LiveRoom {
+	var out []viewer.LiveRoom
+	for _, r := range l.s.RoomStates() {
+		out = append(out, viewer.LiveRoom{Room: r.Room, State: r.State})
 	}
 	return out
 }

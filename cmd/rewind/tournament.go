@@ -174,6 +174,15 @@ func seatMaker(opts *playOptions, resolve func(string) string) func(spec string,
 
 func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	bots := tournamentBots(opts)
+	// This process's own workers play the entrants as given: each must
+	// be a built-in or a command (a misspelt name is named before the
+	// seats are counted). With --nats alone, workers elsewhere map names.
+	localWorkers := opts.nats.url == "" || opts.parallelSet
+	if localWorkers {
+		if err := checkBotSpecs(bots, opts.play.game); err != nil {
+			return err
+		}
+	}
 	if err := checkTournamentSettings(opts, len(bots)); err != nil {
 		return err
 	}
@@ -182,12 +191,6 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	}
 	spec := tournamentSpec(opts, bots)
 	tid := spec.ID()
-	localWorkers := opts.nats.url == "" || opts.parallelSet
-	if localWorkers {
-		if err := checkEntrants(spec.Game, bots); err != nil {
-			return err
-		}
-	}
 
 	q, closeQueue, err := opts.nats.open(ctx, opts.dir)
 	if err != nil {
@@ -262,23 +265,6 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, match.Standings(games))
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
-	return nil
-}
-
-// checkEntrants refuses, before any game, an entrant this process cannot
-// play: neither a built-in of the game nor a command line.
-func checkEntrants(game string, bots []string) error {
-	for _, b := range bots {
-		var err error
-		if game == monad.RulesetID {
-			_, err = monadbot.Builtin(b)
-		} else {
-			_, err = bot.Builtin(b)
-		}
-		if err != nil && !looksLikeCommand(b) {
-			return fmt.Errorf("--bot %q is neither a built-in of %s nor a command", b, game)
-		}
-	}
 	return nil
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 func newViewCmd() *cobra.Command {
-	opts := &serveOptions{}
+	opts := &serveOptions{name: "view"}
 	cmd := &cobra.Command{
 		Use:   "view FILE",
 		Short: "Open one replay in the browser viewer",

@@ -59,6 +59,10 @@ type Origin struct {
 	// Rounds[t] are the commands of round t -> t+1 (indexed by uid-1), for
 	// the rounds to replay before the bots play; Rounds[0] is nil.
 	Rounds [][][]colorfight2.Command
+	// Logs[t], when set, are the bots' logs of round t (indexed by uid-1,
+	// as RoundLogger takes them): a RoundLogger recorder is given them
+	// with the replayed rounds, so a fork keeps its parent's bot logs.
+	Logs [][][]byte
 }
 
 // Result is the outcome of a match.
@@ -125,6 +129,11 @@ type Recorder interface {
 	Round(cmds [][]colorfight2.Command, st *colorfight2.State) error
 	End(st *colorfight2.State) error
 }
+
+// OfficialClient is the bot identity recorded for a player who played
+// through a game's official client protocol (rewind server): rewind sees
+// its commands but not its process, so such a seat never has a round log.
+const OfficialClient = "official client"
 
 // RoundLogger is what a Recorder implements to keep the bots' round logs
 // (bot.Logger). Run calls RoundLogs right before Round for each round the
@@ -241,6 +250,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				setup.Logs = true
 			}
 		}
+		if cfg.From != nil && len(cfg.From.Logs) > 0 {
+			setup.Logs = true
+		}
 		if err := w.Begin(setup); err != nil {
 			return nil, fmt.Errorf("match: recording: %w", err)
 		}
@@ -261,7 +273,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if cfg.From != nil {
+		logger, _ := w.(RoundLogger)
 		for t := 1; t < len(cfg.From.Rounds) && !st.Over(); t++ {
+			if logger != nil && t < len(cfg.From.Logs) && cfg.From.Logs[t] != nil {
+				if err := logger.RoundLogs(cfg.From.Logs[t]); err != nil {
+					return nil, fmt.Errorf("match: recording: %w", err)
+				}
+			}
 			st.Step(cfg.From.Rounds[t])
 			for _, e := range st.Errors() {
 				res.Players[e.UID-1].Errors++

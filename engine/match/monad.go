@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/monad"
@@ -48,6 +49,10 @@ type MonadSetup struct {
 	Game monad.Config // defaults filled in
 	// Players in player order (uid = player+1; Home is the start cell).
 	Players []SetupPlayer
+	// Logs is true when a seat's bot keeps round logs (bot.Logger): a
+	// MonadRecorder that is a RoundLogger is then given them, before each
+	// Round, as Run gives ColorfightII's.
+	Logs bool
 }
 
 // MonadRecorder receives a Monad match as it is played: Begin once, Round
@@ -132,6 +137,9 @@ func RunMonad(ctx context.Context, cfg MonadConfig) (*MonadResult, error) {
 		sp := monad.StartPositions[n-1][i]
 		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
 		setup.Players[i].Home.X, setup.Players[i].Home.Y = sp[0], sp[1]
+		if _, ok := s.Bot.(bot.Logger); ok {
+			setup.Logs = true
+		}
 	}
 	w := cfg.Recorder
 	if w != nil {
@@ -146,6 +154,8 @@ func RunMonad(ctx context.Context, cfg MonadConfig) (*MonadResult, error) {
 	var r monad.Round
 	r.Commands = make([][]monad.Command, n)
 	answers := make([]answer, n)
+	logs := make([][]byte, n)
+	logger, _ := w.(RoundLogger)
 	for !st.Over() {
 		if ctx.Err() != nil {
 			res.Interrupted = true
@@ -173,6 +183,11 @@ func RunMonad(ctx context.Context, cfg MonadConfig) (*MonadResult, error) {
 			}
 		}
 		st.Play(&r)
+		if logger != nil && monadRoundLogs(cfg.Seats, started, logs) {
+			if err := logger.RoundLogs(logs); err != nil {
+				return nil, fmt.Errorf("match: recording: %w", err)
+			}
+		}
 		if w != nil {
 			if err := w.Round(&r, st); err != nil {
 				return nil, fmt.Errorf("match: recording: %w", err)
@@ -192,6 +207,20 @@ func RunMonad(ctx context.Context, cfg MonadConfig) (*MonadResult, error) {
 	}
 	res.Turn, res.Ranking, res.Hash = st.Turn(), st.Ranking(), st.Hash()
 	return res, nil
+}
+
+// monadRoundLogs fills logs with the round logs of the seats' bots that
+// keep one (bot.Logger) and reports whether any is not empty.
+func monadRoundLogs(seats []MonadSeat, started []bool, logs [][]byte) bool {
+	some := false
+	for i, s := range seats {
+		logs[i] = nil
+		if l, ok := s.Bot.(bot.Logger); ok && started[i] {
+			logs[i] = l.RoundLog()
+			some = some || len(logs[i]) > 0
+		}
+	}
+	return some
 }
 
 // askMonad collects the answers of every seat still playing, in parallel.

@@ -21,7 +21,10 @@ type MonadRecorder struct {
 	mw      *replay.MonadWriter
 }
 
-var _ match.MonadRecorder = (*MonadRecorder)(nil)
+var (
+	_ match.MonadRecorder = (*MonadRecorder)(nil)
+	_ match.RoundLogger   = (*MonadRecorder)(nil)
+)
 
 // NewMonad returns a MonadRecorder writing to w; created and tool go into
 // the header.
@@ -38,7 +41,7 @@ func MonadHeader(s match.MonadSetup, created time.Time, tool string) replay.Head
 		names[i], bots[i] = p.Name, p.Identity
 	}
 	h := replay.MonadHeader(s.Game, names, bots)
-	h.Created, h.Tool = created, tool
+	h.Created, h.Tool, h.Logs = created, tool, s.Logs
 	return h
 }
 
@@ -61,6 +64,15 @@ func (r *MonadRecorder) Round(rd *monad.Round, st *monad.State) error {
 		return errors.New("recording: Round before Begin")
 	}
 	return r.mw.WriteRound(rd, st)
+}
+
+// RoundLogs keeps the bots' logs of the next turn (match.RoundLogger):
+// they are written with it, before its round record.
+func (r *MonadRecorder) RoundLogs(logs [][]byte) error {
+	if r.mw == nil {
+		return errors.New("recording: RoundLogs before Begin")
+	}
+	return r.mw.WriteLogs(logs)
 }
 
 // End writes the footer. It does not close the underlying writer.

@@ -26,6 +26,10 @@ type Fork struct {
 	// parent records them.
 	Verified []bool
 	Ranking  []string
+	// Bots are the players' bots as the parent records them (uid order):
+	// a built-in's name, an external bot's command, match.OfficialClient,
+	// or "" when the parent does not say (an official .cfr).
+	Bots []string
 }
 
 // Limits on what a fork holds: the commands of the parent's rounds up to
@@ -38,6 +42,9 @@ type Fork struct {
 const (
 	MaxForkCommands = 1 << 22
 	MaxForkRawBytes = 1 << 20
+	// MaxForkLogBytes bounds the parent's bot logs a fork keeps (a .rwd
+	// that keeps them); past it, later rounds' logs are left out.
+	MaxForkLogBytes = 16 << 20
 )
 
 // errForkDone stops a walk once the fork's turn is reached.
@@ -80,10 +87,12 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 	o := &match.Origin{Game: h.Config, Map: h.Map, Rounds: make([][][]colorfight2.Command, turn)}
 	for _, p := range h.Players {
 		o.Players = append(o.Players, colorfight2.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+		f.Bots = append(f.Bots, p.Bot)
 		f.Verified = append(f.Verified, p.Verified)
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
 	var held heldCommands
+	logBytes := 0
 	for t := 0; t < turn; t++ {
 		if err := g.Next(); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -98,6 +107,21 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 				return err
 			}
 			o.Rounds[t] = cs
+			// The parent's bot logs go with their rounds, within
+			// MaxForkLogBytes.
+			if len(r.Logs) > 0 && logBytes < MaxForkLogBytes {
+				if o.Logs == nil {
+					o.Logs = make([][][]byte, turn)
+				}
+				l := make([][]byte, len(r.Logs))
+				for i, b := range r.Logs {
+					if len(b) > 0 {
+						l[i] = append([]byte(nil), b...)
+						logBytes += len(b)
+					}
+				}
+				o.Logs[t] = l
+			}
 		}
 	}
 	f.Origin, f.Info = o, h.CFRInfo
@@ -136,6 +160,7 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
 	}
 	o.Game, o.Map, o.Players = g.Config, g.Map, g.Players
+	f.Bots = make([]string, len(g.Players))
 	f.Origin, f.Info = o, g.Header.Info
 	f.Verified, f.Ranking = g.Verified, g.Ranking
 	return nil

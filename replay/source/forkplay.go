@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rewind-game/rewind/engine/bot"
@@ -13,8 +14,9 @@ import (
 
 // PlayOptions says how a fork is played on (Fork.Play).
 type PlayOptions struct {
-	// Seats play the players' places, in uid order; nil seats the
-	// built-in bots in turn (bot.BuiltinNames). Play closes them.
+	// Seats play the players' places, in uid order; nil seats each
+	// player's own built-in (Fork.OwnBuiltins), and fails naming the
+	// players whose bot was not a built-in. Play closes them.
 	Seats []match.Seat
 	// Seed is the match seed (the bots' seeds derive from it).
 	Seed uint64
@@ -23,19 +25,38 @@ type PlayOptions struct {
 	Tool    string
 }
 
-// BuiltinSeats seats n players with the built-in bots, in turn.
-func BuiltinSeats(n int) ([]match.Seat, error) {
-	names := bot.BuiltinNames()
-	seats := make([]match.Seat, 0, n)
-	for i := range n {
-		b, err := bot.Builtin(names[i%len(names)])
-		if err != nil {
-			for _, s := range seats {
-				s.Bot.Close()
+// OwnBuiltins returns, in uid order, the built-in bot that played each
+// seat of the parent, or "" for a seat the parent names no built-in for
+// (an external bot, an official client, an official .cfr).
+func (f *Fork) OwnBuiltins() []string {
+	out := make([]string, len(f.Origin.Players))
+	for i := range out {
+		if i < len(f.Bots) {
+			if _, err := bot.Builtin(f.Bots[i]); err == nil {
+				out[i] = f.Bots[i]
 			}
-			return nil, err
 		}
-		seats = append(seats, match.Seat{Bot: b, Identity: names[i%len(names)]})
+	}
+	return out
+}
+
+// ownSeats seats each player's own built-in (OwnBuiltins).
+func (f *Fork) ownSeats() ([]match.Seat, error) {
+	var seats []match.Seat
+	var missing []string
+	for i, name := range f.OwnBuiltins() {
+		if name == "" {
+			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, f.Origin.Players[i].Name))
+			continue
+		}
+		b, _ := bot.Builtin(name)
+		seats = append(seats, match.Seat{Bot: b, Identity: name})
+	}
+	if missing != nil {
+		for _, s := range seats {
+			s.Bot.Close()
+		}
+		return nil, fmt.Errorf("fork: no built-in played seat %s in the parent: choose its bot", strings.Join(missing, ", "))
 	}
 	return seats, nil
 }
@@ -49,7 +70,7 @@ func (f *Fork) Play(ctx context.Context, w io.Writer, opts PlayOptions) (*match.
 	seats := opts.Seats
 	if seats == nil {
 		var err error
-		if seats, err = BuiltinSeats(len(f.Origin.Players)); err != nil {
+		if seats, err = f.ownSeats(); err != nil {
 			return nil, err
 		}
 	}

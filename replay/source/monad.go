@@ -74,6 +74,11 @@ type MonadFrame struct {
 	// Fights are the cells where sides met in the turn's end-of-turn
 	// update (known for a .rwd only).
 	Fights []monad.Fight
+	// Logs[p] is what player p's bot logged while it was asked for the
+	// turn's commands (replay.MonadRound.Logs: a .rwd whose bots kept
+	// logs); nil when it logged nothing or the replay keeps no logs. Valid
+	// until the next frame.
+	Logs [][]byte
 }
 
 // Cell returns the cell at (x, y).
@@ -179,10 +184,11 @@ func (s *monadRWD) Next(f *MonadFrame) error {
 	s.started = true
 	st := s.g.State()
 	fillMonadFrame(f, st)
-	f.Moves, f.Fights = f.Moves[:0], f.Fights[:0]
+	f.Moves, f.Fights, f.Logs = f.Moves[:0], f.Fights[:0], nil
 	if st.Turn() == 0 || s.g.Round() == nil {
 		return nil
 	}
+	f.Logs = s.g.Round().Logs
 	for _, e := range st.Executed() {
 		f.Moves = append(f.Moves, MonadMove{Player: e.Player, Index: e.Index, X: e.X, Y: e.Y, Kind: e.Kind, Dir: e.Dir, Count: e.Count, Code: e.Code})
 	}

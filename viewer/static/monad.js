@@ -355,7 +355,22 @@
     inspector.appendChild(tb);
   }
 
-  function renderMoves() {
+  function renderMoves() { renderMoveList(); renderBotLog(); }
+
+  // The selected player's bot log (its stderr while it was asked for the
+  // turn's commands: M.logs, docs/viewer.md), as text in a <pre>: never
+  // markup, whatever the bot printed.
+  function renderBotLog() {
+    if (!M.logs || selected < 0) return;
+    var log = (M.logs[turn] || [])[selected] || '';
+    if (!log && turn < 2) return;
+    movesPanel.appendChild(el('h4', { cls: 'botlog-head', text: 'Bot log (stderr) of this turn' }));
+    if (log) movesPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
+    else movesPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
+    if (M.logs_note) movesPanel.appendChild(el('p', { cls: 'hint', text: M.logs_note }));
+  }
+
+  function renderMoveList() {
     clear(movesPanel);
     var ms = movesOf(turn).filter(function (m) { return selected < 0 || m.player === selected; });
     var shown = ms.filter(function (m) { return !m.implicit; }), implicit = ms.length - shown.length;
@@ -370,16 +385,33 @@
     if (!shown.length) { movesPanel.appendChild(el('p', { cls: 'hint', text: turn === 0 ? 'Turn 0 is the map before the first move.' : 'No commands.' })); return; }
     var list = el('ol');
     shown.slice(0, 300).forEach(function (m) {
-      var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
-      if (kind === 'MOVE') what += ' → (' + m.tx + ', ' + m.ty + ')';
-      if (kind !== 'BUILD') what += ' ×' + m.count;
-      var li = el('li', { cls: m.code ? 'failed' : '' }, swatch(m.player), el('code', { text: what }));
+      var li = el('li', { cls: m.code ? 'failed' : '' }, swatch(m.player), el('span', { cls: 'cmd', title: rawMove(m), 'data-raw': rawMove(m), text: describeMove(m) }));
       if (m.code) li.appendChild(el('div', { cls: 'err', text: M.error_text[m.code] || ('error ' + m.code) }));
       list.appendChild(li);
     });
     movesPanel.appendChild(list);
     if (shown.length > 300) movesPanel.appendChild(el('p', { cls: 'hint', text: '…and ' + (shown.length - 300) + ' more' }));
   }
+
+  // describeMove words a move as the moves panel lists it: "move 5 units
+  // from (3, 4) to (4, 4)", "build a hive at (3, 4)", "mine (3, 4) with 5
+  // units"; rawMove is its short protocol form ("MOVE (3, 4) → (4, 4) ×5":
+  // a .rwd keeps the parsed command, not its text), shown on hover. The
+  // one place Monad moves are worded.
+  function describeMove(m) {
+    var kind = M.kinds[m.kind], at = '(' + m.x + ', ' + m.y + ')', units = m.count + ' unit' + (m.count === 1 ? '' : 's');
+    if (kind === 'MOVE') return 'move ' + units + ' from ' + at + ' to (' + m.tx + ', ' + m.ty + ')';
+    if (kind === 'BUILD') return 'build a hive at ' + at;
+    if (kind === 'MINE') return 'mine ' + at + ' with ' + units;
+    return 'unknown command at ' + at;
+  }
+  function rawMove(m) {
+    var kind = M.kinds[m.kind], what = kind + ' (' + m.x + ', ' + m.y + ')';
+    if (kind === 'MOVE') what += ' → (' + m.tx + ', ' + m.ty + ')';
+    if (kind !== 'BUILD') what += ' ×' + m.count;
+    return what;
+  }
+  api.describeMove = describeMove;
 
   function buildLegend() {
     clear(legend);
@@ -454,8 +486,8 @@
       animation: false,
       title: { text: seriesTitle(s) },
       tooltip: { trigger: 'axis' },
-      legend: { top: 30 },
-      grid: { top: 80, bottom: 60, left: 60, right: 20 },
+      legend: { top: 30, type: 'scroll' },
+      grid: { top: 70, bottom: 60, left: 20, right: 40, containLabel: true },
       xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
       yAxis: { type: 'value', minInterval: 1 },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 }],

@@ -438,14 +438,22 @@
   // The buildings column lists homes, mines, wells and fortresses, headed by
   // their board letters.
   function playerCols() { return ['', 'player', 'gold', 'energy', 'income', 'tax', 'cells', LETTER.slice(1).join(' '), 'tech']; }
+  // What each column of the player table means (its header's tooltip).
+  function playerColTips() {
+    return ['', 'The player (click to see its commands and bot log)', 'Gold held at this turn',
+      'Energy held at this turn', 'Gold / energy gained per round from its cells and buildings',
+      'Gold paid per round in tax (grows with the number of cells and buildings)', 'Cells owned',
+      'Buildings owned: ' + BUILDING.slice(1).map(function (b, i) { return LETTER[i + 1] + ' ' + b; }).join(', '),
+      'Tech level: the level of its home, which caps its buildings\' levels'];
+  }
   function renderPlayers() {
     var t = turn, order = [];
     for (var s = 1; s <= P; s++) if (uget('present', t, s)) order.push(s);
     order.sort(function (a, b) { return uget('gold', t, b) - uget('gold', t, a) || a - b; });
     clear(playersTable);
     var head = el('tr');
-    var cols = playerCols();
-    cols.forEach(function (c) { head.appendChild(el('th', { text: c })); });
+    var cols = playerCols(), tips = playerColTips();
+    cols.forEach(function (c, i) { head.appendChild(el('th', tips[i] ? { text: c, title: tips[i] } : { text: c })); });
     playersTable.appendChild(el('thead', null, head));
     var body = el('tbody');
     order.forEach(function (s) {
@@ -471,6 +479,10 @@
   // round's commands: M.logs, docs/viewer.md), as text in a <pre>: never
   // markup, whatever the bot printed.
   function renderBotLog() {
+    if (selected && M.players[selected - 1] && M.players[selected - 1].no_log) {
+      commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-unseen', text: 'This player played through the official client: rewind sees its commands, not its program, so there is no bot log (its stderr stays on its own machine).' }));
+      return;
+    }
     if (!M.logs || !selected) return;
     var log = (M.logs[turn] || [])[selected - 1] || '';
     if (!log && turn < 2) return;
@@ -568,13 +580,37 @@
     if (!cmds.length) { commandsPanel.appendChild(more || el('p', { cls: 'hint', text: t === 0 ? 'Turn 0 is the map before the game.' : 'No commands this round.' })); return; }
     var ol = el('ol', { start: '0' });
     cmds.forEach(function (c, k) {
-      var li = el('li', null, el('code', { text: c }));
+      var li = el('li', null, el('span', { cls: 'cmd', title: c, 'data-raw': c, text: describeCommand(c, t) }));
       if (errs[k] !== undefined) { li.className = 'failed'; li.appendChild(el('span', { cls: 'err', text: ' ✗ ' + (M.error_text[errs[k]] || 'error ' + errs[k]) })); }
       ol.appendChild(li);
     });
     commandsPanel.appendChild(ol);
     if (more) commandsPanel.appendChild(more);
   }
+
+  // describeCommand words a command of round t-1 → t from its protocol
+  // text c (docs/bot-protocol.md), the buildings named as the server names
+  // them (M.buildings): "attack (27, 19) with 1725 energy", "build gold
+  // mine at (7, 8)", "upgrade (3, 4) to level 2" (the cell's level at turn
+  // t-1, plus one). Text it does not recognise is shown as it is; the
+  // panel keeps the raw text on hover. The one place commands are worded.
+  function describeCommand(c, t) {
+    var f = String(c).trim().split(/\s+/), num = /^-?\d+$/;
+    if (f.length < 3 || !num.test(f[1]) || !num.test(f[2])) return c;
+    var x = +f[1], y = +f[2], at = '(' + x + ', ' + y + ')';
+    if (f[0] === 'a' && f.length === 4 && num.test(f[3])) return 'attack ' + at + ' with ' + f[3] + ' energy';
+    if (f[0] === 'b' && f.length === 4) {
+      for (var k = 1; k < LETTER.length; k++) if (LETTER[k] && LETTER[k].toLowerCase() === f[3]) return 'build ' + BUILDING[k] + ' at ' + at;
+      return 'build "' + f[3] + '" (no such building) at ' + at;
+    }
+    if (f[0] === 'u' && f.length === 3) {
+      var on = t > 0 && x >= 0 && y >= 0 && x < W && y < H;
+      var lvl = on ? get('level', t - 1, y * W + x) : 0;
+      return 'upgrade ' + at + (lvl > 0 ? ' to level ' + (lvl + 1) : '');
+    }
+    return c;
+  }
+  api.describeCommand = describeCommand;
 
   var eventRows = [];
   var eventList = null, marks = null, lastCurrent = null, lastAt = null;
@@ -609,6 +645,22 @@
         until ? el('span', { cls: 'ev-until', 'data-testid': 'ev-until', text: ' to turn ' + until }) : null));
     });
     eventsPanel.appendChild(filter);
+    // The turning points first (the analysis's: spending surges, lead
+    // swings with what each side did, the lead for good), whatever the
+    // filter, so a reader finds them without scrolling past the churn.
+    var tps = M.events.filter(function (e) { return e.turning; });
+    if (tps.length) {
+      var tp = el('ol', { cls: 'turning-points', 'data-testid': 'turning-points', 'aria-label': 'Turning points' });
+      tps.forEach(function (e) {
+        var li = el('li', { cls: 'tp tp-' + e.kind, 'data-turn': String(e.turn) }, el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', swatch(slotOf(e.uid)), el('span', { cls: 'ev-text', text: e.text }));
+        if (e.explain) li.appendChild(el('div', { cls: 'tp-explain', text: e.explain }));
+        li.addEventListener('click', function () { pause(); seek(e.turn); });
+        tp.appendChild(li);
+      });
+      eventsPanel.appendChild(el('h4', { cls: 'tp-head', text: 'Turning points' }));
+      eventsPanel.appendChild(tp);
+      eventsPanel.appendChild(el('h4', { cls: 'tp-head', text: 'All events' }));
+    }
     var ol = eventList = el('ol', { cls: 'event-list' });
     M.events.forEach(function (e) {
       if (!eventShown(e)) return;
@@ -797,8 +849,8 @@
       animation: false,
       title: { text: statTitle() },
       tooltip: { trigger: 'axis' },
-      legend: { top: 30, selected: legendState() },
-      grid: { top: 80, bottom: 60 },
+      legend: { top: 30, type: 'scroll', selected: legendState() },
+      grid: { top: 70, bottom: 60, left: 10, right: 40, containLabel: true },
       xAxis: { type: 'category', name: 'turn', data: cats },
       yAxis: statLog ? { type: 'log', logBase: 10 } : { type: 'value' },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 }],
@@ -970,17 +1022,73 @@
     return x >= 0 && y >= 0 && x < W && y < H ? y * W + x : -1;
   }
 
-  // POSTs the replay's id and the current turn; the server plays a new
+  // "Play on from here" first shows the seats: each player with the bot
+  // that played it and a choice of the bots the server offers (GET
+  // /api/fork/bots: the built-ins and the bots it was started with),
+  // preselected to the seat's own bot. "Play" POSTs the replay's id, the
+  // current turn and the choices in uid order; the server plays a new
   // game on from there and answers where it is, which the page opens.
+  var forkForm = null;
   function playOn() {
     if (forking || !forkButton) return;
     pause();
+    if (forkForm) { forkForm.remove(); forkForm = null; return; }
+    forkStatus.className = 'fork-status';
+    forkStatus.textContent = 'Asking the server which bots can play…';
+    fetch(forkButton.getAttribute('data-url') + '/bots', { credentials: 'same-origin' }).then(function (res) {
+      return res.json();
+    }).then(function (r) {
+      if (!r.choices) throw new Error(r.error || 'the server offers no bots');
+      forkStatus.textContent = '';
+      showSeats(r.choices);
+    }).catch(function (err) {
+      forkStatus.className = 'fork-status bad';
+      forkStatus.textContent = String(err && err.message || err);
+    });
+  }
+
+  function showSeats(choices) {
+    var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
+    var seats = M.players.slice().sort(function (a, b) { return a.uid - b.uid; });
+    forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
+    var table = el('table');
+    table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
+    seats.forEach(function (p, i) {
+      var sel = el('select', { 'data-uid': String(p.uid), 'aria-label': 'bot of ' + p.name });
+      var own = choices.filter(function (c) { return p.bot && c.bot === p.bot; })[0];
+      var pick = own || builtins[i % builtins.length] || choices[0];
+      choices.forEach(function (c) {
+        var o = el('option', { value: c.id, text: c.label });
+        if (c === pick) o.selected = true;
+        sel.appendChild(o);
+      });
+      table.appendChild(el('tr', null,
+        el('td', null, swatchOf(p.uid), el('span', { text: ' ' + p.name })),
+        el('td', { text: p.no_log ? 'the official client' : (p.bot || 'not recorded') }),
+        el('td', null, sel)));
+    });
+    forkForm.appendChild(table);
+    var go = el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + turn });
+    forkForm.appendChild(go);
+    forkForm.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(); });
+    forkStatus.parentNode.appendChild(forkForm);
+  }
+
+  function swatchOf(uid) {
+    var slot = 0;
+    M.players.forEach(function (p, i) { if (p.uid === uid) slot = i + 1; });
+    return swatch(slot);
+  }
+
+  function submitFork() {
     var t = turn;
     forking = true;
     forkButton.disabled = true;
     forkStatus.className = 'fork-status';
     forkStatus.textContent = 'Playing on from turn ' + t + '…';
     var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
+    forkForm.querySelectorAll('select').forEach(function (sel) { url += '&bot=' + encodeURIComponent(sel.value); });
+    forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = true; });
     fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
       return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
     }).then(function (r) {
@@ -994,6 +1102,7 @@
     }).catch(function (err) {
       forking = false;
       forkButton.disabled = turn < 1 || turn >= F - 1;
+      forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = false; });
       forkStatus.className = 'fork-status bad';
       forkStatus.textContent = String(err && err.message || err);
     });

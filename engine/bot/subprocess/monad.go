@@ -11,13 +11,17 @@ import (
 // Monad plays Monad through b, a Bot created with Options.Game GameMonad:
 // the same process, transport, deadlines, limits and errors as for
 // ColorfightII; only the messages differ (docs/bot-protocol.md, "Monad").
-// Start(player, seed) starts the process with uid player+1.
+// Start(player, seed) starts the process with uid player+1. The bot it
+// returns keeps round logs (bot.Logger) as b does.
 func Monad(b *Bot) monadbot.Bot { return monadBot{b} }
 
 type monadBot struct{ b *Bot }
 
 func (m monadBot) Name() string { return m.b.Name() }
-func (m monadBot) Close() error { return m.b.Close() }
+
+// RoundLog is the bot's stderr of the last turn it was asked (bot.Logger).
+func (m monadBot) RoundLog() []byte { return m.b.RoundLog() }
+func (m monadBot) Close() error     { return m.b.Close() }
 
 func (m monadBot) Start(player int, seed uint64) error {
 	if m.b.opts.Game != GameMonad {

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/replay/recording"
+)
+
+// TestIncompleteGameHasNoWinner: a game cut short — a recording killed
+// mid-game, a match stopped at turn 51 of 200 (as a server game stopped)
+// — names its first "leader at round N (game incomplete)" in analyze,
+// report and the viewer, never "winner"; a whole game still has a winner.
+func TestIncompleteGameHasNoWinner(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.rwd")
+	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := filepath.Join(dir, "killed.rwd")
+	if err := os.WriteFile(killed, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A match stopped after turn 51: the recording ends there, cleanly.
+	stopped := filepath.Join(dir, "stopped.rwd")
+	f, err := os.Create(stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := bot.Builtin("greedy")
+	r, _ := bot.Builtin("raider")
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := match.Config{Seed: 4, Seats: []match.Seat{{Bot: g}, {Bot: r}}, Recorder: recording.New(f, time.Now(), "rewind test"),
+		Progress: func(turn int) {
+			if turn == 51 {
+				cancel()
+			}
+		}}
+	cfg.Game.MaxTurn = 200
+	res, err := match.Run(ctx, cfg)
+	f.Close()
+	if err != nil || res.Turn != 51 {
+		t.Fatalf("stopped match: %v, turn %d", err, res.Turn)
+	}
+
+	leader := regexp.MustCompile(`(?i)leader at round (\d+) \(game incomplete\)`)
+	b := browsertest.Start(t, 3*time.Minute)
+	for _, c := range []struct {
+		file   string
+		rounds string // "" for any
+	}{{killed, ""}, {stopped, "51"}, {full, "200"}} {
+		name := filepath.Base(c.file)
+		complete := c.file == full
+		check := func(what, text string) {
+			t.Helper()
+			text = strings.ReplaceAll(text, dir, "DIR") // the test's name is in it
+			m := leader.FindStringSubmatch(text)
+			switch {
+			case complete && (m != nil || !strings.Contains(strings.ToLower(text), "winner")):
+				t.Errorf("%s of the whole game: want a winner, no leader line:\n%.400s", what, text)
+			case !complete && (m == nil || strings.Contains(strings.ToLower(text), "winner")):
+				t.Errorf("%s of %s: want \"leader at round N (game incomplete)\" and no winner:\n%.600s", what, name, text)
+			case !complete && c.rounds != "" && m[1] != c.rounds:
+				t.Errorf("%s of %s: leader at round %s, want %s", what, name, m[1], c.rounds)
+			}
+		}
+		out, err := runCLIOut(t, "analyze", c.file)
+		if err != nil && !complete && !strings.Contains(out, "round") {
+			t.Fatalf("analyze %s: %v\n%s", name, err, out)
+		}
+		check("analyze", out)
+		report := filepath.Join(dir, name+".html")
+		if out, err := runCLIOut(t, "report", c.file, "-o", report); err != nil && !complete && !strings.Contains(out, "round") {
+			t.Fatalf("report %s: %v\n%s", name, err, out)
+		}
+		page, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary := regexp.MustCompile(`(?s)<p data-testid="summary">(.*?)</p>`).FindSubmatch(page)
+		if summary == nil {
+			t.Fatalf("report of %s has no summary", name)
+		}
+		check("report", string(summary[1]))
+
+		url := viewPage(t, c.file)
+		if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var head string
+		if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`document.querySelector('[data-testid=summary]').textContent`, &head)); err != nil {
+			t.Fatal(err)
+		}
+		check("the viewer's header", head)
+	}
+}
