@@ -41,10 +41,17 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 type Inferrer struct {
 	work, nx, sim State
 	got           Frame
+	bounded       bool
 }
+
+// Bounded reports whether the last Infer's search for hidden actions
+// stopped at one of its bounds (docs/import.md) before it found commands
+// that reproduce the frame.
+func (in *Inferrer) Bounded() bool { return in.bounded }
 
 // Infer is InferCommands.
 func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
+	in.bounded = false
 	var first [][]Command
 	for k, removed := range removedBuilds(st, prev, next) {
 		cmds, ok, err := in.inferWith(st, prev, next, removed, k == 0)
@@ -52,6 +59,7 @@ func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
 			return nil, err
 		}
 		if ok {
+			in.bounded = false
 			return cmds, nil
 		}
 		if first == nil {
@@ -133,6 +141,9 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		}
 		return bestScore > 0 && tries < maxHiddenTries
 	})
+	if bestScore > 0 && tries >= maxHiddenTries {
+		in.bounded = true
+	}
 	return best, bestScore == 0, nil
 }
 
@@ -168,6 +179,9 @@ func differences(want, got *Frame) int {
 
 // maxHiddenTries bounds the hypotheses of hidden builds tried per round.
 const maxHiddenTries = 4096
+
+// maxHiddenDepth bounds the cells lost with hidden builds in one round.
+const maxHiddenDepth = 8
 
 // hiddenBuild is the building a cell held when it was captured, placed or
 // upgraded in the same round by its previous owner.
@@ -347,6 +361,7 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 	walk = func(k int) bool {
 		nodes++
 		if nodes > 1<<16 {
+			in.bounded = true
 			return false
 		}
 		if len(hidden) > depth {
@@ -381,11 +396,14 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 		}
 		return true
 	}
-	for depth = 1; depth <= len(cands) && depth <= 8; depth++ {
+	for depth = 1; depth <= len(cands) && depth <= maxHiddenDepth; depth++ {
 		nodes = 0
 		if !walk(0) {
 			return
 		}
+	}
+	if len(cands) > maxHiddenDepth {
+		in.bounded = true
 	}
 }
 
