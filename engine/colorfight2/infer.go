@@ -498,6 +498,10 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		return nil, err
 	}
 	attacked := make([]bool, w*h)
+	// by[i]: the player whose inferred attack takes or reinforces cell i,
+	// and at[i] that attack's index in its list.
+	by := make([]int32, w*h)
+	at := make([]int32, w*h)
 	used := make([]int64, n+1)
 	for i := range next.Cells {
 		a, b := &prev.Cells[i], &next.Cells[i]
@@ -539,37 +543,87 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		net := cost + max(0, (v-bonus+1)/2)
 		attacked[i] = true
 		used[uid] += net
+		by[i], at[i] = int32(uid), int32(len(cmds[uid-1]))
 		cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: net})
 	}
 
-	// The rest: attacks that capture nothing.
+	// The rest: attacks that capture nothing, on a canonical cell next to
+	// the player's territory that nobody else attacked.
+	waste := make([]int64, n+1)
+	target := make([]int, n+1)
 	for uid := 1; uid <= n; uid++ {
-		waste := spent[uid] - used[uid]
-		if waste <= 0 {
+		waste[uid] = spent[uid] - used[uid]
+		target[uid] = -1
+		if waste[uid] <= 0 {
 			continue
 		}
-		target, cost := -1, int64(-1)
+		cost := int64(-1)
 		for i := range st.cells {
 			if attacked[i] || !st.hasOwnedNeighbour(i%w, i/w, int32(uid)) {
 				continue
 			}
 			if c := work.attackCost(i); c > cost {
-				target, cost = i, c
+				target[uid], cost = i, c
 			}
 		}
-		if target < 0 {
-			continue // no cell to attack; the replay shows the energy
-		}
-		x, y := target%w, target/w
-		if waste < cost {
-			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: waste})
+	}
+	// A player with no such cell hides its energy in attacks that change
+	// no outcome: on a cell it takes itself, a second attack of s beside
+	// its own raised by s (the net is the same), which hides an even
+	// amount; the rest as a smaller attack on a cell another player takes
+	// while spending more than its captures need, whose attack there rises
+	// by as much.
+	for uid := 1; uid <= n; uid++ {
+		if waste[uid] <= 0 || target[uid] >= 0 {
 			continue
 		}
-		k := waste / 2
+		for i := range st.cells {
+			if waste[uid] < 2 {
+				break
+			}
+			if int(by[i]) != uid {
+				continue
+			}
+			s := waste[uid] / 2
+			c := &cmds[uid-1][at[i]]
+			c.Energy += s
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: s})
+			waste[uid] -= 2 * s
+		}
+		for i := range st.cells {
+			if waste[uid] <= 0 {
+				break
+			}
+			q := int(by[i])
+			if q == 0 || q == uid || !st.hasOwnedNeighbour(i%w, i/w, int32(uid)) {
+				continue
+			}
+			c := &cmds[q-1][at[i]]
+			r := min(waste[uid], waste[q])
+			if r <= 0 || c.Energy <= 0 {
+				continue
+			}
+			c.Energy += r
+			waste[q] -= r
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: r})
+			waste[uid] -= r
+		}
+	}
+	for uid := 1; uid <= n; uid++ {
+		if waste[uid] <= 0 || target[uid] < 0 {
+			continue // nothing left, or no cell to attack: the replay shows the energy
+		}
+		t := target[uid]
+		x, y := t%w, t/w
+		if cost := work.attackCost(t); waste[uid] < cost {
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: waste[uid]})
+			continue
+		}
+		k := waste[uid] / 2
 		cmds[uid-1] = append(cmds[uid-1],
 			Command{Kind: CmdAttack, X: x, Y: y, Energy: k},
 			Command{Kind: CmdAttack, X: x, Y: y, Energy: k})
-		if r := waste - 2*k; r > 0 {
+		if r := waste[uid] - 2*k; r > 0 {
 			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: r})
 		}
 	}
