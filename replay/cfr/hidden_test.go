@@ -100,4 +100,3 @@ func TestHiddenGames(t *testing.T) {
 	}
 	t.Logf("games %d..%d: %d passed, %d failed; hidden actions tried: %+v", from, from+n-1, n-failed, failed, total)
 }
-
