@@ -42,6 +42,7 @@ type Inferrer struct {
 	work, nx, sim State
 	got           Frame
 	bounded       bool
+	tries         int // hypotheses tried this round
 }
 
 // Bounded reports whether the last Infer's search for hidden actions
@@ -51,10 +52,10 @@ func (in *Inferrer) Bounded() bool { return in.bounded }
 
 // Infer is InferCommands.
 func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
-	in.bounded = false
+	in.bounded, in.tries = false, 0
 	var first [][]Command
-	for k, removed := range removedBuilds(st, prev, next) {
-		cmds, ok, err := in.inferWith(st, prev, next, removed, k == 0)
+	for _, removed := range removedBuilds(st, prev, next) {
+		cmds, ok, err := in.inferWith(st, prev, next, removed, true)
 		if err != nil {
 			return nil, err
 		}
@@ -121,6 +122,12 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// The best assignment reproduces next; when none does (a replay that
 	// breaks the rules), the one closest to it.
 	tries := 0
+	budget := min(maxHiddenTries, maxRoundTries-in.tries)
+	if budget <= 0 {
+		in.bounded = true
+		return cmds, false, nil
+	}
+	defer func() { in.tries += tries }()
 	best, bestScore := cmds, differences(next, got)
 	in.hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
@@ -131,7 +138,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		maps.Copy(all, hidden)
 		c, err := in.infer(st, prev, next, all)
 		if err != nil {
-			return tries < maxHiddenTries
+			return tries < budget
 		}
 		sim.CopyFrom(st)
 		sim.Step(c)
@@ -139,9 +146,9 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		if score := differences(next, got); score < bestScore {
 			best, bestScore = c, score
 		}
-		return bestScore > 0 && tries < maxHiddenTries
+		return bestScore > 0 && tries < budget
 	})
-	if bestScore > 0 && tries >= maxHiddenTries {
+	if bestScore > 0 && tries >= budget {
 		in.bounded = true
 	}
 	return best, bestScore == 0, nil
@@ -179,6 +186,10 @@ func differences(want, got *Frame) int {
 
 // maxHiddenTries bounds the hypotheses of hidden builds tried per round.
 const maxHiddenTries = 4096
+
+// maxRoundTries bounds the hypotheses tried per round over all the
+// readings of the buildings a lost Home took with it.
+const maxRoundTries = 4 * maxHiddenTries
 
 // maxHiddenDepth bounds the cells lost with hidden builds in one round.
 const maxHiddenDepth = 8
@@ -267,12 +278,20 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			i := y*w + x
 			a, b := &prev.Cells[i], &next.Cells[i]
 			q := a.Owner
-			if q == 0 || b.Owner == q || b.Owner == 0 || a.Building == Home {
+			if q == 0 || b.Owner == q || b.Owner == 0 {
 				continue
 			}
-			tech := st.users[q-1].techLevel
-			if tech == 0 || (!active[q] && !active[b.Owner]) {
+			uq := &st.users[q-1]
+			tech := uq.techLevel
+			// A homeless player may rebuild its Home on a cell it loses
+			// at once (and upgrade it): a Home's capture, so its gold and
+			// its captor's are free.
+			homeless := tech == 0 && a.Building == BuildingNone && !uq.buildingHome && uq.gold >= BuildCost(Home)
+			if (tech == 0 && !homeless) || (!active[q] && !active[b.Owner]) {
 				continue
+			}
+			if homeless {
+				free[q], free[b.Owner] = true, true
 			}
 			hi := b.ForceField - int64(nx.computeDelta(i))
 			if b.ForceField == 1000 {
@@ -281,7 +300,13 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			c := cand{i: i, q: q, a: b.Owner}
 			types := []Building{GoldMine, EnergyWell, Fortress}
 			from := int64(0)
-			if a.Building != BuildingNone {
+			top := tech
+			switch {
+			case homeless:
+				types, top = []Building{Home}, 3
+			case a.Building == Home:
+				types, from, top = []Building{Home}, a.Level, 3 // a Home rises past the tech level
+			case a.Building != BuildingNone:
 				types, from = []Building{a.Building}, a.Level
 			}
 			for _, bt := range types {
@@ -291,7 +316,7 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 				}
 				for l := max(from, 1); l <= 3; l++ {
 					if l > from && l > 1 {
-						if l > tech {
+						if l > top {
 							break
 						}
 						g, _ := UpgradeCost(bt, l-1)
@@ -301,18 +326,13 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 						continue // that is sim's own assumption
 					}
 					hb := hiddenBuild{b: bt, level: l}
-					if from == 0 && bt != GoldMine {
-						// EnergyWell or Fortress: the same gold; pick by the field.
-						if bt == Fortress || TakenValue(l) > hi {
-							if bt == EnergyWell {
-								continue
-							}
-						} else if bt == Fortress {
-							continue
-						}
+					if from == 0 && bt == EnergyWell && TakenValue(l) > hi {
+						continue // its bonus would exceed the field seen
 					}
 					refund := TakenValue(l)
-					if from > 0 {
+					if bt == Home {
+						refund = 0
+					} else if from > 0 {
 						refund -= TakenValue(from)
 					}
 					o := option{hb: hb, lossQ: (cost - refund) / 100}
@@ -472,6 +492,8 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		}
 		for l := from; l < hb.level; l++ {
 			cmds[q-1] = append(cmds[q-1], Command{Kind: CmdUpgrade, X: i % w, Y: i / w})
+			_, e := UpgradeCost(hb.b, l)
+			upEnergy[q] += e
 		}
 	}
 	for k := range cmds {
@@ -652,7 +674,7 @@ func sortCommands(c []Command) {
 }
 
 // maxRemovedAlternatives bounds the assignments removedBuilds returns.
-const maxRemovedAlternatives = 32
+const maxRemovedAlternatives = 64
 
 // removedBuilds returns the possible sets of buildings (new ones, and
 // upgrades of standing ones) that players who lost their last Home this
@@ -695,12 +717,18 @@ func removedBuilds(st *State, prev, next *Frame) []map[int]hiddenBuild {
 	return alts
 }
 
-// removedFor lists removedBuilds' assignments for one player.
+// removedFor lists removedBuilds' assignments for one player: new
+// GoldMines and EnergyWells at any level its Home allowed, and upgrades of
+// standing ones, whose extra yields sum to what next reports; new
+// Fortresses on the first empty cells left; and Fortress upgrades (new or
+// standing), which only gold shows, by the gold they cost — fewest
+// upgrades first.
 func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]hiddenBuild {
 	u := &st.users[uid-1]
 	if u.techLevel == 0 || nu.TechLevel != 0 || nu.CellNumber == 0 {
 		return nil
 	}
+	top := min(3, u.techLevel)
 	w, h := st.cfg.Width, st.cfg.Height
 	var count [NumBuildings]int64
 	var gs, es int64
@@ -724,11 +752,11 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 			switch {
 			case c.building == BuildingNone:
 				empty = append(empty, i)
-			case c.building == GoldMine && int64(c.level) < min(3, u.techLevel):
+			case c.building == GoldMine && int64(c.level) < top:
 				mines = append(mines, i)
-			case c.building == EnergyWell && int64(c.level) < min(3, u.techLevel):
+			case c.building == EnergyWell && int64(c.level) < top:
 				wells = append(wells, i)
-			case c.building == Fortress && int64(c.level) < min(3, u.techLevel):
+			case c.building == Fortress:
 				forts = append(forts, i)
 			}
 		}
@@ -741,20 +769,23 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		return nil
 	}
 	// choose lists the ways to place k new buildings of type b on empty
-	// cells (not taken) and upgrade standing ones (ups) so that the extra
-	// yield (val per level) sums to want: fewest upgrades first.
+	// cells (not taken) at levels 1..top and upgrade standing ones (ups)
+	// so that the extra yield (val per level) sums to want: fewest
+	// upgrades first.
 	type pick map[int]hiddenBuild
 	choose := func(b Building, k, want int64, ups []int, val func(i int) int64, taken map[int]bool) []pick {
 		var out []pick
 		cur := pick{}
-		var newCells func(j int, k, want int64)
+		var newCells func(j int, k, want, budget int64)
 		var upCells func(j int, want, budget int64)
 		upCells = func(j int, want, budget int64) {
 			if len(out) >= maxRemovedAlternatives {
 				return
 			}
 			if want == 0 {
-				out = append(out, maps.Clone(cur))
+				if budget == 0 {
+					out = append(out, maps.Clone(cur))
+				}
 				return
 			}
 			if budget == 0 {
@@ -763,17 +794,16 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 			for ; j < len(ups); j++ {
 				i := ups[j]
 				l := int64(st.cells[i].level)
-				for to := l + 1; to <= min(3, u.techLevel); to++ {
+				for to := l + 1; to <= top && to-l <= budget; to++ {
 					if v := val(i) * (to - l); v <= want {
 						cur[i] = hiddenBuild{b: b, level: to}
-						upCells(j+1, want-v, budget-1)
+						upCells(j+1, want-v, budget-(to-l))
 						delete(cur, i)
 					}
 				}
 			}
 		}
-		var budget int64
-		newCells = func(j int, k, want int64) {
+		newCells = func(j int, k, want, budget int64) {
 			if len(out) >= maxRemovedAlternatives || want < 0 {
 				return
 			}
@@ -786,55 +816,89 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 				if taken[i] {
 					continue
 				}
-				cur[i] = hiddenBuild{b: b, level: 1}
-				newCells(j+1, k-1, want-val(i))
-				delete(cur, i)
+				for l := int64(1); l <= top && l-1 <= budget; l++ {
+					cur[i] = hiddenBuild{b: b, level: l}
+					newCells(j+1, k-1, want-val(i)*l, budget-(l-1))
+					delete(cur, i)
+				}
 			}
 		}
-		for budget = 0; budget <= 3 && len(out) == 0; budget++ {
-			newCells(0, k, want)
+		// budget: the upgrades, exactly; each depth finds new assignments.
+		for budget := int64(0); budget <= 4 && len(out) < maxRemovedAlternatives; budget++ {
+			newCells(0, k, want, budget)
 		}
 		return out
 	}
 	ng := func(i int) int64 { return int64(st.land[i].ng) }
 	ne := func(i int) int64 { return int64(st.land[i].ne) }
-	var out []map[int]hiddenBuild
-	for _, g := range choose(GoldMine, dGM, dGS, mines, ng, nil) {
-		taken := map[int]bool{}
-		for i := range g {
-			taken[i] = true
+	// Fortress upgrades: k1 from level 1 to 2 and k2 from 2 to 3, by the
+	// gold they cost (fewest first; one assignment per sum).
+	var ones, twos []int // standing Fortresses at level 1 and 2
+	for _, i := range forts {
+		switch st.cells[i].level {
+		case 1:
+			ones = append(ones, i)
+		case 2:
+			twos = append(twos, i)
 		}
-		for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
-			m := maps.Clone(map[int]hiddenBuild(g))
-			maps.Copy(m, map[int]hiddenBuild(e))
-			left := dF
-			for _, i := range empty {
-				if left == 0 {
-					break
-				}
-				if _, ok := m[i]; !ok {
-					m[i] = hiddenBuild{b: Fortress, level: 1}
-					left--
-				}
-			}
-			if left != 0 {
+	}
+	type fup struct{ k1, k2 int }
+	var fups []fup
+	seen := map[int64]bool{}
+	for steps := 0; steps <= 4; steps++ {
+		for k2 := 0; k2 <= steps; k2++ {
+			k1 := steps - k2
+			if top < 2 && steps > 0 || top < 3 && k2 > 0 {
 				continue
 			}
-			out = append(out, m)
-			// Fortress upgrades change no yield: only gold shows them.
-			// Try one or two, after the plain assignment.
-			for a := 0; a < len(forts) && len(out) < maxRemovedAlternatives; a++ {
-				m1 := maps.Clone(m)
-				m1[forts[a]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[a]].level) + 1}
-				out = append(out, m1)
-				for b := a + 1; b < len(forts) && len(out) < maxRemovedAlternatives; b++ {
-					m2 := maps.Clone(m1)
-					m2[forts[b]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[b]].level) + 1}
-					out = append(out, m2)
-				}
+			g := int64(k1)*400 + int64(k2)*600
+			if seen[g] || k1 > len(ones)+int(dF) || k2 > len(twos)+k1 {
+				continue
 			}
-			if len(out) >= maxRemovedAlternatives {
-				return out
+			seen[g] = true
+			fups = append(fups, fup{k1, k2})
+		}
+	}
+	var out []map[int]hiddenBuild
+	for _, f := range fups {
+		for _, g := range choose(GoldMine, dGM, dGS, mines, ng, nil) {
+			taken := map[int]bool{}
+			for i := range g {
+				taken[i] = true
+			}
+			for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
+				m := maps.Clone(map[int]hiddenBuild(g))
+				maps.Copy(m, map[int]hiddenBuild(e))
+				// New Fortresses on the first empty cells left, then the
+				// upgrades: 1->2 on new ones first, then standing ones;
+				// 2->3 on standing level-2 ones first, then raised ones.
+				var level1, level2 []int
+				left := dF
+				for _, i := range empty {
+					if left == 0 {
+						break
+					}
+					if _, ok := m[i]; !ok {
+						m[i] = hiddenBuild{b: Fortress, level: 1}
+						level1 = append(level1, i)
+						left--
+					}
+				}
+				if left != 0 {
+					continue
+				}
+				level1 = append(level1, ones...)
+				for _, i := range level1[:f.k1] {
+					m[i] = hiddenBuild{b: Fortress, level: 2}
+				}
+				level2 = append(append(level2, twos...), level1[:f.k1]...)
+				for _, i := range level2[:f.k2] {
+					m[i] = hiddenBuild{b: Fortress, level: 3}
+				}
+				out = append(out, m)
+				if len(out) >= maxRemovedAlternatives {
+					return out
+				}
 			}
 		}
 	}

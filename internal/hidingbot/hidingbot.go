@@ -390,12 +390,19 @@ type Seat struct {
 // with the info object the reference server writes. It returns the
 // hiders' Stats summed.
 func Game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat) (Stats, error) {
+	return Play(w, cfg, seed, seats, nil)
+}
+
+// Play is Game, calling round (when not nil) with the commands of every
+// round played (turn is the turn the round starts from), to explain a
+// game the inference gets wrong.
+func Play(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, round func(turn int, cmds [][]colorfight2.Command)) (Stats, error) {
 	var total Stats
-	err := game(w, cfg, seed, seats, &total)
+	err := game(w, cfg, seed, seats, &total, round)
 	return total, err
 }
 
-func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total *Stats) error {
+func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total *Stats, round func(int, [][]colorfight2.Command)) error {
 	names := make([]string, len(seats))
 	for k, s := range seats {
 		names[k] = s.Bot
@@ -470,6 +477,9 @@ func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total 
 			if hd != nil {
 				cmds[k] = hd.Hide(st, cmds)
 			}
+		}
+		if round != nil {
+			round(st.Turn(), cmds)
 		}
 		st.Step(cmds)
 		st.Frame(&f)

@@ -2,6 +2,7 @@ package cfr_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/hidingbot"
+	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -52,6 +54,9 @@ func checkGame(name string, data []byte) error {
 	}
 	defer want.Close()
 	vr, frames, err := source.VerifyAgainst(bytes.NewReader(rwd.Bytes()), want)
+	if vr != nil && !res.Complete && errors.Is(vr.Err, replay.ErrTruncated) {
+		vr.Err = nil // a game that ends before max_turn: its .rwd has no footer
+	}
 	if err != nil || vr.Err != nil || frames != res.Rounds+1 {
 		return fmt.Errorf("%s: verify --against: %v %+v, %d frames equal of %d", name, err, vr, frames, res.Rounds+1)
 	}
@@ -69,7 +74,7 @@ func checkGame(name string, data []byte) error {
 // fixed sample runs by default; REWIND_HIDDEN_GAMES=N runs games 0..N-1
 // (REWIND_HIDDEN_FROM=K starts at game K), the long run of docs/import.md.
 func TestHiddenGames(t *testing.T) {
-	n, from := 12, 0
+	n, from := 40, 0
 	if s := os.Getenv("REWIND_HIDDEN_GAMES"); s != "" {
 		var err error
 		if n, err = strconv.Atoi(s); err != nil {
