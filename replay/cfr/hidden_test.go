@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/hidingbot"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -104,4 +106,27 @@ func TestHiddenGames(t *testing.T) {
 		}
 	}
 	t.Logf("games %d..%d: %d passed, %d failed; hidden actions tried: %+v", from, from+n-1, n-failed, failed, total)
+}
+
+// TestEveryReferenceReplay: every conformance vector and every real
+// tournament replay imports, verifies against its .cfr and audits clean,
+// with no violation and no unexplained round.
+func TestEveryReferenceReplay(t *testing.T) {
+	vectors, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	if len(vectors) == 0 {
+		t.Fatal("no conformance vectors")
+	}
+	check := func(t *testing.T, paths []string) {
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := checkGame(filepath.Base(p), data); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	t.Run("vectors", func(t *testing.T) { check(t, vectors) })
+	t.Run("realworld", func(t *testing.T) { check(t, testutil.RealWorldAll(t)) })
 }
