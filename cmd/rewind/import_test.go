@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/hidingbot"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
 
@@ -196,5 +197,43 @@ func editCFR(t *testing.T, src, dst string, edit func(*colorfight2.Frame)) {
 	}
 	if err := enc.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestImportHiddenGame: a game of the hiding bot (internal/hidingbot:
+// builds and upgrades on cells about to fall, Homes lost with what stood
+// on them), written as the reference writes a .cfr, goes through the
+// user's path: import, verify --against the .cfr, audit (exit 0).
+func TestImportHiddenGame(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "hidden.cfr")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := colorfight2.Config{Width: 12, Height: 12, MaxTurn: 150, MaxPlayer: 4}
+	seats := []hidingbot.Seat{{Hider: true, Bot: "greedy"}, {Hider: true, Bot: "raider"}, {Hider: true, Bot: "raider"}, {Bot: "greedy"}}
+	st, err := hidingbot.Game(f, cfg, 43, seats)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Builds == 0 || st.Upgrades == 0 || st.HomeFalls == 0 || st.Removed == 0 {
+		t.Fatalf("the game hides too little: %+v", st)
+	}
+	rwd := filepath.Join(dir, "hidden.rwd")
+	var out bytes.Buffer
+	if err := runImport(&importOptions{in: src, out: rwd, stdout: &out, now: time.Now}); err != nil {
+		t.Fatalf("import: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := runVerify(&verifyOptions{file: rwd, against: src, stdout: &out}); err != nil || !strings.Contains(out.String(), "151 frames equal") {
+		t.Fatalf("verify --against: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := runAudit(&auditOptions{in: src, stdout: &out}); err != nil || !strings.HasPrefix(out.String(), "OK ") {
+		t.Fatalf("audit: %v %q", err, out.String())
 	}
 }

@@ -107,11 +107,28 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// had (the bonus of a hidden EnergyWell would have saved it) is lent
 	// the difference, so its failed captures do not blur everyone's gold.
 	sim.CopyFrom(st)
+	w := st.cfg.Width
 	for k := range cmds {
+		// used: the energy of its attacks and of its Home's upgrades.
 		var used int64
+		homeLevel := map[int]int64{}
 		for _, c := range cmds[k] {
-			if c.Kind == CmdAttack {
+			i := c.Y*w + c.X
+			switch {
+			case c.Kind == CmdAttack:
 				used += c.Energy
+			case c.Kind == CmdBuild && c.Building == Home:
+				homeLevel[i] = 1
+			case c.Kind == CmdUpgrade && i >= 0 && i < len(prev.Cells):
+				l, ok := homeLevel[i]
+				if !ok && prev.Cells[i].Building == Home {
+					l, ok = prev.Cells[i].Level, true
+				}
+				if ok {
+					_, e := UpgradeCost(Home, l)
+					used += e
+					homeLevel[i] = l + 1
+				}
 			}
 		}
 		if u := &sim.users[k]; used > u.energy {

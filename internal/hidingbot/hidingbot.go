@@ -18,6 +18,7 @@ package hidingbot
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -34,6 +35,8 @@ type Hider struct {
 	f, g colorfight2.Frame
 	// inner is the built-in whose attacks it mostly makes
 	inner bot.Bot
+	// hunter: it saves its energy to take another hider's Home
+	hunter bool
 	// the attack phase's choices, for Hide
 	attacks []colorfight2.Command
 	homeUp  bool
@@ -67,6 +70,7 @@ func (s *Stats) Add(o Stats) {
 // attacks are those the built-in named inner would make ("" for none).
 func New(uid int, seed uint64, inner string) (*Hider, error) {
 	h := &Hider{uid: uid, r: rng.New(seed)}
+	h.hunter = h.r.Intn(2) == 0
 	if inner != "" {
 		b, err := bot.Builtin(inner)
 		if err != nil {
@@ -132,17 +136,21 @@ func (h *Hider) Attacks(st *colorfight2.State, chosen [][]colorfight2.Command) [
 	}
 	at := func(i int) (int, int) { return i % w, i / w }
 
-	// Attacks, with the energy left after a Home upgrade it may make.
+	// Attacks, with the energy left after a Home upgrade it may make. One
+	// round in three, in stretches, it is exposed: it keeps only what the
+	// upgrade needs and spends the rest, so its Home stores little and
+	// falls easily — with everything it builds in the round.
 	_ = mine
-	homeUp := home >= 0 && f.Cells[home].Level < 3 && h.r.Intn(2) == 0
-	var upG, upE int64
-	if homeUp {
-		upG, upE = colorfight2.UpgradeCost(colorfight2.Home, f.Cells[home].Level)
-		homeUp = gold >= upG && energy >= upE
-	}
+	exposed := (f.Turn/10)%3 == 2
+	// It saves the energy of its Home's next level while it has the gold.
+	homeUp := false
 	budget := energy
-	if homeUp {
-		budget -= upE
+	if home >= 0 && f.Cells[home].Level < 3 {
+		upG, upE := colorfight2.UpgradeCost(colorfight2.Home, f.Cells[home].Level)
+		if gold >= upG {
+			budget = max(0, energy-upE)
+			homeUp = energy >= upE
+		}
 	}
 	h.homeUp = homeUp
 	attacks := h.attacks
@@ -160,9 +168,24 @@ func (h *Hider) Attacks(st *colorfight2.State, chosen [][]colorfight2.Command) [
 		attacks = append(attacks, colorfight2.Command{Kind: colorfight2.CmdAttack, X: x, Y: y, Energy: e})
 		left -= e
 	}
+	// A hunter (in its hunting stretches) saves its energy for an enemy
+	// Home next to it, enough to take it should its owner spend its
+	// energy and upgrade it, and then spends it all there.
+	prey := -1
+	if h.hunter {
+		for _, t := range enemy {
+			if c := &f.Cells[t]; c.Building == colorfight2.Home && strings.HasPrefix(userName(f, c.Owner), Name) {
+				prey = t
+				if need := (1000+c.ForceField)*min(3, c.Level+1) + 10; left >= need {
+					add(t, left)
+				}
+				break
+			}
+		}
+	}
 	// Most of its attacks are a built-in's, so that it grows, earns and
 	// meets its neighbours; it keeps the gold for what it hides.
-	if h.inner != nil && left > 0 {
+	if h.inner != nil && left > 0 && prey < 0 {
 		lines, _ := h.inner.Commands(f)
 		for _, line := range lines {
 			if c := colorfight2.ParseCommand(line); c.Kind == colorfight2.CmdAttack && c.Energy <= left && c.Energy >= 0 && c.X >= 0 && c.X < w && c.Y >= 0 && c.Y < hh {
@@ -203,6 +226,15 @@ func (h *Hider) Attacks(st *colorfight2.State, chosen [][]colorfight2.Command) [
 		if h.r.Intn(8) == 0 && left > 0 {
 			add(targets[h.r.Intn(len(targets))], left)
 		}
+	}
+	// A hunter too: an enemy Home it may take gets all that is left.
+	for _, t := range enemy {
+		if c := &f.Cells[t]; c.Building == colorfight2.Home && left > c.AttackCost && h.r.Intn(2) == 0 {
+			add(t, left)
+		}
+	}
+	if exposed && left > 0 && len(targets) > 0 {
+		add(targets[h.r.Intn(len(targets))], left)
 	}
 	h.attacks = attacks
 	return attacks
@@ -253,6 +285,30 @@ func (h *Hider) Hide(st *colorfight2.State, all [][]colorfight2.Command) []color
 		}
 	}
 	homeFalls := home >= 0 && g.Cells[home].Owner != uid
+	// An upgrade spends the energy the Home stores: a level more may let
+	// it fall, with the upgrade hidden.
+	forceUp := false
+	if !homeFalls && homeUp {
+		x, y := at(home)
+		up := append([]colorfight2.Command{{Kind: colorfight2.CmdUpgrade, X: x, Y: y}}, attacks...)
+		saved := all[h.uid-1]
+		all[h.uid-1] = up
+		h.sim.CopyFrom(st)
+		h.sim.Step(all)
+		all[h.uid-1] = saved
+		h.sim.Frame(g)
+		if g.Cells[home].Owner != uid {
+			homeFalls, forceUp = true, true
+			lost, kept = lost[:0], kept[:0]
+			for _, i := range mine {
+				if g.Cells[i].Owner != uid {
+					lost = append(lost, i)
+				} else {
+					kept = append(kept, i)
+				}
+			}
+		}
+	}
 	h.r.Shuffle(len(lost), func(a, b int) { lost[a], lost[b] = lost[b], lost[a] })
 	h.r.Shuffle(len(kept), func(a, b int) { kept[a], kept[b] = kept[b], kept[a] })
 
@@ -302,7 +358,7 @@ func (h *Hider) Hide(st *colorfight2.State, all [][]colorfight2.Command) []color
 	if homeFalls {
 		h.Stats.HomeFalls++
 	}
-	if homeUp && upgrade(home) && homeFalls {
+	if homeUp && (homeFalls || forceUp || h.r.Intn(4) == 0) && upgrade(home) && homeFalls {
 		h.Stats.HomeUpgrades++
 	}
 	if homeFalls && h.r.Intn(2) == 0 && upgrade(home) {
@@ -377,6 +433,18 @@ func (h *Hider) Hide(st *colorfight2.State, all [][]colorfight2.Command) []color
 	return cmds
 }
 
+// Name begins the name of every hider in a Game.
+const Name = "hider"
+
+func userName(f *colorfight2.Frame, uid int64) string {
+	for k := range f.Users {
+		if f.Users[k].UID == uid {
+			return f.Users[k].Username
+		}
+	}
+	return ""
+}
+
 // Seat is one player of Game: a built-in bot by name, or a hider (whose
 // attacks are mostly those of Bot, when set).
 type Seat struct {
@@ -407,7 +475,7 @@ func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total 
 	for k, s := range seats {
 		names[k] = s.Bot
 		if s.Hider {
-			names[k] = "hider+" + s.Bot
+			names[k] = Name + "+" + s.Bot
 		}
 	}
 	st, err := colorfight2.NewFromSeed(cfg, seed, names)

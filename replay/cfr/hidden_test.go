@@ -33,7 +33,7 @@ func hiddenGame(k int) (colorfight2.Config, uint64, []hidingbot.Seat) {
 	inner := []string{"greedy", "raider", "random", "greedy", "raider"}
 	seats := []hidingbot.Seat{{Hider: true, Bot: inner[k%len(inner)]}}
 	for p := 1; p < players; p++ {
-		if (k+p)%3 == 0 {
+		if (k+p)%2 == 0 {
 			seats = append(seats, hidingbot.Seat{Hider: true, Bot: inner[(k+p)%len(inner)]})
 		} else {
 			seats = append(seats, hidingbot.Seat{Bot: others[(k+p)%len(others)]})
