@@ -26,7 +26,13 @@ import (
 //     spent on attacks that capture nothing, on one canonical cell next to
 //     its territory that nobody else attacked: a single attack when it is
 //     below that cell's attack cost, else two equal attacks and the
-//     remainder, whose net is never positive.
+//     remainder, whose net is never positive (a player with no such cell
+//     hides it beside its own captures, or in another's contested one);
+//   - what the frame hides — buildings placed or upgraded on cells lost
+//     that round, a captured Home upgraded, a Home rebuilt and taken, the
+//     buildings a lost Home took with it — is searched, fewest hidden
+//     actions first, within the bounds of docs/import.md (Inferrer.Bounded
+//     says when a search stopped at one).
 //
 // InferCommands does not check the result; play it (Step) and compare the
 // frame with next. It fails only when next cannot follow prev at all (other
