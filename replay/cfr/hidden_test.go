@@ -43,7 +43,8 @@ func hiddenGame(k int) (colorfight2.Config, uint64, []hidingbot.Seat) {
 }
 
 // checkGame imports an official replay, verifies the .rwd against it
-// frame by frame and audits it: all must pass.
+// frame by frame and audits it, and checks that no round of it is refuted
+// (colorfight2.Impossible): all must pass.
 func checkGame(name string, data []byte) error {
 	var rwd bytes.Buffer
 	res, err := cfr.Import(bytes.NewReader(data), &rwd, cfr.ImportOptions{Source: name})
@@ -65,6 +66,9 @@ func checkGame(name string, data []byte) error {
 	ar, err := cfr.Audit(bytes.NewReader(data), 0)
 	if err != nil || len(ar.Violations) != 0 || len(ar.Unexplained) != 0 {
 		return fmt.Errorf("%s: audit: %v %v %v", name, err, ar.Violations, ar.Unexplained)
+	}
+	if _, err := refutesNone(data); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
@@ -129,4 +133,31 @@ func TestEveryReferenceReplay(t *testing.T) {
 	}
 	t.Run("vectors", func(t *testing.T) { check(t, vectors) })
 	t.Run("realworld", func(t *testing.T) { check(t, testutil.RealWorldAll(t)) })
+}
+
+// refutesNone walks a clean game and checks that colorfight2.Impossible,
+// the proof behind every violation, refutes none of its rounds (so an
+// audit calls a frame illegal only when it is); it returns the rounds
+// checked.
+func refutesNone(data []byte) (int, error) {
+	var prev *colorfight2.State
+	var f colorfight2.Frame
+	rounds := 0
+	_, err := cfr.Walk(bytes.NewReader(data), func(_ *cfr.Game, s *cfr.Step) error {
+		if len(s.Violations) > 0 || s.Unexplained != nil {
+			return fmt.Errorf("turn %d: not a clean game: %v %v", s.Turn, s.Violations, s.Unexplained)
+		}
+		s.State.Frame(&f)
+		if prev != nil {
+			rounds++
+			if d := colorfight2.Impossible(prev, &f); d != nil {
+				return fmt.Errorf("a legal round refuted: %v", d)
+			}
+			prev.CopyFrom(s.State)
+		} else {
+			prev = s.State.Clone()
+		}
+		return nil
+	})
+	return rounds, err
 }
