@@ -3,6 +3,7 @@ package colorfight2
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 )
 
@@ -59,27 +60,34 @@ func (in *Inferrer) Bounded() bool { return in.bounded }
 // Infer is InferCommands.
 func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
 	in.bounded, in.tries = false, 0
+	alts := removedBuilds(st, prev, next)
 	var first [][]Command
-	for _, removed := range removedBuilds(st, prev, next) {
-		cmds, ok, err := in.inferWith(st, prev, next, removed, true)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			in.bounded = false
-			return cmds, nil
-		}
-		if first == nil {
-			first = cmds
+	// Every reading of the removed buildings played plainly first, then
+	// each searched for hidden builds with its share of the round's bound.
+	share := max(maxRoundTries/len(alts), maxRoundTries/maxRemovedAlternatives)
+	for _, budget := range []int{0, share} {
+		for _, removed := range alts {
+			cmds, ok, err := in.inferWith(st, prev, next, removed, budget)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				in.bounded = false
+				return cmds, nil
+			}
+			if first == nil {
+				first = cmds
+			}
 		}
 	}
 	return first, nil
 }
 
 // inferWith infers the round given the buildings removed by the lost-homes
-// step, searching hidden builds when the plain inference does not
-// reproduce next; ok reports that the result does.
-func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search bool) ([][]Command, bool, error) {
+// step, searching hidden builds (at most budget candidates, and what is
+// left of the round's bound) when the plain inference does not reproduce
+// next; ok reports that the result does.
+func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, budget int) ([][]Command, bool, error) {
 	cmds, err := in.infer(st, prev, next, removed)
 	if err != nil {
 		return nil, false, err
@@ -96,7 +104,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	if diffPlayed(next, got) == nil {
 		return cmds, true, nil
 	}
-	if !search {
+	if budget <= 0 {
 		return cmds, false, nil
 	}
 	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
@@ -145,7 +153,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// The best assignment reproduces next; when none does (a replay that
 	// breaks the rules), the one closest to it.
 	tries := 0
-	budget := min(maxHiddenTries, maxRoundTries-in.tries)
+	budget = min(budget, maxRoundTries-in.tries)
 	if budget <= 0 {
 		in.bounded = true
 		return cmds, false, nil
@@ -207,12 +215,9 @@ func differences(want, got *Frame) int {
 	return n
 }
 
-// maxHiddenTries bounds the hypotheses of hidden builds tried per round.
-const maxHiddenTries = 4096
-
-// maxRoundTries bounds the hypotheses tried per round over all the
-// readings of the buildings a lost Home took with it.
-const maxRoundTries = 4 * maxHiddenTries
+// maxRoundTries bounds the hypotheses of hidden builds tried per round,
+// shared among the readings of the buildings a lost Home took with it.
+const maxRoundTries = 16384
 
 // maxHiddenDepth bounds the cells lost with hidden builds in one round.
 const maxHiddenDepth = 8
@@ -349,8 +354,14 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 						continue // that is sim's own assumption
 					}
 					hb := hiddenBuild{b: bt, level: l}
-					if from == 0 && bt == EnergyWell && TakenValue(l) > hi {
-						continue // its bonus would exceed the field seen
+					if from == 0 && bt != GoldMine {
+						// EnergyWell or Fortress: the same gold for all. An
+						// EnergyWell when the captured field allows its
+						// bonus (its captor needs the least energy, and
+						// spends the rest elsewhere), else a Fortress.
+						if (bt == EnergyWell) != (TakenValue(l) <= hi) {
+							continue
+						}
 					}
 					refund := TakenValue(l)
 					if bt == Home {
@@ -850,7 +861,17 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		for budget := int64(0); budget <= 4 && len(out) < maxRemovedAlternatives; budget++ {
 			newCells(0, k, want, budget)
 		}
-		return out
+		// Assignments that cost the same gold give the same frame (the
+		// yields match by construction): one of each.
+		kept := out[:0]
+		costs := map[int64]bool{}
+		for _, p := range out {
+			if g := goldOf(st, p); !costs[g] {
+				costs[g] = true
+				kept = append(kept, p)
+			}
+		}
+		return kept
 	}
 	ng := func(i int) int64 { return int64(st.land[i].ng) }
 	ne := func(i int) int64 { return int64(st.land[i].ne) }
@@ -883,8 +904,9 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		}
 	}
 	var out []map[int]hiddenBuild
+	gms := choose(GoldMine, dGM, dGS, mines, ng, nil)
 	for _, f := range fups {
-		for _, g := range choose(GoldMine, dGM, dGS, mines, ng, nil) {
+		for _, g := range gms {
 			taken := map[int]bool{}
 			for i := range g {
 				taken[i] = true
@@ -920,12 +942,50 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 				}
 				out = append(out, m)
 				if len(out) >= maxRemovedAlternatives {
-					return out
+					return sortByGold(st, out)
 				}
 			}
 		}
 	}
-	return out
+	return sortByGold(st, out)
+}
+
+// goldOf is the gold the builds and upgrades of an assignment cost.
+func goldOf[M ~map[int]hiddenBuild](st *State, m M) int64 {
+	var g int64
+	for _, i := range slices.Sorted(maps.Keys(m)) {
+		hb := m[i]
+		c := &st.cells[i]
+		from := int64(c.level)
+		if c.building == BuildingNone {
+			g += BuildCost(hb.b)
+			from = 1
+		}
+		for l := from; l < hb.level; l++ {
+			u, _ := UpgradeCost(hb.b, l)
+			g += u
+		}
+	}
+	return g
+}
+
+// sortByGold orders assignments by the gold they cost, cheapest (fewest
+// upgrades) first, keeping the order of equals.
+func sortByGold(st *State, out []map[int]hiddenBuild) []map[int]hiddenBuild {
+	gold := make(map[int]int64, len(out))
+	for k, m := range out {
+		gold[k] = goldOf(st, m)
+	}
+	idx := make([]int, len(out))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return gold[idx[a]] < gold[idx[b]] })
+	sorted := make([]map[int]hiddenBuild, len(out))
+	for k, j := range idx {
+		sorted[k] = out[j]
+	}
+	return sorted
 }
 
 // diffPlayed compares a played frame with the replay's, leaving out what
