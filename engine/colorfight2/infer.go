@@ -80,6 +80,9 @@ func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
 			}
 		}
 	}
+	if len(alts) >= maxRemovedAlternatives {
+		in.bounded = true // there may be more readings than were tried
+	}
 	return first, nil
 }
 
