@@ -1,6 +1,7 @@
 package colorfight2
 
 import (
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -223,7 +224,11 @@ func differences(want, got *Frame) int {
 const maxRoundTries = 16384
 
 // maxHiddenDepth bounds the cells lost with hidden builds in one round.
-const maxHiddenDepth = 8
+const maxHiddenDepth = 16
+
+// maxHiddenStates bounds the states the search for hidden builds
+// remembers in one round's reading (about 64 bytes each).
+const maxHiddenStates = 1 << 18
 
 // hiddenBuild is the building a cell held when it was captured, placed or
 // upgraded in the same round by its previous owner.
@@ -357,7 +362,7 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 						continue // that is sim's own assumption
 					}
 					hb := hiddenBuild{b: bt, level: l}
-					if from == 0 && bt != GoldMine {
+					if from == 0 && (bt == EnergyWell || bt == Fortress) {
 						// EnergyWell or Fortress: the same gold for all. An
 						// EnergyWell when the captured field allows its
 						// bonus (its captor needs the least energy, and
@@ -410,40 +415,81 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			free[p] = true
 		}
 	}
-	// Fewest hidden builds first: one, then two, … (each depth is a
-	// complete search of its own, bounded in nodes).
-	hidden := map[int]hiddenBuild{}
-	nodes, depth := 0, 0
-	var walk func(k int) bool
-	walk = func(k int) bool {
-		nodes++
-		if nodes > 1<<16 {
+	// Fewest hidden builds first: one, then two, … . feasible(k, left)
+	// says whether candidates k.. can bring every counted need to 0 with
+	// exactly left more hidden builds; it is remembered by the needs, so
+	// the enumeration only enters branches that lead to an assignment,
+	// and its cost grows with the assignments, not with the candidates'
+	// combinations.
+	var counted []int
+	for p := 1; p <= n; p++ {
+		if !free[p] {
+			counted = append(counted, p)
+		}
+	}
+	memo := map[string]bool{}
+	keyBuf := make([]byte, 0, 16+8*len(counted))
+	var feasible func(k, left int) bool
+	feasible = func(k, left int) bool {
+		for _, p := range counted {
+			if need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0 {
+				return false
+			}
+		}
+		if left == 0 {
+			for _, p := range counted {
+				if need[p] != 0 {
+					return false
+				}
+			}
+			return true
+		}
+		if len(cands)-k < left {
+			return false
+		}
+		keyBuf = binary.AppendUvarint(binary.AppendUvarint(keyBuf[:0], uint64(k)), uint64(left))
+		for _, p := range counted {
+			keyBuf = binary.AppendVarint(keyBuf, need[p])
+		}
+		key := string(keyBuf)
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		if len(memo) >= maxHiddenStates {
 			in.bounded = true
 			return false
 		}
-		if len(hidden) > depth {
+		c := cands[k]
+		ok := feasible(k+1, left)
+		for j := 0; !ok && j < len(c.opts); j++ {
+			o := c.opts[j]
+			need[c.q] -= o.lossQ
+			need[c.a] += o.gain
+			ok = feasible(k+1, left-1)
+			need[c.q] += o.lossQ
+			need[c.a] -= o.gain
+		}
+		memo[key] = ok
+		return ok
+	}
+	hidden := map[int]hiddenBuild{}
+	var walk func(k, left int) bool
+	walk = func(k, left int) bool {
+		if !feasible(k, left) {
 			return true
 		}
-		for p := 1; p <= n; p++ {
-			if !free[p] && (need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0) {
-				return true
-			}
-		}
-		if k == len(cands) {
-			if len(hidden) < depth {
-				return true // tried at a smaller depth
-			}
+		if left == 0 {
 			return try(hidden)
 		}
 		c := cands[k]
-		if !walk(k + 1) {
+		if !walk(k+1, left) {
 			return false
 		}
 		for _, o := range c.opts {
 			need[c.q] -= o.lossQ
 			need[c.a] += o.gain
 			hidden[c.i] = o.hb
-			ok := walk(k + 1)
+			ok := walk(k+1, left-1)
 			need[c.q] += o.lossQ
 			need[c.a] -= o.gain
 			delete(hidden, c.i)
@@ -453,9 +499,8 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 		}
 		return true
 	}
-	for depth = 1; depth <= len(cands) && depth <= maxHiddenDepth; depth++ {
-		nodes = 0
-		if !walk(0) {
+	for depth := 1; depth <= len(cands) && depth <= maxHiddenDepth; depth++ {
+		if !walk(0, depth) {
 			return
 		}
 	}
@@ -813,6 +858,7 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 	choose := func(b Building, k, want int64, ups []int, val func(i int) int64, taken map[int]bool) []pick {
 		var out []pick
 		cur := pick{}
+		perCost := map[int64]int{}
 		var newCells func(j int, k, want, budget int64)
 		var upCells func(j int, want, budget int64)
 		upCells = func(j int, want, budget int64) {
@@ -820,7 +866,11 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 				return
 			}
 			if want == 0 {
-				if budget == 0 {
+				// Assignments that cost the same gold give the same frame
+				// (the yields match by construction): a few of each, in
+				// case a later type needs the cells one of them took.
+				if g := goldOf(st, cur); budget == 0 && perCost[g] < 4 {
+					perCost[g]++
 					out = append(out, maps.Clone(cur))
 				}
 				return
@@ -864,17 +914,7 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		for budget := int64(0); budget <= 4 && len(out) < maxRemovedAlternatives; budget++ {
 			newCells(0, k, want, budget)
 		}
-		// Assignments that cost the same gold give the same frame (the
-		// yields match by construction): one of each.
-		kept := out[:0]
-		costs := map[int64]bool{}
-		for _, p := range out {
-			if g := goldOf(st, p); !costs[g] {
-				costs[g] = true
-				kept = append(kept, p)
-			}
-		}
-		return kept
+		return out
 	}
 	ng := func(i int) int64 { return int64(st.land[i].ng) }
 	ne := func(i int) int64 { return int64(st.land[i].ne) }
@@ -909,6 +949,7 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 	var out []map[int]hiddenBuild
 	gms := choose(GoldMine, dGM, dGS, mines, ng, nil)
 	for _, f := range fups {
+		seenGE := map[int64]bool{} // GoldMines and EnergyWells by their gold
 		for _, g := range gms {
 			taken := map[int]bool{}
 			for i := range g {
@@ -917,6 +958,11 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 			for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
 				m := maps.Clone(map[int]hiddenBuild(g))
 				maps.Copy(m, map[int]hiddenBuild(e))
+				gold := goldOf(st, m)
+				if seenGE[gold] {
+					continue // the same frame as one already listed
+				}
+				seenGE[gold] = true
 				// New Fortresses on the first empty cells left, then the
 				// upgrades: 1->2 on new ones first, then standing ones;
 				// 2->3 on standing level-2 ones first, then raised ones.
