@@ -51,6 +51,7 @@ type Inferrer struct {
 	got           Frame
 	bounded       bool
 	tries         int // hypotheses tried this round
+	by, at        []int32
 }
 
 // Bounded reports whether the last Infer's search for hidden actions
@@ -66,7 +67,11 @@ func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
 	// Every reading of the removed buildings played plainly first, then
 	// each searched for hidden builds with its share of the round's bound.
 	share := max(maxRoundTries/len(alts), maxRoundTries/maxRemovedAlternatives)
-	for _, budget := range []int{0, share} {
+	budgets := []int{0, share}
+	if len(alts) == 1 {
+		budgets = budgets[1:] // the search plays it plainly first
+	}
+	for _, budget := range budgets {
 		for _, removed := range alts {
 			cmds, ok, err := in.inferWith(st, prev, next, removed, budget)
 			if err != nil {
@@ -604,8 +609,10 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 	attacked := make([]bool, w*h)
 	// by[i]: the player whose inferred attack takes or reinforces cell i,
 	// and at[i] that attack's index in its list.
-	by := make([]int32, w*h)
-	at := make([]int32, w*h)
+	in.by = resize(in.by, w*h)
+	in.at = resize(in.at, w*h)
+	by, at := in.by, in.at
+	clear(by)
 	used := make([]int64, n+1)
 	for i := range next.Cells {
 		a, b := &prev.Cells[i], &next.Cells[i]
