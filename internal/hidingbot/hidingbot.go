@@ -54,6 +54,8 @@ type Stats struct {
 	// round (the lost-homes step removes them); HomeRebuilt: Homes built
 	// on a cell about to be captured.
 	HomeFalls, HomeUpgrades, Removed, HomeRebuilt int
+	// Failed counts its commands the rules refused (Game fills it in).
+	Failed int
 }
 
 // Add adds o to s.
@@ -64,6 +66,7 @@ func (s *Stats) Add(o Stats) {
 	s.HomeUpgrades += o.HomeUpgrades
 	s.Removed += o.Removed
 	s.HomeRebuilt += o.HomeRebuilt
+	s.Failed += o.Failed
 }
 
 // New returns the hider playing uid, deterministic given seed. Most of its
@@ -550,6 +553,11 @@ func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total 
 			round(st.Turn(), cmds)
 		}
 		st.Step(cmds)
+		for _, e := range st.Errors() {
+			if hd := hiders[e.UID-1]; hd != nil {
+				hd.Stats.Failed++
+			}
+		}
 		st.Frame(&f)
 		if err := enc.WriteFrame(&f); err != nil {
 			return err
