@@ -245,8 +245,10 @@ func decodeMap(blob []byte, w, h int) (*colorfight2.Map, error) {
 	if sym > symEight || (sym == symEight && w != h) {
 		return nil, fmt.Errorf("map blob symmetry %d: %w", sym, ErrCorrupt)
 	}
-	// Each value is a uvarint of at most 3 bytes (values <= MaxNatural).
-	limit := uint64(3 * 3 * n)
+	// Each value is a uvarint of at most 3 bytes (values <= MaxNatural);
+	// a zstd frame declares a window of at least 1 KiB, so a small map's
+	// bound is not below 64 KiB (else a tiny map's blob is refused).
+	limit := max(uint64(3*3*n), 64<<10)
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(limit+1))
 	if err != nil {
 		return nil, err

@@ -486,3 +486,39 @@ func TestResimulationBound(t *testing.T) {
 	}
 	g.Close()
 }
+
+// TestSmallExplicitMap: a recording of a game on a small map stored in
+// full (as an imported replay's is) opens: the map blob's zstd frame
+// declares a window larger than a few small values need.
+func TestSmallExplicitMap(t *testing.T) {
+	for _, side := range []int{1, 3, 8, 10} {
+		cfg := colorfight2.Config{Width: side, Height: side, MaxTurn: 5, MaxPlayer: 2}
+		m := colorfight2.NewMap(side, side)
+		for i := range m.NaturalGold {
+			m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i] = int64(1+i%10), int64(1+i%7), int64(50+i)
+		}
+		h := replay.Header{Config: cfg, Map: m, Created: created, Players: []replay.Player{{UID: 1, Name: "a"}}}
+		var buf bytes.Buffer
+		w, err := replay.NewWriter(&buf, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := colorfight2.New(cfg, m, []colorfight2.Player{{UID: 1, Name: "a"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !s.Over() {
+			s.Step(nil)
+			if err := w.WriteRound(nil, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(s); err != nil {
+			t.Fatal(err)
+		}
+		res, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+		if err != nil || res.Err != nil || !res.Complete {
+			t.Fatalf("%dx%d: %v %+v", side, side, err, res)
+		}
+	}
+}

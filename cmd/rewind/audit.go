@@ -26,11 +26,15 @@ func newAuditCmd() *cobra.Command {
 		Long: `audit plays an official .cfr replay by the rules, inferring each round's
 commands (as rewind import does), and reports every frame the rules do not
 give: turn, player or cell, field, the value found and the value the rules
-allow, with how the rules arrive at a player's gold or energy.
+allow, with how the rules arrive at a player's gold or energy. A violation
+is reported only when a rule proves that no commands give the frame; a
+round the inference finds no commands for, but no rule refutes, is listed
+as "no commands found that explain this round; the file may still be legal".
 
 A .rwd is audited by re-simulation: use rewind verify.
 
-Exit status: 0 clean; 1 violations found; 2 the file cannot be read.`,
+Exit status: 0 clean; 1 violations found; 2 the file cannot be read;
+3 no violation, but rounds the inference does not explain.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
@@ -67,6 +71,9 @@ func runAudit(opts *auditOptions) error {
 	for _, v := range res.Violations {
 		fmt.Fprintln(opts.stdout, v)
 	}
+	for _, u := range res.Unexplained {
+		fmt.Fprintln(opts.stdout, u)
+	}
 	if res.Game != nil && res.Game.Truncated != nil {
 		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); audited its %d whole rounds\n", opts.in, res.Game.Truncated, res.Rounds)
 	}
@@ -77,6 +84,10 @@ func runAudit(opts *auditOptions) error {
 		}
 		fmt.Fprintf(opts.stdout, "VIOLATIONS %s: %d rounds played, %d violation(s)%s\n", opts.in, res.Rounds, len(res.Violations), more)
 		return &exitError{code: 1}
+	}
+	if len(res.Unexplained) > 0 {
+		fmt.Fprintf(opts.stdout, "UNEXPLAINED %s: %d rounds played, no violation; %d round(s) the inference does not explain: the file may still be legal\n", opts.in, res.Rounds, len(res.Unexplained))
+		return &exitError{code: 3}
 	}
 	fmt.Fprintf(opts.stdout, "OK %s: %d rounds, every transition allowed by the rules\n", opts.in, res.Rounds)
 	return nil

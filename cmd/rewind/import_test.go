@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/hidingbot"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
 
@@ -91,6 +93,84 @@ func TestImportVerifyAudit(t *testing.T) {
 // raised by 1 at turn.
 func writeTampered(t *testing.T, src, dst string, turn int) {
 	t.Helper()
+	editCFR(t, src, dst, func(fr *colorfight2.Frame) {
+		if fr.Turn == turn {
+			for k := range fr.Users {
+				if fr.Users[k].UID == 1 {
+					fr.Users[k].Gold++
+				}
+			}
+		}
+	})
+}
+
+// TestAuditUnexplained: a round the inference finds no commands for, and no
+// rule refutes, is not called a violation: audit says the file may still
+// be legal (exit 3) and import refuses it in the same words, writing
+// nothing. The round: the gold of a player who lost its Home, raised by 1
+// (a Home's capture moves a third of its owner's gold, so no rule in
+// hundreds bounds that player's gold).
+func TestAuditUnexplained(t *testing.T) {
+	dir := t.TempDir()
+	src := "../../testdata/conformance/c03.cfr"
+	turn, uid := homeLoss(t, src)
+	odd := filepath.Join(dir, "odd.cfr")
+	editCFR(t, src, odd, func(f *colorfight2.Frame) {
+		if f.Turn == turn {
+			for k := range f.Users {
+				if f.Users[k].UID == uid {
+					f.Users[k].Gold++
+				}
+			}
+		}
+	})
+	var out bytes.Buffer
+	var ee *exitError
+	want := fmt.Sprintf("turn %d: no commands found that explain this round; the file may still be legal", turn)
+	if err := runAudit(&auditOptions{in: odd, stdout: &out}); !errors.As(err, &ee) || ee.code != 3 || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "UNEXPLAINED") || strings.Contains(out.String(), "VIOLATION") {
+		t.Fatalf("audit: %v %q", err, out.String())
+	}
+	bad := filepath.Join(dir, "odd.rwd")
+	err := runImport(&importOptions{in: odd, out: bad, stdout: &out, now: time.Now})
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "breaks the rules") {
+		t.Fatalf("import: %v", err)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Fatalf("output written for a refused import: %v", err)
+	}
+}
+
+// homeLoss finds the first turn of an official replay in which a player
+// lost a Home to a capture, and that player.
+func homeLoss(t *testing.T, path string) (turn int, uid int64) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := cfr.NewDecoder(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev, fr colorfight2.Frame
+	for d.Next(&fr) == nil {
+		if len(prev.Cells) == len(fr.Cells) {
+			for i := range fr.Cells {
+				if a := &prev.Cells[i]; a.Building == colorfight2.Home && fr.Cells[i].Owner != a.Owner {
+					return fr.Turn, a.Owner
+				}
+			}
+		}
+		prev.CopyFrom(&fr)
+	}
+	t.Fatalf("%s: no Home is captured", path)
+	return 0, 0
+}
+
+// editCFR copies the official replay src to dst with edit applied to every
+// frame.
+func editCFR(t *testing.T, src, dst string, edit func(*colorfight2.Frame)) {
+	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
@@ -110,18 +190,50 @@ func writeTampered(t *testing.T, src, dst string, turn int) {
 	}
 	var fr colorfight2.Frame
 	for d.Next(&fr) == nil {
-		if fr.Turn == turn {
-			for k := range fr.Users {
-				if fr.Users[k].UID == 1 {
-					fr.Users[k].Gold++
-				}
-			}
-		}
+		edit(&fr)
 		if err := enc.WriteFrame(&fr); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := enc.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestImportHiddenGame: a game of the hiding bot (internal/hidingbot:
+// builds and upgrades on cells about to fall, Homes lost with what stood
+// on them), written as the reference writes a .cfr, goes through the
+// user's path: import, verify --against the .cfr, audit (exit 0).
+func TestImportHiddenGame(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "hidden.cfr")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := colorfight2.Config{Width: 12, Height: 12, MaxTurn: 150, MaxPlayer: 4}
+	seats := []hidingbot.Seat{{Hider: true, Bot: "greedy"}, {Hider: true, Bot: "raider"}, {Hider: true, Bot: "raider"}, {Bot: "greedy"}}
+	st, err := hidingbot.Game(f, cfg, 43, seats)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Builds == 0 || st.Upgrades == 0 || st.HomeFalls == 0 || st.Removed == 0 {
+		t.Fatalf("the game hides too little: %+v", st)
+	}
+	rwd := filepath.Join(dir, "hidden.rwd")
+	var out bytes.Buffer
+	if err := runImport(&importOptions{in: src, out: rwd, stdout: &out, now: time.Now}); err != nil {
+		t.Fatalf("import: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := runVerify(&verifyOptions{file: rwd, against: src, stdout: &out}); err != nil || !strings.Contains(out.String(), "151 frames equal") {
+		t.Fatalf("verify --against: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := runAudit(&auditOptions{in: src, stdout: &out}); err != nil || !strings.HasPrefix(out.String(), "OK ") {
+		t.Fatalf("audit: %v %q", err, out.String())
 	}
 }

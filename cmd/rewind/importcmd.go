@@ -39,8 +39,11 @@ says the commands are inferred and names the source file's SHA-256; check the
 result with: rewind verify GAME.rwd --against GAME.cfr.
 
 A replay that no legal commands can produce is not imported: the error lists
-what breaks the rules (see rewind audit). A replay cut short is imported up
-to its last whole frame, with a warning.`,
+what breaks the rules (see rewind audit). A replay with a round for which the
+inference finds no commands, while no rule proves the round impossible, is
+not imported either: the error says so, and that the file may still be
+legal. A replay cut short is imported up to its last whole frame, with a
+warning.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
@@ -75,6 +78,10 @@ func runImport(opts *importOptions) error {
 			fmt.Fprintln(opts.stdout, v)
 		}
 		return fmt.Errorf("%s: not imported: it breaks the rules at turn %d (rewind audit %s lists every violation)", opts.in, ae.Violations[0].Turn, opts.in)
+	}
+	var ue *cfr.UnexplainedError
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: not imported: %w", opts.in, ue)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.in, err)

@@ -1,8 +1,10 @@
 package colorfight2
 
 import (
+	"encoding/binary"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 )
 
@@ -26,7 +28,13 @@ import (
 //     spent on attacks that capture nothing, on one canonical cell next to
 //     its territory that nobody else attacked: a single attack when it is
 //     below that cell's attack cost, else two equal attacks and the
-//     remainder, whose net is never positive.
+//     remainder, whose net is never positive (a player with no such cell
+//     hides it beside its own captures, or in another's contested one);
+//   - what the frame hides — buildings placed or upgraded on cells lost
+//     that round, a captured Home upgraded, a Home rebuilt and taken, the
+//     buildings a lost Home took with it — is searched, fewest hidden
+//     actions first, within the bounds of docs/import.md (Inferrer.Bounded
+//     says when a search stopped at one).
 //
 // InferCommands does not check the result; play it (Step) and compare the
 // frame with next. It fails only when next cannot follow prev at all (other
@@ -41,30 +49,54 @@ func InferCommands(st *State, prev, next *Frame) ([][]Command, error) {
 type Inferrer struct {
 	work, nx, sim State
 	got           Frame
+	bounded       bool
+	tries         int // hypotheses tried this round
+	by, at        []int32
 }
+
+// Bounded reports whether the last Infer's search for hidden actions
+// stopped at one of its bounds (docs/import.md) before it found commands
+// that reproduce the frame.
+func (in *Inferrer) Bounded() bool { return in.bounded }
 
 // Infer is InferCommands.
 func (in *Inferrer) Infer(st *State, prev, next *Frame) ([][]Command, error) {
+	in.bounded, in.tries = false, 0
+	alts := removedBuilds(st, prev, next)
 	var first [][]Command
-	for k, removed := range removedBuilds(st, prev, next) {
-		cmds, ok, err := in.inferWith(st, prev, next, removed, k == 0)
-		if err != nil {
-			return nil, err
+	// Every reading of the removed buildings played plainly first, then
+	// each searched for hidden builds with its share of the round's bound.
+	share := max(maxRoundTries/len(alts), maxRoundTries/maxRemovedAlternatives)
+	budgets := []int{0, share}
+	if len(alts) == 1 {
+		budgets = budgets[1:] // the search plays it plainly first
+	}
+	for _, budget := range budgets {
+		for _, removed := range alts {
+			cmds, ok, err := in.inferWith(st, prev, next, removed, budget)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				in.bounded = false
+				return cmds, nil
+			}
+			if first == nil {
+				first = cmds
+			}
 		}
-		if ok {
-			return cmds, nil
-		}
-		if first == nil {
-			first = cmds
-		}
+	}
+	if len(alts) >= maxRemovedAlternatives {
+		in.bounded = true // there may be more readings than were tried
 	}
 	return first, nil
 }
 
 // inferWith infers the round given the buildings removed by the lost-homes
-// step, searching hidden builds when the plain inference does not
-// reproduce next; ok reports that the result does.
-func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, search bool) ([][]Command, bool, error) {
+// step, searching hidden builds (at most budget candidates, and what is
+// left of the round's bound) when the plain inference does not reproduce
+// next; ok reports that the result does.
+func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hiddenBuild, budget int) ([][]Command, bool, error) {
 	cmds, err := in.infer(st, prev, next, removed)
 	if err != nil {
 		return nil, false, err
@@ -81,7 +113,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	if diffPlayed(next, got) == nil {
 		return cmds, true, nil
 	}
-	if !search {
+	if budget <= 0 {
 		return cmds, false, nil
 	}
 	// Players whose energy comes out wrong: a hidden EnergyWell's bonus
@@ -98,11 +130,28 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// had (the bonus of a hidden EnergyWell would have saved it) is lent
 	// the difference, so its failed captures do not blur everyone's gold.
 	sim.CopyFrom(st)
+	w := st.cfg.Width
 	for k := range cmds {
+		// used: the energy of its attacks and of its Home's upgrades.
 		var used int64
+		homeLevel := map[int]int64{}
 		for _, c := range cmds[k] {
-			if c.Kind == CmdAttack {
+			i := c.Y*w + c.X
+			switch {
+			case c.Kind == CmdAttack:
 				used += c.Energy
+			case c.Kind == CmdBuild && c.Building == Home:
+				homeLevel[i] = 1
+			case c.Kind == CmdUpgrade && i >= 0 && i < len(prev.Cells):
+				l, ok := homeLevel[i]
+				if !ok && prev.Cells[i].Building == Home {
+					l, ok = prev.Cells[i].Level, true
+				}
+				if ok {
+					_, e := UpgradeCost(Home, l)
+					used += e
+					homeLevel[i] = l + 1
+				}
 			}
 		}
 		if u := &sim.users[k]; used > u.energy {
@@ -113,6 +162,12 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 	// The best assignment reproduces next; when none does (a replay that
 	// breaks the rules), the one closest to it.
 	tries := 0
+	budget = min(budget, maxRoundTries-in.tries)
+	if budget <= 0 {
+		in.bounded = true
+		return cmds, false, nil
+	}
+	defer func() { in.tries += tries }()
 	best, bestScore := cmds, differences(next, got)
 	in.hiddenBuilds(st, prev, next, sim, energyOff, func(hidden map[int]hiddenBuild) bool {
 		tries++
@@ -123,7 +178,7 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		maps.Copy(all, hidden)
 		c, err := in.infer(st, prev, next, all)
 		if err != nil {
-			return tries < maxHiddenTries
+			return tries < budget
 		}
 		sim.CopyFrom(st)
 		sim.Step(c)
@@ -131,8 +186,11 @@ func (in *Inferrer) inferWith(st *State, prev, next *Frame, removed map[int]hidd
 		if score := differences(next, got); score < bestScore {
 			best, bestScore = c, score
 		}
-		return bestScore > 0 && tries < maxHiddenTries
+		return bestScore > 0 && tries < budget
 	})
+	if bestScore > 0 && tries >= budget {
+		in.bounded = true
+	}
 	return best, bestScore == 0, nil
 }
 
@@ -166,8 +224,16 @@ func differences(want, got *Frame) int {
 	return n
 }
 
-// maxHiddenTries bounds the hypotheses of hidden builds tried per round.
-const maxHiddenTries = 4096
+// maxRoundTries bounds the hypotheses of hidden builds tried per round,
+// shared among the readings of the buildings a lost Home took with it.
+const maxRoundTries = 16384
+
+// maxHiddenDepth bounds the cells lost with hidden builds in one round.
+const maxHiddenDepth = 16
+
+// maxHiddenStates bounds the states the search for hidden builds
+// remembers in one round's reading (about 64 bytes each).
+const maxHiddenStates = 1 << 18
 
 // hiddenBuild is the building a cell held when it was captured, placed or
 // upgraded in the same round by its previous owner.
@@ -253,12 +319,20 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			i := y*w + x
 			a, b := &prev.Cells[i], &next.Cells[i]
 			q := a.Owner
-			if q == 0 || b.Owner == q || b.Owner == 0 || a.Building == Home {
+			if q == 0 || b.Owner == q || b.Owner == 0 {
 				continue
 			}
-			tech := st.users[q-1].techLevel
-			if tech == 0 || (!active[q] && !active[b.Owner]) {
+			uq := &st.users[q-1]
+			tech := uq.techLevel
+			// A homeless player may rebuild its Home on a cell it loses
+			// at once (and upgrade it): a Home's capture, so its gold and
+			// its captor's are free.
+			homeless := tech == 0 && a.Building == BuildingNone && !uq.buildingHome && uq.gold >= BuildCost(Home)
+			if (tech == 0 && !homeless) || (!active[q] && !active[b.Owner]) {
 				continue
+			}
+			if homeless {
+				free[q], free[b.Owner] = true, true
 			}
 			hi := b.ForceField - int64(nx.computeDelta(i))
 			if b.ForceField == 1000 {
@@ -267,7 +341,13 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			c := cand{i: i, q: q, a: b.Owner}
 			types := []Building{GoldMine, EnergyWell, Fortress}
 			from := int64(0)
-			if a.Building != BuildingNone {
+			top := tech
+			switch {
+			case homeless:
+				types, top = []Building{Home}, 3
+			case a.Building == Home:
+				types, from, top = []Building{Home}, a.Level, 3 // a Home rises past the tech level
+			case a.Building != BuildingNone:
 				types, from = []Building{a.Building}, a.Level
 			}
 			for _, bt := range types {
@@ -277,7 +357,7 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 				}
 				for l := max(from, 1); l <= 3; l++ {
 					if l > from && l > 1 {
-						if l > tech {
+						if l > top {
 							break
 						}
 						g, _ := UpgradeCost(bt, l-1)
@@ -287,18 +367,19 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 						continue // that is sim's own assumption
 					}
 					hb := hiddenBuild{b: bt, level: l}
-					if from == 0 && bt != GoldMine {
-						// EnergyWell or Fortress: the same gold; pick by the field.
-						if bt == Fortress || TakenValue(l) > hi {
-							if bt == EnergyWell {
-								continue
-							}
-						} else if bt == Fortress {
+					if from == 0 && (bt == EnergyWell || bt == Fortress) {
+						// EnergyWell or Fortress: the same gold for all. An
+						// EnergyWell when the captured field allows its
+						// bonus (its captor needs the least energy, and
+						// spends the rest elsewhere), else a Fortress.
+						if (bt == EnergyWell) != (TakenValue(l) <= hi) {
 							continue
 						}
 					}
 					refund := TakenValue(l)
-					if from > 0 {
+					if bt == Home {
+						refund = 0
+					} else if from > 0 {
 						refund -= TakenValue(from)
 					}
 					o := option{hb: hb, lossQ: (cost - refund) / 100}
@@ -339,39 +420,81 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 			free[p] = true
 		}
 	}
-	// Fewest hidden builds first: one, then two, … (each depth is a
-	// complete search of its own, bounded in nodes).
-	hidden := map[int]hiddenBuild{}
-	nodes, depth := 0, 0
-	var walk func(k int) bool
-	walk = func(k int) bool {
-		nodes++
-		if nodes > 1<<16 {
-			return false
+	// Fewest hidden builds first: one, then two, … . feasible(k, left)
+	// says whether candidates k.. can bring every counted need to 0 with
+	// exactly left more hidden builds; it is remembered by the needs, so
+	// the enumeration only enters branches that lead to an assignment,
+	// and its cost grows with the assignments, not with the candidates'
+	// combinations.
+	var counted []int
+	for p := 1; p <= n; p++ {
+		if !free[p] {
+			counted = append(counted, p)
 		}
-		if len(hidden) > depth {
+	}
+	memo := map[string]bool{}
+	keyBuf := make([]byte, 0, 16+8*len(counted))
+	var feasible func(k, left int) bool
+	feasible = func(k, left int) bool {
+		for _, p := range counted {
+			if need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0 {
+				return false
+			}
+		}
+		if left == 0 {
+			for _, p := range counted {
+				if need[p] != 0 {
+					return false
+				}
+			}
 			return true
 		}
-		for p := 1; p <= n; p++ {
-			if !free[p] && (need[p]-dec[k][p] > 0 || need[p]+inc[k][p] < 0) {
-				return true
-			}
+		if len(cands)-k < left {
+			return false
 		}
-		if k == len(cands) {
-			if len(hidden) < depth {
-				return true // tried at a smaller depth
-			}
+		keyBuf = binary.AppendUvarint(binary.AppendUvarint(keyBuf[:0], uint64(k)), uint64(left))
+		for _, p := range counted {
+			keyBuf = binary.AppendVarint(keyBuf, need[p])
+		}
+		key := string(keyBuf)
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		if len(memo) >= maxHiddenStates {
+			in.bounded = true
+			return false
+		}
+		c := cands[k]
+		ok := feasible(k+1, left)
+		for j := 0; !ok && j < len(c.opts); j++ {
+			o := c.opts[j]
+			need[c.q] -= o.lossQ
+			need[c.a] += o.gain
+			ok = feasible(k+1, left-1)
+			need[c.q] += o.lossQ
+			need[c.a] -= o.gain
+		}
+		memo[key] = ok
+		return ok
+	}
+	hidden := map[int]hiddenBuild{}
+	var walk func(k, left int) bool
+	walk = func(k, left int) bool {
+		if !feasible(k, left) {
+			return true
+		}
+		if left == 0 {
 			return try(hidden)
 		}
 		c := cands[k]
-		if !walk(k + 1) {
+		if !walk(k+1, left) {
 			return false
 		}
 		for _, o := range c.opts {
 			need[c.q] -= o.lossQ
 			need[c.a] += o.gain
 			hidden[c.i] = o.hb
-			ok := walk(k + 1)
+			ok := walk(k+1, left-1)
 			need[c.q] += o.lossQ
 			need[c.a] -= o.gain
 			delete(hidden, c.i)
@@ -381,11 +504,13 @@ func (in *Inferrer) hiddenBuilds(st *State, prev, next *Frame, sim *State, energ
 		}
 		return true
 	}
-	for depth = 1; depth <= len(cands) && depth <= 8; depth++ {
-		nodes = 0
-		if !walk(0) {
+	for depth := 1; depth <= len(cands) && depth <= maxHiddenDepth; depth++ {
+		if !walk(0, depth) {
 			return
 		}
+	}
+	if len(cands) > maxHiddenDepth {
+		in.bounded = true
 	}
 }
 
@@ -454,6 +579,8 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		}
 		for l := from; l < hb.level; l++ {
 			cmds[q-1] = append(cmds[q-1], Command{Kind: CmdUpgrade, X: i % w, Y: i / w})
+			_, e := UpgradeCost(hb.b, l)
+			upEnergy[q] += e
 		}
 	}
 	for k := range cmds {
@@ -480,6 +607,12 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		return nil, err
 	}
 	attacked := make([]bool, w*h)
+	// by[i]: the player whose inferred attack takes or reinforces cell i,
+	// and at[i] that attack's index in its list.
+	in.by = resize(in.by, w*h)
+	in.at = resize(in.at, w*h)
+	by, at := in.by, in.at
+	clear(by)
 	used := make([]int64, n+1)
 	for i := range next.Cells {
 		a, b := &prev.Cells[i], &next.Cells[i]
@@ -521,37 +654,87 @@ func (in *Inferrer) infer(st *State, prev, next *Frame, hidden map[int]hiddenBui
 		net := cost + max(0, (v-bonus+1)/2)
 		attacked[i] = true
 		used[uid] += net
+		by[i], at[i] = int32(uid), int32(len(cmds[uid-1]))
 		cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: net})
 	}
 
-	// The rest: attacks that capture nothing.
+	// The rest: attacks that capture nothing, on a canonical cell next to
+	// the player's territory that nobody else attacked.
+	waste := make([]int64, n+1)
+	target := make([]int, n+1)
 	for uid := 1; uid <= n; uid++ {
-		waste := spent[uid] - used[uid]
-		if waste <= 0 {
+		waste[uid] = spent[uid] - used[uid]
+		target[uid] = -1
+		if waste[uid] <= 0 {
 			continue
 		}
-		target, cost := -1, int64(-1)
+		cost := int64(-1)
 		for i := range st.cells {
 			if attacked[i] || !st.hasOwnedNeighbour(i%w, i/w, int32(uid)) {
 				continue
 			}
 			if c := work.attackCost(i); c > cost {
-				target, cost = i, c
+				target[uid], cost = i, c
 			}
 		}
-		if target < 0 {
-			continue // no cell to attack; the replay shows the energy
-		}
-		x, y := target%w, target/w
-		if waste < cost {
-			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: waste})
+	}
+	// A player with no such cell hides its energy in attacks that change
+	// no outcome: on a cell it takes itself, a second attack of s beside
+	// its own raised by s (the net is the same), which hides an even
+	// amount; the rest as a smaller attack on a cell another player takes
+	// while spending more than its captures need, whose attack there rises
+	// by as much.
+	for uid := 1; uid <= n; uid++ {
+		if waste[uid] <= 0 || target[uid] >= 0 {
 			continue
 		}
-		k := waste / 2
+		for i := range st.cells {
+			if waste[uid] < 2 {
+				break
+			}
+			if int(by[i]) != uid {
+				continue
+			}
+			s := waste[uid] / 2
+			c := &cmds[uid-1][at[i]]
+			c.Energy += s
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: s})
+			waste[uid] -= 2 * s
+		}
+		for i := range st.cells {
+			if waste[uid] <= 0 {
+				break
+			}
+			q := int(by[i])
+			if q == 0 || q == uid || !st.hasOwnedNeighbour(i%w, i/w, int32(uid)) {
+				continue
+			}
+			c := &cmds[q-1][at[i]]
+			r := min(waste[uid], waste[q])
+			if r <= 0 || c.Energy <= 0 {
+				continue
+			}
+			c.Energy += r
+			waste[q] -= r
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: i % w, Y: i / w, Energy: r})
+			waste[uid] -= r
+		}
+	}
+	for uid := 1; uid <= n; uid++ {
+		if waste[uid] <= 0 || target[uid] < 0 {
+			continue // nothing left, or no cell to attack: the replay shows the energy
+		}
+		t := target[uid]
+		x, y := t%w, t/w
+		if cost := work.attackCost(t); waste[uid] < cost {
+			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: waste[uid]})
+			continue
+		}
+		k := waste[uid] / 2
 		cmds[uid-1] = append(cmds[uid-1],
 			Command{Kind: CmdAttack, X: x, Y: y, Energy: k},
 			Command{Kind: CmdAttack, X: x, Y: y, Energy: k})
-		if r := waste - 2*k; r > 0 {
+		if r := waste[uid] - 2*k; r > 0 {
 			cmds[uid-1] = append(cmds[uid-1], Command{Kind: CmdAttack, X: x, Y: y, Energy: r})
 		}
 	}
@@ -580,7 +763,7 @@ func sortCommands(c []Command) {
 }
 
 // maxRemovedAlternatives bounds the assignments removedBuilds returns.
-const maxRemovedAlternatives = 32
+const maxRemovedAlternatives = 64
 
 // removedBuilds returns the possible sets of buildings (new ones, and
 // upgrades of standing ones) that players who lost their last Home this
@@ -623,12 +806,18 @@ func removedBuilds(st *State, prev, next *Frame) []map[int]hiddenBuild {
 	return alts
 }
 
-// removedFor lists removedBuilds' assignments for one player.
+// removedFor lists removedBuilds' assignments for one player: new
+// GoldMines and EnergyWells at any level its Home allowed, and upgrades of
+// standing ones, whose extra yields sum to what next reports; new
+// Fortresses on the first empty cells left; and Fortress upgrades (new or
+// standing), which only gold shows, by the gold they cost — fewest
+// upgrades first.
 func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]hiddenBuild {
 	u := &st.users[uid-1]
 	if u.techLevel == 0 || nu.TechLevel != 0 || nu.CellNumber == 0 {
 		return nil
 	}
+	top := min(3, u.techLevel)
 	w, h := st.cfg.Width, st.cfg.Height
 	var count [NumBuildings]int64
 	var gs, es int64
@@ -652,11 +841,11 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 			switch {
 			case c.building == BuildingNone:
 				empty = append(empty, i)
-			case c.building == GoldMine && int64(c.level) < min(3, u.techLevel):
+			case c.building == GoldMine && int64(c.level) < top:
 				mines = append(mines, i)
-			case c.building == EnergyWell && int64(c.level) < min(3, u.techLevel):
+			case c.building == EnergyWell && int64(c.level) < top:
 				wells = append(wells, i)
-			case c.building == Fortress && int64(c.level) < min(3, u.techLevel):
+			case c.building == Fortress:
 				forts = append(forts, i)
 			}
 		}
@@ -669,20 +858,28 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 		return nil
 	}
 	// choose lists the ways to place k new buildings of type b on empty
-	// cells (not taken) and upgrade standing ones (ups) so that the extra
-	// yield (val per level) sums to want: fewest upgrades first.
+	// cells (not taken) at levels 1..top and upgrade standing ones (ups)
+	// so that the extra yield (val per level) sums to want: fewest
+	// upgrades first.
 	type pick map[int]hiddenBuild
 	choose := func(b Building, k, want int64, ups []int, val func(i int) int64, taken map[int]bool) []pick {
 		var out []pick
 		cur := pick{}
-		var newCells func(j int, k, want int64)
+		perCost := map[int64]int{}
+		var newCells func(j int, k, want, budget int64)
 		var upCells func(j int, want, budget int64)
 		upCells = func(j int, want, budget int64) {
 			if len(out) >= maxRemovedAlternatives {
 				return
 			}
 			if want == 0 {
-				out = append(out, maps.Clone(cur))
+				// Assignments that cost the same gold give the same frame
+				// (the yields match by construction): a few of each, in
+				// case a later type needs the cells one of them took.
+				if g := goldOf(st, cur); budget == 0 && perCost[g] < 4 {
+					perCost[g]++
+					out = append(out, maps.Clone(cur))
+				}
 				return
 			}
 			if budget == 0 {
@@ -691,17 +888,16 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 			for ; j < len(ups); j++ {
 				i := ups[j]
 				l := int64(st.cells[i].level)
-				for to := l + 1; to <= min(3, u.techLevel); to++ {
+				for to := l + 1; to <= top && to-l <= budget; to++ {
 					if v := val(i) * (to - l); v <= want {
 						cur[i] = hiddenBuild{b: b, level: to}
-						upCells(j+1, want-v, budget-1)
+						upCells(j+1, want-v, budget-(to-l))
 						delete(cur, i)
 					}
 				}
 			}
 		}
-		var budget int64
-		newCells = func(j int, k, want int64) {
+		newCells = func(j int, k, want, budget int64) {
 			if len(out) >= maxRemovedAlternatives || want < 0 {
 				return
 			}
@@ -714,59 +910,138 @@ func removedFor(st *State, prev, next *Frame, uid int, nu *FrameUser) []map[int]
 				if taken[i] {
 					continue
 				}
-				cur[i] = hiddenBuild{b: b, level: 1}
-				newCells(j+1, k-1, want-val(i))
-				delete(cur, i)
+				for l := int64(1); l <= top && l-1 <= budget; l++ {
+					cur[i] = hiddenBuild{b: b, level: l}
+					newCells(j+1, k-1, want-val(i)*l, budget-(l-1))
+					delete(cur, i)
+				}
 			}
 		}
-		for budget = 0; budget <= 3 && len(out) == 0; budget++ {
-			newCells(0, k, want)
+		// budget: the upgrades, exactly; each depth finds new assignments.
+		for budget := int64(0); budget <= 4 && len(out) < maxRemovedAlternatives; budget++ {
+			newCells(0, k, want, budget)
 		}
 		return out
 	}
 	ng := func(i int) int64 { return int64(st.land[i].ng) }
 	ne := func(i int) int64 { return int64(st.land[i].ne) }
-	var out []map[int]hiddenBuild
-	for _, g := range choose(GoldMine, dGM, dGS, mines, ng, nil) {
-		taken := map[int]bool{}
-		for i := range g {
-			taken[i] = true
+	// Fortress upgrades: k1 from level 1 to 2 and k2 from 2 to 3, by the
+	// gold they cost (fewest first; one assignment per sum).
+	var ones, twos []int // standing Fortresses at level 1 and 2
+	for _, i := range forts {
+		switch st.cells[i].level {
+		case 1:
+			ones = append(ones, i)
+		case 2:
+			twos = append(twos, i)
 		}
-		for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
-			m := maps.Clone(map[int]hiddenBuild(g))
-			maps.Copy(m, map[int]hiddenBuild(e))
-			left := dF
-			for _, i := range empty {
-				if left == 0 {
-					break
-				}
-				if _, ok := m[i]; !ok {
-					m[i] = hiddenBuild{b: Fortress, level: 1}
-					left--
-				}
-			}
-			if left != 0 {
+	}
+	type fup struct{ k1, k2 int }
+	var fups []fup
+	seen := map[int64]bool{}
+	for steps := 0; steps <= 4; steps++ {
+		for k2 := 0; k2 <= steps; k2++ {
+			k1 := steps - k2
+			if top < 2 && steps > 0 || top < 3 && k2 > 0 {
 				continue
 			}
-			out = append(out, m)
-			// Fortress upgrades change no yield: only gold shows them.
-			// Try one or two, after the plain assignment.
-			for a := 0; a < len(forts) && len(out) < maxRemovedAlternatives; a++ {
-				m1 := maps.Clone(m)
-				m1[forts[a]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[a]].level) + 1}
-				out = append(out, m1)
-				for b := a + 1; b < len(forts) && len(out) < maxRemovedAlternatives; b++ {
-					m2 := maps.Clone(m1)
-					m2[forts[b]] = hiddenBuild{b: Fortress, level: int64(st.cells[forts[b]].level) + 1}
-					out = append(out, m2)
-				}
+			g := int64(k1)*400 + int64(k2)*600
+			if seen[g] || k1 > len(ones)+int(dF) || k2 > len(twos)+k1 {
+				continue
 			}
-			if len(out) >= maxRemovedAlternatives {
-				return out
+			seen[g] = true
+			fups = append(fups, fup{k1, k2})
+		}
+	}
+	var out []map[int]hiddenBuild
+	gms := choose(GoldMine, dGM, dGS, mines, ng, nil)
+	for _, f := range fups {
+		seenGE := map[int64]bool{} // GoldMines and EnergyWells by their gold
+		for _, g := range gms {
+			taken := map[int]bool{}
+			for i := range g {
+				taken[i] = true
+			}
+			for _, e := range choose(EnergyWell, dEW, dES, wells, ne, taken) {
+				m := maps.Clone(map[int]hiddenBuild(g))
+				maps.Copy(m, map[int]hiddenBuild(e))
+				gold := goldOf(st, m)
+				if seenGE[gold] {
+					continue // the same frame as one already listed
+				}
+				seenGE[gold] = true
+				// New Fortresses on the first empty cells left, then the
+				// upgrades: 1->2 on new ones first, then standing ones;
+				// 2->3 on standing level-2 ones first, then raised ones.
+				var level1, level2 []int
+				left := dF
+				for _, i := range empty {
+					if left == 0 {
+						break
+					}
+					if _, ok := m[i]; !ok {
+						m[i] = hiddenBuild{b: Fortress, level: 1}
+						level1 = append(level1, i)
+						left--
+					}
+				}
+				if left != 0 {
+					continue
+				}
+				level1 = append(level1, ones...)
+				for _, i := range level1[:f.k1] {
+					m[i] = hiddenBuild{b: Fortress, level: 2}
+				}
+				level2 = append(append(level2, twos...), level1[:f.k1]...)
+				for _, i := range level2[:f.k2] {
+					m[i] = hiddenBuild{b: Fortress, level: 3}
+				}
+				out = append(out, m)
+				if len(out) >= maxRemovedAlternatives {
+					return sortByGold(st, out)
+				}
 			}
 		}
 	}
-	return out
+	return sortByGold(st, out)
+}
+
+// goldOf is the gold the builds and upgrades of an assignment cost.
+func goldOf[M ~map[int]hiddenBuild](st *State, m M) int64 {
+	var g int64
+	for _, i := range slices.Sorted(maps.Keys(m)) {
+		hb := m[i]
+		c := &st.cells[i]
+		from := int64(c.level)
+		if c.building == BuildingNone {
+			g += BuildCost(hb.b)
+			from = 1
+		}
+		for l := from; l < hb.level; l++ {
+			u, _ := UpgradeCost(hb.b, l)
+			g += u
+		}
+	}
+	return g
+}
+
+// sortByGold orders assignments by the gold they cost, cheapest (fewest
+// upgrades) first, keeping the order of equals.
+func sortByGold(st *State, out []map[int]hiddenBuild) []map[int]hiddenBuild {
+	gold := make(map[int]int64, len(out))
+	for k, m := range out {
+		gold[k] = goldOf(st, m)
+	}
+	idx := make([]int, len(out))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return gold[idx[a]] < gold[idx[b]] })
+	sorted := make([]map[int]hiddenBuild, len(out))
+	for k, j := range idx {
+		sorted[k] = out[j]
+	}
+	return sorted
 }
 
 // diffPlayed compares a played frame with the replay's, leaving out what

@@ -35,6 +35,34 @@ func (v Violation) String() string {
 	return s
 }
 
+// Unexplained is a round the inference found no commands for while no
+// rule proves the frame impossible: the replay may still be legal
+// (docs/import.md). Closest is the first difference between the replay's
+// frame and the closest round the inference found; Bounded says the
+// search for hidden actions stopped at its bound.
+type Unexplained struct {
+	Turn    int
+	Closest Violation
+	Bounded bool
+}
+
+func (u Unexplained) String() string {
+	s := fmt.Sprintf("turn %d: no commands found that explain this round; the file may still be legal (closest inferred round: %s %s: %s, the commands found give %s", u.Turn, u.Closest.Where, u.Closest.Field, u.Closest.Found, u.Closest.Allowed)
+	if u.Bounded {
+		s += "; the search for hidden actions stopped at its bound"
+	}
+	return s + ")"
+}
+
+// UnexplainedError is returned by Import for a replay with a round the
+// inference does not explain and the rules do not refute: nothing proves
+// the replay breaks the rules, but no .rwd can be written for it.
+type UnexplainedError struct {
+	Round Unexplained
+}
+
+func (e *UnexplainedError) Error() string { return e.Round.String() }
+
 // AuditError is returned by Import for a replay no legal commands
 // produce: the violations, in turn order.
 type AuditError struct {
@@ -57,8 +85,12 @@ type Step struct {
 	// State is the state after the round, as the rules give it; valid
 	// during the callback only.
 	State *colorfight2.State
-	// Violations found in the replay's frame Turn.
+	// Violations found in the replay's frame Turn: each is proved, a
+	// condition every legal round meets and the frame does not.
 	Violations []Violation
+	// Unexplained is set when the inference found no commands that give
+	// frame Turn and no violation is proved.
+	Unexplained *Unexplained
 }
 
 // Game is what Walk learns of the game before its first round.
@@ -83,8 +115,11 @@ type Game struct {
 // (colorfight2.InferCommands) and played, and the frame the rules give is
 // compared with the replay's. step is called for every round with what was
 // played and the violations found; a replay whose frames all follow has
-// none. After a violation the walk goes on from the state the rules gave,
-// so one tampered frame is reported once, at its turn.
+// none. A frame the played round does not give is a violation only when
+// a rule proves no commands give it (colorfight2.Impossible, or the
+// frame's own checks); else the round is unexplained (Step.Unexplained).
+// After either the walk goes on from the state the rules gave and from
+// the replay's frame, so one tampered frame is reported once, at its turn.
 //
 // Walk holds two frames and one state at a time; its cost is bounded by
 // the decoder's limits.
@@ -126,7 +161,11 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 	st.Step(nil)
 	w := &walker{g: g}
 	s := &Step{Turn: 1, State: st}
-	s.Violations = w.compare(&next, st, &played, nil)
+	diff, own := w.compare(&next, st, &played, nil)
+	s.Violations = own
+	if diff != nil {
+		s.Violations = append([]Violation{*diff}, own...) // registration has no commands to find
+	}
 	if err := step(g, s); err != nil {
 		return g, err
 	}
@@ -144,7 +183,7 @@ func Walk(r io.Reader, step func(*Game, *Step) error) (*Game, error) {
 		g.Frames++
 		s, after := w.playRound(st, &prev, &next, &played, lastBad)
 		st = after
-		lastBad = len(s.Violations) > 0
+		lastBad = len(s.Violations) > 0 || s.Unexplained != nil
 		if err := step(g, s); err != nil {
 			return g, err
 		}
@@ -171,6 +210,11 @@ type walker struct {
 // frame), and a replay that went its own way from some turn on is
 // followed from its frames (reported once, where it left the rules). The
 // state returned is valid until the next call.
+//
+// When no start explains next, the verdict is the rules' state's: a
+// violation when a rule proves that no commands give next from it
+// (colorfight2.Impossible, or the frame's own checks), else an
+// unexplained round.
 func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight2.Frame, lastBad bool) (*Step, *colorfight2.State) {
 	starts := []*colorfight2.State{st}
 	if lastBad && w.file.LoadFrameUnchecked(w.g.Config, prev.ByUID(&w.sortPrev)) == nil {
@@ -182,7 +226,8 @@ func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight
 		start.Frame(from)
 		from.CopyRatings(prev)
 		w.before.CopyFrom(start)
-		cmds, err := w.inf.Infer(start, from, next.ByUID(&w.sortNext))
+		nf := next.ByUID(&w.sortNext)
+		cmds, err := w.inf.Infer(start, from, nf)
 		if err != nil {
 			cmds = nil // next is not a frame of this game; compare says why
 		}
@@ -194,9 +239,24 @@ func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight
 		after.CopyFrom(start)
 		after.Step(cmds)
 		s := &Step{Turn: next.Turn, Commands: cmds, State: after}
-		s.Violations = w.compare(next, after, played, &w.before)
-		if len(s.Violations) == 0 {
+		diff, own := w.compare(next, after, played, &w.before)
+		if diff == nil && len(own) == 0 {
 			return s, after
+		}
+		if k == 0 {
+			// The verdict, from the rules' state (start, unplayed, is
+			// still st's copy in w.before).
+			if d := colorfight2.Impossible(&w.before, nf); d != nil {
+				s.Violations = append(s.Violations, violation(d))
+			}
+			for _, v := range own {
+				if len(s.Violations) == 0 || s.Violations[0].Where != v.Where || s.Violations[0].Field != v.Field {
+					s.Violations = append(s.Violations, v)
+				}
+			}
+			if len(s.Violations) == 0 {
+				s.Unexplained = &Unexplained{Turn: next.Turn, Closest: *diff, Bounded: w.inf.Bounded()}
+			}
 		}
 		if k == len(starts)-1 {
 			if first != nil {
@@ -212,19 +272,26 @@ func (w *walker) playRound(st *colorfight2.State, prev, next, played *colorfight
 	return first, st
 }
 
+// violation is a proof of colorfight2.Impossible as a Violation.
+func violation(d *colorfight2.Divergence) Violation {
+	return Violation{Turn: d.Turn, Where: d.Where, Field: d.Field, Found: d.Got, Allowed: d.Want}
+}
+
 // compare lists how the replay's frame want differs from state st (which
-// got receives); before is the state before the round, for explanations.
-func (w *walker) compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) []Violation {
+// got receives): diff, the first difference (nil when none), and own,
+// what the frame breaks on its own (the checks of a single frame, which
+// prove a violation); before is the state before the round, for
+// explanations.
+func (w *walker) compare(want *colorfight2.Frame, st *colorfight2.State, got *colorfight2.Frame, before *colorfight2.State) (diff *Violation, own []Violation) {
 	st.Frame(got)
 	got.CopyRatings(want)
 	wf := want.ByUID(&w.sortNext)
-	var out []Violation
 	if d := colorfight2.Diff(wf, got); d != nil {
 		v := Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Want, Allowed: d.Got}
 		if before != nil && strings.HasPrefix(d.Where, "user ") && (d.Field == "gold" || d.Field == "energy") {
 			v.Explain = explain(d, before, st)
 		}
-		out = append(out, v)
+		diff = &v
 	}
 	// The frame on its own: what a single frame must satisfy.
 	if err := w.check.LoadFrame(st.Config(), wf); err != nil {
@@ -233,11 +300,9 @@ func (w *walker) compare(want *colorfight2.Frame, st *colorfight2.State, got *co
 		if errors.As(err, &d) {
 			v = Violation{Turn: want.Turn, Where: d.Where, Field: d.Field, Found: d.Got, Allowed: d.Want}
 		}
-		if len(out) == 0 || out[0].Where != v.Where || out[0].Field != v.Field {
-			out = append(out, v)
-		}
+		own = append(own, v)
 	}
-	return out
+	return diff, own
 }
 
 // explain says how the rules reach a user's gold or energy.
@@ -293,6 +358,8 @@ type ImportResult struct {
 // it. The header says the commands are inferred and names the source's
 // SHA-256. A replay that breaks the rules is not imported: the error is an
 // *AuditError listing the violations (nothing is written after the first).
+// A replay with a round the inference cannot explain, and the rules do not
+// refute, is not imported either: the error is an *UnexplainedError.
 func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error) {
 	var rw *replay.Writer
 	res := &ImportResult{}
@@ -300,6 +367,9 @@ func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
 	g, err := Walk(r, func(g *Game, s *Step) error {
 		if len(s.Violations) > 0 {
 			return &AuditError{Violations: s.Violations}
+		}
+		if s.Unexplained != nil {
+			return &UnexplainedError{Round: *s.Unexplained}
 		}
 		if rw == nil {
 			h := replay.Header{Config: g.Config, Map: g.Map, Created: opts.Created, Tool: opts.Tool,
@@ -346,7 +416,11 @@ type AuditResult struct {
 	Game       *Game
 	Rounds     int
 	Violations []Violation
-	// More is true when violations beyond the limit were left out.
+	// Unexplained lists the rounds the inference found no commands for
+	// and no rule refutes (at most the limit, like Violations).
+	Unexplained []Unexplained
+	// More is true when violations or unexplained rounds beyond the limit
+	// were left out.
 	More bool
 }
 
@@ -357,7 +431,8 @@ type AuditResult struct {
 const MaxAuditViolations = 100000
 
 // Audit plays an official replay by the rules (Walk) and collects every
-// violation, at most limit of them (0: no limit but MaxAuditViolations).
+// violation and every unexplained round, at most limit of each (0: no
+// limit but MaxAuditViolations).
 func Audit(r io.Reader, limit int) (*AuditResult, error) {
 	if limit <= 0 || limit > MaxAuditViolations {
 		limit = MaxAuditViolations
@@ -366,11 +441,18 @@ func Audit(r io.Reader, limit int) (*AuditResult, error) {
 	g, err := Walk(r, func(g *Game, s *Step) error {
 		res.Rounds = s.Turn
 		for _, v := range s.Violations {
-			if limit > 0 && len(res.Violations) >= limit {
+			if len(res.Violations) >= limit {
 				res.More = true
 				return nil
 			}
 			res.Violations = append(res.Violations, v)
+		}
+		if u := s.Unexplained; u != nil {
+			if len(res.Unexplained) >= limit {
+				res.More = true
+				return nil
+			}
+			res.Unexplained = append(res.Unexplained, *u)
 		}
 		return nil
 	})

@@ -137,6 +137,9 @@ func (f *Fork) fromCFR(data []byte, turn int) error {
 		if len(s.Violations) > 0 {
 			return &cfr.AuditError{Violations: s.Violations}
 		}
+		if s.Unexplained != nil {
+			return &cfr.UnexplainedError{Round: *s.Unexplained}
+		}
 		if s.Turn-1 < turn && s.Turn-1 == len(o.Rounds) {
 			cs, err := held.keep(s.Turn-1, s.Commands)
 			if err != nil {
