@@ -10,7 +10,7 @@ import (
 )
 
 // realworldFiles are the tournament replays the official server wrote
-// (testdata/realworld/README.md).
+// (../shared/realworld/README.md; read with testutil.RealWorld).
 var realworldFiles = []struct {
 	path   string
 	winner string
