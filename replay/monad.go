@@ -207,22 +207,9 @@ func (r *Reader) NextMonad() (*MonadRound, error) {
 	}
 	rd := &r.mround
 	np := len(r.hdr.Players)
-	clear(rd.Logs)
-	first, err := r.br.br.Peek(1)
+	first, err := r.roundLogs(&rd.Logs)
 	if err != nil {
-		return nil, r.fail(err)
-	}
-	if first[0] == tagLog && r.hdr.Logs {
-		r.br.ReadByte()
-		if err := r.readLogs(&rd.Logs); err != nil {
-			return nil, r.fail(err)
-		}
-		if first, err = r.br.br.Peek(1); err != nil {
-			return nil, r.fail(err)
-		}
-		if first[0]&0x80 != 0 {
-			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
-		}
+		return nil, err
 	}
 	if first[0]&0x80 != 0 {
 		tag, _ := r.br.ReadByte()

@@ -433,22 +433,9 @@ func (r *Reader) Next() (*Round, error) {
 	}
 	rd := &r.round
 	np := len(r.hdr.Players)
-	clear(rd.Logs)
-	first, err := r.br.br.Peek(1)
+	first, err := r.roundLogs(&rd.Logs)
 	if err != nil {
-		return nil, r.fail(err)
-	}
-	if first[0] == tagLog && r.hdr.Logs {
-		r.br.ReadByte()
-		if err := r.readLogs(&rd.Logs); err != nil {
-			return nil, r.fail(err)
-		}
-		if first, err = r.br.br.Peek(1); err != nil {
-			return nil, r.fail(err)
-		}
-		if first[0]&0x80 != 0 {
-			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
-		}
+		return nil, err
 	}
 	if first[0]&0x80 != 0 {
 		tag, _ := r.br.ReadByte()
@@ -520,6 +507,31 @@ func (r *Reader) Next() (*Round, error) {
 // readLogs reads a log record after its tag into *logs (Round.Logs or
 // MonadRound.Logs): a count, then per entry a uid (increasing,
 // 1..players), a length (1..MaxRoundLogBytes) and the bytes.
+// roundLogs reads the log record that may stand before a round (a file
+// whose header says it holds logs) into logs, cleared first, and returns
+// the first byte of the round that follows, peeked; errors are the
+// reader's own (r.fail).
+func (r *Reader) roundLogs(logs *[][]byte) ([]byte, error) {
+	clear(*logs)
+	first, err := r.br.br.Peek(1)
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	if first[0] == tagLog && r.hdr.Logs {
+		r.br.ReadByte()
+		if err := r.readLogs(logs); err != nil {
+			return nil, r.fail(err)
+		}
+		if first, err = r.br.br.Peek(1); err != nil {
+			return nil, r.fail(err)
+		}
+		if first[0]&0x80 != 0 {
+			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
+		}
+	}
+	return first, nil
+}
+
 func (r *Reader) readLogs(logs *[][]byte) error {
 	np := len(r.hdr.Players)
 	if len(*logs) != np {
