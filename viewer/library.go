@@ -64,7 +64,7 @@ type Library struct {
 	loaded  map[string]*loadSlot
 	cached  int64 // the bytes of the finished replays in loaded
 	tick    int
-	decodes int // decodes started (for the tests)
+	decodes int // decodes run, not counting those the budget refused before they began (for the tests)
 	// summarizing holds the summaries in progress, by id, so concurrent
 	// listings of a folder read each new file once.
 	summarizing map[string]*summarySlot
@@ -482,11 +482,13 @@ func (l *Library) Load(id string) (*Replay, error) {
 		l.dropLocked(id, s)
 	}
 	l.loaded[id] = ns
-	l.decodes++
 	l.mu.Unlock()
 
 	ns.rep, ns.err = l.load(id)
 	l.mu.Lock()
+	if !errors.Is(ns.err, ErrBusy) {
+		l.decodes++
+	}
 	if ns.err == nil {
 		ns.cost = replayBytes(ns.rep)
 		if l.loaded[id] == ns {
