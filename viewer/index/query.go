@@ -1,0 +1,367 @@
+package index
+
+import (
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
+)
+
+// MaxPage bounds a page's rows; DefaultPage is a page's size when the
+// query gives none.
+const (
+	MaxPage     = 500
+	DefaultPage = 100
+)
+
+// MaxSearch bounds a search's length in bytes.
+const MaxSearch = 200
+
+// Sorts are the orders a page can be listed in: by date (newest first by
+// default), rounds, size or winner; each ties on the path.
+var Sorts = []string{"date", "rounds", "size", "winner"}
+
+// Query selects and orders replays. Every filter is optional; the zero
+// Query lists every replay newest first.
+type Query struct {
+	// Sort is one of Sorts ("" = "date"); Asc lists smallest first (the
+	// default is largest first for date, rounds and size, A to Z for
+	// winner when Asc is set).
+	Sort string
+	Asc  bool
+	// After is the cursor of the previous page (Page.Next): the page
+	// starts after it.
+	After string
+	Limit int
+	// Game is "ColorfightII" or "Monad".
+	Game string
+	// Bot keeps the games a bot (its Seat.Key) played; with Lost, only
+	// those it did not win (its seat's rank is not 1: games without a
+	// known ranking are left out).
+	Bot  string
+	Lost bool
+	// Player keeps the games with a seat of this name.
+	Player string
+	// Winner keeps the games won by this seat name or bot identity.
+	Winner string
+	// From and To bound the date (To exclusive); zero for none.
+	From, To time.Time
+	// Complete is "complete", "incomplete" or "" (both).
+	Complete string
+	// Search is a full-text search over the path, seat names and bots:
+	// every word must start a word there.
+	Search string
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Rows []*Replay
+	// Next is the cursor of the next page; "" on the last page.
+	Next string
+}
+
+type cursor struct {
+	V any    `json:"v"`
+	P string `json:"p"`
+}
+
+// where builds the filter clause and its arguments.
+func (q *Query) where() (string, []any, error) {
+	var conds []string
+	var args []any
+	if q.Game != "" {
+		conds = append(conds, "r.game = ?")
+		args = append(args, q.Game)
+	}
+	if q.Bot != "" {
+		if q.Lost {
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id AND s.rank > 1)")
+		} else {
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id)")
+		}
+		args = append(args, q.Bot)
+	}
+	if q.Player != "" {
+		conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.name = ? AND s.replay = r.id)")
+		args = append(args, q.Player)
+	}
+	if q.Winner != "" {
+		conds = append(conds, "(r.winner = ? OR r.winner_bot = ?)")
+		args = append(args, q.Winner, q.Winner)
+	}
+	if !q.From.IsZero() {
+		conds = append(conds, "r.date >= ?")
+		args = append(args, q.From.UnixNano())
+	}
+	if !q.To.IsZero() {
+		conds = append(conds, "r.date < ?")
+		args = append(args, q.To.UnixNano())
+	}
+	switch q.Complete {
+	case "":
+	case "complete":
+		conds = append(conds, "r.complete = 1")
+	case "incomplete":
+		conds = append(conds, "r.complete = 0")
+	default:
+		return "", nil, fmt.Errorf("complete=%q: want complete or incomplete", q.Complete)
+	}
+	if s := strings.TrimSpace(q.Search); s != "" {
+		if len(s) > MaxSearch {
+			return "", nil, fmt.Errorf("search of %d bytes: at most %d", len(s), MaxSearch)
+		}
+		conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		args = append(args, ftsQuery(s))
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " AND " + strings.Join(conds, " AND "), args, nil
+}
+
+// ftsQuery turns words into an FTS5 query where each word is a quoted
+// prefix: no word is read as FTS5 syntax.
+func ftsQuery(s string) string {
+	var parts []string
+	for _, w := range strings.Fields(s) {
+		parts = append(parts, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Page lists one page of the replays q selects.
+func (ix *Index) Page(q Query) (*Page, error) {
+	col := "date"
+	switch q.Sort {
+	case "", "date":
+	case "rounds", "size", "winner":
+		col = q.Sort
+	default:
+		return nil, fmt.Errorf("sort=%q: want one of %s", q.Sort, strings.Join(Sorts, ", "))
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultPage
+	}
+	limit = min(limit, MaxPage)
+	where, args, err := q.where()
+	if err != nil {
+		return nil, err
+	}
+	dir, cmp := "DESC", "<"
+	if q.Asc {
+		dir, cmp = "ASC", ">"
+	}
+	if q.After != "" {
+		var c cursor
+		b, err := base64.RawURLEncoding.DecodeString(q.After)
+		if err != nil || json.Unmarshal(b, &c) != nil {
+			return nil, fmt.Errorf("after=%q: not a cursor of this listing", q.After)
+		}
+		v := c.V
+		if f, ok := v.(float64); ok {
+			v = int64(f)
+		}
+		where += fmt.Sprintf(" AND (r.%s, r.path) %s (?, ?)", col, cmp)
+		args = append(args, v, c.P)
+	}
+	// For the path tie-break, an order in the same direction keeps the
+	// keyset comparison a row-value one.
+	query := fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", replayCols, where, col, dir, dir, limit+1)
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	reps, ids, err := scanReplays(rows)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{}
+	if len(reps) > limit {
+		reps, ids = reps[:limit], ids[:limit]
+		last := reps[limit-1]
+		var v any
+		switch col {
+		case "date":
+			v = unixNano(last.Date)
+		case "rounds":
+			v = last.Rounds
+		case "size":
+			v = last.Size
+		case "winner":
+			v = last.Winner
+		}
+		b, _ := json.Marshal(cursor{V: v, P: last.Path})
+		p.Next = base64.RawURLEncoding.EncodeToString(b)
+	}
+	if err := ix.fillSeats(reps, ids); err != nil {
+		return nil, err
+	}
+	p.Rows = reps
+	return p, nil
+}
+
+const replayCols = "r.id, r.path, r.size, r.mtime, r.hash, r.game, r.format, r.rounds, r.max_turn, r.complete, r.created, r.date, r.winner, r.winner_bot, r.winner_score, r.parent, r.import, r.status, r.err"
+
+func scanReplays(rows *sql.Rows) ([]*Replay, []int64, error) {
+	defer rows.Close()
+	var reps []*Replay
+	var ids []int64
+	for rows.Next() {
+		r := &Replay{}
+		var id, mtime, created, date int64
+		if err := rows.Scan(&id, &r.Path, &r.Size, &mtime, &r.Hash, &r.Game, &r.Format, &r.Rounds, &r.MaxTurn, &r.Complete, &created, &date,
+			&r.Winner, &r.WinnerBot, &r.WinnerScore, &r.Parent, &r.Import, &r.Status, &r.Err); err != nil {
+			return nil, nil, fmt.Errorf("index: %w", err)
+		}
+		r.ModTime, r.Created, r.Date = time.Unix(0, mtime), fromNano(created), fromNano(date)
+		reps = append(reps, r)
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("index: %w", err)
+	}
+	return reps, ids, nil
+}
+
+func (ix *Index) fillSeats(reps []*Replay, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*Replay, len(ids))
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		byID[id] = reps[i]
+		ph[i] = "?"
+		args[i] = id
+	}
+	rows, err := ix.db.Query("SELECT replay, uid, name, bot, rank, score, cells, errors, faults FROM seats WHERE replay IN ("+strings.Join(ph, ",")+") ORDER BY replay, uid", args...)
+	if err != nil {
+		return fmt.Errorf("index: seats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s Seat
+		if err := rows.Scan(&id, &s.UID, &s.Name, &s.Bot, &s.Rank, &s.Score, &s.Cells, &s.Errors, &s.Faults); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		if r := byID[id]; r != nil {
+			r.Seats = append(r.Seats, s)
+		}
+	}
+	return rows.Err()
+}
+
+// Get returns the replay at path, or nil when it is not indexed.
+func (ix *Index) Get(path string) (*Replay, error) {
+	rows, err := ix.db.Query("SELECT "+replayCols+" FROM replays r WHERE r.path = ?", path)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	reps, ids, err := scanReplays(rows)
+	if err != nil || len(reps) == 0 {
+		return nil, err
+	}
+	return reps[0], ix.fillSeats(reps, ids)
+}
+
+// Standing is one bot's line of the standings: the tournament's
+// aggregate (match.Standing: games, wins, mean rank, mean score, Elo) and
+// the game its counts come from.
+type Standing struct {
+	match.Standing
+	Game string
+}
+
+// MaxStandingsGames bounds the games one standings computation reads (in
+// path order; the rest are left out and Standings says so).
+const MaxStandingsGames = 2_000_000
+
+// Standings rates the bots over the complete games q selects (its Sort,
+// After and Limit are ignored), one table per game (ColorfightII, then
+// Monad), each by the tournament's own aggregate, match.Standings, over
+// the games in path order, as `rewind analyze DIR` does. The unfiltered
+// standings are kept until the index changes.
+func (ix *Index) Standings(q Query) ([]Standing, error) {
+	q.Sort, q.After, q.Limit = "", "", 0
+	all := q == Query{}
+	if all {
+		ix.mu.Lock()
+		if ix.stValid && ix.stGen == ix.gen {
+			st := ix.standings
+			ix.mu.Unlock()
+			return st, nil
+		}
+		ix.mu.Unlock()
+	}
+	gen := ix.Generation()
+	where, args, err := q.where()
+	if err != nil {
+		return nil, err
+	}
+	// Seats of the selected complete games in path order.
+	query := fmt.Sprintf(`SELECT r.id, r.game, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: standings: %w", err)
+	}
+	defer rows.Close()
+	byGame := map[string][]match.GameResult{}
+	var lastID int64 = -1
+	var cur *match.GameResult
+	var curGame string
+	flush := func() {
+		if cur != nil {
+			byGame[curGame] = append(byGame[curGame], *cur)
+		}
+	}
+	n := 0
+	for rows.Next() {
+		var id int64
+		var game string
+		var s match.SeatResult
+		if err := rows.Scan(&id, &game, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		if id != lastID {
+			flush()
+			n++
+			if n > MaxStandingsGames {
+				cur = nil
+				break
+			}
+			lastID, curGame = id, game
+			cur = &match.GameResult{Game: n - 1}
+			if game == "Monad" {
+				cur.Ruleset = monad.RulesetID
+			}
+		}
+		cur.Seats = append(cur.Seats, s)
+	}
+	flush()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	var out []Standing
+	for _, game := range []string{"ColorfightII", "Monad"} {
+		for _, s := range match.Standings(byGame[game]) {
+			out = append(out, Standing{Standing: s, Game: game})
+		}
+	}
+	if all {
+		ix.mu.Lock()
+		if ix.gen == gen {
+			ix.standings, ix.stGen, ix.stValid = out, gen, true
+		}
+		ix.mu.Unlock()
+	}
+	return out, nil
+}
