@@ -53,6 +53,10 @@ type LibraryPage struct {
 	Live     bool
 	LiveRows []LiveRow
 	Assets   Assets
+	// Filter, when set, is an indexed library's filter form; Next the
+	// next page and First the first ("" when none).
+	Filter      *LibraryFilter
+	Next, First string
 }
 
 // LiveRow is one game being played, on the library page.

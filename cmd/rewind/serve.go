@@ -61,6 +61,14 @@ its own address. Stop it with Ctrl-C.`,
 				return err
 			}
 			defer lib.Close()
+			warn, err := lib.OpenIndex()
+			if err != nil {
+				return err
+			}
+			if warn != nil {
+				fmt.Fprintf(opts.stderr, "warning: %v\n", warn)
+			}
+			go lib.Follow(ctx, followEvery, func(format string, args ...any) { fmt.Fprintf(opts.stderr, format+"\n", args...) })
 			return serveLibrary(ctx, lib, opts, "/")
 		},
 	}
@@ -68,6 +76,11 @@ its own address. Stop it with Ctrl-C.`,
 	cmd.Flags().Int64Var(&opts.maxUpload, "max-upload", viewer.DefaultMaxUpload, "largest upload accepted, in bytes (0 turns uploads off)")
 	return cmd
 }
+
+// followEvery is how often serve looks for new, changed and deleted
+// replays (a walk of the folder that stats each file and reads only the
+// new or changed ones).
+const followEvery = 2 * time.Second
 
 func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -362,6 +363,86 @@ func (ix *Index) Standings(q Query) ([]Standing, error) {
 			ix.standings, ix.stGen, ix.stValid = out, gen, true
 		}
 		ix.mu.Unlock()
+	}
+	return out, nil
+}
+
+// RatingPoint is a bot's Elo after its Game-th game of the library.
+type RatingPoint struct {
+	Game int
+	Path string
+	Elo  float64
+}
+
+// MaxRatingGames bounds the library (its complete games of the bot's game)
+// over which Rating draws a curve; past it Rating returns nil.
+const MaxRatingGames = 20_000
+
+// Rating returns bot's Elo (match.Standings, as Standings computes it)
+// after each of at most points of its games, spread evenly, in path
+// order: the rating over time. Nil when the bot played no complete game,
+// or the library holds more than MaxRatingGames complete games of its
+// game.
+func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
+	var game string
+	err := ix.db.QueryRow(`SELECT r.game FROM seats s JOIN replays r ON r.id = s.replay WHERE s.key = ? AND r.complete = 1 LIMIT 1`, bot).Scan(&game)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	var n int
+	if err := ix.db.QueryRow("SELECT count(*) FROM replays WHERE game = ? AND complete = 1", game).Scan(&n); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	if n > MaxRatingGames {
+		return nil, nil
+	}
+	rows, err := ix.db.Query(`SELECT r.id, r.path, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1 AND r.game = ? ORDER BY r.path, s.uid`, game)
+	if err != nil {
+		return nil, fmt.Errorf("index: rating: %w", err)
+	}
+	defer rows.Close()
+	var games []match.GameResult
+	var paths []string
+	var mine []int // indices of the bot's games
+	var last int64 = -1
+	for rows.Next() {
+		var id int64
+		var p string
+		var s match.SeatResult
+		if err := rows.Scan(&id, &p, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		if id != last {
+			last = id
+			g := match.GameResult{Game: len(games)}
+			if game == "Monad" {
+				g.Ruleset = monad.RulesetID
+			}
+			games = append(games, g)
+			paths = append(paths, p)
+		}
+		g := &games[len(games)-1]
+		g.Seats = append(g.Seats, s)
+		if s.Bot == bot && (len(mine) == 0 || mine[len(mine)-1] != len(games)-1) {
+			mine = append(mine, len(games)-1)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	points = max(1, min(points, len(mine)))
+	var out []RatingPoint
+	for k := 1; k <= points; k++ {
+		i := mine[k*len(mine)/points-1]
+		for _, st := range match.Standings(games[:i+1]) {
+			if st.Bot == bot {
+				out = append(out, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo})
+			}
+		}
 	}
 	return out, nil
 }
