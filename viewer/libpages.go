@@ -337,7 +337,7 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // ratingOption is the ECharts option of a bot's rating over time, as
-// JSON safe inside a script element.
+// JSON (an attribute of the page, escaped by templ).
 func ratingOption(bot string, pts []index.RatingPoint) string {
 	xs := make([]int, len(pts))
 	ys := make([]float64, len(pts))
@@ -351,6 +351,6 @@ func ratingOption(bot string, pts []index.RatingPoint) string {
 		"yAxis":   map[string]any{"type": "value", "scale": true},
 		"series":  []any{map[string]any{"type": "line", "name": "Elo", "data": ys}},
 	}
-	b, _ := json.Marshal(opt) // escapes <, > and &: safe in a script element
+	b, _ := json.Marshal(opt)
 	return string(b)
 }

@@ -234,7 +234,7 @@ func (s *Server) HTTPServer() *http.Server {
 }
 
 // csp allows only the server's own scripts; ECharts needs inline styles.
-const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.hosts != nil && !s.hosts[r.Host] {

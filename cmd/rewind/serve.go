@@ -56,25 +56,37 @@ its own address. Stop it with Ctrl-C.`,
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
-			lib, err := viewer.OpenLibrary(opts.dir)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			warn, err := lib.OpenIndex()
-			if err != nil {
-				return err
-			}
-			if warn != nil {
-				fmt.Fprintf(opts.stderr, "warning: %v\n", warn)
-			}
-			go lib.Follow(ctx, followEvery, func(format string, args ...any) { fmt.Fprintf(opts.stderr, format+"\n", args...) })
-			return serveLibrary(ctx, lib, opts, "/")
+			return runServe(ctx, opts)
 		},
 	}
 	addServeFlags(cmd, opts)
 	cmd.Flags().Int64Var(&opts.maxUpload, "max-upload", viewer.DefaultMaxUpload, "largest upload accepted, in bytes (0 turns uploads off)")
 	return cmd
+}
+
+// runServe serves the library in opts.dir, kept in its index
+// (DIR/.rewind/index.db, followed every followEvery), until ctx ends.
+func runServe(ctx context.Context, opts *serveOptions) error {
+	lib, err := viewer.OpenLibrary(opts.dir)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	warn, err := lib.OpenIndex()
+	if err != nil {
+		return err
+	}
+	stderr := opts.stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	if warn != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", warn)
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go lib.Follow(fctx, followEvery, func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) })
+	return serveLibrary(ctx, lib, opts, "/")
 }
 
 // followEvery is how often serve looks for new, changed and deleted

@@ -8,7 +8,7 @@
   var table = document.getElementById('library');
   var chart = document.getElementById('rating-chart');
   if (chart && window.echarts) {
-    var opt = JSON.parse(document.getElementById('rating-option').textContent);
+    var opt = JSON.parse(chart.getAttribute('data-option'));
     window.echarts.init(chart).setOption(opt);
   }
   if (!table || !table.hasAttribute('data-indexed')) return;
@@ -57,6 +57,9 @@
   if (window.EventSource) {
     var es = new EventSource('/library/events');
     es.addEventListener('library', function () { if (!document.hidden) refresh(); else again = true; });
+    // Closed when the page goes, so streams never pile up on the
+    // browser's few connections to the server.
+    window.addEventListener('pagehide', function () { es.close(); });
     document.addEventListener('visibilitychange', function () { if (!document.hidden && again) { again = false; refresh(); } });
   }
 })();
