@@ -222,7 +222,7 @@ func TestIndexCommandDamagedAndNewer(t *testing.T) {
 	binary.BigEndian.PutUint32(b[60:], index.SchemaVersion+1)
 	os.WriteFile(db, b, 0o644)
 	out, err = runCLIOut(t, "index", dir)
-	if err == nil || !strings.Contains(err.Error(), "newer rewind") || !strings.Contains(err.Error(), "schema version 2") {
+	if err == nil || !strings.Contains(err.Error(), "newer rewind") || !strings.Contains(err.Error(), "schema version 3") {
 		t.Fatalf("newer index: %v\n%s", err, out)
 	}
 	after, _ := os.ReadFile(db)
@@ -233,5 +233,56 @@ func TestIndexCommandDamagedAndNewer(t *testing.T) {
 	err = runServe(context.Background(), &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard})
 	if err == nil || !strings.Contains(err.Error(), "newer rewind") {
 		t.Fatalf("serve of a newer index: %v", err)
+	}
+}
+
+// TestAnalyzeDirReusesIndex: `rewind analyze DIR` keeps each game's
+// analysis in the folder's index and a second run gives the same output
+// from it without reading the replays again: a file overwritten with
+// garbage of the same size and modification time is not read (and
+// changing its time makes analyze read it, and report it).
+func TestAnalyzeDirReusesIndex(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--bot", "economist", "--games", "4", "--turns", "200", "--dir", dir); err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	run := func(format string) (string, string, error) {
+		var out, errb bytes.Buffer
+		cmd := newRootCmd()
+		cmd.SetOut(&out)
+		cmd.SetErr(&errb)
+		cmd.SetArgs([]string{"analyze", dir, "--format", format})
+		err := cmd.Execute()
+		return out.String(), errb.String(), err
+	}
+	csv1, std1, err := run("csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(index.File))); err != nil {
+		t.Fatalf("no index after analyze: %v", err)
+	}
+	p := filepath.Join(dir, "game-0002.rwd")
+	fi, _ := os.Stat(p)
+	if err := os.WriteFile(p, bytes.Repeat([]byte{'x'}, int(fi.Size())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	for _, f := range []string{"csv", "table"} {
+		out2, std2, err := run(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "csv" && (out2 != csv1 || std2 != std1) {
+			t.Errorf("analyze from the index differs:\n%s\n%s\nwant\n%s\n%s", out2, std2, csv1, std1)
+		}
+		if f == "table" && !strings.Contains(out2, "4 replays analyzed, 0 skipped") {
+			t.Errorf("table from the index: %s", out2)
+		}
+	}
+	os.Chtimes(p, fi.ModTime().Add(time.Second), fi.ModTime().Add(time.Second))
+	_, std3, _ := run("csv")
+	if !strings.Contains(std3, "skipped") || !strings.Contains(std3, "game-0002.rwd") {
+		t.Errorf("a changed file was not read again: %s", std3)
 	}
 }

@@ -27,7 +27,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes (SQLite's
 // user_version). Open migrates an older index up to it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // appID marks a rewind index (SQLite's application_id): a database
 // without it is foreign.
@@ -106,6 +106,13 @@ var migrations = []string{
 	CREATE TRIGGER replays_out AFTER DELETE ON replays BEGIN
 		DELETE FROM names WHERE rowid = old.id;
 	END;`,
+	// 1 -> 2: the corpus analyses `rewind analyze DIR` keeps.
+	`CREATE TABLE analyses(
+		path TEXT PRIMARY KEY,
+		size INTEGER NOT NULL,
+		mtime INTEGER NOT NULL,
+		data BLOB NOT NULL
+	);`,
 }
 
 // Index is an open library index.
@@ -427,4 +434,58 @@ func fromNano(n int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, n)
+}
+
+// Analysis returns the stored analysis of the file at path (slash
+// separated, relative to the library) when it was stored for this size
+// and modification time (UnixNano).
+func (ix *Index) Analysis(path string, size, mtime int64) ([]byte, bool, error) {
+	var data []byte
+	err := ix.db.QueryRow("SELECT data FROM analyses WHERE path = ? AND size = ? AND mtime = ?", path, size, mtime).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("index: analysis of %s: %w", path, err)
+	}
+	return data, true, nil
+}
+
+// StoredAnalysis is one analysis to store (PutAnalyses).
+type StoredAnalysis struct {
+	Path        string
+	Size, MTime int64
+	Data        []byte
+}
+
+// MaxAnalysisBytes bounds one stored analysis; bigger ones are not kept.
+const MaxAnalysisBytes = 1 << 20
+
+// PutAnalyses stores analyses (replacing those of the same paths), in one
+// transaction.
+func (ix *Index) PutAnalyses(as []StoredAnalysis) error {
+	if len(as) == 0 {
+		return nil
+	}
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.Prepare("INSERT OR REPLACE INTO analyses(path, size, mtime, data) VALUES(?,?,?,?)")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	for _, a := range as {
+		if len(a.Data) > MaxAnalysisBytes {
+			continue
+		}
+		if _, err := st.Exec(a.Path, a.Size, a.MTime, a.Data); err != nil {
+			return fmt.Errorf("index: analysis of %s: %w", a.Path, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
 }
