@@ -171,6 +171,11 @@ func TestPagesFiltersSearch(t *testing.T) {
 	})
 	check("search", Query{Search: "4_b2"}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Name == "4_b2" }) })
 	check("search prefix", Query{Search: "g/000012"}, func(r *Replay) bool { return strings.HasPrefix(r.Path, "g/000012") })
+	// A search with more matches than searchDrive walks the sort's index.
+	defer func(n int) { searchDrive = n }(searchDrive)
+	searchDrive = 3
+	check("search, many matches", Query{Search: "4_b2", Limit: 7}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Name == "4_b2" }) })
+	searchDrive = 5000
 	// Hostile search text is words, not FTS syntax.
 	if _, err := ix.Page(Query{Search: `" OR * NEAR( -x`}); err != nil {
 		t.Fatalf("hostile search: %v", err)
@@ -254,6 +259,24 @@ func TestReopenDamagedNewer(t *testing.T) {
 	ix = open(t, dir)
 	if st, err := ix.Stamps(); err != nil || len(st) != 2 {
 		t.Fatalf("stamps after reopen: %v %v", st, err)
+	}
+	// An index of schema 1 is migrated to the current one, its rows kept.
+	if _, err := ix.db.Exec("DROP TABLE analyses; PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix = open(t, dir)
+	if st, err := ix.Stamps(); err != nil || len(st) != 2 {
+		t.Fatalf("stamps after migrating: %v %v", st, err)
+	}
+	if err := ix.PutAnalyses([]StoredAnalysis{{Path: "a.rwd", Size: 1, MTime: 2, Data: []byte("{}")}}); err != nil {
+		t.Fatalf("no analyses table after migrating: %v", err)
+	}
+	if d, ok, err := ix.Analysis("a.rwd", 1, 2); err != nil || !ok || string(d) != "{}" {
+		t.Fatalf("stored analysis: %q %v %v", d, ok, err)
+	}
+	if _, ok, _ := ix.Analysis("a.rwd", 1, 3); ok {
+		t.Fatal("an analysis of another mtime was given")
 	}
 	ix.Close()
 

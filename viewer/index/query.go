@@ -72,7 +72,7 @@ type cursor struct {
 }
 
 // where builds the filter clause and its arguments.
-func (q *Query) where() (string, []any, error) {
+func (q *Query) where(ix *Index) (string, []any, error) {
 	var conds []string
 	var args []any
 	if q.Game != "" {
@@ -116,7 +116,20 @@ func (q *Query) where() (string, []any, error) {
 		if len(s) > MaxSearch {
 			return "", nil, fmt.Errorf("search of %d bytes: at most %d", len(s), MaxSearch)
 		}
-		conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		// A search matching few replays is driven by the full-text index
+		// (each match looked up); one matching many walks the sort's
+		// index, testing each row against the matches (the unary +
+		// keeps SQLite from driving by them): either way a page reads
+		// about searchDrive rows at most, not every match.
+		var n int
+		if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT rowid FROM names WHERE names MATCH ? LIMIT ?)", ftsQuery(s), searchDrive+1).Scan(&n); err != nil {
+			return "", nil, fmt.Errorf("index: search: %w", err)
+		}
+		if n <= searchDrive {
+			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		} else {
+			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		}
 		args = append(args, ftsQuery(s))
 	}
 	if len(conds) == 0 {
@@ -124,6 +137,10 @@ func (q *Query) where() (string, []any, error) {
 	}
 	return " AND " + strings.Join(conds, " AND "), args, nil
 }
+
+// searchDrive is how many matches a search may have for the full-text
+// index to drive the query.
+var searchDrive = 5000
 
 // ftsQuery turns words into an FTS5 query where each word is a quoted
 // prefix: no word is read as FTS5 syntax.
@@ -150,7 +167,7 @@ func (ix *Index) Page(q Query) (*Page, error) {
 		limit = DefaultPage
 	}
 	limit = min(limit, MaxPage)
-	where, args, err := q.where()
+	where, args, err := q.where(ix)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +320,7 @@ func (ix *Index) Standings(q Query) ([]Standing, error) {
 		ix.mu.Unlock()
 	}
 	gen := ix.Generation()
-	where, args, err := q.where()
+	where, args, err := q.where(ix)
 	if err != nil {
 		return nil, err
 	}
