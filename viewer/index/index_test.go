@@ -70,14 +70,6 @@ func open(t testing.TB, dir string) *Index {
 	return ix
 }
 
-func paths(p *Page) []string {
-	var out []string
-	for _, r := range p.Rows {
-		out = append(out, r.Path)
-	}
-	return out
-}
-
 // all pages through q, checking that no page exceeds the limit.
 func all(t *testing.T, ix *Index, q Query) []*Replay {
 	t.Helper()
