@@ -45,6 +45,10 @@ players, winner, rounds, date and size; sort, filter, and upload by drag and
 drop. Each replay opens in the viewer: a board you scrub through turn by
 turn, charts of every player, a cell inspector and the players' commands.
 
+The library is kept in an index, DIR/.rewind/index.db (see rewind index):
+pages, filters, search and standings are queries of it, and the folder is
+checked every 2 s, reading only new or changed files.
+
 The server listens on 127.0.0.1 by default; it only answers requests for
 its own address. Stop it with Ctrl-C.`,
 		Args: cobra.MaximumNArgs(1),
