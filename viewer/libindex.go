@@ -206,10 +206,20 @@ func indexRow(e *Entry) *index.Replay {
 // damaged or foreign index was set aside and rebuilt; an index from a
 // newer rewind is refused (index.ErrNewerSchema) and left as it is.
 func (l *Library) OpenIndex() (warn error, err error) {
+	return l.openIndex(index.Open)
+}
+
+// OpenIndexChecked is OpenIndex reading the whole index file to check it
+// (index.OpenChecked): what `rewind index` does.
+func (l *Library) OpenIndexChecked() (warn error, err error) {
+	return l.openIndex(index.OpenChecked)
+}
+
+func (l *Library) openIndex(open func(string) (*index.Index, error, error)) (warn error, err error) {
 	if l.only != "" {
 		return nil, fmt.Errorf("library: one replay has no index")
 	}
-	ix, warn, err := index.Open(l.dir)
+	ix, warn, err := open(l.dir)
 	if err != nil {
 		return nil, err
 	}

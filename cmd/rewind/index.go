@@ -20,7 +20,8 @@ func newIndexCmd() *cobra.Command {
 		Long: `index builds, or brings up to date, the library index of DIR: the SQLite
 file DIR/` + index.File + ` that rewind serve lists, filters, searches and rates
 the replays from. Only files that are new, or whose size or modification time
-changed, are read; rows of files that are gone are removed.
+changed, are read; rows of files that are gone are removed. The whole index
+file is checked first (rewind serve only looks at each table when it starts).
 
 A damaged index, or a file there that is not a rewind index, is set aside
 (index.db.damaged) and rebuilt, with a warning. An index written by a newer
@@ -33,7 +34,7 @@ rewind is refused and left untouched.`,
 				return err
 			}
 			defer lib.Close()
-			warn, err := lib.OpenIndex()
+			warn, err := lib.OpenIndexChecked()
 			if err != nil {
 				return err
 			}
