@@ -227,18 +227,27 @@ func (l *Library) openIndex(open func(string) (*index.Index, error, error)) (war
 	return warn, nil
 }
 
-// Follow keeps the index up to date until ctx ends: a Sync every `every`
-// (a walk of the folder, stat only, reading just new or changed files).
-// logf, if set, reports the syncs that failed.
+// Follow keeps the index up to date until ctx ends: a Sync (a walk of the
+// folder, stat only, reading just new or changed files), then a pause of
+// `every`, or of three times the walk when that is longer, so that a
+// large folder's walks take at most a quarter of a core. logf, if set,
+// reports the syncs that failed.
 func (l *Library) Follow(ctx context.Context, every time.Duration, logf func(format string, args ...any)) {
-	t := time.NewTicker(every)
-	defer t.Stop()
 	for {
-		if _, err := l.Sync(nil); err != nil && logf != nil {
+		start := time.Now()
+		st, err := l.Sync(nil)
+		if err != nil && logf != nil {
 			logf("library index: %v", err)
 		}
+		// The pause follows the walk, not the reading of new files.
+		walk := time.Since(start)
+		if st.Read > 0 {
+			walk = 0
+		}
+		t := time.NewTimer(max(every, 3*walk))
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-t.C:
 		}
