@@ -229,8 +229,8 @@ func (l *Library) openIndex(open func(string) (*index.Index, error, error)) (war
 
 // Follow keeps the index up to date until ctx ends: a Sync (a walk of the
 // folder, stat only, reading just new or changed files), then a pause of
-// `every`, or of three times the walk when that is longer, so that a
-// large folder's walks take at most a quarter of a core. logf, if set,
+// `every`, or of the walk's time when that is longer, so that a large
+// folder's walks take at most half a core. logf, if set,
 // reports the syncs that failed.
 func (l *Library) Follow(ctx context.Context, every time.Duration, logf func(format string, args ...any)) {
 	for {
@@ -244,7 +244,7 @@ func (l *Library) Follow(ctx context.Context, every time.Duration, logf func(for
 		if st.Read > 0 {
 			walk = 0
 		}
-		t := time.NewTimer(max(every, 3*walk))
+		t := time.NewTimer(max(every, walk))
 		select {
 		case <-ctx.Done():
 			t.Stop()

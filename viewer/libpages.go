@@ -269,6 +269,8 @@ func (s *Server) standingsPage(w http.ResponseWriter, r *http.Request) {
 	what := "Every complete game of the library, in path order, rated as a tournament does."
 	if !filterOf(r.URL.Query()).Empty() {
 		what = "The complete games of the filter, in path order, rated as a tournament does."
+	} else if !ix.StandingsFresh() {
+		what += " The library has changed since: the standings are being computed again (reload in a moment)."
 	}
 	render(w, r, http.StatusOK, templates.Standings(templates.StandingsPage{Title: "rewind — standings", Filter: what, Tables: standingsTables(st)}))
 }

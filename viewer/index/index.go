@@ -126,6 +126,7 @@ type Index struct {
 	stGen     uint64
 	standings []Standing
 	stValid   bool
+	stBusy    bool // a background computation is under way
 }
 
 // Path returns the index file's path.

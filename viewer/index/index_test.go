@@ -318,3 +318,41 @@ func TestReopenDamagedNewer(t *testing.T) {
 	}
 	ix3.Close()
 }
+
+// Once computed, the standings are answered at once; after a change they
+// are computed again in the background and become current.
+func TestStandingsKeptAndRefreshed(t *testing.T) {
+	ix := open(t, t.TempDir())
+	if err := ix.Put([]*Replay{game(1, 3), game(2, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Standings(Query{})
+	if err != nil || !ix.StandingsFresh() {
+		t.Fatalf("first standings: %v, fresh %v", err, ix.StandingsFresh())
+	}
+	games := 0
+	for _, s := range st {
+		games += s.Games
+	}
+	if err := ix.Put([]*Replay{game(3, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	if ix.StandingsFresh() {
+		t.Fatal("standings fresh after a change")
+	}
+	ix.Standings(Query{}) // the kept ones; starts the computation
+	for range 600 {
+		if ix.StandingsFresh() {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, _ = ix.Standings(Query{})
+	after := 0
+	for _, s := range st {
+		after += s.Games
+	}
+	if !ix.StandingsFresh() || after != games+4 {
+		t.Fatalf("after the change: fresh %v, %d seat-games, want %d", ix.StandingsFresh(), after, games+4)
+	}
+}

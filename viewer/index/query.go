@@ -306,19 +306,46 @@ const MaxStandingsGames = 2_000_000
 // After and Limit are ignored), one table per game (ColorfightII, then
 // Monad), each by the tournament's own aggregate, match.Standings, over
 // the games in path order, as `rewind analyze DIR` does. The unfiltered
-// standings are kept until the index changes.
+// standings are kept: once computed, they are answered at once, and
+// computed again in the background after the index changed
+// (StandingsFresh says whether they are current).
 func (ix *Index) Standings(q Query) ([]Standing, error) {
 	q.Sort, q.After, q.Limit = "", "", 0
-	all := q == Query{}
-	if all {
+	if q == (Query{}) {
 		ix.mu.Lock()
-		if ix.stValid && ix.stGen == ix.gen {
+		if ix.stValid {
+			// Kept standings are answered at once; stale ones are
+			// computed again in the background (one computation at a
+			// time), so a library that keeps changing never makes a
+			// page wait for them.
 			st := ix.standings
+			if ix.stGen != ix.gen && !ix.stBusy {
+				ix.stBusy = true
+				go func() {
+					ix.standingsOf(q, true)
+					ix.mu.Lock()
+					ix.stBusy = false
+					ix.mu.Unlock()
+				}()
+			}
 			ix.mu.Unlock()
 			return st, nil
 		}
 		ix.mu.Unlock()
+		return ix.standingsOf(q, true)
 	}
+	return ix.standingsOf(q, false)
+}
+
+// StandingsFresh reports whether the kept unfiltered standings are those
+// of the index as it is now.
+func (ix *Index) StandingsFresh() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.stValid && ix.stGen == ix.gen
+}
+
+func (ix *Index) standingsOf(q Query, keep bool) ([]Standing, error) {
 	gen := ix.Generation()
 	where, args, err := q.where(ix)
 	if err != nil {
@@ -374,9 +401,9 @@ func (ix *Index) Standings(q Query) ([]Standing, error) {
 			out = append(out, Standing{Standing: s, Game: game})
 		}
 	}
-	if all {
+	if keep {
 		ix.mu.Lock()
-		if ix.gen == gen {
+		if !ix.stValid || gen >= ix.stGen {
 			ix.standings, ix.stGen, ix.stValid = out, gen, true
 		}
 		ix.mu.Unlock()
