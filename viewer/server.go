@@ -812,6 +812,10 @@ func (s *Server) keep(tmpName, name string) (string, error) {
 		}
 		err := s.lib.root.Link(tmpName, id)
 		if err == nil {
+			if s.lib.Index() != nil {
+				// Listed now, not at the next check of the folder.
+				go s.lib.Sync(nil)
+			}
 			return id, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
