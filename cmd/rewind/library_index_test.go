@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -284,5 +285,42 @@ func TestAnalyzeDirReusesIndex(t *testing.T) {
 	_, std3, _ := run("csv")
 	if !strings.Contains(std3, "skipped") || !strings.Contains(std3, "game-0002.rwd") {
 		t.Errorf("a changed file was not read again: %s", std3)
+	}
+}
+
+// TestServeWithoutIndex: a folder where the index cannot be kept (here
+// .rewind is a file) is still served, listed by reading it, with a note.
+func TestServeWithoutIndex(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "1", "--turns", "200", "--dir", dir); err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dir, ".rewind"), []byte("a file, not a folder"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var serr bytes.Buffer
+	go func() {
+		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: &serr, ready: ready})
+	}()
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	cancel()
+	<-done
+	if res.StatusCode != 200 || !strings.Contains(string(b), `data-id="game-0000.rwd"`) || strings.Contains(string(b), "data-indexed") {
+		t.Errorf("page %d without an index: %.300s", res.StatusCode, b)
+	}
+	if !strings.Contains(serr.String(), "note: no library index") {
+		t.Errorf("stderr: %s", serr.String())
 	}
 }

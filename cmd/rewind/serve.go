@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/viewer/index"
 )
 
 type serveOptions struct {
@@ -76,15 +77,20 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	defer lib.Close()
-	warn, err := lib.OpenIndex()
-	if err != nil {
-		return err
-	}
 	stderr := opts.stderr
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	if warn != nil {
+	warn, err := lib.OpenIndex()
+	switch {
+	case errors.Is(err, index.ErrNewerSchema):
+		return err
+	case err != nil:
+		// A folder the index cannot be kept in (read-only) is still
+		// served, listed by reading it as before.
+		fmt.Fprintf(stderr, "note: no library index (%v); listing the folder by reading it\n", err)
+		return serveLibrary(ctx, lib, opts, "/")
+	case warn != nil:
 		fmt.Fprintf(stderr, "warning: %v\n", warn)
 	}
 	fctx, cancel := context.WithCancel(ctx)
