@@ -33,7 +33,7 @@ func LibraryFilters(f LibraryFilter) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<form id=\"filters\" class=\"tools filters\" method=\"get\" action=\"/\" role=\"search\"><input id=\"filter\" name=\"q\" type=\"search\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<form id=\"filters\" class=\"tools filters\" method=\"get\" action=\"/\" role=\"search\" style=\"display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center\"><input id=\"filter\" name=\"q\" type=\"search\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
