@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -89,6 +90,67 @@ func ReplayFiles(dir string) ([]string, error) {
 // (source.IsMonadFile) is analysed by AnalyzeMonadFile, any other by
 // AnalyzeFile. done, if set, is called (serialized) after each file.
 func AnalyzeFiles(files []string, parallel int, done func()) []Game {
+	return AnalyzeFilesCached(files, parallel, done, nil)
+}
+
+// Cache keeps the corpus games of files between runs (a library's index).
+// Get returns the game of the file at path analysed before, when the file
+// has not changed since; Put is given every game analysed that can be
+// kept (Cacheable). Both are called from several goroutines.
+type Cache interface {
+	Get(path string) (Game, bool)
+	Put(path string, g Game)
+}
+
+// Cacheable reports whether g can be kept in a Cache and given back the
+// same: an analysis that ended cleanly (a failed or cut-short game is
+// analysed again, to report it again).
+func (g *Game) Cacheable() bool {
+	switch {
+	case g.Err != nil:
+		return false
+	case g.Analysis != nil:
+		return g.Analysis.Truncated == nil
+	case g.Monad != nil:
+		return g.Monad.Truncated == nil
+	}
+	return false
+}
+
+// corpusJSON is the stored form of a cacheable Game.
+type corpusJSON struct {
+	Analysis *Analysis      `json:"a,omitempty"`
+	Monad    *MonadAnalysis `json:"m,omitempty"`
+}
+
+// EncodeGame returns a cacheable game's stored form (JSON).
+func EncodeGame(g Game) ([]byte, error) {
+	if !g.Cacheable() {
+		return nil, fmt.Errorf("%s: not cacheable", g.Path)
+	}
+	return json.Marshal(corpusJSON{Analysis: g.Analysis, Monad: g.Monad})
+}
+
+// DecodeGame reads a game stored by EncodeGame, as the game of path.
+func DecodeGame(path string, data []byte) (Game, error) {
+	var c corpusJSON
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Game{}, fmt.Errorf("%s: stored analysis: %w", path, err)
+	}
+	if (c.Analysis == nil) == (c.Monad == nil) {
+		return Game{}, fmt.Errorf("%s: stored analysis holds no game", path)
+	}
+	// A nil json.RawMessage comes back as "null": made nil again, so the
+	// game is the one stored.
+	if m := c.Monad; m != nil && m.Meta != nil && m.Meta.Header != nil && string(m.Meta.Header.CFRInfo) == "null" {
+		m.Meta.Header.CFRInfo = nil
+	}
+	return Game{Path: path, Analysis: c.Analysis, Monad: c.Monad}, nil
+}
+
+// AnalyzeFilesCached is AnalyzeFiles taking from cache (when not nil) the
+// games analysed before and giving it those analysed now.
+func AnalyzeFilesCached(files []string, parallel int, done func(), cache Cache) []Game {
 	games := make([]Game, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -98,7 +160,14 @@ func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				games[i] = analyzeCorpusFile(files[i])
+				if g, ok := cacheGet(cache, files[i]); ok {
+					games[i] = g
+				} else {
+					games[i] = analyzeCorpusFile(files[i])
+					if cache != nil && games[i].Cacheable() {
+						cache.Put(files[i], games[i])
+					}
+				}
 				if done != nil {
 					mu.Lock()
 					done()
@@ -113,6 +182,13 @@ func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 	close(jobs)
 	wg.Wait()
 	return games
+}
+
+func cacheGet(c Cache, path string) (Game, bool) {
+	if c == nil {
+		return Game{}, false
+	}
+	return c.Get(path)
 }
 
 // BotKey is how a player counts in a per-bot aggregate: its bot identity

@@ -55,6 +55,10 @@ type LibraryPage struct {
 	LiveRows  []LiveRow
 	LiveRooms []LiveRoomRow
 	Assets    Assets
+	// Filter, when set, is an indexed library's filter form; Next the
+	// next page and First the first ("" when none).
+	Filter      *LibraryFilter
+	Next, First string
 }
 
 // LiveRoomRow is one room of a live server and what it is doing, in

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer/index"
 )
 
 // Entry is one replay of a library, as the library page lists it: the
@@ -35,6 +37,9 @@ type Entry struct {
 	// Game is the replay's game: GameColorfightII or GameMonad (whose
 	// Summary counts resources where ColorfightII's counts gold).
 	Game string
+	// Hash is the hex SHA-256 of the file's bytes when the index read it
+	// ("" otherwise).
+	Hash string
 	// retry: the file was not read for want of memory (Err says so); the
 	// entry is not kept, so the next listing reads it again.
 	retry bool
@@ -69,6 +74,11 @@ type Library struct {
 	// listings of a folder read each new file once.
 	summarizing map[string]*summarySlot
 	summarized  int // files read to summarise them, for the tests
+
+	// ix is the folder's index (UseIndex), nil without; syncMu serialises
+	// Sync.
+	ix     *index.Index
+	syncMu sync.Mutex
 }
 
 type summarySlot struct {
@@ -216,8 +226,13 @@ func (l *Library) Dir() string { return l.dir }
 // Single reports whether the library holds one replay (OpenFile).
 func (l *Library) Single() bool { return l.only != "" }
 
-// Close releases the folder.
-func (l *Library) Close() error { return l.root.Close() }
+// Close releases the folder (and closes its index).
+func (l *Library) Close() error {
+	if ix := l.Index(); ix != nil {
+		ix.Close()
+	}
+	return l.root.Close()
+}
 
 // IsReplayName reports whether name has a replay extension.
 func IsReplayName(name string) bool {
@@ -385,7 +400,12 @@ func (l *Library) summarize(e *Entry) {
 		return
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	l.summarizeFrom(e, f)
+}
+
+// summarizeFrom is summarize of the file's bytes read from r.
+func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
 	if source.IsMonadLog(br) {
 		if err := l.mem.reserveWait(monadLogDecodeBytes, l.summaryWait); err != nil {
 			e.Game, e.Err, e.retry = GameMonad, "not read: "+err.Error(), errors.Is(err, ErrBusy)

@@ -67,6 +67,7 @@ func summarizeMonad(e *Entry, br *bufio.Reader) bool {
 		e.Damage = fmt.Errorf("%w: no footer after %d rounds", replay.ErrTruncated, sum.Rounds)
 	default:
 		e.Complete, e.Rounds = true, ft.Turn
+		e.SetRanking(ft.Ranking, ft.Gold)
 		if len(ft.Ranking) > 0 {
 			e.Winner = ft.Ranking[0]
 			if i := e.Winner - 1; i >= 0 && i < len(ft.Gold) {
@@ -119,7 +120,13 @@ func summarizeMonadLog(e *Entry, br *bufio.Reader) {
 	for p := range f.Players {
 		stats[p] = f.Players[p].PlayerStats
 	}
-	if rank := monad.RankStats(stats); len(rank) > 0 {
+	rank := monad.RankStats(stats)
+	for _, r := range rank {
+		if r.Player >= 0 && r.Player < len(e.Players) {
+			e.Players[r.Player].Rank, e.Players[r.Player].Score = r.Rank, stats[r.Player].Resources
+		}
+	}
+	if len(rank) > 0 {
 		e.Winner, e.WinnerGold = rank[0].Player+1, stats[rank[0].Player].Resources
 	}
 }

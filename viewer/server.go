@@ -139,6 +139,8 @@ type Server struct {
 	// when the uploads of the last hour were kept.
 	uploadMu sync.Mutex
 	uploads  []time.Time
+	// libStreams holds a slot per open library event stream.
+	libStreams chan struct{}
 }
 
 // NewServer serves lib.
@@ -172,7 +174,7 @@ func NewServer(lib *Library, opts Options) *Server {
 		opts.MaxUploadsPerHour = DefaultMaxUploadsPerHour
 	}
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
-		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst)}
+		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams)}
 	lib.mu.Lock()
 	lib.cacheBytes = opts.CacheBytes
 	lib.mu.Unlock()
@@ -181,6 +183,9 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /{$}", s.library)
 	s.mux.HandleFunc("GET /library/rows", s.libraryRows)
 	s.mux.HandleFunc("GET /api/library", s.libraryJSON)
+	s.mux.HandleFunc("GET /library/events", s.libraryEvents)
+	s.mux.HandleFunc("GET /standings", s.limited(s.standingsPage))
+	s.mux.HandleFunc("GET /bot/{key...}", s.limited(s.botPage))
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
 	s.mux.HandleFunc("GET /data/{id...}", s.limited(s.data))
 	s.mux.HandleFunc("GET /charts/{id...}", s.limited(s.charts))
@@ -238,7 +243,7 @@ func (s *Server) HTTPServer() *http.Server {
 }
 
 // csp allows only the server's own scripts; ECharts needs inline styles.
-const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.hosts != nil && !s.hosts[r.Host] {
@@ -329,6 +334,15 @@ func (s *Server) libraryPage() (templates.LibraryPage, error) {
 }
 
 func (s *Server) library(w http.ResponseWriter, r *http.Request) {
+	if ix := s.lib.Index(); ix != nil {
+		p, err := s.indexedPage(ix, r.URL.Query())
+		if err != nil {
+			s.errorPage(w, r, http.StatusBadRequest, "Cannot list the library", err.Error())
+			return
+		}
+		render(w, r, http.StatusOK, templates.Library(p))
+		return
+	}
 	p, err := s.libraryPage()
 	if err != nil {
 		s.errorPage(w, r, http.StatusInternalServerError, "Cannot list the library", err.Error())
@@ -338,6 +352,15 @@ func (s *Server) library(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) libraryRows(w http.ResponseWriter, r *http.Request) {
+	if ix := s.lib.Index(); ix != nil {
+		p, err := s.indexedPage(ix, r.URL.Query())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		render(w, r, http.StatusOK, templates.LibraryRows(p.Rows))
+		return
+	}
 	p, err := s.libraryPage()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -364,6 +387,10 @@ type libraryEntry struct {
 }
 
 func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
+	if ix := s.lib.Index(); ix != nil {
+		s.indexedJSON(w, r, ix)
+		return
+	}
 	entries, err := s.lib.List()
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
@@ -804,6 +831,10 @@ func (s *Server) keep(tmpName, name string) (string, error) {
 		}
 		err := s.lib.root.Link(tmpName, id)
 		if err == nil {
+			if s.lib.Index() != nil {
+				// Listed now, not at the next check of the folder.
+				go s.lib.Sync(nil)
+			}
 			return id, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer/index"
 )
 
 type analyzeOptions struct {
@@ -127,7 +130,14 @@ func analyzeDir(opts *analyzeOptions) error {
 			progressbar.OptionSetDescription("analyzing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 		done = func() { bar.Add(1) }
 	}
-	games := analysis.AnalyzeFiles(files, opts.parallel, done)
+	cache := openAnalysisCache(opts.path, opts.stderr)
+	var games []analysis.Game
+	if cache != nil {
+		games = analysis.AnalyzeFilesCached(files, opts.parallel, done, cache)
+		cache.close(opts.stderr)
+	} else {
+		games = analysis.AnalyzeFiles(files, opts.parallel, done)
+	}
 	if bar != nil {
 		bar.Finish()
 	}
@@ -205,4 +215,73 @@ func refuseMonad(what, path string) error {
 		return nil
 	}
 	return fmt.Errorf("%s is a Monad replay, which %s does not handle; for Monad use analyze (table, --format json or csv), report (HTML), view, verify and info", path, what)
+}
+
+// analysisCache keeps a folder's corpus analyses in its library index
+// (DIR/.rewind/index.db), keyed by file name, size and modification time,
+// so analyze DIR reads only the replays that are new or changed.
+type analysisCache struct {
+	ix  *index.Index
+	mu  sync.Mutex
+	new []index.StoredAnalysis
+}
+
+// openAnalysisCache opens the index of dir for analyze, nil when it cannot
+// be used (a folder that cannot be written, an index from a newer rewind:
+// said on stderr, and the replays are all read).
+func openAnalysisCache(dir string, stderr io.Writer) *analysisCache {
+	ix, warn, err := index.Open(dir)
+	if err != nil {
+		if stderr != nil {
+			fmt.Fprintf(stderr, "note: not keeping the analyses in the index: %v\n", err)
+		}
+		return nil
+	}
+	if warn != nil && stderr != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", warn)
+	}
+	return &analysisCache{ix: ix}
+}
+
+func stamp(path string) (int64, int64, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	return fi.Size(), fi.ModTime().UnixNano(), true
+}
+
+func (c *analysisCache) Get(path string) (analysis.Game, bool) {
+	size, mtime, ok := stamp(path)
+	if !ok {
+		return analysis.Game{}, false
+	}
+	data, ok, err := c.ix.Analysis(filepath.Base(path), size, mtime)
+	if err != nil || !ok {
+		return analysis.Game{}, false
+	}
+	g, err := analysis.DecodeGame(path, data)
+	return g, err == nil
+}
+
+func (c *analysisCache) Put(path string, g analysis.Game) {
+	size, mtime, ok := stamp(path)
+	if !ok {
+		return
+	}
+	data, err := analysis.EncodeGame(g)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	c.new = append(c.new, index.StoredAnalysis{Path: filepath.Base(path), Size: size, MTime: mtime, Data: data})
+	c.mu.Unlock()
+}
+
+// close stores the new analyses and closes the index.
+func (c *analysisCache) close(stderr io.Writer) {
+	if err := c.ix.PutAnalyses(c.new); err != nil && stderr != nil {
+		fmt.Fprintf(stderr, "note: the analyses were not kept: %v\n", err)
+	}
+	c.ix.Close()
 }

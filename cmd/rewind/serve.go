@@ -19,6 +19,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/viewer/index"
 )
 
 type serveOptions struct {
@@ -60,6 +61,10 @@ bots given with --bot (a built-in name or an external bot's command; the
 page chooses among them, it never sends a command). An external bot's
 stderr goes to a temporary folder; its round logs are in the new replay.
 
+The library is kept in an index, DIR/.rewind/index.db (see rewind index):
+pages, filters, search and standings are queries of it, and the folder is
+checked every 2 s, reading only new or changed files.
+
 The server listens on 127.0.0.1 by default; it only answers requests for
 its own address. Stop it with Ctrl-C.`,
 		Args: cobra.MaximumNArgs(1),
@@ -71,12 +76,7 @@ its own address. Stop it with Ctrl-C.`,
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
-			lib, err := viewer.OpenLibrary(opts.dir)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			return serveLibrary(ctx, lib, opts, "/")
+			return runServe(ctx, opts)
 		},
 	}
 	addServeFlags(cmd, opts)
@@ -84,6 +84,41 @@ its own address. Stop it with Ctrl-C.`,
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a bot \"play on from here\" may seat besides the built-ins: built-in name or external command (repeat)")
 	return cmd
 }
+
+// runServe serves the library in opts.dir, kept in its index
+// (DIR/.rewind/index.db, followed every followEvery), until ctx ends.
+func runServe(ctx context.Context, opts *serveOptions) error {
+	lib, err := viewer.OpenLibrary(opts.dir)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	stderr := opts.stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	warn, err := lib.OpenIndex()
+	switch {
+	case errors.Is(err, index.ErrNewerSchema):
+		return err
+	case err != nil:
+		// A folder the index cannot be kept in (read-only) is still
+		// served, listed by reading it as before.
+		fmt.Fprintf(stderr, "note: no library index (%v); listing the folder by reading it\n", err)
+		return serveLibrary(ctx, lib, opts, "/")
+	case warn != nil:
+		fmt.Fprintf(stderr, "warning: %v\n", warn)
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go lib.Follow(fctx, followEvery, func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) })
+	return serveLibrary(ctx, lib, opts, "/")
+}
+
+// followEvery is how often serve looks for new, changed and deleted
+// replays (a walk of the folder that stats each file and reads only the
+// new or changed ones).
+const followEvery = 2 * time.Second
 
 func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")

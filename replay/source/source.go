@@ -31,6 +31,13 @@ type Player struct {
 	UID  int
 	Name string
 	Bot  string // "" when unknown
+	// Rank (1 best) and Score (final gold; resources in Monad) are the
+	// player's result as a Summary reads it: the footer's ranking of a
+	// .rwd, the last frame's gold (most first, lowest uid on a tie) of a
+	// .cfr; Rank is 0 when unknown (a recording without its footer) and
+	// in a Meta.
+	Rank  int
+	Score int64
 }
 
 // Meta is what a replay says about its game before its frames.

@@ -40,6 +40,10 @@ type Summary struct {
 	// unknown; WinnerGold its gold.
 	Winner     int
 	WinnerGold int64
+	// Parent is the file name of the replay a fork was played on from,
+	// Import the official replay an imported game came from (.rwd
+	// header); "" when none.
+	Parent, Import string
 }
 
 // EndedEarly reports a recording that ended properly before its last
@@ -96,6 +100,12 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	defer rd.Close()
 	h := rd.Header()
 	s := &Summary{Format: RWD, Config: h.Config, Created: h.Created}
+	if h.Parent != nil {
+		s.Parent = h.Parent.Source
+	}
+	if h.Import != nil {
+		s.Import = h.Import.Source
+	}
 	for _, p := range h.Players {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
@@ -116,6 +126,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		return s, nil
 	}
 	s.Complete, s.Rounds = true, ft.Turn
+	s.setRanking(ft.Ranking, ft.Gold)
 	if len(ft.Ranking) > 0 {
 		s.Winner = ft.Ranking[0]
 		if i := s.Winner - 1; i >= 0 && i < len(ft.Gold) {
@@ -168,6 +179,21 @@ func summarizeCFR(r io.Reader) (*Summary, error) {
 		s.Players = append(s.Players, Player{UID: uid, Name: names[uid]})
 	}
 	s.Rounds = n - 1
+	byGold := append([]colorfight2.FrameUser(nil), last.Users...)
+	sort.SliceStable(byGold, func(i, j int) bool {
+		if byGold[i].Gold != byGold[j].Gold {
+			return byGold[i].Gold > byGold[j].Gold
+		}
+		return byGold[i].UID < byGold[j].UID
+	})
+	for i := range s.Players {
+		p := &s.Players[i]
+		for r := range byGold {
+			if byGold[r].UID == int64(p.UID) {
+				p.Rank, p.Score = r+1, byGold[r].Gold
+			}
+		}
+	}
 	best := -1
 	for i := range last.Users {
 		u := &last.Users[i]
@@ -179,4 +205,23 @@ func summarizeCFR(r io.Reader) (*Summary, error) {
 		s.Winner, s.WinnerGold = int(last.Users[best].UID), last.Users[best].Gold
 	}
 	return s, nil
+}
+
+// SetRanking fills in the players' Rank and Score from a ranking (uids,
+// best first) and the final scores by uid (index uid-1), as a footer has
+// them; a uid out of range is ignored.
+func (s *Summary) SetRanking(ranking []int, score []int64) { s.setRanking(ranking, score) }
+
+func (s *Summary) setRanking(ranking []int, score []int64) {
+	for i := range s.Players {
+		p := &s.Players[i]
+		for r, uid := range ranking {
+			if uid == p.UID {
+				p.Rank = r + 1
+			}
+		}
+		if k := p.UID - 1; k >= 0 && k < len(score) {
+			p.Score = score[k]
+		}
+	}
 }

@@ -8,11 +8,16 @@
   var filter = document.getElementById('filter');
   var count = document.getElementById('count');
   var sortKey = 'date', sortDir = -1;
+  // An indexed library sorts, filters and pages on the server, and pushes
+  // changes (library-index.js): this script then only uploads and
+  // follows live games.
+  var indexed = table.hasAttribute('data-indexed');
 
   function tbody() { return document.getElementById('library-rows'); }
   function rows() { return Array.prototype.slice.call(tbody().rows); }
 
   function apply() {
+    if (indexed) return;
     var q = filter.value.trim().toLowerCase(), shown = 0, all = rows();
     var type = table.querySelector('th[data-sort="' + sortKey + '"]').getAttribute('data-type');
     all.sort(function (a, b) {
@@ -35,20 +40,21 @@
     });
   }
 
-  table.querySelectorAll('th[data-sort]').forEach(function (th) {
+  if (!indexed) table.querySelectorAll('th[data-sort]').forEach(function (th) {
     th.addEventListener('click', function () {
       var k = th.getAttribute('data-sort');
       if (k === sortKey) sortDir = -sortDir; else { sortKey = k; sortDir = th.getAttribute('data-type') === 'num' ? -1 : 1; }
       apply();
     });
   });
-  filter.addEventListener('input', apply);
+  if (!indexed) filter.addEventListener('input', apply);
 
   // Refresh the rows when replays appear, change or go.
   function signature(body) {
     return Array.prototype.map.call(body.rows, function (r) { return r.getAttribute('data-id') + ':' + r.getAttribute('data-size'); }).sort().join('|');
   }
   function refresh() {
+    if (indexed) { if (window.rewindLibraryRefresh) window.rewindLibraryRefresh(); return Promise.resolve(); }
     return fetch('/library/rows').then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
       if (html === null) return;
       var doc = new DOMParser().parseFromString('<table>' + html + '</table>', 'text/html');
@@ -60,7 +66,7 @@
       apply();
     }).catch(function () {});
   }
-  setInterval(function () { if (!document.hidden) refresh(); }, 5000);
+  if (!indexed) setInterval(function () { if (!document.hidden) refresh(); }, 5000);
 
   // The games being played (a server following live games): their list,
   // refreshed every 2 s from the server, which renders it.
