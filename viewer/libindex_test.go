@@ -1,8 +1,10 @@
 package viewer
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -149,5 +151,48 @@ func TestIndexedLibrary(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".rewind", "index.db")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLibraryEventsEndOnShutdown: an open library page's event stream
+// ends when the server shuts down, so that Shutdown (rewind serve's
+// Ctrl-C) does not wait for it until its deadline.
+func TestLibraryEventsEndOnShutdown(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
+		t.Fatal(warn, err)
+	}
+	if _, err := lib.Sync(nil); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := NewServer(lib, Options{Addr: ln.Addr().String(), ClientRate: -1}).HTTPServer()
+	go hs.Serve(ln)
+	defer hs.Close()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/library/events")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("events: %v %v", err, resp)
+	}
+	defer resp.Body.Close()
+	ended := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, resp.Body); ended <- err }()
+	// A deadline far beyond any scheduler delay: Shutdown returns before
+	// it only if the stream ends by itself.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown with a library page open: %v", err)
+	}
+	if err := <-ended; err != nil {
+		t.Errorf("the stream ended with %v, want a clean end", err)
 	}
 }

@@ -222,6 +222,8 @@ func (s *Server) libraryEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.closing:
+			return
 		case <-tick.C:
 		}
 	}

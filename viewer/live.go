@@ -166,11 +166,12 @@ func newLiveHub(src Live, maxStreams int, mem *memBudget) *liveHub {
 		streams: make(chan struct{}, maxStreams), closing: make(chan struct{}), games: map[string]*liveEntry{}}
 }
 
-// Shutdown ends the live event streams, which outlive any request
-// timeout, so that an http.Server's Shutdown need not wait for them
-// (HTTPServer registers it; a caller running its own http.Server passes it
-// to RegisterOnShutdown). The pages then try to reconnect.
+// Shutdown ends the live and library event streams, which outlive any
+// request timeout, so that an http.Server's Shutdown need not wait for
+// them (HTTPServer registers it; a caller running its own http.Server
+// passes it to RegisterOnShutdown). The pages then try to reconnect.
 func (s *Server) Shutdown() {
+	s.closeOnce.Do(func() { close(s.closing) })
 	if s.live != nil {
 		s.live.closeOnce.Do(func() { close(s.live.closing) })
 	}

@@ -141,6 +141,9 @@ type Server struct {
 	uploads  []time.Time
 	// libStreams holds a slot per open library event stream.
 	libStreams chan struct{}
+	// closing is closed by Shutdown: the library event streams end.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // NewServer serves lib.
@@ -174,7 +177,8 @@ func NewServer(lib *Library, opts Options) *Server {
 		opts.MaxUploadsPerHour = DefaultMaxUploadsPerHour
 	}
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
-		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams)}
+		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams),
+		closing: make(chan struct{})}
 	lib.mu.Lock()
 	lib.cacheBytes = opts.CacheBytes
 	lib.mu.Unlock()

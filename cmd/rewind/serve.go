@@ -267,9 +267,13 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	// Requests in progress get a few seconds to finish; then the
+	// connections are closed: stopping is what the user asked for.
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := hs.Shutdown(sctx); errors.Is(err, context.DeadlineExceeded) {
+		hs.Close()
+	} else if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
