@@ -17,8 +17,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/queue"
 )
@@ -233,12 +231,8 @@ func runWorker(ctx context.Context, opts *workerOptions, commands map[string]str
 	}
 	w := &queue.Worker{Queue: q, Parallel: opts.parallel,
 		CanRun: func(name string) bool {
-			if _, ok := commands[name]; ok {
-				return true
-			}
-			_, err1 := bot.Builtin(name)
-			_, err2 := monadbot.Builtin(name)
-			return err1 == nil || err2 == nil
+			_, ok := commands[name]
+			return ok || isBuiltin(name)
 		},
 		Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
 			return localTournament(j.Spec, filepath.Join(dir, j.Tournament), seatMaker(&opts.play, resolve)).Play(ctx, j.Index)

@@ -122,8 +122,30 @@ func (p *proc) wait(t *testing.T) error {
 	}
 }
 
-// resultKeys lists the keys of the results bucket.
-func resultKeys(t *testing.T, url string, env []string) []string {
+// waitPending waits until the jobs stream holds at least n jobs.
+func waitPending(t *testing.T, url string, env []string, n uint64) {
+	t.Helper()
+	js := jetStreamOf(t, url, env)
+	deadline := time.Now().Add(distSafety)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), distSafety)
+		s, err := js.Stream(ctx, queue.JobsStream)
+		if err == nil {
+			if info, err := s.Info(ctx); err == nil && info.State.Msgs >= n {
+				cancel()
+				return
+			}
+		}
+		cancel()
+		if time.Now().After(deadline) {
+			t.Fatalf("the jobs stream never held %d jobs", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// jetStreamOf connects to url with the credentials of env.
+func jetStreamOf(t *testing.T, url string, env []string) jetstream.JetStream {
 	t.Helper()
 	var user, pw string
 	for _, e := range env {
@@ -138,8 +160,18 @@ func resultKeys(t *testing.T, url string, env []string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// resultKeys lists the keys of the results bucket.
+func resultKeys(t *testing.T, url string, env []string) []string {
+	t.Helper()
+	js := jetStreamOf(t, url, env)
 	ctx, cancel := context.WithTimeout(context.Background(), distSafety)
 	defer cancel()
 	kv, err := js.KeyValue(ctx, queue.ResultsBucket)
@@ -517,5 +549,32 @@ func TestTwoTournamentsOneFolder(t *testing.T) {
 		if err := runCLI(t, "verify", p); err != nil {
 			t.Errorf("verify %s: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// TestDistributedForeignJobNotRun: a coordinator that plays with workers
+// of its own (--nats with --parallel) never runs another tournament's
+// entrant names as commands: a job whose entrant is a command line it was
+// not given is left to others (and its coordinator is told).
+func TestDistributedForeignJobNotRun(t *testing.T) {
+	url, env := natsServer(t)
+	work := t.TempDir()
+	marker := filepath.Join(work, "ran")
+	evil := "touch " + marker // a command line, as a job's name
+	foreign := startRewind(t, "foreign coordinator", env, "tournament", "--nats", url, "--dir", filepath.Join(work, "foreign"),
+		"--bot", "greedy", "--bot", evil, "--games", "1", "--turns", "200", "--players", "2")
+	// The foreign job is queued before the own tournament's 40 (the
+	// queue hands jobs out in order), so the own workers meet it.
+	waitPending(t, url, env, 1)
+	own := startRewind(t, "own coordinator", env, "tournament", "--nats", url, "--parallel", "1", "--dir", filepath.Join(work, "own"),
+		"--bot", "greedy", "--bot", "random", "--games", "40", "--turns", "200")
+	foreign.waitLine(t, fmt.Sprintf("has no bot %q", evil))
+	if err := own.wait(t); err != nil {
+		t.Fatalf("own coordinator: %v\n%s", err, strings.Join(own.lines(), "\n"))
+	}
+	foreign.cmd.Process.Kill()
+	foreign.wait(t)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a job's entrant name was run as a command")
 	}
 }

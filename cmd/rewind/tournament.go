@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -221,6 +222,10 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if localWorkers {
 		scratch := filepath.Join(opts.dir, ".work")
 		w := &queue.Worker{Queue: q, Parallel: opts.parallel,
+			// A job of another tournament on the same server (--nats) is
+			// played only with built-ins or this tournament's own --bot
+			// values: a job's names are never run as commands here.
+			CanRun: func(name string) bool { return isBuiltin(name) || slices.Contains(bots, name) },
 			Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
 				return localTournament(j.Spec, scratch, seatMaker(&opts.play, func(s string) string { return s })).Play(ctx, j.Index)
 			}}
@@ -266,6 +271,13 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
+}
+
+// isBuiltin reports whether name is a built-in bot of either game.
+func isBuiltin(name string) bool {
+	_, err1 := bot.Builtin(name)
+	_, err2 := monadbot.Builtin(name)
+	return err1 == nil || err2 == nil
 }
 
 // tournamentStatus prints how many of the tournament's games have a
