@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -342,7 +344,8 @@ func MonadGameResult(i int, seed uint64, path string, entrants []string, ranking
 // EloK is the K-factor of the multiplayer Elo rating.
 const EloK = 32.0
 
-// Standings aggregates results per entrant, best Elo first.
+// Standings aggregates results per entrant, best Elo first: a Ratings
+// with every game added in order.
 //
 // The rating is multiplayer Elo: every entrant starts at 1500; each game,
 // in game order, is scored as all pairwise duels between seats of
@@ -352,67 +355,102 @@ const EloK = 32.0
 // expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
 // All updates of a game use the ratings from before the game.
 func Standings(games []GameResult) []Standing {
-	idx := map[string]int{}
-	var st []Standing
-	get := func(b string) *Standing {
-		i, ok := idx[b]
-		if !ok {
-			i = len(st)
-			idx[b] = i
-			st = append(st, Standing{Bot: b, Elo: 1500})
-		}
-		return &st[i]
-	}
-	sumRank := map[string]float64{}
-	sumGold := map[string]float64{}
-	sumCells := map[string]float64{}
+	var r Ratings
 	for _, g := range games {
-		for _, s := range g.Seats {
-			e := get(s.Bot)
-			e.Games++
-			if s.Rank == 1 {
-				e.Wins++
+		r.Add(g)
+	}
+	return r.Standings()
+}
+
+// Ratings accumulates standings game by game (see Standings for the
+// rule): adding games one by one and then asking for the Standings gives
+// what Standings of all of them gives. Its state is O(entrants), whatever
+// the number of games. The zero Ratings is empty and ready to use; a
+// Ratings is not safe for concurrent use.
+type Ratings struct {
+	idx map[string]int
+	// st and the sums are per entrant, in order of first appearance.
+	st                       []Standing
+	sumRank, sumGold, sumCel []float64
+}
+
+func (r *Ratings) get(b string) int {
+	i, ok := r.idx[b]
+	if !ok {
+		if r.idx == nil {
+			r.idx = map[string]int{}
+		}
+		i = len(r.st)
+		r.idx[b] = i
+		r.st = append(r.st, Standing{Bot: b, Elo: 1500})
+		r.sumRank = append(r.sumRank, 0)
+		r.sumGold = append(r.sumGold, 0)
+		r.sumCel = append(r.sumCel, 0)
+	}
+	return i
+}
+
+// Add counts game g after those added before it.
+func (r *Ratings) Add(g GameResult) {
+	for _, s := range g.Seats {
+		i := r.get(s.Bot)
+		e := &r.st[i]
+		e.Games++
+		if s.Rank == 1 {
+			e.Wins++
+		}
+		r.sumRank[i] += float64(s.Rank)
+		r.sumGold[i] += float64(s.Gold)
+		r.sumCel[i] += float64(s.Cells)
+	}
+	n := len(g.Seats)
+	before := make([]float64, n)
+	for k, s := range g.Seats {
+		before[k] = r.st[r.get(s.Bot)].Elo
+	}
+	delta := make([]float64, n)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if g.Seats[a].Bot == g.Seats[b].Bot {
+				continue
 			}
-			sumRank[s.Bot] += float64(s.Rank)
-			sumGold[s.Bot] += float64(s.Gold)
-			sumCells[s.Bot] += float64(s.Cells)
-		}
-		n := len(g.Seats)
-		before := make([]float64, n)
-		for k, s := range g.Seats {
-			before[k] = get(s.Bot).Elo
-		}
-		delta := make([]float64, n)
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				if g.Seats[a].Bot == g.Seats[b].Bot {
-					continue
-				}
-				score := 0.5
-				sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
-				if g.Ruleset == monad.RulesetID {
-					sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
-				}
-				if sa > sb {
-					score = 1
-				} else if sa < sb {
-					score = 0
-				}
-				exp := 1 / (1 + math.Pow(10, (before[b]-before[a])/400))
-				d := EloK / float64(n-1) * (score - exp)
-				delta[a] += d
-				delta[b] -= d
+			score := 0.5
+			sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
+			if g.Ruleset == monad.RulesetID {
+				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
 			}
-		}
-		for k, s := range g.Seats {
-			get(s.Bot).Elo += delta[k]
+			if sa > sb {
+				score = 1
+			} else if sa < sb {
+				score = 0
+			}
+			exp := 1 / (1 + math.Pow(10, (before[b]-before[a])/400))
+			d := EloK / float64(n-1) * (score - exp)
+			delta[a] += d
+			delta[b] -= d
 		}
 	}
+	for k, s := range g.Seats {
+		r.st[r.get(s.Bot)].Elo += delta[k]
+	}
+}
+
+// Standings returns the standings of the games added so far, best Elo
+// first (a new slice: r is not changed, and may be added to after).
+func (r *Ratings) Standings() []Standing {
+	st := make([]Standing, len(r.st))
+	copy(st, r.st)
 	for i := range st {
-		st[i].MeanRank = sumRank[st[i].Bot] / float64(st[i].Games)
-		st[i].MeanGold = sumGold[st[i].Bot] / float64(st[i].Games)
-		st[i].MeanCells = sumCells[st[i].Bot] / float64(st[i].Games)
+		st[i].MeanRank = r.sumRank[i] / float64(st[i].Games)
+		st[i].MeanGold = r.sumGold[i] / float64(st[i].Games)
+		st[i].MeanCells = r.sumCel[i] / float64(st[i].Games)
 	}
 	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })
 	return st
+}
+
+// Clone returns an independent copy of r.
+func (r *Ratings) Clone() *Ratings {
+	return &Ratings{idx: maps.Clone(r.idx), st: slices.Clone(r.st),
+		sumRank: slices.Clone(r.sumRank), sumGold: slices.Clone(r.sumGold), sumCel: slices.Clone(r.sumCel)}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/engine/rng"
 )
 
 func builtin(spec string, game, uid int) (bot.Bot, error) { return bot.Builtin(spec) }
@@ -210,5 +213,55 @@ func TestStandingsElo(t *testing.T) {
 	}
 	if st[0].Wins != 2 || st[0].MeanRank != 1 || st[1].MeanGold != 5 {
 		t.Fatalf("%+v", st)
+	}
+}
+
+// ratingGames is a mixed record: ColorfightII and Monad games, 2 to 6
+// seats, a bot sometimes in two seats, ties in gold and in rank.
+func ratingGames(n int) []GameResult {
+	r := rng.New(42)
+	bots := []string{"a", "b", "c", "d", "e", "f", "g"}
+	var games []GameResult
+	for i := range n {
+		g := GameResult{Game: i}
+		if r.Intn(3) == 0 {
+			g.Ruleset = monad.RulesetID
+		}
+		for range 2 + r.Intn(5) {
+			g.Seats = append(g.Seats, SeatResult{Bot: bots[r.Intn(len(bots))], Rank: 1 + r.Intn(4), Gold: int64(r.Intn(5)), Cells: int64(r.Intn(100))})
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+// Adding games one by one to a Ratings gives, after each, the Standings of
+// the games so far; a Clone goes on independently.
+func TestRatingsIncremental(t *testing.T) {
+	games := ratingGames(300)
+	var r Ratings
+	if st := r.Standings(); len(st) != 0 {
+		t.Fatalf("empty ratings: %+v", st)
+	}
+	var half *Ratings
+	for i, g := range games {
+		r.Add(g)
+		if got, want := r.Standings(), Standings(games[:i+1]); !slices.Equal(got, want) {
+			t.Fatalf("after game %d: %+v, want %+v", i, got, want)
+		}
+		if i == len(games)/2 {
+			half = r.Clone()
+		}
+	}
+	// The clone taken halfway, given the rest, ends where r did; r was
+	// not changed by asking for its standings.
+	for _, g := range games[len(games)/2+1:] {
+		half.Add(g)
+	}
+	if got, want := half.Standings(), Standings(games); !slices.Equal(got, want) {
+		t.Fatalf("clone: %+v, want %+v", got, want)
+	}
+	if got, want := r.Standings(), Standings(games); !slices.Equal(got, want) {
+		t.Fatalf("again: %+v, want %+v", got, want)
 	}
 }

@@ -69,9 +69,11 @@ func BenchmarkNextPage(b *testing.B) {
 	benchPage(b, Query{Limit: 100, After: p.Next})
 }
 
-// BenchmarkStandings is the library's standings once computed (kept, and
-// computed again in the background when the index changes);
-// BenchmarkStandingsCold computes them afresh.
+// BenchmarkStandings is the library's standings once computed (kept);
+// BenchmarkStandingsCold computes them afresh (as after a change before
+// the last game counted); BenchmarkStandingsAfterPut after one new game
+// (its path after every other) was added: it is counted into the kept
+// standings.
 func BenchmarkStandings(b *testing.B) {
 	ix := benchIndex(b, benchN)
 	if _, err := ix.Standings(Query{}); err != nil {
@@ -89,8 +91,48 @@ func BenchmarkStandingsCold(b *testing.B) {
 	ix := benchIndex(b, benchN)
 	b.ResetTimer()
 	for b.Loop() {
-		if st, err := ix.standingsOf(Query{}, false); err != nil || len(st) != 50 {
+		if st, err := ix.recompute(); err != nil || len(st) != 50 {
 			b.Fatal(len(st), err)
+		}
+	}
+}
+
+func BenchmarkStandingsAfterPut(b *testing.B) {
+	ix := benchIndex(b, benchN)
+	st, err := ix.Standings(Query{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	games := 0
+	for _, s := range st {
+		games += s.Games
+	}
+	var added []string
+	b.Cleanup(func() {
+		if err := ix.Delete(added); err != nil {
+			b.Error(err)
+		}
+	})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		r := game(1, 50) // complete
+		r.Path = fmt.Sprintf("z/%07d.rwd", i)
+		if err := ix.Put([]*Replay{r}); err != nil {
+			b.Fatal(err)
+		}
+		added = append(added, r.Path)
+		b.StartTimer()
+		st, err := ix.Standings(Query{})
+		if err != nil || !ix.StandingsFresh() {
+			b.Fatal(err, ix.StandingsFresh())
+		}
+		n := 0
+		for _, s := range st {
+			n += s.Games
+		}
+		if n != games+4*(i+1) {
+			b.Fatalf("%d seat-games, want %d", n, games+4*(i+1))
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -120,13 +121,19 @@ type Index struct {
 	db   *sql.DB
 	path string
 
+	// wmu orders the commits of changes against the snapshots the
+	// standings are counted in (see snapshot).
+	wmu sync.Mutex
+	// incMu makes one catchUp at a time.
+	incMu sync.Mutex
+
 	mu  sync.Mutex
 	gen uint64 // bumped by every change
-	// standings caches the unfiltered standings of generation stGen.
-	stGen     uint64
-	standings []Standing
-	stValid   bool
-	stBusy    bool // a background computation is under way
+	// kept is the unfiltered standings as counted so far (nil before the
+	// first request), watches those being counted.
+	kept    *kept
+	watches []*watch
+	stBusy  bool // a background count is under way
 }
 
 // Path returns the index file's path.
@@ -363,10 +370,17 @@ func (ix *Index) Generation() uint64 {
 	return ix.gen
 }
 
-func (ix *Index) changed() {
+// commit commits tx, a change whose lowest path is low, and notes it.
+func (ix *Index) commit(tx *sql.Tx, low string) error {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
 	ix.mu.Lock()
-	ix.gen++
+	ix.noteChange(low)
 	ix.mu.Unlock()
+	return nil
 }
 
 // Put adds or replaces replays, in one transaction.
@@ -420,11 +434,11 @@ func (ix *Index) Put(reps []*Replay) error {
 			return fmt.Errorf("index: %s: %w", r.Path, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("index: %w", err)
+	low := reps[0].Path
+	for _, r := range reps {
+		low = min(low, r.Path)
 	}
-	ix.changed()
-	return nil
+	return ix.commit(tx, low)
 }
 
 // Delete removes replays by path (absent ones are ignored).
@@ -446,11 +460,7 @@ func (ix *Index) Delete(paths []string) error {
 			return fmt.Errorf("index: delete %s: %w", p, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	ix.changed()
-	return nil
+	return ix.commit(tx, slices.Min(paths))
 }
 
 // PlayerList is the replay's players as the library shows them: "alice,

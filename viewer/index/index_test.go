@@ -3,14 +3,17 @@ package index
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/monad"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -354,5 +357,211 @@ func TestStandingsKeptAndRefreshed(t *testing.T) {
 	}
 	if !ix.StandingsFresh() || after != games+4 {
 		t.Fatalf("after the change: fresh %v, %d seat-games, want %d", ix.StandingsFresh(), after, games+4)
+	}
+}
+
+// wantStandings is match.Standings of the complete games of reps in path
+// order, one table per game, as Standings computes them.
+func wantStandings(reps map[string]*Replay) []Standing {
+	paths := slices.Sorted(maps.Keys(reps))
+	var out []Standing
+	for _, game := range tables {
+		var games []match.GameResult
+		for _, p := range paths {
+			r := reps[p]
+			if !r.Complete || r.Game != game {
+				continue
+			}
+			g := match.GameResult{}
+			if game == "Monad" {
+				g.Ruleset = monad.RulesetID
+			}
+			for _, s := range r.Seats {
+				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score, Cells: s.Cells})
+			}
+			games = append(games, g)
+		}
+		for _, s := range match.Standings(games) {
+			out = append(out, Standing{Standing: s, Game: game})
+		}
+	}
+	return out
+}
+
+// eventually waits (a safety net, not a verdict) for the kept standings
+// to be fresh.
+func eventually(t *testing.T, ix *Index) []Standing {
+	t.Helper()
+	for range 600 {
+		st, err := ix.Standings(Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.StandingsFresh() {
+			return st
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the standings never became fresh")
+	return nil
+}
+
+// Games added after the last one counted (in path order) are counted into
+// the kept standings by the request that finds them; a change before it
+// (a game added, replaced or deleted) has them computed again in the
+// background, the kept ones answered meanwhile. Either way they end as
+// match.Standings of the library.
+func TestStandingsIncremental(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	put := func(rs ...*Replay) {
+		t.Helper()
+		if err := ix.Put(rs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+	}
+	monadGame := func(i int) *Replay {
+		r := game(i, 5)
+		r.Game, r.Path = "Monad", fmt.Sprintf("g/%07d.m.rwd", i)
+		for k := range r.Seats {
+			r.Seats[k].Cells = int64(i + k)
+		}
+		return r
+	}
+	check := func(what string, st []Standing) {
+		t.Helper()
+		if want := wantStandings(reps); !slices.Equal(st, want) {
+			t.Fatalf("%s: %+v\nwant %+v", what, st, want)
+		}
+	}
+	now := func(what string) {
+		t.Helper()
+		st, err := ix.Standings(Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ix.StandingsFresh() {
+			t.Fatalf("%s: not counted by the request", what)
+		}
+		check(what, st)
+	}
+	for i := 10; i < 30; i++ {
+		put(game(i, 5))
+	}
+	put(monadGame(29))
+	now("first")
+	// Added after the last: counted at once, one or many, complete or not.
+	put(game(30, 5))
+	now("one after")
+	put(game(31, 5), monadGame(33), game(40, 5), game(32, 5))
+	now("four after")
+	put(monadGame(41))
+	now("a Monad game after")
+
+	// Added before the last: the kept standings are answered, and computed
+	// again in the background.
+	before, _ := ix.Standings(Query{})
+	put(game(5, 5))
+	st, err := ix.Standings(Query{})
+	if err != nil || ix.StandingsFresh() && !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("after a game before the last: %v", err)
+	}
+	if !ix.StandingsFresh() && !slices.Equal(st, before) {
+		t.Fatal("stale standings that are not the kept ones")
+	}
+	check("a game before", eventually(t, ix))
+	// A counted game replaced, then one deleted.
+	r := game(12, 5)
+	r.Seats[0].Score, r.Seats[1].Score = r.Seats[1].Score, r.Seats[0].Score
+	put(r)
+	check("replaced", eventually(t, ix))
+	if err := ix.Delete([]string{game(20, 5).Path}); err != nil {
+		t.Fatal(err)
+	}
+	delete(reps, game(20, 5).Path)
+	check("deleted", eventually(t, ix))
+	now("again")
+
+	// More new games than a request counts: it counts a step of them, the
+	// background the rest.
+	defer func(n int) { standingsStep = n }(standingsStep)
+	standingsStep = 3
+	seats := func(st []Standing) (n int) {
+		for _, s := range st {
+			n += s.Games
+		}
+		return n
+	}
+	was := seats(wantStandings(reps))
+	var many []*Replay
+	for i := 100; i < 120; i++ {
+		many = append(many, monadGame(i), game(i, 5))
+	}
+	put(many...)
+	st, err = ix.Standings(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := seats(st); n != was+3*4 {
+		t.Fatalf("the request counted %d seat-games, want a step of 3 games (%d)", n-was, 3*4)
+	}
+	check("many", eventually(t, ix))
+}
+
+// Changes made while the standings are being counted (games after the
+// last, before it, deleted) are never lost: once the changes stop, the
+// standings become those of the library.
+func TestStandingsConcurrentChanges(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	var mu sync.Mutex
+	put := func(rs ...*Replay) {
+		if err := ix.Put(rs); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+		mu.Unlock()
+	}
+	for i := range 200 {
+		put(game(2*i, 6))
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // one writer (SQLite's): games at the end, in between, deletions
+		defer wg.Done()
+		for i := range 100 {
+			put(game(400+i, 6))
+			if i%2 == 1 {
+				continue
+			}
+			put(game(i+1, 6))
+			if i%10 == 0 {
+				p := game(i, 6).Path
+				if err := ix.Delete([]string{p}); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				delete(reps, p)
+				mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 100 {
+			if _, err := ix.Standings(Query{}); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	wg.Wait()
+	if st := eventually(t, ix); !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("%+v\nwant %+v", st, wantStandings(reps))
 	}
 }

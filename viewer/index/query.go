@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -299,47 +300,124 @@ type Standing struct {
 }
 
 // MaxStandingsGames bounds the complete games the library's standings are
-// computed over (once, then in the background: about 32 s at a million on
-// the 2-core test machine), MaxFilteredStandingsGames those of a filter's
-// (computed for each request); past them Standings fails, saying so.
+// counted over, MaxFilteredStandingsGames those of a filter's (computed
+// for each request); past them Standings fails, saying so.
+// MaxStandingsStep bounds the games a request counts into the kept
+// standings (see Standings); more are counted in the background.
 const (
 	MaxStandingsGames         = 2_000_000
 	MaxFilteredStandingsGames = 100_000
+	MaxStandingsStep          = 10_000
 )
+
+// standingsStep is MaxStandingsStep (smaller in tests).
+var standingsStep = MaxStandingsStep
+
+// tables is the order of the standings' tables.
+var tables = [...]string{"ColorfightII", "Monad"}
+
+// kept is the library's (unfiltered) standings as counted so far: one
+// accumulator per game and the path of the last game counted. Games are
+// counted in path order, so a game whose path sorts after last is counted
+// by adding it; any other change to a counted game (a replay added or
+// replaced before last, or a counted one deleted) makes them stale: only
+// a computation from scratch brings them up to date.
+type kept struct {
+	ratings [len(tables)]*match.Ratings
+	last    string // "" when no game is counted
+	n       int    // games counted
+	gen     uint64 // the index generation counted
+	more    bool   // games after last were left for later
+	out     []Standing
+	stale   bool // under Index.mu
+}
+
+// watch notes the lowest path changed while standings are being counted.
+type watch struct {
+	changed bool
+	low     string
+}
+
+// noteChange records, under mu, a committed change whose lowest path is
+// low.
+func (ix *Index) noteChange(low string) {
+	ix.gen++
+	if k := ix.kept; k != nil && k.n > 0 && low <= k.last {
+		k.stale = true
+	}
+	for _, w := range ix.watches {
+		if !w.changed || low < w.low {
+			w.changed, w.low = true, low
+		}
+	}
+}
+
+// snapshot begins a read transaction and reads in it, so that it sees
+// every change committed before it and none after, and returns the
+// index's generation at that point and a watch of the changes after it
+// (release with done).
+func (ix *Index) snapshot() (tx *sql.Tx, gen uint64, w *watch, err error) {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	tx, err = ix.db.Begin()
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
+	}
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays LIMIT 1)").Scan(&n); err != nil {
+		tx.Rollback()
+		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
+	}
+	w = &watch{}
+	ix.mu.Lock()
+	gen = ix.gen
+	ix.watches = append(ix.watches, w)
+	ix.mu.Unlock()
+	return tx, gen, w, nil
+}
+
+func (ix *Index) done(tx *sql.Tx, w *watch) {
+	tx.Rollback()
+	ix.mu.Lock()
+	ix.watches = slices.DeleteFunc(ix.watches, func(x *watch) bool { return x == w })
+	ix.mu.Unlock()
+}
 
 // Standings rates the bots over the complete games q selects (its Sort,
 // After and Limit are ignored), one table per game (ColorfightII, then
-// Monad), each by the tournament's own aggregate, match.Standings, over
-// the games in path order, as `rewind analyze DIR` does. The unfiltered
-// standings are kept: once computed, they are answered at once, and
-// computed again in the background after the index changed
-// (StandingsFresh says whether they are current).
+// Monad), each by the tournament's own rating, match.Ratings (as
+// match.Standings), over the games in path order, as `rewind analyze DIR`
+// does.
+//
+// The unfiltered standings are kept, with the path of the last game they
+// count: games added after it in path order are counted by the request
+// that finds them (O(new games), at most MaxStandingsStep of them, the
+// rest in the background); any other change (a game added or replaced
+// before it, a counted one deleted) has them computed again from scratch
+// in the background, the kept ones answered meanwhile (StandingsFresh
+// says whether they are current). A filter's standings are computed for
+// each request.
 func (ix *Index) Standings(q Query) ([]Standing, error) {
 	q.Sort, q.After, q.Limit = "", "", 0
-	if q == (Query{}) {
-		ix.mu.Lock()
-		if ix.stValid {
-			// Kept standings are answered at once; stale ones are
-			// computed again in the background (one computation at a
-			// time), so a library that keeps changing never makes a
-			// page wait for them.
-			st := ix.standings
-			if ix.stGen != ix.gen && !ix.stBusy {
-				ix.stBusy = true
-				go func() {
-					ix.standingsOf(q, true)
-					ix.mu.Lock()
-					ix.stBusy = false
-					ix.mu.Unlock()
-				}()
-			}
-			ix.mu.Unlock()
-			return st, nil
-		}
-		ix.mu.Unlock()
-		return ix.standingsOf(q, true)
+	if q != (Query{}) {
+		return ix.filteredStandings(q)
 	}
-	return ix.standingsOf(q, false)
+	ix.mu.Lock()
+	k := ix.kept
+	switch {
+	case k == nil:
+		ix.mu.Unlock()
+		return ix.recompute()
+	case k.stale:
+		ix.refreshLocked()
+		ix.mu.Unlock()
+		return k.out, nil
+	case k.gen == ix.gen && !k.more:
+		ix.mu.Unlock()
+		return k.out, nil
+	}
+	ix.mu.Unlock()
+	return ix.catchUp(standingsStep)
 }
 
 // StandingsFresh reports whether the kept unfiltered standings are those
@@ -347,74 +425,221 @@ func (ix *Index) Standings(q Query) ([]Standing, error) {
 func (ix *Index) StandingsFresh() bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.stValid && ix.stGen == ix.gen
+	k := ix.kept
+	return k != nil && k.gen == ix.gen && !k.more && !k.stale
 }
 
-func (ix *Index) standingsOf(q Query, keep bool) ([]Standing, error) {
-	gen := ix.Generation()
-	where, args, err := q.where(ix)
+// refreshLocked starts, under mu, bringing the kept standings up to date
+// in the background (one such at a time).
+func (ix *Index) refreshLocked() {
+	if ix.stBusy {
+		return
+	}
+	ix.stBusy = true
+	go func() {
+		ix.mu.Lock()
+		k := ix.kept
+		stale := k == nil || k.stale
+		ix.mu.Unlock()
+		if stale {
+			ix.recompute()
+		} else {
+			// A step at a time, so that a request counting a few new
+			// games waits for one step at most.
+			for {
+				if _, err := ix.catchUp(standingsStep); err != nil {
+					break
+				}
+				ix.mu.Lock()
+				k := ix.kept
+				more := k.more && !k.stale
+				ix.mu.Unlock()
+				if !more {
+					break
+				}
+			}
+		}
+		ix.mu.Lock()
+		ix.stBusy = false
+		ix.mu.Unlock()
+	}()
+}
+
+// recompute counts the library's standings from scratch and keeps them.
+func (ix *Index) recompute() ([]Standing, error) {
+	tx, gen, w, err := ix.snapshot()
 	if err != nil {
 		return nil, err
 	}
-	// Seats of the selected complete games in path order.
-	query := fmt.Sprintf(`SELECT r.id, r.game, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
-	rows, err := ix.db.Query(query, args...)
+	defer ix.done(tx, w)
+	nk := &kept{gen: gen}
+	for i := range nk.ratings {
+		nk.ratings[i] = &match.Ratings{}
+	}
+	if err := nk.count(tx, 0, MaxStandingsGames); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	nk.stale = w.changed && nk.n > 0 && w.low <= nk.last
+	if k := ix.kept; k == nil || k.stale || gen >= k.gen {
+		ix.kept = nk
+	}
+	return nk.out, nil
+}
+
+// catchUp counts into the kept standings the games after their last (at
+// most limit of them), and keeps the result; when there may be more, it
+// has them counted in the background.
+func (ix *Index) catchUp(limit int) ([]Standing, error) {
+	ix.incMu.Lock()
+	defer ix.incMu.Unlock()
+	ix.mu.Lock()
+	k := ix.kept
+	if k.stale || k.gen == ix.gen && !k.more {
+		ix.mu.Unlock()
+		return k.out, nil
+	}
+	ix.mu.Unlock()
+	tx, gen, w, err := ix.snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("index: standings: %w", err)
+		return nil, err
+	}
+	defer ix.done(tx, w)
+	nk := &kept{last: k.last, n: k.n, gen: gen}
+	for i, r := range k.ratings {
+		nk.ratings[i] = r.Clone()
+	}
+	if err := nk.count(tx, limit, MaxStandingsGames-k.n); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	nk.stale = k.stale || w.changed && nk.n > 0 && w.low <= nk.last
+	if ix.kept != k {
+		return ix.kept.out, nil // replaced meanwhile
+	}
+	ix.kept = nk
+	if nk.more {
+		ix.refreshLocked()
+	}
+	return nk.out, nil
+}
+
+// count adds to k the complete games after k.last in path order (at most
+// limit of them when limit > 0, setting k.more when there may be others;
+// failing past max in all), and sets k.out.
+func (k *kept) count(tx *sql.Tx, limit, max int) error {
+	sub := "SELECT id, path, game FROM replays WHERE complete = 1 AND path > ? ORDER BY path"
+	args := []any{k.last}
+	if limit > 0 {
+		sub += " LIMIT ?"
+		args = append(args, limit)
+	}
+	rows, err := tx.Query(`SELECT r.id, r.path, r.game, s.key, s.rank, s.score, s.cells FROM (`+sub+`) r
+		JOIN seats s ON s.replay = r.id ORDER BY r.path, s.uid`, args...)
+	if err != nil {
+		return fmt.Errorf("index: standings: %w", err)
 	}
 	defer rows.Close()
-	byGame := map[string][]match.GameResult{}
-	var lastID int64 = -1
-	var cur *match.GameResult
-	var curGame string
-	flush := func() {
-		if cur != nil {
-			byGame[curGame] = append(byGame[curGame], *cur)
+	n := 0
+	err = scanGames(rows, func(path, game string, g match.GameResult) error {
+		n++
+		if n > max {
+			return fmt.Errorf("standings of more than %d complete games are not computed", MaxStandingsGames)
+		}
+		if i := slices.Index(tables[:], game); i >= 0 {
+			k.ratings[i].Add(g)
+		}
+		k.last = path
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	k.n += n
+	k.more = limit > 0 && n == limit
+	k.out = nil
+	for i, game := range tables {
+		for _, s := range k.ratings[i].Standings() {
+			k.out = append(k.out, Standing{Standing: s, Game: game})
 		}
 	}
+	return nil
+}
+
+// scanGames reads rows of (replay id, path, game, seat key, rank, score,
+// cells) ordered by replay and calls add for each replay's game.
+func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) error) error {
+	var lastID int64 = -1
+	var cur match.GameResult
+	var curPath, curGame string
 	n := 0
-	limit := MaxFilteredStandingsGames
-	if keep {
-		limit = MaxStandingsGames
-	}
 	for rows.Next() {
 		var id int64
-		var game string
+		var path, game string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &game, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
-			return nil, fmt.Errorf("index: %w", err)
+		if err := rows.Scan(&id, &path, &game, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+			return fmt.Errorf("index: %w", err)
 		}
 		if id != lastID {
-			flush()
-			n++
-			if n > limit {
-				return nil, fmt.Errorf("standings of more than %d complete games are not computed: narrow the filter", limit)
+			if lastID >= 0 {
+				if err := add(curPath, curGame, cur); err != nil {
+					return err
+				}
 			}
-			lastID, curGame = id, game
-			cur = &match.GameResult{Game: n - 1}
+			lastID, curPath, curGame = id, path, game
+			cur = match.GameResult{Game: n}
+			n++
 			if game == "Monad" {
 				cur.Ruleset = monad.RulesetID
 			}
 		}
 		cur.Seats = append(cur.Seats, s)
 	}
-	flush()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return fmt.Errorf("index: %w", err)
+	}
+	if lastID >= 0 {
+		return add(curPath, curGame, cur)
+	}
+	return nil
+}
+
+// filteredStandings computes the standings of the games q selects.
+func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
+	where, args, err := q.where(ix)
+	if err != nil {
+		return nil, err
+	}
+	// Seats of the selected complete games in path order.
+	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: standings: %w", err)
+	}
+	defer rows.Close()
+	var ratings [len(tables)]match.Ratings
+	n := 0
+	err = scanGames(rows, func(_, game string, g match.GameResult) error {
+		n++
+		if n > MaxFilteredStandingsGames {
+			return fmt.Errorf("standings of more than %d complete games are not computed: narrow the filter", MaxFilteredStandingsGames)
+		}
+		if i := slices.Index(tables[:], game); i >= 0 {
+			ratings[i].Add(g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out []Standing
-	for _, game := range []string{"ColorfightII", "Monad"} {
-		for _, s := range match.Standings(byGame[game]) {
+	for i, game := range tables {
+		for _, s := range ratings[i].Standings() {
 			out = append(out, Standing{Standing: s, Game: game})
 		}
-	}
-	if keep {
-		ix.mu.Lock()
-		if !ix.stValid || gen >= ix.stGen {
-			ix.standings, ix.stGen, ix.stValid = out, gen, true
-		}
-		ix.mu.Unlock()
 	}
 	return out, nil
 }
