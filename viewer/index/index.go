@@ -167,7 +167,11 @@ func Open(dir string) (ix *Index, warn error, err error) {
 }
 
 func openFile(p string) (*Index, error) {
-	dsn := "file:" + p + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	// _txlock=immediate: a writing transaction takes the write lock when
+	// it begins, so two writers at once wait for each other (up to the
+	// busy timeout) instead of one failing with SQLITE_BUSY when its read
+	// lock would have to become a write lock.
+	dsn := "file:" + p + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)

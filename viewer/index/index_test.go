@@ -565,3 +565,28 @@ func TestStandingsConcurrentChanges(t *testing.T) {
 		t.Fatalf("%+v\nwant %+v", st, wantStandings(reps))
 	}
 }
+
+// TestConcurrentWriters: writers at once (serve's folder check, an upload,
+// a fork, analyze DIR) wait for each other: none fails with SQLITE_BUSY,
+// and every replay is there after.
+func TestConcurrentWriters(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if err := ix.Put([]*Replay{game(1000*w+i, 4)}); err != nil {
+					t.Errorf("writer %d, put %d: %v", w, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var n int
+	if err := ix.db.QueryRow("SELECT count(*) FROM replays").Scan(&n); err != nil || n != 200 {
+		t.Errorf("%d replays (%v), want 200", n, err)
+	}
+}

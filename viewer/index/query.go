@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
@@ -359,7 +360,9 @@ func (ix *Index) noteChange(low string) {
 func (ix *Index) snapshot() (tx *sql.Tx, gen uint64, w *watch, err error) {
 	ix.wmu.Lock()
 	defer ix.wmu.Unlock()
-	tx, err = ix.db.Begin()
+	// Read-only: the only transaction that does not take the write lock
+	// when it begins (the database is opened with _txlock=immediate).
+	tx, err = ix.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
 	}
