@@ -22,7 +22,10 @@ type Coordinator struct {
 	mu      sync.Mutex
 	waiters map[int]chan outcome
 	got     map[int]outcome
-	failed  error
+	// handed are the games whose outcome went to Game already: a later
+	// update of their result (slim) is not a new outcome.
+	handed map[int]bool
+	failed error
 }
 
 // outcome is a game's result, or why it has none.
@@ -37,6 +40,7 @@ func (c *Coordinator) Start(ctx context.Context) {
 	c.tid = c.Spec.ID()
 	c.waiters = map[int]chan outcome{}
 	c.got = map[int]outcome{}
+	c.handed = map[int]bool{}
 	stop, err := c.Queue.GaveUp(ctx, func(j Job, deliveries uint64) {
 		if j.Tournament == c.tid {
 			c.deliver(j.Index, outcome{err: fmt.Errorf("queue: game %d: no worker stored a result after %d deliveries (see the workers' logs)", j.Index, deliveries)})
@@ -66,8 +70,12 @@ func (c *Coordinator) Start(ctx context.Context) {
 func (c *Coordinator) deliver(i int, o outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.handed[i] {
+		return
+	}
 	if ch, ok := c.waiters[i]; ok {
 		delete(c.waiters, i)
+		c.handed[i] = true
 		ch <- o
 	} else {
 		c.got[i] = o
@@ -85,6 +93,7 @@ func (c *Coordinator) Game(ctx context.Context, i int) (match.GameResult, error)
 	}
 	if o, ok := c.got[i]; ok {
 		delete(c.got, i)
+		c.handed[i] = true
 		ch <- o
 	} else {
 		c.waiters[i] = ch
@@ -124,6 +133,9 @@ func (c *Coordinator) Game(ctx context.Context, i int) (match.GameResult, error)
 	}
 	path, err := c.Store(i, data)
 	if err != nil {
+		return match.GameResult{}, err
+	}
+	if err := c.Queue.slim(ctx, c.tid, i, r); err != nil {
 		return match.GameResult{}, err
 	}
 	gr := r.Game

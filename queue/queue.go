@@ -71,6 +71,13 @@ type Limits struct {
 	// MaxDeliver is how many times a job is handed out before the queue
 	// gives up on it (a job no worker can run, or that fails every time).
 	MaxDeliver int
+	// Memory keeps the stream and buckets in memory, not in files: for a
+	// server that lives only as long as its tournament (rewind
+	// tournament's own), whose results are kept in the tournament's
+	// folder. The coordinator then drops each replay from the results
+	// once it has stored it, so that the memory held is a few hundred
+	// bytes per game, not a replay.
+	Memory bool
 }
 
 // DefaultLimits are the limits the commands use.
@@ -156,13 +163,17 @@ func Open(ctx context.Context, js jetstream.JetStream, replicas int, lim Limits)
 		replicas = 1
 	}
 	q := &Queue{js: js, lim: lim}
+	storage := jetstream.FileStorage
+	if lim.Memory {
+		storage = jetstream.MemoryStorage
+	}
 	var err error
 	q.jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        JobsStream,
 		Description: "rewind tournament games to play",
 		Subjects:    []string{jobSubject + ">"},
 		Retention:   jetstream.WorkQueuePolicy,
-		Storage:     jetstream.FileStorage,
+		Storage:     storage,
 		Replicas:    replicas,
 		MaxMsgs:     lim.MaxJobs,
 		MaxMsgSize:  lim.MaxJobBytes,
@@ -179,7 +190,7 @@ func Open(ctx context.Context, js jetstream.JetStream, replicas int, lim Limits)
 		History:     1,
 		MaxBytes:    lim.MaxResultsBytes,
 		TTL:         lim.MaxAge,
-		Storage:     jetstream.FileStorage,
+		Storage:     storage,
 		Replicas:    replicas,
 	})
 	if err != nil {
@@ -190,7 +201,7 @@ func Open(ctx context.Context, js jetstream.JetStream, replicas int, lim Limits)
 		Description: "rewind tournament replays",
 		MaxBytes:    lim.MaxReplaysBytes,
 		TTL:         lim.MaxAge,
-		Storage:     jetstream.FileStorage,
+		Storage:     storage,
 		Replicas:    replicas,
 	})
 	if err != nil {
@@ -247,6 +258,23 @@ func (q *Queue) Replay(ctx context.Context, r Result) ([]byte, error) {
 		return nil, fmt.Errorf("queue: replay %s: %d bytes that do not match the result's size %d and SHA-256", r.Replay, len(b), r.Size)
 	}
 	return b, nil
+}
+
+// slim replaces game i's result by the same without its inline replay,
+// once the coordinator has stored the replay (Limits.Memory).
+func (q *Queue) slim(ctx context.Context, tid string, i int, r Result) error {
+	if !q.lim.Memory || r.Inline == nil {
+		return nil
+	}
+	r.Inline = nil
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := q.results.Put(ctx, GameKey(tid, i), b); err != nil {
+		return fmt.Errorf("queue: result of game %d: %w", i, err)
+	}
+	return nil
 }
 
 // Watch calls fn for every result of tournament tid, those already stored

@@ -2,9 +2,10 @@ package queue
 
 import (
 	"context"
-	"os"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,22 +73,18 @@ func TestLimits(t *testing.T) {
 		t.Errorf("a job published twice: %d jobs (%v)", n, err)
 	}
 
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big.rwd")
-	os.WriteFile(big, make([]byte, 1001), 0o644)
-	small := filepath.Join(dir, "small.rwd")
-	os.WriteFile(small, []byte("RWD replay bytes"), 0o644)
+	big, small := make([]byte, 1001), []byte("RWD replay bytes")
 	w := &Worker{Queue: q, ID: "w1"}
 	j := Job{Tournament: spec.ID(), Spec: spec, Index: 3}
-	err = w.store(ctx, j, match.GameResult{Path: big})
+	err = w.store(ctx, j, match.GameResult{}, big)
 	if err == nil || !strings.Contains(err.Error(), "over the limit of 1000 bytes") || !strings.Contains(err.Error(), j.Key()) {
 		t.Errorf("a replay over the limit: %v", err)
 	}
-	if err := w.store(ctx, j, match.GameResult{Path: small, Seed: 42}); err != nil {
+	if err := w.store(ctx, j, match.GameResult{Seed: 42}, small); err != nil {
 		t.Fatal(err)
 	}
 	w2 := &Worker{Queue: q, ID: "w2"}
-	if err := w2.store(ctx, j, match.GameResult{Path: small, Seed: 43}); err != nil {
+	if err := w2.store(ctx, j, match.GameResult{Seed: 43}, small); err != nil {
 		t.Fatal(err)
 	}
 	r, ok, err := q.Result(ctx, j.Tournament, 3)
@@ -113,4 +110,53 @@ func TestLimits(t *testing.T) {
 	if _, err := StartServer(ServerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "without a user and password") {
 		t.Errorf("no password off loopback: %v", err)
 	}
+}
+
+// TestMemoryCoordinator: with Limits.Memory the stream and buckets are in
+// memory, a game's result comes back through the coordinator with its
+// replay, and once the coordinator has stored the replay the result no
+// longer holds it (the memory held per game stays small).
+func TestMemoryCoordinator(t *testing.T) {
+	lim := DefaultLimits
+	lim.Memory = true
+	q := testQueue(t, lim)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	info, err := q.jobs.Info(ctx)
+	if err != nil || info.Config.Storage != jetstream.MemoryStorage {
+		t.Fatalf("jobs stream storage %v (%v), want memory", info.Config.Storage, err)
+	}
+	spec := Spec{Game: "colorfight2", Bots: []string{"greedy", "random"}, Players: 2, Seed: 1, MaxTurn: 200}
+	dir := t.TempDir()
+	stored := map[int][]byte{}
+	var mu sync.Mutex
+	c := &Coordinator{Queue: q, Spec: spec, Store: func(i int, data []byte) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		stored[i] = data
+		return filepath.Join(dir, "stored.rwd"), nil
+	}}
+	c.Start(ctx)
+	w := &Worker{Queue: q, ID: "w"}
+	w.Play = func(ctx context.Context, j Job) (match.GameResult, []byte, error) {
+		return match.GameResult{Seed: uint64(100 + j.Index)}, []byte(fmt.Sprintf("replay of game %d", j.Index)), nil
+	}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	for i := range 3 {
+		gr, err := c.Game(ctx, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gr.Seed != uint64(100+i) || gr.Game != i || string(stored[i]) != fmt.Sprintf("replay of game %d", i) {
+			t.Errorf("game %d: result %+v, stored %q", i, gr, stored[i])
+		}
+		r, ok, err := q.Result(ctx, spec.ID(), i)
+		if err != nil || !ok || r.Inline != nil || r.Size == 0 {
+			t.Errorf("game %d's result after it was stored: %+v %v %v, want it without the replay", i, r, ok, err)
+		}
+	}
+	stop()
+	<-done
 }

@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -28,10 +26,9 @@ type Worker struct {
 	// CanRun reports whether the worker has a bot for an entrant name;
 	// a job with an entrant it lacks is left to other workers.
 	CanRun func(name string) bool
-	// Play plays game job.Index of job.Spec and returns its result, whose
-	// Path is the replay file; the worker removes that file once the
-	// replay is stored on the queue.
-	Play func(ctx context.Context, job Job) (match.GameResult, error)
+	// Play plays game job.Index of job.Spec and returns its result and
+	// its replay (a replay over Limits.MaxReplayBytes is refused).
+	Play func(ctx context.Context, job Job) (match.GameResult, []byte, error)
 	// Log, when set, receives one line per event (a game taken, stored,
 	// left to others).
 	Log func(format string, args ...any)
@@ -145,7 +142,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 			}
 		}
 	}()
-	gr, err := w.Play(ctx, j)
+	gr, data, err := w.Play(ctx, j)
 	stopBeat()
 	if err != nil {
 		m.NakWithDelay(time.Second)
@@ -156,11 +153,10 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 		q.js.Conn().Publish(noticeSubject+j.Tournament, []byte(text))
 		return errors.New(text)
 	}
-	if err := w.store(ctx, j, gr); err != nil {
+	if err := w.store(ctx, j, gr, data); err != nil {
 		m.NakWithDelay(time.Second)
 		return err
 	}
-	os.Remove(gr.Path)
 	// The result is stored: acknowledge. A lost acknowledgement only
 	// means a redelivery, which finds the result and acknowledges again.
 	if err := m.Ack(); err != nil {
@@ -173,17 +169,8 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 // store puts the replay under a name of this attempt, then creates the
 // result if absent; when another attempt's result is there already, this
 // attempt's replay is deleted.
-func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult) error {
+func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult, data []byte) error {
 	q := w.Queue
-	f, err := os.Open(gr.Path)
-	if err != nil {
-		return fmt.Errorf("queue: game %s: %w", j.Key(), err)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, q.lim.MaxReplayBytes+1))
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("queue: game %s: %w", j.Key(), err)
-	}
 	if int64(len(data)) > q.lim.MaxReplayBytes {
 		return fmt.Errorf("queue: game %s: the replay is over the limit of %d bytes", j.Key(), q.lim.MaxReplayBytes)
 	}

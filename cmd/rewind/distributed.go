@@ -33,8 +33,10 @@ type natsOptions struct {
 	url      string
 	creds    string // a NATS .creds file (JWT and nkey seed)
 	replicas int
-	// user and password of an embedded server (else the environment's).
+	// user and password of an embedded server (else the environment's),
+	// and the server, connected to in process (no TCP).
 	user, password string
+	inProcess      nats.InProcessConnProvider
 	// ackWait, when set, replaces the queue's default (a worker's
 	// --ack-wait).
 	ackWait time.Duration
@@ -53,6 +55,9 @@ func (o *natsOptions) connect(url string) (*nats.Conn, error) {
 	switch {
 	case o.user != "":
 		opts = append(opts, nats.UserInfo(o.user, o.password))
+		if o.inProcess != nil {
+			opts = append(opts, nats.InProcessServer(o.inProcess))
+		}
 	case o.creds != "":
 		opts = append(opts, nats.UserCredentials(o.creds))
 	case os.Getenv(natsUserEnv) != "" || os.Getenv(natsPasswordEnv) != "":
@@ -108,7 +113,7 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 		}
 		closers = append(closers, func() { s.Shutdown(); s.WaitForShutdown(); os.RemoveAll(store) })
 		url = s.ClientURL()
-		local.user, local.password = "rewind", pw
+		local.user, local.password, local.inProcess = "rewind", pw, s
 	}
 	nc, err := local.connect(url)
 	if err != nil {
@@ -125,6 +130,9 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 	if o.ackWait > 0 {
 		lim.AckWait = o.ackWait
 	}
+	// The embedded server lives as long as this run: its queue is kept
+	// in memory.
+	lim.Memory = o.url == ""
 	// A cluster that just started elects its leaders first: try again
 	// for a while.
 	var q *queue.Queue
@@ -234,8 +242,8 @@ func runWorker(ctx context.Context, opts *workerOptions, commands map[string]str
 			_, ok := commands[name]
 			return ok || isBuiltin(name)
 		},
-		Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
-			return localTournament(j.Spec, filepath.Join(dir, j.Tournament), seatMaker(&opts.play, resolve)).Play(ctx, j.Index)
+		Play: func(ctx context.Context, j queue.Job) (match.GameResult, []byte, error) {
+			return playJob(ctx, j, seatMaker(&opts.play, resolve))
 		},
 		Log: func(format string, args ...any) {
 			fmt.Fprintf(opts.play.stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

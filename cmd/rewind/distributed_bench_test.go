@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/queue"
+	"github.com/rewind-game/rewind/replay/recording"
 )
 
 // BenchmarkTournament plays a 40-game tournament of four built-ins (500
@@ -26,7 +27,7 @@ func BenchmarkTournament(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "t")
 			play := opts.play
 			play.logDir = dir
-			tr := localTournament(spec, dir, seatMaker(&play, func(s string) string { return s }))
+			tr := localTournament(spec, &recording.Dir{Path: dir, Tool: "rewind test"}, seatMaker(&play, func(s string) string { return s }))
 			tr.Games, tr.Parallel = games, 2
 			if _, err := tr.Run(context.Background()); err != nil {
 				b.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -121,14 +120,19 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns}
 }
 
-// localTournament is spec's tournament played in this process into dir
-// (nil seat: only read back from dir), each seat's bot made by seat (a spec, the game, the seat: a uid for
-// ColorfightII, a player index for Monad).
-func localTournament(spec queue.Spec, dir string, seat func(spec string, game, k int, monadGame bool) (any, error)) *match.Tournament {
+// archive is where a tournament in this process keeps its games: a
+// folder (recording.Dir) or, for a queue worker, memory.
+type archive interface {
+	match.Archive
+	match.MonadArchive
+}
+
+// localTournament is spec's tournament played in this process into arch
+// (nil seat: only read back from it), each seat's bot made by seat (a
+// spec, the game, the seat: a uid for ColorfightII, a player index for
+// Monad).
+func localTournament(spec queue.Spec, arch archive, seat func(spec string, game, k int, monadGame bool) (any, error)) *match.Tournament {
 	tr := spec.Tournament()
-	// A worker's folder (seat set) is scratch: its games are copied to
-	// the queue, and from there into the tournament's folder, synced.
-	arch := &recording.Dir{Path: dir, Tool: "rewind " + version, Scratch: seat != nil}
 	if spec.Game == monad.RulesetID {
 		tr.MonadArchive = arch
 		if seat == nil {
@@ -201,7 +205,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 
 	// The coordinator: every game the folder does not hold is a job; its
 	// replay comes back into the folder.
-	tr := localTournament(spec, opts.dir, nil)
+	tr := localTournament(spec, &recording.Dir{Path: opts.dir, Tool: "rewind " + version}, nil)
 	arch := &recording.Dir{Path: opts.dir, Tool: "rewind " + version}
 	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store}
 	cctx, cancel := context.WithCancel(ctx)
@@ -216,21 +220,21 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	defer stopNotices()
 
 	// This process's workers: always on the embedded server, with --nats
-	// only when --parallel was given. They play into a scratch folder
-	// and may run the entrants' commands (this user's own command line).
+	// only when --parallel was given. They keep each replay in memory
+	// until the queue has it, and may run the entrants' commands (this
+	// user's own command line).
 	workers := make(chan error, 1)
 	if localWorkers {
-		scratch := filepath.Join(opts.dir, ".work")
 		w := &queue.Worker{Queue: q, Parallel: opts.parallel,
 			// A job of another tournament on the same server (--nats) is
 			// played only with built-ins or this tournament's own --bot
 			// values: a job's names are never run as commands here.
 			CanRun: func(name string) bool { return isBuiltin(name) || slices.Contains(bots, name) },
-			Play: func(ctx context.Context, j queue.Job) (match.GameResult, error) {
-				return localTournament(j.Spec, scratch, seatMaker(&opts.play, func(s string) string { return s })).Play(ctx, j.Index)
+			Play: func(ctx context.Context, j queue.Job) (match.GameResult, []byte, error) {
+				return playJob(ctx, j, seatMaker(&opts.play, func(s string) string { return s }))
 			}}
 		go func() { workers <- w.Run(cctx) }()
-		defer func() { cancel(); <-workers; os.RemoveAll(scratch) }()
+		defer func() { cancel(); <-workers }()
 	}
 
 	var bar *progressbar.ProgressBar
@@ -271,6 +275,17 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
+}
+
+// playJob plays a queued game in this process, its replay kept in
+// memory (no file: the queue stores it) and returned.
+func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, monadGame bool) (any, error)) (match.GameResult, []byte, error) {
+	mem := &recording.Memory{Tool: "rewind " + version}
+	gr, err := localTournament(j.Spec, mem, seat).Play(ctx, j.Index)
+	if err != nil {
+		return match.GameResult{}, nil, err
+	}
+	return gr, mem.Take(j.Index), nil
 }
 
 // isBuiltin reports whether name is a built-in bot of either game.

@@ -120,15 +120,15 @@ func (d *Dir) CreateMonad(i int) (match.MonadGameRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirMonadGame{MonadRecorder: NewMonad(f, created, d.Tool), f: f, tmp: tmp, final: final, sync: !d.Scratch}, nil
+	return &dirMonadGame{MonadRecorder: NewMonad(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
 }
 
 type dirMonadGame struct {
 	*MonadRecorder
 	f          *os.File
 	tmp, final string
-	sync       bool
+	folder     *dirSync
 }
 
-func (g *dirMonadGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.sync) }
+func (g *dirMonadGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
 func (g *dirMonadGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }

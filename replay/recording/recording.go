@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -130,11 +131,13 @@ type Dir struct {
 	Tool string
 	// Now stamps each replay's creation time (default time.Now).
 	Now func() time.Time
-	// Scratch skips the syncs to disk: for a folder whose games are
-	// copied elsewhere (a queue worker's), where a power cut loses
-	// nothing that counts.
-	Scratch bool
+	// folder syncs the folder after renames, one sync for the games that
+	// finish at once.
+	folder dirSync
 }
+
+// syncer is what a finished game syncs the folder with.
+func (d *Dir) syncer() *dirSync { return &d.folder }
 
 var _ match.Archive = (*Dir)(nil)
 
@@ -208,7 +211,7 @@ func (d *Dir) Create(i int) (match.GameRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final, sync: !d.Scratch}, nil
+	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
 }
 
 // create opens game i's partial file.
@@ -228,13 +231,10 @@ func (d *Dir) create(i int) (f *os.File, tmp, final string, created time.Time, e
 	return f, tmp, final, now(), nil
 }
 
-// commit syncs (when sync) and closes a finished game's file, renames it
-// into place and syncs the folder.
-func commit(f *os.File, tmp, final string, sync bool) (string, error) {
-	var err error
-	if sync {
-		err = f.Sync()
-	}
+// commit syncs and closes a finished game's file, renames it into place
+// and syncs the folder.
+func commit(f *os.File, tmp, final string, folder *dirSync) (string, error) {
+	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -245,13 +245,49 @@ func commit(f *os.File, tmp, final string, sync bool) (string, error) {
 		os.Remove(tmp)
 		return "", fmt.Errorf("recording: %w", err)
 	}
-	if !sync {
-		return final, nil
-	}
-	if err := syncDir(filepath.Dir(final)); err != nil {
+	if err := folder.sync(filepath.Dir(final)); err != nil {
 		return "", fmt.Errorf("recording: %w", err)
 	}
 	return final, nil
+}
+
+// dirSync syncs a folder so that every rename made before a call is on
+// disk when it returns, one sync serving all the calls waiting at once
+// (a group commit: a tournament finishing many games at a time pays a
+// few syncs, not one a game).
+type dirSync struct {
+	mu            sync.Mutex
+	started, done uint64
+	running       bool
+	wake          chan struct{} // closed when the running sync ends
+	err           error         // the last sync's
+}
+
+func (s *dirSync) sync(dir string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A sync that started before this call may miss its rename: wait
+	// for one that starts after it.
+	ticket := s.started + 1
+	for s.done < ticket {
+		if s.running {
+			w := s.wake
+			s.mu.Unlock()
+			<-w
+			s.mu.Lock()
+			continue
+		}
+		s.running = true
+		s.started++
+		n := s.started
+		s.wake = make(chan struct{})
+		s.mu.Unlock()
+		err := syncDir(dir)
+		s.mu.Lock()
+		s.running, s.done, s.err = false, n, err
+		close(s.wake)
+	}
+	return s.err
 }
 
 // syncDir flushes a folder's entries (a rename) to disk. Windows cannot
@@ -284,17 +320,17 @@ func (d *Dir) Store(i int, data []byte) (string, error) {
 		os.Remove(tmp)
 		return "", fmt.Errorf("recording: %w", err)
 	}
-	return commit(f, tmp, final, !d.Scratch)
+	return commit(f, tmp, final, d.syncer())
 }
 
 type dirGame struct {
 	*Recorder
 	f          *os.File
 	tmp, final string
-	sync       bool
+	folder     *dirSync
 }
 
-func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.sync) }
+func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
 
 func (g *dirGame) Abort() {
 	g.f.Close()
