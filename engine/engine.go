@@ -162,7 +162,24 @@ const (
 	// Hex: rows of hexagons, odd rows (y = 1, 3, …) shifted left by half a
 	// cell relative to even rows, as Monad's map (monad.Neighbor).
 	Hex
+	// HexAxial: a diamond of hexagons in axial coordinates, as Skyport's
+	// map: X is j, Y is k, cell (j, k) touches (j±1, k), (j, k±1),
+	// (j-1, k-1) and (j+1, k+1); drawn with (0, 0) at the top, j growing
+	// down-left and k down-right.
+	HexAxial
 )
+
+// String names the topology as the viewer's board scripts take it:
+// "square", "hex" or "hex-axial".
+func (t Topology) String() string {
+	switch t {
+	case Hex:
+		return "hex"
+	case HexAxial:
+		return "hex-axial"
+	}
+	return "square"
+}
 
 // Board describes a board for display: its shape and, per cell, what a
 // viewer colours and labels. Cells are in row-major order, index y*Width+x.
@@ -175,6 +192,32 @@ type Board struct {
 	TerrainName, ValueName string
 	Badges                 []string
 	Cells                  []Cell
+	// Entities and Effects are filled by a Boarder's Extras (Describe
+	// empties them first); a Game without it leaves them empty.
+	Entities []Entity
+	Effects  []Effect
+}
+
+// Describe fills b with g's board: Board, then, for a Boarder, Extras.
+func Describe(g Game, b *Board) {
+	b.Entities = b.Entities[:0]
+	b.Effects = b.Effects[:0]
+	g.Board(b)
+	if x, ok := g.(Boarder); ok {
+		x.Extras(b)
+	}
+}
+
+// Strategy is a built-in bot for one ruleset, played in the process
+// through the seam. A game's strategies live beside its rules
+// (engine/bot/<game>) and are registered in package rulesets.
+type Strategy interface {
+	// Name is the strategy's registered name ("hunter").
+	Name() string
+	// Commands appends the commands player p sends for the next Round of
+	// g (a Game of the strategy's ruleset, which it may type-assert to
+	// its concrete type) to dst and returns it. It must not modify g.
+	Commands(g Game, p int, dst []string) []string
 }
 
 // Cell is one cell of a Board.

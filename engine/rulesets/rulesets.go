@@ -31,6 +31,31 @@ type Info struct {
 	MinTurns, MaxTurns, DefaultTurns int
 	// Round is what the game calls one round, plural ("rounds", "turns").
 	Round string
+	// Bots are the game's built-in strategies played through the seam
+	// (engine.Strategy), in the order play seats them by default. A game
+	// whose bots the shell still plays through its own runner leaves it
+	// empty.
+	Bots []Bot
+}
+
+// Bot is a built-in strategy of a game.
+type Bot struct {
+	Name string
+	// Doc is one line saying how it plays.
+	Doc string
+	// New returns the strategy for one seat, its choices drawn from
+	// seed.
+	New func(seed uint64) engine.Strategy
+}
+
+// FindBot returns the built-in bot of info named name.
+func (i Info) FindBot(name string) (Bot, bool) {
+	for _, b := range i.Bots {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Bot{}, false
 }
 
 type entry struct {
@@ -53,6 +78,17 @@ var table = []entry{
 		MinTurns: 1, MaxTurns: monad.MaxMaxTurns, DefaultTurns: monad.DefaultMaxTurns,
 		Round: "turns",
 	}},
+}
+
+// Register adds a game to the registry, after those already there. It is
+// for games outside this table (a test's toy ruleset); it panics on an id
+// already registered, since two games under one id would make files
+// ambiguous.
+func Register(r engine.Ruleset, info Info) {
+	if _, ok := Lookup(r.ID()); ok {
+		panic("rulesets: " + r.ID() + " registered twice")
+	}
+	table = append(table, entry{r, info})
 }
 
 // Default is the id of the game play and tournament pick when none is

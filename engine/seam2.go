@@ -1,0 +1,149 @@
+package engine
+
+// This file extends the seam with what the generic shell needs beyond a
+// round: the game's events, a board with entities and effects, the turn
+// structure, and optional fast paths a ruleset may offer. Every interface
+// here is optional: the shell checks for it with a type assertion and
+// falls back to the generic path when it is absent. A wrapper around a
+// Game must forward each one it can (an embedded Game hides them).
+
+// Event is something notable that happened in the last round: a capture,
+// an elimination, a shot, a blast. Kind names it (snake_case, one of the
+// ruleset's EventKinds); fields a kind does not use are -1 (Player,
+// Other, X, Y) or 0 (Value).
+type Event struct {
+	Kind   string
+	Player int   // who did it (or to whom it happened)
+	Other  int   // the other player involved
+	X, Y   int   // where, in Board coordinates
+	Value  int64 // how much (the kind's doc says of what)
+}
+
+// EventKind documents one kind of event for analysis and the viewer.
+type EventKind struct {
+	Name string
+	// Text is the sentence the shell shows, with {player}, {other},
+	// {x}, {y} and {value} replaced by the event's fields (players by
+	// name).
+	Text string
+}
+
+// Evented is a Game that reports events. Events appends the events of
+// the last Round to dst, in the order they happened, and returns it.
+type Evented interface {
+	Events(dst []Event) []Event
+}
+
+// EventKinds is a Ruleset that declares the events its games report.
+type EventKinds interface {
+	EventKinds() []EventKind
+}
+
+// Sequential is a Game in which one player acts per Round (Skyport): Round
+// reads only cmds[Active()], and Turn counts those player-turns. A Game
+// that does not implement it plays every player at once.
+type Sequential interface {
+	// Active returns the player who acts in the next Round, or -1 when
+	// the game is over.
+	Active() int
+}
+
+// Active returns g's active player if g is Sequential, else -1 (all
+// players act every round).
+func Active(g Game) int {
+	if s, ok := g.(Sequential); ok {
+		return s.Active()
+	}
+	return -1
+}
+
+// Observer is a Game that can show a player the state as that player's
+// bot sees it: AppendObservation appends to dst one JSON object (the
+// game's own bot message; docs/bot-protocol.md) and returns it. A bot
+// outside the process (package subprocess) is sent this object every
+// turn.
+type Observer interface {
+	AppendObservation(dst []byte, p int) []byte
+}
+
+// Entity is a thing on the board that is not a cell: a unit, a player's
+// avatar, a droid. X, Y are Board coordinates.
+type Entity struct {
+	Kind   string
+	Player int // owner, or -1
+	X, Y   int
+	Health int64
+	// Value is the kind's main number (level, count); Label a short
+	// text the viewer may write beside it.
+	Value int64
+	Label string
+}
+
+// EffectKind is the shape of an Effect.
+type EffectKind uint8
+
+// Effect shapes.
+const (
+	// Line from (X, Y) to (X2, Y2): a laser.
+	Line EffectKind = iota + 1
+	// Area around (X, Y) of Radius cells: a blast.
+	Area
+	// Path through Points, in order: a droid's walk.
+	Path
+	// Mark at (X, Y): a number or a note (damage taken).
+	Mark
+)
+
+// Effect is something drawn over the board for the round that produced
+// it: a shot, a blast, a path, a damage number.
+type Effect struct {
+	Kind   EffectKind
+	Name   string // what it is ("laser", "mortar", "damage")
+	Player int    // who caused it, or -1
+	X, Y   int
+	X2, Y2 int
+	Radius int
+	Points []Point
+	Value  int64
+}
+
+// Point is a board position.
+type Point struct{ X, Y int }
+
+// Boarder is a Game whose board has entities and effects beyond its
+// cells. Extras appends them to b.Entities and b.Effects (which Board
+// left empty).
+type Boarder interface {
+	Extras(b *Board)
+}
+
+// Scorer is a Ruleset whose games have a score the shell ranks and shows
+// (ColorfightII's gold, Skyport's score): ScoreMetric is its index in
+// Metrics. Without it the first metric is the score.
+type Scorer interface {
+	ScoreMetric() int
+}
+
+// Describer is a Game that can say what its state is in a few lines of
+// text for `rewind info` and the viewer's header (map, settings).
+type Describer interface {
+	// Setting returns key/value pairs describing the game's settings, in
+	// a fixed order.
+	Setting() [][2]string
+}
+
+// Restorer is a Ruleset whose games can be started from a saved
+// setup instead of a seed: a map file, an imported origin. Setup is an
+// opaque byte string the ruleset defines and a .rwd header carries (as
+// base64 JSON); NewFromSetup must accept whatever Setup of its games
+// returned.
+type Restorer interface {
+	NewFromSetup(setup []byte, s Settings) (Game, error)
+}
+
+// SetupSaver is a Game that started from something its seed does not
+// give (a map file): Setup returns the bytes Restorer.NewFromSetup needs
+// to start it again, or nil when its seed is enough.
+type SetupSaver interface {
+	Setup() []byte
+}
