@@ -136,7 +136,7 @@ type State struct {
 	turn, played, maxTurns int
 	loadout                int // next player to choose a loadout; n when done
 	timedOut               []bool
-	respawned              int // respawned by the last advance, or -1
+	respawned              int  // respawned by the last advance, or -1
 	pending                bool // the ring advances before the next turn
 	errLine                int  // the line errors are recorded for
 
