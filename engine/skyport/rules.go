@@ -883,7 +883,7 @@ func (s *State) shootMortar(p, li int, obj int32, turnsLeft int) bool {
 	dj, dk, ok := parseCoordinates(jp.strUnits(v))
 	if !ok {
 		s.log.Lines[li].Crash = true
-		s.errUnits("Invalid shot: malformed coordinates '", jp.strUnits(v), "' (the reference's game loop crashes on these)")
+		s.errUnits("Invalid shot: coordinates '", jp.strUnits(v), "' are not two integers j,k")
 		return false
 	}
 	rng := [4]int{0, 2, 3, 4}[lvl]

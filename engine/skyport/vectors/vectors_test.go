@@ -32,3 +32,23 @@ func TestVectors(t *testing.T) {
 		})
 	}
 }
+
+func TestProbes(t *testing.T) {
+	dir := vectorDir(t)
+	r, err := CheckProbes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range r.Divergences {
+		t.Error(d)
+	}
+	if r.Turns < 20 {
+		t.Errorf("only %d probes compared", r.Turns)
+	}
+	if len(r.Notes) != 6 {
+		t.Errorf("%d crash probes noted, want 6", len(r.Notes))
+	}
+	for _, n := range r.Notes {
+		t.Log(n)
+	}
+}
