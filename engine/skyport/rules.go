@@ -51,6 +51,9 @@ type LineFate struct {
 	// Upgraded is the weapon a valid upgrade raised (the observer's
 	// subtitle "NAME upgrades his WEAPON").
 	Upgraded Weapon
+	// Cmd is the index of the string the line came from (a string with
+	// embedded line ends holds several lines).
+	Cmd int
 
 	nerr                   uint8
 	errs                   [2]span
@@ -237,13 +240,13 @@ func (s *State) Loadout(lines []string) {
 	s.log.Loadout = true
 	pl := &s.players[p]
 	if pl.Connected && !pl.Deaf && !s.timedOut[p] {
-		for _, raw := range lines {
+		for ci, raw := range lines {
 			splitLine(raw, func(line string) {
 				if pl.Deaf {
-					s.newLine(LineFate{Status: NotRead, Slot: -1})
+					s.newLine(LineFate{Status: NotRead, Slot: -1, Cmd: ci})
 					return
 				}
-				s.newLine(LineFate{Status: NotQueued, Slot: -1})
+				s.newLine(LineFate{Status: NotQueued, Slot: -1, Cmd: ci})
 				if pl.Loaded {
 					s.actionLine(p, line)
 					if s.fate().Status == 0 {
@@ -401,11 +404,11 @@ func (s *State) PlayTurn(lines []string) {
 	var queued [3]int32
 	nq := 0
 	if pl.Connected && !pl.Deaf && !s.timedOut[p] {
-		for _, raw := range lines {
+		for ci, raw := range lines {
 			if len(s.log.Lines) >= maxLines {
 				break
 			}
-			s.splitInto(p, raw, &queued, &nq)
+			s.splitInto(p, ci, raw, &queued, &nq)
 		}
 	}
 	s.timedOut[p] = false
@@ -463,17 +466,17 @@ func (s *State) PlayTurn(lines []string) {
 // they came after the think time).
 const maxLines = 256
 
-func (s *State) splitInto(p int, raw string, queued *[3]int32, nq *int) {
+func (s *State) splitInto(p, ci int, raw string, queued *[3]int32, nq *int) {
 	start := 0
 	one := func(line string) {
 		if len(s.log.Lines) >= maxLines {
 			return
 		}
 		if s.players[p].Deaf {
-			s.newLine(LineFate{Status: NotRead, Slot: -1})
+			s.newLine(LineFate{Status: NotRead, Slot: -1, Cmd: ci})
 			return
 		}
-		s.newLine(LineFate{Slot: -1})
+		s.newLine(LineFate{Slot: -1, Cmd: ci})
 		obj := s.actionLine(p, line)
 		f := s.fate()
 		if obj < 0 {
