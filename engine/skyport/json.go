@@ -10,6 +10,7 @@ package skyport
 // and turn to turn, so a warm parser does not allocate.
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -34,8 +35,7 @@ type jnode struct {
 	kind        jkind
 	s, e        int32 // string value span
 	ks, ke      int32 // key span, for an object member
-	n           int64
-	f           float64
+	n           int64 // an Integer or Long; a Double's bits
 	first, last int32 // children (members or elements), -1 if none
 	next        int32 // next sibling, -1 at the end
 	count       int32
@@ -84,11 +84,20 @@ func (p *jparser) reset() {
 // load decodes line (UTF-8; invalid bytes become U+FFFD) into UTF-16
 // units and resets the tokener.
 func (p *jparser) load(line string) {
-	p.in = p.in[:0]
-	for i := 0; i < len(line); {
+	if cap(p.in) < len(line) {
+		p.in = make([]uint16, 0, 2*len(line))
+	}
+	in := p.in[:len(line)]
+	i := 0
+	for i < len(line) && line[i] < utf8.RuneSelf {
+		in[i] = uint16(line[i])
+		i++
+	}
+	in = in[:i]
+	for i < len(line) {
 		c := line[i]
 		if c < utf8.RuneSelf {
-			p.in = append(p.in, uint16(c))
+			in = append(in, uint16(c))
 			i++
 			continue
 		}
@@ -96,11 +105,12 @@ func (p *jparser) load(line string) {
 		i += n
 		if r >= 0x10000 {
 			a, b := utf16.EncodeRune(r)
-			p.in = append(p.in, uint16(a), uint16(b))
+			in = append(in, uint16(a), uint16(b))
 		} else {
-			p.in = append(p.in, uint16(r))
+			in = append(in, uint16(r))
 		}
 	}
+	p.in = in
 	p.pos = 0
 	p.index, p.character, p.line = 0, 1, 1
 	p.previous = 0
@@ -411,6 +421,29 @@ func isValueStop(c uint16) bool {
 func (p *jparser) quoted(q uint16) int32 {
 	s := int32(len(p.str))
 	for {
+		// Fast path: a run of ordinary chars read straight from the
+		// input, with the tokener's counters moved as next() would.
+		if !p.usePrevious {
+			i := p.pos
+			for i < len(p.in) {
+				c := p.in[i]
+				if c == q || c == '\\' || c == '\n' || c == '\r' || c == 0 {
+					break
+				}
+				i++
+			}
+			if n := i - p.pos; n > 0 {
+				if p.previous == '\r' {
+					// next() would count a line here; take the slow path.
+				} else {
+					p.str = append(p.str, p.in[p.pos:i]...)
+					p.index += int64(n)
+					p.character += int64(n)
+					p.previous = p.in[i-1]
+					p.pos = i
+				}
+			}
+		}
 		c := p.next()
 		switch c {
 		case 0, '\n', '\r':
@@ -514,7 +547,7 @@ func (p *jparser) stringToValue(t []uint16) int32 {
 		if indexUnit(t, '.') || indexUnit(t, 'e') || indexUnit(t, 'E') {
 			if f, ok := javaParseDouble(t); ok {
 				n := p.newNode(jDouble)
-				p.nodes[n].f = f
+				p.nodes[n].n = int64(math.Float64bits(f))
 				return n
 			}
 		} else if v, ok := javaParseLong(t); ok {
@@ -770,9 +803,9 @@ func (p *jparser) appendScalar(b []byte, v int32, jsonForm bool) []byte {
 		return strconv.AppendInt(b, nd.n, 10)
 	case jDouble:
 		if jsonForm {
-			return appendJSONDouble(b, nd.f)
+			return appendJSONDouble(b, math.Float64frombits(uint64(nd.n)))
 		}
-		return appendJavaDouble(b, nd.f)
+		return appendJavaDouble(b, math.Float64frombits(uint64(nd.n)))
 	case jTrue:
 		return append(b, "true"...)
 	case jFalse:
@@ -928,7 +961,7 @@ func (p *jparser) javaIntValue(v int32) (int32, bool) {
 	case jInt, jLong:
 		return int32(nd.n), true
 	case jDouble:
-		return javaD2I(nd.f), true
+		return javaD2I(math.Float64frombits(uint64(nd.n))), true
 	case jString:
 		u := p.str[nd.s:nd.e]
 		var buf [16]byte

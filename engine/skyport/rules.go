@@ -3,6 +3,7 @@ package skyport
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/rewind-game/rewind/engine"
 )
@@ -488,6 +489,10 @@ func (s *State) splitInto(p, ci int, raw string, queued *[3]int32, nq *int) {
 			queued[*nq] = int32(len(s.log.Lines) - 1)
 			*nq++
 		}
+	}
+	if strings.IndexByte(raw, '\n') < 0 && strings.IndexByte(raw, '\r') < 0 {
+		one(raw)
+		return
 	}
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {

@@ -408,3 +408,23 @@ func (s *State) Resources(dst [][3]int) [][3]int {
 	}
 	return dst
 }
+
+// CopyFrom makes s a copy of src's game (not of its last turn's log),
+// reusing s's storage: a copy between games of the same map and number
+// of players does not allocate.
+func (s *State) CopyFrom(src *State) {
+	s.m, s.d = src.m, src.d
+	s.tiles = append(s.tiles[:0], src.tiles...)
+	s.units = append(s.units[:0], src.units...)
+	s.occ = append(s.occ[:0], src.occ...)
+	s.players = append(s.players[:0], src.players...)
+	s.sameName = append(s.sameName[:0], src.sameName...)
+	s.ring = append(s.ring[:0], src.ring...)
+	s.timedOut = append(s.timedOut[:0], src.timedOut...)
+	s.cur, s.turn, s.played, s.maxTurns, s.loadout = src.cur, src.turn, src.played, src.maxTurns, src.loadout
+	s.respawned, s.pending = src.respawned, src.pending
+	if s.log.Lines == nil {
+		s.log.init(len(s.players))
+	}
+	s.log.reset(s.turn, -1)
+}
