@@ -240,7 +240,7 @@ func (s *State) Loadout(lines []string) {
 	s.log.reset(0, p)
 	s.log.Loadout = true
 	pl := &s.players[p]
-	if pl.Connected && !pl.Deaf && !s.timedOut[p] {
+	if pl.Connected && !s.timedOut[p] {
 		for ci, raw := range lines {
 			splitLine(raw, func(line string) {
 				if pl.Deaf {
@@ -404,7 +404,7 @@ func (s *State) PlayTurn(lines []string) {
 	pl := &s.players[p]
 	var queued [3]int32
 	nq := 0
-	if pl.Connected && !pl.Deaf && !s.timedOut[p] {
+	if pl.Connected && !s.timedOut[p] {
 		for ci, raw := range lines {
 			if len(s.log.Lines) >= maxLines {
 				break
