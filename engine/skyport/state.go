@@ -428,3 +428,9 @@ func (s *State) CopyFrom(src *State) {
 	}
 	s.log.reset(s.turn, -1)
 }
+
+// Level returns the level of weapon w for p, 0 if p does not carry it.
+func (p *Player) Level(w Weapon) int { return p.level(w) }
+
+// Alive reports whether p has health left (a body has none).
+func (p *Player) Alive() bool { return p.Health > 0 }
