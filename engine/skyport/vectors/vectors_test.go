@@ -52,3 +52,26 @@ func TestProbes(t *testing.T) {
 		t.Log(n)
 	}
 }
+
+// The hash after replaying s01 is fixed (the same on every platform;
+// run with GOARCH=386 too).
+func TestHashGolden(t *testing.T) {
+	dir := vectorDir(t)
+	g, err := Load(dir, "s01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := g.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h0 := st.Hash()
+	for _, lines := range g.Turns {
+		st.PlayTurn(lines)
+	}
+	if got := [2]uint64{h0, st.Hash()}; got != goldenS01 {
+		t.Errorf("hashes %#x, want %#x", got, goldenS01)
+	}
+}
+
+var goldenS01 = [2]uint64{0xc477e482168d8088, 0x79805f6ceb433bd4}
