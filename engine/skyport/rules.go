@@ -416,7 +416,6 @@ func (s *State) PlayTurn(lines []string) {
 	// Perform the first three queued messages (GameThread.java:171-201).
 	valid := 0
 	offensive := false
-	qi := 0
 	for slot := 0; slot < 3; slot++ {
 		if slot >= nq {
 			break
@@ -427,7 +426,6 @@ func (s *State) PlayTurn(lines []string) {
 		s.errLine = li
 		ok, off := s.perform(p, li, f.obj, 2-slot)
 		f = &s.log.Lines[li]
-		qi = slot + 1
 		if ok {
 			f.Status = Accepted
 			valid++
@@ -439,7 +437,6 @@ func (s *State) PlayTurn(lines []string) {
 			f.Status = Rejected
 		}
 	}
-	_ = qi
 	for i := range s.log.Lines {
 		if s.log.Lines[i].Status == 0 {
 			s.log.Lines[i].Status = NotReached

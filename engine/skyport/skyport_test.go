@@ -277,10 +277,15 @@ func TestSeamGame(t *testing.T) {
 		return `{"message":"loadout","primary-weapon":"` + a + `","secondary-weapon":"` + b + `"}`
 	}
 	act := func(s string) string { return `{"message":"action",` + s + `}` }
+	var played [][][]string
+	var hashes []uint64
 	play := func(lines ...string) []engine.CommandError {
 		cmds := make([][]string, 2)
 		cmds[g.Active()] = lines
-		return g.Round(cmds)
+		played = append(played, cmds)
+		errs := g.Round(cmds)
+		hashes = append(hashes, g.Hash())
+		return errs
 	}
 	if g.Active() != 0 {
 		t.Fatalf("first loadout round for %d", g.Active())
@@ -288,50 +293,79 @@ func TestSeamGame(t *testing.T) {
 	if errs := play("garbage", lo("laser", "laser"), lo("laser", "mortar")); len(errs) != 2 || errs[0].Index != 0 || errs[1].Text != "Invalid loadout: Can't have the same weapon twice." {
 		t.Fatalf("loadout errors %+v", errs)
 	}
-	play(lo("droid", "mortar"))
-	if g.Active() != 0 || g.State.Turn() != 1 {
-		t.Fatalf("turn 1: active %d turn %d, want ring[1] = 0 on turn 1", g.Active(), g.State.Turn())
+	play() // bob sends nothing: laser and mortar
+	if p := g.State.Player(1); p.Primary != Laser || p.Secondary != Mortar {
+		t.Fatalf("default loadout %v %v", p.Primary, p.Secondary)
+	}
+	if g.Active() != 0 || g.State.Turn() != 1 || g.Turn() != 2 {
+		t.Fatalf("turn 1: active %d turn %d rounds %d, want ring[1] = 0 on turn 1 after 2 rounds", g.Active(), g.State.Turn(), g.Turn())
 	}
 	obs := string(g.AppendObservation(nil, 0))
 	if !strings.Contains(obs, `"turn":1`) || !strings.Contains(obs, `"position":"0, 0"`) {
 		t.Fatalf("observation %s", obs)
 	}
-	// alice: down to 1, 1 (right-down then left-down), then lasers bob's spawn side.
-	play(act(`"type":"move","direction":"right-down"`), act(`"type":"move","direction":"left-down"`), act(`"type":"move","direction":"north"`))
+	// alice steps down to 1, 1; her third line is a bad direction.
+	errs := play(act(`"type":"move","direction":"right-down"`), act(`"type":"move","direction":"left-down"`), act(`"type":"move","direction":"north"`))
 	if p := g.State.Player(0); p.J != 1 || p.K != 1 || p.Score != 0 {
 		t.Fatalf("alice %+v", p)
 	}
-	// bob walks up to 2, 2 and stays.
+	if len(errs) != 1 || errs[0].Index != 2 || errs[0].Code != CodeRejected || errs[0].Text != "Invalid move packet: Invalid direction: 'north'" {
+		t.Fatalf("errors %+v", errs)
+	}
+	// bob walks up to 2, 2.
 	play(act(`"type":"move","direction":"up"`))
 	if p := g.State.Player(1); p.J != 2 || p.K != 2 {
 		t.Fatalf("bob %+v", p)
 	}
 	h1 := g.Hash()
-	// alice fires down at bob with slot 0: 22 damage, turn ends.
+	// alice lasers down at bob from slot 0: 22 damage, the turn ends.
 	play(act(`"type":"laser","direction":"down"`), act(`"type":"move","direction":"up"`))
 	l := g.State.Log()
-	if len(l.Hits) != 1 || l.Hits[0].Amount != 22 || l.Lines[1].Status != NotReached {
+	if len(l.Hits) != 1 || l.Hits[0].Amount != 22 || l.Lines[1].Status != NotReached || g.State.Player(0).Score != 22 {
 		t.Fatalf("laser turn %+v", l)
 	}
 	if g.Hash() == h1 {
 		t.Error("hash did not change")
 	}
-	var evs []engine.Event
-	evs = g.Events(evs)
+	evs := g.Events(nil)
 	if len(evs) != 2 || evs[0].Kind != "hit" || evs[1].Kind != "laser" {
 		t.Errorf("events %+v", evs)
 	}
 	var b engine.Board
 	engine.Describe(g, &b)
-	if b.Topology != engine.HexAxial || len(b.Entities) != 2 || len(b.Effects) == 0 || b.Effects[len(b.Effects)-1].Kind != engine.Line {
+	if b.Topology != engine.HexAxial || b.Width != 4 || len(b.Entities) != 2 || len(b.Effects) != 2 || b.Effects[1].Kind != engine.Line || b.Cells[0].Badges != 1 {
 		t.Errorf("board %+v", b)
 	}
-	// A restart from the setup replays to the same hash.
+	// bob times out: his lines are not read, he pays for doing nothing.
+	g.Fault(1, engine.FaultTimeout, "slow")
+	play(act(`"type":"move","direction":"up"`))
+	if p := g.State.Player(1); p.J != 2 || p.K != 2 || p.Score != -10 {
+		t.Fatalf("bob after a timeout %+v", p)
+	}
+	// alice crashes: she stays, without lines.
+	g.Fault(0, engine.FaultCrash, "gone")
+	play(act(`"type":"move","direction":"up"`))
+	if p := g.State.Player(0); p.Connected || p.J != 1 || p.Score != 12 {
+		t.Fatalf("alice after a crash %+v", p)
+	}
+	// A restart from the setup replays to the same hashes (faults
+	// included).
 	g2, err := Ruleset.(engine.Restorer).NewFromSetup(g.Setup(), engine.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = g2
+	for i, cmds := range played {
+		switch i {
+		case 5:
+			g2.Fault(1, engine.FaultTimeout, "slow")
+		case 6:
+			g2.Fault(0, engine.FaultCrash, "gone")
+		}
+		g2.Round(cmds)
+		if g2.Hash() != hashes[i] {
+			t.Fatalf("restored game: round %d hash %x, want %x", i, g2.Hash(), hashes[i])
+		}
+	}
 }
 
 // Random games through the seam are deterministic and end.

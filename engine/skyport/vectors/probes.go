@@ -98,11 +98,10 @@ func CheckProbes(dir string) (*Report, error) {
 		where := fmt.Sprintf("probe %d (%s: %s)", i, pr.Kind, pr.What)
 		switch {
 		case pr.HandshakeLines != nil:
-			st, err := start(10)
+			fresh, err := skyport.New(setup)
 			if err != nil {
 				return nil, err
 			}
-			fresh, _ := skyport.New(setup)
 			accepted := false
 			for li, line := range pr.HandshakeLines {
 				var ok bool
@@ -127,7 +126,6 @@ func CheckProbes(dir string) (*Report, error) {
 					r.addf("%s: line %d: got accepted=%v errors=%q, want accepted=%v errors=%q", where, li, ok, errs, w.Accepted, w.Errors)
 				}
 			}
-			_ = st
 		case pr.Kind == "tie":
 			st, err := start(len(pr.Turns))
 			if err != nil {

@@ -5,7 +5,6 @@
 package vectors
 
 import (
-	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -536,9 +535,8 @@ func compareTurn(r *Report, where string, st *skyport.State, tw turnRec, byName 
 		}
 	}
 	var subs []string
-	for i, f := range l.Lines {
+	for _, f := range l.Lines {
 		if f.Status == skyport.Accepted && f.Upgraded != skyport.NoWeapon {
-			_ = i
 			subs = append(subs, st.Player(l.Actor).Name+" upgrades his "+f.Upgraded.String())
 		}
 	}
@@ -586,4 +584,3 @@ func comparePlayers(r *Report, where string, st *skyport.State, want [][]any) {
 	}
 }
 
-var _ = bytes.Equal
