@@ -583,4 +583,3 @@ func comparePlayers(r *Report, where string, st *skyport.State, want [][]any) {
 		}
 	}
 }
-
