@@ -9,6 +9,7 @@ func FuzzParseMap(f *testing.F) {
 	f.Add(GenerateMap(3, 4).AppendFile(nil))
 	f.Add([]byte("players 2\r\nsize 2\r\ndescription \"a b\"\r\nS\r\nG/G\r\nS"))
 	f.Add([]byte("players 2\nsize 99\ndescription \"\"\n"))
+	f.Add([]byte("players 2\nsize 2\ndescription \"a\u2028b\"\u2029S\u0085GG\nS\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseMap(data)
 		if err != nil {
@@ -26,7 +27,7 @@ func FuzzParseMap(f *testing.F) {
 			}
 		}
 		back, err := ParseMap(m.AppendFile(nil))
-		if err != nil || string(back.Tiles) != string(m.Tiles) {
+		if err != nil || string(back.Tiles) != string(m.Tiles) || back.Size != m.Size {
 			t.Fatalf("round trip: %v", err)
 		}
 	})

@@ -238,10 +238,11 @@ func ParseMap(data []byte) (*Map, error) {
 			for _, t := range toks[2:] {
 				d += " " + t
 			}
-			if len(d) < 2 {
+			rs := []rune(d)
+			if len(rs) < 2 {
 				return nil, &MapError{Line: ln, Err: fmt.Errorf("description %q shorter than its two quotes", clip(d))}
 			}
-			m.Description = d[1 : len(d)-1]
+			m.Description = string(rs[1 : len(rs)-1])
 		}
 	}
 	D := m.Size
@@ -317,22 +318,35 @@ func clip(s string) string {
 	return s
 }
 
-// splitLines splits as Scanner.nextLine does: "\n", "\r\n" and "\r" end
-// a line; a last line without terminator counts if it is not empty.
+// splitLines splits as Scanner.nextLine does: "\r\n", "\n", "\r",
+// U+2028, U+2029 and U+0085 end a line; a last line without terminator
+// counts if it is not empty.
 func splitLines(data []byte) []string {
 	var out []string
 	start := 0
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '\n':
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '\n':
 			out = append(out, string(data[start:i]))
-			start = i + 1
-		case '\r':
+			i++
+			start = i
+		case c == '\r':
 			out = append(out, string(data[start:i]))
-			if i+1 < len(data) && data[i+1] == '\n' {
+			i++
+			if i < len(data) && data[i] == '\n' {
 				i++
 			}
-			start = i + 1
+			start = i
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(data[i:])
+			if r == '\u2028' || r == '\u2029' || r == '\u0085' {
+				out = append(out, string(data[start:i]))
+				start = i + n
+			}
+			i += n
+		default:
+			i++
 		}
 	}
 	if start < len(data) {

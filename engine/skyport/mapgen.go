@@ -2,6 +2,7 @@ package skyport
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/rewind-game/rewind/engine/rng"
 )
@@ -154,9 +155,10 @@ func (m *Map) AppendFile(dst []byte) []byte {
 	dst = append(dst, "\nsize "...)
 	dst = strconv.AppendInt(dst, int64(m.Size), 10)
 	dst = append(dst, "\ndescription \""...)
-	for i := 0; i < len(m.Description); i++ {
-		if c := m.Description[i]; c >= ' ' && c != 0x7f {
-			dst = append(dst, c)
+	for _, r := range m.Description {
+		// Characters that would end the line for Scanner are left out.
+		if r >= ' ' && r != 0x7f && r != 0x85 && r != 0x2028 && r != 0x2029 {
+			dst = utf8.AppendRune(dst, r)
 		}
 	}
 	dst = append(dst, "\"\n"...)
