@@ -59,8 +59,11 @@ const (
 const maxDepth = 1000
 
 type jparser struct {
-	in  []uint16
-	pos int
+	// str holds the turn's lines, as UTF-16, and the strings built
+	// from them; a line occupies str[ls:le] while it is read, and a
+	// string without escapes is a span of its line.
+	ls, le int
+	pos    int
 	// tokener state (JSONTokener)
 	index, character, line int64
 	previous               uint16
@@ -84,16 +87,20 @@ func (p *jparser) reset() {
 // load decodes line (UTF-8; invalid bytes become U+FFFD) into UTF-16
 // units and resets the tokener.
 func (p *jparser) load(line string) {
-	if cap(p.in) < len(line) {
-		p.in = make([]uint16, 0, 2*len(line))
+	p.ls = len(p.str)
+	if cap(p.str)-len(p.str) < len(line) {
+		grown := make([]uint16, len(p.str), 2*cap(p.str)+2*len(line))
+		copy(grown, p.str)
+		p.str = grown
 	}
-	in := p.in[:len(line)]
-	i := 0
+	in := p.str[:len(p.str)+len(line)]
+	i, o := 0, p.ls
 	for i < len(line) && line[i] < utf8.RuneSelf {
-		in[i] = uint16(line[i])
+		in[o] = uint16(line[i])
 		i++
+		o++
 	}
-	in = in[:i]
+	in = in[:o]
 	for i < len(line) {
 		c := line[i]
 		if c < utf8.RuneSelf {
@@ -110,8 +117,9 @@ func (p *jparser) load(line string) {
 			in = append(in, uint16(r))
 		}
 	}
-	p.in = in
-	p.pos = 0
+	p.str = in
+	p.le = len(in)
+	p.pos = p.ls
 	p.index, p.character, p.line = 0, 1, 1
 	p.previous = 0
 	p.usePrevious, p.eof = false, false
@@ -126,8 +134,8 @@ func (p *jparser) next() uint16 {
 		p.usePrevious = false
 		c = p.previous
 	} else {
-		if p.pos < len(p.in) {
-			c = p.in[p.pos]
+		if p.pos < p.le {
+			c = p.str[p.pos]
 			p.pos++
 		}
 		if c == 0 { // end of stream (a NUL char reads as the end too)
@@ -254,9 +262,14 @@ func (p *jparser) objectBody() int32 {
 		if p.failed != parseOK {
 			return -1
 		}
-		ks := int32(len(p.str))
-		p.appendValueText(kv)
-		ke := int32(len(p.str))
+		var ks, ke int32
+		if p.nodes[kv].kind == jString {
+			ks, ke = p.nodes[kv].s, p.nodes[kv].e
+		} else {
+			ks = int32(len(p.str))
+			p.appendValueText(kv)
+			ke = int32(len(p.str))
+		}
 		c = p.nextClean()
 		if c == '=' {
 			if p.next() != '>' {
@@ -419,31 +432,31 @@ func isValueStop(c uint16) bool {
 
 // quoted is JSONTokener.nextString.
 func (p *jparser) quoted(q uint16) int32 {
+	// Fast path: a string without escapes is a span of the line.
+	// (quoted is entered right after next() read the quote, so there is
+	// no char stepped back.)
+	if !p.usePrevious {
+		i := p.pos
+		for i < p.le {
+			c := p.str[i]
+			if c == q || c == '\\' || c == '\n' || c == '\r' || c == 0 {
+				break
+			}
+			i++
+		}
+		if i < p.le && p.str[i] == q {
+			n := i - p.pos
+			nd := p.newNode(jString)
+			p.nodes[nd].s, p.nodes[nd].e = int32(p.pos), int32(i)
+			p.index += int64(n + 1)
+			p.character += int64(n + 1)
+			p.previous = q
+			p.pos = i + 1
+			return nd
+		}
+	}
 	s := int32(len(p.str))
 	for {
-		// Fast path: a run of ordinary chars read straight from the
-		// input, with the tokener's counters moved as next() would.
-		if !p.usePrevious {
-			i := p.pos
-			for i < len(p.in) {
-				c := p.in[i]
-				if c == q || c == '\\' || c == '\n' || c == '\r' || c == 0 {
-					break
-				}
-				i++
-			}
-			if n := i - p.pos; n > 0 {
-				if p.previous == '\r' {
-					// next() would count a line here; take the slow path.
-				} else {
-					p.str = append(p.str, p.in[p.pos:i]...)
-					p.index += int64(n)
-					p.character += int64(n)
-					p.previous = p.in[i-1]
-					p.pos = i
-				}
-			}
-		}
 		c := p.next()
 		switch c {
 		case 0, '\n', '\r':
