@@ -410,3 +410,36 @@ func TestSeamDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// A \u escape that is not hex throws out of the reference's reader
+// thread: the player stays connected but is never read again.
+func TestDeafPlayer(t *testing.T) {
+	m := GenerateMap(8, 2)
+	spawns, ring, err := Draw(m, 2, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := New(Setup{Map: m, Names: []string{"aaa", "bbb"}, Spawns: spawns, Ring: ring, MaxTurns: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.FinishLoadout()
+	st.Begin()
+	p := st.Actor()
+	move := `{"message":"action","type":"move","direction":"up"}`
+	st.PlayTurn([]string{`{"message":"action","type":"mine","x":"\uXYZW"}`, move})
+	l := st.Log()
+	if len(l.Lines) != 2 || l.Lines[0].Status != NotQueued || l.Lines[1].Status != NotRead || !st.Player(p).Deaf || !st.Player(p).Connected {
+		t.Fatalf("deaf turn: %+v, player %+v", l.Lines, st.Player(p))
+	}
+	if !l.NoValidAction || st.Player(p).Score > -10 {
+		t.Errorf("no penalty: %+v", st.Player(p))
+	}
+	if !strings.Contains(string(st.AppendGamestate(nil, true)), `"alive":true`) {
+		t.Error("a deaf player is still alive for the observer")
+	}
+	st.Disconnect(p)
+	if !strings.Contains(string(st.AppendGamestate(nil, true)), `"alive":false`) {
+		t.Error("a disconnected player shows alive")
+	}
+}
