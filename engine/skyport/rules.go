@@ -229,8 +229,8 @@ func splitLine(raw string, fn func(string)) {
 // makes of action-phase lines, which never matter (the inbox is emptied
 // when the player's first turn begins). A player left without a loadout
 // gets laser and mortar: the reference would wait forever. After the
-// last player's round, turn 1 begins (the ring advances). It does
-// nothing outside the loadout phase.
+// last player's round, turn 1 is next (Begin or PlayTurn advances the
+// ring to it). It does nothing outside the loadout phase.
 func (s *State) Loadout(lines []string) {
 	if !s.InLoadout() {
 		return
@@ -274,11 +274,16 @@ func (s *State) Loadout(lines []string) {
 // LoadoutLine checks one loadout attempt of player p as the reference
 // does and, if valid, sets p's weapons; it is Loadout for one line,
 // for callers (the vectors) that feed the loadout phase line by line
-// across players. The errors are in Log().
+// across players. The errors are in Log(). A line of a deaf player, or
+// for a player number out of range, is not read.
 func (s *State) LoadoutLine(p int, line string) (accepted bool) {
 	s.jp.reset()
 	s.log.reset(0, p)
 	s.log.Loadout = true
+	if p < 0 || p >= len(s.players) || s.players[p].Deaf {
+		s.newLine(LineFate{Status: NotRead, Slot: -1})
+		return false
+	}
 	s.newLine(LineFate{Status: NotQueued, Slot: -1})
 	if s.players[p].Loaded {
 		s.actionLine(p, line)
@@ -292,7 +297,7 @@ func (s *State) LoadoutLine(p int, line string) (accepted bool) {
 }
 
 // FinishLoadout ends the loadout phase after LoadoutLine calls: players
-// without a loadout get laser and mortar, and turn 1 begins.
+// without a loadout get laser and mortar, and turn 1 is next.
 func (s *State) FinishLoadout() {
 	if !s.InLoadout() {
 		return
@@ -384,9 +389,12 @@ func (s *State) actionLine(p int, line string) int32 {
 
 // PlayTurn plays the next player-turn with the lines the actor sent
 // during its think time, in order (each string one line as read;
-// embedded line ends split it as the reference's reader would). Lines of
-// a disconnected, deaf or timed-out actor are not read. It does nothing
-// during the loadout phase or once the game is over.
+// embedded line ends split it as the reference's reader would): Begin
+// if the turn has not begun, read the lines, perform the first three
+// action messages, apply the penalties. Lines of a disconnected or
+// timed-out actor are ignored; those of a deaf actor are recorded as
+// NotRead. At most 256 lines are recorded. It does nothing during the
+// loadout phase or once the game is over.
 func (s *State) PlayTurn(lines []string) {
 	if s.InLoadout() || s.Over() {
 		return
