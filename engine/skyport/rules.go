@@ -393,7 +393,8 @@ func (s *State) actionLine(p int, line string) int32 {
 // if the turn has not begun, read the lines, perform the first three
 // action messages, apply the penalties. Lines of a disconnected or
 // timed-out actor are ignored; those of a deaf actor are recorded as
-// NotRead. At most 256 lines are recorded. It does nothing during the
+// NotRead. Every line is read and recorded (the reference reads them
+// all; bounding a bot's output is the caller's business). It does nothing during the
 // loadout phase or once the game is over.
 func (s *State) PlayTurn(lines []string) {
 	if s.InLoadout() || s.Over() {
@@ -414,9 +415,6 @@ func (s *State) PlayTurn(lines []string) {
 	nq := 0
 	if pl.Connected && !s.timedOut[p] {
 		for ci, raw := range lines {
-			if len(s.log.Lines) >= maxLines {
-				break
-			}
 			s.splitInto(p, ci, raw, &queued, &nq)
 		}
 	}
@@ -468,16 +466,9 @@ func (s *State) PlayTurn(lines []string) {
 	s.respawned = -1
 }
 
-// maxLines bounds the lines one turn reads (the rest are ignored as if
-// they came after the think time).
-const maxLines = 256
-
 func (s *State) splitInto(p, ci int, raw string, queued *[3]int32, nq *int) {
 	start := 0
 	one := func(line string) {
-		if len(s.log.Lines) >= maxLines {
-			return
-		}
 		if s.players[p].Deaf {
 			s.newLine(LineFate{Status: NotRead, Slot: -1, Cmd: ci})
 			return
