@@ -94,13 +94,17 @@ func (p *jparser) load(line string) {
 		p.str = grown
 	}
 	in := p.str[:len(p.str)+len(line)]
-	i, o := 0, p.ls
-	for i < len(line) && line[i] < utf8.RuneSelf {
-		in[o] = uint16(line[i])
-		i++
-		o++
+	dst := in[p.ls:]
+	dst = dst[:len(line)]
+	i := 0
+	for ; i < len(line); i++ {
+		c := line[i]
+		if c >= utf8.RuneSelf {
+			break
+		}
+		dst[i] = uint16(c)
 	}
-	in = in[:o]
+	in = in[:p.ls+i]
 	for i < len(line) {
 		c := line[i]
 		if c < utf8.RuneSelf {
