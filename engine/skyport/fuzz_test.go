@@ -2,6 +2,8 @@ package skyport
 
 import (
 	"testing"
+
+	"github.com/rewind-game/rewind/engine"
 )
 
 func FuzzParseMap(f *testing.F) {
@@ -77,5 +79,36 @@ func FuzzParseLine(f *testing.F) {
 		}
 		_ = st.AppendGamestate(nil, true)
 		_ = st.Hash()
+	})
+}
+
+// FuzzSetup: NewFromSetup never panics on a bad setup, and a setup it
+// accepts starts a game that plays.
+func FuzzSetup(f *testing.F) {
+	m := GenerateMap(2, 2)
+	spawns, ring, _ := Draw(m, 2, 2)
+	good, err := MarshalSetup(Setup{Map: m, Names: []string{"aaa", "bbb"}, Spawns: spawns, Ring: ring, MaxTurns: 4})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"map":"players 1\nsize 1\ndescription \"x\"\nS\n","names":["a"],"spawns":["0, 0"],"ring":[0]}`))
+	f.Add([]byte(`{"map":"","names":[],"spawns":[],"ring":[]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := Ruleset.(interface {
+			NewFromSetup([]byte, engine.Settings) (engine.Game, error)
+		}).NewFromSetup(b, engine.Settings{MaxTurns: 5})
+		if err != nil {
+			return
+		}
+		for i := 0; i < 30 && !g.Over(); i++ {
+			cmds := make([][]string, g.Players())
+			if p := engine.Active(g); p >= 0 {
+				cmds[p] = []string{`{"message":"action","type":"move","direction":"up"}`}
+			}
+			g.Round(cmds)
+		}
+		var bd engine.Board
+		engine.Describe(g, &bd)
 	})
 }
