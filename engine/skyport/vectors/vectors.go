@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -448,7 +449,7 @@ func compareGamestate(r *Report, where string, st *skyport.State, want map[strin
 	for i := range gp {
 		g, _ := gp[i].(map[string]any)
 		w, _ := wp[i].(map[string]any)
-		for k := range union(g, w) {
+		for _, k := range union(g, w) {
 			if !reflect.DeepEqual(g[k], w[k]) {
 				r.addf("%s: gamestate.players[%d] (%v).%s: got %v, want %v", where, i, w["name"], k, short(g[k]), short(w[k]))
 			}
@@ -456,14 +457,19 @@ func compareGamestate(r *Report, where string, st *skyport.State, want map[strin
 	}
 }
 
-func union(a, b map[string]any) map[string]bool {
-	u := map[string]bool{}
+// union returns the keys of a and b, sorted (so reports come in a fixed
+// order).
+func union(a, b map[string]any) []string {
+	var u []string
 	for k := range a {
-		u[k] = true
+		u = append(u, k)
 	}
 	for k := range b {
-		u[k] = true
+		if _, ok := a[k]; !ok {
+			u = append(u, k)
+		}
 	}
+	sort.Strings(u)
 	return u
 }
 
