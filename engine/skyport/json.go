@@ -228,7 +228,124 @@ func (p *jparser) newNode(k jkind) int32 {
 // the root object's node; p.failed says whether it worked.
 func (p *jparser) parseObject(line string) int32 {
 	p.load(line)
+	if obj := p.fastObject(); obj >= 0 {
+		return obj
+	}
 	return p.object()
+}
+
+// fastObject reads the common line at once: an object of double-quoted
+// keys whose values are double-quoted strings or arrays of them, without
+// escapes, control characters or repeated keys, spaces and tabs between
+// tokens, anything after the closing brace. On such a line org.json
+// builds exactly this object. Anything else returns -1 with nothing
+// consumed, for the general parser (object), which also gives the
+// errors.
+func (p *jparser) fastObject() int32 {
+	in := p.str[:p.le]
+	i := p.ls
+	mark := len(p.nodes)
+	bail := func() int32 {
+		p.nodes = p.nodes[:mark]
+		return -1
+	}
+	skip := func() {
+		for i < len(in) && (in[i] == ' ' || in[i] == '\t') {
+			i++
+		}
+	}
+	// str reads a "…" token at i into a new string node.
+	str := func() int32 {
+		if i >= len(in) || in[i] != '"' {
+			return -1
+		}
+		j := i + 1
+		for j < len(in) && in[j] != '"' && in[j] != '\\' && in[j] >= ' ' {
+			j++
+		}
+		if j >= len(in) || in[j] != '"' {
+			return -1
+		}
+		n := p.newNode(jString)
+		p.nodes[n].s, p.nodes[n].e = int32(i+1), int32(j)
+		i = j + 1
+		return n
+	}
+	skip()
+	if i >= len(in) || in[i] != '{' {
+		return -1
+	}
+	i++
+	obj := p.newNode(jObject)
+	skip()
+	if i < len(in) && in[i] == '}' {
+		return obj
+	}
+	for {
+		k := str()
+		if k < 0 {
+			return bail()
+		}
+		ks, ke := p.nodes[k].s, p.nodes[k].e
+		skip()
+		if i >= len(in) || in[i] != ':' {
+			return bail()
+		}
+		i++
+		skip()
+		var v int32
+		switch {
+		case i >= len(in):
+			return bail()
+		case in[i] == '"':
+			v = str()
+		case in[i] == '[':
+			i++
+			skip()
+			v = p.newNode(jArray)
+			if i < len(in) && in[i] == ']' {
+				i++
+				break
+			}
+			for {
+				e := str()
+				if e < 0 {
+					return bail()
+				}
+				p.appendChild(v, e)
+				skip()
+				if i < len(in) && in[i] == ']' {
+					i++
+					break
+				}
+				if i >= len(in) || in[i] != ',' {
+					return bail()
+				}
+				i++
+				skip()
+			}
+		default:
+			return bail()
+		}
+		if v < 0 || p.member(obj, in[ks:ke]) >= 0 {
+			return bail()
+		}
+		p.nodes[v].ks, p.nodes[v].ke = ks, ke
+		p.appendChild(obj, v)
+		skip()
+		if i >= len(in) {
+			return bail()
+		}
+		switch in[i] {
+		case '}':
+			return obj
+		case ',':
+			i++
+			skip()
+		default:
+			return bail()
+		}
+	}
 }
 
 // object is JSONObject(JSONTokener).
