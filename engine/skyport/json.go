@@ -209,16 +209,6 @@ func (p *jparser) syntaxError(msg string) {
 	p.errText = append(b, ']')
 }
 
-func (p *jparser) syntaxErrorChars(pre string, c uint16, mid string, n uint16, post string) {
-	var buf [64]byte
-	b := append(buf[:0], pre...)
-	b = appendUnits(b, []uint16{c})
-	b = append(b, mid...)
-	b = appendUnits(b, []uint16{n})
-	b = append(b, post...)
-	p.syntaxError(string(b))
-}
-
 func (p *jparser) newNode(k jkind) int32 {
 	p.nodes = append(p.nodes, jnode{kind: k, first: -1, last: -1, next: -1})
 	return int32(len(p.nodes) - 1)

@@ -72,7 +72,8 @@ func (r ruleset) String() string               { return RulesetID }
 // spawns and ring drawn by Draw(map, players, seed). Settings.Players
 // defaults to 2; Settings.MaxTurns is the number of player-turns
 // (default DefaultMaxTurns), to which the seam adds one loadout round
-// per player; names default to player0, player1, ….
+// per player; names default to player0, player1, … (also for a given
+// name the reference's handshake would refuse: ValidName).
 func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 	n := s.Players
 	if n == 0 {
@@ -97,7 +98,7 @@ func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 func names(given []string, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		if i < len(given) && given[i] != "" {
+		if i < len(given) && ValidName(given[i]) {
 			out[i] = given[i]
 		} else {
 			out[i] = "player" + strconv.Itoa(i)
