@@ -443,3 +443,104 @@ func TestDeafPlayer(t *testing.T) {
 		t.Error("a disconnected player shows alive")
 	}
 }
+
+// The seam's metadata agrees with what games report, and CopyFrom
+// copies the whole game.
+func TestSeamMetadata(t *testing.T) {
+	if Ruleset.ID() != "skyport" || Ruleset.Version() != 1 {
+		t.Fatalf("id %s version %d", Ruleset.ID(), Ruleset.Version())
+	}
+	ms := Ruleset.Metrics()
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if seen[m.Name] || m.Name == "" {
+			t.Errorf("metric %q repeated or empty", m.Name)
+		}
+		seen[m.Name] = true
+	}
+	if ms[Ruleset.(engine.Scorer).ScoreMetric()].Name != "score" {
+		t.Error("score metric")
+	}
+	kinds := map[string]bool{}
+	for _, k := range Ruleset.(engine.EventKinds).EventKinds() {
+		kinds[k.Name] = true
+	}
+	g, err := Ruleset.New(11, engine.Settings{Players: 2, MaxTurns: 200, Names: []string{"alice", "not valid!"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := g.(*Game)
+	if got := sg.Setting(); got[2][1] != "alice, player1" || sg.Setup() != nil {
+		t.Errorf("setting %v, setup %q", got, sg.Setup())
+	}
+	// Both players stand still and mortar themselves: deaths, skipped
+	// turns and respawns.
+	lines := []string{
+		`{"message":"loadout","primary-weapon":"mortar","secondary-weapon":"laser"}`,
+	}
+	var copyAt *State
+	var copyHash uint64
+	for r := 0; !g.Over(); r++ {
+		p := sg.Active()
+		cmds := make([][]string, 2)
+		if sg.State.InLoadout() {
+			cmds[p] = lines
+		} else if sg.State.Tile(sg.State.PlayerRef(p).J, sg.State.PlayerRef(p).K) == Spawn {
+			cmds[p] = []string{`{"message":"action","type":"move","direction":"up"}`, `{"message":"action","type":"move","direction":"down"}`,
+				`{"message":"action","type":"move","direction":"left-up"}`}
+		} else {
+			cmds[p] = []string{`{"message":"action","type":"mortar","coordinates":"0,0"}`}
+		}
+		g.Round(cmds)
+		if len(sg.Values(p, nil)) != len(ms) {
+			t.Fatal("values and metrics differ in length")
+		}
+		for _, e := range g.(engine.Evented).Events(nil) {
+			if !kinds[e.Kind] {
+				t.Errorf("event kind %q not declared", e.Kind)
+			}
+		}
+		if r == 50 {
+			copyAt = &State{}
+			copyAt.CopyFrom(sg.State)
+			copyHash = sg.State.Hash()
+		}
+	}
+	if sg.State.PlayerRef(0).Stats.Deaths == 0 {
+		t.Error("nobody died")
+	}
+	if copyAt.Hash() != copyHash {
+		t.Error("CopyFrom: hash differs")
+	}
+	if r := g.Ranking(); len(r) != 2 || sg.State.PlayerRef(r[0]).Score < sg.State.PlayerRef(r[1]).Score {
+		t.Errorf("ranking %v", r)
+	}
+}
+
+// Actor peeks at the ring without moving it: a body with has_to_pass is
+// skipped, and the prediction matches Begin.
+func TestActorPeek(t *testing.T) {
+	m, err := ParseMap([]byte("players 3\nsize 4\ndescription \"x\"\nS\nGG\nGGS\nGGGG\nGGG\nGG\nS\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := m.Spawns()
+	st, err := New(Setup{Map: m, Names: []string{"aaa", "bbb", "ccc"}, Spawns: sp, Ring: []int{0, 1, 2}, MaxTurns: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.FinishLoadout()
+	for i := 0; i < 20; i++ {
+		if i%4 == 0 {
+			// kill the player after next: it must be skipped.
+			q := st.ring[(st.cur+2)%3]
+			st.players[q].Health, st.players[q].HasToPass, st.players[q].NeedsRespawn = 0, true, true
+		}
+		want := st.Actor()
+		st.Begin()
+		if got := st.Actor(); got != want {
+			t.Fatalf("turn %d: peeked %d, Begin gave %d", st.Turn(), want, got)
+		}
+		st.PlayTurn(nil)
+	}
+}
