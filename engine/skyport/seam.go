@@ -214,12 +214,15 @@ func NewGame(s Setup) (*Game, error) {
 // lines of the next Round are not read, as the reference drops lines
 // that miss the think time (the turn then costs the no-action penalty);
 // a crash closes the player's connection for good (RULES §11: it stays
-// in the game, its turns have no lines).
+// in the game, its turns have no lines). A timeout or garbled reply of a
+// player who is not active changes nothing. The player's next Round
+// reports the fault once (CodeFault, Index -1).
 type Game struct {
 	State  *State
 	setup  []byte
 	rounds int
 	errs   []engine.CommandError
+	fault  [MaxPlayers]string // reported in the player's next Round
 }
 
 var (
@@ -252,7 +255,7 @@ func (g *Game) Over() bool { return g.State.Over() }
 func (g *Game) Active() int { return g.State.Actor() }
 
 // Fault applies a fault of player p (see Game).
-func (g *Game) Fault(p int, f engine.Fault, _ string) {
+func (g *Game) Fault(p int, f engine.Fault, text string) {
 	if p < 0 || p >= g.Players() {
 		return
 	}
@@ -260,9 +263,14 @@ func (g *Game) Fault(p int, f engine.Fault, _ string) {
 	case engine.FaultCrash:
 		g.State.Disconnect(p)
 	default:
-		if p == g.Active() {
-			g.State.TimeOut(p)
+		if p != g.Active() {
+			return
 		}
+		g.State.TimeOut(p)
+	}
+	g.fault[p] = f.String()
+	if text != "" {
+		g.fault[p] += ": " + text
 	}
 }
 
@@ -275,11 +283,14 @@ const (
 	CodeRejected = 2
 	// CodeCrash: mortar coordinates the reference crashes on.
 	CodeCrash = 3
+	// CodeFault: a fault (Game.Fault) applied to this Round (Index -1).
+	CodeFault = 4
 )
 
 // Round plays the next loadout round or player-turn with the active
 // player's lines and returns the lines that drew an error or were
-// rejected (Index: the position in cmds[Active()]).
+// rejected (Index: the position in cmds[Active()]), and, with Index -1,
+// a fault reported for the player since its last Round.
 func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	g.errs = g.errs[:0]
 	p := g.Active()
@@ -289,6 +300,10 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	var lines []string
 	if p < len(cmds) {
 		lines = cmds[p]
+	}
+	if g.fault[p] != "" {
+		g.errs = append(g.errs, engine.CommandError{Player: p, Index: -1, Code: CodeFault, Text: g.fault[p]})
+		g.fault[p] = ""
 	}
 	if g.State.InLoadout() {
 		g.State.Loadout(lines)

@@ -338,7 +338,9 @@ func TestSeamGame(t *testing.T) {
 	}
 	// bob times out: his lines are not read, he pays for doing nothing.
 	g.Fault(1, engine.FaultTimeout, "slow")
-	play(act(`"type":"move","direction":"up"`))
+	if errs := play(act(`"type":"move","direction":"up"`)); len(errs) != 1 || errs[0].Index != -1 || errs[0].Code != CodeFault || errs[0].Text != "timeout: slow" {
+		t.Fatalf("timeout errors %+v", errs)
+	}
 	if p := g.State.Player(1); p.J != 2 || p.K != 2 || p.Score != -10 {
 		t.Fatalf("bob after a timeout %+v", p)
 	}
