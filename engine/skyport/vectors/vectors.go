@@ -36,6 +36,15 @@ type Report struct {
 // OK reports whether nothing diverged.
 func (r *Report) OK() bool { return len(r.Divergences) == 0 }
 
+// String summarises the report in one line: "s01: 300 turns, identical"
+// or "s01: 300 turns, 4 divergences, first: …".
+func (r *Report) String() string {
+	if r.OK() {
+		return fmt.Sprintf("%s: %d turns, identical", r.Name, r.Turns)
+	}
+	return fmt.Sprintf("%s: %d turns, %d divergences, first: %s", r.Name, r.Turns, len(r.Divergences), r.Divergences[0])
+}
+
 const maxDivergences = 200
 
 func (r *Report) addf(format string, a ...any) {

@@ -29,6 +29,7 @@ func TestVectors(t *testing.T) {
 			if r.Turns == 0 {
 				t.Error("no turn compared")
 			}
+			t.Log(r)
 		})
 	}
 }
