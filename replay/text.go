@@ -398,3 +398,55 @@ func (r *Reader) readText(max int) (string, error) {
 	}
 	return string(b), nil
 }
+
+// TextSummary is what a generic recording says without re-simulating it.
+type TextSummary struct {
+	Header *Header
+	// Rounds is the number of whole rounds the file holds, Checkpoints
+	// how many carry a hash, Faults how many faults were recorded,
+	// Commands how many commands.
+	Rounds, Checkpoints, Faults, Commands int
+	// Footer is the footer (nil without one).
+	Footer *Footer
+	// Err is nil for a complete file, else the *FormatError that ended
+	// reading (ErrTruncated for a recording cut after its last whole
+	// round).
+	Err error
+}
+
+// SummarizeText reads a generic recording's header and rounds without
+// re-simulating them (VerifySim does that). It fails only when the header
+// cannot be read or the file is of another codec.
+func SummarizeText(r io.Reader) (*TextSummary, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	h := rd.Header()
+	if h.Codec != CodecText {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own codec: %w", h.Ruleset, ErrRuleset)}
+	}
+	sum := &TextSummary{Header: h}
+	for {
+		round, err := rd.NextText()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				sum.Err = err
+			}
+			break
+		}
+		sum.Rounds++
+		if round.HasHash {
+			sum.Checkpoints++
+		}
+		for p, f := range round.Faults {
+			if f != 0 {
+				sum.Faults++
+			}
+			sum.Commands += len(round.Commands[p])
+		}
+	}
+	sum.Footer = rd.Footer()
+	return sum, nil
+}
