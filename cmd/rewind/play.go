@@ -132,6 +132,9 @@ func checkBotSpecs(specs []string, game string) error {
 	names := bot.BuiltinNames()
 	if game == monad.RulesetID {
 		names = monadbot.BuiltinNames()
+	} else if seamGame(game) {
+		info, _ := rulesets.About(game)
+		names = botNames(info)
 	}
 	for _, s := range specs {
 		if slices.Contains(names, s) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -111,12 +110,8 @@ func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, err
 			specs = specs[:info.MaxPlayers]
 		}
 	}
-	for _, s := range specs {
-		if !slices.Contains(botNames(info), s) {
-			if err := checkBotSpec(s, botNames(info)); err != nil {
-				return nil, err
-			}
-		}
+	if err := checkBotSpecs(specs, opts.game); err != nil {
+		return nil, err
 	}
 	if err := checkSeats(opts.game, len(specs)); err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ func TestUnknownGame(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.rwd")
 	tdir := filepath.Join(dir, "tour")
-	want := `--game: unknown game "chess"; known: colorfight2, monad`
+	want := `--game: unknown game "chess"; known: ` + strings.Join(rulesets.IDs(), ", ")
 	for _, args := range [][]string{
 		{"play", "--game", "chess", "-o", out},
 		{"play", "--game", "chess", "--turns", "300", "-o", out},
@@ -36,7 +36,7 @@ func TestUnknownGame(t *testing.T) {
 	}
 	for _, c := range []string{"play", "tournament"} {
 		help, err := runCLIOut(t, c, "--help")
-		if err != nil || !strings.Contains(help, "the game: colorfight2, monad") {
+		if err != nil || !strings.Contains(help, "the game: "+strings.Join(rulesets.IDs(), ", ")) {
 			t.Errorf("%s --help: %v\n%s", c, err, help)
 		}
 	}

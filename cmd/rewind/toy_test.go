@@ -117,3 +117,31 @@ func TestToyGameThroughCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestToyTournamentThroughCLI: tournament --game toy plays every game
+// through the queue into a folder whose replays verify, prints standings
+// by the toy's score, and a second run resumes (every game kept).
+func TestToyTournamentThroughCLI(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t")
+	args := []string{"tournament", "--game", "toyseq", "--bot", "painter", "--bot", "painter", "--players", "3", "--games", "4", "--parallel", "2", "--turns", "20", "--dir", dir}
+	out, err := runCLIOut(t, args...)
+	if err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "mean score") || !strings.Contains(out, `"painter"`) || !strings.Contains(out, "4 games (0 already played") {
+		t.Fatalf("tournament output:\n%s", out)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
+	if len(files) != 4 {
+		t.Fatalf("%d replays in the folder: %v", len(files), files)
+	}
+	for _, f := range files {
+		if out, err := runCLIOut(t, "verify", f); err != nil || !strings.Contains(out, "OK ") || !strings.Contains(out, "20 rounds") {
+			t.Fatalf("verify %s: %v\n%s", f, err, out)
+		}
+	}
+	out, err = runCLIOut(t, args...)
+	if err != nil || !strings.Contains(out, "4 games (4 already played") {
+		t.Fatalf("second run: %v\n%s", err, out)
+	}
+}

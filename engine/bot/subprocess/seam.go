@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // generic reports whether the bot plays a game through the seam: any
@@ -18,19 +19,11 @@ func (b *Bot) generic() bool {
 	return true
 }
 
-// validGameID accepts a ruleset id as Options.Game: 1..32 bytes of
-// lower-case letters, digits, '_' and '-' (it is written into the start
-// message unescaped).
+// validGameID accepts a registered ruleset's id as Options.Game (it is
+// written into the start message as a JSON string).
 func validGameID(id string) bool {
-	if len(id) == 0 || len(id) > 32 {
-		return false
-	}
-	for _, c := range []byte(id) {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
-			return false
-		}
-	}
-	return true
+	_, ok := rulesets.Lookup(id)
+	return ok
 }
 
 // Play sends player p the turn message of g, a game of the ruleset the

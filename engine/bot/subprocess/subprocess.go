@@ -431,8 +431,8 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	// a bot that died at once or does not read is reported by Commands,
 	// like any other round failure.
 	if b.generic() {
-		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":%q,"uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
-			ProtocolVersion, b.opts.Game, uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
+		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":%s,"uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
+			ProtocolVersion, strconv.Quote(b.opts.Game), uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
 		return nil
 	}
 	if b.opts.Game == GameMonad {
