@@ -272,7 +272,11 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 			if e.Value == 1 {
 				s = ""
 			}
-			return fmt.Sprintf("%s has %d command%s rejected in turns %s", name(e.Player), e.Value, s, turnSpan(e.Turn, e.Other))
+			turns := "turns "
+			if e.Other <= e.Turn {
+				turns = "turn "
+			}
+			return fmt.Sprintf("%s has %d command%s rejected in %s%s", name(e.Player), e.Value, s, turns, turnSpan(e.Turn, e.Other))
 		}
 	}
 	for _, k := range g.Meta.EventKinds {
