@@ -23,15 +23,18 @@ import (
 // Contracts:
 //
 //   - AnalyzeStream reads the stream once, front to back, and keeps one
-//     frame (the stream's, reused) besides its results: memory is the
-//     series, players × metrics × (turns + 1) int64s (8 bytes each, at
-//     most MaxGenericValues: 64 MiB), plus turns + 1 ints of leaders (and,
-//     for a Sequential game, of active players), plus at most
-//     MaxGenericEvents events (GenericOptions.MaxEvents) of about 80
-//     bytes, plus O(players × metrics) of working state. A stream whose
-//     header (StreamMeta.MaxTurns) promises more values than the limit is
-//     refused before its first frame, one that reaches the limit when it
-//     does, with ErrLimit.
+//     frame (the stream's, reused) besides its results. Memory: the
+//     series, players × metrics × (turns + 1) int64s (at most
+//     MaxGenericValues: 64 MiB; each series reserves min(MaxTurns+1, 8192)
+//     values up front, 256 when MaxTurns is 0, and growth past that may
+//     double one for a moment); turns + 1 ints of leaders (and, for a
+//     Sequential game, of active players); at most
+//     GenericOptions.MaxEvents events (default MaxGenericEvents, 65,536)
+//     of 88 bytes while reading, copied to 72 bytes each at the end
+//     (≤ 10.5 MB at the default bound); and O(players × metrics) of
+//     working state. A stream whose header (StreamMeta.MaxTurns) promises
+//     more values than the limit is refused before its first frame, one
+//     that reaches the limit when it does, with ErrLimit.
 //   - Frame t (t = 0..Turns) is the game after t rounds; frame 0 is the
 //     start. In a Sequential game a round is one player-turn
 //     (Frame.Active acted in it), so every series has one value per
@@ -345,6 +348,7 @@ type genericAnalyzer struct {
 	faultRun  []run
 	errRun    []run
 	prevLead  int
+	rejected  []int64 // this round's rejected commands per player
 	frame     source.Frame
 }
 
@@ -386,9 +390,12 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 		return nil, fmt.Errorf("analysis: %d players × %d metrics for %d turns is %d values, which exceeds the limit of %d; see docs/limits.md: %w",
 			n, az.m, t, perFrame*int64(t+1), MaxGenericValues, ErrLimit)
 	}
-	capHint := seriesCapHint
-	if t := meta.MaxTurns; t > 0 && t+1 < capHint {
-		capHint = t + 1
+	// Each series reserves the whole game when its length is known (the
+	// limit was checked above), at most seriesCapHint values; 256
+	// otherwise, growing as it must.
+	capHint := 256
+	if t := meta.MaxTurns; t > 0 {
+		capHint = min(t+1, seriesCapHint)
 	}
 	for _, mt := range g.Meta.Metrics {
 		sr := Series{Metric: mt, Values: make([][]int64, n)}
@@ -414,6 +421,7 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 	}
 	az.faultRun = make([]run, n)
 	az.errRun = make([]run, n)
+	az.rejected = make([]int64, n)
 	commandsKnown := true
 	az.values(f)
 	g.Leader = append(g.Leader, az.leader(f))
@@ -523,7 +531,8 @@ func (az *genericAnalyzer) round(f *source.Frame, t int) {
 	// Commands and errors of the round.
 	var rejected []int64
 	if f.CommandsKnown {
-		rejected = make([]int64, az.n)
+		rejected = az.rejected
+		clear(rejected)
 		for _, e := range f.Errors {
 			if e.Player >= 0 && e.Player < az.n && e.Index >= 0 {
 				rejected[e.Player]++
