@@ -52,8 +52,9 @@ import (
 
 // MaxGenericValues bounds the series a generic analysis holds: players ×
 // metrics × (turns + 1) values of 8 bytes, 2^23 (64 MiB). A real game is
-// far below it (ColorfightII, 8 players × 2001 frames × 10 metrics is
-// 160,080; Monad 4 × 301 × 7 is 8,428).
+// far below it (ColorfightII: 8 players × 6 metrics × 2001 frames is
+// 96,048; Monad: 4 × 7 × 1001 is 28,028), and so is the longest game any
+// ruleset plays (Monad's 100,000 turns: 2.8 million).
 const MaxGenericValues = 1 << 23
 
 // MaxGenericEvents is how many events a generic analysis keeps by
