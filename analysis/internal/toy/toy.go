@@ -198,16 +198,18 @@ type Stream struct {
 	i       int
 }
 
-// NewStream starts a toy game of r for names' players and plays script
-// round by round (it ends early when the game is over).
-func NewStream(r Ruleset, names []string, maxTurns int, script []Turn) (*Stream, error) {
-	g, err := r.New(1, engine.Settings{Players: len(names), MaxTurns: maxTurns})
+// NewStream starts a game of r (a toy Ruleset, or any other) for names'
+// players, seed 1, and plays script round by round through the seam (it
+// ends early when the game is over).
+func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*Stream, error) {
+	g, err := r.New(1, engine.Settings{Players: len(names), MaxTurns: maxTurns, Names: names})
 	if err != nil {
 		return nil, err
 	}
 	m := source.MetaOf(r)
 	m.Format = "toy"
-	m.Sequential = r.Seq
+	m.Sequential = engine.Active(g) >= 0
+	m.Seed, m.Seeded = 1, true
 	m.MaxTurns = g.MaxTurns()
 	for _, n := range names {
 		m.Players = append(m.Players, source.StreamPlayer{Name: n, Bot: "bot-" + n})
