@@ -546,3 +546,39 @@ func TestAnalyzeGenericFiles(t *testing.T) {
 		t.Error("a corpus analysis keeps its series")
 	}
 }
+
+// TestGenericHostileFrames feeds frames whose events, errors, faults,
+// commands and active player name players that do not exist: they are
+// kept as numbers or ignored, never a panic.
+func TestGenericHostileFrames(t *testing.T) {
+	s := &brokenStream{Stream: toyStream(t, toy.Ruleset{Seq: true}, []string{"a", "b"}, seqScript), at: 2, reshape: func(f *source.Frame) {
+		f.Events = append(f.Events, engine.Event{Kind: "no_such\x1b[2J", Player: 99, Other: -7, X: 1 << 40, Y: -1, Value: -3})
+		f.Errors = append(f.Errors, engine.CommandError{Player: -5, Index: 0}, engine.CommandError{Player: 7, Index: 3})
+		f.Faults = append(f.Faults, engine.FaultCrash, engine.FaultCrash, engine.FaultCrash)
+		f.Commands = append(f.Commands, []string{"x"}, []string{"y"})
+		f.Active = 12
+	}}
+	g, err := AnalyzeStream(s, GenericOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Active[2] != -1 || g.Turns != 6 {
+		t.Errorf("active %v turns %d", g.Active, g.Turns)
+	}
+	var found bool
+	for _, e := range g.Events {
+		if e.Kind == "no_such\x1b[2J" {
+			found = true
+			if txt := g.EventText(e, g.Name); txt != "no such\x1b[2J: player 99 (other player -7, at 1099511627776, -1, value -3)" {
+				t.Errorf("text %q", txt)
+			}
+		}
+	}
+	if !found {
+		t.Error("the undeclared event is not kept")
+	}
+	var b bytes.Buffer
+	if err := g.WriteTable(&b); err != nil || strings.Contains(b.String(), "\x1b") {
+		t.Errorf("table: %v\n%s", err, b.String())
+	}
+}
