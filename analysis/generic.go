@@ -25,16 +25,17 @@ import (
 //   - AnalyzeStream reads the stream once, front to back, and keeps one
 //     frame (the stream's, reused) besides its results. Memory: the
 //     series, players × metrics × (turns + 1) int64s (at most
-//     MaxGenericValues: 64 MiB; each series reserves min(MaxTurns+1, 8192)
-//     values up front, 256 when MaxTurns is 0, and growth past that may
-//     double one for a moment); turns + 1 ints of leaders (and, for a
-//     Sequential game, of active players); at most
-//     GenericOptions.MaxEvents events (default MaxGenericEvents, 65,536)
-//     of 88 bytes while reading, copied to 72 bytes each at the end
-//     (≤ 10.5 MB at the default bound); and O(players × metrics) of
-//     working state. A stream whose header (StreamMeta.MaxTurns) promises
-//     more values than the limit is refused before its first frame, one
-//     that reaches the limit when it does, with ErrLimit.
+//     MaxGenericValues: 64 MiB; each series reserves min(MaxTurns+1,
+//     8192) values up front, 256 when MaxTurns is 0, never more than the
+//     limit in all, and growth past that may double one for a moment);
+//     turns + 1 ints of leaders (and, for a Sequential game, of active
+//     players); at most GenericOptions.MaxEvents events (default
+//     MaxGenericEvents, 65,536) of 88 bytes while reading, copied to 72
+//     bytes each at the end (≤ 10.5 MB at the default bound); and
+//     O(players × metrics) of working state. A stream whose header
+//     (StreamMeta.MaxTurns) promises more values than the limit is
+//     refused before its first frame, one that reaches the limit when it
+//     does, with ErrLimit.
 //   - Frame t (t = 0..Turns) is the game after t rounds; frame 0 is the
 //     start. In a Sequential game a round is one player-turn
 //     (Frame.Active acted in it), so every series has one value per
@@ -387,17 +388,21 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 	}
 	az.n = n
 	perFrame := int64(n) * int64(max(az.m, 1))
-	if t := meta.MaxTurns; t > 0 && perFrame*int64(t+1) > MaxGenericValues {
-		return nil, fmt.Errorf("analysis: %d players × %d metrics for %d turns is %d values, which exceeds the limit of %d; see docs/limits.md: %w",
-			n, az.m, t, perFrame*int64(t+1), MaxGenericValues, ErrLimit)
+	if perFrame > MaxGenericValues {
+		return nil, fmt.Errorf("analysis: %d players × %d metrics is more than the limit of %d values; see docs/limits.md: %w", n, az.m, MaxGenericValues, ErrLimit)
+	}
+	if t := int64(meta.MaxTurns); t > 0 && (t >= MaxGenericValues || perFrame*(t+1) > MaxGenericValues) {
+		return nil, fmt.Errorf("analysis: %d players × %d metrics for %d turns is more than the limit of %d values; see docs/limits.md: %w",
+			n, az.m, t, MaxGenericValues, ErrLimit)
 	}
 	// Each series reserves the whole game when its length is known (the
 	// limit was checked above), at most seriesCapHint values; 256
-	// otherwise, growing as it must.
+	// otherwise, growing as it must; never more in all than the limit.
 	capHint := 256
 	if t := meta.MaxTurns; t > 0 {
 		capHint = min(t+1, seriesCapHint)
 	}
+	capHint = int(min(int64(capHint), max(1, MaxGenericValues/perFrame)))
 	for _, mt := range g.Meta.Metrics {
 		sr := Series{Metric: mt, Values: make([][]int64, n)}
 		for p := range sr.Values {

@@ -447,6 +447,17 @@ func TestGenericLimit(t *testing.T) {
 	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
 		t.Errorf("2 players × 2 metrics × %d turns: %v, want ErrLimit", MaxGenericValues, err)
 	}
+	// A turn limit that would overflow the product is refused too.
+	s, _ = toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, 1<<62, toyScript)
+	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
+		t.Errorf("2^62 turns: %v, want ErrLimit", err)
+	}
+	// A game with no turn limit that reaches the limit stops there, with
+	// ErrLimit, however many frames its stream would give.
+	g, err := AnalyzeStream(&endlessToy{}, GenericOptions{})
+	if !errors.Is(err, ErrLimit) || g != nil {
+		t.Errorf("endless: %v", err)
+	}
 }
 
 func TestGenericStandings(t *testing.T) {
@@ -581,4 +592,21 @@ func TestGenericHostileFrames(t *testing.T) {
 	if err := g.WriteTable(&b); err != nil || strings.Contains(b.String(), "\x1b") {
 		t.Errorf("table: %v\n%s", err, b.String())
 	}
+}
+
+// endlessToy is a stream of one player and 1024 metrics that never
+// ends.
+type endlessToy struct{ meta source.StreamMeta }
+
+func (e *endlessToy) Meta() *source.StreamMeta {
+	if e.meta.Metrics == nil {
+		e.meta.Metrics = make([]engine.Metric, 1024)
+	}
+	return &e.meta
+}
+func (e *endlessToy) Close() error { return nil }
+func (e *endlessToy) Next(f *source.Frame) error {
+	f.Values = [][]int64{make([]int64, 1024)}
+	f.Ranking = []int{0}
+	return nil
 }
