@@ -31,7 +31,7 @@ func (r toyRuleset) EventKinds() []engine.EventKind {
 	return []engine.EventKind{{Name: "hit", Text: "{player} hit {other} for {value} at ({x}, {y})"}}
 }
 func (r toyRuleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
-	g := &toyGame{r: r, max: s.MaxTurns, hp: [2]int64{20, 20}, pos: [2]engine.Point{{X: 0, Y: 0}, {X: r.w - 1, Y: r.h - 1}}}
+	g := &toyGame{r: r, max: s.MaxTurns, hp: [2]int64{100, 100}, pos: [2]engine.Point{{X: 0, Y: 0}, {X: r.w - 1, Y: r.h - 1}}}
 	g.cells = make([]engine.Cell, r.w*r.h)
 	for i := range g.cells {
 		x, y := i%r.w, i/r.w

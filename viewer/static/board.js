@@ -72,6 +72,7 @@
     center: function (x, y) { var c = center(x, y); return [Math.round(c[0] * dpr), Math.round(c[1] * dpr)]; },
     cell: function (t, x, y) { cellsAt(t); return cellOf(y * W + x); },
     color: function (p) { return color(p); },
+    radius: function () { return R; },
     select: function (p) { select(p); }
   };
 
