@@ -28,20 +28,32 @@ type toyFileStream struct {
 
 func (s *toyFileStream) Close() error { return s.f.Close() }
 
-// openToyFile is an Options.OpenStream for toy files: 40 player-turns on
-// 5×5, a hostile name for player 0.
+// openToyFile is an Options.OpenStream for toy files, which say
+// "TOPOLOGY [SIZE [NAME...]]": a duel of 40 player-turns (60 with
+// names) on SIZE×SIZE (5), by default with a hostile name for player 0.
 func openToyFile(f *os.File) (source.Stream, error) {
-	b := make([]byte, 64)
+	b := make([]byte, 256)
 	n, _ := f.Read(b)
+	words := strings.Fields(string(b[:n]))
+	if len(words) == 0 {
+		return nil, fmt.Errorf("not a toy file")
+	}
 	topo := engine.Square
-	switch strings.TrimSpace(string(b[:n])) {
+	switch words[0] {
 	case "hex-axial":
 		topo = engine.HexAxial
 	case "square":
 	default:
 		return nil, fmt.Errorf("not a toy file")
 	}
-	return &toyFileStream{newToyStream(topo, 5, 5, 40, monadHostile, "bob"), f}, nil
+	size, turns, names := 5, 40, []string{monadHostile, "bob"}
+	if len(words) > 1 {
+		fmt.Sscan(words[1], &size)
+	}
+	if len(words) > 3 {
+		turns, names = 60, words[2:4]
+	}
+	return &toyFileStream{newToyStream(topo, size, size, turns, names...), f}, nil
 }
 
 // TestGenericBrowser drives the generic page in headless Chromium through
@@ -58,6 +70,7 @@ func TestGenericBrowser(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "duel.rwd"), []byte("hex-axial\n"))
 	write(t, filepath.Join(dir, "sq.rwd"), []byte("square\n"))
+	write(t, filepath.Join(dir, "docs", "skirmish.rwd"), []byte("hex-axial 9 aurora basalt\n"))
 	lib, err := OpenLibrary(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +222,7 @@ func TestGenericBrowser(t *testing.T) {
 			t.Errorf("charts: %+v", charts)
 		}
 		if os.Getenv("REWIND_SCREENSHOTS_DOCS") != "" {
-			docsScreenshot(t, b, base+"/replay/duel.rwd#turn=21", filepath.Join("..", "docs", "viewer-generic.png"))
+			docsScreenshot(t, b, base+"/replay/docs/skirmish.rwd#turn=27", filepath.Join("..", "docs", "viewer-generic.png"))
 		}
 	})
 
@@ -248,8 +261,8 @@ func TestGenericBrowser(t *testing.T) {
 	b.CheckProblems(t, base+"/game/missing.rwd")
 }
 
-// docsScreenshot saves the page at url, at 1600×1000 with the charts
-// drawn, as out (docs/viewer-generic.png; REWIND_SCREENSHOTS_DOCS=1).
+// docsScreenshot saves the whole page at url, 1600 px wide with the
+// charts drawn, as out (docs/viewer-generic.png; REWIND_SCREENSHOTS_DOCS=1).
 func docsScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1600, 1000), chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
@@ -261,7 +274,7 @@ func docsScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
 	var png []byte
 	if err := chromedp.Run(b.Ctx,
 		chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-		chromedp.CaptureScreenshot(&png)); err != nil {
+		chromedp.FullScreenshot(&png, 100)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(out, png, 0o644); err != nil {

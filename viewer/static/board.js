@@ -382,7 +382,8 @@
       var text = e.v ? (e.v > 0 ? '+' : '−') + Math.abs(e.v) : words(e.n || '•');
       ctx.font = 'bold ' + Math.max(10, Math.round(R * 0.55)) + 'px system-ui, sans-serif';
       ctx.lineWidth = 3.5; ctx.strokeStyle = dark ? '#000' : '#fff'; ctx.lineJoin = 'round';
-      var mx2 = a[0] + R * 0.55, my2 = a[1] - R * 0.62;
+      var mx2 = a[0] + R * 0.52, my2 = a[1] + R * 0.05;
+      ctx.textAlign = 'left';
       ctx.strokeText(text, mx2, my2);
       ctx.fillStyle = e.v < 0 ? '#d0342c' : e.v > 0 ? '#1c8c2c' : INK;
       ctx.fillText(text, mx2, my2);
@@ -562,7 +563,7 @@
       title: { text: words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''), textStyle: { fontSize: 14 } },
       tooltip: { trigger: 'axis' },
       legend: { top: 26, type: 'scroll' },
-      grid: { top: 64, bottom: 48, left: 16, right: 28, containLabel: true },
+      grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
       xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
       yAxis: { type: 'value', minInterval: 1 },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
