@@ -82,7 +82,7 @@ func TestGenericBrowser(t *testing.T) {
 	// frameState is what the packed frame holds and what the board drew.
 	type frameState struct {
 		Turn, Cells, Entities, WantEntities int
-		Effects, WantEffects               []string
+		Effects, WantEffects                []string
 	}
 	state := func() frameState {
 		var s frameState
