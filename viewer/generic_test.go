@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"runtime"
 	"strings"
@@ -304,5 +306,67 @@ func TestPackStreamBounded(t *testing.T) {
 				t.Errorf("the text did not fill: %q", p.Notice)
 			}
 		})
+	}
+}
+
+// TestGenericHandler: the page and its data through GenericPage alone
+// (and StaticHandler), the errors of a stream that cannot be opened or
+// is too big, and /game/ on a server without Options.OpenStream.
+func TestGenericHandler(t *testing.T) {
+	h := GenericPage(func() (source.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
+	mux := http.NewServeMux()
+	mux.Handle("/duel", h)
+	mux.Handle("/static/", StaticHandler())
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	get := func(url string) (int, string, []byte) {
+		res, err := http.Get(srv.URL + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, res.Header.Get("Content-Type"), b
+	}
+	code, typ, body := get("/duel")
+	if code != 200 || !strings.HasPrefix(typ, "text/html") || !bytes.Contains(body, []byte(`src="/static/board.js"`)) || !bytes.Contains(body, []byte("toyduel · 2 players: a, b")) {
+		t.Fatalf("page: %d %s\n%s", code, typ, body)
+	}
+	code, typ, body = get("/duel?data=1")
+	if code != 200 || typ != "application/gzip" {
+		t.Fatalf("data: %d %s", code, typ)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Packed
+	if err := json.NewDecoder(zr).Decode(&p); err != nil || len(p.Frames) != 21 {
+		t.Fatalf("data: %v, %d frames", err, len(p.Frames))
+	}
+	if code, typ, _ = get("/static/board.js"); code != 200 || !strings.HasPrefix(typ, "text/javascript") {
+		t.Errorf("board.js: %d %s", code, typ)
+	}
+	h.Limits = StreamLimits{MaxFrames: 5}
+	if code, _, body = get("/duel?data=1"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "too big") {
+		t.Errorf("too big: %d %s", code, body)
+	}
+	h.Open = func() (source.Stream, error) { return nil, errors.New("not a replay") }
+	if code, _, body = get("/duel"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "not a replay") {
+		t.Errorf("broken: %d %s", code, body)
+	}
+	lib, err := OpenLibrary(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	res, err := http.Get(base + "/game/x.rwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("/game/ without OpenStream: %d", res.StatusCode)
 	}
 }
