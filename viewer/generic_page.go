@@ -277,7 +277,7 @@ func (s *Server) genericOnly(id string) bool {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	if e := s.lib.summary(id, fi.Size(), fi.ModTime()); e.Err == "" {
+	if e := s.lib.summary(id, fi.Size(), fi.ModTime()); e.Err == "" && e.Summary.Ruleset == "" {
 		return false
 	}
 	st, err := s.streamOpener(id)()

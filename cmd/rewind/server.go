@@ -258,11 +258,12 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		return err
 	}
 	view := viewer.NewServer(lib, viewer.Options{
-		Addr:      ln.Addr().String(),
-		MaxUpload: -1,
-		ErrorLog:  logger.Printf,
-		Tool:      "rewind " + version,
-		Live:      liveGames{srv},
+		Addr:       ln.Addr().String(),
+		MaxUpload:  -1,
+		ErrorLog:   logger.Printf,
+		Tool:       "rewind " + version,
+		Live:       liveGames{srv},
+		OpenStream: openStreamFile,
 		// The games' own memory is small (a round's commands and one
 		// state each); the budget is the viewer's decodes and cache.
 		MemoryBudget: budget,
