@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,5 +146,47 @@ func TestToyTournamentThroughCLI(t *testing.T) {
 	out, err = runCLIOut(t, args...)
 	if err != nil || !strings.Contains(out, "4 games (4 already played") {
 		t.Fatalf("second run: %v\n%s", err, out)
+	}
+}
+
+// TestToyConformThroughCLI: a game with conformance vectors of its own
+// (engine.Conformer) is checked by rewind conform, vector by vector, a
+// wrong expected hash named at its round.
+func TestToyConformThroughCLI(t *testing.T) {
+	dir := t.TempDir()
+	cmds := [][][]string{{{"paint"}, {"E"}}, {{"S"}, {"paint", "junk"}}, {{"paint"}, {"N"}}}
+	g, _ := toygame.Ruleset.New(4, engine.Settings{Players: 2, MaxTurns: 3})
+	var hashes []uint64
+	for _, c := range cmds {
+		g.Round(c)
+		hashes = append(hashes, g.Hash())
+	}
+	write := func(name string, v any, gz bool) {
+		b, _ := json.Marshal(v)
+		if gz {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(b)
+			zw.Close()
+			b = buf.Bytes()
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := map[string]any{"seed": 4, "players": 2, "turns": 3, "commands": cmds}
+	write("t1.toy.json", in, false)
+	write("t1.toyhash.json.gz", hashes, true)
+	write("t2.toy.json", in, false)
+	bad := append([]uint64(nil), hashes...)
+	bad[1]++
+	write("t2.toyhash.json.gz", bad, true)
+	out, err := runCLIOut(t, "conform", dir)
+	if err == nil || strings.Count(out, "\n") != 2 || !strings.Contains(out, "t1: PASS (3 rounds)") || !strings.Contains(out, "t2: FAIL round 1: hash") {
+		t.Fatalf("conform: %v\n%s", err, out)
+	}
+	out, err = runCLIOut(t, "conform", filepath.Join(dir, "t1.toy.json"))
+	if err != nil || !strings.Contains(out, "t1: PASS") {
+		t.Fatalf("conform t1: %v\n%s", err, out)
 	}
 }

@@ -12,6 +12,8 @@
 package toygame
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
@@ -269,4 +271,41 @@ func (s *Painter) Commands(eg engine.Game, p int, dst []string) []string {
 	s.seed ^= s.seed >> 7
 	s.seed ^= s.seed << 17
 	return append(dst, [4]string{"N", "S", "E", "W"}[s.seed%4])
+}
+
+// VectorFiles names a toy conformance vector: NAME.toy.json (the input:
+// {"seed", "players", "turns", "commands": [[player's commands]...]},
+// one list per round) and NAME.toyhash.json.gz (the expected hash after
+// each round, as JSON numbers).
+func (ruleset) VectorFiles() (input, expected string) { return ".toy.json", ".toyhash.json.gz" }
+
+// Conform plays a toy vector and compares the hash after every round.
+func (r ruleset) Conform(input, expected []byte, _ func(string) ([]byte, error)) (int, string, error) {
+	var in struct {
+		Seed     uint64       `json:"seed"`
+		Players  int          `json:"players"`
+		Turns    int          `json:"turns"`
+		Commands [][][]string `json:"commands"`
+	}
+	var want []uint64
+	if err := json.Unmarshal(input, &in); err != nil {
+		return 0, "", fmt.Errorf("input: %w", err)
+	}
+	if err := json.Unmarshal(expected, &want); err != nil {
+		return 0, "", fmt.Errorf("expected: %w", err)
+	}
+	g, err := r.New(in.Seed, engine.Settings{Players: in.Players, MaxTurns: in.Turns})
+	if err != nil {
+		return 0, "", err
+	}
+	for t, cmds := range in.Commands {
+		g.Round(cmds)
+		if t >= len(want) {
+			return t, fmt.Sprintf("round %d: no expected hash", t), nil
+		}
+		if h := g.Hash(); h != want[t] {
+			return t, fmt.Sprintf("round %d: hash %d, want %d", t, h, want[t]), nil
+		}
+	}
+	return len(in.Commands), "", nil
 }
