@@ -2,9 +2,14 @@ package replay_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -187,4 +192,74 @@ func FuzzTextReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTextLimits: the writer refuses a command it could not record whole,
+// and the reader refuses a length past a limit before allocating it.
+func TestTextLimits(t *testing.T) {
+	g, _ := toygame.Ruleset.New(1, engine.Settings{Players: 1, MaxTurns: 5})
+	var buf bytes.Buffer
+	w, err := replay.NewTextWriter(&buf, replay.TextHeader(toygame.Ruleset, 1, nil, 5, []string{"a"}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := replay.TextRound{}
+	r.Reset(1)
+	r.Commands[0] = []string{strings.Repeat("x", replay.MaxCommandTextBytes+1)}
+	g.Round(r.Commands)
+	if err := w.WriteRound(&r, g); !errors.Is(err, replay.ErrLimit) {
+		t.Fatalf("a %d-byte command: %v", replay.MaxCommandTextBytes+1, err)
+	}
+	// A file whose first round promises a 1 TiB command: refused at that
+	// length, with little allocated.
+	data, _ := recordToy(t, toygame.Ruleset, 3, false)
+	rd, err := replay.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd.Close()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	hostile := craftTextBody(t, data, 1<<40)
+	_, err = replay.VerifySim(bytes.NewReader(hostile), nil)
+	runtime.ReadMemStats(&ms1)
+	if err == nil {
+		res, _ := replay.VerifySim(bytes.NewReader(hostile), nil)
+		err = res.Err
+	}
+	if !errors.Is(err, replay.ErrCorrupt) || !strings.Contains(err.Error(), "value 1099511627776 over 65536") {
+		t.Fatalf("a 1 TiB command length: %v", err)
+	}
+	if grew := ms1.TotalAlloc - ms0.TotalAlloc; grew > 64<<20 {
+		t.Fatalf("refusing it allocated %d bytes", grew)
+	}
+}
+
+// craftTextBody rewrites a text recording's body so that its first
+// round's first command claims n bytes.
+func craftTextBody(t *testing.T, data []byte, n uint64) []byte {
+	t.Helper()
+	h, err := replay.ReadHeader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := replay.NewTextWriter(&buf, *h); err != nil {
+		t.Fatal(err)
+	}
+	// The header written (its encoder has written nothing yet), append a body by hand: one text round, active
+	// -1, player 0 with no fault and one command of length n.
+	body := []byte{0x54, 0}
+	for p := range h.Players {
+		body = append(body, 0)
+		if p == 0 {
+			body = binary.AppendUvarint(append(body, 1), n)
+		} else {
+			body = append(body, 0)
+		}
+	}
+	zw, _ := zstd.NewWriter(&buf)
+	zw.Write(body)
+	zw.Close()
+	return buf.Bytes()
 }
