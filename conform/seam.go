@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
@@ -22,13 +21,19 @@ const (
 	MaxVectorRefBytes  = 16 << 20
 )
 
-// conformers returns every registered ruleset with conformance vectors, in
-// registry order.
-func conformers() []engine.Ruleset {
-	var out []engine.Ruleset
-	for _, r := range rulesets.All() {
-		if _, ok := r.(engine.Conformer); ok {
-			out = append(out, r)
+// conformer is a registered game with conformance vectors.
+type conformer struct {
+	id string
+	v  *rulesets.Vectors
+}
+
+// conformers returns every registered game with conformance vectors
+// (rulesets.Info.Vectors), in registry order.
+func conformers() []conformer {
+	var out []conformer
+	for _, id := range rulesets.IDs() {
+		if info, _ := rulesets.About(id); info.Vectors != nil {
+			out = append(out, conformer{id, info.Vectors})
 		}
 	}
 	return out
@@ -40,7 +45,7 @@ func seamVectors(dir string) ([]Vector, error) {
 	var vs []Vector
 	seen := map[string]bool{}
 	for _, r := range conformers() {
-		in, _ := r.(engine.Conformer).VectorFiles()
+		in := r.v.Input
 		ms, err := filepath.Glob(filepath.Join(dir, "*"+in))
 		if err != nil {
 			return nil, fmt.Errorf("conform: %s: %w", dir, err)
@@ -65,7 +70,7 @@ func seamVectors(dir string) ([]Vector, error) {
 // neither for any registered game.
 func seamVectorFor(p string) (Vector, bool, error) {
 	for _, r := range conformers() {
-		in, exp := r.(engine.Conformer).VectorFiles()
+		in, exp := r.v.Input, r.v.Expected
 		var stem string
 		switch {
 		case strings.HasSuffix(p, in):
@@ -75,7 +80,13 @@ func seamVectorFor(p string) (Vector, bool, error) {
 		default:
 			continue
 		}
-		v := Vector{Name: filepath.Base(stem), Game: r.ID(), Commands: stem + in, States: stem + exp}
+		v := Vector{Name: filepath.Base(stem), Game: r.id, Commands: stem + in, States: stem + exp}
+		if _, err := os.Stat(v.States); err != nil && in == ".commands.json" && strings.HasSuffix(p, in) {
+			// A NAME.commands.json without this game's expected file
+			// may be another game's vector (ColorfightII's, beside its
+			// .cfr).
+			continue
+		}
 		for _, f := range []string{v.Commands, v.States} {
 			if _, err := os.Stat(f); err != nil {
 				return Vector{}, false, fmt.Errorf("conform: vector %s: %w", v.Name, err)
@@ -89,12 +100,12 @@ func seamVectorFor(p string) (Vector, bool, error) {
 // runSeam plays a vector of a game played through the seam on its
 // ruleset's Conform.
 func runSeam(v Vector) (*Result, error) {
-	r, err := rulesets.Get(v.Game)
-	if err != nil {
-		return nil, err
-	}
-	c, ok := r.(engine.Conformer)
+	info, ok := rulesets.About(v.Game)
 	if !ok {
+		return nil, &rulesets.UnknownError{ID: v.Game}
+	}
+	c := info.Vectors
+	if c == nil {
 		return nil, fmt.Errorf("vector %s: %s has no conformance vectors", v.Name, v.Game)
 	}
 	input, err := readVectorFile(v.Commands)

@@ -155,18 +155,3 @@ type SetupSaver interface {
 type MapReader interface {
 	SetupFromMap(file []byte, seed uint64, players int) ([]byte, error)
 }
-
-// Conformer is a Ruleset with conformance vectors from its reference
-// (`rewind conform`): a vector is two files, NAME+input and NAME+expected
-// (VectorFiles' suffixes; an expected file ending in .gz is given
-// decompressed). Conform plays the vector on the ruleset and compares
-// every field the expected file holds.
-type Conformer interface {
-	VectorFiles() (input, expected string)
-	// Conform returns how many rounds (player-turns) it compared and the
-	// first divergence, "" when everything matched; an error when the
-	// files are not a vector of this game. read gives the bytes of a file
-	// the input names, relative to the vector's folder (a map), bounded
-	// by the caller.
-	Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
-}

@@ -23,7 +23,8 @@ func init() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
 		rulesets.Register(r, rulesets.Info{
 			Name: "Toy " + r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds",
-			Bots: []rulesets.Bot{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter}},
+			Bots:    []rulesets.Bot{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter}},
+			Vectors: toygame.Vectors,
 		})
 	}
 }

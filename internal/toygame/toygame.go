@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Size is the board's side.
@@ -273,14 +274,15 @@ func (s *Painter) Commands(eg engine.Game, p int, dst []string) []string {
 	return append(dst, [4]string{"N", "S", "E", "W"}[s.seed%4])
 }
 
-// VectorFiles names a toy conformance vector: NAME.toy.json (the input:
+// Vectors are the toy's conformance vectors: NAME.toy.json (the input:
 // {"seed", "players", "turns", "commands": [[player's commands]...]},
 // one list per round) and NAME.toyhash.json.gz (the expected hash after
 // each round, as JSON numbers).
-func (ruleset) VectorFiles() (input, expected string) { return ".toy.json", ".toyhash.json.gz" }
+var Vectors = &rulesets.Vectors{Input: ".toy.json", Expected: ".toyhash.json.gz", Conform: conform}
 
-// Conform plays a toy vector and compares the hash after every round.
-func (r ruleset) Conform(input, expected []byte, _ func(string) ([]byte, error)) (int, string, error) {
+// conform plays a toy vector and compares the hash after every round.
+func conform(input, expected []byte, _ func(string) ([]byte, error)) (int, string, error) {
+	r := Ruleset
 	var in struct {
 		Seed     uint64       `json:"seed"`
 		Players  int          `json:"players"`
