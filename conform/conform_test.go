@@ -206,7 +206,7 @@ func TestBrokenInputs(t *testing.T) {
 		t.Error("missing file accepted")
 	}
 	empty := t.TempDir()
-	if _, err := Find([]string{empty}); err == nil || !strings.Contains(err.Error(), "no *.commands.json") {
+	if _, err := Find([]string{empty}); err == nil || !strings.Contains(err.Error(), "no vectors in directory") {
 		t.Errorf("empty dir: %v", err)
 	}
 	// A broken command log next to a real replay.

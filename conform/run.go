@@ -32,9 +32,15 @@ type Divergence struct {
 	WantErrs, GotErr int
 	// Monad is set for a Monad vector (Round is then its Turn).
 	Monad *MonadDivergence
+	// Text is set for a vector of a game played through the seam: the
+	// game's own description of the first difference (engine.Conformer).
+	Text string
 }
 
 func (d *Divergence) String() string {
+	if d.Text != "" {
+		return d.Text
+	}
 	if d.Monad != nil {
 		return d.Monad.String()
 	}
@@ -86,6 +92,12 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 // A Monad vector is compared by RunMonad (Rounds is then the number of
 // turns played); visit must be nil for it.
 func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
+	if v.Game != GameMonad && v.Game != GameColorfight2 {
+		if visit != nil {
+			return nil, fmt.Errorf("vector %s: a %s vector has no ColorfightII frames to visit", v.Name, v.Game)
+		}
+		return runSeam(v)
+	}
 	if v.Game == GameMonad {
 		if visit != nil {
 			return nil, fmt.Errorf("vector %s: a Monad vector has no ColorfightII frames to visit", v.Name)

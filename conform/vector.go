@@ -32,10 +32,10 @@ const (
 // Monad).
 type Vector struct {
 	Name     string // NAME, the common file-name stem
-	Game     string // GameColorfight2 or GameMonad
-	Commands string // path of NAME.commands.json
+	Game     string // GameColorfight2, GameMonad or another ruleset's id
+	Commands string // path of NAME.commands.json (another game: its input file)
 	CFR      string // path of NAME.cfr (ColorfightII)
-	States   string // path of NAME.states.json.gz (Monad)
+	States   string // path of NAME.states.json.gz (Monad; another game: its expected file)
 }
 
 // Find expands paths — directories, NAME.commands.json, NAME.cfr or
@@ -56,8 +56,13 @@ func Find(paths []string) ([]Vector, error) {
 			if err != nil {
 				return nil, fmt.Errorf("conform: %s: %w", p, err)
 			}
-			if len(ms) == 0 {
-				return nil, fmt.Errorf("conform: %s: no *.commands.json vectors in directory", p)
+			seam, err := seamVectors(p)
+			if err != nil {
+				return nil, err
+			}
+			vs = append(vs, seam...)
+			if len(ms) == 0 && len(seam) == 0 {
+				return nil, fmt.Errorf("conform: %s: no vectors in directory", p)
 			}
 			sort.Strings(ms)
 			for _, m := range ms {
@@ -79,6 +84,9 @@ func Find(paths []string) ([]Vector, error) {
 }
 
 func vectorFor(p string) (Vector, error) {
+	if v, ok, err := seamVectorFor(p); ok || err != nil {
+		return v, err
+	}
 	var stem string
 	monadVec := false
 	switch {

@@ -147,3 +147,11 @@ type Restorer interface {
 type SetupSaver interface {
 	Setup() []byte
 }
+
+// MapReader is a Ruleset that plays on map files (`rewind play --map
+// FILE`): SetupFromMap turns a map file's bytes into the setup its
+// Restorer starts from, seed choosing what the map leaves open (spawns,
+// turn order). A bad file is an error saying what and where.
+type MapReader interface {
+	SetupFromMap(file []byte, seed uint64, players int) ([]byte, error)
+}

@@ -100,6 +100,11 @@ type Spec struct {
 	Players int      `json:"players"`
 	Seed    uint64   `json:"seed"`
 	MaxTurn int      `json:"max_turn"`
+	// Setup is what a game played through the seam starts from besides
+	// its seed (a map file, engine.MapReader), the same for every game;
+	// omitted when empty, so the ids of tournaments without one are
+	// unchanged.
+	Setup []byte `json:"setup,omitempty"`
 }
 
 // ID is the tournament's id: the first 16 hex digits of the SHA-256 of the
@@ -113,7 +118,7 @@ func (s Spec) ID() string {
 // Tournament is the match.Tournament of the spec, without bots or
 // archive: the caller sets those.
 func (s Spec) Tournament() *match.Tournament {
-	return &match.Tournament{Game: s.Game, Bots: s.Bots, Players: s.Players, Seed: s.Seed, MaxTurn: s.MaxTurn}
+	return &match.Tournament{Game: s.Game, Bots: s.Bots, Players: s.Players, Seed: s.Seed, MaxTurn: s.MaxTurn, Setup: s.Setup}
 }
 
 // Job is one game of a tournament.

@@ -35,11 +35,23 @@ const Magic = "RWD1"
 // see ReadHeader). A writer writes the lowest version that holds what it
 // records: 2 when the header keeps round logs (Header.Logs), else 1, so a
 // recording without logs is the very file version 1 wrote.
-const Version = 2
+const Version = 3
 
 // VersionLogs is the first format version with log records: the bots'
 // debug output of a round (Round.Logs), not part of the game.
 const VersionLogs = 2
+
+// VersionText is the first format version with the generic text codec
+// (Header.Codec CodecText): any ruleset's rounds as the commands' text.
+// A file of that codec is always written as this version, so an older
+// reader refuses it as newer rather than misreading it.
+const VersionText = 3
+
+// CodecText is the Header.Codec of the generic round record: each
+// player's commands as the text they sent (TextRound), for any ruleset
+// registered in engine/rulesets. The empty codec is the ruleset's own
+// compact record (ColorfightII's or Monad's).
+const CodecText = "text"
 
 // RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2;
 // RulesetMonad is Monad's (engine/monad).
@@ -156,6 +168,16 @@ type Header struct {
 	// is monad.GenerateMap(Monad.Seed, Monad.Uniform), Config is 20×20
 	// with MaxPlayer the number of players, and Seed and Map are nil.
 	Monad *MonadSetup
+	// Codec is the round record's codec: "" for the ruleset's own compact
+	// record (ColorfightII, Monad), CodecText for the generic one. A
+	// CodecText header names its game by Ruleset (any registered
+	// ruleset), is drawn from GameSeed and, when set, Setup
+	// (engine.Restorer), keeps Config.MaxTurn (the turn limit) and
+	// Config.MaxPlayer (the number of players) and nothing else of
+	// Config, and has no Seed, Map, Monad, CFRInfo or Import.
+	Codec    string
+	GameSeed uint64
+	Setup    []byte
 	// Logs is set when the file may hold the bots' round logs (log
 	// records, Round.Logs or MonadRound.Logs): a recording of either
 	// game whose bots keep logs (bot.Logger). The file is then format version VersionLogs; the
@@ -271,6 +293,9 @@ type headerJSON struct {
 	Import    *importJSON `json:"import,omitempty"`
 	Parent    *parentJSON `json:"parent,omitempty"`
 	Monad     *monadJSON  `json:"monad,omitempty"`
+	Codec     string      `json:"codec,omitempty"`
+	GameSeed  *uint64     `json:"seed,omitempty"`
+	Setup     []byte      `json:"setup,omitempty"`
 }
 
 type monadJSON struct {
@@ -325,6 +350,10 @@ func (h *Header) toJSON() headerJSON {
 	if h.Monad != nil {
 		j.Monad = &monadJSON{Seed: h.Monad.Seed, Uniform: h.Monad.Uniform}
 	}
+	if h.Codec != "" {
+		seed := h.GameSeed
+		j.Codec, j.GameSeed, j.Setup = h.Codec, &seed, h.Setup
+	}
 	if h.Import != nil {
 		j.Import = &importJSON{Source: h.Import.Source, SHA256: h.Import.SHA256}
 		if h.Import.Inferred {
@@ -336,6 +365,9 @@ func (h *Header) toJSON() headerJSON {
 
 // validate checks a header against the format limits and the engine.
 func (h *Header) validate() error {
+	if h.Codec != "" {
+		return h.validateText()
+	}
 	if h.Ruleset == RulesetMonad {
 		return h.validateMonad()
 	}

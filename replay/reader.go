@@ -176,6 +176,15 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if hj.Monad != nil {
 		h.Monad = &MonadSetup{Seed: hj.Monad.Seed, Uniform: hj.Monad.Uniform}
 	}
+	if hj.Codec != "" {
+		if hj.GameSeed == nil {
+			return nil, 0, headerErr(start, fmt.Errorf("a %s codec header without its seed: %w", hj.Codec, ErrCorrupt))
+		}
+		h.Codec, h.GameSeed, h.Setup = hj.Codec, *hj.GameSeed, hj.Setup
+		if version < VersionText {
+			return nil, 0, headerErr(start, fmt.Errorf("the %s codec in a version %d file: %w", hj.Codec, version, ErrCorrupt))
+		}
+	}
 	if hj.Import != nil {
 		if len(hj.Import.Source) > MaxNameBytes*4 || len(hj.Import.SHA256) > 64 {
 			return nil, 0, headerErr(start, fmt.Errorf("import provenance longer than the limit: %w", ErrLimit))
@@ -190,16 +199,16 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if blobLen > MaxMapBlobBytes {
 		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
 	}
-	if h.Ruleset == RulesetMonad {
+	if h.Ruleset == RulesetMonad || h.Codec != "" {
 		if blobLen != 0 {
-			return nil, 0, headerErr(br.off, fmt.Errorf("a monad header with a map blob: %w", ErrCorrupt))
+			return nil, 0, headerErr(br.off, fmt.Errorf("a %s header with a map blob: %w", h.Ruleset, ErrCorrupt))
 		}
 	} else if (blobLen == 0) != (h.Seed != nil) {
 		return nil, 0, headerErr(br.off, fmt.Errorf("need exactly one of a map seed and a map blob: %w", ErrCorrupt))
 	}
 	// Validate what we can before allocating for the map.
 	check := *h
-	if check.Seed == nil && h.Ruleset != RulesetMonad {
+	if check.Seed == nil && h.Ruleset != RulesetMonad && h.Codec == "" {
 		check.Map = colorfight2.NewMap(0, 0) // placeholder, size checked below
 		check.Map.Width, check.Map.Height = h.Config.Width, h.Config.Height
 	}
@@ -220,8 +229,8 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if binary.LittleEndian.Uint32(crc[:]) != sum {
 		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
 	}
-	if !withMap || h.Ruleset == RulesetMonad {
-		return h, br.off, nil // a Monad map is drawn by monad.New
+	if !withMap || h.Ruleset == RulesetMonad || h.Codec != "" {
+		return h, br.off, nil // a Monad map is drawn by monad.New, any other game's by its ruleset
 	}
 	if blobLen > 0 {
 		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
@@ -314,6 +323,10 @@ type Reader struct {
 	// NextMonad into mround.
 	monad  bool
 	mround MonadRound
+	// text is set for a file of the generic codec: its rounds are read
+	// by NextText into tround.
+	text   bool
+	tround TextRound
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
 }
@@ -328,7 +341,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{src: r, hdr: h, bodyOff: off, monad: h.Ruleset == RulesetMonad}
+	rd := &Reader{src: r, hdr: h, bodyOff: off, monad: h.Ruleset == RulesetMonad && h.Codec == "", text: h.Codec != ""}
 	if err := rd.startBody(br.br); err != nil {
 		return nil, err
 	}
@@ -428,8 +441,8 @@ func (r *Reader) Next() (*Round, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.monad {
-		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are read with NextMonad: %w", r.hdr.Ruleset, ErrRuleset)}
+	if r.monad || r.text {
+		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not ColorfightII's: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
 	rd := &r.round
 	np := len(r.hdr.Players)
@@ -857,6 +870,8 @@ func (r *Reader) Seek(turn int) error {
 		var err error
 		if r.monad {
 			_, err = r.NextMonad()
+		} else if r.text {
+			_, err = r.NextText()
 		} else {
 			_, err = r.Next()
 		}

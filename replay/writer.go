@@ -109,6 +109,9 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	if h.Logs {
 		version = VersionLogs
 	}
+	if h.Codec != "" {
+		version = VersionText
+	}
 	hj, err := json.Marshal(h.toJSON())
 	if err != nil {
 		return nil, fmt.Errorf("replay: header: %w", err)

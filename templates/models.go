@@ -181,3 +181,26 @@ type ReportKind struct {
 	Kind, Title string
 	Count       int
 }
+
+// GenericPage is the replay page of any game, drawn through the seam
+// (viewer.PackStream, static/board.js): its board in any topology, the
+// same controls as the other pages, a chart per metric, the events, the
+// player panel with the commands of the turn and the bot logs.
+type GenericPage struct {
+	Title   string
+	Summary string
+	Warning string
+	// Game is the ruleset id; GameScript, when set, is the game's own
+	// board script (/static/<ruleset>.js), loaded before board.js so it
+	// can register its painter (Rewind.boards[Game]).
+	Game       string
+	GameScript string
+	// DataURL is where the packed frames (gzip'd JSON) are fetched from;
+	// an inline page (Assets.Inline) carries them in DataB64 instead,
+	// gzip'd and base64'd, with its styles in Assets.CSS and the shell,
+	// the game's script and board.js in Assets.ViewerJS.
+	DataURL string
+	DataB64 string
+	Library bool // a library to go back to
+	Assets  Assets
+}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer/index"
 )
@@ -423,6 +424,11 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 		return
 	}
 	e.Summary = *sum
+	if sum.Ruleset != "" {
+		if info, ok := rulesets.About(sum.Ruleset); ok {
+			e.Game = info.Name
+		}
+	}
 	if !sum.Created.IsZero() {
 		e.Date = sum.Created
 	}

@@ -110,6 +110,14 @@ type Options struct {
 	// uid (nil: only ForkBots that are built-in names can play).
 	ForkBots   []string
 	NewForkBot func(spec string, uid int) (bot.Bot, error)
+	// OpenStream, when set, opens a file of the library as a generic
+	// frame stream (a reader of any game's files); the stream owns f
+	// (its Close closes f), and on an error the server closes f. The
+	// server then shows any file on the generic page at /game/ID, and
+	// answers /replay/ID with it for a file the library's own readers
+	// (ColorfightII's, Monad's) cannot read and OpenStream opens. Without
+	// it /game/ is 404 and nothing else changes.
+	OpenStream func(f *os.File) (source.Stream, error)
 }
 
 // Upload quotas' defaults (Options.MaxFolderBytes,
@@ -191,6 +199,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /standings", s.limited(s.standingsPage))
 	s.mux.HandleFunc("GET /bot/{key...}", s.limited(s.botPage))
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
+	s.mux.HandleFunc("GET /game/{id...}", s.limited(s.gameRoute))
 	s.mux.HandleFunc("GET /data/{id...}", s.limited(s.data))
 	s.mux.HandleFunc("GET /charts/{id...}", s.limited(s.charts))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
@@ -443,8 +452,14 @@ func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, strin
 // replayPage answers a replay's page. A whole recording not decoded yet
 // (Library.shellEntry) gets its page at once, a shell (shellPage) filled
 // in from the data answer, while its decode starts; any other is decoded
-// first, so a file the summary finds broken still gets its 422 page.
+// first, so a file the summary finds broken still gets its 422 page. A
+// file only the generic reader reads (Options.OpenStream, genericOnly)
+// gets the generic page (GenericHandler; its data at ?data=1).
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
+	if s.genericOnly(r.PathValue("id")) {
+		s.genericLibraryPage(w, r, r.PathValue("id"))
+		return
+	}
 	if e := s.lib.shellEntry(r.PathValue("id")); e != nil {
 		s.shellPage(w, r, e.ID, e)
 		return

@@ -86,6 +86,9 @@ func runAnalyze(opts *analyzeOptions) error {
 		}
 		return analyzeDir(opts)
 	}
+	if isStreamFile(opts.path) {
+		return analyzeStream(opts)
+	}
 	if source.IsMonadFile(opts.path) {
 		return analyzeMonad(opts)
 	}

@@ -68,6 +68,9 @@ func runInfo(opts *infoOptions, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		if h.Codec != "" {
+			return seamInfo(w, path, data, h)
+		}
 		if h.Ruleset == replay.RulesetMonad {
 			return monadInfo(w, path, data, h)
 		}

@@ -28,6 +28,7 @@ import (
 type playOptions struct {
 	game     string // a rulesets id; "" is rulesets.Default
 	uniform  bool   // monad: every cell starts with 20 resources
+	mapFile  string // a map file, for a game played on map files (engine.MapReader)
 	bots     []string
 	turns    int
 	seed     uint64
@@ -74,12 +75,17 @@ last whole round.`,
 				_, err := runPlayMonad(ctx, opts)
 				return err
 			}
+			if seamGame(opts.game) {
+				_, err := runPlaySeam(ctx, opts)
+				return err
+			}
 			_, err := runPlay(ctx, opts)
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&opts.game, "game", rulesets.Default, "the game: "+gameList())
 	cmd.Flags().BoolVar(&opts.uniform, "uniform", false, "monad: every cell starts with 20 resources")
+	cmd.Flags().StringVar(&opts.mapFile, "map", "", "a map file, for a game played on map files")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
 	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d; monad: 1..%d, default %d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn, monad.MaxMaxTurns, monad.DefaultMaxTurns))
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
@@ -126,6 +132,9 @@ func checkBotSpecs(specs []string, game string) error {
 	names := bot.BuiltinNames()
 	if game == monad.RulesetID {
 		names = monadbot.BuiltinNames()
+	} else if seamGame(game) {
+		info, _ := rulesets.About(game)
+		names = botNames(info)
 	}
 	for _, s := range specs {
 		if slices.Contains(names, s) {
@@ -273,6 +282,9 @@ func checkPlaySettings(opts *playOptions) error {
 	}
 	if opts.uniform && opts.game != monad.RulesetID {
 		return fmt.Errorf("--uniform is a monad setting (--game monad)")
+	}
+	if opts.mapFile != "" && !seamGame(opts.game) {
+		return fmt.Errorf("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
 		return fmt.Errorf("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)

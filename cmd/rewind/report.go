@@ -47,6 +47,9 @@ func runReport(opts *reportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
 	}
+	if isStreamFile(opts.in) {
+		return reportStream(opts)
+	}
 	if source.IsMonadFile(opts.in) {
 		return reportMonad(opts)
 	}

@@ -247,7 +247,8 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		stderr = io.Discard
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
-	vo := viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget, ForkBots: opts.bots}
+	vo := viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget, ForkBots: opts.bots,
+		OpenStream: openStreamFile}
 	if forkBots != nil {
 		vo.NewForkBot = forkBots.newBot
 		defer os.RemoveAll(forkBots.logDir)

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/server"
 	"github.com/rewind-game/rewind/viewer"
@@ -28,6 +29,10 @@ import (
 const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
 
 type serverOptions struct {
+	game     string // a game played through the seam: its protocol (server/protocols)
+	seed     uint64
+	mapFile  string
+	games    int
 	addr     string
 	dir      string
 	room     string
@@ -92,6 +97,11 @@ whole round and its replay kept.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if opts.game != "" && opts.game != rulesets.Default {
+				ctx, stop := interruptContext(cmd.Context())
+				defer stop()
+				return runProtocolServer(ctx, cmd, opts)
+			}
 			cfg, err := opts.roomConfig(cmd)
 			if err != nil {
 				return err
@@ -102,6 +112,10 @@ whole round and its replay kept.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&opts.game, "game", rulesets.Default, "the game whose official protocol to speak: "+protocolGames())
+	f.Uint64Var(&opts.seed, "seed", 1, "another game than ColorfightII: seed of the first game (each next game's from it)")
+	f.StringVar(&opts.mapFile, "map", "", "another game than ColorfightII: a map file every game is played on")
+	f.IntVar(&opts.games, "games", 0, "another game than ColorfightII: games to play before stopping (0: until Ctrl-C)")
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one; 0.0.0.0:PORT accepts bots from other machines)")
 	f.StringVar(&opts.dir, "dir", "replays", "folder where every game is recorded as a .rwd (created if missing)")
 	f.StringVar(&opts.room, "room", "public", "name of the room created at start ([0-9A-Za-z-_.])")
@@ -258,11 +272,12 @@ func runServer(ctx context.Context, opts *serverOptions, cfg server.RoomConfig, 
 		return err
 	}
 	view := viewer.NewServer(lib, viewer.Options{
-		Addr:      ln.Addr().String(),
-		MaxUpload: -1,
-		ErrorLog:  logger.Printf,
-		Tool:      "rewind " + version,
-		Live:      liveGames{srv},
+		Addr:       ln.Addr().String(),
+		MaxUpload:  -1,
+		ErrorLog:   logger.Printf,
+		Tool:       "rewind " + version,
+		Live:       liveGames{srv},
+		OpenStream: openStreamFile,
 		// The games' own memory is small (a round's commands and one
 		// state each); the budget is the viewer's decodes and cache.
 		MemoryBudget: budget,

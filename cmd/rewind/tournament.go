@@ -35,6 +35,9 @@ type tournamentOptions struct {
 	// parallelSet: --parallel was given (with --nats, local workers play
 	// only then).
 	parallelSet bool
+	// setup is what --map gives the games (a game played through the
+	// seam on a map file), read by checkTournamentSettings.
+	setup []byte
 }
 
 func newTournamentCmd() *cobra.Command {
@@ -94,6 +97,7 @@ tournament is.`,
 	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds per game (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
+	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
@@ -108,6 +112,10 @@ func tournamentBots(opts *tournamentOptions) []string {
 	if opts.play.game == monad.RulesetID {
 		return defaultMonadBots
 	}
+	if seamGame(opts.play.game) {
+		info, _ := rulesets.About(opts.play.game)
+		return botNames(info)
+	}
 	return bot.BuiltinNames()
 }
 
@@ -117,7 +125,7 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 	if game == "" {
 		game = rulesets.Default
 	}
-	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns}
+	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns, Setup: opts.setup}
 }
 
 // archive is where a tournament in this process keeps its games: a
@@ -125,21 +133,36 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 type archive interface {
 	match.Archive
 	match.MonadArchive
+	match.SeamArchive
 }
 
 // localTournament is spec's tournament played in this process into arch
 // (nil seat: only read back from it), each seat's bot made by seat (a
 // spec, the game, the seat: a uid for ColorfightII, a player index for
 // Monad).
-func localTournament(spec queue.Spec, arch archive, seat func(spec string, game, k int, monadGame bool) (any, error)) *match.Tournament {
+func localTournament(spec queue.Spec, arch archive, seat func(spec string, game, k int, ruleset string) (any, error)) *match.Tournament {
 	tr := spec.Tournament()
+	if seamGame(spec.Game) {
+		tr.SeamArchive = arch
+		if seat == nil {
+			return tr
+		}
+		tr.NewGameBot = func(s string, game, player int) (match.GamePlayer, error) {
+			b, err := seat(s, game, player, spec.Game)
+			if err != nil {
+				return nil, err
+			}
+			return b.(match.GamePlayer), nil
+		}
+		return tr
+	}
 	if spec.Game == monad.RulesetID {
 		tr.MonadArchive = arch
 		if seat == nil {
 			return tr
 		}
 		tr.NewMonadBot = func(s string, game, player int) (monadbot.Bot, error) {
-			b, err := seat(s, game, player, true)
+			b, err := seat(s, game, player, monad.RulesetID)
 			if err != nil {
 				return nil, err
 			}
@@ -152,7 +175,7 @@ func localTournament(spec queue.Spec, arch archive, seat func(spec string, game,
 		return tr
 	}
 	tr.NewBot = func(s string, game, uid int) (bot.Bot, error) {
-		b, err := seat(s, game, uid, false)
+		b, err := seat(s, game, uid, colorfight2.Ruleset.ID())
 		if err != nil {
 			return nil, err
 		}
@@ -163,12 +186,18 @@ func localTournament(spec queue.Spec, arch archive, seat func(spec string, game,
 
 // seatMaker makes seats with opts' deadline and logs, each spec turned
 // into a built-in name or a command line by resolve.
-func seatMaker(opts *playOptions, resolve func(string) string) func(spec string, game, k int, monadGame bool) (any, error) {
-	return func(spec string, game, k int, monadGame bool) (any, error) {
+func seatMaker(opts *playOptions, resolve func(string) string) func(spec string, game, k int, ruleset string) (any, error) {
+	return func(spec string, game, k int, ruleset string) (any, error) {
 		// One stderr log per game and seat, beside the game's replay:
 		// DIR/game-0007.bot-3.stderr.log.
 		logName := fmt.Sprintf("game-%04d", game)
-		if monadGame {
+		if seamGame(ruleset) {
+			o := *opts
+			o.game = ruleset
+			s, err := newSeamSeat(resolve(spec), k, &o, logName)
+			return s.Bot, err
+		}
+		if ruleset == monad.RulesetID {
 			s, err := newMonadSeat(resolve(spec), k, opts, logName)
 			return s.Bot, err
 		}
@@ -279,7 +308,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 
 // playJob plays a queued game in this process, its replay kept in
 // memory (no file: the queue stores it) and returned.
-func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, monadGame bool) (any, error)) (match.GameResult, []byte, error) {
+func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, ruleset string) (any, error)) (match.GameResult, []byte, error) {
 	mem := &recording.Memory{Tool: "rewind " + version}
 	gr, err := localTournament(j.Spec, mem, seat).Play(ctx, j.Index)
 	if err != nil {
@@ -288,11 +317,19 @@ func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k in
 	return gr, mem.Take(j.Index), nil
 }
 
-// isBuiltin reports whether name is a built-in bot of either game.
+// isBuiltin reports whether name is a built-in bot of any game.
 func isBuiltin(name string) bool {
 	_, err1 := bot.Builtin(name)
 	_, err2 := monadbot.Builtin(name)
-	return err1 == nil || err2 == nil
+	if err1 == nil || err2 == nil {
+		return true
+	}
+	for _, id := range rulesets.IDs() {
+		if info, _ := rulesets.About(id); slices.Contains(botNames(info), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // tournamentStatus prints how many of the tournament's games have a
@@ -342,7 +379,21 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
 		return fmt.Errorf("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
-	return checkPlaySettings(&opts.play)
+	if err := checkPlaySettings(&opts.play); err != nil {
+		return err
+	}
+	if opts.play.mapFile != "" {
+		players := opts.players
+		if players == 0 {
+			players = min(bots, info.MaxPlayers)
+		}
+		setup, err := seamSetup(&opts.play, players)
+		if err != nil {
+			return err
+		}
+		opts.setup = setup
+	}
+	return nil
 }
 
 // playerRanges describes every registered game's seats ("ColorfightII

@@ -70,7 +70,9 @@ func runVerify(opts *verifyOptions) error {
 	// The header names the ruleset; a file whose header cannot be read
 	// goes to ColorfightII's verifier, which reports what is wrong with it.
 	game := colorfight2.Ruleset.ID()
+	codec := ""
 	if h, err := replay.ReadHeader(f); err == nil {
+		codec = h.Codec
 		r, err := rulesets.Get(h.Ruleset)
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.file, err)
@@ -82,6 +84,14 @@ func runVerify(opts *verifyOptions) error {
 	}
 	if opts.against != "" && game != colorfight2.Ruleset.ID() {
 		return fmt.Errorf("%s is a %s replay; --against compares with an official ColorfightII .cfr", opts.file, game)
+	}
+	if opts.against == "" && codec != "" {
+		// Any game in the generic codec re-simulates through the seam.
+		res, err := replay.VerifySim(f, nil)
+		if err != nil {
+			return err
+		}
+		return reportVerify(opts, res, 0)
 	}
 	if opts.against == "" {
 		verify, ok := verifiers[game]

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
 
@@ -41,7 +42,15 @@ func runView(ctx context.Context, file string, opts *serveOptions) error {
 	}
 	defer lib.Close()
 	id := filepath.Base(file)
-	if _, err := lib.Load(id); err != nil {
+	if isStreamFile(file) {
+		// A game played through the seam: its page re-simulates it on
+		// each request; check it opens now.
+		s, err := source.OpenStream(file)
+		if err != nil {
+			return fmt.Errorf("view %s: %w", file, err)
+		}
+		s.Close()
+	} else if _, err := lib.Load(id); err != nil {
 		return fmt.Errorf("view %s: %w", file, err)
 	}
 	return serveLibrary(ctx, lib, opts, viewer.ReplayURL(id))

@@ -10,11 +10,13 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Archive keeps a tournament's games so that a tournament can resume: a
@@ -70,6 +72,13 @@ type Tournament struct {
 	NewMonadBot  func(spec string, game, player int) (monadbot.Bot, error)
 	MonadArchive MonadArchive
 
+	// A game played through the seam (any other registered ruleset: see
+	// RunGame) is played with NewGameBot's bots into SeamArchive, each
+	// game from Setup when set (a map file).
+	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
+	SeamArchive SeamArchive
+	Setup       []byte
+
 	// Remote, when set, plays a game the archive does not hold somewhere
 	// else (a work queue's workers) and returns its result, with Path
 	// where the archive now keeps its replay; NewBot and NewMonadBot are
@@ -85,6 +94,22 @@ type MonadArchive interface {
 	CreateMonad(i int) (MonadGameRecording, error)
 }
 
+// SeamArchive is Archive for games played through the seam (a game is
+// finished when its recording verifies to its footer, whatever turn the
+// game ended at).
+type SeamArchive interface {
+	FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	CreateSeam(i int) (SeamGameRecording, error)
+}
+
+// SeamGameRecording is one game played through the seam being recorded
+// into a SeamArchive.
+type SeamGameRecording interface {
+	GameRecorder
+	Commit() (path string, err error)
+	Abort()
+}
+
 // MonadGameRecording is one Monad game being recorded into a MonadArchive.
 type MonadGameRecording interface {
 	MonadRecorder
@@ -95,14 +120,15 @@ type MonadGameRecording interface {
 // GameResult is one game of a tournament.
 type GameResult struct {
 	Game int
-	// Ruleset is "monad" for a Monad game ("" is ColorfightII).
+	// Ruleset is the game's ruleset id ("" is ColorfightII).
 	Ruleset string
 	Seed    uint64
 	// Path is where the archive keeps the game.
 	Path    string
 	Skipped bool // already played: read from its replay
 	// Seats in uid order: the entrant spec, its final rank (1 = best)
-	// and gold (Monad: resources) and cells.
+	// and gold (Monad: resources; a game played through the seam: its
+	// score) and cells (a game played through the seam: 0).
 	Seats []SeatResult
 }
 
@@ -153,6 +179,9 @@ func (t *Tournament) players() int {
 	if t.Game == monad.RulesetID {
 		return min(len(t.Bots), monad.MaxPlayers)
 	}
+	if info, ok := t.seam(); ok {
+		return min(len(t.Bots), info.MaxPlayers)
+	}
 	return min(len(t.Bots), 8)
 }
 
@@ -179,7 +208,16 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 			return nil, errors.New("tournament: a monad tournament needs NewMonadBot and MonadArchive")
 		}
 	default:
-		return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
+		info, ok := t.seam()
+		if !ok {
+			return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
+		}
+		if p := t.players(); p < info.MinPlayers || p > info.MaxPlayers {
+			return nil, fmt.Errorf("tournament: %d players per %s game, want %d..%d", p, t.Game, info.MinPlayers, info.MaxPlayers)
+		}
+		if t.SeamArchive == nil || t.NewGameBot == nil && t.Remote == nil {
+			return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and SeamArchive", t.Game)
+		}
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -228,6 +266,9 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
 	if t.Game == monad.RulesetID {
 		return t.monadGame(ctx, i)
+	}
+	if _, ok := t.seam(); ok {
+		return t.seamGame(ctx, i)
 	}
 	seed := GameSeed(t.Seed, i)
 	specs := t.Seating(i)
@@ -350,7 +391,8 @@ const EloK = 32.0
 // The rating is multiplayer Elo: every entrant starts at 1500; each game,
 // in game order, is scored as all pairwise duels between seats of
 // different entrants (the higher final gold wins, equal gold is a draw; in
-// a Monad game the better rank wins, equal ranks — crashed players — draw),
+// any other game than ColorfightII the better rank wins, equal ranks —
+// crashed Monad players — draw),
 // each duel moving both ratings by K/(n-1)·(score − expected), with
 // expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
 // All updates of a game use the ratings from before the game.
@@ -416,7 +458,7 @@ func (r *Ratings) Add(g GameResult) {
 			}
 			score := 0.5
 			sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
-			if g.Ruleset == monad.RulesetID {
+			if g.Ruleset != "" && g.Ruleset != colorfight2.Ruleset.ID() {
 				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
 			}
 			if sa > sb {
@@ -453,4 +495,96 @@ func (r *Ratings) Standings() []Standing {
 func (r *Ratings) Clone() *Ratings {
 	return &Ratings{idx: maps.Clone(r.idx), st: slices.Clone(r.st),
 		sumRank: slices.Clone(r.sumRank), sumGold: slices.Clone(r.sumGold), sumCel: slices.Clone(r.sumCel)}
+}
+
+// seam returns the registry's Info of the tournament's game when it is
+// played through the seam (neither ColorfightII nor Monad).
+func (t *Tournament) seam() (rulesets.Info, bool) {
+	switch t.Game {
+	case "", colorfight2.Ruleset.ID(), monad.RulesetID:
+		return rulesets.Info{}, false
+	}
+	if _, ok := rulesets.Lookup(t.Game); !ok {
+		return rulesets.Info{}, false
+	}
+	return rulesets.About(t.Game)
+}
+
+// seamGame plays game i of a game played through the seam, or reads it
+// back if the archive holds it.
+func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
+	rs, _ := rulesets.Get(t.Game)
+	info, _ := rulesets.About(t.Game)
+	seed := GameSeed(t.Seed, i)
+	specs := t.Seating(i)
+	maxTurns := t.MaxTurn
+	if maxTurns <= 0 {
+		maxTurns = info.DefaultTurns
+	}
+	if gr, ok := t.SeamArchive.FinishedSeam(i, t.Game, seed, maxTurns, specs); ok {
+		gr.Game, gr.Ruleset = i, t.Game
+		return gr, nil
+	}
+	if t.Remote != nil {
+		return t.Remote(ctx, i)
+	}
+	var seats []GameSeat
+	closeAll := func() {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
+	}
+	for k, s := range specs {
+		b, err := t.NewGameBot(s, i, k)
+		if err != nil {
+			closeAll()
+			return GameResult{}, err
+		}
+		seats = append(seats, GameSeat{Bot: b, Identity: s})
+	}
+	rec, err := t.SeamArchive.CreateSeam(i)
+	if err != nil {
+		closeAll()
+		return GameResult{}, err
+	}
+	res, err := RunGame(ctx, GameConfig{Ruleset: rs, Seed: seed, Setup: t.Setup, MaxTurns: maxTurns, Seats: seats, Recorder: rec})
+	if err == nil && res.Interrupted {
+		err = ctx.Err()
+	}
+	if err != nil {
+		rec.Abort()
+		return GameResult{}, err
+	}
+	path, err := rec.Commit()
+	if err != nil {
+		return GameResult{}, err
+	}
+	return SeamGameResult(i, t.Game, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }, ScoreOf(rs)), nil
+}
+
+// ScoreOf is the index of rs's score among its metrics (engine.Scorer),
+// 0 when it declares none.
+func ScoreOf(rs engine.Ruleset) int {
+	if s, ok := rs.(engine.Scorer); ok && s.ScoreMetric() < len(rs.Metrics()) {
+		return s.ScoreMetric()
+	}
+	return 0
+}
+
+// SeamGameResult is the GameResult of a finished game played through the
+// seam: seats in player order, ranked by ranking (players best first),
+// with the score (values(p)[score]) as Gold.
+func SeamGameResult(i int, ruleset string, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64, score int) GameResult {
+	gr := GameResult{Game: i, Ruleset: ruleset, Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
+	for r, p := range ranking {
+		if p < 0 || p >= len(entrants) {
+			continue
+		}
+		var v int64
+		if vs := values(p); score < len(vs) {
+			v = vs[score]
+		}
+		gr.Seats[p] = SeatResult{Bot: entrants[p], Rank: r + 1, Gold: v}
+	}
+	return gr
 }

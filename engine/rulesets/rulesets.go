@@ -36,6 +36,24 @@ type Info struct {
 	// whose bots the shell still plays through its own runner leaves it
 	// empty.
 	Bots []Bot
+	// Vectors, when set, are the game's conformance vectors from its
+	// reference (`rewind conform`).
+	Vectors *Vectors
+}
+
+// Vectors describe a game's conformance vectors: two files per vector,
+// NAME+Input and NAME+Expected (an Expected ending in .gz is given
+// decompressed), and the function that plays one on the game and compares
+// every field the expected file holds. The vector code lives in the
+// game's own package (engine/<game>/vectors); it does no I/O of its own.
+type Vectors struct {
+	Input, Expected string
+	// Conform returns how many rounds (player-turns) it compared and the
+	// first divergence, "" when everything matched; an error when the
+	// files are not a vector of this game. read gives the bytes of a file
+	// the input names, relative to the vector's folder (a map), bounded
+	// by the caller.
+	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
 }
 
 // Bot is a built-in strategy of a game.

@@ -18,6 +18,10 @@ import (
 // the viewer's library.
 type Summary struct {
 	Format Format
+	// Ruleset is the game's ruleset id when the file names one other
+	// than ColorfightII's (a .rwd of a game played through the seam); ""
+	// for ColorfightII.
+	Ruleset string
 	Config colorfight2.Config
 	// Players in uid order (for a .cfr: everyone who appears in a frame,
 	// with the last name seen).
@@ -109,8 +113,15 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	for _, p := range h.Players {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
+	next := func() error { _, err := rd.Next(); return err }
+	if h.Codec != "" {
+		// A game played through the seam: its rounds are text rounds,
+		// its footer's numbers are scores.
+		s.Ruleset = h.Ruleset
+		next = func() error { _, err := rd.NextText(); return err }
+	}
 	for {
-		_, err := rd.Next()
+		err := next()
 		if errors.Is(err, io.EOF) {
 			break
 		}

@@ -291,6 +291,75 @@
     };
   }
 
+  // eventList fills panel with a game's events, filterable by kind, each
+  // a line seeking its turn when clicked:
+  //   items: [{turn, kind, player, text}] in order (player -1: nobody);
+  //   kinds: [{kind, title, shown}] (shown: ticked at first);
+  //   swatch(p): the player's colour swatch; onPick(turn): a click.
+  // It returns {mark(turn): highlight the items of turn, step(turn, d):
+  // the turn of the next (d = 1) or previous (d = -1) shown item, or -1}.
+  function eventList(panel, items, kinds, swatch, onPick) {
+    clear(panel);
+    panel.appendChild(el('h3', { text: 'events' }));
+    var shown = {}, count = {}, lis = [];
+    kinds.forEach(function (k) { shown[k.kind] = k.shown !== false; });
+    items.forEach(function (e) { count[e.kind] = (count[e.kind] || 0) + 1; });
+    function filter() { lis.forEach(function (li) { li.hidden = shown[li.getAttribute('data-kind')] === false; }); }
+    var bar = el('div', { cls: 'ev-filter' });
+    kinds.forEach(function (k) {
+      if (!count[k.kind]) return;
+      var box = el('input', { type: 'checkbox', 'data-kind': k.kind });
+      box.checked = shown[k.kind];
+      box.addEventListener('change', function () { shown[k.kind] = box.checked; box.blur(); filter(); });
+      bar.appendChild(el('label', null, box, ' ' + k.title + ' (' + count[k.kind] + ')'));
+    });
+    panel.appendChild(bar);
+    var list = el('ul', { cls: 'event-list' });
+    items.forEach(function (e) {
+      var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn), 'data-kind': e.kind },
+        el('span', { cls: 'ev-turn', text: String(e.turn) }), e.player >= 0 ? swatch(e.player) : null, e.text);
+      li.addEventListener('click', function () { onPick(e.turn); });
+      list.appendChild(li);
+      lis.push(li);
+    });
+    if (!items.length) panel.appendChild(el('p', { cls: 'hint', text: 'No events.' }));
+    panel.appendChild(list);
+    filter();
+    return {
+      mark: function (t) {
+        var first = null;
+        lis.forEach(function (li) {
+          var now = +li.getAttribute('data-turn') === t;
+          li.classList.toggle('now', now);
+          if (now && !first && !li.hidden) first = li;
+        });
+        // Keep the turn's events in view inside the list (never the page).
+        if (first) list.scrollTop = Math.max(0, first.offsetTop - list.clientHeight / 3);
+      },
+      step: function (t, d) {
+        var best = -1;
+        items.forEach(function (e) {
+          if (shown[e.kind] === false) return;
+          if (d > 0 && e.turn > t && (best < 0 || e.turn < best)) best = e.turn;
+          if (d < 0 && e.turn < t && e.turn > best) best = e.turn;
+        });
+        return best;
+      }
+    };
+  }
+
+  // loadECharts calls then once window.echarts is there: at once in an
+  // exported page (inlined), else after fetching root's data-echarts.
+  function loadECharts(root, then) {
+    if (window.echarts) { then(); return; }
+    var js = document.createElement('script');
+    js.src = root.getAttribute('data-echarts');
+    js.onload = then;
+    document.head.appendChild(js);
+  }
+
+  Shell.eventList = eventList;
+  Shell.loadECharts = loadECharts;
   Shell.el = el;
   Shell.clear = clear;
   Shell.fmt = fmt;

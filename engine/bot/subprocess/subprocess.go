@@ -253,7 +253,11 @@ func New(command string, opts Options) (*Bot, error) {
 			opts.MaxTurn = monad.DefaultMaxTurns
 		}
 	default:
-		return nil, fmt.Errorf("bot: unknown game %q", opts.Game)
+		if !validGameID(opts.Game) {
+			return nil, fmt.Errorf("bot: unknown game %q", opts.Game)
+		}
+		// Any other ruleset is played through the seam (Play); its
+		// MaxTurn is the game's, set by the caller.
 	}
 	prog := argv[0]
 	if !strings.ContainsRune(prog, '/') && !strings.ContainsRune(prog, filepath.Separator) {
@@ -426,6 +430,11 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	// The start message is written in the background like every message;
 	// a bot that died at once or does not read is reported by Commands,
 	// like any other round failure.
+	if b.generic() {
+		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":%s,"uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
+			ProtocolVersion, strconv.Quote(b.opts.Game), uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
+		return nil
+	}
 	if b.opts.Game == GameMonad {
 		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":"monad","uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
 			ProtocolVersion, uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
@@ -817,7 +826,10 @@ func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err
 	if len(bytes.TrimSpace(ev.line)) == 0 {
 		return nil, true, nil // blank lines are ignored
 	}
-	cmds, echo, err := parseReply(ev.line, b.opts.Game == GameMonad)
+	cmds, echo, err := parseReply(ev.line, b.opts.Game == GameMonad || b.generic())
+	if err == nil && b.generic() {
+		unquoteStrings(cmds)
+	}
 	if echo >= 0 && err == nil {
 		switch {
 		case echo < turn:

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay/recording"
+)
+
+// seamGame reports whether game is played through the seam (match.RunGame):
+// every registered game whose built-in bots are engine.Strategy values
+// (rulesets.Info.Bots), i.e. every game but those the shell still runs
+// on a runner of their own.
+func seamGame(game string) bool {
+	info, ok := rulesets.About(game)
+	return ok && len(info.Bots) > 0
+}
+
+// botNames lists the built-in bots of a game played through the seam.
+func botNames(info rulesets.Info) []string {
+	var out []string
+	for _, b := range info.Bots {
+		out = append(out, b.Name)
+	}
+	return out
+}
+
+// newSeamSeat makes the seat for one --bot value of a game played through
+// the seam (player is 0-based; logName as for newSeatLog).
+func newSeamSeat(spec string, player int, opts *playOptions, logName string) (match.GameSeat, error) {
+	info, _ := rulesets.About(opts.game)
+	if b, ok := info.FindBot(spec); ok {
+		return match.GameSeat{Bot: match.StrategyPlayer(b.New(match.BotSeed(opts.seed, player+1)))}, nil
+	}
+	if err := checkBotSpec(spec, botNames(info)); err != nil {
+		return match.GameSeat{}, err
+	}
+	log, err := botLogPath(player+1, opts, logName)
+	if err != nil {
+		return match.GameSeat{}, err
+	}
+	b, err := subprocess.New(spec, subprocess.Options{Game: opts.game, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	if err != nil {
+		return match.GameSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
+	}
+	return match.GameSeat{Bot: match.SubprocessPlayer(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+}
+
+// seamSetup reads --map for a game played through the seam: the setup
+// its ruleset starts from (nil without --map).
+func seamSetup(opts *playOptions, players int) ([]byte, error) {
+	if opts.mapFile == "" {
+		return nil, nil
+	}
+	r, _ := rulesets.Get(opts.game)
+	mr, ok := r.(engine.MapReader)
+	if !ok {
+		return nil, fmt.Errorf("--map: %s is not played on map files", opts.game)
+	}
+	data, err := readBounded(opts.mapFile, 16<<20)
+	if err != nil {
+		return nil, fmt.Errorf("--map: %w", err)
+	}
+	setup, err := mr.SetupFromMap(data, opts.seed, players)
+	if err != nil {
+		return nil, fmt.Errorf("--map %s: %w", opts.mapFile, err)
+	}
+	return setup, nil
+}
+
+// readBounded reads a whole file of at most limit bytes.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// runPlaySeam is runPlay for a game played through the seam.
+func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
+	info, err := gameInfo(opts.game)
+	if err != nil {
+		return nil, err
+	}
+	rs, _ := rulesets.Get(opts.game)
+	specs := opts.bots
+	if len(specs) == 0 {
+		specs = botNames(info)
+		if len(specs) > info.MaxPlayers {
+			specs = specs[:info.MaxPlayers]
+		}
+	}
+	if err := checkBotSpecs(specs, opts.game); err != nil {
+		return nil, err
+	}
+	if err := checkSeats(opts.game, len(specs)); err != nil {
+		return nil, err
+	}
+	if err := checkPlaySettings(opts); err != nil {
+		return nil, err
+	}
+	if err := checkOutput(opts.out, opts.force); err != nil {
+		return nil, err
+	}
+	setup, err := seamSetup(opts, len(specs))
+	if err != nil {
+		return nil, err
+	}
+	var seats []match.GameSeat
+	for i, s := range specs {
+		seat, err := newSeamSeat(s, i, opts, "")
+		if err != nil {
+			for _, st := range seats {
+				st.Bot.Close()
+			}
+			return nil, err
+		}
+		seats = append(seats, seat)
+	}
+	var res *match.SeamResult
+	var bar *progressbar.ProgressBar
+	ran := false
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
+			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
+		if opts.progress {
+			bar = progressbar.NewOptions(opts.turns, progressbar.OptionSetWriter(opts.stderr),
+				progressbar.OptionSetDescription("playing"), progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(30), progressbar.OptionClearOnFinish())
+			gc.Progress = func(turn int) { bar.Set(turn) }
+		}
+		ran = true
+		var err error
+		res, err = match.RunGame(ctx, gc)
+		return err
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if !ran {
+		for _, st := range seats {
+			st.Bot.Close()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	tw := tabwriter.NewWriter(opts.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
+	for _, m := range res.Metrics {
+		fmt.Fprintf(tw, "\t%s", m.Name)
+	}
+	fmt.Fprintln(tw, "\terrors\tfaults")
+	for i, p := range res.Ranking {
+		pr := res.Players[p]
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player, pr.Name, pr.Identity)
+		for _, v := range pr.Values {
+			fmt.Fprintf(tw, "\t%d", v)
+		}
+		fmt.Fprintf(tw, "\t%d\t%d\n", pr.Errors, pr.Faults)
+	}
+	tw.Flush()
+	abs, _ := filepath.Abs(opts.out)
+	if res.Interrupted {
+		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
+	}
+	fmt.Fprintf(opts.stdout, "replay: %s (%s, %d %s)\n", abs, opts.game, res.Turn, info.Round)
+	return res, nil
+}

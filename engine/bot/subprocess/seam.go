@@ -1,0 +1,94 @@
+package subprocess
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+)
+
+// generic reports whether the bot plays a game through the seam: any
+// ruleset but ColorfightII and Monad, whose messages are their own.
+func (b *Bot) generic() bool {
+	switch b.opts.Game {
+	case "", GameColorfight2, GameMonad:
+		return false
+	}
+	return true
+}
+
+// validGameID accepts a registered ruleset's id as Options.Game (it is
+// written into the start message as a JSON string).
+func validGameID(id string) bool {
+	_, ok := rulesets.Lookup(id)
+	return ok
+}
+
+// Play sends player p the turn message of g, a game of the ruleset the
+// bot was created for (Options.Game), and returns its reply's commands:
+// a string element as its text, any other JSON value as its JSON text
+// (docs/bot-protocol.md, "Any game"). The state is the game's own
+// observation (engine.Observer); a game without one sends none. The
+// error contract is Commands'.
+func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
+	return b.Prepare(g, p)()
+}
+
+// Prepare encodes player p's turn message of g now and returns the
+// exchange that sends it and waits for the reply, which may run later
+// and on another goroutine than g's (Play is Prepare then the exchange).
+// It lets a runner read the game on one goroutine and wait for several
+// bots at once.
+func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
+	if !b.generic() {
+		err := fmt.Errorf("bot: %q was created for %s, not a game played through the seam", b.command, b.opts.Game)
+		return func() ([]string, error) { return nil, err }
+	}
+	msg := appendSeamTurn(nil, g, p, b.opts)
+	turn := g.Turn()
+	return func() ([]string, error) {
+		return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
+	}
+}
+
+// appendSeamTurn appends the turn message of g for player p (one line).
+func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
+	b = append(b, `{"type":"turn","game":"`...)
+	b = append(b, o.Game...)
+	b = append(b, `","turn":`...)
+	b = strconv.AppendInt(b, int64(g.Turn()), 10)
+	b = append(b, `,"player":`...)
+	b = strconv.AppendInt(b, int64(p), 10)
+	b = append(b, `,"active":`...)
+	b = strconv.AppendInt(b, int64(engine.Active(g)), 10)
+	b = append(b, `,"info":{"max_turn":`...)
+	b = strconv.AppendInt(b, int64(g.MaxTurns()), 10)
+	b = append(b, `,"players":`...)
+	b = strconv.AppendInt(b, int64(g.Players()), 10)
+	b = append(b, `,"deadline_ms":`...)
+	b = strconv.AppendInt(b, o.Deadline.Milliseconds(), 10)
+	b = append(b, `},"state":`...)
+	if ob, ok := g.(engine.Observer); ok {
+		b = ob.AppendObservation(b, p)
+	} else {
+		b = append(b, "null"...)
+	}
+	return append(b, "}\n"...)
+}
+
+// unquoteStrings turns each command that is a JSON string into its text,
+// leaving any other JSON value as its JSON text (a game played through the
+// seam takes both: docs/bot-protocol.md, "Any game"). A string that is not
+// valid JSON is left as it is, for the game to reject.
+func unquoteStrings(cmds []string) {
+	for i, c := range cmds {
+		if len(c) > 0 && c[0] == '"' {
+			var s string
+			if json.Unmarshal([]byte(c), &s) == nil {
+				cmds[i] = s
+			}
+		}
+	}
+}

@@ -1,0 +1,335 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
+)
+
+// RunGame plays a match of any ruleset through the seam (engine.Game):
+// the generic path every game takes unless the shell has a runner of its
+// own for it (ColorfightII's Run, Monad's RunMonad). Bots are asked in
+// parallel each round (only the active player in a engine.Sequential
+// game); their answers are applied in player order, so the result depends
+// only on what they answered. A bot that fails to answer is reported to
+// the game with Game.Fault before the round (timeout, crash or garbage)
+// and recorded with it. RunGame closes every bot before it returns.
+
+// GamePlayer is a bot of a game played through the seam.
+type GamePlayer interface {
+	// Name is the bot's identity ("hunter", "python3 bot.py").
+	Name() string
+	// Start prepares the bot to play player p (0-based) with its own
+	// seed; an error makes every round of the seat a crash fault.
+	Start(p int, seed uint64) error
+	// Commands returns player p's commands for the next Round of g. The
+	// bot must not modify g or keep it past the call.
+	Commands(g engine.Game, p int) ([]string, error)
+	Close() error
+}
+
+// StrategyPlayer plays a built-in engine.Strategy.
+func StrategyPlayer(s engine.Strategy) GamePlayer { return &strategyPlayer{s: s} }
+
+type strategyPlayer struct {
+	s   engine.Strategy
+	buf []string
+}
+
+func (b *strategyPlayer) Name() string            { return b.s.Name() }
+func (b *strategyPlayer) Start(int, uint64) error { return nil }
+func (b *strategyPlayer) Close() error            { return nil }
+func (b *strategyPlayer) Commands(g engine.Game, p int) ([]string, error) {
+	b.buf = b.s.Commands(g, p, b.buf[:0])
+	return b.buf, nil
+}
+
+// SubprocessPlayer plays a bot outside the process, created with
+// Options.Game the ruleset's id (docs/bot-protocol.md, "Any game"). It
+// keeps round logs (bot.Logger) as b does.
+func SubprocessPlayer(b *subprocess.Bot) GamePlayer { return subprocessPlayer{b} }
+
+type subprocessPlayer struct{ b *subprocess.Bot }
+
+func (s subprocessPlayer) Name() string                   { return s.b.Name() }
+func (s subprocessPlayer) Start(p int, seed uint64) error { return s.b.Start(p+1, seed) }
+func (s subprocessPlayer) Close() error                   { return s.b.Close() }
+func (s subprocessPlayer) RoundLog() []byte               { return s.b.RoundLog() }
+func (s subprocessPlayer) Commands(g engine.Game, p int) ([]string, error) {
+	return s.b.Play(g, p)
+}
+func (s subprocessPlayer) prepare(g engine.Game, p int) func() ([]string, error) {
+	return s.b.Prepare(g, p)
+}
+
+// preparer is a GamePlayer that reads the game at once and waits for its
+// answer later (a bot outside the process): the runner reads the game on
+// its own goroutine only, and waits for such bots in parallel.
+type preparer interface {
+	prepare(g engine.Game, p int) func() ([]string, error)
+}
+
+// GameSeat is one player of a match played through the seam.
+type GameSeat struct {
+	Bot GamePlayer
+	// Name defaults to "<player+1>_<bot name>"; Identity (what the replay
+	// records as the bot) to Bot.Name().
+	Name, Identity string
+}
+
+// GameConfig describes a match played through the seam.
+type GameConfig struct {
+	Ruleset engine.Ruleset
+	// Seed draws the game (Ruleset.New) and, through BotSeed, each bot's
+	// seed; Setup, when set, starts the game from it instead
+	// (engine.Restorer: a map file).
+	Seed  uint64
+	Setup []byte
+	// MaxTurns is the turn limit (0: the ruleset's default).
+	MaxTurns int
+	Seats    []GameSeat
+	// Recorder receives the match as it is played; nil records nothing.
+	Recorder GameRecorder
+	// Progress, if set, is called after every round with the turn reached.
+	Progress func(turn int)
+}
+
+// GameSetup is what a GameRecorder learns before the first round.
+type GameSetup struct {
+	Ruleset engine.Ruleset
+	Seed    uint64
+	// Setup is what the game was started from besides its seed
+	// (engine.SetupSaver), nil when the seed is enough.
+	Setup    []byte
+	MaxTurns int
+	// Players in player order (UID = player+1).
+	Players []SetupPlayer
+	// Logs is true when a seat's bot keeps round logs (bot.Logger).
+	Logs bool
+}
+
+// GameRound is one round as the engine applied it.
+type GameRound struct {
+	// Active is the player who acted (engine.Sequential), -1 when all
+	// did.
+	Active int
+	// Commands[p] are player p's commands as sent.
+	Commands [][]string
+	// Faults[p] is the fault reported for player p before the round (0
+	// none), FaultText[p] what happened.
+	Faults    []engine.Fault
+	FaultText []string
+	// Logs[p] is what player p's bot logged while asked for the round
+	// (bot.Logger), nil when nothing.
+	Logs [][]byte
+}
+
+// GameRecorder receives a match played through the seam: Begin once,
+// Round after every round with what the engine applied and the game
+// after it, End once with the final game, also when the match is
+// interrupted. The round and game are only valid during the call.
+type GameRecorder interface {
+	Begin(GameSetup) error
+	Round(r *GameRound, g engine.Game) error
+	End(g engine.Game) error
+}
+
+// SeamResult is the outcome of a match played through the seam.
+type SeamResult struct {
+	Turn        int
+	Interrupted bool
+	// Ranking lists the players (0-based) best first.
+	Ranking []int
+	Players []SeamPlayerResult
+	Hash    uint64
+	// Metrics name the values of each player's Values.
+	Metrics []engine.Metric
+}
+
+// SeamPlayerResult is one player's final standing.
+type SeamPlayerResult struct {
+	Player         int
+	Name, Identity string
+	// Values are the player's final values, one per Metrics.
+	Values []int64
+	// Faults counts the rounds its bot failed to answer; Errors the
+	// commands the game rejected.
+	Faults, Errors int
+}
+
+// Fault classifies a bot's error for Game.Fault: a bot that never
+// started or exited crashed, a late one timed out, anything else
+// answered garbage.
+func Fault(err error, started bool) engine.Fault {
+	switch {
+	case !started, errors.Is(err, subprocess.ErrBotExited):
+		return engine.FaultCrash
+	case errors.Is(err, subprocess.ErrTimeout):
+		return engine.FaultTimeout
+	}
+	return engine.FaultGarbage
+}
+
+// RunGame plays cfg's match to its end, or until ctx is done (the
+// recording then ends cleanly at the last whole round).
+func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
+	n := len(cfg.Seats)
+	defer func() {
+		for _, s := range cfg.Seats {
+			if s.Bot != nil {
+				s.Bot.Close()
+			}
+		}
+	}()
+	if cfg.Ruleset == nil {
+		return nil, errors.New("match: no ruleset")
+	}
+	if n == 0 {
+		return nil, errors.New("match: no players")
+	}
+	settings := engine.Settings{Players: n, MaxTurns: cfg.MaxTurns}
+	res := &SeamResult{Metrics: cfg.Ruleset.Metrics()}
+	for i, s := range cfg.Seats {
+		if s.Bot == nil {
+			return nil, fmt.Errorf("match: seat %d has no bot", i+1)
+		}
+		p := SeamPlayerResult{Player: i, Name: s.Name, Identity: s.Identity}
+		if p.Identity == "" {
+			p.Identity = s.Bot.Name()
+		}
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
+		}
+		res.Players = append(res.Players, p)
+		settings.Names = append(settings.Names, p.Name)
+	}
+	var g engine.Game
+	var err error
+	if len(cfg.Setup) > 0 {
+		re, ok := cfg.Ruleset.(engine.Restorer)
+		if !ok {
+			return nil, fmt.Errorf("match: %s games start from a seed only", cfg.Ruleset.ID())
+		}
+		g, err = re.NewFromSetup(cfg.Setup, settings)
+	} else {
+		g, err = cfg.Ruleset.New(cfg.Seed, settings)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	setup := GameSetup{Ruleset: cfg.Ruleset, Seed: cfg.Seed, MaxTurns: g.MaxTurns()}
+	if s, ok := g.(engine.SetupSaver); ok {
+		setup.Setup = s.Setup()
+	}
+	for i, p := range res.Players {
+		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
+		if _, ok := cfg.Seats[i].Bot.(bot.Logger); ok {
+			setup.Logs = true
+		}
+	}
+	w := cfg.Recorder
+	if w != nil {
+		if err := w.Begin(setup); err != nil {
+			return nil, fmt.Errorf("match: recording: %w", err)
+		}
+	}
+	started := make([]bool, n)
+	for i, s := range cfg.Seats {
+		started[i] = s.Bot.Start(i, BotSeed(cfg.Seed, i+1)) == nil
+	}
+	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
+	answers := make([]answer, n)
+	for !g.Over() {
+		if ctx.Err() != nil {
+			res.Interrupted = true
+			break
+		}
+		r.Active = engine.Active(g)
+		askSeam(cfg.Seats, g, r.Active, answers, started)
+		some := false
+		for i := range r.Commands {
+			r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
+			if r.Active >= 0 && i != r.Active {
+				continue
+			}
+			if l, ok := cfg.Seats[i].Bot.(bot.Logger); ok && started[i] {
+				r.Logs[i] = l.RoundLog()
+				some = some || len(r.Logs[i]) > 0
+			}
+			a := &answers[i]
+			if a.err != nil {
+				res.Players[i].Faults++
+				msg := a.err.Error()
+				if len(msg) > maxFaultText {
+					msg = msg[:maxFaultText]
+				}
+				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
+				g.Fault(i, r.Faults[i], msg)
+				continue
+			}
+			r.Commands[i] = append(r.Commands[i], a.cmds...)
+		}
+		if !some {
+			clear(r.Logs)
+		}
+		for _, e := range g.Round(r.Commands) {
+			if e.Player >= 0 && e.Player < n {
+				res.Players[e.Player].Errors++
+			}
+		}
+		if w != nil {
+			if err := w.Round(&r, g); err != nil {
+				return nil, fmt.Errorf("match: recording: %w", err)
+			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(g.Turn())
+		}
+	}
+	if w != nil {
+		if err := w.End(g); err != nil {
+			return nil, fmt.Errorf("match: recording: %w", err)
+		}
+	}
+	for i := range res.Players {
+		res.Players[i].Values = g.Values(i, nil)
+	}
+	res.Turn, res.Ranking, res.Hash = g.Turn(), g.Ranking(), g.Hash()
+	return res, nil
+}
+
+// askSeam collects the answers of the players who act this round (every
+// player, or only active ≥ 0). The game is read on this goroutine only:
+// bots in the process are asked in turn, bots outside it are sent their
+// message in turn and waited for in parallel.
+func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, started []bool) {
+	var wg sync.WaitGroup
+	for i := range seats {
+		answers[i] = answer{cmds: answers[i].cmds[:0]}
+		if active >= 0 && i != active {
+			continue
+		}
+		if !started[i] {
+			answers[i].err = errors.New("bot failed to start")
+			continue
+		}
+		if pr, ok := seats[i].Bot.(preparer); ok {
+			wait := pr.prepare(g, i)
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				cmds, err := wait()
+				answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+			}(i)
+			continue
+		}
+		cmds, err := seats[i].Bot.Commands(g, i)
+		answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+	}
+	wg.Wait()
+}

@@ -1,0 +1,166 @@
+package recording
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// SeamRecorder writes a match of any ruleset played through the seam
+// (match.RunGame) to an io.Writer as a .rwd replay of the text codec, one
+// flushed round at a time (see replay.TextWriter). It implements
+// match.GameRecorder.
+type SeamRecorder struct {
+	w       io.Writer
+	created time.Time
+	tool    string
+	tw      *replay.TextWriter
+	round   replay.TextRound
+}
+
+var _ match.GameRecorder = (*SeamRecorder)(nil)
+
+// NewSeam returns a SeamRecorder writing to w; created and tool go into
+// the header.
+func NewSeam(w io.Writer, created time.Time, tool string) *SeamRecorder {
+	return &SeamRecorder{w: w, created: created, tool: tool}
+}
+
+// SeamHeader returns the .rwd header a match with this setup is recorded
+// under.
+func SeamHeader(s match.GameSetup, created time.Time, tool string) replay.Header {
+	names := make([]string, len(s.Players))
+	bots := make([]string, len(s.Players))
+	for i, p := range s.Players {
+		names[i], bots[i] = p.Name, p.Identity
+	}
+	h := replay.TextHeader(s.Ruleset, s.Seed, s.Setup, s.MaxTurns, names, bots)
+	h.Created, h.Tool, h.Logs = created, tool, s.Logs
+	return h
+}
+
+// Begin writes the header.
+func (r *SeamRecorder) Begin(s match.GameSetup) error {
+	if r.tw != nil {
+		return errors.New("recording: Begin called twice")
+	}
+	tw, err := replay.NewTextWriter(r.w, SeamHeader(s, r.created, r.tool))
+	if err != nil {
+		return err
+	}
+	r.tw = tw
+	return nil
+}
+
+// Round writes one round (and its bots' logs, when the header keeps
+// them) and flushes it.
+func (r *SeamRecorder) Round(rd *match.GameRound, g engine.Game) error {
+	if r.tw == nil {
+		return errors.New("recording: Round before Begin")
+	}
+	if len(rd.Logs) > 0 && r.tw != nil {
+		some := false
+		for _, l := range rd.Logs {
+			some = some || len(l) > 0
+		}
+		if some {
+			if err := r.tw.WriteLogs(rd.Logs); err != nil {
+				return err
+			}
+		}
+	}
+	t := &r.round
+	t.Active, t.Commands, t.Faults, t.FaultText = rd.Active, rd.Commands, rd.Faults, rd.FaultText
+	return r.tw.WriteRound(t, g)
+}
+
+// End writes the footer. It does not close the underlying writer.
+func (r *SeamRecorder) End(g engine.Game) error {
+	if r.tw == nil {
+		return errors.New("recording: End before Begin")
+	}
+	return r.tw.Close(g)
+}
+
+var (
+	_ match.SeamArchive = (*Dir)(nil)
+	_ match.SeamArchive = (*Memory)(nil)
+)
+
+// FinishedSeam reads game i of a game played through the seam back when
+// its replay is there, is of that ruleset, verifies to its footer, and
+// was played with this seed, turn limit and these entrants in seat order;
+// anything else reports ok false and the game is played again.
+func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+	path := d.GamePath(i)
+	f, err := os.Open(path)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer f.Close()
+	s, err := replay.OpenSim(f)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer s.Close()
+	h := s.Header()
+	if h.Ruleset != ruleset || h.GameSeed != seed || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
+		return match.GameResult{}, false
+	}
+	if !sameBots(h.Players, entrants) || !playsToEnd(s.Next) {
+		return match.GameResult{}, false
+	}
+	g := s.Game()
+	gr := match.SeamGameResult(i, ruleset, seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }, match.ScoreOf(s.Ruleset()))
+	gr.Skipped = true
+	return gr, true
+}
+
+// CreateSeam starts recording game i of a game played through the seam
+// (as Create).
+func (d *Dir) CreateSeam(i int) (match.SeamGameRecording, error) {
+	f, tmp, final, created, err := d.create(i)
+	if err != nil {
+		return nil, err
+	}
+	return &dirSeamGame{SeamRecorder: NewSeam(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
+}
+
+type dirSeamGame struct {
+	*SeamRecorder
+	f          *os.File
+	tmp, final string
+	folder     *dirSync
+}
+
+func (g *dirSeamGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
+func (g *dirSeamGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
+
+// FinishedSeam is always false (as Finished).
+func (m *Memory) FinishedSeam(int, string, uint64, int, []string) (match.GameResult, bool) {
+	return match.GameResult{}, false
+}
+
+// CreateSeam starts recording game i of a game played through the seam
+// in memory.
+func (m *Memory) CreateSeam(i int) (match.SeamGameRecording, error) {
+	g := &memSeamGame{m: m, i: i}
+	g.SeamRecorder = NewSeam(&g.buf, time.Now(), m.Tool)
+	return g, nil
+}
+
+type memSeamGame struct {
+	*SeamRecorder
+	m   *Memory
+	i   int
+	buf bytes.Buffer
+}
+
+func (g *memSeamGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
+func (g *memSeamGame) Abort()                  {}

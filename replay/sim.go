@@ -1,0 +1,155 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+)
+
+// Sim re-simulates a generic recording (Header.Codec CodecText) of any
+// registered ruleset through the seam: it reads rounds with
+// Reader.NextText, reports each round's faults to the game, plays the
+// commands, and checks every checkpoint hash, the active player of a
+// Sequential game, and the footer. Like Game, it streams: it holds the
+// game and the Reader's one round, never the rounds already played.
+type Sim struct {
+	r     *Reader
+	rs    engine.Ruleset
+	g     engine.Game
+	round *TextRound
+	errs  []engine.CommandError
+	done  bool
+}
+
+// OpenSim reads the header of a generic .rwd from r and returns the game
+// at turn 0, started as the header says (Setup through engine.Restorer
+// when set, else the ruleset's New from GameSeed). A file of another
+// codec is refused with ErrRuleset.
+func OpenSim(r io.Reader) (*Sim, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSim(rd)
+	if err != nil {
+		rd.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func newSim(rd *Reader) (*Sim, error) {
+	h := rd.Header()
+	if h.Codec != CodecText {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own compact codec, not the text codec: %w", h.Ruleset, ErrRuleset)}
+	}
+	rs, err := rulesets.Get(h.Ruleset)
+	if err != nil {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
+	}
+	g, err := h.NewGame(rs)
+	if err != nil {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrCorrupt)}
+	}
+	return &Sim{r: rd, rs: rs, g: g}, nil
+}
+
+// NewGame starts the game a generic header describes, on ruleset rs.
+func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
+	s := engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
+	for _, p := range h.Players {
+		s.Names = append(s.Names, p.Name)
+	}
+	if len(h.Setup) > 0 {
+		re, ok := rs.(engine.Restorer)
+		if !ok {
+			return nil, fmt.Errorf("a setup for ruleset %s, which starts games from a seed only", rs.ID())
+		}
+		return re.NewFromSetup(h.Setup, s)
+	}
+	return rs.New(h.GameSeed, s)
+}
+
+// Header returns the recording's header.
+func (s *Sim) Header() *Header { return s.r.Header() }
+
+// Footer returns the footer once the last round has been played; nil
+// before and for a recording without one.
+func (s *Sim) Footer() *Footer { return s.r.Footer() }
+
+// Ruleset returns the recording's ruleset.
+func (s *Sim) Ruleset() engine.Ruleset { return s.rs }
+
+// Game returns the game; it changes with Next.
+func (s *Sim) Game() engine.Game { return s.g }
+
+// Round returns the round last played (nil before the first), and Errors
+// the command errors it drew; both valid until the next call of Next.
+func (s *Sim) Round() *TextRound { return s.round }
+
+// Errors returns the command errors of the round last played.
+func (s *Sim) Errors() []engine.CommandError { return s.errs }
+
+// Close releases the reader; it does not close the source.
+func (s *Sim) Close() error { return s.r.Close() }
+
+// Next reads and plays the next round. It returns io.EOF after the last
+// one, once the footer's turn and hash have been checked; a checkpoint or
+// footer hash that differs from the game's, or a round whose active
+// player is not the game's, is a *FormatError wrapping ErrDiverged; a
+// recording without a footer ends in one wrapping ErrTruncated.
+func (s *Sim) Next() error {
+	if s.done {
+		return io.EOF
+	}
+	rd, err := s.r.NextText()
+	if errors.Is(err, io.EOF) {
+		s.done, s.round = true, nil
+		f := s.r.Footer()
+		if f.Turn != s.g.Turn() || f.Hash != s.g.Hash() {
+			return &FormatError{Round: s.g.Turn(), Err: fmt.Errorf("footer turn %d hash %016x, re-simulated turn %d hash %016x: %w", f.Turn, f.Hash, s.g.Turn(), s.g.Hash(), ErrDiverged)}
+		}
+		return io.EOF
+	}
+	if err != nil {
+		s.round = nil
+		return err
+	}
+	if s.g.Over() {
+		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)}
+	}
+	if a := engine.Active(s.g); a != rd.Active {
+		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("round recorded for active player %d, the game's is %d: %w", rd.Active, a, ErrDiverged)}
+	}
+	s.round = rd
+	for p, f := range rd.Faults {
+		if f != 0 {
+			s.g.Fault(p, f, rd.FaultText[p])
+		}
+	}
+	s.errs = s.g.Round(rd.Commands)
+	if rd.HasHash {
+		if h := s.g.Hash(); h != rd.Hash {
+			return &FormatError{Round: rd.Turn, Err: fmt.Errorf("checkpoint after turn %d: recorded hash %016x, re-simulated %016x: %w", s.g.Turn(), rd.Hash, h, ErrDiverged)}
+		}
+	}
+	return nil
+}
+
+// VerifySim re-simulates a whole generic recording from r and checks
+// every checkpoint and the footer, as Verify does for ColorfightII.
+func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
+	s, err := OpenSim(r)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	var v func() error
+	if visit != nil {
+		v = func() error { return visit(s) }
+	}
+	return verifyRounds(s.Next, s.g.Turn, v), nil
+}

@@ -1,0 +1,119 @@
+package replay
+
+import "github.com/rewind-game/rewind/engine"
+
+// Frame is one moment of any game as the generic shell sees it, read
+// through the seam: the values of every declared metric, the board, the
+// events and the commands of the round that led to it. Frame 0 is the
+// game before its first round.
+type Frame struct {
+	// Turn is the number of rounds played (player-turns in a Sequential
+	// game).
+	Turn int
+	// Active is the player who acted in the round that led here, -1 when
+	// all players act at once (or for frame 0).
+	Active int
+	// Commands[p] are player p's commands of the round that led here, as
+	// sent; CommandsKnown is false when the source has no command log (a
+	// state stream) and Commands is then empty.
+	Commands      [][]string
+	CommandsKnown bool
+	// Faults[p] is the fault recorded for player p before the round, 0
+	// for none; FaultText its description.
+	Faults    []engine.Fault
+	FaultText []string
+	// Errors are the commands of the round that drew an error.
+	Errors []engine.CommandError
+	// Values[p] are player p's values, one per StreamMeta.Metrics.
+	Values [][]int64
+	// Events happened in the round that led here.
+	Events []engine.Event
+	// Board is the board after the round.
+	Board engine.Board
+	// Logs[p] is what player p's bot logged while choosing the round's
+	// commands (nil when nothing).
+	Logs [][]byte
+	// Ranking is the players best first after the round.
+	Ranking []int
+}
+
+// StreamPlayer is a player as a generic stream names it.
+type StreamPlayer struct {
+	Name string
+	// Bot is the built-in strategy or command that played, "" when
+	// unknown.
+	Bot string
+}
+
+// StreamMeta is what a generic stream says about its game before its
+// frames.
+type StreamMeta struct {
+	// Ruleset and RulesetVersion identify the game (engine.Ruleset).
+	Ruleset        string
+	RulesetVersion int
+	// Format names the file format ("rwd", or an official format's name).
+	Format string
+	// Label, when set, qualifies the source for the user ("recorded by
+	// a pre-Rev 1 server: shown as recorded, not re-simulated").
+	Label string
+	// Metrics and EventKinds are the ruleset's declarations.
+	Metrics    []engine.Metric
+	EventKinds []engine.EventKind
+	// Score is the index in Metrics of the score (engine.Scorer).
+	Score int
+	// Sequential is true when one player acts per round.
+	Sequential bool
+	Players    []StreamPlayer
+	MaxTurns   int
+	// Seed is the seed the game was drawn from (when Seeded).
+	Seed   uint64
+	Seeded bool
+	// Settings are key/value pairs describing the game (engine.Describer).
+	Settings [][2]string
+	// Resimulated is true when frames come from re-simulating recorded
+	// commands (exact), false when they are read from a state stream.
+	Resimulated bool
+}
+
+// Stream is any game as a stream of generic frames.
+type Stream interface {
+	Meta() *StreamMeta
+	// Next fills f with the next frame, reusing its storage; io.EOF after
+	// the last.
+	Next(f *Frame) error
+	Close() error
+}
+
+// MetaOf fills the ruleset-wide fields of a StreamMeta from r.
+func MetaOf(r engine.Ruleset) StreamMeta {
+	m := StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics()}
+	if k, ok := r.(engine.EventKinds); ok {
+		m.EventKinds = k.EventKinds()
+	}
+	if s, ok := r.(engine.Scorer); ok {
+		m.Score = s.ScoreMetric()
+	}
+	return m
+}
+
+// Observe fills f's turn, values, events, board and ranking from g as it
+// is now, reusing f's storage. The commands, faults, errors and logs are
+// the caller's.
+func Observe(g engine.Game, f *Frame) {
+	n := g.Players()
+	f.Turn = g.Turn()
+	if cap(f.Values) < n {
+		f.Values = make([][]int64, n)
+	}
+	f.Values = f.Values[:n]
+	for p := 0; p < n; p++ {
+		f.Values[p] = g.Values(p, f.Values[p][:0])
+	}
+	f.Events = f.Events[:0]
+	if e, ok := g.(engine.Evented); ok {
+		f.Events = e.Events(f.Events)
+	}
+	engine.Describe(g, &f.Board)
+	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
+}
+

@@ -1,0 +1,452 @@
+package replay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+)
+
+// Limits of the generic text codec (docs/replay-format.md, "Text
+// rounds"). A command the engine was given is recorded whole, since a cut
+// text would re-simulate differently: the runner keeps bots within these
+// (a longer answer is a fault) and the writer refuses what exceeds them.
+const (
+	// MaxCommandTextBytes bounds one command's text.
+	MaxCommandTextBytes = 64 << 10
+	// MaxTextBytesPerRound bounds one player's commands of one round, all
+	// texts together (a bot's whole answer is at most 1 MiB).
+	MaxTextBytesPerRound = 1 << 20
+	// MaxFaultTextBytes bounds a fault's description; the writer cuts a
+	// longer one (it is shown, never re-simulated).
+	MaxFaultTextBytes = 200
+)
+
+// TextRound is one round of a generic recording (Header.Codec CodecText):
+// the round that took the game from turn Turn to Turn+1.
+type TextRound struct {
+	Turn int
+	// Active is the player who acted (a Sequential game), -1 when every
+	// player acted at once.
+	Active int
+	// Commands[p] are player p's commands as sent, in order; in a
+	// Sequential game only the active player's list is recorded.
+	Commands [][]string
+	// Faults[p] is the fault reported for player p before the round (0
+	// for none) and FaultText[p] its description, as engine.Game.Fault
+	// took them.
+	Faults    []engine.Fault
+	FaultText []string
+	// Hash is the state hash after the round when the file holds a
+	// checkpoint for it (HasHash).
+	Hash    uint64
+	HasHash bool
+	// Logs[p] is what player p's bot logged for this round; not part of
+	// the game.
+	Logs [][]byte
+}
+
+// Reset sizes r for n players with every list empty, reusing its
+// storage.
+func (r *TextRound) Reset(n int) {
+	r.Commands = resizeLists(r.Commands, n)
+	if cap(r.Faults) < n {
+		r.Faults = make([]engine.Fault, n)
+		r.FaultText = make([]string, n)
+	}
+	r.Faults, r.FaultText = r.Faults[:n], r.FaultText[:n]
+	clear(r.Faults)
+	clear(r.FaultText)
+	r.Active, r.Hash, r.HasHash = -1, 0, false
+}
+
+func resizeLists(l [][]string, n int) [][]string {
+	if cap(l) < n {
+		l = append(l[:cap(l)], make([][]string, n-cap(l))...)
+	}
+	l = l[:n]
+	for i := range l {
+		l[i] = l[i][:0]
+	}
+	return l
+}
+
+// TextHeader returns the header of a generic recording of a game of
+// ruleset r drawn from seed (and setup, when the game came from one:
+// engine.SetupSaver), with maxTurns and these players (names and bots in
+// player order).
+func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names, bots []string) Header {
+	h := Header{
+		Ruleset: r.ID(), RulesetVersion: r.Version(), Codec: CodecText,
+		GameSeed: seed, Setup: setup,
+	}
+	h.Config.MaxTurn, h.Config.MaxPlayer = maxTurns, len(names)
+	for i, n := range names {
+		p := Player{UID: i + 1, Name: n}
+		if i < len(bots) {
+			p.Bot = bots[i]
+		}
+		h.Players = append(h.Players, p)
+	}
+	return h
+}
+
+// validateText checks a generic header: a registered ruleset at its
+// version, players, turns and checkpoints within the limits, nothing of
+// another codec.
+func (h *Header) validateText() error {
+	if h.Codec != CodecText {
+		return fmt.Errorf("unknown codec %q", h.Codec)
+	}
+	r, err := rulesets.Get(h.Ruleset)
+	if err != nil {
+		return err
+	}
+	if h.RulesetVersion != r.Version() {
+		return fmt.Errorf("ruleset %s version %d not supported (this build plays version %d)", h.Ruleset, h.RulesetVersion, r.Version())
+	}
+	c := h.Config
+	if c.MaxTurn < 1 || c.MaxTurn > MaxTurns {
+		return fmt.Errorf("max_turn %d outside 1..%d: %w", c.MaxTurn, MaxTurns, ErrLimit)
+	}
+	n := len(h.Players)
+	if n < 1 || n > MaxPlayers || c.MaxPlayer != n {
+		return fmt.Errorf("%d players with max_player %d (1..%d, max_player the count): %w", n, c.MaxPlayer, MaxPlayers, ErrLimit)
+	}
+	for i, p := range h.Players {
+		if p.UID != i+1 {
+			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)
+		}
+		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 || len(p.Ranking) > 64 {
+			return fmt.Errorf("player %d name or bot longer than the limit: %w", p.UID, ErrLimit)
+		}
+	}
+	if h.CheckpointEvery < 1 || h.CheckpointEvery > MaxTurns {
+		return fmt.Errorf("checkpoint_every %d outside 1..%d", h.CheckpointEvery, MaxTurns)
+	}
+	if len(h.Setup) > MaxMapBlobBytes {
+		return fmt.Errorf("setup of %d bytes: %w", len(h.Setup), ErrLimit)
+	}
+	if h.Seed != nil || h.Map != nil || h.Monad != nil || h.CFRInfo != nil || h.Import != nil {
+		return errors.New("a text codec header has no colorfight2 map, monad setup, cfr_info or import")
+	}
+	return nil
+}
+
+// TextWriter records any game as the commands' text (Header.Codec
+// CodecText). Create it with NewTextWriter, call WriteRound after every
+// round and Close at the end. Like Writer, every round is flushed, so a
+// killed recorder leaves a file readable up to its last whole round.
+// Errors are sticky.
+type TextWriter struct {
+	zw      *zstd.Encoder
+	hdr     Header
+	players int
+	turn    int
+	buf     []byte
+	err     error
+	closed  bool
+	logs    roundLogs
+}
+
+// NewTextWriter writes h (see TextHeader; CheckpointEvery 0 is
+// DefaultCheckpointEvery) to w and returns a writer for the rounds. It
+// does not close w.
+func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
+	if h.Codec == "" {
+		h.Codec = CodecText
+	}
+	if h.CheckpointEvery == 0 {
+		h.CheckpointEvery = DefaultCheckpointEvery
+	}
+	zw, err := writePrefix(w, &h)
+	if err != nil {
+		return nil, err
+	}
+	return &TextWriter{zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}, nil
+}
+
+// WriteLogs gives the bots' logs of the round WriteRound writes next
+// (logs[p] for player p); the header must have Logs set.
+func (w *TextWriter) WriteLogs(logs [][]byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	return w.logs.set(logs)
+}
+
+// WriteRound records round r, which took g from turn g.Turn()-1 to
+// g.Turn(), then a checkpoint with g.Hash() when g.Turn() is a multiple
+// of the interval. In a Sequential round (r.Active ≥ 0) only the active
+// player's commands are written.
+func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return errors.New("replay: write after Close")
+	}
+	if g.Turn() != w.turn+1 {
+		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", g.Turn(), w.turn+1)
+		return w.err
+	}
+	if r.Active >= w.players {
+		w.err = fmt.Errorf("replay: round %d: active player %d of %d", w.turn, r.Active, w.players)
+		return w.err
+	}
+	b := w.logs.appendRecord(w.buf[:0])
+	b = append(b, tagText)
+	b = binary.AppendUvarint(b, uint64(r.Active+1))
+	for p := 0; p < w.players; p++ {
+		var f engine.Fault
+		var text string
+		if p < len(r.Faults) {
+			f = r.Faults[p]
+		}
+		if p < len(r.FaultText) {
+			text = r.FaultText[p]
+		}
+		if len(text) > MaxFaultTextBytes {
+			text = text[:MaxFaultTextBytes]
+		}
+		b = binary.AppendUvarint(b, uint64(f))
+		if f != 0 {
+			b = binary.AppendUvarint(b, uint64(len(text)))
+			b = append(b, text...)
+		}
+		if r.Active >= 0 && p != r.Active {
+			continue
+		}
+		var list []string
+		if p < len(r.Commands) {
+			list = r.Commands[p]
+		}
+		if len(list) > MaxCommandsPerRound {
+			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, p+1, len(list), MaxCommandsPerRound, ErrLimit)
+			return w.err
+		}
+		total := 0
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, c := range list {
+			total += len(c)
+			if len(c) > MaxCommandTextBytes || total > MaxTextBytesPerRound {
+				w.err = fmt.Errorf("replay: round %d: player %d's commands exceed %d bytes each or %d together: %w", w.turn, p+1, MaxCommandTextBytes, MaxTextBytesPerRound, ErrLimit)
+				return w.err
+			}
+			b = binary.AppendUvarint(b, uint64(len(c)))
+			b = append(b, c...)
+		}
+	}
+	w.turn++
+	var err error
+	w.buf, err = finishRound(w.zw, b, w.turn, w.hdr.CheckpointEvery, g)
+	if err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Close writes the footer (final turn, hash, ranking with each player's
+// score: Values of the ruleset's score metric, engine.Scorer) and ends
+// the compressed stream. It does not close the underlying writer.
+func (w *TextWriter) Close(g engine.Game) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	score := ScoreIndex(g)
+	b := append(w.buf[:0], tagFooter)
+	b = binary.AppendUvarint(b, uint64(w.turn))
+	b = binary.LittleEndian.AppendUint64(b, g.Hash())
+	rank := g.Ranking()
+	b = binary.AppendUvarint(b, uint64(len(rank)))
+	var vals []int64
+	for _, p := range rank {
+		vals = g.Values(p, vals[:0])
+		var v int64
+		if score < len(vals) {
+			v = vals[score]
+		}
+		b = binary.AppendUvarint(b, uint64(p+1))
+		b = binary.AppendVarint(b, v)
+	}
+	if _, err := w.zw.Write(b); err != nil {
+		w.err = fmt.Errorf("replay: footer: %w", err)
+		return w.err
+	}
+	if err := w.zw.Close(); err != nil {
+		w.err = fmt.Errorf("replay: footer: %w", err)
+		return w.err
+	}
+	return nil
+}
+
+// ScoreIndex is the index of g's ruleset's score among its metrics
+// (engine.Scorer), 0 when it declares none. It needs the Ruleset, which
+// the Game does not know: it looks for a Scorer on the game itself.
+func ScoreIndex(g engine.Game) int {
+	if s, ok := g.(engine.Scorer); ok {
+		return s.ScoreMetric()
+	}
+	return 0
+}
+
+// tagText opens a text round record. Its top bit is clear, like every
+// round record's first byte, so a reader tells rounds from the other
+// records (checkpoint, footer, log) by that bit.
+const tagText = 0x54 // 'T'
+
+// NextText returns the next round of a generic recording, as Next does
+// for ColorfightII: the round and its slices are reused by the next call,
+// io.EOF at the footer (Footer is then set), a *FormatError on damage.
+func (r *Reader) NextText() (*TextRound, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !r.text {
+		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not of the text codec: %w", r.hdr.Ruleset, ErrRuleset)}
+	}
+	rd := &r.tround
+	np := len(r.hdr.Players)
+	first, err := r.roundLogs(&rd.Logs)
+	if err != nil {
+		return nil, err
+	}
+	if first[0]&0x80 != 0 {
+		tag, _ := r.br.ReadByte()
+		if tag == tagFooter {
+			return nil, r.readFooter()
+		}
+		return nil, r.fail(fmt.Errorf("tag 0x%02x: %w", tag, ErrUnknownRecord))
+	}
+	if r.turn >= r.hdr.Config.MaxTurn {
+		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
+	}
+	if tag, _ := r.br.ReadByte(); tag != tagText {
+		return nil, r.fail(fmt.Errorf("tag 0x%02x where a text round belongs: %w", tag, ErrUnknownRecord))
+	}
+	rd.Reset(np)
+	rd.Turn = r.turn
+	active, err := r.uvarint(uint64(np))
+	if err != nil {
+		return nil, r.fail(fmt.Errorf("active player: %w", err))
+	}
+	rd.Active = int(active) - 1
+	for p := 0; p < np; p++ {
+		f, err := r.uvarint(uint64(engine.FaultGarbage))
+		if err != nil {
+			return nil, r.fail(fmt.Errorf("player %d fault: %w", p+1, err))
+		}
+		rd.Faults[p] = engine.Fault(f)
+		if f != 0 {
+			text, err := r.readText(MaxFaultTextBytes)
+			if err != nil {
+				return nil, r.fail(fmt.Errorf("player %d fault text: %w", p+1, err))
+			}
+			rd.FaultText[p] = text
+		}
+		if rd.Active >= 0 && p != rd.Active {
+			continue
+		}
+		n, err := r.uvarint(MaxCommandsPerRound)
+		if err != nil {
+			return nil, r.fail(fmt.Errorf("player %d command count: %w", p+1, err))
+		}
+		list := rd.Commands[p]
+		total := 0
+		for k := uint64(0); k < n; k++ {
+			c, err := r.readText(min(MaxCommandTextBytes, MaxTextBytesPerRound-total))
+			if err != nil {
+				return nil, r.fail(fmt.Errorf("player %d command %d: %w", p+1, k, err))
+			}
+			total += len(c)
+			list = append(list, c)
+		}
+		rd.Commands[p] = list
+	}
+	r.turn++
+	if r.turn%r.hdr.CheckpointEvery == 0 {
+		h, err := r.readCheckpoint()
+		if err != nil {
+			return nil, err
+		}
+		rd.Hash, rd.HasHash = h, true
+	}
+	return rd, nil
+}
+
+// text reads a length-prefixed string of at most max bytes.
+func (r *Reader) readText(max int) (string, error) {
+	n, err := r.uvarint(uint64(max))
+	if err != nil {
+		return "", err
+	}
+	if cap(r.rawBuf) < int(n) {
+		r.rawBuf = make([]byte, n)
+	}
+	b := r.rawBuf[:n]
+	if err := r.br.full(b); err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// TextSummary is what a generic recording says without re-simulating it.
+type TextSummary struct {
+	Header *Header
+	// Rounds is the number of whole rounds the file holds, Checkpoints
+	// how many carry a hash, Faults how many faults were recorded,
+	// Commands how many commands.
+	Rounds, Checkpoints, Faults, Commands int
+	// Footer is the footer (nil without one).
+	Footer *Footer
+	// Err is nil for a complete file, else the *FormatError that ended
+	// reading (ErrTruncated for a recording cut after its last whole
+	// round).
+	Err error
+}
+
+// SummarizeText reads a generic recording's header and rounds without
+// re-simulating them (VerifySim does that). It fails only when the header
+// cannot be read or the file is of another codec.
+func SummarizeText(r io.Reader) (*TextSummary, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	h := rd.Header()
+	if h.Codec != CodecText {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own codec: %w", h.Ruleset, ErrRuleset)}
+	}
+	sum := &TextSummary{Header: h}
+	for {
+		round, err := rd.NextText()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				sum.Err = err
+			}
+			break
+		}
+		sum.Rounds++
+		if round.HasHash {
+			sum.Checkpoints++
+		}
+		for p, f := range round.Faults {
+			if f != 0 {
+				sum.Faults++
+			}
+			sum.Commands += len(round.Commands[p])
+		}
+	}
+	sum.Footer = rd.Footer()
+	return sum, nil
+}

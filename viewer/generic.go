@@ -1,0 +1,623 @@
+package viewer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/rewind-game/rewind/analysis/report"
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// The generic replay page shows any game through the seam: PackStream
+// reads a source.Stream once into a Packed value, which the page
+// (templates.GenericReplay, static/board.js) receives as gzip'd JSON and
+// draws for every topology (docs/viewer.md, "The generic page").
+
+// GenericVersion is the version of the Packed layout board.js reads.
+const GenericVersion = 1
+
+// Default limits of PackStream (StreamLimits' zero values).
+const (
+	// DefaultStreamFrames is the most frames a generic page shows:
+	// 50,000 player-turns, far beyond any game's turn limit.
+	DefaultStreamFrames = 50_000
+	// DefaultStreamBytes bounds what the packed frames cost (their
+	// in-memory size plus their JSON: StreamLimits.MaxBytes): a real
+	// game of a few thousand turns on a few hundred cells costs a few MB.
+	DefaultStreamBytes = 32 << 20
+	// DefaultStreamText bounds the command and log text the page holds:
+	// a bot's 4 KiB log (replay.MaxRoundLogBytes) every turn of a
+	// 1000-turn game.
+	DefaultStreamText = 4 << 20
+)
+
+// ErrTooBig says a stream holds more than a generic page shows
+// (StreamLimits); the page is refused rather than cut.
+var ErrTooBig = errors.New("viewer: the replay is too big to show")
+
+// StreamLimits bound what PackStream keeps, so a hostile or runaway
+// stream cannot make it allocate or work without bound. Zero values pick
+// the defaults.
+type StreamLimits struct {
+	// MaxFrames bounds the frames (DefaultStreamFrames).
+	MaxFrames int
+	// MaxCells bounds a board's Width×Height (MaxCells).
+	MaxCells int
+	// MaxBytes bounds the cost of everything but the text: every frame,
+	// cell change, value, entity, effect (and its points), event and
+	// error counts its in-memory size plus its JSON (DefaultStreamBytes).
+	// Past it PackStream fails with ErrTooBig.
+	MaxBytes int64
+	// MaxText bounds the commands and bot logs, each counting its length
+	// plus 16 bytes (DefaultStreamText). Past it later frames keep only
+	// their counts of commands, and Packed.Notice says from which turn.
+	MaxText int64
+	// MaxCommandsShown bounds one player's commands kept per frame
+	// (MaxCommandsShown); the rest are counted.
+	MaxCommandsShown int
+}
+
+func (l StreamLimits) withDefaults() StreamLimits {
+	if l.MaxFrames <= 0 {
+		l.MaxFrames = DefaultStreamFrames
+	}
+	if l.MaxCells <= 0 {
+		l.MaxCells = MaxCells
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultStreamBytes
+	}
+	if l.MaxText <= 0 {
+		l.MaxText = DefaultStreamText
+	}
+	if l.MaxCommandsShown <= 0 {
+		l.MaxCommandsShown = MaxCommandsShown
+	}
+	return l
+}
+
+// StreamPeakBytes is the most memory PackStream and EncodePacked take
+// together under limits l, besides what the stream itself holds: the
+// packed frames (their cost, in-memory size plus JSON, ≤ MaxBytes; their
+// text ≤ MaxText, 6 times that as JSON at worst: "\u003c"), the gzip'd
+// JSON (≤ the JSON), the JSON of the frame being encoded while its
+// buffer grows (≤ twice the frame's), plus 4 MiB for the compressor and
+// the stream's current frame:
+//
+//	4 MiB + 3·MaxBytes + 20·MaxText
+//
+// A server reserves it before it packs (docs/limits.md).
+func StreamPeakBytes(l StreamLimits) int64 {
+	l = l.withDefaults()
+	return 4<<20 + 3*l.MaxBytes + 20*l.MaxText
+}
+
+// Packed is one replay of any game as its generic page reads it (JSON;
+// GenericVersion). Players are numbered 0..len(Players)-1 and drawn in
+// Palette[p % len(Palette)], as on the other pages.
+type Packed struct {
+	Version int `json:"version"`
+	// Game is the ruleset id ("skyport"), the key of the page's board
+	// painters (Rewind.boards[Game]); Name its display name.
+	Game    string         `json:"game"`
+	Name    string         `json:"name"`
+	Format  string         `json:"format,omitempty"`
+	Label   string         `json:"label,omitempty"`
+	Players []PackedPlayer `json:"players"`
+	Palette []string       `json:"palette"`
+	// Metrics are the ruleset's, in the order of every frame's Values;
+	// Score is the index of the score among them.
+	Metrics []PackedMetric `json:"metrics"`
+	Score   int            `json:"score"`
+	// EventKinds are the ruleset's; an event's Kind indexes them.
+	EventKinds []engine.EventKind `json:"event_kinds"`
+	Sequential bool               `json:"sequential"`
+	MaxTurns   int                `json:"max_turns,omitempty"`
+	Settings   [][2]string        `json:"settings,omitempty"`
+	// Board is the shape of every frame's board (frame 0's).
+	Board PackedBoard `json:"board"`
+	// HasCommands: the source has a command log (Frame.CommandsKnown).
+	HasCommands bool `json:"has_commands"`
+	// Notice says what the page leaves out (text past MaxText, commands
+	// past MaxCommandsShown), "" when nothing; Warning why the replay
+	// ends early (the stream failed after some frames), "" when whole.
+	Notice  string `json:"notice,omitempty"`
+	Warning string `json:"warning,omitempty"`
+	// Frames are in order; frame 0 is the game before its first round.
+	// (Last: EncodePacked writes them one by one after the rest.)
+	Frames []PackedFrame `json:"frames"`
+}
+
+// PackedPlayer is one player of a Packed replay. Label names it in the
+// charts: its name, with its number when another player has the same.
+type PackedPlayer struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	Bot   string `json:"bot,omitempty"`
+}
+
+// PackedMetric is one of the ruleset's metrics ("gauge" or "counter").
+type PackedMetric struct {
+	Name string `json:"name"`
+	Unit string `json:"unit"`
+	Kind string `json:"kind"`
+}
+
+// PackedBoard is a board's shape and the names of its cells' numbers.
+type PackedBoard struct {
+	// Topology is engine.Topology's name: "square", "hex", "hex-axial".
+	Topology string   `json:"topology"`
+	Width    int      `json:"width"`
+	Height   int      `json:"height"`
+	Terrain  string   `json:"terrain,omitempty"`
+	Value    string   `json:"value,omitempty"`
+	Badges   []string `json:"badges,omitempty"`
+}
+
+// PackedFrame is one frame.
+type PackedFrame struct {
+	Turn int `json:"turn"`
+	// Active is the player who acted in the round that led here, -1 when
+	// all act at once (and for frame 0).
+	Active int `json:"active"`
+	// Cells are frame 0's cells, 4 numbers each (terrain, owner, value,
+	// badges) in cell order y*Width+x; in a later frame the cells that
+	// differ from the frame before, 5 numbers each (the distance of the
+	// cell's index from the previous changed cell's, the first counted
+	// from -1; then terrain, owner, value, badges), in increasing index.
+	Cells []int64 `json:"cells"`
+	// Values[p] are player p's values, one per metric.
+	Values   [][]int64      `json:"values"`
+	Entities []PackedEntity `json:"entities,omitempty"`
+	Effects  []PackedEffect `json:"effects,omitempty"`
+	Events   []PackedEvent  `json:"events,omitempty"`
+	// Commands[p] are player p's commands of the round that led here,
+	// at most MaxCommandsShown; Sent[p] how many it sent (when more than
+	// kept, or when the text budget dropped them). Nil without a command
+	// log.
+	Commands [][]string `json:"commands,omitempty"`
+	Sent     []int      `json:"sent,omitempty"`
+	// Errors are the round's rejected commands and faults.
+	Errors []PackedError `json:"errors,omitempty"`
+	// Faults[p] says how player p failed to answer before the round
+	// ("timeout: no reply in 1s"), "" for none; nil when nobody failed.
+	Faults []string `json:"faults,omitempty"`
+	// Logs[p] is player p's bot log of the round, as text; nil when none.
+	Logs    []string `json:"logs,omitempty"`
+	Ranking []int    `json:"ranking,omitempty"`
+}
+
+// PackedEntity is an engine.Entity (short keys: there may be many).
+type PackedEntity struct {
+	Kind   string `json:"k"`
+	Player int    `json:"p"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Health int64  `json:"h"`
+	Value  int64  `json:"v,omitempty"`
+	Label  string `json:"l,omitempty"`
+}
+
+// PackedEffect is an engine.Effect; Kind is "line", "area", "path" or
+// "mark", Points a path's [x, y] pairs flattened.
+type PackedEffect struct {
+	Kind   string `json:"k"`
+	Name   string `json:"n,omitempty"`
+	Player int    `json:"p"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	X2     int    `json:"x2,omitempty"`
+	Y2     int    `json:"y2,omitempty"`
+	Radius int    `json:"r,omitempty"`
+	Points []int  `json:"pts,omitempty"`
+	Value  int64  `json:"v,omitempty"`
+}
+
+// PackedEvent is an engine.Event with its sentence (WordEvent). Kind is
+// its index in Packed.EventKinds, -1 for a kind the ruleset did not
+// declare (Name then says it).
+type PackedEvent struct {
+	Kind   int    `json:"k"`
+	Name   string `json:"n"`
+	Player int    `json:"p"`
+	Other  int    `json:"o"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Value  int64  `json:"v"`
+	Text   string `json:"t"`
+}
+
+// PackedError is an engine.CommandError.
+type PackedError struct {
+	Player int    `json:"p"`
+	Index  int    `json:"i"`
+	Code   int    `json:"c"`
+	Text   string `json:"t"`
+}
+
+var effectKinds = [...]string{engine.Line: "line", engine.Area: "area", engine.Path: "path", engine.Mark: "mark"}
+
+// WordEvent is the sentence of event e: its kind's Text (or, for a kind
+// without one, its name and fields) with {player}, {other}, {x}, {y} and
+// {value} replaced; players by names[p] when known. The result is text,
+// never markup.
+func WordEvent(k *engine.EventKind, e *engine.Event, names []string) string {
+	who := func(p int) string {
+		if p >= 0 && p < len(names) {
+			return names[p]
+		}
+		if p < 0 {
+			return "nobody"
+		}
+		return "player " + strconv.Itoa(p)
+	}
+	if k == nil || k.Text == "" {
+		s := strings.ReplaceAll(e.Kind, "_", " ")
+		if e.Player >= 0 {
+			s = who(e.Player) + ": " + s
+		}
+		if e.X >= 0 && e.Y >= 0 {
+			s += fmt.Sprintf(" at (%d, %d)", e.X, e.Y)
+		}
+		return s
+	}
+	return strings.NewReplacer("{player}", who(e.Player), "{other}", who(e.Other),
+		"{x}", strconv.Itoa(e.X), "{y}", strconv.Itoa(e.Y), "{value}", strconv.FormatInt(e.Value, 10)).Replace(k.Text)
+}
+
+// packer keeps a stream's frames as they stream past.
+type packer struct {
+	l     StreamLimits
+	p     *Packed
+	cost  int64 // of everything but the text
+	text  int64
+	prev  []engine.Cell
+	kinds map[string]int
+	names []string
+	// textFullAt is the turn from which commands and logs are dropped
+	// (0: none dropped); shortFrames counts frames whose commands were
+	// cut at MaxCommandsShown.
+	textFullAt, shortFrames int
+	textFull                bool
+}
+
+// numLen is the length of n in JSON, with its comma.
+func numLen(n int64) int64 {
+	l := int64(1)
+	if n < 0 {
+		l++
+		if n == -n { // math.MinInt64
+			return 21
+		}
+		n = -n
+	}
+	for n >= 10 {
+		n /= 10
+		l++
+	}
+	return l + 1
+}
+
+// spend counts c bytes of cost, failing past MaxBytes.
+func (k *packer) spend(c int64, frame int) error {
+	k.cost += c
+	if k.cost > k.l.MaxBytes {
+		return fmt.Errorf("%w: frame %d takes it past %s (frames, cells, entities, effects and events; docs/limits.md)", ErrTooBig, frame, sizeString(k.l.MaxBytes))
+	}
+	return nil
+}
+
+// textCost is what a kept string costs against MaxText (its JSON may
+// escape it; StreamPeakBytes counts that).
+func textCost(s string) int64 { return int64(len(s)) + commandOverhead }
+
+// PackStream reads s to its end (it does not close s) and packs its
+// frames for the generic page, within limits l (zero values: the
+// defaults). A stream that fails after its first frame gives the frames
+// before and Packed.Warning; one that fails before, or holds more than l
+// allows (ErrTooBig), gives an error naming the frame. It never panics on
+// what a stream reports: players, cells and coordinates out of range are
+// kept as they are (the page skips what it cannot place) or refused.
+func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
+	l = l.withDefaults()
+	m := s.Meta()
+	if m == nil {
+		return nil, errors.New("viewer: the stream has no meta")
+	}
+	if len(m.Players) < 1 || len(m.Players) > MaxPlayers {
+		return nil, fmt.Errorf("viewer: %d players, want 1 to %d", len(m.Players), MaxPlayers)
+	}
+	p := &Packed{Version: GenericVersion, Game: m.Ruleset, Name: m.Ruleset, Format: m.Format, Label: m.Label,
+		Palette: report.Palette, Score: m.Score, EventKinds: m.EventKinds, Sequential: m.Sequential, MaxTurns: m.MaxTurns,
+		Settings: m.Settings}
+	if p.EventKinds == nil {
+		p.EventKinds = []engine.EventKind{}
+	}
+	if info, ok := rulesets.About(m.Ruleset); ok {
+		p.Name = info.Name
+	}
+	k := &packer{l: l, p: p, kinds: map[string]int{}}
+	var head int64 = 1024
+	for i, ek := range m.EventKinds {
+		k.kinds[ek.Name] = i
+		head += int64(len(ek.Name)+len(ek.Text)) * 2
+	}
+	for _, mt := range m.Metrics {
+		p.Metrics = append(p.Metrics, PackedMetric{Name: mt.Name, Unit: mt.Unit, Kind: mt.Kind.String()})
+		head += int64(len(mt.Name)+len(mt.Unit)) * 2
+	}
+	for i, pl := range m.Players {
+		label := pl.Name
+		for j, o := range m.Players {
+			if j != i && o.Name == pl.Name {
+				label = fmt.Sprintf("%s (%d)", pl.Name, i+1)
+				break
+			}
+		}
+		p.Players = append(p.Players, PackedPlayer{Name: pl.Name, Label: label, Bot: pl.Bot})
+		k.names = append(k.names, pl.Name)
+		head += int64(len(pl.Name)*2+len(label)+len(pl.Bot)) * 2
+	}
+	for _, kv := range m.Settings {
+		head += int64(len(kv[0])+len(kv[1])) * 2
+	}
+	if err := k.spend(head, 0); err != nil {
+		return nil, err
+	}
+	var f source.Frame
+	for n := 0; ; n++ {
+		err := s.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil && n >= l.MaxFrames {
+			err = fmt.Errorf("%w: more than %d frames", ErrTooBig, l.MaxFrames)
+		}
+		if err == nil {
+			err = k.add(&f, n)
+		}
+		if err != nil {
+			if n == 0 || errors.Is(err, ErrTooBig) {
+				return nil, fmt.Errorf("viewer: frame %d: %w", n, err)
+			}
+			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", p.Frames[n-1].Turn, err)
+			break
+		}
+	}
+	if len(p.Frames) == 0 {
+		return nil, errors.New("viewer: the replay has no frames")
+	}
+	switch {
+	case k.textFullAt > 0:
+		p.Notice = fmt.Sprintf("Commands and bot logs are listed up to turn %d only: the page holds at most %s of text (docs/limits.md); later turns give their counts.", k.textFullAt-1, sizeString(l.MaxText))
+	case k.shortFrames > 0:
+		p.Notice = fmt.Sprintf("In %d turns a player sent more than %d commands: the page lists the first %d and counts the rest.", k.shortFrames, l.MaxCommandsShown, l.MaxCommandsShown)
+	}
+	return p, nil
+}
+
+// add packs frame n.
+func (k *packer) add(f *source.Frame, n int) error {
+	b := &f.Board
+	np := len(k.p.Players)
+	if n == 0 {
+		if b.Width < 0 || b.Height < 0 || b.Width*b.Height > k.l.MaxCells || (b.Width > 0 && b.Height > k.l.MaxCells/b.Width) {
+			return fmt.Errorf("%w: a %d×%d board, at most %d cells", ErrTooBig, b.Width, b.Height, k.l.MaxCells)
+		}
+		if len(b.Badges) > 32 {
+			return fmt.Errorf("%d badges, at most 32", len(b.Badges))
+		}
+		k.p.Board = PackedBoard{Topology: b.Topology.String(), Width: b.Width, Height: b.Height, Terrain: b.TerrainName,
+			Value: b.ValueName, Badges: append([]string(nil), b.Badges...)}
+		k.prev = make([]engine.Cell, b.Width*b.Height)
+		c := int64(len(b.TerrainName) + len(b.ValueName))
+		for _, s := range b.Badges {
+			c += int64(len(s)) + 8
+		}
+		if err := k.spend(2*c, n); err != nil {
+			return err
+		}
+	} else if bd := k.p.Board; b.Topology.String() != bd.Topology || b.Width != bd.Width || b.Height != bd.Height {
+		return fmt.Errorf("the board changed shape: %s %d×%d, frame 0 had %s %d×%d", b.Topology, b.Width, b.Height, bd.Topology, bd.Width, bd.Height)
+	}
+	if len(b.Cells) != len(k.prev) {
+		return fmt.Errorf("%d cells on a %d×%d board", len(b.Cells), k.p.Board.Width, k.p.Board.Height)
+	}
+	if len(f.Values) != np {
+		return fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
+	}
+	pf := PackedFrame{Turn: f.Turn, Active: f.Active}
+	cost := int64(256 + 16*np)
+	// Cells: whole in frame 0, then the changes.
+	last := -1
+	for i, c := range b.Cells {
+		if n > 0 && c == k.prev[i] {
+			continue
+		}
+		if n > 0 {
+			pf.Cells = append(pf.Cells, int64(i-last))
+			cost += 8 + numLen(int64(i-last))
+			last = i
+		}
+		pf.Cells = append(pf.Cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
+		cost += 32 + numLen(c.Terrain) + numLen(int64(c.Owner)) + numLen(c.Value) + numLen(int64(c.Badges))
+		k.prev[i] = c
+	}
+	if pf.Cells == nil {
+		pf.Cells = []int64{}
+	}
+	pf.Values = make([][]int64, np)
+	for p, vs := range f.Values {
+		pf.Values[p] = append([]int64{}, vs...)
+		cost += 32
+		for _, v := range vs {
+			cost += 8 + numLen(v)
+		}
+	}
+	for _, e := range b.Entities {
+		pf.Entities = append(pf.Entities, PackedEntity{Kind: e.Kind, Player: e.Player, X: e.X, Y: e.Y, Health: e.Health, Value: e.Value, Label: e.Label})
+		cost += 2 * (72 + int64(len(e.Kind)+len(e.Label)))
+	}
+	for _, e := range b.Effects {
+		kind := "mark"
+		if int(e.Kind) < len(effectKinds) && effectKinds[e.Kind] != "" {
+			kind = effectKinds[e.Kind]
+		}
+		pe := PackedEffect{Kind: kind, Name: e.Name, Player: e.Player, X: e.X, Y: e.Y, X2: e.X2, Y2: e.Y2, Radius: e.Radius, Value: e.Value}
+		for _, pt := range e.Points {
+			pe.Points = append(pe.Points, pt.X, pt.Y)
+		}
+		pf.Effects = append(pf.Effects, pe)
+		cost += 2*(120+int64(len(e.Name))) + 48*int64(len(e.Points))
+	}
+	for i := range f.Events {
+		e := &f.Events[i]
+		ki, ok := k.kinds[e.Kind]
+		var kd *engine.EventKind
+		if ok {
+			kd = &k.p.EventKinds[ki]
+		} else {
+			ki = -1
+		}
+		text := WordEvent(kd, e, k.names)
+		pf.Events = append(pf.Events, PackedEvent{Kind: ki, Name: e.Kind, Player: e.Player, Other: e.Other, X: e.X, Y: e.Y, Value: e.Value, Text: text})
+		cost += 2 * (120 + int64(len(e.Kind)+len(text)))
+	}
+	for _, e := range f.Errors {
+		pf.Errors = append(pf.Errors, PackedError{Player: e.Player, Index: e.Index, Code: e.Code, Text: e.Text})
+		cost += 2 * (64 + int64(len(e.Text)))
+	}
+	for p, ft := range f.Faults {
+		if ft == 0 || p >= np {
+			continue
+		}
+		if pf.Faults == nil {
+			pf.Faults = make([]string, np)
+		}
+		s := ft.String()
+		if p < len(f.FaultText) && f.FaultText[p] != "" {
+			s += ": " + f.FaultText[p]
+		}
+		pf.Faults[p] = s
+		cost += 2 * (16 + int64(len(s)))
+	}
+	if len(f.Ranking) <= np {
+		pf.Ranking = append([]int(nil), f.Ranking...)
+		cost += 24 * int64(len(f.Ranking))
+	}
+	if err := k.spend(cost, n); err != nil {
+		return err
+	}
+	k.keepText(&pf, f, n)
+	k.p.Frames = append(k.p.Frames, pf)
+	return nil
+}
+
+// keepText keeps frame n's commands and logs while MaxText lasts.
+func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
+	np := len(k.p.Players)
+	if f.CommandsKnown {
+		k.p.HasCommands = true
+	}
+	take := func(s string) bool {
+		if k.textFull || k.text+textCost(s) > k.l.MaxText {
+			if !k.textFull {
+				k.textFull, k.textFullAt = true, max(n, 1)
+			}
+			return false
+		}
+		k.text += textCost(s)
+		return true
+	}
+	if f.CommandsKnown && len(f.Commands) > 0 {
+		pf.Commands = make([][]string, np)
+		short := false
+		for p, cmds := range f.Commands {
+			if p >= np {
+				break
+			}
+			kept := 0
+			for i, c := range cmds {
+				if i >= k.l.MaxCommandsShown {
+					short = true
+					break
+				}
+				if !take(c) {
+					break
+				}
+				pf.Commands[p] = append(pf.Commands[p], strings.ToValidUTF8(c, "\uFFFD"))
+				kept++
+			}
+			if kept < len(cmds) {
+				if pf.Sent == nil {
+					pf.Sent = make([]int, np)
+					for q := range pf.Sent {
+						if q < len(f.Commands) {
+							pf.Sent[q] = len(f.Commands[q])
+						}
+					}
+				}
+			}
+		}
+		if short {
+			k.shortFrames++
+		}
+	}
+	for p, l := range f.Logs {
+		if len(l) == 0 || p >= np || k.textFull {
+			continue
+		}
+		s := logText(l)
+		if !take(s) {
+			continue
+		}
+		if pf.Logs == nil {
+			pf.Logs = make([]string, np)
+		}
+		pf.Logs[p] = s
+	}
+}
+
+// EncodePacked writes p as the generic page reads it: its JSON, gzip'd.
+// The frames are encoded one at a time, so no copy of the whole JSON is
+// ever held.
+func EncodePacked(p *Packed) ([]byte, error) {
+	head := *p
+	head.Frames = nil
+	js, err := json.Marshal(&head)
+	if err != nil {
+		return nil, err
+	}
+	const tail = `"frames":null}`
+	if !bytes.HasSuffix(js, []byte(tail)) {
+		return nil, errors.New("viewer: Packed's frames are not its last field")
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	zw.Write(js[:len(js)-len(tail)])
+	zw.Write([]byte(`"frames":[`))
+	for i := range p.Frames {
+		if i > 0 {
+			zw.Write([]byte{','})
+		}
+		b, err := json.Marshal(&p.Frames[i])
+		if err != nil {
+			return nil, err
+		}
+		zw.Write(b)
+	}
+	zw.Write([]byte("]}"))
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}

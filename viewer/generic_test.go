@@ -1,0 +1,372 @@
+package viewer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// unpackCells gives every frame's whole cells from p's deltas.
+func unpackCells(t *testing.T, p *Packed) [][]engine.Cell {
+	t.Helper()
+	n := p.Board.Width * p.Board.Height
+	out := make([][]engine.Cell, len(p.Frames))
+	cur := make([]engine.Cell, n)
+	for fi, f := range p.Frames {
+		if fi == 0 {
+			if len(f.Cells) != 4*n {
+				t.Fatalf("frame 0: %d numbers for %d cells", len(f.Cells), n)
+			}
+			for i := range cur {
+				cur[i] = engine.Cell{Terrain: f.Cells[4*i], Owner: int(f.Cells[4*i+1]), Value: f.Cells[4*i+2], Badges: uint32(f.Cells[4*i+3])}
+			}
+		} else {
+			if len(f.Cells)%5 != 0 {
+				t.Fatalf("frame %d: %d numbers of changes", fi, len(f.Cells))
+			}
+			at := -1
+			for k := 0; k < len(f.Cells); k += 5 {
+				at += int(f.Cells[k])
+				cur[at] = engine.Cell{Terrain: f.Cells[k+1], Owner: int(f.Cells[k+2]), Value: f.Cells[k+3], Badges: uint32(f.Cells[k+4])}
+			}
+		}
+		out[fi] = append([]engine.Cell(nil), cur...)
+	}
+	return out
+}
+
+// TestPackStream packs the toy duel on both boards and reads every frame
+// back against the stream's own: cells (through the deltas), entities,
+// effects, values, events in words, commands, errors, the active player
+// and bot logs; then the JSON, gzip'd, round-trips.
+func TestPackStream(t *testing.T) {
+	for _, topo := range []engine.Topology{engine.HexAxial, engine.Square} {
+		t.Run(topo.String(), func(t *testing.T) {
+			p, err := PackStream(newToyStream(topo, 5, 5, 30, "alice", "bob"), StreamLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Game != "toyduel" || !p.Sequential || p.Board.Topology != topo.String() || len(p.Metrics) != 2 || len(p.EventKinds) != 1 || p.Notice != "" || p.Warning != "" {
+				t.Fatalf("head: %+v", p)
+			}
+			cells := unpackCells(t, p)
+			ref := newToyStream(topo, 5, 5, 30, "alice", "bob")
+			var f source.Frame
+			n, changed, hits := 0, 0, 0
+			for ; ; n++ {
+				if err := ref.Next(&f); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if n >= len(p.Frames) {
+					t.Fatalf("the stream has more than %d frames", len(p.Frames))
+				}
+				pf := &p.Frames[n]
+				if !reflect.DeepEqual(cells[n], f.Board.Cells) {
+					t.Fatalf("frame %d: cells differ", n)
+				}
+				if n > 0 {
+					changed += len(pf.Cells) / 5
+				}
+				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) || len(pf.Entities) != 2 {
+					t.Fatalf("frame %d: turn %d active %d values %v entities %d; want %d %d %v", n, pf.Turn, pf.Active, pf.Values, len(pf.Entities), f.Turn, f.Active, f.Values)
+				}
+				for i, e := range f.Board.Entities {
+					if got := pf.Entities[i]; got != (PackedEntity{Kind: e.Kind, Player: e.Player, X: e.X, Y: e.Y, Health: e.Health, Value: e.Value, Label: e.Label}) {
+						t.Fatalf("frame %d: entity %+v, want %+v", n, got, e)
+					}
+				}
+				if len(pf.Effects) != len(f.Board.Effects) {
+					t.Fatalf("frame %d: %d effects, want %d", n, len(pf.Effects), len(f.Board.Effects))
+				}
+				for i, e := range f.Board.Effects {
+					got := pf.Effects[i]
+					if got.Kind != effectKinds[e.Kind] || got.Name != e.Name || got.X != e.X || got.Y != e.Y || got.X2 != e.X2 || got.Radius != e.Radius || len(got.Points) != 2*len(e.Points) || got.Value != e.Value {
+						t.Fatalf("frame %d: effect %+v, want %+v", n, got, e)
+					}
+				}
+				if len(pf.Events) != len(f.Events) {
+					t.Fatalf("frame %d: %d events, want %d", n, len(pf.Events), len(f.Events))
+				}
+				for _, e := range pf.Events {
+					hits++
+					if e.Kind != 0 || !strings.Contains(e.Text, " hit ") || !strings.HasPrefix(e.Text, []string{"alice", "bob"}[e.Player]) {
+						t.Fatalf("frame %d: event %+v", n, e)
+					}
+				}
+				if n > 0 {
+					a := f.Active
+					if !reflect.DeepEqual(pf.Commands[a], f.Commands[a]) || pf.Logs[a] != string(f.Logs[a]) || len(pf.Errors) != len(f.Errors) {
+						t.Fatalf("frame %d: commands %q logs %q errors %v; want %q %q %v", n, pf.Commands, pf.Logs, pf.Errors, f.Commands, f.Logs, f.Errors)
+					}
+				}
+			}
+			if n != len(p.Frames) || n < 10 {
+				t.Fatalf("%d frames packed, the stream has %d", len(p.Frames), n)
+			}
+			if changed >= (n-1)*25/2 || changed == 0 || hits == 0 {
+				t.Errorf("%d cell changes over %d frames of 25 cells, %d hits: the deltas are not deltas", changed, n-1, hits)
+			}
+
+			gz, err := EncodePacked(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(gz))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back Packed
+			if err := json.NewDecoder(zr).Decode(&back); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(&back, p) {
+				t.Error("the JSON does not round-trip")
+			}
+		})
+	}
+}
+
+// TestWordEvent: fields and names replace the placeholders; a kind
+// without a sentence still says something.
+func TestWordEvent(t *testing.T) {
+	k := engine.EventKind{Name: "hit", Text: "{player} hit {other} for {value} at ({x}, {y})"}
+	e := engine.Event{Kind: "hit", Player: 1, Other: 0, X: 2, Y: 3, Value: 5}
+	if got := WordEvent(&k, &e, []string{"a", "b"}); got != "b hit a for 5 at (2, 3)" {
+		t.Error(got)
+	}
+	e.Kind, e.Other = "droid_lost", -1
+	if got := WordEvent(nil, &e, []string{"a"}); got != "player 1: droid lost at (2, 3)" {
+		t.Error(got)
+	}
+}
+
+// failingStream is a toy stream that fails after some frames.
+type failingStream struct {
+	*toyStream
+	after int
+}
+
+func (s *failingStream) Next(f *source.Frame) error {
+	if s.n >= s.after {
+		return errors.New("damaged record")
+	}
+	return s.toyStream.Next(f)
+}
+
+// TestPackStreamLimits: every bound of StreamLimits holds, and a stream
+// damaged after some frames gives those frames and a warning.
+func TestPackStreamLimits(t *testing.T) {
+	pack := func(l StreamLimits) (*Packed, error) {
+		return PackStream(newToyStream(engine.HexAxial, 5, 5, 30, "a", "b"), l)
+	}
+	for name, l := range map[string]StreamLimits{
+		"frames": {MaxFrames: 10},
+		"cells":  {MaxCells: 24},
+		"bytes":  {MaxBytes: 8 << 10},
+	} {
+		if _, err := pack(l); !errors.Is(err, ErrTooBig) {
+			t.Errorf("%s: %v, want ErrTooBig", name, err)
+		}
+	}
+	p, err := pack(StreamLimits{MaxText: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := p.Frames[len(p.Frames)-1]
+	if !strings.Contains(p.Notice, "up to turn") || last.Commands[last.Active] != nil || last.Sent[last.Active] == 0 || last.Logs != nil {
+		t.Errorf("text budget: notice %q, last frame commands %q sent %v logs %q", p.Notice, last.Commands, last.Sent, last.Logs)
+	}
+	p, err = pack(StreamLimits{MaxCommandsShown: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := p.Frames[1]; len(f.Commands[f.Active]) != 1 || f.Sent[f.Active] != 2 || !strings.Contains(p.Notice, "the first 1") {
+		t.Errorf("commands shown: %q sent %v, notice %q", f.Commands, f.Sent, p.Notice)
+	}
+	p, err = PackStream(&failingStream{newToyStream(engine.Square, 5, 5, 30, "a", "b"), 7}, StreamLimits{})
+	if err != nil || len(p.Frames) != 7 || !strings.Contains(p.Warning, "after turn 6: damaged record") {
+		t.Errorf("damaged stream: %v, warning %q", err, p.Warning)
+	}
+	if _, err = PackStream(&failingStream{newToyStream(engine.Square, 5, 5, 30, "a", "b"), 0}, StreamLimits{}); err == nil {
+		t.Error("a stream with no frame packed")
+	}
+}
+
+// floodStream is a hostile stream: every frame holds a board of size×size
+// cells that all change, many entities and effects with long names (when
+// things), and long commands and a log of logLen bytes, all of them
+// characters JSON escapes, until the limits stop it. It allocates
+// nothing per frame itself.
+type floodStream struct {
+	meta         source.StreamMeta
+	size, things int
+	long, log    string
+	logb         []byte
+	n, max       int
+	values       [][]int64
+	commands     [][]string
+	logs         [][]byte
+	entities     []engine.Entity
+	effects      []engine.Effect
+}
+
+func newFlood(size, things, logLen, frames int) *floodStream {
+	s := &floodStream{size: size, things: things, long: strings.Repeat("<", 200), max: frames}
+	s.meta = source.StreamMeta{Ruleset: "flood", Players: []source.StreamPlayer{{Name: "a"}, {Name: "b"}},
+		Metrics: []engine.Metric{{Name: "x"}, {Name: "y"}}}
+	s.logb = bytes.Repeat([]byte("<"), logLen)
+	s.values = [][]int64{{1 << 60, -1}, {0, 0}}
+	s.commands = [][]string{{s.long + s.long, s.long}, {s.long}}
+	s.logs = [][]byte{s.logb, nil}
+	for i := 0; i < things; i++ {
+		s.entities = append(s.entities, engine.Entity{Kind: s.long, Player: 0, X: i, Label: s.long})
+		s.effects = append(s.effects, engine.Effect{Kind: engine.Path, Name: s.long, Points: make([]engine.Point, 20)})
+	}
+	return s
+}
+
+func (s *floodStream) Meta() *source.StreamMeta { return &s.meta }
+func (s *floodStream) Close() error             { return nil }
+func (s *floodStream) Next(f *source.Frame) error {
+	if s.max > 0 && s.n >= s.max {
+		return io.EOF
+	}
+	b := &f.Board
+	b.Topology = engine.Square
+	b.Resize(s.size, s.size)
+	for i := range b.Cells {
+		b.Cells[i] = engine.Cell{Terrain: int64(s.n), Owner: s.n % 2, Value: -1 << 62, Badges: 1 << 31}
+	}
+	b.Entities, b.Effects = s.entities, s.effects
+	f.Values, f.Commands, f.Logs, f.CommandsKnown, f.Turn = s.values, s.commands, s.logs, true, s.n
+	s.n++
+	return nil
+}
+
+// TestPackStreamBounded: a hostile stream is refused at MaxBytes, and
+// what PackStream and EncodePacked allocate in all (a bound on their
+// peak) for the most a page may hold stays within StreamPeakBytes; with
+// the defaults the bound is the one in docs/limits.md.
+func TestPackStreamBounded(t *testing.T) {
+	if got := StreamPeakBytes(StreamLimits{}); got != 4<<20+3*DefaultStreamBytes+20*DefaultStreamText {
+		t.Errorf("default peak %d", got)
+	}
+	for _, c := range []struct {
+		name                         string
+		l                            StreamLimits
+		size, things, logLen, frames int
+	}{
+		{"structure", StreamLimits{MaxBytes: 16 << 20, MaxText: 256 << 10}, 64, 100, 200, 0},
+		{"text", StreamLimits{MaxBytes: 16 << 20, MaxText: 2 << 20, MaxFrames: 300}, 1, 0, 64 << 10, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// How many frames fit: the refusal names the frame past them.
+			fit := 300
+			if _, err := PackStream(newFlood(c.size, c.things, c.logLen, 0), c.l); !errors.Is(err, ErrTooBig) {
+				t.Fatalf("%v, want ErrTooBig", err)
+			} else if c.name == "structure" {
+				if _, err := fmt.Sscanf(err.Error(), "viewer: frame %d:", &fit); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			before := ms.TotalAlloc
+			p, err := PackStream(newFlood(c.size, c.things, c.logLen, fit), c.l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gz, err := EncodePacked(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&ms)
+			alloc := int64(ms.TotalAlloc - before)
+			t.Logf("%d frames, notice %t, %d KB gzip'd; allocated %d MB in all, bound %d MB", len(p.Frames), p.Notice != "", len(gz)>>10, alloc>>20, StreamPeakBytes(c.l)>>20)
+			if alloc > StreamPeakBytes(c.l) {
+				t.Errorf("allocated %d B, more than the bound %d", alloc, StreamPeakBytes(c.l))
+			}
+			if c.name == "text" && !strings.Contains(p.Notice, "up to turn") {
+				t.Errorf("the text did not fill: %q", p.Notice)
+			}
+		})
+	}
+}
+
+// TestGenericHandler: the page and its data through GenericPage alone
+// (and StaticHandler), the errors of a stream that cannot be opened or
+// is too big, and /game/ on a server without Options.OpenStream.
+func TestGenericHandler(t *testing.T) {
+	h := GenericPage(func() (source.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
+	mux := http.NewServeMux()
+	mux.Handle("/duel", h)
+	mux.Handle("/static/", StaticHandler())
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	get := func(url string) (int, string, []byte) {
+		res, err := http.Get(srv.URL + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, res.Header.Get("Content-Type"), b
+	}
+	code, typ, body := get("/duel")
+	if code != 200 || !strings.HasPrefix(typ, "text/html") || !bytes.Contains(body, []byte(`src="/static/board.js"`)) || !bytes.Contains(body, []byte("toyduel · 2 players: a, b")) {
+		t.Fatalf("page: %d %s\n%s", code, typ, body)
+	}
+	code, typ, body = get("/duel?data=1")
+	if code != 200 || typ != "application/gzip" {
+		t.Fatalf("data: %d %s", code, typ)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Packed
+	if err := json.NewDecoder(zr).Decode(&p); err != nil || len(p.Frames) != 21 {
+		t.Fatalf("data: %v, %d frames", err, len(p.Frames))
+	}
+	if code, typ, _ = get("/static/board.js"); code != 200 || !strings.HasPrefix(typ, "text/javascript") {
+		t.Errorf("board.js: %d %s", code, typ)
+	}
+	h.Limits = StreamLimits{MaxFrames: 5}
+	if code, _, body = get("/duel?data=1"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "too big") {
+		t.Errorf("too big: %d %s", code, body)
+	}
+	h.Open = func() (source.Stream, error) { return nil, errors.New("not a replay") }
+	if code, _, body = get("/duel"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "not a replay") {
+		t.Errorf("broken: %d %s", code, body)
+	}
+	lib, err := OpenLibrary(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	res, err := http.Get(base + "/game/x.rwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("/game/ without OpenStream: %d", res.StatusCode)
+	}
+}

@@ -1,0 +1,668 @@
+// rewind generic replay page: any game through the seam (viewer.Packed,
+// docs/viewer.md "The generic page"). Loads the packed frames once (gzip'd
+// JSON), then draws any turn of a Square, Hex or HexAxial board on a
+// canvas: cells coloured by terrain and owner with their value and
+// badges, the entities with a health bar and a label, the effects of the
+// turn (lines, areas, paths step by step, marks), the active player. The
+// shell (shell.js) owns the turn, the scrubber, the keys and #turn=N.
+// Everything from the replay (player names above all) is put in the page
+// as text, never as HTML.
+//
+// A game may bring its own script, static/<ruleset>.js, loaded before
+// this one, registering a painter that overrides any of these (each may
+// return null/false to keep the generic drawing):
+//
+//   (window.Rewind = window.Rewind || {}).boards = Rewind.boards || {};
+//   Rewind.boards['skyport'] = {
+//     terrainColor: function (terrain, cell, dark) { return css colour },
+//     terrainName:  function (terrain) { return 'rock' },   // inspector
+//     cellLabel:    function (cell) { return text },          // not the value
+//     badge:        function (bit, name) { return {text, color} },
+//     entity: function (ctx, e, at, r, g) { draw; return true },
+//     effect: function (ctx, e, g) { draw; return true },
+//     legend: 'what the colours mean'
+//   };
+//
+// where cell is {x, y, terrain, owner, value, badges}, at the entity's
+// pixel centre, r the cell radius and g the page's geometry and colours
+// (g.center(x, y), g.r, g.color(p), g.dark).
+(function () {
+  'use strict';
+
+  var Rewind = window.Rewind = window.Rewind || {};
+  Rewind.boards = Rewind.boards || {};
+  var root = document.getElementById('generic');
+  if (!root) return;
+  performance.mark('rw-script');
+
+  var el = RewindShell.el, clear = RewindShell.clear, fmt = RewindShell.fmt, dark = RewindShell.dark;
+  var P = null, F = 0, W = 0, H = 0, N = 0, NP = 0, topo = 'square';
+  var painter = {};
+  var turn = 0, showEffects = true, hover = -1, pinned = -1, selected = -1;
+  var SQRT3 = Math.sqrt(3), PAD = 6, R = 20, dpr = 1;
+  var EMPTY = dark ? '#2b2c31' : '#efece4';
+  var TERRAIN = dark ? ['#2b2c31', '#4a4740', '#3d4a3a', '#4b3f33', '#36434f', '#4a3a4a', '#3f4a48']
+    : ['#efece4', '#b9b2a3', '#c5d4b8', '#d6c3a0', '#b8c8d8', '#d4bfd4', '#bfd6d2'];
+  var INK = dark ? '#e4e4e7' : '#1d1d1f';
+
+  var canvas = document.getElementById('board');
+  var ctx = canvas.getContext('2d');
+  var effectsBox = document.getElementById('show-effects');
+  var playersTable = document.getElementById('players');
+  var inspector = document.getElementById('inspector');
+  var commandsPanel = document.getElementById('commands');
+  var eventsPanel = document.getElementById('events');
+  var legend = document.getElementById('legend');
+  var activeBar = document.getElementById('active');
+  var chartsBox = document.getElementById('charts');
+
+  // The API the tests drive.
+  var api = window.rewind = {
+    game: 'generic',
+    ready: false,
+    error: null,
+    chartsReady: false,
+    seek: function (t) { shell.seek(t); },
+    turn: function () { return turn; },
+    frames: function () { return F; },
+    packed: function () { return P; },
+    // drawn says what the last draw put on the board.
+    drawn: { cells: 0, entities: 0, effects: [] },
+    // center(x, y) is the canvas pixel (device pixels) at a cell's centre.
+    center: function (x, y) { var c = center(x, y); return [Math.round(c[0] * dpr), Math.round(c[1] * dpr)]; },
+    cell: function (t, x, y) { cellsAt(t); return cellOf(y * W + x); },
+    color: function (p) { return color(p); },
+    radius: function () { return R; },
+    select: function (p) { select(p); }
+  };
+
+  var shell = RewindShell({
+    frames: function () { return P ? F : 0; },
+    onTurn: showTurn,
+    actions: {
+      'next-event': function () { jumpEvent(1); },
+      'prev-event': function () { jumpEvent(-1); }
+    },
+    keys: function (e) {
+      switch (e.key) {
+        case 'e': case 'E': setEffects(!showEffects); return true;
+        case 'n': case 'N': jumpEvent(1); return true;
+        case 'p': case 'P': jumpEvent(-1); return true;
+      }
+      return false;
+    },
+    onEscape: function () { if (pinned >= 0) { pinned = -1; draw(); renderInspector(); } },
+    onResize: function () {
+      layout(); draw();
+      charts.forEach(function (c) { c.chart.resize(); c.rect = null; c.move(turn); });
+    }
+  });
+
+  function color(p) { return p >= 0 && P ? P.palette[p % P.palette.length] : (dark ? '#777' : '#888'); }
+  function swatch(p) { var s = el('span', { cls: 'swatch' }); s.style.background = color(p); return s; }
+  function name(p) { return p >= 0 && p < NP ? P.players[p].name : 'nobody'; }
+  function words(s) { return String(s || '').replace(/_/g, ' '); }
+
+  // ---- cells: frame 0 whole, then each frame's changes ------------------
+  // The cells of the frame shown (cur) are kept whole; every K frames a
+  // copy is kept the first time the walk passes, so a seek replays at
+  // most K frames of changes.
+  var K = 32, cur = -1, terrain, owner, value, badges, checkpoints = {};
+  function applyFrame(t) {
+    var c = P.frames[t].cells, i, k;
+    if (t === 0) {
+      for (i = 0; i < N; i++) { terrain[i] = c[4 * i]; owner[i] = c[4 * i + 1]; value[i] = c[4 * i + 2]; badges[i] = c[4 * i + 3]; }
+    } else {
+      for (k = 0, i = -1; k + 4 < c.length; k += 5) {
+        i += c[k];
+        terrain[i] = c[k + 1]; owner[i] = c[k + 2]; value[i] = c[k + 3]; badges[i] = c[k + 4];
+      }
+    }
+    cur = t;
+    if (t % K === 0 && !checkpoints[t]) checkpoints[t] = [terrain.slice(), owner.slice(), value.slice(), badges.slice()];
+  }
+  function cellsAt(t) {
+    if (t === cur) return;
+    if (t < cur || t - cur > K) {
+      var c = Math.floor(t / K) * K;
+      while (c > 0 && !checkpoints[c]) c -= K;
+      var cp = checkpoints[c];
+      terrain.set(cp[0]); owner.set(cp[1]); value.set(cp[2]); badges.set(cp[3]);
+      cur = c;
+    }
+    while (cur < t) applyFrame(cur + 1);
+  }
+  function cellOf(i) {
+    return { x: i % W, y: Math.floor(i / W), terrain: terrain[i], owner: owner[i], value: value[i], badges: badges[i] };
+  }
+
+  // ---- geometry ---------------------------------------------------------
+  // square: cells of side 2R; hex: pointy-top hexagons of radius R, even
+  // rows shifted right by half a cell (Monad's map); hex-axial: flat-top
+  // hexagons of radius R in a diamond, (0, 0) at the top, X growing
+  // down-left and Y down-right (Skyport's map).
+  var OX = 0; // hex-axial: x of (0, 0)'s centre
+  function center(x, y) {
+    if (topo === 'hex') return [PAD + SQRT3 * R * (x + 0.5 + (y % 2 === 0 ? 0.5 : 0)), PAD + R + 1.5 * R * y];
+    if (topo === 'hex-axial') return [OX + 1.5 * R * (y - x), PAD + SQRT3 / 2 * R * (1 + x + y)];
+    return [PAD + R * (2 * x + 1), PAD + R * (2 * y + 1)];
+  }
+  // step is the distance between neighbours' centres.
+  function step() { return topo === 'square' ? 2 * R : SQRT3 * R; }
+  function size(r) {
+    if (topo === 'hex') return [2 * PAD + (W + 0.5) * SQRT3 * r, 2 * PAD + 1.5 * r * (H - 1) + 2 * r];
+    if (topo === 'hex-axial') return [2 * PAD + 2 * r + 1.5 * r * (W - 1 + H - 1), 2 * PAD + SQRT3 * r * (1 + (W - 1 + H - 1) / 2)];
+    return [2 * PAD + 2 * r * W, 2 * PAD + 2 * r * H];
+  }
+  function cellPath(cx, cy, r) {
+    ctx.beginPath();
+    if (topo === 'square') { ctx.rect(cx - r, cy - r, 2 * r, 2 * r); return; }
+    var off = topo === 'hex' ? -90 : 0;
+    for (var k = 0; k < 6; k++) {
+      var a = Math.PI / 180 * (60 * k + off), px = cx + r * Math.cos(a), py = cy + r * Math.sin(a);
+      if (k === 0) ctx.moveTo(px, py); else ctx.lineTo(px, py);
+    }
+    ctx.closePath();
+  }
+  // distance is the number of steps between two cells, by each
+  // topology's neighbours (engine.Topology).
+  function distance(x1, y1, x2, y2) {
+    if (topo === 'square') return Math.abs(x1 - x2) + Math.abs(y1 - y2);
+    if (topo === 'hex-axial') { var dj = x1 - x2, dk = y1 - y2; return Math.max(Math.abs(dj), Math.abs(dk), Math.abs(dj - dk)); }
+    // hex: even rows shifted right ("even-r"); through axial coordinates.
+    var qa = x1 - (y1 + (y1 & 1)) / 2, qb = x2 - (y2 + (y2 & 1)) / 2, dq = qa - qb, dr = y1 - y2;
+    return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+  }
+
+  function layout() {
+    var wrap = canvas.parentNode;
+    var availW = Math.max(240, Math.min(wrap.clientWidth || 600, 1000));
+    var availH = Math.max(320, Math.min(window.innerHeight * 0.72, 900));
+    var s1 = size(1), fixed = size(0);
+    R = Math.min((availW - fixed[0]) / (s1[0] - fixed[0]), (availH - fixed[1]) / (s1[1] - fixed[1]), 44);
+    R = Math.max(5, Math.floor(R * 10) / 10);
+    var sz = size(R);
+    OX = PAD + R + 1.5 * R * (W - 1);
+    dpr = window.devicePixelRatio || 1;
+    canvas.style.width = Math.ceil(sz[0]) + 'px';
+    canvas.style.height = Math.ceil(sz[1]) + 'px';
+    canvas.width = Math.round(Math.ceil(sz[0]) * dpr);
+    canvas.height = Math.round(Math.ceil(sz[1]) * dpr);
+  }
+
+  function cellAt(ev) {
+    var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top, best = -1, bd = Infinity;
+    for (var i = 0; i < N; i++) {
+      var c = center(i % W, Math.floor(i / W)), d = (c[0] - px) * (c[0] - px) + (c[1] - py) * (c[1] - py);
+      if (d < bd) { bd = d; best = i; }
+    }
+    return bd <= R * R * 1.1 ? best : -1;
+  }
+
+  // ---- drawing ----------------------------------------------------------
+  function textColor(hex) {
+    var r = parseInt(hex.substr(1, 2), 16), g = parseInt(hex.substr(3, 2), 16), b = parseInt(hex.substr(5, 2), 16);
+    return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? '#111' : '#fff';
+  }
+  function terrainColor(c) {
+    var v = painter.terrainColor && painter.terrainColor(c.terrain, c, dark);
+    if (v) return v;
+    var t = Math.abs(Math.round(c.terrain));
+    return TERRAIN[t % TERRAIN.length];
+  }
+  function badgeOf(bit) {
+    var b = painter.badge && painter.badge(bit, P.board.badges[bit]);
+    return b || { text: (P.board.badges[bit] || '?').charAt(0).toUpperCase(), color: dark ? '#ddd' : '#333' };
+  }
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance };
+
+  function draw() {
+    if (!P) return;
+    cellsAt(turn);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    geometry.r = R;
+    var f = P.frames[turn], occupied = {}, cells = 0;
+    (f.entities || []).forEach(function (e) { occupied[e.y * W + e.x] = (occupied[e.y * W + e.x] || 0) + 1; });
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    var inner = topo === 'square' ? R - 0.5 : R - 0.6;
+    for (var i = 0; i < N; i++) {
+      var x = i % W, y = Math.floor(i / W), c = center(x, y), cell = cellOf(i);
+      cellPath(c[0], c[1], inner);
+      ctx.fillStyle = terrainColor(cell);
+      ctx.fill();
+      if (cell.owner >= 0) {
+        cellPath(c[0], c[1], inner * 0.8);
+        ctx.globalAlpha = selected >= 0 && cell.owner !== selected ? 0.3 : 0.8;
+        ctx.fillStyle = color(cell.owner);
+        ctx.fill();
+        ctx.globalAlpha = 1;
+      }
+      cellPath(c[0], c[1], inner);
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = dark ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.14)';
+      ctx.stroke();
+      cells++;
+      var label = painter.cellLabel ? painter.cellLabel(cell) : null;
+      if (label == null && cell.value !== 0) label = Math.abs(cell.value) > 99999 ? Math.round(cell.value / 1000) + 'k' : String(cell.value);
+      if (label && R >= 9) {
+        var busy = occupied[i];
+        ctx.font = (busy ? Math.max(7, Math.round(R * 0.36)) : Math.max(8, Math.round(R * 0.55))) + 'px system-ui, sans-serif';
+        ctx.fillStyle = cell.owner >= 0 ? textColor(color(cell.owner)) : INK;
+        ctx.fillText(label, c[0], busy ? c[1] + R * 0.68 : c[1]);
+      }
+      if (cell.badges && R >= 8) drawBadges(cell.badges, c);
+      if (i === pinned || (pinned < 0 && i === hover)) {
+        cellPath(c[0], c[1], R - 1.5);
+        ctx.lineWidth = 2.5;
+        ctx.strokeStyle = dark ? '#6ea2ff' : '#1f5fbf';
+        ctx.stroke();
+      }
+    }
+    var drawnEffects = [];
+    if (showEffects) (f.effects || []).forEach(function (e) { if (drawEffect(e, 'under')) drawnEffects.push(e.k + ':' + (e.n || '')); });
+    var ents = drawEntities(f.entities || []);
+    if (showEffects) (f.effects || []).forEach(function (e) { drawEffect(e, 'over'); });
+    api.drawn = { cells: cells, entities: ents, effects: drawnEffects };
+  }
+
+  function drawBadges(bits, c) {
+    var k = 0, s = Math.max(5, R * 0.3);
+    for (var b = 0; b < 32; b++) {
+      if (!(bits & (1 << b)) || b >= P.board.badges.length) continue;
+      var bd = badgeOf(b), bx = c[0] - R * 0.5 + k * (s * 1.15), by = c[1] - R * 0.52;
+      ctx.fillStyle = dark ? 'rgba(20,20,24,0.85)' : 'rgba(255,255,255,0.9)';
+      ctx.beginPath(); ctx.arc(bx, by, s * 0.62, 0, 2 * Math.PI); ctx.fill();
+      ctx.lineWidth = 1; ctx.strokeStyle = bd.color; ctx.stroke();
+      ctx.fillStyle = bd.color;
+      ctx.font = 'bold ' + Math.round(s * 0.8) + 'px system-ui, sans-serif';
+      ctx.fillText(bd.text, bx, by + 0.5);
+      k++;
+    }
+  }
+
+  // Entities: a disc in the owner's colour with its label, a health bar
+  // above (full at the most health its kind has in the replay); several on
+  // one cell are spread around its centre.
+  var maxHealth = {};
+  function drawEntities(list) {
+    var at = {}, n = 0;
+    list.forEach(function (e) { var i = e.y * W + e.x; at[i] = (at[i] || 0) + 1; });
+    var seen = {};
+    list.forEach(function (e) {
+      if (e.x < 0 || e.y < 0 || e.x >= W || e.y >= H) return;
+      var i = e.y * W + e.x, k = seen[i] = (seen[i] || 0) + 1, m = at[i], c = center(e.x, e.y);
+      if (m > 1) { var a = 2 * Math.PI * (k - 1) / m; c = [c[0] + Math.cos(a) * R * 0.35, c[1] + Math.sin(a) * R * 0.35]; }
+      n++;
+      if (painter.entity && painter.entity(ctx, e, c, R, geometry)) return;
+      var r = R * (m > 1 ? 0.36 : 0.5), fade = selected >= 0 && e.p !== selected;
+      ctx.globalAlpha = fade ? 0.35 : 1;
+      ctx.beginPath(); ctx.arc(c[0], c[1] + 1.5, r, 0, 2 * Math.PI);
+      ctx.fillStyle = 'rgba(0,0,0,0.3)'; ctx.fill();
+      ctx.beginPath(); ctx.arc(c[0], c[1], r, 0, 2 * Math.PI);
+      ctx.fillStyle = color(e.p); ctx.fill();
+      ctx.lineWidth = Math.max(1.5, R * 0.08); ctx.strokeStyle = dark ? '#111' : '#fff'; ctx.stroke();
+      var label = e.l || (e.k || '?').charAt(0).toUpperCase();
+      if (R >= 9) {
+        ctx.font = 'bold ' + Math.max(8, Math.round(r * (label.length > 2 ? 0.7 : 0.95))) + 'px system-ui, sans-serif';
+        ctx.fillStyle = textColor(color(e.p));
+        ctx.fillText(label.length > 4 ? label.substr(0, 4) : label, c[0], c[1] + 0.5);
+      }
+      var mh = maxHealth[e.k] || 0;
+      if (mh > 0) {
+        var bw = R * 1.2, bh = Math.max(3, R * 0.14), bx = c[0] - bw / 2, by = c[1] - r - bh - 3, fr = Math.max(0, Math.min(1, e.h / mh));
+        ctx.fillStyle = dark ? '#111' : '#333'; ctx.fillRect(bx - 1, by - 1, bw + 2, bh + 2);
+        ctx.fillStyle = fr > 0.5 ? '#2e9d3a' : fr > 0.25 ? '#e0a100' : '#d0342c';
+        ctx.fillRect(bx, by, bw * fr, bh);
+      }
+      ctx.globalAlpha = 1;
+    });
+    return n;
+  }
+
+  function inBoard(x, y) { return x >= 0 && y >= 0 && x < W && y < H; }
+  function arrowHead(x, y, ux, uy, h, fill) {
+    ctx.beginPath();
+    ctx.moveTo(x + ux * h * 0.5, y + uy * h * 0.5);
+    ctx.lineTo(x - ux * h + uy * h * 0.6, y - uy * h - ux * h * 0.6);
+    ctx.lineTo(x - ux * h - uy * h * 0.6, y - uy * h + ux * h * 0.6);
+    ctx.closePath(); ctx.fillStyle = fill; ctx.fill();
+  }
+  // drawEffect draws one effect of the turn: areas and paths under the
+  // entities ('under'), lines and marks over them ('over'); it reports
+  // whether e is one it draws in that pass and could place.
+  function drawEffect(e, pass) {
+    var under = e.k === 'area' || e.k === 'path';
+    if (!inBoard(e.x, e.y) || (pass === 'over' && under)) return false;
+    if (pass === 'under' && !under) return true; // counted here, drawn over the entities
+    if (painter.effect && painter.effect(ctx, e, geometry)) return true;
+    var col = color(e.p), a = center(e.x, e.y);
+    ctx.save();
+    if (e.k === 'line') {
+      var b = center(e.x2, e.y2), dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1, ux = dx / len, uy = dy / len;
+      ctx.lineCap = 'round';
+      ctx.lineWidth = Math.max(5, R * 0.32); ctx.strokeStyle = 'rgba(255,255,255,0.75)';
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+      ctx.lineWidth = Math.max(2.5, R * 0.14); ctx.strokeStyle = col;
+      ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0] - ux * R * 0.3, b[1] - uy * R * 0.3); ctx.stroke();
+      arrowHead(b[0] - ux * R * 0.3, b[1] - uy * R * 0.3, ux, uy, Math.max(7, R * 0.4), col);
+      burst(b[0], b[1], R * 0.45, col);
+    } else if (e.k === 'area') {
+      var rad = Math.max(0, e.r || 0);
+      for (var i = 0; i < N; i++) {
+        var x = i % W, y = Math.floor(i / W);
+        if (distance(x, y, e.x, e.y) > rad) continue;
+        var c = center(x, y);
+        cellPath(c[0], c[1], R - 1);
+        ctx.globalAlpha = 0.38; ctx.fillStyle = col; ctx.fill();
+        ctx.globalAlpha = 1; ctx.lineWidth = 2; ctx.setLineDash([4, 3]); ctx.strokeStyle = col; ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      burst(a[0], a[1], R * 0.6, col);
+    } else if (e.k === 'path') {
+      var pts = [a];
+      for (var k = 0; k + 1 < (e.pts || []).length; k += 2) if (inBoard(e.pts[k], e.pts[k + 1])) pts.push(center(e.pts[k], e.pts[k + 1]));
+      ctx.lineWidth = Math.max(3, R * 0.16); ctx.strokeStyle = col; ctx.setLineDash([R * 0.3, R * 0.2]); ctx.lineCap = 'round';
+      ctx.beginPath(); pts.forEach(function (p, j) { if (j === 0) ctx.moveTo(p[0], p[1]); else ctx.lineTo(p[0], p[1]); }); ctx.stroke();
+      ctx.setLineDash([]);
+      // Each step numbered, in order.
+      pts.forEach(function (p, j) {
+        if (j === 0) return;
+        var q = pts[j - 1], dx = p[0] - q[0], dy = p[1] - q[1], l = Math.sqrt(dx * dx + dy * dy) || 1;
+        var mx = (p[0] + q[0]) / 2, my = (p[1] + q[1]) / 2;
+        arrowHead(mx + dx / l * R * 0.2, my + dy / l * R * 0.2, dx / l, dy / l, Math.max(6, R * 0.3), col);
+        ctx.beginPath(); ctx.arc(p[0], p[1], Math.max(6, R * 0.26), 0, 2 * Math.PI);
+        ctx.fillStyle = dark ? '#111' : '#fff'; ctx.fill(); ctx.lineWidth = 2; ctx.strokeStyle = col; ctx.stroke();
+        ctx.fillStyle = col; ctx.font = 'bold ' + Math.max(8, Math.round(R * 0.3)) + 'px system-ui, sans-serif';
+        ctx.fillText(String(j), p[0], p[1] + 0.5);
+      });
+    } else {
+      // A mark: its value (damage negative, red), or its name.
+      var text = e.v ? (e.v > 0 ? '+' : '−') + Math.abs(e.v) : words(e.n || '•');
+      ctx.font = 'bold ' + Math.max(10, Math.round(R * 0.55)) + 'px system-ui, sans-serif';
+      ctx.lineWidth = 3.5; ctx.strokeStyle = dark ? '#000' : '#fff'; ctx.lineJoin = 'round';
+      var mx2 = a[0] + R * 0.52, my2 = a[1] + R * 0.05;
+      ctx.textAlign = 'left';
+      ctx.strokeText(text, mx2, my2);
+      ctx.fillStyle = e.v < 0 ? '#d0342c' : e.v > 0 ? '#1c8c2c' : INK;
+      ctx.fillText(text, mx2, my2);
+    }
+    ctx.restore();
+    return true;
+  }
+  function burst(x, y, r, col) {
+    ctx.beginPath();
+    for (var k = 0; k < 16; k++) {
+      var a = Math.PI / 8 * k, rr = k % 2 ? r * 0.45 : r;
+      if (k === 0) ctx.moveTo(x + rr, y); else ctx.lineTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
+    }
+    ctx.closePath();
+    ctx.fillStyle = '#ffd23f'; ctx.globalAlpha = 0.9; ctx.fill(); ctx.globalAlpha = 1;
+    ctx.lineWidth = 1.5; ctx.strokeStyle = col; ctx.stroke();
+  }
+
+  // ---- panels -----------------------------------------------------------
+  function renderActive() {
+    clear(activeBar);
+    var f = P.frames[turn], next = turn + 1 < F ? P.frames[turn + 1].active : -1;
+    if (!P.sequential) { activeBar.hidden = true; canvas.style.boxShadow = ''; return; }
+    activeBar.hidden = false;
+    if (f.active >= 0) {
+      activeBar.appendChild(el('span', { cls: 'who', 'data-player': String(f.active) }, swatch(f.active), el('b', { text: name(f.active) }), ' acted this turn'));
+      canvas.style.boxShadow = '0 0 0 3px ' + color(f.active);
+    } else {
+      activeBar.appendChild(el('span', { text: turn === 0 ? 'The board before the first turn.' : 'Nobody acted this turn.' }));
+      canvas.style.boxShadow = '';
+    }
+    if (next >= 0) activeBar.appendChild(el('span', { cls: 'next' }, ' · next: ', swatch(next), name(next)));
+  }
+
+  function renderPlayers() {
+    clear(playersTable);
+    var f = P.frames[turn], head = el('tr');
+    head.appendChild(el('th', { text: '#', title: 'rank after this turn' }));
+    head.appendChild(el('th', { text: 'player' }));
+    P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') })); });
+    playersTable.appendChild(el('thead', null, head));
+    var rank = {};
+    (f.ranking || []).forEach(function (p, i) { rank[p] = i + 1; });
+    var body = el('tbody');
+    for (var p = 0; p < NP; p++) {
+      var cls = [];
+      if (p === selected) cls.push('selected');
+      if (P.sequential && p === f.active) cls.push('active');
+      var tr = el('tr', { 'data-player': String(p), cls: cls.join(' ') });
+      tr.appendChild(el('td', { text: rank[p] ? String(rank[p]) : '' }));
+      var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), name(p));
+      if (f.faults && f.faults[p]) nm.appendChild(el('span', { cls: 'fault', title: f.faults[p], text: ' ⚠ ' + f.faults[p] }));
+      tr.appendChild(nm);
+      (f.values[p] || []).forEach(function (v, i) { tr.appendChild(el('td', { cls: i === P.score ? 'score' : '', text: fmt(v) })); });
+      body.appendChild(tr);
+    }
+    playersTable.appendChild(body);
+  }
+
+  function renderInspector() {
+    var i = pinned >= 0 ? pinned : hover;
+    clear(inspector);
+    if (i < 0) { inspector.appendChild(el('p', { cls: 'hint', text: 'Hover or click a cell.' })); return; }
+    cellsAt(turn);
+    var c = cellOf(i), tb = el('table');
+    inspector.appendChild(el('h3', { text: 'cell (' + c.x + ', ' + c.y + ')' + (pinned >= 0 ? ' · pinned' : '') }));
+    var tname = painter.terrainName ? painter.terrainName(c.terrain) : null;
+    function row(k, v) { tb.appendChild(el('tr', null, el('th', { text: k }), el('td', null, v))); }
+    row(words(P.board.terrain) || 'terrain', tname != null ? tname + ' (' + c.terrain + ')' : fmt(c.terrain));
+    var ow = el('span', null, c.owner >= 0 ? swatch(c.owner) : null, name(c.owner));
+    row('owner', ow);
+    row(words(P.board.value) || 'value', fmt(c.value));
+    var bs = [];
+    (P.board.badges || []).forEach(function (b, k) { if (c.badges & (1 << k)) bs.push(words(b)); });
+    if (P.board.badges && P.board.badges.length) row('badges', bs.join(', ') || 'none');
+    (P.frames[turn].entities || []).forEach(function (e) {
+      if (e.x !== c.x || e.y !== c.y) return;
+      row(words(e.k), el('span', null, swatch(e.p), name(e.p) + ' · health ' + fmt(e.h) + (e.v ? ' · ' + fmt(e.v) : '') + (e.l ? ' · ' + e.l : '')));
+    });
+    inspector.appendChild(tb);
+  }
+
+  // The commands of the turn (the selected player's, or everyone's), the
+  // failed ones struck through with their error, and a bot log: the
+  // selected player's, else the active one's.
+  function renderCommands() {
+    clear(commandsPanel);
+    var f = P.frames[turn];
+    commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
+    if (turn === 0) { commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Turn 0 is the board before the first turn.' })); return; }
+    if (!P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'This replay records states, not commands.' }));
+    var errs = {};
+    (f.errors || []).forEach(function (e) { (errs[e.p] = errs[e.p] || []).push(e); });
+    var any = false;
+    for (var p = 0; p < NP; p++) {
+      if (selected >= 0 && p !== selected) continue;
+      var cmds = (f.commands || [])[p] || [], pe = errs[p] || [], sent = f.sent ? f.sent[p] : cmds.length;
+      if (!cmds.length && !pe.length && !sent) continue;
+      any = true;
+      var box = el('div', { cls: 'player-cmds', 'data-player': String(p) }, el('h4', null, swatch(p), name(p)));
+      var list = el('ol', { start: '0' });
+      cmds.forEach(function (c, k) {
+        var bad = pe.filter(function (e) { return e.i === k; });
+        var li = el('li', { cls: bad.length ? 'failed' : '' }, el('span', { cls: 'cmd', text: c }));
+        bad.forEach(function (e) { li.appendChild(el('div', { cls: 'err', text: e.t + (e.c ? ' (' + e.c + ')' : '') })); });
+        list.appendChild(li);
+      });
+      if (cmds.length) box.appendChild(list);
+      if (sent > cmds.length) box.appendChild(el('p', { cls: 'hint', text: '…and ' + (sent - cmds.length) + ' more not kept (see the notice)' }));
+      pe.forEach(function (e) { if (e.i < 0 || e.i >= cmds.length) box.appendChild(el('div', { cls: 'err', text: (e.i < 0 ? '' : 'command ' + e.i + ': ') + e.t })); });
+      commandsPanel.appendChild(box);
+    }
+    if (!any) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'No commands.' }));
+    var who = selected >= 0 ? selected : f.active;
+    if (who < 0) return;
+    var log = (f.logs || [])[who] || '';
+    commandsPanel.appendChild(el('h4', { cls: 'botlog-head' }, 'Bot log of ', swatch(who), name(who), ' this turn'));
+    if (log) commandsPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
+    else commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
+  }
+
+  function buildLegend() {
+    clear(legend);
+    for (var p = 0; p < NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
+    var key = [];
+    if (painter.legend) key.push(painter.legend);
+    else {
+      if (P.board.terrain) key.push('ground: ' + words(P.board.terrain));
+      if (P.board.value) key.push('number: ' + words(P.board.value));
+      (P.board.badges || []).forEach(function (b, k) { key.push(badgeOf(k).text + ': ' + words(b)); });
+      key.push('discs: units with their health');
+      key.push('arrows, blasts, numbered paths: the turn\'s effects (E hides them)');
+    }
+    legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') }));
+  }
+
+  // ---- events -----------------------------------------------------------
+  var events = null;
+  function buildEvents() {
+    var items = [];
+    P.frames.forEach(function (f, t) {
+      (f.events || []).forEach(function (e) { items.push({ turn: t, kind: e.n, player: e.p, text: e.t }); });
+    });
+    var kinds = P.event_kinds.map(function (k) { return { kind: k.Name, title: words(k.Name) }; });
+    items.forEach(function (e) {
+      if (!kinds.some(function (k) { return k.kind === e.kind; })) kinds.push({ kind: e.kind, title: words(e.kind) });
+    });
+    events = RewindShell.eventList(eventsPanel, items, kinds, swatch, function (t) { shell.pause(); shell.seek(t); });
+  }
+  function jumpEvent(d) {
+    var t = events ? events.step(turn, d) : -1;
+    if (t >= 0) { shell.pause(); shell.seek(t); }
+  }
+
+  // ---- charts: one per metric, a line per player -------------------------
+  var charts = [];
+  var roundTick = RewindShell.roundTick(function () { return F; });
+  function buildCharts() {
+    clear(chartsBox);
+    if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
+    P.metrics.forEach(function (m) {
+      chartsBox.appendChild(el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': m.name }));
+    });
+    var later = function () { requestAnimationFrame(function () { setTimeout(function () { RewindShell.loadECharts(root, initCharts); }, 0); }); };
+    if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
+  }
+  function chartOption(m, i) {
+    var cats = [], lines = [];
+    for (var t = 1; t < F; t++) cats.push(t);
+    for (var p = 0; p < NP; p++) {
+      var data = [];
+      for (var t2 = 1; t2 < F; t2++) data.push((P.frames[t2].values[p] || [])[i]);
+      lines.push({ type: 'line', name: P.players[p].label || name(p), data: data, showSymbol: false, color: color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
+    }
+    return {
+      animation: false,
+      title: { text: words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''), textStyle: { fontSize: 14 } },
+      tooltip: { trigger: 'axis' },
+      legend: { top: 26, type: 'scroll' },
+      grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
+      xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
+      yAxis: { type: 'value', minInterval: 1 },
+      dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
+      series: lines
+    };
+  }
+  function initCharts() {
+    if (charts.length || !window.echarts) return;
+    chartsBox.querySelectorAll('.metric-chart').forEach(function (div, i) {
+      var c = shell.chart(div, chartOption(P.metrics[i], i));
+      c.chart.on('datazoom', function () { c.move(turn); });
+      charts.push(c);
+      c.move(turn);
+    });
+    api.chartsReady = true;
+  }
+
+  // ---- navigation -------------------------------------------------------
+  function showTurn(t) {
+    turn = t;
+    draw();
+    renderActive();
+    renderPlayers();
+    renderInspector();
+    renderCommands();
+    if (events) events.mark(t);
+    charts.forEach(function (c) { c.move(t); });
+  }
+  function setEffects(on) { showEffects = on; effectsBox.checked = on; draw(); }
+  function select(p) {
+    selected = p;
+    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+    draw(); renderPlayers(); renderCommands();
+    charts.forEach(function (c) {
+      c.chart.dispatchAction({ type: 'downplay' });
+      if (selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: P.players[selected].label || name(selected) });
+    });
+  }
+  function wire() {
+    shell.wire();
+    effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
+    canvas.addEventListener('mousemove', function (ev) {
+      var i = cellAt(ev);
+      if (i === hover) return;
+      hover = i;
+      if (pinned < 0) { draw(); renderInspector(); }
+    });
+    canvas.addEventListener('mouseleave', function () { hover = -1; if (pinned < 0) { draw(); renderInspector(); } });
+    canvas.addEventListener('click', function (ev) {
+      var i = cellAt(ev);
+      pinned = pinned === i ? -1 : i;
+      draw(); renderInspector();
+    });
+    function pick(ev, sel) {
+      var it = ev.target.closest(sel);
+      if (!it) return;
+      var p = parseInt(it.getAttribute('data-player'), 10);
+      select(selected === p ? -1 : p);
+    }
+    legend.addEventListener('click', function (ev) { pick(ev, '.item.player'); });
+    playersTable.addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
+  }
+
+  function parse(buf) {
+    performance.mark('rw-data');
+    P = JSON.parse(new TextDecoder().decode(buf));
+    if (!P || P.version !== 1) throw new Error('not a generic replay of version 1');
+    F = P.frames.length; W = P.board.width; H = P.board.height; N = W * H; NP = P.players.length;
+    topo = P.board.topology;
+    painter = Rewind.boards[P.game] || {};
+    terrain = new Float64Array(N); owner = new Int32Array(N); value = new Float64Array(N); badges = new Uint32Array(N);
+    P.frames.forEach(function (f) {
+      (f.entities || []).forEach(function (e) { maxHealth[e.k] = Math.max(maxHealth[e.k] || 0, e.h); });
+    });
+    applyFrame(0);
+  }
+
+  function notices() {
+    var main = root;
+    if (P.warning) main.parentNode.insertBefore(el('p', { cls: 'warning', role: 'alert', text: P.warning }), main);
+    if (P.notice) main.parentNode.insertBefore(el('p', { cls: 'notice', 'data-testid': 'notice', text: P.notice }), main);
+  }
+
+  function start(buf) {
+    parse(buf);
+    notices();
+    layout();
+    buildLegend();
+    buildEvents();
+    buildCharts();
+    wire();
+    var t = shell.hashTurn();
+    shell.seek(t === null ? Math.min(1, F - 1) : t);
+    shell.loaded();
+    performance.mark('rw-first-frame');
+    api.ready = true;
+    // The checkpoints of the cells, once the first frame is on screen.
+    setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);
+  }
+
+  shell.load(root).then(start).catch(shell.fail);
+})();
