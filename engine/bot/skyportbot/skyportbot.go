@@ -32,10 +32,10 @@ var Names = []string{"random", "miner", "hunter", "artillery"}
 
 // Docs says in one line how each strategy plays, in Names order.
 var Docs = []string{
-	"random: a random loadout, then three random actions a turn (moves, mining, upgrades, shots in random directions)",
-	"miner: laser and mortar; walks to the nearest resource, mines it, upgrades whenever it can afford to, lasers anyone in line",
-	"hunter: laser and droid; closes in on the nearest opponent and fires as early in the turn as it can",
-	"artillery: mortar and laser; keeps two to four tiles away and shells, mines explosium to upgrade the mortar",
+	"a random loadout, then three random actions a turn (moves, mining, upgrades, shots in random directions)",
+	"laser and mortar; walks to the nearest resource, mines it, upgrades whenever it can afford to, lasers anyone in line",
+	"laser and droid; closes in on the nearest opponent and fires as early in the turn as it can",
+	"mortar and laser; keeps two to four tiles away and shells, mines explosium to upgrade the mortar",
 }
 
 // New returns the strategy called name with its choices drawn from
