@@ -375,7 +375,8 @@ func (t *turn) fire() bool {
 // upgrades queues every upgrade the actor can afford.
 func (t *turn) upgrades() {
 	me := t.self()
-	res := map[skyport.Weapon]int{skyport.Laser: me.Rubidium, skyport.Mortar: me.Explosium, skyport.Droid: me.Scrap}
+	var res [4]int // by weapon: the resource its upgrades cost
+	res[skyport.Laser], res[skyport.Mortar], res[skyport.Droid] = me.Rubidium, me.Explosium, me.Scrap
 	for _, w := range []skyport.Weapon{me.Primary, me.Secondary} {
 		lvl := me.Level(w)
 		cost := 4
