@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
+	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
 )
 
 // Info is what the shell needs to know about a game beyond its Ruleset.
@@ -94,7 +95,8 @@ var table = []entry{
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
 		MinTurns: 1, MaxTurns: monad.MaxMaxTurns, DefaultTurns: monad.DefaultMaxTurns,
-		Round: "turns",
+		Round:   "turns",
+		Vectors: &Vectors{Input: ".commands.json", Expected: ".states.json.gz", Conform: monadvectors.Conform},
 	}},
 }
 
