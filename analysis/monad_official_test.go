@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/monad"
+	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -43,7 +44,7 @@ func referenceLog(t *testing.T, name string) []byte {
 
 // recordMonadVector plays a vector's commands with rewind's engine into a
 // .rwd.
-func recordMonadVector(t *testing.T, v *conform.MonadVector) []byte {
+func recordMonadVector(t *testing.T, v *monadvectors.Vector) []byte {
 	t.Helper()
 	s, err := monad.New(v.Config())
 	if err != nil {
@@ -82,10 +83,7 @@ func TestMonadOfficialLogs(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		name := fmt.Sprintf("m%02d", n)
 		t.Run(name, func(t *testing.T) {
-			v, err := conform.ReadMonadVector(filepath.Join(monadVectors, name+".commands.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			v := testutil.MonadVector(t, filepath.Join(monadVectors, name+".commands.json"))
 			rwd := analyzeMonadData(t, recordMonadVector(t, v))
 			src, err := source.NewMonad(bytes.NewReader(referenceLog(t, name)), nil)
 			if err != nil {

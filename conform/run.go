@@ -30,8 +30,6 @@ type Divergence struct {
 	// For an error-count difference: the player and the counts.
 	UID              int
 	WantErrs, GotErr int
-	// Monad is set for a Monad vector (Round is then its Turn).
-	Monad *MonadDivergence
 	// Text is set for a vector of a game played through the seam: the
 	// game's own description of the first difference (engine.Conformer).
 	Text string
@@ -40,9 +38,6 @@ type Divergence struct {
 func (d *Divergence) String() string {
 	if d.Text != "" {
 		return d.Text
-	}
-	if d.Monad != nil {
-		return d.Monad.String()
 	}
 	if d.Frame != nil {
 		return "round " + strconv.Itoa(d.Round) + ": " + d.Frame.Where + ": " + d.Frame.Field + ": want " + d.Frame.Want + ", got " + d.Frame.Got
@@ -89,28 +84,15 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 // frame 0 (the map before registration); it must not keep the frame. An
 // error is returned only when the vector cannot be read.
 //
-// A Monad vector is compared by RunMonad (Rounds is then the number of
-// turns played); visit must be nil for it.
+// Another game's vector is compared by its own Conform
+// (rulesets.Info.Vectors; Rounds is then what it counts); visit must be
+// nil for it.
 func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
-	if v.Game != GameMonad && v.Game != GameColorfight2 {
+	if v.Game != GameColorfight2 {
 		if visit != nil {
 			return nil, fmt.Errorf("vector %s: a %s vector has no ColorfightII frames to visit", v.Name, v.Game)
 		}
 		return runSeam(v)
-	}
-	if v.Game == GameMonad {
-		if visit != nil {
-			return nil, fmt.Errorf("vector %s: a Monad vector has no ColorfightII frames to visit", v.Name)
-		}
-		mr, err := RunMonad(v.Commands, v.States)
-		if err != nil {
-			return nil, fmt.Errorf("vector %s: %w", v.Name, err)
-		}
-		res := &Result{Vector: v, Rounds: mr.Turns}
-		if mr.Divergence != nil {
-			res.Divergence = &Divergence{Round: mr.Divergence.Turn, Monad: mr.Divergence}
-		}
-		return res, nil
 	}
 	log, dec, closeFn, err := open(v)
 	if err != nil {
@@ -127,8 +109,8 @@ func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
 // Load reads the initial state of a vector from its .cfr (frames 0 and 1)
 // together with its command log.
 func Load(v Vector) (*Game, error) {
-	if v.Game == GameMonad {
-		return nil, fmt.Errorf("vector %s: a Monad vector, not a ColorfightII game", v.Name)
+	if v.Game != GameColorfight2 {
+		return nil, fmt.Errorf("vector %s: a %s vector, not a ColorfightII game", v.Name, v.Game)
 	}
 	log, dec, closeFn, err := open(v)
 	if err != nil {

@@ -174,3 +174,12 @@ func readAllBounded(r io.Reader, path string, limit int64) ([]byte, error) {
 }
 
 var errTooLarge = errors.New("vector file too large")
+
+// seamEndings lists the vector file endings of the registered games.
+func seamEndings() []string {
+	var out []string
+	for _, c := range conformers() {
+		out = append(out, "NAME"+c.v.Input+" + NAME"+c.v.Expected+" ("+c.id+")")
+	}
+	return out
+}

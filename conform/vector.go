@@ -21,6 +21,9 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
+// GameColorfight2 is the Game of a ColorfightII vector.
+const GameColorfight2 = "colorfight2"
+
 // Limits on a command log, so a hostile file cannot exhaust memory.
 const (
 	MaxCommandLogBytes = 256 << 20
@@ -28,22 +31,22 @@ const (
 )
 
 // Vector names one conformance vector: its command log and the
-// reference's output (a .cfr replay for ColorfightII, a states file for
-// Monad).
+// reference's output (a .cfr replay for ColorfightII; another game's
+// expected file, rulesets.Info.Vectors).
 type Vector struct {
 	Name     string // NAME, the common file-name stem
-	Game     string // GameColorfight2, GameMonad or another ruleset's id
+	Game     string // GameColorfight2 or another registered game's id
 	Commands string // path of NAME.commands.json (another game: its input file)
 	CFR      string // path of NAME.cfr (ColorfightII)
-	States   string // path of NAME.states.json.gz (Monad; another game: its expected file)
+	States   string // another game: the path of its expected file
 }
 
-// Find expands paths — directories, NAME.commands.json, NAME.cfr or
-// NAME.states.json.gz files — into vectors (sorted by name within a
-// directory). A directory contributes every *.commands.json in it. A
-// command file whose "format" is MonadFormat is a Monad vector and needs
-// NAME.states.json.gz beside it; any other is a ColorfightII vector and
-// needs NAME.cfr.
+// Find expands paths — directories or vector files — into vectors
+// (sorted by name within a directory, each game's in registry order). A
+// directory contributes every vector of a registered game
+// (rulesets.Info.Vectors: NAME+input with NAME+expected beside it, e.g.
+// Monad's NAME.commands.json + NAME.states.json.gz) and every other
+// *.commands.json as a ColorfightII vector, which needs NAME.cfr.
 func Find(paths []string) ([]Vector, error) {
 	var vs []Vector
 	for _, p := range paths {
@@ -61,11 +64,18 @@ func Find(paths []string) ([]Vector, error) {
 				return nil, err
 			}
 			vs = append(vs, seam...)
+			claimed := map[string]bool{}
+			for _, v := range seam {
+				claimed[v.Commands] = true
+			}
 			if len(ms) == 0 && len(seam) == 0 {
 				return nil, fmt.Errorf("conform: %s: no vectors in directory", p)
 			}
 			sort.Strings(ms)
 			for _, m := range ms {
+				if claimed[m] {
+					continue
+				}
 				v, err := vectorFor(m)
 				if err != nil {
 					return nil, err
@@ -88,28 +98,16 @@ func vectorFor(p string) (Vector, error) {
 		return v, err
 	}
 	var stem string
-	monadVec := false
 	switch {
 	case strings.HasSuffix(p, ".commands.json"):
 		stem = strings.TrimSuffix(p, ".commands.json")
-		ok, err := IsMonadCommands(p)
-		if err != nil {
-			return Vector{}, fmt.Errorf("conform: %w", err)
-		}
-		monadVec = ok
 	case strings.HasSuffix(p, ".cfr"):
 		stem = strings.TrimSuffix(p, ".cfr")
-	case strings.HasSuffix(p, ".states.json.gz"):
-		stem = strings.TrimSuffix(p, ".states.json.gz")
-		monadVec = true
 	default:
-		return Vector{}, fmt.Errorf("conform: %s: not a vector file (want NAME.commands.json, NAME.cfr or NAME.states.json.gz)", p)
+		return Vector{}, fmt.Errorf("conform: %s: not a vector file (want NAME.commands.json and NAME.cfr, or a registered game's vector files: %s)", p, strings.Join(seamEndings(), ", "))
 	}
 	v := Vector{Name: filepath.Base(stem), Game: GameColorfight2, Commands: stem + ".commands.json", CFR: stem + ".cfr"}
-	if monadVec {
-		v.Game, v.CFR, v.States = GameMonad, "", stem+".states.json.gz"
-	}
-	for _, f := range []string{v.Commands, v.CFR + v.States} {
+	for _, f := range []string{v.Commands, v.CFR} {
 		if _, err := os.Stat(f); err != nil {
 			return Vector{}, fmt.Errorf("conform: vector %s: %w", v.Name, err)
 		}

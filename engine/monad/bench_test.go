@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // The vectors the benchmarks replay (testdata/monad), and the 4-player
@@ -36,10 +36,7 @@ type benchGame struct {
 // loadBench reads vector name from testdata and returns its turns, parsed.
 func loadBench(b *testing.B, name string) benchGame {
 	b.Helper()
-	v, err := conform.ReadMonadVector("../../testdata/monad/" + name + ".commands.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	v := testutil.MonadVector(b, "../../testdata/monad/"+name+".commands.json")
 	s, err := monad.New(v.Config())
 	if err != nil {
 		b.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
+	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
 	"github.com/rewind-game/rewind/engine/skyport"
 	skyportvectors "github.com/rewind-game/rewind/engine/skyport/vectors"
 )
@@ -97,7 +98,8 @@ var table = []entry{
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
 		MinTurns: 1, MaxTurns: monad.MaxMaxTurns, DefaultTurns: monad.DefaultMaxTurns,
-		Round: "turns",
+		Round:   "turns",
+		Vectors: &Vectors{Input: ".commands.json", Expected: ".states.json.gz", Conform: monadvectors.Conform},
 	}},
 	// Skyport: one round is one player-turn; the limit counts the
 	// players' loadout rounds too (docs/skyport.md).

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
 )
 
 // GunzipFile returns the decompressed contents of the gzip file at path,
@@ -26,4 +28,30 @@ func GunzipFile(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return b
+}
+
+// MonadVector parses the Monad vector command file at path, failing the
+// test on any error.
+func MonadVector(tb testing.TB, path string) *monadvectors.Vector {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	v, err := monadvectors.ParseVector(b)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+// MonadStates parses the gzip'd Monad vector states file at path,
+// failing the test on any error.
+func MonadStates(tb testing.TB, path string) *monadvectors.States {
+	tb.Helper()
+	st, err := monadvectors.ParseStates(GunzipFile(tb, path))
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return st
 }

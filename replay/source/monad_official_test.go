@@ -14,9 +14,9 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
+	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
@@ -95,7 +95,7 @@ func gz(t *testing.T, b []byte) []byte {
 
 // recordVector re-simulates a vector's commands with rewind's engine into
 // a .rwd.
-func recordVector(t *testing.T, v *conform.MonadVector) []byte {
+func recordVector(t *testing.T, v *monadvectors.Vector) []byte {
 	t.Helper()
 	s, err := monad.New(v.Config())
 	if err != nil {
@@ -152,14 +152,8 @@ func TestMonadLogVectors(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		name := fmt.Sprintf("m%02d", n)
 		t.Run(name, func(t *testing.T) {
-			v, err := conform.ReadMonadVector(filepath.Join(monadVectors, name+".commands.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := conform.ReadMonadStates(filepath.Join(monadVectors, name+".states.json.gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			v := testutil.MonadVector(t, filepath.Join(monadVectors, name+".commands.json"))
+			st := testutil.MonadStates(t, filepath.Join(monadVectors, name+".states.json.gz"))
 			rwd, err := source.NewMonad(bytes.NewReader(recordVector(t, v)), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -271,7 +265,7 @@ func TestMonadLogSniffers(t *testing.T) {
 
 // diffFrames compares an official log's frame with the .rwd's and the
 // vector's frame t; "" when they agree.
-func diffFrames(got, want *source.MonadFrame, st *conform.MonadStates, t int) string {
+func diffFrames(got, want *source.MonadFrame, st *monadvectors.States, t int) string {
 	if got.Turn != t || want.Turn != t {
 		return fmt.Sprintf("turns %d and %d", got.Turn, want.Turn)
 	}

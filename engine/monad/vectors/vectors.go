@@ -1,32 +1,28 @@
-package conform
+// Package vectors replays Monad's conformance vectors (recorded on the
+// reference engine; format in testdata/monad/README.md) and compares
+// every field of every turn. It reads no file itself: the caller gives
+// the files' bytes (rewind conform through rulesets.Info.Vectors).
+package vectors
 
 import (
-	"bufio"
-	"compress/gzip"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/rewind-game/rewind/engine/monad"
 )
 
-// MonadFormat is the "format" of a Monad vector's NAME.commands.json.
-const MonadFormat = "monad-vector/1"
+// Format is the "format" of a Monad vector's NAME.commands.json.
+const Format = "monad-vector/1"
 
-// Game names of vectors.
-const (
-	GameColorfight2 = "colorfight2"
-	GameMonad       = "monad"
-)
-
-// MonadVector is a parsed NAME.commands.json of a Monad vector (format in
+// Vector is a parsed NAME.commands.json of a Monad vector (format in
 // testdata/monad/README.md).
-type MonadVector struct {
+type Vector struct {
 	Format   string `json:"format"`
 	Name     string `json:"name"`
 	Seed     int64  `json:"seed"`
@@ -52,9 +48,9 @@ type MonadVector struct {
 	} `json:"turns"`
 }
 
-// MonadStates is a parsed NAME.states.json.gz: the reference's log and its
+// States is a parsed NAME.states.json.gz: the reference's log and its
 // per-turn frames and round facts.
-type MonadStates struct {
+type States struct {
 	Format    string `json:"format"`
 	Name      string `json:"name"`
 	LogSHA256 string `json:"log_sha256"`
@@ -112,52 +108,42 @@ type MonadStates struct {
 	} `json:"rounds"`
 }
 
-// IsMonadCommands reports whether the file at path is a Monad vector's
-// command file: a JSON object whose "format" is MonadFormat. It reads only
-// up to the "format" key.
-func IsMonadCommands(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+// IsVector reports whether b is a Monad vector's command file: a JSON
+// object whose "format" is Format. It reads only up to the "format" key.
+func IsVector(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return false, nil
+		return false
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return false, nil
+			return false
 		}
 		if tok == "format" {
 			var s string
 			if err := dec.Decode(&s); err != nil {
-				return false, nil
+				return false
 			}
-			return s == MonadFormat, nil
+			return s == Format
 		}
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return false, nil
+			return false
 		}
 	}
-	return false, nil
+	return false
 }
 
-// ReadMonadVector reads a Monad vector's command file.
-func ReadMonadVector(path string) (*MonadVector, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var v MonadVector
-	if err := json.NewDecoder(io.LimitReader(f, MaxCommandLogBytes+1)).Decode(&v); err != nil {
+// ParseVector parses a Monad vector's command file.
+func ParseVector(b []byte) (*Vector, error) {
+	path := "commands"
+	var v Vector
+	if err := json.Unmarshal(b, &v); err != nil {
 		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)
 	}
-	if v.Format != MonadFormat {
-		return nil, fmt.Errorf("%s: format %q, want %q", path, v.Format, MonadFormat)
+	if v.Format != Format {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, v.Format, Format)
 	}
 	if v.Players < 1 || v.Players > monad.MaxPlayers || v.MaxTurns < 1 || v.MaxTurns > monad.MaxMaxTurns {
 		return nil, fmt.Errorf("%s: players %d or max_turns %d out of range", path, v.Players, v.MaxTurns)
@@ -173,19 +159,11 @@ func ReadMonadVector(path string) (*MonadVector, error) {
 	return &v, nil
 }
 
-// ReadMonadStates reads a Monad vector's gzip'd states file.
-func ReadMonadStates(path string) (*MonadStates, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var s MonadStates
-	if err := json.NewDecoder(io.LimitReader(zr, 1<<30)).Decode(&s); err != nil {
+// ParseStates parses a Monad vector's states file (decompressed).
+func ParseStates(b []byte) (*States, error) {
+	path := "states"
+	var s States
+	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)
 	}
 	if len(s.Frames) != len(s.Log.Turns) || len(s.Rounds)+1 != len(s.Frames) {
@@ -195,13 +173,13 @@ func ReadMonadStates(path string) (*MonadStates, error) {
 }
 
 // Config returns the game configuration of the vector.
-func (v *MonadVector) Config() monad.Config {
+func (v *Vector) Config() monad.Config {
 	return monad.Config{Players: v.Players, MaxTurns: v.MaxTurns, Seed: v.Seed, Uniform: v.Uniform}
 }
 
 // Commands parses the replies of turn t, indexed by player (nil for a
 // player that sent nothing), and returns the players who timed out at t.
-func (v *MonadVector) Commands(t int) ([][]monad.Command, []int) {
+func (v *Vector) Commands(t int) ([][]monad.Command, []int) {
 	if t < 0 || t >= len(v.Turns) {
 		return nil, nil
 	}
@@ -214,54 +192,64 @@ func (v *MonadVector) Commands(t int) ([][]monad.Command, []int) {
 	return cmds, v.Turns[t].TimedOut
 }
 
-// MonadDivergence is the first way the engine differed from a Monad
+// Divergence is the first way the engine differed from a Monad
 // vector.
-type MonadDivergence struct {
+type Divergence struct {
 	Turn  int    // the log entry / frame, or the turn whose commands differ
 	Field string // what differs, e.g. "frames.units[3]" or "log.turns.cmd[2]"
 	Want  string
 	Got   string
 }
 
-func (d *MonadDivergence) String() string {
+func (d *Divergence) String() string {
 	return fmt.Sprintf("turn %d: %s: want %s, got %s", d.Turn, d.Field, d.Want, d.Got)
 }
 
-// MonadResult is the outcome of one Monad vector.
-type MonadResult struct {
+// Result is the outcome of one Monad vector.
+type Result struct {
 	Name       string
 	Turns      int // turns played and compared
-	Divergence *MonadDivergence
+	Divergence *Divergence
 }
 
 // Pass reports whether the vector reproduced exactly.
-func (r *MonadResult) Pass() bool { return r.Divergence == nil }
+func (r *Result) Pass() bool { return r.Divergence == nil }
 
-// RunMonad replays a Monad vector and compares every field of every turn:
-// the frame (units, hives with their counters, resources, the players'
-// columns), the log entry (map cells with the reference's "r only when
-// changed" rule, res, every executed command in order), the round facts
-// (rejected commands with their execution index and reason, BUILD
-// outcomes, collisions, cell fights, and the combat losses per player they
-// imply), the game-over test before every turn, the ranking, and finally
-// the sha256 of the whole log written as Python's json.dumps writes it. An error is returned only when the files cannot
-// be read.
-func RunMonad(commandsPath, statesPath string) (*MonadResult, error) {
-	v, err := ReadMonadVector(commandsPath)
+// Conform replays the vector whose files' bytes are given (the states
+// decompressed) and compares every field of every turn: the frame (units,
+// hives with their counters, resources, the players' columns), the log
+// entry (map cells with the reference's "r only when changed" rule, res,
+// every executed command in order), the round facts (rejected commands
+// with their execution index and reason, BUILD outcomes, collisions, cell
+// fights, and the combat losses per player they imply), the game-over
+// test before every turn, the ranking, and finally the sha256 of the
+// whole log written as Python's json.dumps writes it. It returns the
+// turns compared and the first divergence ("" when none); an error only
+// when the files are not a Monad vector. It is rulesets.Info.Vectors'
+// Conform for Monad.
+func Conform(commands, states []byte, _ func(string) ([]byte, error)) (int, string, error) {
+	v, err := ParseVector(commands)
 	if err != nil {
-		return nil, err
+		return 0, "", err
 	}
-	st, err := ReadMonadStates(statesPath)
+	st, err := ParseStates(states)
 	if err != nil {
-		return nil, err
+		return 0, "", err
 	}
-	return CompareMonad(v, st)
+	res, err := Compare(v, st)
+	if err != nil {
+		return 0, "", err
+	}
+	if res.Divergence != nil {
+		return res.Turns, res.Divergence.String(), nil
+	}
+	return res.Turns, "", nil
 }
 
-// CompareMonad replays v and compares it with st (see RunMonad).
-func CompareMonad(v *MonadVector, st *MonadStates) (*MonadResult, error) {
-	res := &MonadResult{Name: v.Name}
-	if d := CompareMonadMap(v); d != nil {
+// Compare replays v and compares it with st (see Conform).
+func Compare(v *Vector, st *States) (*Result, error) {
+	res := &Result{Name: v.Name}
+	if d := CompareMap(v); d != nil {
 		res.Divergence = d
 		return res, nil
 	}
@@ -269,7 +257,7 @@ func CompareMonad(v *MonadVector, st *MonadStates) (*MonadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &monadCompare{v: v, st: st, s: s, lastR: make([]int, monad.NumCells)}
+	c := &compare{v: v, st: st, s: s, lastR: make([]int, monad.NumCells)}
 	for i := range c.lastR {
 		c.lastR[i] = -1
 	}
@@ -284,7 +272,7 @@ func CompareMonad(v *MonadVector, st *MonadStates) (*MonadResult, error) {
 		over := s.Over()
 		if t == T || over {
 			if over != (t == T) {
-				res.Divergence = &MonadDivergence{Turn: t, Field: "game over", Want: strconv.FormatBool(t == T), Got: strconv.FormatBool(over)}
+				res.Divergence = &Divergence{Turn: t, Field: "game over", Want: strconv.FormatBool(t == T), Got: strconv.FormatBool(over)}
 				return res, nil
 			}
 			break
@@ -296,7 +284,7 @@ func CompareMonad(v *MonadVector, st *MonadStates) (*MonadResult, error) {
 		for p, list := range cmds {
 			for k, cmd := range list {
 				if cmd.Err != monad.ErrNone {
-					res.Divergence = &MonadDivergence{Turn: t, Field: fmt.Sprintf("command %d of player %d", k, p), Want: "accepted", Got: cmd.Err.String()}
+					res.Divergence = &Divergence{Turn: t, Field: fmt.Sprintf("command %d of player %d", k, p), Want: "accepted", Got: cmd.Err.String()}
 					return res, nil
 				}
 			}
@@ -320,50 +308,50 @@ func CompareMonad(v *MonadVector, st *MonadStates) (*MonadResult, error) {
 		return res, nil
 	}
 	if got := c.lw.sum(); got != st.LogSHA256 {
-		res.Divergence = &MonadDivergence{Turn: s.Turn(), Field: "log_sha256 (the whole log as json.dumps)", Want: st.LogSHA256, Got: got}
+		res.Divergence = &Divergence{Turn: s.Turn(), Field: "log_sha256 (the whole log as json.dumps)", Want: st.LogSHA256, Got: got}
 	}
 	return res, nil
 }
 
-// CompareMonadMap checks the map GenerateMap draws from the vector's seed
+// CompareMap checks the map GenerateMap draws from the vector's seed
 // against its initial_map (every resource and the density factor).
-func CompareMonadMap(v *MonadVector) *MonadDivergence {
+func CompareMap(v *Vector) *Divergence {
 	m := monad.GenerateMap(v.Seed, v.Uniform)
 	im := v.InitialMap
 	if im.W != monad.Width || im.H != monad.Height || len(im.Resource) != monad.Height {
-		return &MonadDivergence{Field: "initial_map size", Want: fmt.Sprintf("%dx%d", im.W, im.H), Got: fmt.Sprintf("%dx%d", monad.Width, monad.Height)}
+		return &Divergence{Field: "initial_map size", Want: fmt.Sprintf("%dx%d", im.W, im.H), Got: fmt.Sprintf("%dx%d", monad.Width, monad.Height)}
 	}
 	if im.DensityFactor != m.DensityFactor {
-		return &MonadDivergence{Field: "initial_map.density_factor", Want: strconv.Itoa(im.DensityFactor), Got: strconv.Itoa(m.DensityFactor)}
+		return &Divergence{Field: "initial_map.density_factor", Want: strconv.Itoa(im.DensityFactor), Got: strconv.Itoa(m.DensityFactor)}
 	}
 	for y, row := range im.Resource {
 		if len(row) != monad.Width {
-			return &MonadDivergence{Field: fmt.Sprintf("initial_map.resource[%d]", y), Want: fmt.Sprintf("%d cells", len(row)), Got: "20 cells"}
+			return &Divergence{Field: fmt.Sprintf("initial_map.resource[%d]", y), Want: fmt.Sprintf("%d cells", len(row)), Got: "20 cells"}
 		}
 		for x, r := range row {
 			if g := m.Resource[y*monad.Width+x]; g != r {
-				return &MonadDivergence{Field: fmt.Sprintf("initial_map.resource[%d][%d]", y, x), Want: strconv.Itoa(int(r)), Got: strconv.Itoa(int(g))}
+				return &Divergence{Field: fmt.Sprintf("initial_map.resource[%d][%d]", y, x), Want: strconv.Itoa(int(r)), Got: strconv.Itoa(int(g))}
 			}
 		}
 	}
 	return nil
 }
 
-type monadCompare struct {
-	v     *MonadVector
-	st    *MonadStates
+type compare struct {
+	v     *Vector
+	st    *States
 	s     *monad.State
 	lastR []int // resource last written to the log per cell, -1 never
 	lw    *logWriter
 }
 
-func div(t int, field string, want, got any) *MonadDivergence {
-	return &MonadDivergence{Turn: t, Field: field, Want: fmt.Sprint(want), Got: fmt.Sprint(got)}
+func div(t int, field string, want, got any) *Divergence {
+	return &Divergence{Turn: t, Field: field, Want: fmt.Sprint(want), Got: fmt.Sprint(got)}
 }
 
 // frame compares the state before turn t with frames[t] and log.turns[t]
 // (map and res) and writes the map and res to the log.
-func (c *monadCompare) frame(t int) *MonadDivergence {
+func (c *compare) frame(t int) *Divergence {
 	s, f, lt := c.s, &c.st.Frames[t], &c.st.Log.Turns[t]
 	if f.Turn != t {
 		return div(t, "frames.turn", f.Turn, t)
@@ -503,7 +491,7 @@ func optInt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-func compareRows(t int, field string, want, got [][]int) *MonadDivergence {
+func compareRows(t int, field string, want, got [][]int) *Divergence {
 	for i := 0; i < len(want) || i < len(got); i++ {
 		switch {
 		case i >= len(want):
@@ -541,7 +529,7 @@ var buildOutcome = map[monad.ErrCode]string{
 // round compares what the engine executed in turn t with log.turns[t].cmd,
 // rounds[t].rejected and rounds[t].builds, the combat losses with
 // rounds[t].collisions and fights, and writes the commands to the log.
-func (c *monadCompare) round(t int, lostBefore [monad.MaxPlayers]int64) *MonadDivergence {
+func (c *compare) round(t int, lostBefore [monad.MaxPlayers]int64) *Divergence {
 	s, lt, rd := c.s, &c.st.Log.Turns[t], &c.st.Rounds[t]
 	if rd.Turn != t {
 		return div(t, "rounds.turn", rd.Turn, t)
@@ -655,7 +643,7 @@ func (c *monadCompare) round(t int, lostBefore [monad.MaxPlayers]int64) *MonadDi
 
 // produced reports whether the hive at (x, y) produced a unit in turn t's
 // update: it existed before the turn with counter 5.
-func (c *monadCompare) produced(t, x, y int) bool {
+func (c *compare) produced(t, x, y int) bool {
 	_, cnt, ok := hiveIn(c.st.Frames[t].Hives, x, y)
 	return ok && cnt >= monad.UnitCost
 }
@@ -669,7 +657,7 @@ func hiveIn(hives [][]int, x, y int) (owner, counter int, ok bool) {
 	return 0, 0, false
 }
 
-func compareStrings(t int, field string, want, got []string) *MonadDivergence {
+func compareStrings(t int, field string, want, got []string) *Divergence {
 	for i := 0; i < len(want) || i < len(got); i++ {
 		switch {
 		case i >= len(want):
@@ -684,7 +672,7 @@ func compareStrings(t int, field string, want, got []string) *MonadDivergence {
 	return nil
 }
 
-func (c *monadCompare) ranking() *MonadDivergence {
+func (c *compare) ranking() *Divergence {
 	s, want := c.s, c.st.Log.RankedBots
 	got := s.Ranking()
 	c.lw.printf(`], "rankedBots": [`)
