@@ -208,6 +208,15 @@ func Describe(g Game, b *Board) {
 	}
 }
 
+// Builtin is a built-in bot of a game as its package lists it for the
+// registry (package rulesets): its name, one line saying how it plays,
+// and how to make one for a seat, its choices drawn from seed.
+type Builtin struct {
+	Name string
+	Doc  string
+	New  func(seed uint64) Strategy
+}
+
 // Strategy is a built-in bot for one ruleset, played in the process
 // through the seam. A game's strategies live beside its rules
 // (engine/bot/<game>) and are registered in package rulesets.

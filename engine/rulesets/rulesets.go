@@ -60,15 +60,10 @@ type Vectors struct {
 	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
 }
 
-// Bot is a built-in strategy of a game.
-type Bot struct {
-	Name string
-	// Doc is one line saying how it plays.
-	Doc string
-	// New returns the strategy for one seat, its choices drawn from
-	// seed.
-	New func(seed uint64) engine.Strategy
-}
+// Bot is a built-in strategy of a game (engine.Builtin: its name, one
+// line saying how it plays, and New, the strategy for one seat with its
+// choices drawn from a seed).
+type Bot = engine.Builtin
 
 // FindBot returns the built-in bot of info named name.
 func (i Info) FindBot(name string) (Bot, bool) {
@@ -107,27 +102,9 @@ var table = []entry{
 		Name: "Skyport", MinPlayers: 2, MaxPlayers: skyport.MaxPlayers,
 		MinTurns: skyport.MaxPlayers + 1, MaxTurns: 100000, DefaultTurns: skyport.DefaultMaxTurns,
 		Round:   "turns",
-		Bots:    skyportBots("hunter", "artillery", "miner", "random"),
+		Bots:    skyportbot.Builtins,
 		Vectors: &Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: skyportvectors.Conform},
 	}},
-}
-
-// skyportBots lists Skyport's built-in strategies in the order given.
-func skyportBots(names ...string) []Bot {
-	var out []Bot
-	for _, n := range names {
-		doc := ""
-		for i, m := range skyportbot.Names {
-			if m == n {
-				doc = skyportbot.Docs[i]
-			}
-		}
-		out = append(out, Bot{Name: n, Doc: doc, New: func(seed uint64) engine.Strategy {
-			s, _ := skyportbot.New(n, seed)
-			return s
-		}})
-	}
-	return out
 }
 
 // Register adds a game to the registry, after those already there. It is

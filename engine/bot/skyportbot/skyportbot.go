@@ -38,6 +38,24 @@ var Docs = []string{
 	"mortar and laser; keeps two to four tiles away and shells, mines explosium to upgrade the mortar",
 }
 
+// Builtins are the strategies as the registry lists them (package
+// rulesets), in the order a match seats them by default: the three real
+// strategies, then random.
+var Builtins = []engine.Builtin{builtin("hunter"), builtin("artillery"), builtin("miner"), builtin("random")}
+
+func builtin(name string) engine.Builtin {
+	doc := ""
+	for i, n := range Names {
+		if n == name {
+			doc = Docs[i]
+		}
+	}
+	return engine.Builtin{Name: name, Doc: doc, New: func(seed uint64) engine.Strategy {
+		s, _ := New(name, seed)
+		return s
+	}}
+}
+
 // New returns the strategy called name with its choices drawn from
 // seed, or false for an unknown name.
 func New(name string, seed uint64) (engine.Strategy, bool) {
