@@ -18,14 +18,25 @@
 //     terrainName:  function (terrain) { return 'rock' },   // inspector
 //     cellLabel:    function (cell) { return text },          // not the value
 //     badge:        function (bit, name) { return {text, color} },
+//     cell:   function (ctx, cell, at, r, g) { draw; return true }, // owner
 //     entity: function (ctx, e, at, r, g) { draw; return true },
 //     effect: function (ctx, e, g) { draw; return true },
-//     legend: 'what the colours mean'
+//     overlay: function (ctx, frame, g) { draw; return ['what', ...] },
+//     legend: 'what the colours mean'   // or [text | {color, text}, ...]
 //   };
 //
-// where cell is {x, y, terrain, owner, value, badges}, at the entity's
-// pixel centre, r the cell radius and g the page's geometry and colours
-// (g.center(x, y), g.r, g.color(p), g.dark).
+// where cell is {x, y, terrain, owner, value, badges}, at the cell's or
+// entity's pixel centre, r the cell radius and g the page's geometry and
+// colours (g.center(x, y), g.r, g.color(p), g.dark, g.step(),
+// g.distance(x1, y1, x2, y2), g.cellPath(cx, cy, r): a cell's outline as
+// the current path, g.inBoard(x, y), g.name(p); and of the frame drawn:
+// g.turn, g.frame, g.prev (the frame before, null at 0), g.packed,
+// g.selected: the player picked in the legend or table, -1 for none).
+// cell draws over a cell's terrain fill (before its label and badges);
+// returning true skips the generic owner fill. overlay draws last, over
+// entities and effects, only while the effects are shown; the names it
+// returns are kept in rewind.drawn.overlay. A line effect's x2/y2 and
+// any omitted number are 0.
 (function () {
   'use strict';
 
@@ -214,15 +225,15 @@
     var b = painter.badge && painter.badge(bit, P.board.badges[bit]);
     return b || { text: (P.board.badges[bit] || '?').charAt(0).toUpperCase(), color: dark ? '#ddd' : '#333' };
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance };
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name };
 
   function draw() {
     if (!P) return;
     cellsAt(turn);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
-    geometry.r = R;
     var f = P.frames[turn], occupied = {}, cells = 0;
+    geometry.r = R; geometry.turn = turn; geometry.frame = f; geometry.prev = turn > 0 ? P.frames[turn - 1] : null; geometry.packed = P; geometry.selected = selected;
     (f.entities || []).forEach(function (e) { occupied[e.y * W + e.x] = (occupied[e.y * W + e.x] || 0) + 1; });
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -232,7 +243,8 @@
       cellPath(c[0], c[1], inner);
       ctx.fillStyle = terrainColor(cell);
       ctx.fill();
-      if (cell.owner >= 0) {
+      var own = painter.cell ? painter.cell(ctx, cell, c, R, geometry) : false;
+      if (cell.owner >= 0 && !own) {
         cellPath(c[0], c[1], inner * 0.8);
         ctx.globalAlpha = selected >= 0 && cell.owner !== selected ? 0.3 : 0.8;
         ctx.fillStyle = color(cell.owner);
@@ -249,7 +261,7 @@
       if (label && R >= 9) {
         var busy = occupied[i];
         ctx.font = (busy ? Math.max(7, Math.round(R * 0.36)) : Math.max(8, Math.round(R * 0.55))) + 'px system-ui, sans-serif';
-        ctx.fillStyle = cell.owner >= 0 ? textColor(color(cell.owner)) : INK;
+        ctx.fillStyle = cell.owner >= 0 && !own ? textColor(color(cell.owner)) : INK;
         ctx.fillText(label, c[0], busy ? c[1] + R * 0.68 : c[1]);
       }
       if (cell.badges && R >= 8) drawBadges(cell.badges, c);
@@ -264,7 +276,13 @@
     if (showEffects) (f.effects || []).forEach(function (e) { if (drawEffect(e, 'under')) drawnEffects.push(e.k + ':' + (e.n || '')); });
     var ents = drawEntities(f.entities || []);
     if (showEffects) (f.effects || []).forEach(function (e) { drawEffect(e, 'over'); });
-    api.drawn = { cells: cells, entities: ents, effects: drawnEffects };
+    var overlay = [];
+    if (showEffects && painter.overlay) {
+      ctx.save();
+      overlay = painter.overlay(ctx, f, geometry) || [];
+      ctx.restore();
+    }
+    api.drawn = { cells: cells, entities: ents, effects: drawnEffects, overlay: overlay };
   }
 
   function drawBadges(bits, c) {
@@ -340,7 +358,7 @@
     var col = color(e.p), a = center(e.x, e.y);
     ctx.save();
     if (e.k === 'line') {
-      var b = center(e.x2, e.y2), dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1, ux = dx / len, uy = dy / len;
+      var b = center(e.x2 || 0, e.y2 || 0), dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1, ux = dx / len, uy = dy / len;
       ctx.lineCap = 'round';
       ctx.lineWidth = Math.max(5, R * 0.32); ctx.strokeStyle = 'rgba(255,255,255,0.75)';
       ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
@@ -509,15 +527,22 @@
     clear(legend);
     for (var p = 0; p < NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
     var key = [];
-    if (painter.legend) key.push(painter.legend);
-    else {
+    if (typeof painter.legend === 'string') key.push(painter.legend);
+    else if (painter.legend) {
+      // Items: text, or {color, text} with a swatch.
+      painter.legend.forEach(function (it) {
+        if (typeof it === 'string') { legend.appendChild(el('span', { cls: 'item key', text: it })); return; }
+        var s = el('span', { cls: 'swatch' }); s.style.background = it.color;
+        legend.appendChild(el('span', { cls: 'item key' }, s, it.text));
+      });
+    } else {
       if (P.board.terrain) key.push('ground: ' + words(P.board.terrain));
       if (P.board.value) key.push('number: ' + words(P.board.value));
       (P.board.badges || []).forEach(function (b, k) { key.push(badgeOf(k).text + ': ' + words(b)); });
       key.push('discs: units with their health');
       key.push('arrows, blasts, numbered paths: the turn\'s effects (E hides them)');
     }
-    legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') }));
+    if (key.length) legend.appendChild(el('span', { cls: 'item key', text: key.join(' · ') }));
   }
 
   // ---- events -----------------------------------------------------------
