@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/engine/skyport/vectors"
@@ -27,7 +28,11 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 	}
 	b := browsertest.Start(t, 4*time.Minute)
 	// GenerateMap: D = max(10, players+9).
-	bases := []string{checkSkyportPage(t, b, viewPage(t, seeded), 13, 4)}
+	url := viewPage(t, seeded)
+	bases := []string{checkSkyportPage(t, b, url, 13, 4)}
+	if os.Getenv("REWIND_SCREENSHOTS_DOCS") != "" {
+		skyportScreenshot(t, b, url+"#turn=70", filepath.Join("..", "..", "docs", "viewer-skyport.png"))
+	}
 
 	t.Run("tricky map", func(t *testing.T) {
 		m := filepath.Join(vectors.Dir(filepath.Join("..", "..", "..", "shared", "skyport")), "maps", "4-players-tricky.skyportmap")
@@ -46,6 +51,29 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 	// Nothing but the pages' own servers (the page, its data, /static/).
 	b.CheckRequests(t, bases...)
 	b.CheckProblems(t)
+}
+
+// skyportScreenshot saves the page at url (seed 3's turn 70: the
+// hunter walks two steps and its droid hits the miner) as out, 1600×1000
+// (docs/viewer-skyport.png; REWIND_SCREENSHOTS_DOCS=1).
+func skyportScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
+	t.Helper()
+	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1600, 1000), chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitJS(`window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var png []byte
+	if err := chromedp.Run(b.Ctx,
+		chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.CaptureScreenshot(&png)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d bytes", out, len(png))
 }
 
 // skyEval evaluates expr in b into out, failing t on error.

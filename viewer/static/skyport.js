@@ -98,7 +98,7 @@
   }
 
   function blastMark(ctx, a, R, col) {
-    star(ctx, a[0], a[1], R * 0.62, 8, 0.45);
+    star(ctx, a[0], a[1], R * 0.9, 10, 0.6);
     ctx.fillStyle = '#ffd23f'; ctx.fill();
     ctx.lineWidth = 1.5; ctx.strokeStyle = col; ctx.stroke();
     star(ctx, a[0], a[1], R * 0.3, 8, 0.5);
@@ -179,6 +179,12 @@
       var x = at[0], y = at[1], r = R * 0.5, col = g.color(e.p), gone = dead(e);
       ctx.save();
       ctx.globalAlpha = g.selected >= 0 && e.p !== g.selected ? 0.35 : 1;
+      if (e.p === g.frame.active && !gone) {
+        // The player who acted: a halo in its colour.
+        ctx.beginPath(); ctx.arc(x, y, R * 0.74, 0, 2 * Math.PI);
+        ctx.fillStyle = col; ctx.globalAlpha *= 0.3; ctx.fill();
+        ctx.globalAlpha = g.selected >= 0 && e.p !== g.selected ? 0.35 : 1;
+      }
       ctx.beginPath(); ctx.arc(x, y + 1.5, r, 0, 2 * Math.PI); ctx.fillStyle = 'rgba(0,0,0,0.3)'; ctx.fill();
       ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
       ctx.fillStyle = gone ? (g.dark ? '#55565c' : '#9a9a9a') : col; ctx.fill();
@@ -195,11 +201,14 @@
         ctx.fillStyle = '#fff';
         ctx.fillText(String(e.p + 1), x, y + 0.5);
       }
-      // Health: a bar above the disc, green to red, out of 100.
+      // Health: a bar above the disc, green to red, out of 100 (a body
+      // has none).
       var bw = R * 1.25, bh = Math.max(3, R * 0.15), bx = x - bw / 2, by = y - r - bh - 3, fr = Math.max(0, Math.min(1, e.h / 100));
-      ctx.fillStyle = g.dark ? '#111' : '#333'; ctx.fillRect(bx - 1, by - 1, bw + 2, bh + 2);
-      ctx.fillStyle = fr > 0.5 ? '#2e9d3a' : fr > 0.25 ? '#e0a100' : DAMAGE;
-      ctx.fillRect(bx, by, bw * fr, bh);
+      if (!gone) {
+        ctx.fillStyle = g.dark ? '#111' : '#333'; ctx.fillRect(bx - 1, by - 1, bw + 2, bh + 2);
+        ctx.fillStyle = fr > 0.5 ? '#2e9d3a' : fr > 0.25 ? '#e0a100' : DAMAGE;
+        ctx.fillRect(bx, by, bw * fr, bh);
+      }
       // Weapons: "L2 M1" (laser, mortar, droid and their levels).
       if (R >= 13) {
         var wl = [], re = /(laser|mortar|droid)\s+(\d+)/g, m;
@@ -272,7 +281,8 @@
           // Its blast first (the next effect), then the walk over it,
           // step by step from the shooter, each step numbered.
           var fx = g.frame.effects || [], bl = fx[fx.indexOf(e) + 1];
-          if (bl && bl.n === 'droid_blast') area(ctx, bl, g, col, function (c) { blastMark(ctx, c, R, col); });
+          var boom = null;
+          if (bl && bl.n === 'droid_blast') area(ctx, bl, g, col, function (c) { boom = c; });
           var pts = [];
           for (var k = 0; k + 1 < (e.pts || []).length; k += 2) pts.push(g.center(e.pts[k], e.pts[k + 1]));
           if (!pts.length) pts.push(a);
@@ -289,6 +299,7 @@
             ctx.fillStyle = col; ctx.font = font(R * 0.34, true);
             ctx.fillText(String(j), p[0], p[1] + 0.5);
           });
+          if (boom) blastMark(ctx, boom, R, col);
           break;
         }
         case 'droid_blast': {
