@@ -32,6 +32,8 @@
   var DIRS = { 'up': [-1, -1], 'down': [1, 1], 'left-up': [0, -1], 'left-down': [1, 0], 'right-up': [-1, 0], 'right-down': [0, 1] };
 
   function tile(t) { return TILES[t] || TILES[GRASS]; }
+  // The legend's swatch of tile t, in the page's scheme (shell.js).
+  function swatch(t) { return window.RewindShell && RewindShell.dark ? TILES[t].dark : TILES[t].light; }
   function font(px, bold) { return (bold ? 'bold ' : '') + Math.max(7, Math.round(px)) + 'px system-ui, sans-serif'; }
 
   // The spawn of every player: where it stands in frame 0 (the game
@@ -376,13 +378,13 @@
     },
 
     legend: [
-      { color: TILES[0].light, text: 'grass' },
-      { color: TILES[1].light, text: 'void' },
-      { color: TILES[3].light, text: 'rock' },
-      { color: TILES[2].light, text: 'S spawn (ringed in its player\'s colour)' },
-      { color: TILES[4].light, text: 'R rubidium' },
-      { color: TILES[5].light, text: 'E explosium' },
-      { color: TILES[6].light, text: 'C scrap (with the units left)' },
+      { color: swatch(0), text: 'grass' },
+      { color: swatch(1), text: 'void' },
+      { color: swatch(3), text: 'rock' },
+      { color: swatch(2), text: 'S spawn (ringed in its player\'s colour)' },
+      { color: swatch(4), text: 'R rubidium' },
+      { color: swatch(5), text: 'E explosium' },
+      { color: swatch(6), text: 'C scrap (with the units left)' },
       'disc: a player (its number), bar: health, L/M/D: laser/mortar/droid levels; grey ✕: dead',
       'the turn of the player who acted (E hides it): beam = laser to where it stopped · arc and shaded hexes = mortar and its impact · numbered squares = droid steps, then its blast · red −N = damage · dotted = moves · +1 = mined, ▲ = upgrade'
     ]
