@@ -17,6 +17,9 @@ type Result struct {
 	Rounds int // rounds compared
 	// Divergence is the first difference found, nil when the vector passes.
 	Divergence *Divergence
+	// Notes are documented differences the game accepts (a probe the
+	// reference crashes on, rejected clearly instead).
+	Notes []string
 }
 
 // Pass reports whether the vector reproduced exactly.

@@ -39,6 +39,10 @@ type Vector struct {
 	Commands string // path of NAME.commands.json (another game: its input file)
 	CFR      string // path of NAME.cfr (ColorfightII)
 	States   string // another game: the path of its expected file
+	// Probes is set for another game's file of single-turn probes
+	// (rulesets.Vectors.ProbesFile, at Commands): Rounds then counts its
+	// cases.
+	Probes bool
 }
 
 // Find expands paths — directories or vector files — into vectors
