@@ -59,6 +59,16 @@ func TestSkyportCommands(t *testing.T) {
 	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), `"damage_dealt"`) {
 		t.Fatalf("report: %v", err)
 	}
+	page := filepath.Join(dir, "sky-page.html")
+	if out, err := runCLIOut(t, "export", "--html", rwd, "-o", page); err != nil || !strings.Contains(out, "opens from disk with no network") {
+		t.Fatalf("export --html: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "Content-Security-Policy") || !strings.Contains(string(b), "Skyport") {
+		t.Fatalf("exported page: %v (%d bytes)", err, len(b))
+	}
+	if out, err := runCLIOut(t, "export", rwd, "-o", filepath.Join(dir, "sky.cfr")); err == nil || !strings.Contains(err.Error(), "ColorfightII games only") {
+		t.Fatalf("export to .cfr: %v\n%s", err, out)
+	}
 	tdir := filepath.Join(dir, "t")
 	args := []string{"tournament", "--game", "skyport", "--games", "3", "--players", "2", "--turns", "60", "--dir", tdir}
 	out, err = runCLIOut(t, args...)
