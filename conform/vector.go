@@ -35,7 +35,7 @@ const (
 // expected file, rulesets.Info.Vectors).
 type Vector struct {
 	Name     string // NAME, the common file-name stem
-	Game     string // GameColorfight2 or another registered game's id
+	Game     string // GameColorfight2 ("" too) or another registered game's id
 	Commands string // path of NAME.commands.json (another game: its input file)
 	CFR      string // path of NAME.cfr (ColorfightII)
 	States   string // another game: the path of its expected file
