@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/jsn"
 )
 
 // Frame, StreamPlayer, StreamMeta and Stream are the generic frame
@@ -70,7 +71,9 @@ const SniffBytes = 512
 
 // streamFormats is every official format read as a Stream, in the order
 // they are tried.
-var streamFormats = []StreamFormat{}
+var streamFormats = []StreamFormat{
+	{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open},
+}
 
 // StreamExts returns the file name endings of every registered stream
 // format.
