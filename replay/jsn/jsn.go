@@ -381,11 +381,11 @@ func (d *decoder) start() error {
 		d.slot[mt.Name] = i
 	}
 	d.meta.Settings = [][2]string{
-		{"size", strconv.Itoa(d.d) + "×" + strconv.Itoa(d.d)},
-		{"players", strings.Join(names, ", ") + " (turn-0 order)"},
-		{"source", "observer recording: the server's rules version is not recorded"},
+		{"map", strconv.Itoa(d.d) + "×" + strconv.Itoa(d.d) + " (its name is not recorded)"},
+		{"order", "players numbered in the turn-0 gamestate's order (the ring from its first player)"},
+		{"server", "not recorded (the public .jsn recordings are pre-Rev 1)"},
 		{"unknown", strings.Join(Unknown, ", ") + " (shown as 0)"},
-		{"damage", "health lost between gamestates (a killing hit counts the health that was left)"},
+		{"hits", "health lost between gamestates (a killing hit counts the health that was left)"},
 	}
 	return nil
 }
