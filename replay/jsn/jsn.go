@@ -188,14 +188,19 @@ func (d *decoder) readLine() ([]byte, error) {
 	for {
 		d.lineAt = d.off
 		b, err := d.br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(b) > MaxLineBytes {
-				d.line++
-				return nil, d.errAt("a line longer than %d bytes (docs/limits.md)", MaxLineBytes)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: copied out before the
+			// buffer is read again.
+			long := bytes.Clone(b)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				if len(long) > MaxLineBytes {
+					d.line++
+					return nil, d.errAt("a line longer than %d bytes (docs/limits.md)", MaxLineBytes)
+				}
+				b, err = d.br.ReadSlice('\n')
+				long = append(long, b...)
 			}
-			var more []byte
-			more, err = d.br.ReadSlice('\n')
-			b = append(bytes.Clone(b), more...)
+			b = long
 		}
 		if len(b) > MaxLineBytes+1 {
 			d.line++
