@@ -14,7 +14,9 @@ import (
 )
 
 // lines returns the synthetic recording's lines.
-func lines() []string { return strings.Split(strings.TrimSuffix(string(jsntest.Recording()), "\n"), "\n") }
+func lines() []string {
+	return strings.Split(strings.TrimSuffix(string(jsntest.Recording()), "\n"), "\n")
+}
 
 func join(ls []string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
 
