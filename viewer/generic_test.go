@@ -215,7 +215,7 @@ func TestPackStreamLimits(t *testing.T) {
 type floodStream struct {
 	meta         source.StreamMeta
 	size, things int
-	long, log    string
+	long         string
 	logb         []byte
 	n, max       int
 	values       [][]int64

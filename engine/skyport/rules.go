@@ -780,6 +780,8 @@ func (s *State) shootLaser(p, li int, obj int32, turnsLeft int) bool {
 	rng := [4]int{0, 5, 6, 7}[lvl]
 	dmg := laserDamage[lvl][turnsLeft]
 	j, k := pl.J, pl.K
+	ev := len(s.log.Events) // the shot's event comes before its hits
+	s.log.Events = append(s.log.Events, engine.Event{Kind: "laser", Player: p, Other: -1, Value: int64(lvl)})
 	for i := 0; i < rng; i++ {
 		nj, nk, in := s.m.Neighbor(j, k, d)
 		if !in || s.tiles[nj*s.d+nk] == Rock {
@@ -792,7 +794,7 @@ func (s *State) shootLaser(p, li int, obj int32, turnsLeft int) bool {
 	f.stopJ, f.stopK = j, k
 	f.startJ, f.startK = pl.J, pl.K
 	pl.Stats.Lasers++
-	s.log.Events = append(s.log.Events, engine.Event{Kind: "laser", Player: p, Other: -1, X: j, Y: k, Value: int64(lvl)})
+	s.log.Events[ev].X, s.log.Events[ev].Y = j, k
 	s.log.effects = append(s.log.effects, effect{kind: engine.Line, name: "laser", x: pl.J, y: pl.K, x2: j, y2: k, value: int64(dmg)})
 	return true
 }

@@ -54,7 +54,7 @@ var eventKinds = []engine.EventKind{
 	{Name: "hit", Text: "{player} hits {other} for {value} at {x}, {y}"},
 	{Name: "kill", Text: "{player} kills {other} at {x}, {y}"},
 	{Name: "respawn", Text: "{player} respawns at {x}, {y}"},
-	{Name: "mined", Text: "{player} mines at {x}, {y} (resource {value}: 0 rubidium, 1 explosium, 2 scrap)"},
+	{Name: "mined", Text: "{player} mines at {x}, {y}"},
 	{Name: "upgraded", Text: "{player} upgrades a weapon to level {value}"},
 	{Name: "penalty", Text: "{player} loses {value} points"},
 }
@@ -70,10 +70,11 @@ func (r ruleset) String() string               { return RulesetID }
 
 // New starts a game on a map drawn by GenerateMap(seed, players), the
 // spawns and ring drawn by Draw(map, players, seed). Settings.Players
-// defaults to 2; Settings.MaxTurns is the number of player-turns
-// (default DefaultMaxTurns), to which the seam adds one loadout round
-// per player; names default to player0, player1, … (also for a given
-// name the reference's handshake would refuse: ValidName).
+// defaults to 2; Settings.MaxTurns counts Rounds, the players' loadout
+// rounds included, so a game has MaxTurns − players player-turns (0
+// means DefaultMaxTurns Rounds); names default to player0, player1, …
+// (also for a given name the reference's handshake would refuse:
+// ValidName).
 func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 	n := s.Players
 	if n == 0 {
@@ -88,11 +89,27 @@ func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := New(Setup{Map: m, Names: names(s.Names, n), Spawns: spawns, Ring: ring, MaxTurns: s.MaxTurns})
+	pt, err := playerTurns(s.MaxTurns, n)
+	if err != nil {
+		return nil, err
+	}
+	st, err := New(Setup{Map: m, Names: names(s.Names, n), Spawns: spawns, Ring: ring, MaxTurns: pt})
 	if err != nil {
 		return nil, err
 	}
 	return &Game{State: st}, nil
+}
+
+// playerTurns converts a seam turn limit (Rounds, loadout rounds
+// included; 0 is DefaultMaxTurns) into player-turns.
+func playerTurns(rounds, players int) (int, error) {
+	if rounds == 0 {
+		rounds = DefaultMaxTurns
+	}
+	if rounds <= players {
+		return 0, fmt.Errorf("skyport: a limit of %d rounds leaves no player-turn after %d loadout rounds", rounds, players)
+	}
+	return rounds - players, nil
 }
 
 func names(given []string, n int) []string {
@@ -110,7 +127,7 @@ func names(given []string, n int) []string {
 // SetupFile is the JSON a Game's Setup returns and NewFromSetup reads:
 // the map file's text, the players' names (connection order), each one's
 // spawn "j, k", the ring (player numbers, first element first) and the
-// player-turn limit.
+// player-turn limit (loadout rounds not counted; 0 the default).
 type SetupFile struct {
 	Map      string   `json:"map"`
 	MapName  string   `json:"map_name,omitempty"`
@@ -157,21 +174,25 @@ func UnmarshalSetup(b []byte) (Setup, error) {
 }
 
 // NewFromSetup starts a game from a SetupFile (Game.Setup's bytes). A
-// non-zero Settings.MaxTurns overrides the file's limit; names in
-// Settings override the file's.
+// non-zero Settings.MaxTurns (Rounds, loadout rounds included, as New)
+// overrides the file's limit; without either the game lasts
+// DefaultMaxTurns Rounds. Names in Settings override the file's (those
+// the reference would refuse excepted).
 func (ruleset) NewFromSetup(setup []byte, s engine.Settings) (engine.Game, error) {
 	su, err := UnmarshalSetup(setup)
 	if err != nil {
 		return nil, err
 	}
-	if s.MaxTurns > 0 {
-		su.MaxTurns = s.MaxTurns
-	}
 	if s.Players != 0 && s.Players != len(su.Names) {
 		return nil, fmt.Errorf("skyport: setup has %d players, settings ask for %d", len(su.Names), s.Players)
 	}
+	if s.MaxTurns > 0 || su.MaxTurns <= 0 {
+		if su.MaxTurns, err = playerTurns(s.MaxTurns, len(su.Names)); err != nil {
+			return nil, err
+		}
+	}
 	for i, n := range s.Names {
-		if i < len(su.Names) && n != "" {
+		if i < len(su.Names) && ValidName(n) {
 			su.Names[i] = n
 		}
 	}
@@ -180,6 +201,26 @@ func (ruleset) NewFromSetup(setup []byte, s engine.Settings) (engine.Game, error
 		return nil, err
 	}
 	return &Game{State: st, setup: setup}, nil
+}
+
+// SetupFromMap reads a .skyportmap file (ParseMap) and draws the spawns
+// and ring for players players from seed (Draw); players 0 seats as many
+// as the map has spawn tiles, as the reference's player count 0 does. It
+// returns the SetupFile NewFromSetup starts from (names player0, …; the
+// Settings' names replace them).
+func (ruleset) SetupFromMap(file []byte, seed uint64, players int) ([]byte, error) {
+	m, err := ParseMap(file)
+	if err != nil {
+		return nil, err
+	}
+	if players == 0 {
+		players = min(len(m.Spawns()), MaxPlayers)
+	}
+	spawns, ring, err := Draw(m, players, seed)
+	if err != nil {
+		return nil, err
+	}
+	return MarshalSetup(Setup{Map: m, Names: names(nil, players), Spawns: spawns, Ring: ring})
 }
 
 // NewGame starts a seam Game from a Setup (a parsed map with chosen
@@ -234,6 +275,7 @@ var (
 	_ engine.Describer  = (*Game)(nil)
 	_ engine.SetupSaver = (*Game)(nil)
 	_ engine.Restorer   = ruleset{}
+	_ engine.MapReader  = ruleset{}
 	_ engine.Scorer     = ruleset{}
 	_ engine.EventKinds = ruleset{}
 )

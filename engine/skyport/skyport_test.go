@@ -328,7 +328,7 @@ func TestSeamGame(t *testing.T) {
 		t.Error("hash did not change")
 	}
 	evs := g.Events(nil)
-	if len(evs) != 2 || evs[0].Kind != "hit" || evs[1].Kind != "laser" {
+	if len(evs) != 2 || evs[0].Kind != "laser" || evs[1].Kind != "hit" || evs[0].X != 3 || evs[0].Y != 3 {
 		t.Errorf("events %+v", evs)
 	}
 	var b engine.Board
@@ -407,7 +407,7 @@ func TestSeamDeterminism(t *testing.T) {
 	for seed := uint64(0); seed < 4; seed++ {
 		a, ra := run(seed)
 		b, rb := run(seed)
-		if a != b || ra != rb || ra != 123 {
+		if a != b || ra != rb || ra != 120 {
 			t.Errorf("seed %d: %x/%d vs %x/%d rounds", seed, a, ra, b, rb)
 		}
 	}
@@ -544,5 +544,45 @@ func TestActorPeek(t *testing.T) {
 			t.Fatalf("turn %d: peeked %d, Begin gave %d", st.Turn(), want, got)
 		}
 		st.PlayTurn(nil)
+	}
+}
+
+// A recording keeps Game.MaxTurns and replays with it as
+// Settings.MaxTurns: that must give the same game.
+func TestSeamTurnLimitRoundTrip(t *testing.T) {
+	for _, rounds := range []int{0, 50} {
+		g1, err := Ruleset.New(5, engine.Settings{Players: 3, MaxTurns: rounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rounds != 0 && g1.MaxTurns() != rounds {
+			t.Errorf("MaxTurns %d, settings %d", g1.MaxTurns(), rounds)
+		}
+		g2, err := Ruleset.New(5, engine.Settings{Players: 3, MaxTurns: g1.MaxTurns()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g1.Hash() != g2.Hash() || g1.MaxTurns() != g2.MaxTurns() {
+			t.Errorf("limit %d: a game restarted with MaxTurns %d differs", rounds, g1.MaxTurns())
+		}
+		setup, err := Ruleset.(engine.MapReader).SetupFromMap(GenerateMap(9, 3).AppendFile(nil), 4, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Ruleset.(engine.Restorer)
+		g3, err := r.NewFromSetup(setup, engine.Settings{MaxTurns: rounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g4, err := r.NewFromSetup(g3.(engine.SetupSaver).Setup(), engine.Settings{MaxTurns: g3.MaxTurns()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g3.Hash() != g4.Hash() || g3.Players() != 3 {
+			t.Errorf("limit %d: restored setup differs (%d players)", rounds, g3.Players())
+		}
+	}
+	if _, err := Ruleset.New(1, engine.Settings{Players: 4, MaxTurns: 4}); err == nil {
+		t.Error("a limit with no player-turn accepted")
 	}
 }

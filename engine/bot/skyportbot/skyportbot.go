@@ -32,10 +32,10 @@ var Names = []string{"random", "miner", "hunter", "artillery"}
 
 // Docs says in one line how each strategy plays, in Names order.
 var Docs = []string{
-	"random: a random loadout, then three random actions a turn (moves, mining, upgrades, shots in random directions)",
-	"miner: laser and mortar; walks to the nearest resource, mines it, upgrades whenever it can afford to, lasers anyone in line",
-	"hunter: laser and droid; closes in on the nearest opponent and fires as early in the turn as it can",
-	"artillery: mortar and laser; keeps two to four tiles away and shells, mines explosium to upgrade the mortar",
+	"a random loadout, then three random actions a turn (moves, mining, upgrades, shots in random directions)",
+	"laser and mortar; walks to the nearest resource, mines it, upgrades whenever it can afford to, lasers anyone in line",
+	"laser and droid; closes in on the nearest opponent and fires as early in the turn as it can",
+	"mortar and laser; keeps two to four tiles away and shells, mines explosium to upgrade the mortar",
 }
 
 // New returns the strategy called name with its choices drawn from
@@ -375,7 +375,8 @@ func (t *turn) fire() bool {
 // upgrades queues every upgrade the actor can afford.
 func (t *turn) upgrades() {
 	me := t.self()
-	res := map[skyport.Weapon]int{skyport.Laser: me.Rubidium, skyport.Mortar: me.Explosium, skyport.Droid: me.Scrap}
+	var res [4]int // by weapon: the resource its upgrades cost
+	res[skyport.Laser], res[skyport.Mortar], res[skyport.Droid] = me.Rubidium, me.Explosium, me.Scrap
 	for _, w := range []skyport.Weapon{me.Primary, me.Secondary} {
 		lvl := me.Level(w)
 		cost := 4

@@ -54,8 +54,8 @@ func TestStrategiesBeatRandom(t *testing.T) {
 		wins := 0
 		for seed := uint64(1); seed <= 4; seed++ {
 			sc, rounds, rej := play(t, seed, 200, s, "random")
-			if rounds != 202 {
-				t.Errorf("%s seed %d: %d rounds, want 202", s, seed, rounds)
+			if rounds != 200 {
+				t.Errorf("%s seed %d: %d rounds, want 200", s, seed, rounds)
 			}
 			if sc[0] > sc[1] {
 				wins++

@@ -127,7 +127,8 @@ type turnRec struct {
 }
 
 type states struct {
-	Setup struct {
+	Format string `json:"format"`
+	Setup  struct {
 		Handshake [][]struct {
 			Accepted bool     `json:"accepted"`
 			Errors   []string `json:"errors"`
@@ -188,6 +189,10 @@ func LoadMap(path, want string) (*skyport.Map, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseMap(data, path, want)
+}
+
+func parseMap(data []byte, path, want string) (*skyport.Map, error) {
 	if want != "" {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != want {
@@ -226,11 +231,29 @@ func readInput(dir, name string) (*input, *Game, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return decodeInput(name, raw, func(rel string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	})
+}
+
+// decodeInput decodes a vector's input; read gives the map file it names
+// (a path relative to the vector's folder).
+func decodeInput(name string, raw []byte, read func(rel string) ([]byte, error)) (*input, *Game, error) {
 	var in input
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, nil, fmt.Errorf("%s.input.json: %w", name, err)
 	}
-	m, err := LoadMap(filepath.Join(dir, in.Map.Path), in.Map.SHA256)
+	if in.Format != "skyport-vector-input/1" {
+		return nil, nil, fmt.Errorf("%s.input.json: format %q, want skyport-vector-input/1", name, in.Format)
+	}
+	if len(in.Spawns) != len(in.Players) {
+		return nil, nil, fmt.Errorf("%s.input.json: %d spawns for %d players", name, len(in.Spawns), len(in.Players))
+	}
+	data, err := read(in.Map.Path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: map: %w", name, err)
+	}
+	m, err := parseMap(data, in.Map.Path, in.Map.SHA256)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -307,6 +330,37 @@ func Check(dir, name string) (*Report, error) {
 	if err := json.NewDecoder(gz).Decode(&want); err != nil {
 		return nil, fmt.Errorf("%s.states.json.gz: %w", name, err)
 	}
+	return check(name, in, g, &want)
+}
+
+// Conform is Check on a vector's bytes, for `rewind conform`
+// (rulesets.Vectors): input is NAME.input.json, expected the
+// decompressed NAME.states.json, read gives the map the input names. It
+// returns the number of player-turns compared and the first divergence
+// ("" when every field matched).
+func Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error) {
+	in, g, err := decodeInput("vector", input, read)
+	if err != nil {
+		return 0, "", err
+	}
+	var want states
+	if err := json.Unmarshal(expected, &want); err != nil {
+		return 0, "", fmt.Errorf("states: %w", err)
+	}
+	if want.Format != "skyport-vector-states/1" {
+		return 0, "", fmt.Errorf("states: format %q, want skyport-vector-states/1", want.Format)
+	}
+	r, err := check(in.Name, in, g, &want)
+	if err != nil {
+		return 0, "", err
+	}
+	if !r.OK() {
+		return r.Turns, r.Divergences[0], nil
+	}
+	return r.Turns, "", nil
+}
+
+func check(name string, in *input, g *Game, want *states) (*Report, error) {
 	r := &Report{Name: name}
 	m := g.Setup.Map
 

@@ -1,8 +1,12 @@
 package vectors
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -76,3 +80,38 @@ func TestHashGolden(t *testing.T) {
 }
 
 var goldenS01 = [2]uint64{0xc477e482168d8088, 0x79805f6ceb433bd4}
+
+// Conform (the bytes form `rewind conform` calls) agrees with Check and
+// reports a divergence in a doctored expected file.
+func TestConform(t *testing.T) {
+	dir := vectorDir(t)
+	input, err := os.ReadFile(filepath.Join(dir, "s05.input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "s05.states.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expected, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, rel)) }
+	n, div, err := Conform(input, expected, read)
+	if err != nil || div != "" || n != 120 {
+		t.Fatalf("s05: %d turns, %q, %v", n, div, err)
+	}
+	bad := bytes.Replace(expected, []byte(`"valid_actions":3`), []byte(`"valid_actions":2`), 1)
+	if n, div, err := Conform(input, bad, read); err != nil || !strings.Contains(div, "valid_actions 3, want 2") {
+		t.Errorf("doctored: %d %q %v", n, div, err)
+	}
+	if _, _, err := Conform([]byte(`{"format":"other"}`), expected, read); err == nil {
+		t.Error("a foreign input accepted")
+	}
+}
