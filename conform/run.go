@@ -17,6 +17,9 @@ type Result struct {
 	Rounds int // rounds compared
 	// Divergence is the first difference found, nil when the vector passes.
 	Divergence *Divergence
+	// Notes are documented differences the game accepts (a probe the
+	// reference crashes on, rejected clearly instead).
+	Notes []string
 }
 
 // Pass reports whether the vector reproduced exactly.
@@ -88,7 +91,7 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 // (rulesets.Info.Vectors; Rounds is then what it counts); visit must be
 // nil for it.
 func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
-	if v.Game != GameColorfight2 {
+	if v.Game != "" && v.Game != GameColorfight2 {
 		if visit != nil {
 			return nil, fmt.Errorf("vector %s: a %s vector has no ColorfightII frames to visit", v.Name, v.Game)
 		}
@@ -109,7 +112,7 @@ func Run(v Vector, visit func(*colorfight2.Frame) error) (*Result, error) {
 // Load reads the initial state of a vector from its .cfr (frames 0 and 1)
 // together with its command log.
 func Load(v Vector) (*Game, error) {
-	if v.Game != GameColorfight2 {
+	if v.Game != "" && v.Game != GameColorfight2 {
 		return nil, fmt.Errorf("vector %s: a %s vector, not a ColorfightII game", v.Name, v.Game)
 	}
 	log, dec, closeFn, err := open(v)

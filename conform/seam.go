@@ -61,6 +61,13 @@ func seamVectors(dir string) ([]Vector, error) {
 				vs = append(vs, v)
 			}
 		}
+		if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil {
+			p := filepath.Join(dir, pf)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !seen[p] {
+				seen[p] = true
+				vs = append(vs, Vector{Name: strings.TrimSuffix(pf, filepath.Ext(pf)), Game: r.id, Commands: p, Probes: true})
+			}
+		}
 	}
 	return vs, nil
 }
@@ -70,6 +77,9 @@ func seamVectors(dir string) ([]Vector, error) {
 // neither for any registered game.
 func seamVectorFor(p string) (Vector, bool, error) {
 	for _, r := range conformers() {
+		if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil && filepath.Base(p) == pf {
+			return Vector{Name: strings.TrimSuffix(pf, filepath.Ext(pf)), Game: r.id, Commands: p, Probes: true}, true, nil
+		}
 		in, exp := r.v.Input, r.v.Expected
 		var stem string
 		switch {
@@ -112,16 +122,27 @@ func runSeam(v Vector) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
 	}
-	expected, err := readVectorFile(v.States)
-	if err != nil {
-		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
-	}
 	dir := filepath.Dir(v.Commands)
 	read := func(rel string) ([]byte, error) {
 		if filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
 			return nil, fmt.Errorf("%q is not a path inside the vector's folder", rel)
 		}
 		return readBounded(filepath.Join(dir, rel), MaxVectorRefBytes)
+	}
+	if v.Probes {
+		cases, div, notes, err := c.CheckProbes(input, read)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.Commands, err)
+		}
+		res := &Result{Vector: v, Rounds: cases, Notes: notes}
+		if div != "" {
+			res.Divergence = &Divergence{Text: div}
+		}
+		return res, nil
+	}
+	expected, err := readVectorFile(v.States)
+	if err != nil {
+		return nil, fmt.Errorf("vector %s: %w", v.Name, err)
 	}
 	rounds, div, err := c.Conform(input, expected, read)
 	if err != nil {

@@ -35,10 +35,14 @@ const (
 // expected file, rulesets.Info.Vectors).
 type Vector struct {
 	Name     string // NAME, the common file-name stem
-	Game     string // GameColorfight2 or another registered game's id
+	Game     string // GameColorfight2 ("" too) or another registered game's id
 	Commands string // path of NAME.commands.json (another game: its input file)
 	CFR      string // path of NAME.cfr (ColorfightII)
 	States   string // another game: the path of its expected file
+	// Probes is set for another game's file of single-turn probes
+	// (rulesets.Vectors.ProbesFile, at Commands): Rounds then counts its
+	// cases.
+	Probes bool
 }
 
 // Find expands paths — directories or vector files — into vectors

@@ -116,4 +116,3 @@ func Observe(g engine.Game, f *Frame) {
 	engine.Describe(g, &f.Board)
 	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
 }
-

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -207,7 +208,7 @@ func (l *Library) removeStaleTemps() {
 // OpenFile opens a library holding only the replay at path.
 func OpenFile(file string) (*Library, error) {
 	if !IsReplayName(file) && !IsMonadLogName(file) {
-		return nil, fmt.Errorf("library: %s: not a .rwd, .cfr or Monad log (.json, .mp.gz) file", file)
+		return nil, fmt.Errorf("library: %s: not a .rwd, .cfr, Monad log (.json, .mp.gz) or %s file", file, strings.Join(source.StreamExts(), ", "))
 	}
 	l, err := OpenLibrary(filepath.Dir(file))
 	if err != nil {
@@ -235,16 +236,17 @@ func (l *Library) Close() error {
 	return l.root.Close()
 }
 
-// IsReplayName reports whether name has a replay extension.
+// IsReplayName reports whether name has a replay extension: .rwd, .cfr
+// or the ending of a registered stream format (source.StreamExts).
 func IsReplayName(name string) bool {
 	ext := strings.ToLower(path.Ext(name))
-	return ext == ".rwd" || ext == ".cfr"
+	return ext == ".rwd" || ext == ".cfr" || slices.Contains(source.StreamExts(), ext)
 }
 
 // ValidID reports whether id is a well-formed replay id: a relative,
 // slash-separated path with no "." or ".." element, no hidden element,
-// ending in .rwd or .cfr, or named like a Monad reference log
-// (IsMonadLogName).
+// ending in a replay extension (IsReplayName), or named like a Monad
+// reference log (IsMonadLogName).
 func ValidID(id string) bool {
 	if !fs.ValidPath(id) || id == "." || !(IsReplayName(id) || IsMonadLogName(id)) || strings.ContainsRune(id, '\\') {
 		return false
@@ -417,6 +419,9 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	if summarizeMonad(e, br) {
 		return
 	}
+	if summarizeStream(e, br) {
+		return
+	}
 	e.Game = GameColorfightII
 	sum, err := source.Summarize(br)
 	if err != nil {
@@ -432,6 +437,26 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	if !sum.Created.IsZero() {
 		e.Date = sum.Created
 	}
+}
+
+// summarizeStream summarizes a file of a registered stream format
+// (source.StreamFormatOf; not a .rwd) from its frames, the game named by
+// its registered name or else its ruleset id; false for any other file.
+func summarizeStream(e *Entry, br *bufio.Reader) bool {
+	prefix, _ := br.Peek(source.SniffBytes)
+	if _, ok := source.StreamFormatOf(prefix); !ok {
+		return false
+	}
+	sum, m, err := source.SummarizeStream(br)
+	if err != nil {
+		e.Err = err.Error()
+		return true
+	}
+	e.Summary, e.Game = *sum, m.Ruleset
+	if info, ok := rulesets.About(m.Ruleset); ok {
+		e.Game = info.Name
+	}
+	return true
 }
 
 // ErrNotFound is returned for an id that names no replay of the library.

@@ -64,6 +64,11 @@ func runConform(opts *conformOptions) error {
 		case err != nil:
 			failed++
 			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, err)
+		case res.Pass() && v.Probes:
+			fmt.Fprintf(opts.out, "%s: PASS (%d cases, %s)\n", v.Name, res.Rounds, info.Name)
+			for _, n := range res.Notes {
+				fmt.Fprintf(opts.out, "  note: %s\n", n)
+			}
 		case res.Pass():
 			fmt.Fprintf(opts.out, "%s: PASS (%d %s)\n", v.Name, res.Rounds, info.Round)
 		default:

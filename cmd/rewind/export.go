@@ -59,6 +59,12 @@ func runExport(opts *exportOptions) error {
 	if ext := strings.ToLower(filepath.Ext(opts.out)); !opts.html && (ext == ".html" || ext == ".htm") {
 		return fmt.Errorf("-o %s: without --html, export writes a .cfr replay (gzip), not a page; add --html for the viewer page, or name the output .cfr", opts.out)
 	}
+	if opts.html && isStreamFile(opts.in) {
+		return exportStreamHTML(opts)
+	}
+	if isStreamFile(opts.in) {
+		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
+	}
 	if opts.html && source.IsMonadFile(opts.in) {
 		return exportMonadHTML(opts)
 	}

@@ -25,7 +25,7 @@ func newInfoCmd() *cobra.Command {
 	opts := &infoOptions{}
 	return &cobra.Command{
 		Use:   "info FILE...",
-		Short: "Print a replay's header (.rwd, .cfr or a Monad reference log) without playing it",
+		Short: "Print a replay's header (.rwd, .cfr, a Monad reference log or another game's official format) without playing it",
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
@@ -54,6 +54,9 @@ func runInfo(opts *infoOptions, path string) error {
 	w := opts.stdout
 	if source.IsMonadLog(bufio.NewReaderSize(bytes.NewReader(data), 64<<10)) {
 		return monadLogInfo(w, path, data)
+	}
+	if _, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); ok {
+		return streamInfo(w, path, data)
 	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	prefix, _ := br.Peek(8)

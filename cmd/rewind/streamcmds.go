@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer"
 )
 
 // isStreamFile reports whether path is a replay of a game played through
@@ -88,5 +91,34 @@ func reportStream(opts *reportOptions) error {
 		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole turns\n", opts.in, a.Truncated, a.Turns)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
+	return nil
+}
+
+// exportStreamHTML writes the self-contained generic page of a replay of
+// the generic path (export --html).
+func exportStreamHTML(opts *exportOptions) error {
+	s, err := source.OpenStream(opts.in)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	p, err := viewer.PackStream(s, viewer.StreamLimits{})
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	var buf bytes.Buffer
+	if err := viewer.WriteGenericHTML(context.Background(), &buf, p, filepath.Base(opts.in)); err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	if p.Warning != "" {
+		fmt.Fprintf(opts.stdout, "warning: %s\n", p.Warning)
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, len(p.Frames)-1, buf.Len())
 	return nil
 }

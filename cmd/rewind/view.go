@@ -16,7 +16,9 @@ func newViewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "view FILE",
 		Short: "Open one replay in the browser viewer",
-		Long: `view serves one .rwd or .cfr replay and prints the URL of its page: a board
+		Long: `view serves one replay (.rwd, .cfr, or an official format another game's
+stream reader opens, such as a Skyport observer recording .jsn, shown on
+the generic page) and prints the URL of its page: a board
 you scrub through turn by turn (keyboard: Space, arrows, Home/End, ? for
 help), charts of every player's gold, energy, cells and tax, a cell
 inspector and, for .rwd replays, each player's commands and their errors.

@@ -58,6 +58,12 @@ type Vectors struct {
 	// the input names, relative to the vector's folder (a map), bounded
 	// by the caller.
 	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
+	// ProbesFile, when set, is a file of single-turn probes beside the
+	// vectors (edge cases kept out of them) and CheckProbes checks its
+	// bytes: the cases compared, the first divergence ("" when every
+	// case agrees) and notes on documented differences.
+	ProbesFile  string
+	CheckProbes func(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error)
 }
 
 // Bot is a built-in strategy of a game (engine.Builtin: its name, one
@@ -101,9 +107,10 @@ var table = []entry{
 	{skyport.Ruleset, Info{
 		Name: "Skyport", MinPlayers: 2, MaxPlayers: skyport.MaxPlayers,
 		MinTurns: skyport.MaxPlayers + 1, MaxTurns: 100000, DefaultTurns: skyport.DefaultMaxTurns,
-		Round:   "turns",
-		Bots:    skyportbot.Builtins,
-		Vectors: &Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: skyportvectors.Conform},
+		Round: "turns",
+		Bots:  skyportbot.Builtins,
+		Vectors: &Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: skyportvectors.Conform,
+			ProbesFile: "probes.json", CheckProbes: skyportvectors.Probes},
 	}},
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/jsn"
 )
 
 // Frame, StreamPlayer, StreamMeta and Stream are the generic frame
@@ -70,7 +71,9 @@ const SniffBytes = 512
 
 // streamFormats is every official format read as a Stream, in the order
 // they are tried.
-var streamFormats = []StreamFormat{}
+var streamFormats = []StreamFormat{
+	{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open},
+}
 
 // StreamExts returns the file name endings of every registered stream
 // format.
@@ -231,4 +234,77 @@ func resizeN[T any](l []T, n int) []T {
 	l = l[:n]
 	clear(l)
 	return l
+}
+
+// StreamFormatOf returns the name of the registered StreamFormat whose
+// Sniff claims prefix (a file's first SniffBytes bytes); ok is false for
+// a .rwd and for anything no format claims.
+func StreamFormatOf(prefix []byte) (name string, ok bool) {
+	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
+		return "", false
+	}
+	for _, f := range streamFormats {
+		if f.Sniff(prefix) {
+			return f.Name, true
+		}
+	}
+	return "", false
+}
+
+// SummarizeStream reads a whole replay of a registered StreamFormat from
+// r (its frames, within the format's own limits) and summarizes it, with
+// the stream's meta: Format is the format's name, Ruleset the game's,
+// Rounds the last frame's Turn, each player's Rank and Score (the score
+// metric) those of the last frame. A stream that breaks off after its
+// first frame is summarized up to there with Damage set; one that fails
+// before gives an error.
+func SummarizeStream(r io.Reader) (*Summary, *StreamMeta, error) {
+	s, err := NewStream(r, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.Close()
+	m := s.Meta()
+	sum := &Summary{Format: Format(m.Format), Ruleset: m.Ruleset}
+	sum.Config.MaxTurn = m.MaxTurns
+	for i, p := range m.Players {
+		sum.Players = append(sum.Players, Player{UID: i + 1, Name: p.Name, Bot: p.Bot})
+	}
+	var f Frame
+	frames := 0
+	for {
+		err := s.Next(&f)
+		if errors.Is(err, io.EOF) {
+			sum.Complete = true
+			break
+		}
+		if err != nil {
+			if frames == 0 {
+				return nil, nil, fmt.Errorf("frame 0: %w", err)
+			}
+			sum.Damage = err
+			break
+		}
+		frames++
+	}
+	if frames == 0 {
+		return nil, nil, errors.New("the replay has no frames")
+	}
+	sum.Rounds = f.Turn
+	score := make([]int64, len(m.Players))
+	for p := range score {
+		if p < len(f.Values) && m.Score >= 0 && m.Score < len(f.Values[p]) {
+			score[p] = f.Values[p][m.Score]
+		}
+	}
+	uids := make([]int, len(f.Ranking))
+	for i, p := range f.Ranking {
+		uids[i] = p + 1
+	}
+	sum.setRanking(uids, score)
+	if len(uids) > 0 && uids[0] >= 1 && uids[0] <= len(score) {
+		sum.Winner, sum.WinnerGold = uids[0], score[uids[0]-1]
+	}
+	meta := *m
+	return sum, &meta, nil
 }

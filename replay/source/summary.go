@@ -22,7 +22,7 @@ type Summary struct {
 	// than ColorfightII's (a .rwd of a game played through the seam); ""
 	// for ColorfightII.
 	Ruleset string
-	Config colorfight2.Config
+	Config  colorfight2.Config
 	// Players in uid order (for a .cfr: everyone who appears in a frame,
 	// with the last name seen).
 	Players []Player

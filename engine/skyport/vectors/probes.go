@@ -60,11 +60,34 @@ func CheckProbes(dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkProbes(raw, func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, rel)) })
+}
+
+// Probes is CheckProbes on probes.json's bytes, for `rewind conform`
+// (rulesets.Vectors.CheckProbes): read gives the map the file names. It
+// returns the cases compared, the first divergence ("" when every case
+// agrees) and the documented differences (the crash cases).
+func Probes(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error) {
+	r, err := checkProbes(data, read)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	if !r.OK() {
+		return r.Turns, r.Divergences[0], r.Notes, nil
+	}
+	return r.Turns, "", r.Notes, nil
+}
+
+func checkProbes(raw []byte, read func(rel string) ([]byte, error)) (*Report, error) {
 	var pf probeFile
 	if err := json.Unmarshal(raw, &pf); err != nil {
 		return nil, fmt.Errorf("probes.json: %w", err)
 	}
-	m, err := LoadMap(filepath.Join(dir, pf.Setup.Map), "")
+	data, err := read(pf.Setup.Map)
+	if err != nil {
+		return nil, fmt.Errorf("probes.json: map: %w", err)
+	}
+	m, err := parseMap(data, pf.Setup.Map, "")
 	if err != nil {
 		return nil, err
 	}
