@@ -36,15 +36,21 @@
   function swatch(t) { return window.RewindShell && RewindShell.dark ? TILES[t].dark : TILES[t].light; }
   function font(px, bold) { return (bold ? 'bold ' : '') + Math.max(7, Math.round(px)) + 'px system-ui, sans-serif'; }
 
-  // The spawn of every player: where it stands in frame 0 (the game
-  // places everyone on their spawn before the first turn).
+  // Whose spawn each spawn tile is: a player only ever stands on a
+  // spawn tile that is its own (moves cannot enter one; a game starts
+  // and a respawn puts it there), so the spawn tiles frame 0's players
+  // stand on (every one of them in a game from its start; a recording
+  // may begin later).
   var spawnOf = null, spawnsFor = null;
   function spawns(g) {
     if (spawnsFor === g.packed) return spawnOf;
     spawnsFor = g.packed;
     spawnOf = {};
-    var f0 = g.packed.frames[0];
-    (f0 && f0.entities || []).forEach(function (e) { spawnOf[e.y * g.packed.board.width + e.x] = e.p; });
+    var f0 = g.packed.frames[0], W = g.packed.board.width;
+    (f0 && f0.entities || []).forEach(function (e) {
+      var i = e.y * W + e.x;
+      if (f0.cells[4 * i] === SPAWN) spawnOf[i] = e.p;
+    });
     return spawnOf;
   }
 
