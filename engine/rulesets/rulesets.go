@@ -15,9 +15,12 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot/skyportbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
 	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
+	"github.com/rewind-game/rewind/engine/skyport"
+	skyportvectors "github.com/rewind-game/rewind/engine/skyport/vectors"
 )
 
 // Info is what the shell needs to know about a game beyond its Ruleset.
@@ -98,6 +101,33 @@ var table = []entry{
 		Round:   "turns",
 		Vectors: &Vectors{Input: ".commands.json", Expected: ".states.json.gz", Conform: monadvectors.Conform},
 	}},
+	// Skyport: one round is one player-turn; the limit counts the
+	// players' loadout rounds too (docs/skyport.md).
+	{skyport.Ruleset, Info{
+		Name: "Skyport", MinPlayers: 2, MaxPlayers: skyport.MaxPlayers,
+		MinTurns: skyport.MaxPlayers + 1, MaxTurns: 100000, DefaultTurns: skyport.DefaultMaxTurns,
+		Round:   "turns",
+		Bots:    skyportBots("hunter", "artillery", "miner", "random"),
+		Vectors: &Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: skyportvectors.Conform},
+	}},
+}
+
+// skyportBots lists Skyport's built-in strategies in the order given.
+func skyportBots(names ...string) []Bot {
+	var out []Bot
+	for _, n := range names {
+		doc := ""
+		for i, m := range skyportbot.Names {
+			if m == n {
+				doc = skyportbot.Docs[i]
+			}
+		}
+		out = append(out, Bot{Name: n, Doc: doc, New: func(seed uint64) engine.Strategy {
+			s, _ := skyportbot.New(n, seed)
+			return s
+		}})
+	}
+	return out
 }
 
 // Register adds a game to the registry, after those already there. It is

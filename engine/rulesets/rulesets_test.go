@@ -9,15 +9,15 @@ import (
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
-// TestRegistry: All and IDs list ColorfightII then Monad; Lookup, Get and
+// TestRegistry: All and IDs list ColorfightII, Monad, Skyport; Lookup, Get and
 // About find each by id and nothing else; an unknown id's error names it
 // and the known ones.
 func TestRegistry(t *testing.T) {
-	if got, want := rulesets.IDs(), []string{"colorfight2", "monad"}; !slices.Equal(got, want) {
+	if got, want := rulesets.IDs(), []string{"colorfight2", "monad", "skyport"}; !slices.Equal(got, want) {
 		t.Fatalf("IDs %v, want %v", got, want)
 	}
 	all := rulesets.All()
-	if len(all) != 2 {
+	if len(all) != 3 {
 		t.Fatalf("All has %d rulesets", len(all))
 	}
 	for i, id := range rulesets.IDs() {
@@ -56,7 +56,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	_, err := rulesets.Get("chess")
-	if want := `unknown game "chess"; known: colorfight2, monad`; err.Error() != want {
+	if want := `unknown game "chess"; known: colorfight2, monad, skyport`; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 }
