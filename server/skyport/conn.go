@@ -48,6 +48,8 @@ type conn struct {
 	readTimeout atomic.Int64
 	closeOnce   sync.Once
 	done        chan struct{}
+	finishOnce  sync.Once
+	finishing   chan struct{}
 
 	// Owned by the hub goroutine.
 	role   role
@@ -99,20 +101,45 @@ func (c *conn) close() {
 	})
 }
 
+// finish closes the connection once what is queued for it is written
+// (each write still bounded by WriteTimeout).
+func (c *conn) finish() {
+	c.finishOnce.Do(func() { close(c.finishing) })
+}
+
 // writer writes queued messages, each with "\n", under WriteTimeout.
 func (c *conn) writer() {
 	w := bufio.NewWriterSize(c.c, 32<<10)
+	write := func(msg []byte) bool {
+		c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
+		w.Write(msg)
+		w.WriteByte('\n')
+		c.queued.Add(-int64(len(msg) + 1))
+		if len(c.out) == 0 {
+			if err := w.Flush(); err != nil {
+				c.close()
+				return false
+			}
+		}
+		return true
+	}
 	for {
 		select {
 		case <-c.done:
 			return
 		case msg := <-c.out:
-			c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
-			w.Write(msg)
-			w.WriteByte('\n')
-			c.queued.Add(-int64(len(msg) + 1))
-			if len(c.out) == 0 {
-				if err := w.Flush(); err != nil {
+			if !write(msg) {
+				return
+			}
+		case <-c.finishing:
+			for {
+				select {
+				case msg := <-c.out:
+					if !write(msg) {
+						return
+					}
+				default:
+					w.Flush()
 					c.close()
 					return
 				}

@@ -147,7 +147,7 @@ func (h *hub) play(n int, seated []*conn) error {
 	for _, s := range gm.seats {
 		if s.c != nil {
 			s.c.role = roleDone
-			s.c.close()
+			s.c.finish()
 		}
 	}
 	var score []string

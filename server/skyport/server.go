@@ -183,7 +183,7 @@ func (Server) Serve(ctx context.Context, o protocols.Options) error {
 	}
 	h.mu.Lock()
 	for c := range h.conns {
-		c.close()
+		c.finish()
 	}
 	h.mu.Unlock()
 	wg.Wait()
@@ -285,7 +285,7 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			}()
 			continue
 		}
-		c := &conn{c: nc, observer: observer, ip: ip, out: make(chan []byte, 1024), done: make(chan struct{})}
+		c := &conn{c: nc, observer: observer, ip: ip, out: make(chan []byte, 1024), done: make(chan struct{}), finishing: make(chan struct{})}
 		c.readTimeout.Store(int64(HandshakeTimeout))
 		if observer {
 			c.role = roleObsPending
@@ -482,7 +482,7 @@ func (h *hub) observerHandshake(c *conn, line string) {
 	if h.obs != nil {
 		c.send(errorMsg("An observer is already connected"))
 		c.role = roleDone
-		c.close()
+		c.finish()
 		return
 	}
 	c.role = roleObserver
