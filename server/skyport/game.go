@@ -261,7 +261,9 @@ func (gm *game) turn() waitResult {
 		if r == waitCancelled {
 			return r
 		}
-		if s.c != nil && len(gm.lines) == 0 && s.fault == 0 {
+		// A bot that sent nothing before the deadline timed out (one
+		// that ended its turn with endturn did not).
+		if s.c != nil && !gm.ended && len(gm.lines) == 0 && s.fault == 0 {
 			text := "no line within the think time"
 			if think == 0 {
 				text = "no endturn within the lock-step deadline"
