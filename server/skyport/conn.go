@@ -19,9 +19,11 @@ const (
 	// "Invalid packet received: line longer than 65536 bytes"; it is
 	// never buffered whole.
 	MaxLine = 64 << 10
-	// MaxQueued is how many bytes may wait to be written to one client;
-	// a client that reads so slowly that more pile up is disconnected.
-	MaxQueued = 8 << 20
+	// MaxQueued is how many bytes may wait to be written to one client
+	// (some 25 gamestates of the largest map, thousands of the usual
+	// ones); a client that reads so slowly that more pile up is
+	// disconnected.
+	MaxQueued = 1 << 20
 	// WriteTimeout bounds one write to a client; a client that does not
 	// take a message in that time is disconnected.
 	WriteTimeout = 10 * time.Second
@@ -30,7 +32,7 @@ const (
 	HandshakeTimeout = 60 * time.Second
 	// MaxConns bounds the open connections of both ports together;
 	// beyond it a connection is refused.
-	MaxConns = 512
+	MaxConns = 256
 )
 
 // conn is one client connection (either port). The hub owns its game

@@ -249,3 +249,60 @@ func TestCancelMidGame(t *testing.T) {
 		t.Fatalf("%d rounds recorded", rounds)
 	}
 }
+
+// TestThinkTimeAndObserver: with a think time, a silent bot's turns are
+// recorded as timeouts and the game goes on; the observer's faster and
+// slower change the think time with the reference's subtitles, a second
+// observer is refused, and a wrong password draws "Wrong password!".
+func TestThinkTimeAndObserver(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"artillery"},
+		MaxTurns: 12, ThinkTime: 50 * time.Millisecond, Deadline: time.Minute, Games: 1})
+	obs := dial(t, addrs["observer"])
+	obs.send(`{"message":"connect","revision":1,"password":"wrong"}`)
+	if g := obs.next(); g == nil || g.raw != `{"error":"Wrong password!"}` {
+		t.Fatalf("wrong password: %v", g)
+	}
+	obs.send(`{"message":"connect","revision":2,"password":"supersecretpassword"}`)
+	if g := obs.next(); g == nil || g.raw != `{"error":"Wrong protocol revision: supporting 1, but got 2"}` {
+		t.Fatalf("wrong revision: %v", g)
+	}
+	obs.send(`{"message":"connect","revision":1,"password":"supersecretpassword"}`)
+	if g := obs.next(); g == nil || g.raw != `{"message":"connect","status":true}` {
+		t.Fatalf("observer handshake: %v", g)
+	}
+	second := dial(t, addrs["observer"])
+	second.send(`{"message":"connect","revision":1,"password":"supersecretpassword"}`)
+	if g := second.next(); g == nil || g.m["error"] == nil {
+		t.Fatalf("second observer: %v", g)
+	}
+	obs.send(`{"message":"slower"}`, `{"message":"slower"}`, `{"message":"faster"}`, `{"message":"faster"}`)
+	for _, want := range []string{"Delay changed to 150", "Delay changed to 250", "Delay changed to 150", "Can't go faster"} {
+		if g := obs.next(); g == nil || g.m["message"] != "subtitle" || g.m["text"] != want {
+			t.Fatalf("subtitle: got %v, want %q", g, want)
+		}
+	}
+	p := dial(t, addrs["players"])
+	p.send(`{"message":"connect","revision":1,"name":"silent"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	go func() {
+		for g := obs.next(); g != nil; g = obs.next() {
+			if g.m["message"] == "endactions" {
+				obs.send(`{"message":"ready"}`)
+			}
+		}
+	}()
+	for g := p.next(); g != nil; g = p.next() {
+	}
+	serverDone(t, done)
+	rounds, faults := verifyDir(t, dir)
+	if rounds != 12 || len(faults[0]) < 3 {
+		t.Fatalf("%d rounds, silent's faults %v (want 12 rounds, a timeout a turn)", rounds, faults[0])
+	}
+	for _, f := range faults[0] {
+		if f != engine.FaultTimeout {
+			t.Fatalf("silent's faults %v", faults[0])
+		}
+	}
+}
