@@ -112,8 +112,11 @@ func (c *conn) finish() {
 // writer writes queued messages, each with "\n", under WriteTimeout.
 func (c *conn) writer() {
 	w := bufio.NewWriterSize(c.c, 32<<10)
+	finishing := false
 	write := func(msg []byte) bool {
-		c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
+		if !finishing {
+			c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
+		}
 		w.Write(msg)
 		w.WriteByte('\n')
 		c.queued.Add(-int64(len(msg) + 1))
@@ -134,6 +137,9 @@ func (c *conn) writer() {
 				return
 			}
 		case <-c.finishing:
+			// What is left goes out within one WriteTimeout in all.
+			finishing = true
+			c.c.SetWriteDeadline(time.Now().Add(WriteTimeout))
 			for {
 				select {
 				case msg := <-c.out:

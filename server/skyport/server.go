@@ -270,11 +270,16 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return
 			}
-			return
+			// Out of file descriptors and the like: try again shortly.
+			select {
+			case <-h.quit:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
 		}
 		ip := remoteIP(nc.RemoteAddr())
 		if !h.counter.take(ip) {
