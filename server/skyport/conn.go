@@ -39,7 +39,6 @@ const (
 // state; the reader and writer goroutines only move bytes.
 type conn struct {
 	c        net.Conn
-	id       int
 	observer bool // accepted on the observer port
 	ip       string
 
@@ -59,7 +58,6 @@ type conn struct {
 	deaf   bool     // a line killed the reference's reader: nothing more is read
 	lobby  []string // lines sent after the handshake, before a game seated it
 	seat   int      // player number in the hub's game (roleSeated)
-	why    string   // why the hub closed it
 	gone   bool     // the hub has seen it close
 	unresp bool     // an observer that missed a ready: not waited for
 }

@@ -248,9 +248,8 @@ type hub struct {
 	counter  *ipCounter
 	baseSeed uint64
 
-	mu     sync.Mutex
-	conns  map[*conn]struct{}
-	nextID int
+	mu    sync.Mutex
+	conns map[*conn]struct{}
 
 	lobby    []*conn
 	obs      *conn
@@ -304,8 +303,6 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			return
 		default:
 		}
-		h.nextID++
-		c.id = h.nextID
 		h.conns[c] = struct{}{}
 		h.mu.Unlock()
 		wg.Add(2)
