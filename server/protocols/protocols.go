@@ -1,8 +1,11 @@
 // Package protocols is the registry of the games' own network protocols
 // that `rewind server --game ID` runs for a game played through the seam
 // (ColorfightII's protocol is package server, which the command runs
-// itself). A game's protocol lives in its own package (server/<game>)
-// and is one line of the table below.
+// itself). A game's protocol lives in its own package (server/<game>),
+// which imports this one for Options; so that no import cycle forms, the
+// command registers it (cmd/rewind/serverseam.go, one Register line per
+// game) rather than the table below, which holds protocols without
+// such a package.
 package protocols
 
 import (
