@@ -68,7 +68,7 @@ func newServerCmd() *cobra.Command { return serverCommand(&serverOptions{}) }
 func serverCommand(opts *serverOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "server",
-		Short: "Host ColorfightII games for official bots, record them and show them live",
+		Short: "Host games for bots on a game's official protocol (ColorfightII by default), record them",
 		Long: `server speaks the official ColorfightII server protocol (docs/server.md), so
 every bot written on the official Python or Java client plays against it
 unchanged: point the client's URL at ws://HOST:PORT/gameroom/ROOM.
@@ -80,6 +80,13 @@ the seats still free when the game starts. --round-time 0 plays in
 lock-step: a round runs as soon as every seated player has sent its
 commands (or at --lockstep-deadline), so a game of fast bots runs at their
 speed instead of one round a second.
+
+With --game ID it speaks another game's official protocol instead
+(server/protocols: skyport, the Skyport Rev 1 TCP protocol on port 54321
+and its observer on 54331 — docs/skyport.md, "Server"), with the flags
+that apply to any game: --addr, --dir, --bot, --max-player, --max-turn,
+--round-time (the think time; 0 is lock-step), --lockstep-deadline,
+--max-conns-per-ip, --seed, --map and --games.
 
 Every game is recorded as a .rwd in --dir as it is played (flushed every
 round), and the same address serves the viewer: the library of --dir and,

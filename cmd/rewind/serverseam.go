@@ -11,13 +11,8 @@ import (
 
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/server/protocols"
-	skyportserver "github.com/rewind-game/rewind/server/skyport"
+	_ "github.com/rewind-game/rewind/server/protocols/all" // every game's protocol registers itself
 )
-
-// The games' protocol servers (server/protocols' registry).
-func init() {
-	protocols.Register("skyport", skyportserver.Server{})
-}
 
 // protocolGames lists the games rewind server speaks the protocol of:
 // ColorfightII and every game of server/protocols.

@@ -2,10 +2,9 @@
 // that `rewind server --game ID` runs for a game played through the seam
 // (ColorfightII's protocol is package server, which the command runs
 // itself). A game's protocol lives in its own package (server/<game>),
-// which imports this one for Options; so that no import cycle forms, the
-// command registers it (cmd/rewind/serverseam.go, one Register line per
-// game) rather than the table below, which holds protocols without
-// such a package.
+// which imports this one for Options and registers itself when it is
+// initialised; package server/protocols/all imports every such package,
+// one line per game, and the command imports it.
 package protocols
 
 import (
@@ -70,11 +69,17 @@ type entry struct {
 	p    Protocol
 }
 
-// table is every game's protocol, by ruleset id.
+// table is every game's protocol, by ruleset id, in registration order.
 var table = []entry{}
 
-// Register adds a game's protocol after those of the table (a test's).
-func Register(game string, p Protocol) { table = append(table, entry{game, p}) }
+// Register adds a game's protocol (from its package's init, or a test's).
+// It panics on a game registered twice.
+func Register(game string, p Protocol) {
+	if _, ok := Lookup(game); ok {
+		panic("protocols: " + game + " registered twice")
+	}
+	table = append(table, entry{game, p})
+}
 
 // Lookup returns the protocol of game.
 func Lookup(game string) (Protocol, bool) {

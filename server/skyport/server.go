@@ -49,6 +49,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
+	"github.com/rewind-game/rewind/engine/skyport"
 	sp "github.com/rewind-game/rewind/engine/skyport"
 	"github.com/rewind-game/rewind/server/protocols"
 )
@@ -82,6 +83,11 @@ const (
 
 // Server is the Skyport Rev 1 protocol (protocols.Protocol).
 type Server struct{}
+
+// The server registers itself under the game's id; package
+// server/protocols/all names every game's protocol package, so that the
+// command that imports it has them all.
+func init() { protocols.Register(skyport.RulesetID, Server{}) }
 
 var _ protocols.Protocol = Server{}
 
