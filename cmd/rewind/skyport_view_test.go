@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/skyport/vectors"
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestSkyportViewThroughCLI is a Skyport bot author's path: `rewind play
@@ -35,13 +35,7 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 	}
 
 	t.Run("tricky map", func(t *testing.T) {
-		m := filepath.Join(vectors.Dir(filepath.Join("..", "..", "..", "shared", "skyport")), "maps", "4-players-tricky.skyportmap")
-		if os.Getenv("CI") == "true" {
-			t.Skip("CI=true: the shared Skyport maps are not part of the repository")
-		}
-		if _, err := os.Stat(m); err != nil {
-			t.Skipf("no shared Skyport map: %v", err)
-		}
+		m := filepath.Join(testutil.Skyport(t), "maps", "4-players-tricky.skyportmap")
 		tricky := filepath.Join(dir, "tricky.rwd")
 		if out, err := runCLIOut(t, "play", "--game", "skyport", "--map", m, "--seed", "5", "--turns", "200", "-o", tricky); err != nil {
 			t.Fatalf("play --map: %v\n%s", err, out)

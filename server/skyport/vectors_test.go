@@ -17,6 +17,7 @@ import (
 
 	sp "github.com/rewind-game/rewind/engine/skyport"
 	"github.com/rewind-game/rewind/engine/skyport/vectors"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/server/protocols"
 )
@@ -135,16 +136,9 @@ type vecStates struct {
 	} `json:"final"`
 }
 
-func vectorDir(t *testing.T) string {
-	if os.Getenv("CI") == "true" {
-		t.Skip("CI=true: the Skyport vectors are not part of the repository")
-	}
-	dir := vectors.Dir("/work/shared/skyport")
-	if _, err := os.Stat(filepath.Join(dir, "s01.input.json")); err != nil {
-		t.Skipf("no Skyport vectors in %s (set REWIND_SKYPORT)", dir)
-	}
-	return dir
-}
+// vectorDir is the folder of Skyport's vectors ($REWIND_SKYPORT or
+// ../shared/skyport), or a skip with a one-line reason without it.
+func vectorDir(t *testing.T) string { return testutil.Skyport(t) }
 
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
