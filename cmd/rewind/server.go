@@ -82,9 +82,8 @@ commands (or at --lockstep-deadline), so a game of fast bots runs at their
 speed instead of one round a second.
 
 With --game ID it speaks another game's official protocol instead
-(server/protocols: skyport, the Skyport Rev 1 TCP protocol on port 54321
-and its observer on 54331 — docs/skyport.md, "Server"), with the flags
-that apply to any game: --addr, --dir, --bot, --max-player, --max-turn,
+(` + protocolList() + `; each game's document says its ports and
+messages), with the flags that apply to any game: --addr, --dir, --bot, --max-player, --max-turn,
 --round-time (the think time; 0 is lock-step), --lockstep-deadline,
 --max-conns-per-ip, --seed, --map and --games.
 

@@ -20,6 +20,20 @@ func protocolGames() string {
 	return strings.Join(append([]string{rulesets.Default}, protocols.Games()...), ", ")
 }
 
+// protocolList names the games other than ColorfightII whose protocol
+// rewind server speaks, with their default addresses.
+func protocolList() string {
+	var parts []string
+	for _, g := range protocols.Games() {
+		p, _ := protocols.Lookup(g)
+		parts = append(parts, fmt.Sprintf("%s, bots on %s by default", g, p.DefaultAddr()))
+	}
+	if len(parts) == 0 {
+		return "none registered"
+	}
+	return strings.Join(parts, "; ")
+}
+
 // runProtocolServer runs the protocol server of a game played through the
 // seam (server/protocols), with the flags that apply to any game: --addr
 // (when given), --dir, --bot, --max-player, --max-turn, --round-time (the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,9 +17,8 @@ func newViewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "view FILE",
 		Short: "Open one replay in the browser viewer",
-		Long: `view serves one replay (.rwd, .cfr, or an official format another game's
-stream reader opens, such as a Skyport observer recording .jsn, shown on
-the generic page) and prints the URL of its page: a board
+		Long: `view serves one replay (.rwd, .cfr, or an official file of another game
+read as a stream: ` + strings.Join(source.StreamExts(), ", ") + `, shown on the generic page) and prints the URL of its page: a board
 you scrub through turn by turn (keyboard: Space, arrows, Home/End, ? for
 help), charts of every player's gold, energy, cells and tax, a cell
 inspector and, for .rwd replays, each player's commands and their errors.
