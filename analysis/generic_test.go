@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -447,10 +448,11 @@ func TestGenericLimit(t *testing.T) {
 	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
 		t.Errorf("2 players × 2 metrics × %d turns: %v, want ErrLimit", MaxGenericValues, err)
 	}
-	// A turn limit that would overflow the product is refused too.
-	s, _ = toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, 1<<62, toyScript)
+	// The largest turn limit an int holds (it would overflow the
+	// product) is refused too.
+	s, _ = toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, math.MaxInt, toyScript)
 	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
-		t.Errorf("2^62 turns: %v, want ErrLimit", err)
+		t.Errorf("%d turns: %v, want ErrLimit", math.MaxInt, err)
 	}
 	// A game with no turn limit that reaches the limit stops there, with
 	// ErrLimit, however many frames its stream would give.
@@ -563,7 +565,7 @@ func TestAnalyzeGenericFiles(t *testing.T) {
 // kept as numbers or ignored, never a panic.
 func TestGenericHostileFrames(t *testing.T) {
 	s := &brokenStream{Stream: toyStream(t, toy.Ruleset{Seq: true}, []string{"a", "b"}, seqScript), at: 2, reshape: func(f *source.Frame) {
-		f.Events = append(f.Events, engine.Event{Kind: "no_such\x1b[2J", Player: 99, Other: -7, X: 1 << 40, Y: -1, Value: -3})
+		f.Events = append(f.Events, engine.Event{Kind: "no_such\x1b[2J", Player: 99, Other: -7, X: math.MaxInt32, Y: -1, Value: -3})
 		f.Errors = append(f.Errors, engine.CommandError{Player: -5, Index: 0}, engine.CommandError{Player: 7, Index: 3})
 		f.Faults = append(f.Faults, engine.FaultCrash, engine.FaultCrash, engine.FaultCrash)
 		f.Commands = append(f.Commands, []string{"x"}, []string{"y"})
@@ -580,7 +582,7 @@ func TestGenericHostileFrames(t *testing.T) {
 	for _, e := range g.Events {
 		if e.Kind == "no_such\x1b[2J" {
 			found = true
-			if txt := g.EventText(e, g.Name); txt != "no such\x1b[2J: player 99 (other player -7, at 1099511627776, -1, value -3)" {
+			if txt := g.EventText(e, g.Name); txt != "no such\x1b[2J: player 99 (other player -7, at 2147483647, -1, value -3)" {
 				t.Errorf("text %q", txt)
 			}
 		}
