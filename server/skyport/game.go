@@ -57,7 +57,6 @@ type game struct {
 	queued    int
 	ended     bool
 	loadLines [][]string
-	buf       []byte
 	errs      []string
 }
 

@@ -49,7 +49,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
-	"github.com/rewind-game/rewind/engine/skyport"
 	sp "github.com/rewind-game/rewind/engine/skyport"
 	"github.com/rewind-game/rewind/server/protocols"
 )
@@ -87,7 +86,7 @@ type Server struct{}
 // The server registers itself under the game's id; package
 // server/protocols/all names every game's protocol package, so that the
 // command that imports it has them all.
-func init() { protocols.Register(skyport.RulesetID, Server{}) }
+func init() { protocols.Register(sp.RulesetID, Server{}) }
 
 var _ protocols.Protocol = Server{}
 

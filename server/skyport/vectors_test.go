@@ -170,14 +170,6 @@ func sameError(got, want string) bool {
 	return got == want
 }
 
-func parse(t *testing.T, raw string) map[string]any {
-	var m map[string]any
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		t.Fatalf("%q: %v", raw, err)
-	}
-	return m
-}
-
 // withAlive is the observer's copy of a gamestate: every player also has
 // "alive" (no vector used here disconnects anybody).
 func withAlive(gs map[string]any) map[string]any {
