@@ -91,7 +91,7 @@ func realWorldDir() (string, error) {
 		}
 		return dir, nil
 	}
-	root, err := moduleRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return "", err
 	}
@@ -102,9 +102,9 @@ func realWorldDir() (string, error) {
 	return dir, nil
 }
 
-// moduleRoot returns the folder holding go.mod, searched upward from the
+// ModuleRoot returns the folder holding go.mod, searched upward from the
 // working directory (a test runs in its package's folder).
-func moduleRoot() (string, error) {
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -137,7 +137,7 @@ func noteRealWorld(tb testing.TB, files string) {
 	defer f.Close()
 	wd, _ := os.Getwd()
 	pkg := wd
-	if root, err := moduleRoot(); err == nil {
+	if root, err := ModuleRoot(); err == nil {
 		if rel, err := filepath.Rel(root, wd); err == nil {
 			pkg = filepath.ToSlash(rel)
 		}

@@ -18,7 +18,7 @@ func Skyport(tb testing.TB) string {
 	tb.Helper()
 	dir := os.Getenv(SkyportEnv)
 	if dir == "" {
-		root, err := moduleRoot()
+		root, err := ModuleRoot()
 		if err != nil {
 			tb.Skipf("skyport vectors: %v", err)
 		}
