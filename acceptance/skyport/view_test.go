@@ -105,7 +105,7 @@ func skyState(t *testing.T, b *browsertest.Browser) skyShown {
 func skySeek(t *testing.T, b *browsertest.Browser, n int) skyShown {
 	t.Helper()
 	skyEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
-	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), 10*time.Second); err != nil {
+	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), time.Minute); err != nil {
 		t.Fatalf("#turn=%d: %v", n, err)
 	}
 	return skyState(t, b)
