@@ -202,5 +202,8 @@ type GenericPage struct {
 	DataURL string
 	DataB64 string
 	Library bool // a library to go back to
-	Assets  Assets
+	// Live, when set, makes the page follow a game being played: it
+	// listens to EventsURL and fetches DataURL again at each new round.
+	Live   *LiveInfo
+	Assets Assets
 }

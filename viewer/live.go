@@ -141,15 +141,26 @@ type liveEntry struct {
 	lastUse int
 }
 
-// liveVersion is one packed state of a game.
+// liveVersion is one packed state of a game: a ColorfightII game's
+// Replay (rep), or a game played through the seam's generic frames
+// (generic; rep is nil then).
 type liveVersion struct {
-	game LiveGame
-	rep  *Replay
+	game    LiveGame
+	rep     *Replay
+	generic *liveGeneric
 	// cost is what the version is charged to the memory budget while
 	// the hub keeps it.
 	cost int64
 	// charts is the JSON of rep's charts; chartsGz gzip'd.
 	charts, chartsGz []byte
+}
+
+// liveGeneric is a generic recording's packed state: the page's header
+// and the frames as the generic page fetches them (EncodePacked; their
+// Warning is board.js's to show).
+type liveGeneric struct {
+	page templates.GenericPage
+	gz   []byte
 }
 
 type liveFlight struct {
@@ -251,7 +262,13 @@ func (h *liveHub) setVerLocked(e *liveEntry, v *liveVersion) {
 	}
 	e.ver = v
 	if v != nil {
-		v.cost = replayBytes(v.rep) + int64(len(v.charts)+len(v.chartsGz))
+		v.cost = int64(len(v.charts) + len(v.chartsGz))
+		if v.rep != nil {
+			v.cost += replayBytes(v.rep)
+		}
+		if v.generic != nil {
+			v.cost += int64(len(v.generic.gz)) + 4<<10
+		}
 		h.mem.charge(v.cost)
 	}
 }
@@ -363,10 +380,14 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 
 // packLive decodes a game's recording so far through the replay decoder
 // (a recording without its footer opens with its whole rounds) and packs
-// it for the page.
+// it for the page; a generic recording (source.IsStream) is packed for
+// the generic page instead (packLiveGeneric).
 func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	decodeSlots <- struct{}{}
 	defer func() { <-decodeSlots }()
+	if source.IsStream(bytes.NewReader(data)) {
+		return packLiveGeneric(data, g, mem)
+	}
 	src, err := source.New(bytes.NewReader(data), nil)
 	if err != nil {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
@@ -390,6 +411,49 @@ func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	}
 	g.Players = append([]string(nil), g.Players...)
 	return &liveVersion{game: g, rep: rep, charts: cj, chartsGz: gz}, nil
+}
+
+// packLiveGeneric packs a generic recording so far (the text codec: a
+// recording without its footer reads to its last whole round, then ends
+// with a truncation PackStream keeps as a Warning, dropped while the game
+// is not Done) with the default StreamLimits, reserving their peak from
+// the memory budget while it packs. The version keeps only the gzip'd
+// frames and the page's header.
+func packLiveGeneric(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
+	var limits StreamLimits
+	peak := StreamPeakBytes(limits)
+	if err := mem.reserve(peak); err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	defer mem.release(peak)
+	st, err := source.NewStream(bytes.NewReader(data), nil)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	defer st.Close()
+	page := GenericPageData(st.Meta(), "")
+	p, err := PackStream(st, limits)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	if !g.Done {
+		p.Warning = "" // the recording has no end yet: that is no damage
+	}
+	gz, err := EncodePacked(p)
+	if err != nil {
+		return nil, fmt.Errorf("live game %q: %w", g.ID, err)
+	}
+	g.Players = append([]string(nil), g.Players...)
+	return &liveVersion{game: g, generic: &liveGeneric{page: page, gz: gz}, charts: []byte("[]"), chartsGz: gzipped("[]")}, nil
+}
+
+// gzipped is s gzip'd.
+func gzipped(s string) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Write([]byte(s))
+	zw.Close()
+	return buf.Bytes()
 }
 
 // chartsJSON is the JSON of rep's charts as the page takes them
@@ -633,6 +697,18 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g := v.game
+	j := s.liveJSONOf(g)
+	info := &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", ChartsURL: LiveURL(g.ID) + "/charts",
+		Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
+	if gv := v.generic; gv != nil {
+		p := gv.page
+		p.Title = "live: " + g.ID
+		p.DataURL = LiveURL(g.ID) + "/data"
+		p.Library = !s.lib.Single()
+		p.Live = info
+		render(w, r, http.StatusOK, templates.GenericReplay(p))
+		return
+	}
 	p := PageData(v.rep, g.ID)
 	a := v.rep.Analysis
 	p.Title = "live: " + g.Room
@@ -647,9 +723,7 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	p.DataURL = LiveURL(g.ID) + "/data?gz=1"
 	p.ChartsURL = LiveURL(g.ID) + "/charts"
 	p.Library = !s.lib.Single()
-	j := s.liveJSONOf(g)
-	p.Live = &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", ChartsURL: LiveURL(g.ID) + "/charts",
-		Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
+	p.Live = info
 	render(w, r, http.StatusOK, templates.Replay(p))
 }
 
@@ -659,6 +733,12 @@ func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
+	if v.generic != nil {
+		// The generic frames are only ever served gzip'd, for the page
+		// to inflate (as the generic page's ?data=1).
+		serveGzip(w, v.generic.gz)
+		return
+	}
 	if r.URL.Query().Get("gz") == "1" {
 		serveGzip(w, v.rep.Gzip)
 		return

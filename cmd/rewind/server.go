@@ -57,6 +57,11 @@ type serverOptions struct {
 	// ready, when set, receives the base URL once the server listens
 	// (tests use it).
 	ready chan<- string
+	// http is --http: the viewer's address for a game played through
+	// the seam ("" none); httpReady, when set, receives its base URL
+	// once it listens (tests use it).
+	http      string
+	httpReady chan<- string
 	// httpTimeout, when set, replaces the HTTP read-header, read and
 	// write timeouts (tests use a short one).
 	httpTimeout time.Duration
@@ -85,7 +90,10 @@ With --game ID it speaks another game's official protocol instead
 (` + protocolList() + `; each game's document says its ports and
 messages), with the flags that apply to any game: --addr, --dir, --bot, --max-player, --max-turn,
 --round-time (the think time; 0 is lock-step), --lockstep-deadline,
---max-conns-per-ip, --seed, --map and --games.
+--max-conns-per-ip, --seed, --map and --games. Its bots' port is --addr;
+--http ADDR serves the viewer there too (none without it): the library
+of --dir and, under "Live", every game being played, followed turn by
+turn on the generic page.
 
 Every game is recorded as a .rwd in --dir as it is played (flushed every
 round), and the same address serves the viewer: the library of --dir and,
@@ -108,6 +116,9 @@ whole round and its replay kept.`,
 				defer stop()
 				return runProtocolServer(ctx, cmd, opts)
 			}
+			if cmd.Flags().Changed("http") {
+				return fmt.Errorf("server: --http is for another game than ColorfightII (--game ID); ColorfightII's viewer is on --addr")
+			}
 			cfg, err := opts.roomConfig(cmd)
 			if err != nil {
 				return err
@@ -124,6 +135,7 @@ whole round and its replay kept.`,
 	f.IntVar(&opts.games, "games", 0, "another game than ColorfightII: games to play before stopping (0: until Ctrl-C)")
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one; 0.0.0.0:PORT accepts bots from other machines)")
 	f.StringVar(&opts.dir, "dir", "replays", "folder where every game is recorded as a .rwd (created if missing)")
+	f.StringVar(&opts.http, "http", "", "another game than ColorfightII: address of the viewer (host:port; port 0 picks a free one), the library of --dir and the live games (default: no viewer)")
 	f.StringVar(&opts.room, "room", "public", "name of the room created at start ([0-9A-Za-z-_.])")
 	f.StringVar(&opts.preset, "preset", "constant-run", "configuration of that room: default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run")
 	f.StringArrayVar(&opts.bots, "bot", nil, "built-in bot filling a free seat at start (repeatable): "+strings.Join(bot.BuiltinNames(), ", "))

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"strings"
 	"time"
@@ -10,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/server/protocols"
 	_ "github.com/rewind-game/rewind/server/protocols/all" // every game's protocol registers itself
+	"github.com/rewind-game/rewind/viewer"
 )
 
 // protocolGames lists the games rewind server speaks the protocol of:
@@ -38,7 +42,9 @@ func protocolList() string {
 // seam (server/protocols), with the flags that apply to any game: --addr
 // (when given), --dir, --bot, --max-player, --max-turn, --round-time (the
 // think time, 0 lock-step), --lockstep-deadline, --max-conns-per-ip,
-// --seed, --map and --games. ColorfightII's other flags are refused.
+// --seed, --map and --games, and --http: the viewer, following the
+// games live (serveProtocolViewer). ColorfightII's other flags are
+// refused.
 func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) error {
 	info, err := gameInfo(opts.game)
 	if err != nil {
@@ -98,5 +104,93 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 	if opts.ready != nil {
 		o.Ready = func(addrs map[string]string) { opts.ready <- addrs["players"] }
 	}
+	if opts.http != "" {
+		o.Live = &protocols.Live{}
+		stop, err := serveProtocolViewer(opts, info.Name, o.Live)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	return p.Serve(ctx, o)
+}
+
+// serveProtocolViewer serves the viewer on --http for a game played
+// through the seam: the library of --dir and live's games, with
+// ColorfightII's server viewer's timeouts, memory budget (--memory) and
+// connections per address (--max-conns-per-ip). It prints the viewer's
+// URL; stop shuts it down (its event streams first, then at most 5 s for
+// the requests in flight).
+func serveProtocolViewer(opts *serverOptions, game string, live *protocols.Live) (stop func(), err error) {
+	stderr := opts.stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	budget, err := memoryBudget(opts.memory)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	lib, err := viewer.OpenLibrary(opts.dir)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := listen("server --http", opts.http, false)
+	if err != nil {
+		lib.Close()
+		return nil, err
+	}
+	view := viewer.NewServer(lib, viewer.Options{
+		Addr:         ln.Addr().String(),
+		MaxUpload:    -1,
+		ErrorLog:     logger.Printf,
+		Tool:         "rewind " + version,
+		Live:         protocolLive{live, game},
+		OpenStream:   openStreamFile,
+		MemoryBudget: budget,
+	})
+	hs := view.HTTPServer()
+	hs.ErrorLog = logger
+	if opts.httpTimeout > 0 {
+		hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout = opts.httpTimeout, opts.httpTimeout, opts.httpTimeout
+	}
+	ln = connlimit.Listener(ln, opts.maxConns)
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(opts.stdout, "viewer at %s/  (live games and the replays of %s)\n", base, opts.dir)
+	go hs.Serve(ln)
+	if opts.httpReady != nil {
+		opts.httpReady <- base
+	}
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			hs.Close()
+		}
+		lib.Close()
+	}, nil
+}
+
+// protocolLive shows a protocol server's games (protocols.Live) to the
+// viewer; room is the game's name, shown as each game's room.
+type protocolLive struct {
+	l    *protocols.Live
+	room string
+}
+
+func (p protocolLive) LiveGames() []viewer.LiveGame {
+	var out []viewer.LiveGame
+	for _, g := range p.l.Games() {
+		out = append(out, p.game(g))
+	}
+	return out
+}
+
+func (p protocolLive) LiveReplay(id string) ([]byte, viewer.LiveGame, <-chan struct{}, error) {
+	data, g, changed, err := p.l.Replay(id)
+	return data, p.game(g), changed, err
+}
+
+func (p protocolLive) game(g protocols.LiveGame) viewer.LiveGame {
+	return viewer.LiveGame{ID: g.ID, Room: p.room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, File: g.File}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// addresses it listens on (name → host:port: "players",
 	// "observer", …).
 	Ready func(addrs map[string]string)
+	// Live, when set, is told of every game as it is recorded (Start,
+	// then Round after each round written and flushed, Finish once the
+	// file is whole), so that a viewer can follow it.
+	Live *Live
 }
 
 // Protocol is a game's network protocol server.

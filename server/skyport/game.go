@@ -2,6 +2,8 @@ package skyport
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/engine/match"
 	sp "github.com/rewind-game/rewind/engine/skyport"
 	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/server/protocols"
 )
 
 // endturnError is what the rules answer to {"message":"endturn"}; in
@@ -49,6 +52,8 @@ type game struct {
 	seats []*seat
 	rec   *recording.SeamRecorder
 	file  *recFile
+	// live reports the game's rounds to Options.Live (nil without).
+	live  *protocols.LiveRecord
 	round match.GameRound
 
 	phase     phase
@@ -122,6 +127,16 @@ func (h *hub) play(n int, seated []*conn) error {
 		return fmt.Errorf("skyport server: recording: %w", err)
 	}
 	gm.round = match.GameRound{Commands: make([][]string, np), Faults: make([]engine.Fault, np), FaultText: make([]string, np), Logs: make([][]byte, np)}
+	if cfg.Live != nil {
+		// The viewer reads the recording through a file of its own, which
+		// the rename at the end does not disturb.
+		if rf, err := os.Open(gm.file.tmp); err == nil {
+			id := strings.TrimSuffix(filepath.Base(gm.file.final), ".rwd")
+			gm.live = cfg.Live.Start(protocols.LiveGame{ID: id, MaxTurn: gm.g.MaxTurns(), Players: names}, rf)
+		} else {
+			h.logf("skyport: the game cannot be followed live: %v", err)
+		}
+	}
 	h.g = gm
 	defer func() { h.g = nil }()
 	h.logf("skyport: game %d starts: %s", n+1, strings.Join(names, ", "))
@@ -131,10 +146,12 @@ func (h *hub) play(n int, seated []*conn) error {
 		interrupted = gm.turn() == waitCancelled
 	}
 	if err := gm.rec.End(gm.g); err != nil {
+		gm.live.Finish(gm.g.Turn(), "")
 		gm.file.f.Close()
 		return fmt.Errorf("skyport server: recording: %w", err)
 	}
 	path, err := gm.file.commit()
+	gm.live.Finish(gm.g.Turn(), path)
 	if err != nil {
 		return err
 	}
@@ -312,7 +329,11 @@ func (gm *game) play(p int, cmds []string) error {
 	}
 	r.Commands[p] = cmds
 	gm.g.Round(r.Commands)
-	return gm.rec.Round(r, gm.g)
+	if err := gm.rec.Round(r, gm.g); err != nil {
+		return err
+	}
+	gm.live.Round(gm.g.Turn())
+	return nil
 }
 
 // disconnect notes that player p's connection closed: it stays in the

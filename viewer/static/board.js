@@ -66,6 +66,11 @@
   var legend = document.getElementById('legend');
   var activeBar = document.getElementById('active');
   var chartsBox = document.getElementById('charts');
+  // A live game (the page of /live/ID): its events stream.
+  var eventsURL = root.getAttribute('data-events');
+  var liveBadge = document.getElementById('live-badge');
+  var liveStatus = document.getElementById('live-status');
+  var live = eventsURL ? { over: false, fetching: false, again: false, updates: 0, game: null } : null;
 
   // The API the tests drive.
   var api = window.rewind = {
@@ -84,7 +89,11 @@
     cell: function (t, x, y) { cellsAt(t); return cellOf(y * W + x); },
     color: function (p) { return color(p); },
     radius: function () { return R; },
-    select: function (p) { select(p); }
+    select: function (p) { select(p); },
+    // live() is the state of a live game's page (null elsewhere): the
+    // game as last announced, whether it is over, and how many times the
+    // page took in new turns.
+    live: function () { return live ? { game: live.game, over: live.over, updates: live.updates } : null; }
   };
 
   var shell = RewindShell({
@@ -654,6 +663,7 @@
 
   function parse(buf) {
     performance.mark('rw-data');
+    cur = -1; checkpoints = {};
     P = JSON.parse(new TextDecoder().decode(buf));
     if (!P || P.version !== 1) throw new Error('not a generic replay of version 1');
     F = P.frames.length; W = P.board.width; H = P.board.height; N = W * H; NP = P.players.length;
@@ -680,12 +690,88 @@
     buildEvents();
     buildCharts();
     wire();
+    // Without #turn=N, open on turn 1 (turn 0 is the setup); a live game
+    // opens on its newest turn.
     var t = shell.hashTurn();
-    shell.seek(t === null ? Math.min(1, F - 1) : t);
+    shell.seek(t === null ? (live ? F - 1 : Math.min(1, F - 1)) : t);
     shell.loaded();
     performance.mark('rw-first-frame');
     api.ready = true;
     // The checkpoints of the cells, once the first frame is on screen.
+    setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);
+    if (live) follow();
+  }
+
+  // ---- live games --------------------------------------------------------
+  // The server sends an event per new version of the game it has packed
+  // (followers skip to the newest); the page then fetches the frames so
+  // far again and takes them in: at the live edge the view follows the
+  // newest turn, otherwise it stays where the user scrubbed to while the
+  // scrubber's range grows. One fetch at a time, one more after it if
+  // turns came meanwhile: no polling.
+  function follow() {
+    if (!window.EventSource) return;
+    var es = new EventSource(eventsURL);
+    es.addEventListener('round', function (ev) { announce(JSON.parse(ev.data)); });
+    es.addEventListener('done', function (ev) { es.close(); announce(JSON.parse(ev.data)); });
+    es.addEventListener('gone', function (ev) {
+      es.close();
+      var why = JSON.parse(ev.data).error;
+      if (!live.over) { live.over = true; say('This game can no longer be followed: ' + why); badge('GONE'); }
+    });
+    es.onerror = function () {
+      // The browser retries by itself unless the server refused the
+      // stream (too many followers); then try again a little later.
+      if (es.readyState === EventSource.CLOSED && !live.over) setTimeout(follow, 10000);
+    };
+  }
+  function say(text, link, linkText) {
+    if (!liveStatus) return;
+    clear(liveStatus);
+    liveStatus.appendChild(document.createTextNode(text));
+    if (link) { liveStatus.appendChild(document.createTextNode(' ')); liveStatus.appendChild(el('a', { href: link, text: linkText, 'data-testid': 'live-replay' })); }
+  }
+  function badge(text) {
+    if (!liveBadge) return;
+    liveBadge.textContent = text;
+    liveBadge.classList.toggle('over', text !== 'LIVE');
+  }
+  function announce(g) {
+    live.game = g;
+    if (g.done) {
+      live.over = true;
+      badge('FINISHED');
+      say('The game is over after ' + g.turn + ' turns.', g.replay, 'Open the finished replay');
+      refreshLive(); // the whole game, with its final standings
+    } else {
+      say('Live: turn ' + g.turn + ' of ' + g.max_turn + '.');
+      if (g.turn > F - 1) refreshLive();
+    }
+  }
+  function refreshLive() {
+    if (live.fetching) { live.again = true; return; }
+    live.fetching = true;
+    live.again = false;
+    shell.fetch(root.getAttribute('data-src')).then(function (buf) {
+      extend(buf);
+      live.updates++;
+    }).catch(function (err) {
+      say('Cannot take in the new turns: ' + String(err && err.message || err));
+    }).then(function () {
+      live.fetching = false;
+      if (live.again) refreshLive();
+    });
+  }
+  // extend takes in the frames of the same game so far, newer ones.
+  function extend(buf) {
+    var edge = turn >= F - 1;
+    parse(buf);
+    layout();
+    buildLegend();
+    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+    buildEvents();
+    charts.forEach(function (c, i) { c.chart.setOption(chartOption(P.metrics[i], i), true); c.rect = null; });
+    shell.seek(edge && !shell.playing() ? F - 1 : turn);
     setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);
   }
 
