@@ -384,7 +384,7 @@ func newMonadSeat(spec string, player int, opts *playOptions, logName string) (m
 	if err != nil {
 		return match.MonadSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}
-	return match.MonadSeat{Bot: subprocess.Monad(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+	return match.MonadSeat{Bot: monadbot.Subprocess(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
 }
 
 // runPlayMonad is runPlay for --game monad.

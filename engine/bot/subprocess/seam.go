@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -92,3 +93,21 @@ func unquoteStrings(cmds []string) {
 		}
 	}
 }
+
+// Exchange sends msg, a turn message of the game's own (one line ending in
+// a newline: Monad's, docs/bot-protocol.md), and returns the reply's
+// commands for turn, as Commands does: a game outside the seam that keeps
+// its own messages builds them (engine/monad.AppendBotTurn) and its
+// adapter (engine/bot/monadbot.Subprocess) exchanges them here. The error
+// contract is Commands'.
+func (b *Bot) Exchange(turn int, msg []byte) ([]string, error) {
+	return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
+}
+
+// Game returns the game the bot was created for (Options.Game; "" is
+// ColorfightII).
+func (b *Bot) Game() string { return b.opts.Game }
+
+// Deadline returns the bot's answer deadline per turn (Options.Deadline,
+// its default filled in).
+func (b *Bot) Deadline() time.Duration { return b.opts.Deadline }

@@ -30,7 +30,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/monad"
 )
 
 // ProtocolVersion is the version of the bot protocol sent in the start
@@ -110,10 +109,13 @@ type Options struct {
 	// Dir is the bot's working directory; empty means the runner's.
 	Dir string
 	// MaxTurn is the game's max_turn, sent to the bot in "info". Zero
-	// means colorfight2.DefaultMaxTurn (monad.DefaultMaxTurns for Monad).
+	// means colorfight2.DefaultMaxTurn for ColorfightII; a Monad bot
+	// needs it.
 	MaxTurn int
 	// Game is the game the bot plays: "" (or GameColorfight2) for
-	// ColorfightII, GameMonad for Monad (use the bot through Monad).
+	// ColorfightII, GameMonad for Monad (used through
+	// engine/bot/monadbot.Subprocess), or another registered game's id
+	// (used through Play).
 	Game string
 }
 
@@ -249,8 +251,10 @@ func New(command string, opts Options) (*Bot, error) {
 			opts.MaxTurn = colorfight2.DefaultMaxTurn
 		}
 	case GameMonad:
+		// Monad's turn limit is the caller's to give (its default is its
+		// ruleset's, engine/monad).
 		if opts.MaxTurn <= 0 {
-			opts.MaxTurn = monad.DefaultMaxTurns
+			return nil, fmt.Errorf("bot: a %s bot needs Options.MaxTurn", opts.Game)
 		}
 	default:
 		if !validGameID(opts.Game) {
