@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -77,7 +78,7 @@ func ReplayFiles(dir string) ([]string, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isMonadLogFile(path) {
+		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isMonadLogFile(path) || slices.Contains(source.StreamExts(), ext) {
 			files = append(files, path)
 		}
 	}

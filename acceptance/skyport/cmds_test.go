@@ -1,6 +1,7 @@
 package skyport_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,25 @@ func TestSkyportCommands(t *testing.T) {
 	}
 	if out, code = clitest.Run(t, args...); code != 0 || !strings.Contains(out, "3 games (3 already played") {
 		t.Fatalf("tournament again: status %d\n%s", code, out)
+	}
+	// analyze DIR on the tournament's folder: the same Elo per bot as the
+	// tournament printed, and a CSV row per (game, player).
+	elo := func(out string) map[string]string {
+		m := map[string]string{}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 2 && strings.HasPrefix(f[1], `"`) {
+				m[f[1]] = f[len(f)-1]
+			}
+		}
+		return m
+	}
+	analyzed, code := clitest.Run(t, "analyze", tdir)
+	if code != 0 || !strings.Contains(analyzed, "Skyport: 3 games") || fmt.Sprint(elo(analyzed)) != fmt.Sprint(elo(out)) || len(elo(out)) == 0 {
+		t.Fatalf("analyze DIR: status %d\n%s\nthe tournament's standings:\n%s", code, analyzed, out)
+	}
+	csvOut, code := clitest.Run(t, "analyze", tdir, "--format", "csv")
+	if code != 0 || strings.Count(csvOut, "\ngame-000") != 6 {
+		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, csvOut)
 	}
 
 	sky := testutil.Skyport(t)

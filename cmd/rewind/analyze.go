@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -119,12 +120,36 @@ func runAnalyze(opts *analyzeOptions) error {
 }
 
 func analyzeDir(opts *analyzeOptions) error {
-	files, err := analysis.ReplayFiles(opts.path)
+	all, err := analysis.ReplayFiles(opts.path)
 	if err != nil {
 		return err
 	}
+	if len(all) == 0 {
+		return fmt.Errorf("%s: no replays (.rwd, .cfr, Monad reference logs or %s)", opts.path, strings.Join(source.StreamExts(), ", "))
+	}
+	// Replays of games played through the seam take the generic
+	// analysis; the others their game's own.
+	var files, streams []string
+	for _, f := range all {
+		if isStreamFile(f) {
+			streams = append(streams, f)
+		} else {
+			files = append(files, f)
+		}
+	}
 	if len(files) == 0 {
-		return fmt.Errorf("%s: no replays (.rwd, .cfr or Monad reference logs)", opts.path)
+		return analyzeStreamDir(opts, streams)
+	}
+	if len(streams) > 0 {
+		defer func() {
+			// Mixed folders: the other games' standings follow; in CSV
+			// they are left out (their columns differ), and said so.
+			if opts.format == "table" {
+				analyzeStreamDir(opts, streams)
+			} else {
+				fmt.Fprintf(opts.stderr, "%d replays of other games left out of the CSV (their columns differ): analyze them in a folder of their own\n", len(streams))
+			}
+		}()
 	}
 	var bar *progressbar.ProgressBar
 	var done func()

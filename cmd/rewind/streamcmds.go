@@ -10,8 +10,11 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
+	"github.com/schollz/progressbar/v3"
 )
 
 // isStreamFile reports whether path is a replay of a game played through
@@ -120,5 +123,60 @@ func exportStreamHTML(opts *exportOptions) error {
 		fmt.Fprintf(opts.stdout, "warning: %s\n", p.Warning)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, len(p.Frames)-1, buf.Len())
+	return nil
+}
+
+// analyzeStreamDir is analyze DIR for the replays of games played through
+// the seam: the generic analysis of each, in parallel, then per game its
+// standings (table) or one CSV row per (game, player).
+func analyzeStreamDir(opts *analyzeOptions, files []string) error {
+	var bar *progressbar.ProgressBar
+	var done func()
+	if opts.progress {
+		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(opts.stderr),
+			progressbar.OptionSetDescription("analyzing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		done = func() { bar.Add(1) }
+	}
+	games := analysis.AnalyzeGenericFiles(files, opts.parallel, source.OpenStream, analysis.GenericOptions{}, done)
+	if bar != nil {
+		bar.Finish()
+	}
+	failed := 0
+	for _, g := range games {
+		switch {
+		case g.Err != nil:
+			failed++
+			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
+		case g.Analysis.Truncated != nil:
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", g.Path, g.Analysis.Truncated, g.Analysis.Turns)
+		}
+	}
+	out := opts.stderr
+	if opts.format == "table" {
+		out = opts.stdout
+	} else if err := analysis.WriteGenericCorpusCSV(opts.stdout, games); err != nil {
+		return err
+	}
+	for _, id := range rulesets.IDs() {
+		n := 0
+		for _, g := range games {
+			if g.Analysis != nil && g.Analysis.Meta.Ruleset == id {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		info, _ := rulesets.About(id)
+		rs, _ := rulesets.Get(id)
+		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
+		if err := analysis.WriteBotStandings(out, rs.Metrics()[match.ScoreOf(rs)].Name, analysis.GenericStandings(games, id)); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(files)-failed, failed)
+	if failed == len(files) {
+		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
+	}
 	return nil
 }
