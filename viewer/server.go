@@ -610,6 +610,64 @@ func uploadName(name string) (string, error) {
 // a replay (.rwd, .cfr) or a Monad reference log (.json, .mp.gz).
 func uploadable(name string) bool { return IsReplayName(name) || IsMonadLogName(name) }
 
+// validateStream checks an uploaded file that only the generic reader
+// reads (Options.OpenStream): it must pack whole, within the generic
+// page's limits and the server's memory budget (ErrBusy when the budget
+// cannot take it now). The work stops when the client leaves.
+func (s *Server) validateStream(ctx context.Context, name string) error {
+	peak := StreamPeakBytes(StreamLimits{})
+	if err := s.mem.reserve(peak); err != nil {
+		return fmt.Errorf("%w: %v", ErrBusy, err)
+	}
+	defer s.mem.release(peak)
+	f, err := s.lib.root.Open(name)
+	if err != nil {
+		return err
+	}
+	st, err := s.opts.OpenStream(f)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	defer st.Close()
+	p, err := PackStream(ctxStream{st, ctx}, StreamLimits{})
+	if err != nil {
+		return err
+	}
+	if p.Warning != "" {
+		return errors.New(p.Warning)
+	}
+	return ctx.Err()
+}
+
+// ctxStream is a Stream that ends when ctx does.
+type ctxStream struct {
+	source.Stream
+	ctx context.Context
+}
+
+func (c ctxStream) Next(f *source.Frame) error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return c.Stream.Next(f)
+}
+
+// isStreamFile reports whether library file name is one only the generic
+// reader reads (a replay of a game played through the seam, or another
+// game's official stream format).
+func (s *Server) isStreamFile(name string) bool {
+	if s.opts.OpenStream == nil {
+		return false
+	}
+	f, err := s.lib.root.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return source.IsStream(f)
+}
+
 // replayExt is name's extension as the library reads it: ".mp.gz" for a
 // Monad msgpack log, else path.Ext's.
 func replayExt(name string) string {
@@ -713,6 +771,38 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logf("viewer: upload of %s refused: %v", name, err)
 		fail(http.StatusUnprocessableEntity, "%s refused: %v", name, err)
+		return
+	}
+	if s.isStreamFile(tmpName) {
+		// Another game than ColorfightII and Monad: checked by packing
+		// it as its page would, kept under its own name.
+		err := s.validateStream(r.Context(), tmpName)
+		if r.Context().Err() != nil {
+			return
+		}
+		if errors.Is(err, ErrBusy) {
+			w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+			fail(http.StatusServiceUnavailable, "%s cannot be checked now: %v", name, err)
+			return
+		}
+		if err != nil {
+			fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
+			return
+		}
+		s.uploadMu.Lock()
+		defer s.uploadMu.Unlock()
+		if status, msg := s.uploadQuotaLocked(n, time.Now()); status != 0 {
+			fail(status, "%s refused: %s", name, msg)
+			return
+		}
+		id, err := s.keep(tmpName, name)
+		if err != nil {
+			s.logf("viewer: upload: %v", err)
+			fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
+			return
+		}
+		s.uploads = append(s.uploads, time.Now())
+		writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
 		return
 	}
 	rep, err := s.validate(r.Context(), tmpName)
