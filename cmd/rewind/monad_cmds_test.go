@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,18 +8,6 @@ import (
 
 	"github.com/rewind-game/rewind/internal/testutil"
 )
-
-// runCLIOut runs the root command with args and returns its output.
-func runCLIOut(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	var out bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
-	return out.String(), err
-}
 
 // TestMonadCommands: play --game monad records a .rwd that verify
 // re-simulates and info describes; a cut copy is incomplete (exit 2) and
