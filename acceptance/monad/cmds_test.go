@@ -1,4 +1,4 @@
-package main
+package monad_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
@@ -15,28 +16,28 @@ import (
 func TestMonadCommands(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
-	out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "3", "--turns", "300", "-o", rwd)
-	if err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	out, code := clitest.Run(t, "play", "--game", "monad", "--seed", "3", "--turns", "300", "-o", rwd)
+	if code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	if !strings.Contains(out, "hives") || !strings.Contains(out, "2_miner") || !strings.Contains(out, "(monad, ") {
 		t.Fatalf("play output:\n%s", out)
 	}
-	out, err = runCLIOut(t, "verify", rwd)
-	if err != nil || !strings.HasPrefix(out, "OK ") {
-		t.Fatalf("verify: %v\n%s", err, out)
+	out, code = clitest.Run(t, "verify", rwd)
+	if code != 0 || !strings.HasPrefix(out, "OK ") {
+		t.Fatalf("verify: status %d\n%s", code, out)
 	}
-	out, err = runCLIOut(t, "info", rwd)
-	if err != nil {
-		t.Fatalf("info: %v\n%s", err, out)
+	out, code = clitest.Run(t, "info", rwd)
+	if code != 0 {
+		t.Fatalf("info: status %d\n%s", code, out)
 	}
 	for _, want := range []string{"ruleset:  monad v1", "20x20 hex", "drawn from seed 3", "complete", "final:", "bot rusher", "rank 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info lacks %q:\n%s", want, out)
 		}
 	}
-	if _, err := runCLIOut(t, "verify", rwd, "--against", rwd); err == nil {
-		t.Error("verify --against accepted a monad replay")
+	if out, code := clitest.Run(t, "verify", rwd, "--against", rwd); code == 0 {
+		t.Errorf("verify --against accepted a monad replay:\n%s", out)
 	}
 
 	data, err := os.ReadFile(rwd)
@@ -47,35 +48,35 @@ func TestMonadCommands(t *testing.T) {
 	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = runCLIOut(t, "verify", cut)
-	if ee, ok := err.(*exitError); !ok || ee.code != 2 || !strings.HasPrefix(out, "INCOMPLETE") {
-		t.Errorf("verify of a cut recording: %v\n%s", err, out)
+	out, code = clitest.Run(t, "verify", cut)
+	if code != 2 || !strings.HasPrefix(out, "INCOMPLETE") {
+		t.Errorf("verify of a cut recording: status %d (want 2)\n%s", code, out)
 	}
-	out, err = runCLIOut(t, "info", cut)
-	if err != nil || !strings.Contains(out, "incomplete") {
-		t.Errorf("info of a cut recording: %v\n%s", err, out)
+	out, code = clitest.Run(t, "info", cut)
+	if code != 0 || !strings.Contains(out, "incomplete") {
+		t.Errorf("info of a cut recording: status %d\n%s", code, out)
 	}
 	damaged := append([]byte(nil), data...)
 	damaged[len(damaged)/2] ^= 0x10
 	if err := os.WriteFile(cut, damaged, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := runCLIOut(t, "verify", cut); err == nil {
+	if out, code := clitest.Run(t, "verify", cut); code == 0 {
 		t.Errorf("verify of a damaged recording passed:\n%s", out)
 	}
 
 	tdir := filepath.Join(dir, "t")
-	out, err = runCLIOut(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
-	if err != nil || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") || !strings.Contains(out, "mean resources") {
-		t.Fatalf("tournament: %v\n%s", err, out)
+	out, code = clitest.Run(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
+	if code != 0 || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") || !strings.Contains(out, "mean resources") {
+		t.Fatalf("tournament: status %d\n%s", code, out)
 	}
-	out, err = runCLIOut(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
-	if err != nil || !strings.Contains(out, "2 games (2 already played") {
-		t.Fatalf("tournament resumed: %v\n%s", err, out)
+	out, code = clitest.Run(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
+	if code != 0 || !strings.Contains(out, "2 games (2 already played") {
+		t.Fatalf("tournament resumed: status %d\n%s", code, out)
 	}
-	out, err = runCLIOut(t, "verify", filepath.Join(tdir, "game-0001.rwd"))
-	if err != nil || !strings.HasPrefix(out, "OK ") {
-		t.Fatalf("verify a tournament game: %v\n%s", err, out)
+	out, code = clitest.Run(t, "verify", filepath.Join(tdir, "game-0001.rwd"))
+	if code != 0 || !strings.HasPrefix(out, "OK ") {
+		t.Fatalf("verify a tournament game: status %d\n%s", code, out)
 	}
 }
 
@@ -93,8 +94,8 @@ func TestMonadFlags(t *testing.T) {
 		{"play", "--uniform", "-o", out},
 		{"tournament", "--game", "monad", "--players", "5", "--dir", dir},
 	} {
-		if _, err := runCLIOut(t, args...); err == nil {
-			t.Errorf("%v accepted", args)
+		if said, code := clitest.Run(t, args...); code == 0 {
+			t.Errorf("%v accepted:\n%s", args, said)
 		}
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -110,15 +111,15 @@ func TestMonadExternalBot(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "x.rwd")
 	bot := "'" + py + "' ../../engine/bot/subprocess/testdata/monad.py"
-	out, err := runCLIOut(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "30", "--deadline", "1m", "-o", rwd)
-	if err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "30", "--deadline", "1m", "-o", rwd)
+	if code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	if !strings.Contains(out, "monad.py") || !strings.Contains(out, "  30  ") {
 		t.Errorf("output (want 30 rejected elements for the external bot):\n%s", out)
 	}
-	if out, err := runCLIOut(t, "verify", rwd); err != nil {
-		t.Fatalf("verify: %v\n%s", err, out)
+	if out, code := clitest.Run(t, "verify", rwd); code != 0 {
+		t.Fatalf("verify: status %d\n%s", code, out)
 	}
 }
 
@@ -130,18 +131,18 @@ func TestMonadCrashedBot(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "c.rwd")
 	bot := "'" + py + "' ../../engine/bot/subprocess/testdata/monad.py crash"
-	out, err := runCLIOut(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "40", "--deadline", "1m", "-o", rwd)
-	if err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "40", "--deadline", "1m", "-o", rwd)
+	if code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	if !strings.Contains(out, "crashed") || !strings.Contains(out, "(monad, 40 turns)") {
 		t.Errorf("play output:\n%s", out)
 	}
-	if out, err := runCLIOut(t, "verify", rwd); err != nil || !strings.HasPrefix(out, "OK ") {
-		t.Fatalf("verify: %v\n%s", err, out)
+	if out, code := clitest.Run(t, "verify", rwd); code != 0 || !strings.HasPrefix(out, "OK ") {
+		t.Fatalf("verify: status %d\n%s", code, out)
 	}
-	out, err = runCLIOut(t, "info", rwd)
-	if err != nil || !strings.Contains(out, "players timed out or crashed: 1") {
-		t.Errorf("info: %v\n%s", err, out)
+	out, code = clitest.Run(t, "info", rwd)
+	if code != 0 || !strings.Contains(out, "players timed out or crashed: 1") {
+		t.Errorf("info: status %d\n%s", code, out)
 	}
 }

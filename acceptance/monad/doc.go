@@ -1,0 +1,17 @@
+// Package monad holds Monad's acceptance tests: a Monad player's path
+// through the real rewind binary (built by internal/clitest) — play and
+// tournament with the built-in bots and with external bots (a Python bot
+// over the subprocess protocol, one that crashes), verify and info of a
+// recording and of a cut or damaged copy, analyze (table, JSON, CSV) and
+// report of a recording and of the reference engine's own logs, analyze
+// DIR on a folder mixing Monad and ColorfightII games, and export --html,
+// the exported page opened from disk in Chromium.
+//
+// The fixtures are read from the module's testdata/monad (never copied);
+// the external-bot tests skip without python3; the browser test skips
+// without Chromium, except under CI=true (internal/browsertest).
+//
+//	go test ./acceptance/monad
+//
+// There is no code here outside the tests.
+package monad
