@@ -1,4 +1,4 @@
-package main
+package monad_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/clitest"
 )
 
 // TestMonadOfficialLogCommands: info and analyze open the Monad reference
@@ -14,9 +16,9 @@ import (
 func TestMonadOfficialLogCommands(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "monad", "official")
 	mp, js := filepath.Join(dir, "m06.mp.gz"), filepath.Join(dir, "m05.replay.json")
-	out, err := runCLIOut(t, "info", mp, js)
-	if err != nil {
-		t.Fatalf("info: %v\n%s", err, out)
+	out, code := clitest.Run(t, "info", mp, js)
+	if code != 0 {
+		t.Fatalf("info: status %d\n%s", code, out)
 	}
 	for _, want := range []string{
 		"Monad reference log (msgpack, gzip'd), 124517 bytes",
@@ -46,9 +48,9 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 	if err := os.WriteFile(crashed, bytes.Replace(data, []byte(from), []byte(`"_id": "p0-chaos", "crashed": true`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = runCLIOut(t, "info", crashed)
-	if err != nil {
-		t.Fatalf("info: %v\n%s", err, out)
+	out, code = clitest.Run(t, "info", crashed)
+	if code != 0 {
+		t.Fatalf("info: status %d\n%s", code, out)
 	}
 	for _, want := range []string{`0  "player 0"`, "cannot be told from the final board", `rank 2  "p0-chaos"  crashed true, timed out false`} {
 		if !strings.Contains(out, want) {
@@ -56,17 +58,17 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 		}
 	}
 
-	out, err = runCLIOut(t, "analyze", mp)
-	if err != nil {
-		t.Fatalf("analyze: %v\n%s", err, out)
+	out, code = clitest.Run(t, "analyze", mp)
+	if code != 0 {
+		t.Fatalf("analyze: status %d\n%s", code, out)
 	}
 	for _, want := range []string{"(monad-msgpack), 4 players, 548 turns", `winner "p0-hill"`, `"p3-raider" builds a hive at (14, 16)`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("analyze lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = runCLIOut(t, "analyze", js, "--format", "json")
-	if err != nil || !strings.Contains(out, `"monad-json"`) {
-		t.Fatalf("analyze --format json: %v\n%.400s", err, out)
+	out, code = clitest.Run(t, "analyze", js, "--format", "json")
+	if code != 0 || !strings.Contains(out, `"monad-json"`) {
+		t.Fatalf("analyze --format json: status %d\n%.400s", code, out)
 	}
 }
