@@ -1,4 +1,4 @@
-package main
+package monad_test
 
 import (
 	"encoding/csv"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -46,15 +47,15 @@ func monadFinal(t *testing.T, path string) *monad.State {
 func TestMonadAnalyzeCLI(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "3", "--turns", "200", "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	if out, code := clitest.Run(t, "play", "--game", "monad", "--seed", "3", "--turns", "200", "-o", rwd); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	st := monadFinal(t, rwd)
 	rank := st.Ranking()
 
-	out, err := runCLIOut(t, "analyze", rwd)
-	if err != nil {
-		t.Fatalf("analyze: %v\n%s", err, out)
+	out, code := clitest.Run(t, "analyze", rwd)
+	if code != 0 {
+		t.Fatalf("analyze: status %d\n%s", code, out)
 	}
 	lines := strings.Split(out, "\n")
 	if !strings.HasPrefix(lines[0], "monad replay (rwd-monad), 3 players, "+strconv.Itoa(st.Turn())+" turns") {
@@ -82,9 +83,9 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 		t.Fatalf("analyze table:\n%s", out)
 	}
 
-	out, err = runCLIOut(t, "analyze", rwd, "--format", "json")
-	if err != nil {
-		t.Fatalf("analyze --format json: %v", err)
+	out, code = clitest.Run(t, "analyze", rwd, "--format", "json")
+	if code != 0 {
+		t.Fatalf("analyze --format json: status %d\n%.400s", code, out)
 	}
 	var doc struct {
 		Game    string `json:"game"`
@@ -112,9 +113,9 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 		}
 	}
 
-	out, err = runCLIOut(t, "analyze", rwd, "--format", "csv")
-	if err != nil {
-		t.Fatalf("analyze --format csv: %v", err)
+	out, code = clitest.Run(t, "analyze", rwd, "--format", "csv")
+	if code != 0 {
+		t.Fatalf("analyze --format csv: status %d\n%.400s", code, out)
 	}
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil {
@@ -127,16 +128,16 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 	if lastRow[0] != strconv.Itoa(st.Turn()) || lastRow[1] != "2" || lastRow[4] != strconv.FormatInt(st.Stats(2).Units, 10) {
 		t.Fatalf("CSV last row %q", lastRow)
 	}
-	if _, err := runCLIOut(t, "analyze", rwd, "--format", "csv", "--csv", "summary"); err == nil || !strings.Contains(err.Error(), "--csv series") {
-		t.Fatalf("--csv summary on Monad: %v", err)
+	if out, code := clitest.Run(t, "analyze", rwd, "--format", "csv", "--csv", "summary"); code == 0 || !strings.Contains(out, "--csv series") {
+		t.Fatalf("--csv summary on Monad: status %d\n%s", code, out)
 	}
 
 	for _, args := range [][]string{
 		{"export", rwd, "-o", filepath.Join(dir, "e.cfr")},
 	} {
-		_, err := runCLIOut(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "Monad replay") || !strings.Contains(err.Error(), "use analyze") {
-			t.Errorf("%s on a Monad replay: %v", args[0], err)
+		out, code := clitest.Run(t, args...)
+		if code == 0 || !strings.Contains(out, "Monad replay") || !strings.Contains(out, "use analyze") {
+			t.Errorf("%s on a Monad replay: status %d\n%s", args[0], code, out)
 		}
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
@@ -148,9 +149,9 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 // log, and leaves out what a log does not know.
 func TestMonadAnalyzeOfficialLog(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
-	out, err := runCLIOut(t, "analyze", path, "--format", "json")
-	if err != nil {
-		t.Fatalf("analyze: %v\n%s", err, out)
+	out, code := clitest.Run(t, "analyze", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("analyze: status %d\n%s", code, out)
 	}
 	var doc struct {
 		Game     string `json:"game"`
@@ -173,8 +174,8 @@ func TestMonadAnalyzeOfficialLog(t *testing.T) {
 	if got := strings.Join(names, ","); got != "resources,units,hives,cells,resources_mined,hives_built,hives_lost" {
 		t.Fatalf("series of a log: %s", got)
 	}
-	out, err = runCLIOut(t, "analyze", path)
-	if err != nil || strings.Contains(out, "rejected") || !strings.Contains(out, "100 turns") {
-		t.Fatalf("analyze table of a log: %v\n%s", err, out)
+	out, code = clitest.Run(t, "analyze", path)
+	if code != 0 || strings.Contains(out, "rejected") || !strings.Contains(out, "100 turns") {
+		t.Fatalf("analyze table of a log: status %d\n%s", code, out)
 	}
 }
