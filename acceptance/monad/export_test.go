@@ -1,4 +1,4 @@
-package main
+package monad_test
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -26,8 +27,8 @@ import (
 func TestExportMonadHTML(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "5", "--turns", "120", "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	if out, code := clitest.Run(t, "play", "--game", "monad", "--seed", "5", "--turns", "120", "-o", rwd); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	log := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
 	type exported struct {
@@ -39,9 +40,9 @@ func TestExportMonadHTML(t *testing.T) {
 	var pages []exported
 	for _, in := range []string{rwd, log} {
 		out := filepath.Join(dir, filepath.Base(in)+".html")
-		said, err := runCLIOut(t, "export", "--html", in, "-o", out)
-		if err != nil {
-			t.Fatalf("export --html %s: %v\n%s", in, err, said)
+		said, code := clitest.Run(t, "export", "--html", in, "-o", out)
+		if code != 0 {
+			t.Fatalf("export --html %s: status %d\n%s", in, code, said)
 		}
 		page, err := os.ReadFile(out)
 		if err != nil {
@@ -71,8 +72,8 @@ func TestExportMonadHTML(t *testing.T) {
 		}
 		pages = append(pages, exported{in, out, rep.Monad.Turns, len(man.Players), len(man.Events)})
 	}
-	if _, err := runCLIOut(t, "export", rwd, "-o", filepath.Join(dir, "m.cfr")); err == nil || !strings.Contains(err.Error(), "Monad replay") {
-		t.Errorf("export to .cfr of a Monad replay: %v", err)
+	if out, code := clitest.Run(t, "export", rwd, "-o", filepath.Join(dir, "m.cfr")); code == 0 || !strings.Contains(out, "Monad replay") {
+		t.Errorf("export to .cfr of a Monad replay: status %d\n%s", code, out)
 	}
 
 	const boardHash = `(() => { const c = document.getElementById('board'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let h = 2166136261, ink = 0; for (let i = 0; i < d.length; i += 4) { if (d[i+3]) ink++; h = Math.imul(h ^ d[i] ^ (d[i+1] << 8) ^ (d[i+2] << 16), 16777619); } return [h >>> 0, ink]; })()`
