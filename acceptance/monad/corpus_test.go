@@ -1,16 +1,16 @@
-package main
+package monad_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/clitest"
 )
 
 // standingsRows returns the rows of the standings table that follows the
@@ -39,6 +39,29 @@ func standingsRows(t *testing.T, out, heading string) map[string]string {
 	return rows
 }
 
+// standingsHeading is the line that heads a game's standings table in
+// analyze DIR's output ("Monad: 4 games").
+var standingsHeading = regexp.MustCompile(`^\S.*: \d+ games$`)
+
+// splitCSV separates, in the output of analyze DIR --format csv (stdout
+// and stderr interleaved as written), the CSV (stdout) from the rest
+// (stderr): the notices of skipped, cut or uncached files, printed before
+// the CSV, and the standings tables, printed after it.
+func splitCSV(out string) (csvText, stderr string) {
+	var c, e strings.Builder
+	tables := false
+	for _, l := range strings.SplitAfter(out, "\n") {
+		line := strings.TrimRight(l, "\n")
+		tables = tables || standingsHeading.MatchString(line)
+		if tables || strings.HasPrefix(line, "skipped ") || strings.HasPrefix(line, "warning: ") || strings.HasPrefix(line, "note: ") {
+			e.WriteString(l)
+		} else {
+			c.WriteString(l)
+		}
+	}
+	return c.String(), e.String()
+}
+
 // TestMonadCorpusCLI: analyze DIR on a folder of 3 games of a Monad
 // tournament, 2 of a ColorfightII one, an official Monad log and a
 // corrupt file prints one standings table per game; the Monad table is the
@@ -49,14 +72,13 @@ func standingsRows(t *testing.T, out, heading string) map[string]string {
 func TestMonadCorpusCLI(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "corpus")
-	var mout bytes.Buffer
-	mt := &tournamentOptions{play: playOptions{game: "monad", turns: 120, seed: 4, stdout: &mout}, games: 3, parallel: 2, dir: filepath.Join(tmp, "m")}
-	if err := runTournament(context.Background(), mt); err != nil {
-		t.Fatal(err)
+	mdir, cdir := filepath.Join(tmp, "m"), filepath.Join(tmp, "c")
+	mout, code := clitest.Run(t, "tournament", "--game", "monad", "--turns", "120", "--seed", "4", "--games", "3", "--parallel", "2", "--dir", mdir)
+	if code != 0 {
+		t.Fatalf("tournament --game monad: status %d\n%s", code, mout)
 	}
-	ct := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: io.Discard}, games: 2, parallel: 2, dir: filepath.Join(tmp, "c")}
-	if err := runTournament(context.Background(), ct); err != nil {
-		t.Fatal(err)
+	if out, code := clitest.Run(t, "tournament", "--bot", "greedy", "--bot", "random", "--turns", "200", "--seed", "3", "--games", "2", "--parallel", "2", "--dir", cdir); code != 0 {
+		t.Fatalf("tournament: status %d\n%s", code, out)
 	}
 	os.Mkdir(dir, 0o755)
 	cp := func(src, name string) {
@@ -70,23 +92,24 @@ func TestMonadCorpusCLI(t *testing.T) {
 	}
 	monadFiles := []string{"m0.rwd", "m1.rwd", "m2.rwd", "m05.replay.json"}
 	for i := 0; i < 3; i++ {
-		cp(filepath.Join(mt.dir, "game-000"+string(rune('0'+i))+".rwd"), monadFiles[i])
+		cp(filepath.Join(mdir, "game-000"+string(rune('0'+i))+".rwd"), monadFiles[i])
 	}
-	cp(filepath.Join(ct.dir, "game-0000.rwd"), "c0.rwd")
-	cp(filepath.Join(ct.dir, "game-0001.rwd"), "c1.rwd")
+	cp(filepath.Join(cdir, "game-0000.rwd"), "c0.rwd")
+	cp(filepath.Join(cdir, "game-0001.rwd"), "c1.rwd")
 	cp("../../testdata/monad/official/m05.replay.json", "m05.replay.json")
 	os.WriteFile(filepath.Join(dir, "corrupt.rwd"), []byte("RWD1\x00\x00garbage"), 0o644)
 
-	var out, errOut bytes.Buffer
-	if err := runAnalyze(&analyzeOptions{path: dir, format: "table", parallel: 2, stdout: &out, stderr: &errOut}); err != nil {
-		t.Fatalf("%v\n%s", err, errOut.String())
+	// The binary's stdout and stderr are one output: the tables and the
+	// notice of the skipped file.
+	o, code := clitest.Run(t, "analyze", dir, "--format", "table", "--parallel", "2")
+	if code != 0 {
+		t.Fatalf("analyze DIR: status %d\n%s", code, o)
 	}
-	o := out.String()
 	if !strings.Contains(o, "ColorfightII: 2 games\n") || !strings.Contains(o, "Monad: 4 games\n") || !strings.Contains(o, "6 replays analyzed, 1 skipped") {
 		t.Fatalf("output:\n%s", o)
 	}
-	if !strings.Contains(errOut.String(), "skipped "+filepath.Join(dir, "corrupt.rwd")+":") {
-		t.Errorf("the corrupt file is not reported by name:\n%s", errOut.String())
+	if !strings.Contains(o, "skipped "+filepath.Join(dir, "corrupt.rwd")+":") {
+		t.Errorf("the corrupt file is not reported by name:\n%s", o)
 	}
 	cf := standingsRows(t, o, "ColorfightII: 2 games")
 	if len(cf) != 2 || !strings.HasPrefix(cf[`"greedy"`], "2 ") {
@@ -95,7 +118,7 @@ func TestMonadCorpusCLI(t *testing.T) {
 
 	// The Monad table holds the tournament's rows for its bots.
 	mon := standingsRows(t, o, "Monad: 4 games")
-	tour := standingsRows(t, mout.String(), "")
+	tour := standingsRows(t, mout, "")
 	if len(tour) != 3 || len(mon) != 5 {
 		t.Fatalf("tournament %v, corpus %v", tour, mon)
 	}
@@ -108,15 +131,15 @@ func TestMonadCorpusCLI(t *testing.T) {
 	// Its wins are the winners of each file analysed on its own.
 	wins := map[string]int{}
 	for _, f := range monadFiles {
-		var js bytes.Buffer
-		if err := runAnalyze(&analyzeOptions{path: filepath.Join(dir, f), format: "json", stdout: &js, stderr: io.Discard}); err != nil {
-			t.Fatal(err)
+		js, code := clitest.Run(t, "analyze", filepath.Join(dir, f), "--format", "json")
+		if code != 0 {
+			t.Fatalf("analyze %s: status %d\n%s", f, code, js)
 		}
 		var a struct {
 			Winner  int
 			Players []struct{ Name, Bot string }
 		}
-		if err := json.Unmarshal(js.Bytes(), &a); err != nil {
+		if err := json.Unmarshal([]byte(js), &a); err != nil {
 			t.Fatal(err)
 		}
 		if a.Winner < 0 {
@@ -135,12 +158,12 @@ func TestMonadCorpusCLI(t *testing.T) {
 	}
 
 	// CSV: one row per (game, player), the right ruleset.
-	out.Reset()
-	errOut.Reset()
-	if err := runAnalyze(&analyzeOptions{path: dir, format: "csv", parallel: 1, stdout: &out, stderr: &errOut}); err != nil {
-		t.Fatal(err)
+	out, code := clitest.Run(t, "analyze", dir, "--format", "csv", "--parallel", "1")
+	if code != 0 {
+		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, out)
 	}
-	rows, err := csv.NewReader(&out).ReadAll()
+	csvText, errOut := splitCSV(out)
+	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +184,8 @@ func TestMonadCorpusCLI(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(errOut.String(), "Monad: 4 games") || !strings.Contains(errOut.String(), "corrupt.rwd") {
-		t.Errorf("stderr:\n%s", errOut.String())
+	if !strings.Contains(errOut, "Monad: 4 games") || !strings.Contains(errOut, "corrupt.rwd") {
+		t.Errorf("stderr:\n%s", errOut)
 	}
 }
 
@@ -171,17 +194,17 @@ func TestMonadCorpusCLI(t *testing.T) {
 func TestMonadReportCLI(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "monad", "--seed", "2", "--turns", "150", "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
+	if out, code := clitest.Run(t, "play", "--game", "monad", "--seed", "2", "--turns", "150", "-o", rwd); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
 	}
 	for _, c := range []struct {
 		in     string
 		charts int
 	}{{rwd, 11}, {"../../testdata/monad/official/m05.replay.json", 7}} {
 		html := filepath.Join(dir, filepath.Base(c.in)+".html")
-		out, err := runCLIOut(t, "report", c.in, "-o", html)
-		if err != nil || !strings.Contains(out, "wrote "+html) {
-			t.Fatalf("report %s: %v\n%s", c.in, err, out)
+		out, code := clitest.Run(t, "report", c.in, "-o", html)
+		if code != 0 || !strings.Contains(out, "wrote "+html) {
+			t.Fatalf("report %s: status %d\n%s", c.in, code, out)
 		}
 		b, err := os.ReadFile(html)
 		if err != nil {
