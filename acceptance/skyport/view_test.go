@@ -104,10 +104,7 @@ func skyState(t *testing.T, b *browsertest.Browser) skyShown {
 // skySeek seeks turn n through the address (#turn=N) and waits for it.
 func skySeek(t *testing.T, b *browsertest.Browser, n int) skyShown {
 	t.Helper()
-	// The address may still show #turn=N after a later seek (the page
-	// writes it back a moment after each seek): going through another
-	// hash first makes sure the change to #turn=N is one.
-	skyEval(t, b, fmt.Sprintf(`location.hash = '#seek', location.hash = '#turn=%d', true`, n), nil)
+	skyEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
 	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), time.Minute); err != nil {
 		t.Fatalf("#turn=%d: %v", n, err)
 	}

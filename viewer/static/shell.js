@@ -83,8 +83,9 @@
     if (warning) root.parentNode.insertBefore(el('p', { cls: 'warning', role: 'alert', text: warning }), document.querySelector('[data-testid=notice]') || root);
   }
 
-  function hashTurn() {
-    var m = /(?:^#|&)turn=(\d+)/.exec(location.hash);
+  // hashTurn reads turn=N from a hash (the address's when none is given).
+  function hashTurn(hash) {
+    var m = /(?:^#|&)turn=(\d+)/.exec(hash === undefined ? location.hash : hash);
     return m ? parseInt(m[1], 10) : null;
   }
 
@@ -226,8 +227,11 @@
       });
       document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
       help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
-      window.addEventListener('hashchange', function () {
-        var t = hashTurn();
+      // The hash the change brought (its newURL), not the address's now:
+      // the page's own write of #turn=N after a seek (writeHash) may have
+      // replaced it since, and the change asked for must still win.
+      window.addEventListener('hashchange', function (e) {
+        var t = hashTurn(e.newURL ? new URL(e.newURL).hash : undefined);
         if (t !== null && t !== turn) seek(t);
       });
       var resizeTimer = 0;
