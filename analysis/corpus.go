@@ -13,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -282,7 +283,7 @@ func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) err
 	if ruleset == monad.RulesetID {
 		gold = "resources"
 	} else if r, ok := rulesets.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
-		gold = r.Metrics()[match.ScoreOf(r)].Name // a game played through the seam: its score
+		gold = r.Metrics()[engine.ScoreIndex(r)].Name // a game played through the seam: its score
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean cells\telo\n", gold)

@@ -124,6 +124,15 @@ type Scorer interface {
 	ScoreMetric() int
 }
 
+// ScoreIndex is the index of r's score among its metrics: its
+// Scorer's, or 0 when it declares none (or one out of range).
+func ScoreIndex(r Ruleset) int {
+	if s, ok := r.(Scorer); ok && s.ScoreMetric() >= 0 && s.ScoreMetric() < len(r.Metrics()) {
+		return s.ScoreMetric()
+	}
+	return 0
+}
+
 // Describer is a Game that can say what its state is in a few lines of
 // text for `rewind info` and the viewer's header (map, settings).
 type Describer interface {

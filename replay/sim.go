@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -152,4 +153,39 @@ func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 		v = func() error { return visit(s) }
 	}
 	return verifyRounds(s.Next, s.g.Turn, v), nil
+}
+
+// Frame fills f with the game as it is now and the round that led to it
+// (none before the first: Active -1, CommandsKnown false), reusing f's
+// storage; the logs are copied, the rest is valid until f is filled
+// again.
+func (s *Sim) Frame(f *Frame) {
+	n := s.g.Players()
+	f.Commands = resizeLists(f.Commands, n)
+	f.Faults = resizeN(f.Faults, n)
+	f.FaultText = resizeN(f.FaultText, n)
+	f.Logs = resizeN(f.Logs, n)
+	f.Errors, f.Active, f.CommandsKnown = f.Errors[:0], -1, false
+	if r := s.round; r != nil {
+		f.Active, f.CommandsKnown = r.Active, true
+		for p := 0; p < n && p < len(r.Commands); p++ {
+			f.Commands[p] = append(f.Commands[p], r.Commands[p]...)
+			f.Faults[p], f.FaultText[p] = r.Faults[p], r.FaultText[p]
+			if p < len(r.Logs) && len(r.Logs[p]) > 0 {
+				f.Logs[p] = bytes.Clone(r.Logs[p])
+			}
+		}
+		f.Errors = append(f.Errors, s.errs...)
+	}
+	Observe(s.g, f)
+}
+
+// resizeN makes l hold n zero values, reusing its storage.
+func resizeN[T any](l []T, n int) []T {
+	if cap(l) < n {
+		l = make([]T, n)
+	}
+	l = l[:n]
+	clear(l)
+	return l
 }

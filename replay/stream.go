@@ -90,9 +90,7 @@ func MetaOf(r engine.Ruleset) StreamMeta {
 	if k, ok := r.(engine.EventKinds); ok {
 		m.EventKinds = k.EventKinds()
 	}
-	if s, ok := r.(engine.Scorer); ok {
-		m.Score = s.ScoreMetric()
-	}
+	m.Score = engine.ScoreIndex(r)
 	return m
 }
 

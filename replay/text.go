@@ -55,13 +55,7 @@ type TextRound struct {
 // storage.
 func (r *TextRound) Reset(n int) {
 	r.Commands = resizeLists(r.Commands, n)
-	if cap(r.Faults) < n {
-		r.Faults = make([]engine.Fault, n)
-		r.FaultText = make([]string, n)
-	}
-	r.Faults, r.FaultText = r.Faults[:n], r.FaultText[:n]
-	clear(r.Faults)
-	clear(r.FaultText)
+	r.Faults, r.FaultText = resizeN(r.Faults, n), resizeN(r.FaultText, n)
 	r.Active, r.Hash, r.HasHash = -1, 0, false
 }
 
@@ -252,7 +246,7 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 }
 
 // Close writes the footer (final turn, hash, ranking with each player's
-// score: Values of the ruleset's score metric, engine.Scorer) and ends
+// score: Values of the ruleset's score metric, engine.ScoreIndex) and ends
 // the compressed stream. It does not close the underlying writer.
 func (w *TextWriter) Close(g engine.Game) error {
 	if w.err != nil {
@@ -262,7 +256,10 @@ func (w *TextWriter) Close(g engine.Game) error {
 		return nil
 	}
 	w.closed = true
-	score := ScoreIndex(g)
+	score := 0
+	if rs, err := rulesets.Get(w.hdr.Ruleset); err == nil {
+		score = engine.ScoreIndex(rs)
+	}
 	b := append(w.buf[:0], tagFooter)
 	b = binary.AppendUvarint(b, uint64(w.turn))
 	b = binary.LittleEndian.AppendUint64(b, g.Hash())
@@ -287,16 +284,6 @@ func (w *TextWriter) Close(g engine.Game) error {
 		return w.err
 	}
 	return nil
-}
-
-// ScoreIndex is the index of g's ruleset's score among its metrics
-// (engine.Scorer), 0 when it declares none. It needs the Ruleset, which
-// the Game does not know: it looks for a Scorer on the game itself.
-func ScoreIndex(g engine.Game) int {
-	if s, ok := g.(engine.Scorer); ok {
-		return s.ScoreMetric()
-	}
-	return 0
 }
 
 // tagText opens a text round record. Its top bit is clear, like every

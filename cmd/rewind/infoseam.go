@@ -48,10 +48,8 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		fmt.Fprintf(w, "  damage:   %v\n", sum.Err)
 	}
 	score := "score"
-	if s, ok := rs.(engine.Scorer); ok && s.ScoreMetric() < len(rs.Metrics()) {
-		score = rs.Metrics()[s.ScoreMetric()].Name
-	} else if len(rs.Metrics()) > 0 {
-		score = rs.Metrics()[0].Name
+	if ms := rs.Metrics(); len(ms) > 0 {
+		score = ms[engine.ScoreIndex(rs)].Name
 	}
 	rank := map[int]int{}
 	f := sum.Footer

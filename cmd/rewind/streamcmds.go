@@ -10,7 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
-	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
@@ -170,7 +170,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 		info, _ := rulesets.About(id)
 		rs, _ := rulesets.Get(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteBotStandings(out, rs.Metrics()[match.ScoreOf(rs)].Name, analysis.GenericStandings(games, id)); err != nil {
+		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.GenericStandings(games, id)); err != nil {
 			return err
 		}
 	}

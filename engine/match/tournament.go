@@ -559,16 +559,7 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if err != nil {
 		return GameResult{}, err
 	}
-	return SeamGameResult(i, t.Game, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }, ScoreOf(rs)), nil
-}
-
-// ScoreOf is the index of rs's score among its metrics (engine.Scorer),
-// 0 when it declares none.
-func ScoreOf(rs engine.Ruleset) int {
-	if s, ok := rs.(engine.Scorer); ok && s.ScoreMetric() < len(rs.Metrics()) {
-		return s.ScoreMetric()
-	}
-	return 0
+	return SeamGameResult(i, t.Game, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }, engine.ScoreIndex(rs)), nil
 }
 
 // SeamGameResult is the GameResult of a finished game played through the

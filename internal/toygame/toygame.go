@@ -228,10 +228,6 @@ func (g *Game) Ranking() []int {
 	return r
 }
 
-// ScoreMetric makes the game itself an engine.Scorer, for the writer's
-// footer.
-func (g *Game) ScoreMetric() int { return 0 }
-
 // AppendObservation is the state a bot outside the process is sent: its
 // position and the board's owners.
 func (g *Game) AppendObservation(dst []byte, p int) []byte {

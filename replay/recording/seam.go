@@ -117,7 +117,7 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 		return match.GameResult{}, false
 	}
 	g := s.Game()
-	gr := match.SeamGameResult(i, ruleset, seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }, match.ScoreOf(s.Ruleset()))
+	gr := match.SeamGameResult(i, ruleset, seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }, engine.ScoreIndex(s.Ruleset()))
 	gr.Skipped = true
 	return gr, true
 }

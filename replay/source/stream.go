@@ -2,7 +2,6 @@ package source
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -181,30 +180,13 @@ func (s *simStream) Meta() *StreamMeta { return &s.meta }
 // Next re-simulates the next round and describes the game after it.
 // Frame 0 is the game before its first round.
 func (s *simStream) Next(f *Frame) error {
-	n := len(s.meta.Players)
 	if s.next > 0 {
 		if err := s.sim.Next(); err != nil {
 			return err
 		}
 	}
 	s.next++
-	f.Commands = resizeLists(f.Commands, n)
-	f.Faults = resizeN(f.Faults, n)
-	f.FaultText = resizeN(f.FaultText, n)
-	f.Logs = resizeN(f.Logs, n)
-	f.Errors, f.Active, f.CommandsKnown = f.Errors[:0], -1, false
-	if r := s.sim.Round(); r != nil {
-		f.Active, f.CommandsKnown = r.Active, true
-		for p := 0; p < n; p++ {
-			f.Commands[p] = append(f.Commands[p], r.Commands[p]...)
-			f.Faults[p], f.FaultText[p] = r.Faults[p], r.FaultText[p]
-			if p < len(r.Logs) && len(r.Logs[p]) > 0 {
-				f.Logs[p] = bytes.Clone(r.Logs[p])
-			}
-		}
-		f.Errors = append(f.Errors, s.sim.Errors()...)
-	}
-	Observe(s.sim.Game(), f)
+	s.sim.Frame(f)
 	return nil
 }
 
@@ -214,26 +196,6 @@ func (s *simStream) Close() error {
 		return s.closer.Close()
 	}
 	return nil
-}
-
-func resizeLists(l [][]string, n int) [][]string {
-	if cap(l) < n {
-		l = append(l[:cap(l)], make([][]string, n-cap(l))...)
-	}
-	l = l[:n]
-	for i := range l {
-		l[i] = l[i][:0]
-	}
-	return l
-}
-
-func resizeN[T any](l []T, n int) []T {
-	if cap(l) < n {
-		l = make([]T, n)
-	}
-	l = l[:n]
-	clear(l)
-	return l
 }
 
 // StreamFormatOf returns the name of the registered StreamFormat whose
