@@ -154,8 +154,7 @@ func analyzeDir(opts *analyzeOptions) error {
 	var bar *progressbar.ProgressBar
 	var done func()
 	if opts.progress {
-		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(opts.stderr),
-			progressbar.OptionSetDescription("analyzing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		bar = filesBar(opts.stderr, len(files))
 		done = func() { bar.Add(1) }
 	}
 	cache := openAnalysisCache(opts.path, opts.stderr)

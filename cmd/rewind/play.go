@@ -199,12 +199,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(w, time.Now(), "rewind "+version)}
 		if opts.progress {
-			bar = progressbar.NewOptions(opts.turns,
-				progressbar.OptionSetWriter(opts.stderr),
-				progressbar.OptionSetDescription("playing"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30),
-				progressbar.OptionClearOnFinish())
+			bar = turnsBar(opts.stderr, opts.turns)
 		}
 		mc.Progress = func(turn int) {
 			if bar != nil {
@@ -423,9 +418,7 @@ func runPlayMonad(ctx context.Context, opts *playOptions) (*match.MonadResult, e
 		mc := match.MonadConfig{MaxTurns: opts.turns, Uniform: opts.uniform, Seed: opts.seed, Seats: seats,
 			Recorder: recording.NewMonad(w, time.Now(), "rewind "+version)}
 		if opts.progress {
-			bar = progressbar.NewOptions(opts.turns, progressbar.OptionSetWriter(opts.stderr),
-				progressbar.OptionSetDescription("playing"), progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30), progressbar.OptionClearOnFinish())
+			bar = turnsBar(opts.stderr, opts.turns)
 			mc.Progress = func(turn int) { bar.Set(turn) }
 		}
 		ran = true

@@ -144,9 +144,7 @@ func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, err
 		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
 			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
 		if opts.progress {
-			bar = progressbar.NewOptions(opts.turns, progressbar.OptionSetWriter(opts.stderr),
-				progressbar.OptionSetDescription("playing"), progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30), progressbar.OptionClearOnFinish())
+			bar = turnsBar(opts.stderr, opts.turns)
 			gc.Progress = func(turn int) { bar.Set(turn) }
 		}
 		ran = true

@@ -133,8 +133,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 	var bar *progressbar.ProgressBar
 	var done func()
 	if opts.progress {
-		bar = progressbar.NewOptions(len(files), progressbar.OptionSetWriter(opts.stderr),
-			progressbar.OptionSetDescription("analyzing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		bar = filesBar(opts.stderr, len(files))
 		done = func() { bar.Add(1) }
 	}
 	games := analysis.AnalyzeGenericFiles(files, opts.parallel, source.OpenStream, analysis.GenericOptions{}, done)
