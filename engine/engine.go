@@ -112,6 +112,11 @@ func (f Fault) String() string {
 	return fmt.Sprintf("fault(%d)", uint8(f))
 }
 
+// MaxCommandsPerRound is the most commands a player may send in one round
+// and a recording hold for it (docs/limits.md): a runner cuts a longer
+// list, a .rwd writer refuses it and a reader finds the file damaged.
+const MaxCommandsPerRound = 10000
+
 // CommandError is one command of a round that drew an error.
 type CommandError struct {
 	Player int

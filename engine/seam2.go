@@ -1,5 +1,7 @@
 package engine
 
+import "io"
+
 // This file extends the seam with what the generic shell needs beyond a
 // round: the game's events, a board with entities and effects, the turn
 // structure, and optional fast paths a ruleset may offer. Every interface
@@ -163,4 +165,35 @@ type SetupSaver interface {
 // turn order). A bad file is an error saying what and where.
 type MapReader interface {
 	SetupFromMap(file []byte, seed uint64, players int) ([]byte, error)
+}
+
+// Codec is a Ruleset whose games record their rounds in a compact record
+// of their own (Compact), a fast path beside the commands' text: a .rwd
+// of such a ruleset holds these records unless it was written with the
+// text codec (docs/replay-format.md, "Codecs"). Its Restorer's setup is
+// a JSON object, which the file's header keeps under the ruleset's ID.
+type Codec interface {
+	Restorer
+	// DecodeRound reads one round record from r without playing it:
+	// player p's commands, as text Round would take, are appended to
+	// cmds[p] and the faults the round recorded set in faults[p] (both
+	// of length Players). A record that ends early returns r's error
+	// (io.EOF); any other damage is an error saying what.
+	DecodeRound(r io.ByteReader, cmds [][]string, faults []Fault) error
+}
+
+// Compact is a Game of a Codec ruleset. Its records are self-delimiting
+// and their first bit is 0.
+type Compact interface {
+	// AppendRecord appends the record of the round last played: the
+	// commands as the game took them and the faults it was given before
+	// that round. A Game that has not played a round appends nothing.
+	AppendRecord(dst []byte) []byte
+	// PlayRecord reads one record from r and plays it, as Fault and
+	// Round would have played the round it records, returning the
+	// command errors (valid until the next round). When cmds is not nil
+	// the round's commands are appended to cmds[p] and faults set, as
+	// DecodeRound does; errors are DecodeRound's, and a damaged record
+	// leaves the game unplayed.
+	PlayRecord(r io.ByteReader, cmds [][]string, faults []Fault) ([]CommandError, error)
 }

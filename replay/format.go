@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
 )
@@ -74,7 +75,7 @@ const (
 	// MaxCommandsPerRound is the most commands one player may send in one
 	// round (a bot's whole answer is at most 1 MiB: docs/bot-protocol.md).
 	// A real bot sends a few hundred at most.
-	MaxCommandsPerRound = 10000
+	MaxCommandsPerRound = engine.MaxCommandsPerRound
 	// MaxRawCommandBytes bounds the stored text of one malformed command
 	// (the writer cuts longer text; the reader refuses it).
 	MaxRawCommandBytes = 1024
@@ -169,12 +170,15 @@ type Header struct {
 	// with MaxPlayer the number of players, and Seed and Map are nil.
 	Monad *MonadSetup
 	// Codec is the round record's codec: "" for the ruleset's own compact
-	// record (ColorfightII, Monad), CodecText for the generic one. A
-	// CodecText header names its game by Ruleset (any registered
-	// ruleset), is drawn from GameSeed and, when set, Setup
+	// record (ColorfightII's, or the engine.Codec of another ruleset:
+	// Compact), CodecText for the generic one. Any header but a
+	// ColorfightII one of codec "" names its game by Ruleset (any
+	// registered ruleset), is drawn from GameSeed and, when set, Setup
 	// (engine.Restorer), keeps Config.MaxTurn (the turn limit) and
 	// Config.MaxPlayer (the number of players) and nothing else of
-	// Config, and has no Seed, Map, Monad, CFRInfo or Import.
+	// Config, and has no Seed, Map, CFRInfo or Import. A compact header's
+	// Setup is a JSON object, kept in the file under the ruleset's ID
+	// (and its GameSeed is not kept: the setup holds the seed).
 	Codec    string
 	GameSeed uint64
 	Setup    []byte
@@ -365,11 +369,8 @@ func (h *Header) toJSON() headerJSON {
 
 // validate checks a header against the format limits and the engine.
 func (h *Header) validate() error {
-	if h.Codec != "" {
-		return h.validateText()
-	}
-	if h.Ruleset == RulesetMonad {
-		return h.validateMonad()
+	if h.Codec != "" || h.Compact() {
+		return h.validateSeam()
 	}
 	if h.Ruleset != RulesetColorfight2 {
 		return fmt.Errorf("unknown ruleset %q", h.Ruleset)
@@ -422,42 +423,6 @@ func OfficialInfo(c colorfight2.Config, gameID string) json.RawMessage {
 		c.MaxTurn, c.MaxPlayer, c.Width, c.Height, id))
 }
 
-// validateMonad checks a Monad header.
-func (h *Header) validateMonad() error {
-	if h.RulesetVersion != RulesetMonadVersion {
-		return fmt.Errorf("ruleset %s version %d not supported", h.Ruleset, h.RulesetVersion)
-	}
-	c := h.Config
-	if c.Width != monad.Width || c.Height != monad.Height {
-		return fmt.Errorf("monad map size %dx%d, want %dx%d", c.Width, c.Height, monad.Width, monad.Height)
-	}
-	if c.MaxTurn < 1 || c.MaxTurn > min(MaxTurns, monad.MaxMaxTurns) {
-		return fmt.Errorf("max_turn %d outside 1..%d: %w", c.MaxTurn, min(MaxTurns, monad.MaxMaxTurns), ErrLimit)
-	}
-	n := len(h.Players)
-	if n < 1 || n > monad.MaxPlayers || c.MaxPlayer != n {
-		return fmt.Errorf("%d monad players with max_player %d (1..%d, max_player the count): %w", n, c.MaxPlayer, monad.MaxPlayers, ErrLimit)
-	}
-	for i, p := range h.Players {
-		if p.UID != i+1 {
-			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)
-		}
-		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 || len(p.Ranking) > 64 {
-			return fmt.Errorf("player %d name or bot longer than the limit: %w", p.UID, ErrLimit)
-		}
-		if sp := monad.StartPositions[n-1][i]; p.Home != (colorfight2.Point{X: sp[0], Y: sp[1]}) {
-			return fmt.Errorf("player %d home (%d,%d), monad's start is (%d,%d)", p.UID, p.Home.X, p.Home.Y, sp[0], sp[1])
-		}
-	}
-	if h.CheckpointEvery < 1 || h.CheckpointEvery > MaxTurns {
-		return fmt.Errorf("checkpoint_every %d outside 1..%d", h.CheckpointEvery, MaxTurns)
-	}
-	if h.Monad == nil || h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil || h.Parent != nil {
-		return errors.New("a monad header has its monad setup and no colorfight2 map, cfr_info, import or parent")
-	}
-	return nil
-}
-
 // MonadHeader returns the header of a Monad recording of cfg with these
 // players (names and bots in player order; homes are Monad's start cells).
 // A player count outside 1..monad.MaxPlayers gives a header without
@@ -468,6 +433,7 @@ func MonadHeader(cfg monad.Config, names, bots []string) Header {
 		Config: colorfight2.Config{Width: monad.Width, Height: monad.Height, MaxTurn: cfg.MaxTurns, MaxPlayer: cfg.Players},
 		Monad:  &MonadSetup{Seed: cfg.Seed, Uniform: cfg.Uniform},
 	}
+	h.Setup, _ = json.Marshal(monadJSON{Seed: cfg.Seed, Uniform: cfg.Uniform})
 	if h.Config.MaxTurn == 0 {
 		h.Config.MaxTurn = monad.DefaultMaxTurns
 	}

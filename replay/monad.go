@@ -9,6 +9,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/internal/bitio"
 )
 
 // Monad round records (docs/replay-format.md, "Monad rounds"): per player
@@ -111,8 +112,8 @@ func (w *MonadWriter) WriteRound(r *monad.Round, s *monad.State) error {
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitWriter{buf: w.logs.appendRecord(w.buf[:0])}
-	bw.write(0, 1)
+	bw := bitio.Writer{Buf: w.logs.appendRecord(w.buf[:0])}
+	bw.Write(0, 1)
 	for p := 0; p < w.players; p++ {
 		var list []monad.Command
 		if p < len(r.Commands) {
@@ -129,13 +130,13 @@ func (w *MonadWriter) WriteRound(r *monad.Round, s *monad.State) error {
 		if r.Crashed[p] {
 			status |= 2
 		}
-		bw.write(status, 2)
-		bw.gamma(uint64(len(list)) + 1)
+		bw.Write(status, 2)
+		bw.Gamma(uint64(len(list)) + 1)
 		for k := range list {
 			c := &list[k]
 			if code := monadMalformed(c); code != monad.ErrNone {
-				bw.write(1, 1)
-				bw.write(uint64(code), monadCodeBits)
+				bw.Write(1, 1)
+				bw.Write(uint64(code), monadCodeBits)
 				continue
 			}
 			kind := c.Kind
@@ -146,17 +147,17 @@ func (w *MonadWriter) WriteRound(r *monad.Round, s *monad.State) error {
 			if count < 0 {
 				count = 0 // Step plays a count below 1 as 0
 			}
-			bw.write(0, 1)
-			bw.write(uint64(c.X), monadCoordBits)
-			bw.write(uint64(c.Y), monadCoordBits)
-			bw.write(uint64(kind), 2)
-			bw.write(uint64(c.Dir), 3)
-			bw.expGolomb(uint64(count), monadCountK)
+			bw.Write(0, 1)
+			bw.Write(uint64(c.X), monadCoordBits)
+			bw.Write(uint64(c.Y), monadCoordBits)
+			bw.Write(uint64(kind), 2)
+			bw.Write(uint64(c.Dir), 3)
+			bw.ExpGolomb(uint64(count), monadCountK)
 		}
 	}
-	bw.align()
+	bw.Align()
 	w.turn++
-	w.buf, w.err = finishRound(w.zw, bw.buf, w.turn, w.hdr.CheckpointEvery, s)
+	w.buf, w.err = finishRound(w.zw, bw.Buf, w.turn, w.hdr.CheckpointEvery, s)
 	return w.err
 }
 
@@ -227,17 +228,17 @@ func (r *Reader) NextMonad() (*MonadRound, error) {
 	rd.Commands = rd.Commands[:np]
 	rd.Turn, rd.HasHash, rd.Hash = r.turn, false, 0
 	rd.TimedOut, rd.Crashed = [monad.MaxPlayers]bool{}, [monad.MaxPlayers]bool{}
-	br := &bitReader{r: r.br}
-	if _, err := br.read(1); err != nil {
+	br := &bitio.Reader{R: r.br}
+	if _, err := br.Read(1); err != nil {
 		return nil, r.fail(err)
 	}
 	for p := 0; p < np; p++ {
-		status, err := br.read(2)
+		status, err := br.Read(2)
 		if err != nil {
 			return nil, r.fail(err)
 		}
 		rd.TimedOut[p], rd.Crashed[p] = status&1 != 0, status&2 != 0
-		n, err := br.gamma()
+		n, err := br.Gamma()
 		if err != nil {
 			return nil, r.fail(err)
 		}
@@ -255,7 +256,7 @@ func (r *Reader) NextMonad() (*MonadRound, error) {
 		}
 		rd.Commands[p] = list
 	}
-	br.align()
+	br.Align()
 	r.turn++
 	if r.turn%r.hdr.CheckpointEvery == 0 {
 		h, err := r.readCheckpoint()
@@ -292,13 +293,13 @@ func (r *Reader) readCheckpoint() (uint64, error) {
 	return binary.LittleEndian.Uint64(hb[:]), nil
 }
 
-func readMonadCommand(br *bitReader) (monad.Command, error) {
-	bad, err := br.read(1)
+func readMonadCommand(br *bitio.Reader) (monad.Command, error) {
+	bad, err := br.Read(1)
 	if err != nil {
 		return monad.Command{}, err
 	}
 	if bad == 1 {
-		code, err := br.read(monadCodeBits)
+		code, err := br.Read(monadCodeBits)
 		if err != nil {
 			return monad.Command{}, err
 		}
@@ -309,11 +310,11 @@ func readMonadCommand(br *bitReader) (monad.Command, error) {
 	}
 	var v [4]uint64
 	for i, n := range [4]uint{monadCoordBits, monadCoordBits, 2, 3} {
-		if v[i], err = br.read(n); err != nil {
+		if v[i], err = br.Read(n); err != nil {
 			return monad.Command{}, err
 		}
 	}
-	count, err := br.expGolomb(monadCountK)
+	count, err := br.ExpGolomb(monadCountK)
 	if err != nil {
 		return monad.Command{}, err
 	}

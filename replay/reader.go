@@ -15,7 +15,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/bitio"
 )
 
 // countingReader counts the bytes read through it.
@@ -176,6 +178,16 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if hj.Monad != nil {
 		h.Monad = &MonadSetup{Seed: hj.Monad.Seed, Uniform: hj.Monad.Uniform}
 	}
+	if h.Compact() {
+		// The setup of a ruleset's own codec is the object under its ID.
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			return nil, 0, headerErr(start, fmt.Errorf("header JSON: %v: %w", err, ErrCorrupt))
+		}
+		if su, ok := keys[h.Ruleset]; ok && !headerKey(h.Ruleset) {
+			h.Setup = []byte(su)
+		}
+	}
 	if hj.Codec != "" {
 		if hj.GameSeed == nil {
 			return nil, 0, headerErr(start, fmt.Errorf("a %s codec header without its seed: %w", hj.Codec, ErrCorrupt))
@@ -199,7 +211,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if blobLen > MaxMapBlobBytes {
 		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
 	}
-	if h.Ruleset == RulesetMonad || h.Codec != "" {
+	if h.Ruleset != RulesetColorfight2 || h.Codec != "" {
 		if blobLen != 0 {
 			return nil, 0, headerErr(br.off, fmt.Errorf("a %s header with a map blob: %w", h.Ruleset, ErrCorrupt))
 		}
@@ -208,7 +220,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	}
 	// Validate what we can before allocating for the map.
 	check := *h
-	if check.Seed == nil && h.Ruleset != RulesetMonad && h.Codec == "" {
+	if check.Seed == nil && h.Ruleset == RulesetColorfight2 && h.Codec == "" {
 		check.Map = colorfight2.NewMap(0, 0) // placeholder, size checked below
 		check.Map.Width, check.Map.Height = h.Config.Width, h.Config.Height
 	}
@@ -229,8 +241,8 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if binary.LittleEndian.Uint32(crc[:]) != sum {
 		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
 	}
-	if !withMap || h.Ruleset == RulesetMonad || h.Codec != "" {
-		return h, br.off, nil // a Monad map is drawn by monad.New, any other game's by its ruleset
+	if !withMap || h.Ruleset != RulesetColorfight2 || h.Codec != "" {
+		return h, br.off, nil // any other game's map is drawn by its ruleset
 	}
 	if blobLen > 0 {
 		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
@@ -327,6 +339,9 @@ type Reader struct {
 	// by NextText into tround.
 	text   bool
 	tround TextRound
+	// codec is the ruleset of a file in its ruleset's compact codec
+	// (Header.Compact): NextText decodes its rounds into tround.
+	codec engine.Codec
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
 }
@@ -342,6 +357,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, err
 	}
 	rd := &Reader{src: r, hdr: h, bodyOff: off, monad: h.Ruleset == RulesetMonad && h.Codec == "", text: h.Codec != ""}
+	if h.Compact() {
+		rd.codec, _ = compactCodec(h.Ruleset) // validated by readHeader
+	}
 	if err := rd.startBody(br.br); err != nil {
 		return nil, err
 	}
@@ -424,7 +442,7 @@ func (r *Reader) fail(err error) error {
 		} else {
 			err = fmt.Errorf("%w: the recording ends after %d whole rounds without a footer", ErrTruncated, r.turn)
 		}
-	} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnknownRecord) {
+	} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnknownRecord) && !errors.Is(err, ErrDiverged) {
 		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
 	}
 	r.err = &FormatError{Round: r.turn, Offset: r.br.off, Err: err}
@@ -465,12 +483,12 @@ func (r *Reader) Next() (*Round, error) {
 	}
 	rd.Commands = rd.Commands[:np]
 	rd.Turn, rd.HasHash, rd.Hash = r.turn, false, 0
-	br := &bitReader{r: r.br}
-	if _, err := br.read(1); err != nil {
+	br := &bitio.Reader{R: r.br}
+	if _, err := br.Read(1); err != nil {
 		return nil, r.fail(err)
 	}
 	for p := 0; p < np; p++ {
-		n, err := br.gamma()
+		n, err := br.Gamma()
 		if err != nil {
 			return nil, r.fail(err)
 		}
@@ -489,7 +507,7 @@ func (r *Reader) Next() (*Round, error) {
 		}
 		rd.Commands[p] = list
 	}
-	br.align()
+	br.Align()
 	r.turn++
 	// A checkpoint may follow.
 	if r.turn%r.hdr.CheckpointEvery == 0 {
@@ -591,31 +609,31 @@ func (r *Reader) readLogs(logs *[][]byte) error {
 	return nil
 }
 
-func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight2.Command, error) {
+func (r *Reader) readCommand(br *bitio.Reader, prev *colorfight2.Point) (colorfight2.Command, error) {
 	var c colorfight2.Command
 	w, h := r.hdr.Config.Width, r.hdr.Config.Height
 	xy := func() error {
-		near, err := br.read(1)
+		near, err := br.Read(1)
 		if err != nil {
 			return err
 		}
 		var x, y int
 		if near == 1 {
-			dx, err := br.read(nearBits)
+			dx, err := br.Read(nearBits)
 			if err != nil {
 				return err
 			}
-			dy, err := br.read(nearBits)
+			dy, err := br.Read(nearBits)
 			if err != nil {
 				return err
 			}
 			x, y = prev.X+int(dx)-nearR, prev.Y+int(dy)-nearR
 		} else {
-			ux, err := br.read(sideBits(w))
+			ux, err := br.Read(sideBits(w))
 			if err != nil {
 				return err
 			}
-			uy, err := br.read(sideBits(h))
+			uy, err := br.Read(sideBits(h))
 			if err != nil {
 				return err
 			}
@@ -629,11 +647,11 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 		return nil
 	}
 	wide := func() error {
-		x, err := br.expGolomb(coordK)
+		x, err := br.ExpGolomb(coordK)
 		if err != nil {
 			return err
 		}
-		y, err := br.expGolomb(coordK)
+		y, err := br.ExpGolomb(coordK)
 		if err != nil {
 			return err
 		}
@@ -651,7 +669,7 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 		if err = xy(); err != nil {
 			return c, err
 		}
-		e, err := br.expGolomb(energyK)
+		e, err := br.ExpGolomb(energyK)
 		if err != nil {
 			return c, err
 		}
@@ -674,7 +692,7 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 		return c, err
 	case err != nil:
 	default:
-		esc, err := br.read(2)
+		esc, err := br.Read(2)
 		if err != nil {
 			return c, err
 		}
@@ -684,7 +702,7 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 			if err := wide(); err != nil {
 				return c, err
 			}
-			e, err := br.expGolomb(energyK)
+			e, err := br.ExpGolomb(energyK)
 			if err != nil {
 				return c, err
 			}
@@ -701,14 +719,14 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 			c.Building, err = readBuilding(br)
 			return c, err
 		}
-		code, err := br.read(5)
+		code, err := br.Read(5)
 		if err != nil {
 			return c, err
 		}
 		if !colorfight2.ErrCode(code).Malformed() {
 			return c, fmt.Errorf("invalid command with error code %d: %w", code, ErrCorrupt)
 		}
-		n, err := br.gamma()
+		n, err := br.Gamma()
 		if err != nil {
 			return c, err
 		}
@@ -717,7 +735,7 @@ func (r *Reader) readCommand(br *bitReader, prev *colorfight2.Point) (colorfight
 		}
 		raw := r.rawBuf[:0]
 		for range n - 1 {
-			v, err := br.read(8)
+			v, err := br.Read(8)
 			if err != nil {
 				return c, err
 			}
@@ -752,8 +770,8 @@ func (r *Reader) keepRaw(raw []byte) string {
 
 // prefix reads one bit and reports whether it equals want; a read error
 // is stored in *err and reported as false.
-func (r *Reader) prefix(br *bitReader, err *error, n uint, want uint64) bool {
-	v, e := br.read(n)
+func (r *Reader) prefix(br *bitio.Reader, err *error, n uint, want uint64) bool {
+	v, e := br.Read(n)
 	if e != nil {
 		*err = e
 		return false
@@ -761,8 +779,8 @@ func (r *Reader) prefix(br *bitReader, err *error, n uint, want uint64) bool {
 	return v == want
 }
 
-func readBuilding(br *bitReader) (colorfight2.Building, error) {
-	v, err := br.read(2)
+func readBuilding(br *bitio.Reader) (colorfight2.Building, error) {
+	v, err := br.Read(2)
 	if err != nil {
 		return 0, err
 	}
@@ -774,7 +792,7 @@ func readBuilding(br *bitReader) (colorfight2.Building, error) {
 	case 2:
 		return colorfight2.Fortress, nil
 	}
-	b, err := br.read(1)
+	b, err := br.Read(1)
 	if err != nil {
 		return 0, err
 	}

@@ -23,6 +23,9 @@ type Sim struct {
 	round *TextRound
 	errs  []engine.CommandError
 	done  bool
+	// compact is the game of a file in its ruleset's compact codec,
+	// which plays the records itself.
+	compact engine.Compact
 }
 
 // OpenSim reads the header of a generic .rwd from r and returns the game
@@ -44,8 +47,8 @@ func OpenSim(r io.Reader) (*Sim, error) {
 
 func newSim(rd *Reader) (*Sim, error) {
 	h := rd.Header()
-	if h.Codec != CodecText {
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own compact codec, not the text codec: %w", h.Ruleset, ErrRuleset)}
+	if h.Codec != CodecText && !h.Compact() {
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in this package's compact codec, not the text codec or the ruleset's own: %w", h.Ruleset, ErrRuleset)}
 	}
 	rs, err := rulesets.Get(h.Ruleset)
 	if err != nil {
@@ -55,7 +58,15 @@ func newSim(rd *Reader) (*Sim, error) {
 	if err != nil {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrCorrupt)}
 	}
-	return &Sim{r: rd, rs: rs, g: g}, nil
+	s := &Sim{r: rd, rs: rs, g: g}
+	if h.Compact() {
+		c, ok := g.(engine.Compact)
+		if !ok {
+			return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s game that does not play compact records (engine.Compact): %w", h.Ruleset, ErrRuleset)}
+		}
+		s.compact = c
+	}
+	return s, nil
 }
 
 // NewGame starts the game a generic header describes, on ruleset rs.
@@ -106,7 +117,19 @@ func (s *Sim) Next() error {
 	if s.done {
 		return io.EOF
 	}
-	rd, err := s.r.NextText()
+	var rd *TextRound
+	var err error
+	switch {
+	case s.compact != nil && s.g.Over():
+		// Only the footer may follow.
+		rd, err = s.r.nextRound(func(*TextRound) error {
+			return fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)
+		})
+	case s.compact != nil:
+		rd, s.errs, err = s.r.playNext(s.compact)
+	default:
+		rd, err = s.r.NextText()
+	}
 	if errors.Is(err, io.EOF) {
 		s.done, s.round = true, nil
 		f := s.r.Footer()
@@ -119,19 +142,21 @@ func (s *Sim) Next() error {
 		s.round = nil
 		return err
 	}
-	if s.g.Over() {
+	if s.compact == nil && s.g.Over() {
 		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)}
 	}
 	if a := engine.Active(s.g); a != rd.Active {
 		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("round recorded for active player %d, the game's is %d: %w", rd.Active, a, ErrDiverged)}
 	}
 	s.round = rd
-	for p, f := range rd.Faults {
-		if f != 0 {
-			s.g.Fault(p, f, rd.FaultText[p])
+	if s.compact == nil {
+		for p, f := range rd.Faults {
+			if f != 0 {
+				s.g.Fault(p, f, rd.FaultText[p])
+			}
 		}
+		s.errs = s.g.Round(rd.Commands)
 	}
-	s.errs = s.g.Round(rd.Commands)
 	if rd.HasHash {
 		if h := s.g.Hash(); h != rd.Hash {
 			return &FormatError{Round: rd.Turn, Err: fmt.Errorf("checkpoint after turn %d: recorded hash %016x, re-simulated %016x: %w", s.g.Turn(), rd.Hash, h, ErrDiverged)}

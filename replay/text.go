@@ -2,9 +2,11 @@ package replay
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -73,11 +75,15 @@ func resizeLists(l [][]string, n int) [][]string {
 // TextHeader returns the header of a generic recording of a game of
 // ruleset r drawn from seed (and setup, when the game came from one:
 // engine.SetupSaver), with maxTurns and these players (names and bots in
-// player order).
+// player order). Its codec is the ruleset's own compact record when it
+// has one (engine.Codec; setup is then required), else the text codec.
 func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names, bots []string) Header {
 	h := Header{
 		Ruleset: r.ID(), RulesetVersion: r.Version(), Codec: CodecText,
 		GameSeed: seed, Setup: setup,
+	}
+	if _, ok := r.(engine.Codec); ok && r.ID() != RulesetColorfight2 {
+		h.Codec = ""
 	}
 	h.Config.MaxTurn, h.Config.MaxPlayer = maxTurns, len(names)
 	for i, n := range names {
@@ -90,11 +96,49 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 	return h
 }
 
-// validateText checks a generic header: a registered ruleset at its
-// version, players, turns and checkpoints within the limits, nothing of
-// another codec.
-func (h *Header) validateText() error {
-	if h.Codec != CodecText {
+// Compact reports whether the file's rounds are in its ruleset's own
+// compact codec through engine.Codec (codec "", a ruleset other than
+// ColorfightII, whose compact codec is this package's).
+func (h *Header) Compact() bool { return h.Codec == "" && h.Ruleset != RulesetColorfight2 }
+
+// compactCodec returns the registered ruleset id's engine.Codec.
+func compactCodec(id string) (engine.Codec, error) {
+	r, err := rulesets.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := r.(engine.Codec)
+	if !ok {
+		return nil, fmt.Errorf("ruleset %s has no compact codec of its own (engine.Codec)", id)
+	}
+	return c, nil
+}
+
+// headerKeys are the header JSON's own keys; a ruleset whose ID is one
+// cannot keep its setup under its ID.
+var headerKeys = []string{"ruleset", "ruleset_version", "width", "height", "max_turn", "max_player", "map_seed", "players", "created", "tool", "checkpoint_every", "cfr_info", "cfr_game_id", "import", "parent", "monad", "codec", "seed", "setup"}
+
+func headerKey(id string) bool { return slices.Contains(headerKeys, id) && id != RulesetMonad }
+
+// appendSetupKey adds the setup of a compact header to its JSON object
+// hj under the ruleset's ID.
+func appendSetupKey(hj []byte, h *Header) []byte {
+	if !h.Compact() || h.Monad != nil || len(h.Setup) == 0 {
+		return hj
+	}
+	id, _ := json.Marshal(h.Ruleset)
+	out := append(hj[:len(hj)-1:len(hj)-1], ',')
+	out = append(out, id...)
+	out = append(out, ':')
+	out = append(out, h.Setup...)
+	return append(out, '}')
+}
+
+// validateSeam checks a header of the text codec or a ruleset's compact
+// codec: a registered ruleset at its version, players, turns and
+// checkpoints within the limits, nothing of ColorfightII's own codec.
+func (h *Header) validateSeam() error {
+	if h.Codec != CodecText && !h.Compact() {
 		return fmt.Errorf("unknown codec %q", h.Codec)
 	}
 	r, err := rulesets.Get(h.Ruleset)
@@ -103,6 +147,17 @@ func (h *Header) validateText() error {
 	}
 	if h.RulesetVersion != r.Version() {
 		return fmt.Errorf("ruleset %s version %d not supported (this build plays version %d)", h.Ruleset, h.RulesetVersion, r.Version())
+	}
+	if h.Compact() {
+		if _, err := compactCodec(h.Ruleset); err != nil {
+			return err
+		}
+		if headerKey(h.Ruleset) {
+			return fmt.Errorf("ruleset id %q is a header key", h.Ruleset)
+		}
+		if len(h.Setup) == 0 || !json.Valid(h.Setup) || h.Setup[0] != '{' {
+			return fmt.Errorf("a %s header without its setup object", h.Ruleset)
+		}
 	}
 	c := h.Config
 	if c.MaxTurn < 1 || c.MaxTurn > MaxTurns {
@@ -126,8 +181,11 @@ func (h *Header) validateText() error {
 	if len(h.Setup) > MaxMapBlobBytes {
 		return fmt.Errorf("setup of %d bytes: %w", len(h.Setup), ErrLimit)
 	}
-	if h.Seed != nil || h.Map != nil || h.Monad != nil || h.CFRInfo != nil || h.Import != nil {
-		return errors.New("a text codec header has no colorfight2 map, monad setup, cfr_info or import")
+	if h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil || (h.Monad != nil && !h.Compact()) {
+		return errors.New("a generic header has no colorfight2 map, cfr_info or import")
+	}
+	if h.Compact() && h.Parent != nil {
+		return errors.New("a compact-codec header has no parent")
 	}
 	return nil
 }
@@ -149,11 +207,14 @@ type TextWriter struct {
 }
 
 // NewTextWriter writes h (see TextHeader; CheckpointEvery 0 is
-// DefaultCheckpointEvery) to w and returns a writer for the rounds. It
-// does not close w.
+// DefaultCheckpointEvery; codec "" is the ruleset's own when it has one,
+// engine.Codec, else the text codec) to w and returns a writer for the
+// rounds. It does not close w.
 func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if h.Codec == "" {
-		h.Codec = CodecText
+		if _, err := compactCodec(h.Ruleset); err != nil || h.Ruleset == RulesetColorfight2 {
+			h.Codec = CodecText
+		}
 	}
 	if h.CheckpointEvery == 0 {
 		h.CheckpointEvery = DefaultCheckpointEvery
@@ -194,6 +255,21 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 		return w.err
 	}
 	b := w.logs.appendRecord(w.buf[:0])
+	if w.hdr.Compact() {
+		c, ok := g.(engine.Compact)
+		if !ok {
+			w.err = fmt.Errorf("replay: a %s game that does not record compactly (engine.Compact)", w.hdr.Ruleset)
+			return w.err
+		}
+		for p, list := range r.Commands {
+			if len(list) > MaxCommandsPerRound {
+				w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, p+1, len(list), MaxCommandsPerRound, ErrLimit)
+				return w.err
+			}
+		}
+		b = c.AppendRecord(b)
+		return w.finish(b, g)
+	}
 	b = append(b, tagText)
 	b = binary.AppendUvarint(b, uint64(r.Active+1))
 	for p := 0; p < w.players; p++ {
@@ -236,6 +312,11 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 			b = append(b, c...)
 		}
 	}
+	return w.finish(b, g)
+}
+
+// finish writes a round's record b, then its checkpoint when one is due.
+func (w *TextWriter) finish(b []byte, g engine.Game) error {
 	w.turn++
 	var err error
 	w.buf, err = finishRound(w.zw, b, w.turn, w.hdr.CheckpointEvery, g)
@@ -293,14 +374,47 @@ const tagText = 0x54 // 'T'
 
 // NextText returns the next round of a generic recording, as Next does
 // for ColorfightII: the round and its slices are reused by the next call,
-// io.EOF at the footer (Footer is then set), a *FormatError on damage.
+// io.EOF at the footer (Footer is then set), a *FormatError on damage. A
+// recording in its ruleset's compact codec (engine.Codec) is decoded by
+// the ruleset: the round holds its commands as text.
 func (r *Reader) NextText() (*TextRound, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if !r.text {
-		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not of the text codec: %w", r.hdr.Ruleset, ErrRuleset)}
+	switch {
+	case r.text:
+		return r.nextRound(r.readTextRecord)
+	case r.codec != nil:
+		return r.nextRound(func(rd *TextRound) error {
+			return r.codec.DecodeRound(r.br, rd.Commands, rd.Faults)
+		})
 	}
+	return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not of the text codec: %w", r.hdr.Ruleset, ErrRuleset)}
+}
+
+// playNext reads the next record of a compact-codec recording and plays
+// it on g, as NextText reads it; the round's commands are g's text of
+// them (engine.Compact.PlayRecord).
+func (r *Reader) playNext(g engine.Compact) (*TextRound, []engine.CommandError, error) {
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	if r.codec == nil {
+		return nil, nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not in a compact codec: %w", r.hdr.Ruleset, ErrRuleset)}
+	}
+	var errs []engine.CommandError
+	rd, err := r.nextRound(func(rd *TextRound) error {
+		var err error
+		errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults)
+		return err
+	})
+	return rd, errs, err
+}
+
+// nextRound reads one round of a generic recording: the logs before it,
+// or the footer (io.EOF), then its record with body, then the checkpoint
+// that follows it.
+func (r *Reader) nextRound(body func(rd *TextRound) error) (*TextRound, error) {
 	rd := &r.tround
 	np := len(r.hdr.Players)
 	first, err := r.roundLogs(&rd.Logs)
@@ -317,47 +431,10 @@ func (r *Reader) NextText() (*TextRound, error) {
 	if r.turn >= r.hdr.Config.MaxTurn {
 		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
 	}
-	if tag, _ := r.br.ReadByte(); tag != tagText {
-		return nil, r.fail(fmt.Errorf("tag 0x%02x where a text round belongs: %w", tag, ErrUnknownRecord))
-	}
 	rd.Reset(np)
-	rd.Turn = r.turn
-	active, err := r.uvarint(uint64(np))
-	if err != nil {
-		return nil, r.fail(fmt.Errorf("active player: %w", err))
-	}
-	rd.Active = int(active) - 1
-	for p := 0; p < np; p++ {
-		f, err := r.uvarint(uint64(engine.FaultGarbage))
-		if err != nil {
-			return nil, r.fail(fmt.Errorf("player %d fault: %w", p+1, err))
-		}
-		rd.Faults[p] = engine.Fault(f)
-		if f != 0 {
-			text, err := r.readText(MaxFaultTextBytes)
-			if err != nil {
-				return nil, r.fail(fmt.Errorf("player %d fault text: %w", p+1, err))
-			}
-			rd.FaultText[p] = text
-		}
-		if rd.Active >= 0 && p != rd.Active {
-			continue
-		}
-		n, err := r.uvarint(MaxCommandsPerRound)
-		if err != nil {
-			return nil, r.fail(fmt.Errorf("player %d command count: %w", p+1, err))
-		}
-		list := rd.Commands[p]
-		total := 0
-		for k := uint64(0); k < n; k++ {
-			c, err := r.readText(min(MaxCommandTextBytes, MaxTextBytesPerRound-total))
-			if err != nil {
-				return nil, r.fail(fmt.Errorf("player %d command %d: %w", p+1, k, err))
-			}
-			total += len(c)
-			list = append(list, c)
-		}
-		rd.Commands[p] = list
+	rd.Turn, rd.Active = r.turn, -1
+	if err := body(rd); err != nil {
+		return nil, r.fail(err)
 	}
 	r.turn++
 	if r.turn%r.hdr.CheckpointEvery == 0 {
@@ -368,6 +445,52 @@ func (r *Reader) NextText() (*TextRound, error) {
 		rd.Hash, rd.HasHash = h, true
 	}
 	return rd, nil
+}
+
+// readTextRecord reads a text codec round record.
+func (r *Reader) readTextRecord(rd *TextRound) error {
+	np := len(r.hdr.Players)
+	if tag, _ := r.br.ReadByte(); tag != tagText {
+		return fmt.Errorf("tag 0x%02x where a text round belongs: %w", tag, ErrUnknownRecord)
+	}
+	active, err := r.uvarint(uint64(np))
+	if err != nil {
+		return fmt.Errorf("active player: %w", err)
+	}
+	rd.Active = int(active) - 1
+	for p := 0; p < np; p++ {
+		f, err := r.uvarint(uint64(engine.FaultGarbage))
+		if err != nil {
+			return fmt.Errorf("player %d fault: %w", p+1, err)
+		}
+		rd.Faults[p] = engine.Fault(f)
+		if f != 0 {
+			text, err := r.readText(MaxFaultTextBytes)
+			if err != nil {
+				return fmt.Errorf("player %d fault text: %w", p+1, err)
+			}
+			rd.FaultText[p] = text
+		}
+		if rd.Active >= 0 && p != rd.Active {
+			continue
+		}
+		n, err := r.uvarint(MaxCommandsPerRound)
+		if err != nil {
+			return fmt.Errorf("player %d command count: %w", p+1, err)
+		}
+		list := rd.Commands[p]
+		total := 0
+		for k := uint64(0); k < n; k++ {
+			c, err := r.readText(min(MaxCommandTextBytes, MaxTextBytesPerRound-total))
+			if err != nil {
+				return fmt.Errorf("player %d command %d: %w", p+1, k, err)
+			}
+			total += len(c)
+			list = append(list, c)
+		}
+		rd.Commands[p] = list
+	}
+	return nil
 }
 
 // text reads a length-prefixed string of at most max bytes.
@@ -411,7 +534,7 @@ func SummarizeText(r io.Reader) (*TextSummary, error) {
 	}
 	defer rd.Close()
 	h := rd.Header()
-	if h.Codec != CodecText {
+	if h.Codec != CodecText && !h.Compact() {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own codec: %w", h.Ruleset, ErrRuleset)}
 	}
 	sum := &TextSummary{Header: h}

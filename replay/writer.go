@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/bitio"
 )
 
 // Body records. A round record starts with a 0 bit and is bit-packed (see
@@ -116,6 +117,7 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: header: %w", err)
 	}
+	hj = appendSetupKey(hj, h)
 	if len(hj) > MaxHeaderBytes {
 		return nil, fmt.Errorf("replay: header is %d bytes: %w", len(hj), ErrLimit)
 	}
@@ -232,8 +234,8 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitWriter{buf: w.logs.appendRecord(w.buf[:0])}
-	bw.write(0, 1) // round record
+	bw := bitio.Writer{Buf: w.logs.appendRecord(w.buf[:0])}
+	bw.Write(0, 1) // round record
 	for i := 0; i < w.players; i++ {
 		var list []colorfight2.Command
 		if i < len(commands) {
@@ -243,14 +245,14 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, i+1, len(list), MaxCommandsPerRound, ErrLimit)
 			return w.err
 		}
-		bw.gamma(uint64(len(list)) + 1)
+		bw.Gamma(uint64(len(list)) + 1)
 		for j := range list {
 			w.writeCommand(&bw, &list[j], &w.prev[i])
 		}
 	}
-	bw.align()
+	bw.Align()
 	w.turn++
-	w.buf, w.err = finishRound(w.zw, bw.buf, w.turn, w.hdr.CheckpointEvery, s)
+	w.buf, w.err = finishRound(w.zw, bw.Buf, w.turn, w.hdr.CheckpointEvery, s)
 	return w.err
 }
 
@@ -323,56 +325,56 @@ func (w *Writer) onMap(x, y int) bool {
 
 // writeCell codes an on-map cell, relative to prev when near, and makes it
 // the new prev.
-func (w *Writer) writeCell(bw *bitWriter, x, y int, prev *colorfight2.Point) {
+func (w *Writer) writeCell(bw *bitio.Writer, x, y int, prev *colorfight2.Point) {
 	dx, dy := x-prev.X, y-prev.Y
 	if dx >= -nearR && dx <= nearR && dy >= -nearR && dy <= nearR {
-		bw.write(1, 1)
-		bw.write(uint64(dx+nearR), nearBits)
-		bw.write(uint64(dy+nearR), nearBits)
+		bw.Write(1, 1)
+		bw.Write(uint64(dx+nearR), nearBits)
+		bw.Write(uint64(dy+nearR), nearBits)
 	} else {
-		bw.write(0, 1)
-		bw.write(uint64(x), sideBits(w.hdr.Config.Width))
-		bw.write(uint64(y), sideBits(w.hdr.Config.Height))
+		bw.Write(0, 1)
+		bw.Write(uint64(x), sideBits(w.hdr.Config.Width))
+		bw.Write(uint64(y), sideBits(w.hdr.Config.Height))
 	}
 	*prev = colorfight2.Point{X: x, Y: y}
 }
 
-func (w *Writer) writeCommand(bw *bitWriter, c *colorfight2.Command, prev *colorfight2.Point) {
+func (w *Writer) writeCommand(bw *bitio.Writer, c *colorfight2.Command, prev *colorfight2.Point) {
 	onMap := w.onMap(c.X, c.Y)
 	switch c.Kind {
 	case colorfight2.CmdAttack:
 		if onMap && c.Energy >= 0 {
-			bw.write(codeAttack, 1)
+			bw.Write(codeAttack, 1)
 			w.writeCell(bw, c.X, c.Y, prev)
-			bw.expGolomb(uint64(c.Energy), energyK)
+			bw.ExpGolomb(uint64(c.Energy), energyK)
 			return
 		}
-		bw.write(codeEscape, 3)
-		bw.write(escAttackWide, 2)
-		bw.expGolomb(zigzag(int64(c.X)), coordK)
-		bw.expGolomb(zigzag(int64(c.Y)), coordK)
-		bw.expGolomb(zigzag(c.Energy), energyK)
+		bw.Write(codeEscape, 3)
+		bw.Write(escAttackWide, 2)
+		bw.ExpGolomb(zigzag(int64(c.X)), coordK)
+		bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
+		bw.ExpGolomb(zigzag(c.Energy), energyK)
 		return
 	case colorfight2.CmdUpgrade:
 		if onMap {
-			bw.write(codeUpgrade, 2)
+			bw.Write(codeUpgrade, 2)
 			w.writeCell(bw, c.X, c.Y, prev)
 			return
 		}
-		bw.write(codeEscape, 3)
-		bw.write(escUpgradeWide, 2)
-		bw.expGolomb(zigzag(int64(c.X)), coordK)
-		bw.expGolomb(zigzag(int64(c.Y)), coordK)
+		bw.Write(codeEscape, 3)
+		bw.Write(escUpgradeWide, 2)
+		bw.ExpGolomb(zigzag(int64(c.X)), coordK)
+		bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
 		return
 	case colorfight2.CmdBuild:
 		if onMap {
-			bw.write(codeBuild, 3)
+			bw.Write(codeBuild, 3)
 			w.writeCell(bw, c.X, c.Y, prev)
 		} else {
-			bw.write(codeEscape, 3)
-			bw.write(escBuildWide, 2)
-			bw.expGolomb(zigzag(int64(c.X)), coordK)
-			bw.expGolomb(zigzag(int64(c.Y)), coordK)
+			bw.Write(codeEscape, 3)
+			bw.Write(escBuildWide, 2)
+			bw.ExpGolomb(zigzag(int64(c.X)), coordK)
+			bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
 		}
 		writeBuilding(bw, c.Building)
 		return
@@ -385,29 +387,29 @@ func (w *Writer) writeCommand(bw *bitWriter, c *colorfight2.Command, prev *color
 	if len(raw) > MaxRawCommandBytes {
 		raw = raw[:MaxRawCommandBytes]
 	}
-	bw.write(codeEscape, 3)
-	bw.write(escInvalid, 2)
-	bw.write(uint64(code), 5)
-	bw.gamma(uint64(len(raw)) + 1)
+	bw.Write(codeEscape, 3)
+	bw.Write(escInvalid, 2)
+	bw.Write(uint64(code), 5)
+	bw.Gamma(uint64(len(raw)) + 1)
 	for i := 0; i < len(raw); i++ {
-		bw.write(uint64(raw[i]), 8)
+		bw.Write(uint64(raw[i]), 8)
 	}
 }
 
 // writeBuilding codes a build letter: 2 bits for g, e, f; 3 for h and for
 // an invalid letter.
-func writeBuilding(bw *bitWriter, b colorfight2.Building) {
+func writeBuilding(bw *bitio.Writer, b colorfight2.Building) {
 	switch b {
 	case colorfight2.GoldMine:
-		bw.write(0, 2)
+		bw.Write(0, 2)
 	case colorfight2.EnergyWell:
-		bw.write(1, 2)
+		bw.Write(1, 2)
 	case colorfight2.Fortress:
-		bw.write(2, 2)
+		bw.Write(2, 2)
 	case colorfight2.Home:
-		bw.write(0b110, 3)
+		bw.Write(0b110, 3)
 	default:
-		bw.write(0b111, 3)
+		bw.Write(0b111, 3)
 	}
 }
 

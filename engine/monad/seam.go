@@ -34,23 +34,39 @@ func (ruleset) Metrics() []engine.Metric { return metrics }
 // bits taken as a signed integer are what Python's random.seed is given.
 // Names are not kept.
 func (ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
-	st, err := New(Config{Players: s.Players, MaxTurns: s.MaxTurns, Seed: int64(seed)})
+	return newGame(Setup{Seed: int64(seed)}, s)
+}
+
+func newGame(su Setup, s engine.Settings) (*Game, error) {
+	st, err := New(Config{Players: s.Players, MaxTurns: s.MaxTurns, Seed: su.Seed, Uniform: su.Uniform})
 	if err != nil {
 		return nil, err
 	}
-	return &Game{State: st}, nil
+	return &Game{State: st, setup: su}, nil
 }
 
 // Game adapts a State to engine.Game. Round parses each text with
-// ParseCommand (one JSON command object per text) and calls State.Step.
+// ParseCommand (one JSON command object per text) and plays them with
+// the faults given since the last round as State.Play does. Create one
+// with Ruleset's New or NewFromSetup.
 type Game struct {
 	State   *State
+	setup   Setup
 	cmds    [][]Command
 	garbage [MaxPlayers]bool
-	errs    []engine.CommandError
+	// pending are the timeout and crash marks (statusTimedOut,
+	// statusCrashed) given since the last round, last those of the
+	// round last played; played is set once a round has been.
+	pending, last [MaxPlayers]uint8
+	played        bool
+	errs          []engine.CommandError
 }
 
-var _ engine.Game = (*Game)(nil)
+var (
+	_ engine.Game    = (*Game)(nil)
+	_ engine.Compact = (*Game)(nil)
+	_ engine.Codec   = ruleset{}
+)
 
 // Players returns the number of players.
 func (g *Game) Players() int { return g.State.Players() }
@@ -64,19 +80,20 @@ func (g *Game) MaxTurns() int { return g.State.MaxTurns() }
 // Over reports State.Over.
 func (g *Game) Over() bool { return g.State.Over() }
 
-// Fault applies a fault to player p: a timeout is SetTimedOut and a crash
-// SetCrashed (from this round on, for good, as the reference does); a
-// garbled reply is a reply that is not a list: the next round the player
-// sends the one command ErrNotList.
+// Fault gives player p a fault for the next round: a timeout marks it
+// SetTimedOut and a crash SetCrashed after that round's Step, as
+// State.Play does (for good, as the reference does), and the player's
+// commands of that round are not read; a garbled reply is a reply that is
+// not a list: the player sends the one command ErrNotList.
 func (g *Game) Fault(p int, f engine.Fault, _ string) {
 	if p < 0 || p >= g.Players() {
 		return
 	}
 	switch f {
 	case engine.FaultTimeout:
-		g.State.SetTimedOut(p)
+		g.pending[p] |= statusTimedOut
 	case engine.FaultCrash:
-		g.State.SetCrashed(p)
+		g.pending[p] |= statusCrashed
 	default:
 		g.garbage[p] = true
 	}
@@ -85,12 +102,12 @@ func (g *Game) Fault(p int, f engine.Fault, _ string) {
 // Round parses and plays one turn.
 func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	n := g.Players()
-	if len(g.cmds) < n {
-		g.cmds = make([][]Command, n)
-	}
+	g.grow(n)
 	for p := 0; p < n; p++ {
 		list := g.cmds[p][:0]
 		switch {
+		case g.pending[p] != 0:
+			// A player that timed out or crashed sent nothing.
 		case g.garbage[p]:
 			list = append(list, Command{Err: ErrNotList})
 			g.garbage[p] = false
@@ -101,7 +118,24 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 		}
 		g.cmds[p] = list
 	}
-	g.State.Step(g.cmds[:n])
+	return g.play(n)
+}
+
+func (g *Game) grow(n int) {
+	if len(g.cmds) < n {
+		g.cmds = make([][]Command, n)
+	}
+}
+
+// play plays g.cmds with the pending marks and reports the errors.
+func (g *Game) play(n int) []engine.CommandError {
+	r := Round{Commands: g.cmds[:n]}
+	for p := 0; p < n; p++ {
+		r.TimedOut[p] = g.pending[p]&statusTimedOut != 0
+		r.Crashed[p] = g.pending[p]&statusCrashed != 0
+	}
+	g.State.Play(&r)
+	g.last, g.pending, g.played = g.pending, [MaxPlayers]uint8{}, true
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
 		g.errs = append(g.errs, engine.CommandError{Player: e.Player, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})
