@@ -275,18 +275,20 @@ func WriteStandings(w io.Writer, st []match.Standing) error {
 }
 
 // WriteRulesetStandings writes standings of a game of ruleset as an
-// aligned text table, best first; the mean of SeatResult.Gold is headed
-// "mean gold", or "mean resources" for Monad. Bot names are quoted, so a
-// hostile name cannot move the terminal's cursor or forge rows.
+// aligned text table, best first: for ColorfightII with the mean gold and
+// cells, for a game played through the seam with the mean of its score
+// (engine.Scorer; SeatResult.Gold). Bot names are quoted, so a hostile
+// name cannot move the terminal's cursor or forge rows.
 func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
-	gold := "gold"
-	if ruleset == monad.RulesetID {
-		gold = "resources"
-	} else if r, ok := rulesets.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
-		gold = r.Metrics()[engine.ScoreIndex(r)].Name // a game played through the seam: its score
+	if r, ok := rulesets.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
+		bs := make([]BotStanding, len(st))
+		for i, s := range st {
+			bs[i] = BotStanding{Bot: s.Bot, Games: s.Games, Wins: s.Wins, MeanRank: s.MeanRank, MeanScore: s.MeanGold, Elo: s.Elo}
+		}
+		return WriteBotStandings(w, r.Metrics()[engine.ScoreIndex(r)].Name, bs)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean cells\telo\n", gold)
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\tmean cells\telo\n")
 	for i, s := range st {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanGold, s.MeanCells, s.Elo)
 	}

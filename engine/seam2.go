@@ -197,3 +197,36 @@ type Compact interface {
 	// leaves the game unplayed.
 	PlayRecord(r io.ByteReader, cmds [][]string, faults []Fault) ([]CommandError, error)
 }
+
+// Option is an on/off setting of a ruleset's games that a match may set
+// (`rewind play --NAME`): Name is the flag's name (kebab-case), Doc one
+// line saying what it does.
+type Option struct {
+	Name, Doc string
+}
+
+// Optioner is a Ruleset whose games have options beyond their seed.
+// SetupFromOptions returns the setup its Restorer starts a game of seed
+// and players from with the options named in set on (each one of
+// Options'); a combination it cannot play is an error saying why.
+type Optioner interface {
+	Restorer
+	Options() []Option
+	SetupFromOptions(set []string, seed uint64, players int) ([]byte, error)
+}
+
+// Messenger is a Game whose bots outside the process are sent a turn
+// message of the game's own (its reference's protocol, which existing bots
+// speak) instead of the generic one wrapping an Observer's state:
+// AppendTurnMessage appends player p's message for the next Round, one
+// line ending in a newline, deadlineMS being the bot's answer deadline.
+type Messenger interface {
+	AppendTurnMessage(dst []byte, p int, deadlineMS int64) []byte
+}
+
+// Retirer is a Game whose players can leave it for good (Monad's timed
+// out and crashed players): Out reports that player p takes no further
+// part, so a runner neither asks its bot nor reports its faults.
+type Retirer interface {
+	Out(p int) bool
+}

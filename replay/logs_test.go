@@ -13,10 +13,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -224,100 +222,5 @@ func TestRoundLogsBounded(t *testing.T) {
 		if c.want == replay.ErrLimit && !strings.Contains(err.Error(), "4096") {
 			t.Fatalf("%s: %v does not name the limit", c.name, err)
 		}
-	}
-}
-
-// monadLoggingBot is a Monad built-in that keeps a round log: "player P
-// turn T" on even turns.
-type monadLoggingBot struct {
-	monadbot.Bot
-	player int
-	last   []byte
-}
-
-func (b *monadLoggingBot) Commands(s *monad.State) ([]string, error) {
-	b.last = nil
-	if s.Turn()%2 == 0 {
-		b.last = fmt.Appendf(nil, "player %d turn %d\n", b.player, s.Turn())
-	}
-	return b.Bot.Commands(s)
-}
-
-func (b *monadLoggingBot) RoundLog() []byte { return b.last }
-
-// loggedMonadGame records a Monad game of turns turns between two
-// built-ins that keep round logs (monadLoggingBot) when logs is set.
-func loggedMonadGame(tb testing.TB, turns int, logs bool) []byte {
-	tb.Helper()
-	var seats []match.MonadSeat
-	for p, n := range []string{"expander", "miner"} {
-		b, _ := monadbot.Builtin(n)
-		if logs {
-			b = &monadLoggingBot{Bot: b, player: p}
-		}
-		seats = append(seats, match.MonadSeat{Bot: b, Identity: n})
-	}
-	var buf bytes.Buffer
-	if _, err := match.RunMonad(context.Background(), match.MonadConfig{MaxTurns: turns, Seed: 9, Seats: seats, Recorder: recording.NewMonad(&buf, created, "rewind test")}); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// TestMonadRoundLogsRecorded: a Monad game whose bots keep logs is format
-// version 2 and holds each turn's logs before its round; the game, its
-// checkpoints and its verification are those of the game without logs.
-func TestMonadRoundLogsRecorded(t *testing.T) {
-	const turns = 40
-	withLogs, plain := loggedMonadGame(t, turns, true), loggedMonadGame(t, turns, false)
-	if v := binary.LittleEndian.Uint16(withLogs[4:]); v != replay.VersionLogs {
-		t.Fatalf("version %d with logs, want %d", v, replay.VersionLogs)
-	}
-	if v := binary.LittleEndian.Uint16(plain[4:]); v != 1 {
-		t.Fatalf("version %d without logs, want 1", v)
-	}
-	for _, data := range [][]byte{withLogs, plain} {
-		v, err := replay.VerifyMonad(bytes.NewReader(data), nil)
-		if err != nil || v.Err != nil || !v.Complete {
-			t.Fatalf("verify: %v %+v", err, v)
-		}
-	}
-	r, err := replay.NewReader(bytes.NewReader(withLogs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp, err := replay.NewReader(bytes.NewReader(plain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for {
-		rd, err := r.NextMonad()
-		rdp, errp := rp.NextMonad()
-		if errors.Is(err, io.EOF) && errors.Is(errp, io.EOF) {
-			break
-		}
-		if err != nil || errp != nil {
-			t.Fatal(err, errp)
-		}
-		if fmt.Sprint(rd.Commands) != fmt.Sprint(rdp.Commands) || rd.Hash != rdp.Hash || rdp.Logs != nil {
-			t.Fatalf("turn %d differs with logs", rd.Turn)
-		}
-		for p := 0; p < 2; p++ {
-			var got, want []byte
-			if rd.Logs != nil {
-				got = rd.Logs[p]
-			}
-			if rd.Turn%2 == 0 {
-				want = fmt.Appendf(nil, "player %d turn %d\n", p, rd.Turn)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("turn %d player %d: log %q, want %q", rd.Turn, p, got, want)
-			}
-			seen += len(got)
-		}
-	}
-	if seen == 0 {
-		t.Fatal("no log read back")
 	}
 }

@@ -142,7 +142,7 @@ func TestMonadCrashedBot(t *testing.T) {
 		t.Fatalf("verify: status %d\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "info", rwd)
-	if code != 0 || !strings.Contains(out, "players timed out or crashed: 1") {
+	if code != 0 || !strings.Contains(out, "1 bot faults") {
 		t.Errorf("info: status %d\n%s", code, out)
 	}
 }

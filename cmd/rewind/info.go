@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -71,11 +70,8 @@ func runInfo(opts *infoOptions, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if h.Codec != "" {
+		if h.Codec != "" || h.Compact() {
 			return seamInfo(w, path, data, h)
-		}
-		if h.Ruleset == replay.RulesetMonad {
-			return monadInfo(w, path, data, h)
 		}
 		c := h.Config
 		fmt.Fprintf(w, "  ruleset:  %s v%d\n  game:     %dx%d, max_turn %d, max_player %d\n", h.Ruleset, h.RulesetVersion, c.Width, c.Height, c.MaxTurn, c.MaxPlayer)
@@ -127,58 +123,6 @@ func runInfo(opts *infoOptions, path string) error {
 			bot = "-"
 		}
 		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
-	}
-	return nil
-}
-
-// monadInfo prints the rest of a Monad .rwd's info: its header, how many
-// whole rounds and checkpoints the file holds (read, not played), whether
-// it is complete and the footer's ranking with each player's resources.
-func monadInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
-	fmt.Fprintf(w, "  ruleset:  %s v%d\n  game:     %dx%d hex, max_turn %d, %d players\n", h.Ruleset, h.RulesetVersion, h.Config.Width, h.Config.Height, h.Config.MaxTurn, len(h.Players))
-	kind := "drawn"
-	if h.Monad.Uniform {
-		kind = "uniform, drawn"
-	}
-	fmt.Fprintf(w, "  map:      %s from seed %d\n", kind, h.Monad.Seed)
-	if !h.Created.IsZero() {
-		fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
-	}
-	fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
-	sum, err := replay.SummarizeMonad(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	status := "complete"
-	switch {
-	case errors.Is(sum.Err, replay.ErrTruncated):
-		status = "incomplete (no footer: the recording stops after its last whole round)"
-	case sum.Err != nil:
-		status = "damaged"
-	}
-	fmt.Fprintf(w, "  rounds:   %d, %s; %d checkpoints; players timed out or crashed: %d\n", sum.Rounds, status, sum.Checkpoints, sum.Faults)
-	if sum.Err != nil && !errors.Is(sum.Err, replay.ErrTruncated) {
-		fmt.Fprintf(w, "  damage:   %v\n", sum.Err)
-	}
-	rank := map[int]int{}
-	f := sum.Footer
-	if f != nil {
-		fmt.Fprintf(w, "  final:    turn %d, hash %016x\n", f.Turn, f.Hash)
-		for i, uid := range f.Ranking {
-			rank[uid] = i + 1
-		}
-	}
-	fmt.Fprintf(w, "  players:\n")
-	for _, p := range h.Players {
-		bot := p.Bot
-		if bot == "" {
-			bot = "-"
-		}
-		line := fmt.Sprintf("    %d  %-24q  home (%d,%d)  bot %s", p.UID, p.Name, p.Home.X, p.Home.Y, bot)
-		if f != nil {
-			line += fmt.Sprintf("  rank %d, %d resources", rank[p.UID], f.Gold[p.UID-1])
-		}
-		fmt.Fprintln(w, line)
 	}
 	return nil
 }

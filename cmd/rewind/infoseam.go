@@ -22,10 +22,19 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	info, _ := rulesets.About(h.Ruleset)
-	fmt.Fprintf(w, "  ruleset:  %s v%d (%s), codec %s\n  game:     max_turn %d, %d players\n", h.Ruleset, h.RulesetVersion, info.Name, h.Codec, h.Config.MaxTurn, len(h.Players))
-	if len(h.Setup) > 0 {
+	codec := h.Codec
+	if h.Compact() {
+		codec = h.Ruleset + "'s own (compact)"
+	}
+	fmt.Fprintf(w, "  ruleset:  %s v%d (%s), codec %s\n  game:     max_turn %d, %d players\n", h.Ruleset, h.RulesetVersion, info.Name, codec, h.Config.MaxTurn, len(h.Players))
+	switch {
+	case h.Compact() && len(h.Setup) <= 200:
+		// A compact header's setup is a JSON object (valid: no control
+		// characters) with the seed.
+		fmt.Fprintf(w, "  setup:    %s\n", h.Setup)
+	case len(h.Setup) > 0:
 		fmt.Fprintf(w, "  setup:    %d bytes (from a map file), seed %d\n", len(h.Setup), h.GameSeed)
-	} else {
+	default:
 		fmt.Fprintf(w, "  setup:    drawn from seed %d\n", h.GameSeed)
 	}
 	if !h.Created.IsZero() {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
-	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/monad"
@@ -26,9 +25,9 @@ import (
 )
 
 type playOptions struct {
-	game     string // a rulesets id; "" is rulesets.Default
-	uniform  bool   // monad: every cell starts with 20 resources
-	mapFile  string // a map file, for a game played on map files (engine.MapReader)
+	game     string   // a rulesets id; "" is rulesets.Default
+	options  []string // the game's options set (engine.Optioner), by name
+	mapFile  string   // a map file, for a game played on map files (engine.MapReader)
 	bots     []string
 	turns    int
 	seed     uint64
@@ -69,12 +68,9 @@ last whole round.`,
 			if err := gameDefaults(cmd, &opts.turns, opts.game); err != nil {
 				return err
 			}
+			opts.options = optionsSet(cmd)
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
-			if opts.game == monad.RulesetID {
-				_, err := runPlayMonad(ctx, opts)
-				return err
-			}
 			if seamGame(opts.game) {
 				_, err := runPlaySeam(ctx, opts)
 				return err
@@ -84,7 +80,7 @@ last whole round.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.game, "game", rulesets.Default, "the game: "+gameList())
-	cmd.Flags().BoolVar(&opts.uniform, "uniform", false, "monad: every cell starts with 20 resources")
+	addOptionFlags(cmd)
 	cmd.Flags().StringVar(&opts.mapFile, "map", "", "a map file, for a game played on map files")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
 	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d; monad: 1..%d, default %d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn, monad.MaxMaxTurns, monad.DefaultMaxTurns))
@@ -130,9 +126,7 @@ func checkBotSpec(spec string, builtins []string) error {
 // a command) before the seats are counted, so a misspelt name is named.
 func checkBotSpecs(specs []string, game string) error {
 	names := bot.BuiltinNames()
-	if game == monad.RulesetID {
-		names = monadbot.BuiltinNames()
-	} else if seamGame(game) {
+	if seamGame(game) {
 		info, _ := rulesets.About(game)
 		names = botNames(info)
 	}
@@ -275,8 +269,8 @@ func checkPlaySettings(opts *playOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.uniform && opts.game != monad.RulesetID {
-		return fmt.Errorf("--uniform is a monad setting (--game monad)")
+	if err := checkOptions(opts.game, opts.options); err != nil {
+		return err
 	}
 	if opts.mapFile != "" && !seamGame(opts.game) {
 		return fmt.Errorf("--map: %s is not played on map files", info.Name)
@@ -357,105 +351,4 @@ func gameDefaults(cmd *cobra.Command, turns *int, game string) error {
 		*turns = info.DefaultTurns
 	}
 	return nil
-}
-
-// defaultMonadBots play when --game monad has no --bot.
-var defaultMonadBots = []string{"expander", "miner", "rusher"}
-
-// newMonadSeat makes the Monad seat for one --bot value (player is
-// 0-based; logName as for newSeatLog).
-func newMonadSeat(spec string, player int, opts *playOptions, logName string) (match.MonadSeat, error) {
-	if b, err := monadbot.Builtin(spec); err == nil {
-		return match.MonadSeat{Bot: b}, nil
-	}
-	if err := checkBotSpec(spec, monadbot.BuiltinNames()); err != nil {
-		return match.MonadSeat{}, err
-	}
-	log, err := botLogPath(player+1, opts, logName)
-	if err != nil {
-		return match.MonadSeat{}, err
-	}
-	b, err := subprocess.New(spec, subprocess.Options{Game: subprocess.GameMonad, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
-	if err != nil {
-		return match.MonadSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
-	}
-	return match.MonadSeat{Bot: monadbot.Subprocess(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
-}
-
-// runPlayMonad is runPlay for --game monad.
-func runPlayMonad(ctx context.Context, opts *playOptions) (*match.MonadResult, error) {
-	specs := opts.bots
-	if len(specs) == 0 {
-		specs = defaultMonadBots
-	}
-	if err := checkBotSpecs(specs, opts.game); err != nil {
-		return nil, err
-	}
-	if err := checkSeats(monad.RulesetID, len(specs)); err != nil {
-		return nil, err
-	}
-	if err := checkPlaySettings(opts); err != nil {
-		return nil, err
-	}
-	if err := checkOutput(opts.out, opts.force); err != nil {
-		return nil, err
-	}
-	var seats []match.MonadSeat
-	for i, s := range specs {
-		seat, err := newMonadSeat(s, i, opts, "")
-		if err != nil {
-			for _, st := range seats {
-				st.Bot.Close()
-			}
-			return nil, err
-		}
-		seats = append(seats, seat)
-	}
-	var res *match.MonadResult
-	var bar *progressbar.ProgressBar
-	ran := false
-	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		mc := match.MonadConfig{MaxTurns: opts.turns, Uniform: opts.uniform, Seed: opts.seed, Seats: seats,
-			Recorder: recording.NewMonad(w, time.Now(), "rewind "+version)}
-		if opts.progress {
-			bar = turnsBar(opts.stderr, opts.turns)
-			mc.Progress = func(turn int) { bar.Set(turn) }
-		}
-		ran = true
-		var err error
-		res, err = match.RunMonad(ctx, mc)
-		return err
-	})
-	if bar != nil {
-		bar.Finish()
-	}
-	if !ran {
-		for _, st := range seats {
-			st.Bot.Close()
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	tw := tabwriter.NewWriter(opts.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tplayer\tname\tbot\thives\tunits\tresources\tcells\trejected\tstatus")
-	for _, r := range res.Ranking {
-		p := res.Players[r.Player]
-		status := "playing"
-		switch {
-		case p.Stats.Crashed:
-			status = "crashed"
-		case p.Stats.TimedOut:
-			status = "timed out"
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", r.Rank, p.Player, p.Name, p.Identity,
-			p.Stats.Hives, p.Stats.Units, p.Stats.Resources, p.Stats.Cells, p.Stats.Rejected, status)
-	}
-	tw.Flush()
-	abs, _ := filepath.Abs(opts.out)
-	if res.Interrupted {
-		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
-	}
-	fmt.Fprintf(opts.stdout, "replay: %s (monad, %d turns)\n", abs, res.Turn)
-	return res, nil
 }

@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
@@ -36,6 +39,20 @@ func botNames(info rulesets.Info) []string {
 	return out
 }
 
+// outStatus words a player's status in play's table.
+var outStatus = map[engine.Fault]string{0: "playing", engine.FaultTimeout: "timed out", engine.FaultCrash: "crashed"}
+
+// defaultBots are the built-ins a match of info seats when it names none:
+// the first DefaultPlayers (or MaxPlayers) of its Bots.
+func defaultBots(info rulesets.Info) []string {
+	specs := botNames(info)
+	n := info.DefaultPlayers
+	if n <= 0 {
+		n = info.MaxPlayers
+	}
+	return specs[:min(n, len(specs))]
+}
+
 // newSeamSeat makes the seat for one --bot value of a game played through
 // the seam (player is 0-based; logName as for newSeatLog).
 func newSeamSeat(spec string, player int, opts *playOptions, logName string) (match.GameSeat, error) {
@@ -57,9 +74,20 @@ func newSeamSeat(spec string, player int, opts *playOptions, logName string) (ma
 	return match.GameSeat{Bot: match.SubprocessPlayer(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
 }
 
-// seamSetup reads --map for a game played through the seam: the setup
-// its ruleset starts from (nil without --map).
+// seamSetup reads --map or the options set for a game played through the
+// seam: the setup its ruleset starts from (nil with neither).
 func seamSetup(opts *playOptions, players int) ([]byte, error) {
+	if len(opts.options) > 0 {
+		if opts.mapFile != "" {
+			return nil, fmt.Errorf("--map and --%s: a game on a map file takes no options", opts.options[0])
+		}
+		r, _ := rulesets.Get(opts.game)
+		setup, err := r.(engine.Optioner).SetupFromOptions(opts.options, opts.seed, players)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", strings.Join(opts.options, ", --"), err)
+		}
+		return setup, nil
+	}
 	if opts.mapFile == "" {
 		return nil, nil
 	}
@@ -105,10 +133,7 @@ func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, err
 	rs, _ := rulesets.Get(opts.game)
 	specs := opts.bots
 	if len(specs) == 0 {
-		specs = botNames(info)
-		if len(specs) > info.MaxPlayers {
-			specs = specs[:info.MaxPlayers]
-		}
+		specs = defaultBots(info)
 	}
 	if err := checkBotSpecs(specs, opts.game); err != nil {
 		return nil, err
@@ -168,14 +193,25 @@ func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, err
 	for _, m := range res.Metrics {
 		fmt.Fprintf(tw, "\t%s", m.Name)
 	}
-	fmt.Fprintln(tw, "\terrors\tfaults")
+	fmt.Fprint(tw, "\terrors\tfaults")
+	// A status column when some player left the game for good
+	// (engine.Retirer).
+	status := slices.ContainsFunc(res.Players, func(p match.SeamPlayerResult) bool { return p.Out != 0 })
+	if status {
+		fmt.Fprint(tw, "\tstatus")
+	}
+	fmt.Fprintln(tw)
 	for i, p := range res.Ranking {
 		pr := res.Players[p]
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player, pr.Name, pr.Identity)
 		for _, v := range pr.Values {
 			fmt.Fprintf(tw, "\t%d", v)
 		}
-		fmt.Fprintf(tw, "\t%d\t%d\n", pr.Errors, pr.Faults)
+		fmt.Fprintf(tw, "\t%d\t%d", pr.Errors, pr.Faults)
+		if status {
+			fmt.Fprintf(tw, "\t%s", outStatus[pr.Out])
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	abs, _ := filepath.Abs(opts.out)
@@ -184,4 +220,74 @@ func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, err
 	}
 	fmt.Fprintf(opts.stdout, "replay: %s (%s, %d %s)\n", abs, opts.game, res.Turn, info.Round)
 	return res, nil
+}
+
+// addOptionFlags adds a boolean flag for every option of every registered
+// game (engine.Optioner): `--uniform` for Monad's. Two games with an
+// option of one name share its flag.
+func addOptionFlags(cmd *cobra.Command) {
+	for _, o := range allOptions() {
+		cmd.Flags().Bool(o.Name, false, o.Doc)
+	}
+}
+
+// allOptions lists the options of every registered game, each name once,
+// in the registry's order.
+func allOptions() []engine.Option {
+	var out []engine.Option
+	for _, id := range rulesets.IDs() {
+		r, _ := rulesets.Get(id)
+		op, ok := r.(engine.Optioner)
+		if !ok {
+			continue
+		}
+		for _, o := range op.Options() {
+			if !slices.ContainsFunc(out, func(p engine.Option) bool { return p.Name == o.Name }) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// optionsSet returns the names of the option flags cmd was given on.
+func optionsSet(cmd *cobra.Command) []string {
+	var set []string
+	for _, o := range allOptions() {
+		if on, err := cmd.Flags().GetBool(o.Name); err == nil && on {
+			set = append(set, o.Name)
+		}
+	}
+	return set
+}
+
+// checkOptions checks that every option set is one of game's.
+func checkOptions(game string, set []string) error {
+	if len(set) == 0 {
+		return nil
+	}
+	r, err := rulesets.Get(game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	var own []string
+	if op, ok := r.(engine.Optioner); ok {
+		for _, o := range op.Options() {
+			own = append(own, o.Name)
+		}
+	}
+	for _, name := range set {
+		if !slices.Contains(own, name) {
+			var of []string
+			for _, id := range rulesets.IDs() {
+				if r, _ := rulesets.Get(id); r != nil {
+					if op, ok := r.(engine.Optioner); ok && slices.ContainsFunc(op.Options(), func(o engine.Option) bool { return o.Name == name }) {
+						of = append(of, id)
+					}
+				}
+			}
+			return fmt.Errorf("--%s is an option of %s, not of %s", name, strings.Join(of, ", "), game)
+		}
+	}
+	return nil
 }

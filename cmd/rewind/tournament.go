@@ -18,7 +18,6 @@ import (
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/queue"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -109,12 +108,9 @@ func tournamentBots(opts *tournamentOptions) []string {
 	if len(opts.play.bots) > 0 {
 		return opts.play.bots
 	}
-	if opts.play.game == monad.RulesetID {
-		return defaultMonadBots
-	}
 	if seamGame(opts.play.game) {
 		info, _ := rulesets.About(opts.play.game)
-		return botNames(info)
+		return defaultBots(info)
 	}
 	return bot.BuiltinNames()
 }
@@ -132,7 +128,6 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 // folder (recording.Dir) or, for a queue worker, memory.
 type archive interface {
 	match.Archive
-	match.MonadArchive
 	match.SeamArchive
 }
 
@@ -153,20 +148,6 @@ func localTournament(spec queue.Spec, arch archive, seat func(spec string, game,
 				return nil, err
 			}
 			return b.(match.GamePlayer), nil
-		}
-		return tr
-	}
-	if spec.Game == monad.RulesetID {
-		tr.MonadArchive = arch
-		if seat == nil {
-			return tr
-		}
-		tr.NewMonadBot = func(s string, game, player int) (monadbot.Bot, error) {
-			b, err := seat(s, game, player, monad.RulesetID)
-			if err != nil {
-				return nil, err
-			}
-			return b.(monadbot.Bot), nil
 		}
 		return tr
 	}
@@ -195,10 +176,6 @@ func seatMaker(opts *playOptions, resolve func(string) string) func(spec string,
 			o := *opts
 			o.game = ruleset
 			s, err := newSeamSeat(resolve(spec), k, &o, logName)
-			return s.Bot, err
-		}
-		if ruleset == monad.RulesetID {
-			s, err := newMonadSeat(resolve(spec), k, opts, logName)
 			return s.Bot, err
 		}
 		s, err := newSeatLog(resolve(spec), k, opts, logName)

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
@@ -70,9 +69,9 @@ func runVerify(opts *verifyOptions) error {
 	// The header names the ruleset; a file whose header cannot be read
 	// goes to ColorfightII's verifier, which reports what is wrong with it.
 	game := colorfight2.Ruleset.ID()
-	codec := ""
+	seam := false
 	if h, err := replay.ReadHeader(f); err == nil {
-		codec = h.Codec
+		seam = h.Codec != "" || h.Compact()
 		r, err := rulesets.Get(h.Ruleset)
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.file, err)
@@ -85,8 +84,9 @@ func runVerify(opts *verifyOptions) error {
 	if opts.against != "" && game != colorfight2.Ruleset.ID() {
 		return fmt.Errorf("%s is a %s replay; --against compares with an official ColorfightII .cfr", opts.file, game)
 	}
-	if opts.against == "" && codec != "" {
-		// Any game in the generic codec re-simulates through the seam.
+	if opts.against == "" && seam {
+		// Any game in the generic codec or its own through the seam
+		// (engine.Codec) re-simulates through the seam.
 		res, err := replay.VerifySim(f, nil)
 		if err != nil {
 			return err
@@ -124,7 +124,6 @@ func runVerify(opts *verifyOptions) error {
 // differ). TestVerifiersCoverRegistry keeps it in step with the registry.
 var verifiers = map[string]func(io.Reader) (*replay.VerifyResult, error){
 	colorfight2.Ruleset.ID(): func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) },
-	monad.RulesetID:          func(r io.Reader) (*replay.VerifyResult, error) { return replay.VerifyMonad(r, nil) },
 }
 
 func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) error {

@@ -160,6 +160,9 @@ type SeamPlayerResult struct {
 	// Faults counts the rounds its bot failed to answer; Errors the
 	// commands the game rejected.
 	Faults, Errors int
+	// Out is the fault that took the player out of a game whose players
+	// can leave it (engine.Retirer), 0 while it plays.
+	Out engine.Fault
 }
 
 // Fault classifies a bot's error for Game.Fault: a bot that never
@@ -254,7 +257,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 		some := false
 		for i := range r.Commands {
 			r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
-			if r.Active >= 0 && i != r.Active {
+			if r.Active >= 0 && i != r.Active || out(g, i) {
 				continue
 			}
 			if l, ok := cfg.Seats[i].Bot.(bot.Logger); ok && started[i] {
@@ -270,6 +273,9 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 				}
 				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
 				g.Fault(i, r.Faults[i], msg)
+				if r.Faults[i] != engine.FaultGarbage {
+					res.Players[i].Out = r.Faults[i] // kept only if the game retires the player
+				}
 				continue
 			}
 			r.Commands[i] = append(r.Commands[i], a.cmds...)
@@ -298,9 +304,18 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	}
 	for i := range res.Players {
 		res.Players[i].Values = g.Values(i, nil)
+		if !out(g, i) {
+			res.Players[i].Out = 0
+		}
 	}
 	res.Turn, res.Ranking, res.Hash = g.Turn(), g.Ranking(), g.Hash()
 	return res, nil
+}
+
+// out reports whether player p has left g for good (engine.Retirer).
+func out(g engine.Game, p int) bool {
+	r, ok := g.(engine.Retirer)
+	return ok && r.Out(p)
 }
 
 // askSeam collects the answers of the players who act this round (every
@@ -311,7 +326,7 @@ func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, star
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}
-		if active >= 0 && i != active {
+		if active >= 0 && i != active || out(g, i) {
 			continue
 		}
 		if !started[i] {

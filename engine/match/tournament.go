@@ -12,7 +12,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rng"
@@ -65,33 +64,20 @@ type Tournament struct {
 	Progress func(done int, results []GameResult)
 
 	// Game is the ruleset played: "" or "colorfight2" (NewBot and Archive
-	// are used), or "monad" (NewMonadBot and MonadArchive are used, 2..4
-	// players a game, default min(len(Bots), 4); a Monad game may end
-	// before MaxTurn, when one hive owner is left).
-	Game         string
-	NewMonadBot  func(spec string, game, player int) (monadbot.Bot, error)
-	MonadArchive MonadArchive
-
-	// A game played through the seam (any other registered ruleset: see
-	// RunGame) is played with NewGameBot's bots into SeamArchive, each
-	// game from Setup when set (a map file).
+	// are used), or any other registered ruleset, played through the
+	// seam (RunGame) with NewGameBot's bots into SeamArchive, each game
+	// from Setup when set (a map file); such a game may end before
+	// MaxTurn.
+	Game        string
 	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
 	SeamArchive SeamArchive
 	Setup       []byte
 
 	// Remote, when set, plays a game the archive does not hold somewhere
 	// else (a work queue's workers) and returns its result, with Path
-	// where the archive now keeps its replay; NewBot and NewMonadBot are
+	// where the archive now keeps its replay; NewBot and NewGameBot are
 	// then not used.
 	Remote func(ctx context.Context, i int) (GameResult, error)
-}
-
-// MonadArchive is Archive for Monad games (see Archive; a game is
-// finished when its recording verifies to its footer, whatever turn the
-// game ended at).
-type MonadArchive interface {
-	FinishedMonad(i int, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
-	CreateMonad(i int) (MonadGameRecording, error)
 }
 
 // SeamArchive is Archive for games played through the seam (a game is
@@ -110,13 +96,6 @@ type SeamGameRecording interface {
 	Abort()
 }
 
-// MonadGameRecording is one Monad game being recorded into a MonadArchive.
-type MonadGameRecording interface {
-	MonadRecorder
-	Commit() (path string, err error)
-	Abort()
-}
-
 // GameResult is one game of a tournament.
 type GameResult struct {
 	Game int
@@ -127,8 +106,7 @@ type GameResult struct {
 	Path    string
 	Skipped bool // already played: read from its replay
 	// Seats in uid order: the entrant spec, its final rank (1 = best)
-	// and gold (Monad: resources; a game played through the seam: its
-	// score) and cells (a game played through the seam: 0).
+	// and gold (a game played through the seam: its score) and cells (a game played through the seam: 0).
 	Seats []SeatResult
 }
 
@@ -176,9 +154,6 @@ func (t *Tournament) players() int {
 	if t.Players > 0 {
 		return t.Players
 	}
-	if t.Game == monad.RulesetID {
-		return min(len(t.Bots), monad.MaxPlayers)
-	}
 	if info, ok := t.seam(); ok {
 		return min(len(t.Bots), info.MaxPlayers)
 	}
@@ -199,13 +174,6 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 		}
 		if t.Archive == nil {
 			return nil, errors.New("tournament: no archive to record the games in")
-		}
-	case monad.RulesetID:
-		if p := t.players(); p < 2 || p > monad.MaxPlayers {
-			return nil, fmt.Errorf("tournament: %d players per monad game, want 2..%d", p, monad.MaxPlayers)
-		}
-		if t.MonadArchive == nil || t.NewMonadBot == nil && t.Remote == nil {
-			return nil, errors.New("tournament: a monad tournament needs NewMonadBot and MonadArchive")
 		}
 	default:
 		info, ok := t.seam()
@@ -264,9 +232,6 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 // Play plays game i (through Remote when set), or reads it back if the
 // archive already holds it.
 func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
-	if t.Game == monad.RulesetID {
-		return t.monadGame(ctx, i)
-	}
 	if _, ok := t.seam(); ok {
 		return t.seamGame(ctx, i)
 	}
@@ -320,55 +285,6 @@ func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
 		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: p.Gold, Cells: p.Cells}
 	}
 	return gr, nil
-}
-
-// monadGame plays Monad game i, or reads it back if the archive holds it.
-func (t *Tournament) monadGame(ctx context.Context, i int) (GameResult, error) {
-	seed := GameSeed(t.Seed, i)
-	specs := t.Seating(i)
-	maxTurns := t.MaxTurn
-	if maxTurns <= 0 {
-		maxTurns = monad.DefaultMaxTurns
-	}
-	if gr, ok := t.MonadArchive.FinishedMonad(i, seed, maxTurns, specs); ok {
-		gr.Game, gr.Ruleset = i, monad.RulesetID
-		return gr, nil
-	}
-	if t.Remote != nil {
-		return t.Remote(ctx, i)
-	}
-	var seats []MonadSeat
-	closeAll := func() {
-		for _, st := range seats {
-			st.Bot.Close()
-		}
-	}
-	for k, s := range specs {
-		b, err := t.NewMonadBot(s, i, k)
-		if err != nil {
-			closeAll()
-			return GameResult{}, err
-		}
-		seats = append(seats, MonadSeat{Bot: b, Identity: s})
-	}
-	rec, err := t.MonadArchive.CreateMonad(i)
-	if err != nil {
-		closeAll()
-		return GameResult{}, err
-	}
-	res, err := RunMonad(ctx, MonadConfig{MaxTurns: maxTurns, Seed: seed, Seats: seats, Recorder: rec})
-	if err == nil && res.Interrupted {
-		err = ctx.Err()
-	}
-	if err != nil {
-		rec.Abort()
-		return GameResult{}, err
-	}
-	path, err := rec.Commit()
-	if err != nil {
-		return GameResult{}, err
-	}
-	return MonadGameResult(i, seed, path, specs, res.Ranking, func(p int) monad.PlayerStats { return res.Players[p].Stats }), nil
 }
 
 // MonadGameResult is the GameResult of a finished Monad game: seats in
@@ -501,7 +417,7 @@ func (r *Ratings) Clone() *Ratings {
 // played through the seam (neither ColorfightII nor Monad).
 func (t *Tournament) seam() (rulesets.Info, bool) {
 	switch t.Game {
-	case "", colorfight2.Ruleset.ID(), monad.RulesetID:
+	case "", colorfight2.Ruleset.ID():
 		return rulesets.Info{}, false
 	}
 	if _, ok := rulesets.Lookup(t.Game); !ok {

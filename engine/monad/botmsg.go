@@ -69,3 +69,9 @@ func AppendBotTurn(b []byte, s *State, player int, deadlineMS int64) []byte {
 	}
 	return append(b, "]}\n"...)
 }
+
+// AppendTurnMessage is AppendBotTurn of the game's state
+// (engine.Messenger).
+func (g *Game) AppendTurnMessage(dst []byte, p int, deadlineMS int64) []byte {
+	return AppendBotTurn(dst, g.State, p, deadlineMS)
+}

@@ -56,6 +56,23 @@ func (g *Game) Setup() []byte {
 	return b
 }
 
+// Options: Monad's one option, the uniform map (engine.Optioner).
+func (ruleset) Options() []engine.Option {
+	return []engine.Option{{Name: "uniform", Doc: "monad: every cell starts with 20 resources"}}
+}
+
+// SetupFromOptions returns the Setup of seed with the options in set.
+func (ruleset) SetupFromOptions(set []string, seed uint64, _ int) ([]byte, error) {
+	su := Setup{Seed: int64(seed)}
+	for _, o := range set {
+		if o != "uniform" {
+			return nil, fmt.Errorf("monad: no option %q (monad has uniform)", o)
+		}
+		su.Uniform = true
+	}
+	return json.Marshal(su)
+}
+
 // recordCode is the code a command is recorded with when Step rejects it
 // before the turn (its Err, or an off-map origin, a direction outside
 // 1..7, a count above MaxCount), ErrNone for a well-formed one.

@@ -63,9 +63,10 @@ type Game struct {
 }
 
 var (
-	_ engine.Game    = (*Game)(nil)
-	_ engine.Compact = (*Game)(nil)
-	_ engine.Codec   = ruleset{}
+	_ engine.Game     = (*Game)(nil)
+	_ engine.Compact  = (*Game)(nil)
+	_ engine.Codec    = ruleset{}
+	_ engine.Optioner = ruleset{}
 )
 
 // Players returns the number of players.
@@ -186,4 +187,11 @@ func (g *Game) Ranking() []int {
 		out[i] = k.Player
 	}
 	return out
+}
+
+// Out reports that player p has timed out or crashed: it is asked for no
+// more commands (engine.Retirer), as the reference stops asking it.
+func (g *Game) Out(p int) bool {
+	s := g.State.Stats(p)
+	return s.TimedOut || s.Crashed
 }

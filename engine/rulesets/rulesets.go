@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/monad"
@@ -40,6 +41,9 @@ type Info struct {
 	// whose bots the shell still plays through its own runner leaves it
 	// empty.
 	Bots []Bot
+	// DefaultPlayers is how many of Bots play when a match names none;
+	// 0 means MaxPlayers.
+	DefaultPlayers int
 	// Vectors, when set, are the game's conformance vectors from its
 	// reference (`rewind conform`).
 	Vectors *Vectors
@@ -99,7 +103,8 @@ var table = []entry{
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
 		MinTurns: 1, MaxTurns: monad.MaxMaxTurns, DefaultTurns: monad.DefaultMaxTurns,
-		Round:   "turns",
+		Round: "turns",
+		Bots:  monadbot.Builtins, DefaultPlayers: 3,
 		Vectors: &Vectors{Input: ".commands.json", Expected: ".states.json.gz", Conform: monadvectors.Conform},
 	}},
 	// Skyport: one round is one player-turn; the limit counts the

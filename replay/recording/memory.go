@@ -8,7 +8,7 @@ import (
 	"github.com/rewind-game/rewind/engine/match"
 )
 
-// Memory is a match.Archive and match.MonadArchive that keeps each finished
+// Memory is a match.Archive and match.SeamArchive that keeps each finished
 // game's replay in memory until Take, for a player whose replays go
 // elsewhere (a queue worker of the tournament's own process): no file is
 // written. It holds no game before the first: Finished is always false.
@@ -21,10 +21,7 @@ type Memory struct {
 	games map[int][]byte
 }
 
-var (
-	_ match.Archive      = (*Memory)(nil)
-	_ match.MonadArchive = (*Memory)(nil)
-)
+var _ match.Archive = (*Memory)(nil)
 
 // Take returns game i's replay and forgets it (nil when there is none).
 func (m *Memory) Take(i int) []byte {
@@ -49,22 +46,10 @@ func (m *Memory) Finished(int, uint64, int, []string) (match.GameResult, bool) {
 	return match.GameResult{}, false
 }
 
-// FinishedMonad is always false (as Finished).
-func (m *Memory) FinishedMonad(int, uint64, int, []string) (match.GameResult, bool) {
-	return match.GameResult{}, false
-}
-
 // Create starts recording game i in memory.
 func (m *Memory) Create(i int) (match.GameRecording, error) {
 	g := &memGame{m: m, i: i}
 	g.Recorder = New(&g.buf, time.Now(), m.Tool)
-	return g, nil
-}
-
-// CreateMonad starts recording Monad game i in memory.
-func (m *Memory) CreateMonad(i int) (match.MonadGameRecording, error) {
-	g := &memMonadGame{m: m, i: i}
-	g.MonadRecorder = NewMonad(&g.buf, time.Now(), m.Tool)
 	return g, nil
 }
 
@@ -78,13 +63,3 @@ type memGame struct {
 // Commit keeps the replay for Take; the path is "".
 func (g *memGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
 func (g *memGame) Abort()                  {}
-
-type memMonadGame struct {
-	*MonadRecorder
-	m   *Memory
-	i   int
-	buf bytes.Buffer
-}
-
-func (g *memMonadGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
-func (g *memMonadGame) Abort()                  {}

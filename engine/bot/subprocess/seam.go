@@ -7,24 +7,34 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // generic reports whether the bot plays a game through the seam: any
-// ruleset but ColorfightII and Monad, whose messages are their own.
+// ruleset but ColorfightII, whose messages are its own.
 func (b *Bot) generic() bool {
 	switch b.opts.Game {
-	case "", GameColorfight2, GameMonad:
+	case "", GameColorfight2:
 		return false
 	}
 	return true
 }
 
-// validGameID accepts a registered ruleset's id as Options.Game (it is
-// written into the start message as a JSON string).
+// validGameID accepts a ruleset id as Options.Game: 1 to 32 lower-case
+// letters, digits, '-' and '_' (it is written into the start message).
+// Whether the game is registered is the caller's to check (package
+// rulesets, which imports the games' bots and so cannot be imported
+// here).
 func validGameID(id string) bool {
-	_, ok := rulesets.Lookup(id)
-	return ok
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Play sends player p the turn message of g, a game of the ruleset the
@@ -48,14 +58,19 @@ func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
 		return func() ([]string, error) { return nil, err }
 	}
 	msg := appendSeamTurn(nil, g, p, b.opts)
+	_, b.ownMessages = g.(engine.Messenger)
 	turn := g.Turn()
 	return func() ([]string, error) {
 		return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
 	}
 }
 
-// appendSeamTurn appends the turn message of g for player p (one line).
+// appendSeamTurn appends the turn message of g for player p (one line):
+// the game's own (engine.Messenger) or the generic one.
 func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
+	if m, ok := g.(engine.Messenger); ok {
+		return m.AppendTurnMessage(b, p, o.Deadline.Milliseconds())
+	}
 	b = append(b, `{"type":"turn","game":"`...)
 	b = append(b, o.Game...)
 	b = append(b, `","turn":`...)
@@ -101,6 +116,7 @@ func unquoteStrings(cmds []string) {
 // adapter (engine/bot/monadbot.Subprocess) exchanges them here. The error
 // contract is Commands'.
 func (b *Bot) Exchange(turn int, msg []byte) ([]string, error) {
+	b.ownMessages = true
 	return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
 }
 

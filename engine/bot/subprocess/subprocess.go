@@ -168,6 +168,10 @@ type Bot struct {
 	closed  bool
 	uid     int
 	turns   int // turn messages asked for
+	// ownMessages is set when the game sends messages of its own
+	// (engine.Messenger, Exchange): reply elements are then kept as
+	// their JSON text, strings included.
+	ownMessages bool
 
 	cmd     *exec.Cmd
 	tree    procTree // the OS handle on the bot's whole process tree
@@ -437,11 +441,6 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	if b.generic() {
 		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":%s,"uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
 			ProtocolVersion, strconv.Quote(b.opts.Game), uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
-		return nil
-	}
-	if b.opts.Game == GameMonad {
-		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":"monad","uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
-			ProtocolVersion, uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
 		return nil
 	}
 	b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"uid":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
@@ -830,8 +829,8 @@ func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err
 	if len(bytes.TrimSpace(ev.line)) == 0 {
 		return nil, true, nil // blank lines are ignored
 	}
-	cmds, echo, err := parseReply(ev.line, b.opts.Game == GameMonad || b.generic())
-	if err == nil && b.generic() {
+	cmds, echo, err := parseReply(ev.line, b.generic())
+	if err == nil && b.generic() && !b.ownMessages {
 		unquoteStrings(cmds)
 	}
 	if echo >= 0 && err == nil {
