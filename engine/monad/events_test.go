@@ -103,17 +103,18 @@ func TestEventsScripted(t *testing.T) {
 	if st := s.Stats(3); st.Cells != 0 {
 		t.Fatalf("player 3 still holds %d cells", st.Cells)
 	}
-	// Player 3 is not eliminated again, and a game over reports nothing.
-	if ev := g.Events(nil); len(ev) != 0 {
-		t.Errorf("a quiet turn reported %+v", ev)
+	// Player 3 is not eliminated again (turn 6 above); a round of a game
+	// over reports nothing, not the last turn's events again.
+	if g.Round([][]string{{build(3, 12)}}); !slices.Equal(g.Events(nil), []engine.Event{ev(EventHiveBuilt, 0, -1, 3, 12, 3)}) {
+		t.Fatalf("turn 7: %+v", g.Events(nil))
 	}
-	s.at(19, 19).hive, s.at(19, 0).hive, s.at(6, 2).hive = -1, -1, -1
+	s.at(19, 19).hive, s.at(19, 0).hive = -1, -1
 	if !s.Over() {
 		t.Fatal("not over with one hive owner")
 	}
 	g.Round(nil)
-	if ev := g.Events(nil); len(ev) != 0 {
-		t.Errorf("a round of a game over reported %+v", ev)
+	if ev := g.Events(nil); len(ev) != 0 || g.Turn() != 7 {
+		t.Errorf("a round of a game over (turn %d) reported %+v", g.Turn(), ev)
 	}
 }
 
