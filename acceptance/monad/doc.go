@@ -5,7 +5,9 @@
 // recording and of a cut or damaged copy, analyze (table, JSON, CSV) and
 // report of a recording and of the reference engine's own logs, analyze
 // DIR on a folder mixing Monad and ColorfightII games, and export --html,
-// the exported page opened from disk in Chromium.
+// the exported page opened from disk in Chromium. Beside them, the events
+// engine/monad reports (Game.Events, BoardEvents) are checked against
+// those the Monad analysis derives for the same games, through the Go API.
 //
 // The fixtures are read from the module's testdata/monad (never copied);
 // the external-bot tests skip without python3; the browser test skips

@@ -474,9 +474,11 @@ type Round struct {
 // the Step is what marking it during the turn would do; the end of the
 // game (every player out) is then seen before the next turn, as in the
 // reference. A game re-simulated with the rounds a match played reaches
-// the same states. On a game that is Over, Play does nothing.
+// the same states. On a game that is Over, Play does nothing but forget
+// the last turn's Errors, Executed, Collisions and Fights, as Step does.
 func (s *State) Play(r *Round) {
 	if s.Over() {
+		s.Step(nil) // over: it only empties the last turn's results
 		return
 	}
 	s.Step(r.Commands)

@@ -1,6 +1,11 @@
 package monad
 
-import "github.com/rewind-game/rewind/engine"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rewind-game/rewind/engine"
+)
 
 // Ruleset is Monad through the game-agnostic seam (package engine).
 var Ruleset engine.Ruleset = ruleset{}
@@ -67,6 +72,10 @@ var (
 	_ engine.Compact  = (*Game)(nil)
 	_ engine.Codec    = ruleset{}
 	_ engine.Optioner = ruleset{}
+
+	_ engine.Evented    = (*Game)(nil)
+	_ engine.Describer  = (*Game)(nil)
+	_ engine.EventKinds = ruleset{}
 )
 
 // Players returns the number of players.
@@ -176,6 +185,32 @@ func (g *Game) Board(b *engine.Board) {
 			}
 			b.Cells[y*Width+x] = c
 		}
+	}
+}
+
+// Setting describes the game as `rewind info` describes a Monad
+// recording: "map" (`drawn from seed S` or `uniform, drawn from seed S`,
+// S the Setup's seed, the integer given to Python's random.seed), "size"
+// (`20×20 hex`), "players" (how many), "homes" (the start cells (x,y) in
+// player order) and "max_turns".
+func (g *Game) Setting() [][2]string {
+	s := g.State
+	mp := "drawn from seed " + strconv.FormatInt(g.setup.Seed, 10)
+	if g.setup.Uniform {
+		mp = "uniform, " + mp
+	}
+	var homes []string
+	if n := s.Players(); n >= 1 && n <= MaxPlayers {
+		for _, h := range StartPositions[n-1] {
+			homes = append(homes, "("+strconv.Itoa(h[0])+","+strconv.Itoa(h[1])+")")
+		}
+	}
+	return [][2]string{
+		{"map", mp},
+		{"size", strconv.Itoa(Width) + "×" + strconv.Itoa(Height) + " hex"},
+		{"players", strconv.Itoa(s.Players())},
+		{"homes", strings.Join(homes, " ")},
+		{"max_turns", strconv.Itoa(s.MaxTurns())},
 	}
 }
 
