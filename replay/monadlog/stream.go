@@ -37,6 +37,15 @@ import (
 //     are no command a bot sent and are left out.
 //   - Events: none yet (Frame.Events is nil).
 //   - Faults: none known (the log records none).
+//
+// Bounds: Decode's (the whole log is decoded when opened), and a frame
+// shows at most MaxFrameCommands commands.
+
+// MaxFrameCommands caps the commands one frame shows as text (at most
+// 46 bytes each): an entry with more, which Decode accepts (MaxCommands
+// caps the log's), ends the stream with an error at its frame. A real
+// game's entries hold tens (77 at most in the six conformance games).
+const MaxFrameCommands = 1 << 16
 
 // Name is the format's name (StreamMeta.Format).
 const Name = "monad-log"
@@ -109,6 +118,7 @@ type stream struct {
 	l     *Log
 	meta  replay.StreamMeta
 	next  int
+	err   error // what ended the stream early, returned from then on
 	stats []monad.PlayerStats
 	// final is the last entry's ranking from rankedBots, nil when the
 	// log does not tell it.
@@ -121,10 +131,17 @@ func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
 // Next fills f with log entry s.next.
 func (s *stream) Next(f *replay.Frame) error {
 	l := s.l
+	if s.err != nil {
+		return s.err
+	}
 	if s.next >= len(l.Turns) {
 		return io.EOF
 	}
 	t := s.next
+	if t > 0 && len(l.Turns[t-1].Cmds) > MaxFrameCommands {
+		s.err = fmt.Errorf("turns[%d].cmd: %d commands, more than the %d a frame shows (docs/limits.md)", t-1, len(l.Turns[t-1].Cmds), MaxFrameCommands)
+		return s.err
+	}
 	s.next++
 	tr := &l.Turns[t]
 	n := l.Players

@@ -211,6 +211,27 @@ func TestStreamDamaged(t *testing.T) {
 	}
 }
 
+// TestStreamFrameCommands: an entry with more than MaxFrameCommands
+// commands ends the stream at its frame, with an error naming it, after
+// the frames before.
+func TestStreamFrameCommands(t *testing.T) {
+	cmd := `{"u": 0, "p": 0, "t": 20, "d": 1, "n": 0}, `
+	log := strings.Replace(small(), `"cmd": [{"u": 0`, `"cmd": [`+strings.Repeat(cmd, MaxFrameCommands)+`{"u": 0`, 1)
+	s, err := Open(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f replay.Frame
+	if err := s.Next(&f); err != nil {
+		t.Fatalf("frame 0: %v", err)
+	}
+	for range 2 {
+		if err := s.Next(&f); err == nil || !strings.Contains(err.Error(), "turns[0].cmd: 65537 commands") {
+			t.Fatalf("frame 1: %v", err)
+		}
+	}
+}
+
 // FuzzStream: no input makes Open or reading its frames panic, and a log
 // it opens gives bounded, well-formed frames: at most MaxTurns, each a
 // 20×20 board, the ruleset's values for each player, a ranking of every
