@@ -21,6 +21,10 @@
 // and the nesting are capped (see the Max constants), so a small hostile
 // file costs at most about 200 MB, and bad input is an error naming the
 // turn and field, never a panic.
+//
+// Open reads a log as a replay.Stream of the generic path's frames (shown
+// as recorded, never re-simulated; see stream.go), registered with
+// replay/source as the format Name.
 package monadlog
 
 import (
