@@ -73,7 +73,13 @@ const SniffBytes = 512
 // they are tried.
 var streamFormats = []StreamFormat{
 	{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open},
-	{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, Sniff: monadlog.Sniff, Open: monadlog.Open},
+	// A Monad reference log's names (replay.json, NAME.mp.gz) are not
+	// listed in Exts while the Monad-specific path (IsMonadLog) lists and
+	// reads such files: the library and analysis.ReplayFiles take every
+	// file with a listed ending, and a .json must be sniffed first (a
+	// notes.json is no replay). With that path gone: ".json", ".mp.gz",
+	// their listers sniffing the content.
+	{Name: monadlog.Name, Sniff: monadlog.Sniff, Open: monadlog.Open},
 }
 
 // StreamExts returns the file name endings of every registered stream
