@@ -109,6 +109,25 @@ type Command struct {
 	Err   ErrCode
 }
 
+// AppendText appends c to dst as the command object a bot sends,
+// {"l":[x,y],"c":"MOVE","d":1,"n":3}, which ParseCommand reads back to
+// c (Err aside; a KindUnknown is written "c":"?", and DirImplicit "d":0,
+// which ParseCommand rejects: an implicit mine is no command a bot can
+// send).
+func (c Command) AppendText(dst []byte) []byte {
+	dst = append(dst, `{"l":[`...)
+	dst = strconv.AppendInt(dst, int64(c.X), 10)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, int64(c.Y), 10)
+	dst = append(dst, `],"c":"`...)
+	dst = append(dst, c.Kind.String()...)
+	dst = append(dst, `","d":`...)
+	dst = strconv.AppendInt(dst, int64(c.Dir), 10)
+	dst = append(dst, `,"n":`...)
+	dst = strconv.AppendInt(dst, c.Count, 10)
+	return append(dst, '}')
+}
+
 // MaxCount is the largest unit count a command may claim. The reference
 // takes Python's unbounded integers; rewind rejects larger counts with
 // ErrBadCount (no map ever holds 2^31 units).

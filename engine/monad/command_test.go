@@ -44,6 +44,26 @@ func TestParseCommand(t *testing.T) {
 	}
 }
 
+// TestAppendText: a command written by AppendText parses back to itself;
+// an implicit mine's direction is refused.
+func TestAppendText(t *testing.T) {
+	for _, c := range []Command{
+		{X: 3, Y: 4, Kind: KindMove, Dir: East, Count: 5},
+		{X: 19, Y: 0, Kind: KindBuild, Dir: None, Count: 1},
+		{X: 0, Y: 19, Kind: KindMine, Dir: SouthWest},
+		{X: 7, Y: 7, Kind: KindUnknown, Dir: NorthWest, Count: MaxCount},
+	} {
+		b := c.AppendText([]byte("x"))
+		if got := ParseCommand(b[1:]); got != c {
+			t.Errorf("%s parses to %+v, want %+v", b[1:], got, c)
+		}
+	}
+	b := Command{X: 1, Y: 1, Kind: KindMine, Dir: DirImplicit, Count: 2}.AppendText(nil)
+	if string(b) != `{"l":[1,1],"c":"MINE","d":0,"n":2}` || ParseCommand(b).Err != ErrBadDirection {
+		t.Errorf("an implicit mine: %s, %+v", b, ParseCommand(b))
+	}
+}
+
 func TestParseReply(t *testing.T) {
 	got := ParseReply([]byte(` [{"l": [1, 1], "c": "MINE", "d": 7, "n": 1}, 3] `), nil)
 	if len(got) != 2 || got[0].Err != ErrNone || got[1].Err != ErrNotObject {

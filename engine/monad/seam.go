@@ -157,27 +157,46 @@ func (g *Game) play(n int) []engine.CommandError {
 func (g *Game) Hash() uint64 { return g.State.Hash() }
 
 // Values reports resources, units, hives, cells, units_produced,
-// units_lost and rejected of player p.
+// units_lost and rejected of player p (StatsValues).
 func (g *Game) Values(p int, dst []int64) []int64 {
 	if p < 0 || p >= g.Players() {
-		return append(dst, 0, 0, 0, 0, 0, 0, 0)
+		return StatsValues(PlayerStats{}, dst)
 	}
-	s := g.State.Stats(p)
+	return StatsValues(g.State.Stats(p), dst)
+}
+
+// StatsValues appends a player's facts to dst as the values of Monad's
+// metrics, in their order (Ruleset.Metrics): resources, units, hives,
+// cells, units_produced, units_lost, rejected. Game.Values reports a
+// game's with it; a reader of the reference's logs reports a log entry's.
+func StatsValues(s PlayerStats, dst []int64) []int64 {
 	return append(dst, s.Resources, s.Units, int64(s.Hives), int64(s.Cells), s.UnitsProduced, s.UnitsLost, s.Rejected)
 }
 
-// Board describes the hex map: terrain is the resource left, value the
-// units of the cell's occupant, owner the occupant (or the hive's owner
-// in an empty hive cell), badge "hive".
-func (g *Game) Board(b *engine.Board) {
+// Board describes the game's map (DescribeMap).
+func (g *Game) Board(b *engine.Board) { DescribeMap(b, (*stateMap)(g.State)) }
+
+// MapView is a Monad map as the board shows it, cell by cell: (x, y)'s
+// resource left, its occupant and the occupant's units (-1 and 0 when
+// the cell is empty), and its hive's owner (-1 when it has none).
+type MapView interface {
+	MapCell(x, y int) (resource, occupant, units, hive int)
+}
+
+// DescribeMap sets b to the hex map m: terrain is the resource left,
+// value the units of the cell's occupant, owner the occupant (or the
+// hive's owner in an empty hive cell), badge "hive". It leaves b's
+// entities and effects alone. Game.Board describes a game with it; a
+// reader of the reference's logs describes a log entry.
+func DescribeMap(b *engine.Board, m MapView) {
 	b.Topology = engine.Hex
 	b.TerrainName, b.ValueName, b.Badges = "resource", "units", badges
 	b.Resize(Width, Height)
 	for y := 0; y < Height; y++ {
 		for x := 0; x < Width; x++ {
-			p, u := g.State.Occupant(x, y)
-			c := engine.Cell{Terrain: int64(g.State.Resource(x, y)), Owner: p, Value: int64(u)}
-			if h, _, ok := g.State.Hive(x, y); ok {
+			r, p, u, h := m.MapCell(x, y)
+			c := engine.Cell{Terrain: int64(r), Owner: p, Value: int64(u)}
+			if h >= 0 {
 				c.Badges = 1
 				if p < 0 {
 					c.Owner = h
@@ -212,6 +231,19 @@ func (g *Game) Setting() [][2]string {
 		{"homes", strings.Join(homes, " ")},
 		{"max_turns", strconv.Itoa(s.MaxTurns())},
 	}
+}
+
+// stateMap is a State as a MapView.
+type stateMap State
+
+func (s *stateMap) MapCell(x, y int) (resource, occupant, units, hive int) {
+	st := (*State)(s)
+	occupant, units = st.Occupant(x, y)
+	hive, _, ok := st.Hive(x, y)
+	if !ok {
+		hive = -1
+	}
+	return st.Resource(x, y), occupant, units, hive
 }
 
 // Ranking returns State.Ranking's players in order.

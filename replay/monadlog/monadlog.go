@@ -21,6 +21,10 @@
 // and the nesting are capped (see the Max constants), so a small hostile
 // file costs at most about 200 MB, and bad input is an error naming the
 // turn and field, never a panic.
+//
+// Open reads a log as a replay.Stream of the generic path's frames (shown
+// as recorded, never re-simulated; see stream.go), registered with
+// replay/source as the format Name.
 package monadlog
 
 import (
@@ -136,13 +140,13 @@ type RankedBot struct {
 	Rank int
 }
 
-// Sniff reports whether the first bytes of a file are a reference log and
-// in which form: a JSON object or a msgpack map whose first key is one of
+// SniffForm reports whether the first bytes of a file are a reference log
+// and in which form: a JSON object or a msgpack map whose first key is one of
 // the log's ("w", "h", "turns", "rankedBots"), gzip'd or not. A .cfr (a
 // JSON list) and a .rwd are not; a gzip'd prefix is inflated as far as it
 // goes, so a gzip'd log needs a longer prefix: up to 64 KiB (what a
 // deflate block's header may take) when the file is that long.
-func Sniff(prefix []byte) (enc Encoding, gz bool, ok bool) {
+func SniffForm(prefix []byte) (enc Encoding, gz bool, ok bool) {
 	if len(prefix) >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(prefix))
 		if err != nil {
@@ -150,7 +154,7 @@ func Sniff(prefix []byte) (enc Encoding, gz bool, ok bool) {
 		}
 		buf := make([]byte, 64)
 		n, _ := io.ReadFull(zr, buf)
-		enc, _, ok = Sniff(buf[:n])
+		enc, _, ok = SniffForm(buf[:n])
 		return enc, true, ok && enc != ""
 	}
 	if len(prefix) == 0 {
@@ -209,11 +213,11 @@ func logKey(k []byte) bool {
 // in any form.
 var ErrNotLog = errors.New("not a Monad reference log (replay.json or .mp.gz)")
 
-// Decode reads a reference log in any of its forms (see Sniff).
+// Decode reads a reference log in any of its forms (see SniffForm).
 func Decode(r io.Reader) (*Log, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(64 << 10)
-	enc, gz, ok := Sniff(prefix)
+	enc, gz, ok := SniffForm(prefix)
 	if !ok {
 		return nil, ErrNotLog
 	}
@@ -297,8 +301,9 @@ func (d *decoder) log1() error {
 	if k != kindMap {
 		return ErrNotLog
 	}
-	seenTurns := false
+	seenTurns, last := false, ""
 	err = d.vr.readMap(func(key string) error {
+		last = key
 		switch key {
 		case "w", "h":
 			v, err := d.vr.readInt()
@@ -315,16 +320,20 @@ func (d *decoder) log1() error {
 			}
 		case "turns":
 			seenTurns = true
-			return d.turns()
+			return at("turns", d.turns())
 		case "rankedBots":
-			return d.ranked()
+			return at("rankedBots", d.ranked())
 		default:
 			return d.vr.skip()
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		where := "the log's object"
+		if last != "" {
+			where = fmt.Sprintf("after %q", last)
+		}
+		return at(where, err)
 	}
 	switch {
 	case !d.hasW || !d.hasH:
@@ -703,10 +712,26 @@ func nest(prefix string, err error) error {
 	if errors.As(err, &re) && re == err {
 		return &readErr{path: prefix + "." + re.path, err: re.err}
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || isFlateErr(err) {
+	if readFailure(err) {
 		return &readErr{path: prefix, err: err}
 	}
 	return fmt.Errorf("%s.%w", prefix, err)
+}
+
+// at names path as where a read error that names no field yet happened;
+// other errors (nil included) are returned as they are.
+func at(path string, err error) error {
+	var re *readErr
+	if err == nil || errors.As(err, &re) || !readFailure(err) {
+		return err
+	}
+	return &readErr{path: path, err: err}
+}
+
+// readFailure reports whether err is a failure to read the log's bytes:
+// the file ends early or its gzip stream is damaged.
+func readFailure(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || isFlateErr(err)
 }
 
 func isFlateErr(err error) bool {

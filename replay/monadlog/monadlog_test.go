@@ -76,7 +76,7 @@ func TestSniff(t *testing.T) {
 	}
 	mp := msgpackCompatibleJSON(js)
 	for name, b := range map[string][]byte{"json": js, "json.gz": gzipped(js), "msgpack": mp, "mp.gz": gzipped(mp), "spaces": append([]byte(" \n"), js...)} {
-		if _, _, ok := Sniff(prefix(b)); !ok {
+		if _, _, ok := SniffForm(prefix(b)); !ok {
 			t.Errorf("%s: not sniffed", name)
 		}
 		if _, err := Decode(bytes.NewReader(b)); err != nil {
@@ -95,7 +95,7 @@ func TestSniff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if enc, _, ok := Sniff(prefix(b)); ok {
+		if enc, _, ok := SniffForm(prefix(b)); ok {
 			t.Errorf("%s sniffed as a log (%s)", p, enc)
 		}
 		if _, err := Decode(bytes.NewReader(b)); err != ErrNotLog {
@@ -103,7 +103,7 @@ func TestSniff(t *testing.T) {
 		}
 	}
 	for _, b := range []string{"", "[", "{", `{"format": 1}`, "\x80", "\x81\xa1x\x01", "RWD1"} {
-		if _, _, ok := Sniff([]byte(b)); ok {
+		if _, _, ok := SniffForm([]byte(b)); ok {
 			t.Errorf("%q sniffed as a log", b)
 		}
 	}

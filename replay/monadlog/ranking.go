@@ -1,6 +1,7 @@
 package monadlog
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/rewind-game/rewind/engine/monad"
@@ -82,4 +83,19 @@ func (l *Log) RankedPlayers() (players []int, ok bool) {
 		}
 	}
 	return players, players != nil
+}
+
+// Names returns the players' names: the _id rankedBots gives each when
+// RankedPlayers tells which player each entry is (known is true), else
+// "player N" for player N (the log names no one otherwise).
+func (l *Log) Names() (names []string, known bool) {
+	names = make([]string, l.Players)
+	players, known := l.RankedPlayers()
+	for p := range names {
+		names[p] = fmt.Sprintf("player %d", p)
+	}
+	for i, p := range players {
+		names[p] = l.Ranked[i].ID
+	}
+	return names, known
 }

@@ -2,7 +2,6 @@ package source
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 
 	"github.com/rewind-game/rewind/engine/monad"
@@ -22,8 +21,7 @@ const (
 // first key is one of the log's. A .cfr, a JSON list, is not.
 func IsMonadLog(r *bufio.Reader) bool {
 	prefix, _ := r.Peek(64 << 10)
-	_, _, ok := monadlog.Sniff(prefix)
-	return ok
+	return monadlog.Sniff(prefix)
 }
 
 // newMonadLog reads a reference log from r (the whole log is decoded up
@@ -42,26 +40,23 @@ func newMonadLog(r io.Reader, closer io.Closer) (MonadSource, error) {
 // every one applied (Code ErrNone) and with Index -1 (the log does not say
 // which of the player's commands it was). Players' Resources, Units,
 // Hives and Cells are the entry's; their counters are unknown
-// (Meta.Counters is false). Names come from rankedBots when the final
-// board tells which player each entry is (monadlog.Log.RankedPlayers),
-// else they are "player N". closer (may be nil) is closed by Close.
+// (Meta.Counters is false). Names are monadlog.Log.Names (rankedBots'
+// when the final board tells which player each entry is, else "player
+// N"), and so are Bots when known. closer (may be nil) is closed by
+// Close.
 func NewMonadLog(l *monadlog.Log, closer io.Closer) MonadSource {
 	m := &MonadMeta{
 		Format: MonadJSON,
 		Config: monad.Config{Players: l.Players, MaxTurns: len(l.Turns) - 1},
-		Names:  make([]string, l.Players),
 		Bots:   make([]string, l.Players),
 	}
 	if l.Encoding == monadlog.Msgpack {
 		m.Format = MonadMsgpack
 	}
-	for p := range m.Names {
-		m.Names[p] = fmt.Sprintf("player %d", p)
-	}
-	if players, ok := l.RankedPlayers(); ok {
-		for i, p := range players {
-			m.Names[p], m.Bots[p] = l.Ranked[i].ID, l.Ranked[i].ID
-		}
+	names, known := l.Names()
+	m.Names = names
+	if known {
+		copy(m.Bots, names)
 	}
 	return &monadLog{l: l, meta: m, closer: closer}
 }

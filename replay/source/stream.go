@@ -10,6 +10,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/jsn"
+	"github.com/rewind-game/rewind/replay/monadlog"
 )
 
 // Frame, StreamPlayer, StreamMeta and Stream are the generic frame
@@ -72,6 +73,13 @@ const SniffBytes = 512
 // they are tried.
 var streamFormats = []StreamFormat{
 	{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open},
+	// A Monad reference log's names (replay.json, NAME.mp.gz) are not
+	// listed in Exts while the Monad-specific path (IsMonadLog) lists and
+	// reads such files: the library and analysis.ReplayFiles take every
+	// file with a listed ending, and a .json must be sniffed first (a
+	// notes.json is no replay). With that path gone: ".json", ".mp.gz",
+	// their listers sniffing the content.
+	{Name: monadlog.Name, Sniff: monadlog.Sniff, Open: monadlog.Open},
 }
 
 // StreamExts returns the file name endings of every registered stream
@@ -137,7 +145,10 @@ func (c closing) Close() error {
 var ErrNotStream = errors.New("source: not a replay of the generic path")
 
 // IsStream reports whether the replay r starts is read by OpenStream: a
-// .rwd of the text codec or a registered StreamFormat.
+// .rwd of the text codec or a registered StreamFormat. A Monad reference
+// log, which OpenStream reads too, is reported false while this package's
+// Monad-specific path still reads it (IsMonadLog), so that the callers
+// that ask IsStream first keep sending it there.
 func IsStream(r io.Reader) bool {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
@@ -147,7 +158,7 @@ func IsStream(r io.Reader) bool {
 	}
 	for _, f := range streamFormats {
 		if f.Sniff(prefix) {
-			return true
+			return !IsMonadLog(br)
 		}
 	}
 	return false

@@ -23,7 +23,6 @@ package monadbot
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/rewind-game/rewind/engine/monad"
@@ -120,19 +119,8 @@ func (c *core) Commands(s *monad.State) ([]string, error) {
 
 // emit adds one command.
 func (c *core) emit(x, y int, kind monad.Kind, d monad.Dir, n int) {
-	b := append(c.buf[:0], `{"l":[`...)
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(y), 10)
-	b = append(b, `],"c":"`...)
-	b = append(b, kind.String()...)
-	b = append(b, `","d":`...)
-	b = strconv.AppendInt(b, int64(d), 10)
-	b = append(b, `,"n":`...)
-	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, '}')
-	c.buf = b
-	c.out = append(c.out, string(b))
+	c.buf = monad.Command{X: x, Y: y, Kind: kind, Dir: d, Count: int64(n)}.AppendText(c.buf[:0])
+	c.out = append(c.out, string(c.buf))
 }
 
 // eachOwn calls f for every cell where the player has units, in row order.
