@@ -1,11 +1,12 @@
-// rewind Monad replay viewer. Loads the packed frames of one Monad replay
-// (viewer/monad.go: an "RWM1" blob) once, then draws any turn of the hex
-// board from typed arrays with no further request. The charts and the
-// events are the analysis's (the manifest's series and events), never
-// computed here; the moves' targets are the engine's (packed), so no rule
-// of the game is repeated in this file. Everything that comes from the
-// replay (player names above all) is put in the page as text, never as
-// HTML.
+// rewind Monad replay page: the Monad-only page beside the generic one
+// (static/monad.js is Monad's board script for the generic page). Loads
+// the packed frames of one Monad replay (viewer/monad.go: an "RWM1" blob)
+// once, then draws any turn of the hex board from typed arrays with no
+// further request. The charts and the events are the analysis's (the
+// manifest's series and events), never computed here; the moves' targets
+// are the engine's (packed), so no rule of the game is repeated in this
+// file. Everything that comes from the replay (player names above all)
+// is put in the page as text, never as HTML.
 (function () {
   'use strict';
 
