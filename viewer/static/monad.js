@@ -21,11 +21,11 @@
   var BASE = { light: [239, 236, 228], dark: [43, 44, 49] };
   var REJECTED = '#b3261e';
   // The direction "d" of a command (1..6: east, west, north-east,
-  // north-west, south-east, south-west; 7 is none) as the angle of its
-  // step on the board, in degrees (y grows downwards). Where a step
-  // leads is read from the board's own geometry (target), not from a
-  // second copy of the map's neighbour rule.
-  var ANGLE = [null, 0, 180, -60, -120, 60, 120];
+  // north-west, south-east, south-west; 7 is none: no step) as the angle
+  // of its step on the board, in degrees (y grows downwards). Where a
+  // step leads is read from the board's own geometry (target), not from
+  // a second copy of the map's neighbour rule.
+  var ANGLE = [null, 0, 180, -60, -120, 60, 120], NONE = 7;
   // The hive's mark: a small hexagon above the cell's centre.
   var MARK_Y = -0.42, MARK_R = 0.3;
 
@@ -47,8 +47,10 @@
 
   // target is the cell a step from (x, y) in direction d leads to (it may
   // be off the map): of the cells around it, the one whose centre is
-  // nearest the point one step away at d's angle. null for no direction.
+  // nearest the point one step away at d's angle; (x, y) itself for none,
+  // null for a direction that is none of these.
   function target(g, x, y, d) {
+    if (d === NONE) return [x, y];
     var a = ANGLE[d];
     if (a == null) return null;
     var c = g.center(x, y), s = g.step(), px = c[0] + s * Math.cos(a * Math.PI / 180), py = c[1] + s * Math.sin(a * Math.PI / 180);
@@ -91,7 +93,7 @@
 
   function arrow(ctx, g, m, col) {
     var R = g.r, to = target(g, m.cmd.x, m.cmd.y, m.cmd.d);
-    if (!to) return false;
+    if (!to || (to[0] === m.cmd.x && to[1] === m.cmd.y)) return false;
     var a = g.center(m.cmd.x, m.cmd.y), b = g.center(to[0], to[1]), ok = !m.failed;
     var dx = b[0] - a[0], dy = b[1] - a[1], len = Math.sqrt(dx * dx + dy * dy) || 1, ux = dx / len, uy = dy / len;
     var sx = a[0] + ux * R * 0.3, sy = a[1] + uy * R * 0.3, ex = b[0] - ux * R * 0.35, ey = b[1] - uy * R * 0.35;
