@@ -10,7 +10,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 // MonadPage is a Monad replay's page: a hex board, the same controls as
 // the ColorfightII page, the player panel, the moves of the turn, the
-// analysis's events and charts (monad.js).
+// analysis's events and charts (monad-page.js).
 type MonadPage struct {
 	Title   string
 	Summary string
@@ -18,7 +18,7 @@ type MonadPage struct {
 	// DataURL is where the packed Monad blob is fetched from; an inline
 	// page (Assets.Inline: rewind export --html) carries it instead in
 	// DataB64, gzip'd and base64'd, with its styles (Assets.CSS: viewer.css
-	// and monad.css), ECharts and monad.js (Assets.ViewerJS).
+	// and monad.css), ECharts and monad-page.js (Assets.ViewerJS).
 	DataURL string
 	DataB64 string
 	Library bool // a library to go back to
@@ -200,7 +200,7 @@ func MonadReplay(p MonadPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<script src=\"/static/shell.js\" defer></script> <script src=\"/static/monad.js\" defer></script>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<script src=\"/static/shell.js\" defer></script> <script src=\"/static/monad-page.js\" defer></script>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -10,11 +10,14 @@ import (
 )
 
 // TestGameScript: a ruleset with a board script of its own (Skyport's
-// static/skyport.js) has its page load it before board.js, embedded,
-// and the self-contained page inlines it; other ids have none.
+// static/skyport.js, Monad's static/monad.js) has its page load it before
+// board.js, embedded, and the self-contained page inlines it; other ids
+// have none.
 func TestGameScript(t *testing.T) {
-	if g := gameScript("skyport"); g != "/static/skyport.js" {
-		t.Errorf("gameScript(skyport) = %q", g)
+	for _, id := range []string{"skyport", "monad"} {
+		if g := gameScript(id); g != "/static/"+id+".js" {
+			t.Errorf("gameScript(%s) = %q", id, g)
+		}
 	}
 	for _, id := range []string{"toyduel", "board", "shell", "viewer", "../static/board", "Skyport", ""} {
 		if g := gameScript(id); g != "" {

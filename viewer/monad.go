@@ -20,7 +20,7 @@ import (
 
 // Monad replays are packed like ColorfightII's (one blob of typed arrays
 // behind a JSON manifest, docs/viewer.md) but in their own layout, which
-// the Monad page (monad.js) reads: BlobMagicMonad, then the same 16-byte
+// the Monad page (monad-page.js) reads: BlobMagicMonad, then the same 16-byte
 // head (manifest offset and length), the arrays, the manifest.
 
 // BlobMagicMonad starts every packed Monad blob.

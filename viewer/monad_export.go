@@ -15,7 +15,7 @@ import (
 
 // WriteMonadHTML writes a Monad replay's page (rep from LoadMonad) as one
 // self-contained file, as WriteHTML does a ColorfightII one: the styles
-// (viewer.css and monad.css), shell.js and monad.js, ECharts and the packed blob are
+// (viewer.css and monad.css), shell.js and monad-page.js, ECharts and the packed blob are
 // inlined, and a Content-Security-Policy forbids any request, so it works
 // opened from disk with no network.
 func WriteMonadHTML(ctx context.Context, w io.Writer, rep *Replay, id string) error {
@@ -30,12 +30,12 @@ func WriteMonadHTML(ctx context.Context, w io.Writer, rep *Replay, id string) er
 		}
 		src[i] = string(b)
 	}
-	js, err := pageScript("monad.js")
+	js, err := pageScript("monad-page.js")
 	if err != nil {
 		return err
 	}
 	css, ech := src[0]+"\n"+src[1], string(assets.ECharts())
-	for name, s := range map[string]string{"viewer.css and monad.css": css, "shell.js and monad.js": js, "echarts": ech} {
+	for name, s := range map[string]string{"viewer.css and monad.css": css, "shell.js and monad-page.js": js, "echarts": ech} {
 		if l := strings.ToLower(s); strings.Contains(l, "</script") || strings.Contains(l, "</style") || strings.Contains(l, "<!--") {
 			return fmt.Errorf("viewer: %s cannot be inlined: it contains a closing tag or comment opener", name)
 		}

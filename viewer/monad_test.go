@@ -68,7 +68,7 @@ func monadRecording(tb testing.TB, seed int64, turns int, names, bots []string) 
 
 var monadBots = []string{"expander", "miner", "rusher"}
 
-// unpackMonad reads back a packed Monad blob's arrays: what monad.js
+// unpackMonad reads back a packed Monad blob's arrays: what monad-page.js
 // does (deltas added up, wrapping like typed arrays).
 type unpackedMonad struct {
 	m                            *MonadManifest
@@ -298,7 +298,7 @@ func TestMonadHandlers(t *testing.T) {
 	if strings.Contains(body, `data-shell="1"`) { // sent before the decode: the summary comes with the frames
 		summary = shellSummary(t, base+"/data/monad.rwd?gz=1")
 	}
-	if code != 200 || !strings.Contains(body, `id="monad"`) || !strings.Contains(body, "/static/monad.js") || !strings.Contains(summary, "Monad · 20×20 hex · 50 turns · 2 players") {
+	if code != 200 || !strings.Contains(body, `id="monad"`) || !strings.Contains(body, "/static/monad-page.js") || !strings.Contains(summary, "Monad · 20×20 hex · 50 turns · 2 players") {
 		t.Fatalf("/replay/monad.rwd: %d\n%s", code, body)
 	}
 	resp, err := http.Get(base + "/data/monad.rwd?gz=1")
@@ -315,7 +315,7 @@ func TestMonadHandlers(t *testing.T) {
 	if code != 200 || !strings.HasPrefix(body, BlobMagicMonad) {
 		t.Fatalf("/data without gz: %d, %.8q", code, body)
 	}
-	for _, p := range []string{"/static/monad.js", "/static/monad.css"} {
+	for _, p := range []string{"/static/monad-page.js", "/static/monad.css"} {
 		if code, _ := get(t, base+p); code != 200 {
 			t.Errorf("%s: %d", p, code)
 		}

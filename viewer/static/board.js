@@ -17,7 +17,8 @@
 //     terrainColor: function (terrain, cell, dark) { return css colour },
 //     terrainName:  function (terrain) { return 'rock' },   // inspector
 //     cellLabel:    function (cell) { return text },          // not the value
-//     badge:        function (bit, name) { return {text, color} },
+//     badge:        function (bit, name) { return {text, color} }, // false: not drawn
+//     command:      function (text, p, frame, g) { return words }, // commands panel
 //     cell:   function (ctx, cell, at, r, g) { draw; return true }, // owner
 //     entity: function (ctx, e, at, r, g) { draw; return true },
 //     effect: function (ctx, e, g) { draw; return true },
@@ -29,11 +30,14 @@
 // entity's pixel centre, r the cell radius and g the page's geometry and
 // colours (g.center(x, y), g.r, g.color(p), g.dark, g.step(),
 // g.distance(x1, y1, x2, y2), g.cellPath(cx, cy, r): a cell's outline as
-// the current path, g.inBoard(x, y), g.name(p); and of the frame drawn:
+// the current path, g.inBoard(x, y), g.name(p), g.textColor(hex): the
+// ink readable on a fill of colour hex; and of the frame drawn:
 // g.turn, g.frame, g.prev (the frame before, null at 0), g.packed,
 // g.selected: the player picked in the legend or table, -1 for none).
 // cell draws over a cell's terrain fill (before its label and badges);
-// returning true skips the generic owner fill. overlay draws last, over
+// returning true skips the generic owner fill. command words one of
+// player p's commands of the frame for the commands panel (the text as
+// sent stays its tooltip); null keeps the text. overlay draws last, over
 // entities and effects, only while the effects are shown; the names it
 // returns are kept in rewind.drawn.overlay. A line effect's x2/y2 and
 // any omitted number are 0.
@@ -232,9 +236,10 @@
   }
   function badgeOf(bit) {
     var b = painter.badge && painter.badge(bit, P.board.badges[bit]);
+    if (b === false) return null;
     return b || { text: (P.board.badges[bit] || '?').charAt(0).toUpperCase(), color: dark ? '#ddd' : '#333' };
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name };
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor };
 
   function draw() {
     if (!P) return;
@@ -298,7 +303,9 @@
     var k = 0, s = Math.max(5, R * 0.3);
     for (var b = 0; b < 32; b++) {
       if (!(bits & (1 << b)) || b >= P.board.badges.length) continue;
-      var bd = badgeOf(b), bx = c[0] - R * 0.5 + k * (s * 1.15), by = c[1] - R * 0.52;
+      var bd = badgeOf(b);
+      if (!bd) continue;
+      var bx = c[0] - R * 0.5 + k * (s * 1.15), by = c[1] - R * 0.52;
       ctx.fillStyle = dark ? 'rgba(20,20,24,0.85)' : 'rgba(255,255,255,0.9)';
       ctx.beginPath(); ctx.arc(bx, by, s * 0.62, 0, 2 * Math.PI); ctx.fill();
       ctx.lineWidth = 1; ctx.strokeStyle = bd.color; ctx.stroke();
@@ -514,7 +521,8 @@
       var list = el('ol', { start: '0' });
       cmds.forEach(function (c, k) {
         var bad = pe.filter(function (e) { return e.i === k; });
-        var li = el('li', { cls: bad.length ? 'failed' : '' }, el('span', { cls: 'cmd', text: c }));
+        var said = painter.command ? painter.command(c, p, f, geometry) : null;
+        var li = el('li', { cls: bad.length ? 'failed' : '' }, el('span', said == null ? { cls: 'cmd', text: c } : { cls: 'cmd said', text: said, title: c, 'data-raw': c }));
         bad.forEach(function (e) { li.appendChild(el('div', { cls: 'err', text: e.t + (e.c ? ' (' + e.c + ')' : '') })); });
         list.appendChild(li);
       });
@@ -547,7 +555,7 @@
     } else {
       if (P.board.terrain) key.push('ground: ' + words(P.board.terrain));
       if (P.board.value) key.push('number: ' + words(P.board.value));
-      (P.board.badges || []).forEach(function (b, k) { key.push(badgeOf(k).text + ': ' + words(b)); });
+      (P.board.badges || []).forEach(function (b, k) { var bd = badgeOf(k); if (bd) key.push(bd.text + ': ' + words(b)); });
       key.push('discs: units with their health');
       key.push('arrows, blasts, numbered paths: the turn\'s effects (E hides them)');
     }
