@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -47,13 +48,13 @@ func rwdBytes(t testing.TB, v conform.Vector) []byte {
 			return
 		}
 		for _, v := range vs {
-			g, err := conform.Load(v)
+			g, err := cf2vectors.Load(v.Input, v.Expected)
 			if err != nil {
 				rwdErr = err
 				return
 			}
 			var buf bytes.Buffer
-			if err := conform.Record(g, &buf, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "test"); err != nil {
+			if err := cf2vectors.Record(g, &buf, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "test"); err != nil {
 				rwdErr = err
 				return
 			}
@@ -124,7 +125,7 @@ func TestCFREqualsRWD(t *testing.T) {
 	for _, v := range vectors(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			ar := analyzeRWD(t, rwdBytes(t, v))
-			ac := analyzeFile(t, v.CFR)
+			ac := analyzeFile(t, v.Expected)
 			if !ar.HasCommands || ac.HasCommands {
 				t.Fatalf("HasCommands rwd=%v cfr=%v", ar.HasCommands, ac.HasCommands)
 			}
@@ -339,7 +340,7 @@ func TestAccounting(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			ar := analyzeRWD(t, rwdBytes(t, v))
 			checkAccounting(t, ar)
-			checkAccounting(t, analyzeFile(t, v.CFR))
+			checkAccounting(t, analyzeFile(t, v.Expected))
 			// Levels from cells agree with building_number except in rounds
 			// where a lost home removed buildings (counted by the replay).
 			for _, p := range ar.Players {
@@ -367,7 +368,7 @@ func TestEventsC03(t *testing.T) {
 	if v.Name == "" {
 		t.Skip("no c03")
 	}
-	a := analyzeFile(t, v.CFR)
+	a := analyzeFile(t, v.Expected)
 	var homes, deaths int
 	for _, e := range a.Events {
 		if e.Turn < 1 || e.Turn > a.Rounds {
@@ -480,7 +481,7 @@ func TestEventsC03(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	vs := vectors(t)
 	v := vs[len(vs)-1]
-	for _, a := range []*Analysis{analyzeRWD(t, rwdBytes(t, v)), analyzeFile(t, v.CFR)} {
+	for _, a := range []*Analysis{analyzeRWD(t, rwdBytes(t, v)), analyzeFile(t, v.Expected)} {
 		var buf bytes.Buffer
 		if err := a.WriteJSON(&buf); err != nil {
 			t.Fatal(err)
@@ -574,7 +575,7 @@ func TestOutputs(t *testing.T) {
 
 func TestTableEscapesNames(t *testing.T) {
 	vs := vectors(t)
-	a := analyzeFile(t, vs[0].CFR)
+	a := analyzeFile(t, vs[0].Expected)
 	a.Players[0].Username = "evil\x1b[2J\r\nname"
 	for i := range a.Summary.Ranking {
 		if a.Summary.Ranking[i].UID == a.Players[0].UID {
@@ -630,7 +631,7 @@ func BenchmarkAnalyzeRWD(b *testing.B) {
 }
 
 func BenchmarkAnalyzeCFR(b *testing.B) {
-	data, err := os.ReadFile(c03(b).CFR)
+	data, err := os.ReadFile(c03(b).Expected)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -683,7 +684,7 @@ func BenchmarkCorpusRWD(b *testing.B) { benchmarkCorpus(b, rwdBytes(b, c03(b))) 
 
 // BenchmarkCorpusCFR: 100 games of 500 rounds (.cfr) on 2 cores.
 func BenchmarkCorpusCFR(b *testing.B) {
-	data, err := os.ReadFile(c03(b).CFR)
+	data, err := os.ReadFile(c03(b).Expected)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -717,7 +718,7 @@ func TestEventText(t *testing.T) {
 	// The table lists each event shown at first with that text, names
 	// quoted (the later lead changes are folded).
 	vs := vectors(t)
-	a = analyzeFile(t, vs[len(vs)-1].CFR)
+	a = analyzeFile(t, vs[len(vs)-1].Expected)
 	var buf bytes.Buffer
 	if err := a.WriteTable(&buf); err != nil {
 		t.Fatal(err)

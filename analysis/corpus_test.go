@@ -19,7 +19,7 @@ func TestCorpus(t *testing.T) {
 	dir := t.TempDir()
 	vs := vectors(t)
 	for _, v := range vs[:3] {
-		b, err := os.ReadFile(v.CFR)
+		b, err := os.ReadFile(v.Expected)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,275 +1,69 @@
 package conform
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rewind-game/rewind/internal/testutil"
-
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay/cfr"
 )
 
-const vectorDir = "../testdata/conformance"
+const monadDir = "../testdata/monad"
 
-func vectors(t *testing.T) []Vector {
-	t.Helper()
-	vs, err := Find([]string{vectorDir})
+// TestFindAndRun: a directory's vectors are found by their game's
+// endings, sorted by name, and Run plays one on its game's Conform.
+func TestFindAndRun(t *testing.T) {
+	vs, err := Find([]string{monadDir})
 	if err != nil {
-		t.Fatalf("conformance vectors (testdata/ of the project): %v", err)
+		t.Fatal(err)
 	}
-	if len(vs) < 6 {
-		t.Fatalf("found %d vectors, want at least 6", len(vs))
+	var names []string
+	for _, v := range vs {
+		if v.Game != "monad" {
+			t.Errorf("%s: game %q, want monad", v.Name, v.Game)
+		}
+		names = append(names, v.Name)
 	}
-	return vs
-}
-
-// TestVectors replays every conformance vector and requires every field of
-// every cell and user in every frame, and every per-player error count, to
-// match the reference server.
-func TestVectors(t *testing.T) {
-	for _, v := range vectors(t) {
-		t.Run(v.Name, func(t *testing.T) {
-			res, err := Run(v, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Pass() {
-				t.Fatalf("diverges: %s", res.Divergence)
-			}
-			g, err := Load(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Rounds != g.Config.MaxTurn {
-				t.Fatalf("compared %d rounds, want %d", res.Rounds, g.Config.MaxTurn)
-			}
-		})
+	if got := strings.Join(names, " "); got != "m01 m02 m03 m04 m05 m06" {
+		t.Fatalf("found %s, want m01..m06", got)
+	}
+	res, err := Run(vs[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Pass() || res.Rounds != 100 {
+		t.Errorf("m05: pass %v after %d turns (%s), want a pass after 100", res.Pass(), res.Rounds, res.Divergence)
 	}
 }
 
-// TestEncodeEngineFrames encodes the frames our engine produces for each
-// vector as a .cfr (info carried over from the source) and requires the
-// JSON to equal the reference replay's, byte for byte after decompression.
-func TestEncodeEngineFrames(t *testing.T) {
-	for _, v := range vectors(t) {
-		t.Run(v.Name, func(t *testing.T) {
-			g, err := Load(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: g.Header.Info, Chat: g.Header.Chat, Error: g.Header.Error})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(v, enc.WriteFrame)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Pass() {
-				t.Fatalf("diverges: %s", res.Divergence)
-			}
-			if err := enc.Close(); err != nil {
-				t.Fatal(err)
-			}
-			want := testutil.GunzipFile(t, v.CFR)
-			if !bytes.Equal(out.Bytes(), want) {
-				i := 0
-				for i < len(want) && i < out.Len() && want[i] == out.Bytes()[i] {
-					i++
-				}
-				t.Fatalf("encoded JSON differs from %s at byte %d: want %q, got %q", v.CFR, i,
-					snippet(want, i), snippet(out.Bytes(), i))
-			}
-			// And as parsed JSON values (independent of our decoder).
-			var a, b any
-			if err := json.Unmarshal(want, &a); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(out.Bytes(), &b); err != nil {
-				t.Fatal(err)
-			}
-			aj, _ := json.Marshal(a)
-			bj, _ := json.Marshal(b)
-			if !bytes.Equal(aj, bj) {
-				t.Fatal("encoded JSON value differs")
-			}
-		})
-	}
-}
-
-func snippet(b []byte, i int) string {
-	lo, hi := max(0, i-40), min(len(b), i+40)
-	return string(b[lo:hi])
-}
-
-// copyVector copies vector name into a temp dir, letting edit rewrite the
-// command log, and returns the new vector.
-func copyVector(t *testing.T, name string, edit func(*rawLog)) Vector {
-	t.Helper()
+// TestFileBelongsToGame: a file with an ending two games share belongs
+// to the first whose other file is beside it; with neither beside it, the
+// first game's missing file is the error.
+func TestFileBelongsToGame(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join(vectorDir, name)
-	b, err := os.ReadFile(src + ".commands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		var raw rawLog
-		if err := json.Unmarshal(b, &raw); err != nil {
-			t.Fatal(err)
-		}
-		edit(&raw)
-		if b, err = json.Marshal(raw); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".commands.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := os.ReadFile(src + ".cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".cfr"), c, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vs, err := Find([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vs[0]
-}
-
-// TestDivergenceReported checks that a changed command log is caught at
-// the right round, with the field that differs.
-func TestDivergenceReported(t *testing.T) {
-	// Drop every command player 2 sent at turn 10: frame 11 must differ.
-	v := copyVector(t, "c06", func(r *rawLog) {
-		for i := range r.Turns {
-			if r.Turns[i].Turn == 10 {
-				delete(r.Turns[i].Commands, "2")
-			}
-		}
-	})
-	res, err := Run(v, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Pass() {
-		t.Fatal("edited vector passed")
-	}
-	if res.Divergence.Round != 11 {
-		t.Errorf("divergence at round %d, want 11: %s", res.Divergence.Round, res.Divergence)
-	}
-	if !strings.Contains(res.Divergence.String(), "round 11") {
-		t.Errorf("report %q does not name the round", res.Divergence)
-	}
-}
-
-// TestErrorCountChecked: a failing command added to the log (which changes
-// no state) is caught by the error counts.
-func TestErrorCountChecked(t *testing.T) {
-	v := copyVector(t, "c06", func(r *rawLog) {
-		for i := range r.Turns {
-			if r.Turns[i].Turn == 20 {
-				r.Turns[i].Commands["1"] = append(r.Turns[i].Commands["1"], "x 1 2 3")
-			}
-		}
-	})
-	res, err := Run(v, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Pass() || res.Divergence.Frame != nil || res.Divergence.Round != 21 || res.Divergence.UID != 1 {
-		t.Fatalf("want an error-count divergence for user 1 at round 21, got %v", res.Divergence)
-	}
-}
-
-func TestBrokenInputs(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) string {
+	touch := func(name string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	if _, err := Find([]string{write("notes.txt", "hi")}); err == nil || !strings.Contains(err.Error(), "not a vector file") {
-		t.Errorf("non-vector file: %v", err)
-	}
-	if _, err := Find([]string{filepath.Join(dir, "missing.cfr")}); err == nil {
-		t.Error("missing file accepted")
-	}
-	empty := t.TempDir()
-	if _, err := Find([]string{empty}); err == nil || !strings.Contains(err.Error(), "no vectors in directory") {
-		t.Errorf("empty dir: %v", err)
-	}
-	// A broken command log next to a real replay.
-	c, err := os.ReadFile(filepath.Join(vectorDir, "c06.cfr"))
+	// .states.json.gz is Monad's and Skyport's expected ending.
+	touch("s.input.json")
+	vs, err := Find([]string{touch("s.states.json.gz")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, body := range map[string]string{
-		"badjson":  "{not json",
-		"badturn":  `{"max_turn":200,"max_player":4,"players":3,"turns":[{"turn":900,"commands":{}}]}`,
-		"baduid":   `{"max_turn":200,"max_player":4,"players":3,"turns":[{"turn":3,"commands":{"7":["a 1 1 1"]}}]}`,
-		"nofields": `{"turns":[]}`,
-	} {
-		write(name+".commands.json", body)
-		write(name+".cfr", string(c))
-		v, err := Find([]string{filepath.Join(dir, name+".cfr")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Run(v[0], nil); err == nil || !strings.Contains(err.Error(), "command log") {
-			t.Errorf("%s: got %v, want a command log error", name, err)
-		}
+	if vs[0].Game != "skyport" || vs[0].Input != filepath.Join(dir, "s.input.json") {
+		t.Errorf("s.states.json.gz beside s.input.json: %+v, want Skyport's vector", vs[0])
 	}
-	// A truncated replay.
-	write("trunc.commands.json", mustRead(t, filepath.Join(vectorDir, "c06.commands.json")))
-	write("trunc.cfr", string(c[:len(c)/2]))
-	v, err := Find([]string{filepath.Join(dir, "trunc.cfr")})
-	if err != nil {
-		t.Fatal(err)
+	_, err = Find([]string{touch("lone.states.json.gz")})
+	if err == nil || !strings.Contains(err.Error(), "vector lone: ") || !strings.Contains(err.Error(), "lone.commands.json") {
+		t.Errorf("lone expected file: %v, want the first game's (Monad's) missing input named", err)
 	}
-	if _, err := Run(v[0], nil); err == nil {
-		t.Error("truncated replay accepted")
+	if _, err := Find([]string{touch("notes.txt")}); err == nil || !strings.Contains(err.Error(), "not a vector file") {
+		t.Errorf("notes.txt: %v", err)
 	}
-}
-
-func mustRead(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// TestStateHashTracksFrames: the state hash changes whenever the frame does.
-func TestStateHashTracksFrames(t *testing.T) {
-	g, err := Load(vectors(t)[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := g.NewState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[uint64]int{}
-	var cmds [][]colorfight2.Command
-	for t0 := 0; t0 < g.Config.MaxTurn; t0++ {
-		cmds = g.Commands(t0, cmds)
-		s.Step(cmds)
-		h := s.Hash()
-		if prev, ok := seen[h]; ok {
-			t.Fatalf("turns %d and %d hash equal", prev, s.Turn())
-		}
-		seen[h] = s.Turn()
+	if _, err := Find([]string{t.TempDir()}); err == nil || !strings.Contains(err.Error(), "no vectors in directory") {
+		t.Errorf("empty directory: %v", err)
 	}
 }

@@ -1,56 +1,62 @@
-// Package conform replays conformance vectors — games played on the
-// official ColorfightII server, given as a command log plus the server's own
-// .cfr replay — on our engine and compares every field of every frame and
-// the number of failed commands per player per round.
-//
-// The vector format is described in testdata/conformance/README.md: a pair of
-// files NAME.commands.json and NAME.cfr.
+// Package conform replays conformance vectors — games recorded on a
+// game's reference implementation, given as an input file and the
+// reference's expected output — on rewind's engine and compares them, for
+// every registered game with vectors (rulesets.Info.Vectors): the game's
+// own package plays a vector and compares it, this package finds the
+// vectors and reads their files.
 package conform
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
-// GameColorfight2 is the Game of a ColorfightII vector.
-const GameColorfight2 = "colorfight2"
-
-// Limits on a command log, so a hostile file cannot exhaust memory.
-const (
-	MaxCommandLogBytes = 256 << 20
-	MaxTurns           = colorfight2.MaxMaxTurn
-)
-
-// Vector names one conformance vector: its command log and the
-// reference's output (a .cfr replay for ColorfightII; another game's
-// expected file, rulesets.Info.Vectors).
+// Vector names one conformance vector of a registered game: its input
+// file and the reference's expected output (rulesets.Vectors.Input and
+// Expected), or a game's file of probes.
 type Vector struct {
-	Name     string // NAME, the common file-name stem
-	Game     string // GameColorfight2 ("" too) or another registered game's id
-	Commands string // path of NAME.commands.json (another game: its input file)
-	CFR      string // path of NAME.cfr (ColorfightII)
-	States   string // another game: the path of its expected file
-	// Probes is set for another game's file of single-turn probes
-	// (rulesets.Vectors.ProbesFile, at Commands): Rounds then counts its
+	Name     string // NAME, the common file-name stem (a probes file: its name without extension)
+	Game     string // the registered game's id
+	Input    string // path of NAME+Input (a probes file: its path)
+	Expected string // path of NAME+Expected ("" for a probes file)
+	// Probes is set for a game's file of single-turn probes
+	// (rulesets.Vectors.ProbesFile, at Input): Rounds then counts its
 	// cases.
 	Probes bool
 }
 
-// Find expands paths — directories or vector files — into vectors
-// (sorted by name within a directory, each game's in registry order). A
+// conformer is a registered game with conformance vectors.
+type conformer struct {
+	id string
+	v  *rulesets.Vectors
+}
+
+// conformers returns every registered game with conformance vectors
+// (rulesets.Info.Vectors), in registry order.
+func conformers() []conformer {
+	var out []conformer
+	for _, id := range rulesets.IDs() {
+		if info, _ := rulesets.About(id); info.Vectors != nil {
+			out = append(out, conformer{id, info.Vectors})
+		}
+	}
+	return out
+}
+
+// Find expands paths — directories or vector files — into vectors. A
 // directory contributes every vector of a registered game
-// (rulesets.Info.Vectors: NAME+input with NAME+expected beside it, e.g.
-// Monad's NAME.commands.json + NAME.states.json.gz) and every other
-// *.commands.json as a ColorfightII vector, which needs NAME.cfr.
+// (NAME+input with NAME+expected beside it, e.g. ColorfightII's
+// NAME.commands.json + NAME.cfr, Monad's NAME.commands.json +
+// NAME.states.json.gz) and the game's probes file; its vectors come in
+// registry order of their input endings, sorted by name within one
+// ending. A file belongs to the first game, in registry order, whose
+// ending it has and whose other file is beside it; when no game's is,
+// to the first whose ending it has, and the missing file is the error.
 func Find(paths []string) ([]Vector, error) {
 	var vs []Vector
 	for _, p := range paths {
@@ -59,162 +65,112 @@ func Find(paths []string) ([]Vector, error) {
 			return nil, fmt.Errorf("conform: %w", err)
 		}
 		if st.IsDir() {
-			ms, err := filepath.Glob(filepath.Join(p, "*.commands.json"))
-			if err != nil {
-				return nil, fmt.Errorf("conform: %s: %w", p, err)
-			}
-			seam, err := seamVectors(p)
+			dv, err := dirVectors(p)
 			if err != nil {
 				return nil, err
 			}
-			vs = append(vs, seam...)
-			claimed := map[string]bool{}
-			for _, v := range seam {
-				claimed[v.Commands] = true
-			}
-			if len(ms) == 0 && len(seam) == 0 {
+			if len(dv) == 0 {
 				return nil, fmt.Errorf("conform: %s: no vectors in directory", p)
 			}
-			sort.Strings(ms)
-			for _, m := range ms {
-				if claimed[m] {
-					continue
-				}
-				v, err := vectorFor(m)
-				if err != nil {
-					return nil, err
-				}
-				vs = append(vs, v)
-			}
+			vs = append(vs, dv...)
 			continue
 		}
-		v, err := vectorFor(p)
+		v, ok, err := vectorFor(p)
 		if err != nil {
 			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("conform: %s: not a vector file (want a registered game's vector files: %s)", p, strings.Join(endings(), ", "))
 		}
 		vs = append(vs, v)
 	}
 	return vs, nil
 }
 
-func vectorFor(p string) (Vector, error) {
-	if v, ok, err := seamVectorFor(p); ok || err != nil {
-		return v, err
+// dirVectors returns the vectors in directory dir.
+func dirVectors(dir string) ([]Vector, error) {
+	var vs []Vector
+	seen := map[string]bool{}
+	for _, r := range conformers() {
+		ms, err := filepath.Glob(filepath.Join(dir, "*"+r.v.Input))
+		if err != nil {
+			return nil, fmt.Errorf("conform: %s: %w", dir, err)
+		}
+		sort.Strings(ms)
+		for _, m := range ms {
+			v, ok, err := vectorFor(m)
+			if err != nil {
+				return nil, err
+			}
+			if ok && !seen[v.Input] {
+				seen[v.Input] = true
+				vs = append(vs, v)
+			}
+		}
+		if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil {
+			p := filepath.Join(dir, pf)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !seen[p] {
+				seen[p] = true
+				vs = append(vs, probes(r, p))
+			}
+		}
 	}
-	var stem string
-	switch {
-	case strings.HasSuffix(p, ".commands.json"):
-		stem = strings.TrimSuffix(p, ".commands.json")
-	case strings.HasSuffix(p, ".cfr"):
-		stem = strings.TrimSuffix(p, ".cfr")
-	default:
-		return Vector{}, fmt.Errorf("conform: %s: not a vector file (want NAME.commands.json and NAME.cfr, or a registered game's vector files: %s)", p, strings.Join(seamEndings(), ", "))
+	return vs, nil
+}
+
+func probes(r conformer, p string) Vector {
+	pf := r.v.ProbesFile
+	return Vector{Name: strings.TrimSuffix(pf, filepath.Ext(pf)), Game: r.id, Input: p, Probes: true}
+}
+
+// vectorFor is the vector that file p belongs to (its input or expected
+// file, or a probes file), as Find says; ok is false when p has no
+// registered game's ending.
+func vectorFor(p string) (v Vector, ok bool, err error) {
+	var first *Vector
+	for _, r := range conformers() {
+		if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil && filepath.Base(p) == pf {
+			return probes(r, p), true, nil
+		}
+		in, exp := r.v.Input, r.v.Expected
+		var stem string
+		switch {
+		case strings.HasSuffix(p, in):
+			stem = strings.TrimSuffix(p, in)
+		case strings.HasSuffix(p, exp):
+			stem = strings.TrimSuffix(p, exp)
+		default:
+			continue
+		}
+		v := Vector{Name: filepath.Base(stem), Game: r.id, Input: stem + in, Expected: stem + exp}
+		if exists(v.Input) && exists(v.Expected) {
+			return v, true, nil
+		}
+		if first == nil {
+			first = &v
+		}
 	}
-	v := Vector{Name: filepath.Base(stem), Game: GameColorfight2, Commands: stem + ".commands.json", CFR: stem + ".cfr"}
-	for _, f := range []string{v.Commands, v.CFR} {
+	if first == nil {
+		return Vector{}, false, nil
+	}
+	for _, f := range []string{first.Input, first.Expected} {
 		if _, err := os.Stat(f); err != nil {
-			return Vector{}, fmt.Errorf("conform: vector %s: %w", v.Name, err)
+			return Vector{}, false, fmt.Errorf("conform: vector %s: %w", first.Name, err)
 		}
 	}
-	return v, nil
+	return *first, true, nil
 }
 
-// CommandLog is a parsed NAME.commands.json.
-type CommandLog struct {
-	MaxTurn   int
-	MaxPlayer int
-	Players   int
-	Seed      int64
-	// Commands[t][uid-1] holds what player uid sent at turn t, to be
-	// applied in round t -> t+1. len(Commands) == MaxTurn.
-	Commands [][][]string
-	// Errors[t][uid-1] is how many commands of player uid failed in the
-	// round that produced turn t (t = 1..MaxTurn; Errors[0] is empty).
-	Errors [][]int
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
-type rawLog struct {
-	MaxTurn   *int            `json:"max_turn"`
-	MaxPlayer *int            `json:"max_player"`
-	Players   *int            `json:"players"`
-	Seed      json.RawMessage `json:"seed"`
-	Turns     []struct {
-		Turn     int                 `json:"turn"`
-		Commands map[string][]string `json:"commands"`
-	} `json:"turns"`
-	Errors []struct {
-		Turn   int                 `json:"turn"`
-		Errors map[string][]string `json:"errors"`
-	} `json:"errors"`
-}
-
-// ReadCommandLog parses a command log, checking that every turn and uid is
-// in range. Errors name the file's offending entry.
-func ReadCommandLog(r io.Reader) (*CommandLog, error) {
-	var raw rawLog
-	dec := json.NewDecoder(io.LimitReader(r, MaxCommandLogBytes+1))
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("command log: invalid JSON: %w", err)
+// endings lists the vector file endings of the registered games.
+func endings() []string {
+	var out []string
+	for _, c := range conformers() {
+		out = append(out, "NAME"+c.v.Input+" + NAME"+c.v.Expected+" ("+c.id+")")
 	}
-	if raw.MaxTurn == nil || raw.MaxPlayer == nil || raw.Players == nil {
-		return nil, errors.New("command log: missing max_turn, max_player or players")
-	}
-	l := &CommandLog{MaxTurn: *raw.MaxTurn, MaxPlayer: *raw.MaxPlayer, Players: *raw.Players}
-	if l.MaxTurn < 1 || l.MaxTurn > MaxTurns {
-		return nil, fmt.Errorf("command log: max_turn %d outside 1..%d", l.MaxTurn, MaxTurns)
-	}
-	if l.Players < 1 || l.Players > colorfight2.MaxPlayers || l.Players > l.MaxPlayer {
-		return nil, fmt.Errorf("command log: players %d invalid for max_player %d", l.Players, l.MaxPlayer)
-	}
-	_ = json.Unmarshal(raw.Seed, &l.Seed) // informational only
-	l.Commands = make([][][]string, l.MaxTurn)
-	for i, t := range raw.Turns {
-		if t.Turn < 0 || t.Turn >= l.MaxTurn {
-			return nil, fmt.Errorf("command log: turns[%d]: turn %d outside 0..%d", i, t.Turn, l.MaxTurn-1)
-		}
-		if l.Commands[t.Turn] == nil {
-			l.Commands[t.Turn] = make([][]string, l.Players)
-		}
-		for k, cmds := range t.Commands {
-			uid, err := parseUID(k, l.Players)
-			if err != nil {
-				return nil, fmt.Errorf("command log: turns[%d] (turn %d): %w", i, t.Turn, err)
-			}
-			l.Commands[t.Turn][uid-1] = append(l.Commands[t.Turn][uid-1], cmds...)
-		}
-	}
-	l.Errors = make([][]int, l.MaxTurn+1)
-	for i, e := range raw.Errors {
-		if e.Turn < 1 || e.Turn > l.MaxTurn {
-			return nil, fmt.Errorf("command log: errors[%d]: turn %d outside 1..%d", i, e.Turn, l.MaxTurn)
-		}
-		if l.Errors[e.Turn] == nil {
-			l.Errors[e.Turn] = make([]int, l.Players)
-		}
-		for k, msgs := range e.Errors {
-			uid, err := parseUID(k, l.Players)
-			if err != nil {
-				return nil, fmt.Errorf("command log: errors[%d] (turn %d): %w", i, e.Turn, err)
-			}
-			l.Errors[e.Turn][uid-1] += len(msgs)
-		}
-	}
-	return l, nil
-}
-
-func parseUID(k string, players int) (int, error) {
-	uid, err := strconv.Atoi(k)
-	if err != nil || uid < 1 || uid > players {
-		return 0, fmt.Errorf("uid %q is not one of 1..%d", k, players)
-	}
-	return uid, nil
-}
-
-// ErrorCount returns how many commands of player uid failed in the round
-// that produced turn t.
-func (l *CommandLog) ErrorCount(t, uid int) int {
-	if t < 0 || t >= len(l.Errors) || l.Errors[t] == nil {
-		return 0
-	}
-	return l.Errors[t][uid-1]
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/conform"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -75,7 +76,7 @@ func crashChild(path string) {
 	if err != nil {
 		panic(err)
 	}
-	g, err := conform.Load(vs[0])
+	g, err := cf2vectors.Load(vs[0].Input, vs[0].Expected)
 	if err != nil {
 		panic(err)
 	}
@@ -83,7 +84,7 @@ func crashChild(path string) {
 	if err != nil {
 		panic(err)
 	}
-	conform.RecordRounds(g, f, created, "crash child", func(turn int) error {
+	cf2vectors.RecordRounds(g, f, created, "crash child", func(turn int) error {
 		fmt.Printf("wrote round %d\n", turn)
 		time.Sleep(2 * time.Millisecond)
 		return nil

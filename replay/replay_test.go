@@ -15,6 +15,7 @@ import (
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
@@ -35,12 +36,12 @@ func loadVectors(tb testing.TB) []conform.Vector {
 
 func record(tb testing.TB, v conform.Vector) []byte {
 	tb.Helper()
-	g, err := conform.Load(v)
+	g, err := cf2vectors.Load(v.Input, v.Expected)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := conform.Record(g, &buf, created, "rewind test"); err != nil {
+	if err := cf2vectors.Record(g, &buf, created, "rewind test"); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
@@ -66,7 +67,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cf, err := os.Open(v.CFR)
+			cf, err := os.Open(v.Expected)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestVectors(t *testing.T) {
 			if err := enc.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if official := testutil.GunzipFile(t, v.CFR); !bytes.Equal(out.Bytes(), official) {
+			if official := testutil.GunzipFile(t, v.Expected); !bytes.Equal(out.Bytes(), official) {
 				t.Fatal("exported JSON differs from the official replay")
 			}
 
@@ -129,7 +130,7 @@ func TestVectors(t *testing.T) {
 				t.Fatal("recording the same vector twice gave different files")
 			}
 
-			st, _ := os.Stat(v.CFR)
+			st, _ := os.Stat(v.Expected)
 			ratio := float64(len(rwd)) / float64(st.Size())
 			t.Logf("%s  %d  %d  %.2f%%", v.Name, st.Size(), len(rwd), 100*ratio)
 			if len(rwd)*20 > int(st.Size()) {
@@ -150,13 +151,13 @@ func small(tb testing.TB, n int) []byte {
 			v = x
 		}
 	}
-	g, err := conform.Load(v)
+	g, err := cf2vectors.Load(v.Input, v.Expected)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
 	stop := errors.New("stop")
-	err = conform.RecordRounds(g, &buf, created, "rewind test", func(turn int) error {
+	err = cf2vectors.RecordRounds(g, &buf, created, "rewind test", func(turn int) error {
 		if turn == n {
 			return stop
 		}
@@ -241,7 +242,7 @@ func TestCorrupted(t *testing.T) {
 
 func TestDivergenceDetected(t *testing.T) {
 	vs := loadVectors(t)
-	g, err := conform.Load(vs[0])
+	g, err := cf2vectors.Load(vs[0].Input, vs[0].Expected)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -33,12 +34,12 @@ func vectorRWD(tb testing.TB, name string) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g, err := conform.Load(vs[0])
+	g, err := cf2vectors.Load(vs[0].Input, vs[0].Expected)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := conform.Record(g, &buf, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "rewind test"); err != nil {
+	if err := cf2vectors.Record(g, &buf, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "rewind test"); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()

@@ -52,14 +52,14 @@ func runConform(opts *conformOptions) error {
 	failed := 0
 	for _, v := range vs {
 		// Every vector is of a registered game; conform.Run replays it
-		// on that game's engine.
+		// on that game's engine (rulesets.Info.Vectors).
 		info, ok := rulesets.About(v.Game)
 		if !ok {
 			failed++
 			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, &rulesets.UnknownError{ID: v.Game})
 			continue
 		}
-		res, err := conform.Run(v, nil)
+		res, err := conform.Run(v)
 		switch {
 		case err != nil:
 			failed++

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/conform"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 )
 
 type recordVectorOptions struct {
@@ -45,8 +45,7 @@ func runRecordVector(opts *recordVectorOptions) error {
 			return err
 		}
 	}
-	v := conform.Vector{Name: opts.cfr, Commands: opts.commands, CFR: opts.cfr}
-	g, err := conform.Load(v)
+	g, err := cf2vectors.Load(opts.commands, opts.cfr)
 	if err != nil {
 		return err
 	}
@@ -54,7 +53,7 @@ func runRecordVector(opts *recordVectorOptions) error {
 		return err
 	}
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		return conform.Record(g, w, opts.now(), "rewind "+version)
+		return cf2vectors.Record(g, w, opts.now(), "rewind "+version)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.out, err)

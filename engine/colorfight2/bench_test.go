@@ -3,8 +3,8 @@ package colorfight2_test
 import (
 	"testing"
 
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 )
 
 // BenchmarkRound times one round of conformance vector c03 (8 players,
@@ -12,11 +12,8 @@ import (
 // rounds, restarting from the initial state outside the timer, so ns/op is
 // the time per round.
 func BenchmarkRound(b *testing.B) {
-	vs, err := conform.Find([]string{"../../testdata/conformance/c03.cfr"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := conform.Load(vs[0])
+	const c03 = "../../testdata/conformance/c03"
+	g, err := cf2vectors.Load(c03+cf2vectors.Input, c03+cf2vectors.Expected)
 	if err != nil {
 		b.Fatal(err)
 	}

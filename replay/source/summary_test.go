@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
@@ -148,13 +149,13 @@ func TestSummaryRWD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := conform.Load(vs[0])
+	g, err := cf2vectors.Load(vs[0].Input, vs[0].Expected)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := conform.Record(g, &buf, created, "t"); err != nil {
+	if err := cf2vectors.Record(g, &buf, created, "t"); err != nil {
 		t.Fatal(err)
 	}
 	s := summarize(t, buf.Bytes())
@@ -162,7 +163,7 @@ func TestSummaryRWD(t *testing.T) {
 		t.Fatalf("summary %+v", s)
 	}
 	// The leader agrees with the official replay's last frame.
-	c06, _ := os.ReadFile(vs[0].CFR)
+	c06, _ := os.ReadFile(vs[0].Expected)
 	last, _ := lastFrame(t, c06)
 	best := last.Users[0]
 	for _, u := range last.Users {
@@ -190,18 +191,18 @@ func TestVerifyAgainstAndWriteCFR(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := func(v conform.Vector) []byte {
-		g, err := conform.Load(v)
+		g, err := cf2vectors.Load(v.Input, v.Expected)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := conform.Record(g, &buf, time.Time{}, "t"); err != nil {
+		if err := cf2vectors.Record(g, &buf, time.Time{}, "t"); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
 	}
 	c06, c01 := rec(vs[0]), rec(vs[1])
-	want, err := Open(vs[0].CFR)
+	want, err := Open(vs[0].Expected)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestVerifyAgainstAndWriteCFR(t *testing.T) {
 		t.Fatalf("against its own export: %v %+v %d", err, res, frames)
 	}
 
-	other, err := Open(vs[0].CFR)
+	other, err := Open(vs[0].Expected)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,347 @@
+package vectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+const vectorDir = "../../../testdata/conformance"
+
+// vector is one vector's two files.
+type vector struct {
+	Name, Commands, CFR string
+}
+
+// vectors returns the vectors of testdata/conformance, by name.
+func vectors(t *testing.T) []vector {
+	t.Helper()
+	ms, err := filepath.Glob(filepath.Join(vectorDir, "*"+Expected))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) < 6 {
+		t.Fatalf("found %d vectors in %s, want at least 6", len(ms), vectorDir)
+	}
+	var vs []vector
+	for _, m := range ms {
+		stem := strings.TrimSuffix(m, Expected)
+		vs = append(vs, vector{Name: filepath.Base(stem), Commands: stem + Input, CFR: m})
+	}
+	return vs
+}
+
+// runFiles is Run on v's files.
+func runFiles(t *testing.T, v vector, visit func(*colorfight2.Frame) error) (*Result, error) {
+	t.Helper()
+	lf, err := os.Open(v.Commands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	rf, err := os.Open(v.CFR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	return Run(lf, rf, visit)
+}
+
+// TestVectors replays every conformance vector and requires every field of
+// every cell and user in every frame, and every per-player error count, to
+// match the reference server.
+func TestVectors(t *testing.T) {
+	for _, v := range vectors(t) {
+		t.Run(v.Name, func(t *testing.T) {
+			res, err := runFiles(t, v, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Pass() {
+				t.Fatalf("diverges: %s", res.Divergence)
+			}
+			g, err := Load(v.Commands, v.CFR)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Rounds != g.Config.MaxTurn {
+				t.Fatalf("compared %d rounds, want %d", res.Rounds, g.Config.MaxTurn)
+			}
+		})
+	}
+}
+
+// TestEncodeEngineFrames encodes the frames our engine produces for each
+// vector as a .cfr (info carried over from the source) and requires the
+// JSON to equal the reference replay's, byte for byte after decompression.
+func TestEncodeEngineFrames(t *testing.T) {
+	for _, v := range vectors(t) {
+		t.Run(v.Name, func(t *testing.T) {
+			g, err := Load(v.Commands, v.CFR)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: g.Header.Info, Chat: g.Header.Chat, Error: g.Header.Error})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runFiles(t, v, enc.WriteFrame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Pass() {
+				t.Fatalf("diverges: %s", res.Divergence)
+			}
+			if err := enc.Close(); err != nil {
+				t.Fatal(err)
+			}
+			want := testutil.GunzipFile(t, v.CFR)
+			if !bytes.Equal(out.Bytes(), want) {
+				i := 0
+				for i < len(want) && i < out.Len() && want[i] == out.Bytes()[i] {
+					i++
+				}
+				t.Fatalf("encoded JSON differs from %s at byte %d: want %q, got %q", v.CFR, i,
+					snippet(want, i), snippet(out.Bytes(), i))
+			}
+			// And as parsed JSON values (independent of our decoder).
+			var a, b any
+			if err := json.Unmarshal(want, &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(out.Bytes(), &b); err != nil {
+				t.Fatal(err)
+			}
+			aj, _ := json.Marshal(a)
+			bj, _ := json.Marshal(b)
+			if !bytes.Equal(aj, bj) {
+				t.Fatal("encoded JSON value differs")
+			}
+		})
+	}
+}
+
+func snippet(b []byte, i int) string {
+	lo, hi := max(0, i-40), min(len(b), i+40)
+	return string(b[lo:hi])
+}
+
+// copyVector copies vector name into a temp dir, letting edit rewrite the
+// command log, and returns the new vector.
+func copyVector(t *testing.T, name string, edit func(*rawLog)) vector {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(vectorDir, name)
+	b, err := os.ReadFile(src + ".commands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		var raw rawLog
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		edit(&raw)
+		if b, err = json.Marshal(raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".commands.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := os.ReadFile(src + ".cfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".cfr"), c, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return vector{Name: name, Commands: filepath.Join(dir, name+".commands.json"), CFR: filepath.Join(dir, name+".cfr")}
+}
+
+// TestDivergenceReported checks that a changed command log is caught at
+// the right round, with the field that differs.
+func TestDivergenceReported(t *testing.T) {
+	// Drop every command player 2 sent at turn 10: frame 11 must differ.
+	v := copyVector(t, "c06", func(r *rawLog) {
+		for i := range r.Turns {
+			if r.Turns[i].Turn == 10 {
+				delete(r.Turns[i].Commands, "2")
+			}
+		}
+	})
+	res, err := runFiles(t, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass() {
+		t.Fatal("edited vector passed")
+	}
+	if res.Divergence.Round != 11 {
+		t.Errorf("divergence at round %d, want 11: %s", res.Divergence.Round, res.Divergence)
+	}
+	if !strings.Contains(res.Divergence.String(), "round 11") {
+		t.Errorf("report %q does not name the round", res.Divergence)
+	}
+}
+
+// TestErrorCountChecked: a failing command added to the log (which changes
+// no state) is caught by the error counts.
+func TestErrorCountChecked(t *testing.T) {
+	v := copyVector(t, "c06", func(r *rawLog) {
+		for i := range r.Turns {
+			if r.Turns[i].Turn == 20 {
+				r.Turns[i].Commands["1"] = append(r.Turns[i].Commands["1"], "x 1 2 3")
+			}
+		}
+	})
+	res, err := runFiles(t, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pass() || res.Divergence.Frame != nil || res.Divergence.Round != 21 || res.Divergence.UID != 1 {
+		t.Fatalf("want an error-count divergence for user 1 at round 21, got %v", res.Divergence)
+	}
+}
+
+// TestBrokenInputs: rewind conform (conform.Find and conform.Run, through
+// the registry) names the file a broken vector is wrong in.
+func TestBrokenInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if _, err := conform.Find([]string{write("notes.txt", "hi")}); err == nil || !strings.Contains(err.Error(), "not a vector file") || !strings.Contains(err.Error(), "NAME.commands.json + NAME.cfr (colorfight2)") {
+		t.Errorf("non-vector file: %v", err)
+	}
+	if _, err := conform.Find([]string{filepath.Join(dir, "missing.cfr")}); err == nil {
+		t.Error("missing file accepted")
+	}
+	if _, err := conform.Find([]string{write("orphan.cfr", "")}); err == nil || !strings.Contains(err.Error(), "orphan.commands.json") {
+		t.Errorf("replay without a command log: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "orphan.cfr"))
+	// A command log alone is ColorfightII's (the first game whose input
+	// it is) and lacks its replay.
+	write("lone.commands.json", "{}")
+	if _, err := conform.Find([]string{filepath.Join(dir, "lone.commands.json")}); err == nil || !strings.Contains(err.Error(), "lone.cfr") {
+		t.Errorf("command log without a replay: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "lone.commands.json"))
+	// A broken command log next to a real replay.
+	c, err := os.ReadFile(filepath.Join(vectorDir, "c06.cfr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"badjson":  "{not json",
+		"badturn":  `{"max_turn":200,"max_player":4,"players":3,"turns":[{"turn":900,"commands":{}}]}`,
+		"baduid":   `{"max_turn":200,"max_player":4,"players":3,"turns":[{"turn":3,"commands":{"7":["a 1 1 1"]}}]}`,
+		"nofields": `{"turns":[]}`,
+	} {
+		log := write(name+".commands.json", body)
+		write(name+".cfr", string(c))
+		v, err := conform.Find([]string{filepath.Join(dir, name+".cfr")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conform.Run(v[0]); err == nil || !strings.Contains(err.Error(), "vector "+name+": "+log+": command log: ") {
+			t.Errorf("%s: got %v, want a command log error naming %s", name, err, log)
+		}
+	}
+	// A truncated replay.
+	write("trunc.commands.json", mustRead(t, filepath.Join(vectorDir, "c06.commands.json")))
+	trunc := write("trunc.cfr", string(c[:len(c)/2]))
+	v, err := conform.Find([]string{filepath.Join(dir, "trunc.cfr")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conform.Run(v[0]); err == nil || !strings.Contains(err.Error(), "vector trunc: "+trunc+": cfr: ") {
+		t.Errorf("truncated replay: got %v, want an error naming %s", err, trunc)
+	}
+}
+
+// TestConformRegistered: linking this package makes ColorfightII's
+// vectors rewind conform's (rulesets.Info.Vectors): a directory's vectors
+// are found among another game's and each passes with every round.
+func TestConformRegistered(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"c06.commands.json", "c06.cfr", "../monad/m05.commands.json", "../monad/m05.states.json.gz"} {
+		b, err := os.ReadFile(filepath.Join(vectorDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vs, err := conform.Find([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, v := range vs {
+		got[v.Name] = v.Game
+	}
+	if len(vs) != 2 || got["c06"] != colorfight2.Ruleset.ID() || got["m05"] != "monad" {
+		t.Fatalf("found %+v, want c06 (colorfight2) and m05 (monad)", vs)
+	}
+	for _, v := range vs {
+		res, err := conform.Run(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Pass() {
+			t.Errorf("%s diverges: %s", v.Name, res.Divergence)
+		}
+		if v.Name == "c06" && res.Rounds != 200 {
+			t.Errorf("c06: compared %d rounds, want 200", res.Rounds)
+		}
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestStateHashTracksFrames: the state hash changes whenever the frame does.
+func TestStateHashTracksFrames(t *testing.T) {
+	v := vectors(t)[0]
+	g, err := Load(v.Commands, v.CFR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := g.NewState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]int{}
+	var cmds [][]colorfight2.Command
+	for t0 := 0; t0 < g.Config.MaxTurn; t0++ {
+		cmds = g.Commands(t0, cmds)
+		s.Step(cmds)
+		h := s.Hash()
+		if prev, ok := seen[h]; ok {
+			t.Fatalf("turns %d and %d hash equal", prev, s.Turn())
+		}
+		seen[h] = s.Turn()
+	}
+}
