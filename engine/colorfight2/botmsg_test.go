@@ -1,12 +1,14 @@
-package subprocess
+package colorfight2_test
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
@@ -54,22 +56,22 @@ func documentedFrame() *colorfight2.Frame {
 		}}
 }
 
-// TestTurnMessageDocumented: the turn message of the documented frame is,
+// TestBotTurnDocumented: the turn message of the documented frame is,
 // byte for byte, the example of docs/bot-protocol.md.
-func TestTurnMessageDocumented(t *testing.T) {
-	want := documentedTurn(t, "../../../docs/bot-protocol.md")
-	got := appendTurn(nil, documentedFrame(), 1, Options{MaxTurn: 500, Deadline: time.Second})
+func TestBotTurnDocumented(t *testing.T) {
+	want := documentedTurn(t, "../../docs/bot-protocol.md")
+	got := colorfight2.AppendBotTurn(nil, documentedFrame(), 1, 500, 1000)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("turn message\n%s\nwant (docs/bot-protocol.md)\n%s", got, want)
 	}
 }
 
-// TestTurnMessageBytes pins the exact bytes of a turn message where the
+// TestBotTurnBytes pins the exact bytes of a turn message where the
 // encoding has choices to make: a username that needs escaping (JSON's,
 // HTML-safe), negative amounts, a dead player, the building_number keys
 // in the frame's order (an invalid type skipped), levels, forts and force
 // fields, rows of several cells.
-func TestTurnMessageBytes(t *testing.T) {
+func TestBotTurnBytes(t *testing.T) {
 	a := colorfight2.FrameUser{UID: 3, Username: "a\"b<é>\n&", Energy: -12, Gold: 40, EnergySource: 7, GoldSource: 5,
 		TechLevel: 2, TaxLevel: 1, TaxAmount: 9, CellNumber: 3,
 		BuildingOrder: []colorfight2.Building{colorfight2.Fortress, colorfight2.BuildingNone, colorfight2.Home, colorfight2.GoldMine}}
@@ -88,8 +90,92 @@ func TestTurnMessageBytes(t *testing.T) {
 		`"game_map":{"headers":["attack_cost","force_field","building","gold","energy","owner","position","natural_gold","natural_energy","natural_cost"],"data":[` +
 		`[[3000,1000,["h",2],11,12,3,[0,0],1,2,30],[240,0,["f",3],0,0,3,[1,0],0,0,1]],` +
 		`[[55,0,["g",1],9,2,3,[0,1],9,2,55],[7,0,[" ",1],0,0,0,[1,1],10,10,7]]]}}` + "\n"
-	got := appendTurn(nil, f, 3, Options{MaxTurn: 9, Deadline: 250 * time.Millisecond})
+	got := colorfight2.AppendBotTurn(nil, f, 3, 9, 250)
 	if string(got) != want {
 		t.Fatalf("turn message\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBotTurnMessage checks the turn message of a game's third frame
+// against the frame, field by field.
+func TestBotTurnMessage(t *testing.T) {
+	s, err := colorfight2.NewFromSeed(colorfight2.DefaultConfig(), 1, []string{"ext", "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		s.Step(nil)
+	}
+	f := &colorfight2.Frame{}
+	s.Frame(f)
+	line := colorfight2.AppendBotTurn(nil, f, 2, 700, 1500)
+	if n := strings.Count(string(line), "\n"); n != 1 || line[len(line)-1] != '\n' {
+		t.Fatalf("message is not one line (%d newlines)", n)
+	}
+	var msg struct {
+		Type  string
+		Turn  int
+		UID   int
+		Info  map[string]int
+		Users map[string]struct {
+			UID            int64            `json:"uid"`
+			Username       string           `json:"username"`
+			Energy         int64            `json:"energy"`
+			Gold           int64            `json:"gold"`
+			Dead           bool             `json:"dead"`
+			EnergySource   int64            `json:"energy_source"`
+			GoldSource     int64            `json:"gold_source"`
+			TechLevel      int64            `json:"tech_level"`
+			TaxLevel       int64            `json:"tax_level"`
+			TaxAmount      int64            `json:"tax_amount"`
+			BuildingNumber map[string]int64 `json:"building_number"`
+			CellNumber     int64            `json:"cell_number"`
+		}
+		GameMap struct {
+			Headers []string
+			Data    [][][]json.RawMessage
+		} `json:"game_map"`
+	}
+	if err := json.Unmarshal(line, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if msg.Type != "turn" || msg.Turn != 3 || msg.UID != 2 {
+		t.Errorf("type/turn/uid = %q/%d/%d", msg.Type, msg.Turn, msg.UID)
+	}
+	wantInfo := map[string]int{"max_turn": 700, "width": 30, "height": 30, "deadline_ms": 1500}
+	if !reflect.DeepEqual(msg.Info, wantInfo) {
+		t.Errorf("info = %v, want %v", msg.Info, wantInfo)
+	}
+	if len(msg.Users) != 2 {
+		t.Fatalf("%d users, want 2", len(msg.Users))
+	}
+	for _, u := range f.Users {
+		got := msg.Users[strconv.FormatInt(u.UID, 10)]
+		if got.UID != u.UID || got.Username != u.Username || got.Energy != u.Energy || got.Gold != u.Gold ||
+			got.Dead != u.Dead || got.EnergySource != u.EnergySource || got.GoldSource != u.GoldSource ||
+			got.TechLevel != u.TechLevel || got.TaxLevel != u.TaxLevel || got.TaxAmount != u.TaxAmount ||
+			got.CellNumber != u.CellNumber || got.BuildingNumber["home"] != u.Buildings[colorfight2.Home] {
+			t.Errorf("user %d = %+v, frame has %+v", u.UID, got, u)
+		}
+	}
+	wantHeaders := []string{"attack_cost", "force_field", "building", "gold", "energy", "owner", "position", "natural_gold", "natural_energy", "natural_cost"}
+	if !reflect.DeepEqual(msg.GameMap.Headers, wantHeaders) {
+		t.Errorf("headers = %v", msg.GameMap.Headers)
+	}
+	if len(msg.GameMap.Data) != f.Height {
+		t.Fatalf("%d rows, want %d", len(msg.GameMap.Data), f.Height)
+	}
+	for y, row := range msg.GameMap.Data {
+		if len(row) != f.Width {
+			t.Fatalf("row %d has %d cells", y, len(row))
+		}
+		for x, cell := range row {
+			c := f.Cell(x, y)
+			want := fmt.Sprintf(`[%d %d ["%c",%d] %d %d %d [%d,%d] %d %d %d]`, c.AttackCost, c.ForceField,
+				c.Building.Letter(), c.Level, c.Gold, c.Energy, c.Owner, c.X, c.Y, c.NaturalGold, c.NaturalEnergy, c.NaturalCost)
+			if got := fmt.Sprintf("%s", cell); got != want {
+				t.Fatalf("cell (%d,%d) = %s, want %s", x, y, got, want)
+			}
+		}
 	}
 }
