@@ -80,7 +80,7 @@ const (
 	// (the writer cuts longer text; the reader refuses it).
 	MaxRawCommandBytes = 1024
 	// MaxRoundLogBytes bounds one player's log of one round (a log
-	// record's entry): bot.MaxRoundLog, the cut marker included. The
+	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
 	MaxRoundLogBytes = 4096
 	// MaxRawBytesPerRound bounds the text of malformed commands the Reader

@@ -25,7 +25,7 @@ import (
 func loggedReplay(tb testing.TB) []byte {
 	tb.Helper()
 	py := testutil.NeedTool(tb, "python3")
-	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
+	ext, err := bot.NewSubprocess(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestLoadLogs(t *testing.T) {
 			want = wantLogText(f - 1)
 		}
 		if f == 6 {
-			if !strings.HasPrefix(got, "xxxx") || !strings.HasSuffix(got, " bytes cut]\n") || len(got) > bot.MaxRoundLog {
+			if !strings.HasPrefix(got, "xxxx") || !strings.HasSuffix(got, " bytes cut]\n") || len(got) > subprocess.MaxRoundLog {
 				t.Fatalf("frame 6: log %q…", got[:min(len(got), 20)])
 			}
 			continue

@@ -23,7 +23,7 @@ func externalSeat(spec string, uid int, opts *playOptions, logName string) (matc
 	if err != nil {
 		return match.Seat{}, err
 	}
-	b, err := subprocess.New(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	b, err := bot.NewSubprocess(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
 	if err != nil {
 		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}

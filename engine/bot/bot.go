@@ -1,5 +1,7 @@
 // Package bot defines the Bot interface through which the match runner asks
-// a player for its commands, and a registry of built-in strategies.
+// a ColorfightII player for its commands, a registry of built-in
+// strategies, and NewSubprocess, a bot played by a program outside the
+// process.
 //
 // # Contracts
 //
@@ -53,19 +55,16 @@ type Bot interface {
 }
 
 // Logger is implemented by a bot that keeps a debug log per round — an
-// external bot's stderr (engine/bot/subprocess). RoundLog returns what the
-// bot logged while it was last asked for commands, from the request to its
-// reply or deadline: at most MaxRoundLog bytes, a longer log cut and marked
-// "… [N bytes cut]", nil when nothing was logged. The runner calls it after
+// external bot's stderr (NewSubprocess). RoundLog returns what the bot
+// logged while it was last asked for commands, from the request to its
+// reply or deadline: at most subprocess.MaxRoundLog bytes, a longer log cut
+// and marked "… [N bytes cut]", nil when nothing was logged. The runner calls it after
 // Commands returns; the slice is valid until the next Commands call. A log
 // is not part of the game: it never changes what is played or re-simulated.
 // Built-ins do not implement it.
 type Logger interface {
 	RoundLog() []byte
 }
-
-// MaxRoundLog bounds one bot's log of one round (Logger), marker included.
-const MaxRoundLog = 4096
 
 // builtins lists the built-in strategies, sorted by name.
 var builtins = []struct {

@@ -130,7 +130,7 @@ func TestHostileBots(t *testing.T) {
 			if s.deadline == hang {
 				opts.StartupGrace = -1
 			}
-			b, err = subprocess.New(s.cmd, opts)
+			b, err = bot.NewSubprocess(s.cmd, opts)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -262,7 +262,7 @@ func TestPythonExampleBotFullMatch(t *testing.T) {
 	py, _ := filepath.Abs("../../examples/bots/python/bot.py")
 	// A deadline far above any scheduler delay: the bot answers in
 	// milliseconds, a fault here must be the bot's, not the machine's.
-	ext, err := subprocess.New(quoteArg(testutil.NeedTool(t, "python3"))+" "+quoteArg(py), subprocess.Options{Deadline: time.Minute})
+	ext, err := bot.NewSubprocess(quoteArg(testutil.NeedTool(t, "python3"))+" "+quoteArg(py), subprocess.Options{Deadline: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

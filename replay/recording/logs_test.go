@@ -49,7 +49,7 @@ func TestNoLogsByteIdentical(t *testing.T) {
 // and the recording verifies to the match's own final state.
 func TestExternalBotLogsRecorded(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
-	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
+	ext, err := bot.NewSubprocess(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

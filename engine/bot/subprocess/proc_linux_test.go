@@ -32,11 +32,11 @@ func alive(pid int) bool {
 // a zombie of ours, once the bot is closed.
 func TestSetsidGrandchildGone(t *testing.T) {
 	testutil.NeedTool(t, "setsid")
-	frames := testFrames(t, 3)
+	turns := testTurns(3)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	b := startBot(t, shell(t)+" testdata/setsid.sh "+quoteArg(pidFile), Options{Deadline: answerDeadline})
-	for _, f := range frames {
-		wantTurn(t, b, f)
+	for _, turn := range turns {
+		wantTurn(t, b, turn)
 	}
 	waitFile(t, pidFile)
 	data, err := os.ReadFile(pidFile)

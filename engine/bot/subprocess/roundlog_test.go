@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rewind-game/rewind/engine/bot"
 )
 
 // wantRoundLog is what testdata/logger.py writes to stderr when asked for
@@ -24,43 +22,43 @@ func wantRoundLog(t int) string {
 
 // TestRoundLog: RoundLog holds exactly what the bot wrote to stderr while
 // it was asked for the round's commands, nothing on silent rounds, and a
-// log over bot.MaxRoundLog is cut and marked; the stderr log file still
+// log over MaxRoundLog is cut and marked; the stderr log file still
 // gets everything.
 func TestRoundLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "stderr.log")
 	b := startBot(t, python(t)+" "+quoteArg(filepath.Join("testdata", "logger.py")), Options{Deadline: answerDeadline, StderrLog: logPath})
-	for _, f := range testFrames(t, 10) {
-		if _, err := b.Commands(f); err != nil {
-			t.Fatalf("turn %d: %v", f.Turn, err)
+	for _, turn := range testTurns(10) {
+		if _, err := ask(b, turn); err != nil {
+			t.Fatalf("turn %d: %v", turn, err)
 		}
 		got := b.RoundLog()
-		if len(got) > bot.MaxRoundLog {
-			t.Fatalf("turn %d: log of %d bytes", f.Turn, len(got))
+		if len(got) > MaxRoundLog {
+			t.Fatalf("turn %d: log of %d bytes", turn, len(got))
 		}
-		if f.Turn == 5 {
+		if turn == 5 {
 			n := bytes.Count(got, []byte("x"))
 			want := strings.Repeat("x", n) + fmt.Sprintf("\n… [%d bytes cut]\n", 20000-n)
-			if string(got) != want || n < bot.MaxRoundLog-64 {
+			if string(got) != want || n < MaxRoundLog-64 {
 				t.Fatalf("turn 5: log %q...%q (%d bytes), want %d x and the marker", got[:8], got[max(0, len(got)-30):], len(got), n)
 			}
 			continue
 		}
-		if string(got) != wantRoundLog(f.Turn) {
-			t.Fatalf("turn %d: log %q, want %q", f.Turn, got, wantRoundLog(f.Turn))
+		if string(got) != wantRoundLog(turn) {
+			t.Fatalf("turn %d: log %q, want %q", turn, got, wantRoundLog(turn))
 		}
-		if wantRoundLog(f.Turn) == "" && got != nil {
-			t.Fatalf("turn %d: empty log is not nil", f.Turn)
+		if wantRoundLog(turn) == "" && got != nil {
+			t.Fatalf("turn %d: empty log is not nil", turn)
 		}
 	}
 }
 
 // TestCutLog: the marker counts the bytes cut, the result never exceeds
-// bot.MaxRoundLog and is not cut inside a UTF-8 sequence.
+// MaxRoundLog and is not cut inside a UTF-8 sequence.
 func TestCutLog(t *testing.T) {
-	for _, total := range []int64{bot.MaxRoundLog + 1, bot.MaxRoundLog + 100, 1 << 20, 1 << 40} {
-		kept := bytes.Repeat([]byte("é"), bot.MaxRoundLog/2)
+	for _, total := range []int64{MaxRoundLog + 1, MaxRoundLog + 100, 1 << 20, 1 << 40} {
+		kept := bytes.Repeat([]byte("é"), MaxRoundLog/2)
 		got := cutLog(nil, kept, total)
-		if len(got) > bot.MaxRoundLog {
+		if len(got) > MaxRoundLog {
 			t.Fatalf("total %d: %d bytes", total, len(got))
 		}
 		i := bytes.LastIndex(got, []byte("\n… ["))

@@ -10,10 +10,11 @@ import (
 )
 
 // generic reports whether the bot plays a game through the seam: any
-// ruleset but ColorfightII, whose messages are its own.
+// game it was created for (Options.Game) but "", a game whose messages
+// are its own and do not name it (ColorfightII's: bot.NewSubprocess).
 func (b *Bot) generic() bool {
 	switch b.opts.Game {
-	case "", GameColorfight2:
+	case "":
 		return false
 	}
 	return true
@@ -42,7 +43,7 @@ func validGameID(id string) bool {
 // a string element as its text, any other JSON value as its JSON text
 // (docs/bot-protocol.md, "Any game"). The state is the game's own
 // observation (engine.Observer); a game without one sends none. The
-// error contract is Commands'.
+// error contract is Bot's.
 func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
 	return b.Prepare(g, p)()
 }
@@ -54,7 +55,7 @@ func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
 // bots at once.
 func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
 	if !b.generic() {
-		err := fmt.Errorf("bot: %q was created for %s, not a game played through the seam", b.command, b.opts.Game)
+		err := fmt.Errorf("bot: %q was created for %q, not a game played through the seam", b.command, b.opts.Game)
 		return func() ([]string, error) { return nil, err }
 	}
 	msg := appendSeamTurn(nil, g, p, b.opts)
@@ -110,18 +111,18 @@ func unquoteStrings(cmds []string) {
 }
 
 // Exchange sends msg, a turn message of the game's own (one line ending in
-// a newline: Monad's, docs/bot-protocol.md), and returns the reply's
-// commands for turn, as Commands does: a game outside the seam that keeps
-// its own messages builds them (engine/monad.AppendBotTurn) and its
-// adapter (engine/bot/monadbot.Subprocess) exchanges them here. The error
-// contract is Commands'.
+// a newline: ColorfightII's, docs/bot-protocol.md), and returns the
+// commands of the bot's reply to turn, each kept as its JSON text: a game
+// outside the seam builds its messages (colorfight2.AppendBotTurn) and
+// its adapter (bot.NewSubprocess) exchanges them here. The error contract
+// is Bot's; msg is not retained.
 func (b *Bot) Exchange(turn int, msg []byte) ([]string, error) {
 	b.ownMessages = true
 	return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
 }
 
-// Game returns the game the bot was created for (Options.Game; "" is
-// ColorfightII).
+// Game returns the game the bot was created for (Options.Game; "" for a
+// game whose messages do not name it).
 func (b *Bot) Game() string { return b.opts.Game }
 
 // Deadline returns the bot's answer deadline per turn (Options.Deadline,

@@ -1,8 +1,13 @@
 // Package subprocess runs bots as child processes: a player implemented by
 // any program that speaks the JSON-lines protocol of docs/bot-protocol.md on
 // its stdin and stdout. This package is the runner side's reference
-// implementation of that protocol; the pure built-in strategies stay in
-// engine/bot.
+// implementation of that protocol's transport, timing, limits, failures and
+// logs, for any game: a game played through the seam is asked with Play
+// (with the generic turn message, or the game's own: engine.Messenger); a
+// game outside the seam builds its messages and is asked with Exchange
+// through its adapter (ColorfightII's bot.NewSubprocess in engine/bot).
+// It names no game: the built-in strategies and the games' messages live
+// with their games.
 //
 // The operating-system part is small and lives in build-tagged files: on
 // Unix a bot runs in its own process group, which is killed as a whole
@@ -27,9 +32,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
-
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
 // ProtocolVersion is the version of the bot protocol sent in the start
@@ -55,6 +57,9 @@ const (
 	// MaxStderrLogBytes bounds what is written to Options.StderrLog; the
 	// rest of the bot's stderr is read and discarded.
 	MaxStderrLogBytes = 16 << 20
+	// MaxRoundLog bounds one round's log (RoundLog), the cut marker
+	// included: the limit of every game's bot logs.
+	MaxRoundLog = 4096
 	// closeGrace is how long Close waits after closing the bot's stdin
 	// before killing its process tree.
 	closeGrace = 100 * time.Millisecond
@@ -76,7 +81,7 @@ var (
 	// is discarded when it arrives. The bot stays usable.
 	ErrTimeout = errors.New("bot timed out")
 	// ErrBotExited: the process exited, crashed or closed its pipes. The
-	// error is permanent: every later Commands call returns the same error.
+	// error is permanent: every later exchange returns the same error.
 	ErrBotExited = errors.New("bot exited")
 	// ErrBadReply: the reply line is not a JSON object with a "cmd_list"
 	// array of strings, or echoes a turn from the future. The bot stays
@@ -91,7 +96,7 @@ var (
 // Options configures a subprocess bot. The zero value is usable.
 type Options struct {
 	// Deadline is the time the bot has to answer each turn message,
-	// counted from the moment Commands is called (writing the message
+	// counted from the moment it is asked for commands (writing the message
 	// included). Zero means DefaultDeadline.
 	Deadline time.Duration
 	// StartupGrace is added to the deadline of the first turn only, to
@@ -108,37 +113,33 @@ type Options struct {
 	MaxLineBytes int
 	// Dir is the bot's working directory; empty means the runner's.
 	Dir string
-	// MaxTurn is the game's max_turn, sent to the bot in "info". Zero
-	// means colorfight2.DefaultMaxTurn for ColorfightII; a Monad bot
-	// needs it.
+	// MaxTurn is the game's turn limit, sent to the bot as "max_turn" in
+	// the start message. It is the caller's to give (a game's default is
+	// its own); a Monad bot needs it.
 	MaxTurn int
-	// Game is the game the bot plays: "" (or GameColorfight2) for
-	// ColorfightII, GameMonad for Monad (used through
-	// engine/bot/monadbot.Subprocess), or another registered game's id
-	// (used through Play).
+	// Game is the game the bot plays: a ruleset's id, played through
+	// Play, named in the start message; its replies' commands may be any
+	// JSON value. Empty is a game whose messages do not name it, and
+	// whose commands are strings (ColorfightII's, through
+	// bot.NewSubprocess): its start message has no "game" nor "player".
 	Game string
 }
 
-// Games a subprocess bot can play (Options.Game).
-const (
-	GameColorfight2 = "colorfight2"
-	GameMonad       = "monad"
-)
-
-// Bot is a bot.Bot played by a subprocess speaking the JSON-lines protocol
-// of docs/bot-protocol.md on its stdin and stdout.
+// Bot is a player played by a subprocess speaking the JSON-lines protocol
+// of docs/bot-protocol.md on its stdin and stdout. A game's adapter makes
+// it the game's bot (bot.NewSubprocess, match.SubprocessPlayer).
 //
 // Contracts:
 //   - Start launches the process in its own process tree (a process group
 //     on Unix, a Job Object on Windows) and sends the start message.
-//     Commands sends one turn message and waits at most the deadline for
-//     one reply line. Close closes the bot's stdin, waits 100ms, kills the
-//     whole process tree (SIGKILL to the group; terminating the job),
-//     reaps it and releases every goroutine, pipe and file. Close is
-//     idempotent.
+//     Each exchange (Play, Exchange) sends one turn message and waits at
+//     most the deadline for one reply line. Close closes the bot's stdin,
+//     waits 100ms, kills the whole process tree (SIGKILL to the group;
+//     terminating the job), reaps it and releases every goroutine, pipe
+//     and file. Close is idempotent.
 //   - Failures are returned as errors wrapping ErrTimeout, ErrBadReply,
 //     ErrFlood (the bot stays usable: next round is answered normally) or
-//     ErrBotExited (permanent: every later Commands returns the same error
+//     ErrBotExited (permanent: every later exchange returns the same error
 //     at once). A failing round always returns nil commands. Nothing
 //     panics on any bot output.
 //   - Replies are matched to turns: a reply that arrives after its
@@ -157,7 +158,7 @@ const (
 //     they inherit, killed and reaped with the group; and the bot dies with
 //     the runner (Pdeathsig). Elsewhere they escape.
 //
-// Like every bot.Bot, a Bot is not safe for concurrent use; the background
+// Like every bot, a Bot is not safe for concurrent use; the background
 // goroutines are internal.
 type Bot struct {
 	command string
@@ -194,7 +195,7 @@ type Bot struct {
 	fatal      error // permanent error (process gone)
 
 	// Round logs (RoundLog): copyStderr appends the bot's stderr to
-	// pending (at most bot.MaxRoundLog bytes kept, pendingTotal counted);
+	// pending (at most MaxRoundLog bytes kept, pendingTotal counted);
 	// exchange empties it when it sends a turn message and takes it into
 	// roundLog when the reply or the deadline comes. syncStderr makes
 	// copyStderr read what the pipe holds first (syncSeq/syncAck).
@@ -217,11 +218,6 @@ type lineEvent struct {
 	line  []byte
 	flood bool // the line exceeded MaxLineBytes; line is an excerpt
 }
-
-var (
-	_ bot.Bot    = (*Bot)(nil)
-	_ bot.Logger = (*Bot)(nil)
-)
 
 // New prepares a bot running command, a command line split into words on
 // spaces and tabs with simple quoting ('single quotes' keep everything
@@ -250,16 +246,8 @@ func New(command string, opts Options) (*Bot, error) {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
 	switch opts.Game {
-	case "", GameColorfight2:
-		if opts.MaxTurn <= 0 {
-			opts.MaxTurn = colorfight2.DefaultMaxTurn
-		}
-	case GameMonad:
-		// Monad's turn limit is the caller's to give (its default is its
-		// ruleset's, engine/monad).
-		if opts.MaxTurn <= 0 {
-			return nil, fmt.Errorf("bot: a %s bot needs Options.MaxTurn", opts.Game)
-		}
+	case "":
+		// A game with its own messages: its adapter gives MaxTurn.
 	default:
 		if !validGameID(opts.Game) {
 			return nil, fmt.Errorf("bot: unknown game %q", opts.Game)
@@ -436,16 +424,36 @@ func (b *Bot) Start(uid int, seed uint64) (err error) {
 	}
 
 	// The start message is written in the background like every message;
-	// a bot that died at once or does not read is reported by Commands,
-	// like any other round failure.
-	if b.generic() {
-		b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"game":%s,"uid":%d,"player":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
-			ProtocolVersion, strconv.Quote(b.opts.Game), uid, uid-1, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
-		return nil
-	}
-	b.send(fmt.Appendf(nil, `{"type":"start","protocol":%d,"uid":%d,"seed":%d,"max_turn":%d,"deadline_ms":%d}`+"\n",
-		ProtocolVersion, uid, seed, b.opts.MaxTurn, b.opts.Deadline.Milliseconds()))
+	// a bot that died at once or does not read is reported by the first
+	// exchange, like any other round failure.
+	b.send(appendStart(nil, uid, seed, b.opts))
 	return nil
+}
+
+// appendStart appends the start message of a bot playing as uid
+// (docs/bot-protocol.md, "start"): one line, with its newline. A bot
+// created for a game (Options.Game) is also told the game and its 0-based
+// player, uid-1.
+func appendStart(b []byte, uid int, seed uint64, o Options) []byte {
+	b = append(b, `{"type":"start","protocol":`...)
+	b = strconv.AppendInt(b, ProtocolVersion, 10)
+	if o.Game != "" {
+		b = append(b, `,"game":`...)
+		b = strconv.AppendQuote(b, o.Game)
+	}
+	b = append(b, `,"uid":`...)
+	b = strconv.AppendInt(b, int64(uid), 10)
+	if o.Game != "" {
+		b = append(b, `,"player":`...)
+		b = strconv.AppendInt(b, int64(uid-1), 10)
+	}
+	b = append(b, `,"seed":`...)
+	b = strconv.AppendUint(b, seed, 10)
+	b = append(b, `,"max_turn":`...)
+	b = strconv.AppendInt(b, int64(o.MaxTurn), 10)
+	b = append(b, `,"deadline_ms":`...)
+	b = strconv.AppendInt(b, o.Deadline.Milliseconds(), 10)
+	return append(b, "}\n"...)
 }
 
 func (b *Bot) startFailed(err error) error {
@@ -471,7 +479,7 @@ func (b *Bot) send(msg []byte) {
 
 // writeLoop writes the messages handed to it by send to the bot's stdin,
 // reporting each write's result on b.written. A write blocks for as long as
-// the bot does not read; Commands waits for it no longer than its deadline,
+// the bot does not read; an exchange waits for it no longer than its deadline,
 // and the rest of the message is delivered before the next one. Close
 // unblocks a pending write by closing the pipe.
 func (b *Bot) writeLoop() {
@@ -559,7 +567,7 @@ func (b *Bot) copyStderr() {
 			}
 		}
 		b.logMu.Lock()
-		if k := min(len(p), bot.MaxRoundLog-len(b.pending)); k > 0 {
+		if k := min(len(p), MaxRoundLog-len(b.pending)); k > 0 {
 			b.pending = append(b.pending, p[:k]...)
 		}
 		b.pendingTotal += int64(len(p))
@@ -621,8 +629,8 @@ func (b *Bot) syncStderr() {
 }
 
 // takeLog empties the pending round log into dst: what was kept, and when
-// the bot wrote more than bot.MaxRoundLog bytes, its head and a line
-// "… [N bytes cut]", bot.MaxRoundLog bytes in all. nil when the bot wrote
+// the bot wrote more than MaxRoundLog bytes, its head and a line
+// "… [N bytes cut]", MaxRoundLog bytes in all. nil when the bot wrote
 // nothing.
 func (b *Bot) takeLog(dst []byte) []byte {
 	b.logMu.Lock()
@@ -636,13 +644,13 @@ func (b *Bot) takeLog(dst []byte) []byte {
 }
 
 // cutLog appends to dst the round log of a bot that wrote total bytes to
-// stderr, of which kept are the first ones (at most bot.MaxRoundLog).
+// stderr, of which kept are the first ones (at most MaxRoundLog).
 func cutLog(dst, kept []byte, total int64) []byte {
-	if total <= int64(len(kept)) && len(kept) <= bot.MaxRoundLog {
+	if total <= int64(len(kept)) && len(kept) <= MaxRoundLog {
 		return append(dst, kept...)
 	}
 	// The marker is at most as long as with total bytes cut.
-	room := bot.MaxRoundLog - len(fmt.Sprintf("\n… [%d bytes cut]\n", total))
+	room := MaxRoundLog - len(fmt.Sprintf("\n… [%d bytes cut]\n", total))
 	keep := min(len(kept), room)
 	for keep > 0 && keep < len(kept) && !utf8.RuneStart(kept[keep]) {
 		keep--
@@ -655,10 +663,10 @@ func cutLog(dst, kept []byte, total int64) []byte {
 }
 
 // RoundLog returns what the bot wrote to stderr while it was last asked
-// for commands — from the moment Commands sent the turn message to the
-// reply or the deadline —, cut past bot.MaxRoundLog bytes (see
-// bot.Logger); nil when it wrote nothing. It is valid until the next
-// Commands call.
+// for commands — from the moment the exchange sent the turn message to
+// the reply or the deadline —, cut past MaxRoundLog bytes: a longer log
+// keeps its head and ends in a line "… [N bytes cut]". nil when it wrote
+// nothing. It is valid until the next exchange.
 func (b *Bot) RoundLog() []byte { return b.roundLog }
 
 // wait waits for the bot process, then kills and reaps what is left of its
@@ -689,16 +697,10 @@ func (b *Bot) exitError(cause error) error {
 	}
 }
 
-// Commands sends the turn message for frame f and returns the commands of
-// the bot's reply. See Bot for the error contract; on error the commands
-// are nil. f is encoded before Commands returns and not retained.
-func (b *Bot) Commands(f *colorfight2.Frame) ([]string, error) {
-	return b.exchange(f.Turn, func(buf []byte) []byte { return appendTurn(buf, f, b.uid, b.opts) })
-}
-
 // exchange sends the turn message that encode appends to a buffer and
-// waits for the reply to turn (see Commands); what the bot writes to
-// stderr meanwhile becomes the round log.
+// waits for the reply to turn; what the bot writes to stderr meanwhile
+// becomes the round log. See Bot for the error contract; on error the
+// commands are nil.
 func (b *Bot) exchange(turn int, encode func([]byte) []byte) ([]string, error) {
 	b.syncStderr()
 	b.logMu.Lock() // written between rounds: not this round's
@@ -723,7 +725,7 @@ func (b *Bot) exchangeTurn(turn int, encode func([]byte) []byte) ([]string, erro
 		return nil, fmt.Errorf("%w: bot was closed", ErrBotExited)
 	}
 	if !b.started {
-		return nil, fmt.Errorf("bot: Commands before Start")
+		return nil, fmt.Errorf("bot: asked for commands before Start")
 	}
 	d := b.opts.Deadline
 	if b.turns == 0 {
@@ -829,7 +831,7 @@ func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err
 	if len(bytes.TrimSpace(ev.line)) == 0 {
 		return nil, true, nil // blank lines are ignored
 	}
-	cmds, echo, err := parseReply(ev.line, b.generic())
+	cmds, echo, err := parseReply(ev.line, b.opts.Game != "")
 	if err == nil && b.generic() && !b.ownMessages {
 		unquoteStrings(cmds)
 	}
@@ -898,9 +900,10 @@ type reply struct {
 // parseReply decodes a reply line. echo is the "turn" field, or -1. Errors
 // wrap ErrBadReply or ErrFlood.
 //
-// With objects set (Monad), the elements of cmd_list may be any JSON
-// value: each element's JSON text is one command, for the ruleset's parser
-// to accept or reject on its own.
+// With objects set (a bot created for a game: Options.Game), the elements
+// of cmd_list may be any JSON value: each element's JSON text is one
+// command, for the ruleset's parser to accept or reject on its own.
+// Without, every element must be a string, its text the command.
 func parseReply(line []byte, objects bool) (cmds []string, echo int, err error) {
 	echo = -1
 	var r reply
@@ -962,110 +965,6 @@ func excerpt(b []byte) string {
 		cut--
 	}
 	return strconv.Quote(string(b[:cut])) + "..."
-}
-
-// appendTurn appends the turn message for f (one line, with its newline).
-func appendTurn(b []byte, f *colorfight2.Frame, uid int, o Options) []byte {
-	b = append(b, `{"type":"turn","turn":`...)
-	b = strconv.AppendInt(b, int64(f.Turn), 10)
-	b = append(b, `,"uid":`...)
-	b = strconv.AppendInt(b, int64(uid), 10)
-	b = append(b, `,"info":{"max_turn":`...)
-	b = strconv.AppendInt(b, int64(o.MaxTurn), 10)
-	b = append(b, `,"width":`...)
-	b = strconv.AppendInt(b, int64(f.Width), 10)
-	b = append(b, `,"height":`...)
-	b = strconv.AppendInt(b, int64(f.Height), 10)
-	b = append(b, `,"deadline_ms":`...)
-	b = strconv.AppendInt(b, o.Deadline.Milliseconds(), 10)
-	b = append(b, `},"users":{`...)
-	for i := range f.Users {
-		u := &f.Users[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, u.UID, 10)
-		b = append(b, `":{"uid":`...)
-		b = strconv.AppendInt(b, u.UID, 10)
-		b = append(b, `,"username":`...)
-		name, _ := json.Marshal(u.Username) // cannot fail for a string
-		b = append(b, name...)
-		b = append(b, `,"energy":`...)
-		b = strconv.AppendInt(b, u.Energy, 10)
-		b = append(b, `,"gold":`...)
-		b = strconv.AppendInt(b, u.Gold, 10)
-		b = append(b, `,"dead":`...)
-		b = strconv.AppendBool(b, u.Dead)
-		b = append(b, `,"energy_source":`...)
-		b = strconv.AppendInt(b, u.EnergySource, 10)
-		b = append(b, `,"gold_source":`...)
-		b = strconv.AppendInt(b, u.GoldSource, 10)
-		b = append(b, `,"tech_level":`...)
-		b = strconv.AppendInt(b, u.TechLevel, 10)
-		b = append(b, `,"tax_level":`...)
-		b = strconv.AppendInt(b, u.TaxLevel, 10)
-		b = append(b, `,"tax_amount":`...)
-		b = strconv.AppendInt(b, u.TaxAmount, 10)
-		b = append(b, `,"building_number":{`...)
-		first := true
-		for _, bt := range u.BuildingOrder {
-			if bt == colorfight2.BuildingNone || bt >= colorfight2.NumBuildings {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, '"')
-			b = append(b, bt.Key()...)
-			b = append(b, `":`...)
-			b = strconv.AppendInt(b, u.Buildings[bt], 10)
-		}
-		b = append(b, `},"cell_number":`...)
-		b = strconv.AppendInt(b, u.CellNumber, 10)
-		b = append(b, '}')
-	}
-	b = append(b, `},"game_map":{"headers":["attack_cost","force_field","building","gold","energy","owner","position","natural_gold","natural_energy","natural_cost"],"data":[`...)
-	for y := 0; y < f.Height; y++ {
-		if y > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for x := 0; x < f.Width; x++ {
-			if x > 0 {
-				b = append(b, ',')
-			}
-			c := &f.Cells[y*f.Width+x]
-			b = append(b, '[')
-			b = strconv.AppendInt(b, c.AttackCost, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.ForceField, 10)
-			b = append(b, `,["`...)
-			b = append(b, c.Building.Letter())
-			b = append(b, `",`...)
-			b = strconv.AppendInt(b, c.Level, 10)
-			b = append(b, "],"...)
-			b = strconv.AppendInt(b, c.Gold, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Energy, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Owner, 10)
-			b = append(b, ",["...)
-			b = strconv.AppendInt(b, c.X, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Y, 10)
-			b = append(b, "],"...)
-			b = strconv.AppendInt(b, c.NaturalGold, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.NaturalEnergy, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.NaturalCost, 10)
-			b = append(b, ']')
-		}
-		b = append(b, ']')
-	}
-	return append(b, "]}}\n"...)
 }
 
 // Close ends the bot: it closes the bot's stdin (the signal to exit), waits
