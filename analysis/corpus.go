@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
@@ -35,29 +33,22 @@ func AnalyzeFile(path string) (*Analysis, error) {
 	return a, nil
 }
 
-// Game is one replay of a corpus: its analysis, or why it has none. A
-// ColorfightII game has Analysis, a Monad game (a Monad .rwd or a
-// reference log) Monad; a failed game neither, and Err. The Analysis of a
-// corpus game keeps its summary, players and round count but not their
-// per-round series or events (Player.Series and Events are nil); its
-// Monad analysis keeps its metadata, names, turns, ranking, winner and
-// Final but not its Series, Events or Leader: a corpus costs
-// O(games × players), not O(games × players × rounds).
+// Game is one ColorfightII replay of a corpus: its analysis, or why it
+// has none (Err). The Analysis of a corpus game keeps its summary,
+// players and round count but not their per-round series or events
+// (Player.Series and Events are nil): a corpus costs O(games × players),
+// not O(games × players × rounds). Other games' corpora are GenericFile.
 type Game struct {
 	Path     string
 	Analysis *Analysis
-	Monad    *MonadAnalysis
 	Err      error
 }
 
-// Ruleset returns the id of the game's ruleset (replay.RulesetColorfight2
-// or monad.RulesetID), "" for a game that failed.
+// Ruleset returns the id of the game's ruleset (replay.RulesetColorfight2),
+// "" for a game that failed.
 func (g *Game) Ruleset() string {
-	switch {
-	case g.Analysis != nil:
+	if g.Analysis != nil {
 		return replay.RulesetColorfight2
-	case g.Monad != nil:
-		return monad.RulesetID
 	}
 	return ""
 }
@@ -65,9 +56,9 @@ func (g *Game) Ruleset() string {
 // ReplayFiles lists the replays directly in dir, sorted: every .rwd and
 // .cfr file (whichever game it holds; one that is no replay fails when
 // analysed, and is reported), and every other regular file whose content
-// is a Monad reference log (source.IsMonadLog: replay.json, .mp.gz), which
-// are found by content, not name, so other files are left out unread but
-// for their first 64 KiB.
+// a registered stream format claims (source.StreamFormatOf: a Skyport
+// .jsn, a Monad reference log), found by content, not name, so other
+// files are left out unread but for their first source.SniffBytes.
 func ReplayFiles(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -79,7 +70,7 @@ func ReplayFiles(dir string) ([]string, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isMonadLogFile(path) || slices.Contains(source.StreamExts(), ext) {
+		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isStreamFormatFile(path) {
 			files = append(files, path)
 		}
 	}
@@ -87,10 +78,36 @@ func ReplayFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
+// analyzeCorpusFile analyzes one file of a corpus and drops what a
+// corpus does not keep (see Game).
+func analyzeCorpusFile(path string) Game {
+	a, err := AnalyzeFile(path)
+	if a != nil {
+		for _, p := range a.Players {
+			p.Series = nil
+		}
+		a.Events = nil
+	}
+	return Game{Path: path, Analysis: a, Err: err}
+}
+
+// isStreamFormatFile reports whether a registered stream format claims the
+// file at path by its first bytes.
+func isStreamFormatFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	prefix := make([]byte, source.SniffBytes)
+	n, _ := io.ReadFull(f, prefix)
+	_, ok := source.StreamFormatOf(prefix[:n])
+	return ok
+}
+
 // AnalyzeFiles analyzes every file, parallel at a time (at least 1), and
 // returns them in the order given, each without its series (see Game): at
-// most parallel whole analyses are in memory at once. A Monad replay
-// (source.IsMonadFile) is analysed by AnalyzeMonadFile, any other by
+// most parallel whole analyses are in memory at once, each by
 // AnalyzeFile. done, if set, is called (serialized) after each file.
 func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 	return AnalyzeFilesCached(files, parallel, done, nil)
@@ -114,16 +131,13 @@ func (g *Game) Cacheable() bool {
 		return false
 	case g.Analysis != nil:
 		return g.Analysis.Truncated == nil
-	case g.Monad != nil:
-		return g.Monad.Truncated == nil
 	}
 	return false
 }
 
 // corpusJSON is the stored form of a cacheable Game.
 type corpusJSON struct {
-	Analysis *Analysis      `json:"a,omitempty"`
-	Monad    *MonadAnalysis `json:"m,omitempty"`
+	Analysis *Analysis `json:"a,omitempty"`
 }
 
 // EncodeGame returns a cacheable game's stored form (JSON).
@@ -131,7 +145,7 @@ func EncodeGame(g Game) ([]byte, error) {
 	if !g.Cacheable() {
 		return nil, fmt.Errorf("%s: not cacheable", g.Path)
 	}
-	return json.Marshal(corpusJSON{Analysis: g.Analysis, Monad: g.Monad})
+	return json.Marshal(corpusJSON{Analysis: g.Analysis})
 }
 
 // DecodeGame reads a game stored by EncodeGame, as the game of path.
@@ -140,15 +154,10 @@ func DecodeGame(path string, data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return Game{}, fmt.Errorf("%s: stored analysis: %w", path, err)
 	}
-	if (c.Analysis == nil) == (c.Monad == nil) {
+	if c.Analysis == nil {
 		return Game{}, fmt.Errorf("%s: stored analysis holds no game", path)
 	}
-	// A nil json.RawMessage comes back as "null": made nil again, so the
-	// game is the one stored.
-	if m := c.Monad; m != nil && m.Meta != nil && m.Meta.Header != nil && string(m.Meta.Header.CFRInfo) == "null" {
-		m.Meta.Header.CFRInfo = nil
-	}
-	return Game{Path: path, Analysis: c.Analysis, Monad: c.Monad}, nil
+	return Game{Path: path, Analysis: c.Analysis}, nil
 }
 
 // AnalyzeFilesCached is AnalyzeFiles taking from cache (when not nil) the
@@ -218,19 +227,16 @@ func (a *Analysis) GameResult(path string) match.GameResult {
 	return g
 }
 
-// Standings aggregates the analyzed games of one ruleset (its id:
-// replay.RulesetColorfight2 or monad.RulesetID) per bot, in the order
-// given, by match.Standings, as a tournament of that game does; games of
-// other rulesets, and games that failed, are left out.
+// Standings aggregates the analyzed ColorfightII games per bot, in the
+// order given, by match.Standings, as a ColorfightII tournament does;
+// games that failed are left out. (ruleset is replay.RulesetColorfight2;
+// other games' standings are GenericStandings.)
 func Standings(games []Game, ruleset string) []match.Standing {
 	var rs []match.GameResult
 	for i := range games {
 		g := &games[i]
-		switch {
-		case ruleset == replay.RulesetColorfight2 && g.Analysis != nil:
+		if ruleset == replay.RulesetColorfight2 && g.Analysis != nil {
 			rs = append(rs, g.Analysis.GameResult(g.Path))
-		case ruleset == monad.RulesetID && g.Monad != nil:
-			rs = append(rs, g.Monad.GameResult(i, g.Path))
 		}
 	}
 	return match.Standings(rs)
@@ -238,30 +244,25 @@ func Standings(games []Game, ruleset string) []match.Standing {
 
 // CorpusColumns are the columns of WriteCorpusCSV (docs/analysis-json.md,
 // "Corpus CSV"): "game" is the replay's file name and "ruleset" its game
-// (colorfight2 or monad); energy..stolen_out are ColorfightII's and empty
-// in a Monad row, units and hives Monad's and empty in a ColorfightII row.
+// (colorfight2).
 var CorpusColumns = []string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot", "gold", "cells",
-	"energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out", "units", "hives"}
+	"energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out"}
 
-// WriteCorpusCSV writes one row per (game, player) of the analyzed games,
-// best rank first within a game; failed games are left out. A Monad row's
-// rounds are its turns, its uid the player number + 1 (the uid its .rwd
-// records), its gold the player's final resources.
+// WriteCorpusCSV writes one row per (game, player) of the analyzed
+// ColorfightII games, best rank first within a game; failed games are
+// left out.
 func WriteCorpusCSV(w io.Writer, games []Game) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CorpusColumns)
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, g := range games {
-		if g.Monad != nil {
-			writeMonadCorpusRows(cw, g.Path, g.Monad)
-		}
 		a := g.Analysis
 		if a == nil {
 			continue
 		}
 		for _, s := range a.Summary.Ranking {
 			cw.Write([]string{filepath.Base(g.Path), replay.RulesetColorfight2, string(a.Format), strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
-				s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut), "", ""})
+				s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut)})
 		}
 	}
 	cw.Flush()

@@ -13,6 +13,14 @@ import (
 	"github.com/rewind-game/rewind/replay/source"
 )
 
+// Series is one per-player per-round series of an analysis.
+type Series struct {
+	// Metric names the series (snake_case), its unit and kind.
+	Metric engine.Metric
+	// Values[player][round], round 0..Rounds.
+	Values [][]int64
+}
+
 // The generic analysis: one pass over any game's source.Stream, read
 // through the seam only (the metrics a ruleset declares, the events it
 // reports, its ranking, the commands, faults and errors of each round),

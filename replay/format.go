@@ -24,7 +24,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/monad"
 )
 
 // Magic opens every .rwd file.
@@ -51,16 +50,13 @@ const VersionText = 3
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
 // registered in engine/rulesets. The empty codec is the ruleset's own
-// compact record (ColorfightII's or Monad's).
+// compact record (ColorfightII's, or another's through engine.Codec).
 const CodecText = "text"
 
-// RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2;
-// RulesetMonad is Monad's (engine/monad).
+// RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2.
 const (
 	RulesetColorfight2        = "colorfight2"
 	RulesetColorfight2Version = 2
-	RulesetMonad              = monad.RulesetID
-	RulesetMonadVersion       = monad.RulesetVersion
 )
 
 // Limits every reader enforces; a file exceeding one is rejected before
@@ -112,7 +108,7 @@ var (
 	ErrUnknownRecord = errors.New("replay: unknown record tag")
 	// ErrRuleset: the file is a recording of another ruleset than the
 	// reading code plays (a Monad recording given to Open, a ColorfightII
-	// one to OpenMonad).
+	// one to OpenSim).
 	ErrRuleset = errors.New("replay: recording of another ruleset")
 )
 
@@ -165,10 +161,6 @@ type Header struct {
 	// Parent is set for a game that plays on from another (rewind fork):
 	// its first Parent.Turn rounds are the parent's.
 	Parent *Parent
-	// Monad is set for a Monad recording (Ruleset RulesetMonad): its map
-	// is monad.GenerateMap(Monad.Seed, Monad.Uniform), Config is 20×20
-	// with MaxPlayer the number of players, and Seed and Map are nil.
-	Monad *MonadSetup
 	// Codec is the round record's codec: "" for the ruleset's own compact
 	// record (ColorfightII's, or the engine.Codec of another ruleset:
 	// Compact), CodecText for the generic one. Any header but a
@@ -183,25 +175,10 @@ type Header struct {
 	GameSeed uint64
 	Setup    []byte
 	// Logs is set when the file may hold the bots' round logs (log
-	// records, Round.Logs or MonadRound.Logs): a recording of either
+	// records, Round.Logs or TextRound.Logs): a recording of any
 	// game whose bots keep logs (bot.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
-}
-
-// MonadSetup is what a Monad game is drawn from besides its players.
-type MonadSetup struct {
-	Seed    int64 // the integer given to Python's random.seed
-	Uniform bool  // every cell starts with 20 resources
-}
-
-// MonadConfig returns the monad.Config of a Monad header.
-func (h *Header) MonadConfig() monad.Config {
-	c := monad.Config{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
-	if h.Monad != nil {
-		c.Seed, c.Uniform = h.Monad.Seed, h.Monad.Uniform
-	}
-	return c
 }
 
 // Parent names the game a fork plays on from.
@@ -296,15 +273,9 @@ type headerJSON struct {
 	CFRGameID *string     `json:"cfr_game_id,omitempty"`
 	Import    *importJSON `json:"import,omitempty"`
 	Parent    *parentJSON `json:"parent,omitempty"`
-	Monad     *monadJSON  `json:"monad,omitempty"`
 	Codec     string      `json:"codec,omitempty"`
 	GameSeed  *uint64     `json:"seed,omitempty"`
 	Setup     []byte      `json:"setup,omitempty"`
-}
-
-type monadJSON struct {
-	Seed    int64 `json:"seed"`
-	Uniform bool  `json:"uniform,omitempty"`
 }
 
 type parentJSON struct {
@@ -350,9 +321,6 @@ func (h *Header) toJSON() headerJSON {
 	}
 	if h.Parent != nil {
 		j.Parent = &parentJSON{Source: h.Parent.Source, SHA256: h.Parent.SHA256, Turn: h.Parent.Turn}
-	}
-	if h.Monad != nil {
-		j.Monad = &monadJSON{Seed: h.Monad.Seed, Uniform: h.Monad.Uniform}
 	}
 	if h.Codec != "" {
 		seed := h.GameSeed
@@ -405,9 +373,6 @@ func (h *Header) validate() error {
 	if h.Seed == nil && h.Map == nil {
 		return errors.New("neither a map seed nor an explicit map")
 	}
-	if h.Monad != nil {
-		return errors.New("a monad setup in a colorfight2 header")
-	}
 	if h.Map != nil && (h.Map.Width != c.Width || h.Map.Height != c.Height) {
 		return errors.New("map size does not match config")
 	}
@@ -421,35 +386,4 @@ func OfficialInfo(c colorfight2.Config, gameID string) json.RawMessage {
 	id, _ := json.Marshal(gameID)
 	return json.RawMessage(fmt.Sprintf(`{"max_turn":%d,"max_player":%d,"width":%d,"height":%d,"round_time":1,"start_count_down":1,"allow_manual_mode":true,"game_id":%s,"replay_version":2,"game_version":2}`,
 		c.MaxTurn, c.MaxPlayer, c.Width, c.Height, id))
-}
-
-// MonadHeader returns the header of a Monad recording of cfg with these
-// players (names and bots in player order; homes are Monad's start cells).
-// A player count outside 1..monad.MaxPlayers gives a header without
-// players, which NewMonadWriter refuses.
-func MonadHeader(cfg monad.Config, names, bots []string) Header {
-	h := Header{
-		Ruleset: RulesetMonad, RulesetVersion: RulesetMonadVersion,
-		Config: colorfight2.Config{Width: monad.Width, Height: monad.Height, MaxTurn: cfg.MaxTurns, MaxPlayer: cfg.Players},
-		Monad:  &MonadSetup{Seed: cfg.Seed, Uniform: cfg.Uniform},
-	}
-	h.Setup, _ = json.Marshal(monadJSON{Seed: cfg.Seed, Uniform: cfg.Uniform})
-	if h.Config.MaxTurn == 0 {
-		h.Config.MaxTurn = monad.DefaultMaxTurns
-	}
-	if cfg.Players < 1 || cfg.Players > monad.MaxPlayers {
-		return h // no players: NewMonadWriter refuses it
-	}
-	for i := 0; i < cfg.Players; i++ {
-		sp := monad.StartPositions[cfg.Players-1][i]
-		p := Player{UID: i + 1, Home: colorfight2.Point{X: sp[0], Y: sp[1]}}
-		if i < len(names) {
-			p.Name = names[i]
-		}
-		if i < len(bots) {
-			p.Bot = bots[i]
-		}
-		h.Players = append(h.Players, p)
-	}
-	return h
 }

@@ -175,9 +175,6 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Parent = &Parent{Source: hj.Parent.Source, SHA256: hj.Parent.SHA256, Turn: hj.Parent.Turn}
 	}
-	if hj.Monad != nil {
-		h.Monad = &MonadSetup{Seed: hj.Monad.Seed, Uniform: hj.Monad.Uniform}
-	}
 	if h.Compact() {
 		// The setup of a ruleset's own codec is the object under its ID.
 		var keys map[string]json.RawMessage
@@ -331,10 +328,6 @@ type Reader struct {
 	rawLeft int
 	lastRaw string
 	rawBuf  []byte
-	// monad is set for a Monad recording: its rounds are read by
-	// NextMonad into mround.
-	monad  bool
-	mround MonadRound
 	// text is set for a file of the generic codec: its rounds are read
 	// by NextText into tround.
 	text   bool
@@ -356,7 +349,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{src: r, hdr: h, bodyOff: off, monad: h.Ruleset == RulesetMonad && h.Codec == "", text: h.Codec != ""}
+	rd := &Reader{src: r, hdr: h, bodyOff: off, text: h.Codec != ""}
 	if h.Compact() {
 		rd.codec, _ = compactCodec(h.Ruleset) // validated by readHeader
 	}
@@ -459,7 +452,7 @@ func (r *Reader) Next() (*Round, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.monad || r.text {
+	if r.text || r.codec != nil {
 		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not ColorfightII's: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
 	rd := &r.round
@@ -536,7 +529,7 @@ func (r *Reader) Next() (*Round, error) {
 }
 
 // readLogs reads a log record after its tag into *logs (Round.Logs or
-// MonadRound.Logs): a count, then per entry a uid (increasing,
+// TextRound.Logs): a count, then per entry a uid (increasing,
 // 1..players), a length (1..MaxRoundLogBytes) and the bytes.
 // roundLogs reads the log record that may stand before a round (a file
 // whose header says it holds logs) into logs, cleared first, and returns
@@ -886,9 +879,7 @@ func (r *Reader) Seek(turn int) error {
 	}
 	for r.turn < turn {
 		var err error
-		if r.monad {
-			_, err = r.NextMonad()
-		} else if r.text {
+		if r.text || r.codec != nil {
 			_, err = r.NextText()
 		} else {
 			_, err = r.Next()

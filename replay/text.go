@@ -116,14 +116,14 @@ func compactCodec(id string) (engine.Codec, error) {
 
 // headerKeys are the header JSON's own keys; a ruleset whose ID is one
 // cannot keep its setup under its ID.
-var headerKeys = []string{"ruleset", "ruleset_version", "width", "height", "max_turn", "max_player", "map_seed", "players", "created", "tool", "checkpoint_every", "cfr_info", "cfr_game_id", "import", "parent", "monad", "codec", "seed", "setup"}
+var headerKeys = []string{"ruleset", "ruleset_version", "width", "height", "max_turn", "max_player", "map_seed", "players", "created", "tool", "checkpoint_every", "cfr_info", "cfr_game_id", "import", "parent", "codec", "seed", "setup"}
 
-func headerKey(id string) bool { return slices.Contains(headerKeys, id) && id != RulesetMonad }
+func headerKey(id string) bool { return slices.Contains(headerKeys, id) }
 
 // appendSetupKey adds the setup of a compact header to its JSON object
 // hj under the ruleset's ID.
 func appendSetupKey(hj []byte, h *Header) []byte {
-	if !h.Compact() || h.Monad != nil || len(h.Setup) == 0 {
+	if !h.Compact() || len(h.Setup) == 0 {
 		return hj
 	}
 	id, _ := json.Marshal(h.Ruleset)
@@ -181,7 +181,7 @@ func (h *Header) validateSeam() error {
 	if len(h.Setup) > MaxMapBlobBytes {
 		return fmt.Errorf("setup of %d bytes: %w", len(h.Setup), ErrLimit)
 	}
-	if h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil || (h.Monad != nil && !h.Compact()) {
+	if h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil {
 		return errors.New("a generic header has no colorfight2 map, cfr_info or import")
 	}
 	if h.Compact() && h.Parent != nil {
@@ -445,6 +445,31 @@ func (r *Reader) nextRound(body func(rd *TextRound) error) (*TextRound, error) {
 		rd.Hash, rd.HasHash = h, true
 	}
 	return rd, nil
+}
+
+// readCheckpoint reads the checkpoint record that must follow the round
+// that reached r.turn.
+func (r *Reader) readCheckpoint() (uint64, error) {
+	tag, err := r.br.ReadByte()
+	if err != nil {
+		r.turn--
+		return 0, r.fail(err)
+	}
+	if tag != tagCheckpoint {
+		return 0, r.fail(fmt.Errorf("tag 0x%02x where the checkpoint of turn %d belongs: %w", tag, r.turn, ErrCorrupt))
+	}
+	t, err := binary.ReadUvarint(r.br)
+	if err != nil {
+		return 0, r.fail(err)
+	}
+	if t != uint64(r.turn) {
+		return 0, r.fail(fmt.Errorf("checkpoint for turn %d at turn %d: %w", t, r.turn, ErrCorrupt))
+	}
+	var hb [8]byte
+	if err := r.br.full(hb[:]); err != nil {
+		return 0, r.fail(err)
+	}
+	return binary.LittleEndian.Uint64(hb[:]), nil
 }
 
 // readTextRecord reads a text codec round record.

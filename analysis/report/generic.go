@@ -37,6 +37,16 @@ func GenericSeriesName(g *analysis.Generic, p int) string {
 	return n
 }
 
+// seriesTitle is a series' chart title: its name in words, capitalised
+// ("units_produced": "Units produced").
+func seriesTitle(name string) string {
+	t := strings.ReplaceAll(name, "_", " ")
+	if t == "" {
+		return t
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
+}
+
 // genericTitle is a metric's chart title: its name in words, and its
 // unit when that says more ("units_lost" in "units": "Units lost (units)").
 func genericTitle(m engine.Metric) string {

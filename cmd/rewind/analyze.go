@@ -44,20 +44,19 @@ For a FILE: --format table (default) prints the summary and events; json
 prints one object (schema: docs/analysis-json.md); csv prints the series, one
 row per player per round (--csv summary: one row per player).
 
-A Monad replay (--game monad) gives resources, units, hives, cells, units
-produced and lost, rejected commands, resources mined, units moved and hives
-built and lost per player per turn, its events (hives built and destroyed,
-eliminations, bot faults, lead changes) and its ranking; csv prints one row
-per player per turn, turn 0 included.
+A replay of any other game (a .rwd of Monad, Skyport, …, or an official
+format such as a Monad reference log or a Skyport .jsn) gives the game's
+declared metrics per player per round, its events, lead changes, bot faults
+and ranking (schema: docs/analysis-json.md, "Any game").
 
-For a DIR: every .rwd and .cfr in it, and every Monad reference log
-(replay.json, .mp.gz, found by content), is analyzed in parallel, each by
-its game's analysis; the output is one CSV row per (game, player), with the
-game's ruleset (colorfight2 or monad) in its ruleset column (columns:
-docs/analysis-json.md, "Corpus CSV"), followed by an aggregate per bot name
-for each game ("ColorfightII: N games", "Monad: M games": games, wins, mean
-rank, mean gold or resources, mean cells, Elo, as tournament computes them)
-on stderr as tables — or, with --format table, only the aggregates. A file
+For a DIR: every .rwd and .cfr in it, and every file of another game's
+official format (found by content), is analyzed in parallel. The
+ColorfightII games give one CSV row per (game, player) (columns:
+docs/analysis-json.md, "Corpus CSV") and, on stderr as tables, an
+aggregate per bot ("ColorfightII: N games": games, wins, mean rank, mean
+gold, mean cells, Elo, as tournament computes them); every other game its
+own aggregate per bot (games, wins, mean rank, mean score, Elo) — with
+--format table, only the aggregates. A file
 that cannot be analyzed is reported by name and skipped.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -89,9 +88,6 @@ func runAnalyze(opts *analyzeOptions) error {
 	}
 	if isStreamFile(opts.path) {
 		return analyzeStream(opts)
-	}
-	if source.IsMonadFile(opts.path) {
-		return analyzeMonad(opts)
 	}
 	a, err := analysis.AnalyzeFile(opts.path)
 	if err != nil {
@@ -125,7 +121,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		return err
 	}
 	if len(all) == 0 {
-		return fmt.Errorf("%s: no replays (.rwd, .cfr, Monad reference logs or %s)", opts.path, strings.Join(source.StreamExts(), ", "))
+		return fmt.Errorf("%s: no replays (.rwd, .cfr or another game's official format: %s)", opts.path, strings.Join(source.StreamExts(), ", "))
 	}
 	// Replays of games played through the seam take the generic
 	// analysis; the others their game's own.
@@ -175,8 +171,6 @@ func analyzeDir(opts *analyzeOptions) error {
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
 		} else if g.Analysis != nil && g.Analysis.Truncated != nil {
 			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Analysis.Truncated, g.Analysis.Rounds)
-		} else if g.Monad != nil && g.Monad.Truncated != nil {
-			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", g.Path, g.Monad.Truncated, g.Monad.Turns)
 		}
 	}
 	out := opts.stderr
@@ -208,40 +202,14 @@ func analyzeDir(opts *analyzeOptions) error {
 	return nil
 }
 
-// analyzeMonad analyzes the Monad replay at opts.path.
-func analyzeMonad(opts *analyzeOptions) error {
-	switch opts.format {
-	case "table", "json", "csv":
-	default:
-		return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
-	}
-	if opts.format == "csv" && opts.kind != "series" {
-		return fmt.Errorf("--csv %s: a Monad replay has only the series (one row per player per turn); give --csv series", opts.kind)
-	}
-	a, err := analysis.AnalyzeMonadFile(opts.path)
-	if err != nil {
-		return err
-	}
-	if a.Truncated != nil && opts.stderr != nil {
-		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", opts.path, a.Truncated, a.Turns)
-	}
-	switch opts.format {
-	case "json":
-		return a.WriteJSON(opts.stdout)
-	case "csv":
-		return a.WriteCSV(opts.stdout)
-	}
-	return a.WriteTable(opts.stdout)
-}
-
-// refuseMonad returns the error of a command (what) that does not read
-// Monad replays when path is one, naming the commands that do; nil
-// otherwise.
-func refuseMonad(what, path string) error {
-	if !source.IsMonadFile(path) {
+// refuseStream returns the error of a command (what) that reads only
+// ColorfightII replays when path is a replay of a game played through the
+// seam, naming the commands that read it; nil otherwise.
+func refuseStream(what, path string) error {
+	if !isStreamFile(path) {
 		return nil
 	}
-	return fmt.Errorf("%s is a Monad replay, which %s does not handle; for Monad use analyze (table, --format json or csv), report (HTML), view, verify and info", path, what)
+	return fmt.Errorf("%s is a replay of a game other than ColorfightII, which %s does not handle; use analyze, report, view, verify and info", path, what)
 }
 
 // analysisCache keeps a folder's corpus analyses in its library index

@@ -68,7 +68,7 @@ func runExport(opts *exportOptions) error {
 	if opts.html && source.IsMonadFile(opts.in) {
 		return exportMonadHTML(opts)
 	}
-	if err := refuseMonad("export (a .cfr holds ColorfightII games only; export --html takes Monad replays)", opts.in); err != nil {
+	if err := refuseStream("export (a .cfr holds ColorfightII games only; export --html takes any game)", opts.in); err != nil {
 		return err
 	}
 	src, err := source.Open(opts.in)

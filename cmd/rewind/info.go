@@ -11,7 +11,6 @@ import (
 
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/monadlog"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -24,7 +23,7 @@ func newInfoCmd() *cobra.Command {
 	opts := &infoOptions{}
 	return &cobra.Command{
 		Use:   "info FILE...",
-		Short: "Print a replay's header (.rwd, .cfr, a Monad reference log or another game's official format) without playing it",
+		Short: "Print a replay's header (.rwd, .cfr or another game's official format) without playing it",
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
@@ -51,9 +50,6 @@ func runInfo(opts *infoOptions, path string) error {
 		return err
 	}
 	w := opts.stdout
-	if source.IsMonadLog(bufio.NewReaderSize(bytes.NewReader(data), 64<<10)) {
-		return monadLogInfo(w, path, data)
-	}
 	if _, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); ok {
 		return streamInfo(w, path, data)
 	}
@@ -123,68 +119,6 @@ func runInfo(opts *infoOptions, path string) error {
 			bot = "-"
 		}
 		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
-	}
-	return nil
-}
-
-// monadLogInfo prints what a log of the Monad reference engine
-// (replay.json, .mp.gz) says: its form, the game's size and length, and
-// the final entry's facts per player with the rank rankedBots gives.
-func monadLogInfo(w io.Writer, path string, data []byte) error {
-	l, err := monadlog.Decode(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	form := string(l.Encoding)
-	if l.Gzip {
-		form += ", gzip'd"
-	}
-	fmt.Fprintf(w, "%s\n  format:   Monad reference log (%s), %d bytes\n", path, form, len(data))
-	turns := len(l.Turns) - 1
-	fmt.Fprintf(w, "  game:     %dx%d hex, %d players, %d turns played (%d log entries)\n", l.W, l.H, l.Players, turns, len(l.Turns))
-	final := &l.Turns[turns]
-	withHives := 0
-	for p := 0; p < l.Players; p++ {
-		if final.Stats(p).Hives > 0 {
-			withHives++
-		}
-	}
-	end := "the turn limit, or every bot timed out or crashed"
-	switch withHives {
-	case 0:
-		end = "no player left with hives"
-	case 1:
-		end = "one player left with hives"
-	}
-	fmt.Fprintf(w, "  ended:    %s\n", end)
-	players, mapped := l.RankedPlayers()
-	byPlayer := map[int]monadlog.RankedBot{}
-	for i, p := range players {
-		byPlayer[p] = l.Ranked[i]
-	}
-	fmt.Fprintf(w, "  players:  (final entry)\n")
-	for p := 0; p < l.Players; p++ {
-		st := final.Stats(p)
-		line := fmt.Sprintf("    %d  ", p)
-		if rb, ok := byPlayer[p]; ok {
-			line += fmt.Sprintf("%-24q  rank %d", rb.ID, rb.Rank)
-			if rb.Crashed {
-				line += ", crashed"
-			}
-			if rb.TimedOut {
-				line += ", timed out"
-			}
-			line += ", "
-		} else {
-			line += fmt.Sprintf("%-24q  ", fmt.Sprintf("player %d", p))
-		}
-		fmt.Fprintln(w, line+fmt.Sprintf("%d resources, %d hives, %d units", st.Resources, st.Hives, st.Units))
-	}
-	if !mapped && len(l.Ranked) > 0 {
-		fmt.Fprintf(w, "  ranking:  (rankedBots; which player each is cannot be told from the final board)\n")
-		for _, rb := range l.Ranked {
-			fmt.Fprintf(w, "    rank %d  %q  crashed %v, timed out %v\n", rb.Rank, rb.ID, rb.Crashed, rb.TimedOut)
-		}
 	}
 	return nil
 }

@@ -16,10 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -45,17 +43,16 @@ func newPlayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play [--bot NAME|COMMAND]... [--turns N] [--seed S] -o game.rwd",
 		Short: "Play one match and record it",
-		Long: `play runs one match of ColorfightII (--game colorfight2, the default) or
-Monad (--game monad) and records it as a .rwd replay.
+		Long: `play runs one match of a game (--game: ` + gameList() + `; ColorfightII by
+default) and records it as a .rwd replay.
 
-Each --bot is either a built-in strategy (ColorfightII: ` + strings.Join(bot.BuiltinNames(), ", ") + `;
-Monad: ` + strings.Join(monadbot.BuiltinNames(), ", ") + `) or the command line of an external bot
-speaking the protocol of docs/bot-protocol.md, e.g. --bot "python3
-examples/bots/python/bot.py". With no --bot, one of each built-in plays
-(Monad: expander, miner, rusher). A Monad game has 2 to 4 players and ends
-early when one hive owner is left; --turns defaults to its 1000. Ctrl-C,
-SIGTERM or SIGHUP end the match cleanly: the replay is finished at the
-last whole round.`,
+Each --bot is either a built-in strategy of the game (` + builtinList() + `) or the
+command line of an external bot speaking the protocol of
+docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
+With no --bot, the game's default built-ins play. --turns defaults to the
+game's own limit; a game may end earlier (Monad's when one hive owner is
+left). Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the replay is
+finished at the last whole round.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -83,7 +80,7 @@ last whole round.`,
 	addOptionFlags(cmd)
 	cmd.Flags().StringVar(&opts.mapFile, "map", "", "a map file, for a game played on map files")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
-	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds to play (%d..%d; monad: 1..%d, default %d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn, monad.MaxMaxTurns, monad.DefaultMaxTurns))
+	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, "rounds to play (each game's range: "+turnRanges()+")")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")

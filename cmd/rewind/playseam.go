@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -37,6 +38,31 @@ func botNames(info rulesets.Info) []string {
 		out = append(out, b.Name)
 	}
 	return out
+}
+
+// builtinList lists each game's built-in bots for play's help
+// ("ColorfightII: a, b; Monad: c, d; …").
+func builtinList() string {
+	var parts []string
+	for _, id := range rulesets.IDs() {
+		info, _ := rulesets.About(id)
+		names := botNames(info)
+		if id == rulesets.Default && len(names) == 0 {
+			names = bot.BuiltinNames() // ColorfightII's runner of its own
+		}
+		parts = append(parts, info.Name+": "+strings.Join(names, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// turnRanges lists each game's turn limits for --turns' help.
+func turnRanges() string {
+	var parts []string
+	for _, id := range rulesets.IDs() {
+		info, _ := rulesets.About(id)
+		parts = append(parts, fmt.Sprintf("%s %d..%d, default %d", id, info.MinTurns, info.MaxTurns, info.DefaultTurns))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // outStatus words a player's status in play's table.

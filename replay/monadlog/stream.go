@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -35,7 +36,9 @@ import (
 //     only the commands it executed: rejected ones are not known
 //     (Errors is empty), and implicit mines (logged with no direction)
 //     are no command a bot sent and are left out.
-//   - Events: none yet (Frame.Events is nil).
+//   - Events: those monad.BoardEvents sees between the entry and the one
+//     before (hives built and destroyed, players eliminated; not a hive
+//     built and destroyed within one turn).
 //   - Faults: none known (the log records none).
 //
 // Bounds: Decode's (the whole log is decoded when opened), and a frame
@@ -124,6 +127,9 @@ type stream struct {
 	// log does not tell it.
 	final []int
 	buf   []byte
+	// prev is the board of the frame before, for the events between
+	// the two (monad.BoardEvents).
+	prev engine.Board
 }
 
 func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
@@ -150,7 +156,7 @@ func (s *stream) Next(f *replay.Frame) error {
 	f.Faults = resize(f.Faults, n)
 	f.FaultText = resize(f.FaultText, n)
 	f.Logs = resize(f.Logs, n)
-	f.Errors, f.Events = f.Errors[:0], nil
+	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
 	f.CommandsKnown = t > 0
 	if t > 0 {
 		prev := &l.Turns[t-1]
@@ -174,6 +180,11 @@ func (s *stream) Next(f *replay.Frame) error {
 	}
 	f.Board.Entities, f.Board.Effects = f.Board.Entities[:0], f.Board.Effects[:0]
 	monad.DescribeMap(&f.Board, tr)
+	if t > 0 {
+		f.Events = monad.BoardEvents(&s.prev, &f.Board, f.Events[:0])
+	}
+	s.prev.Resize(f.Board.Width, f.Board.Height)
+	copy(s.prev.Cells, f.Board.Cells)
 	f.Ranking = f.Ranking[:0]
 	if t == len(l.Turns)-1 && s.final != nil {
 		f.Ranking = append(f.Ranking, s.final...)

@@ -145,23 +145,18 @@ func (c closing) Close() error {
 var ErrNotStream = errors.New("source: not a replay of the generic path")
 
 // IsStream reports whether the replay r starts is read by OpenStream: a
-// .rwd of the text codec or a registered StreamFormat. A Monad reference
-// log, which OpenStream reads too, is reported false while this package's
-// Monad-specific path still reads it (IsMonadLog), so that the callers
-// that ask IsStream first keep sending it there.
+// .rwd of the text codec or of a ruleset's own compact codec
+// (Header.Compact), or a registered StreamFormat. (A ColorfightII .rwd or
+// .cfr is not.)
 func IsStream(r io.Reader) bool {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
 		h, err := replay.ReadHeader(br)
-		return err == nil && h.Codec == replay.CodecText
+		return err == nil && (h.Codec == replay.CodecText || h.Compact())
 	}
-	for _, f := range streamFormats {
-		if f.Sniff(prefix) {
-			return !IsMonadLog(br)
-		}
-	}
-	return false
+	_, ok := StreamFormatOf(prefix)
+	return ok
 }
 
 // simStream is a Stream over a re-simulated generic recording.
