@@ -107,6 +107,16 @@ func StreamExts() []string {
 	return out
 }
 
+// StreamEndings returns the file name endings of every registered stream
+// format, shared ones (StreamFormat.SharedExts) too.
+func StreamEndings() []string {
+	var out []string
+	for _, f := range streamFormats {
+		out = append(out, f.Exts...)
+	}
+	return out
+}
+
 // StreamEnding returns the ending of a registered stream format that
 // name has (matched without regard to case; the longest: ".mp.gz"
 // rather than ".gz"), as name spells it, and whether it is a shared
