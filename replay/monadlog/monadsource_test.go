@@ -71,8 +71,8 @@ func referenceLogs(t *testing.T) map[string][]byte {
 // hives and cells (the counters 0), the ranking (monad.RankStats of the
 // players' facts; the last frame's rankedBots' order), the logged
 // commands (implicit mines aside) as text that parses back to the move,
-// the names and the number of turns. source.IsStream stays false for a
-// log, which source's Monad path still reads.
+// the names and the number of turns. source.IsStream is true for a log:
+// the commands and the viewer take the generic path.
 func TestStreamMatchesMonadSource(t *testing.T) {
 	logs := referenceLogs(t)
 	metrics := monad.Ruleset.Metrics()
@@ -85,8 +85,8 @@ func TestStreamMatchesMonadSource(t *testing.T) {
 			if f, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); !ok || f != monadlog.Name {
 				t.Fatalf("StreamFormatOf = %q, %v", f, ok)
 			}
-			if source.IsStream(bytes.NewReader(data)) {
-				t.Error("IsStream is true: the log would leave source's Monad path")
+			if !source.IsStream(bytes.NewReader(data)) {
+				t.Error("IsStream is false: the log would not take the generic path")
 			}
 			ms, err := source.NewMonad(bytes.NewReader(data), nil)
 			if err != nil {
