@@ -110,3 +110,23 @@ func serve(tb testing.TB, lib *Library, opts Options) string {
 	tb.Cleanup(func() { hs.Close() })
 	return "http://" + ln.Addr().String()
 }
+
+type served struct {
+	base string
+	s    *Server
+}
+
+// serveWith is serve, keeping the Server for the test to reach into.
+func serveWith(t *testing.T, lib *Library, opts Options) served {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Addr, opts.ClientRate = ln.Addr().String(), -1
+	s := NewServer(lib, opts)
+	hs := s.HTTPServer()
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return served{base: "http://" + ln.Addr().String(), s: s}
+}

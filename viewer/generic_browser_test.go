@@ -46,7 +46,7 @@ func openToyFile(f *os.File) (source.Stream, error) {
 	default:
 		return nil, fmt.Errorf("not a toy file")
 	}
-	size, turns, names := 5, 40, []string{monadHostile, "bob"}
+	size, turns, names := 5, 40, []string{hostileName, "bob"}
 	if len(words) > 1 {
 		fmt.Sscan(words[1], &size)
 	}
@@ -55,6 +55,10 @@ func openToyFile(f *os.File) (source.Stream, error) {
 	}
 	return &toyFileStream{newToyStream(topo, size, size, turns, names...), f}, nil
 }
+
+// hostileName is a player name that would run script if it reached the
+// page as HTML.
+const hostileName = `<img src=x onerror="document.title='pwned'">`
 
 // TestGenericBrowser drives the generic page in headless Chromium through
 // the server's real routes: a file the library's own readers cannot read
@@ -168,8 +172,8 @@ func TestGenericBrowser(t *testing.T) {
 			Failed: document.querySelectorAll('#commands li.failed').length}))()`, &panel)
 		var active int
 		evalJS(t, b, `window.rewind.packed().frames[13].active`, &active)
-		who := []string{monadHostile, "bob"}[active]
-		if !strings.Contains(panel.Active, who+" acted this turn") || panel.Rows != "2" || !strings.Contains(panel.Players, monadHostile) ||
+		who := []string{hostileName, "bob"}[active]
+		if !strings.Contains(panel.Active, who+" acted this turn") || panel.Rows != "2" || !strings.Contains(panel.Players, hostileName) ||
 			!strings.Contains(panel.Commands, "move ") || !strings.Contains(panel.Log, "turn 13: aiming at") {
 			t.Errorf("turn 13 panels: %+v", panel)
 		}

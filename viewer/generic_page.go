@@ -12,6 +12,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/assets"
@@ -26,8 +28,9 @@ import (
 // EncodePacked: gzip'd JSON, application/gzip), which the page fetches
 // from its own address. The page's scripts and styles are /static/ paths
 // (Server serves them; StaticHandler elsewhere). A stream that cannot be
-// opened is answered 422 with the reason; one past the limits, 422 too
-// (ErrTooBig). It is safe for concurrent use.
+// opened is answered 422 with the reason (503 when the error wraps
+// ErrBusy); one past the limits, 422 too (ErrTooBig). It is safe for
+// concurrent use.
 type GenericHandler struct {
 	// Open opens the replay's stream; each request opens its own and
 	// closes it.
@@ -65,6 +68,11 @@ func (h *GenericHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusNotFound, templates.Error(templates.ErrorPage{Title: "No such replay", Message: err.Error()}))
 		return
 	}
+	if errors.Is(err, ErrBusy) {
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "The server is busy", Message: err.Error() + "; this page is worth reloading in a few seconds."}))
+		return
+	}
 	if err != nil {
 		render(w, r, http.StatusUnprocessableEntity, templates.Error(templates.ErrorPage{Title: "Cannot open this replay", Message: err.Error()}))
 		return
@@ -86,6 +94,10 @@ func (h *GenericHandler) data(w http.ResponseWriter) {
 		defer h.mem.release(peak)
 	}
 	gz, err := h.pack()
+	if errors.Is(err, ErrBusy) {
+		busy(w, err.Error())
+		return
+	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 		return
@@ -257,18 +269,74 @@ func (s *Server) streamOpener(id string) func() (source.Stream, error) {
 			}
 			return nil, err
 		}
-		st, err := s.opts.OpenStream(f)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return st, nil
+		return s.openStream(f)
 	}
 }
 
+// openStream opens f, a file of the library, through
+// Options.OpenStream. A file of a stream format that is decoded whole
+// when opened (StreamFormat.DecodeBytes: a Monad reference log) has
+// those bytes reserved in the memory budget until the stream is closed;
+// when they do not fit, the error wraps ErrBusy. f is closed on an error
+// and with the stream.
+func (s *Server) openStream(f *os.File) (source.Stream, error) {
+	var need int64
+	prefix := make([]byte, source.SniffBytes)
+	n, _ := f.ReadAt(prefix, 0)
+	if sf, ok := source.LookupStreamFormat(prefix[:n]); ok && s.mem != nil {
+		need = sf.DecodeBytes
+	}
+	if need > 0 {
+		if err := s.mem.reserve(need); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%w: %v", ErrBusy, err)
+		}
+	}
+	st, err := s.opts.OpenStream(f)
+	if err != nil {
+		f.Close()
+		if need > 0 {
+			s.mem.release(need)
+		}
+		return nil, err
+	}
+	if need > 0 {
+		return &reservedStream{Stream: st, mem: s.mem, n: need}, nil
+	}
+	return st, nil
+}
+
+// reservedStream releases n bytes of mem once, when it is closed.
+type reservedStream struct {
+	source.Stream
+	mem  *memBudget
+	n    int64
+	once sync.Once
+}
+
+func (r *reservedStream) Close() error {
+	err := r.Stream.Close()
+	r.once.Do(func() { r.mem.release(r.n) })
+	return err
+}
+
+// filePrefix is the first source.SniffBytes bytes of library file name
+// (fewer when it is shorter; none when it cannot be read).
+func (s *Server) filePrefix(name string) []byte {
+	f, err := s.lib.root.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	prefix := make([]byte, source.SniffBytes)
+	n, _ := io.ReadFull(f, prefix)
+	return prefix[:n]
+}
+
 // genericOnly reports whether library file id is one only the generic
-// page shows: the library's own readers (ColorfightII's and Monad's)
-// cannot read it, and Options.OpenStream opens it.
+// page shows: the library's own readers (ColorfightII's) cannot read it,
+// and Options.OpenStream opens it. A file the library's summary reads
+// well as another game's is taken without opening it again.
 func (s *Server) genericOnly(id string) bool {
 	if s.opts.OpenStream == nil || !ValidID(id) {
 		return false
@@ -277,8 +345,11 @@ func (s *Server) genericOnly(id string) bool {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	if e := s.lib.summary(id, fi.Size(), fi.ModTime()); e.Err == "" && e.Summary.Ruleset == "" {
+	switch e := s.lib.summary(id, fi.Size(), fi.ModTime()); {
+	case e.Err == "" && e.Summary.Ruleset == "":
 		return false
+	case e.Err == "":
+		return true
 	}
 	st, err := s.streamOpener(id)()
 	if err != nil {

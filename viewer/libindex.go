@@ -91,7 +91,7 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 			st.Files++
 			return nil
 		}
-		if IsMonadLogName(p) && !l.isMonadLog(p, fi.Size(), fi.ModTime()) {
+		if !l.listable(p, fi.Size(), fi.ModTime()) {
 			return nil
 		}
 		seen[p] = true

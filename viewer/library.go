@@ -16,7 +16,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer/index"
 )
@@ -36,8 +38,9 @@ type Entry struct {
 	// Err says why the file cannot be opened at all ("" when it can; a
 	// damaged file that starts well is listed with Summary.Damage).
 	Err string
-	// Game is the replay's game: GameColorfightII or GameMonad (whose
-	// Summary counts resources where ColorfightII's counts gold).
+	// Game is the replay's game, its registered display name
+	// ("ColorfightII", "Monad"); its Summary counts the game's score
+	// (gameUnit: gold, resources…).
 	Game string
 	// Hash is the hex SHA-256 of the file's bytes when the index read it
 	// ("" otherwise).
@@ -112,9 +115,6 @@ type loadSlot struct {
 func (s *loadSlot) growing() bool {
 	if s.err != nil || s.rep == nil {
 		return false
-	}
-	if m := s.rep.Monad; m != nil {
-		return m.Truncated
 	}
 	return s.rep.Analysis != nil && s.rep.Analysis.Truncated != nil
 }
@@ -207,8 +207,8 @@ func (l *Library) removeStaleTemps() {
 
 // OpenFile opens a library holding only the replay at path.
 func OpenFile(file string) (*Library, error) {
-	if !IsReplayName(file) && !IsMonadLogName(file) {
-		return nil, fmt.Errorf("library: %s: not a .rwd, .cfr, Monad log (.json, .mp.gz) or %s file", file, strings.Join(source.StreamExts(), ", "))
+	if !IsReplayName(file) {
+		return nil, fmt.Errorf("library: %s: not named like a replay (%s)", file, strings.Join(replayEndings(), ", "))
 	}
 	l, err := OpenLibrary(filepath.Dir(file))
 	if err != nil {
@@ -237,18 +237,28 @@ func (l *Library) Close() error {
 }
 
 // IsReplayName reports whether name has a replay extension: .rwd, .cfr
-// or the ending of a registered stream format (source.StreamExts).
+// or the ending of a registered stream format (source.StreamEnding). A
+// file with a shared ending (a .json) is a replay only when its content
+// is one (Library.listable).
 func IsReplayName(name string) bool {
 	ext := strings.ToLower(path.Ext(name))
-	return ext == ".rwd" || ext == ".cfr" || slices.Contains(source.StreamExts(), ext)
+	if ext == ".rwd" || ext == ".cfr" {
+		return true
+	}
+	e, _ := source.StreamEnding(name)
+	return e != ""
+}
+
+// replayEndings are the endings IsReplayName takes, for messages.
+func replayEndings() []string {
+	return slices.Concat([]string{".rwd", ".cfr"}, source.StreamEndings())
 }
 
 // ValidID reports whether id is a well-formed replay id: a relative,
 // slash-separated path with no "." or ".." element, no hidden element,
-// ending in a replay extension (IsReplayName), or named like a Monad
-// reference log (IsMonadLogName).
+// ending in a replay extension (IsReplayName).
 func ValidID(id string) bool {
-	if !fs.ValidPath(id) || id == "." || !(IsReplayName(id) || IsMonadLogName(id)) || strings.ContainsRune(id, '\\') {
+	if !fs.ValidPath(id) || id == "." || !IsReplayName(id) || strings.ContainsRune(id, '\\') {
 		return false
 	}
 	for _, el := range strings.Split(id, "/") {
@@ -296,8 +306,8 @@ func (l *Library) List() ([]*Entry, error) {
 			if err != nil {
 				return nil
 			}
-			if IsMonadLogName(p) && !l.isMonadLog(p, fi.Size(), fi.ModTime()) {
-				return nil // a .json or .gz that is no Monad log
+			if !l.listable(p, fi.Size(), fi.ModTime()) {
+				return nil // a .json that is no replay
 			}
 			files = append(files, found{p, fi.Size(), fi.ModTime()})
 			return nil
@@ -360,9 +370,9 @@ func (l *Library) List() ([]*Entry, error) {
 	return out, nil
 }
 
-// replayBytes is the size of the folder's replay files: .rwd and .cfr
-// files and the Monad reference logs it lists (hidden files and folders,
-// such as upload temporaries, are not counted).
+// replayBytes is the size of the folder's replay files, those it lists
+// (hidden files and folders, such as upload temporaries, are not
+// counted).
 func (l *Library) replayBytes() int64 {
 	var n int64
 	fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -378,7 +388,7 @@ func (l *Library) replayBytes() int64 {
 		if !d.Type().IsRegular() || !ValidID(p) {
 			return nil
 		}
-		if fi, err := d.Info(); err == nil && (IsReplayName(p) || l.isMonadLog(p, fi.Size(), fi.ModTime())) {
+		if fi, err := d.Info(); err == nil && l.listable(p, fi.Size(), fi.ModTime()) {
 			n += fi.Size()
 		}
 		return nil
@@ -386,16 +396,64 @@ func (l *Library) replayBytes() int64 {
 	return n
 }
 
-// summaryWait is how long a library listing's summary of a Monad
-// reference log waits for room in the memory budget before the file is
-// listed as not read yet (and read again at the next listing).
+// listable reports whether library file id (of this size and
+// modification time), named like a replay (ValidID), is one the library
+// lists: any but a file with a shared ending (source.StreamEnding: a
+// .json), which is listed when its content is of a registered stream
+// format (a file summarized well before is, others are sniffed: a page
+// asked for a notes.json summarizes it too).
+func (l *Library) listable(id string, size int64, mod time.Time) bool {
+	if _, shared := source.StreamEnding(id); !shared {
+		return true
+	}
+	l.mu.Lock()
+	e, ok := l.entries[id]
+	l.mu.Unlock()
+	if ok && e.Err == "" && e.Size == size && e.ModTime.Equal(mod) {
+		return true
+	}
+	f, err := l.root.Open(id)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	prefix := make([]byte, source.SniffBytes)
+	n, _ := io.ReadFull(f, prefix)
+	_, ok = source.LookupStreamFormat(prefix[:n])
+	return ok
+}
+
+// gameColorfightII is the Entry.Game of a replay the library's own
+// readers read (a ColorfightII .rwd or .cfr).
+var gameColorfightII = rulesetName(replay.RulesetColorfight2)
+
+// gameUnit is what a library row's winner amount counts in game (a
+// display name, Entry.Game): the name of its ruleset's score metric
+// (engine.ScoreIndex: ColorfightII's gold, Monad's resources); "score"
+// for a game not registered.
+func gameUnit(game string) string {
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok && info.Name == game {
+			if r, ok := rulesets.Lookup(id); ok {
+				return r.Metrics()[engine.ScoreIndex(r)].Name
+			}
+		}
+	}
+	return "score"
+}
+
+// summaryWait is how long a library listing's summary of a file that is
+// decoded whole (StreamFormat.DecodeBytes) waits for room in the memory
+// budget before the file is listed as not read yet (and read again at
+// the next listing).
 const summaryWait = 30 * time.Second
 
-// summarize fills in e from the file without re-simulating. A Monad
-// reference log is decoded whole to be summarised, so monadLogDecodeBytes
-// are reserved in the memory budget first, as for opening it (openAny):
-// many big logs summarised at once stay within the budget, waiting for
-// each other (up to summaryWait).
+// summarize fills in e from the file without re-simulating. A file of a
+// stream format that is decoded whole to be read (a Monad reference log:
+// StreamFormat.DecodeBytes) has those bytes reserved in the memory
+// budget first, as for opening it (Server.openStream): many big files
+// summarised at once stay within the budget, waiting for each other (up
+// to summaryWait).
 func (l *Library) summarize(e *Entry) {
 	f, err := l.root.Open(e.ID)
 	if err != nil {
@@ -409,20 +467,19 @@ func (l *Library) summarize(e *Entry) {
 // summarizeFrom is summarize of the file's bytes read from r.
 func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	if source.IsMonadLog(br) {
-		if err := l.mem.reserveWait(monadLogDecodeBytes, l.summaryWait); err != nil {
-			e.Game, e.Err, e.retry = GameMonad, "not read: "+err.Error(), errors.Is(err, ErrBusy)
-			return
+	prefix, _ := br.Peek(source.SniffBytes)
+	if f, ok := source.LookupStreamFormat(prefix); ok {
+		if f.DecodeBytes > 0 {
+			if err := l.mem.reserveWait(f.DecodeBytes, l.summaryWait); err != nil {
+				e.Format, e.Err, e.retry = source.Format(f.Name), "not read: "+err.Error(), errors.Is(err, ErrBusy)
+				return
+			}
+			defer l.mem.release(f.DecodeBytes)
 		}
-		defer l.mem.release(monadLogDecodeBytes)
-	}
-	if summarizeMonad(e, br) {
+		summarizeStream(e, br)
 		return
 	}
-	if summarizeStream(e, br) {
-		return
-	}
-	e.Game = GameColorfightII
+	e.Game = gameColorfightII
 	sum, err := source.Summarize(br)
 	if err != nil {
 		e.Err = err.Error()
@@ -440,23 +497,15 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 }
 
 // summarizeStream summarizes a file of a registered stream format
-// (source.StreamFormatOf; not a .rwd) from its frames, the game named by
-// its registered name or else its ruleset id; false for any other file.
-func summarizeStream(e *Entry, br *bufio.Reader) bool {
-	prefix, _ := br.Peek(source.SniffBytes)
-	if _, ok := source.StreamFormatOf(prefix); !ok {
-		return false
-	}
+// (source.LookupStreamFormat; not a .rwd) from its frames, the game named
+// by its registered name or else its ruleset id.
+func summarizeStream(e *Entry, br *bufio.Reader) {
 	sum, m, err := source.SummarizeStream(br)
 	if err != nil {
 		e.Err = err.Error()
-		return true
+		return
 	}
-	e.Summary, e.Game = *sum, m.Ruleset
-	if info, ok := rulesets.About(m.Ruleset); ok {
-		e.Game = info.Name
-	}
-	return true
+	e.Summary, e.Game = *sum, rulesetName(m.Ruleset)
 }
 
 // ErrNotFound is returned for an id that names no replay of the library.
@@ -591,19 +640,10 @@ func (l *Library) load(id string) (*Replay, error) {
 	if err != nil {
 		return nil, ErrNotFound
 	}
-	src, msrc, release, err := openAny(l.mem, f)
-	defer release()
+	src, err := source.New(f, f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	if msrc != nil {
-		defer msrc.Close()
-		rep, err := loadMonadReplay(l.mem, msrc)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", id, err)
-		}
-		return rep, nil
 	}
 	defer src.Close()
 	var sum *source.Summary

@@ -66,9 +66,6 @@ type Replay struct {
 	// (MaxCommandsShown, MaxCommandText); "" when it lists them all. Unlike
 	// Warning it is no fault of the file.
 	Notice string
-	// Monad is set for a Monad replay (LoadMonad, monad.go): its Blob is
-	// a Monad blob and Analysis and Charts are nil.
-	Monad *MonadReplay
 }
 
 // Wording of inferred commands, as the page shows it.

@@ -86,12 +86,11 @@ func (l *Library) decoded(id string) (rep *Replay, err error, ok bool) {
 
 // shellEntry returns the library's summary of id when its replay page can
 // be sent before the replay is decoded (a shell, filled in from the data
-// answer): a whole recording (.rwd or .cfr, of either game) that the
+// answer): a whole ColorfightII recording (.rwd or .cfr) that the
 // summary reads well and that is not decoded yet. Anything else (an
-// error, a recording cut short or still being written, a Monad reference
-// log, whose summary is a whole decode) is answered as before, once
-// decoded, so a replay that the summary finds broken still gets its 422
-// page.
+// error, a recording cut short or still being written) is answered as
+// before, once decoded, so a replay that the summary finds broken still
+// gets its 422 page.
 func (l *Library) shellEntry(id string) *Entry {
 	if !IsReplayName(id) || !ValidID(id) || (l.only != "" && id != l.only) {
 		return nil
@@ -104,7 +103,7 @@ func (l *Library) shellEntry(id string) *Entry {
 		return nil
 	}
 	e := l.summary(id, fi.Size(), fi.ModTime())
-	if e.Err != "" || !e.Complete || e.Damage != nil {
+	if e.Err != "" || !e.Complete || e.Damage != nil || e.Ruleset != "" {
 		return nil
 	}
 	return e
@@ -115,15 +114,8 @@ func (l *Library) shellEntry(id string) *Entry {
 // the warning and the notice, each percent-encoded (decodeURIComponent
 // reads them back) since they may hold any player name.
 func pageHeaders(h http.Header, rep *Replay, id string) {
-	var summary, warning, notice string
-	if rep.Monad != nil {
-		p := MonadPageData(rep, id)
-		summary, warning = p.Summary, p.Warning
-	} else {
-		p := PageData(rep, id)
-		summary, warning, notice = p.Summary, p.Warning, p.Notice
-	}
-	for k, v := range map[string]string{"X-Rewind-Summary": summary, "X-Rewind-Warning": warning, "X-Rewind-Notice": notice} {
+	p := PageData(rep, id)
+	for k, v := range map[string]string{"X-Rewind-Summary": p.Summary, "X-Rewind-Warning": p.Warning, "X-Rewind-Notice": p.Notice} {
 		if v != "" {
 			h.Set(k, url.PathEscape(v))
 		}

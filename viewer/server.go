@@ -115,8 +115,9 @@ type Options struct {
 	// (its Close closes f), and on an error the server closes f. The
 	// server then shows any file on the generic page at /game/ID, and
 	// answers /replay/ID with it for a file the library's own readers
-	// (ColorfightII's, Monad's) cannot read and OpenStream opens. Without
-	// it /game/ is 404 and nothing else changes.
+	// (ColorfightII's) cannot read and OpenStream opens: any other game's
+	// replay. Without it /game/ is 404 and only ColorfightII's replays
+	// open.
 	OpenStream func(f *os.File) (source.Stream, error)
 }
 
@@ -468,10 +469,6 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if rep.Monad != nil {
-		s.monadPage(w, r, rep, id)
-		return
-	}
 	p := PageData(rep, id)
 	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
 	p.ChartsURL = "/charts/" + escapeID(id)
@@ -491,11 +488,6 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 // (pageHeaders); a replay that then cannot be opened shows the data
 // answer's error (422 and the reason) in place of the board.
 func (s *Server) shellPage(w http.ResponseWriter, r *http.Request, id string, e *Entry) {
-	if e.Game == GameMonad {
-		p := templates.MonadPage{Title: path.Base(id), Shell: true, DataURL: "/data/" + escapeID(id) + "?gz=1", Library: !s.lib.Single()}
-		render(w, r, http.StatusOK, templates.MonadReplay(p))
-		return
-	}
 	p := templates.ReplayPage{Title: path.Base(id), Shell: true}
 	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
 	p.ChartsURL = "/charts/" + escapeID(id)
@@ -579,12 +571,11 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 
 // uploadName makes a safe file name from a client's: its base name with
 // anything but letters, digits, '.', '-' and '_' replaced by '_'. It must
-// be named like a replay (.rwd, .cfr) or a Monad reference log (.json,
-// .mp.gz: IsMonadLogName).
+// be named like a replay (IsReplayName).
 func uploadName(name string) (string, error) {
 	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
-	if !uploadable(name) {
-		return "", fmt.Errorf("%q is not a .rwd or .cfr file name, nor a Monad log's (.json, .mp.gz)", name)
+	if !IsReplayName(name) {
+		return "", fmt.Errorf("%q is not named like a replay (%s)", name, strings.Join(replayEndings(), ", "))
 	}
 	var b strings.Builder
 	for _, r := range name {
@@ -600,15 +591,11 @@ func uploadName(name string) (string, error) {
 		ext := replayExt(out)
 		out = out[:120-len(ext)] + ext
 	}
-	if !uploadable(out) || len(out) <= len(replayExt(out)) {
+	if !IsReplayName(out) || len(out) <= len(replayExt(out)) {
 		return "", fmt.Errorf("%q is not a usable file name", name)
 	}
 	return out, nil
 }
-
-// uploadable reports whether name is named like a file the library lists:
-// a replay (.rwd, .cfr) or a Monad reference log (.json, .mp.gz).
-func uploadable(name string) bool { return IsReplayName(name) || IsMonadLogName(name) }
 
 // validateStream checks an uploaded file that only the generic reader
 // reads (Options.OpenStream): it must pack whole, within the generic
@@ -624,9 +611,8 @@ func (s *Server) validateStream(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.opts.OpenStream(f)
+	st, err := s.openStream(f)
 	if err != nil {
-		f.Close()
 		return err
 	}
 	defer st.Close()
@@ -654,8 +640,8 @@ func (c ctxStream) Next(f *source.Frame) error {
 }
 
 // isStreamFile reports whether library file name is one only the generic
-// reader reads (a replay of a game played through the seam, or another
-// game's official stream format).
+// reader reads (a replay of any game but ColorfightII, or an official
+// format registered as a stream: source.IsStream).
 func (s *Server) isStreamFile(name string) bool {
 	if s.opts.OpenStream == nil {
 		return false
@@ -668,37 +654,49 @@ func (s *Server) isStreamFile(name string) bool {
 	return source.IsStream(f)
 }
 
-// replayExt is name's extension as the library reads it: ".mp.gz" for a
-// Monad msgpack log, else path.Ext's.
+// replayExt is name's extension as the library reads it: a registered
+// stream format's ending (source.StreamEnding: ".mp.gz" as one), else
+// path.Ext's.
 func replayExt(name string) string {
-	if n := len(name) - len(".mp.gz"); n >= 0 && strings.EqualFold(name[n:], ".mp.gz") {
-		return name[n:]
+	if ext, _ := source.StreamEnding(name); ext != "" {
+		return ext
 	}
 	return path.Ext(name)
 }
 
 // contentName renames an upload after what validate found in it when its
 // name's extension says otherwise (a .cfr sent as game.json is kept as
-// game.cfr, a reference log sent as x.rwd as x.json), so the library lists
-// and opens it as what it is; note says so, or is "".
+// game.cfr), so the library lists and opens it as what it is; note says
+// so, or is "".
 func contentName(name string, rep *Replay) (kept, note string) {
-	ext := replayExt(name)
-	var want []string // the extensions the content may have, the first preferred
-	what := ""
 	switch {
-	case rep.Monad != nil && rep.Monad.Source == source.MonadJSON:
-		want, what = []string{".json", ".mp.gz"}, "a Monad reference log (JSON)"
-	case rep.Monad != nil && rep.Monad.Source == source.MonadMsgpack:
-		want, what = []string{".mp.gz", ".json"}, "a Monad reference log (msgpack)"
-	case rep.Monad != nil:
-		want, what = []string{".rwd"}, "a Monad .rwd recording"
 	case rep.Analysis != nil && rep.Analysis.Format == source.CFR:
-		want, what = []string{".cfr"}, "a ColorfightII .cfr replay"
+		return renameAs(name, []string{".cfr"}, "a ColorfightII .cfr replay")
 	case rep.Analysis != nil:
-		want, what = []string{".rwd"}, "a ColorfightII .rwd recording"
-	default:
-		return name, ""
+		return renameAs(name, []string{".rwd"}, "a ColorfightII .rwd recording")
 	}
+	return name, ""
+}
+
+// streamContentName is contentName for an upload only the generic reader
+// reads, whose file starts with prefix: a .rwd is kept as .rwd, a file
+// of a registered stream format with one of its endings (a reference log
+// sent as x.rwd is kept as x.json).
+func streamContentName(name string, prefix []byte) (kept, note string) {
+	if f, ok := source.LookupStreamFormat(prefix); ok {
+		if len(f.Exts) == 0 {
+			return name, ""
+		}
+		return renameAs(name, f.Exts, "a "+f.Name+" file")
+	}
+	return renameAs(name, []string{".rwd"}, "a .rwd recording")
+}
+
+// renameAs is name with its extension replaced by want[0] unless it is
+// one of want (the extensions its content, what, may have), and the note
+// saying so ("" when kept as it is).
+func renameAs(name string, want []string, what string) (kept, note string) {
+	ext := replayExt(name)
 	for _, w := range want {
 		if strings.EqualFold(ext, w) {
 			return name, ""
@@ -774,8 +772,8 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.isStreamFile(tmpName) {
-		// Another game than ColorfightII and Monad: checked by packing
-		// it as its page would, kept under its own name.
+		// Another game than ColorfightII: checked by packing it as its
+		// page would, kept under a name of its format.
 		err := s.validateStream(r.Context(), tmpName)
 		if r.Context().Err() != nil {
 			return
@@ -795,14 +793,15 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 			fail(status, "%s refused: %s", name, msg)
 			return
 		}
-		id, err := s.keep(tmpName, name)
+		kept, note := streamContentName(name, s.filePrefix(tmpName))
+		id, err := s.keep(tmpName, kept)
 		if err != nil {
 			s.logf("viewer: upload: %v", err)
 			fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
 			return
 		}
 		s.uploads = append(s.uploads, time.Now())
-		writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id)})
+		writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
 		return
 	}
 	rep, err := s.validate(r.Context(), tmpName)
@@ -812,11 +811,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		hint := ""
-		if IsMonadLogName(name) {
-			hint = " (a .json or .mp.gz file must be a log the Monad reference engine wrote: replay.json, NAME.mp.gz)"
-		}
-		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v%s", name, err, hint)
+		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
 		return
 	}
 	s.uploadMu.Lock()
@@ -877,22 +872,10 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 	}
 	// The decoders read through ctx: when the client leaves, the work
 	// stops at the next read.
-	src, msrc, release, err := openAny(s.mem, ctxReadCloser{ctxReader{ctx, f}, f})
-	defer release()
+	src, err := source.New(ctxReader{ctx, f}, f)
 	if err != nil {
 		f.Close()
 		return nil, err
-	}
-	if msrc != nil {
-		defer msrc.Close()
-		rep, err := loadMonadReplay(s.mem, msrc)
-		if err != nil {
-			return nil, err
-		}
-		if rep.Warning != "" {
-			return nil, errors.New(rep.Warning)
-		}
-		return rep, ctx.Err()
 	}
 	defer src.Close()
 	var sum *source.Summary

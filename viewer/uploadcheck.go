@@ -99,12 +99,6 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// ctxReadCloser is a ctxReader that closes the file under it.
-type ctxReadCloser struct {
-	ctxReader
-	io.Closer
-}
-
 // checkUploadFile opens name in the library folder and checks it.
 func (s *Server) checkUploadFile(ctx context.Context, name string, size int64) error {
 	f, err := s.lib.root.Open(name)

@@ -416,7 +416,7 @@ func TestUpload(t *testing.T) {
 		{"bad.cfr", good[:len(good)/2], nil, 422, "bad.cfr is not a replay rewind can open"},
 		{"junk.rwd", []byte("RWD?junk"), nil, 422, "junk.rwd is not a replay rewind can open"},
 		{"empty.rwd", nil, nil, 400, "empty.rwd is empty"},
-		{"notes.txt", good, nil, 400, "not a .rwd or .cfr file name"},
+		{"notes.txt", good, nil, 400, "is not named like a replay (.rwd, .cfr, "},
 		{"x.cfr", good, []string{"Origin", "http://evil.example"}, 403, "another site"},
 	}
 	for _, c := range cases {

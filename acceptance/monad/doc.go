@@ -4,8 +4,11 @@
 // over the subprocess protocol, one that crashes), verify and info of a
 // recording and of a cut or damaged copy, analyze (table, JSON, CSV) and
 // report of a recording and of the reference engine's own logs, analyze
-// DIR on a folder mixing Monad and ColorfightII games, and export --html,
-// the exported page opened from disk in Chromium. Beside them, the events
+// DIR on a folder mixing Monad and ColorfightII games, view of a played
+// recording, of an old-layout .rwd and of the reference logs on the
+// generic page in Chromium (board colours and commands against the
+// re-simulated frames, events, charts, scrubber), and export --html, the
+// exported page opened from disk in Chromium. Beside them, the events
 // engine/monad reports (Game.Events, BoardEvents) are checked against
 // those the Monad analysis derives for the same games, through the Go API.
 //

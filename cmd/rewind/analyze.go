@@ -202,16 +202,6 @@ func analyzeDir(opts *analyzeOptions) error {
 	return nil
 }
 
-// refuseStream returns the error of a command (what) that reads only
-// ColorfightII replays when path is a replay of a game played through the
-// seam, naming the commands that read it; nil otherwise.
-func refuseStream(what, path string) error {
-	if !isStreamFile(path) {
-		return nil
-	}
-	return fmt.Errorf("%s is a replay of a game other than ColorfightII, which %s does not handle; use analyze, report, view, verify and info", path, what)
-}
-
 // analysisCache keeps a folder's corpus analyses in its library index
 // (DIR/.rewind/index.db), keyed by file name, size and modification time,
 // so analyze DIR reads only the replays that are new or changed.

@@ -88,14 +88,14 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 		t.Fatalf("%s: %v %s", url, err, errText)
 	}
 	var slot int
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(() => { const ps = window.rewind.players(); for (let i = 0; i < ps.length; i++) if (ps[i].bot.includes('logbot.py')) return [i + 1, ps[i].uid === undefined ? i : ps[i].uid]; return [0, 0]; })()`, &[]*int{&slot, &uid})); err != nil {
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(() => { const r = window.rewind, ps = r.players ? r.players() : r.packed().players; for (let i = 0; i < ps.length; i++) if (ps[i].bot.includes('logbot.py')) return [i + 1, ps[i].uid === undefined ? i : ps[i].uid]; return [0, 0]; })()`, &[]*int{&slot, &uid})); err != nil {
 		t.Fatal(err)
 	}
 	if slot == 0 {
 		t.Fatalf("%s: no player's bot is logbot.py", url)
 	}
 	// A click on the player's row of the panel (ColorfightII: data-slot
-	// from 1; Monad: data-player from 0).
+	// from 1; the generic page, Monad's: data-player from 0).
 	row := fmt.Sprintf(`#players tbody tr[data-slot="%d"], #players tr[data-player="%d"]`, slot, slot-1)
 	if err := chromedp.Run(b.Ctx, chromedp.Click(row, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)

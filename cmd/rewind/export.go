@@ -35,9 +35,10 @@ without one get an info object built from their configuration.
 With --html, export writes the viewer's replay page for FILE as one
 self-contained file: board, controls, charts and every frame are inside
 it, so it works opened from disk, with no server and no network. FILE is a
-ColorfightII .rwd or .cfr, or a Monad .rwd or reference log (replay.json,
-.mp.gz), which gets the viewer's Monad page (hex board, scrubber, charts,
-events).`,
+ColorfightII .rwd or .cfr, which gets ColorfightII's page, or a replay of
+another game (its .rwd, or an official file read as a stream: a Monad
+reference log, a Skyport .jsn), which gets the generic page (its board,
+scrubber, commands, events and a chart per metric).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -64,12 +65,6 @@ func runExport(opts *exportOptions) error {
 	}
 	if isStreamFile(opts.in) {
 		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
-	}
-	if opts.html && source.IsMonadFile(opts.in) {
-		return exportMonadHTML(opts)
-	}
-	if err := refuseStream("export (a .cfr holds ColorfightII games only; export --html takes any game)", opts.in); err != nil {
-		return err
 	}
 	src, err := source.Open(opts.in)
 	if err != nil {
@@ -109,25 +104,6 @@ func exportHTML(src source.Source, opts *exportOptions) error {
 	}
 	var buf bytes.Buffer
 	if err := viewer.WriteHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
-		return fmt.Errorf("export %s: %w", opts.in, err)
-	}
-	return writeHTMLPage(opts, rep, &buf)
-}
-
-// exportMonadHTML writes the self-contained Monad page of the replay or
-// reference log opts.in.
-func exportMonadHTML(opts *exportOptions) error {
-	src, err := source.OpenMonad(opts.in)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	rep, err := viewer.LoadMonad(src)
-	if err != nil {
-		return fmt.Errorf("export %s: %w", opts.in, err)
-	}
-	var buf bytes.Buffer
-	if err := viewer.WriteMonadHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
 	return writeHTMLPage(opts, rep, &buf)

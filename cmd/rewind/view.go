@@ -18,7 +18,7 @@ func newViewCmd() *cobra.Command {
 		Use:   "view FILE",
 		Short: "Open one replay in the browser viewer",
 		Long: `view serves one replay (.rwd, .cfr, or an official file of another game
-read as a stream: ` + strings.Join(source.StreamExts(), ", ") + `, shown on the generic page) and prints the URL of its page: a board
+read as a stream: ` + strings.Join(source.StreamEndings(), ", ") + `; any game but ColorfightII is shown on the generic page) and prints the URL of its page: a board
 you scrub through turn by turn (keyboard: Space, arrows, Home/End, ? for
 help), charts of every player's gold, energy, cells and tax, a cell
 inspector and, for .rwd replays, each player's commands and their errors.

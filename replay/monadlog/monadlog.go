@@ -57,6 +57,10 @@ const (
 	MaxString = 1 << 10
 	// MaxDepth caps the nesting of values skipped as unknown.
 	MaxDepth = 32
+	// DecodeBytes is the most a log holds once decoded within these
+	// caps, hostile or not: about 200 MB (docs/limits.md, "Monad
+	// reference logs"), which a server reserves before decoding one.
+	DecodeBytes = 200 << 20
 )
 
 // maxDecompressed is MaxDecompressed, lowered by tests.

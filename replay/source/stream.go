@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
@@ -33,9 +34,11 @@ func MetaOf(r engine.Ruleset) StreamMeta { return replay.MetaOf(r) }
 func Observe(g engine.Game, f *Frame) { replay.Observe(g, f) }
 
 // OpenStream opens the replay at path as a generic Stream. It reads .rwd
-// files of the text codec (any game played through the seam) by
-// re-simulating them; other files are refused with an error naming
-// their format, for the caller to open on their game's own path.
+// files of the text codec (any game played through the seam) or of a
+// ruleset's own compact codec (Header.Compact: Monad's) by re-simulating
+// them, and the files of the registered StreamFormats; other files
+// (ColorfightII's) are refused with an error wrapping ErrNotStream, for
+// the caller to open on their game's own path.
 func OpenStream(path string) (Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -56,8 +59,19 @@ type StreamFormat struct {
 	// Name names the format ("skyport-jsn").
 	Name string
 	// Exts are the file name endings of the format (".jsn"), for the
-	// library to list such files.
+	// library to list such files, in the order of preference (an upload
+	// of the format named otherwise is kept with the first).
 	Exts []string
+	// SharedExts: Exts are endings other files have too (".json"), so a
+	// file with one is the format's only when Sniff claims its content;
+	// StreamExts leaves them out, and a lister sniffs such a file before
+	// listing it (StreamEnding).
+	SharedExts bool
+	// DecodeBytes is the most memory Open holds for one file when it
+	// decodes the file whole before the first frame (a server reserves
+	// it before opening or summarizing such a file); 0 when the format is
+	// read as it goes.
+	DecodeBytes int64
 	// Sniff reports whether a file starting with prefix (its first
 	// SniffBytes bytes, or the whole file when shorter) is of this
 	// format. It must not claim a .rwd.
@@ -73,23 +87,66 @@ const SniffBytes = 512
 // they are tried.
 var streamFormats = []StreamFormat{
 	{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open},
-	// A Monad reference log's names (replay.json, NAME.mp.gz) are not
-	// listed in Exts while the Monad-specific path (IsMonadLog) lists and
-	// reads such files: the library and analysis.ReplayFiles take every
-	// file with a listed ending, and a .json must be sniffed first (a
-	// notes.json is no replay). With that path gone: ".json", ".mp.gz",
-	// their listers sniffing the content.
-	{Name: monadlog.Name, Sniff: monadlog.Sniff, Open: monadlog.Open},
+	// A Monad reference log is named replay.json or NAME.mp.gz: endings
+	// other files have (a notes.json is no replay), so its listers sniff
+	// the content.
+	{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, SharedExts: true, DecodeBytes: monadlog.DecodeBytes,
+		Sniff: monadlog.Sniff, Open: monadlog.Open},
 }
 
 // StreamExts returns the file name endings of every registered stream
-// format.
+// format whose endings are its own (not SharedExts): a file with one is
+// taken as a replay by its name.
 func StreamExts() []string {
+	var out []string
+	for _, f := range streamFormats {
+		if !f.SharedExts {
+			out = append(out, f.Exts...)
+		}
+	}
+	return out
+}
+
+// StreamEndings returns the file name endings of every registered stream
+// format, shared ones (StreamFormat.SharedExts) too.
+func StreamEndings() []string {
 	var out []string
 	for _, f := range streamFormats {
 		out = append(out, f.Exts...)
 	}
 	return out
+}
+
+// StreamEnding returns the ending of a registered stream format that
+// name has (matched without regard to case; the longest: ".mp.gz"
+// rather than ".gz"), as name spells it, and whether it is a shared
+// ending (StreamFormat.SharedExts), whose file is a replay only when its
+// content is sniffed as one. ext is "" when name has none.
+func StreamEnding(name string) (ext string, shared bool) {
+	lower := strings.ToLower(name)
+	for _, f := range streamFormats {
+		for _, e := range f.Exts {
+			if len(e) > len(ext) && strings.HasSuffix(lower, e) {
+				ext, shared = name[len(name)-len(e):], f.SharedExts
+			}
+		}
+	}
+	return ext, shared
+}
+
+// LookupStreamFormat returns the registered StreamFormat whose Sniff
+// claims prefix (a file's first SniffBytes bytes); ok is false for a
+// .rwd and for anything no format claims.
+func LookupStreamFormat(prefix []byte) (f StreamFormat, ok bool) {
+	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
+		return StreamFormat{}, false
+	}
+	for _, f := range streamFormats {
+		if f.Sniff(prefix) {
+			return f, true
+		}
+	}
+	return StreamFormat{}, false
 }
 
 // RegisterStreamFormat adds a format after those of the table, for a
@@ -140,14 +197,12 @@ func (c closing) Close() error {
 }
 
 // ErrNotStream: the file is a replay, but not one OpenStream reads (a
-// ColorfightII or Monad file in its own codec, an official format of
-// theirs).
+// ColorfightII .rwd or .cfr).
 var ErrNotStream = errors.New("source: not a replay of the generic path")
 
 // IsStream reports whether the replay r starts is read by OpenStream: a
-// .rwd of the text codec or of a ruleset's own compact codec
-// (Header.Compact), or a registered StreamFormat. (A ColorfightII .rwd or
-// .cfr is not.)
+// .rwd of the text codec or of a ruleset's compact codec
+// (Header.Compact), or a file of a registered StreamFormat.
 func IsStream(r io.Reader) bool {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
@@ -155,7 +210,7 @@ func IsStream(r io.Reader) bool {
 		h, err := replay.ReadHeader(br)
 		return err == nil && (h.Codec == replay.CodecText || h.Compact())
 	}
-	_, ok := StreamFormatOf(prefix)
+	_, ok := LookupStreamFormat(prefix)
 	return ok
 }
 
@@ -208,15 +263,8 @@ func (s *simStream) Close() error {
 // Sniff claims prefix (a file's first SniffBytes bytes); ok is false for
 // a .rwd and for anything no format claims.
 func StreamFormatOf(prefix []byte) (name string, ok bool) {
-	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
-		return "", false
-	}
-	for _, f := range streamFormats {
-		if f.Sniff(prefix) {
-			return f.Name, true
-		}
-	}
-	return "", false
+	f, ok := LookupStreamFormat(prefix)
+	return f.Name, ok
 }
 
 // SummarizeStream reads a whole replay of a registered StreamFormat from

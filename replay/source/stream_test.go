@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -118,5 +119,34 @@ func TestOpenStreamRefusesOtherFormats(t *testing.T) {
 		if _, err := source.OpenStream(name); !errors.Is(err, source.ErrNotStream) {
 			t.Fatalf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestStreamEnding: a registered format's endings are matched whatever
+// their case, the longest first (".mp.gz", not ".gz"), and spelled as the
+// name spells them; shared endings (.json) are said so and left out of
+// StreamExts, which a file is taken as a replay by.
+func TestStreamEnding(t *testing.T) {
+	for _, c := range []struct {
+		name, ext string
+		shared    bool
+	}{
+		{"game.jsn", ".jsn", false},
+		{"GAME.JSN", ".JSN", false},
+		{"replay.json", ".json", true},
+		{"m06.MP.gz", ".MP.gz", true},
+		{"x.gz", "", false},
+		{"x.rwd", "", false},
+	} {
+		ext, shared := source.StreamEnding(c.name)
+		if ext != c.ext || shared != c.shared {
+			t.Errorf("StreamEnding(%q) = %q, %v; want %q, %v", c.name, ext, shared, c.ext, c.shared)
+		}
+	}
+	if exts := source.StreamExts(); slices.Contains(exts, ".json") || !slices.Contains(exts, ".jsn") {
+		t.Errorf("StreamExts() = %v", exts)
+	}
+	if all := source.StreamEndings(); !slices.Contains(all, ".json") || !slices.Contains(all, ".mp.gz") {
+		t.Errorf("StreamEndings() = %v", all)
 	}
 }

@@ -114,9 +114,10 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
 	next := func() error { _, err := rd.Next(); return err }
-	if h.Codec != "" {
-		// A game played through the seam: its rounds are text rounds,
-		// its footer's numbers are scores.
+	if h.Codec != "" || h.Compact() {
+		// A game played through the seam (the text codec, or its
+		// ruleset's own compact one): its rounds are read as text
+		// rounds, its footer's numbers are scores.
 		s.Ruleset = h.Ruleset
 		next = func() error { _, err := rd.NextText(); return err }
 	}

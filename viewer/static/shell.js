@@ -1,5 +1,5 @@
 // rewind viewer shell: what every game's replay page shares (docs/viewer.md).
-// The page's script (viewer.js, monad-page.js, board.js) draws its game; the shell owns
+// The page's script (viewer.js, board.js) draws its game; the shell owns
 // the rest of the viewer chrome, once for every game: loading the packed
 // blob (fetched, or inline in an exported page), the turn (scrubber, turn
 // label, #turn=N in the address), playing and its speed, the playback
