@@ -180,6 +180,22 @@ type Codec interface {
 	// of length Players). A record that ends early returns r's error
 	// (io.EOF); any other damage is an error saying what.
 	DecodeRound(r io.ByteReader, cmds [][]string, faults []Fault) error
+	// FooterMetric is the index in Metrics of the value a file's footer
+	// keeps per player: the one its files have always kept, which may
+	// predate its score (Scorer).
+	FooterMetric() int
+}
+
+// FooterIndex is the index of the metric whose final values a .rwd
+// footer of r keeps: its Codec's FooterMetric for a file of r's own codec
+// (compact true), else its score (ScoreIndex).
+func FooterIndex(r Ruleset, compact bool) int {
+	if c, ok := r.(Codec); ok && compact {
+		if i := c.FooterMetric(); i >= 0 && i < len(r.Metrics()) {
+			return i
+		}
+	}
+	return ScoreIndex(r)
 }
 
 // Compact is a Game of a Codec ruleset. Its records are self-delimiting

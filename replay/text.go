@@ -327,7 +327,8 @@ func (w *TextWriter) finish(b []byte, g engine.Game) error {
 }
 
 // Close writes the footer (final turn, hash, ranking with each player's
-// score: Values of the ruleset's score metric, engine.ScoreIndex) and ends
+// score: Values of the ruleset's score metric, or in a ruleset's own
+// codec the metric it keeps there: engine.FooterIndex) and ends
 // the compressed stream. It does not close the underlying writer.
 func (w *TextWriter) Close(g engine.Game) error {
 	if w.err != nil {
@@ -339,7 +340,7 @@ func (w *TextWriter) Close(g engine.Game) error {
 	w.closed = true
 	score := 0
 	if rs, err := rulesets.Get(w.hdr.Ruleset); err == nil {
-		score = engine.ScoreIndex(rs)
+		score = engine.FooterIndex(rs, w.hdr.Compact())
 	}
 	b := append(w.buf[:0], tagFooter)
 	b = binary.AppendUvarint(b, uint64(w.turn))

@@ -429,7 +429,7 @@ var gameColorfightII = rulesetName(replay.RulesetColorfight2)
 
 // gameUnit is what a library row's winner amount counts in game (a
 // display name, Entry.Game): the name of its ruleset's score metric
-// (engine.ScoreIndex: ColorfightII's gold, Monad's resources); "score"
+// (engine.ScoreIndex: ColorfightII's gold, Monad's hives); "score"
 // for a game not registered.
 func gameUnit(game string) string {
 	for _, id := range rulesets.IDs() {

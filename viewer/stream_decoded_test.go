@@ -64,7 +64,7 @@ func logFolder(t *testing.T, n int, budget int64) *Library {
 // checkLogEntry fails unless e is a log summarised whole.
 func checkLogEntry(t *testing.T, e *Entry) {
 	t.Helper()
-	if e.Game != "Monad" || e.Err != "" || !e.Complete || e.Rounds < 100 || e.Winner < 1 || gameUnit(e.Game) != "resources" {
+	if e.Game != "Monad" || e.Err != "" || !e.Complete || e.Rounds < 100 || e.Winner < 1 || gameUnit(e.Game) != "hives" {
 		t.Errorf("%s summarised as game %q (unit %q), error %q, complete %v, %d turns, winner %d", e.ID, e.Game, gameUnit(e.Game), e.Err, e.Complete, e.Rounds, e.Winner)
 	}
 }

@@ -120,7 +120,8 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze --format csv: status %d\n%.400s", code, out)
 	}
-	if _, err := csv.NewReader(strings.NewReader(out)).ReadAll(); err != nil || !strings.HasPrefix(out, "rank,player,name,bot") {
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || !strings.HasPrefix(out, "turn,player,name,resources,units,hives") || len(rows) != 1+3*(st.Turn()+1) {
 		t.Fatalf("CSV: %v\n%.300s", err, out)
 	}
 

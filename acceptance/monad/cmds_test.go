@@ -31,7 +31,7 @@ func TestMonadCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("info: status %d\n%s", code, out)
 	}
-	for _, want := range []string{"ruleset:  monad v1", "20x20 hex", "drawn from seed 3", "complete", "final:", "bot rusher", "rank 1"} {
+	for _, want := range []string{"ruleset:  monad v1", "20×20 hex", "drawn from seed 3", "complete", "final:", "bot rusher", "rank 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info lacks %q:\n%s", want, out)
 		}
@@ -67,7 +67,7 @@ func TestMonadCommands(t *testing.T) {
 
 	tdir := filepath.Join(dir, "t")
 	out, code = clitest.Run(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)
-	if code != 0 || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") || !strings.Contains(out, "mean resources") {
+	if code != 0 || !strings.Contains(out, "miner") || !strings.Contains(out, "2 games (0 already played") || !strings.Contains(out, "mean hives") {
 		t.Fatalf("tournament: status %d\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "tournament", "--game", "monad", "--games", "2", "--turns", "120", "--parallel", "1", "--dir", tdir)

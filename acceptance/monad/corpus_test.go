@@ -3,6 +3,7 @@ package monad_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,9 @@ func standingsRows(t *testing.T, out, heading string) map[string]string {
 	rows := map[string]string{}
 	for _, l := range lines[1:] {
 		f := strings.Fields(l)
-		if len(f) != 8 || !strings.HasPrefix(f[1], `"`) {
+		// ColorfightII's table has 8 columns (mean gold and cells), every
+		// other game's 7 (mean score).
+		if len(f) != 8 && len(f) != 7 || !strings.HasPrefix(f[1], `"`) {
 			break
 		}
 		rows[f[1]] = strings.Join(f[2:], " ")
@@ -105,7 +108,7 @@ func TestMonadCorpusCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze DIR: status %d\n%s", code, o)
 	}
-	if !strings.Contains(o, "ColorfightII: 2 games\n") || !strings.Contains(o, "Monad: 4 games\n") || !strings.Contains(o, "6 replays analyzed, 1 skipped") {
+	if !strings.Contains(o, "ColorfightII: 2 games\n") || !strings.Contains(o, "Monad: 4 games\n") || !strings.Contains(o, "2 replays analyzed, 1 skipped") || !strings.Contains(o, "4 replays analyzed, 0 skipped") {
 		t.Fatalf("output:\n%s", o)
 	}
 	if !strings.Contains(o, "skipped "+filepath.Join(dir, "corrupt.rwd")+":") {
@@ -157,40 +160,62 @@ func TestMonadCorpusCLI(t *testing.T) {
 		}
 	}
 
-	// CSV: one row per (game, player), the right ruleset.
+	// CSV of the mixed folder: ColorfightII's rows (its own columns); the
+	// Monad games are said to be left out.
 	out, code := clitest.Run(t, "analyze", dir, "--format", "csv", "--parallel", "1")
 	if code != 0 {
 		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, out)
 	}
 	csvText, errOut := splitCSV(out)
-	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
+	perGame := func(csvText string) map[string]int {
+		rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[0][0] != "game" || rows[0][1] != "ruleset" {
+			t.Fatalf("header %v", rows[0])
+		}
+		per := map[string]int{}
+		for _, r := range rows[1:] {
+			per[r[0]+" "+r[1]]++
+		}
+		return per
 	}
-	if rows[0][0] != "game" || rows[0][1] != "ruleset" {
-		t.Fatalf("header %v", rows[0])
-	}
-	per := map[string]int{}
-	for _, r := range rows[1:] {
-		per[r[0]+" "+r[1]]++
-	}
-	want := map[string]int{"c0.rwd colorfight2": 2, "c1.rwd colorfight2": 2, "m0.rwd monad": 3, "m1.rwd monad": 3, "m2.rwd monad": 3, "m05.replay.json monad": 2}
-	if len(per) != len(want) {
+	if per, want := perGame(csvText), map[string]int{"c0.rwd colorfight2": 2, "c1.rwd colorfight2": 2}; fmt.Sprint(per) != fmt.Sprint(want) {
 		t.Errorf("rows per game %v, want %v", per, want)
 	}
-	for k, n := range want {
-		if per[k] != n {
-			t.Errorf("rows per game %v, want %v", per, want)
-			break
-		}
+	if !strings.Contains(errOut, "4 replays of other games left out of the CSV") || !strings.Contains(errOut, "corrupt.rwd") {
+		t.Errorf("stderr:\n%s", errOut)
 	}
-	if !strings.Contains(errOut, "Monad: 4 games") || !strings.Contains(errOut, "corrupt.rwd") {
+
+	// CSV of the Monad games alone: the generic corpus CSV, one row per
+	// (game, player).
+	mdirOnly := filepath.Join(t.TempDir(), "monad")
+	os.MkdirAll(mdirOnly, 0o755)
+	for _, name := range monadFiles {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(mdirOnly, name), b, 0o644)
+	}
+	out, code = clitest.Run(t, "analyze", mdirOnly, "--format", "csv", "--parallel", "1")
+	if code != 0 {
+		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, out)
+	}
+	csvText, errOut = splitCSV(out)
+	want := map[string]int{"m0.rwd monad": 3, "m1.rwd monad": 3, "m2.rwd monad": 3, "m05.replay.json monad": 2}
+	if per := perGame(csvText); fmt.Sprint(per) != fmt.Sprint(want) {
+		t.Errorf("rows per game %v, want %v", per, want)
+	}
+	if !strings.Contains(errOut, "Monad: 4 games") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
 
-// TestMonadReportCLI: report writes the HTML report of a Monad recording
-// and of a reference log: a chart per series, the outcome, the events.
+// TestMonadReportCLI: report writes the generic HTML report of a Monad
+// recording and of a reference log: a chart per metric, the outcome, the
+// game's events.
 func TestMonadReportCLI(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "m.rwd")
@@ -200,7 +225,7 @@ func TestMonadReportCLI(t *testing.T) {
 	for _, c := range []struct {
 		in     string
 		charts int
-	}{{rwd, 11}, {"../../testdata/monad/official/m05.replay.json", 7}} {
+	}{{rwd, 7}, {"../../testdata/monad/official/m05.replay.json", 7}} {
 		html := filepath.Join(dir, filepath.Base(c.in)+".html")
 		out, code := clitest.Run(t, "report", c.in, "-o", html)
 		if code != 0 || !strings.Contains(out, "wrote "+html) {
@@ -214,7 +239,7 @@ func TestMonadReportCLI(t *testing.T) {
 		if n := strings.Count(page, `data-testid="chart"`); n != c.charts {
 			t.Errorf("%s: %d charts, want %d", c.in, n, c.charts)
 		}
-		if !strings.Contains(page, `id="chart-hives"`) || !strings.Contains(page, "Monad replay (") || !strings.Contains(page, "in the lead for good since turn") ||
+		if !strings.Contains(page, `id="chart-hives"`) || !strings.Contains(page, "monad replay (") || !strings.Contains(page, "in the lead for good since turn") ||
 			!strings.Contains(page, `<tr class="ev-hive_built" data-kind="hive_built"`) {
 			t.Errorf("%s: the report lacks the hives chart, the outcome or the events", c.in)
 		}

@@ -37,6 +37,11 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 	default:
 		fmt.Fprintf(w, "  setup:    drawn from seed %d\n", h.GameSeed)
 	}
+	if g, err := h.NewGame(rs); err == nil {
+		if d, ok := g.(engine.Describer); ok {
+			writeSettings(w, d.Setting())
+		}
+	}
 	if !h.Created.IsZero() {
 		fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 	}
@@ -58,7 +63,7 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 	}
 	score := "score"
 	if ms := rs.Metrics(); len(ms) > 0 {
-		score = ms[engine.ScoreIndex(rs)].Name
+		score = ms[engine.FooterIndex(rs, h.Compact())].Name
 	}
 	rank := map[int]int{}
 	f := sum.Footer

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
+	"unicode"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
@@ -32,9 +34,7 @@ func streamInfo(w io.Writer, path string, data []byte) error {
 	} else {
 		fmt.Fprintf(w, "  frames:   read as recorded, not re-simulated\n")
 	}
-	for _, kv := range m.Settings {
-		fmt.Fprintf(w, "  %-9s %s\n", kv[0]+":", kv[1])
-	}
+	writeSettings(w, m.Settings)
 	status := "complete (read to the end)"
 	if sum.Damage != nil {
 		status = "damaged: the turns before the damage are shown"
@@ -56,4 +56,22 @@ func streamInfo(w io.Writer, path string, data []byte) error {
 		fmt.Fprintf(w, "    %d  %-24q  bot %s  rank %d, %s %d\n", p.UID-1, p.Name, bot, p.Rank, score, p.Score)
 	}
 	return nil
+}
+
+// writeSettings prints a game's settings (engine.Describer, or a stream's
+// own) one per line; a key or value with a character that is not
+// printable is quoted, so a hostile file cannot move the terminal's
+// cursor.
+func writeSettings(w io.Writer, settings [][2]string) {
+	safe := func(s string) string {
+		for _, r := range s {
+			if !unicode.IsPrint(r) {
+				return strconv.Quote(s)
+			}
+		}
+		return s
+	}
+	for _, kv := range settings {
+		fmt.Fprintf(w, "  %-9s %s\n", safe(kv[0])+":", safe(kv[1]))
+	}
 }

@@ -10,7 +10,7 @@ var version = "0.1.0-dev"
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "rewind",
-		Short:         "Run, record, verify and analyze ColorfightII matches",
+		Short:         "Run, record, verify and analyze matches of turn-based AI games",
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -56,6 +56,14 @@ func (g *Game) Setup() []byte {
 	return b
 }
 
+// FooterMetric is resources (engine.Codec): a Monad .rwd's footer has
+// kept each player's resources since before Monad had a score.
+func (ruleset) FooterMetric() int { return 0 }
+
+// ScoreMetric is hives (engine.Scorer): the ranking and the end of the
+// game go by hives (rules-monad.md §7), then units.
+func (ruleset) ScoreMetric() int { return 2 }
+
 // Options: Monad's one option, the uniform map (engine.Optioner).
 func (ruleset) Options() []engine.Option {
 	return []engine.Option{{Name: "uniform", Doc: "monad: every cell starts with 20 resources"}}

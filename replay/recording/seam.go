@@ -110,7 +110,7 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 	}
 	defer s.Close()
 	h := s.Header()
-	if h.Ruleset != ruleset || h.GameSeed != seed || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
+	if h.Ruleset != ruleset || !sameSeed(h, s.Ruleset(), seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
 		return match.GameResult{}, false
 	}
 	if !sameBots(h.Players, entrants) || !playsToEnd(s.Next) {
@@ -120,6 +120,21 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 	gr := match.SeamGameResult(i, ruleset, seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }, engine.ScoreIndex(s.Ruleset()))
 	gr.Skipped = true
 	return gr, true
+}
+
+// sameSeed reports whether the game h records was drawn from seed: its
+// GameSeed, or, in a ruleset's own codec (whose header keeps the seed in
+// its setup), the setup the ruleset's game of seed saves.
+func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
+	if !h.Compact() {
+		return h.GameSeed == seed
+	}
+	g, err := rs.New(seed, engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn})
+	if err != nil {
+		return false
+	}
+	ss, ok := g.(engine.SetupSaver)
+	return ok && bytes.Equal(ss.Setup(), h.Setup)
 }
 
 // CreateSeam starts recording game i of a game played through the seam
