@@ -186,11 +186,7 @@ func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 // again.
 func (s *Sim) Frame(f *Frame) {
 	n := s.g.Players()
-	f.Commands = resizeLists(f.Commands, n)
-	f.Faults = resizeN(f.Faults, n)
-	f.FaultText = resizeN(f.FaultText, n)
-	f.Logs = resizeN(f.Logs, n)
-	f.Errors, f.Active, f.CommandsKnown = f.Errors[:0], -1, false
+	f.Reset(n)
 	if r := s.round; r != nil {
 		f.Active, f.CommandsKnown = r.Active, true
 		for p := 0; p < n && p < len(r.Commands); p++ {

@@ -37,6 +37,17 @@ type Frame struct {
 	Ranking []int
 }
 
+// Reset sizes f for n players with every list empty, reusing its
+// storage: Commands and Values hold n empty lists, Faults, FaultText and
+// Logs n zero values, Errors and Events none; Active is -1 and
+// CommandsKnown false. Turn, Board and Ranking are the source's to fill.
+func (f *Frame) Reset(n int) {
+	f.Active, f.CommandsKnown = -1, false
+	f.Commands, f.Values = resizeLists(f.Commands, n), resizeLists(f.Values, n)
+	f.Faults, f.FaultText, f.Logs = resizeN(f.Faults, n), resizeN(f.FaultText, n), resizeN(f.Logs, n)
+	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
+}
+
 // StreamPlayer is a player as a generic stream names it.
 type StreamPlayer struct {
 	Name string

@@ -61,9 +61,10 @@ func (r *TextRound) Reset(n int) {
 	r.Active, r.Hash, r.HasHash = -1, 0, false
 }
 
-func resizeLists(l [][]string, n int) [][]string {
+// resizeLists makes l hold n empty lists, reusing their storage.
+func resizeLists[T any](l [][]T, n int) [][]T {
 	if cap(l) < n {
-		l = append(l[:cap(l)], make([][]string, n-cap(l))...)
+		l = append(l[:cap(l)], make([][]T, n-cap(l))...)
 	}
 	l = l[:n]
 	for i := range l {

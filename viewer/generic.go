@@ -605,14 +605,13 @@ func EncodePacked(p *Packed) ([]byte, error) {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
 	zw.Write(js[:len(js)-len(tail)])
 	zw.Write([]byte(`"frames":[`))
+	var b []byte
 	for i := range p.Frames {
+		b = b[:0]
 		if i > 0 {
-			zw.Write([]byte{','})
+			b = append(b, ',')
 		}
-		b, err := json.Marshal(&p.Frames[i])
-		if err != nil {
-			return nil, err
-		}
+		b = appendFrame(b, &p.Frames[i])
 		zw.Write(b)
 	}
 	zw.Write([]byte("]}"))

@@ -15,7 +15,6 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -296,9 +295,7 @@ func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k in
 
 // isBuiltin reports whether name is a built-in bot of any game.
 func isBuiltin(name string) bool {
-	_, err1 := bot.Builtin(name)
-	_, err2 := monadbot.Builtin(name)
-	if err1 == nil || err2 == nil {
+	if _, err := bot.Builtin(name); err == nil {
 		return true
 	}
 	for _, id := range rulesets.IDs() {

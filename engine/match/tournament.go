@@ -13,7 +13,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rng"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
@@ -285,17 +284,6 @@ func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
 		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: p.Gold, Cells: p.Cells}
 	}
 	return gr, nil
-}
-
-// MonadGameResult is the GameResult of a finished Monad game: seats in
-// player order with their rank, resources (as Gold) and cells.
-func MonadGameResult(i int, seed uint64, path string, entrants []string, ranking []monad.Rank, stats func(p int) monad.PlayerStats) GameResult {
-	gr := GameResult{Game: i, Ruleset: monad.RulesetID, Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
-	for _, r := range ranking {
-		st := stats(r.Player)
-		gr.Seats[r.Player] = SeatResult{Bot: entrants[r.Player], Rank: r.Rank, Gold: st.Resources, Cells: int64(st.Cells)}
-	}
-	return gr
 }
 
 // EloK is the K-factor of the multiplayer Elo rating.

@@ -247,7 +247,9 @@ func AppendCommandText(dst []byte, c *Command) []byte {
 // and sets faults[p]: a status's timeout or crash (a crash when both),
 // or engine.FaultGarbage for a player whose reply was not a list.
 func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
+	// The round's texts are one string, sliced: one allocation a round.
 	var b []byte
+	var ends []int
 	for p, list := range cmds {
 		switch {
 		case status[p]&statusCrashed != 0:
@@ -262,8 +264,19 @@ func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine
 				faults[p] = engine.FaultGarbage
 				continue
 			}
-			b = AppendCommandText(b[:0], &list[k])
-			out[p] = append(out[p], string(b))
+			b = AppendCommandText(b, &list[k])
+			ends = append(ends, len(b))
+		}
+	}
+	all, i, start := string(b), 0, 0
+	for p, list := range cmds {
+		for k := range list {
+			if list[k].Err == ErrNotList {
+				continue
+			}
+			out[p] = append(out[p], all[start:ends[i]])
+			start = ends[i]
+			i++
 		}
 	}
 }

@@ -53,7 +53,8 @@ func newGame(su Setup, s engine.Settings) (*Game, error) {
 // Game adapts a State to engine.Game. Round parses each text with
 // ParseCommand (one JSON command object per text) and plays them with
 // the faults given since the last round as State.Play does. Create one
-// with Ruleset's New or NewFromSetup.
+// with Ruleset's New or NewFromSetup, and change its State only through
+// it (it keeps the players' Stats of the current turn).
 type Game struct {
 	State   *State
 	setup   Setup
@@ -65,6 +66,11 @@ type Game struct {
 	pending, last [MaxPlayers]uint8
 	played        bool
 	errs          []engine.CommandError
+	// statsBuf holds every player's Stats at turn statsTurn when
+	// statsValid (stats); any change of the state clears statsValid.
+	statsBuf   []PlayerStats
+	statsTurn  int
+	statsValid bool
 }
 
 var (
@@ -145,6 +151,7 @@ func (g *Game) play(n int) []engine.CommandError {
 		r.Crashed[p] = g.pending[p]&statusCrashed != 0
 	}
 	g.State.Play(&r)
+	g.statsValid = false
 	g.last, g.pending, g.played = g.pending, [MaxPlayers]uint8{}, true
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
@@ -162,7 +169,17 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 	if p < 0 || p >= g.Players() {
 		return StatsValues(PlayerStats{}, dst)
 	}
-	return StatsValues(g.State.Stats(p), dst)
+	return StatsValues(g.stats()[p], dst)
+}
+
+// stats is every player's Stats at the current turn, read once per turn
+// (Values, Ranking and Out ask for them again and again).
+func (g *Game) stats() []PlayerStats {
+	if !g.statsValid || g.statsTurn != g.State.Turn() {
+		g.statsBuf = g.State.AllStats(g.statsBuf[:0])
+		g.statsTurn, g.statsValid = g.State.Turn(), true
+	}
+	return g.statsBuf
 }
 
 // StatsValues appends a player's facts to dst as the values of Monad's
@@ -248,7 +265,7 @@ func (s *stateMap) MapCell(x, y int) (resource, occupant, units, hive int) {
 
 // Ranking returns State.Ranking's players in order.
 func (g *Game) Ranking() []int {
-	r := g.State.Ranking()
+	r := RankStats(g.stats())
 	out := make([]int, len(r))
 	for i, k := range r {
 		out[i] = k.Player
@@ -259,6 +276,9 @@ func (g *Game) Ranking() []int {
 // Out reports that player p has timed out or crashed: it is asked for no
 // more commands (engine.Retirer), as the reference stops asking it.
 func (g *Game) Out(p int) bool {
-	s := g.State.Stats(p)
+	if p < 0 || p >= g.Players() {
+		return false
+	}
+	s := g.stats()[p]
 	return s.TimedOut || s.Crashed
 }

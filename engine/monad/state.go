@@ -328,11 +328,36 @@ type Rank struct {
 // Ranking returns the players in rank order (§7): RankStats of every
 // player's Stats.
 func (s *State) Ranking() []Rank {
-	stats := make([]PlayerStats, s.players)
-	for p := range stats {
-		stats[p] = s.Stats(p)
+	return RankStats(s.AllStats(nil))
+}
+
+// AllStats appends every player's Stats to dst, in player order, reading
+// the map once (Stats reads it once per player).
+func (s *State) AllStats(dst []PlayerStats) []PlayerStats {
+	n := len(dst)
+	for p := 0; p < s.players; p++ {
+		pl := &s.pl[p]
+		dst = append(dst, PlayerStats{
+			Resources: pl.resources, UnitsProduced: pl.produced, UnitsLost: pl.lost,
+			Rejected: pl.rejected, TimedOut: pl.timedOut, Crashed: pl.crashed,
+		})
 	}
-	return RankStats(stats)
+	st := dst[n:]
+	for i := range s.cells {
+		c := &s.cells[i]
+		for p := range st {
+			u := c.units[p]
+			own := int(c.hive) == p
+			st[p].Units += int64(u)
+			if own {
+				st[p].Hives++
+			}
+			if u > 0 || own {
+				st[p].Cells++
+			}
+		}
+	}
+	return dst
 }
 
 // RankStats ranks players from their facts (stats[p] is player p's), as

@@ -165,22 +165,12 @@ func (d *decoder) derive() {
 func (d *decoder) fill(f *replay.Frame) error {
 	s := &d.cur
 	n := d.n
+	f.Reset(n)
 	f.Turn = s.turn - 1
-	f.Active = -1
 	if d.frames > 0 {
 		f.Active = d.actor
 	}
-	f.Commands = resize(f.Commands, n)
-	for p := range f.Commands {
-		f.Commands[p] = f.Commands[p][:0]
-	}
-	f.CommandsKnown = false
-	f.Faults = resize(f.Faults, n)
-	f.FaultText = resize(f.FaultText, n)
-	f.Logs = resize(f.Logs, n)
-	f.Errors = f.Errors[:0]
-	f.Events = append(f.Events[:0], d.events...)
-	f.Values = resize(f.Values, n)
+	f.Events = append(f.Events, d.events...)
 	m := len(d.meta.Metrics)
 	for p := 0; p < n; p++ {
 		v := f.Values[p][:0]
@@ -229,13 +219,4 @@ func (d *decoder) fill(f *replay.Frame) error {
 		}
 	}
 	return nil
-}
-
-func resize[T any](l []T, n int) []T {
-	if cap(l) < n {
-		l = make([]T, n)
-	}
-	l = l[:n]
-	clear(l)
-	return l
 }

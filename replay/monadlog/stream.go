@@ -151,12 +151,8 @@ func (s *stream) Next(f *replay.Frame) error {
 	s.next++
 	tr := &l.Turns[t]
 	n := l.Players
-	f.Turn, f.Active = t, -1
-	f.Commands = resizeLists(f.Commands, n)
-	f.Faults = resize(f.Faults, n)
-	f.FaultText = resize(f.FaultText, n)
-	f.Logs = resize(f.Logs, n)
-	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
+	f.Reset(n)
+	f.Turn = t
 	f.CommandsKnown = t > 0
 	if t > 0 {
 		prev := &l.Turns[t-1]
@@ -170,10 +166,6 @@ func (s *stream) Next(f *replay.Frame) error {
 			f.Commands[c.Player] = append(f.Commands[c.Player], string(s.buf))
 		}
 	}
-	if cap(f.Values) < n {
-		f.Values = make([][]int64, n)
-	}
-	f.Values = f.Values[:n]
 	for p := 0; p < n; p++ {
 		s.stats[p] = tr.Stats(p)
 		f.Values[p] = monad.StatsValues(s.stats[p], f.Values[p][:0])
@@ -205,25 +197,3 @@ func (t *Turn) MapCell(x, y int) (resource, occupant, units, hive int) {
 }
 
 var _ monad.MapView = (*Turn)(nil)
-
-// resize makes l hold n zero values, reusing its storage.
-func resize[T any](l []T, n int) []T {
-	if cap(l) < n {
-		l = make([]T, n)
-	}
-	l = l[:n]
-	clear(l)
-	return l
-}
-
-// resizeLists makes l hold n empty lists, reusing their storage.
-func resizeLists(l [][]string, n int) [][]string {
-	if cap(l) < n {
-		l = make([][]string, n)
-	}
-	l = l[:n]
-	for i := range l {
-		l[i] = l[i][:0]
-	}
-	return l
-}

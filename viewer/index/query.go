@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // MaxPage bounds a page's rows; DefaultPage is a page's size when the
@@ -594,9 +594,7 @@ func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) e
 			lastID, curPath, curGame = id, path, game
 			cur = match.GameResult{Game: n}
 			n++
-			if game == "Monad" {
-				cur.Ruleset = monad.RulesetID
-			}
+			cur.Ruleset = rulesetOf(game)
 		}
 		cur.Seats = append(cur.Seats, s)
 	}
@@ -699,9 +697,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		if id != last {
 			last = id
 			g := match.GameResult{Game: len(games)}
-			if game == "Monad" {
-				g.Ruleset = monad.RulesetID
-			}
+			g.Ruleset = rulesetOf(game)
 			games = append(games, g)
 			paths = append(paths, p)
 		}
@@ -725,4 +721,16 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		}
 	}
 	return out, nil
+}
+
+// rulesetOf is the ruleset id of an entry's game (its display name, as
+// the index keeps it): "" for ColorfightII, as match.GameResult counts
+// it, and for a game not registered.
+func rulesetOf(game string) string {
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok && info.Name == game && id != rulesets.Default {
+			return id
+		}
+	}
+	return ""
 }

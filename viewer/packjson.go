@@ -1,0 +1,266 @@
+package viewer
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// The frames of a Packed replay are most of its bytes and of the time
+// EncodePacked takes: appendFrame writes one as encoding/json would (the
+// same keys, order, omitempty and escaping: TestAppendFrameMatchesJSON,
+// FuzzAppendFrame), without reflection or an allocation per value.
+
+// appendFrame appends f's JSON.
+func appendFrame(b []byte, f *PackedFrame) []byte {
+	b = append(b, `{"turn":`...)
+	b = strconv.AppendInt(b, int64(f.Turn), 10)
+	b = append(b, `,"active":`...)
+	b = strconv.AppendInt(b, int64(f.Active), 10)
+	b = append(b, `,"cells":`...)
+	b = appendInts(b, f.Cells)
+	b = append(b, `,"values":`...)
+	if f.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, v := range f.Values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInts(b, v)
+		}
+		b = append(b, ']')
+	}
+	if len(f.Entities) > 0 {
+		b = append(b, `,"entities":[`...)
+		for i := range f.Entities {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendEntity(b, &f.Entities[i])
+		}
+		b = append(b, ']')
+	}
+	if len(f.Effects) > 0 {
+		b = append(b, `,"effects":[`...)
+		for i := range f.Effects {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendEffect(b, &f.Effects[i])
+		}
+		b = append(b, ']')
+	}
+	if len(f.Events) > 0 {
+		b = append(b, `,"events":[`...)
+		for i := range f.Events {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			e := &f.Events[i]
+			b = append(b, `{"k":`...)
+			b = strconv.AppendInt(b, int64(e.Kind), 10)
+			b = append(b, `,"n":`...)
+			b = appendJSONString(b, e.Name)
+			b = appendField(b, "p", int64(e.Player))
+			b = appendField(b, "o", int64(e.Other))
+			b = appendField(b, "x", int64(e.X))
+			b = appendField(b, "y", int64(e.Y))
+			b = appendField(b, "v", e.Value)
+			b = append(b, `,"t":`...)
+			b = appendJSONString(b, e.Text)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(f.Commands) > 0 {
+		b = append(b, `,"commands":[`...)
+		for i, l := range f.Commands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendStrings(b, l)
+		}
+		b = append(b, ']')
+	}
+	if len(f.Sent) > 0 {
+		b = append(b, `,"sent":`...)
+		b = appendInts(b, f.Sent)
+	}
+	if len(f.Errors) > 0 {
+		b = append(b, `,"errors":[`...)
+		for i := range f.Errors {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			e := &f.Errors[i]
+			b = append(b, `{"p":`...)
+			b = strconv.AppendInt(b, int64(e.Player), 10)
+			b = appendField(b, "i", int64(e.Index))
+			b = appendField(b, "c", int64(e.Code))
+			b = append(b, `,"t":`...)
+			b = appendJSONString(b, e.Text)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(f.Faults) > 0 {
+		b = append(b, `,"faults":`...)
+		b = appendStrings(b, f.Faults)
+	}
+	if len(f.Logs) > 0 {
+		b = append(b, `,"logs":`...)
+		b = appendStrings(b, f.Logs)
+	}
+	if len(f.Ranking) > 0 {
+		b = append(b, `,"ranking":`...)
+		b = appendInts(b, f.Ranking)
+	}
+	return append(b, '}')
+}
+
+func appendEntity(b []byte, e *PackedEntity) []byte {
+	b = append(b, `{"k":`...)
+	b = appendJSONString(b, e.Kind)
+	b = appendField(b, "p", int64(e.Player))
+	b = appendField(b, "x", int64(e.X))
+	b = appendField(b, "y", int64(e.Y))
+	b = appendField(b, "h", e.Health)
+	if e.Value != 0 {
+		b = appendField(b, "v", e.Value)
+	}
+	if e.Label != "" {
+		b = append(b, `,"l":`...)
+		b = appendJSONString(b, e.Label)
+	}
+	return append(b, '}')
+}
+
+func appendEffect(b []byte, e *PackedEffect) []byte {
+	b = append(b, `{"k":`...)
+	b = appendJSONString(b, e.Kind)
+	if e.Name != "" {
+		b = append(b, `,"n":`...)
+		b = appendJSONString(b, e.Name)
+	}
+	b = appendField(b, "p", int64(e.Player))
+	b = appendField(b, "x", int64(e.X))
+	b = appendField(b, "y", int64(e.Y))
+	for _, o := range [...]struct {
+		k string
+		v int
+	}{{"x2", e.X2}, {"y2", e.Y2}, {"r", e.Radius}} {
+		if o.v != 0 {
+			b = appendField(b, o.k, int64(o.v))
+		}
+	}
+	if len(e.Points) > 0 {
+		b = append(b, `,"pts":`...)
+		b = appendInts(b, e.Points)
+	}
+	if e.Value != 0 {
+		b = appendField(b, "v", e.Value)
+	}
+	return append(b, '}')
+}
+
+// appendField appends `,"k":v`.
+func appendField(b []byte, k string, v int64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, k...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendInts appends a list of integers, null for a nil one.
+func appendInts[T int | int64](b []byte, l []T) []byte {
+	if l == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, v := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, ']')
+}
+
+// appendStrings appends a list of strings, null for a nil one.
+func appendStrings(b []byte, l []string) []byte {
+	if l == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted as encoding/json quotes a string:
+// '"' and '\' escaped; \b, \f, \n, \r, \t short; other control bytes,
+// '<', '>' and '&' (HTML-safe) as \u00XX; invalid UTF-8 as \ufffd;
+// U+2028 and U+2029 as \u2028 and \u2029.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	done := 0 // s[:done] is written
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			var esc string
+			switch {
+			case c == '"':
+				esc = `\"`
+			case c == '\\':
+				esc = `\\`
+			case c == '\b':
+				esc = `\b`
+			case c == '\f':
+				esc = `\f`
+			case c == '\n':
+				esc = `\n`
+			case c == '\r':
+				esc = `\r`
+			case c == '\t':
+				esc = `\t`
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				b = append(b, s[done:i]...)
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				i++
+				done = i
+				continue
+			default:
+				i++
+				continue
+			}
+			b = append(b, s[done:i]...)
+			b = append(b, esc...)
+			i++
+			done = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, s[done:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[done:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += n
+			continue
+		}
+		i += n
+		done = i
+	}
+	b = append(b, s[done:]...)
+	return append(b, '"')
+}
