@@ -19,7 +19,8 @@ import (
 )
 
 // legacyFile is a Monad .rwd written by rewind before Monad moved onto
-// the generic path (replay.MonadWriter, format version 2 with logs): 4
+// the generic path (by the Monad-only writer since removed, format
+// version 2 with logs): 4
 // players, 140 turns, checkpoints every 10, bots' logs, malformed
 // commands of every code, a reply that was not a list, timeouts and a
 // crash.

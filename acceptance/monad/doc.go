@@ -8,9 +8,10 @@
 // recording, of an old-layout .rwd and of the reference logs on the
 // generic page in Chromium (board colours and commands against the
 // re-simulated frames, events, charts, scrubber), and export --html, the
-// exported page opened from disk in Chromium. Beside them, the events
-// engine/monad reports (Game.Events, BoardEvents) are checked against
-// those the Monad analysis derives for the same games, through the Go API.
+// exported page opened from disk in Chromium; and a Monad .rwd written
+// before Monad moved onto the generic path, re-simulated and rewritten
+// byte for byte (codec_test.go). The events engine/monad reports
+// (Game.Events, BoardEvents) are checked in engine/monad itself.
 //
 // The fixtures are read from the module's testdata/monad (never copied);
 // the external-bot tests skip without python3; the browser test skips

@@ -1,6 +1,7 @@
 // Package report renders an analysis as one self-contained HTML page:
 // go-echarts line charts of gold, energy, cells and tax per player over
-// time (for a Monad game, one chart per series of its analysis), the
+// time (for any other game, one chart per metric of its generic analysis:
+// GenericPage), the
 // ranking and the event list. Everything the page needs, ECharts included,
 // is inlined, and its Content-Security-Policy forbids any request, so it
 // opens from disk with no network. The page is the templ component

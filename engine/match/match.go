@@ -1,13 +1,16 @@
-// Package match runs ColorfightII matches (Run) and Monad matches
-// (RunMonad): it seeds the map, registers the players, asks each bot for
-// its commands every round, steps the engine and hands every round to a
-// Recorder (MonadRecorder) as it goes (package replay/recording provides
+// Package match runs ColorfightII matches (Run) and matches of every other
+// game through the seam (RunGame), and tournaments of either: it seeds the
+// map, registers the players, asks each bot for its commands every round,
+// steps the engine and hands every round to a Recorder (Recorder for Run,
+// GameRecorder for RunGame) as it goes (package replay/recording provides
 // the ones that write a .rwd; match itself never writes files).
 //
-// What is recorded is what the engine applied: a bot that answers late,
-// crashes or prints garbage is recorded as one malformed command with code
-// colorfight2.ErrBotFault whose text says what happened, so re-simulation
-// never depends on timing and the fault shows up as that player's error.
+// What is recorded is what the engine applied. In a ColorfightII match a
+// bot that answers late, crashes or prints garbage is recorded as one
+// malformed command with code colorfight2.ErrBotFault whose text says what
+// happened; through the seam the fault is given to the game (Game.Fault)
+// and recorded with the round. Either way re-simulation never depends on
+// timing and the fault shows up as that player's.
 package match
 
 import (

@@ -13,7 +13,7 @@ import (
 
 // RunGame plays a match of any ruleset through the seam (engine.Game):
 // the generic path every game takes unless the shell has a runner of its
-// own for it (ColorfightII's Run, Monad's RunMonad). Bots are asked in
+// own for it (ColorfightII's Run). Bots are asked in
 // parallel each round (only the active player in a engine.Sequential
 // game); their answers are applied in player order, so the result depends
 // only on what they answered. A bot that fails to answer is reported to

@@ -295,8 +295,8 @@ const EloK = 32.0
 // The rating is multiplayer Elo: every entrant starts at 1500; each game,
 // in game order, is scored as all pairwise duels between seats of
 // different entrants (the higher final gold wins, equal gold is a draw; in
-// any other game than ColorfightII the better rank wins, equal ranks —
-// crashed Monad players — draw),
+// any other game than ColorfightII the better rank wins, equal ranks
+// draw),
 // each duel moving both ratings by K/(n-1)·(score − expected), with
 // expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
 // All updates of a game use the ratings from before the game.
@@ -402,7 +402,7 @@ func (r *Ratings) Clone() *Ratings {
 }
 
 // seam returns the registry's Info of the tournament's game when it is
-// played through the seam (neither ColorfightII nor Monad).
+// played through the seam (any game but ColorfightII).
 func (t *Tournament) seam() (rulesets.Info, bool) {
 	switch t.Game {
 	case "", colorfight2.Ruleset.ID():

@@ -170,8 +170,9 @@ func SetVectors(id string, v *Vectors) {
 // given.
 const Default = "colorfight2"
 
-// All returns every registered ruleset, in a fixed order (ColorfightII,
-// then Monad). The caller may modify the returned slice.
+// All returns every registered ruleset, in a fixed order (the table's:
+// ColorfightII, Monad, Skyport, then those Register added). The caller
+// may modify the returned slice.
 func All() []engine.Ruleset {
 	out := make([]engine.Ruleset, len(table))
 	for i, e := range table {
