@@ -442,6 +442,16 @@ func gameUnit(game string) string {
 	return "score"
 }
 
+// unit is what the entry's winner amount counts: its summary's unit, or
+// its game's score (gameUnit) for an entry summarised before summaries
+// named it.
+func (e *Entry) unit() string {
+	if e.Summary.Unit != "" {
+		return e.Summary.Unit
+	}
+	return gameUnit(e.Game)
+}
+
 // summaryWait is how long a library listing's summary of a file that is
 // decoded whole (StreamFormat.DecodeBytes) waits for room in the memory
 // budget before the file is listed as not read yet (and read again at

@@ -317,7 +317,7 @@ func rows(entries []*Entry) []templates.LibraryRow {
 		for i, p := range e.Players {
 			names[i] = p.Name
 		}
-		r := templates.LibraryRow{ID: e.ID, URL: ReplayURL(e.ID), Format: string(e.Format), Game: e.Game, Unit: gameUnit(e.Game), Players: strings.Join(names, ", "),
+		r := templates.LibraryRow{ID: e.ID, URL: ReplayURL(e.ID), Format: string(e.Format), Game: e.Game, Unit: e.unit(), Players: strings.Join(names, ", "),
 			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
 			Size: e.Size, SizeStr: sizeString(e.Size)}
 		if e.Winner != 0 {

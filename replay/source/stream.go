@@ -282,6 +282,9 @@ func SummarizeStream(r io.Reader) (*Summary, *StreamMeta, error) {
 	defer s.Close()
 	m := s.Meta()
 	sum := &Summary{Format: Format(m.Format), Ruleset: m.Ruleset}
+	if m.Score >= 0 && m.Score < len(m.Metrics) {
+		sum.Unit = m.Metrics[m.Score].Name
+	}
 	sum.Config.MaxTurn = m.MaxTurns
 	for i, p := range m.Players {
 		sum.Players = append(sum.Players, Player{UID: i + 1, Name: p.Name, Bot: p.Bot})

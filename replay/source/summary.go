@@ -8,7 +8,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -44,6 +46,11 @@ type Summary struct {
 	// unknown; WinnerGold its gold.
 	Winner     int
 	WinnerGold int64
+	// Unit names what WinnerGold and the ranking's numbers count: the
+	// metric a .rwd footer keeps (engine.FooterIndex: "gold" for
+	// ColorfightII, "resources" in Monad's own codec), or a stream's
+	// score; "" for ColorfightII.
+	Unit string
 	// Parent is the file name of the replay a fork was played on from,
 	// Import the official replay an imported game came from (.rwd
 	// header); "" when none.
@@ -117,8 +124,13 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	if h.Codec != "" || h.Compact() {
 		// A game played through the seam (the text codec, or its
 		// ruleset's own compact one): its rounds are read as text
-		// rounds, its footer's numbers are scores.
+		// rounds, its footer's numbers are its footer metric's.
 		s.Ruleset = h.Ruleset
+		if rs, err := rulesets.Get(h.Ruleset); err == nil {
+			if ms := rs.Metrics(); len(ms) > 0 {
+				s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
+			}
+		}
 		next = func() error { _, err := rd.NextText(); return err }
 	}
 	for {
