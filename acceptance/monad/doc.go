@@ -10,10 +10,14 @@
 // re-simulated frames, events, charts, scrubber), and export --html, the
 // exported page opened from disk in Chromium; and a Monad .rwd written
 // before Monad moved onto the generic path, re-simulated and rewritten
-// byte for byte (codec_test.go). The events engine/monad reports
-// (Game.Events, BoardEvents) are checked in engine/monad itself.
+// byte for byte (codec_test.go); and the reference engine's own log of
+// each conformance vector, read as a stream, against rewind's recording
+// of the same game frame by frame (logvectors_test.go). The events
+// engine/monad reports (Game.Events, BoardEvents) are checked in
+// engine/monad itself.
 //
-// The fixtures are read from the module's testdata/monad (never copied);
+// The fixtures are read from the module's testdata/monad, and the
+// vectors also from ../shared/monad when present (never copied);
 // the external-bot tests skip without python3; the browser test skips
 // without Chromium, except under CI=true (internal/browsertest).
 //
