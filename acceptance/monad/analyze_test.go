@@ -129,6 +129,10 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "a .cfr holds ColorfightII games only") {
 		t.Errorf("export on a Monad replay: status %d\n%s", code, out)
 	}
+	out, code = clitest.Run(t, "fork", rwd, "--turn", "10", "-o", filepath.Join(dir, "f.rwd"))
+	if code == 0 || !strings.Contains(out, "fork plays on from ColorfightII replays only") {
+		t.Errorf("fork on a Monad replay: status %d\n%s", code, out)
+	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("refused commands wrote files: %v", ents)
 	}
