@@ -184,7 +184,7 @@ func (l *Library) summarizeHashed(e *Entry) {
 func indexRow(e *Entry) *index.Replay {
 	r := &index.Replay{Path: e.ID, Size: e.Size, ModTime: e.ModTime, Hash: e.Hash, Game: e.Game, Format: string(e.Format),
 		Rounds: e.Rounds, MaxTurn: e.Config.MaxTurn, Complete: e.Complete, Created: e.Created, Date: e.Date,
-		Parent: e.Parent, Import: e.Import, Err: e.Err}
+		Parent: e.Parent, Import: e.Import, Err: e.Err, Unit: e.Summary.Unit}
 	switch {
 	case e.Err != "":
 		r.Status = "cannot be opened: " + e.Err

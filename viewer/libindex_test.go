@@ -196,3 +196,24 @@ func TestLibraryEventsEndOnShutdown(t *testing.T) {
 		t.Errorf("the stream ended with %v, want a clean end", err)
 	}
 }
+
+// TestIndexRowsUnit: an indexed row's winner amount is labelled by the
+// unit the index keeps; a row indexed before the index kept units (Unit
+// "") by its game's score, as the live listing labels an entry whose
+// summary names none.
+func TestIndexRowsUnit(t *testing.T) {
+	rows := indexRows([]*index.Replay{
+		{Path: "a.rwd", Game: "Monad", Winner: "1_a", WinnerScore: 115, Unit: "resources"},
+		{Path: "b.rwd", Game: "Monad", Winner: "1_a", WinnerScore: 3},
+		{Path: "c.rwd", Game: "ColorfightII", Winner: "1_a", WinnerScore: 9000},
+	})
+	want := []string{"resources", gameUnit("Monad"), gameUnit("ColorfightII")}
+	if want[1] != "hives" || want[2] != "gold" {
+		t.Fatalf("the games' scores are %q and %q, want hives and gold", want[1], want[2])
+	}
+	for i, r := range rows {
+		if r.Unit != want[i] {
+			t.Errorf("%s: unit %q, want %q", r.ID, r.Unit, want[i])
+		}
+	}
+}

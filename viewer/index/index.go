@@ -28,7 +28,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes (SQLite's
 // user_version). Open migrates an older index up to it.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // appID marks a rewind index (SQLite's application_id): a database
 // without it is foreign.
@@ -114,6 +114,9 @@ var migrations = []string{
 		mtime INTEGER NOT NULL,
 		data BLOB NOT NULL
 	);`,
+	// 2 -> 3: what a replay's winner amount counts (Replay.Unit); ""
+	// in the rows of an older index.
+	`ALTER TABLE replays ADD COLUMN unit TEXT NOT NULL DEFAULT '';`,
 }
 
 // Index is an open library index.
@@ -301,6 +304,11 @@ type Replay struct {
 	// resources; "" when unknown.
 	Winner, WinnerBot string
 	WinnerScore       int64
+	// Unit names what WinnerScore and the seats' scores count
+	// (source.Summary.Unit: "gold", "resources", "hives"); "" when the
+	// summary did not say, or the row was indexed before the index kept
+	// it. At most MaxUnitBytes: Put stores a longer one as "".
+	Unit string
 	// Parent is the replay a fork was played on from; Import the official
 	// replay an imported game came from.
 	Parent, Import string
@@ -309,6 +317,9 @@ type Replay struct {
 	Status, Err string
 	Seats       []Seat
 }
+
+// MaxUnitBytes bounds a Replay's Unit (a ruleset's metric name).
+const MaxUnitBytes = 64
 
 // Seat is one player of a replay.
 type Seat struct {
@@ -402,7 +413,7 @@ func (ix *Index) Put(reps []*Replay) error {
 		return fmt.Errorf("index: %w", err)
 	}
 	ins, err := tx.Prepare(`INSERT INTO replays(path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date,
-		winner, winner_bot, winner_score, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -418,8 +429,12 @@ func (ix *Index) Put(reps []*Replay) error {
 		if _, err := del.Exec(r.Path); err != nil {
 			return fmt.Errorf("index: %s: %w", r.Path, err)
 		}
+		unit := r.Unit
+		if len(unit) > MaxUnitBytes {
+			unit = ""
+		}
 		res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
-			unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
+			unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
 		if err != nil {
 			return fmt.Errorf("index: %s: %w", r.Path, err)
 		}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
@@ -255,15 +256,6 @@ func TestReopenDamagedNewer(t *testing.T) {
 	if st, err := ix.Stamps(); err != nil || len(st) != 2 {
 		t.Fatalf("stamps after reopen: %v %v", st, err)
 	}
-	// An index of schema 1 is migrated to the current one, its rows kept.
-	if _, err := ix.db.Exec("DROP TABLE analyses; PRAGMA user_version = 1"); err != nil {
-		t.Fatal(err)
-	}
-	ix.Close()
-	ix = open(t, dir)
-	if st, err := ix.Stamps(); err != nil || len(st) != 2 {
-		t.Fatalf("stamps after migrating: %v %v", st, err)
-	}
 	if err := ix.PutAnalyses([]StoredAnalysis{{Path: "a.rwd", Size: 1, MTime: 2, Data: []byte("{}")}}); err != nil {
 		t.Fatalf("no analyses table after migrating: %v", err)
 	}
@@ -320,6 +312,74 @@ func TestReopenDamagedNewer(t *testing.T) {
 		t.Fatalf("foreign file: %v %v", warn, err)
 	}
 	ix3.Close()
+}
+
+// An index of each older schema (as that schema's migrations made it,
+// with a row written by the rewind of its time) opens, is migrated to the
+// current one, and keeps its rows: a row indexed before the index kept
+// units reads back with Unit "".
+func TestMigrateOlderSchemas(t *testing.T) {
+	for v := 1; v < SchemaVersion; v++ {
+		t.Run(fmt.Sprintf("schema%d", v), func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, File)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			db, err := sql.Open("sqlite", "file:"+p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range migrations[:v] {
+				if _, err := db.Exec(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", v, appID)); err != nil {
+				t.Fatal(err)
+			}
+			// A row as schemas 1 and 2 wrote it: no unit.
+			if _, err := db.Exec(`INSERT INTO replays(id, path, size, mtime, game, format, rounds, complete, date, winner, winner_bot, winner_score, players)
+				VALUES(7, 'm/old.rwd', 10, 20, 'Monad', 'rwd', 300, 1, 20, '1_a', 'a', 115, '1_a, 2_b');
+				INSERT INTO seats(replay, uid, name, bot, key, rank, score) VALUES(7, 1, '1_a', 'a', 'a', 1, 115), (7, 2, '2_b', 'b', 'b', 2, 40)`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+
+			ix := open(t, dir)
+			var ver int
+			if err := ix.db.QueryRow("PRAGMA user_version").Scan(&ver); err != nil || ver != SchemaVersion {
+				t.Fatalf("schema version after migrating: %d %v", ver, err)
+			}
+			r, err := ix.Get("m/old.rwd")
+			if err != nil || r == nil {
+				t.Fatalf("the old row after migrating: %v %v", r, err)
+			}
+			if r.Unit != "" || r.Winner != "1_a" || r.WinnerScore != 115 || r.Game != "Monad" || len(r.Seats) != 2 || r.Seats[1].Score != 40 {
+				t.Fatalf("the old row after migrating: %+v", r)
+			}
+			if st, _ := ix.Standings(Query{}); len(st) != 2 || st[0].Bot != "a" || st[0].Game != "Monad" {
+				t.Fatalf("standings of the old row: %+v", st)
+			}
+			if err := ix.PutAnalyses([]StoredAnalysis{{Path: "a.rwd", Size: 1, MTime: 2, Data: []byte("{}")}}); err != nil {
+				t.Fatalf("no analyses table after migrating: %v", err)
+			}
+			// A row written now keeps its unit; one too long is kept as "".
+			n, l := game(1, 3), game(2, 3)
+			n.Unit, l.Unit = "resources", strings.Repeat("u", MaxUnitBytes+1)
+			if err := ix.Put([]*Replay{n, l}); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := ix.Get(n.Path); err != nil || r.Unit != "resources" {
+				t.Fatalf("unit written after migrating: %+v %v", r, err)
+			}
+			if r, err := ix.Get(l.Path); err != nil || r.Unit != "" {
+				t.Fatalf("a unit of %d bytes read back as %q %v", len(l.Unit), r.Unit, err)
+			}
+			pg, err := ix.Page(Query{Game: "ColorfightII", Sort: "winner"})
+			if err != nil || len(pg.Rows) != 2 || pg.Rows[0].Unit+pg.Rows[1].Unit != "resources" {
+				t.Fatalf("units of a page: %+v %v", pg, err)
+			}
+		})
+	}
 }
 
 // Once computed, the standings are answered at once; after a change they

@@ -226,7 +226,7 @@ func (ix *Index) Page(q Query) (*Page, error) {
 	return p, nil
 }
 
-const replayCols = "r.id, r.path, r.size, r.mtime, r.hash, r.game, r.format, r.rounds, r.max_turn, r.complete, r.created, r.date, r.winner, r.winner_bot, r.winner_score, r.parent, r.import, r.status, r.err"
+const replayCols = "r.id, r.path, r.size, r.mtime, r.hash, r.game, r.format, r.rounds, r.max_turn, r.complete, r.created, r.date, r.winner, r.winner_bot, r.winner_score, r.unit, r.parent, r.import, r.status, r.err"
 
 func scanReplays(rows *sql.Rows) ([]*Replay, []int64, error) {
 	defer rows.Close()
@@ -236,7 +236,7 @@ func scanReplays(rows *sql.Rows) ([]*Replay, []int64, error) {
 		r := &Replay{}
 		var id, mtime, created, date int64
 		if err := rows.Scan(&id, &r.Path, &r.Size, &mtime, &r.Hash, &r.Game, &r.Format, &r.Rounds, &r.MaxTurn, &r.Complete, &created, &date,
-			&r.Winner, &r.WinnerBot, &r.WinnerScore, &r.Parent, &r.Import, &r.Status, &r.Err); err != nil {
+			&r.Winner, &r.WinnerBot, &r.WinnerScore, &r.Unit, &r.Parent, &r.Import, &r.Status, &r.Err); err != nil {
 			return nil, nil, fmt.Errorf("index: %w", err)
 		}
 		r.ModTime, r.Created, r.Date = time.Unix(0, mtime), fromNano(created), fromNano(date)

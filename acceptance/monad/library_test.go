@@ -1,0 +1,127 @@
+package monad_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// serveLine is the line `rewind serve DIR` prints once it listens, its
+// base URL the submatch.
+var serveLine = regexp.MustCompile(` at (http://[^/\s]+)\S*  \(Ctrl-C stops\)$`)
+
+// goldCell is a library row's winner amount: the number and its unit.
+var goldCell = regexp.MustCompile(`<span class="gold">(-?\d+) ([^<]*)</span>`)
+
+// finalAmount re-simulates the replay at path (source.OpenStream) and
+// returns its winner's (the last frame's first ranked) final value of
+// the metric named metric.
+func finalAmount(t *testing.T, path, metric string) int64 {
+	t.Helper()
+	s, err := source.OpenStream(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := slices.IndexFunc(s.Meta().Metrics, func(x engine.Metric) bool { return x.Name == metric })
+	if m < 0 {
+		t.Fatalf("%s: no metric %q", path, metric)
+	}
+	var f, last source.Frame
+	for {
+		err := s.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		last.Ranking = append(last.Ranking[:0], f.Ranking...)
+		last.Values = last.Values[:0]
+		for _, v := range f.Values {
+			last.Values = append(last.Values, slices.Clone(v))
+		}
+	}
+	if len(last.Ranking) == 0 {
+		t.Fatalf("%s: no ranking", path)
+	}
+	return last.Values[last.Ranking[0]][m]
+}
+
+// TestMonadIndexedLibraryUnits is a user's path to a library of Monad
+// games: `rewind index DIR`, then `rewind serve DIR`, whose page lists
+// from that index. A Monad .rwd keeps its players' resources in its footer
+// (Monad's own codec: engine.FooterIndex), so its row's winner amount is
+// the winner's final resources, said "resources"; a Monad reference log
+// counts hives, so its row says "hives". Both a recording played now and
+// one written before Monad moved onto the generic path
+// (testdata/legacy-4p.rwd).
+func TestMonadIndexedLibraryUnits(t *testing.T) {
+	log := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
+	if !fileExists(log) {
+		t.Skip("no testdata/monad/official/m05.replay.json")
+	}
+	dir := t.TempDir()
+	cp := func(src, name string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp(log, "m05.replay.json")
+	cp(legacyFile, "legacy.rwd")
+	if out, code := clitest.Run(t, "play", "--game", "monad", "--seed", "5", "--turns", "80", "--bot", "expander", "--bot", "miner", "--bot", "rusher",
+		"-o", filepath.Join(dir, "played.rwd")); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
+	}
+	if out, code := clitest.Run(t, "index", dir); code != 0 {
+		t.Fatalf("index: status %d\n%s", code, out)
+	}
+	base := clitest.Start(t, serveLine, "serve", dir, "--addr", "127.0.0.1:0")
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /: %d %v", res.StatusCode, err)
+	}
+	page := string(b)
+	if !strings.Contains(page, `data-indexed="1"`) {
+		t.Fatal("the library page is not the indexed listing")
+	}
+	// Each row's winner amount, by replay.
+	got := map[string]string{}
+	for _, row := range strings.Split(page, "<tr")[1:] {
+		id := regexp.MustCompile(`data-id="([^"]*)"`).FindStringSubmatch(row)
+		g := goldCell.FindStringSubmatch(row)
+		if id != nil && g != nil {
+			got[id[1]] = g[1] + " " + g[2]
+		}
+	}
+	for _, c := range []struct{ file, metric string }{
+		{"played.rwd", "resources"},
+		{"legacy.rwd", "resources"},
+		{"m05.replay.json", "hives"},
+	} {
+		want := strconv.FormatInt(finalAmount(t, filepath.Join(dir, c.file), c.metric), 10) + " " + c.metric
+		if got[c.file] != want {
+			t.Errorf("%s: the library says %q for its winner, want %q", c.file, got[c.file], want)
+		}
+	}
+}
