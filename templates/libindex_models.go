@@ -3,6 +3,9 @@ package templates
 // LibraryFilter is the library's filter form, as the request filled it
 // in (an indexed library: the server filters and sorts).
 type LibraryFilter struct {
+	// Games are the display names the game filter offers (every
+	// registered game's, in the registry's order).
+	Games    []string
 	Sort     string
 	Asc      bool
 	Game     string

@@ -100,7 +100,7 @@ func Library(p LibraryPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\"><p>Drop a <code>.rwd</code> or <code>.cfr</code> replay or a Monad reference log (<code>.json</code>, <code>.mp.gz</code>) here, or <label class=\"button\">choose a file<input id=\"upload-input\" type=\"file\" accept=\".rwd,.cfr,.json,.mp.gz\" hidden></label> (up to ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\"><p>Drop a replay (<code>.rwd</code>, <code>.cfr</code>, or another game's official file: a Monad reference log, a Skyport <code>.jsn</code>) here, or <label class=\"button\">choose a file<input id=\"upload-input\" type=\"file\" accept=\".rwd,.cfr,.json,.mp.gz\" hidden></label> (up to ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

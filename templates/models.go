@@ -27,7 +27,7 @@ type LibraryRow struct {
 	ID      string // replay id (path relative to the library)
 	URL     string // the replay page, already path-escaped
 	Format  string
-	Game    string // "ColorfightII" or "Monad"
+	Game    string // the game's display name ("ColorfightII", "Monad", …)
 	Unit    string // what Gold counts: "gold", "resources"
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown

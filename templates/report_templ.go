@@ -21,8 +21,8 @@ td.name, th.name { text-align: left; }
 .ev-filter label { margin-right: 1em; white-space: nowrap; }
 .hint { color: #666; }`
 
-// Report is the analysis report of `rewind report` (of a ColorfightII or
-// a Monad game, as package analysis/report fills ReportPage): one self-contained
+// Report is the analysis report of `rewind report` (of any game, as
+// package analysis/report fills ReportPage): one self-contained
 // page (styles, ECharts and the chart options inlined, a CSP that forbids
 // any request), so it opens from disk with no network. Names reach it only
 // as escaped text or inside the rw-charts JSON.

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/templates"
 	"github.com/rewind-game/rewind/viewer/index"
 )
 
@@ -215,5 +217,23 @@ func TestIndexRowsUnit(t *testing.T) {
 		if r.Unit != want[i] {
 			t.Errorf("%s: unit %q, want %q", r.ID, r.Unit, want[i])
 		}
+	}
+}
+
+// TestGameFilterFromRegistry: the indexed library's game filter offers
+// every registered game, by its display name, and keeps the one chosen.
+func TestGameFilterFromRegistry(t *testing.T) {
+	var b strings.Builder
+	if err := templates.LibraryFilters(filterOf(url.Values{"game": {"Skyport"}})).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range rulesets.IDs() {
+		info, _ := rulesets.About(id)
+		if !strings.Contains(b.String(), `<option value="`+info.Name+`"`) {
+			t.Errorf("no filter option for %s:\n%s", info.Name, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), `<option value="Skyport" selected>`) {
+		t.Errorf("the chosen game is not selected:\n%s", b.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
 	"github.com/rewind-game/rewind/viewer/index"
@@ -57,9 +58,21 @@ func queryOf(v url.Values) (index.Query, error) {
 	return q, nil
 }
 
+// gameNames are the registered games' display names, for the game
+// filter.
+func gameNames() []string {
+	var out []string
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok {
+			out = append(out, info.Name)
+		}
+	}
+	return out
+}
+
 // filterOf is the page's form, filled in with the request's values.
 func filterOf(v url.Values) templates.LibraryFilter {
-	return templates.LibraryFilter{Sort: v.Get("sort"), Asc: v.Get("asc") == "1", Game: v.Get("game"), Bot: v.Get("bot"),
+	return templates.LibraryFilter{Games: gameNames(), Sort: v.Get("sort"), Asc: v.Get("asc") == "1", Game: v.Get("game"), Bot: v.Get("bot"),
 		Lost: v.Get("lost") == "1", Player: v.Get("player"), Winner: v.Get("winner"), From: v.Get("from"), To: v.Get("to"),
 		Complete: v.Get("complete"), Search: v.Get("q")}
 }
