@@ -17,6 +17,7 @@ import (
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -54,7 +55,7 @@ func rwdBytes(t testing.TB, v conform.Vector) []byte {
 				return
 			}
 			var buf bytes.Buffer
-			if err := cf2vectors.Record(g, &buf, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "test"); err != nil {
+			if err := cfrimport.RecordVector(g, &buf, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "test"); err != nil {
 				rwdErr = err
 				return
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -156,7 +157,7 @@ func TestCellRoundsEveryPath(t *testing.T) {
 	}
 	_, err := analysis.AnalyzeFile(path)
 	check("analyze", err)
-	_, err = cfr.Import(bytes.NewReader(data), io.Discard, cfr.ImportOptions{Source: "big.cfr"})
+	_, err = cfrimport.Import(bytes.NewReader(data), io.Discard, cfrimport.ImportOptions{Source: "big.cfr"})
 	check("import", err)
 	_, err = cfr.Audit(bytes.NewReader(data), 10)
 	check("audit", err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
@@ -40,7 +41,7 @@ func (r *Result) Pass() bool { return r.Divergence == "" }
 // Run plays vector v on its game's Conform (or CheckProbes) and returns
 // what it compared and found. An error is returned only when the vector
 // cannot be read or is not one of its game's; one about either file
-// names it (rulesets.FileError).
+// names it (engine.VectorFileError).
 func Run(v Vector) (*Result, error) {
 	info, ok := rulesets.About(v.Game)
 	if !ok {
@@ -74,7 +75,7 @@ func Run(v Vector) (*Result, error) {
 	}
 	rounds, div, err := c.Conform(input, expected, read)
 	if err != nil {
-		var fe *rulesets.FileError
+		var fe *engine.VectorFileError
 		if errors.As(err, &fe) {
 			f := v.Input
 			if fe.Expected {

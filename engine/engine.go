@@ -234,6 +234,21 @@ type Strategy interface {
 	Commands(g Game, p int, dst []string) []string
 }
 
+// VectorFileError is an error of a game's conformance vector code
+// (rulesets.Vectors.Conform) about one of the vector's two files: rewind
+// conform puts that file's path before it. It is defined here, below the
+// registry, so that vector code the registry imports can return it.
+type VectorFileError struct {
+	// Expected is true for the expected file, false for the input.
+	Expected bool
+	Err      error
+}
+
+func (e *VectorFileError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error about the file.
+func (e *VectorFileError) Unwrap() error { return e.Err }
+
 // Cell is one cell of a Board.
 type Cell struct {
 	// Terrain is what the map gives the cell (ColorfightII's natural

@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/conform"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // TestCrashRecording starts a recording in a child process, kills it with
@@ -84,7 +85,7 @@ func crashChild(path string) {
 	if err != nil {
 		panic(err)
 	}
-	cf2vectors.RecordRounds(g, f, created, "crash child", func(turn int) error {
+	cfrimport.RecordVectorRounds(g, f, created, "crash child", func(turn int) error {
 		fmt.Printf("wrote round %d\n", turn)
 		time.Sleep(2 * time.Millisecond)
 		return nil

@@ -18,6 +18,7 @@ import (
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -41,7 +42,7 @@ func record(tb testing.TB, v conform.Vector) []byte {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := cf2vectors.Record(g, &buf, created, "rewind test"); err != nil {
+	if err := cfrimport.RecordVector(g, &buf, created, "rewind test"); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
@@ -157,7 +158,7 @@ func small(tb testing.TB, n int) []byte {
 	}
 	var buf bytes.Buffer
 	stop := errors.New("stop")
-	err = cf2vectors.RecordRounds(g, &buf, created, "rewind test", func(turn int) error {
+	err = cfrimport.RecordVectorRounds(g, &buf, created, "rewind test", func(turn int) error {
 		if turn == n {
 			return stop
 		}

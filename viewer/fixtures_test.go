@@ -14,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
@@ -39,7 +40,7 @@ func vectorRWD(tb testing.TB, name string) []byte {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := cf2vectors.Record(g, &buf, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "rewind test"); err != nil {
+	if err := cfrimport.RecordVector(g, &buf, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC), "rewind test"); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 type importOptions struct {
@@ -65,10 +66,10 @@ func runImport(opts *importOptions) error {
 	if err != nil {
 		return err
 	}
-	var res *cfr.ImportResult
+	var res *cfrimport.ImportResult
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		var err error
-		res, err = cfr.Import(bytes.NewReader(src), w, cfr.ImportOptions{
+		res, err = cfrimport.Import(bytes.NewReader(src), w, cfrimport.ImportOptions{
 			Source: filepath.Base(opts.in), SHA256: sum, Created: opts.now(), Tool: "rewind " + version})
 		return err
 	})

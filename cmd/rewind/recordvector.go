@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 type recordVectorOptions struct {
@@ -53,7 +54,7 @@ func runRecordVector(opts *recordVectorOptions) error {
 		return err
 	}
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		return cf2vectors.Record(g, w, opts.now(), "rewind "+version)
+		return cfrimport.RecordVector(g, w, opts.now(), "rewind "+version)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.out, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/engine/monad"
 	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
 	"github.com/rewind-game/rewind/engine/skyport"
@@ -58,10 +59,10 @@ type Vectors struct {
 	Input, Expected string
 	// Conform returns how many rounds (player-turns) it compared and the
 	// first divergence, "" when everything matched; an error when the
-	// files are not a vector of this game (a *FileError when it is about
-	// one of the two files, which the caller then names). read gives the
-	// bytes of a file the input names, relative to the vector's folder (a
-	// map), bounded by the caller.
+	// files are not a vector of this game (a *engine.VectorFileError when
+	// it is about one of the two files, which the caller then names). read
+	// gives the bytes of a file the input names, relative to the vector's
+	// folder (a map), bounded by the caller.
 	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
 	// ProbesFile, when set, is a file of single-turn probes beside the
 	// vectors (edge cases kept out of them) and CheckProbes checks its
@@ -70,19 +71,6 @@ type Vectors struct {
 	ProbesFile  string
 	CheckProbes func(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error)
 }
-
-// FileError is an error of Vectors.Conform about one of the vector's two
-// files: rewind conform puts that file's path before it.
-type FileError struct {
-	// Expected is true for the expected file, false for the input.
-	Expected bool
-	Err      error
-}
-
-func (e *FileError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the error about the file.
-func (e *FileError) Unwrap() error { return e.Err }
 
 // Bot is a built-in strategy of a game (engine.Builtin: its name, one
 // line saying how it plays, and New, the strategy for one seat with its
@@ -112,11 +100,8 @@ var table = []entry{
 		// max_player (8); the engine itself takes up to 64.
 		Name: "ColorfightII", MinPlayers: 2, MaxPlayers: colorfight2.DefaultMaxPlayer,
 		MinTurns: colorfight2.MinMaxTurn, MaxTurns: colorfight2.MaxMaxTurn, DefaultTurns: colorfight2.DefaultMaxTurn,
-		Round: "rounds",
-		// Vectors: set by engine/colorfight2/vectors when it is linked
-		// (SetVectors). It reads the reference's .cfr with replay/cfr,
-		// which imports replay, which imports this registry: this table
-		// cannot import it.
+		Round:   "rounds",
+		Vectors: &Vectors{Input: cf2vectors.Input, Expected: cf2vectors.Expected, Conform: cf2vectors.Conform},
 	}},
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
@@ -146,24 +131,6 @@ func Register(r engine.Ruleset, info Info) {
 		panic("rulesets: " + r.ID() + " registered twice")
 	}
 	table = append(table, entry{r, info})
-}
-
-// SetVectors sets the conformance vectors of the registered game id, for
-// a game whose vector code cannot be imported by this registry (it is
-// called from that package's init). It panics on an unknown id or a game
-// whose vectors are already set.
-func SetVectors(id string, v *Vectors) {
-	for i := range table {
-		if table[i].r.ID() != id {
-			continue
-		}
-		if table[i].info.Vectors != nil {
-			panic("rulesets: " + id + " vectors set twice")
-		}
-		table[i].info.Vectors = v
-		return
-	}
-	panic("rulesets: SetVectors of unknown game " + id)
 }
 
 // Default is the id of the game play and tournament pick when none is

@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // Violation is one way a replay breaks the rules: at Turn, in Where (a
@@ -54,17 +51,18 @@ func (u Unexplained) String() string {
 	return s + ")"
 }
 
-// UnexplainedError is returned by Import for a replay with a round the
-// inference does not explain and the rules do not refute: nothing proves
-// the replay breaks the rules, but no .rwd can be written for it.
+// UnexplainedError is returned by cfrimport.Import for a replay with a
+// round the inference does not explain and the rules do not refute:
+// nothing proves the replay breaks the rules, but no .rwd can be written
+// for it.
 type UnexplainedError struct {
 	Round Unexplained
 }
 
 func (e *UnexplainedError) Error() string { return e.Round.String() }
 
-// AuditError is returned by Import for a replay no legal commands
-// produce: the violations, in turn order.
+// AuditError is returned by cfrimport.Import for a replay no legal
+// commands produce: the violations, in turn order.
 type AuditError struct {
 	Violations []Violation
 }
@@ -334,72 +332,6 @@ func explain(d *colorfight2.Divergence, before, after *colorfight2.State) string
 	}
 	rest := ua.Energy - ub.Energy - ua.EnergySource + ua.TaxAmount
 	return fmt.Sprintf("energy %d at turn %d, income %d, tax %d, attacks and upgrades %+d", ub.Energy, b.Turn, ua.EnergySource, ua.TaxAmount, rest)
-}
-
-// ImportOptions describe an import.
-type ImportOptions struct {
-	// Source names the official replay (its base name goes in the header)
-	// and SHA256 is the hex SHA-256 of its bytes (see SHA256).
-	Source, SHA256 string
-	Created        time.Time
-	Tool           string
-}
-
-// ImportResult is what Import did.
-type ImportResult struct {
-	Rounds   int
-	Commands int
-	Complete bool  // the replay reached max_turn and the .rwd has its footer
-	Warning  error // a damaged replay imported up to its last whole frame
-}
-
-// Import reads an official replay from r and writes to w a .rwd whose
-// commands — inferred round by round (Walk) — re-simulate to every frame of
-// it. The header says the commands are inferred and names the source's
-// SHA-256. A replay that breaks the rules is not imported: the error is an
-// *AuditError listing the violations (nothing is written after the first).
-// A replay with a round the inference cannot explain, and the rules do not
-// refute, is not imported either: the error is an *UnexplainedError.
-func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error) {
-	var rw *replay.Writer
-	res := &ImportResult{}
-	var last *colorfight2.State
-	g, err := Walk(r, func(g *Game, s *Step) error {
-		if len(s.Violations) > 0 {
-			return &AuditError{Violations: s.Violations}
-		}
-		if s.Unexplained != nil {
-			return &UnexplainedError{Round: *s.Unexplained}
-		}
-		if rw == nil {
-			h := replay.Header{Config: g.Config, Map: g.Map, Created: opts.Created, Tool: opts.Tool,
-				CFRInfo: g.Header.Info, Import: &replay.Import{Source: filepath.Base(opts.Source), SHA256: opts.SHA256, Inferred: true}}
-			for i, p := range g.Players {
-				h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Verified: g.Verified[i], Ranking: g.Ranking[i]})
-			}
-			var err error
-			if rw, err = replay.NewWriter(w, h); err != nil {
-				return err
-			}
-		}
-		for _, c := range s.Commands {
-			res.Commands += len(c)
-		}
-		res.Rounds = s.Turn
-		last = s.State
-		return rw.WriteRound(s.Commands, s.State)
-	})
-	if err != nil {
-		return res, err
-	}
-	res.Warning = g.Truncated
-	if rw != nil && last != nil && last.Over() {
-		if err := rw.Close(last); err != nil {
-			return res, err
-		}
-		res.Complete = true
-	}
-	return res, nil
 }
 
 // SHA256 returns the hex SHA-256 of everything r yields.

@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 func summarize(t *testing.T, b []byte) *Summary {
@@ -155,7 +156,7 @@ func TestSummaryRWD(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := cf2vectors.Record(g, &buf, created, "t"); err != nil {
+	if err := cfrimport.RecordVector(g, &buf, created, "t"); err != nil {
 		t.Fatal(err)
 	}
 	s := summarize(t, buf.Bytes())
@@ -196,7 +197,7 @@ func TestVerifyAgainstAndWriteCFR(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := cf2vectors.Record(g, &buf, time.Time{}, "t"); err != nil {
+		if err := cfrimport.RecordVector(g, &buf, time.Time{}, "t"); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()

@@ -4,9 +4,11 @@
 // and the number of failed commands per player per round.
 //
 // The vector format is described in testdata/conformance/README.md: a
-// pair of files NAME.commands.json and NAME.cfr. Linking this package
-// registers them as ColorfightII's vectors (rulesets.Info.Vectors), so
-// that rewind conform runs them.
+// pair of files NAME.commands.json and NAME.cfr. The game registry lists
+// Conform as ColorfightII's vectors (rulesets.Info.Vectors), so that
+// rewind conform runs them; this package therefore imports neither the
+// registry nor replay (writing a vector as a .rwd is
+// replay/cfr/cfrimport.RecordVector).
 package vectors
 
 import (
@@ -17,8 +19,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
 
@@ -28,10 +30,6 @@ const (
 	Input    = ".commands.json"
 	Expected = ".cfr"
 )
-
-func init() {
-	rulesets.SetVectors(colorfight2.Ruleset.ID(), &rulesets.Vectors{Input: Input, Expected: Expected, Conform: Conform})
-}
 
 // Result is the outcome of one vector.
 type Result struct {
@@ -97,7 +95,7 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 // Conform is rulesets.Vectors.Conform for ColorfightII: it replays the
 // command log input on the map and players of the .cfr expected and
 // compares frame by frame (Run). An error about one of the files is a
-// *rulesets.FileError.
+// *engine.VectorFileError.
 func Conform(input, expected []byte, _ func(rel string) ([]byte, error)) (rounds int, divergence string, err error) {
 	res, err := Run(bytes.NewReader(input), bytes.NewReader(expected), nil)
 	if err != nil {
@@ -114,7 +112,7 @@ func Conform(input, expected []byte, _ func(rel string) ([]byte, error)) (rounds
 // nil, is called with every frame the engine produces, starting with
 // frame 0 (the map before registration); it must not keep the frame. An
 // error is returned only when the vector cannot be read (a
-// *rulesets.FileError naming the file) or visit fails.
+// *engine.VectorFileError naming the file) or visit fails.
 func Run(commands, ref io.Reader, visit func(*colorfight2.Frame) error) (*Result, error) {
 	log, dec, err := open(commands, ref)
 	if err != nil {
@@ -144,7 +142,7 @@ func Load(commands, ref string) (*Game, error) {
 			return g, nil
 		}
 	}
-	var fe *rulesets.FileError
+	var fe *engine.VectorFileError
 	if errors.As(err, &fe) && !fe.Expected {
 		return nil, fmt.Errorf("%s: %w", commands, err)
 	}
@@ -155,32 +153,32 @@ func Load(commands, ref string) (*Game, error) {
 func open(commands, ref io.Reader) (*CommandLog, *cfr.Decoder, error) {
 	log, err := ReadCommandLog(commands)
 	if err != nil {
-		return nil, nil, &rulesets.FileError{Err: err}
+		return nil, nil, &engine.VectorFileError{Err: err}
 	}
 	dec, err := cfr.NewDecoder(ref)
 	if err != nil {
-		return nil, nil, &rulesets.FileError{Expected: true, Err: err}
+		return nil, nil, &engine.VectorFileError{Expected: true, Err: err}
 	}
 	return log, dec, nil
 }
 
 // start reads frames 0 and 1 and builds the game; its errors are about
-// the replay (*rulesets.FileError).
+// the replay (*engine.VectorFileError).
 func start(dec *cfr.Decoder, log *CommandLog, f0, f1 *colorfight2.Frame) (*Game, error) {
 	if err := dec.Next(f0); err != nil {
-		return nil, &rulesets.FileError{Expected: true, Err: fmt.Errorf("frame 0: %w", err)}
+		return nil, &engine.VectorFileError{Expected: true, Err: fmt.Errorf("frame 0: %w", err)}
 	}
 	if err := dec.Next(f1); err != nil {
-		return nil, &rulesets.FileError{Expected: true, Err: fmt.Errorf("frame 1: %w", err)}
+		return nil, &engine.VectorFileError{Expected: true, Err: fmt.Errorf("frame 1: %w", err)}
 	}
 	g := &Game{Header: dec.Header(), Map: colorfight2.MapFromFrame(f0), Log: log}
 	g.Config = colorfight2.Config{Width: f0.Width, Height: f0.Height, MaxTurn: log.MaxTurn, MaxPlayer: log.MaxPlayer}
 	if len(f1.Users) != log.Players {
-		return nil, &rulesets.FileError{Expected: true, Err: fmt.Errorf("frame 1 has %d users, command log says %d players", len(f1.Users), log.Players)}
+		return nil, &engine.VectorFileError{Expected: true, Err: fmt.Errorf("frame 1 has %d users, command log says %d players", len(f1.Users), log.Players)}
 	}
 	players, err := colorfight2.PlayersFromFrame(f1)
 	if err != nil {
-		return nil, &rulesets.FileError{Expected: true, Err: err}
+		return nil, &engine.VectorFileError{Expected: true, Err: err}
 	}
 	g.Players = players
 	return g, nil
@@ -199,7 +197,7 @@ func run(log *CommandLog, dec *cfr.Decoder, visit func(*colorfight2.Frame) error
 	}
 	s, err := g.NewState()
 	if err != nil {
-		return nil, &rulesets.FileError{Expected: true, Err: err}
+		return nil, &engine.VectorFileError{Expected: true, Err: err}
 	}
 	res := &Result{}
 	want.CopyFrom(&f1)
@@ -211,11 +209,11 @@ func run(log *CommandLog, dec *cfr.Decoder, visit func(*colorfight2.Frame) error
 				break
 			}
 			if err != nil {
-				return nil, &rulesets.FileError{Expected: true, Err: err}
+				return nil, &engine.VectorFileError{Expected: true, Err: err}
 			}
 		}
 		if t >= log.MaxTurn {
-			return nil, &rulesets.FileError{Expected: true, Err: fmt.Errorf("replay has more than max_turn %d rounds", log.MaxTurn)}
+			return nil, &engine.VectorFileError{Expected: true, Err: fmt.Errorf("replay has more than max_turn %d rounds", log.MaxTurn)}
 		}
 		cmds = g.Commands(t, cmds)
 		s.Step(cmds)
@@ -242,7 +240,7 @@ func run(log *CommandLog, dec *cfr.Decoder, visit func(*colorfight2.Frame) error
 		}
 	}
 	if res.Rounds != log.MaxTurn {
-		return nil, &rulesets.FileError{Expected: true, Err: fmt.Errorf("replay ends after %d rounds, command log has max_turn %d", res.Rounds, log.MaxTurn)}
+		return nil, &engine.VectorFileError{Expected: true, Err: fmt.Errorf("replay ends after %d rounds, command log has max_turn %d", res.Rounds, log.MaxTurn)}
 	}
 	return res, nil
 }

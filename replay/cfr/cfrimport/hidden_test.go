@@ -1,4 +1,4 @@
-package cfr_test
+package cfrimport_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -47,7 +48,7 @@ func hiddenGame(k int) (colorfight2.Config, uint64, []hidingbot.Seat) {
 // (colorfight2.Impossible): all must pass.
 func checkGame(name string, data []byte) error {
 	var rwd bytes.Buffer
-	res, err := cfr.Import(bytes.NewReader(data), &rwd, cfr.ImportOptions{Source: name})
+	res, err := cfrimport.Import(bytes.NewReader(data), &rwd, cfrimport.ImportOptions{Source: name})
 	if err != nil {
 		return fmt.Errorf("%s: import: %w", name, err)
 	}
@@ -116,7 +117,7 @@ func TestHiddenGames(t *testing.T) {
 // tournament replay imports, verifies against its .cfr and audits clean,
 // with no violation and no unexplained round.
 func TestEveryReferenceReplay(t *testing.T) {
-	vectors, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	vectors, _ := filepath.Glob("../../../testdata/conformance/*.cfr")
 	if len(vectors) == 0 {
 		t.Fatal("no conformance vectors")
 	}

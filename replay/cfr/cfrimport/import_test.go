@@ -1,4 +1,4 @@
-package cfr_test
+package cfrimport_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -22,11 +23,11 @@ var importCreated = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 
 // importable lists the reference replays import must handle.
 func importable(t testing.TB) []string {
-	paths, _ := filepath.Glob("../../testdata/conformance/*.cfr")
+	paths, _ := filepath.Glob("../../../testdata/conformance/*.cfr")
 	return append(paths, testutil.RealWorldOptional(t)...)
 }
 
-func importFile(t testing.TB, path string) ([]byte, *cfr.ImportResult) {
+func importFile(t testing.TB, path string) ([]byte, *cfrimport.ImportResult) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -34,7 +35,7 @@ func importFile(t testing.TB, path string) ([]byte, *cfr.ImportResult) {
 	}
 	sum, _ := cfr.SHA256(bytes.NewReader(b))
 	var out bytes.Buffer
-	res, err := cfr.Import(bytes.NewReader(b), &out, cfr.ImportOptions{Source: path, SHA256: sum, Created: importCreated, Tool: "rewind test"})
+	res, err := cfrimport.Import(bytes.NewReader(b), &out, cfrimport.ImportOptions{Source: path, SHA256: sum, Created: importCreated, Tool: "rewind test"})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -223,7 +224,7 @@ func TestAuditTampered(t *testing.T) {
 					t.Errorf("violation at another turn: %v", o)
 				}
 			}
-			_, err = cfr.Import(bytes.NewReader(b), io.Discard, cfr.ImportOptions{})
+			_, err = cfrimport.Import(bytes.NewReader(b), io.Discard, cfrimport.ImportOptions{})
 			var ae *cfr.AuditError
 			if !errors.As(err, &ae) || ae.Violations[0] != v {
 				t.Fatalf("import: %v", err)
@@ -235,13 +236,13 @@ func TestAuditTampered(t *testing.T) {
 // BenchmarkImport imports c03 (8 players, 500 rounds) into memory: one op
 // is one game.
 func BenchmarkImport(b *testing.B) {
-	data, err := os.ReadFile("../../testdata/conformance/c03.cfr")
+	data, err := os.ReadFile("../../../testdata/conformance/c03.cfr")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := cfr.Import(bytes.NewReader(data), io.Discard, cfr.ImportOptions{}); err != nil {
+		if _, err := cfrimport.Import(bytes.NewReader(data), io.Discard, cfrimport.ImportOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -249,7 +250,7 @@ func BenchmarkImport(b *testing.B) {
 
 // BenchmarkAudit audits c03 (8 players, 500 rounds): one op is one game.
 func BenchmarkAudit(b *testing.B) {
-	data, err := os.ReadFile("../../testdata/conformance/c03.cfr")
+	data, err := os.ReadFile("../../../testdata/conformance/c03.cfr")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cfr_test
+package cfrimport_test
 
 import (
 	"bytes"

@@ -1,0 +1,57 @@
+package cfrimport
+
+import (
+	"io"
+	"time"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// RecordVector plays a loaded conformance vector (cf2vectors.Load) and
+// writes it to w as a .rwd replay with the vector's map stored explicitly
+// and its .cfr info object kept, so that exporting the replay gives back
+// the official file. tool names the recording program; created is stored
+// as the recording time.
+func RecordVector(g *cf2vectors.Game, w io.Writer, created time.Time, tool string) error {
+	return RecordVectorRounds(g, w, created, tool, nil)
+}
+
+// RecordVectorRounds is RecordVector with a hook called after each round
+// is written (with the turn reached); a hook error stops the recording
+// unfinished.
+func RecordVectorRounds(g *cf2vectors.Game, w io.Writer, created time.Time, tool string, after func(turn int) error) error {
+	h := replay.Header{
+		Config:  g.Config,
+		Map:     g.Map,
+		Created: created,
+		Tool:    tool,
+		CFRInfo: g.Header.Info,
+	}
+	for _, p := range g.Players {
+		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+	}
+	rw, err := replay.NewWriter(w, h)
+	if err != nil {
+		return err
+	}
+	s, err := g.NewState()
+	if err != nil {
+		return err
+	}
+	var cmds [][]colorfight2.Command
+	for t := 0; t < g.Config.MaxTurn; t++ {
+		cmds = g.Commands(t, cmds)
+		s.Step(cmds)
+		if err := rw.WriteRound(cmds, s); err != nil {
+			return err
+		}
+		if after != nil {
+			if err := after(s.Turn()); err != nil {
+				return err
+			}
+		}
+	}
+	return rw.Close(s)
+}
