@@ -24,8 +24,11 @@ type Sim struct {
 	errs  []engine.CommandError
 	done  bool
 	// compact is the game of a file in its ruleset's compact codec,
-	// which plays the records itself.
+	// which plays the records itself; noText is set when nobody reads
+	// the rounds' commands (VerifySim without a visit), so the records
+	// are played without being turned into text.
 	compact engine.Compact
+	noText  bool
 }
 
 // OpenSim reads the header of a generic .rwd from r and returns the game
@@ -126,7 +129,7 @@ func (s *Sim) Next() error {
 			return fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)
 		})
 	case s.compact != nil:
-		rd, s.errs, err = s.r.playNext(s.compact)
+		rd, s.errs, err = s.r.playNext(s.compact, !s.noText)
 	default:
 		rd, err = s.r.NextText()
 	}
@@ -176,6 +179,8 @@ func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 	var v func() error
 	if visit != nil {
 		v = func() error { return visit(s) }
+	} else {
+		s.noText = true
 	}
 	return verifyRounds(s.Next, s.g.Turn, v), nil
 }

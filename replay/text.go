@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"reflect"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -115,11 +116,18 @@ func compactCodec(id string) (engine.Codec, error) {
 	return c, nil
 }
 
-// headerKeys are the header JSON's own keys; a ruleset whose ID is one
-// cannot keep its setup under its ID.
-var headerKeys = []string{"ruleset", "ruleset_version", "width", "height", "max_turn", "max_player", "map_seed", "players", "created", "tool", "checkpoint_every", "cfr_info", "cfr_game_id", "import", "parent", "codec", "seed", "setup"}
-
-func headerKey(id string) bool { return slices.Contains(headerKeys, id) }
+// headerKey reports whether id is one of the header JSON's own keys (a
+// json tag of headerJSON): a ruleset whose ID is one cannot keep its
+// setup under its ID.
+func headerKey(id string) bool {
+	t := reflect.TypeFor[headerJSON]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == id {
+			return true
+		}
+	}
+	return false
+}
 
 // appendSetupKey adds the setup of a compact header to its JSON object
 // hj under the ruleset's ID.
@@ -263,9 +271,8 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 			return w.err
 		}
 		for p, list := range r.Commands {
-			if len(list) > MaxCommandsPerRound {
-				w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, p+1, len(list), MaxCommandsPerRound, ErrLimit)
-				return w.err
+			if err := w.checkCount(p, list); err != nil {
+				return err
 			}
 		}
 		b = c.AppendRecord(b)
@@ -297,9 +304,8 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 		if p < len(r.Commands) {
 			list = r.Commands[p]
 		}
-		if len(list) > MaxCommandsPerRound {
-			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, p+1, len(list), MaxCommandsPerRound, ErrLimit)
-			return w.err
+		if err := w.checkCount(p, list); err != nil {
+			return err
 		}
 		total := 0
 		b = binary.AppendUvarint(b, uint64(len(list)))
@@ -314,6 +320,15 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 		}
 	}
 	return w.finish(b, g)
+}
+
+// checkCount refuses (for good) a player's list of more commands than a
+// round may hold.
+func (w *TextWriter) checkCount(p int, list []string) error {
+	if len(list) > MaxCommandsPerRound {
+		w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, p+1, len(list), MaxCommandsPerRound, ErrLimit)
+	}
+	return w.err
 }
 
 // finish writes a round's record b, then its checkpoint when one is due.
@@ -395,9 +410,9 @@ func (r *Reader) NextText() (*TextRound, error) {
 }
 
 // playNext reads the next record of a compact-codec recording and plays
-// it on g, as NextText reads it; the round's commands are g's text of
-// them (engine.Compact.PlayRecord).
-func (r *Reader) playNext(g engine.Compact) (*TextRound, []engine.CommandError, error) {
+// it on g, as NextText reads it; with text, the round's commands and
+// faults are g's text of them (engine.Compact.PlayRecord), else empty.
+func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.CommandError, error) {
 	if r.err != nil {
 		return nil, nil, r.err
 	}
@@ -407,7 +422,11 @@ func (r *Reader) playNext(g engine.Compact) (*TextRound, []engine.CommandError, 
 	var errs []engine.CommandError
 	rd, err := r.nextRound(func(rd *TextRound) error {
 		var err error
-		errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults)
+		if text {
+			errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults)
+		} else {
+			errs, err = g.PlayRecord(r.br, nil, nil)
+		}
 		return err
 	})
 	return rd, errs, err

@@ -77,17 +77,12 @@ func filterOf(v url.Values) templates.LibraryFilter {
 		Complete: v.Get("complete"), Search: v.Get("q")}
 }
 
-// indexRows turns index rows into the library's rows. A row's winner
-// amount is labelled by its Unit, or by its game's score (gameUnit) for a
-// row indexed before the index kept units.
+// indexRows turns index rows into the library's rows, each winner
+// amount labelled by rowUnit.
 func indexRows(reps []*index.Replay) []templates.LibraryRow {
 	out := make([]templates.LibraryRow, 0, len(reps))
 	for _, e := range reps {
-		unit := e.Unit
-		if unit == "" {
-			unit = gameUnit(e.Game)
-		}
-		r := templates.LibraryRow{ID: e.Path, URL: ReplayURL(e.Path), Format: string(e.Format), Game: e.Game, Unit: unit, Players: e.PlayerList(),
+		r := templates.LibraryRow{ID: e.Path, URL: ReplayURL(e.Path), Format: string(e.Format), Game: e.Game, Unit: rowUnit(e.Unit, e.Game), Players: e.PlayerList(),
 			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
 			Size: e.Size, SizeStr: sizeString(e.Size), Winner: e.Winner, Gold: e.WinnerScore, Status: e.Status, Broken: e.Err != ""}
 		out = append(out, r)

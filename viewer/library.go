@@ -442,14 +442,17 @@ func gameUnit(game string) string {
 	return "score"
 }
 
-// unit is what the entry's winner amount counts: its summary's unit, or
-// its game's score (gameUnit) for an entry summarised before summaries
-// named it.
-func (e *Entry) unit() string {
-	if e.Summary.Unit != "" {
-		return e.Summary.Unit
+// unit is what the entry's winner amount counts (rowUnit).
+func (e *Entry) unit() string { return rowUnit(e.Summary.Unit, e.Game) }
+
+// rowUnit is what a library row's winner amount counts: the unit its
+// summary named, or its game's score (gameUnit) for a row summarised (or
+// indexed) before summaries named one.
+func rowUnit(unit, game string) string {
+	if unit != "" {
+		return unit
 	}
-	return gameUnit(e.Game)
+	return gameUnit(game)
 }
 
 // summaryWait is how long a library listing's summary of a file that is

@@ -257,17 +257,27 @@ func addOptionFlags(cmd *cobra.Command) {
 	}
 }
 
+// gameOptions lists game's options (engine.Optioner); none for a game
+// without, or not registered.
+func gameOptions(game string) []engine.Option {
+	r, _ := rulesets.Get(game)
+	if op, ok := r.(engine.Optioner); ok {
+		return op.Options()
+	}
+	return nil
+}
+
+// hasOption reports whether game has the option called name.
+func hasOption(game, name string) bool {
+	return slices.ContainsFunc(gameOptions(game), func(o engine.Option) bool { return o.Name == name })
+}
+
 // allOptions lists the options of every registered game, each name once,
 // in the registry's order.
 func allOptions() []engine.Option {
 	var out []engine.Option
 	for _, id := range rulesets.IDs() {
-		r, _ := rulesets.Get(id)
-		op, ok := r.(engine.Optioner)
-		if !ok {
-			continue
-		}
-		for _, o := range op.Options() {
+		for _, o := range gameOptions(id) {
 			if !slices.ContainsFunc(out, func(p engine.Option) bool { return p.Name == o.Name }) {
 				out = append(out, o)
 			}
@@ -292,28 +302,20 @@ func checkOptions(game string, set []string) error {
 	if len(set) == 0 {
 		return nil
 	}
-	r, err := rulesets.Get(game)
-	if err != nil {
+	if _, err := rulesets.Get(game); err != nil {
 		return fmt.Errorf("--game: %w", err)
 	}
-	var own []string
-	if op, ok := r.(engine.Optioner); ok {
-		for _, o := range op.Options() {
-			own = append(own, o.Name)
-		}
-	}
 	for _, name := range set {
-		if !slices.Contains(own, name) {
-			var of []string
-			for _, id := range rulesets.IDs() {
-				if r, _ := rulesets.Get(id); r != nil {
-					if op, ok := r.(engine.Optioner); ok && slices.ContainsFunc(op.Options(), func(o engine.Option) bool { return o.Name == name }) {
-						of = append(of, id)
-					}
-				}
-			}
-			return fmt.Errorf("--%s is an option of %s, not of %s", name, strings.Join(of, ", "), game)
+		if hasOption(game, name) {
+			continue
 		}
+		var of []string
+		for _, id := range rulesets.IDs() {
+			if hasOption(id, name) {
+				of = append(of, id)
+			}
+		}
+		return fmt.Errorf("--%s is an option of %s, not of %s", name, strings.Join(of, ", "), game)
 	}
 	return nil
 }

@@ -66,10 +66,9 @@ type Game struct {
 	pending, last [MaxPlayers]uint8
 	played        bool
 	errs          []engine.CommandError
-	// statsBuf holds every player's Stats at turn statsTurn when
-	// statsValid (stats); any change of the state clears statsValid.
+	// statsBuf holds every player's Stats when statsValid (stats); a
+	// round played clears statsValid.
 	statsBuf   []PlayerStats
-	statsTurn  int
 	statsValid bool
 }
 
@@ -175,9 +174,8 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 // stats is every player's Stats at the current turn, read once per turn
 // (Values, Ranking and Out ask for them again and again).
 func (g *Game) stats() []PlayerStats {
-	if !g.statsValid || g.statsTurn != g.State.Turn() {
-		g.statsBuf = g.State.AllStats(g.statsBuf[:0])
-		g.statsTurn, g.statsValid = g.State.Turn(), true
+	if !g.statsValid {
+		g.statsBuf, g.statsValid = g.State.AllStats(g.statsBuf[:0]), true
 	}
 	return g.statsBuf
 }
