@@ -331,29 +331,59 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
+// startCluster starts a three-node JetStream cluster on loopback. The
+// route ports are free when picked but may be taken before a node binds
+// them (another test's listener). A node whose route port is taken does
+// not become ready (StartServer fails); the options being otherwise
+// fixed, a failed start is retried with new ports, a few times.
+func startCluster(t *testing.T, user, pw string) []*server.Server {
+	t.Helper()
+	var lastErr error
+	for range 5 {
+		routes := []string{freeAddr(t), freeAddr(t), freeAddr(t)}
+		var servers []*server.Server
+		stop := func() {
+			for _, s := range servers {
+				s.Shutdown()
+				s.WaitForShutdown()
+			}
+		}
+		lastErr = nil
+		for k := range 3 {
+			var others []string
+			for j, r := range routes {
+				if j != k {
+					others = append(others, "nats-route://"+r)
+				}
+			}
+			s, err := queue.StartServer(queue.ServerOptions{StoreDir: t.TempDir(), User: user, Password: pw,
+				Cluster: routes[k], ClusterName: "rewind-test", ServerName: fmt.Sprintf("n%d", k), Routes: others})
+			if err != nil {
+				lastErr = err
+				break
+			}
+			servers = append(servers, s)
+		}
+		if lastErr == nil {
+			t.Cleanup(stop)
+			return servers
+		}
+		stop()
+		t.Logf("retrying with other ports: %v", lastErr)
+	}
+	t.Fatalf("no free ports for the cluster after 5 tries: %v", lastErr)
+	return nil
+}
+
 // TestDistributedCluster: a tournament runs on a three-node JetStream
 // cluster on loopback with its stream and buckets replicated three times;
 // one node is stopped while the games are played, and the tournament
 // completes with every game.
 func TestDistributedCluster(t *testing.T) {
 	const user, pw = "tester", "cluster-pw"
-	routes := []string{freeAddr(t), freeAddr(t), freeAddr(t)}
-	var servers []*server.Server
+	servers := startCluster(t, user, pw)
 	var urls []string
-	for k := range 3 {
-		var others []string
-		for j, r := range routes {
-			if j != k {
-				others = append(others, "nats-route://"+r)
-			}
-		}
-		s, err := queue.StartServer(queue.ServerOptions{StoreDir: t.TempDir(), User: user, Password: pw,
-			Cluster: routes[k], ClusterName: "rewind-test", ServerName: fmt.Sprintf("n%d", k), Routes: others})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-		servers = append(servers, s)
+	for _, s := range servers {
 		urls = append(urls, s.ClientURL())
 	}
 	t.Setenv(natsUserEnv, user)
