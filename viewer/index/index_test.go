@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -425,17 +424,14 @@ func TestStandingsKeptAndRefreshed(t *testing.T) {
 func wantStandings(reps map[string]*Replay) []Standing {
 	paths := slices.Sorted(maps.Keys(reps))
 	var out []Standing
-	for _, game := range tables {
+	for _, game := range standingsGames() {
 		var games []match.GameResult
 		for _, p := range paths {
 			r := reps[p]
 			if !r.Complete || r.Game != game {
 				continue
 			}
-			g := match.GameResult{}
-			if game == "Monad" {
-				g.Ruleset = monad.RulesetID
-			}
+			g := match.GameResult{Ruleset: rulesetOf(game)}
 			for _, s := range r.Seats {
 				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score, Cells: s.Cells})
 			}
@@ -648,5 +644,36 @@ func TestConcurrentWriters(t *testing.T) {
 	var n int
 	if err := ix.db.QueryRow("SELECT count(*) FROM replays").Scan(&n); err != nil || n != 200 {
 		t.Errorf("%d replays (%v), want 200", n, err)
+	}
+}
+
+// TestStandingsEveryGame: the standings have a table for every registered
+// game with complete games in the library — Skyport's too, which a fixed
+// list of games left out — in the registry's order, filtered or not.
+func TestStandingsEveryGame(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	for i, name := range []string{"Skyport", "Monad", "ColorfightII"} {
+		r := game(i+1, 2) // complete; seats b0 and b1
+		r.Game, r.Path = name, fmt.Sprintf("g/%d.rwd", i)
+		reps = append(reps, r)
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []Query{{}, {Bot: "b0"}} {
+		st, err := ix.Standings(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var games []string
+		for _, s := range st {
+			if len(games) == 0 || games[len(games)-1] != s.Game {
+				games = append(games, s.Game)
+			}
+		}
+		if want := []string{"ColorfightII", "Monad", "Skyport"}; !slices.Equal(games, want) {
+			t.Errorf("query %+v: tables %q, want %q", q, games, want)
+		}
 	}
 }

@@ -314,8 +314,39 @@ const (
 // standingsStep is MaxStandingsStep (smaller in tests).
 var standingsStep = MaxStandingsStep
 
-// tables is the order of the standings' tables.
-var tables = [...]string{"ColorfightII", "Monad"}
+// standingsGames returns the games the standings have a table for, in
+// the order of their tables: every registered game's display name, in
+// the registry's order (a game registered later, a test's, included).
+func standingsGames() []string {
+	var out []string
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok {
+			out = append(out, info.Name)
+		}
+	}
+	return out
+}
+
+// newRatings returns one empty accumulator per game of games.
+func newRatings(games []string) []*match.Ratings {
+	out := make([]*match.Ratings, len(games))
+	for i := range out {
+		out[i] = &match.Ratings{}
+	}
+	return out
+}
+
+// standingsOf lists the standings of ratings, one table per game of
+// games (ratings[i] is games[i]'s), in that order.
+func standingsOf(games []string, ratings []*match.Ratings) []Standing {
+	var out []Standing
+	for i, game := range games {
+		for _, s := range ratings[i].Standings() {
+			out = append(out, Standing{Standing: s, Game: game})
+		}
+	}
+	return out
+}
 
 // kept is the library's (unfiltered) standings as counted so far: one
 // accumulator per game and the path of the last game counted. Games are
@@ -324,11 +355,12 @@ var tables = [...]string{"ColorfightII", "Monad"}
 // replaced before last, or a counted one deleted) makes them stale: only
 // a computation from scratch brings them up to date.
 type kept struct {
-	ratings [len(tables)]*match.Ratings
-	last    string // "" when no game is counted
-	n       int    // games counted
-	gen     uint64 // the index generation counted
-	more    bool   // games after last were left for later
+	games   []string         // standingsGames when counted from scratch
+	ratings []*match.Ratings // ratings[i] counts games[i]
+	last    string           // "" when no game is counted
+	n       int              // games counted
+	gen     uint64           // the index generation counted
+	more    bool             // games after last were left for later
 	out     []Standing
 	stale   bool // under Index.mu
 }
@@ -387,8 +419,9 @@ func (ix *Index) done(tx *sql.Tx, w *watch) {
 }
 
 // Standings rates the bots over the complete games q selects (its Sort,
-// After and Limit are ignored), one table per game (ColorfightII, then
-// Monad), each by the tournament's own rating, match.Ratings (as
+// After and Limit are ignored), one table per registered game in the
+// registry's order (standingsGames), each by the tournament's own
+// rating, match.Ratings (as
 // match.Standings), over the games in path order, as `rewind analyze DIR`
 // does.
 //
@@ -475,10 +508,8 @@ func (ix *Index) recompute() ([]Standing, error) {
 		return nil, err
 	}
 	defer ix.done(tx, w)
-	nk := &kept{gen: gen}
-	for i := range nk.ratings {
-		nk.ratings[i] = &match.Ratings{}
-	}
+	games := standingsGames()
+	nk := &kept{gen: gen, games: games, ratings: newRatings(games)}
 	if err := nk.count(tx, 0, MaxStandingsGames); err != nil {
 		return nil, err
 	}
@@ -509,7 +540,7 @@ func (ix *Index) catchUp(limit int) ([]Standing, error) {
 		return nil, err
 	}
 	defer ix.done(tx, w)
-	nk := &kept{last: k.last, n: k.n, gen: gen}
+	nk := &kept{last: k.last, n: k.n, gen: gen, games: k.games, ratings: make([]*match.Ratings, len(k.ratings))}
 	for i, r := range k.ratings {
 		nk.ratings[i] = r.Clone()
 	}
@@ -551,7 +582,7 @@ func (k *kept) count(tx *sql.Tx, limit, max int) error {
 		if n > max {
 			return fmt.Errorf("standings of more than %d complete games are not computed", MaxStandingsGames)
 		}
-		if i := slices.Index(tables[:], game); i >= 0 {
+		if i := slices.Index(k.games, game); i >= 0 {
 			k.ratings[i].Add(g)
 		}
 		k.last = path
@@ -562,12 +593,7 @@ func (k *kept) count(tx *sql.Tx, limit, max int) error {
 	}
 	k.n += n
 	k.more = limit > 0 && n == limit
-	k.out = nil
-	for i, game := range tables {
-		for _, s := range k.ratings[i].Standings() {
-			k.out = append(k.out, Standing{Standing: s, Game: game})
-		}
-	}
+	k.out = standingsOf(k.games, k.ratings)
 	return nil
 }
 
@@ -621,14 +647,15 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 		return nil, fmt.Errorf("index: standings: %w", err)
 	}
 	defer rows.Close()
-	var ratings [len(tables)]match.Ratings
+	games := standingsGames()
+	ratings := newRatings(games)
 	n := 0
 	err = scanGames(rows, func(_, game string, g match.GameResult) error {
 		n++
 		if n > MaxFilteredStandingsGames {
 			return fmt.Errorf("standings of more than %d complete games are not computed: narrow the filter", MaxFilteredStandingsGames)
 		}
-		if i := slices.Index(tables[:], game); i >= 0 {
+		if i := slices.Index(games, game); i >= 0 {
 			ratings[i].Add(g)
 		}
 		return nil
@@ -636,13 +663,7 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Standing
-	for i, game := range tables {
-		for _, s := range ratings[i].Standings() {
-			out = append(out, Standing{Standing: s, Game: game})
-		}
-	}
-	return out, nil
+	return standingsOf(games, ratings), nil
 }
 
 // RatingPoint is a bot's Elo after its Game-th game of the library.
