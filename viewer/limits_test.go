@@ -221,13 +221,14 @@ func checkAnswer(t *testing.T, what string, resp *http.Response, err error) int 
 		t.Errorf("%s: %v", what, err)
 		return 0
 	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusOK:
 	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
 	default:
-		t.Errorf("%s: %s (Retry-After %q)", what, resp.Status, resp.Header.Get("Retry-After"))
+		t.Errorf("%s: %s (Retry-After %q): %.500q", what, resp.Status, resp.Header.Get("Retry-After"), body)
 	}
 	return resp.StatusCode
 }
