@@ -24,7 +24,7 @@ func newVerifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify FILE.rwd [--against FILE.cfr]",
 		Short: "Re-simulate a .rwd replay and check every checkpoint",
-		Long: `verify re-simulates a .rwd replay (ColorfightII or Monad) on its ruleset's
+		Long: `verify re-simulates a .rwd replay of any game on its ruleset's
 engine and checks every checkpoint hash and the footer. It prints OK with the round count, or the round where
 the re-simulation diverges. With --against it also compares every frame,
 field by field, with an official .cfr replay of the same game.
