@@ -37,22 +37,7 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 		b = append(b, `,"username":`...)
 		name, _ := json.Marshal(u.Username) // cannot fail for a string
 		b = append(b, name...)
-		b = append(b, `,"energy":`...)
-		b = strconv.AppendInt(b, u.Energy, 10)
-		b = append(b, `,"gold":`...)
-		b = strconv.AppendInt(b, u.Gold, 10)
-		b = append(b, `,"dead":`...)
-		b = strconv.AppendBool(b, u.Dead)
-		b = append(b, `,"energy_source":`...)
-		b = strconv.AppendInt(b, u.EnergySource, 10)
-		b = append(b, `,"gold_source":`...)
-		b = strconv.AppendInt(b, u.GoldSource, 10)
-		b = append(b, `,"tech_level":`...)
-		b = strconv.AppendInt(b, u.TechLevel, 10)
-		b = append(b, `,"tax_level":`...)
-		b = strconv.AppendInt(b, u.TaxLevel, 10)
-		b = append(b, `,"tax_amount":`...)
-		b = strconv.AppendInt(b, u.TaxAmount, 10)
+		b = AppendUserEconomy(b, u)
 		b = append(b, `,"building_number":{`...)
 		first := true
 		for _, bt := range u.BuildingOrder {
@@ -72,7 +57,9 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 		b = strconv.AppendInt(b, u.CellNumber, 10)
 		b = append(b, '}')
 	}
-	b = append(b, `},"game_map":{"headers":["attack_cost","force_field","building","gold","energy","owner","position","natural_gold","natural_energy","natural_cost"],"data":[`...)
+	b = append(b, `},"game_map":{"headers":`...)
+	b = append(b, cellHeadersJSON...)
+	b = append(b, `,"data":[`...)
 	for y := 0; y < f.Height; y++ {
 		if y > 0 {
 			b = append(b, ',')
@@ -82,34 +69,90 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 			if x > 0 {
 				b = append(b, ',')
 			}
-			c := &f.Cells[y*f.Width+x]
-			b = append(b, '[')
-			b = strconv.AppendInt(b, c.AttackCost, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.ForceField, 10)
-			b = append(b, `,["`...)
-			b = append(b, c.Building.Letter())
-			b = append(b, `",`...)
-			b = strconv.AppendInt(b, c.Level, 10)
-			b = append(b, "],"...)
-			b = strconv.AppendInt(b, c.Gold, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Energy, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Owner, 10)
-			b = append(b, ",["...)
-			b = strconv.AppendInt(b, c.X, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Y, 10)
-			b = append(b, "],"...)
-			b = strconv.AppendInt(b, c.NaturalGold, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.NaturalEnergy, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.NaturalCost, 10)
-			b = append(b, ']')
+			b = AppendFrameCell(b, &f.Cells[y*f.Width+x], NumCellFields)
 		}
 		b = append(b, ']')
 	}
 	return append(b, "]}}\n"...)
+}
+
+// NumCellFields is the number of fields of a cell in the reference's
+// game_map rows.
+const NumCellFields = 10
+
+// CellHeaders names the fields of a game_map cell, in order: the
+// reference's game_map "headers" list.
+var CellHeaders = [NumCellFields]string{
+	"attack_cost", "force_field", "building", "gold", "energy", "owner",
+	"position", "natural_gold", "natural_energy", "natural_cost",
+}
+
+// cellHeadersJSON is CellHeaders as a JSON list.
+var cellHeadersJSON, _ = json.Marshal(CellHeaders) // cannot fail for strings
+
+// AppendFrameCell appends the first n (0..NumCellFields) fields of c as
+// the reference writes a game_map cell: a JSON array, the building as
+// [letter, level] and the position as [x, y]. Bot messages and .cfr
+// replays (package cfr, which writes a cell's changed prefix) share it.
+func AppendFrameCell(b []byte, c *FrameCell, n int) []byte {
+	b = append(b, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch i {
+		case 0:
+			b = strconv.AppendInt(b, c.AttackCost, 10)
+		case 1:
+			b = strconv.AppendInt(b, c.ForceField, 10)
+		case 2:
+			b = append(b, `["`...)
+			b = append(b, c.Building.Letter())
+			b = append(b, `",`...)
+			b = strconv.AppendInt(b, c.Level, 10)
+			b = append(b, ']')
+		case 3:
+			b = strconv.AppendInt(b, c.Gold, 10)
+		case 4:
+			b = strconv.AppendInt(b, c.Energy, 10)
+		case 5:
+			b = strconv.AppendInt(b, c.Owner, 10)
+		case 6:
+			b = append(b, '[')
+			b = strconv.AppendInt(b, c.X, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, c.Y, 10)
+			b = append(b, ']')
+		case 7:
+			b = strconv.AppendInt(b, c.NaturalGold, 10)
+		case 8:
+			b = strconv.AppendInt(b, c.NaturalEnergy, 10)
+		case 9:
+			b = strconv.AppendInt(b, c.NaturalCost, 10)
+		}
+	}
+	return append(b, ']')
+}
+
+// AppendUserEconomy appends the run of a user object's keys the reference
+// writes after its identity, each with a leading comma: energy, gold,
+// dead, energy_source, gold_source, tech_level, tax_level, tax_amount.
+// Bot messages and .cfr replays share it.
+func AppendUserEconomy(b []byte, u *FrameUser) []byte {
+	b = append(b, `,"energy":`...)
+	b = strconv.AppendInt(b, u.Energy, 10)
+	b = append(b, `,"gold":`...)
+	b = strconv.AppendInt(b, u.Gold, 10)
+	b = append(b, `,"dead":`...)
+	b = strconv.AppendBool(b, u.Dead)
+	b = append(b, `,"energy_source":`...)
+	b = strconv.AppendInt(b, u.EnergySource, 10)
+	b = append(b, `,"gold_source":`...)
+	b = strconv.AppendInt(b, u.GoldSource, 10)
+	b = append(b, `,"tech_level":`...)
+	b = strconv.AppendInt(b, u.TechLevel, 10)
+	b = append(b, `,"tax_level":`...)
+	b = strconv.AppendInt(b, u.TaxLevel, 10)
+	b = append(b, `,"tax_amount":`...)
+	return strconv.AppendInt(b, u.TaxAmount, 10)
 }

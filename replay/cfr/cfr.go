@@ -77,14 +77,11 @@ const (
 	// together (one entry per owned cell of the largest map).
 	MaxHeaderCells = MaxSize * MaxSize
 	// NumFields is the number of fields of a full cell array.
-	NumFields = 10
+	NumFields = colorfight2.NumCellFields
 )
 
 // Headers is the game_map "headers" list every file must carry, in order.
-var Headers = [NumFields]string{
-	"attack_cost", "force_field", "building", "gold", "energy", "owner",
-	"position", "natural_gold", "natural_energy", "natural_cost",
-}
+var Headers = colorfight2.CellHeaders
 
 // Sentinel errors. Decoding errors are *FormatError values whose Err wraps
 // one of these, io.ErrUnexpectedEOF (input ended early) or the error of the

@@ -287,7 +287,7 @@ func (e *Encoder) appendFull(b []byte, f *colorfight2.Frame, turn int, info, cha
 			if x > 0 {
 				b = append(b, ',')
 			}
-			b = appendCell(b, &f.Cells[y*f.Width+x], NumFields)
+			b = colorfight2.AppendFrameCell(b, &f.Cells[y*f.Width+x], NumFields)
 		}
 		b = append(b, ']')
 	}
@@ -322,7 +322,7 @@ func (e *Encoder) appendElem(b []byte, f *colorfight2.Frame) []byte {
 				b = append(b, ',')
 			}
 			i := y*f.Width + x
-			b = appendCell(b, &f.Cells[i], prefixLen(&e.prev.Cells[i], &f.Cells[i]))
+			b = colorfight2.AppendFrameCell(b, &f.Cells[i], prefixLen(&e.prev.Cells[i], &f.Cells[i]))
 		}
 		b = append(b, ']')
 	}
@@ -358,47 +358,6 @@ func prefixLen(p, c *colorfight2.FrameCell) int {
 	return 0
 }
 
-// appendCell writes the first n fields of c as a JSON array.
-func appendCell(b []byte, c *colorfight2.FrameCell, n int) []byte {
-	b = append(b, '[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch i {
-		case 0:
-			b = strconv.AppendInt(b, c.AttackCost, 10)
-		case 1:
-			b = strconv.AppendInt(b, c.ForceField, 10)
-		case 2:
-			b = append(b, `["`...)
-			b = append(b, c.Building.Letter())
-			b = append(b, `",`...)
-			b = strconv.AppendInt(b, c.Level, 10)
-			b = append(b, ']')
-		case 3:
-			b = strconv.AppendInt(b, c.Gold, 10)
-		case 4:
-			b = strconv.AppendInt(b, c.Energy, 10)
-		case 5:
-			b = strconv.AppendInt(b, c.Owner, 10)
-		case 6:
-			b = append(b, '[')
-			b = strconv.AppendInt(b, c.X, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, c.Y, 10)
-			b = append(b, ']')
-		case 7:
-			b = strconv.AppendInt(b, c.NaturalGold, 10)
-		case 8:
-			b = strconv.AppendInt(b, c.NaturalEnergy, 10)
-		case 9:
-			b = strconv.AppendInt(b, c.NaturalCost, 10)
-		}
-	}
-	return append(b, ']')
-}
-
 func appendBool(b []byte, v bool) []byte {
 	if v {
 		return append(b, "true"...)
@@ -427,22 +386,7 @@ func (e *Encoder) appendUsers(b []byte, f *colorfight2.Frame, elem0 bool) []byte
 		} else {
 			b = append(b, u.Ranking...)
 		}
-		b = append(b, `,"energy":`...)
-		b = strconv.AppendInt(b, u.Energy, 10)
-		b = append(b, `,"gold":`...)
-		b = strconv.AppendInt(b, u.Gold, 10)
-		b = append(b, `,"dead":`...)
-		b = appendBool(b, u.Dead)
-		b = append(b, `,"energy_source":`...)
-		b = strconv.AppendInt(b, u.EnergySource, 10)
-		b = append(b, `,"gold_source":`...)
-		b = strconv.AppendInt(b, u.GoldSource, 10)
-		b = append(b, `,"tech_level":`...)
-		b = strconv.AppendInt(b, u.TechLevel, 10)
-		b = append(b, `,"tax_level":`...)
-		b = strconv.AppendInt(b, u.TaxLevel, 10)
-		b = append(b, `,"tax_amount":`...)
-		b = strconv.AppendInt(b, u.TaxAmount, 10)
+		b = colorfight2.AppendUserEconomy(b, u)
 		b = append(b, `,"building_number":{`...)
 		first := true
 		var listed [colorfight2.NumBuildings]bool
