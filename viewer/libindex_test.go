@@ -77,6 +77,7 @@ func TestIndexedLibrary(t *testing.T) {
 			Winner     string `json:"winner_name"`
 			WinnerBot  string `json:"winner_bot"`
 			WinnerGold int64  `json:"winner_gold"`
+			Unit       string `json:"unit"`
 			Rounds     int    `json:"rounds"`
 			Hash       string `json:"sha256"`
 		} `json:"rows"`
@@ -93,6 +94,9 @@ func TestIndexedLibrary(t *testing.T) {
 				if w.ID == r.ID && (w.Winner != r.Winner || w.Gold != r.WinnerGold || w.Rounds != r.Rounds) {
 					t.Errorf("%s: index %q %d gold %d rounds, listing %q %d %d", r.ID, r.Winner, r.WinnerGold, r.Rounds, w.Winner, w.Gold, w.Rounds)
 				}
+			}
+			if r.Unit != "gold" {
+				t.Errorf("%s: unit %q, want gold (a ColorfightII game)", r.ID, r.Unit)
 			}
 			if r.ID == "c03.rwd" && len(r.Hash) != 64 {
 				t.Errorf("c03.rwd hash %q", r.Hash)

@@ -172,7 +172,7 @@ func (s *Server) indexedJSON(w http.ResponseWriter, r *http.Request, ix *index.I
 			status = "complete"
 		}
 		out.Rows = append(out.Rows, row{libraryEntry: libraryEntry{ID: e.Path, URL: ReplayURL(e.Path), Format: source.Format(e.Format), Game: e.Game,
-			Size: e.Size, Date: e.Date, Players: players, Winner: winner, WinnerGold: e.WinnerScore, Rounds: e.Rounds, Complete: e.Complete,
+			Size: e.Size, Date: e.Date, Players: players, Winner: winner, WinnerGold: e.WinnerScore, Unit: rowUnit(e.Unit, e.Game), Rounds: e.Rounds, Complete: e.Complete,
 			Status: status, Error: e.Err}, Winner: e.Winner, WinnerBot: e.WinnerBot, Hash: e.Hash})
 		if e.Err != "" {
 			out.Rows[len(out.Rows)-1].Status = ""

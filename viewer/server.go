@@ -394,10 +394,13 @@ type libraryEntry struct {
 	Players    []source.Player `json:"players"`
 	Winner     int             `json:"winner"`
 	WinnerGold int64           `json:"winner_gold"`
-	Rounds     int             `json:"rounds"`
-	Complete   bool            `json:"complete"`
-	Status     string          `json:"status"`
-	Error      string          `json:"error,omitempty"`
+	// Unit names what WinnerGold and the players' scores count ("gold",
+	// "resources", "hives"): rowUnit, as the library page labels them.
+	Unit     string `json:"unit"`
+	Rounds   int    `json:"rounds"`
+	Complete bool   `json:"complete"`
+	Status   string `json:"status"`
+	Error    string `json:"error,omitempty"`
 }
 
 func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
@@ -413,7 +416,7 @@ func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
 	out := make([]libraryEntry, len(entries))
 	for i, e := range entries {
 		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Game: e.Game, Size: e.Size, Date: e.Date, Players: e.Players,
-			Winner: e.Winner, WinnerGold: e.WinnerGold, Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
+			Winner: e.Winner, WinnerGold: e.WinnerGold, Unit: e.unit(), Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
 		if e.Err == "" {
 			out[i].Status = e.Status()
 		}

@@ -1,6 +1,7 @@
 package monad_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -114,6 +115,27 @@ func TestMonadIndexedLibraryUnits(t *testing.T) {
 			got[id[1]] = g[1] + " " + g[2]
 		}
 	}
+	// /api/library says the same, with the unit in its own field.
+	res, err = http.Get(base + "/api/library")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var api struct {
+		Rows []struct {
+			ID         string `json:"id"`
+			WinnerGold int64  `json:"winner_gold"`
+			Unit       string `json:"unit"`
+		} `json:"rows"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&api)
+	res.Body.Close()
+	if err != nil {
+		t.Fatalf("/api/library: %v", err)
+	}
+	apiGot := map[string]string{}
+	for _, r := range api.Rows {
+		apiGot[r.ID] = strconv.FormatInt(r.WinnerGold, 10) + " " + r.Unit
+	}
 	for _, c := range []struct{ file, metric string }{
 		{"played.rwd", "resources"},
 		{"legacy.rwd", "resources"},
@@ -122,6 +144,9 @@ func TestMonadIndexedLibraryUnits(t *testing.T) {
 		want := strconv.FormatInt(finalAmount(t, filepath.Join(dir, c.file), c.metric), 10) + " " + c.metric
 		if got[c.file] != want {
 			t.Errorf("%s: the library says %q for its winner, want %q", c.file, got[c.file], want)
+		}
+		if apiGot[c.file] != want {
+			t.Errorf("%s: /api/library says %q for its winner, want %q", c.file, apiGot[c.file], want)
 		}
 	}
 }
