@@ -225,7 +225,7 @@ func TestMonadReportCLI(t *testing.T) {
 	for _, c := range []struct {
 		in     string
 		charts int
-	}{{rwd, 7}, {"../../testdata/monad/official/m05.replay.json", 7}} {
+	}{{rwd, 6}, {"../../testdata/monad/official/m05.replay.json", 6}} {
 		html := filepath.Join(dir, filepath.Base(c.in)+".html")
 		out, code := clitest.Run(t, "report", c.in, "-o", html)
 		if code != 0 || !strings.Contains(out, "wrote "+html) {

@@ -26,7 +26,6 @@ var metrics = []engine.Metric{
 	{Name: "cells", Unit: "cells", Kind: engine.Gauge},
 	{Name: "units_produced", Unit: "units", Kind: engine.Counter},
 	{Name: "units_lost", Unit: "units", Kind: engine.Counter},
-	{Name: "rejected", Unit: "commands", Kind: engine.Counter},
 }
 
 var badges = []string{"hive"}
@@ -163,7 +162,7 @@ func (g *Game) play(n int) []engine.CommandError {
 func (g *Game) Hash() uint64 { return g.State.Hash() }
 
 // Values reports resources, units, hives, cells, units_produced,
-// units_lost and rejected of player p (StatsValues).
+// and units_lost of player p (StatsValues).
 func (g *Game) Values(p int, dst []int64) []int64 {
 	if p < 0 || p >= g.Players() {
 		return StatsValues(PlayerStats{}, dst)
@@ -182,10 +181,12 @@ func (g *Game) stats() []PlayerStats {
 
 // StatsValues appends a player's facts to dst as the values of Monad's
 // metrics, in their order (Ruleset.Metrics): resources, units, hives,
-// cells, units_produced, units_lost, rejected. Game.Values reports a
-// game's with it; a reader of the reference's logs reports a log entry's.
+// cells, units_produced, units_lost. Rejected commands are no metric:
+// the shell counts every game's from Round's errors. Game.Values reports
+// a game's with it; a reader of the reference's logs reports a log
+// entry's.
 func StatsValues(s PlayerStats, dst []int64) []int64 {
-	return append(dst, s.Resources, s.Units, int64(s.Hives), int64(s.Cells), s.UnitsProduced, s.UnitsLost, s.Rejected)
+	return append(dst, s.Resources, s.Units, int64(s.Hives), int64(s.Cells), s.UnitsProduced, s.UnitsLost)
 }
 
 // Board describes the game's map (DescribeMap).

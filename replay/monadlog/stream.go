@@ -21,9 +21,8 @@ import (
 //     owner, badge "hive").
 //   - Values: every metric of the monad ruleset, in its order
 //     (monad.StatsValues of Turn.Stats): resources, units, hives and
-//     cells are the entry's; units_produced, units_lost and rejected are
-//     not in a log and are 0, as the Meta's "unknown" setting says
-//     (Unknown).
+//     cells are the entry's; units_produced and units_lost are not in
+//     a log and are 0, as the Meta's "unknown" setting says (Unknown).
 //   - Ranking: the rules' ranking of the entry (monad.RankStats of
 //     Turn.Stats: hives, then units, then player), no one counted as
 //     crashed; the last frame's is rankedBots' order when the final
@@ -58,7 +57,7 @@ const Label = "Monad reference log, shown as recorded and not re-simulated (the 
 
 // Unknown names the metrics of the monad ruleset no log tells, each
 // reported as 0.
-var Unknown = []string{"units_produced", "units_lost", "rejected"}
+var Unknown = []string{"units_produced", "units_lost"}
 
 // Sniff reports whether prefix (a file's first bytes) starts a reference
 // log in any of its forms (SniffForm). A .rwd, a .cfr and a Skyport
@@ -112,7 +111,7 @@ func NewStream(l *Log) replay.Stream {
 		{"max turns", fmt.Sprintf("not recorded: the log holds %d turns", len(l.Turns)-1)},
 		{"names", who},
 		{"commands", "the executed commands the log wrote, kinds inferred (the log does not write them); rejected commands and implicit mines are not shown"},
-		{"unknown", strings.Join(Unknown, ", ") + " (shown as 0), faults"},
+		{"unknown", strings.Join(Unknown, ", ") + " (shown as 0), rejected commands, faults"},
 	}
 	return s
 }

@@ -78,11 +78,11 @@ func TestStreamSmall(t *testing.T) {
 			t.Errorf("cell %d: %+v then %+v, want %+v then %+v", i, f0.Board.Cells[i], f1.Board.Cells[i], want0[i], want1[i])
 		}
 	}
-	// resources, units, hives, cells, units_produced, units_lost, rejected
-	if v := f0.Values; len(v) != 2 || !equal(v[0], 100, 1, 1, 1, 0, 0, 0) || !equal(v[1], 100, 0, 0, 0, 0, 0, 0) {
+	// resources, units, hives, cells, units_produced, units_lost
+	if v := f0.Values; len(v) != 2 || !equal(v[0], 100, 1, 1, 1, 0, 0) || !equal(v[1], 100, 0, 0, 0, 0, 0) {
 		t.Errorf("frame 0 values %v", v)
 	}
-	if v := f1.Values[0]; !equal(v, 100, 1, 1, 2, 0, 0, 0) {
+	if v := f1.Values[0]; !equal(v, 100, 1, 1, 2, 0, 0) {
 		t.Errorf("frame 1 values %v", v)
 	}
 	if f0.Turn != 0 || f1.Turn != 1 || f0.Active != -1 || f1.Active != -1 || f0.CommandsKnown || !f1.CommandsKnown || f0.Events != nil || f1.Events != nil {
