@@ -182,7 +182,11 @@ func appendInts[T int | int64](b []byte, l []T) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(v), 10)
+		if v >= 0 && v < 10 { // most numbers of a frame: inline
+			b = append(b, '0'+byte(v))
+		} else {
+			b = strconv.AppendInt(b, int64(v), 10)
+		}
 	}
 	return append(b, ']')
 }
@@ -204,6 +208,15 @@ func appendStrings(b []byte, l []string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain says which ASCII bytes a JSON string holds as they are
+// (appendJSONString escapes the others).
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes a string:
 // '"' and '\' escaped; \b, \f, \n, \r, \t short; other control bytes,
 // '<', '>' and '&' (HTML-safe) as \u00XX; invalid UTF-8 as \ufffd;
@@ -214,34 +227,27 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			var esc string
-			switch {
-			case c == '"':
-				esc = `\"`
-			case c == '\\':
-				esc = `\\`
-			case c == '\b':
-				esc = `\b`
-			case c == '\f':
-				esc = `\f`
-			case c == '\n':
-				esc = `\n`
-			case c == '\r':
-				esc = `\r`
-			case c == '\t':
-				esc = `\t`
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				b = append(b, s[done:i]...)
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-				i++
-				done = i
-				continue
-			default:
+			if jsonPlain[c] {
 				i++
 				continue
 			}
 			b = append(b, s[done:i]...)
-			b = append(b, esc...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
 			i++
 			done = i
 			continue
