@@ -26,16 +26,16 @@ type GameWriter interface {
 }
 
 // GameHeader returns the header a match played through the seam is
-// recorded under: g is its game before the first round, drawn from seed
-// (and setup, engine.SetupSaver), names and bots its players' in player
-// order. A ColorfightII game (*colorfight2.Game, drawn from its seed) is
-// recorded in ColorfightII's own codec, as its files have always been:
-// its configuration, seed and players' homes; any other game under
-// TextHeader's header.
-func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, names, bots []string) (Header, error) {
+// recorded under: g is its game before the first round (nil when not
+// known), drawn from seed (and setup, engine.SetupSaver) with maxTurns,
+// names and bots its players' in player order. A ColorfightII game
+// (*colorfight2.Game, drawn from its seed) is recorded in ColorfightII's
+// own codec, as its files have always been: its configuration, seed and
+// players' homes; any other game (or a nil g) under TextHeader's header.
+func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxTurns int, names, bots []string) (Header, error) {
 	cg, ok := g.(*colorfight2.Game)
 	if !ok || r.ID() != RulesetColorfight2 {
-		return TextHeader(r, seed, setup, g.MaxTurns(), names, bots), nil
+		return TextHeader(r, seed, setup, maxTurns, names, bots), nil
 	}
 	cfg := cg.State.Config()
 	_, spawns, err := colorfight2.GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, seed)

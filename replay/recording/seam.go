@@ -35,17 +35,15 @@ func NewSeam(w io.Writer, created time.Time, tool string) *SeamRecorder {
 }
 
 // SeamHeader returns the .rwd header a match with this setup is recorded
-// under (replay.GameHeader; s.Game is needed).
+// under (replay.GameHeader; a setup without its Game is recorded in the
+// text codec).
 func SeamHeader(s match.GameSetup, created time.Time, tool string) (replay.Header, error) {
-	if s.Game == nil {
-		return replay.Header{}, errors.New("recording: a setup without its game")
-	}
 	names := make([]string, len(s.Players))
 	bots := make([]string, len(s.Players))
 	for i, p := range s.Players {
 		names[i], bots[i] = p.Name, p.Identity
 	}
-	h, err := replay.GameHeader(s.Ruleset, s.Game, s.Seed, s.Setup, names, bots)
+	h, err := replay.GameHeader(s.Ruleset, s.Game, s.Seed, s.Setup, s.MaxTurns, names, bots)
 	if err != nil {
 		return replay.Header{}, err
 	}
