@@ -246,3 +246,11 @@ type Messenger interface {
 type Retirer interface {
 	Out(p int) bool
 }
+
+// Idler is a Game whose next Round may take no commands at all
+// (ColorfightII's round 0 -> 1, which only starts the game): while Idle
+// reports true a runner plays Round without asking any bot, reporting no
+// fault and recording no log for it.
+type Idler interface {
+	Idle() bool
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
@@ -59,6 +60,11 @@ func (g *Game) Footer() *Footer { return g.r.Footer() }
 
 // State returns the current state; it changes with Next and Seek.
 func (g *Game) State() *colorfight2.State { return g.s }
+
+// Seam returns the state now as an engine.Game (colorfight2.Game), for
+// code written for every game: its values, ranking and hash. It shares
+// the state, so it follows Next and Seek; it must not be played.
+func (g *Game) Seam() engine.Game { return &colorfight2.Game{State: g.s} }
 
 // Round returns the commands of the round played at turn t when t is the
 // last round played (State().Turn()-1), or nil. The Round is the Reader's

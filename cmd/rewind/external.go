@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -27,7 +28,7 @@ func externalSeat(spec string, uid int, opts *playOptions, logName string) (matc
 	if err != nil {
 		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}
-	return match.Seat{Bot: &watchedBot{Bot: b, spec: spec, log: log}, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
+	return match.Seat{Bot: &watchedBot{Bot: b, watch: &watch{spec: spec, log: log}}, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
 }
 
 // botLogPath is where the stderr of the external bot of seat uid goes (see
@@ -49,16 +50,11 @@ func botLogPath(uid int, opts *playOptions, logName string) (string, error) {
 	return filepath.Join(dir, fmt.Sprintf("bot-%d.stderr.log", uid)), nil
 }
 
-// watchedBot remembers how an external bot fared: whether it ever
-// answered, its first failure and whether it is gone for good (it failed
-// to start or exited), so play can stop a match whose bot died before
-// answering and say why.
-//
-// It implements every optional interface of bot.Bot (bot.Logger) by
-// passing it on; a new optional interface must be passed on here too
-// (TestWrappersKeepOptionalInterfaces).
-type watchedBot struct {
-	bot.Bot
+// watch remembers how an external bot fared: whether it ever answered,
+// its first failure and whether it is gone for good (it failed to start
+// or exited), so play can stop a match whose bot died before answering
+// and say why. It is safe for concurrent use.
+type watch struct {
 	spec, log string
 
 	mu       sync.Mutex
@@ -67,8 +63,8 @@ type watchedBot struct {
 	gone     bool  // failed to start or exited
 }
 
-func (w *watchedBot) Start(uid int, seed uint64) error {
-	err := w.Bot.Start(uid, seed)
+// started notes the bot's start and its error.
+func (w *watch) started(err error) error {
 	if err != nil {
 		w.mu.Lock()
 		w.first, w.gone = fmt.Errorf("failed to start: %w", err), true
@@ -77,10 +73,8 @@ func (w *watchedBot) Start(uid int, seed uint64) error {
 	return err
 }
 
-var _ bot.Logger = (*watchedBot)(nil)
-
-func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
-	cmds, err := w.Bot.Commands(f)
+// answer notes one answer of the bot and passes it on.
+func (w *watch) answer(cmds []string, err error) ([]string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err == nil {
@@ -96,6 +90,52 @@ func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
 	return cmds, err
 }
 
+// watchedPlayer is an external bot of a match played through the seam,
+// watched (watch). It implements every optional interface of
+// match.GamePlayer (match.Preparer, match.Logger) by passing it on; a new
+// optional interface must be passed on here too
+// (TestWrappersKeepOptionalInterfaces).
+type watchedPlayer struct {
+	*subprocess.Player
+	*watch
+}
+
+var (
+	_ match.Preparer = (*watchedPlayer)(nil)
+	_ match.Logger   = (*watchedPlayer)(nil)
+)
+
+func (w *watchedPlayer) Start(p int, seed uint64) error { return w.started(w.Player.Start(p, seed)) }
+
+func (w *watchedPlayer) Commands(g engine.Game, p int) ([]string, error) {
+	return w.answer(w.Player.Commands(g, p))
+}
+
+// Prepare passes on the bot's Prepare, watching its answer.
+func (w *watchedPlayer) Prepare(g engine.Game, p int) func() ([]string, error) {
+	wait := w.Player.Prepare(g, p)
+	return func() ([]string, error) { return w.answer(wait()) }
+}
+
+// watchedBot is an external bot of a match played by match.Run (a fork),
+// watched (watch).
+//
+// It implements every optional interface of bot.Bot (bot.Logger) by
+// passing it on; a new optional interface must be passed on here too
+// (TestWrappersKeepOptionalInterfaces).
+type watchedBot struct {
+	bot.Bot
+	*watch
+}
+
+func (w *watchedBot) Start(uid int, seed uint64) error { return w.started(w.Bot.Start(uid, seed)) }
+
+var _ bot.Logger = (*watchedBot)(nil)
+
+func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
+	return w.answer(w.Bot.Commands(f))
+}
+
 // RoundLog passes on the wrapped bot's round log (bot.Logger): a wrapper
 // that embeds bot.Bot would otherwise hide it, and the replay would keep
 // no logs. nil when the wrapped bot keeps none.
@@ -107,13 +147,13 @@ func (w *watchedBot) RoundLog() []byte {
 }
 
 // diedUnanswered reports whether the bot is gone without ever answering.
-func (w *watchedBot) diedUnanswered() bool {
+func (w *watch) diedUnanswered() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.gone && !w.answered
 }
 
-func (w *watchedBot) firstFault() error {
+func (w *watch) firstFault() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.first
@@ -121,7 +161,7 @@ func (w *watchedBot) firstFault() error {
 
 // stderrTail returns the last n lines of the bot's stderr log, or a note
 // that it wrote nothing.
-func (w *watchedBot) stderrTail(n int) string {
+func (w *watch) stderrTail(n int) string {
 	b, err := os.ReadFile(w.log)
 	text := strings.TrimRight(string(b), "\n")
 	if err != nil || strings.TrimSpace(text) == "" {

@@ -15,7 +15,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -68,11 +70,11 @@ finished at the last whole round.`,
 			opts.options = optionsSet(cmd)
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
-			if seamGame(opts.game) {
-				_, err := runPlaySeam(ctx, opts)
+			if ownTable(opts.game) {
+				_, err := runPlay(ctx, opts)
 				return err
 			}
-			_, err := runPlay(ctx, opts)
+			_, err := runPlaySeam(ctx, opts)
 			return err
 		},
 	}
@@ -89,7 +91,13 @@ finished at the last whole round.`,
 	return cmd
 }
 
-// newSeat makes the seat for one --bot value.
+// ownTable reports whether play prints game's results in the table of
+// its own that runPlay prints (the default game's: uid, gold, cells, and
+// what its external bots' faults were), not runPlaySeam's.
+func ownTable(game string) bool { return game == "" || game == rulesets.Default }
+
+// newSeat makes the seat for one --bot value of a match played on from
+// another (match.Run: rewind fork).
 func newSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
 	return newSeatLog(spec, uid, opts, "")
 }
@@ -122,11 +130,11 @@ func checkBotSpec(spec string, builtins []string) error {
 // checkBotSpecs checks every --bot value of a game (a built-in of it or
 // a command) before the seats are counted, so a misspelt name is named.
 func checkBotSpecs(specs []string, game string) error {
-	names := bot.BuiltinNames()
-	if seamGame(game) {
-		info, _ := rulesets.About(game)
-		names = botNames(info)
+	if game == "" {
+		game = rulesets.Default
 	}
+	info, _ := rulesets.About(game)
+	names := botNames(info)
 	for _, s := range specs {
 		if slices.Contains(names, s) {
 			continue
@@ -138,20 +146,27 @@ func checkBotSpecs(specs []string, game string) error {
 	return nil
 }
 
-func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
+// runPlay plays a match of the default game (ownTable) through the seam
+// and prints its table.
+func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
+	if opts.game == "" {
+		opts.game = rulesets.Default
+	}
+	info, err := gameInfo(opts.game)
+	if err != nil {
+		return nil, err
+	}
+	rs, _ := rulesets.Get(opts.game)
 	specs := opts.bots
 	if len(specs) == 0 {
-		specs = bot.BuiltinNames()
+		specs = defaultBots(info)
 	}
 	if err := checkBotSpecs(specs, opts.game); err != nil {
 		return nil, err
 	}
-	if err := checkSeats(colorfight2.Ruleset.ID(), len(specs)); err != nil {
+	if err := checkSeats(opts.game, len(specs)); err != nil {
 		return nil, err
 	}
-	cfg := colorfight2.DefaultConfig()
-	cfg.MaxTurn = opts.turns
-	cfg.MaxPlayer = 0
 	if err := checkPlaySettings(opts); err != nil {
 		return nil, err
 	}
@@ -160,25 +175,28 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if err := checkOutput(opts.out, opts.force); err != nil {
 		return nil, err
 	}
-	var seats []match.Seat
+	var seats []match.GameSeat
+	var watched []*watch // external bots, by seat
 	for i, s := range specs {
-		seat, err := newSeat(s, i+1, opts)
+		seat, err := newSeamSeat(s, i, opts, "")
 		if err != nil {
 			for _, st := range seats {
 				st.Bot.Close()
 			}
 			return nil, err
 		}
+		var wb *watch
+		if p, ok := seat.Bot.(*subprocess.Player); ok {
+			log, _ := botLogPath(i+1, opts, "") // made by newSeamSeat
+			wb = &watch{spec: s, log: log}
+			seat.Bot = &watchedPlayer{Player: p, watch: wb}
+		}
 		seats = append(seats, seat)
-	}
-	var res *match.Result
-	var bar *progressbar.ProgressBar
-	mcRan := false            // match.Run closes the bots; if it never ran, close them here
-	var watched []*watchedBot // external bots, by seat
-	for _, st := range seats {
-		wb, _ := st.Bot.(*watchedBot)
 		watched = append(watched, wb)
 	}
+	var res *match.SeamResult
+	var bar *progressbar.ProgressBar
+	ran := false // match.RunGame closes the bots; if it never ran, close them here
 	// dead is the first external bot gone before answering a round: the
 	// match stops at once and records nothing.
 	dead := -1
@@ -187,12 +205,13 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	var everyRound error
 	matchCtx, stopMatch := context.WithCancel(ctx)
 	defer stopMatch()
-	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		mc := match.Config{Game: cfg, Seed: opts.seed, Seats: seats, Recorder: recording.New(w, time.Now(), "rewind "+version)}
+	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, MaxTurns: opts.turns, Seats: seats,
+			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
 		if opts.progress {
 			bar = turnsBar(opts.stderr, opts.turns)
 		}
-		mc.Progress = func(turn int) {
+		gc.Progress = func(turn int) {
 			if bar != nil {
 				bar.Set(turn)
 			}
@@ -204,8 +223,8 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 			}
 		}
 		var err error
-		mcRan = true
-		res, err = match.Run(matchCtx, mc)
+		ran = true
+		res, err = match.RunGame(matchCtx, gc)
 		if err != nil {
 			return err
 		}
@@ -231,7 +250,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if bar != nil {
 		bar.Finish()
 	}
-	if !mcRan {
+	if !ran {
 		for _, st := range seats {
 			st.Bot.Close()
 		}
@@ -242,10 +261,10 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if everyRound != nil {
 		return nil, everyRound
 	}
-	printRanking(opts.stdout, res)
+	printSeamRanking(opts.stdout, res)
 	for i, p := range res.Players {
 		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
-			fmt.Fprintf(opts.stdout, "uid %d (%s) faulted %d rounds; first: %v\n%s\n", p.UID, wb.spec, p.Faults, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			fmt.Fprintf(opts.stdout, "uid %d (%s) faulted %d rounds; first: %v\n%s\n", p.Player+1, wb.spec, p.Faults, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 	}
 	abs, _ := filepath.Abs(opts.out)
@@ -269,7 +288,8 @@ func checkPlaySettings(opts *playOptions) error {
 	if err := checkOptions(opts.game, opts.options); err != nil {
 		return err
 	}
-	if opts.mapFile != "" && !seamGame(opts.game) {
+	r, _ := rulesets.Get(opts.game)
+	if _, ok := r.(engine.MapReader); opts.mapFile != "" && !ok {
 		return fmt.Errorf("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
@@ -327,6 +347,28 @@ func checkDeadlineFlag(d time.Duration) error {
 	return nil
 }
 
+// printSeamRanking prints runPlay's table: each player's uid, gold and
+// cells (its metrics of those names), errors and faults, best first.
+func printSeamRanking(w io.Writer, res *match.SeamResult) {
+	value := func(p match.SeamPlayerResult, name string) int64 {
+		for k, m := range res.Metrics {
+			if m.Name == name && k < len(p.Values) {
+				return p.Values[k]
+			}
+		}
+		return 0
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tuid\tplayer\tbot\tgold\tcells\terrors\tfaults")
+	for r, pl := range res.Ranking {
+		p := res.Players[pl]
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, pl+1, p.Name, p.Identity, value(p, "gold"), value(p, "cells"), p.Errors, p.Faults)
+	}
+	tw.Flush()
+}
+
+// printRanking prints a match.Run's table (rewind fork), as
+// printSeamRanking.
 func printRanking(w io.Writer, res *match.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tuid\tplayer\tbot\tgold\tcells\terrors\tfaults")

@@ -15,21 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
 )
-
-// seamGame reports whether game is played through the seam (match.RunGame):
-// every registered game whose built-in bots are engine.Strategy values
-// (rulesets.Info.Bots), i.e. every game but those the shell still runs
-// on a runner of their own.
-func seamGame(game string) bool {
-	info, ok := rulesets.About(game)
-	return ok && len(info.Bots) > 0
-}
 
 // botNames lists the built-in bots of a game played through the seam.
 func botNames(info rulesets.Info) []string {
@@ -47,9 +37,6 @@ func builtinList() string {
 	for _, id := range rulesets.IDs() {
 		info, _ := rulesets.About(id)
 		names := botNames(info)
-		if id == rulesets.Default && len(names) == 0 {
-			names = bot.BuiltinNames() // ColorfightII's runner of its own
-		}
 		parts = append(parts, info.Name+": "+strings.Join(names, ", "))
 	}
 	return strings.Join(parts, "; ")
@@ -84,7 +71,7 @@ func defaultBots(info rulesets.Info) []string {
 func newSeamSeat(spec string, player int, opts *playOptions, logName string) (match.GameSeat, error) {
 	info, _ := rulesets.About(opts.game)
 	if b, ok := info.FindBot(spec); ok {
-		return match.GameSeat{Bot: match.StrategyPlayer(b.New(match.BotSeed(opts.seed, player+1)))}, nil
+		return match.GameSeat{Bot: match.BuiltinPlayer(b)}, nil
 	}
 	if err := checkBotSpec(spec, botNames(info)); err != nil {
 		return match.GameSeat{}, err
@@ -93,11 +80,15 @@ func newSeamSeat(spec string, player int, opts *playOptions, logName string) (ma
 	if err != nil {
 		return match.GameSeat{}, err
 	}
-	b, err := subprocess.New(spec, subprocess.Options{Game: opts.game, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	game := opts.game
+	if info.OwnProtocol {
+		game = ""
+	}
+	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
 	if err != nil {
 		return match.GameSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}
-	return match.GameSeat{Bot: match.SubprocessPlayer(b), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
 }
 
 // seamSetup reads --map or the options set for a game played through the

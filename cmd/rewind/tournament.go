@@ -14,7 +14,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -107,11 +106,8 @@ func tournamentBots(opts *tournamentOptions) []string {
 	if len(opts.play.bots) > 0 {
 		return opts.play.bots
 	}
-	if seamGame(opts.play.game) {
-		info, _ := rulesets.About(opts.play.game)
-		return defaultBots(info)
-	}
-	return bot.BuiltinNames()
+	info, _ := gameInfo(opts.play.game)
+	return defaultBots(info)
 }
 
 // tournamentSpec is the tournament's settings as the queue carries them.
@@ -123,61 +119,35 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns, Setup: opts.setup}
 }
 
-// archive is where a tournament in this process keeps its games: a
-// folder (recording.Dir) or, for a queue worker, memory.
-type archive interface {
-	match.Archive
-	match.SeamArchive
-}
-
 // localTournament is spec's tournament played in this process into arch
-// (nil seat: only read back from it), each seat's bot made by seat (a
-// spec, the game, the seat: a uid for ColorfightII, a player index for
-// Monad).
-func localTournament(spec queue.Spec, arch archive, seat func(spec string, game, k int, ruleset string) (any, error)) *match.Tournament {
+// (a folder, recording.Dir, or, for a queue worker, memory; nil seat:
+// only read back from it), each seat's bot made by seat (a spec, the
+// game, the seat's player index, the ruleset).
+func localTournament(spec queue.Spec, arch match.SeamArchive, seat func(spec string, game, k int, ruleset string) (match.GamePlayer, error)) *match.Tournament {
 	tr := spec.Tournament()
-	if seamGame(spec.Game) {
-		tr.SeamArchive = arch
-		if seat == nil {
-			return tr
-		}
-		tr.NewGameBot = func(s string, game, player int) (match.GamePlayer, error) {
-			b, err := seat(s, game, player, spec.Game)
-			if err != nil {
-				return nil, err
-			}
-			return b.(match.GamePlayer), nil
-		}
-		return tr
-	}
-	tr.Archive = arch
+	tr.SeamArchive = arch
 	if seat == nil {
 		return tr
 	}
-	tr.NewBot = func(s string, game, uid int) (bot.Bot, error) {
-		b, err := seat(s, game, uid, colorfight2.Ruleset.ID())
-		if err != nil {
-			return nil, err
-		}
-		return b.(bot.Bot), nil
+	game := spec.Game
+	if game == "" {
+		game = rulesets.Default
+	}
+	tr.NewGameBot = func(s string, i, player int) (match.GamePlayer, error) {
+		return seat(s, i, player, game)
 	}
 	return tr
 }
 
 // seatMaker makes seats with opts' deadline and logs, each spec turned
 // into a built-in name or a command line by resolve.
-func seatMaker(opts *playOptions, resolve func(string) string) func(spec string, game, k int, ruleset string) (any, error) {
-	return func(spec string, game, k int, ruleset string) (any, error) {
+func seatMaker(opts *playOptions, resolve func(string) string) func(spec string, game, k int, ruleset string) (match.GamePlayer, error) {
+	return func(spec string, game, k int, ruleset string) (match.GamePlayer, error) {
 		// One stderr log per game and seat, beside the game's replay:
 		// DIR/game-0007.bot-3.stderr.log.
-		logName := fmt.Sprintf("game-%04d", game)
-		if seamGame(ruleset) {
-			o := *opts
-			o.game = ruleset
-			s, err := newSeamSeat(resolve(spec), k, &o, logName)
-			return s.Bot, err
-		}
-		s, err := newSeatLog(resolve(spec), k, opts, logName)
+		o := *opts
+		o.game = ruleset
+		s, err := newSeamSeat(resolve(spec), k, &o, fmt.Sprintf("game-%04d", game))
 		return s.Bot, err
 	}
 }
@@ -284,7 +254,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 
 // playJob plays a queued game in this process, its replay kept in
 // memory (no file: the queue stores it) and returned.
-func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, ruleset string) (any, error)) (match.GameResult, []byte, error) {
+func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, ruleset string) (match.GamePlayer, error)) (match.GameResult, []byte, error) {
 	mem := &recording.Memory{Tool: "rewind " + version}
 	gr, err := localTournament(j.Spec, mem, seat).Play(ctx, j.Index)
 	if err != nil {
@@ -295,9 +265,6 @@ func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k in
 
 // isBuiltin reports whether name is a built-in bot of any game.
 func isBuiltin(name string) bool {
-	if _, err := bot.Builtin(name); err == nil {
-		return true
-	}
 	for _, id := range rulesets.IDs() {
 		if info, _ := rulesets.About(id); slices.Contains(botNames(info), name) {
 			return true

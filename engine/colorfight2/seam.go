@@ -70,6 +70,11 @@ type Game struct {
 	faults [][]Command
 	errs   []engine.CommandError
 	frame  Frame
+	// framed: frame holds the state of turn frameTurn.
+	framed    bool
+	frameTurn int
+	// played: cmds hold the commands of the last round (not round 0 -> 1).
+	played bool
 }
 
 var _ engine.Game = (*Game)(nil)
@@ -117,10 +122,13 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 		}
 		g.cmds[p] = list
 	}
+	g.framed = false
 	if g.State.Turn() == 0 {
 		g.State.Step(nil) // round 0 -> 1 takes no commands
+		g.played = false
 	} else {
 		g.State.Step(g.cmds)
+		g.played = true
 	}
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
@@ -135,9 +143,9 @@ func (g *Game) Hash() uint64 { return g.State.Hash() }
 // Values reports gold, energy, cells, gold_source, energy_source and
 // tech_level of player p (0-based).
 func (g *Game) Values(p int, dst []int64) []int64 {
-	g.State.Frame(&g.frame)
-	for i := range g.frame.Users {
-		u := &g.frame.Users[i]
+	f := g.Frame()
+	for i := range f.Users {
+		u := &f.Users[i]
 		if int(u.UID) == p+1 {
 			return append(dst, u.Gold, u.Energy, u.CellNumber, u.GoldSource, u.EnergySource, u.TechLevel)
 		}
@@ -148,8 +156,7 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 // Board describes the map: square cells, terrain natural_cost, value
 // attack_cost, owner uid-1, a badge per building type and level.
 func (g *Game) Board(b *engine.Board) {
-	g.State.Frame(&g.frame)
-	f := &g.frame
+	f := g.Frame()
 	b.Topology = engine.Square
 	b.TerrainName, b.ValueName, b.Badges = "natural_cost", "attack_cost", badges
 	b.Resize(f.Width, f.Height)
@@ -175,3 +182,41 @@ func (g *Game) Ranking() []int {
 	}
 	return out
 }
+
+// Frame returns the state now as a Frame, filled once per turn and shared
+// by every caller until the next Round: it must not be modified, nor kept
+// past that Round.
+func (g *Game) Frame() *Frame {
+	if !g.framed || g.frameTurn != g.State.Turn() {
+		g.State.Frame(&g.frame)
+		g.framed, g.frameTurn = true, g.State.Turn()
+	}
+	return &g.frame
+}
+
+// Idle reports that the next Round is round 0 -> 1, which takes no
+// commands (engine.Idler): a runner plays it without asking the bots.
+func (g *Game) Idle() bool { return g.State.Turn() == 0 }
+
+// Applied returns the commands the last Round gave State.Step, by uid-1
+// (faults first in a player's list, as Round puts them), or nil after
+// round 0 -> 1 or before any round: what a recording of the round
+// holds. It is valid until the next Round.
+func (g *Game) Applied() [][]Command {
+	if !g.played {
+		return nil
+	}
+	return g.cmds
+}
+
+// AppendTurnMessage appends player p's turn message for the next Round
+// (engine.Messenger): AppendBotTurn of the state now, as uid p+1, with
+// the game's turn limit.
+func (g *Game) AppendTurnMessage(dst []byte, p int, deadlineMS int64) []byte {
+	return AppendBotTurn(dst, g.Frame(), p+1, g.MaxTurns(), deadlineMS)
+}
+
+var (
+	_ engine.Idler     = (*Game)(nil)
+	_ engine.Messenger = (*Game)(nil)
+)

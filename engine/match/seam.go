@@ -7,18 +7,15 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/subprocess"
 )
 
-// RunGame plays a match of any ruleset through the seam (engine.Game):
-// the generic path every game takes unless the shell has a runner of its
-// own for it (ColorfightII's Run). Bots are asked in
-// parallel each round (only the active player in a engine.Sequential
-// game); their answers are applied in player order, so the result depends
-// only on what they answered. A bot that fails to answer is reported to
-// the game with Game.Fault before the round (timeout, crash or garbage)
-// and recorded with it. RunGame closes every bot before it returns.
+// RunGame plays a match of any ruleset through the seam (engine.Game).
+// Bots are asked each round (only the active player in an
+// engine.Sequential game; none while an engine.Idler game is idle);
+// their answers are applied in player order, so the result depends only
+// on what they answered. A bot that fails to answer is reported to the
+// game with Game.Fault before the round (timeout, crash or garbage) and
+// recorded with it. RunGame closes every bot before it returns.
 
 // GamePlayer is a bot of a game played through the seam.
 type GamePlayer interface {
@@ -49,29 +46,46 @@ func (b *strategyPlayer) Commands(g engine.Game, p int) ([]string, error) {
 	return b.buf, nil
 }
 
-// SubprocessPlayer plays a bot outside the process, created with
-// Options.Game the ruleset's id (docs/bot-protocol.md, "Any game"). It
-// keeps round logs (bot.Logger) as b does.
-func SubprocessPlayer(b *subprocess.Bot) GamePlayer { return subprocessPlayer{b} }
+// BuiltinPlayer plays a built-in bot of a game, its strategy made by Start
+// with the seed the runner gives it (RunGame's: BotSeed of the game's
+// seed), so that a tournament's games seat bots of their own seeds.
+func BuiltinPlayer(b engine.Builtin) GamePlayer { return &builtinPlayer{b: b} }
 
-type subprocessPlayer struct{ b *subprocess.Bot }
-
-func (s subprocessPlayer) Name() string                   { return s.b.Name() }
-func (s subprocessPlayer) Start(p int, seed uint64) error { return s.b.Start(p+1, seed) }
-func (s subprocessPlayer) Close() error                   { return s.b.Close() }
-func (s subprocessPlayer) RoundLog() []byte               { return s.b.RoundLog() }
-func (s subprocessPlayer) Commands(g engine.Game, p int) ([]string, error) {
-	return s.b.Play(g, p)
-}
-func (s subprocessPlayer) prepare(g engine.Game, p int) func() ([]string, error) {
-	return s.b.Prepare(g, p)
+type builtinPlayer struct {
+	b engine.Builtin
+	strategyPlayer
 }
 
-// preparer is a GamePlayer that reads the game at once and waits for its
-// answer later (a bot outside the process): the runner reads the game on
-// its own goroutine only, and waits for such bots in parallel.
-type preparer interface {
-	prepare(g engine.Game, p int) func() ([]string, error)
+func (b *builtinPlayer) Name() string { return b.b.Name }
+func (b *builtinPlayer) Start(_ int, seed uint64) error {
+	b.s = b.b.New(seed)
+	return nil
+}
+func (b *builtinPlayer) Commands(g engine.Game, p int) ([]string, error) {
+	if b.s == nil {
+		return nil, errors.New("match: built-in asked before Start")
+	}
+	return b.strategyPlayer.Commands(g, p)
+}
+
+// Preparer is a GamePlayer that reads the game at once and waits for its
+// answer later (a bot outside the process: subprocess.Player): the runner
+// reads the game on its own goroutine only, and waits for such bots in
+// parallel. Prepare reads player p's view of g now; the function it
+// returns waits for the answer and may run on another goroutine. A
+// wrapper around such a player must forward Prepare, or the runner asks
+// it through Commands, one bot after the other.
+type Preparer interface {
+	Prepare(g engine.Game, p int) func() ([]string, error)
+}
+
+// Logger is a GamePlayer that keeps a debug log per round (a bot outside
+// the process: its stderr). RoundLog returns what the bot logged while it
+// was last asked, nil when nothing; the runner calls it after the bot
+// answered, and the slice is valid until the bot is asked again. A log is
+// not part of the game. A wrapper must forward it.
+type Logger interface {
+	RoundLog() []byte
 }
 
 // GameSeat is one player of a match played through the seam.
@@ -109,8 +123,13 @@ type GameSetup struct {
 	MaxTurns int
 	// Players in player order (UID = player+1).
 	Players []SetupPlayer
-	// Logs is true when a seat's bot keeps round logs (bot.Logger).
+	// Logs is true when a seat's bot keeps round logs (Logger), or the
+	// rounds played on from keep them.
 	Logs bool
+	// Game is the game before its first round, for a recorder that
+	// writes what its ruleset keeps of it (ColorfightII's map and
+	// homes); it is only valid during Begin and must not be played.
+	Game engine.Game
 }
 
 // GameRound is one round as the engine applied it.
@@ -125,7 +144,7 @@ type GameRound struct {
 	Faults    []engine.Fault
 	FaultText []string
 	// Logs[p] is what player p's bot logged while asked for the round
-	// (bot.Logger), nil when nothing.
+	// (Logger), nil when nothing; all nil when no bot logged anything.
 	Logs [][]byte
 }
 
@@ -166,14 +185,16 @@ type SeamPlayerResult struct {
 }
 
 // Fault classifies a bot's error for Game.Fault: a bot that never
-// started or exited crashed, a late one timed out, anything else
-// answered garbage.
+// started crashed; an error that says what fault it is (a method Fault()
+// engine.Fault anywhere in its chain, as package subprocess's sentinels
+// have: a timeout, an exit) is that fault; anything else is garbage.
 func Fault(err error, started bool) engine.Fault {
+	var f interface{ Fault() engine.Fault }
 	switch {
-	case !started, errors.Is(err, subprocess.ErrBotExited):
+	case !started:
 		return engine.FaultCrash
-	case errors.Is(err, subprocess.ErrTimeout):
-		return engine.FaultTimeout
+	case errors.As(err, &f):
+		return f.Fault()
 	}
 	return engine.FaultGarbage
 }
@@ -225,26 +246,35 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
-	setup := GameSetup{Ruleset: cfg.Ruleset, Seed: cfg.Seed, MaxTurns: g.MaxTurns()}
+	setup := GameSetup{Ruleset: cfg.Ruleset, Seed: cfg.Seed, MaxTurns: g.MaxTurns(), Game: g}
 	if s, ok := g.(engine.SetupSaver); ok {
 		setup.Setup = s.Setup()
 	}
 	for i, p := range res.Players {
 		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
-		if _, ok := cfg.Seats[i].Bot.(bot.Logger); ok {
+		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}
 	}
 	w := cfg.Recorder
 	if w != nil {
-		if err := w.Begin(setup); err != nil {
+		err := w.Begin(setup)
+		setup.Game = nil
+		if err != nil {
 			return nil, fmt.Errorf("match: recording: %w", err)
 		}
 	}
+	// A bot that cannot start plays every round it is asked as a crash.
 	started := make([]bool, n)
+	startErr := make([]error, n)
 	for i, s := range cfg.Seats {
-		started[i] = s.Bot.Start(i, BotSeed(cfg.Seed, i+1)) == nil
+		if err := s.Bot.Start(i, BotSeed(cfg.Seed, i+1)); err != nil {
+			startErr[i] = fmt.Errorf("bot failed to start: %w", err)
+		} else {
+			started[i] = true
+		}
 	}
+	idler, _ := g.(engine.Idler)
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
 	for !g.Over() {
@@ -253,14 +283,17 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 			break
 		}
 		r.Active = engine.Active(g)
-		askSeam(cfg.Seats, g, r.Active, answers, started)
+		idle := idler != nil && idler.Idle()
+		if !idle {
+			askSeam(cfg.Seats, g, r.Active, answers, startErr)
+		}
 		some := false
 		for i := range r.Commands {
 			r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
-			if r.Active >= 0 && i != r.Active || out(g, i) {
+			if idle || r.Active >= 0 && i != r.Active || out(g, i) {
 				continue
 			}
-			if l, ok := cfg.Seats[i].Bot.(bot.Logger); ok && started[i] {
+			if l, ok := cfg.Seats[i].Bot.(Logger); ok && started[i] {
 				r.Logs[i] = l.RoundLog()
 				some = some || len(r.Logs[i]) > 0
 			}
@@ -322,19 +355,19 @@ func out(g engine.Game, p int) bool {
 // player, or only active ≥ 0). The game is read on this goroutine only:
 // bots in the process are asked in turn, bots outside it are sent their
 // message in turn and waited for in parallel.
-func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, started []bool) {
+func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error) {
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}
 		if active >= 0 && i != active || out(g, i) {
 			continue
 		}
-		if !started[i] {
-			answers[i].err = errors.New("bot failed to start")
+		if startErr[i] != nil {
+			answers[i].err = startErr[i]
 			continue
 		}
-		if pr, ok := seats[i].Bot.(preparer); ok {
-			wait := pr.prepare(g, i)
+		if pr, ok := seats[i].Bot.(Preparer); ok {
+			wait := pr.Prepare(g, i)
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()

@@ -11,40 +11,14 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rng"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
-// Archive keeps a tournament's games so that a tournament can resume: a
-// game the archive already holds complete is read back, not played again.
-// Package recording provides one over a folder of .rwd files.
-type Archive interface {
-	// Finished returns game i's result when the archive holds it complete
-	// (to maxTurn), played on seed with these entrants in seat order; ok
-	// is false for anything else (missing, partial, damaged, another
-	// seating), and the game is then played again.
-	Finished(i int, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
-	// Create starts recording game i.
-	Create(i int) (GameRecording, error)
-}
-
-// GameRecording is one game being recorded into an Archive.
-type GameRecording interface {
-	Recorder
-	// Commit keeps the finished game; path tells the user where.
-	Commit() (path string, err error)
-	// Abort discards an interrupted or failed game.
-	Abort()
-}
-
 // Tournament describes a series of matches among a set of bots.
 type Tournament struct {
-	// Bots are the entrants: specs understood by NewBot.
+	// Bots are the entrants: specs understood by NewGameBot.
 	Bots []string
-	// NewBot makes a fresh bot for a spec (one per seat per game).
-	NewBot func(spec string, game, uid int) (bot.Bot, error)
 	// Games is how many matches to play; Players how many seats each
 	// has (default: min(len(Bots), 8)).
 	Games, Players int
@@ -53,20 +27,16 @@ type Tournament struct {
 	// Seed is the master seed: game i plays on GameSeed(Seed, i).
 	Seed    uint64
 	MaxTurn int
-	// Archive records every game; a game it already holds complete is
-	// not played again. Required.
-	Archive Archive
 	// Progress, if set, is called (from any goroutine, serialized) each
 	// time a game is done, with the number done so far and the results of
 	// the games done so far (in the order they finished; nil for a game
 	// that failed). The slice is the callee's only during the call.
 	Progress func(done int, results []GameResult)
 
-	// Game is the ruleset played: "" or "colorfight2" (NewBot and Archive
-	// are used), or any other registered ruleset, played through the
-	// seam (RunGame) with NewGameBot's bots into SeamArchive, each game
-	// from Setup when set (a map file); such a game may end before
-	// MaxTurn.
+	// Game is the registered ruleset played ("": rulesets.Default),
+	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
+	// seat per game) into SeamArchive, which is required, each game from
+	// Setup when set (a map file); a game may end before MaxTurn.
 	Game        string
 	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
 	SeamArchive SeamArchive
@@ -74,24 +44,33 @@ type Tournament struct {
 
 	// Remote, when set, plays a game the archive does not hold somewhere
 	// else (a work queue's workers) and returns its result, with Path
-	// where the archive now keeps its replay; NewBot and NewGameBot are
-	// then not used.
+	// where the archive now keeps its replay; NewGameBot is then not
+	// used.
 	Remote func(ctx context.Context, i int) (GameResult, error)
 }
 
-// SeamArchive is Archive for games played through the seam (a game is
-// finished when its recording verifies to its footer, whatever turn the
-// game ended at).
+// SeamArchive keeps a tournament's games so that a tournament can
+// resume: a game the archive already holds complete is read back, not
+// played again. Package recording provides one over a folder of .rwd
+// files.
 type SeamArchive interface {
+	// FinishedSeam returns game i's result when the archive holds it
+	// complete (its recording verifies to its footer, whatever turn the
+	// game ended at), of this ruleset, played on seed to maxTurn with
+	// these entrants in seat order; ok is false for anything else
+	// (missing, partial, damaged, another seating), and the game is then
+	// played again.
 	FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	// CreateSeam starts recording game i.
 	CreateSeam(i int) (SeamGameRecording, error)
 }
 
-// SeamGameRecording is one game played through the seam being recorded
-// into a SeamArchive.
+// SeamGameRecording is one game being recorded into a SeamArchive.
 type SeamGameRecording interface {
 	GameRecorder
+	// Commit keeps the finished game; path tells the user where.
 	Commit() (path string, err error)
+	// Abort discards an interrupted or failed game.
 	Abort()
 }
 
@@ -104,8 +83,9 @@ type GameResult struct {
 	// Path is where the archive keeps the game.
 	Path    string
 	Skipped bool // already played: read from its replay
-	// Seats in uid order: the entrant spec, its final rank (1 = best)
-	// and gold (a game played through the seam: its score) and cells (a game played through the seam: 0).
+	// Seats in uid order: the entrant spec, its final rank (1 = best),
+	// its score (ColorfightII's gold) and its cells (0 in a game without
+	// a "cells" metric).
 	Seats []SeatResult
 }
 
@@ -156,7 +136,7 @@ func (t *Tournament) players() int {
 	if info, ok := t.seam(); ok {
 		return min(len(t.Bots), info.MaxPlayers)
 	}
-	return min(len(t.Bots), 8)
+	return min(len(t.Bots), 2)
 }
 
 // Run plays the tournament and returns every game's result in game order.
@@ -166,25 +146,15 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if len(t.Bots) < 2 {
 		return nil, errors.New("tournament: need at least 2 bots")
 	}
-	switch t.Game {
-	case "", "colorfight2":
-		if p := t.players(); p < 2 || p > 8 {
-			return nil, fmt.Errorf("tournament: %d players per game, want 2..8", p)
-		}
-		if t.Archive == nil {
-			return nil, errors.New("tournament: no archive to record the games in")
-		}
-	default:
-		info, ok := t.seam()
-		if !ok {
-			return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
-		}
-		if p := t.players(); p < info.MinPlayers || p > info.MaxPlayers {
-			return nil, fmt.Errorf("tournament: %d players per %s game, want %d..%d", p, t.Game, info.MinPlayers, info.MaxPlayers)
-		}
-		if t.SeamArchive == nil || t.NewGameBot == nil && t.Remote == nil {
-			return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and SeamArchive", t.Game)
-		}
+	info, ok := t.seam()
+	if !ok {
+		return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
+	}
+	if p := t.players(); p < info.MinPlayers || p > info.MaxPlayers {
+		return nil, fmt.Errorf("tournament: %d players per %s game, want %d..%d", p, t.game(), info.MinPlayers, info.MaxPlayers)
+	}
+	if t.SeamArchive == nil || t.NewGameBot == nil && t.Remote == nil {
+		return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and SeamArchive", t.game())
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -231,59 +201,10 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 // Play plays game i (through Remote when set), or reads it back if the
 // archive already holds it.
 func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
-	if _, ok := t.seam(); ok {
-		return t.seamGame(ctx, i)
+	if _, ok := t.seam(); !ok {
+		return GameResult{}, fmt.Errorf("tournament: unknown game %q", t.Game)
 	}
-	seed := GameSeed(t.Seed, i)
-	specs := t.Seating(i)
-	cfg := colorfight2.DefaultConfig()
-	if t.MaxTurn > 0 {
-		cfg.MaxTurn = t.MaxTurn
-	}
-	cfg.MaxPlayer = 0
-	if gr, ok := t.Archive.Finished(i, seed, cfg.MaxTurn, specs); ok {
-		gr.Game = i
-		return gr, nil
-	}
-	if t.Remote != nil {
-		return t.Remote(ctx, i)
-	}
-	var seats []Seat
-	for k, s := range specs {
-		b, err := t.NewBot(s, i, k+1)
-		if err != nil {
-			for _, st := range seats {
-				st.Bot.Close()
-			}
-			return GameResult{}, err
-		}
-		seats = append(seats, Seat{Bot: b, Identity: s})
-	}
-	rec, err := t.Archive.Create(i)
-	if err != nil {
-		for _, st := range seats {
-			st.Bot.Close()
-		}
-		return GameResult{}, err
-	}
-	res, err := Run(ctx, Config{Game: cfg, Seed: seed, Seats: seats, Recorder: rec})
-	if err == nil && res.Interrupted {
-		err = ctx.Err()
-	}
-	if err != nil {
-		rec.Abort()
-		return GameResult{}, err
-	}
-	path, err := rec.Commit()
-	if err != nil {
-		return GameResult{}, err
-	}
-	gr := GameResult{Game: i, Seed: seed, Path: path, Seats: make([]SeatResult, len(specs))}
-	for r, uid := range res.Ranking {
-		p := res.Players[uid-1]
-		gr.Seats[uid-1] = SeatResult{Bot: specs[uid-1], Rank: r + 1, Gold: p.Gold, Cells: p.Cells}
-	}
-	return gr, nil
+	return t.seamGame(ctx, i)
 }
 
 // EloK is the K-factor of the multiplayer Elo rating.
@@ -294,9 +215,9 @@ const EloK = 32.0
 //
 // The rating is multiplayer Elo: every entrant starts at 1500; each game,
 // in game order, is scored as all pairwise duels between seats of
-// different entrants (the higher final gold wins, equal gold is a draw; in
-// any other game than ColorfightII the better rank wins, equal ranks
-// draw),
+// different entrants (in a game whose registry entry has ScoreDuels,
+// ColorfightII's, the higher final score wins, equal scores draw; in any
+// other the better rank wins, equal ranks draw),
 // each duel moving both ratings by K/(n-1)·(score − expected), with
 // expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
 // All updates of a game use the ratings from before the game.
@@ -350,6 +271,12 @@ func (r *Ratings) Add(g GameResult) {
 		r.sumCel[i] += float64(s.Cells)
 	}
 	n := len(g.Seats)
+	ruleset := g.Ruleset
+	if ruleset == "" {
+		ruleset = rulesets.Default
+	}
+	info, _ := rulesets.About(ruleset)
+	byScore := info.ScoreDuels
 	before := make([]float64, n)
 	for k, s := range g.Seats {
 		before[k] = r.st[r.get(s.Bot)].Elo
@@ -362,7 +289,7 @@ func (r *Ratings) Add(g GameResult) {
 			}
 			score := 0.5
 			sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
-			if g.Ruleset != "" && g.Ruleset != colorfight2.Ruleset.ID() {
+			if !byScore {
 				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
 			}
 			if sa > sb {
@@ -401,32 +328,34 @@ func (r *Ratings) Clone() *Ratings {
 		sumRank: slices.Clone(r.sumRank), sumGold: slices.Clone(r.sumGold), sumCel: slices.Clone(r.sumCel)}
 }
 
-// seam returns the registry's Info of the tournament's game when it is
-// played through the seam (any game but ColorfightII).
+// game is the id of the tournament's game (Game, or rulesets.Default).
+func (t *Tournament) game() string {
+	if t.Game == "" {
+		return rulesets.Default
+	}
+	return t.Game
+}
+
+// seam returns the registry's Info of the tournament's game, false when
+// it is not registered.
 func (t *Tournament) seam() (rulesets.Info, bool) {
-	switch t.Game {
-	case "", colorfight2.Ruleset.ID():
-		return rulesets.Info{}, false
-	}
-	if _, ok := rulesets.Lookup(t.Game); !ok {
-		return rulesets.Info{}, false
-	}
-	return rulesets.About(t.Game)
+	return rulesets.About(t.game())
 }
 
 // seamGame plays game i of a game played through the seam, or reads it
 // back if the archive holds it.
 func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
-	rs, _ := rulesets.Get(t.Game)
-	info, _ := rulesets.About(t.Game)
+	game := t.game()
+	rs, _ := rulesets.Get(game)
+	info, _ := rulesets.About(game)
 	seed := GameSeed(t.Seed, i)
 	specs := t.Seating(i)
 	maxTurns := t.MaxTurn
 	if maxTurns <= 0 {
 		maxTurns = info.DefaultTurns
 	}
-	if gr, ok := t.SeamArchive.FinishedSeam(i, t.Game, seed, maxTurns, specs); ok {
-		gr.Game, gr.Ruleset = i, t.Game
+	if gr, ok := t.SeamArchive.FinishedSeam(i, game, seed, maxTurns, specs); ok {
+		gr.Game, gr.Ruleset = i, game
 		return gr, nil
 	}
 	if t.Remote != nil {
@@ -463,23 +392,34 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if err != nil {
 		return GameResult{}, err
 	}
-	return SeamGameResult(i, t.Game, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }, engine.ScoreIndex(rs)), nil
+	return SeamGameResult(i, rs, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }), nil
 }
 
-// SeamGameResult is the GameResult of a finished game played through the
-// seam: seats in player order, ranked by ranking (players best first),
-// with the score (values(p)[score]) as Gold.
-func SeamGameResult(i int, ruleset string, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64, score int) GameResult {
-	gr := GameResult{Game: i, Ruleset: ruleset, Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
+// SeamGameResult is the GameResult of a finished game of ruleset rs:
+// seats in player order, ranked by ranking (players best first), with
+// the score (engine.ScoreIndex) of values(p) as Gold and its metric
+// named "cells", if any, as Cells.
+func SeamGameResult(i int, rs engine.Ruleset, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64) GameResult {
+	score, cells := engine.ScoreIndex(rs), -1
+	for k, m := range rs.Metrics() {
+		if m.Name == "cells" {
+			cells = k
+		}
+	}
+	gr := GameResult{Game: i, Ruleset: rs.ID(), Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
 	for r, p := range ranking {
 		if p < 0 || p >= len(entrants) {
 			continue
 		}
-		var v int64
-		if vs := values(p); score < len(vs) {
-			v = vs[score]
+		s := SeatResult{Bot: entrants[p], Rank: r + 1}
+		vs := values(p)
+		if score < len(vs) {
+			s.Gold = vs[score]
 		}
-		gr.Seats[p] = SeatResult{Bot: entrants[p], Rank: r + 1, Gold: v}
+		if cells >= 0 && cells < len(vs) {
+			s.Cells = vs[cells]
+		}
+		gr.Seats[p] = s
 	}
 	return gr
 }

@@ -8,13 +8,23 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/monad"
 	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
-func builtin(spec string, game, uid int) (bot.Bot, error) { return bot.Builtin(spec) }
+// builtin makes a ColorfightII built-in as play does, its seed BotSeed's.
+func builtin(tr *Tournament) func(spec string, game, player int) (GamePlayer, error) {
+	return func(spec string, game, player int) (GamePlayer, error) {
+		info, _ := rulesets.About(rulesets.Default)
+		b, ok := info.FindBot(spec)
+		if !ok {
+			return nil, fmt.Errorf("no built-in %q", spec)
+		}
+		return BuiltinPlayer(b), nil
+	}
+}
 
 // memArchive keeps games in memory: a game committed once is read back,
 // not played again (package replay/recording has the folder archive).
@@ -24,7 +34,7 @@ type memArchive struct {
 	created int
 }
 
-func (a *memArchive) Finished(i int, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
+func (a *memArchive) FinishedSeam(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	g, ok := a.games[i]
@@ -40,7 +50,7 @@ func (a *memArchive) Finished(i int, seed uint64, maxTurn int, entrants []string
 	return g, true
 }
 
-func (a *memArchive) Create(i int) (GameRecording, error) {
+func (a *memArchive) CreateSeam(i int) (SeamGameRecording, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.created++
@@ -55,7 +65,7 @@ type memGame struct {
 	ended  bool
 }
 
-func (g *memGame) Begin(s Setup) error {
+func (g *memGame) Begin(s GameSetup) error {
 	g.res.Seed = s.Seed
 	for _, p := range s.Players {
 		g.res.Seats = append(g.res.Seats, SeatResult{Bot: p.Identity})
@@ -63,21 +73,20 @@ func (g *memGame) Begin(s Setup) error {
 	return nil
 }
 
-func (g *memGame) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
+func (g *memGame) Round(*GameRound, engine.Game) error {
 	g.rounds++
 	return nil
 }
 
-func (g *memGame) End(st *colorfight2.State) error {
+func (g *memGame) End(eg engine.Game) error {
 	if g.ended {
 		return errors.New("End called twice")
 	}
 	g.ended = true
-	var f colorfight2.Frame
-	st.Frame(&f)
-	for r, uid := range st.Ranking() {
-		s := &g.res.Seats[uid-1]
-		s.Rank, s.Gold, s.Cells = r+1, f.Users[uid-1].Gold, f.Users[uid-1].CellNumber
+	for r, p := range eg.Ranking() {
+		v := eg.Values(p, nil)
+		s := &g.res.Seats[p]
+		s.Rank, s.Gold, s.Cells = r+1, v[0], v[2]
 	}
 	return nil
 }
@@ -102,8 +111,9 @@ func (g *memGame) Abort() {}
 // played again with the same outcome (same seed, same seating).
 func TestTournamentResumes(t *testing.T) {
 	arch := &memArchive{}
-	tr := &Tournament{Bots: []string{"greedy", "random", "economist", "turtle"}, NewBot: builtin,
-		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
+	tr := &Tournament{Bots: []string{"greedy", "random", "economist", "turtle"},
+		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, SeamArchive: arch}
+	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -148,11 +158,11 @@ func TestTournamentResumes(t *testing.T) {
 func TestTournamentInterruptedAborts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	arch := &memArchive{}
-	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, Archive: arch,
-		NewBot: func(spec string, game, uid int) (bot.Bot, error) {
-			b, err := bot.Builtin(spec)
-			return &cancelAt{Bot: b, turn: 50, cancel: cancel}, err
-		}}
+	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, SeamArchive: arch}
+	tr.NewGameBot = func(spec string, game, player int) (GamePlayer, error) {
+		b, err := builtin(tr)(spec, game, player)
+		return &cancelAt{GamePlayer: b, turn: 50, cancel: cancel}, err
+	}
 	if _, err := tr.Run(ctx); err == nil {
 		t.Fatal("interrupted tournament returned no error")
 	}
@@ -163,23 +173,24 @@ func TestTournamentInterruptedAborts(t *testing.T) {
 
 // cancelAt cancels the context when asked for turn's commands.
 type cancelAt struct {
-	bot.Bot
+	GamePlayer
 	turn   int
 	cancel func()
 }
 
-func (c *cancelAt) Commands(f *colorfight2.Frame) ([]string, error) {
-	if f.Turn >= c.turn {
+func (c *cancelAt) Commands(g engine.Game, p int) ([]string, error) {
+	if g.Turn() >= c.turn {
 		c.cancel()
 	}
-	return c.Bot.Commands(f)
+	return c.GamePlayer.Commands(g, p)
 }
 
 // TestRatingsRankStrongerBot: over a tournament, greedy is rated above
 // random.
 func TestRatingsRankStrongerBot(t *testing.T) {
-	tr := &Tournament{Bots: []string{"greedy", "random", "economist"}, NewBot: builtin,
-		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, Archive: &memArchive{}}
+	tr := &Tournament{Bots: []string{"greedy", "random", "economist"},
+		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, SeamArchive: &memArchive{}}
+	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/bot/skyportbot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -38,9 +39,7 @@ type Info struct {
 	// Round is what the game calls one round, plural ("rounds", "turns").
 	Round string
 	// Bots are the game's built-in strategies played through the seam
-	// (engine.Strategy), in the order play seats them by default. A game
-	// whose bots the shell still plays through its own runner leaves it
-	// empty.
+	// (engine.Strategy), in the order play seats them by default.
 	Bots []Bot
 	// DefaultPlayers is how many of Bots play when a match names none;
 	// 0 means MaxPlayers.
@@ -48,6 +47,16 @@ type Info struct {
 	// Vectors, when set, are the game's conformance vectors from its
 	// reference (`rewind conform`).
 	Vectors *Vectors
+	// OwnProtocol is set when the game's bots outside the process speak
+	// its own protocol from before rewind played other games
+	// (ColorfightII's): they are created for no game
+	// (subprocess.Options.Game empty), told neither game nor player at
+	// the start, and sent the game's own messages (engine.Messenger).
+	OwnProtocol bool
+	// ScoreDuels is set when a tournament's rating decides each duel of
+	// two seats by their scores (equal scores draw) rather than by their
+	// ranks (ColorfightII's gold: its rating always has).
+	ScoreDuels bool
 }
 
 // Vectors describe a game's conformance vectors: two files per vector,
@@ -100,8 +109,10 @@ var table = []entry{
 		// max_player (8); the engine itself takes up to 64.
 		Name: "ColorfightII", MinPlayers: 2, MaxPlayers: colorfight2.DefaultMaxPlayer,
 		MinTurns: colorfight2.MinMaxTurn, MaxTurns: colorfight2.MaxMaxTurn, DefaultTurns: colorfight2.DefaultMaxTurn,
-		Round:   "rounds",
-		Vectors: &Vectors{Input: cf2vectors.Input, Expected: cf2vectors.Expected, Conform: cf2vectors.Conform},
+		Round:       "rounds",
+		Bots:        bot.Builtins,
+		Vectors:     &Vectors{Input: cf2vectors.Input, Expected: cf2vectors.Expected, Conform: cf2vectors.Conform},
+		OwnProtocol: true, ScoreDuels: true,
 	}},
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,

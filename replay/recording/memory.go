@@ -1,17 +1,12 @@
 package recording
 
-import (
-	"bytes"
-	"sync"
-	"time"
+import "sync"
 
-	"github.com/rewind-game/rewind/engine/match"
-)
-
-// Memory is a match.Archive and match.SeamArchive that keeps each finished
+// Memory is a match.SeamArchive that keeps each finished
 // game's replay in memory until Take, for a player whose replays go
 // elsewhere (a queue worker of the tournament's own process): no file is
-// written. It holds no game before the first: Finished is always false.
+// written. It holds no game before the first: FinishedSeam is always
+// false.
 // Its memory is the replays not yet taken, each the size of its .rwd.
 type Memory struct {
 	// Tool goes into every replay header.
@@ -20,8 +15,6 @@ type Memory struct {
 	mu    sync.Mutex
 	games map[int][]byte
 }
-
-var _ match.Archive = (*Memory)(nil)
 
 // Take returns game i's replay and forgets it (nil when there is none).
 func (m *Memory) Take(i int) []byte {
@@ -40,26 +33,3 @@ func (m *Memory) keep(i int, b []byte) {
 	}
 	m.games[i] = b
 }
-
-// Finished is always false: a Memory archive keeps nothing across runs.
-func (m *Memory) Finished(int, uint64, int, []string) (match.GameResult, bool) {
-	return match.GameResult{}, false
-}
-
-// Create starts recording game i in memory.
-func (m *Memory) Create(i int) (match.GameRecording, error) {
-	g := &memGame{m: m, i: i}
-	g.Recorder = New(&g.buf, time.Now(), m.Tool)
-	return g, nil
-}
-
-type memGame struct {
-	*Recorder
-	m   *Memory
-	i   int
-	buf bytes.Buffer
-}
-
-// Commit keeps the replay for Take; the path is "".
-func (g *memGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
-func (g *memGame) Abort()                  {}

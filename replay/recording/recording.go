@@ -1,6 +1,7 @@
-// Package recording connects the match runner to the .rwd format: a
-// match.Recorder that writes a replay as a match is played, and a
-// match.Archive that keeps a tournament's games as .rwd files in a folder.
+// Package recording connects the match runner to the .rwd format:
+// recorders that write a replay as a match is played, and a
+// match.SeamArchive that keeps a tournament's games as .rwd files in a
+// folder.
 //
 // It sits to the right of both engine/match and replay in the data flow
 // (runners ← recorders): engine/match defines the interfaces and never
@@ -117,7 +118,7 @@ func (r *Recorder) End(st *colorfight2.State) error {
 	return r.rw.Close(st)
 }
 
-// Dir is a match.Archive over a folder: game i is game-NNNN.rwd (four
+// Dir is a match.SeamArchive over a folder: game i is game-NNNN.rwd (four
 // digits at least), written as game-NNNN.rwd.RANDOM.partial while it is
 // played (a name of its own, so that two tournaments writing into one
 // folder never share one) and, when it finished, synced to disk and
@@ -139,79 +140,9 @@ type Dir struct {
 // syncer is what a finished game syncs the folder with.
 func (d *Dir) syncer() *dirSync { return &d.folder }
 
-var _ match.Archive = (*Dir)(nil)
-
 // GamePath returns where game i is kept.
 func (d *Dir) GamePath(i int) string {
 	return filepath.Join(d.Path, fmt.Sprintf("game-%04d.rwd", i))
-}
-
-// Finished reads game i back when its replay is there, verifies by
-// re-simulation to its footer at the configured last turn, and was played
-// with this seed and these entrants in seat order. Anything else — missing,
-// partial, damaged, another seating — reports ok false, and the game is
-// played again.
-func (d *Dir) Finished(i int, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
-	path := d.GamePath(i)
-	f, err := os.Open(path)
-	if err != nil {
-		return match.GameResult{}, false
-	}
-	defer f.Close()
-	g, err := replay.Open(f)
-	if err != nil {
-		return match.GameResult{}, false
-	}
-	defer g.Close()
-	h := g.Header()
-	if h.Seed == nil || *h.Seed != seed || len(h.Players) != len(entrants) || (maxTurn > 0 && h.Config.MaxTurn != maxTurn) {
-		return match.GameResult{}, false
-	}
-	if !sameBots(h.Players, entrants) || !playsToEnd(g.Next) {
-		return match.GameResult{}, false
-	}
-	ft := g.Footer()
-	if ft == nil || ft.Turn != h.Config.MaxTurn || len(ft.Gold) != len(entrants) {
-		return match.GameResult{}, false
-	}
-	cells := make([]int64, len(entrants))
-	for _, u := range finalUsers(g) {
-		if i := u.UID - 1; i >= 0 && i < len(cells) {
-			cells[i] = u.Cells
-		}
-	}
-	gr := match.GameResult{Game: i, Seed: seed, Path: path, Skipped: true, Seats: make([]match.SeatResult, len(entrants))}
-	for r, uid := range ft.Ranking {
-		if uid < 1 || uid > len(entrants) {
-			return match.GameResult{}, false
-		}
-		gr.Seats[uid-1] = match.SeatResult{Bot: entrants[uid-1], Rank: r + 1, Gold: ft.Gold[uid-1], Cells: cells[uid-1]}
-	}
-	return gr, true
-}
-
-type userCells struct {
-	UID   int
-	Cells int64
-}
-
-func finalUsers(g *replay.Game) []userCells {
-	var fr colorfight2.Frame
-	g.State().Frame(&fr)
-	out := make([]userCells, len(fr.Users))
-	for i, u := range fr.Users {
-		out[i] = userCells{UID: int(u.UID), Cells: u.CellNumber}
-	}
-	return out
-}
-
-// Create starts recording game i.
-func (d *Dir) Create(i int) (match.GameRecording, error) {
-	f, tmp, final, created, err := d.create(i)
-	if err != nil {
-		return nil, err
-	}
-	return &dirGame{Recorder: New(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
 }
 
 // create opens game i's partial file.
@@ -321,20 +252,6 @@ func (d *Dir) Store(i int, data []byte) (string, error) {
 		return "", fmt.Errorf("recording: %w", err)
 	}
 	return commit(f, tmp, final, d.syncer())
-}
-
-type dirGame struct {
-	*Recorder
-	f          *os.File
-	tmp, final string
-	folder     *dirSync
-}
-
-func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
-
-func (g *dirGame) Abort() {
-	g.f.Close()
-	os.Remove(g.tmp)
 }
 
 // sameBots reports whether a recording's players are the entrants, seat

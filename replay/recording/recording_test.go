@@ -3,6 +3,7 @@ package recording_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,13 +11,23 @@ import (
 
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
 var created = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 
-func builtin(spec string, game, uid int) (bot.Bot, error) { return bot.Builtin(spec) }
+// builtin makes a ColorfightII built-in of tr's games as play does.
+func builtin(tr *match.Tournament) func(spec string, game, player int) (match.GamePlayer, error) {
+	return func(spec string, game, player int) (match.GamePlayer, error) {
+		b, ok := rulesets.Info{Bots: bot.Builtins}.FindBot(spec)
+		if !ok {
+			return nil, fmt.Errorf("no built-in %q", spec)
+		}
+		return match.BuiltinPlayer(b), nil
+	}
+}
 
 // TestRecorderWritesVerifiableReplay: a match recorded through Recorder
 // re-simulates to the match's own final state, with the header the setup
@@ -69,8 +80,9 @@ func TestRecorderOrder(t *testing.T) {
 func TestDirResume(t *testing.T) {
 	dir := t.TempDir()
 	arch := &recording.Dir{Path: filepath.Join(dir, "games"), Tool: "rewind test"}
-	tr := &match.Tournament{Bots: []string{"greedy", "random", "economist", "turtle"}, NewBot: builtin,
-		Games: 6, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
+	tr := &match.Tournament{Bots: []string{"greedy", "random", "economist", "turtle"},
+		Games: 6, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, SeamArchive: arch}
+	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +121,7 @@ func TestDirResume(t *testing.T) {
 	// Another seating under the same name is not taken for the game.
 	other := *tr
 	other.Bots = []string{"raider", "turtle"}
-	if _, ok := arch.Finished(0, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
+	if _, ok := arch.FinishedSeam(0, replay.RulesetColorfight2, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
 		t.Error("a game with other entrants was taken as finished")
 	}
 }
@@ -117,7 +129,7 @@ func TestDirResume(t *testing.T) {
 // TestDirAbortLeavesNothing: an interrupted game leaves no file behind.
 func TestDirAbortLeavesNothing(t *testing.T) {
 	arch := &recording.Dir{Path: t.TempDir()}
-	rec, err := arch.Create(0)
+	rec, err := arch.CreateSeam(0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,18 +9,20 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 )
 
 // SeamRecorder writes a match of any ruleset played through the seam
-// (match.RunGame) to an io.Writer as a .rwd replay of the text codec, one
-// flushed round at a time (see replay.TextWriter). It implements
-// match.GameRecorder.
+// (match.RunGame) to an io.Writer as a .rwd replay in the codec
+// replay.GameHeader picks for it (ColorfightII's own, a ruleset's
+// engine.Codec, or text), one flushed round at a time (see
+// replay.GameWriter). It implements match.GameRecorder.
 type SeamRecorder struct {
 	w       io.Writer
 	created time.Time
 	tool    string
-	tw      *replay.TextWriter
+	tw      replay.GameWriter
 	round   replay.TextRound
 }
 
@@ -33,16 +35,20 @@ func NewSeam(w io.Writer, created time.Time, tool string) *SeamRecorder {
 }
 
 // SeamHeader returns the .rwd header a match with this setup is recorded
-// under.
-func SeamHeader(s match.GameSetup, created time.Time, tool string) replay.Header {
+// under (replay.GameHeader; a setup without its Game is recorded in the
+// text codec).
+func SeamHeader(s match.GameSetup, created time.Time, tool string) (replay.Header, error) {
 	names := make([]string, len(s.Players))
 	bots := make([]string, len(s.Players))
 	for i, p := range s.Players {
 		names[i], bots[i] = p.Name, p.Identity
 	}
-	h := replay.TextHeader(s.Ruleset, s.Seed, s.Setup, s.MaxTurns, names, bots)
+	h, err := replay.GameHeader(s.Ruleset, s.Game, s.Seed, s.Setup, s.MaxTurns, names, bots)
+	if err != nil {
+		return replay.Header{}, err
+	}
 	h.Created, h.Tool, h.Logs = created, tool, s.Logs
-	return h
+	return h, nil
 }
 
 // Begin writes the header.
@@ -50,7 +56,11 @@ func (r *SeamRecorder) Begin(s match.GameSetup) error {
 	if r.tw != nil {
 		return errors.New("recording: Begin called twice")
 	}
-	tw, err := replay.NewTextWriter(r.w, SeamHeader(s, r.created, r.tool))
+	h, err := SeamHeader(s, r.created, r.tool)
+	if err != nil {
+		return err
+	}
+	tw, err := replay.NewGameWriter(r.w, h)
 	if err != nil {
 		return err
 	}
@@ -104,6 +114,9 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 		return match.GameResult{}, false
 	}
 	defer f.Close()
+	if replay.RulesetColorfight2 == ruleset {
+		return finishedOwn(f, i, path, seed, maxTurn, entrants)
+	}
 	s, err := replay.OpenSim(f)
 	if err != nil {
 		return match.GameResult{}, false
@@ -117,15 +130,47 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 		return match.GameResult{}, false
 	}
 	g := s.Game()
-	gr := match.SeamGameResult(i, ruleset, seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }, engine.ScoreIndex(s.Ruleset()))
+	gr := match.SeamGameResult(i, s.Ruleset(), seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) })
+	gr.Skipped = true
+	return gr, true
+}
+
+// finishedOwn is FinishedSeam for a recording in ColorfightII's own
+// codec (replay.Open), which always ends at its turn limit.
+func finishedOwn(f io.Reader, i int, path string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+	g, err := replay.Open(f)
+	if err != nil {
+		return match.GameResult{}, false
+	}
+	defer g.Close()
+	h := g.Header()
+	if !sameSeed(h, nil, seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
+		return match.GameResult{}, false
+	}
+	if !sameBots(h.Players, entrants) || !playsToEnd(g.Next) {
+		return match.GameResult{}, false
+	}
+	if ft := g.Footer(); ft == nil || ft.Turn != h.Config.MaxTurn {
+		return match.GameResult{}, false
+	}
+	sg := g.Seam()
+	rs, ok := rulesets.Lookup(replay.RulesetColorfight2)
+	if !ok {
+		return match.GameResult{}, false
+	}
+	gr := match.SeamGameResult(i, rs, seed, path, entrants, sg.Ranking(), func(p int) []int64 { return sg.Values(p, nil) })
 	gr.Skipped = true
 	return gr, true
 }
 
 // sameSeed reports whether the game h records was drawn from seed: its
-// GameSeed, or, in a ruleset's own codec (whose header keeps the seed in
-// its setup), the setup the ruleset's game of seed saves.
+// Seed (ColorfightII's own codec) or GameSeed, or, in a ruleset's
+// engine.Codec (whose header keeps the seed in its setup), the setup the
+// ruleset's game of seed saves.
 func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
+	if h.Seed != nil {
+		return *h.Seed == seed
+	}
 	if !h.Compact() {
 		return h.GameSeed == seed
 	}
@@ -137,8 +182,7 @@ func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
 	return ok && bytes.Equal(ss.Setup(), h.Setup)
 }
 
-// CreateSeam starts recording game i of a game played through the seam
-// (as Create).
+// CreateSeam starts recording game i.
 func (d *Dir) CreateSeam(i int) (match.SeamGameRecording, error) {
 	f, tmp, final, created, err := d.create(i)
 	if err != nil {
@@ -157,7 +201,8 @@ type dirSeamGame struct {
 func (g *dirSeamGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
 func (g *dirSeamGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
 
-// FinishedSeam is always false (as Finished).
+// FinishedSeam is always false: a Memory archive keeps nothing across
+// runs.
 func (m *Memory) FinishedSeam(int, string, uint64, int, []string) (match.GameResult, bool) {
 	return match.GameResult{}, false
 }

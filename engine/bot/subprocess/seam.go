@@ -39,7 +39,8 @@ func validGameID(id string) bool {
 }
 
 // Play sends player p the turn message of g, a game of the ruleset the
-// bot was created for (Options.Game), and returns its reply's commands:
+// bot was created for (Options.Game; see Prepare for a bot created for
+// none), and returns its reply's commands:
 // a string element as its text, any other JSON value as its JSON text
 // (docs/bot-protocol.md, "Any game"). The state is the game's own
 // observation (engine.Observer); a game without one sends none. The
@@ -53,9 +54,13 @@ func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
 // and on another goroutine than g's (Play is Prepare then the exchange).
 // It lets a runner read the game on one goroutine and wait for several
 // bots at once.
+//
+// A bot created for no game (Options.Game "") plays only a game that
+// sends messages of its own (engine.Messenger: ColorfightII's), its
+// replies' commands being strings.
 func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
-	if !b.generic() {
-		err := fmt.Errorf("bot: %q was created for %q, not a game played through the seam", b.command, b.opts.Game)
+	if _, own := g.(engine.Messenger); !b.generic() && !own {
+		err := fmt.Errorf("bot: %q was created for no game, and this game has no messages of its own", b.command)
 		return func() ([]string, error) { return nil, err }
 	}
 	msg := appendSeamTurn(nil, g, p, b.opts)
@@ -128,3 +133,34 @@ func (b *Bot) Game() string { return b.opts.Game }
 // Deadline returns the bot's answer deadline per turn (Options.Deadline,
 // its default filled in).
 func (b *Bot) Deadline() time.Duration { return b.opts.Deadline }
+
+// Player returns b as a player of a game played through the seam (it has
+// the methods of match.GamePlayer, and the optional ones the runner looks
+// for: Prepare, RoundLog): players are numbered from 0 there, so Start
+// starts b as uid p+1.
+func (b *Bot) Player() *Player { return &Player{b: b} }
+
+// Player is a Bot as a player of a game played through the seam (see
+// Bot.Player).
+type Player struct{ b *Bot }
+
+// Bot returns the Bot the player plays.
+func (s *Player) Bot() *Bot { return s.b }
+
+// Name is the bot's command line.
+func (s *Player) Name() string { return s.b.Name() }
+
+// Start starts the bot as player p (uid p+1).
+func (s *Player) Start(p int, seed uint64) error { return s.b.Start(p+1, seed) }
+
+// Commands is Play.
+func (s *Player) Commands(g engine.Game, p int) ([]string, error) { return s.b.Play(g, p) }
+
+// Prepare is the Bot's Prepare.
+func (s *Player) Prepare(g engine.Game, p int) func() ([]string, error) { return s.b.Prepare(g, p) }
+
+// RoundLog is the Bot's RoundLog.
+func (s *Player) RoundLog() []byte { return s.b.RoundLog() }
+
+// Close closes the Bot.
+func (s *Player) Close() error { return s.b.Close() }

@@ -32,6 +32,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rewind-game/rewind/engine"
 )
 
 // ProtocolVersion is the version of the bot protocol sent in the start
@@ -75,23 +77,39 @@ const (
 // Sentinel errors of subprocess bots. Errors returned by Bot wrap exactly
 // one of them (test with errors.Is) and add context: the turn, the limit, a
 // short quoted excerpt of a bad line, the exit status.
+//
+// Each sentinel also says what kind of fault it is (a method Fault()
+// engine.Fault, which a runner finds with errors.As without naming this
+// package): ErrTimeout a timeout, ErrBotExited a crash, the others
+// garbage.
 var (
 	// ErrTimeout: no reply within the deadline (or the bot did not read its
 	// input in time). That round the bot sends no commands; its late reply
 	// is discarded when it arrives. The bot stays usable.
-	ErrTimeout = errors.New("bot timed out")
+	ErrTimeout error = &sentinel{"bot timed out", engine.FaultTimeout}
 	// ErrBotExited: the process exited, crashed or closed its pipes. The
 	// error is permanent: every later exchange returns the same error.
-	ErrBotExited = errors.New("bot exited")
+	ErrBotExited error = &sentinel{"bot exited", engine.FaultCrash}
 	// ErrBadReply: the reply line is not a JSON object with a "cmd_list"
 	// array of strings, or echoes a turn from the future. The bot stays
 	// usable.
-	ErrBadReply = errors.New("bad bot reply")
+	ErrBadReply error = &sentinel{"bad bot reply", engine.FaultGarbage}
 	// ErrFlood: the reply line is longer than MaxLineBytes, or carries more
 	// than MaxCommands commands or a command longer than MaxCommandBytes.
 	// The whole reply is rejected; the bot stays usable.
-	ErrFlood = errors.New("bot reply too large")
+	ErrFlood error = &sentinel{"bot reply too large", engine.FaultGarbage}
 )
+
+// sentinel is a sentinel error with the kind of fault it is.
+type sentinel struct {
+	text  string
+	fault engine.Fault
+}
+
+func (e *sentinel) Error() string { return e.text }
+
+// Fault is the kind of fault the error is.
+func (e *sentinel) Fault() engine.Fault { return e.fault }
 
 // Options configures a subprocess bot. The zero value is usable.
 type Options struct {
