@@ -213,7 +213,7 @@ func TestIndexRowsUnit(t *testing.T) {
 		{Path: "b.rwd", Game: "Monad", Winner: "1_a", WinnerScore: 3},
 		{Path: "c.rwd", Game: "ColorfightII", Winner: "1_a", WinnerScore: 9000},
 	})
-	want := []string{"resources", gameUnit("Monad"), gameUnit("ColorfightII")}
+	want := []string{"resources", index.GameUnit("Monad"), index.GameUnit("ColorfightII")}
 	if want[1] != "hives" || want[2] != "gold" {
 		t.Fatalf("the games' scores are %q and %q, want hives and gold", want[1], want[2])
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
@@ -255,11 +256,11 @@ func standingsTables(st []index.Standing) []templates.StandingsTable {
 	var out []templates.StandingsTable
 	for _, s := range st {
 		if len(out) == 0 || out[len(out)-1].Game != s.Game {
-			out = append(out, templates.StandingsTable{Game: s.Game, Unit: gameUnit(s.Game)})
+			out = append(out, templates.StandingsTable{Game: s.Game, Unit: index.GameUnit(s.Game)})
 		}
 		t := &out[len(out)-1]
 		t.Rows = append(t.Rows, templates.StandingRow{Rank: len(t.Rows) + 1, Bot: s.Bot, URL: "/bot/" + url.PathEscape(s.Bot),
-			Games: s.Games, Wins: s.Wins, MeanRank: fmt.Sprintf("%.2f", s.MeanRank), MeanScore: fmt.Sprintf("%.0f", s.MeanGold), Elo: fmt.Sprintf("%.0f", s.Elo)})
+			Games: s.Games, Wins: s.Wins, MeanRank: fmt.Sprintf("%.2f", s.MeanRank), MeanScore: meanScore(s.Standing), Elo: fmt.Sprintf("%.0f", s.Elo)})
 	}
 	return out
 }
@@ -371,4 +372,13 @@ func ratingOption(bot string, pts []index.RatingPoint) string {
 	}
 	b, _ := json.Marshal(opt)
 	return string(b)
+}
+
+// meanScore is a standing's mean score as the standings show it: "–"
+// when none of its games kept its final score (match.SeatResult.NoScore).
+func meanScore(s match.Standing) string {
+	if s.Scored == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", s.MeanGold)
 }

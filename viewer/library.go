@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
@@ -40,7 +39,7 @@ type Entry struct {
 	Err string
 	// Game is the replay's game, its registered display name
 	// ("ColorfightII", "Monad"); its Summary counts the game's score
-	// (gameUnit: gold, resources…).
+	// (index.GameUnit: gold, resources…).
 	Game string
 	// Hash is the hex SHA-256 of the file's bytes when the index read it
 	// ("" otherwise).
@@ -427,32 +426,17 @@ func (l *Library) listable(id string, size int64, mod time.Time) bool {
 // readers read (a ColorfightII .rwd or .cfr).
 var gameColorfightII = rulesetName(replay.RulesetColorfight2)
 
-// gameUnit is what a library row's winner amount counts in game (a
-// display name, Entry.Game): the name of its ruleset's score metric
-// (engine.ScoreIndex: ColorfightII's gold, Monad's hives); "score"
-// for a game not registered.
-func gameUnit(game string) string {
-	for _, id := range rulesets.IDs() {
-		if info, ok := rulesets.About(id); ok && info.Name == game {
-			if r, ok := rulesets.Lookup(id); ok {
-				return r.Metrics()[engine.ScoreIndex(r)].Name
-			}
-		}
-	}
-	return "score"
-}
-
 // unit is what the entry's winner amount counts (rowUnit).
 func (e *Entry) unit() string { return rowUnit(e.Summary.Unit, e.Game) }
 
 // rowUnit is what a library row's winner amount counts: the unit its
-// summary named, or its game's score (gameUnit) for a row summarised (or
+// summary named, or its game's score (index.GameUnit) for a row summarised (or
 // indexed) before summaries named one.
 func rowUnit(unit, game string) string {
 	if unit != "" {
 		return unit
 	}
-	return gameUnit(game)
+	return index.GameUnit(game)
 }
 
 // summaryWait is how long a library listing's summary of a file that is

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/viewer/index"
 )
 
 // The stream format these tests use is the registered one with shared
@@ -64,8 +65,8 @@ func logFolder(t *testing.T, n int, budget int64) *Library {
 // checkLogEntry fails unless e is a log summarised whole.
 func checkLogEntry(t *testing.T, e *Entry) {
 	t.Helper()
-	if e.Game != "Monad" || e.Err != "" || !e.Complete || e.Rounds < 100 || e.Winner < 1 || gameUnit(e.Game) != "hives" {
-		t.Errorf("%s summarised as game %q (unit %q), error %q, complete %v, %d turns, winner %d", e.ID, e.Game, gameUnit(e.Game), e.Err, e.Complete, e.Rounds, e.Winner)
+	if e.Game != "Monad" || e.Err != "" || !e.Complete || e.Rounds < 100 || e.Winner < 1 || index.GameUnit(e.Game) != "hives" {
+		t.Errorf("%s summarised as game %q (unit %q), error %q, complete %v, %d turns, winner %d", e.ID, e.Game, index.GameUnit(e.Game), e.Err, e.Complete, e.Rounds, e.Winner)
 	}
 }
 

@@ -30,6 +30,26 @@ var goldCell = regexp.MustCompile(`<span class="gold">(-?\d+) ([^<]*)</span>`)
 // the metric named metric.
 func finalAmount(t *testing.T, path, metric string) int64 {
 	t.Helper()
+	_, values, ranking := finalFrame(t, path, metric)
+	return values[ranking[0]]
+}
+
+// finalValues is each bot's final value of metric in the replay at path.
+func finalValues(t *testing.T, path, metric string) map[string]int64 {
+	t.Helper()
+	bots, values, _ := finalFrame(t, path, metric)
+	out := map[string]int64{}
+	for p, b := range bots {
+		out[b] = values[p]
+	}
+	return out
+}
+
+// finalFrame reads the replay at path (source.OpenStream) to its end and
+// returns its players' bots, their final values of metric and the final
+// ranking.
+func finalFrame(t *testing.T, path, metric string) (bots []string, values []int64, ranking []int) {
+	t.Helper()
 	s, err := source.OpenStream(path)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +59,10 @@ func finalAmount(t *testing.T, path, metric string) int64 {
 	if m < 0 {
 		t.Fatalf("%s: no metric %q", path, metric)
 	}
-	var f, last source.Frame
+	for _, p := range s.Meta().Players {
+		bots = append(bots, p.Bot)
+	}
+	var f source.Frame
 	for {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
@@ -48,16 +71,16 @@ func finalAmount(t *testing.T, path, metric string) int64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		last.Ranking = append(last.Ranking[:0], f.Ranking...)
-		last.Values = last.Values[:0]
+		ranking = append(ranking[:0], f.Ranking...)
+		values = values[:0]
 		for _, v := range f.Values {
-			last.Values = append(last.Values, slices.Clone(v))
+			values = append(values, v[m])
 		}
 	}
-	if len(last.Ranking) == 0 {
+	if len(ranking) == 0 {
 		t.Fatalf("%s: no ranking", path)
 	}
-	return last.Values[last.Ranking[0]][m]
+	return bots, values, ranking
 }
 
 // TestMonadIndexedLibraryUnits is a user's path to a library of Monad
@@ -148,5 +171,44 @@ func TestMonadIndexedLibraryUnits(t *testing.T) {
 		if apiGot[c.file] != want {
 			t.Errorf("%s: /api/library says %q for its winner, want %q", c.file, apiGot[c.file], want)
 		}
+	}
+	// The standings' "mean hives" counts the hives of the games that keep
+	// them (the reference log's players), never a .rwd's resources: a bot
+	// that played only in .rwd files has no mean hives ("–").
+	res, err = http.Get(base + "/standings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /standings: %d %v", res.StatusCode, err)
+	}
+	_, table, ok := strings.Cut(string(b), `data-game="Monad"`)
+	if !ok {
+		t.Fatal("the standings page has no Monad table")
+	}
+	table, _, _ = strings.Cut(table, "</table>")
+	if !strings.Contains(table, "Mean hives") {
+		t.Errorf("the Monad table's score column is not hives:\n%s", table)
+	}
+	cell := regexp.MustCompile(`<tr data-bot="([^"]*)">(?:\s*<td[^>]*>.*?</td>){4}\s*<td[^>]*>[^<]*</td>\s*<td class="num">([^<]*)</td>`)
+	mean := map[string]string{}
+	for _, m := range cell.FindAllStringSubmatch(table, -1) {
+		mean[m[1]] = m[2]
+	}
+	logHives := finalValues(t, filepath.Join(dir, "m05.replay.json"), "hives")
+	for _, bot := range []string{"expander", "miner", "rusher"} {
+		if mean[bot] != "–" {
+			t.Errorf("%s played in .rwd files only: mean hives %q, want –", bot, mean[bot])
+		}
+	}
+	for bot, hives := range logHives {
+		if want := strconv.FormatInt(hives, 10); mean[bot] != want {
+			t.Errorf("%s: mean hives %q, want %s (its hives in the reference log)", bot, mean[bot], want)
+		}
+	}
+	if len(logHives) == 0 {
+		t.Error("no player of the reference log")
 	}
 }

@@ -95,15 +95,22 @@ type SeatResult struct {
 	Rank  int
 	Gold  int64
 	Cells int64
+	// NoScore is set when Gold is not the seat's final score but another
+	// amount (a library row that kept another metric: an older Monad
+	// .rwd's resources where the score is hives): the seat counts in
+	// games, wins, rank and Elo (by rank), not in the mean score.
+	NoScore bool
 }
 
 // Standing is one entrant's tournament record.
 type Standing struct {
-	Bot       string
-	Games     int
-	Wins      int
-	MeanRank  float64
+	Bot      string
+	Games    int
+	Wins     int
+	MeanRank float64
+	// MeanGold is the mean final score of the Scored games (0 when none).
 	MeanGold  float64
+	Scored    int
 	MeanCells float64
 	// Elo is the entrant's multiplayer Elo rating (see Standings).
 	Elo float64
@@ -267,7 +274,10 @@ func (r *Ratings) Add(g GameResult) {
 			e.Wins++
 		}
 		r.sumRank[i] += float64(s.Rank)
-		r.sumGold[i] += float64(s.Gold)
+		if !s.NoScore {
+			r.sumGold[i] += float64(s.Gold)
+			e.Scored++
+		}
 		r.sumCel[i] += float64(s.Cells)
 	}
 	n := len(g.Seats)
@@ -289,7 +299,7 @@ func (r *Ratings) Add(g GameResult) {
 			}
 			score := 0.5
 			sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
-			if !byScore {
+			if !byScore || g.Seats[a].NoScore || g.Seats[b].NoScore {
 				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
 			}
 			if sa > sb {
@@ -315,7 +325,9 @@ func (r *Ratings) Standings() []Standing {
 	copy(st, r.st)
 	for i := range st {
 		st[i].MeanRank = r.sumRank[i] / float64(st[i].Games)
-		st[i].MeanGold = r.sumGold[i] / float64(st[i].Games)
+		if st[i].Scored > 0 {
+			st[i].MeanGold = r.sumGold[i] / float64(st[i].Scored)
+		}
 		st[i].MeanCells = r.sumCel[i] / float64(st[i].Games)
 	}
 	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })

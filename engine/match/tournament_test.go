@@ -276,3 +276,30 @@ func TestRatingsIncremental(t *testing.T) {
 		t.Fatalf("again: %+v, want %+v", got, want)
 	}
 }
+
+// TestRatingsNoScore: a seat whose result holds another amount than its
+// score (NoScore) counts in games, wins, rank and Elo but not in the mean
+// score; a duel it takes part in is decided by rank, also where the game
+// rates duels by score (ColorfightII).
+func TestRatingsNoScore(t *testing.T) {
+	var r Ratings
+	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 1, Gold: 10}, {Bot: "b", Rank: 2, Gold: 4}}})
+	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 2, Gold: 500, NoScore: true}, {Bot: "c", Rank: 1, Gold: 900, NoScore: true}}})
+	st := map[string]Standing{}
+	for _, s := range r.Standings() {
+		st[s.Bot] = s
+	}
+	if a := st["a"]; a.Games != 2 || a.Wins != 1 || a.Scored != 1 || a.MeanGold != 10 || a.MeanRank != 1.5 {
+		t.Errorf("a: %+v, want 2 games, 1 win, mean score 10 over 1 scored game, mean rank 1.5", a)
+	}
+	if c := st["c"]; c.Games != 1 || c.Scored != 0 || c.MeanGold != 0 {
+		t.Errorf("c: %+v, want 1 game and no scored one", c)
+	}
+	// ColorfightII duels by gold; a NoScore seat's amount is no gold, so
+	// the seat ranked first wins the duel although its amount is lower.
+	var cf Ratings
+	cf.Add(GameResult{Seats: []SeatResult{{Bot: "x", Rank: 1, Gold: 1, NoScore: true}, {Bot: "y", Rank: 2, Gold: 1000}}})
+	if s := cf.Standings(); s[0].Bot != "x" || s[0].Elo <= 1500 {
+		t.Errorf("the duel went by the amounts: %+v", s)
+	}
+}

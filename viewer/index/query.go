@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
@@ -564,13 +565,13 @@ func (ix *Index) catchUp(limit int) ([]Standing, error) {
 // limit of them when limit > 0, setting k.more when there may be others;
 // failing past max in all), and sets k.out.
 func (k *kept) count(tx *sql.Tx, limit, max int) error {
-	sub := "SELECT id, path, game FROM replays WHERE complete = 1 AND path > ? ORDER BY path"
+	sub := "SELECT id, path, game, unit FROM replays WHERE complete = 1 AND path > ? ORDER BY path"
 	args := []any{k.last}
 	if limit > 0 {
 		sub += " LIMIT ?"
 		args = append(args, limit)
 	}
-	rows, err := tx.Query(`SELECT r.id, r.path, r.game, s.key, s.rank, s.score, s.cells FROM (`+sub+`) r
+	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM (`+sub+`) r
 		JOIN seats s ON s.replay = r.id ORDER BY r.path, s.uid`, args...)
 	if err != nil {
 		return fmt.Errorf("index: standings: %w", err)
@@ -597,20 +598,24 @@ func (k *kept) count(tx *sql.Tx, limit, max int) error {
 	return nil
 }
 
-// scanGames reads rows of (replay id, path, game, seat key, rank, score,
-// cells) ordered by replay and calls add for each replay's game.
+// scanGames reads rows of (replay id, path, game, unit, seat key, rank,
+// score, cells) ordered by replay and calls add for each replay's game.
+// A seat whose replay's unit is not its game's score (GameUnit) has
+// NoScore set.
 func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) error) error {
 	var lastID int64 = -1
 	var cur match.GameResult
 	var curPath, curGame string
+	var units unitCache
 	n := 0
 	for rows.Next() {
 		var id int64
-		var path, game string
+		var path, game, unit string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &path, &game, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
+		s.NoScore = !units.scores(game, unit)
 		if id != lastID {
 			if lastID >= 0 {
 				if err := add(curPath, curGame, cur); err != nil {
@@ -640,7 +645,7 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 		return nil, err
 	}
 	// Seats of the selected complete games in path order.
-	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
 		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
 	rows, err := ix.db.Query(query, args...)
 	if err != nil {
@@ -698,7 +703,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 	if n > MaxRatingGames {
 		return nil, nil
 	}
-	rows, err := ix.db.Query(`SELECT r.id, r.path, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+	rows, err := ix.db.Query(`SELECT r.id, r.path, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
 		WHERE r.complete = 1 AND r.game = ? ORDER BY r.path, s.uid`, game)
 	if err != nil {
 		return nil, fmt.Errorf("index: rating: %w", err)
@@ -708,13 +713,15 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 	var paths []string
 	var mine []int // indices of the bot's games
 	var last int64 = -1
+	var units unitCache
 	for rows.Next() {
 		var id int64
-		var p string
+		var p, unit string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &p, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+		if err := rows.Scan(&id, &p, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}
+		s.NoScore = !units.scores(game, unit)
 		if id != last {
 			last = id
 			g := match.GameResult{Game: len(games)}
@@ -747,6 +754,40 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 // rulesetOf is the ruleset id of an entry's game (its display name, as
 // the index keeps it): "" for ColorfightII, as match.GameResult counts
 // it, and for a game not registered.
+// GameUnit is what a seat's score counts in game (a display name,
+// Replay.Game): the name of its ruleset's score metric
+// (engine.ScoreIndex: ColorfightII's gold, Monad's hives); "score" for a
+// game not registered.
+func GameUnit(game string) string {
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok && info.Name == game {
+			if r, ok := rulesets.Lookup(id); ok {
+				return r.Metrics()[engine.ScoreIndex(r)].Name
+			}
+		}
+	}
+	return "score"
+}
+
+// unitCache answers GameUnit for the games of a scan, looking each up
+// once.
+type unitCache struct {
+	game, unit string
+}
+
+// scores reports whether a replay of game whose seats count unit
+// (Replay.Unit; "" for a row indexed before units were kept, taken as
+// the game's score) holds its seats' final scores.
+func (c *unitCache) scores(game, unit string) bool {
+	if unit == "" {
+		return true
+	}
+	if c.game != game || c.unit == "" {
+		c.game, c.unit = game, GameUnit(game)
+	}
+	return unit == c.unit
+}
+
 func rulesetOf(game string) string {
 	for _, id := range rulesets.IDs() {
 		if info, ok := rulesets.About(id); ok && info.Name == game && id != rulesets.Default {
