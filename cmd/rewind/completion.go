@@ -1,11 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/bot"
 )
 
 // Shell completion (cobra's "rewind completion bash|zsh|fish|powershell"):
@@ -32,14 +32,14 @@ var replayArgs = map[string][]string{
 }
 
 // flagChoices are the fixed values of enumerated flags, by flag name.
-var flagChoices = map[string]func() []string{
-	"bot":    bot.BuiltinNames,
-	"format": func() []string { return []string{"table", "json", "csv"} },
-	"preset": func() []string {
+var flagChoices = map[string]func(c *cobra.Command) []string{
+	"bot":    builtinNames,
+	"format": func(*cobra.Command) []string { return []string{"table", "json", "csv"} },
+	"preset": func(*cobra.Command) []string {
 		return []string{"default", "official", "rank_2", "rank_4", "rank_8", "duel", "test-run", "constant-run"}
 	},
-	"replay":           func() []string { return []string{"always", "end", "never"} },
-	"first-round-time": func() []string { return []string{"full", "never", "10"} },
+	"replay":           func(*cobra.Command) []string { return []string{"always", "end", "never"} },
+	"first-round-time": func(*cobra.Command) []string { return []string{"full", "never", "10"} },
 }
 
 // flagFiles are flags naming a file to read, with its extensions.
@@ -65,9 +65,9 @@ func addCompletions(root *cobra.Command) {
 				continue
 			}
 			choices := choices
-			c.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+			c.RegisterFlagCompletionFunc(flag, func(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 				var out []string
-				for _, v := range choices() {
+				for _, v := range choices(c) {
 					if strings.HasPrefix(v, prefix) {
 						out = append(out, v)
 					}
@@ -92,4 +92,23 @@ func addCompletions(root *cobra.Command) {
 			}
 		}
 	}
+}
+
+// builtinNames are the built-in bots of the game c's --game flag names
+// (the default game when it has none, or names no game), sorted.
+func builtinNames(c *cobra.Command) []string {
+	game := rulesets.Default
+	if f := c.Flags().Lookup("game"); f != nil && f.Value.String() != "" {
+		game = f.Value.String()
+	}
+	info, ok := rulesets.About(game)
+	if !ok {
+		info, _ = rulesets.About(rulesets.Default)
+	}
+	var names []string
+	for _, b := range info.Bots {
+		names = append(names, b.Name)
+	}
+	slices.Sort(names)
+	return names
 }

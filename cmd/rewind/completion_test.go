@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/rewind-game/rewind/engine/bot"
 )
 
 // complete runs cobra's hidden completion command as a shell would and
@@ -27,6 +25,9 @@ func complete(t *testing.T, args ...string) ([]string, string) {
 // Shell completion offers replay files for the commands that read them,
 // every built-in bot for --bot, and the choices of enumerated flags.
 func TestCompletion(t *testing.T) {
+	// ColorfightII's built-ins: play's and server's when no --game says
+	// otherwise.
+	cf2Bots := []string{"economist", "greedy", "raider", "random", "runtimeterrors", "turtle"}
 	// cobra's directives: 4 no file completion, 8 filter by extension,
 	// 16 folders only.
 	for _, c := range []struct {
@@ -40,9 +41,11 @@ func TestCompletion(t *testing.T) {
 		{[]string{"info", "a.rwd", ""}, []string{"rwd", "cfr", "json", "mp.gz"}, ":8"},
 		{[]string{"verify", "--against", ""}, []string{"cfr"}, ":8"},
 		{[]string{"serve", ""}, nil, ":16"},
-		{[]string{"play", "--bot", ""}, bot.BuiltinNames(), ":4"},
+		{[]string{"play", "--bot", ""}, cf2Bots, ":4"},
+		{[]string{"play", "--game", "monad", "--bot", ""}, []string{"expander", "idle", "miner", "rusher"}, ":4"},
+		{[]string{"tournament", "--game", "skyport", "--bot", ""}, []string{"artillery", "hunter", "miner", "random"}, ":4"},
 		{[]string{"tournament", "--bot", "gr"}, []string{"greedy"}, ":4"},
-		{[]string{"server", "--bot", ""}, bot.BuiltinNames(), ":4"},
+		{[]string{"server", "--bot", ""}, cf2Bots, ":4"},
 		{[]string{"analyze", "--format", ""}, []string{"table", "json", "csv"}, ":4"},
 		{[]string{"server", "--preset", "rank"}, []string{"rank_2", "rank_4", "rank_8"}, ":4"},
 		{[]string{"server", "--replay", ""}, []string{"always", "end", "never"}, ":4"},

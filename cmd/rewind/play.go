@@ -18,7 +18,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -82,7 +81,7 @@ finished at the last whole round.`,
 	addOptionFlags(cmd)
 	cmd.Flags().StringVar(&opts.mapFile, "map", "", "a map file, for a game played on map files")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
-	cmd.Flags().IntVar(&opts.turns, "turns", colorfight2.DefaultMaxTurn, "rounds to play (each game's range: "+turnRanges()+")")
+	cmd.Flags().IntVar(&opts.turns, "turns", defaultInfo().DefaultTurns, "rounds to play (each game's range: "+turnRanges()+")")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
@@ -324,6 +323,14 @@ func checkSeats(game string, n int) error {
 }
 
 // gameList lists the registered games for --game's help.
+// defaultInfo is the registry's Info of the default game
+// (rulesets.Default), whose settings play's and tournament's flags
+// default to.
+func defaultInfo() rulesets.Info {
+	info, _ := rulesets.About(rulesets.Default)
+	return info
+}
+
 func gameList() string {
 	return strings.Join(rulesets.IDs(), ", ")
 }

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/queue"
@@ -91,7 +90,7 @@ tournament is.`,
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")
 	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once (at least 1)")
-	f.IntVar(&opts.play.turns, "turns", colorfight2.DefaultMaxTurn, fmt.Sprintf("rounds per game (%d..%d)", colorfight2.MinMaxTurn, colorfight2.MaxMaxTurn))
+	f.IntVar(&opts.play.turns, "turns", defaultInfo().DefaultTurns, "rounds per game (each game's range: "+turnRanges()+")")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")

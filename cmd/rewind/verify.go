@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/source"
@@ -68,7 +67,7 @@ func runVerify(opts *verifyOptions) error {
 	}
 	// The header names the ruleset; a file whose header cannot be read
 	// goes to ColorfightII's verifier, which reports what is wrong with it.
-	game := colorfight2.Ruleset.ID()
+	game := replay.RulesetColorfight2
 	seam := false
 	if h, err := replay.ReadHeader(f); err == nil {
 		seam = h.Codec != "" || h.Compact()
@@ -81,7 +80,7 @@ func runVerify(opts *verifyOptions) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return plainError(err)
 	}
-	if opts.against != "" && game != colorfight2.Ruleset.ID() {
+	if opts.against != "" && game != replay.RulesetColorfight2 {
 		return fmt.Errorf("%s is a %s replay; --against compares with an official ColorfightII .cfr", opts.file, game)
 	}
 	if opts.against == "" && seam {
@@ -123,7 +122,7 @@ func runVerify(opts *verifyOptions) error {
 // (package replay has one verifier per ruleset: their round records
 // differ). TestVerifiersCoverRegistry keeps it in step with the registry.
 var verifiers = map[string]func(io.Reader) (*replay.VerifyResult, error){
-	colorfight2.Ruleset.ID(): func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) },
+	replay.RulesetColorfight2: func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) },
 }
 
 func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) error {
