@@ -243,13 +243,20 @@ func AppendCommandText(dst []byte, c *Command) []byte {
 	return append(dst, '}')
 }
 
+// roundTexter turns decoded records into text, reusing its buffers from
+// round to round.
+type roundTexter struct {
+	buf  []byte
+	ends []int
+}
+
 // roundText appends the commands of a decoded record as text to out[p]
 // and sets faults[p]: a status's timeout or crash (a crash when both),
-// or engine.FaultGarbage for a player whose reply was not a list.
-func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
-	// The round's texts are one string, sliced: one allocation a round.
-	var b []byte
-	var ends []int
+// or engine.FaultGarbage for a player whose reply was not a list. The
+// round's texts are one string, sliced: one allocation a round, the
+// texts built in t's buffer.
+func (t *roundTexter) roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
+	b, ends := t.buf[:0], t.ends[:0]
 	for p, list := range cmds {
 		switch {
 		case status[p]&statusCrashed != 0:
@@ -267,6 +274,10 @@ func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine
 			b = AppendCommandText(b, &list[k])
 			ends = append(ends, len(b))
 		}
+	}
+	t.buf, t.ends = b, ends
+	if len(ends) == 0 {
+		return
 	}
 	all, i, start := string(b), 0, 0
 	for p, list := range cmds {
@@ -292,7 +303,8 @@ func (ruleset) DecodeRound(r io.ByteReader, out [][]string, faults []engine.Faul
 	if err := readRecord(r, cmds, status[:n]); err != nil {
 		return err
 	}
-	roundText(cmds, status[:n], out, faults)
+	var t roundTexter
+	t.roundText(cmds, status[:n], out, faults)
 	return nil
 }
 
@@ -305,7 +317,7 @@ func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault
 		return nil, err
 	}
 	if out != nil {
-		roundText(g.cmds[:n], status[:n], out, faults)
+		g.texter.roundText(g.cmds[:n], status[:n], out, faults)
 	}
 	g.pending = status
 	return g.play(n), nil

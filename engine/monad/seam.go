@@ -69,6 +69,8 @@ type Game struct {
 	// round played clears statsValid.
 	statsBuf   []PlayerStats
 	statsValid bool
+	// texter turns PlayRecord's records into text.
+	texter roundTexter
 }
 
 var (
