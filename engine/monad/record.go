@@ -184,17 +184,16 @@ func readCommand(br *bitio.Reader) (Command, error) {
 		}
 		return Command{Err: ErrCode(code)}, nil
 	}
-	var v [4]uint64
-	for i, n := range [4]uint{recCoordBits, recCoordBits, 2, 3} {
-		if v[i], err = br.Read(n); err != nil {
-			return Command{}, err
-		}
+	// x, y, kind and direction, read at once: 5+5+2+3 bits.
+	v, err := br.Read(2*recCoordBits + 2 + 3)
+	if err != nil {
+		return Command{}, err
 	}
 	count, err := br.ExpGolomb(recCountK)
 	if err != nil {
 		return Command{}, err
 	}
-	c := Command{X: int(v[0]), Y: int(v[1]), Kind: Kind(v[2]), Dir: Dir(v[3]), Count: int64(count)}
+	c := Command{X: int(v >> (recCoordBits + 5)), Y: int(v >> 5 & (1<<recCoordBits - 1)), Kind: Kind(v >> 3 & 3), Dir: Dir(v & 7), Count: int64(count)}
 	if count > MaxCount || recordCode(&c) != ErrNone {
 		return Command{}, fmt.Errorf("command (%d,%d) d=%d n=%d out of range", c.X, c.Y, c.Dir, count)
 	}
