@@ -278,7 +278,8 @@ func (g *Game) Setting() [][2]string {
 
 // Ranking returns State.Ranking's players in order.
 func (g *Game) Ranking() []int {
-	r := RankStats(g.stats())
+	var buf [MaxPlayers]Rank
+	r := appendRanks(buf[:0], g.stats())
 	out := make([]int, len(r))
 	for i, k := range r {
 		out[i] = k.Player
