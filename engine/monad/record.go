@@ -230,16 +230,29 @@ func AppendCommandText(dst []byte, c *Command) []byte {
 		kind = KindUnknown
 	}
 	dst = append(dst, `{"l":[`...)
-	dst = strconv.AppendInt(dst, int64(c.X), 10)
+	dst = appendNatural(dst, int64(c.X))
 	dst = append(dst, ',')
-	dst = strconv.AppendInt(dst, int64(c.Y), 10)
+	dst = appendNatural(dst, int64(c.Y))
 	dst = append(dst, `],"c":`...)
 	dst = append(dst, kindText[kind]...)
 	dst = append(dst, `,"d":`...)
-	dst = strconv.AppendInt(dst, int64(c.Dir), 10)
+	dst = appendNatural(dst, int64(c.Dir))
 	dst = append(dst, `,"n":`...)
-	dst = strconv.AppendInt(dst, max(c.Count, 0), 10)
+	dst = appendNatural(dst, max(c.Count, 0))
 	return append(dst, '}')
+}
+
+// appendNatural appends v >= 0 in decimal, as strconv.AppendInt does;
+// the one- and two-digit numbers (every coordinate and direction, most
+// counts) without it.
+func appendNatural(dst []byte, v int64) []byte {
+	switch {
+	case v < 10:
+		return append(dst, byte('0'+v))
+	case v < 100:
+		return append(dst, byte('0'+v/10), byte('0'+v%10))
+	}
+	return strconv.AppendInt(dst, v, 10)
 }
 
 // roundTexter turns decoded records into text, reusing its buffers from
