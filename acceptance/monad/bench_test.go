@@ -3,6 +3,8 @@ package monad_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"testing"
 	"time"
 
@@ -67,4 +69,38 @@ func BenchmarkMonadLoad(b *testing.B) {
 		size = len(blob)
 	}
 	b.ReportMetric(float64(size), "blob-bytes")
+}
+
+// BenchmarkMonadStream is the stream alone of BenchmarkMonadLoad's game:
+// open it with source.NewStream and read every frame (re-simulate each
+// round, describe the game after it), with no viewer work, so the split
+// between the stream and the page's packing and encoding shows.
+//
+// go test -run '^$' -bench 'MonadLoad|MonadStream' -count 6 ./acceptance/monad
+func BenchmarkMonadStream(b *testing.B) {
+	data := benchGame(b)
+	b.ReportAllocs()
+	var f source.Frame
+	frames := 0
+	for b.Loop() {
+		st, err := source.NewStream(bytes.NewReader(data), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		frames = 0
+		for {
+			err := st.Next(&f)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			frames++
+		}
+		st.Close()
+	}
+	if frames != 501 {
+		b.Fatalf("%d frames, want 501", frames)
+	}
 }

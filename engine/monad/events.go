@@ -49,7 +49,15 @@ func (g *Game) Events(dst []engine.Event) []engine.Event {
 		return dst // nothing moved, fought or was built
 	}
 	var hives, cells [MaxPlayers]int
-	s.census(&hives, &cells)
+	if g.statsValid {
+		// The Stats of this turn, read already (Values): the same counts.
+		for p, st := range g.statsBuf {
+			hives[p], cells[p] = st.Hives, st.Cells
+		}
+	} else {
+		var units [MaxPlayers]int64
+		s.census(&units, &hives, &cells)
+	}
 	for i := range s.exec {
 		e := &s.exec[i]
 		if e.Kind == KindBuild && e.Code == ErrNone {
@@ -79,22 +87,6 @@ func (g *Game) Events(dst []engine.Event) []engine.Event {
 		}
 	}
 	return dst
-}
-
-// census counts every player's hives and cells (PlayerStats.Hives and
-// Cells) in one pass over the map.
-func (s *State) census(hives, cells *[MaxPlayers]int) {
-	for i := range s.cells {
-		c := &s.cells[i]
-		if c.hive >= 0 {
-			hives[c.hive]++
-		}
-		for p := 0; p < s.players; p++ {
-			if c.units[p] > 0 || int(c.hive) == p {
-				cells[p]++
-			}
-		}
-	}
 }
 
 // heldBefore returns how many cells player p held before the last Step,

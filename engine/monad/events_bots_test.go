@@ -17,7 +17,8 @@ import (
 // hive_destroyed's Other the cell's holder then; died is reported exactly
 // for the players whose cells fell to 0, with the cells they held; and
 // BoardEvents of the two boards gives the same events but for hives
-// built and destroyed in the same turn.
+// built and destroyed in the same turn; the events are the same asked
+// again after the turn's Values.
 func TestEventsBotGames(t *testing.T) {
 	games := []struct {
 		seed uint64
@@ -62,6 +63,12 @@ func TestEventsBotGames(t *testing.T) {
 			after := stats(g.State)
 			turn := g.Turn()
 			evs := g.Events(nil)
+			// Once the turn's Values are read, Events counts from their
+			// Stats (as a stream's frame reads them): the same events.
+			g.Values(0, nil)
+			if again := g.Events(nil); !slices.Equal(again, evs) {
+				t.Errorf("seed %d turn %d: Events after Values\n%+v\nwant\n%+v", gm.seed, turn, again, evs)
+			}
 			var built, lost [monad.MaxPlayers]int
 			var died []engine.Event
 			for _, e := range evs {

@@ -184,17 +184,16 @@ func readCommand(br *bitio.Reader) (Command, error) {
 		}
 		return Command{Err: ErrCode(code)}, nil
 	}
-	var v [4]uint64
-	for i, n := range [4]uint{recCoordBits, recCoordBits, 2, 3} {
-		if v[i], err = br.Read(n); err != nil {
-			return Command{}, err
-		}
+	// x, y, kind and direction, read at once: 5+5+2+3 bits.
+	v, err := br.Read(2*recCoordBits + 2 + 3)
+	if err != nil {
+		return Command{}, err
 	}
 	count, err := br.ExpGolomb(recCountK)
 	if err != nil {
 		return Command{}, err
 	}
-	c := Command{X: int(v[0]), Y: int(v[1]), Kind: Kind(v[2]), Dir: Dir(v[3]), Count: int64(count)}
+	c := Command{X: int(v >> (recCoordBits + 5)), Y: int(v >> 5 & (1<<recCoordBits - 1)), Kind: Kind(v >> 3 & 3), Dir: Dir(v & 7), Count: int64(count)}
 	if count > MaxCount || recordCode(&c) != ErrNone {
 		return Command{}, fmt.Errorf("command (%d,%d) d=%d n=%d out of range", c.X, c.Y, c.Dir, count)
 	}
@@ -231,25 +230,45 @@ func AppendCommandText(dst []byte, c *Command) []byte {
 		kind = KindUnknown
 	}
 	dst = append(dst, `{"l":[`...)
-	dst = strconv.AppendInt(dst, int64(c.X), 10)
+	dst = appendNatural(dst, int64(c.X))
 	dst = append(dst, ',')
-	dst = strconv.AppendInt(dst, int64(c.Y), 10)
+	dst = appendNatural(dst, int64(c.Y))
 	dst = append(dst, `],"c":`...)
 	dst = append(dst, kindText[kind]...)
 	dst = append(dst, `,"d":`...)
-	dst = strconv.AppendInt(dst, int64(c.Dir), 10)
+	dst = appendNatural(dst, int64(c.Dir))
 	dst = append(dst, `,"n":`...)
-	dst = strconv.AppendInt(dst, max(c.Count, 0), 10)
+	dst = appendNatural(dst, max(c.Count, 0))
 	return append(dst, '}')
+}
+
+// appendNatural appends v >= 0 in decimal, as strconv.AppendInt does;
+// the one- and two-digit numbers (every coordinate and direction, most
+// counts) without it.
+func appendNatural(dst []byte, v int64) []byte {
+	switch {
+	case v < 10:
+		return append(dst, byte('0'+v))
+	case v < 100:
+		return append(dst, byte('0'+v/10), byte('0'+v%10))
+	}
+	return strconv.AppendInt(dst, v, 10)
+}
+
+// roundTexter turns decoded records into text, reusing its buffers from
+// round to round.
+type roundTexter struct {
+	buf  []byte
+	ends []int
 }
 
 // roundText appends the commands of a decoded record as text to out[p]
 // and sets faults[p]: a status's timeout or crash (a crash when both),
-// or engine.FaultGarbage for a player whose reply was not a list.
-func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
-	// The round's texts are one string, sliced: one allocation a round.
-	var b []byte
-	var ends []int
+// or engine.FaultGarbage for a player whose reply was not a list. The
+// round's texts are one string, sliced: one allocation a round, the
+// texts built in t's buffer.
+func (t *roundTexter) roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
+	b, ends := t.buf[:0], t.ends[:0]
 	for p, list := range cmds {
 		switch {
 		case status[p]&statusCrashed != 0:
@@ -267,6 +286,10 @@ func roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine
 			b = AppendCommandText(b, &list[k])
 			ends = append(ends, len(b))
 		}
+	}
+	t.buf, t.ends = b, ends
+	if len(ends) == 0 {
+		return
 	}
 	all, i, start := string(b), 0, 0
 	for p, list := range cmds {
@@ -292,7 +315,8 @@ func (ruleset) DecodeRound(r io.ByteReader, out [][]string, faults []engine.Faul
 	if err := readRecord(r, cmds, status[:n]); err != nil {
 		return err
 	}
-	roundText(cmds, status[:n], out, faults)
+	var t roundTexter
+	t.roundText(cmds, status[:n], out, faults)
 	return nil
 }
 
@@ -305,7 +329,7 @@ func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault
 		return nil, err
 	}
 	if out != nil {
-		roundText(g.cmds[:n], status[:n], out, faults)
+		g.texter.roundText(g.cmds[:n], status[:n], out, faults)
 	}
 	g.pending = status
 	return g.play(n), nil

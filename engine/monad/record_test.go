@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
@@ -133,4 +134,19 @@ func FuzzRecord(f *testing.F) {
 			t.Fatalf("recorded again as %q, was %q", again, text)
 		}
 	})
+}
+
+// TestAppendNatural checks the command text's numbers against strconv
+// on every one- and two-digit number, the borders of the digit counts
+// and MaxCount.
+func TestAppendNatural(t *testing.T) {
+	vals := []int64{999, 1000, 1 << 31, MaxCount}
+	for v := int64(0); v <= 120; v++ {
+		vals = append(vals, v)
+	}
+	for _, v := range vals {
+		if got, want := string(appendNatural([]byte("x"), v)), "x"+strconv.FormatInt(v, 10); got != want {
+			t.Errorf("appendNatural(%d) = %q, want %q", v, got, want)
+		}
+	}
 }

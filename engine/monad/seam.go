@@ -69,6 +69,8 @@ type Game struct {
 	// round played clears statsValid.
 	statsBuf   []PlayerStats
 	statsValid bool
+	// texter turns PlayRecord's records into text.
+	texter roundTexter
 }
 
 var (
@@ -189,8 +191,23 @@ func StatsValues(s PlayerStats, dst []int64) []int64 {
 	return append(dst, s.Resources, s.Units, int64(s.Hives), int64(s.Cells), s.UnitsProduced, s.UnitsLost)
 }
 
-// Board describes the game's map (DescribeMap).
-func (g *Game) Board(b *engine.Board) { DescribeMap(b, (*stateMap)(g.State)) }
+// Board describes the game's map as DescribeMap does, reading the
+// State's cells directly.
+func (g *Game) Board(b *engine.Board) {
+	describeGrid(b)
+	s := g.State
+	for i := range s.cells {
+		c := &s.cells[i]
+		p, u := -1, 0
+		for q := 0; q < s.players; q++ {
+			if c.units[q] > 0 {
+				p, u = q, int(c.units[q])
+				break
+			}
+		}
+		b.Cells[i] = boardCell(int(c.resource), p, u, int(c.hive))
+	}
+}
 
 // MapView is a Monad map as the board shows it, cell by cell: (x, y)'s
 // resource left, its occupant and the occupant's units (-1 and 0 when
@@ -202,25 +219,35 @@ type MapView interface {
 // DescribeMap sets b to the hex map m: terrain is the resource left,
 // value the units of the cell's occupant, owner the occupant (or the
 // hive's owner in an empty hive cell), badge "hive". It leaves b's
-// entities and effects alone. Game.Board describes a game with it; a
-// reader of the reference's logs describes a log entry.
+// entities and effects alone. Game.Board describes a game alike; a
+// reader of the reference's logs describes a log entry with it.
 func DescribeMap(b *engine.Board, m MapView) {
+	describeGrid(b)
+	for y := 0; y < Height; y++ {
+		for x := 0; x < Width; x++ {
+			b.Cells[y*Width+x] = boardCell(m.MapCell(x, y))
+		}
+	}
+}
+
+// describeGrid sets b's topology, names and size to Monad's map's.
+func describeGrid(b *engine.Board) {
 	b.Topology = engine.Hex
 	b.TerrainName, b.ValueName, b.Badges = "resource", "units", badges
 	b.Resize(Width, Height)
-	for y := 0; y < Height; y++ {
-		for x := 0; x < Width; x++ {
-			r, p, u, h := m.MapCell(x, y)
-			c := engine.Cell{Terrain: int64(r), Owner: p, Value: int64(u)}
-			if h >= 0 {
-				c.Badges = 1
-				if p < 0 {
-					c.Owner = h
-				}
-			}
-			b.Cells[y*Width+x] = c
+}
+
+// boardCell is a cell of DescribeMap's board: resource r, occupant p
+// with u units (-1 and 0 for none), hive owner h (-1 for none).
+func boardCell(r, p, u, h int) engine.Cell {
+	c := engine.Cell{Terrain: int64(r), Owner: p, Value: int64(u)}
+	if h >= 0 {
+		c.Badges = 1
+		if p < 0 {
+			c.Owner = h
 		}
 	}
+	return c
 }
 
 // Setting describes the game as `rewind info` describes a Monad
@@ -249,22 +276,10 @@ func (g *Game) Setting() [][2]string {
 	}
 }
 
-// stateMap is a State as a MapView.
-type stateMap State
-
-func (s *stateMap) MapCell(x, y int) (resource, occupant, units, hive int) {
-	st := (*State)(s)
-	occupant, units = st.Occupant(x, y)
-	hive, _, ok := st.Hive(x, y)
-	if !ok {
-		hive = -1
-	}
-	return st.Resource(x, y), occupant, units, hive
-}
-
 // Ranking returns State.Ranking's players in order.
 func (g *Game) Ranking() []int {
-	r := RankStats(g.stats())
+	var buf [MaxPlayers]Rank
+	r := appendRanks(buf[:0], g.stats())
 	out := make([]int, len(r))
 	for i, k := range r {
 		out[i] = k.Player

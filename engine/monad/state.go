@@ -334,30 +334,38 @@ func (s *State) Ranking() []Rank {
 // AllStats appends every player's Stats to dst, in player order, reading
 // the map once (Stats reads it once per player).
 func (s *State) AllStats(dst []PlayerStats) []PlayerStats {
-	n := len(dst)
+	var units [MaxPlayers]int64
+	var hives, cells [MaxPlayers]int
+	s.census(&units, &hives, &cells)
 	for p := 0; p < s.players; p++ {
 		pl := &s.pl[p]
 		dst = append(dst, PlayerStats{
-			Resources: pl.resources, UnitsProduced: pl.produced, UnitsLost: pl.lost,
+			Resources: pl.resources, Units: units[p], Hives: hives[p], Cells: cells[p],
+			UnitsProduced: pl.produced, UnitsLost: pl.lost,
 			Rejected: pl.rejected, TimedOut: pl.timedOut, Crashed: pl.crashed,
 		})
 	}
-	st := dst[n:]
+	return dst
+}
+
+// census counts every player's units, hives and cells (PlayerStats.Units,
+// Hives and Cells) in one pass over the map.
+func (s *State) census(units *[MaxPlayers]int64, hives, cells *[MaxPlayers]int) {
+	np := s.players
 	for i := range s.cells {
 		c := &s.cells[i]
-		for p := range st {
+		h := int(c.hive)
+		if h >= 0 {
+			hives[h]++
+		}
+		for p := 0; p < np; p++ {
 			u := c.units[p]
-			own := int(c.hive) == p
-			st[p].Units += int64(u)
-			if own {
-				st[p].Hives++
-			}
-			if u > 0 || own {
-				st[p].Cells++
+			units[p] += int64(u)
+			if u > 0 || h == p {
+				cells[p]++
 			}
 		}
 	}
-	return dst
 }
 
 // RankStats ranks players from their facts (stats[p] is player p's), as
@@ -367,11 +375,17 @@ func (s *State) AllStats(dst []PlayerStats) []PlayerStats {
 // + 1. It is the one statement of the ranking: State.Ranking and an
 // analysis of a replay's frames both use it.
 func RankStats(stats []PlayerStats) []Rank {
+	return appendRanks(make([]Rank, 0, len(stats)), stats)
+}
+
+// appendRanks appends RankStats(stats) to dst.
+func appendRanks(dst []Rank, stats []PlayerStats) []Rank {
 	type key struct {
 		p, hives int
 		units    int64
 	}
-	var ks []key
+	var buf [MaxPlayers]key
+	ks := buf[:0]
 	for p, st := range stats {
 		if !st.Crashed {
 			ks = append(ks, key{p, st.Hives, st.Units})
@@ -388,16 +402,15 @@ func RankStats(stats []PlayerStats) []Rank {
 			}
 		}
 	}
-	out := make([]Rank, 0, len(stats))
 	for i, k := range ks {
-		out = append(out, Rank{Player: k.p, Rank: i + 1})
+		dst = append(dst, Rank{Player: k.p, Rank: i + 1})
 	}
 	for p, st := range stats {
 		if st.Crashed {
-			out = append(out, Rank{Player: p, Rank: len(ks) + 1})
+			dst = append(dst, Rank{Player: p, Rank: len(ks) + 1})
 		}
 	}
-	return out
+	return dst
 }
 
 // Clone returns an independent copy of the state (without the last turn's

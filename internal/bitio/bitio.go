@@ -103,22 +103,28 @@ func (r *Reader) ReadBig(n uint) (uint64, error) {
 	return hi<<32 | lo, err
 }
 
-// Gamma reads an Elias gamma code; values need at most 64 bits.
+// Gamma reads an Elias gamma code; values need at most 64 bits. It
+// counts the leading zeros a byte at a time, reading no byte the bit by
+// bit reading would not.
 func (r *Reader) Gamma() (uint64, error) {
 	zeros := uint(0)
-	for {
-		b, err := r.Read(1)
+	for r.acc == 0 {
+		// Every pending bit is a zero.
+		if zeros += r.nacc; zeros > 63 {
+			return 0, ErrRange
+		}
+		b, err := r.R.ReadByte()
 		if err != nil {
 			return 0, err
 		}
-		if b == 1 {
-			break
-		}
-		zeros++
-		if zeros > 63 {
-			return 0, ErrRange
-		}
+		r.acc, r.nacc = uint64(b), 8
 	}
+	lz := uint(bits.LeadingZeros64(r.acc)) - (64 - r.nacc)
+	if zeros += lz; zeros > 63 {
+		return 0, ErrRange
+	}
+	r.nacc -= lz + 1 // the zeros and the 1
+	r.acc &= 1<<r.nacc - 1
 	rest, err := r.ReadBig(zeros)
 	if err != nil {
 		return 0, err

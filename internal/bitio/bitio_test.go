@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -59,5 +60,73 @@ func TestRange(t *testing.T) {
 	r = Reader{R: bytes.NewReader(w.Buf)}
 	if _, err := r.ExpGolomb(3); !errors.Is(err, ErrRange) {
 		t.Errorf("overflowing exp-Golomb: %v", err)
+	}
+}
+
+// gammaBitByBit is Gamma read a bit at a time: the definition Reader's
+// Gamma, which counts zeros a byte at a time, must match.
+func gammaBitByBit(r *Reader) (uint64, error) {
+	zeros := uint(0)
+	for {
+		b, err := r.Read(1)
+		if err != nil {
+			return 0, err
+		}
+		if b == 1 {
+			break
+		}
+		if zeros++; zeros > 63 {
+			return 0, ErrRange
+		}
+	}
+	rest, err := r.ReadBig(zeros)
+	if err != nil {
+		return 0, err
+	}
+	return 1<<zeros | rest, nil
+}
+
+// TestGammaMatchesBitByBit reads random streams, mostly zero bytes (long
+// codes, ErrRange, the end of the input), with Gamma and with
+// gammaBitByBit, each code after a field of a few bits, and checks that
+// both give the same values and errors having read the same bytes.
+func TestGammaMatchesBitByBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	codes, ranges := 0, 0
+	for run := 0; run < 3000; run++ {
+		buf := make([]byte, rng.IntN(24))
+		for i := range buf {
+			if rng.IntN(3) == 0 {
+				buf[i] = byte(rng.Uint32() >> uint(rng.IntN(8)))
+			}
+		}
+		src, ref := bytes.NewReader(buf), bytes.NewReader(buf)
+		a, b := Reader{R: src}, Reader{R: ref}
+		for {
+			n := uint(rng.IntN(8))
+			va, ea := a.Read(n)
+			vb, eb := b.Read(n)
+			if va != vb || ea != eb {
+				t.Fatalf("run %d: Read(%d) = %d, %v and %d, %v", run, n, va, ea, vb, eb)
+			}
+			if ea != nil {
+				break
+			}
+			ga, ea := a.Gamma()
+			gb, eb := gammaBitByBit(&b)
+			if ga != gb || !errors.Is(ea, eb) || src.Len() != ref.Len() {
+				t.Fatalf("run %d of % x: Gamma = %d, %v (%d bytes left), bit by bit %d, %v (%d left)", run, buf, ga, ea, src.Len(), gb, eb, ref.Len())
+			}
+			if ea != nil {
+				if errors.Is(ea, ErrRange) {
+					ranges++
+				}
+				break
+			}
+			codes++
+		}
+	}
+	if codes < 1000 || ranges < 10 {
+		t.Errorf("%d codes and %d ErrRange read: the streams test too little", codes, ranges)
 	}
 }
