@@ -19,7 +19,7 @@ type keepRounds struct {
 }
 
 func (k *keepRounds) Begin(s GameSetup) error { k.setup = s; k.setup.Game = nil; return nil }
-func (k *keepRounds) End(engine.Game) error    { return nil }
+func (k *keepRounds) End(engine.Game) error   { return nil }
 func (k *keepRounds) Round(r *GameRound, g engine.Game) error {
 	c := GameRound{Active: r.Active, Faults: slices.Clone(r.Faults), FaultText: slices.Clone(r.FaultText)}
 	for _, l := range r.Commands {
