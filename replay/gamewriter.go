@@ -31,8 +31,8 @@ type GameWriter interface {
 // names and bots its players' in player order. A ColorfightII game
 // (*colorfight2.Game) is recorded in ColorfightII's own codec, as its
 // files have always been: its configuration, its seed and players' homes
-// (or, for a game started from a setup, the setup's map and homes); any
-// other game (or a nil g) under TextHeader's header.
+// (for a game started from a setup, the setup's seed, or its map, and
+// homes); any other game (or a nil g) under TextHeader's header.
 func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxTurns int, names, bots []string) (Header, error) {
 	cg, ok := g.(*colorfight2.Game)
 	if !ok || r.ID() != RulesetColorfight2 {
@@ -46,7 +46,9 @@ func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxT
 		if err != nil {
 			return Header{}, fmt.Errorf("replay: %w", err)
 		}
-		h.Seed, h.Map = nil, su.Map
+		if h.Seed, h.Map = su.Seed, nil; su.Seed == nil {
+			h.Map = su.Map
+		}
 		for _, p := range su.Players {
 			spawns = append(spawns, p.Home)
 		}

@@ -7,12 +7,15 @@ import (
 	"github.com/rewind-game/rewind/engine"
 )
 
-// Setup is what a ColorfightII game starts from when its seed does not
-// give it (a game played on from another, an imported one): its
-// configuration, its map and its players with their homes. It is the
-// setup of engine.Restorer, kept as JSON (MarshalSetup).
+// Setup is what a ColorfightII game starts from when Ruleset.New does not
+// give it (a game played on from another, an imported one, a server's
+// configuration): its configuration, its map and its players with their
+// homes — or, with Seed set, the map and homes GenerateMap draws from it
+// for the configuration (Map nil, homes ignored). It is the setup of
+// engine.Restorer, kept as JSON (MarshalSetup).
 type Setup struct {
 	Config  Config
+	Seed    *uint64
 	Map     *Map
 	Players []Player // UIDs 1..n in order
 }
@@ -24,6 +27,7 @@ type setupFile struct {
 	Height        int           `json:"height"`
 	MaxTurn       int           `json:"max_turn"`
 	MaxPlayer     int           `json:"max_player"`
+	Seed          *uint64       `json:"seed,omitempty"`
 	NaturalGold   []int64       `json:"natural_gold"`
 	NaturalEnergy []int64       `json:"natural_energy"`
 	NaturalCost   []int64       `json:"natural_cost"`
@@ -37,11 +41,14 @@ type setupPlayer struct {
 
 // MarshalSetup encodes s as the JSON NewFromSetup reads.
 func MarshalSetup(s Setup) ([]byte, error) {
-	if s.Map == nil {
-		return nil, fmt.Errorf("colorfight2: setup without a map")
+	f := setupFile{Width: s.Config.Width, Height: s.Config.Height, MaxTurn: s.Config.MaxTurn, MaxPlayer: s.Config.MaxPlayer, Seed: s.Seed}
+	switch {
+	case s.Seed != nil:
+	case s.Map == nil:
+		return nil, fmt.Errorf("colorfight2: setup without a map or a seed")
+	default:
+		f.NaturalGold, f.NaturalEnergy, f.NaturalCost = s.Map.NaturalGold, s.Map.NaturalEnergy, s.Map.NaturalCost
 	}
-	f := setupFile{Width: s.Config.Width, Height: s.Config.Height, MaxTurn: s.Config.MaxTurn, MaxPlayer: s.Config.MaxPlayer,
-		NaturalGold: s.Map.NaturalGold, NaturalEnergy: s.Map.NaturalEnergy, NaturalCost: s.Map.NaturalCost}
 	for _, p := range s.Players {
 		f.Players = append(f.Players, setupPlayer{Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}})
 	}
@@ -59,14 +66,29 @@ func UnmarshalSetup(b []byte) (Setup, error) {
 	if err := cfg.ValidateLoose(); err != nil {
 		return Setup{}, fmt.Errorf("colorfight2: setup: %w", err)
 	}
+	s := Setup{Config: cfg, Seed: f.Seed}
+	for i, p := range f.Players {
+		s.Players = append(s.Players, Player{UID: i + 1, Name: p.Name, Home: Point{X: p.Home[0], Y: p.Home[1]}})
+	}
+	if f.Seed != nil {
+		m, spawns, err := GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, *f.Seed)
+		if err != nil {
+			return Setup{}, fmt.Errorf("colorfight2: setup: %w", err)
+		}
+		if len(s.Players) > len(spawns) {
+			return Setup{}, fmt.Errorf("colorfight2: setup: %d players but only %d spawn points", len(s.Players), len(spawns))
+		}
+		for i := range s.Players {
+			s.Players[i].Home = spawns[i]
+		}
+		s.Map = m
+		return s, nil
+	}
 	n := cfg.Width * cfg.Height
 	if len(f.NaturalGold) != n || len(f.NaturalEnergy) != n || len(f.NaturalCost) != n {
 		return Setup{}, fmt.Errorf("colorfight2: setup: the map's arrays do not hold %d×%d cells", cfg.Width, cfg.Height)
 	}
-	s := Setup{Config: cfg, Map: &Map{Width: cfg.Width, Height: cfg.Height, NaturalGold: f.NaturalGold, NaturalEnergy: f.NaturalEnergy, NaturalCost: f.NaturalCost}}
-	for i, p := range f.Players {
-		s.Players = append(s.Players, Player{UID: i + 1, Name: p.Name, Home: Point{X: p.Home[0], Y: p.Home[1]}})
-	}
+	s.Map = &Map{Width: cfg.Width, Height: cfg.Height, NaturalGold: f.NaturalGold, NaturalEnergy: f.NaturalEnergy, NaturalCost: f.NaturalCost}
 	return s, nil
 }
 

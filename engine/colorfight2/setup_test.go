@@ -93,3 +93,25 @@ func TestNewFromSetupSettings(t *testing.T) {
 		t.Error("bad JSON: no error")
 	}
 }
+
+// TestSetupFromSeed: a setup of a seed and a configuration (a server's:
+// max_player 8 for 2 players) starts the game NewFromSeed draws.
+func TestSetupFromSeed(t *testing.T) {
+	cfg := Config{Width: 30, Height: 30, MaxTurn: 200, MaxPlayer: 8}
+	seed := uint64(11)
+	setup, err := MarshalSetup(Setup{Config: cfg, Seed: &seed, Players: []Player{{UID: 1, Name: "a"}, {UID: 2, Name: "b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Ruleset.(engine.Restorer).NewFromSetup(setup, engine.Settings{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := NewFromSeed(cfg, seed, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.(*Game).State; got.Config() != cfg || got.Hash() != want.Hash() {
+		t.Errorf("config %+v hash %x, want %+v %x", got.Config(), got.Hash(), cfg, want.Hash())
+	}
+}
