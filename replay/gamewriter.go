@@ -29,23 +29,38 @@ type GameWriter interface {
 // recorded under: g is its game before the first round (nil when not
 // known), drawn from seed (and setup, engine.SetupSaver) with maxTurns,
 // names and bots its players' in player order. A ColorfightII game
-// (*colorfight2.Game, drawn from its seed) is recorded in ColorfightII's
-// own codec, as its files have always been: its configuration, seed and
-// players' homes; any other game (or a nil g) under TextHeader's header.
+// (*colorfight2.Game) is recorded in ColorfightII's own codec, as its
+// files have always been: its configuration, its seed and players' homes
+// (for a game started from a setup, the setup's seed, or its map, and
+// homes); any other game (or a nil g) under TextHeader's header.
 func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxTurns int, names, bots []string) (Header, error) {
 	cg, ok := g.(*colorfight2.Game)
 	if !ok || r.ID() != RulesetColorfight2 {
 		return TextHeader(r, seed, setup, maxTurns, names, bots), nil
 	}
 	cfg := cg.State.Config()
-	_, spawns, err := colorfight2.GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, seed)
-	if err != nil {
-		return Header{}, fmt.Errorf("replay: %w", err)
+	h := Header{Config: cfg, Seed: &seed}
+	var spawns []colorfight2.Point
+	if setup := cg.Setup(); setup != nil {
+		su, err := colorfight2.UnmarshalSetup(setup)
+		if err != nil {
+			return Header{}, fmt.Errorf("replay: %w", err)
+		}
+		if h.Seed, h.Map = su.Seed, nil; su.Seed == nil {
+			h.Map = su.Map
+		}
+		for _, p := range su.Players {
+			spawns = append(spawns, p.Home)
+		}
+	} else {
+		var err error
+		if _, spawns, err = colorfight2.GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, seed); err != nil {
+			return Header{}, fmt.Errorf("replay: %w", err)
+		}
 	}
 	if len(spawns) < len(names) {
 		return Header{}, fmt.Errorf("replay: %d players on a map of %d homes", len(names), len(spawns))
 	}
-	h := Header{Config: cfg, Seed: &seed}
 	for i, n := range names {
 		p := Player{UID: i + 1, Name: n, Home: spawns[i]}
 		if i < len(bots) {

@@ -15,9 +15,10 @@ import (
 
 	"sync"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -525,21 +526,35 @@ func (r *room) startLocked(now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("server: recording: %w", err)
 	}
-	mseats := make([]match.Seat, len(seats))
+	mseats := make([]match.GameSeat, len(seats))
 	players := make([]string, len(seats))
+	setupPlayers := make([]colorfight2.Player, len(seats))
+	info, _ := rulesets.About(colorfight2.Ruleset.ID())
 	for i, st := range seats {
 		players[i] = st.name
+		setupPlayers[i] = colorfight2.Player{UID: i + 1, Name: st.name}
 		if st.p != nil {
-			mseats[i] = match.Seat{Bot: &remoteBot{r: r, g: g, st: st}, Name: st.name, Identity: remoteIdentity}
+			mseats[i] = match.GameSeat{Bot: &remoteBot{r: r, g: g, st: st}, Name: st.name, Identity: remoteIdentity}
 			continue
 		}
-		b, err := bot.Builtin(st.botName)
-		if err != nil {
+		b, ok := info.FindBot(st.botName)
+		if !ok {
 			f.Close()
 			os.Remove(path + ".partial")
-			return fmt.Errorf("server: %w", err)
+			return fmt.Errorf("server: unknown built-in %q", st.botName)
 		}
-		mseats[i] = match.Seat{Bot: &builtinBot{Bot: b, r: r, g: g, st: st}, Name: st.name, Identity: st.botName}
+		mseats[i] = match.GameSeat{Bot: &builtinBot{GamePlayer: match.BuiltinPlayer(b), r: r, g: g, st: st}, Name: st.name, Identity: st.botName}
+	}
+	seed := g.seed
+	setup, err := colorfight2.MarshalSetup(colorfight2.Setup{
+		Config:  colorfight2.Config{Width: colorfight2.DefaultWidth, Height: colorfight2.DefaultHeight, MaxTurn: g.cfg.MaxTurn, MaxPlayer: g.cfg.MaxPlayer},
+		Seed:    &seed,
+		Players: setupPlayers,
+	})
+	if err != nil {
+		f.Close()
+		os.Remove(path + ".partial")
+		return fmt.Errorf("server: %w", err)
 	}
 	g.seats = seats
 	g.phase = phasePlaying
@@ -547,14 +562,15 @@ func (r *room) startLocked(now time.Time) error {
 	g.info = infoJSON(g.cfg, 0, g.id)
 	live := r.s.addGame(GameInfo{ID: g.id, Room: r.id, MaxTurn: g.cfg.MaxTurn, Players: players, Path: path + ".partial"})
 	g.live = live
-	rec := recording.New(live.writer(f), now, r.s.opts.Tool)
+	rec := recording.NewSeam(live.writer(f), now, r.s.opts.Tool)
 	rec.CFRInfo = infoJSON(g.cfg, g.firstCountDown(), g.id)
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
 	g.matchDone = make(chan struct{})
-	cfg := match.Config{
-		Game:     colorfight2.Config{Width: colorfight2.DefaultWidth, Height: colorfight2.DefaultHeight, MaxTurn: g.cfg.MaxTurn, MaxPlayer: g.cfg.MaxPlayer},
+	cfg := match.GameConfig{
+		Ruleset:  colorfight2.Ruleset,
 		Seed:     g.seed,
+		Setup:    setup,
 		Seats:    mseats,
 		Recorder: &tee{r: r, g: g, rec: rec, live: live},
 	}
@@ -563,7 +579,7 @@ func (r *room) startLocked(now time.Time) error {
 	go func() {
 		defer close(g.matchDone)
 		defer cancel()
-		_, err := match.Run(ctx, cfg)
+		_, err := match.RunGame(ctx, cfg)
 		if err == nil {
 			err = live.finish(f, path)
 		} else {
@@ -663,8 +679,9 @@ func (r *room) close() {
 	}
 }
 
-// remoteBot plays a remote player's seat: Commands waits for the round's
-// release and returns the player's pending list.
+// remoteBot plays a remote player's seat: its answer waits for the
+// round's release and is the player's pending list. It is a
+// match.Preparer, so the runner waits for every seat at once.
 type remoteBot struct {
 	r  *room
 	g  *game
@@ -674,59 +691,83 @@ type remoteBot struct {
 func (b *remoteBot) Name() string            { return remoteIdentity }
 func (b *remoteBot) Start(int, uint64) error { return nil }
 func (b *remoteBot) Close() error            { return nil }
-func (b *remoteBot) Commands(f *colorfight2.Frame) ([]string, error) {
+func (b *remoteBot) Commands(g engine.Game, p int) ([]string, error) {
+	return b.Prepare(g, p)()
+}
+
+// Prepare reads nothing of the game (the player read its state from the
+// room) and returns the wait for the round's release.
+func (b *remoteBot) Prepare(engine.Game, int) func() ([]string, error) {
 	b.r.mu.Lock()
 	ch := b.g.release
 	b.r.mu.Unlock()
-	<-ch
-	b.r.mu.Lock()
-	cmds, missed := b.st.snap, b.st.missed
-	b.st.snap = nil
-	b.st.last = cmds
-	b.r.mu.Unlock()
-	if missed != "" {
-		// The pending list (if any, sent for an earlier turn) still
-		// plays; the fault only records that this round had no message.
-		return cmds, errors.New(missed)
+	return func() ([]string, error) {
+		<-ch
+		b.r.mu.Lock()
+		cmds, missed := b.st.snap, b.st.missed
+		b.st.snap = nil
+		b.st.last = cmds
+		b.r.mu.Unlock()
+		if missed != "" {
+			// The pending list (if any, sent for an earlier turn) still
+			// plays; the fault only records that this round had no
+			// message.
+			return cmds, errors.New(missed)
+		}
+		return cmds, nil
 	}
-	return cmds, nil
 }
 
 // builtinBot plays a built-in bot's seat at the room's pace: it answers
-// at once but hands its commands over only when the round is released
-// (timed rooms: every round_time; lock-step: when the remote players are
-// ready — built-ins always are), so a room of built-ins alone keeps the
-// round timing too. It keeps what it answered, for the error messages.
+// at once (Prepare, on the runner's goroutine) but hands its commands
+// over only when the round is released (timed rooms: every round_time;
+// lock-step: when the remote players are ready — built-ins always are),
+// so a room of built-ins alone keeps the round timing too. It keeps what
+// it answered, for the error messages.
 type builtinBot struct {
-	bot.Bot
+	match.GamePlayer
 	r  *room
 	g  *game
 	st *seat
 }
 
-func (b *builtinBot) Commands(f *colorfight2.Frame) ([]string, error) {
+func (b *builtinBot) Commands(g engine.Game, p int) ([]string, error) {
+	return b.Prepare(g, p)()
+}
+
+// Prepare asks the built-in now and returns the wait for the round's
+// release.
+func (b *builtinBot) Prepare(g engine.Game, p int) func() ([]string, error) {
 	b.r.mu.Lock()
 	ch := b.g.release
 	b.r.mu.Unlock()
-	cmds, err := b.Bot.Commands(f)
-	<-ch
-	b.r.mu.Lock()
-	b.st.last = append(b.st.last[:0], cmds...)
-	b.r.mu.Unlock()
-	return cmds, err
+	cmds, err := b.GamePlayer.Commands(g, p)
+	cmds = append([]string(nil), cmds...)
+	return func() ([]string, error) {
+		<-ch
+		b.r.mu.Lock()
+		b.st.last = append(b.st.last[:0], cmds...)
+		b.r.mu.Unlock()
+		return cmds, err
+	}
 }
 
-// tee is the match's Recorder: it writes the .rwd (recording.Recorder
+var (
+	_ match.Preparer = (*remoteBot)(nil)
+	_ match.Preparer = (*builtinBot)(nil)
+)
+
+// tee is the match's recorder: it writes the .rwd (recording.SeamRecorder
 // over the live buffer and the file) and publishes every round to the
 // room's subscribers and to live viewers.
 type tee struct {
 	r    *room
 	g    *game
-	rec  *recording.Recorder
+	rec  *recording.SeamRecorder
 	live *liveGame
 }
 
-func (t *tee) Begin(s match.Setup) error {
+func (t *tee) Begin(s match.GameSetup) error {
 	if err := t.rec.Begin(s); err != nil {
 		return err
 	}
@@ -734,10 +775,15 @@ func (t *tee) Begin(s match.Setup) error {
 	return nil
 }
 
-func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
-	if err := t.rec.Round(cmds, st); err != nil {
+func (t *tee) Round(rd *match.GameRound, eg engine.Game) error {
+	cg, ok := eg.(*colorfight2.Game)
+	if !ok {
+		return fmt.Errorf("server: a %T in a ColorfightII room", eg)
+	}
+	if err := t.rec.Round(rd, eg); err != nil {
 		return err
 	}
+	st := cg.State
 	// The recording has the round before any client hears of it, so a
 	// client that reads the new turn finds it in Recording too.
 	t.live.commit(st.Turn())
@@ -746,7 +792,7 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	now := r.s.clk.Now()
 	g.turn = st.Turn()
 	st.Frame(&g.frame)
-	g.errJSON = appendErrors(g.errJSON[:0:0], &g.frame, g.seats, cmds, st.Errors())
+	g.errJSON = appendErrors(g.errJSON[:0:0], &g.frame, g.seats, cg.Applied(), st.Errors())
 	r.publishLocked(nil)
 	g.lastRound = now
 	r.lastUpdate = now
@@ -764,15 +810,8 @@ func (t *tee) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
 	return nil
 }
 
-// RoundLogs passes the bots' round logs on to the recording
-// (match.RoundLogger), so a tee hides no log a seat's bot keeps. Remote
-// players send no log: the official protocol carries none.
-func (t *tee) RoundLogs(logs [][]byte) error { return t.rec.RoundLogs(logs) }
-
-var _ match.RoundLogger = (*tee)(nil)
-
-func (t *tee) End(st *colorfight2.State) error {
-	return t.rec.End(st)
+func (t *tee) End(g engine.Game) error {
+	return t.rec.End(g)
 }
 
 // appendErrors writes the "error" object: every player's failed commands

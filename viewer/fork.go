@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -104,11 +104,12 @@ type ForkChoice struct {
 // forkChoices lists the built-ins, then Options.ForkBots.
 func (s *Server) forkChoices() []ForkChoice {
 	var out []ForkChoice
-	for _, n := range bot.BuiltinNames() {
-		out = append(out, ForkChoice{ID: n, Bot: n, Label: n + " (built-in)"})
+	info, _ := rulesets.About(rulesets.Default)
+	for _, b := range info.Bots {
+		out = append(out, ForkChoice{ID: b.Name, Bot: b.Name, Label: b.Name + " (built-in)"})
 	}
 	for i, spec := range s.opts.ForkBots {
-		if _, err := bot.Builtin(spec); err == nil {
+		if _, ok := info.FindBot(spec); ok {
 			continue // listed above
 		}
 		if s.opts.NewForkBot == nil {
@@ -136,8 +137,8 @@ func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
 // choice (its built-in, or one of Options.ForkBots), and a seat without
 // one is an error naming it. The seats are started; the caller closes
 // them (Fork.Play does).
-func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.Seat, error) {
-	n := len(fk.Origin.Players)
+func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.GameSeat, error) {
+	n := len(fk.Names)
 	choices := s.forkChoices()
 	if len(picks) != 0 && len(picks) != n {
 		return nil, fmt.Errorf("the game has %d players, %d bots chosen", n, len(picks))
@@ -159,16 +160,20 @@ func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.Seat, error
 		case len(picks) > 0:
 			return nil, fmt.Errorf("seat %d: no bot %q on this server (choose a built-in or a bot the server was started with)", i+1, picks[i])
 		default:
-			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Origin.Players[i].Name))
+			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
 		}
 	}
 	if missing != nil {
 		return nil, fmt.Errorf("choose the bot of seat %s: the replay does not name one this server has", strings.Join(missing, ", "))
 	}
-	var seats []match.Seat
+	info, _ := rulesets.About(fk.Ruleset.ID())
+	var seats []match.GameSeat
 	for i, spec := range specs {
-		b, err := bot.Builtin(spec)
-		if err != nil {
+		var b match.GamePlayer
+		var err error
+		if bi, ok := info.FindBot(spec); ok {
+			b = match.BuiltinPlayer(bi)
+		} else {
 			b, err = s.opts.NewForkBot(spec, i+1)
 		}
 		if err != nil {
@@ -177,7 +182,7 @@ func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.Seat, error
 			}
 			return nil, fmt.Errorf("seat %d: %w", i+1, err)
 		}
-		seats = append(seats, match.Seat{Bot: b, Identity: spec})
+		seats = append(seats, match.GameSeat{Bot: b, Identity: spec})
 	}
 	return seats, nil
 }

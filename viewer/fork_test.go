@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -168,9 +169,11 @@ func TestForkBotsOfServer(t *testing.T) {
 	}
 	defer lib.Close()
 	var started []string
-	newBot := func(spec string, uid int) (bot.Bot, error) {
+	newBot := func(spec string, uid int) (match.GamePlayer, error) {
 		started = append(started, fmt.Sprintf("%d:%s", uid, spec))
-		return bot.Builtin("raider")
+		info, _ := rulesets.About(rulesets.Default)
+		b, _ := info.FindBot("raider")
+		return match.BuiltinPlayer(b), nil
 	}
 	base := serve(t, lib, Options{ForkBots: []string{"turtle", "python3 my.py"}, NewForkBot: newBot})
 	code, body := get(t, base+"/api/fork/bots")

@@ -47,7 +47,7 @@ import (
 
 	"github.com/a-h/templ"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
@@ -109,7 +109,7 @@ type Options struct {
 	// list, never by a command of its own. NewForkBot starts one for seat
 	// uid (nil: only ForkBots that are built-in names can play).
 	ForkBots   []string
-	NewForkBot func(spec string, uid int) (bot.Bot, error)
+	NewForkBot func(spec string, uid int) (match.GamePlayer, error)
 	// OpenStream, when set, opens a file of the library as a generic
 	// frame stream (a reader of any game's files); the stream owns f
 	// (its Close closes f), and on an error the server closes f. The

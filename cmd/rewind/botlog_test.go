@@ -11,7 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
@@ -178,19 +179,23 @@ func TestBotLogsThroughCLI(t *testing.T) {
 }
 
 // TestWrappersKeepOptionalInterfaces: the seat an external --bot gets
-// (watchedBot around subprocess.Bot) still keeps round logs, for play,
-// tournament and fork alike (they all seat it through newSeatLog).
+// (watchedPlayer around subprocess.Player) still keeps round logs and is
+// waited for in parallel, for play, tournament and fork alike (they all
+// seat it through watchedSeat).
 func TestWrappersKeepOptionalInterfaces(t *testing.T) {
-	opts := &playOptions{out: filepath.Join(t.TempDir(), "g.rwd"), deadline: time.Second, turns: 200}
-	seat, err := newSeatLog("python3 nobot.py", 1, opts, "")
+	opts := &playOptions{game: rulesets.Default, out: filepath.Join(t.TempDir(), "g.rwd"), deadline: time.Second, turns: 200}
+	seat, wb, err := watchedSeat("python3 nobot.py", 0, opts, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer seat.Bot.Close()
-	if _, ok := seat.Bot.(bot.Logger); !ok {
-		t.Errorf("an external seat's bot (%T) hides bot.Logger", seat.Bot)
+	if _, ok := seat.Bot.(match.Logger); !ok {
+		t.Errorf("an external seat's bot (%T) hides match.Logger", seat.Bot)
 	}
-	if _, ok := seat.Bot.(*watchedBot); !ok {
+	if _, ok := seat.Bot.(match.Preparer); !ok {
+		t.Errorf("an external seat's bot (%T) hides match.Preparer", seat.Bot)
+	}
+	if _, ok := seat.Bot.(*watchedPlayer); !ok || wb == nil {
 		t.Errorf("an external seat's bot is %T, not watched", seat.Bot)
 	}
 }

@@ -9,30 +9,14 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 )
 
-// externalSeat starts an external bot for --bot spec; its stderr goes to
+// botLogPath is where the stderr of the external bot of seat uid goes:
 // LOGDIR/NAME.bot-<uid>.stderr.log, where LOGDIR defaults to the replay's
 // directory and NAME is logName, or else the replay's base name (without
-// either, LOGDIR/bot-<uid>.stderr.log).
-func externalSeat(spec string, uid int, opts *playOptions, logName string) (match.Seat, error) {
-	log, err := botLogPath(uid, opts, logName)
-	if err != nil {
-		return match.Seat{}, err
-	}
-	b, err := bot.NewSubprocess(spec, subprocess.Options{Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
-	if err != nil {
-		return match.Seat{}, fmt.Errorf("--bot %q: %w", spec, err)
-	}
-	return match.Seat{Bot: &watchedBot{Bot: b, watch: &watch{spec: spec, log: log}}, Identity: spec, Name: fmt.Sprintf("%d_%s", uid, shortName(spec))}, nil
-}
-
-// botLogPath is where the stderr of the external bot of seat uid goes (see
-// externalSeat); it makes the directory.
+// either, LOGDIR/bot-<uid>.stderr.log). It makes the directory.
 func botLogPath(uid int, opts *playOptions, logName string) (string, error) {
 	dir := opts.logDir
 	if dir == "" {
@@ -115,35 +99,6 @@ func (w *watchedPlayer) Commands(g engine.Game, p int) ([]string, error) {
 func (w *watchedPlayer) Prepare(g engine.Game, p int) func() ([]string, error) {
 	wait := w.Player.Prepare(g, p)
 	return func() ([]string, error) { return w.answer(wait()) }
-}
-
-// watchedBot is an external bot of a match played by match.Run (a fork),
-// watched (watch).
-//
-// It implements every optional interface of bot.Bot (bot.Logger) by
-// passing it on; a new optional interface must be passed on here too
-// (TestWrappersKeepOptionalInterfaces).
-type watchedBot struct {
-	bot.Bot
-	*watch
-}
-
-func (w *watchedBot) Start(uid int, seed uint64) error { return w.started(w.Bot.Start(uid, seed)) }
-
-var _ bot.Logger = (*watchedBot)(nil)
-
-func (w *watchedBot) Commands(f *colorfight2.Frame) ([]string, error) {
-	return w.answer(w.Bot.Commands(f))
-}
-
-// RoundLog passes on the wrapped bot's round log (bot.Logger): a wrapper
-// that embeds bot.Bot would otherwise hide it, and the replay would keep
-// no logs. nil when the wrapped bot keeps none.
-func (w *watchedBot) RoundLog() []byte {
-	if l, ok := w.Bot.(bot.Logger); ok {
-		return l.RoundLog()
-	}
-	return nil
 }
 
 // diedUnanswered reports whether the bot is gone without ever answering.

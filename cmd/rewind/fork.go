@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -42,7 +42,7 @@ from turn N; fork prints the commands it runs). --bot UID=NAME|COMMAND
 replaces seat UID's bot (repeat for several seats); --bot NAME|COMMAND given
 once per player replaces them all, in uid order. A seat whose bot the parent
 does not name (an official .cfr, a player on the official client) needs a
---bot for it, or --fill BUILTIN (one of ` + strings.Join(bot.BuiltinNames(), ", ") + `).`,
+--bot for it, or --fill BUILTIN (one of ` + strings.Join(defaultBotNames(), ", ") + `).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -73,10 +73,11 @@ does not name (an official .cfr, a player on the official client) needs a
 // for it (UID=SPEC, or all seats in uid order), else the bot the parent
 // records for it, else fill; a seat with none is an error naming it.
 func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
-	n := len(fk.Origin.Players)
+	n := len(fk.Names)
+	info, _ := rulesets.About(fk.Ruleset.ID())
 	if fill != "" {
-		if _, err := bot.Builtin(fill); err != nil {
-			return nil, fmt.Errorf("--fill: %w", err)
+		if _, ok := info.FindBot(fill); !ok {
+			return nil, fmt.Errorf("--fill: unknown built-in %q (valid: %s)", fill, strings.Join(botNames(info), ", "))
 		}
 	}
 	specs := make([]string, n)
@@ -116,12 +117,12 @@ func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
 		} else if fill != "" {
 			specs[i] = fill
 		} else {
-			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Origin.Players[i].Name))
+			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
 		}
 	}
 	if missing != nil {
 		return nil, fmt.Errorf("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
-			strings.Join(missing, ", "), strings.Join(bot.BuiltinNames(), ", "))
+			strings.Join(missing, ", "), strings.Join(botNames(info), ", "))
 	}
 	return specs, nil
 }
@@ -142,7 +143,7 @@ func seatSpec(v string) (uid int, spec string, ok bool) {
 	return uid, strings.TrimSpace(rest), true
 }
 
-func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
+func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) {
 	data, err := readReplayFile(opts.in)
 	if err != nil {
 		return nil, err
@@ -158,20 +159,21 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	info, _ := rulesets.About(fk.Ruleset.ID())
 	for i, s := range specs {
-		if _, err := bot.Builtin(s); err != nil && s == fk.Bots[i] {
-			fmt.Fprintf(opts.play.stdout, "seat %d (%s) plays on with the command the replay records: %s\n", i+1, fk.Origin.Players[i].Name, s)
+		if _, ok := info.FindBot(s); !ok && s == fk.Bots[i] {
+			fmt.Fprintf(opts.play.stdout, "seat %d (%s) plays on with the command the replay records: %s\n", i+1, fk.Names[i], s)
 		}
 	}
-	opts.play.turns = fk.Origin.Game.MaxTurn
-	var seats []match.Seat
+	opts.play.game, opts.play.turns = fk.Ruleset.ID(), fk.MaxTurns
+	var seats []match.GameSeat
 	closeAll := func() {
 		for _, s := range seats {
 			s.Bot.Close()
 		}
 	}
 	for i, s := range specs {
-		seat, err := newSeat(s, i+1, &opts.play)
+		seat, _, err := watchedSeat(s, i, &opts.play, "")
 		if err != nil {
 			closeAll()
 			return nil, err
@@ -181,7 +183,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		}
 		seats = append(seats, seat)
 	}
-	var res *match.Result
+	var res *match.SeamResult
 	err = writeOutput(opts.play.out, opts.force, func(w io.Writer) error {
 		var err error
 		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})
@@ -191,8 +193,15 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		closeAll()
 		return nil, err
 	}
-	printRanking(opts.play.stdout, res)
+	printSeamRanking(opts.play.stdout, res)
 	abs, _ := filepath.Abs(opts.play.out)
 	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil
+}
+
+// defaultBotNames lists the built-ins of the default game, the one fork
+// plays on.
+func defaultBotNames() []string {
+	info, _ := rulesets.About(rulesets.Default)
+	return botNames(info)
 }

@@ -16,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -95,22 +94,22 @@ finished at the last whole round.`,
 // what its external bots' faults were), not runPlaySeam's.
 func ownTable(game string) bool { return game == "" || game == rulesets.Default }
 
-// newSeat makes the seat for one --bot value of a match played on from
-// another (match.Run: rewind fork).
-func newSeat(spec string, uid int, opts *playOptions) (match.Seat, error) {
-	return newSeatLog(spec, uid, opts, "")
-}
-
-// newSeatLog is newSeat with the name an external bot's stderr log starts
-// with (see externalSeat).
-func newSeatLog(spec string, uid int, opts *playOptions, logName string) (match.Seat, error) {
-	if b, err := bot.Builtin(spec); err == nil {
-		return match.Seat{Bot: b}, nil
+// watchedSeat makes the seat for one --bot value of opts.game
+// (newSeamSeat) for player (0-based); an external bot is watched, and its
+// watch returned (nil for a built-in).
+func watchedSeat(spec string, player int, opts *playOptions, logName string) (match.GameSeat, *watch, error) {
+	seat, err := newSeamSeat(spec, player, opts, logName)
+	if err != nil {
+		return seat, nil, err
 	}
-	if err := checkBotSpec(spec, bot.BuiltinNames()); err != nil {
-		return match.Seat{}, err
+	p, ok := seat.Bot.(*subprocess.Player)
+	if !ok {
+		return seat, nil, nil
 	}
-	return externalSeat(spec, uid, opts, logName)
+	log, _ := botLogPath(player+1, opts, logName) // made by newSeamSeat
+	wb := &watch{spec: spec, log: log}
+	seat.Bot = &watchedPlayer{Player: p, watch: wb}
+	return seat, wb, nil
 }
 
 // checkBotSpec checks a --bot value that is not one of builtins: it must
@@ -177,18 +176,12 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 	var seats []match.GameSeat
 	var watched []*watch // external bots, by seat
 	for i, s := range specs {
-		seat, err := newSeamSeat(s, i, opts, "")
+		seat, wb, err := watchedSeat(s, i, opts, "")
 		if err != nil {
 			for _, st := range seats {
 				st.Bot.Close()
 			}
 			return nil, err
-		}
-		var wb *watch
-		if p, ok := seat.Bot.(*subprocess.Player); ok {
-			log, _ := botLogPath(i+1, opts, "") // made by newSeamSeat
-			wb = &watch{spec: s, log: log}
-			seat.Bot = &watchedPlayer{Player: p, watch: wb}
 		}
 		seats = append(seats, seat)
 		watched = append(watched, wb)
@@ -370,18 +363,6 @@ func printSeamRanking(w io.Writer, res *match.SeamResult) {
 	for r, pl := range res.Ranking {
 		p := res.Players[pl]
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, pl+1, p.Name, p.Identity, value(p, "gold"), value(p, "cells"), p.Errors, p.Faults)
-	}
-	tw.Flush()
-}
-
-// printRanking prints a match.Run's table (rewind fork), as
-// printSeamRanking.
-func printRanking(w io.Writer, res *match.Result) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tuid\tplayer\tbot\tgold\tcells\terrors\tfaults")
-	for r, uid := range res.Ranking {
-		p := res.Players[uid-1]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, p.UID, p.Name, p.Identity, p.Gold, p.Cells, p.Errors, p.Faults)
 	}
 	tw.Flush()
 }

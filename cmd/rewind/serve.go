@@ -16,7 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/viewer"
 	"github.com/rewind-game/rewind/viewer/index"
@@ -184,11 +185,12 @@ type forkBotStarter struct{ logDir string }
 // returns the starter of the external ones (nil when there are none).
 func serveForkBots(specs []string) (*forkBotStarter, error) {
 	external := false
+	info, _ := rulesets.About(rulesets.Default)
 	for _, s := range specs {
-		if _, err := bot.Builtin(s); err == nil {
+		if _, ok := info.FindBot(s); ok {
 			continue
 		}
-		if err := checkBotSpec(s, bot.BuiltinNames()); err != nil {
+		if err := checkBotSpec(s, botNames(info)); err != nil {
 			return nil, err
 		}
 		external = true
@@ -203,8 +205,11 @@ func serveForkBots(specs []string) (*forkBotStarter, error) {
 	return &forkBotStarter{logDir: dir}, nil
 }
 
-func (f *forkBotStarter) newBot(spec string, uid int) (bot.Bot, error) {
-	seat, err := newSeatLog(spec, uid, &playOptions{deadline: time.Second, logDir: f.logDir}, "fork-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+// newBot starts the external bot spec for seat uid of a fork of the
+// default game.
+func (f *forkBotStarter) newBot(spec string, uid int) (match.GamePlayer, error) {
+	opts := &playOptions{game: rulesets.Default, deadline: time.Second, logDir: f.logDir}
+	seat, _, err := watchedSeat(spec, uid-1, opts, "fork-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	if err != nil {
 		return nil, err
 	}

@@ -268,8 +268,14 @@ type CommandError struct {
 }
 
 // String returns the command in its official text form ("a 3 4 120",
-// "b 3 4 g", "u 3 4"); a CmdInvalid command returns its raw text. A build
-// with an unknown letter is written with "?" as its letter.
+// "b 3 4 g", "u 3 4"), which ParseCommand parses back to c. A build with
+// an unknown letter is written with "?" as its letter. A CmdInvalid
+// command returns its raw text when that parses back to its error code
+// (always, for a command ParseCommand returned); when it does not (a
+// recording kept only part of the text, or none) it returns the shortest
+// text of that code (malformedText), so that playing String's text
+// rejects the command with the same code. A bot fault (ErrBotFault),
+// which no text gives, returns its raw text.
 func (c Command) String() string {
 	switch c.Kind {
 	case CmdAttack:
@@ -283,5 +289,20 @@ func (c Command) String() string {
 	case CmdUpgrade:
 		return "u " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y)
 	}
+	if c.Err == ErrBotFault || ParseCommand(c.Raw).Err == c.Err {
+		return c.Raw
+	}
+	if t, ok := malformedText[c.Err]; ok {
+		return t
+	}
 	return c.Raw
+}
+
+// malformedText is the shortest text ParseCommand rejects with each
+// parse error code.
+var malformedText = map[ErrCode]string{
+	ErrEmpty:          "",
+	ErrUnknownCommand: "?",
+	ErrTooFewFields:   "a",
+	ErrBadInteger:     "u ? ?",
 }

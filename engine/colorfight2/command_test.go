@@ -114,3 +114,33 @@ func TestCommandStringRoundTrips(t *testing.T) {
 		t.Errorf("unknown building letter: got %q", got)
 	}
 }
+
+// FuzzCommandText: every command plays back from its text. A parsed
+// command's String parses back to it; a malformed command whose recorded
+// text was cut to n bytes (or lost) still has a String that ParseCommand
+// rejects with its code, and that is its raw text whenever that text
+// still gives the code.
+func FuzzCommandText(f *testing.F) {
+	for _, s := range []string{"a 3 4 120", "b 1 2 z", "u 1 2", "", "  ", "a 0 0", "a one two three", "x 1 2 3", "a 1 2 0_0_", "\u2028"} {
+		f.Add(s, uint16(0))
+		f.Add(s, uint16(3))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint16) {
+		c := ParseCommand(s)
+		if again := ParseCommand(c.String()); again != c {
+			t.Fatalf("%q: ParseCommand(String()) = %+v, want %+v", s, again, c)
+		}
+		if c.Kind != CmdInvalid {
+			return
+		}
+		cut := c
+		cut.Raw = s[:min(int(n), len(s))]
+		got := ParseCommand(cut.String())
+		if got.Kind != CmdInvalid || got.Err != c.Err {
+			t.Fatalf("%q cut to %q: String %q parses to %v, want %v", s, cut.Raw, cut.String(), got.Err, c.Err)
+		}
+		if ParseCommand(cut.Raw).Err == c.Err && cut.String() != cut.Raw {
+			t.Fatalf("%q: String %q, not its raw text", cut.Raw, cut.String())
+		}
+	})
+}

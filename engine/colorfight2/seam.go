@@ -75,6 +75,9 @@ type Game struct {
 	frameTurn int
 	// played: cmds hold the commands of the last round (not round 0 -> 1).
 	played bool
+	// setup is what the game started from (NewFromSetup), nil when its
+	// seed gives it.
+	setup []byte
 }
 
 var _ engine.Game = (*Game)(nil)

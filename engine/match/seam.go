@@ -111,6 +111,15 @@ type GameConfig struct {
 	Recorder GameRecorder
 	// Progress, if set, is called after every round with the turn reached.
 	Progress func(turn int)
+	// Prefix, when set, are the first rounds of the game as another
+	// recording played them (a game played on from it: Setup its
+	// beginning): Prefix[t] takes the game from turn t to t+1 with its
+	// Commands, its Faults (reported to the game with their FaultText
+	// before the round) and its bots' Logs, and is recorded with them
+	// (Active is the game's). RunGame plays them, whatever ctx says,
+	// before it asks any bot; their faults are not counted as the seats'.
+	// Rounds an engine.Idler game plays idle take nothing from theirs.
+	Prefix []GameRound
 }
 
 // GameSetup is what a GameRecorder learns before the first round.
@@ -250,9 +259,17 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	if s, ok := g.(engine.SetupSaver); ok {
 		setup.Setup = s.Setup()
 	}
+	if len(cfg.Prefix) > g.MaxTurns() {
+		return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.Prefix), g.MaxTurns())
+	}
 	for i, p := range res.Players {
 		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
+			setup.Logs = true
+		}
+	}
+	for k := range cfg.Prefix {
+		if len(cfg.Prefix[k].Logs) > 0 {
 			setup.Logs = true
 		}
 	}
@@ -277,13 +294,20 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	idler, _ := g.(engine.Idler)
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
-	for !g.Over() {
+	for played := 0; !g.Over(); played++ {
+		r.Active = engine.Active(g)
+		idle := idler != nil && idler.Idle()
+		if played < len(cfg.Prefix) {
+			replayRound(g, &r, &cfg.Prefix[played], idle)
+			if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if ctx.Err() != nil {
 			res.Interrupted = true
 			break
 		}
-		r.Active = engine.Active(g)
-		idle := idler != nil && idler.Idle()
 		if !idle {
 			askSeam(cfg.Seats, g, r.Active, answers, startErr)
 		}
@@ -316,18 +340,8 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 		if !some {
 			clear(r.Logs)
 		}
-		for _, e := range g.Round(r.Commands) {
-			if e.Player >= 0 && e.Player < n {
-				res.Players[e.Player].Errors++
-			}
-		}
-		if w != nil {
-			if err := w.Round(&r, g); err != nil {
-				return nil, fmt.Errorf("match: recording: %w", err)
-			}
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(g.Turn())
+		if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
+			return nil, err
 		}
 	}
 	if w != nil {
@@ -343,6 +357,55 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	}
 	res.Turn, res.Ranking, res.Hash = g.Turn(), g.Ranking(), g.Hash()
 	return res, nil
+}
+
+// playRound plays round r (its faults already reported), counts the
+// commands g rejected as their players' errors, records the round and
+// reports the turn reached.
+func playRound(g engine.Game, r *GameRound, res *SeamResult, w GameRecorder, progress func(int)) error {
+	for _, e := range g.Round(r.Commands) {
+		if e.Player >= 0 && e.Player < len(res.Players) {
+			res.Players[e.Player].Errors++
+		}
+	}
+	if w != nil {
+		if err := w.Round(r, g); err != nil {
+			return fmt.Errorf("match: recording: %w", err)
+		}
+	}
+	if progress != nil {
+		progress(g.Turn())
+	}
+	return nil
+}
+
+// replayRound makes r round p of a GameConfig's Prefix, reporting its
+// faults to g; an idle round keeps nothing of it.
+func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
+	some := false
+	for i := range r.Commands {
+		r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
+		if idle {
+			continue
+		}
+		if i < len(p.Commands) {
+			r.Commands[i] = append(r.Commands[i], p.Commands[i]...)
+		}
+		if i < len(p.Faults) && p.Faults[i] != 0 {
+			r.Faults[i] = p.Faults[i]
+			if i < len(p.FaultText) {
+				r.FaultText[i] = p.FaultText[i]
+			}
+			g.Fault(i, r.Faults[i], r.FaultText[i])
+		}
+		if i < len(p.Logs) {
+			r.Logs[i] = p.Logs[i]
+			some = some || len(r.Logs[i]) > 0
+		}
+	}
+	if !some {
+		clear(r.Logs)
+	}
 }
 
 // out reports whether player p has left g for good (engine.Retirer).

@@ -24,6 +24,16 @@ type SeamRecorder struct {
 	tool    string
 	tw      replay.GameWriter
 	round   replay.TextRound
+	// Parent, when set, goes into the header: the game this one plays on
+	// from.
+	Parent *replay.Parent
+	// CFRInfo, when set, goes into the header (a fork of an official game
+	// keeps its info object).
+	CFRInfo []byte
+	// Verified and Ranking, when set, are the players' ratings (player
+	// order) for the header.
+	Verified []bool
+	Ranking  []string
 }
 
 var _ match.GameRecorder = (*SeamRecorder)(nil)
@@ -51,7 +61,7 @@ func SeamHeader(s match.GameSetup, created time.Time, tool string) (replay.Heade
 	return h, nil
 }
 
-// Begin writes the header.
+// Begin writes the header, with the provenance and ratings set on r.
 func (r *SeamRecorder) Begin(s match.GameSetup) error {
 	if r.tw != nil {
 		return errors.New("recording: Begin called twice")
@@ -59,6 +69,15 @@ func (r *SeamRecorder) Begin(s match.GameSetup) error {
 	h, err := SeamHeader(s, r.created, r.tool)
 	if err != nil {
 		return err
+	}
+	h.Parent, h.CFRInfo = r.Parent, r.CFRInfo
+	for i := range h.Players {
+		if i < len(r.Verified) {
+			h.Players[i].Verified = r.Verified[i]
+		}
+		if i < len(r.Ranking) {
+			h.Players[i].Ranking = r.Ranking[i]
+		}
 	}
 	tw, err := replay.NewGameWriter(r.w, h)
 	if err != nil {

@@ -189,7 +189,7 @@ func TestForkTurnBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fk.Origin.Rounds) != 50 || fk.Parent.Turn != 50 || fk.Parent.Source != "c06.cfr" {
-		t.Errorf("fork at 50: %d rounds, parent %+v", len(fk.Origin.Rounds), fk.Parent)
+	if len(fk.Prefix) != 50 || fk.Parent.Turn != 50 || fk.Parent.Source != "c06.cfr" {
+		t.Errorf("fork at 50: %d rounds, parent %+v", len(fk.Prefix), fk.Parent)
 	}
 }

@@ -1,0 +1,130 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+)
+
+// keepRounds is a GameRecorder that keeps a copy of every round and the
+// game's hash after it.
+type keepRounds struct {
+	setup  GameSetup
+	rounds []GameRound
+	hashes []uint64
+}
+
+func (k *keepRounds) Begin(s GameSetup) error { k.setup = s; k.setup.Game = nil; return nil }
+func (k *keepRounds) End(engine.Game) error   { return nil }
+func (k *keepRounds) Round(r *GameRound, g engine.Game) error {
+	c := GameRound{Active: r.Active, Faults: slices.Clone(r.Faults), FaultText: slices.Clone(r.FaultText)}
+	for _, l := range r.Commands {
+		c.Commands = append(c.Commands, slices.Clone(l))
+	}
+	for _, l := range r.Logs {
+		c.Logs = append(c.Logs, slices.Clone(l))
+	}
+	k.rounds = append(k.rounds, c)
+	k.hashes = append(k.hashes, g.Hash())
+	return nil
+}
+
+// quirky plays a built-in, logs every round it is asked, sends a
+// malformed command and fails to answer every third turn.
+type quirky struct {
+	GamePlayer
+	asked []int // the turns it was asked for
+	log   []byte
+}
+
+func (q *quirky) Commands(g engine.Game, p int) ([]string, error) {
+	q.asked = append(q.asked, g.Turn())
+	q.log = []byte("turn " + string(rune('a'+g.Turn()%26)))
+	if g.Turn()%3 == 0 {
+		return nil, errors.New("no answer")
+	}
+	cmds, err := q.GamePlayer.Commands(g, p)
+	return append(cmds, "zz top"), err
+}
+
+func (q *quirky) RoundLog() []byte { return q.log }
+
+// TestPrefixReplaysRounds: a match given another's first rounds as its
+// Prefix plays and records them as they were — commands, faults with
+// their text, bot logs, and the same game after each — and only then
+// asks its own bots, in ColorfightII and in Monad (whose faults retire
+// a player).
+func TestPrefixReplaysRounds(t *testing.T) {
+	for _, id := range []string{"colorfight2", "monad"} {
+		t.Run(id, func(t *testing.T) {
+			rs, _ := rulesets.Get(id)
+			info, _ := rulesets.About(id)
+			seat := func(i int, quirks bool) GameSeat {
+				b := BuiltinPlayer(info.Bots[i%len(info.Bots)])
+				if quirks {
+					return GameSeat{Bot: &quirky{GamePlayer: b}}
+				}
+				return GameSeat{Bot: b}
+			}
+			parent := &keepRounds{}
+			if _, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 30,
+				Seats: []GameSeat{seat(0, true), seat(1, false), seat(2, false)}, Recorder: parent}); err != nil {
+				t.Fatal(err)
+			}
+			const k = 12
+			child := &keepRounds{}
+			late := &quirky{GamePlayer: BuiltinPlayer(info.Bots[1])}
+			res, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 30, Prefix: parent.rounds[:k],
+				Seats: []GameSeat{seat(2, false), {Bot: late}, seat(0, false)}, Recorder: child})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !child.setup.Logs {
+				t.Error("the setup does not say the prefix keeps logs")
+			}
+			if !slices.Equal(child.hashes[:k], parent.hashes[:k]) {
+				t.Fatalf("the replayed rounds do not give the parent's games")
+			}
+			faults, logs := 0, 0
+			for i := 0; i < k; i++ {
+				p, c := parent.rounds[i], child.rounds[i]
+				if !slices.EqualFunc(p.Commands, c.Commands, slices.Equal) || !slices.Equal(p.Faults, c.Faults) ||
+					!slices.Equal(p.FaultText, c.FaultText) || !slices.EqualFunc(p.Logs, c.Logs, slices.Equal) {
+					t.Fatalf("round %d recorded as %+v, the parent's was %+v", i, c, p)
+				}
+				if slices.ContainsFunc(p.Faults, func(f engine.Fault) bool { return f != 0 }) {
+					faults++
+				}
+				if len(p.Logs) > 0 {
+					logs++
+				}
+			}
+			if faults == 0 || logs == 0 {
+				t.Fatalf("the prefix has %d rounds with faults and %d with logs: the test proves nothing", faults, logs)
+			}
+			if len(late.asked) == 0 || late.asked[0] != k {
+				t.Errorf("a seat's bot was first asked at turn %v, want %d", late.asked, k)
+			}
+			for _, p := range res.Players {
+				if p.Faults != 0 && p.Player != 1 {
+					t.Errorf("player %d counts %d faults of the prefix", p.Player, p.Faults)
+				}
+			}
+		})
+	}
+}
+
+// TestPrefixLongerThanGame: a prefix longer than the game is refused.
+func TestPrefixLongerThanGame(t *testing.T) {
+	rs, _ := rulesets.Get("colorfight2")
+	info, _ := rulesets.About("colorfight2")
+	_, err := RunGame(context.Background(), GameConfig{Ruleset: rs, MaxTurns: 3, Prefix: make([]GameRound, 4),
+		Seats: []GameSeat{{Bot: BuiltinPlayer(info.Bots[0])}, {Bot: BuiltinPlayer(info.Bots[1])}}})
+	if err == nil {
+		t.Fatal("no error")
+	}
+}
