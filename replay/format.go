@@ -176,7 +176,7 @@ type Header struct {
 	Setup    []byte
 	// Logs is set when the file may hold the bots' round logs (log
 	// records, Round.Logs or TextRound.Logs): a recording of any
-	// game whose bots keep logs (bot.Logger). The file is then format version VersionLogs; the
+	// game whose bots keep logs (match.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
 }

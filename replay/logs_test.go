@@ -12,24 +12,26 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/recording"
 )
 
-// loggingBot is a built-in that keeps a round log (bot.Logger): what log
-// says for the frame's turn.
+// loggingBot is a built-in that keeps a round log (match.Logger): what
+// log says for the game's turn.
 type loggingBot struct {
-	bot.Bot
+	match.GamePlayer
 	log  func(turn int) []byte
 	last []byte
 }
 
-func (b *loggingBot) Commands(f *colorfight2.Frame) ([]string, error) {
-	b.last = b.log(f.Turn)
-	return b.Bot.Commands(f)
+func (b *loggingBot) Commands(g engine.Game, p int) ([]string, error) {
+	b.last = b.log(g.Turn())
+	return b.GamePlayer.Commands(g, p)
 }
 
 func (b *loggingBot) RoundLog() []byte { return b.last }
@@ -50,21 +52,21 @@ func testLog(uid, t int) []byte {
 // loggedGame records a game of turns rounds between two built-ins, with
 // round logs (testLog) when logs is set; the commands are the same either
 // way.
-func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.Result) {
+func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.SeamResult) {
 	tb.Helper()
-	var seats []match.Seat
+	var seats []match.GameSeat
 	for uid, n := range []string{"greedy", "raider"} {
-		b, _ := bot.Builtin(n)
+		bi, _ := rulesets.Info{Bots: bot.Builtins}.FindBot(n)
+		b := match.BuiltinPlayer(bi)
 		if logs {
 			uid := uid + 1
-			b = &loggingBot{Bot: b, log: func(t int) []byte { return testLog(uid, t) }}
+			b = &loggingBot{GamePlayer: b, log: func(t int) []byte { return testLog(uid, t) }}
 		}
-		seats = append(seats, match.Seat{Bot: b, Identity: n})
+		seats = append(seats, match.GameSeat{Bot: b, Identity: n})
 	}
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 5, Seats: seats, Recorder: recording.New(&buf, created, "rewind test")}
-	cfg.Game.MaxTurn = turns
-	res, err := match.Run(context.Background(), cfg)
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: recording.NewSeam(&buf, created, "rewind test")}
+	res, err := match.RunGame(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -11,8 +10,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -23,10 +21,10 @@ import (
 // and sends nothing otherwise.
 type stalling struct{ n int }
 
-func (s *stalling) Name() string                     { return "stalling" }
-func (s *stalling) Start(uid int, seed uint64) error { return nil }
-func (s *stalling) Close() error                     { return nil }
-func (s *stalling) Commands(f *colorfight2.Frame) ([]string, error) {
+func (s *stalling) Name() string            { return "stalling" }
+func (s *stalling) Start(int, uint64) error { return nil }
+func (s *stalling) Close() error            { return nil }
+func (s *stalling) Commands(engine.Game, int) ([]string, error) {
 	s.n++
 	if (s.n >= 10 && s.n <= 12) || s.n >= 30 {
 		return nil, errors.New("bot: timeout: no answer within 1s")
@@ -41,14 +39,9 @@ func (s *stalling) Commands(f *colorfight2.Frame) ([]string, error) {
 // on the scrubber, in a game with a bot that stops answering and in c03.
 func TestBrowserEventKinds(t *testing.T) {
 	dir := t.TempDir()
-	greedy, _ := bot.Builtin("greedy")
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 2, Seats: []match.Seat{{Bot: greedy, Name: "greedy"}, {Bot: &stalling{}, Name: "stalling"}},
-		Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
-	cfg.Game.MaxTurn = 60
-	if _, err := match.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	playCF2(t, 2, 60, recording.NewSeam(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"),
+		cf2Seat(t, "greedy", "greedy"), match.GameSeat{Bot: &stalling{}, Name: "stalling"})
 	write(t, filepath.Join(dir, "faults.rwd"), buf.Bytes())
 	write(t, filepath.Join(dir, "c03.rwd"), vectorRWD(t, "c03"))
 	lib, err := OpenLibrary(dir)

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/conform"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -46,17 +46,32 @@ func vectorRWD(tb testing.TB, name string) []byte {
 	return buf.Bytes()
 }
 
+// cf2Seat seats ColorfightII's built-in called bot as the player called
+// name ("": RunGame's default).
+func cf2Seat(tb testing.TB, bot, name string) match.GameSeat {
+	tb.Helper()
+	info, _ := rulesets.About("colorfight2")
+	b, ok := info.FindBot(bot)
+	if !ok {
+		tb.Fatalf("no built-in %q", bot)
+	}
+	return match.GameSeat{Bot: match.BuiltinPlayer(b), Name: name}
+}
+
+// playCF2 plays a ColorfightII match of turns rounds through RunGame,
+// recorded by rec.
+func playCF2(tb testing.TB, seed uint64, turns int, rec match.GameRecorder, seats ...match.GameSeat) {
+	tb.Helper()
+	if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: seats, Recorder: rec}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // hostileRWD is a short match whose players have hostile names.
 func hostileRWD(tb testing.TB) []byte {
 	tb.Helper()
-	g, _ := bot.Builtin("greedy")
-	r, _ := bot.Builtin("random")
 	var buf bytes.Buffer
-	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: 60}, Seed: 1,
-		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: hostile2}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	playCF2(tb, 1, 60, recording.NewSeam(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", hostile), cf2Seat(tb, "random", hostile2))
 	return buf.Bytes()
 }
 

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -21,17 +20,12 @@ import (
 func layoutReplay(tb testing.TB) []byte {
 	tb.Helper()
 	names := bot.BuiltinNames()
-	var seats []match.Seat
+	var seats []match.GameSeat
 	for i := range 8 {
-		b, _ := bot.Builtin(names[i%len(names)])
-		seats = append(seats, match.Seat{Bot: b, Name: fmt.Sprintf("PLEASE_LEAVE_%d", 60+i)})
+		seats = append(seats, cf2Seat(tb, names[i%len(names)], fmt.Sprintf("PLEASE_LEAVE_%d", 60+i)))
 	}
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 11, Seats: seats, Recorder: recording.New(&buf, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC), "rewind test")}
-	cfg.Game.MaxTurn = 500
-	if _, err := match.Run(context.Background(), cfg); err != nil {
-		tb.Fatal(err)
-	}
+	playCF2(tb, 11, 500, recording.NewSeam(&buf, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC), "rewind test"), seats...)
 	return buf.Bytes()
 }
 

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/recording"
 	"github.com/rewind-game/rewind/replay/source"
@@ -170,14 +167,8 @@ func TestLoadTextBudget(t *testing.T) {
 // matchRWD records a short match of the built-in bots.
 func matchRWD(tb testing.TB, rounds int, seed uint64) []byte {
 	tb.Helper()
-	g, _ := bot.Builtin("greedy")
-	r, _ := bot.Builtin("random")
 	var buf bytes.Buffer
-	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: rounds}, Seed: seed,
-		Seats: []match.Seat{{Bot: g, Name: "greedy"}, {Bot: r, Name: "random"}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	playCF2(tb, seed, rounds, recording.NewSeam(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", "greedy"), cf2Seat(tb, "random", "random"))
 	return buf.Bytes()
 }
 

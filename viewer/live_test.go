@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -44,7 +44,7 @@ type fakeGame struct {
 	changed chan struct{}
 
 	buf   bytes.Buffer // the recording; written by the match only
-	rec   *recording.Recorder
+	rec   *recording.SeamRecorder
 	step  chan struct{}
 	once  sync.Once
 	ended chan struct{}
@@ -72,9 +72,9 @@ func (f *fakeLive) LiveReplay(id string) ([]byte, LiveGame, <-chan struct{}, err
 	return nil, LiveGame{}, nil, fmt.Errorf("no game %q", id)
 }
 
-// Begin, Round and End make fakeGame a match.Recorder: each round waits
-// for a step of the test, then is recorded and published.
-func (g *fakeGame) Begin(s match.Setup) error {
+// Begin, Round and End make fakeGame a match.GameRecorder: each round
+// waits for a step of the test, then is recorded and published.
+func (g *fakeGame) Begin(s match.GameSetup) error {
 	if err := g.rec.Begin(s); err != nil {
 		return err
 	}
@@ -87,20 +87,20 @@ func (g *fakeGame) Begin(s match.Setup) error {
 	return nil
 }
 
-func (g *fakeGame) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
+func (g *fakeGame) Round(r *match.GameRound, eg engine.Game) error {
 	<-g.step
-	if err := g.rec.Round(cmds, st); err != nil {
+	if err := g.rec.Round(r, eg); err != nil {
 		return err
 	}
-	g.publish(st.Turn(), false)
+	g.publish(eg.Turn(), false)
 	return nil
 }
 
-func (g *fakeGame) End(st *colorfight2.State) error {
-	if err := g.rec.End(st); err != nil {
+func (g *fakeGame) End(eg engine.Game) error {
+	if err := g.rec.End(eg); err != nil {
 		return err
 	}
-	g.publish(st.Turn(), true)
+	g.publish(eg.Turn(), true)
 	return nil
 }
 
@@ -161,21 +161,17 @@ func (f *fakeLive) start(tb testing.TB, id string, maxTurn int) *fakeGame {
 	tb.Helper()
 	g := &fakeGame{f: f, g: LiveGame{ID: id, Room: "room " + id, MaxTurn: maxTurn},
 		changed: make(chan struct{}), step: make(chan struct{}), ended: make(chan struct{})}
-	g.rec = recording.New(&g.buf, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "rewind test")
-	var seats []match.Seat
+	g.rec = recording.NewSeam(&g.buf, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "rewind test")
+	var seats []match.GameSeat
 	for _, name := range []string{"greedy", "economist", "random"} {
-		b, err := bot.Builtin(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		seats = append(seats, match.Seat{Bot: b, Name: name + " <b>"})
+		seats = append(seats, cf2Seat(tb, name, name+" <b>"))
 	}
 	f.mu.Lock()
 	f.games = append(f.games, g)
 	f.mu.Unlock()
 	go func() {
 		defer close(g.ended)
-		_, g.err = match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: maxTurn}, Seed: 7, Seats: seats, Recorder: g})
+		_, g.err = match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, MaxTurns: maxTurn, Seed: 7, Seats: seats, Recorder: g})
 	}()
 	tb.Cleanup(func() {
 		g.once.Do(func() { close(g.step) })

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/browsertest"
@@ -25,17 +23,13 @@ import (
 func loggedReplay(tb testing.TB) []byte {
 	tb.Helper()
 	py := testutil.NeedTool(tb, "python3")
-	ext, err := bot.NewSubprocess(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
+	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	greedy, _ := bot.Builtin("greedy")
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: ext, Name: "logger"}, {Bot: greedy}}, Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
-	cfg.Game.MaxTurn = 12
-	if _, err := match.Run(context.Background(), cfg); err != nil {
-		tb.Fatal(err)
-	}
+	playCF2(tb, 3, 12, recording.NewSeam(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"),
+		match.GameSeat{Bot: ext.Player(), Name: "logger"}, cf2Seat(tb, "greedy", ""))
 	return buf.Bytes()
 }
 
@@ -172,14 +166,10 @@ func TestBrowserBotLog(t *testing.T) {
 // says so instead of "nothing logged".
 func TestBrowserBotLogOfficialClient(t *testing.T) {
 	dir := t.TempDir()
-	greedy, _ := bot.Builtin("greedy")
-	turtle, _ := bot.Builtin("turtle")
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: greedy, Name: "remote", Identity: match.OfficialClient}, {Bot: turtle}}, Recorder: recording.New(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test")}
-	cfg.Game.MaxTurn = 12
-	if _, err := match.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	remote := cf2Seat(t, "greedy", "remote")
+	remote.Identity = match.OfficialClient
+	playCF2(t, 3, 12, recording.NewSeam(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"), remote, cf2Seat(t, "turtle", ""))
 	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
 	lib, err := OpenLibrary(dir)
 	if err != nil {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/recording"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -22,11 +22,13 @@ const hostile = `<script>alert(1)</script>`
 // name.
 func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	t.Helper()
-	g, _ := bot.Builtin("greedy")
-	r, _ := bot.Builtin("random")
+	info, _ := rulesets.About("colorfight2")
+	g, _ := info.FindBot("greedy")
+	r, _ := info.FindBot("random")
 	var buf bytes.Buffer
-	_, err := match.Run(context.Background(), match.Config{Game: colorfight2.Config{MaxTurn: 60}, Seed: 1,
-		Seats: []match.Seat{{Bot: g, Name: hostile}, {Bot: r, Name: "</script><img src=x onerror=alert(2)>"}}, Recorder: recording.New(&buf, time.Time{}, "rewind test")})
+	_, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, MaxTurns: 60, Seed: 1,
+		Seats:    []match.GameSeat{{Bot: match.BuiltinPlayer(g), Name: hostile}, {Bot: match.BuiltinPlayer(r), Name: "</script><img src=x onerror=alert(2)>"}},
+		Recorder: recording.NewSeam(&buf, time.Time{}, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/replay/recording"
 )
@@ -41,17 +42,19 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := bot.Builtin("greedy")
-	r, _ := bot.Builtin("raider")
+	info, _ := rulesets.About("colorfight2")
+	g, _ := info.FindBot("greedy")
+	r, _ := info.FindBot("raider")
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg := match.Config{Seed: 4, Seats: []match.Seat{{Bot: g}, {Bot: r}}, Recorder: recording.New(f, time.Now(), "rewind test"),
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 4, MaxTurns: 200,
+		Seats:    []match.GameSeat{{Bot: match.BuiltinPlayer(g)}, {Bot: match.BuiltinPlayer(r)}},
+		Recorder: recording.NewSeam(f, time.Now(), "rewind test"),
 		Progress: func(turn int) {
 			if turn == 51 {
 				cancel()
 			}
 		}}
-	cfg.Game.MaxTurn = 200
-	res, err := match.Run(ctx, cfg)
+	res, err := match.RunGame(ctx, cfg)
 	f.Close()
 	if err != nil || res.Turn != 51 {
 		t.Fatalf("stopped match: %v, turn %d", err, res.Turn)

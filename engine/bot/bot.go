@@ -1,13 +1,15 @@
-// Package bot defines the Bot interface through which the match runner asks
-// a ColorfightII player for its commands, a registry of built-in
-// strategies, and NewSubprocess, a bot played by a program outside the
-// process.
+// Package bot holds ColorfightII's built-in strategies: the Bot interface
+// they implement, asked for a player's commands with the game's frame,
+// and their registry (Builtin by name; Builtins, each a Bot played
+// through the seam, for the ruleset registry). A bot outside the process
+// is package subprocess's.
 //
 // # Contracts
 //
-// A Bot plays one player of one game. The runner calls Start once, then
-// Commands once per round with the frame the round starts from (never for
-// the command-less round 0 -> 1), then Close. Calls are never concurrent.
+// A Bot plays one player of one game. Its caller (Builtins' strategy)
+// calls Start once, then Commands once per round with the frame the round
+// starts from (never for the command-less round 0 -> 1), then Close. Calls
+// are never concurrent.
 //
 //   - Determinism: a bot's commands must be a function of the uid and seed
 //     given to Start and of the frames it has been shown. Built-ins draw
@@ -52,18 +54,6 @@ type Bot interface {
 	Commands(f *colorfight2.Frame) ([]string, error)
 	// Close releases resources (no-op for built-ins).
 	Close() error
-}
-
-// Logger is implemented by a bot that keeps a debug log per round — an
-// external bot's stderr (NewSubprocess). RoundLog returns what the bot
-// logged while it was last asked for commands, from the request to its
-// reply or deadline: at most subprocess.MaxRoundLog bytes, a longer log cut
-// and marked "… [N bytes cut]", nil when nothing was logged. The runner calls it after
-// Commands returns; the slice is valid until the next Commands call. A log
-// is not part of the game: it never changes what is played or re-simulated.
-// Built-ins do not implement it.
-type Logger interface {
-	RoundLog() []byte
 }
 
 // builtins lists the built-in strategies, sorted by name.

@@ -25,8 +25,8 @@ func builtin(name, doc string) engine.Builtin {
 }
 
 // strategy plays a Bot through the seam: it starts the bot as uid p+1 of
-// its first call with the seed it was made with, as ColorfightII's own
-// runner started its bots, and shows it the game's Frame.
+// its first call with the seed it was made with (match.BuiltinPlayer's:
+// the seat's BotSeed), and shows it the game's Frame.
 type strategy struct {
 	b       Bot
 	seed    uint64

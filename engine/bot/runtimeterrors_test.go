@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
@@ -14,13 +15,13 @@ import (
 
 const rtName = "runtimeterrors"
 
-// audited wraps a bot, keeps what it answered each round and checks every
-// answer against the frame it was given: each command must be legal and
-// must follow the rules of RUNTIMETERRORS.md. match.Run asks bots from
-// several goroutines, but each bot from one at a time, so an audited is
-// only read once Run has returned.
+// audited wraps a built-in played through the seam, keeps what it
+// answered each round and checks every answer against the frame it was
+// given: each command must be legal and must follow the rules of
+// RUNTIMETERRORS.md. match.RunGame asks a built-in on its own goroutine,
+// so an audited is only read once RunGame has returned.
 type audited struct {
-	bot.Bot
+	match.GamePlayer
 	uid      int
 	rounds   []string // the commands of each round, joined by ";"
 	commands int
@@ -30,23 +31,31 @@ type audited struct {
 
 func audit(tb testing.TB, name string) *audited {
 	tb.Helper()
-	b, err := bot.Builtin(name)
-	if err != nil {
-		tb.Fatal(err)
+	return &audited{GamePlayer: builtin(tb, name), kinds: map[byte]int{}}
+}
+
+// builtin is ColorfightII's built-in called name as a seam player.
+func builtin(tb testing.TB, name string) match.GamePlayer {
+	tb.Helper()
+	for _, b := range bot.Builtins {
+		if b.Name == name {
+			return match.BuiltinPlayer(b)
+		}
 	}
-	return &audited{Bot: b, kinds: map[byte]int{}}
+	tb.Fatalf("no built-in %q", name)
+	return nil
 }
 
-func (a *audited) Start(uid int, seed uint64) error {
-	a.uid = uid
-	return a.Bot.Start(uid, seed)
+func (a *audited) Start(p int, seed uint64) error {
+	a.uid = p + 1
+	return a.GamePlayer.Start(p, seed)
 }
 
-func (a *audited) Commands(f *colorfight2.Frame) ([]string, error) {
-	out, err := a.Bot.Commands(f)
+func (a *audited) Commands(g engine.Game, p int) ([]string, error) {
+	out, err := a.GamePlayer.Commands(g, p)
 	a.rounds = append(a.rounds, strings.Join(out, ";"))
 	a.commands += len(out)
-	a.check(f, out)
+	a.check(g.(*colorfight2.Game).Frame(), out)
 	return out, err
 }
 
@@ -229,45 +238,63 @@ func (a *audited) check(f *colorfight2.Frame, out []string) {
 	}
 }
 
-// play runs a full default game of the seats through match.Run without
-// recording it.
-func play(tb testing.TB, seed uint64, seats ...bot.Bot) *match.Result {
+// result is what the tests read of a match: its final hash, the uids
+// best first, and each player's (uid-1) final standing.
+type result struct {
+	Hash    uint64
+	Ranking []int
+	Players []standing
+}
+
+type standing struct {
+	Gold, Cells    int64
+	Faults, Errors int
+}
+
+// play runs a full default ColorfightII game of the seats through
+// match.RunGame without recording it.
+func play(tb testing.TB, seed uint64, seats ...match.GamePlayer) *result {
 	tb.Helper()
-	ss := make([]match.Seat, len(seats))
+	ss := make([]match.GameSeat, len(seats))
 	for i, b := range seats {
-		ss[i] = match.Seat{Bot: b}
+		ss[i] = match.GameSeat{Bot: b}
 	}
-	res, err := match.Run(context.Background(), match.Config{Seed: seed, Seats: ss})
+	res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, Seats: ss})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return res
+	gold, cells := slices.IndexFunc(res.Metrics, func(m engine.Metric) bool { return m.Name == "gold" }),
+		slices.IndexFunc(res.Metrics, func(m engine.Metric) bool { return m.Name == "cells" })
+	r := &result{Hash: res.Hash}
+	for _, p := range res.Ranking {
+		r.Ranking = append(r.Ranking, p+1)
+	}
+	for _, p := range res.Players {
+		r.Players = append(r.Players, standing{Gold: p.Values[gold], Cells: p.Values[cells], Faults: p.Faults, Errors: p.Errors})
+	}
+	return r
 }
 
 // lineup returns fresh built-ins for names; the one called rtName is audited
 // and returned with its uid.
-func lineup(tb testing.TB, names []string) ([]bot.Bot, *audited, int) {
+func lineup(tb testing.TB, names []string) ([]match.GamePlayer, *audited, int) {
 	tb.Helper()
 	var rt *audited
 	uid := 0
-	bs := make([]bot.Bot, len(names))
+	bs := make([]match.GamePlayer, len(names))
 	for i, n := range names {
 		if n == rtName && rt == nil {
 			rt, uid = audit(tb, n), i+1
 			bs[i] = rt
 			continue
 		}
-		b, err := bot.Builtin(n)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		bs[i] = b
+		bs[i] = builtin(tb, n)
 	}
 	return bs, rt, uid
 }
 
 // rank returns uid's place in res (1 = most gold).
-func rank(res *match.Result, uid int) int {
+func rank(res *result, uid int) int {
 	return slices.Index(res.Ranking, uid) + 1
 }
 
@@ -292,7 +319,7 @@ func TestRuntimeTerrorsRegistered(t *testing.T) {
 func TestRuntimeTerrorsDeterministic(t *testing.T) {
 	names := []string{rtName, "greedy", "economist", "raider"}
 	var runs [2]*audited
-	var res [2]*match.Result
+	var res [2]*result
 	for k := range runs {
 		bs, rt, _ := lineup(t, names)
 		res[k], runs[k] = play(t, 21, bs...), rt

@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
@@ -41,10 +42,11 @@ for line in sys.stdin:
     sys.stdout.flush()
 `
 
-// TestSubprocessMessages: a ColorfightII bot outside the process is sent
-// exactly the start message of docs/bot-protocol.md and, each round,
-// colorfight2.AppendBotTurn's message for the frame, told max_turn 500 by
-// default; its commands are strings (anything else is a bad reply), and
+// TestSubprocessMessages: a ColorfightII bot outside the process
+// (subprocess.New for no game, as a seam player) is sent exactly the
+// start message of docs/bot-protocol.md with the max_turn it is given
+// and, each round, colorfight2.AppendBotTurn's message for the game's
+// frame; its commands are strings (anything else is a bad reply), and
 // its stderr while asked is the round's log.
 func TestSubprocessMessages(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
@@ -53,25 +55,25 @@ func TestSubprocessMessages(t *testing.T) {
 	if err := os.WriteFile(script, []byte(recordPy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := bot.NewSubprocess(quoteArg(py)+" "+quoteArg(script)+" "+quoteArg(got), subprocess.Options{Deadline: time.Minute})
+	sb, err := subprocess.New(quoteArg(py)+" "+quoteArg(script)+" "+quoteArg(got), subprocess.Options{Deadline: time.Minute, MaxTurn: colorfight2.DefaultMaxTurn})
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := sb.Player()
 	defer b.Close()
-	if err := b.Start(2, 1<<63+5); err != nil {
+	if err := b.Start(1, 1<<63+5); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"type":"start","protocol":1,"uid":2,"seed":9223372036854775813,"max_turn":500,"deadline_ms":60000}` + "\n"
-	s, err := colorfight2.NewFromSeed(colorfight2.DefaultConfig(), 1, []string{"a", "b"})
+	g, err := colorfight2.Ruleset.New(1, engine.Settings{Players: 2, Names: []string{"a", "b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f colorfight2.Frame
+	cg := g.(*colorfight2.Game)
 	for turn := 1; turn <= 3; turn++ {
-		s.Step(nil)
-		s.Frame(&f)
-		want += string(colorfight2.AppendBotTurn(nil, &f, 2, colorfight2.DefaultMaxTurn, 60000))
-		cmds, err := b.Commands(&f)
+		g.Round(nil)
+		want += string(colorfight2.AppendBotTurn(nil, cg.Frame(), 2, colorfight2.DefaultMaxTurn, 60000))
+		cmds, err := b.Commands(g, 1)
 		if turn == 3 {
 			if !errors.Is(err, subprocess.ErrBadReply) || cmds != nil {
 				t.Fatalf("turn 3: %q, %v; want a bad reply", cmds, err)
@@ -79,7 +81,7 @@ func TestSubprocessMessages(t *testing.T) {
 		} else if err != nil || !reflect.DeepEqual(cmds, []string{"a 0 0 " + strconv.Itoa(turn)}) {
 			t.Fatalf("turn %d: %q, %v", turn, cmds, err)
 		}
-		if log := string(b.(bot.Logger).RoundLog()); log != "asked "+strconv.Itoa(turn)+"\n" {
+		if log := string(b.RoundLog()); log != "asked "+strconv.Itoa(turn)+"\n" {
 			t.Fatalf("turn %d: round log %q", turn, log)
 		}
 	}
@@ -92,69 +94,47 @@ func TestSubprocessMessages(t *testing.T) {
 	}
 }
 
-// TestSubprocessGame: a ColorfightII bot outside the process is not
-// created for another game.
-func TestSubprocessGame(t *testing.T) {
-	py := testutil.NeedTool(t, "python3")
-	if _, err := bot.NewSubprocess(quoteArg(py), subprocess.Options{Game: "monad", MaxTurn: 10}); err == nil {
-		t.Fatal("a ColorfightII bot created for monad")
-	}
-}
-
 // playExample plays rounds of the external bot command (uid 1) against
 // the greedy built-in (uid 2) and checks that it never fails and grows.
 func playExample(t *testing.T, command string, rounds int) {
 	t.Helper()
-	cfg := colorfight2.DefaultConfig()
-	cfg.MaxPlayer = 2
-	s, err := colorfight2.NewFromSeed(cfg, 7, []string{"example", "greedy"})
+	g, err := colorfight2.Ruleset.New(7, engine.Settings{Players: 2, Names: []string{"example", "greedy"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext, err := bot.NewSubprocess(command, subprocess.Options{Deadline: time.Minute, StderrLog: filepath.Join(t.TempDir(), "stderr.log")})
+	ext, err := subprocess.New(command, subprocess.Options{Deadline: time.Minute, StderrLog: filepath.Join(t.TempDir(), "stderr.log"), MaxTurn: colorfight2.DefaultMaxTurn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ext.Start(1, 42); err != nil {
-		t.Fatal(err)
+	greedy := builtin(t, "greedy")
+	bots := []match.GamePlayer{ext.Player(), greedy}
+	for p, b := range bots {
+		if err := b.Start(p, uint64(42+57*p)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
 	}
-	t.Cleanup(func() { ext.Close() })
-	greedy, err := bot.Builtin("greedy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := greedy.Start(2, 99); err != nil {
-		t.Fatal(err)
-	}
-	bots := []bot.Bot{ext, greedy}
-	var f colorfight2.Frame
-	cmds := make([][]colorfight2.Command, 2)
+	cmds := make([][]string, 2)
 	sent, failed := 0, 0
-	s.Step(nil)
+	g.Round(nil)
 	for r := 0; r < rounds; r++ {
-		s.Frame(&f)
 		for i, b := range bots {
-			out, err := b.Commands(&f)
+			out, err := b.Commands(g, i)
 			if err != nil {
-				t.Fatalf("turn %d: %s: %v", f.Turn, b.Name(), err)
+				t.Fatalf("turn %d: %s: %v", g.Turn(), b.Name(), err)
 			}
-			cmds[i] = cmds[i][:0]
-			for _, c := range out {
-				cmds[i] = append(cmds[i], colorfight2.ParseCommand(c))
-			}
+			cmds[i] = append(cmds[i][:0], out...)
 			if i == 0 {
 				sent += len(out)
 			}
 		}
-		s.Step(cmds)
-		for _, ce := range s.Errors() {
-			if ce.UID == 1 {
+		for _, ce := range g.Round(cmds) {
+			if ce.Player == 0 {
 				failed++
 			}
 		}
 	}
-	s.Frame(&f)
-	me := f.Users[0]
+	me := g.(*colorfight2.Game).Frame().Users[0]
 	t.Logf("%s after %d rounds: %d cells, %d gold, %d energy, buildings %v; %d commands, %d failed",
 		command, rounds, me.CellNumber, me.Gold, me.Energy, me.Buildings, sent, failed)
 	if me.CellNumber < 10 {

@@ -1,4 +1,4 @@
-package match
+package match_test
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -119,27 +119,26 @@ func TestHostileBots(t *testing.T) {
 		fork
 	)
 	logs := t.TempDir()
-	var seats []Seat
+	const maxTurn = 20
+	var ss []match.GameSeat
 	for i, s := range specs {
-		var b bot.Bot
-		var err error
 		if s.deadline == 0 {
-			b, err = bot.Builtin(s.cmd)
-		} else {
-			opts := subprocess.Options{Deadline: s.deadline, StderrLog: filepath.Join(logs, strconv.Itoa(i)+".log")}
-			if s.deadline == hang {
-				opts.StartupGrace = -1
-			}
-			b, err = bot.NewSubprocess(s.cmd, opts)
+			ss = append(ss, seats(t, s.cmd)...)
+			ss[i].Identity, ss[i].Name = s.cmd, strconv.Itoa(i+1)
+			continue
 		}
+		opts := subprocess.Options{Deadline: s.deadline, StderrLog: filepath.Join(logs, strconv.Itoa(i)+".log"), MaxTurn: maxTurn}
+		if s.deadline == hang {
+			opts.StartupGrace = -1
+		}
+		b, err := subprocess.New(s.cmd, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		seats = append(seats, Seat{Bot: b, Identity: s.cmd, Name: strconv.Itoa(i + 1)})
+		ss = append(ss, match.GameSeat{Bot: b.Player(), Identity: s.cmd, Name: strconv.Itoa(i + 1)})
 	}
-	const maxTurn = 20
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: maxTurn}, Seed: 2, Seats: seats, Recorder: rwd(&buf)})
+	res, err := run(context.Background(), 2, maxTurn, ss, &buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +239,7 @@ func TestHostileBots(t *testing.T) {
 	if err != nil || v.Err != nil || !v.Complete {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
-	// No process left behind, zombie or alive: Run closed every bot, and
+	// No process left behind, zombie or alive: RunGame closed every bot, and
 	// Close returns once the bot's whole process group is reaped. The
 	// bound is only there to report a leak instead of hanging.
 	limit := time.Now().Add(time.Minute)
@@ -262,18 +261,18 @@ func TestPythonExampleBotFullMatch(t *testing.T) {
 	py, _ := filepath.Abs("../../examples/bots/python/bot.py")
 	// A deadline far above any scheduler delay: the bot answers in
 	// milliseconds, a fault here must be the bot's, not the machine's.
-	ext, err := bot.NewSubprocess(quoteArg(testutil.NeedTool(t, "python3"))+" "+quoteArg(py), subprocess.Options{Deadline: time.Minute})
+	ext, err := subprocess.New(quoteArg(testutil.NeedTool(t, "python3"))+" "+quoteArg(py), subprocess.Options{Deadline: time.Minute, MaxTurn: colorfight2.DefaultMaxTurn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	seats := append(seats(t, "greedy", "economist"), Seat{Bot: ext})
+	ss := append(seats(t, "greedy", "economist"), match.GameSeat{Bot: ext.Player()})
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Seed: 4, Seats: seats, Recorder: rwd(&buf)})
+	res, err := run(context.Background(), 4, 0, ss, &buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := res.Players[2]
-	if res.Turn != 500 || p.Faults != 0 || p.Cells < 10 {
+	if res.Turn != 500 || p.Faults != 0 || value(t, res, 2, "cells") < 10 {
 		t.Fatalf("python bot: turn %d, %+v", res.Turn, p)
 	}
 	if v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil); err != nil || !v.Complete {

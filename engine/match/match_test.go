@@ -1,4 +1,4 @@
-package match
+package match_test
 
 import (
 	"bytes"
@@ -8,58 +8,43 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/recording"
 )
 
 var created = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
-// rwdRecorder records a match as a .rwd for the tests. (Package
-// replay/recording has the real one; importing it here would be a cycle.)
-type rwdRecorder struct {
-	w  io.Writer
-	rw *replay.Writer
-}
+// rwd records a match as a .rwd for the tests.
+func rwd(w io.Writer) *recording.SeamRecorder { return recording.NewSeam(w, created, "rewind test") }
 
-func rwd(w io.Writer) *rwdRecorder { return &rwdRecorder{w: w} }
-
-func (r *rwdRecorder) Begin(s Setup) (err error) {
-	seed := s.Seed
-	h := replay.Header{Config: s.Game, Seed: &seed, Created: created, Tool: "rewind test"}
-	for _, p := range s.Players {
-		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Bot: p.Identity})
-	}
-	r.rw, err = replay.NewWriter(r.w, h)
-	return err
-}
-
-func (r *rwdRecorder) Round(cmds [][]colorfight2.Command, st *colorfight2.State) error {
-	return r.rw.WriteRound(cmds, st)
-}
-
-func (r *rwdRecorder) End(st *colorfight2.State) error { return r.rw.Close(st) }
-
-func seats(t testing.TB, names ...string) []Seat {
+// seats seats ColorfightII's built-ins called names.
+func seats(t testing.TB, names ...string) []match.GameSeat {
 	t.Helper()
-	var ss []Seat
+	info, _ := rulesets.About("colorfight2")
+	var ss []match.GameSeat
 	for _, n := range names {
-		b, err := bot.Builtin(n)
-		if err != nil {
-			t.Fatal(err)
+		b, ok := info.FindBot(n)
+		if !ok {
+			t.Fatalf("no built-in %q", n)
 		}
-		ss = append(ss, Seat{Bot: b})
+		ss = append(ss, match.GameSeat{Bot: match.BuiltinPlayer(b)})
 	}
 	return ss
 }
 
-func play(t testing.TB, seed uint64, turns int, names ...string) ([]byte, *Result) {
+// run plays a ColorfightII match of turns rounds (0: the default).
+func run(ctx context.Context, seed uint64, turns int, ss []match.GameSeat, w io.Writer, progress func(int)) (*match.SeamResult, error) {
+	return match.RunGame(ctx, match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: ss, Recorder: rwd(w), Progress: progress})
+}
+
+func play(t testing.TB, seed uint64, turns int, names ...string) ([]byte, *match.SeamResult) {
 	t.Helper()
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{
-		Game: colorfight2.Config{MaxTurn: turns}, Seed: seed, Seats: seats(t, names...),
-		Recorder: rwd(&buf),
-	})
+	res, err := run(context.Background(), seed, turns, seats(t, names...), &buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +82,7 @@ func TestRecordedMatchesVerify(t *testing.T) {
 			g, _ := replay.Open(bytes.NewReader(rwd))
 			for g.Next() == nil {
 			}
-			if g.State().Hash() != res.Hash || g.Footer().Ranking[0] != res.Ranking[0] {
+			if g.State().Hash() != res.Hash || g.Footer().Ranking[0] != res.Ranking[0]+1 {
 				t.Fatalf("re-simulation ends at a different state than the match")
 			}
 			h := g.Header()
@@ -111,10 +96,10 @@ func TestRecordedMatchesVerify(t *testing.T) {
 // faulty fails in the ways a hostile external bot can.
 type faulty struct{ n int }
 
-func (f *faulty) Name() string                     { return "faulty" }
-func (f *faulty) Start(uid int, seed uint64) error { return nil }
-func (f *faulty) Close() error                     { return nil }
-func (f *faulty) Commands(fr *colorfight2.Frame) ([]string, error) {
+func (f *faulty) Name() string            { return "faulty" }
+func (f *faulty) Start(int, uint64) error { return nil }
+func (f *faulty) Close() error            { return nil }
+func (f *faulty) Commands(engine.Game, int) ([]string, error) {
 	f.n++
 	if f.n%3 == 0 {
 		return nil, errors.New("bot: timeout: no answer within 1s")
@@ -126,9 +111,8 @@ func (f *faulty) Commands(fr *colorfight2.Frame) ([]string, error) {
 // re-simulate.
 func TestFaultsRecorded(t *testing.T) {
 	var buf bytes.Buffer
-	ss := seats(t, "greedy")
-	ss = append(ss, Seat{Bot: &faulty{}})
-	res, err := Run(context.Background(), Config{Game: colorfight2.Config{MaxTurn: 200}, Seed: 3, Seats: ss, Recorder: rwd(&buf)})
+	ss := append(seats(t, "greedy"), match.GameSeat{Bot: &faulty{}})
+	res, err := run(context.Background(), 3, 200, ss, &buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +139,11 @@ func TestFaultsRecorded(t *testing.T) {
 func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var buf bytes.Buffer
-	res, err := Run(ctx, Config{Game: colorfight2.Config{MaxTurn: 500}, Seed: 5, Seats: seats(t, "greedy", "turtle"), Recorder: rwd(&buf),
-		Progress: func(turn int) {
-			if turn == 100 {
-				cancel()
-			}
-		}})
+	res, err := run(ctx, 5, 500, seats(t, "greedy", "turtle"), &buf, func(turn int) {
+		if turn == 100 {
+			cancel()
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,13 +156,25 @@ func TestInterrupted(t *testing.T) {
 	}
 }
 
+// value is player p's final value of the metric called name.
+func value(t testing.TB, res *match.SeamResult, p int, name string) int64 {
+	t.Helper()
+	for k, m := range res.Metrics {
+		if m.Name == name {
+			return res.Players[p].Values[k]
+		}
+	}
+	t.Fatalf("no metric %q", name)
+	return 0
+}
+
 // BenchmarkMatch plays a 500-round 8-player match of built-in bots,
 // recording it: one op is one match.
 func BenchmarkMatch(b *testing.B) {
 	names := []string{"economist", "greedy", "raider", "random", "turtle", "greedy", "economist", "raider"}
 	for i := 0; b.Loop(); i++ {
 		var buf bytes.Buffer
-		if _, err := Run(context.Background(), Config{Seed: uint64(i), Seats: seats(b, names...), Recorder: rwd(&buf)}); err != nil {
+		if _, err := run(context.Background(), uint64(i), 0, seats(b, names...), &buf, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

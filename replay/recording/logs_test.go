@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
@@ -26,14 +26,9 @@ import (
 // log record): the size and SHA-256 are those of the recorder before.
 func TestNoLogsByteIdentical(t *testing.T) {
 	var buf bytes.Buffer
-	var seats []match.Seat
-	for _, n := range []string{"greedy", "economist", "raider", "random"} {
-		b, _ := bot.Builtin(n)
-		seats = append(seats, match.Seat{Bot: b})
-	}
-	cfg := match.Config{Seed: 77, Seats: seats, Recorder: recording.New(&buf, created, "rewind golden")}
-	cfg.Game.MaxTurn = 300
-	if _, err := match.Run(context.Background(), cfg); err != nil {
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 77, MaxTurns: 300, Seats: seats(t, "greedy", "economist", "raider", "random"),
+		Recorder: recording.NewSeam(&buf, created, "rewind golden")}
+	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(buf.Bytes())
@@ -49,15 +44,14 @@ func TestNoLogsByteIdentical(t *testing.T) {
 // and the recording verifies to the match's own final state.
 func TestExternalBotLogsRecorded(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
-	ext, err := bot.NewSubprocess(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute})
+	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
-	greedy, _ := bot.Builtin("greedy")
 	var buf bytes.Buffer
-	cfg := match.Config{Seed: 3, Seats: []match.Seat{{Bot: ext}, {Bot: greedy}}, Recorder: recording.New(&buf, created, "rewind test")}
-	cfg.Game.MaxTurn = 12
-	res, err := match.Run(context.Background(), cfg)
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 3, MaxTurns: 12, Seats: append([]match.GameSeat{{Bot: ext.Player()}}, seats(t, "greedy")...),
+		Recorder: recording.NewSeam(&buf, created, "rewind test")}
+	res, err := match.RunGame(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

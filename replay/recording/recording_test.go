@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
@@ -29,17 +30,27 @@ func builtin(tr *match.Tournament) func(spec string, game, player int) (match.Ga
 	}
 }
 
-// TestRecorderWritesVerifiableReplay: a match recorded through Recorder
-// re-simulates to the match's own final state, with the header the setup
-// describes.
+// seats seats ColorfightII's built-ins called names.
+func seats(t testing.TB, names ...string) []match.GameSeat {
+	t.Helper()
+	var ss []match.GameSeat
+	for _, n := range names {
+		b, err := builtin(nil)(n, 0, len(ss))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, match.GameSeat{Bot: b})
+	}
+	return ss
+}
+
+// TestRecorderWritesVerifiableReplay: a ColorfightII match recorded
+// through SeamRecorder re-simulates to the match's own final state, with
+// the header the setup describes.
 func TestRecorderWritesVerifiableReplay(t *testing.T) {
 	var buf bytes.Buffer
-	var seats []match.Seat
-	for _, n := range []string{"greedy", "economist", "raider"} {
-		b, _ := bot.Builtin(n)
-		seats = append(seats, match.Seat{Bot: b})
-	}
-	res, err := match.Run(context.Background(), match.Config{Seed: 9, Seats: seats, Recorder: recording.New(&buf, created, "rewind test")})
+	res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 9,
+		Seats: seats(t, "greedy", "economist", "raider"), Recorder: recording.NewSeam(&buf, created, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +76,7 @@ func TestRecorderWritesVerifiableReplay(t *testing.T) {
 
 // TestRecorderOrder: calls out of order are errors, not panics.
 func TestRecorderOrder(t *testing.T) {
-	r := recording.New(&bytes.Buffer{}, created, "t")
+	r := recording.NewSeam(&bytes.Buffer{}, created, "t")
 	if err := r.Round(nil, nil); err == nil {
 		t.Error("Round before Begin accepted")
 	}

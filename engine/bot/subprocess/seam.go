@@ -11,7 +11,7 @@ import (
 
 // generic reports whether the bot plays a game through the seam: any
 // game it was created for (Options.Game) but "", a game whose messages
-// are its own and do not name it (ColorfightII's: bot.NewSubprocess).
+// are its own and do not name it (ColorfightII's: engine.Messenger).
 func (b *Bot) generic() bool {
 	switch b.opts.Game {
 	case "":
@@ -117,10 +117,10 @@ func unquoteStrings(cmds []string) {
 
 // Exchange sends msg, a turn message of the game's own (one line ending in
 // a newline: ColorfightII's, docs/bot-protocol.md), and returns the
-// commands of the bot's reply to turn, each kept as its JSON text: a game
-// outside the seam builds its messages (colorfight2.AppendBotTurn) and
-// its adapter (bot.NewSubprocess) exchanges them here. The error contract
-// is Bot's; msg is not retained.
+// commands of the bot's reply to turn, each kept as its JSON text, for a
+// caller that builds the game's messages itself
+// (colorfight2.AppendBotTurn). The error contract is Bot's; msg is not
+// retained.
 func (b *Bot) Exchange(turn int, msg []byte) ([]string, error) {
 	b.ownMessages = true
 	return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })

@@ -4,8 +4,8 @@
 // implementation of that protocol's transport, timing, limits, failures and
 // logs, for any game: a game played through the seam is asked with Play
 // (with the generic turn message, or the game's own: engine.Messenger); a
-// game outside the seam builds its messages and is asked with Exchange
-// through its adapter (ColorfightII's bot.NewSubprocess in engine/bot).
+// caller that builds a game's own messages itself sends them with
+// Exchange.
 // It names no game: the built-in strategies and the games' messages live
 // with their games.
 //
@@ -138,14 +138,14 @@ type Options struct {
 	// Game is the game the bot plays: a ruleset's id, played through
 	// Play, named in the start message; its replies' commands may be any
 	// JSON value. Empty is a game whose messages do not name it, and
-	// whose commands are strings (ColorfightII's, through
-	// bot.NewSubprocess): its start message has no "game" nor "player".
+	// whose commands are strings (ColorfightII's: engine.Messenger): its
+	// start message has no "game" nor "player".
 	Game string
 }
 
 // Bot is a player played by a subprocess speaking the JSON-lines protocol
-// of docs/bot-protocol.md on its stdin and stdout. A game's adapter makes
-// it the game's bot (bot.NewSubprocess, match.SubprocessPlayer).
+// of docs/bot-protocol.md on its stdin and stdout. Player makes it a
+// player of a game played through the seam (match.GamePlayer).
 //
 // Contracts:
 //   - Start launches the process in its own process tree (a process group
@@ -265,7 +265,7 @@ func New(command string, opts Options) (*Bot, error) {
 	}
 	switch opts.Game {
 	case "":
-		// A game with its own messages: its adapter gives MaxTurn.
+		// A game with its own messages: the caller gives MaxTurn.
 	default:
 		if !validGameID(opts.Game) {
 			return nil, fmt.Errorf("bot: unknown game %q", opts.Game)
