@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
@@ -46,7 +45,7 @@ func runRecordVector(opts *recordVectorOptions) error {
 			return err
 		}
 	}
-	g, err := cf2vectors.Load(opts.commands, opts.cfr)
+	g, err := cfrimport.LoadVector(opts.commands, opts.cfr)
 	if err != nil {
 		return err
 	}

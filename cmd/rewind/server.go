@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/bot"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/server"
@@ -138,7 +137,7 @@ whole round and its replay kept.`,
 	f.StringVar(&opts.http, "http", "", "another game than ColorfightII: address of the viewer (host:port; port 0 picks a free one), the library of --dir and the live games (default: no viewer)")
 	f.StringVar(&opts.room, "room", "public", "name of the room created at start ([0-9A-Za-z-_.])")
 	f.StringVar(&opts.preset, "preset", "constant-run", "configuration of that room: default, official, rank_2, rank_4, rank_8, duel, test-run or constant-run")
-	f.StringArrayVar(&opts.bots, "bot", nil, "built-in bot filling a free seat at start (repeatable): "+strings.Join(bot.BuiltinNames(), ", "))
+	f.StringArrayVar(&opts.bots, "bot", nil, "built-in bot filling a free seat at start (repeatable): "+strings.Join(botNames(defaultInfo()), ", "))
 	f.IntVar(&opts.waitFor, "wait-for", 0, "start the game as soon as this many official bots have joined, the --bot built-ins filling their seats then (0: as the preset's first round says)")
 	f.IntVar(&opts.maxTurn, "max-turn", 0, "rounds per game, 200..2000 (default: the preset's)")
 	f.IntVar(&opts.players, "max-player", 0, "seats: 2, 4 or 8 (default: the preset's)")
@@ -182,8 +181,8 @@ func (o *serverOptions) roomConfig(cmd *cobra.Command) (server.RoomConfig, error
 		return cfg, fmt.Errorf("server: --lockstep-deadline %v outside 1s..1h", o.deadline)
 	}
 	for _, name := range o.bots {
-		if _, err := bot.Builtin(name); err != nil {
-			return cfg, fmt.Errorf("server: --bot: %w", err)
+		if _, ok := defaultInfo().FindBot(name); !ok {
+			return cfg, fmt.Errorf("server: --bot: unknown built-in %q (valid: %s)", name, strings.Join(botNames(defaultInfo()), ", "))
 		}
 	}
 	fl := cmd.Flags()

@@ -55,3 +55,10 @@ func RecordVectorRounds(g *cf2vectors.Game, w io.Writer, created time.Time, tool
 	}
 	return rw.Close(s)
 }
+
+// LoadVector reads a conformance vector from its command log and its
+// official replay, the files at commands and ref (cf2vectors.Load), for
+// RecordVector.
+func LoadVector(commands, ref string) (*cf2vectors.Game, error) {
+	return cf2vectors.Load(commands, ref)
+}
