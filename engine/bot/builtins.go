@@ -18,39 +18,19 @@ var Builtins = []engine.Builtin{
 }
 
 func builtin(name, doc string) engine.Builtin {
-	return engine.Builtin{Name: name, Doc: doc, New: func(seed uint64) engine.Strategy {
+	newBot := func() engine.ViewBot[*colorfight2.Frame] {
 		b, _ := Builtin(name)
-		return &strategy{b: b, seed: seed}
-	}}
+		return b
+	}
+	return engine.ViewBuiltin(name, doc, newBot, view)
 }
 
-// strategy plays a Bot through the seam: it starts the bot as uid p+1 of
-// its first call with the seed it was made with (match.BuiltinPlayer's:
-// the seat's BotSeed), and shows it the game's Frame.
-type strategy struct {
-	b       Bot
-	seed    uint64
-	started bool
-}
-
-func (s *strategy) Name() string { return s.b.Name() }
-
-// Commands appends the bot's commands for player p of g, a
-// *colorfight2.Game (none for any other game).
-func (s *strategy) Commands(g engine.Game, p int, dst []string) []string {
+// view shows a bot the frame of a *colorfight2.Game (none of any other
+// game) and starts it as uid p+1, as ColorfightII's bots always were.
+func view(g engine.Game, p int) (*colorfight2.Frame, int, bool) {
 	cg, ok := g.(*colorfight2.Game)
 	if !ok {
-		return dst
+		return nil, 0, false
 	}
-	if !s.started {
-		s.started = true
-		if s.b.Start(p+1, s.seed) != nil {
-			return dst
-		}
-	}
-	cs, err := s.b.Commands(cg.Frame())
-	if err != nil {
-		return dst
-	}
-	return append(dst, cs...)
+	return cg.Frame(), p + 1, true
 }

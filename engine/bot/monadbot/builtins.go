@@ -16,39 +16,19 @@ var Builtins = []engine.Builtin{
 }
 
 func builtin(name, doc string) engine.Builtin {
-	return engine.Builtin{Name: name, Doc: doc, New: func(seed uint64) engine.Strategy {
+	newBot := func() engine.ViewBot[*monad.State] {
 		b, _ := Builtin(name)
-		return &strategy{b: b, seed: seed}
-	}}
+		return b
+	}
+	return engine.ViewBuiltin(name, doc, newBot, view)
 }
 
-// strategy plays a Bot through the seam: it starts the bot with the
-// player of its first call and the seed it was made with, as a Monad
-// match started its bots, and reads the game's State.
-type strategy struct {
-	b       Bot
-	seed    uint64
-	started bool
-}
-
-func (s *strategy) Name() string { return s.b.Name() }
-
-// Commands appends the bot's commands for player p of g, a *monad.Game
-// (none for any other game).
-func (s *strategy) Commands(g engine.Game, p int, dst []string) []string {
+// view shows a bot the State of a *monad.Game (none of any other game)
+// and starts it as player p, as Monad's bots always were.
+func view(g engine.Game, p int) (*monad.State, int, bool) {
 	mg, ok := g.(*monad.Game)
 	if !ok {
-		return dst
+		return nil, 0, false
 	}
-	if !s.started {
-		s.started = true
-		if s.b.Start(p, s.seed) != nil {
-			return dst
-		}
-	}
-	cs, err := s.b.Commands(mg.State)
-	if err != nil {
-		return dst
-	}
-	return append(dst, cs...)
+	return mg.State, p, true
 }
