@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
 	"github.com/rewind-game/rewind/engine/monad"
 )
 
@@ -38,23 +37,9 @@ func TestBoardIsDescribeMap(t *testing.T) {
 	}
 	emptyHives, owners := 0, map[int]bool{}
 	for _, gm := range games {
-		n := len(gm.bots)
-		eg, err := monad.Ruleset.New(gm.seed, engine.Settings{Players: n, MaxTurns: 300})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := eg.(*monad.Game)
-		bots := make([]monadbot.Bot, n)
-		for p, name := range gm.bots {
-			if bots[p], err = monadbot.Builtin(name); err != nil {
-				t.Fatal(err)
-			}
-			if err := bots[p].Start(p, gm.seed*10+uint64(p)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		g, bots := botGame(t, gm.seed, gm.bots, 300)
 		var got, want engine.Board
-		cmds := make([][]string, n)
+		cmds := make([][]string, len(bots))
 		for {
 			g.Board(&got)
 			monad.DescribeMap(&want, stateView{g.State})
@@ -77,12 +62,7 @@ func TestBoardIsDescribeMap(t *testing.T) {
 			if g.Over() {
 				break
 			}
-			for p, b := range bots {
-				if cmds[p], err = b.Commands(g.State); err != nil {
-					t.Fatal(err)
-				}
-			}
-			g.Round(cmds)
+			botRound(t, g, bots, cmds)
 		}
 	}
 	if emptyHives == 0 || len(owners) != monad.MaxPlayers+1 {

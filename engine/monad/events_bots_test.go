@@ -34,31 +34,13 @@ func TestEventsBotGames(t *testing.T) {
 	sameTurn := 0
 	for _, gm := range games {
 		n := len(gm.bots)
-		eg, err := monad.Ruleset.New(gm.seed, engine.Settings{Players: n, MaxTurns: 400})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := eg.(*monad.Game)
-		bots := make([]monadbot.Bot, n)
-		for p, name := range gm.bots {
-			if bots[p], err = monadbot.Builtin(name); err != nil {
-				t.Fatal(err)
-			}
-			if err := bots[p].Start(p, gm.seed*10+uint64(p)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		g, bots := botGame(t, gm.seed, gm.bots, 400)
 		var prev, cur engine.Board
 		cmds := make([][]string, n)
 		for !g.Over() {
 			before := stats(g.State)
 			g.Board(&prev)
-			for p, b := range bots {
-				if cmds[p], err = b.Commands(g.State); err != nil {
-					t.Fatal(err)
-				}
-			}
-			g.Round(cmds)
+			botRound(t, g, bots, cmds)
 			g.Board(&cur)
 			after := stats(g.State)
 			turn := g.Turn()
@@ -138,4 +120,37 @@ func stats(s *monad.State) []monad.PlayerStats {
 		out[p] = s.Stats(p)
 	}
 	return out
+}
+
+// botGame starts a Monad game of seed with the built-ins named bots, one
+// per player (player p's seeded seed*10+p), within maxTurns.
+func botGame(t *testing.T, seed uint64, bots []string, maxTurns int) (*monad.Game, []monadbot.Bot) {
+	t.Helper()
+	eg, err := monad.Ruleset.New(seed, engine.Settings{Players: len(bots), MaxTurns: maxTurns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]monadbot.Bot, len(bots))
+	for p, name := range bots {
+		if out[p], err = monadbot.Builtin(name); err != nil {
+			t.Fatal(err)
+		}
+		if err := out[p].Start(p, seed*10+uint64(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return eg.(*monad.Game), out
+}
+
+// botRound plays one round of g with the bots' commands (cmds: one list
+// per player, reused).
+func botRound(t *testing.T, g *monad.Game, bots []monadbot.Bot, cmds [][]string) {
+	t.Helper()
+	for p, b := range bots {
+		var err error
+		if cmds[p], err = b.Commands(g.State); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Round(cmds)
 }
