@@ -4,10 +4,11 @@
 // clients and every bot written on them play unchanged, and it records
 // every game as a .rwd replay as it is played.
 //
-// The rules stay in engine/colorfight2 and games are run by engine/match:
-// each remote player is a bot.Bot whose Commands waits for the room's
-// round trigger (a timer, or lock-step readiness) and returns the player's
-// pending command list. The server adds only timing around the engine, so
+// The rules stay in engine/colorfight2 and games are run by
+// engine/match's RunGame: each remote player is a match.GamePlayer (a
+// match.Preparer) whose answer waits for the room's round trigger (a
+// timer, or lock-step readiness) and is the player's pending command
+// list. The server adds only timing around the engine, so
 // every recording re-simulates exactly.
 //
 // A Server is safe for concurrent use. Rounds never wait on a socket: every

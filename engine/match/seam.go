@@ -9,14 +9,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 )
 
-// RunGame plays a match of any ruleset through the seam (engine.Game).
-// Bots are asked each round (only the active player in an
-// engine.Sequential game; none while an engine.Idler game is idle);
-// their answers are applied in player order, so the result depends only
-// on what they answered. A bot that fails to answer is reported to the
-// game with Game.Fault before the round (timeout, crash or garbage) and
-// recorded with it. RunGame closes every bot before it returns.
-
 // GamePlayer is a bot of a game played through the seam.
 type GamePlayer interface {
 	// Name is the bot's identity ("hunter", "python3 bot.py").
@@ -208,8 +200,15 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
-// RunGame plays cfg's match to its end, or until ctx is done (the
-// recording then ends cleanly at the last whole round).
+// RunGame plays cfg's match, of any ruleset, through the seam
+// (engine.Game) to its end, or until ctx is done (the recording then ends
+// cleanly at the last whole round). Bots are asked each round (only the
+// active player in an engine.Sequential game; none while an engine.Idler
+// game is idle); their answers are applied in player order, so the
+// result depends only on what they answered. A bot that fails to answer
+// is reported to the game with Game.Fault before the round (timeout,
+// crash or garbage) and recorded with it. RunGame closes every bot
+// before it returns.
 func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 	n := len(cfg.Seats)
 	defer func() {
