@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -283,6 +284,9 @@ type packer struct {
 	prev  []engine.Cell
 	kinds map[string]int
 	names []string
+	// cells gathers the frame's cells being packed (reused), kept in
+	// one allocation of their size.
+	cells []int64
 	// textFullAt is the turn from which commands and logs are dropped
 	// (0: none dropped); shortFrames counts frames whose commands were
 	// cut at MaxCommandsShown.
@@ -439,25 +443,32 @@ func (k *packer) add(f *source.Frame, n int) error {
 	cost := int64(256 + 16*np)
 	// Cells: whole in frame 0, then the changes.
 	last := -1
+	cells := k.cells[:0]
 	for i, c := range b.Cells {
 		if n > 0 && c == k.prev[i] {
 			continue
 		}
 		if n > 0 {
-			pf.Cells = append(pf.Cells, int64(i-last))
+			cells = append(cells, int64(i-last))
 			cost += 8 + numLen(int64(i-last))
 			last = i
 		}
-		pf.Cells = append(pf.Cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
+		cells = append(cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
 		cost += 32 + numLen(c.Terrain) + numLen(int64(c.Owner)) + numLen(c.Value) + numLen(int64(c.Badges))
 		k.prev[i] = c
 	}
-	if pf.Cells == nil {
-		pf.Cells = []int64{}
+	k.cells = cells
+	pf.Cells = append(make([]int64, 0, len(cells)), cells...)
+	// Values: every player's in one allocation.
+	nv := 0
+	for _, vs := range f.Values {
+		nv += len(vs)
 	}
+	all := make([]int64, 0, nv)
 	pf.Values = make([][]int64, np)
 	for p, vs := range f.Values {
-		pf.Values[p] = append([]int64{}, vs...)
+		all = append(all, vs...)
+		pf.Values[p] = all[len(all)-len(vs) : len(all) : len(all)]
 		cost += 32
 		for _, v := range vs {
 			cost += 8 + numLen(v)
@@ -539,13 +550,21 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 		return true
 	}
 	if f.CommandsKnown && len(f.Commands) > 0 {
+		// Every player's commands in one allocation.
+		most := 0
+		for p, cmds := range f.Commands {
+			if p < np {
+				most += min(len(cmds), k.l.MaxCommandsShown)
+			}
+		}
+		all := make([]string, 0, most)
 		pf.Commands = make([][]string, np)
 		short := false
 		for p, cmds := range f.Commands {
 			if p >= np {
 				break
 			}
-			kept := 0
+			start := len(all)
 			for i, c := range cmds {
 				if i >= k.l.MaxCommandsShown {
 					short = true
@@ -554,10 +573,15 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 				if !take(c) {
 					break
 				}
-				pf.Commands[p] = append(pf.Commands[p], strings.ToValidUTF8(c, "\uFFFD"))
-				kept++
+				if !utf8.ValidString(c) { // ValidString is the faster scan
+					c = strings.ToValidUTF8(c, "\uFFFD")
+				}
+				all = append(all, c)
 			}
-			if kept < len(cmds) {
+			if len(all) > start {
+				pf.Commands[p] = all[start:len(all):len(all)]
+			}
+			if kept := len(all) - start; kept < len(cmds) {
 				if pf.Sent == nil {
 					pf.Sent = make([]int, np)
 					for q := range pf.Sent {
