@@ -126,6 +126,10 @@ type Packed struct {
 	Settings   [][2]string        `json:"settings,omitempty"`
 	// Board is the shape of every frame's board (frame 0's).
 	Board PackedBoard `json:"board"`
+	// Frames are in order; frame 0 is the game before its first round.
+	// The fields before Frames are known once frame 0 is packed, those
+	// after it only at the end: EncodeStream writes the frames between.
+	Frames []PackedFrame `json:"frames"`
 	// HasCommands: the source has a command log (Frame.CommandsKnown).
 	HasCommands bool `json:"has_commands"`
 	// Notice says what the page leaves out (text past MaxText, commands
@@ -133,9 +137,6 @@ type Packed struct {
 	// ends early (the stream failed after some frames), "" when whole.
 	Notice  string `json:"notice,omitempty"`
 	Warning string `json:"warning,omitempty"`
-	// Frames are in order; frame 0 is the game before its first round.
-	// (Last: EncodePacked writes them one by one after the rest.)
-	Frames []PackedFrame `json:"frames"`
 }
 
 // PackedPlayer is one player of a Packed replay. Label names it in the
@@ -292,6 +293,8 @@ type packer struct {
 	// cut at MaxCommandsShown.
 	textFullAt, shortFrames int
 	textFull                bool
+	// lastTurn is the turn of the last frame packed.
+	lastTurn int
 }
 
 // numLen is the length of n in JSON, with its comma.
@@ -332,6 +335,22 @@ func textCost(s string) int64 { return int64(len(s)) + commandOverhead }
 // what a stream reports: players, cells and coordinates out of range are
 // kept as they are (the page skips what it cannot place) or refused.
 func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
+	k, err := newPacker(s, l)
+	if err != nil {
+		return nil, err
+	}
+	err = k.run(s, func(pf *PackedFrame) error {
+		k.p.Frames = append(k.p.Frames, *pf)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return k.p, nil
+}
+
+// newPacker packs the head of s's replay (all but its board and frames).
+func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	l = l.withDefaults()
 	m := s.Meta()
 	if m == nil {
@@ -377,8 +396,18 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 	if err := k.spend(head, 0); err != nil {
 		return nil, err
 	}
+	return k, nil
+}
+
+// run reads s to its end and packs its frames, handing each to keep in
+// order; PackStream's contract (warnings, errors, notices) is run's. An
+// error from keep ends the packing with it. keep owns the frame it is
+// given: run keeps no reference to it.
+func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
+	p, l := k.p, k.l
 	var f source.Frame
-	for n := 0; ; n++ {
+	n := 0
+	for ; ; n++ {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
 			break
@@ -386,19 +415,24 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 		if err == nil && n >= l.MaxFrames {
 			err = fmt.Errorf("%w: more than %d frames", ErrTooBig, l.MaxFrames)
 		}
+		var pf *PackedFrame
 		if err == nil {
-			err = k.add(&f, n)
+			pf, err = k.add(&f, n)
 		}
 		if err != nil {
 			if n == 0 || errors.Is(err, ErrTooBig) {
-				return nil, fmt.Errorf("viewer: frame %d: %w", n, err)
+				return fmt.Errorf("viewer: frame %d: %w", n, err)
 			}
-			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", p.Frames[n-1].Turn, err)
+			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", k.lastTurn, err)
 			break
 		}
+		k.lastTurn = pf.Turn
+		if err := keep(pf); err != nil {
+			return err
+		}
 	}
-	if len(p.Frames) == 0 {
-		return nil, errors.New("viewer: the replay has no frames")
+	if n == 0 {
+		return errors.New("viewer: the replay has no frames")
 	}
 	switch {
 	case k.textFullAt > 0:
@@ -406,19 +440,19 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 	case k.shortFrames > 0:
 		p.Notice = fmt.Sprintf("In %d turns a player sent more than %d commands: the page lists the first %d and counts the rest.", k.shortFrames, l.MaxCommandsShown, l.MaxCommandsShown)
 	}
-	return p, nil
+	return nil
 }
 
 // add packs frame n.
-func (k *packer) add(f *source.Frame, n int) error {
+func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 	b := &f.Board
 	np := len(k.p.Players)
 	if n == 0 {
 		if b.Width < 0 || b.Height < 0 || b.Width*b.Height > k.l.MaxCells || (b.Width > 0 && b.Height > k.l.MaxCells/b.Width) {
-			return fmt.Errorf("%w: a %d×%d board, at most %d cells", ErrTooBig, b.Width, b.Height, k.l.MaxCells)
+			return nil, fmt.Errorf("%w: a %d×%d board, at most %d cells", ErrTooBig, b.Width, b.Height, k.l.MaxCells)
 		}
 		if len(b.Badges) > 32 {
-			return fmt.Errorf("%d badges, at most 32", len(b.Badges))
+			return nil, fmt.Errorf("%d badges, at most 32", len(b.Badges))
 		}
 		k.p.Board = PackedBoard{Topology: b.Topology.String(), Width: b.Width, Height: b.Height, Terrain: b.TerrainName,
 			Value: b.ValueName, Badges: append([]string(nil), b.Badges...)}
@@ -428,18 +462,18 @@ func (k *packer) add(f *source.Frame, n int) error {
 			c += int64(len(s)) + 8
 		}
 		if err := k.spend(2*c, n); err != nil {
-			return err
+			return nil, err
 		}
 	} else if bd := k.p.Board; b.Topology.String() != bd.Topology || b.Width != bd.Width || b.Height != bd.Height {
-		return fmt.Errorf("the board changed shape: %s %d×%d, frame 0 had %s %d×%d", b.Topology, b.Width, b.Height, bd.Topology, bd.Width, bd.Height)
+		return nil, fmt.Errorf("the board changed shape: %s %d×%d, frame 0 had %s %d×%d", b.Topology, b.Width, b.Height, bd.Topology, bd.Width, bd.Height)
 	}
 	if len(b.Cells) != len(k.prev) {
-		return fmt.Errorf("%d cells on a %d×%d board", len(b.Cells), k.p.Board.Width, k.p.Board.Height)
+		return nil, fmt.Errorf("%d cells on a %d×%d board", len(b.Cells), k.p.Board.Width, k.p.Board.Height)
 	}
 	if len(f.Values) != np {
-		return fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
+		return nil, fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
 	}
-	pf := PackedFrame{Turn: f.Turn, Active: f.Active}
+	pf := &PackedFrame{Turn: f.Turn, Active: f.Active}
 	cost := int64(256 + 16*np)
 	// Cells: whole in frame 0, then the changes.
 	last := -1
@@ -526,11 +560,10 @@ func (k *packer) add(f *source.Frame, n int) error {
 		cost += 24 * int64(len(f.Ranking))
 	}
 	if err := k.spend(cost, n); err != nil {
-		return err
+		return nil, err
 	}
-	k.keepText(&pf, f, n)
-	k.p.Frames = append(k.p.Frames, pf)
-	return nil
+	k.keepText(pf, f, n)
+	return pf, nil
 }
 
 // keepText keeps frame n's commands and logs while MaxText lasts.
@@ -611,36 +644,141 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 	}
 }
 
-// EncodePacked writes p as the generic page reads it: its JSON, gzip'd.
-// The frames are encoded one at a time, so no copy of the whole JSON is
-// ever held.
+// EncodePacked writes p as the generic page reads it: its JSON, gzip'd
+// (encoding/json's bytes). The frames are encoded a few at a time, so no
+// copy of the whole JSON is ever held.
 func EncodePacked(p *Packed) ([]byte, error) {
+	before, after, err := packedJSON(p)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	fw := newFrameWriter(&gz, before)
+	for i := range p.Frames {
+		fw.frame(&p.Frames[i])
+	}
+	if err := fw.close(after); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}
+
+// EncodeStream reads s to its end (it does not close s) and returns what
+// EncodePacked returns for what PackStream returns, with PackStream's
+// limits, warnings and errors; but it keeps no frame: each is encoded and
+// compressed as soon as it is packed, by a second goroutine while the
+// next ones are read, so it takes less time and memory than the two
+// calls. A replay refused (ErrTooBig) has cost at most what PackStream
+// would have held when it refused it.
+func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
+	k, err := newPacker(s, l)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	var fw *frameWriter
+	// frames are the packed frames on their way to the encoder (at most
+	// encodeAhead waiting), done closed once it has written them all.
+	var frames chan *PackedFrame
+	done := make(chan struct{})
+	err = k.run(s, func(pf *PackedFrame) error {
+		if fw == nil {
+			// Frame 0 is packed: the fields before the frames are known.
+			before, _, err := packedJSON(k.p)
+			if err != nil {
+				return err
+			}
+			fw = newFrameWriter(&gz, before)
+			frames = make(chan *PackedFrame, encodeAhead)
+			go func() {
+				defer close(done)
+				for f := range frames {
+					fw.frame(f)
+				}
+			}()
+		}
+		frames <- pf
+		return nil
+	})
+	if frames != nil {
+		close(frames)
+		<-done
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, after, err := packedJSON(k.p)
+	if err != nil {
+		return nil, err
+	}
+	if err := fw.close(after); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}
+
+// encodeAhead is how many packed frames EncodeStream lets wait for the
+// encoder: enough to smooth the two goroutines' pace.
+const encodeAhead = 32
+
+// packedJSON is p's JSON without its frames: what comes before the
+// "frames" key and what comes after its value.
+func packedJSON(p *Packed) (before, after []byte, err error) {
 	head := *p
 	head.Frames = nil
 	js, err := json.Marshal(&head)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("viewer: encoding the replay's head: %w", err)
 	}
-	const tail = `"frames":null}`
-	if !bytes.HasSuffix(js, []byte(tail)) {
-		return nil, errors.New("viewer: Packed's frames are not its last field")
+	// Every '"' within a string is escaped: the key is found only as a key.
+	const key = `"frames":null`
+	i := bytes.Index(js, []byte(key))
+	if i < 0 {
+		return nil, nil, errors.New("viewer: Packed has no frames key")
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	zw.Write(js[:len(js)-len(tail)])
-	zw.Write([]byte(`"frames":[`))
-	var b []byte
-	for i := range p.Frames {
-		b = b[:0]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendFrame(b, &p.Frames[i])
-		zw.Write(b)
+	return js[:i], js[i+len(key):], nil
+}
+
+// frameWriter writes a Packed value's JSON, gzip'd, to a buffer: the
+// part before its frames, then its frames one by one (gathered in chunks
+// of about frameChunk bytes), then the part after them.
+type frameWriter struct {
+	zw *gzip.Writer
+	b  []byte
+	n  int
+}
+
+// frameChunk is about how much JSON frameWriter gathers before it hands
+// it to the compressor.
+const frameChunk = 32 << 10
+
+func newFrameWriter(gz *bytes.Buffer, before []byte) *frameWriter {
+	zw, _ := gzip.NewWriterLevel(gz, gzip.BestSpeed)
+	zw.Write(before)
+	return &frameWriter{zw: zw, b: append(make([]byte, 0, 2*frameChunk), `"frames":[`...)}
+}
+
+// frame writes f, the next frame.
+func (w *frameWriter) frame(f *PackedFrame) {
+	if w.n > 0 {
+		w.b = append(w.b, ',')
 	}
-	zw.Write([]byte("]}"))
-	if err := zw.Close(); err != nil {
-		return nil, err
+	w.n++
+	w.b = appendFrame(w.b, f)
+	if len(w.b) >= frameChunk {
+		w.zw.Write(w.b)
+		w.b = w.b[:0]
 	}
-	return gz.Bytes(), nil
+}
+
+// close writes after, the part after the frames, and finishes the gzip
+// stream. (A bytes.Buffer does not fail: neither do the writes.)
+func (w *frameWriter) close(after []byte) error {
+	w.b = append(w.b, ']')
+	w.b = append(w.b, after...)
+	w.zw.Write(w.b)
+	if err := w.zw.Close(); err != nil {
+		return fmt.Errorf("viewer: compressing the replay: %w", err)
+	}
+	return nil
 }
