@@ -681,6 +681,14 @@ func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
 	// encodeAhead waiting), done closed once it has written them all.
 	var frames chan *PackedFrame
 	done := make(chan struct{})
+	stop := func() {
+		if frames != nil {
+			close(frames)
+			<-done
+			frames = nil
+		}
+	}
+	defer stop() // when the stream panics, too
 	err = k.run(s, func(pf *PackedFrame) error {
 		if fw == nil {
 			// Frame 0 is packed: the fields before the frames are known.
@@ -700,10 +708,7 @@ func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
 		frames <- pf
 		return nil
 	})
-	if frames != nil {
-		close(frames)
-		<-done
-	}
+	stop()
 	if err != nil {
 		return nil, err
 	}

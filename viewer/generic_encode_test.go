@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -85,5 +87,38 @@ func TestEncodeStream(t *testing.T) {
 				t.Errorf("EncodeStream's JSON is not PackStream's:\n%.300s\n%.300s", got, want)
 			}
 		})
+	}
+}
+
+// panickyStream is a toy stream whose Next panics after some frames.
+type panickyStream struct {
+	*toyStream
+	after int
+}
+
+func (s *panickyStream) Next(f *source.Frame) error {
+	if s.n >= s.after {
+		panic("a bug in the game")
+	}
+	return s.toyStream.Next(f)
+}
+
+// TestEncodeStreamPanic: a stream that panics has EncodeStream panic, and
+// its encoder goroutine ends all the same.
+func TestEncodeStreamPanic(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		defer func() {
+			if r := recover(); r != "a bug in the game" {
+				t.Errorf("recovered %v", r)
+			}
+		}()
+		EncodeStream(&panickyStream{newToyStream(engine.Square, 5, 5, 30, "a", "b"), 5}, StreamLimits{})
+	}()
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
