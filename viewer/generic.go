@@ -90,13 +90,14 @@ func (l StreamLimits) withDefaults() StreamLimits {
 // together under limits l, besides what the stream itself holds: the
 // packed frames (their cost, in-memory size plus JSON, ≤ MaxBytes; their
 // text ≤ MaxText, 6 times that as JSON at worst: "\u003c"), the gzip'd
-// JSON (≤ the JSON), the JSON of the frame being encoded while its
-// buffer grows (≤ twice the frame's), plus 4 MiB for the compressor and
-// the stream's current frame:
+// JSON (≤ the JSON), the JSON being encoded while its buffer grows (≤
+// twice a chunk's: frameChunk and a frame), plus 4 MiB for the
+// compressor and the stream's current frame:
 //
 //	4 MiB + 3·MaxBytes + 20·MaxText
 //
-// A server reserves it before it packs (docs/limits.md).
+// EncodeStream takes less: it holds no frame but the few waiting for its
+// encoder. A server reserves it before it packs (docs/limits.md).
 func StreamPeakBytes(l StreamLimits) int64 {
 	l = l.withDefaults()
 	return 4<<20 + 3*l.MaxBytes + 20*l.MaxText
@@ -667,9 +668,10 @@ func EncodePacked(p *Packed) ([]byte, error) {
 // EncodePacked returns for what PackStream returns, with PackStream's
 // limits, warnings and errors; but it keeps no frame: each is encoded and
 // compressed as soon as it is packed, by a second goroutine while the
-// next ones are read, so it takes less time and memory than the two
-// calls. A replay refused (ErrTooBig) has cost at most what PackStream
-// would have held when it refused it.
+// next ones are read. It takes less memory than the two calls, about the
+// same CPU time, and less time when a second core is free. A replay
+// refused (ErrTooBig) has cost at most what PackStream would have held
+// when it refused it.
 func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
 	k, err := newPacker(s, l)
 	if err != nil {
