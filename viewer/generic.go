@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -89,13 +90,14 @@ func (l StreamLimits) withDefaults() StreamLimits {
 // together under limits l, besides what the stream itself holds: the
 // packed frames (their cost, in-memory size plus JSON, ≤ MaxBytes; their
 // text ≤ MaxText, 6 times that as JSON at worst: "\u003c"), the gzip'd
-// JSON (≤ the JSON), the JSON of the frame being encoded while its
-// buffer grows (≤ twice the frame's), plus 4 MiB for the compressor and
-// the stream's current frame:
+// JSON (≤ the JSON), the JSON being encoded while its buffer grows (≤
+// twice a chunk's: frameChunk and a frame), plus 4 MiB for the
+// compressor and the stream's current frame:
 //
 //	4 MiB + 3·MaxBytes + 20·MaxText
 //
-// A server reserves it before it packs (docs/limits.md).
+// EncodeStream takes less: it holds no frame but the few waiting for its
+// encoder. A server reserves it before it packs (docs/limits.md).
 func StreamPeakBytes(l StreamLimits) int64 {
 	l = l.withDefaults()
 	return 4<<20 + 3*l.MaxBytes + 20*l.MaxText
@@ -125,6 +127,10 @@ type Packed struct {
 	Settings   [][2]string        `json:"settings,omitempty"`
 	// Board is the shape of every frame's board (frame 0's).
 	Board PackedBoard `json:"board"`
+	// Frames are in order; frame 0 is the game before its first round.
+	// The fields before Frames are known once frame 0 is packed, those
+	// after it only at the end: EncodeStream writes the frames between.
+	Frames []PackedFrame `json:"frames"`
 	// HasCommands: the source has a command log (Frame.CommandsKnown).
 	HasCommands bool `json:"has_commands"`
 	// Notice says what the page leaves out (text past MaxText, commands
@@ -132,9 +138,6 @@ type Packed struct {
 	// ends early (the stream failed after some frames), "" when whole.
 	Notice  string `json:"notice,omitempty"`
 	Warning string `json:"warning,omitempty"`
-	// Frames are in order; frame 0 is the game before its first round.
-	// (Last: EncodePacked writes them one by one after the rest.)
-	Frames []PackedFrame `json:"frames"`
 }
 
 // PackedPlayer is one player of a Packed replay. Label names it in the
@@ -283,11 +286,16 @@ type packer struct {
 	prev  []engine.Cell
 	kinds map[string]int
 	names []string
+	// cells gathers the frame's cells being packed (reused), kept in
+	// one allocation of their size.
+	cells []int64
 	// textFullAt is the turn from which commands and logs are dropped
 	// (0: none dropped); shortFrames counts frames whose commands were
 	// cut at MaxCommandsShown.
 	textFullAt, shortFrames int
 	textFull                bool
+	// lastTurn is the turn of the last frame packed.
+	lastTurn int
 }
 
 // numLen is the length of n in JSON, with its comma.
@@ -328,6 +336,22 @@ func textCost(s string) int64 { return int64(len(s)) + commandOverhead }
 // what a stream reports: players, cells and coordinates out of range are
 // kept as they are (the page skips what it cannot place) or refused.
 func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
+	k, err := newPacker(s, l)
+	if err != nil {
+		return nil, err
+	}
+	err = k.run(s, func(pf *PackedFrame) error {
+		k.p.Frames = append(k.p.Frames, *pf)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return k.p, nil
+}
+
+// newPacker packs the head of s's replay (all but its board and frames).
+func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	l = l.withDefaults()
 	m := s.Meta()
 	if m == nil {
@@ -373,8 +397,18 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 	if err := k.spend(head, 0); err != nil {
 		return nil, err
 	}
+	return k, nil
+}
+
+// run reads s to its end and packs its frames, handing each to keep in
+// order; PackStream's contract (warnings, errors, notices) is run's. An
+// error from keep ends the packing with it. keep owns the frame it is
+// given: run keeps no reference to it.
+func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
+	p, l := k.p, k.l
 	var f source.Frame
-	for n := 0; ; n++ {
+	n := 0
+	for ; ; n++ {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
 			break
@@ -382,19 +416,24 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 		if err == nil && n >= l.MaxFrames {
 			err = fmt.Errorf("%w: more than %d frames", ErrTooBig, l.MaxFrames)
 		}
+		var pf *PackedFrame
 		if err == nil {
-			err = k.add(&f, n)
+			pf, err = k.add(&f, n)
 		}
 		if err != nil {
 			if n == 0 || errors.Is(err, ErrTooBig) {
-				return nil, fmt.Errorf("viewer: frame %d: %w", n, err)
+				return fmt.Errorf("viewer: frame %d: %w", n, err)
 			}
-			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", p.Frames[n-1].Turn, err)
+			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", k.lastTurn, err)
 			break
 		}
+		k.lastTurn = pf.Turn
+		if err := keep(pf); err != nil {
+			return err
+		}
 	}
-	if len(p.Frames) == 0 {
-		return nil, errors.New("viewer: the replay has no frames")
+	if n == 0 {
+		return errors.New("viewer: the replay has no frames")
 	}
 	switch {
 	case k.textFullAt > 0:
@@ -402,19 +441,19 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 	case k.shortFrames > 0:
 		p.Notice = fmt.Sprintf("In %d turns a player sent more than %d commands: the page lists the first %d and counts the rest.", k.shortFrames, l.MaxCommandsShown, l.MaxCommandsShown)
 	}
-	return p, nil
+	return nil
 }
 
 // add packs frame n.
-func (k *packer) add(f *source.Frame, n int) error {
+func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 	b := &f.Board
 	np := len(k.p.Players)
 	if n == 0 {
 		if b.Width < 0 || b.Height < 0 || b.Width*b.Height > k.l.MaxCells || (b.Width > 0 && b.Height > k.l.MaxCells/b.Width) {
-			return fmt.Errorf("%w: a %d×%d board, at most %d cells", ErrTooBig, b.Width, b.Height, k.l.MaxCells)
+			return nil, fmt.Errorf("%w: a %d×%d board, at most %d cells", ErrTooBig, b.Width, b.Height, k.l.MaxCells)
 		}
 		if len(b.Badges) > 32 {
-			return fmt.Errorf("%d badges, at most 32", len(b.Badges))
+			return nil, fmt.Errorf("%d badges, at most 32", len(b.Badges))
 		}
 		k.p.Board = PackedBoard{Topology: b.Topology.String(), Width: b.Width, Height: b.Height, Terrain: b.TerrainName,
 			Value: b.ValueName, Badges: append([]string(nil), b.Badges...)}
@@ -424,40 +463,47 @@ func (k *packer) add(f *source.Frame, n int) error {
 			c += int64(len(s)) + 8
 		}
 		if err := k.spend(2*c, n); err != nil {
-			return err
+			return nil, err
 		}
 	} else if bd := k.p.Board; b.Topology.String() != bd.Topology || b.Width != bd.Width || b.Height != bd.Height {
-		return fmt.Errorf("the board changed shape: %s %d×%d, frame 0 had %s %d×%d", b.Topology, b.Width, b.Height, bd.Topology, bd.Width, bd.Height)
+		return nil, fmt.Errorf("the board changed shape: %s %d×%d, frame 0 had %s %d×%d", b.Topology, b.Width, b.Height, bd.Topology, bd.Width, bd.Height)
 	}
 	if len(b.Cells) != len(k.prev) {
-		return fmt.Errorf("%d cells on a %d×%d board", len(b.Cells), k.p.Board.Width, k.p.Board.Height)
+		return nil, fmt.Errorf("%d cells on a %d×%d board", len(b.Cells), k.p.Board.Width, k.p.Board.Height)
 	}
 	if len(f.Values) != np {
-		return fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
+		return nil, fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
 	}
-	pf := PackedFrame{Turn: f.Turn, Active: f.Active}
+	pf := &PackedFrame{Turn: f.Turn, Active: f.Active}
 	cost := int64(256 + 16*np)
 	// Cells: whole in frame 0, then the changes.
 	last := -1
+	cells := k.cells[:0]
 	for i, c := range b.Cells {
 		if n > 0 && c == k.prev[i] {
 			continue
 		}
 		if n > 0 {
-			pf.Cells = append(pf.Cells, int64(i-last))
+			cells = append(cells, int64(i-last))
 			cost += 8 + numLen(int64(i-last))
 			last = i
 		}
-		pf.Cells = append(pf.Cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
+		cells = append(cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
 		cost += 32 + numLen(c.Terrain) + numLen(int64(c.Owner)) + numLen(c.Value) + numLen(int64(c.Badges))
 		k.prev[i] = c
 	}
-	if pf.Cells == nil {
-		pf.Cells = []int64{}
+	k.cells = cells
+	pf.Cells = append(make([]int64, 0, len(cells)), cells...)
+	// Values: every player's in one allocation.
+	nv := 0
+	for _, vs := range f.Values {
+		nv += len(vs)
 	}
+	all := make([]int64, 0, nv)
 	pf.Values = make([][]int64, np)
 	for p, vs := range f.Values {
-		pf.Values[p] = append([]int64{}, vs...)
+		all = append(all, vs...)
+		pf.Values[p] = all[len(all)-len(vs) : len(all) : len(all)]
 		cost += 32
 		for _, v := range vs {
 			cost += 8 + numLen(v)
@@ -515,11 +561,10 @@ func (k *packer) add(f *source.Frame, n int) error {
 		cost += 24 * int64(len(f.Ranking))
 	}
 	if err := k.spend(cost, n); err != nil {
-		return err
+		return nil, err
 	}
-	k.keepText(&pf, f, n)
-	k.p.Frames = append(k.p.Frames, pf)
-	return nil
+	k.keepText(pf, f, n)
+	return pf, nil
 }
 
 // keepText keeps frame n's commands and logs while MaxText lasts.
@@ -539,13 +584,21 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 		return true
 	}
 	if f.CommandsKnown && len(f.Commands) > 0 {
+		// Every player's commands in one allocation.
+		most := 0
+		for p, cmds := range f.Commands {
+			if p < np {
+				most += min(len(cmds), k.l.MaxCommandsShown)
+			}
+		}
+		all := make([]string, 0, most)
 		pf.Commands = make([][]string, np)
 		short := false
 		for p, cmds := range f.Commands {
 			if p >= np {
 				break
 			}
-			kept := 0
+			start := len(all)
 			for i, c := range cmds {
 				if i >= k.l.MaxCommandsShown {
 					short = true
@@ -554,10 +607,15 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 				if !take(c) {
 					break
 				}
-				pf.Commands[p] = append(pf.Commands[p], strings.ToValidUTF8(c, "\uFFFD"))
-				kept++
+				if !utf8.ValidString(c) { // ValidString is the faster scan
+					c = strings.ToValidUTF8(c, "\uFFFD")
+				}
+				all = append(all, c)
 			}
-			if kept < len(cmds) {
+			if len(all) > start {
+				pf.Commands[p] = all[start:len(all):len(all)]
+			}
+			if kept := len(all) - start; kept < len(cmds) {
 				if pf.Sent == nil {
 					pf.Sent = make([]int, np)
 					for q := range pf.Sent {
@@ -587,36 +645,147 @@ func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
 	}
 }
 
-// EncodePacked writes p as the generic page reads it: its JSON, gzip'd.
-// The frames are encoded one at a time, so no copy of the whole JSON is
-// ever held.
+// EncodePacked writes p as the generic page reads it: its JSON, gzip'd
+// (encoding/json's bytes). The frames are encoded a few at a time, so no
+// copy of the whole JSON is ever held.
 func EncodePacked(p *Packed) ([]byte, error) {
+	before, after, err := packedJSON(p)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	fw := newFrameWriter(&gz, before)
+	for i := range p.Frames {
+		fw.frame(&p.Frames[i])
+	}
+	if err := fw.close(after); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}
+
+// EncodeStream reads s to its end (it does not close s) and returns what
+// EncodePacked returns for what PackStream returns, with PackStream's
+// limits, warnings and errors; but it keeps no frame: each is encoded and
+// compressed as soon as it is packed, by a second goroutine while the
+// next ones are read. It takes less memory than the two calls, about the
+// same CPU time, and less time when a second core is free. A replay
+// refused (ErrTooBig) has cost at most what PackStream would have held
+// when it refused it.
+func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
+	k, err := newPacker(s, l)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	var fw *frameWriter
+	// frames are the packed frames on their way to the encoder (at most
+	// encodeAhead waiting), done closed once it has written them all.
+	var frames chan *PackedFrame
+	done := make(chan struct{})
+	stop := func() {
+		if frames != nil {
+			close(frames)
+			<-done
+			frames = nil
+		}
+	}
+	defer stop() // when the stream panics, too
+	err = k.run(s, func(pf *PackedFrame) error {
+		if fw == nil {
+			// Frame 0 is packed: the fields before the frames are known.
+			before, _, err := packedJSON(k.p)
+			if err != nil {
+				return err
+			}
+			fw = newFrameWriter(&gz, before)
+			frames = make(chan *PackedFrame, encodeAhead)
+			go func() {
+				defer close(done)
+				for f := range frames {
+					fw.frame(f)
+				}
+			}()
+		}
+		frames <- pf
+		return nil
+	})
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	_, after, err := packedJSON(k.p)
+	if err != nil {
+		return nil, err
+	}
+	if err := fw.close(after); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}
+
+// encodeAhead is how many packed frames EncodeStream lets wait for the
+// encoder: enough to smooth the two goroutines' pace.
+const encodeAhead = 32
+
+// packedJSON is p's JSON without its frames: what comes before the
+// "frames" key and what comes after its value.
+func packedJSON(p *Packed) (before, after []byte, err error) {
 	head := *p
 	head.Frames = nil
 	js, err := json.Marshal(&head)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("viewer: encoding the replay's head: %w", err)
 	}
-	const tail = `"frames":null}`
-	if !bytes.HasSuffix(js, []byte(tail)) {
-		return nil, errors.New("viewer: Packed's frames are not its last field")
+	// Every '"' within a string is escaped: the key is found only as a key.
+	const key = `"frames":null`
+	i := bytes.Index(js, []byte(key))
+	if i < 0 {
+		return nil, nil, errors.New("viewer: Packed has no frames key")
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	zw.Write(js[:len(js)-len(tail)])
-	zw.Write([]byte(`"frames":[`))
-	var b []byte
-	for i := range p.Frames {
-		b = b[:0]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendFrame(b, &p.Frames[i])
-		zw.Write(b)
+	return js[:i], js[i+len(key):], nil
+}
+
+// frameWriter writes a Packed value's JSON, gzip'd, to a buffer: the
+// part before its frames, then its frames one by one (gathered in chunks
+// of about frameChunk bytes), then the part after them.
+type frameWriter struct {
+	zw *gzip.Writer
+	b  []byte
+	n  int
+}
+
+// frameChunk is about how much JSON frameWriter gathers before it hands
+// it to the compressor.
+const frameChunk = 32 << 10
+
+func newFrameWriter(gz *bytes.Buffer, before []byte) *frameWriter {
+	zw, _ := gzip.NewWriterLevel(gz, gzip.BestSpeed)
+	zw.Write(before)
+	return &frameWriter{zw: zw, b: append(make([]byte, 0, 2*frameChunk), `"frames":[`...)}
+}
+
+// frame writes f, the next frame.
+func (w *frameWriter) frame(f *PackedFrame) {
+	if w.n > 0 {
+		w.b = append(w.b, ',')
 	}
-	zw.Write([]byte("]}"))
-	if err := zw.Close(); err != nil {
-		return nil, err
+	w.n++
+	w.b = appendFrame(w.b, f)
+	if len(w.b) >= frameChunk {
+		w.zw.Write(w.b)
+		w.b = w.b[:0]
 	}
-	return gz.Bytes(), nil
+}
+
+// close writes after, the part after the frames, and finishes the gzip
+// stream. (A bytes.Buffer does not fail: neither do the writes.)
+func (w *frameWriter) close(after []byte) error {
+	w.b = append(w.b, ']')
+	w.b = append(w.b, after...)
+	w.zw.Write(w.b)
+	if err := w.zw.Close(); err != nil {
+		return fmt.Errorf("viewer: compressing the replay: %w", err)
+	}
+	return nil
 }

@@ -24,8 +24,8 @@ import (
 // GenericHandler serves the generic replay page of one replay, whatever
 // its game (GenericPage). GET without a query answers the page, which
 // the meta of a freshly opened stream titles; GET with ?data=1 the
-// packed frames, the stream opened and read again to its end (PackStream,
-// EncodePacked: gzip'd JSON, application/gzip), which the page fetches
+// packed frames, the stream opened and read again to its end
+// (EncodeStream: gzip'd JSON, application/gzip), which the page fetches
 // from its own address. The page's scripts and styles are /static/ paths
 // (Server serves them; StaticHandler elsewhere). A stream that cannot be
 // opened is answered 422 with the reason (503 when the error wraps
@@ -111,11 +111,7 @@ func (h *GenericHandler) pack() ([]byte, error) {
 		return nil, err
 	}
 	defer s.Close()
-	p, err := PackStream(s, h.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return EncodePacked(p)
+	return EncodeStream(s, h.Limits)
 }
 
 // GenericPageData is the generic page's view of a replay of meta m,

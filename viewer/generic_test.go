@@ -260,7 +260,8 @@ func (s *floodStream) Next(f *source.Frame) error {
 
 // TestPackStreamBounded: a hostile stream is refused at MaxBytes, and
 // what PackStream and EncodePacked allocate in all (a bound on their
-// peak) for the most a page may hold stays within StreamPeakBytes; with
+// peak) for the most a page may hold stays within StreamPeakBytes, and so
+// does what EncodeStream allocates for it or for a stream it refuses; with
 // the defaults the bound is the one in docs/limits.md.
 func TestPackStreamBounded(t *testing.T) {
 	if got := StreamPeakBytes(StreamLimits{}); got != 4<<20+3*DefaultStreamBytes+20*DefaultStreamText {
@@ -304,6 +305,22 @@ func TestPackStreamBounded(t *testing.T) {
 			}
 			if c.name == "text" && !strings.Contains(p.Notice, "up to turn") {
 				t.Errorf("the text did not fill: %q", p.Notice)
+			}
+			// EncodeStream, for the same frames and refusing more.
+			for _, frames := range []int{fit, 0} {
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				before := ms.TotalAlloc
+				_, err := EncodeStream(newFlood(c.size, c.things, c.logLen, frames), c.l)
+				if (err == nil) != (frames > 0) {
+					t.Fatalf("EncodeStream of %d frames: %v", frames, err)
+				}
+				runtime.ReadMemStats(&ms)
+				alloc := int64(ms.TotalAlloc - before)
+				t.Logf("EncodeStream of %d frames (0: all, refused): allocated %d MB in all", frames, alloc>>20)
+				if alloc > StreamPeakBytes(c.l) {
+					t.Errorf("EncodeStream of %d frames allocated %d B, more than the bound %d", frames, alloc, StreamPeakBytes(c.l))
+				}
 			}
 		})
 	}

@@ -42,13 +42,38 @@ func benchGame(tb testing.TB) []byte {
 }
 
 // BenchmarkMonadLoad is the server's work to open a Monad replay on the
-// generic page: re-simulate the 500-turn 4-player game (its compact
-// records played by the game), analyse nothing more than the frames need,
-// pack and encode them — what the Monad page's LoadMonad did before, for
+// generic page (viewer.GenericHandler's data): re-simulate the 500-turn
+// 4-player game (its compact records played by the game), analyse nothing
+// more than the frames need, pack, encode and compress them as they come
+// (viewer.EncodeStream) — what the Monad page's LoadMonad did before, for
 // the same game.
 //
 // go test -run '^$' -bench MonadLoad -count 6 ./acceptance/monad
 func BenchmarkMonadLoad(b *testing.B) {
+	data := benchGame(b)
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		st, err := source.NewStream(bytes.NewReader(data), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		blob, err := viewer.EncodeStream(st, viewer.StreamLimits{})
+		st.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(blob)
+	}
+	b.ReportMetric(float64(size), "blob-bytes")
+}
+
+// BenchmarkMonadPack is BenchmarkMonadLoad in two steps, as the live
+// page and export --html take them: viewer.PackStream keeps every frame,
+// then viewer.EncodePacked encodes and compresses them.
+//
+// go test -run '^$' -bench 'MonadLoad|MonadPack' -count 6 ./acceptance/monad
+func BenchmarkMonadPack(b *testing.B) {
 	data := benchGame(b)
 	b.ReportAllocs()
 	var size int
