@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		return err
 	}
 	out := filepath.Join(dir, "demo.rwd")
-	fmt.Fprintln(opts.stdout, "Playing 500 rounds: economist, greedy, raider, random and turtle on map seed 42…")
+	fmt.Fprintf(opts.stdout, "Playing 500 rounds: %s on map seed 42…\n", andList(defaultBots(defaultInfo())))
 	fmt.Fprintf(opts.stdout, "The replay goes to %s (replacing the previous demo's).\n", out)
 	// The demo owns demo.rwd in its directory: replacing the previous
 	// demo's replay is expected, so it writes with force.
@@ -86,4 +87,12 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	opts.serve.stdout = opts.stdout
 	opts.serve.anyPort = true
 	return runView(ctx, out, &opts.serve)
+}
+
+// andList joins words as a sentence lists them: "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

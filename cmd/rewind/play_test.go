@@ -64,6 +64,20 @@ func TestPlayAndDemo(t *testing.T) {
 	if !strings.Contains(demoOut.String(), "verified: 500 rounds") || !strings.Contains(demoOut.String(), base+"/replay/demo.rwd") {
 		t.Fatalf("demo output:\n%s", demoOut.String())
 	}
+	// Its first line names the bots it plays: every one its table ranks.
+	lines := strings.Split(demoOut.String(), "\n")
+	ranked := 0
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); len(f) > 4 && f[0] != "rank" && f[1] != "" && strings.HasPrefix(f[2], f[1]+"_") {
+			ranked++
+			if !strings.Contains(lines[0], f[3]) {
+				t.Errorf("the demo plays %s but says %q", f[3], lines[0])
+			}
+		}
+	}
+	if ranked < 2 {
+		t.Errorf("the demo's table ranks %d bots:\n%s", ranked, demoOut.String())
+	}
 	if _, err := os.Stat(filepath.Join(dir, "demo.rwd")); err != nil {
 		t.Fatal(err)
 	}
