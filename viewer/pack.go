@@ -238,9 +238,6 @@ type Field struct {
 	Kind   string `json:"kind"` // "cell" or "user"
 	Type   string `json:"type"` // "u8", "u16", "i32" or "f64"
 	Static bool   `json:"static,omitempty"`
-	// Delta: frame t > 0 holds its difference from frame t-1, modulo
-	// 2^(8×size): add the previous frame, wrapping, to get the values.
-	Delta bool `json:"delta,omitempty"`
 	// Sparse: the field holds its changes only. The values array (Offset,
 	// Length elements) is frame 0's Width×Height values, then, frame by
 	// frame, for every cell that differs from the frame before, its

@@ -70,9 +70,6 @@ func unpack(t *testing.T, blob []byte, f Field, ncell, frames int) []int64 {
 		case "f64":
 			out[i] = int64(math.Float64frombits(binary.LittleEndian.Uint64(b)))
 		}
-		if f.Delta && i >= ncell {
-			out[i] = wrap(f.Type, out[i]+out[i-ncell])
-		}
 	}
 	return out
 }
@@ -183,8 +180,8 @@ func TestPackMatchesFrames(t *testing.T) {
 				t.Error("natural values should pack once, owners per frame")
 			}
 			for _, f := range m.Fields {
-				if f.Kind == "cell" && (f.Sparse == f.Static || f.Delta) {
-					t.Errorf("field %s: sparse %v, static %v, delta %v", f.Name, f.Sparse, f.Static, f.Delta)
+				if f.Kind == "cell" && f.Sparse == f.Static {
+					t.Errorf("field %s: sparse %v, static %v", f.Name, f.Sparse, f.Static)
 				}
 			}
 			// A .cfr's commands are inferred, every round of it explained.

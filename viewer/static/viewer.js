@@ -116,8 +116,6 @@
         dense.set(arr.subarray(0, N));
         sparse.push({ dense: dense, arr: arr, counts: new Uint32Array(buf, f.counts_offset, F), cells: new Uint16Array(buf, f.cells_offset, f.length - N), j: N });
         arr = dense;
-      } else if (f.delta) { // frame t holds its difference from frame t-1; typed arrays wrap as the packer did
-        for (var i = N; i < arr.length; i++) arr[i] += arr[i - N];
       }
       if (f.kind === 'cell') cell[f.name] = { arr: arr, stat: !!f.static };
       else user[f.name] = arr;
