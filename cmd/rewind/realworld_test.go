@@ -15,7 +15,7 @@ import (
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -25,28 +25,7 @@ import (
 // (as after a uid is reused), keeping everything else.
 func variant(t *testing.T, src, dst string) {
 	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := cfr.NewDecoder(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	enc, err := cfr.NewEncoder(&out, d.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f colorfight2.Frame
-	for {
-		err := d.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	out := cfrtest.Rewrite(t, src, func(f *colorfight2.Frame) {
 		if n := len(f.Users); n > 1 {
 			rot := append(append([]colorfight2.FrameUser(nil), f.Users[1:]...), f.Users[0])
 			f.Users = rot
@@ -55,14 +34,8 @@ func variant(t *testing.T, src, dst string) {
 				f.Users[k].Ranking = "1.000000082740371e-8"
 			}
 		}
-		if err := enc.WriteFrame(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, out.Bytes(), 0o644); err != nil {
+	})
+	if err := os.WriteFile(dst, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -30,10 +30,7 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, u.UID, 10)
-		b = append(b, `":{"uid":`...)
-		b = strconv.AppendInt(b, u.UID, 10)
+		b = AppendUserKey(b, u.UID)
 		b = append(b, `,"username":`...)
 		name, _ := json.Marshal(u.Username) // cannot fail for a string
 		b = append(b, name...)
@@ -155,4 +152,14 @@ func AppendUserEconomy(b []byte, u *FrameUser) []byte {
 	b = strconv.AppendInt(b, u.TaxLevel, 10)
 	b = append(b, `,"tax_amount":`...)
 	return strconv.AppendInt(b, u.TaxAmount, 10)
+}
+
+// AppendUserKey appends the opening of a user's entry in a users object
+// as the reference writes it, keyed by its uid: `"UID":{"uid":UID` (the
+// object left open). Bot messages and .cfr replays share it.
+func AppendUserKey(b []byte, uid int64) []byte {
+	b = append(b, '"')
+	b = strconv.AppendInt(b, uid, 10)
+	b = append(b, `":{"uid":`...)
+	return strconv.AppendInt(b, uid, 10)
 }

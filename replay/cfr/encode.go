@@ -372,10 +372,7 @@ func (e *Encoder) appendUsers(b []byte, f *colorfight2.Frame, elem0 bool) []byte
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, u.UID, 10)
-		b = append(b, `":{"uid":`...)
-		b = strconv.AppendInt(b, u.UID, 10)
+		b = colorfight2.AppendUserKey(b, u.UID)
 		b = append(b, `,"username":`...)
 		b = appendPyString(b, u.Username)
 		b = append(b, `,"verified":`...)

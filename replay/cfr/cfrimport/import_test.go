@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -78,42 +79,6 @@ func TestImport(t *testing.T) {
 			}
 		})
 	}
-}
-
-// rewrite decodes a .cfr, lets edit change frames, and re-encodes it.
-func rewrite(t *testing.T, path string, edit func(f *colorfight2.Frame)) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := cfr.NewDecoder(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	enc, err := cfr.NewEncoder(&out, d.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f colorfight2.Frame
-	for {
-		err := d.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		edit(&f)
-		if err := enc.WriteFrame(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
 }
 
 func user(f *colorfight2.Frame, uid int64) *colorfight2.FrameUser {
@@ -207,7 +172,7 @@ func TestAuditTampered(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b := rewrite(t, rt, tc.edit)
+			b := cfrtest.Rewrite(t, rt, tc.edit)
 			res, err := cfr.Audit(bytes.NewReader(b), 0)
 			if err != nil {
 				t.Fatal(err)
