@@ -105,3 +105,34 @@ func TestBotDiesWithKilledRunner(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A process in the middle of execve shows an empty environment for a
+// moment, so an escapee the subreaper just adopted may hide from one
+// search (CI saw TestSetsidGrandchildGone's sleeper survive that way): a
+// live child with an empty environment makes the search unsure, so that
+// reap looks again, and a child with an environment does not.
+func TestEscapeesUnsureOfBlankChild(t *testing.T) {
+	testutil.NeedTool(t, "sleep")
+	marker := treeMarkerEnv + "=test-unsure"
+	if _, unsure := escapees(marker); unsure {
+		t.Skip("another child of the test process already shows an empty environment")
+	}
+	start := func(env []string) *exec.Cmd {
+		cmd := exec.Command("sleep", "1000")
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	marked := start([]string{marker})
+	pids, unsure := escapees(marker)
+	if unsure || len(pids) != 1 || pids[0] != marked.Process.Pid {
+		t.Fatalf("with a marked child: escapees = %v, unsure %v; want [%d], sure", pids, unsure, marked.Process.Pid)
+	}
+	start([]string{})
+	if _, unsure := escapees(marker); !unsure {
+		t.Fatal("a live child with an empty environment left the search sure")
+	}
+}

@@ -29,6 +29,12 @@ type procTree struct {
 
 var subreaperOnce sync.Once
 
+// maxUnsureLooks bounds the searches for escapees reap repeats because one
+// saw a child it could not tell (2 ms apart): an execve ends well within
+// them, while a child of another part of the program that really has an
+// empty environment does not hold every close for the whole reap timeout.
+const maxUnsureLooks = 50
+
 // prepare makes the process start in its own process group, and makes
 // orphaned descendants children of this process (where the system allows
 // it) so that a bot's grandchildren can be reaped after the bot dies.
@@ -53,26 +59,31 @@ func (t *procTree) attach(p *os.Process) error {
 }
 
 // kill sends SIGKILL to the whole group and to the bot's processes that
-// left it (escapees).
-func (t *procTree) kill() {
+// left it (escapees). unsure reports that the search for escapees saw a
+// child it could not tell (see escapees): look again.
+func (t *procTree) kill() (unsure bool) {
 	syscall.Kill(-t.pgid, syscall.SIGKILL)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, pid := range escapees(t.marker) {
+	pids, unsure := escapees(t.marker)
+	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGKILL)
 		if t.escaped == nil {
 			t.escaped = map[int]bool{}
 		}
 		t.escaped[pid] = true
 	}
+	return unsure
 }
 
 // reap kills what is left of the group and reaps its members that are
 // children of this process (orphans reparented to it as subreaper), until
-// the group is empty or timeout passes. Call it only after the group leader
-// has been waited for.
+// the group is empty, no escapee is left and the last search for them was
+// sure (or maxUnsureLooks searches were not), or timeout passes. Call it
+// only after the group leader has been waited for.
 func (t *procTree) reap(timeout time.Duration) {
-	t.kill()
+	unsure := t.kill()
+	looks := 0
 	limit := time.Now().Add(timeout)
 	for {
 		for {
@@ -97,10 +108,11 @@ func (t *procTree) reap(timeout time.Duration) {
 		}
 		pending := len(t.escaped)
 		t.mu.Unlock()
-		if err := syscall.Kill(-t.pgid, 0); (err == syscall.ESRCH && pending == 0) || time.Now().After(limit) {
+		if err := syscall.Kill(-t.pgid, 0); (err == syscall.ESRCH && pending == 0 && (!unsure || looks >= maxUnsureLooks)) || time.Now().After(limit) {
 			return
 		}
-		t.kill()
+		unsure = t.kill()
+		looks++
 		time.Sleep(2 * time.Millisecond)
 	}
 }

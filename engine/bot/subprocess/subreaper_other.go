@@ -13,4 +13,4 @@ func setPdeathsig(a *syscall.SysProcAttr) {}
 
 // escapees: without /proc environments, a bot's processes that left its
 // group are not found (docs/bot-protocol.md).
-func escapees(marker string) []int { return nil }
+func escapees(marker string) (pids []int, unsure bool) { return nil, false }
