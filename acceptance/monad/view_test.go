@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,22 +20,6 @@ import (
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay/source"
 )
-
-// serving is the line `rewind view` prints once it listens, the page's
-// URL its submatch.
-var serving = regexp.MustCompile(` at (http://\S+/replay/\S+)  \(Ctrl-C stops\)$`)
-
-// viewPage runs `rewind view FILE --addr 127.0.0.1:0` until the test ends
-// (then Ctrl-C, which must end it with status 0) and returns the URL of
-// the replay's page it prints.
-func viewPage(t *testing.T, file string) string {
-	t.Helper()
-	url := clitest.Start(t, serving, "view", file, "--addr", "127.0.0.1:0")
-	if want := "/replay/" + filepath.Base(file); !strings.HasSuffix(url, want) {
-		t.Fatalf("view %s prints %s, want its page %s", file, url, want)
-	}
-	return url
-}
 
 // frameWant is what a re-simulated frame holds that the page must show.
 type frameWant struct {
@@ -151,7 +134,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 		t.Fatal("the game has no events")
 	}
 
-	url := viewPage(t, rwd)
+	url := clitest.ViewPage(t, rwd)
 	base, _, _ := strings.Cut(url, "/replay/")
 	b := browsertest.Start(t, 4*time.Minute)
 
@@ -415,7 +398,7 @@ func TestMonadViewOtherFiles(t *testing.T) {
 			for _, f := range want {
 				events += f.events
 			}
-			url := viewPage(t, file)
+			url := clitest.ViewPage(t, file)
 			base, _, _ := strings.Cut(url, "/replay/")
 			bases = append(bases, base+"/")
 			openPage(t, b, url+"#turn=20")

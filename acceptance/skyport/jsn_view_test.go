@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay/jsn"
 )
 
@@ -31,7 +32,7 @@ func TestJSNView(t *testing.T) {
 	}
 	for _, c := range files {
 		t.Run(c.name, func(t *testing.T) {
-			url := viewPage(t, c.file(t))
+			url := clitest.ViewPage(t, c.file(t))
 			if err := chromedp.Run(b.Ctx, chromedp.Navigate(fmt.Sprintf("%s#turn=%d", url, c.turn))); err != nil {
 				t.Fatal(err)
 			}

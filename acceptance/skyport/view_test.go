@@ -29,7 +29,7 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 	}
 	b := browsertest.Start(t, 4*time.Minute)
 	// GenerateMap: D = max(10, players+9).
-	url := viewPage(t, seeded)
+	url := clitest.ViewPage(t, seeded)
 	bases := []string{checkSkyportPage(t, b, url, 13, 4)}
 	if os.Getenv("REWIND_SCREENSHOTS_DOCS") != "" {
 		root, err := testutil.ModuleRoot()
@@ -45,7 +45,7 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 		if out, code := clitest.Run(t, "play", "--game", "skyport", "--map", m, "--seed", "5", "--turns", "200", "-o", tricky); code != 0 {
 			t.Fatalf("play --map: status %d\n%s", code, out)
 		}
-		bases = append(bases, checkSkyportPage(t, b, viewPage(t, tricky), 20, 4))
+		bases = append(bases, checkSkyportPage(t, b, clitest.ViewPage(t, tricky), 20, 4))
 	})
 	// Nothing but the pages' own servers (the page, its data, /static/).
 	b.CheckRequests(t, bases...)

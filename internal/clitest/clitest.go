@@ -340,3 +340,19 @@ func (p *Process) stop(tb testing.TB) {
 		tb.Errorf("%s ended with status %d, want 0 (Ctrl-C ends it cleanly):\n%s", p.name, p.code, p.Output())
 	}
 }
+
+// viewServing is the line `rewind view` prints once it listens, the
+// page's URL its submatch.
+var viewServing = regexp.MustCompile(` at (http://\S+/replay/\S+)  \(Ctrl-C stops\)$`)
+
+// ViewPage runs `rewind view FILE --addr 127.0.0.1:0` until the test
+// ends (then Ctrl-C, which must end it with status 0) and returns the URL
+// of the replay's page it prints, which must be the file's.
+func ViewPage(tb testing.TB, file string) string {
+	tb.Helper()
+	url := Start(tb, viewServing, "view", file, "--addr", "127.0.0.1:0")
+	if want := "/replay/" + filepath.Base(file); !strings.HasSuffix(url, want) {
+		tb.Fatalf("view %s prints %s, want its page %s", file, url, want)
+	}
+	return url
+}
