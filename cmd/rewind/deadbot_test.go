@@ -27,20 +27,27 @@ func script(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// An external bot that dies before answering turn 1 stops play with an
-// error naming it, its first fault and its stderr tail; nothing is
-// recorded and an existing replay is kept.
+// An external bot that dies before answering its first round stops play
+// with an error naming it, its first fault and its stderr tail, whatever
+// the game; nothing is recorded and an existing replay is kept.
 func TestPlayStopsOnDeadBot(t *testing.T) {
-	dir := t.TempDir()
-	dead := script(t, dir, "dead.sh", "echo 'ImportError: no module named colorfight' >&2\nexit 3\n")
-	out := existing(t, dir, "g.rwd")
-	var stdout bytes.Buffer
-	res, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", dead}, turns: 200, seed: 1, out: out, force: true, stdout: &stdout, deadline: time.Minute})
-	wantErr(t, err, dead, "before answering turn 1", "bot exited", "ImportError: no module named colorfight")
-	if res != nil {
-		t.Errorf("a result for a match whose bot died: turn %d", res.Turn)
+	for _, c := range []struct{ game, builtin string }{{"", "greedy"}, {"monad", "expander"}, {"skyport", "hunter"}} {
+		t.Run(c.game, func(t *testing.T) {
+			dir := t.TempDir()
+			dead := script(t, dir, "dead.sh", "echo 'ImportError: no module named colorfight' >&2\nexit 3\n")
+			out := existing(t, dir, "g.rwd")
+			var stdout bytes.Buffer
+			opts := &playOptions{game: c.game, bots: []string{c.builtin, dead}, seed: 1, out: out, force: true, stdout: &stdout, deadline: time.Minute}
+			info, _ := gameInfo(c.game)
+			opts.turns = info.DefaultTurns
+			res, err := runPlay(context.Background(), opts)
+			wantErr(t, err, dead, "before answering its first "+strings.TrimSuffix(info.Round, "s"), "ImportError: no module named colorfight")
+			if res != nil {
+				t.Errorf("a result for a match whose bot died: turn %d", res.Turn)
+			}
+			assertUntouched(t, out)
+		})
 	}
-	assertUntouched(t, out)
 }
 
 // A bot that answers some rounds and then dies: the match is played and
@@ -65,8 +72,8 @@ done
 		t.Fatalf("no faults:\n%s", stdout.String())
 	}
 	s := stdout.String()
-	rank := strings.Index(s, "rank  uid")
-	note := strings.Index(s, "uid 2 ("+crash+") faulted")
+	rank := strings.Index(s, "rank  player")
+	note := strings.Index(s, "player 2 ("+crash+") faulted")
 	if rank < 0 || note < rank || !strings.Contains(s[note:], "bot exited") || !strings.Contains(s[note:], "segfault at round 3") {
 		t.Errorf("output:\n%s", s)
 	}

@@ -193,7 +193,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 		closeAll()
 		return nil, err
 	}
-	printSeamRanking(opts.play.stdout, res)
+	printRanking(opts.play.stdout, res, info)
 	abs, _ := filepath.Abs(opts.play.out)
 	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil

@@ -68,11 +68,7 @@ finished at the last whole round.`,
 			opts.options = optionsSet(cmd)
 			ctx, stop := interruptContext(cmd.Context())
 			defer stop()
-			if ownTable(opts.game) {
-				_, err := runPlay(ctx, opts)
-				return err
-			}
-			_, err := runPlaySeam(ctx, opts)
+			_, err := runPlay(ctx, opts)
 			return err
 		},
 	}
@@ -88,11 +84,6 @@ finished at the last whole round.`,
 	cmd.Flags().StringVar(&opts.logDir, "log-dir", "", "directory for external bots' stderr logs (default: beside the replay)")
 	return cmd
 }
-
-// ownTable reports whether play prints game's results in the table of
-// its own that runPlay prints (the default game's: uid, gold, cells, and
-// what its external bots' faults were), not runPlaySeam's.
-func ownTable(game string) bool { return game == "" || game == rulesets.Default }
 
 // watchedSeat makes the seat for one --bot value of opts.game
 // (newSeamSeat) for player (0-based); an external bot is watched, and its
@@ -144,8 +135,10 @@ func checkBotSpecs(specs []string, game string) error {
 	return nil
 }
 
-// runPlay plays a match of the default game (ownTable) through the seam
-// and prints its table.
+// runPlay plays a match of opts.game (rulesets.Default for "") through
+// the seam and prints its table. An external bot that dies before it
+// answers its first round stops the match and nothing is recorded; one
+// that faulted on every round it was asked fails play, the replay kept.
 func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
 	if opts.game == "" {
 		opts.game = rulesets.Default
@@ -173,6 +166,10 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 	if err := checkOutput(opts.out, opts.force); err != nil {
 		return nil, err
 	}
+	setup, err := seamSetup(opts, len(specs))
+	if err != nil {
+		return nil, err
+	}
 	var seats []match.GameSeat
 	var watched []*watch // external bots, by seat
 	for i, s := range specs {
@@ -198,7 +195,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 	matchCtx, stopMatch := context.WithCancel(ctx)
 	defer stopMatch()
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, MaxTurns: opts.turns, Seats: seats,
+		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
 			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
 		if opts.progress {
 			bar = turnsBar(opts.stderr, opts.turns)
@@ -222,8 +219,8 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 		}
 		if dead >= 0 {
 			wb := watched[dead]
-			return fmt.Errorf("--bot %q (uid %d) stopped before answering turn 1: %v; nothing recorded\n%s",
-				wb.spec, dead+1, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
+				wb.spec, dead+info.FirstPlayer, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
 		// the replay is kept (each round records the fault) and play fails.
@@ -231,8 +228,8 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 			for i, p := range res.Players {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
-					everyRound = fmt.Errorf("--bot %q (uid %d) failed every one of its %d rounds (first: %v); the replay records each fault: %s\n%s",
-						wb.spec, i+1, asked, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
+					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
+						wb.spec, i+info.FirstPlayer, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
 			}
@@ -253,17 +250,17 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 	if everyRound != nil {
 		return nil, everyRound
 	}
-	printSeamRanking(opts.stdout, res)
+	printRanking(opts.stdout, res, info)
 	for i, p := range res.Players {
 		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
-			fmt.Fprintf(opts.stdout, "uid %d (%s) faulted %d rounds; first: %v\n%s\n", p.Player+1, wb.spec, p.Faults, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", p.Player+info.FirstPlayer, wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 	}
 	abs, _ := filepath.Abs(opts.out)
 	if res.Interrupted {
 		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
 	}
-	fmt.Fprintf(opts.stdout, "replay: %s (%d rounds)\n", abs, res.Turn)
+	fmt.Fprintf(opts.stdout, "replay: %s (%s, %d %s)\n", abs, rs.ID(), res.Turn, info.Round)
 	return res, nil
 }
 
@@ -347,22 +344,33 @@ func checkDeadlineFlag(d time.Duration) error {
 	return nil
 }
 
-// printSeamRanking prints runPlay's table: each player's uid, gold and
-// cells (its metrics of those names), errors and faults, best first.
-func printSeamRanking(w io.Writer, res *match.SeamResult) {
-	value := func(p match.SeamPlayerResult, name string) int64 {
-		for k, m := range res.Metrics {
-			if m.Name == name && k < len(p.Values) {
-				return p.Values[k]
-			}
-		}
-		return 0
-	}
+// printRanking prints a match's result, best first: each player's
+// number (counted from info.FirstPlayer), name, bot, final value of every
+// metric, errors and faults, and a status column when a player left the
+// game for good (engine.Retirer).
+func printRanking(w io.Writer, res *match.SeamResult, info rulesets.Info) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tuid\tplayer\tbot\tgold\tcells\terrors\tfaults")
-	for r, pl := range res.Ranking {
-		p := res.Players[pl]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n", r+1, pl+1, p.Name, p.Identity, value(p, "gold"), value(p, "cells"), p.Errors, p.Faults)
+	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
+	for _, m := range res.Metrics {
+		fmt.Fprintf(tw, "\t%s", m.Name)
+	}
+	fmt.Fprint(tw, "\terrors\tfaults")
+	status := slices.ContainsFunc(res.Players, func(p match.SeamPlayerResult) bool { return p.Out != 0 })
+	if status {
+		fmt.Fprint(tw, "\tstatus")
+	}
+	fmt.Fprintln(tw)
+	for i, p := range res.Ranking {
+		pr := res.Players[p]
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player+info.FirstPlayer, pr.Name, pr.Identity)
+		for _, v := range pr.Values {
+			fmt.Fprintf(tw, "\t%d", v)
+		}
+		fmt.Fprintf(tw, "\t%d\t%d", pr.Errors, pr.Faults)
+		if status {
+			fmt.Fprintf(tw, "\t%s", outStatus[pr.Out])
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }

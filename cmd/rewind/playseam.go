@@ -1,24 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/bot/subprocess"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/recording"
 )
 
 // botNames lists the built-in bots of a game played through the seam.
@@ -139,104 +133,6 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
 	return data, nil
-}
-
-// runPlaySeam is runPlay for a game played through the seam.
-func runPlaySeam(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
-	info, err := gameInfo(opts.game)
-	if err != nil {
-		return nil, err
-	}
-	rs, _ := rulesets.Get(opts.game)
-	specs := opts.bots
-	if len(specs) == 0 {
-		specs = defaultBots(info)
-	}
-	if err := checkBotSpecs(specs, opts.game); err != nil {
-		return nil, err
-	}
-	if err := checkSeats(opts.game, len(specs)); err != nil {
-		return nil, err
-	}
-	if err := checkPlaySettings(opts); err != nil {
-		return nil, err
-	}
-	if err := checkOutput(opts.out, opts.force); err != nil {
-		return nil, err
-	}
-	setup, err := seamSetup(opts, len(specs))
-	if err != nil {
-		return nil, err
-	}
-	var seats []match.GameSeat
-	for i, s := range specs {
-		seat, err := newSeamSeat(s, i, opts, "")
-		if err != nil {
-			for _, st := range seats {
-				st.Bot.Close()
-			}
-			return nil, err
-		}
-		seats = append(seats, seat)
-	}
-	var res *match.SeamResult
-	var bar *progressbar.ProgressBar
-	ran := false
-	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
-			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
-		if opts.progress {
-			bar = turnsBar(opts.stderr, opts.turns)
-			gc.Progress = func(turn int) { bar.Set(turn) }
-		}
-		ran = true
-		var err error
-		res, err = match.RunGame(ctx, gc)
-		return err
-	})
-	if bar != nil {
-		bar.Finish()
-	}
-	if !ran {
-		for _, st := range seats {
-			st.Bot.Close()
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	tw := tabwriter.NewWriter(opts.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
-	for _, m := range res.Metrics {
-		fmt.Fprintf(tw, "\t%s", m.Name)
-	}
-	fmt.Fprint(tw, "\terrors\tfaults")
-	// A status column when some player left the game for good
-	// (engine.Retirer).
-	status := slices.ContainsFunc(res.Players, func(p match.SeamPlayerResult) bool { return p.Out != 0 })
-	if status {
-		fmt.Fprint(tw, "\tstatus")
-	}
-	fmt.Fprintln(tw)
-	for i, p := range res.Ranking {
-		pr := res.Players[p]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player, pr.Name, pr.Identity)
-		for _, v := range pr.Values {
-			fmt.Fprintf(tw, "\t%d", v)
-		}
-		fmt.Fprintf(tw, "\t%d\t%d", pr.Errors, pr.Faults)
-		if status {
-			fmt.Fprintf(tw, "\t%s", outStatus[pr.Out])
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-	abs, _ := filepath.Abs(opts.out)
-	if res.Interrupted {
-		fmt.Fprintf(opts.stdout, "interrupted at turn %d; ", res.Turn)
-	}
-	fmt.Fprintf(opts.stdout, "replay: %s (%s, %d %s)\n", abs, opts.game, res.Turn, info.Round)
-	return res, nil
 }
 
 // addOptionFlags adds a boolean flag for every option of every registered

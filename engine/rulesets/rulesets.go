@@ -57,6 +57,11 @@ type Info struct {
 	// two seats by their scores (equal scores draw) rather than by their
 	// ranks (ColorfightII's gold: its rating always has).
 	ScoreDuels bool
+	// FirstPlayer is the number the game gives its first player where the
+	// shell shows players by number (play's table and messages): 1 for
+	// ColorfightII, whose protocol and files number players by uid from
+	// 1; 0 for games that number them from 0.
+	FirstPlayer int
 }
 
 // Vectors describe a game's conformance vectors: two files per vector,
@@ -112,7 +117,7 @@ var table = []entry{
 		Round:       "rounds",
 		Bots:        bot.Builtins,
 		Vectors:     &Vectors{Input: cf2vectors.Input, Expected: cf2vectors.Expected, Conform: cf2vectors.Conform},
-		OwnProtocol: true, ScoreDuels: true,
+		OwnProtocol: true, ScoreDuels: true, FirstPlayer: 1,
 	}},
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
