@@ -503,11 +503,10 @@ func (az *analyzer) last(uid int) *Round {
 
 // grow returns s with at least n elements, the new ones zero.
 func grow[T any](s []T, n int) []T {
-	for len(s) < n {
-		var z T
-		s = append(s, z)
+	if len(s) >= n {
+		return s
 	}
-	return s
+	return append(s, make([]T, n-len(s))...)
 }
 
 func (az *analyzer) finish() {

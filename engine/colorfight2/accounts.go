@@ -354,17 +354,14 @@ func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError
 			return fmt.Errorf("%w: uid %d is out of range 1..%d", ErrAccountFrame, uid, a.maxUID)
 		}
 	}
-	for i := range cur.Users {
-		uid := int(cur.Users[i].UID)
-		for uid >= len(a.has) {
-			a.has = append(a.has, false)
-			a.acc = append(a.acc, Account{})
-			a.tot = append(a.tot, Account{})
-			a.gold = append(a.gold, 0)
-		}
-		a.has[uid] = true
-	}
 	n := len(a.has)
+	for i := range cur.Users {
+		n = max(n, int(cur.Users[i].UID)+1)
+	}
+	a.has, a.acc, a.tot, a.gold = grow(a.has, n), grow(a.acc, n), grow(a.tot, n), grow(a.gold, n)
+	for i := range cur.Users {
+		a.has[cur.Users[i].UID] = true
+	}
 	a.prevU = grow(a.prevU, n)
 	a.curU = grow(a.curU, n)
 	for i := range prev.Users {
@@ -722,11 +719,10 @@ func (a *Accounts) taken(prev, cur *Frame) {
 
 // grow returns s with at least n elements, the new ones zero.
 func grow[T any](s []T, n int) []T {
-	for len(s) < n {
-		var z T
-		s = append(s, z)
+	if len(s) >= n {
+		return s
 	}
-	return s
+	return append(s, make([]T, n-len(s))...)
 }
 
 // satSum adds the values, saturating at the int64 range instead of
