@@ -11,34 +11,20 @@
 //   - Round t (turn t = 1..N) compares frame t with frame t-1. Player
 //     series are indexed by t-1; a player that appears late has zero rows
 //     before its first turn (FirstTurn).
-//   - All game quantities are int64 and exact. Values that need the command
-//     log (CaptureEnergy, WastedEnergy, Commands, Errors) are -1 when the
-//     source has none (.cfr; Analysis.HasCommands is false).
-//   - AttackEnergy is the sum of the player's accepted attack energies when
-//     commands are known, otherwise the energy the accounting leaves
-//     unexplained: energy(t-1) + energy_source(t) - tax(t) -
-//     home upgrade energy(t) - energy(t). Both agree on every reference game.
-//   - Gold accounting: for every player and round
-//     gold(t) = gold(t-1) + gold_source(t) - tax(t) - GoldSpent(t) +
-//     StolenIn(t) - StolenOut(t) + Refund(t) + MineBonus(t),
-//     where GoldSpent is derived from building changes between the frames,
-//     and theft and refunds by replaying the rules' taken effects in the
-//     engine's column-major cell scan order. This is exact unless a building
-//     was built or upgraded and then captured or removed in the same round
-//     (invisible in frames).
-//   - The registration round of a player (the first frame it appears in)
-//     starts from gold 0, energy 1000 and its home is neither a capture nor
-//     a build.
+//   - All game quantities are int64 and exact. A round's figures are
+//     ColorfightII's accounting (colorfight2.Accounts; its Account states
+//     the gold and energy accounting and the registration round): values
+//     that need the command log (CaptureEnergy, WastedEnergy, Commands,
+//     Errors) are -1 when the source has none (.cfr; Analysis.HasCommands
+//     is false).
 //   - Rankings are best first by final gold, ties by ascending uid.
 package analysis
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,96 +53,11 @@ var ErrLimit = errors.New("analysis: replay exceeds a limit")
 // seriesCapHint is the most rows a player's series reserves up front.
 const seriesCapHint = 8192
 
-// Round is one player's values after one round (turn Turn).
+// Round is one player's values after one round (turn Turn): the
+// round's figures of ColorfightII's accounting.
 type Round struct {
-	Turn         int
-	Gold         int64
-	Energy       int64
-	GoldSource   int64
-	EnergySource int64
-	Tax          int64
-	Cells        int64
-	TechLevel    int64
-	Dead         bool
-	// Faults counts the rounds' commands standing for a bot that failed
-	// to answer (colorfight2.ErrBotFault: a timeout, a crash, malformed
-	// output, a missed lock-step round): 0 or 1 a round, -1 without
-	// commands. (An int32 beside Dead, so a Round is no bigger.)
-	Faults int32
-	// Buildings counts by type as the replay reports them (building_number),
-	// indexed by the engine's colorfight2.Building like
-	// colorfight2.FrameUser.Buildings: Home..Fortress, with index 0
-	// (BuildingNone) always 0.
-	Buildings [colorfight2.NumBuildings]int64
-	// Levels[type][level-1] counts the player's cells holding that building
-	// at that level in the frame (type indexed as Buildings).
-	Levels [colorfight2.NumBuildings][3]int64
-
-	// Captured and Lost count cells that changed hands this round;
-	// Exchanges splits them by the other party (CapturedFrom, LostTo).
-	Captured int64
-	Lost     int64
-	// Exchanges lists, by ascending uid of the other party (0: unowned
-	// cells), the cells the player took from it and lost to it this
-	// round; nil when no cell changed hands. It holds one entry per party
-	// involved, never one per possible uid.
-	Exchanges []Exchange
-
-	// GoldSpent is gold paid for builds and upgrades; UpgradeEnergy the
-	// energy paid for home upgrades.
-	GoldSpent     int64
-	UpgradeEnergy int64
-	// StolenIn is gold taken from others' homes, StolenOut gold taken from
-	// the player's home; Refund is gold received when the player's
-	// mine, well or fortress was taken; MineBonus is gold received for
-	// capturing others' gold mines.
-	StolenIn  int64
-	StolenOut int64
-	Refund    int64
-	MineBonus int64
-	// GoldUnexplained is what the gold accounting above leaves over:
-	// always 0 with commands; without them, the effect of buildings built
-	// or upgraded and captured in the same round, which frames cannot show
-	// (e.g. -100 for a mine built and lost, +100 for capturing it).
-	GoldUnexplained int64
-
-	// AttackEnergy is the energy spent on attacks (see package doc).
-	// CaptureEnergy is the part spent on cells the player captured this
-	// round, WastedEnergy the rest; both -1 without commands.
-	AttackEnergy  int64
-	CaptureEnergy int64
-	WastedEnergy  int64
-	// Commands sent and how many failed; -1 without commands.
-	Commands int64
-	Errors   int64
-}
-
-// Exchange counts the cells a player took from one other party (From) and
-// lost to it (To) in one round.
-type Exchange struct {
-	UID      int32
-	From, To int32
-}
-
-// CapturedFrom returns the cells the player captured from uid this round
-// (uid 0: unowned cells).
-func (r *Round) CapturedFrom(uid int) int64 {
-	for _, e := range r.Exchanges {
-		if int(e.UID) == uid {
-			return int64(e.From)
-		}
-	}
-	return 0
-}
-
-// LostTo returns the cells the player lost to uid this round.
-func (r *Round) LostTo(uid int) int64 {
-	for _, e := range r.Exchanges {
-		if int(e.UID) == uid {
-			return int64(e.To)
-		}
-	}
-	return 0
+	Turn int
+	colorfight2.Account
 }
 
 // Player is one player's identity, per-round series and totals.
@@ -410,36 +311,23 @@ func (a *Analysis) Player(uid int) *Player {
 type analyzer struct {
 	a     *Analysis
 	src   source.Source
+	acc   *colorfight2.Accounts
 	byUID []*Player // index uid
-	gold  []int64   // running gold in the taken-effects replay, by uid
-	prevU []*colorfight2.FrameUser
-	curU  []*colorfight2.FrameUser
-	rows  []*Round // this round's row of each uid
-	rej   [][]bool
-	// ex[o*exN+po] counts the cells o took from po this round; exPairs
-	// lists the pairs counted, exTmp is scratch for one player's entries.
-	ex      []int32
-	exN     int
-	exPairs [][2]int
-	exTmp   [][]Exchange
-	exSlab  []Exchange
 	// held counts the rows of every series (MaxPlayerRounds).
 	held   int
 	leader int
 	maxTax []int64
 	maxBld []int64
-	// Building state after the command step, for cells builds or
-	// upgrades touched this round (.rwd only).
-	ovSet   []bool
-	ovB     []colorfight2.Building
-	ovL     []int64
-	touched []int
+	// listed[uid]: uid is in the previous frame's users (not its
+	// registration round, not vanished), this round.
+	listed []bool
 }
 
 // Analyze reads src to its end and analyses the game. It does not close src.
 func Analyze(src source.Source) (*Analysis, error) {
 	m := src.Meta()
 	az := &analyzer{a: &Analysis{Format: m.Format, Config: m.Config, HasCommands: m.Format == source.RWD}, src: src}
+	az.acc = colorfight2.NewAccounts(MaxUID, az.a.HasCommands)
 	if m.Header != nil {
 		if n := int64(len(m.Header.Players)) * int64(m.Config.MaxTurn); n > MaxPlayerRounds {
 			return nil, fmt.Errorf("analysis: %d players for %d rounds is %d player-rounds, which exceeds the limit of %d; see docs/limits.md: %w",
@@ -484,7 +372,6 @@ func Analyze(src source.Source) (*Analysis, error) {
 func (az *analyzer) player(uid int, t int) *Player {
 	for uid >= len(az.byUID) {
 		az.byUID = append(az.byUID, nil)
-		az.gold = append(az.gold, 0)
 		az.maxTax = append(az.maxTax, 0)
 		az.maxBld = append(az.maxBld, 0)
 	}
@@ -513,7 +400,7 @@ func (az *analyzer) event(e Event) { az.a.Events = append(az.a.Events, e) }
 
 func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 	t := az.a.Rounds
-	// Players and their rows.
+	// Players.
 	for i := range cur.Users {
 		u := &cur.Users[i]
 		if u.UID < 1 || u.UID > MaxUID {
@@ -524,22 +411,29 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			p.Username = u.Username
 		}
 	}
-	n := len(az.byUID)
-	az.prevU = resize(az.prevU, n)
-	az.curU = resize(az.curU, n)
-	for i := range prev.Users {
-		if uid := int(prev.Users[i].UID); uid < n {
-			az.prevU[uid] = &prev.Users[i]
+
+	// The round's figures.
+	var cmds [][]colorfight2.Command
+	var errs []colorfight2.CommandError
+	if az.a.HasCommands {
+		if rd, e, ok := az.src.Round(); ok && rd != nil {
+			cmds, errs = rd.Commands, e
 		}
 	}
-	for i := range cur.Users {
-		az.curU[int(cur.Users[i].UID)] = &cur.Users[i]
+	if err := az.acc.Round(prev, cur, cmds, errs); err != nil {
+		return fmt.Errorf("analysis: frame %d: %w", t, err)
 	}
-	for len(az.rows) < n {
-		az.rows = append(az.rows, nil)
+	az.listed = grow(az.listed, len(az.byUID))
+	for i := range prev.Users {
+		if uid := prev.Users[i].UID; uid >= 1 && uid < int64(len(az.listed)) {
+			az.listed[uid] = true
+		}
 	}
-	rows := az.rows[:n]
-	clear(rows)
+	for _, st := range az.acc.Steals() {
+		az.event(Event{Turn: t, Kind: EventHomeCaptured, UID: st.From, Other: st.By, Value: st.Gold})
+	}
+
+	// Rows, peaks and events.
 	for uid, p := range az.byUID {
 		if p == nil {
 			continue
@@ -547,156 +441,20 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if az.held++; az.held > MaxPlayerRounds {
 			return fmt.Errorf("analysis: frame %d: more than %d player-rounds (players × rounds), which exceeds the limit; see docs/limits.md: %w", t, MaxPlayerRounds, ErrLimit)
 		}
-		p.Series = append(p.Series, Round{Turn: t})
+		var was Round
+		if len(p.Series) > 0 {
+			was = p.Series[len(p.Series)-1]
+		}
+		p.Series = append(p.Series, Round{Turn: t, Account: *az.acc.Account(uid)})
 		r := &p.Series[len(p.Series)-1]
-		rows[uid] = r
-		if u := az.curU[uid]; u != nil {
-			r.Gold, r.Energy, r.GoldSource, r.EnergySource = u.Gold, u.Energy, u.GoldSource, u.EnergySource
-			r.Tax, r.Cells, r.TechLevel, r.Dead = u.TaxAmount, u.CellNumber, u.TechLevel, u.Dead
-			r.Buildings = u.Buildings
-			r.Buildings[colorfight2.BuildingNone] = 0
-		} else if len(p.Series) > 1 {
-			// Vanished from the users list: keep last values.
-			last := p.Series[len(p.Series)-2]
-			r.Gold, r.Energy, r.Dead = last.Gold, last.Energy, true
-		}
-		if az.a.HasCommands {
-			r.CaptureEnergy, r.WastedEnergy = 0, 0
-		} else {
-			r.CaptureEnergy, r.WastedEnergy, r.Commands, r.Errors, r.Faults = -1, -1, -1, -1, -1
-		}
-	}
-	isNew := func(uid int) bool { return az.prevU[uid] == nil }
-	if az.exN < n {
-		az.ex, az.exN = make([]int32, n*n), n
-	}
-
-	// Cells: levels, captures, spending.
-	for i := range cur.Cells {
-		c, pc := &cur.Cells[i], &prev.Cells[i]
-		o := int(c.Owner)
-		if o <= 0 || o >= n || rows[o] == nil {
-			continue
-		}
-		r := rows[o]
-		if c.Building != colorfight2.BuildingNone && c.Building < colorfight2.NumBuildings && c.Level >= 1 && c.Level <= 3 {
-			r.Levels[c.Building][c.Level-1]++
-		}
-		if isNew(o) {
-			continue
-		}
-		po := int(pc.Owner)
-		if po != o {
-			r.Captured++
-			if po >= 0 && po < n {
-				if k := o*az.exN + po; az.ex[k] == 0 {
-					az.exPairs = append(az.exPairs, [2]int{o, po})
-					az.ex[k] = 1
-				} else {
-					az.ex[k]++
-				}
-				if po > 0 && rows[po] != nil {
-					rows[po].Lost++
-				}
-			}
-		}
-		if az.a.HasCommands || c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings || c.Level < 1 || c.Level > 3 {
-			continue
-		}
-		bt := c.Building
-		from := int64(1)
-		if po == o && pc.Building == c.Building {
-			from = pc.Level
-		} else {
-			r.GoldSpent += colorfight2.BuildCost(bt)
-		}
-		for l := from; l < c.Level; l++ {
-			g, e := colorfight2.UpgradeCost(bt, l)
-			r.GoldSpent += g
-			r.UpgradeEnergy += e
-		}
-	}
-
-	az.exchanges(rows)
-
-	// Commands: attacks, and with them the exact builds and upgrades.
-	if az.a.HasCommands {
-		az.commands(prev, cur, rows)
-	}
-
-	// Taken effects, in the engine's column-major scan order.
-	for uid := range az.gold {
-		az.gold[uid] = 0
-		if u := az.prevU[uid]; u != nil {
-			az.gold[uid] = u.Gold
-		}
-		if rows[uid] != nil {
-			az.gold[uid] -= rows[uid].GoldSpent
-		}
-	}
-	w, h := cur.Width, cur.Height
-	for x := 0; x < w; x++ {
-		for y := 0; y < h; y++ {
-			i := y*w + x
-			c, pc := &cur.Cells[i], &prev.Cells[i]
-			po, o := int(pc.Owner), int(c.Owner)
-			if po == o || po <= 0 || o <= 0 || po >= n || o >= n || rows[po] == nil || rows[o] == nil || isNew(o) {
-				continue
-			}
-			bld, lv := pc.Building, pc.Level
-			if az.ovSet != nil && az.ovSet[i] {
-				bld, lv = az.ovB[i], az.ovL[i]
-			}
-			if lv < 1 || lv > 3 {
-				continue
-			}
-			v := colorfight2.TakenValue(lv)
-			switch bld {
-			case colorfight2.Home:
-				stolen := az.gold[po] / 3
-				az.gold[po] -= stolen
-				az.gold[o] += stolen
-				rows[po].StolenOut += stolen
-				rows[o].StolenIn += stolen
-				az.event(Event{Turn: t, Kind: EventHomeCaptured, UID: po, Other: o, Value: stolen})
-			case colorfight2.GoldMine:
-				az.gold[o] += v
-				az.gold[po] += v
-				rows[o].MineBonus += v
-				rows[po].Refund += v
-			case colorfight2.EnergyWell, colorfight2.Fortress:
-				az.gold[po] += v
-				rows[po].Refund += v
-			}
-		}
-	}
-
-	// Energy accounting, peaks and events.
-	for uid, p := range az.byUID {
-		r := rows[uid]
-		if r == nil {
-			continue
-		}
-		pu := az.prevU[uid]
-		if !az.a.HasCommands && pu != nil && az.curU[uid] != nil {
-			r.AttackEnergy = pu.Energy + r.EnergySource - r.Tax - r.UpgradeEnergy - r.Energy
-		}
-		if pu != nil && az.curU[uid] != nil {
-			want := satSum(pu.Gold, r.GoldSource, -r.Tax, -r.GoldSpent, r.StolenIn, -r.StolenOut, r.Refund, r.MineBonus)
-			r.GoldUnexplained = satSum(r.Gold, -want)
-		}
 		if r.Cells > p.PeakCells {
 			p.PeakCells, p.PeakTurn = r.Cells, t
 		}
-		var was Round
-		if len(p.Series) > 1 {
-			was = p.Series[len(p.Series)-2]
-		}
-		if pu != nil && p.DiedTurn == 0 && (r.Dead || r.Cells == 0) && !(was.Dead || was.Cells == 0) {
+		if az.listed[uid] && p.DiedTurn == 0 && (r.Dead || r.Cells == 0) && !(was.Dead || was.Cells == 0) {
 			p.DiedTurn = t
 			az.event(Event{Turn: t, Kind: EventDied, UID: uid, Value: was.Cells})
 		}
-		if pu != nil && r.TechLevel > was.TechLevel && r.TechLevel > 1 {
+		if az.listed[uid] && r.TechLevel > was.TechLevel && r.TechLevel > 1 {
 			az.event(Event{Turn: t, Kind: EventTechUp, UID: uid, Other: int(was.TechLevel), Value: r.TechLevel})
 		}
 		if b := colorfight2.TaxBracket(r.Cells); b > az.maxTax[uid] {
@@ -709,84 +467,25 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 			az.event(Event{Turn: t, Kind: EventBuildingBracket, UID: uid, Other: int(b), Value: nb})
 		}
 	}
-	if l := strictLeader(rows); l != 0 && l != az.leader {
-		az.event(Event{Turn: t, Kind: EventLeadChange, UID: l, Other: az.leader, Value: rows[l].Gold})
+	if l := az.strictLeader(); l != 0 && l != az.leader {
+		az.event(Event{Turn: t, Kind: EventLeadChange, UID: l, Other: az.leader, Value: az.last(l).Gold})
 		az.leader = l
 	}
-	for i := range az.prevU {
-		az.prevU[i], az.curU[i] = nil, nil
-	}
-	for _, i := range az.touched {
-		az.ovSet[i] = false
-	}
-	az.touched = az.touched[:0]
+	clear(az.listed)
 	return nil
 }
 
-// exchanges turns the pairs counted this round into each player's
-// Exchanges (by ascending uid of the other party) and clears the counts.
-func (az *analyzer) exchanges(rows []*Round) {
-	if len(az.exPairs) == 0 {
-		return
-	}
-	for len(az.exTmp) < len(rows) {
-		az.exTmp = append(az.exTmp, nil)
-	}
-	add := func(uid, other int, from, to int32) {
-		l := az.exTmp[uid]
-		for i := range l {
-			if int(l[i].UID) == other {
-				l[i].From += from
-				l[i].To += to
-				return
-			}
-		}
-		az.exTmp[uid] = append(l, Exchange{UID: int32(other), From: from, To: to})
-	}
-	for _, pr := range az.exPairs {
-		o, po := pr[0], pr[1]
-		k := o*az.exN + po
-		c := az.ex[k]
-		az.ex[k] = 0
-		add(o, po, c, 0)
-		if po > 0 && rows[po] != nil {
-			add(po, o, 0, c)
-		}
-	}
-	az.exPairs = az.exPairs[:0]
-	for uid, l := range az.exTmp {
-		if len(l) == 0 {
-			continue
-		}
-		slices.SortFunc(l, func(a, b Exchange) int { return cmp.Compare(a.UID, b.UID) })
-		if rows[uid] != nil {
-			// Rows' entries are carved from shared slabs: one allocation
-			// for many rounds, none of them kept longer than the rows.
-			if cap(az.exSlab)-len(az.exSlab) < len(l) {
-				az.exSlab = make([]Exchange, 0, max(exSlabSize, len(l)))
-			}
-			k := len(az.exSlab)
-			az.exSlab = append(az.exSlab, l...)
-			rows[uid].Exchanges = az.exSlab[k : k+len(l) : k+len(l)]
-		}
-		az.exTmp[uid] = l[:0]
-	}
-}
-
-// exSlabSize is how many Exchange entries one slab holds.
-const exSlabSize = 4096
-
-// strictLeader returns the uid with strictly the most gold, or 0.
-func strictLeader(rows []*Round) int {
+// strictLeader returns the uid with strictly the most gold this round, or 0.
+func (az *analyzer) strictLeader() int {
 	best, bestUID, tie := int64(0), 0, false
-	for uid, r := range rows {
-		if r == nil {
+	for uid, p := range az.byUID {
+		if p == nil {
 			continue
 		}
-		switch {
-		case bestUID == 0 || r.Gold > best:
-			best, bestUID, tie = r.Gold, uid, false
-		case r.Gold == best:
+		switch g := az.last(uid).Gold; {
+		case bestUID == 0 || g > best:
+			best, bestUID, tie = g, uid, false
+		case g == best:
 			tie = true
 		}
 	}
@@ -796,104 +495,18 @@ func strictLeader(rows []*Round) int {
 	return bestUID
 }
 
-func resize(s []*colorfight2.FrameUser, n int) []*colorfight2.FrameUser {
-	for len(s) < n {
-		s = append(s, nil)
-	}
-	return s
+// last returns player uid's row of this round.
+func (az *analyzer) last(uid int) *Round {
+	p := az.byUID[uid]
+	return &p.Series[len(p.Series)-1]
 }
 
-// commands fills the command counts, attack energies, and the exact
-// build and upgrade spending from the accepted commands, recording the
-// building state after the command step in the overlay.
-func (az *analyzer) commands(prev, cur *colorfight2.Frame, rows []*Round) {
-	rd, errs, ok := az.src.Round()
-	for _, r := range rows {
-		if r != nil {
-			r.Commands, r.Errors, r.Faults = 0, 0, 0
-		}
+// grow returns s with at least n elements, the new ones zero.
+func grow[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
 	}
-	if !ok || rd == nil {
-		return
-	}
-	if len(az.ovSet) != len(cur.Cells) {
-		az.ovSet = make([]bool, len(cur.Cells))
-		az.ovB = make([]colorfight2.Building, len(cur.Cells))
-		az.ovL = make([]int64, len(cur.Cells))
-	}
-	for len(az.rej) < len(rd.Commands) {
-		az.rej = append(az.rej, nil)
-	}
-	for i, cs := range rd.Commands {
-		rj := az.rej[i][:0]
-		for range cs {
-			rj = append(rj, false)
-		}
-		az.rej[i] = rj
-		if uid := i + 1; uid < len(rows) && rows[uid] != nil {
-			rows[uid].Commands = int64(len(cs))
-		}
-	}
-	for _, e := range errs {
-		if e.UID >= 1 && e.UID < len(rows) && rows[e.UID] != nil {
-			rows[e.UID].Errors++
-			if e.Code == colorfight2.ErrBotFault {
-				rows[e.UID].Faults++
-			}
-		}
-		if e.UID >= 1 && e.UID <= len(rd.Commands) && e.Index >= 0 && e.Index < len(az.rej[e.UID-1]) {
-			az.rej[e.UID-1][e.Index] = true
-		}
-	}
-	w, h := cur.Width, cur.Height
-	for i, cs := range rd.Commands {
-		uid := i + 1
-		if uid >= len(rows) || rows[uid] == nil {
-			continue
-		}
-		r := rows[uid]
-		for j, c := range cs {
-			if az.rej[i][j] || c.Kind == colorfight2.CmdInvalid || c.X < 0 || c.Y < 0 || c.X >= w || c.Y >= h {
-				continue
-			}
-			k := c.Y*w + c.X
-			switch c.Kind {
-			case colorfight2.CmdAttack:
-				r.AttackEnergy += c.Energy
-				if int(cur.Cells[k].Owner) == uid && int(prev.Cells[k].Owner) != uid {
-					r.CaptureEnergy += c.Energy
-				} else {
-					r.WastedEnergy += c.Energy
-				}
-			case colorfight2.CmdBuild:
-				if c.Building == colorfight2.BuildingNone || c.Building >= colorfight2.NumBuildings {
-					continue
-				}
-				r.GoldSpent += colorfight2.BuildCost(c.Building)
-				az.overlay(k, c.Building, 1)
-			case colorfight2.CmdUpgrade:
-				b, l := prev.Cells[k].Building, prev.Cells[k].Level
-				if az.ovSet[k] {
-					b, l = az.ovB[k], az.ovL[k]
-				}
-				if b == colorfight2.BuildingNone || b >= colorfight2.NumBuildings || l < 1 || l >= 3 {
-					continue
-				}
-				g, e := colorfight2.UpgradeCost(b, l)
-				r.GoldSpent += g
-				r.UpgradeEnergy += e
-				az.overlay(k, b, l+1)
-			}
-		}
-	}
-}
-
-func (az *analyzer) overlay(k int, b colorfight2.Building, l int64) {
-	if !az.ovSet[k] {
-		az.ovSet[k] = true
-		az.touched = append(az.touched, k)
-	}
-	az.ovB[k], az.ovL[k] = b, l
+	return append(s, make([]T, n-len(s))...)
 }
 
 func (az *analyzer) finish() {
@@ -904,34 +517,15 @@ func (az *analyzer) finish() {
 		}
 	}
 	for _, p := range a.Players {
-		st := Standing{UID: p.UID, Username: p.Username, Bot: p.Bot, PeakCells: p.PeakCells, PeakTurn: p.PeakTurn, DiedTurn: p.DiedTurn}
-		if a.HasCommands {
-			st.CaptureEnergy, st.WastedEnergy = 0, 0
-		} else {
-			st.CaptureEnergy, st.WastedEnergy, st.Commands, st.Errors = -1, -1, -1, -1
-		}
-		for i := range p.Series {
-			r := &p.Series[i]
-			st.Captured += r.Captured
-			st.Lost += r.Lost
-			st.GoldSpent += r.GoldSpent
-			st.StolenIn += r.StolenIn
-			st.StolenOut += r.StolenOut
-			st.Refund += r.Refund
-			st.MineBonus += r.MineBonus
-			st.AttackEnergy += r.AttackEnergy
-			if a.HasCommands {
-				st.CaptureEnergy += r.CaptureEnergy
-				st.WastedEnergy += r.WastedEnergy
-				st.Commands += r.Commands
-				st.Errors += r.Errors
-			}
-		}
-		if len(p.Series) > 0 {
-			last := p.Series[len(p.Series)-1]
-			st.Gold, st.Cells, st.Energy, st.TechLevel, st.Dead = last.Gold, last.Cells, last.Energy, last.TechLevel, last.Dead
-		}
-		a.Summary.Ranking = append(a.Summary.Ranking, st)
+		tot, _ := az.acc.Total(p.UID)
+		a.Summary.Ranking = append(a.Summary.Ranking, Standing{
+			UID: p.UID, Username: p.Username, Bot: p.Bot, PeakCells: p.PeakCells, PeakTurn: p.PeakTurn, DiedTurn: p.DiedTurn,
+			Gold: tot.Gold, Cells: tot.Cells, Energy: tot.Energy, TechLevel: tot.TechLevel, Dead: tot.Dead,
+			Captured: tot.Captured, Lost: tot.Lost, GoldSpent: tot.GoldSpent,
+			StolenIn: tot.StolenIn, StolenOut: tot.StolenOut, Refund: tot.Refund, MineBonus: tot.MineBonus,
+			AttackEnergy: tot.AttackEnergy, CaptureEnergy: tot.CaptureEnergy, WastedEnergy: tot.WastedEnergy,
+			Commands: tot.Commands, Errors: tot.Errors,
+		})
 	}
 	rk := a.Summary.Ranking
 	sort.SliceStable(rk, func(i, j int) bool {

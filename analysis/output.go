@@ -24,46 +24,14 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// columns lists the series columns, in output order, for uids up to maxUID
-// (captured_from_K for K = 0..maxUID, lost_to_K for K = 1..maxUID).
+// columns lists the series columns, in output order, for uids up to maxUID:
+// the figures of a round (colorfight2.AccountMetrics, by name), then
+// captured_from_K for K = 0..maxUID and lost_to_K for K = 1..maxUID.
 func columns(maxUID int) []column {
-	cs := []column{
-		{"gold", func(r *Round) int64 { return r.Gold }},
-		{"energy", func(r *Round) int64 { return r.Energy }},
-		{"gold_source", func(r *Round) int64 { return r.GoldSource }},
-		{"energy_source", func(r *Round) int64 { return r.EnergySource }},
-		{"tax", func(r *Round) int64 { return r.Tax }},
-		{"cells", func(r *Round) int64 { return r.Cells }},
-		{"tech_level", func(r *Round) int64 { return r.TechLevel }},
-		{"dead", func(r *Round) int64 { return b2i(r.Dead) }},
+	var cs []column
+	for i, m := range colorfight2.AccountMetrics {
+		cs = append(cs, column{m.Name, func(r *Round) int64 { return r.Figure(i) }})
 	}
-	// Building columns are named by the engine's building_number keys
-	// ("home", "gold_mine", "energy_well", "fortress"), in its order.
-	for b := colorfight2.Home; b < colorfight2.NumBuildings; b++ {
-		cs = append(cs, column{b.Key(), func(r *Round) int64 { return r.Buildings[b] }})
-	}
-	for b := colorfight2.Home; b < colorfight2.NumBuildings; b++ {
-		for l := 0; l < 3; l++ {
-			cs = append(cs, column{b.Key() + "_l" + strconv.Itoa(l+1), func(r *Round) int64 { return r.Levels[b][l] }})
-		}
-	}
-	cs = append(cs,
-		column{"captured", func(r *Round) int64 { return r.Captured }},
-		column{"lost", func(r *Round) int64 { return r.Lost }},
-		column{"gold_spent", func(r *Round) int64 { return r.GoldSpent }},
-		column{"upgrade_energy", func(r *Round) int64 { return r.UpgradeEnergy }},
-		column{"stolen_in", func(r *Round) int64 { return r.StolenIn }},
-		column{"stolen_out", func(r *Round) int64 { return r.StolenOut }},
-		column{"refund", func(r *Round) int64 { return r.Refund }},
-		column{"mine_bonus", func(r *Round) int64 { return r.MineBonus }},
-		column{"gold_unexplained", func(r *Round) int64 { return r.GoldUnexplained }},
-		column{"attack_energy", func(r *Round) int64 { return r.AttackEnergy }},
-		column{"capture_energy", func(r *Round) int64 { return r.CaptureEnergy }},
-		column{"wasted_energy", func(r *Round) int64 { return r.WastedEnergy }},
-		column{"commands", func(r *Round) int64 { return r.Commands }},
-		column{"errors", func(r *Round) int64 { return r.Errors }},
-		column{"faults", func(r *Round) int64 { return int64(r.Faults) }},
-	)
 	for k := 0; k <= maxUID; k++ {
 		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return r.CapturedFrom(k) }})
 	}

@@ -77,7 +77,8 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 func TestSurgeNeedsAHabit(t *testing.T) {
 	p := &Player{UID: 1}
 	for turn := 1; turn <= 60; turn++ {
-		r := Round{Turn: turn, AttackEnergy: 50000}
+		r := Round{Turn: turn}
+		r.AttackEnergy = 50000
 		if turn == 40 || turn == 41 {
 			r.GoldSpent = 30000
 		}
