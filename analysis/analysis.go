@@ -24,12 +24,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/satint"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -571,8 +571,8 @@ func (az *analyzer) finish() {
 					best, any = p.Series[t-1].Gold, true
 				}
 			}
-			lead := satSum(g, -best)
-			if d := satSum(lead, -prev); t > 1 && (a.Summary.SwingTurn == 0 || abs64(d) > abs64(a.Summary.SwingGold)) {
+			lead := satint.Sum(g, -best)
+			if d := satint.Sum(lead, -prev); t > 1 && (a.Summary.SwingTurn == 0 || abs64(d) > abs64(a.Summary.SwingGold)) {
 				a.Summary.SwingTurn, a.Summary.SwingGold = t, d
 			}
 			prev = lead
@@ -604,23 +604,4 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
-}
-
-// satSum adds the values, saturating at the int64 range instead of
-// wrapping: a hostile replay's extreme gold gives an extreme, not a
-// sign-flipped, unexplained amount. (-math.MinInt64 wraps too: callers
-// negate values that come from int64 fields bounded far inside the range,
-// except the hostile case, where the result saturates the same way.)
-func satSum(vs ...int64) int64 {
-	var s int64
-	for _, v := range vs {
-		if v > 0 && s > math.MaxInt64-v {
-			s = math.MaxInt64
-		} else if v < 0 && s < math.MinInt64-v {
-			s = math.MinInt64
-		} else {
-			s += v
-		}
-	}
-	return s
 }

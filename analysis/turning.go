@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/rewind-game/rewind/internal/satint"
 )
 
 // Turning points: what a reader of a game's events wants first — who
@@ -54,11 +56,11 @@ func (a *Analysis) surges(p *Player, kind string, floor int64, spend func(r *Rou
 		var before int64
 		from := max(0, i-surgeHistory)
 		for j := from; j < i; j++ {
-			before = satSum(before, v(j))
+			before = satint.Sum(before, v(j))
 		}
 		var win int64
 		for j := i; j < i+surgeWindow; j++ {
-			win = satSum(win, v(j))
+			win = satint.Sum(win, v(j))
 		}
 		usual := before / int64(i-from) * surgeWindow // as many rounds before
 		if win < floor || win < surgeFactor*usual {
@@ -71,7 +73,7 @@ func (a *Analysis) surges(p *Player, kind string, floor int64, spend func(r *Rou
 			}
 		}
 		for j := i; j <= end; j++ {
-			sum = satSum(sum, v(j))
+			sum = satint.Sum(sum, v(j))
 		}
 		a.Events = append(a.Events, Event{Turn: s[i].Turn, Kind: kind, UID: p.UID, Other: s[end].Turn, Value: sum})
 		i = end
@@ -103,7 +105,7 @@ func (a *Analysis) turningPoints() {
 		if !okn || !oko || !okfn || !okfo {
 			continue
 		}
-		if swing := satSum(gn, -gO, -fn, fo); swing > 0 {
+		if swing := satint.Sum(gn, -gO, -fn, fo); swing > 0 {
 			swings = append(swings, Event{Turn: e.Turn, Kind: EventLeadSwing, UID: e.UID, Other: e.Other, Value: swing})
 		}
 	}

@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/satint"
 )
 
 // Account is one player's figures for one round, as Accounts computes them
@@ -414,8 +414,8 @@ func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError
 			if !a.commands {
 				r.AttackEnergy = pu.Energy + r.EnergySource - r.Tax - r.UpgradeEnergy - r.Energy
 			}
-			want := satSum(pu.Gold, r.GoldSource, -r.Tax, -r.GoldSpent, r.StolenIn, -r.StolenOut, r.Refund, r.MineBonus)
-			r.GoldUnexplained = satSum(r.Gold, -want)
+			want := satint.Sum(pu.Gold, r.GoldSource, -r.Tax, -r.GoldSpent, r.StolenIn, -r.StolenOut, r.Refund, r.MineBonus)
+			r.GoldUnexplained = satint.Sum(r.Gold, -want)
 		}
 		t := &a.tot[uid]
 		t.Captured += r.Captured
@@ -723,23 +723,4 @@ func grow[T any](s []T, n int) []T {
 		return s
 	}
 	return append(s, make([]T, n-len(s))...)
-}
-
-// satSum adds the values, saturating at the int64 range instead of
-// wrapping: a hostile replay's extreme gold gives an extreme, not a
-// sign-flipped, unexplained amount. (-math.MinInt64 wraps too: callers
-// negate values that come from int64 fields bounded far inside the range,
-// except the hostile case, where the result saturates the same way.)
-func satSum(vs ...int64) int64 {
-	var s int64
-	for _, v := range vs {
-		if v > 0 && s > math.MaxInt64-v {
-			s = math.MaxInt64
-		} else if v < 0 && s < math.MinInt64-v {
-			s = math.MinInt64
-		} else {
-			s += v
-		}
-	}
-	return s
 }
