@@ -23,7 +23,9 @@
 //     entity: function (ctx, e, at, r, g) { draw; return true },
 //     effect: function (ctx, e, g) { draw; return true },
 //     overlay: function (ctx, frame, g) { draw; return ['what', ...] },
-//     legend: 'what the colours mean'   // or [text | {color, text}, ...]
+//     inspect: function (cell, g) { return [[name, text], ...] }, // inspector
+//     legend: 'what the colours mean'   // or [text | {color, text}, ...],
+//                                       // or function (packed) giving one
 //   };
 //
 // where cell is {x, y, terrain, owner, value, badges}, at the cell's or
@@ -31,7 +33,9 @@
 // colours (g.center(x, y), g.r, g.color(p), g.dark, g.step(),
 // g.distance(x1, y1, x2, y2), g.cellPath(cx, cy, r): a cell's outline as
 // the current path, g.inBoard(x, y), g.name(p), g.textColor(hex): the
-// ink readable on a fill of colour hex; and of the frame drawn:
+// ink readable on a fill of colour hex, g.cellAt(t, x, y): the cell
+// (x, y) at turn t (it may replay up to 64 frames of changes: for a few
+// cells, not for every cell of a draw); and of the frame drawn:
 // g.turn, g.frame, g.prev (the frame before, null at 0), g.packed,
 // g.selected: the player picked in the legend or table, -1 for none).
 // cell draws over a cell's terrain fill (before its label and badges);
@@ -40,7 +44,8 @@
 // sent stays its tooltip); null keeps the text. overlay draws last, over
 // entities and effects, only while the effects are shown; the names it
 // returns are kept in rewind.drawn.overlay. A line effect's x2/y2 and
-// any omitted number are 0.
+// any omitted number are 0. inspect's rows replace the inspector's
+// badges row.
 (function () {
   'use strict';
 
@@ -239,7 +244,16 @@
     if (b === false) return null;
     return b || { text: (P.board.badges[bit] || '?').charAt(0).toUpperCase(), color: dark ? '#ddd' : '#333' };
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor };
+  // cellAtTurn is cell (x, y) at turn t; the cells of the turn shown
+  // stay where they were.
+  function cellAtTurn(t, x, y) {
+    var keep = cur;
+    cellsAt(t);
+    var c = cellOf(y * W + x);
+    cellsAt(keep);
+    return c;
+  }
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn };
 
   function draw() {
     if (!P) return;
@@ -490,9 +504,13 @@
     var ow = el('span', null, c.owner >= 0 ? swatch(c.owner) : null, name(c.owner));
     row('owner', ow);
     row(words(P.board.value) || 'value', fmt(c.value));
-    var bs = [];
-    (P.board.badges || []).forEach(function (b, k) { if (c.badges & (1 << k)) bs.push(words(b)); });
-    if (P.board.badges && P.board.badges.length) row('badges', bs.join(', ') || 'none');
+    var rows = painter.inspect ? painter.inspect(c, geometry) : null;
+    if (rows) rows.forEach(function (r) { row(r[0], r[1]); });
+    else if (P.board.badges && P.board.badges.length) {
+      var bs = [];
+      P.board.badges.forEach(function (b, k) { if (c.badges & (1 << k)) bs.push(words(b)); });
+      row('badges', bs.join(', ') || 'none');
+    }
     (P.frames[turn].entities || []).forEach(function (e) {
       if (e.x !== c.x || e.y !== c.y) return;
       row(words(e.k), el('span', null, swatch(e.p), name(e.p) + ' · health ' + fmt(e.h) + (e.v ? ' · ' + fmt(e.v) : '') + (e.l ? ' · ' + e.l : '')));
@@ -543,11 +561,11 @@
   function buildLegend() {
     clear(legend);
     for (var p = 0; p < NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
-    var key = [];
-    if (typeof painter.legend === 'string') key.push(painter.legend);
-    else if (painter.legend) {
+    var key = [], items = typeof painter.legend === 'function' ? painter.legend(P) : painter.legend;
+    if (typeof items === 'string') key.push(items);
+    else if (items) {
       // Items: text, or {color, text} with a swatch.
-      painter.legend.forEach(function (it) {
+      items.forEach(function (it) {
         if (typeof it === 'string') { legend.appendChild(el('span', { cls: 'item key', text: it })); return; }
         var s = el('span', { cls: 'swatch' }); s.style.background = it.color;
         legend.appendChild(el('span', { cls: 'item key' }, s, it.text));

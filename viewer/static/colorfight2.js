@@ -1,0 +1,257 @@
+// rewind: ColorfightII's look on the generic replay page (board.js draws
+// the page; this registers ColorfightII's painter, Rewind.boards.colorfight2,
+// through the hooks board.js's head documents), drawn as the ColorfightII
+// page draws it. The seam's board (engine/colorfight2 seam.go): Square
+// cells, terrain = natural_cost, value = attack_cost, owner = uid-1, one
+// badge bit per building type ("home", "gold_mine", "energy_well",
+// "fortress") and one per level above 1 ("level_2", "level_3"); the
+// buildings' names, letters ("gold_mine" is G, as commands write it) and
+// levels are read from the board's badge names. The turn's commands are
+// drawn from the frame's commands as sent ("a x y e", "b x y g|e|f",
+// "u x y"; docs/bot-protocol.md) and their errors. Everything that comes
+// from the replay is drawn or put in the page as text, never as HTML.
+(function () {
+  'use strict';
+
+  var Rewind = window.Rewind = window.Rewind || {};
+  Rewind.boards = Rewind.boards || {};
+
+  // Unowned ground: from CHEAP (the board's lowest natural cost) to DEAR
+  // (its highest).
+  var CHEAP = { light: [239, 236, 228], dark: [58, 59, 64] };
+  var DEAR = { light: [172, 160, 136], dark: [108, 98, 78] };
+  var REJECTED = '#d0021b';
+  // A building's letter colour (the home's is its frame's).
+  var INK = { gold_mine: '#8a6400', energy_well: '#0b4fa8' };
+  var LEVEL = /^level_(\d+)$/;
+  // A command as sent: kind, x, y and its argument.
+  var CMD = /^([abu]) (-?\d+) (-?\d+)(?: (\S+))?$/;
+
+  function words(s) { return String(s).replace(/_/g, ' '); }
+  function at(x, y) { return '(' + x + ', ' + y + ')'; }
+
+  // The badges of a board, read once per packed replay: buildings[k] is
+  // the name of bit k when it is a building type (null for a level),
+  // levels[k] the level bit k says.
+  var badgesFor = null, badgeInfo = null;
+  function badgesOf(packed) {
+    if (badgesFor === packed) return badgeInfo;
+    badgesFor = packed;
+    badgeInfo = { buildings: [], levels: [] };
+    (packed.board.badges || []).forEach(function (name, k) {
+      var m = LEVEL.exec(name);
+      badgeInfo.buildings[k] = m ? null : name;
+      badgeInfo.levels[k] = m ? +m[1] : 0;
+    });
+    return badgeInfo;
+  }
+  function letter(name) { return name.charAt(0).toUpperCase(); }
+  // building is what stands on a cell: {name, letter, level}, or null.
+  function building(cell, packed) {
+    var b = badgesOf(packed), name = null, level = 1;
+    for (var k = 0; k < b.buildings.length; k++) {
+      if (!(cell.badges & (1 << k))) continue;
+      if (b.buildings[k]) name = b.buildings[k];
+      else level = Math.max(level, b.levels[k]);
+    }
+    return name ? { name: name, letter: letter(name), level: level } : null;
+  }
+  // buildingByLetter is the building type a build command's letter names.
+  function buildingByLetter(l, packed) {
+    var b = badgesOf(packed).buildings;
+    for (var k = 0; k < b.length; k++) if (b[k] && letter(b[k]).toLowerCase() === l) return b[k];
+    return null;
+  }
+
+  // The natural cost's range over the board, read once per packed replay
+  // (it never changes).
+  var rangeFor = null, range = null;
+  function costRange(packed) {
+    if (rangeFor === packed) return range;
+    rangeFor = packed;
+    var c = packed.frames[0].cells, lo = Infinity, hi = -Infinity;
+    for (var i = 0; i < c.length; i += 4) { lo = Math.min(lo, c[i]); hi = Math.max(hi, c[i]); }
+    range = lo <= hi ? [lo, hi] : [0, 0];
+    return range;
+  }
+  function shade(f, dark) {
+    var lo = dark ? CHEAP.dark : CHEAP.light, hi = dark ? DEAR.dark : DEAR.light;
+    f = Math.max(0, Math.min(1, f));
+    return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(lo[k] + (hi[k] - lo[k]) * f); }).join(',') + ')';
+  }
+  function ground(cost, packed, dark) {
+    var r = costRange(packed);
+    return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
+  }
+
+  // parse reads one command as sent, null when it is none of the three.
+  function parse(text) {
+    var m = CMD.exec(String(text).trim().replace(/\s+/g, ' '));
+    if (!m) return null;
+    return { kind: m[1], x: +m[2], y: +m[3], arg: m[4] || '' };
+  }
+
+  // The frame's commands, parsed once per frame: {p, i, cmd, failed}.
+  var parsed = typeof WeakMap === 'function' ? new WeakMap() : null;
+  function commandsOf(f) {
+    var out = parsed && parsed.get(f);
+    if (out) return out;
+    out = [];
+    var bad = {};
+    (f.errors || []).forEach(function (e) { if (e.i >= 0) bad[e.p + ':' + e.i] = true; });
+    (f.commands || []).forEach(function (list, p) {
+      (list || []).forEach(function (text, i) {
+        var c = parse(text);
+        if (c) out.push({ p: p, i: i, cmd: c, failed: !!bad[p + ':' + i] });
+      });
+    });
+    if (parsed) parsed.set(f, out);
+    return out;
+  }
+
+  // A home: a dark frame around the cell, its letter and level in the
+  // middle; any other building: a small disc with its letter in the
+  // lower right corner, its level as dots in the upper left.
+  function drawBuilding(ctx, b, c, R) {
+    var s = 2 * R, x0 = c[0] - R, y0 = c[1] - R;
+    ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    if (b.name === 'home') {
+      var fw = Math.max(2, Math.round(s / 6));
+      ctx.fillStyle = '#111';
+      ctx.fillRect(x0, y0, s, fw); ctx.fillRect(x0, y0 + s - fw, s, fw);
+      ctx.fillRect(x0, y0, fw, s); ctx.fillRect(x0 + s - fw, y0, fw, s);
+      ctx.font = 'bold ' + Math.max(7, Math.floor(s * 0.42)) + 'px system-ui, sans-serif';
+      ctx.fillText(s >= 16 ? b.letter + b.level : b.letter, c[0], c[1] + 0.5);
+      return;
+    }
+    var r = s * 0.24, cx = x0 + s - r - 1, cy = y0 + s - r - 1;
+    ctx.fillStyle = 'rgba(255,255,255,0.9)';
+    ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI); ctx.fill();
+    ctx.fillStyle = INK[b.name] || '#333';
+    ctx.font = 'bold ' + Math.max(6, Math.floor(s * 0.3)) + 'px system-ui, sans-serif';
+    ctx.fillText(b.letter, cx, cy + 0.5);
+    for (var d = 0; d < b.level && s >= 14; d++) {
+      ctx.beginPath(); ctx.arc(x0 + 3 + d * 4, y0 + 3, 1.4, 0, 2 * Math.PI); ctx.fill();
+    }
+  }
+
+  // One command on its cell: an attack a ring (with its energy on large
+  // cells), a build a plus, an upgrade an arrow; in white with the
+  // player's colour inside, or red, dashed and crossed when rejected.
+  function drawCommand(ctx, m, g) {
+    var R = g.r, s = 2 * R, c = g.center(m.cmd.x, m.cmd.y), cx = c[0], cy = c[1], r = s * 0.36, lw = Math.max(1.5, s / 10);
+    var col = g.color(m.p), bad = m.failed;
+    ctx.lineWidth = lw;
+    ctx.setLineDash(bad ? [Math.max(2, s / 8), Math.max(2, s / 10)] : []);
+    ctx.strokeStyle = bad ? REJECTED : '#fff';
+    ctx.fillStyle = bad ? 'rgba(208,2,27,0.25)' : 'rgba(255,255,255,0.35)';
+    ctx.beginPath();
+    if (m.cmd.kind === 'a') {
+      ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+      ctx.fill(); ctx.stroke();
+      ctx.beginPath(); ctx.setLineDash([]);
+      ctx.lineWidth = Math.max(1, lw / 2);
+      ctx.strokeStyle = bad ? REJECTED : col;
+      ctx.arc(cx, cy, r - lw, 0, 2 * Math.PI);
+      ctx.stroke();
+      if (s >= 22) {
+        ctx.font = 'bold ' + Math.max(7, Math.floor(s * 0.3)) + 'px system-ui, sans-serif';
+        ctx.fillStyle = bad ? REJECTED : '#000';
+        ctx.fillText(m.cmd.arg, cx, cy);
+      }
+    } else if (m.cmd.kind === 'b') {
+      ctx.moveTo(cx - r, cy); ctx.lineTo(cx + r, cy); ctx.moveTo(cx, cy - r); ctx.lineTo(cx, cy + r);
+      ctx.stroke();
+    } else {
+      ctx.moveTo(cx - r * 0.7, cy); ctx.lineTo(cx, cy - r); ctx.lineTo(cx + r * 0.7, cy); ctx.moveTo(cx, cy - r); ctx.lineTo(cx, cy + r);
+      ctx.stroke();
+    }
+    if (bad) {
+      ctx.setLineDash([]);
+      ctx.strokeStyle = REJECTED;
+      ctx.lineWidth = Math.max(1, lw / 2);
+      ctx.beginPath(); ctx.moveTo(cx - R + 2, cy - R + 2); ctx.lineTo(cx + R - 2, cy + R - 2); ctx.stroke();
+    }
+    ctx.setLineDash([]);
+  }
+
+  var KINDS = { a: 'attack', b: 'build', u: 'upgrade' };
+
+  var painter = {
+    // No number on the cells, no generic badge: the buildings are drawn
+    // by cell.
+    cellLabel: function () { return ''; },
+    badge: function () { return false; },
+
+    // A cell in its owner's colour, unowned ground shaded by its natural
+    // cost, then its building; everyone's but the selected player's
+    // cells dimmed.
+    cell: function (ctx, cell, c, R, g) {
+      ctx.save();
+      g.cellPath(c[0], c[1], R - 0.5);
+      ctx.fillStyle = cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
+      ctx.fill();
+      var b = building(cell, g.packed);
+      if (b && R >= 3) drawBuilding(ctx, b, c, R);
+      if (g.selected >= 0 && cell.owner !== g.selected) {
+        g.cellPath(c[0], c[1], R);
+        ctx.fillStyle = g.dark ? 'rgba(23,24,27,0.6)' : 'rgba(250,249,246,0.6)';
+        ctx.fill();
+      }
+      ctx.restore();
+      return true;
+    },
+
+    // The inspector names the building and its level.
+    inspect: function (cell, g) {
+      var b = building(cell, g.packed);
+      return [['building', b ? words(b.name) + ' level ' + b.level : 'none']];
+    },
+
+    // The commands panel: "attack (27, 19) with 1725 energy", "build gold
+    // mine at (7, 8)", "upgrade (3, 4) to level 2" (the building's level
+    // the turn before, plus one); text of none of these stays as sent.
+    command: function (text, p, f, g) {
+      var c = parse(text);
+      if (!c) return null;
+      var where = at(c.x, c.y);
+      if (c.kind === 'a') return /^-?\d+$/.test(c.arg) ? 'attack ' + where + ' with ' + c.arg + ' energy' : null;
+      if (c.kind === 'b') {
+        if (!c.arg) return null;
+        var name = buildingByLetter(c.arg, g.packed);
+        return name ? 'build ' + words(name) + ' at ' + where : 'build "' + c.arg + '" (no such building) at ' + where;
+      }
+      if (c.arg) return null;
+      var b = g.turn > 0 && g.inBoard(c.x, c.y) ? building(g.cellAt(g.turn - 1, c.x, c.y), g.packed) : null;
+      return 'upgrade ' + where + (b ? ' to level ' + (b.level + 1) : '');
+    },
+
+    // The turn's commands (the selected player's, or everyone's) on
+    // their cells.
+    overlay: function (ctx, f, g) {
+      var drew = [];
+      ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+      commandsOf(f).forEach(function (m) {
+        if (g.selected >= 0 && m.p !== g.selected) return;
+        if (!g.inBoard(m.cmd.x, m.cmd.y)) return;
+        drawCommand(ctx, m, g);
+        drew.push(KINDS[m.cmd.kind] + (m.failed ? '_rejected' : ''));
+      });
+      return drew;
+    },
+
+    legend: function (packed) {
+      var dark = window.RewindShell && RewindShell.dark, r = costRange(packed), keys = [];
+      badgesOf(packed).buildings.forEach(function (name) { if (name) keys.push(letter(name) + ' ' + words(name)); });
+      return [
+        { color: shade(0, dark), text: 'unowned, natural cost ' + r[0] },
+        { color: shade(1, dark), text: 'unowned, natural cost ' + r[1] },
+        'cells in their owner\'s colour',
+        keys.join(' · ') + ' (dots: level) · a home is framed in black on its owner\'s colour',
+        'the turn\'s commands (E hides them): ring = attack with its energy · + = build · arrow = upgrade · red, dashed and crossed: rejected'
+      ];
+    }
+  };
+
+  Rewind.boards.colorfight2 = painter;
+})();
