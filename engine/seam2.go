@@ -171,20 +171,46 @@ type MapReader interface {
 // of their own (Compact), a fast path beside the commands' text: a .rwd
 // of such a ruleset holds these records unless it was written with the
 // text codec (docs/replay-format.md, "Codecs"). Its Restorer's setup is
-// a JSON object, which the file's header keeps under the ruleset's ID.
+// a JSON object, which the file's header keeps under the ruleset's ID
+// (ColorfightII's, whose header predates this, in fields of its own).
 type Codec interface {
 	Restorer
-	// DecodeRound reads one round record from r without playing it:
-	// player p's commands, as text Round would take, are appended to
-	// cmds[p] and the faults the round recorded set in faults[p] (both
-	// of length Players). A record that ends early returns r's error
-	// (io.EOF); any other damage is an error saying what.
-	DecodeRound(r io.ByteReader, cmds [][]string, faults []Fault) error
+	// NewDecoder returns a decoder of the records of one recording
+	// whose game, at turn 0, is g (as the recording's header starts it;
+	// the decoder neither plays nor changes it). A decoder rather than
+	// a stateless call, and a game to make it from, because a record
+	// may be coded against the game and the records before it:
+	// ColorfightII codes a cell on its map's width and height and near
+	// the player's previous one, from its home on.
+	NewDecoder(g Game) (RecordDecoder, error)
 	// FooterMetric is the index in Metrics of the value a file's footer
 	// keeps per player: the one its files have always kept, which may
 	// predate its score (Scorer).
 	FooterMetric() int
 }
+
+// RecordDecoder reads the records of one recording, in order from its
+// first, without playing them (Codec.NewDecoder).
+type RecordDecoder interface {
+	// DecodeRound reads the next record from r: player p's commands, as
+	// text Round would take, are appended to cmds[p], and the fault the
+	// round recorded for p (the Fault before Round) is set in faults[p]
+	// and its text in faultText[p] (all three of length Players). A
+	// record that ends early returns r's error (io.EOF); one that exceeds
+	// a limit of the format a *LimitError; any other damage an error
+	// saying what.
+	DecodeRound(r io.ByteReader, cmds [][]string, faults []Fault, faultText []string) error
+}
+
+// LimitError is a record a codec refuses because it exceeds one of the
+// format's limits (more than MaxCommandsPerRound commands, a longer text
+// than the format keeps) rather than because it is damaged; its message
+// is Err's, saying which limit and where.
+type LimitError struct{ Err error }
+
+func (e *LimitError) Error() string { return e.Err.Error() }
+
+func (e *LimitError) Unwrap() error { return e.Err }
 
 // FooterIndex is the index of the metric whose final values a .rwd
 // footer of r keeps: its Codec's FooterMetric for a file of r's own codec
@@ -199,7 +225,9 @@ func FooterIndex(r Ruleset, compact bool) int {
 }
 
 // Compact is a Game of a Codec ruleset. Its records are self-delimiting
-// and their first bit is 0.
+// and their first bit is 0. A game's records form one stream, from its
+// first round: like a RecordDecoder, a Compact game may code a record
+// against the ones before it.
 type Compact interface {
 	// AppendRecord appends the record of the round last played: the
 	// commands as the game took them and the faults it was given before
@@ -208,10 +236,10 @@ type Compact interface {
 	// PlayRecord reads one record from r and plays it, as Fault and
 	// Round would have played the round it records, returning the
 	// command errors (valid until the next round). When cmds is not nil
-	// the round's commands are appended to cmds[p] and faults set, as
-	// DecodeRound does; errors are DecodeRound's, and a damaged record
-	// leaves the game unplayed.
-	PlayRecord(r io.ByteReader, cmds [][]string, faults []Fault) ([]CommandError, error)
+	// the round's commands are appended to cmds[p] and faults and
+	// faultText set, as RecordDecoder.DecodeRound does; errors are
+	// DecodeRound's, and a damaged record leaves the game unplayed.
+	PlayRecord(r io.ByteReader, cmds [][]string, faults []Fault, faultText []string) ([]CommandError, error)
 }
 
 // Option is an on/off setting of a ruleset's games that a match may set

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
@@ -73,8 +74,9 @@ const (
 	// A real bot sends a few hundred at most.
 	MaxCommandsPerRound = engine.MaxCommandsPerRound
 	// MaxRawCommandBytes bounds the stored text of one malformed command
-	// (the writer cuts longer text; the reader refuses it).
-	MaxRawCommandBytes = 1024
+	// (the writer cuts longer text; the reader refuses it):
+	// colorfight2.MaxRawCommandBytes, its record's.
+	MaxRawCommandBytes = colorfight2.MaxRawCommandBytes
 	// MaxRoundLogBytes bounds one player's log of one round (a log
 	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
@@ -85,7 +87,8 @@ const (
 	// refusal: every file stays readable, and a round's commands take at
 	// most players × (MaxCommandsPerRound × the size of a Command +
 	// MaxRawBytesPerRound) bytes however their text was crafted.
-	MaxRawBytesPerRound = 16 << 10
+	// colorfight2.MaxRawBytesPerRound, its record's.
+	MaxRawBytesPerRound = colorfight2.MaxRawBytesPerRound
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for
@@ -106,9 +109,9 @@ var (
 	ErrLimit         = errors.New("replay: file exceeds a format limit")
 	ErrDiverged      = errors.New("replay: re-simulation diverges from the recorded hash")
 	ErrUnknownRecord = errors.New("replay: unknown record tag")
-	// ErrRuleset: the file is a recording of another ruleset than the
-	// reading code plays (a Monad recording given to Open, a ColorfightII
-	// one to OpenSim).
+	// ErrRuleset: the file is a recording of another ruleset or codec
+	// than the reading code plays (a Monad recording given to Open, a
+	// Reader's rounds read with Next and NextText both).
 	ErrRuleset = errors.New("replay: recording of another ruleset")
 )
 
@@ -162,8 +165,8 @@ type Header struct {
 	// its first Parent.Turn rounds are the parent's.
 	Parent *Parent
 	// Codec is the round record's codec: "" for the ruleset's own compact
-	// record (ColorfightII's, or the engine.Codec of another ruleset:
-	// Compact), CodecText for the generic one. Any header but a
+	// record (its engine.Codec: Compact; ColorfightII's is also read by
+	// Next), CodecText for the generic one. Any header but a
 	// ColorfightII one of codec "" names its game by Ruleset (any
 	// registered ruleset), is drawn from GameSeed and, when set, Setup
 	// (engine.Restorer), keeps Config.MaxTurn (the turn limit) and
@@ -225,6 +228,57 @@ func (h *Header) NewState() (*colorfight2.State, error) {
 		ps[i] = colorfight2.Player{UID: p.UID, Name: p.Name, Home: p.Home}
 	}
 	return colorfight2.New(h.Config, h.Map, ps)
+}
+
+// homes returns the players' homes, uid order.
+func (h *Header) homes() []colorfight2.Point {
+	out := make([]colorfight2.Point, len(h.Players))
+	for i, p := range h.Players {
+		out[i] = p.Home
+	}
+	return out
+}
+
+// recordCodec returns the codec of the round records of a ColorfightII
+// file of its own codec with this header.
+func (h *Header) recordCodec() *colorfight2.RecordCodec {
+	return colorfight2.NewRecordCodec(h.Config.Width, h.Config.Height, h.homes())
+}
+
+// checkWork refuses, with ErrLimit, a ColorfightII header whose map cells
+// × max_turn exceed MaxCellRounds: re-simulating it would take too long.
+func (h *Header) checkWork() error {
+	if h.Generic() {
+		return nil
+	}
+	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
+		return fmt.Errorf("re-simulating %dx%d cells for %d rounds exceeds the limit of %d cell-rounds; see docs/limits.md: %w",
+			c.Width, c.Height, c.MaxTurn, MaxCellRounds, ErrLimit)
+	}
+	return nil
+}
+
+// ownSetup returns the setup (colorfight2.MarshalSetup) a ColorfightII
+// header of its own codec starts its game from: its configuration, its
+// seed (when the homes are the seeded map's spawns, as every seeded
+// recording's are) or else its map (Map, generated from the seed when
+// not explicit), and its players with their names and homes.
+func (h *Header) ownSetup() ([]byte, error) {
+	su := colorfight2.Setup{Config: h.Config, Map: h.Map}
+	for i, p := range h.Players {
+		su.Players = append(su.Players, colorfight2.Player{UID: i + 1, Name: p.Name, Home: p.Home})
+	}
+	if h.Seed != nil {
+		m, spawns, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("map seed: %w", err)
+		}
+		su.Map = m
+		if len(spawns) >= len(h.Players) && slices.Equal(spawns[:len(h.Players)], h.homes()) {
+			su.Seed, su.Map = h.Seed, nil
+		}
+	}
+	return colorfight2.MarshalSetup(su)
 }
 
 // Footer closes a complete recording.
@@ -337,7 +391,7 @@ func (h *Header) toJSON() headerJSON {
 
 // validate checks a header against the format limits and the engine.
 func (h *Header) validate() error {
-	if h.Codec != "" || h.Compact() {
+	if h.Generic() {
 		return h.validateSeam()
 	}
 	if h.Ruleset != RulesetColorfight2 {

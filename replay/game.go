@@ -38,10 +38,9 @@ func Open(r io.Reader) (*Game, error) {
 		rd.Close()
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording; only colorfight2 recordings are read here: %w", h.Ruleset, ErrRuleset)}
 	}
-	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
+	if err := h.checkWork(); err != nil {
 		rd.Close()
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("re-simulating %dx%d cells for %d rounds exceeds the limit of %d cell-rounds; see docs/limits.md: %w",
-			c.Width, c.Height, c.MaxTurn, MaxCellRounds, ErrLimit)}
+		return nil, &FormatError{Round: -1, Err: err}
 	}
 	s, err := h.NewState()
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/internal/bitio"
 )
 
 // countingReader counts the bytes read through it.
@@ -175,7 +174,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Parent = &Parent{Source: hj.Parent.Source, SHA256: hj.Parent.SHA256, Turn: hj.Parent.Turn}
 	}
-	if h.Compact() {
+	if h.Compact() && h.Generic() {
 		// The setup of a ruleset's own codec is the object under its ID.
 		var keys map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &keys); err != nil {
@@ -318,23 +317,27 @@ type Reader struct {
 	br         *byteReader
 	turn       int // turn of the next round
 	round      Round
-	prev       []colorfight2.Point // as Writer.prev
-	footer     *Footer
-	err        error
-	// rawLeft is how many bytes of malformed commands' text the player
-	// being read may still keep this round (MaxRawBytesPerRound);
-	// lastRaw is its last kept text, reused when the next is the same,
-	// and rawBuf the scratch the text is read into.
-	rawLeft int
-	lastRaw string
-	rawBuf  []byte
+	// rec decodes the rounds Next reads (a ColorfightII file of its own
+	// codec); nil for any other file.
+	rec    *colorfight2.RecordCodec
+	footer *Footer
+	err    error
+	// rawBuf is the scratch a text is read into (readText).
+	rawBuf []byte
 	// text is set for a file of the generic codec: its rounds are read
 	// by NextText into tround.
 	text   bool
 	tround TextRound
 	// codec is the ruleset of a file in its ruleset's compact codec
-	// (Header.Compact): NextText decodes its rounds into tround.
+	// (Header.Compact), rs the same ruleset: NextText decodes its rounds
+	// into tround with dec, made from the header's game at the first.
 	codec engine.Codec
+	rs    engine.Ruleset
+	dec   engine.RecordDecoder
+	// byText is set once NextText has read a round: the rounds are then
+	// NextText's (a ColorfightII file of its own codec is read by Next
+	// or NextText, each with its own decoding, not both).
+	byText bool
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
 }
@@ -351,7 +354,13 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	rd := &Reader{src: r, hdr: h, bodyOff: off, text: h.Codec != ""}
 	if h.Compact() {
-		rd.codec, _ = compactCodec(h.Ruleset) // validated by readHeader
+		rd.rs, rd.codec, err = compactCodec(h.Ruleset) // validated by readHeader for any but ColorfightII
+		if err != nil {
+			return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
+		}
+	}
+	if !h.Generic() {
+		rd.rec = h.recordCodec()
 	}
 	if err := rd.startBody(br.br); err != nil {
 		return nil, err
@@ -367,10 +376,10 @@ func (r *Reader) startBody(src io.Reader) error {
 	}
 	r.zr = zr
 	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
-	r.turn, r.footer, r.err, r.footerRead = 0, nil, nil, false
-	r.prev = r.prev[:0]
-	for _, p := range r.hdr.Players {
-		r.prev = append(r.prev, p.Home)
+	r.turn, r.footer, r.err, r.footerRead, r.dec = 0, nil, nil, false, nil
+	if r.rec != nil {
+		c := r.hdr.Config
+		r.rec.Reset(c.Width, c.Height, r.hdr.homes())
 	}
 	return nil
 }
@@ -435,6 +444,8 @@ func (r *Reader) fail(err error) error {
 		} else {
 			err = fmt.Errorf("%w: the recording ends after %d whole rounds without a footer", ErrTruncated, r.turn)
 		}
+	} else if le := (*engine.LimitError)(nil); errors.As(err, &le) && !errors.Is(err, ErrLimit) {
+		err = fmt.Errorf("%v: %w", err, ErrLimit)
 	} else if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnknownRecord) && !errors.Is(err, ErrDiverged) {
 		err = fmt.Errorf("%v: %w", err, ErrCorrupt)
 	}
@@ -452,11 +463,13 @@ func (r *Reader) Next() (*Round, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.text || r.codec != nil {
+	if r.rec == nil {
 		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not ColorfightII's: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
+	if r.byText {
+		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with NextText: %w", ErrRuleset)}
+	}
 	rd := &r.round
-	np := len(r.hdr.Players)
 	first, err := r.roundLogs(&rd.Logs)
 	if err != nil {
 		return nil, err
@@ -471,59 +484,19 @@ func (r *Reader) Next() (*Round, error) {
 	if r.turn >= r.hdr.Config.MaxTurn {
 		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
 	}
-	if cap(rd.Commands) < np {
-		rd.Commands = make([][]colorfight2.Command, np)
-	}
-	rd.Commands = rd.Commands[:np]
 	rd.Turn, rd.HasHash, rd.Hash = r.turn, false, 0
-	br := &bitio.Reader{R: r.br}
-	if _, err := br.Read(1); err != nil {
+	rd.Commands, err = r.rec.ReadRound(r.br, rd.Commands)
+	if err != nil {
 		return nil, r.fail(err)
 	}
-	for p := 0; p < np; p++ {
-		n, err := br.Gamma()
-		if err != nil {
-			return nil, r.fail(err)
-		}
-		n--
-		if n > MaxCommandsPerRound {
-			return nil, r.fail(fmt.Errorf("player %d has %d commands, limit %d: %w", p+1, n, MaxCommandsPerRound, ErrLimit))
-		}
-		list := rd.Commands[p][:0]
-		r.rawLeft, r.lastRaw = MaxRawBytesPerRound, ""
-		for k := uint64(0); k < n; k++ {
-			c, err := r.readCommand(br, &r.prev[p])
-			if err != nil {
-				return nil, r.fail(fmt.Errorf("player %d command %d: %w", p+1, k, err))
-			}
-			list = append(list, c)
-		}
-		rd.Commands[p] = list
-	}
-	br.Align()
 	r.turn++
 	// A checkpoint may follow.
 	if r.turn%r.hdr.CheckpointEvery == 0 {
-		tag, err := r.br.ReadByte()
+		h, err := r.readCheckpoint()
 		if err != nil {
-			r.turn--
-			return nil, r.fail(err)
+			return nil, err
 		}
-		if tag != tagCheckpoint {
-			return nil, r.fail(fmt.Errorf("tag 0x%02x where the checkpoint of turn %d belongs: %w", tag, r.turn, ErrCorrupt))
-		}
-		t, err := binary.ReadUvarint(r.br)
-		if err != nil {
-			return nil, r.fail(err)
-		}
-		if t != uint64(r.turn) {
-			return nil, r.fail(fmt.Errorf("checkpoint for turn %d at turn %d: %w", t, r.turn, ErrCorrupt))
-		}
-		var hb [8]byte
-		if err := r.br.full(hb[:]); err != nil {
-			return nil, r.fail(err)
-		}
-		rd.Hash, rd.HasHash = binary.LittleEndian.Uint64(hb[:]), true
+		rd.Hash, rd.HasHash = h, true
 	}
 	return rd, nil
 }
@@ -600,199 +573,6 @@ func (r *Reader) readLogs(logs *[][]byte) error {
 		(*logs)[p] = l
 	}
 	return nil
-}
-
-func (r *Reader) readCommand(br *bitio.Reader, prev *colorfight2.Point) (colorfight2.Command, error) {
-	var c colorfight2.Command
-	w, h := r.hdr.Config.Width, r.hdr.Config.Height
-	xy := func() error {
-		near, err := br.Read(1)
-		if err != nil {
-			return err
-		}
-		var x, y int
-		if near == 1 {
-			dx, err := br.Read(nearBits)
-			if err != nil {
-				return err
-			}
-			dy, err := br.Read(nearBits)
-			if err != nil {
-				return err
-			}
-			x, y = prev.X+int(dx)-nearR, prev.Y+int(dy)-nearR
-		} else {
-			ux, err := br.Read(sideBits(w))
-			if err != nil {
-				return err
-			}
-			uy, err := br.Read(sideBits(h))
-			if err != nil {
-				return err
-			}
-			x, y = int(ux), int(uy)
-		}
-		if x < 0 || y < 0 || x >= w || y >= h {
-			return fmt.Errorf("cell (%d,%d) off the %dx%d map: %w", x, y, w, h, ErrCorrupt)
-		}
-		c.X, c.Y = x, y
-		*prev = colorfight2.Point{X: x, Y: y}
-		return nil
-	}
-	wide := func() error {
-		x, err := br.ExpGolomb(coordK)
-		if err != nil {
-			return err
-		}
-		y, err := br.ExpGolomb(coordK)
-		if err != nil {
-			return err
-		}
-		xs, ys := unzigzag(x), unzigzag(y)
-		if xs > 1<<30 || xs < -(1<<30) || ys > 1<<30 || ys < -(1<<30) {
-			return fmt.Errorf("coordinate out of range: %w", ErrCorrupt)
-		}
-		c.X, c.Y = int(xs), int(ys)
-		return nil
-	}
-	var err error
-	switch {
-	case r.prefix(br, &err, 1, codeAttack):
-		c.Kind = colorfight2.CmdAttack
-		if err = xy(); err != nil {
-			return c, err
-		}
-		e, err := br.ExpGolomb(energyK)
-		if err != nil {
-			return c, err
-		}
-		if e > 1<<63-1 {
-			return c, fmt.Errorf("energy out of range: %w", ErrCorrupt)
-		}
-		c.Energy = int64(e)
-		return c, nil
-	case err != nil:
-	case r.prefix(br, &err, 1, 0):
-		c.Kind = colorfight2.CmdUpgrade
-		return c, xy()
-	case err != nil:
-	case r.prefix(br, &err, 1, 0):
-		c.Kind = colorfight2.CmdBuild
-		if err = xy(); err != nil {
-			return c, err
-		}
-		c.Building, err = readBuilding(br)
-		return c, err
-	case err != nil:
-	default:
-		esc, err := br.Read(2)
-		if err != nil {
-			return c, err
-		}
-		switch esc {
-		case escAttackWide:
-			c.Kind = colorfight2.CmdAttack
-			if err := wide(); err != nil {
-				return c, err
-			}
-			e, err := br.ExpGolomb(energyK)
-			if err != nil {
-				return c, err
-			}
-			c.Energy = unzigzag(e)
-			return c, nil
-		case escUpgradeWide:
-			c.Kind = colorfight2.CmdUpgrade
-			return c, wide()
-		case escBuildWide:
-			c.Kind = colorfight2.CmdBuild
-			if err := wide(); err != nil {
-				return c, err
-			}
-			c.Building, err = readBuilding(br)
-			return c, err
-		}
-		code, err := br.Read(5)
-		if err != nil {
-			return c, err
-		}
-		if !colorfight2.ErrCode(code).Malformed() {
-			return c, fmt.Errorf("invalid command with error code %d: %w", code, ErrCorrupt)
-		}
-		n, err := br.Gamma()
-		if err != nil {
-			return c, err
-		}
-		if n-1 > MaxRawCommandBytes {
-			return c, fmt.Errorf("raw command of %d bytes: %w", n-1, ErrLimit)
-		}
-		raw := r.rawBuf[:0]
-		for range n - 1 {
-			v, err := br.Read(8)
-			if err != nil {
-				return c, err
-			}
-			raw = append(raw, byte(v))
-		}
-		r.rawBuf = raw
-		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrCode(code), Raw: r.keepRaw(raw)}, nil
-	}
-	return c, err
-}
-
-// keepRaw returns the text of a malformed command as the round keeps it:
-// the same string as the player's previous malformed command when the
-// bytes are equal (a flood of one garbage line costs one string), else a
-// new string while the player's MaxRawBytesPerRound budget lasts, else as
-// much of the text as the budget has left (possibly nothing). The code, not
-// the text, decides the command's error, so re-simulation is unaffected.
-func (r *Reader) keepRaw(raw []byte) string {
-	if string(raw) == r.lastRaw {
-		return r.lastRaw
-	}
-	if len(raw) > r.rawLeft {
-		raw = raw[:r.rawLeft]
-	}
-	if len(raw) == 0 {
-		return ""
-	}
-	r.rawLeft -= len(raw)
-	r.lastRaw = string(raw)
-	return r.lastRaw
-}
-
-// prefix reads one bit and reports whether it equals want; a read error
-// is stored in *err and reported as false.
-func (r *Reader) prefix(br *bitio.Reader, err *error, n uint, want uint64) bool {
-	v, e := br.Read(n)
-	if e != nil {
-		*err = e
-		return false
-	}
-	return v == want
-}
-
-func readBuilding(br *bitio.Reader) (colorfight2.Building, error) {
-	v, err := br.Read(2)
-	if err != nil {
-		return 0, err
-	}
-	switch v {
-	case 0:
-		return colorfight2.GoldMine, nil
-	case 1:
-		return colorfight2.EnergyWell, nil
-	case 2:
-		return colorfight2.Fortress, nil
-	}
-	b, err := br.Read(1)
-	if err != nil {
-		return 0, err
-	}
-	if b == 0 {
-		return colorfight2.Home, nil
-	}
-	return colorfight2.BuildingNone, nil
 }
 
 func (r *Reader) uvarint(max uint64) (uint64, error) {
@@ -879,7 +659,7 @@ func (r *Reader) Seek(turn int) error {
 	}
 	for r.turn < turn {
 		var err error
-		if r.text || r.codec != nil {
+		if r.rec == nil || r.byText {
 			_, err = r.NextText()
 		} else {
 			_, err = r.Next()

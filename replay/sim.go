@@ -10,11 +10,12 @@ import (
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
-// Sim re-simulates a generic recording (Header.Codec CodecText) of any
-// registered ruleset through the seam: it reads rounds with
-// Reader.NextText, reports each round's faults to the game, plays the
-// commands, and checks every checkpoint hash, the active player of a
-// Sequential game, and the footer. Like Game, it streams: it holds the
+// Sim re-simulates a recording of any registered ruleset through the
+// seam: in the text codec it reads rounds with Reader.NextText, reports
+// each round's faults to the game and plays the commands; in the
+// ruleset's own compact codec (Header.Compact; ColorfightII's too) the
+// game plays each record (engine.Compact). It checks every checkpoint
+// hash, the active player of a Sequential game, and the footer. Like Game, it streams: it holds the
 // game and the Reader's one round, never the rounds already played.
 type Sim struct {
 	r     *Reader
@@ -31,16 +32,16 @@ type Sim struct {
 	noText  bool
 }
 
-// OpenSim reads the header of a generic .rwd from r and returns the game
-// at turn 0, started as the header says (Setup through engine.Restorer
-// when set, else the ruleset's New from GameSeed). A file of another
-// codec is refused with ErrRuleset.
+// OpenSim reads the header of a .rwd of any ruleset from r and returns
+// the game at turn 0, started as the header says (Header.NewGame). A
+// ruleset that is not registered, or whose game does not play its
+// compact records, is refused with ErrRuleset.
 func OpenSim(r io.Reader) (*Sim, error) {
 	rd, err := NewReader(r)
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSim(rd)
+	s, err := NewSim(rd)
 	if err != nil {
 		rd.Close()
 		return nil, err
@@ -48,14 +49,20 @@ func OpenSim(r io.Reader) (*Sim, error) {
 	return s, nil
 }
 
-func newSim(rd *Reader) (*Sim, error) {
+// NewSim returns the game of the recording rd reads (a Reader that has
+// read no round) at turn 0, as OpenSim does. Closing the Sim closes rd;
+// a failed NewSim leaves rd open.
+func NewSim(rd *Reader) (*Sim, error) {
 	h := rd.Header()
 	if h.Codec != CodecText && !h.Compact() {
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in this package's compact codec, not the text codec or the ruleset's own: %w", h.Ruleset, ErrRuleset)}
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording of codec %q: %w", h.Ruleset, h.Codec, ErrRuleset)}
 	}
 	rs, err := rulesets.Get(h.Ruleset)
 	if err != nil {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
+	}
+	if err := h.checkWork(); err != nil {
+		return nil, &FormatError{Round: -1, Err: err}
 	}
 	g, err := h.NewGame(rs)
 	if err != nil {
@@ -72,18 +79,28 @@ func newSim(rd *Reader) (*Sim, error) {
 	return s, nil
 }
 
-// NewGame starts the game a generic header describes, on ruleset rs.
+// NewGame starts the game a header describes, on ruleset rs: a generic
+// header's from its Setup or GameSeed, a ColorfightII one of its own
+// codec's from the setup its configuration, seed or map and players'
+// homes make (through engine.Restorer, as colorfight2.Setup).
 func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
 	s := engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
 	for _, p := range h.Players {
 		s.Names = append(s.Names, p.Name)
 	}
-	if len(h.Setup) > 0 {
+	setup := h.Setup
+	if !h.Generic() {
+		var err error
+		if setup, err = h.ownSetup(); err != nil {
+			return nil, err
+		}
+	}
+	if len(setup) > 0 {
 		re, ok := rs.(engine.Restorer)
 		if !ok {
 			return nil, fmt.Errorf("a setup for ruleset %s, which starts games from a seed only", rs.ID())
 		}
-		return re.NewFromSetup(h.Setup, s)
+		return re.NewFromSetup(setup, s)
 	}
 	return rs.New(h.GameSeed, s)
 }
@@ -169,7 +186,8 @@ func (s *Sim) Next() error {
 }
 
 // VerifySim re-simulates a whole generic recording from r and checks
-// every checkpoint and the footer, as Verify does for ColorfightII.
+// every checkpoint and the footer, as Verify does for ColorfightII (a
+// ColorfightII file of its own codec gives the same result either way).
 func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 	s, err := OpenSim(r)
 	if err != nil {

@@ -99,21 +99,30 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 }
 
 // Compact reports whether the file's rounds are in its ruleset's own
-// compact codec through engine.Codec (codec "", a ruleset other than
-// ColorfightII, whose compact codec is this package's).
-func (h *Header) Compact() bool { return h.Codec == "" && h.Ruleset != RulesetColorfight2 }
+// compact codec (codec ""), which its engine.Codec decodes and its games
+// play (engine.Compact): ColorfightII's too, whose files are also read by
+// Open and Next.
+func (h *Header) Compact() bool { return h.Codec == "" }
 
-// compactCodec returns the registered ruleset id's engine.Codec.
-func compactCodec(id string) (engine.Codec, error) {
+// Generic reports whether the file is read only through the seam
+// (OpenSim, NextText): any but a ColorfightII file of its own codec,
+// which Open and Next read too, and which the shell's ColorfightII paths
+// (rewind info's and verify's, package source's) still take. Such a
+// header names its game by Ruleset, GameSeed and Setup, not by Config's
+// map, Seed, Map and the players' homes.
+func (h *Header) Generic() bool { return h.Codec != "" || h.Ruleset != RulesetColorfight2 }
+
+// compactCodec returns the registered ruleset id and its engine.Codec.
+func compactCodec(id string) (engine.Ruleset, engine.Codec, error) {
 	r, err := rulesets.Get(id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, ok := r.(engine.Codec)
 	if !ok {
-		return nil, fmt.Errorf("ruleset %s has no compact codec of its own (engine.Codec)", id)
+		return nil, nil, fmt.Errorf("ruleset %s has no compact codec of its own (engine.Codec)", id)
 	}
-	return c, nil
+	return r, c, nil
 }
 
 // headerKey reports whether id is one of the header JSON's own keys (a
@@ -132,7 +141,7 @@ func headerKey(id string) bool {
 // appendSetupKey adds the setup of a compact header to its JSON object
 // hj under the ruleset's ID.
 func appendSetupKey(hj []byte, h *Header) []byte {
-	if !h.Compact() || len(h.Setup) == 0 {
+	if !h.Compact() || !h.Generic() || len(h.Setup) == 0 {
 		return hj
 	}
 	id, _ := json.Marshal(h.Ruleset)
@@ -158,7 +167,7 @@ func (h *Header) validateSeam() error {
 		return fmt.Errorf("ruleset %s version %d not supported (this build plays version %d)", h.Ruleset, h.RulesetVersion, r.Version())
 	}
 	if h.Compact() {
-		if _, err := compactCodec(h.Ruleset); err != nil {
+		if _, _, err := compactCodec(h.Ruleset); err != nil {
 			return err
 		}
 		if headerKey(h.Ruleset) {
@@ -221,7 +230,7 @@ type TextWriter struct {
 // rounds. It does not close w.
 func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if h.Codec == "" {
-		if _, err := compactCodec(h.Ruleset); err != nil || h.Ruleset == RulesetColorfight2 {
+		if _, _, err := compactCodec(h.Ruleset); err != nil || h.Ruleset == RulesetColorfight2 {
 			h.Codec = CodecText
 		}
 	}
@@ -392,18 +401,33 @@ const tagText = 0x54 // 'T'
 // NextText returns the next round of a generic recording, as Next does
 // for ColorfightII: the round and its slices are reused by the next call,
 // io.EOF at the footer (Footer is then set), a *FormatError on damage. A
-// recording in its ruleset's compact codec (engine.Codec) is decoded by
-// the ruleset: the round holds its commands as text.
+// recording in its ruleset's compact codec (engine.Codec; ColorfightII's
+// own too) is decoded by the ruleset, with a decoder made from the game
+// the header starts: the round holds its commands as text. A Reader's
+// rounds are read with Next or NextText, not both.
 func (r *Reader) NextText() (*TextRound, error) {
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.rec != nil && !r.byText && r.turn > 0 {
+		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with Next: %w", ErrRuleset)}
 	}
 	switch {
 	case r.text:
 		return r.nextRound(r.readTextRecord)
 	case r.codec != nil:
+		r.byText = true
+		if r.dec == nil {
+			g, err := r.hdr.NewGame(r.rs)
+			if err != nil {
+				return nil, r.fail(fmt.Errorf("%v: %w", err, ErrCorrupt))
+			}
+			if r.dec, err = r.codec.NewDecoder(g); err != nil {
+				return nil, r.fail(fmt.Errorf("%v: %w", err, ErrCorrupt))
+			}
+		}
 		return r.nextRound(func(rd *TextRound) error {
-			return r.codec.DecodeRound(r.br, rd.Commands, rd.Faults)
+			return r.dec.DecodeRound(r.br, rd.Commands, rd.Faults, rd.FaultText)
 		})
 	}
 	return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not of the text codec: %w", r.hdr.Ruleset, ErrRuleset)}
@@ -419,13 +443,17 @@ func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.Com
 	if r.codec == nil {
 		return nil, nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not in a compact codec: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
+	if r.rec != nil && !r.byText && r.turn > 0 {
+		return nil, nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with Next: %w", ErrRuleset)}
+	}
+	r.byText = true
 	var errs []engine.CommandError
 	rd, err := r.nextRound(func(rd *TextRound) error {
 		var err error
 		if text {
-			errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults)
+			errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults, rd.FaultText)
 		} else {
-			errs, err = g.PlayRecord(r.br, nil, nil)
+			errs, err = g.PlayRecord(r.br, nil, nil, nil)
 		}
 		return err
 	})
@@ -571,8 +599,8 @@ type TextSummary struct {
 }
 
 // SummarizeText reads a generic recording's header and rounds without
-// re-simulating them (VerifySim does that). It fails only when the header
-// cannot be read or the file is of another codec.
+// re-simulating them (VerifySim does that), for a file of any ruleset and
+// codec. It fails only when the header cannot be read.
 func SummarizeText(r io.Reader) (*TextSummary, error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -581,7 +609,7 @@ func SummarizeText(r io.Reader) (*TextSummary, error) {
 	defer rd.Close()
 	h := rd.Header()
 	if h.Codec != CodecText && !h.Compact() {
-		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording in its own codec: %w", h.Ruleset, ErrRuleset)}
+		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording of codec %q: %w", h.Ruleset, h.Codec, ErrRuleset)}
 	}
 	sum := &TextSummary{Header: h}
 	for {

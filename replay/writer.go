@@ -12,7 +12,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/internal/bitio"
 )
 
 // Body records. A round record starts with a 0 bit and is bit-packed (see
@@ -26,34 +25,6 @@ const (
 	tagLog = 0x80 | 'L'
 )
 
-// Command codes inside a round record (prefix codes, most frequent first).
-const (
-	codeAttack  = 0b0   // 1 bit
-	codeUpgrade = 0b10  // 2 bits
-	codeBuild   = 0b110 // 3 bits
-	codeEscape  = 0b111 // 3 bits, then 2 bits of escCode
-)
-
-// Escaped command kinds.
-const (
-	escAttackWide  = 0
-	escBuildWide   = 1
-	escUpgradeWide = 2
-	escInvalid     = 3
-)
-
-// energyK is the exp-Golomb order of attack energies; coordK of wide
-// coordinates.
-const (
-	energyK = 7
-	coordK  = 4
-	// nearR is the reach of a near coordinate: a cell within nearR in x
-	// and y of the player's previous on-map command is coded as a delta
-	// (3+3 bits) instead of absolutely.
-	nearR    = 3
-	nearBits = 3
-)
-
 // Writer records a match as it is played. Create it with NewWriter, call
 // WriteRound after every round and Close at the end.
 //
@@ -65,8 +36,8 @@ type Writer struct {
 	zw      *zstd.Encoder
 	hdr     Header
 	players int
-	prev    []colorfight2.Point // each player's last on-map command cell
-	turn    int                 // turn of the next round
+	rec     *colorfight2.RecordCodec
+	turn    int // turn of the next round
 	buf     []byte
 	err     error
 	closed  bool
@@ -92,11 +63,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{w: w, zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}
-	for _, p := range h.Players {
-		wr.prev = append(wr.prev, p.Home)
-	}
-	return wr, nil
+	return &Writer{w: w, zw: zw, hdr: h, players: len(h.Players), rec: h.recordCodec(), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}, nil
 }
 
 // writePrefix validates h and writes everything before the body (magic,
@@ -234,25 +201,15 @@ func (w *Writer) WriteRound(commands [][]colorfight2.Command, s *colorfight2.Sta
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", s.Turn(), w.turn+1)
 		return w.err
 	}
-	bw := bitio.Writer{Buf: w.logs.appendRecord(w.buf[:0])}
-	bw.Write(0, 1) // round record
-	for i := 0; i < w.players; i++ {
-		var list []colorfight2.Command
-		if i < len(commands) {
-			list = commands[i]
-		}
-		if len(list) > MaxCommandsPerRound {
-			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, i+1, len(list), MaxCommandsPerRound, ErrLimit)
+	for i := 0; i < w.players && i < len(commands); i++ {
+		if n := len(commands[i]); n > MaxCommandsPerRound {
+			w.err = fmt.Errorf("replay: round %d: player %d sent %d commands, limit %d: %w", w.turn, i+1, n, MaxCommandsPerRound, ErrLimit)
 			return w.err
 		}
-		bw.Gamma(uint64(len(list)) + 1)
-		for j := range list {
-			w.writeCommand(&bw, &list[j], &w.prev[i])
-		}
 	}
-	bw.Align()
+	b := w.rec.AppendRound(w.logs.appendRecord(w.buf[:0]), commands)
 	w.turn++
-	w.buf, w.err = finishRound(w.zw, bw.Buf, w.turn, w.hdr.CheckpointEvery, s)
+	w.buf, w.err = finishRound(w.zw, b, w.turn, w.hdr.CheckpointEvery, s)
 	return w.err
 }
 
@@ -317,100 +274,6 @@ func (l *roundLogs) appendRecord(b []byte) []byte {
 	clear(l.logs)
 	l.logs = l.logs[:0]
 	return b
-}
-
-func (w *Writer) onMap(x, y int) bool {
-	return x >= 0 && y >= 0 && x < w.hdr.Config.Width && y < w.hdr.Config.Height
-}
-
-// writeCell codes an on-map cell, relative to prev when near, and makes it
-// the new prev.
-func (w *Writer) writeCell(bw *bitio.Writer, x, y int, prev *colorfight2.Point) {
-	dx, dy := x-prev.X, y-prev.Y
-	if dx >= -nearR && dx <= nearR && dy >= -nearR && dy <= nearR {
-		bw.Write(1, 1)
-		bw.Write(uint64(dx+nearR), nearBits)
-		bw.Write(uint64(dy+nearR), nearBits)
-	} else {
-		bw.Write(0, 1)
-		bw.Write(uint64(x), sideBits(w.hdr.Config.Width))
-		bw.Write(uint64(y), sideBits(w.hdr.Config.Height))
-	}
-	*prev = colorfight2.Point{X: x, Y: y}
-}
-
-func (w *Writer) writeCommand(bw *bitio.Writer, c *colorfight2.Command, prev *colorfight2.Point) {
-	onMap := w.onMap(c.X, c.Y)
-	switch c.Kind {
-	case colorfight2.CmdAttack:
-		if onMap && c.Energy >= 0 {
-			bw.Write(codeAttack, 1)
-			w.writeCell(bw, c.X, c.Y, prev)
-			bw.ExpGolomb(uint64(c.Energy), energyK)
-			return
-		}
-		bw.Write(codeEscape, 3)
-		bw.Write(escAttackWide, 2)
-		bw.ExpGolomb(zigzag(int64(c.X)), coordK)
-		bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
-		bw.ExpGolomb(zigzag(c.Energy), energyK)
-		return
-	case colorfight2.CmdUpgrade:
-		if onMap {
-			bw.Write(codeUpgrade, 2)
-			w.writeCell(bw, c.X, c.Y, prev)
-			return
-		}
-		bw.Write(codeEscape, 3)
-		bw.Write(escUpgradeWide, 2)
-		bw.ExpGolomb(zigzag(int64(c.X)), coordK)
-		bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
-		return
-	case colorfight2.CmdBuild:
-		if onMap {
-			bw.Write(codeBuild, 3)
-			w.writeCell(bw, c.X, c.Y, prev)
-		} else {
-			bw.Write(codeEscape, 3)
-			bw.Write(escBuildWide, 2)
-			bw.ExpGolomb(zigzag(int64(c.X)), coordK)
-			bw.ExpGolomb(zigzag(int64(c.Y)), coordK)
-		}
-		writeBuilding(bw, c.Building)
-		return
-	}
-	code := c.Err
-	if !code.Malformed() {
-		code = colorfight2.ErrUnknownCommand
-	}
-	raw := c.Raw
-	if len(raw) > MaxRawCommandBytes {
-		raw = raw[:MaxRawCommandBytes]
-	}
-	bw.Write(codeEscape, 3)
-	bw.Write(escInvalid, 2)
-	bw.Write(uint64(code), 5)
-	bw.Gamma(uint64(len(raw)) + 1)
-	for i := 0; i < len(raw); i++ {
-		bw.Write(uint64(raw[i]), 8)
-	}
-}
-
-// writeBuilding codes a build letter: 2 bits for g, e, f; 3 for h and for
-// an invalid letter.
-func writeBuilding(bw *bitio.Writer, b colorfight2.Building) {
-	switch b {
-	case colorfight2.GoldMine:
-		bw.Write(0, 2)
-	case colorfight2.EnergyWell:
-		bw.Write(1, 2)
-	case colorfight2.Fortress:
-		bw.Write(2, 2)
-	case colorfight2.Home:
-		bw.Write(0b110, 3)
-	default:
-		bw.Write(0b111, 3)
-	}
 }
 
 // Close writes the footer — final turn, state hash, ranking and gold of s —

@@ -66,7 +66,7 @@ func runInfo(opts *infoOptions, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if h.Codec != "" || h.Compact() {
+		if h.Generic() {
 			return seamInfo(w, path, data, h)
 		}
 		c := h.Config

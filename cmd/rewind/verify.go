@@ -70,7 +70,7 @@ func runVerify(opts *verifyOptions) error {
 	game := replay.RulesetColorfight2
 	seam := false
 	if h, err := replay.ReadHeader(f); err == nil {
-		seam = h.Codec != "" || h.Compact()
+		seam = h.Generic()
 		r, err := rulesets.Get(h.Ruleset)
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.file, err)

@@ -78,6 +78,9 @@ type Game struct {
 	// setup is what the game started from (NewFromSetup), nil when its
 	// seed gives it.
 	setup []byte
+	// rec codes the game's own records (AppendRecord, PlayRecord; nil
+	// until the first).
+	rec *RecordCodec
 }
 
 var _ engine.Game = (*Game)(nil)
@@ -125,14 +128,21 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 		}
 		g.cmds[p] = list
 	}
-	g.framed = false
 	if g.State.Turn() == 0 {
+		g.recordCodec()   // its records start from the homes of turn 0
 		g.State.Step(nil) // round 0 -> 1 takes no commands
 		g.played = false
 	} else {
 		g.State.Step(g.cmds)
 		g.played = true
 	}
+	return g.roundDone()
+}
+
+// roundDone ends a round State.Step has played: the frame is stale, and
+// the state's command errors become the round's.
+func (g *Game) roundDone() []engine.CommandError {
+	g.framed = false
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
 		g.errs = append(g.errs, engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})

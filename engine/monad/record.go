@@ -304,24 +304,40 @@ func (t *roundTexter) roundText(cmds [][]Command, status []uint8, out [][]string
 	}
 }
 
-// DecodeRound reads one record without playing it (engine.Codec).
-func (ruleset) DecodeRound(r io.ByteReader, out [][]string, faults []engine.Fault) error {
+// NewDecoder returns a decoder of a recording's records (engine.Codec).
+// A Monad record stands alone: the decoder keeps only its buffers from
+// round to round, and g is not read.
+func (ruleset) NewDecoder(engine.Game) (engine.RecordDecoder, error) {
+	return &decoder{}, nil
+}
+
+// decoder is Monad's engine.RecordDecoder.
+type decoder struct {
+	cmds   [][]Command
+	texter roundTexter
+}
+
+// DecodeRound reads one record without playing it. A Monad fault has no
+// text: faultText is left as it is.
+func (d *decoder) DecodeRound(r io.ByteReader, out [][]string, faults []engine.Fault, _ []string) error {
 	n := len(out)
 	if n > MaxPlayers || len(faults) < n {
 		return fmt.Errorf("monad: a record of %d players (at most %d)", n, MaxPlayers)
 	}
-	cmds := make([][]Command, n)
+	for len(d.cmds) < n {
+		d.cmds = append(d.cmds, nil)
+	}
 	var status [MaxPlayers]uint8
-	if err := readRecord(r, cmds, status[:n]); err != nil {
+	if err := readRecord(r, d.cmds[:n], status[:n]); err != nil {
 		return err
 	}
-	var t roundTexter
-	t.roundText(cmds, status[:n], out, faults)
+	d.texter.roundText(d.cmds[:n], status[:n], out, faults)
 	return nil
 }
 
-// PlayRecord reads one record and plays it (engine.Compact).
-func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault) ([]engine.CommandError, error) {
+// PlayRecord reads one record and plays it (engine.Compact). A Monad
+// fault has no text: faultText is left as it is.
+func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault, _ []string) ([]engine.CommandError, error) {
 	n := g.Players()
 	g.grow(n)
 	var status [MaxPlayers]uint8

@@ -60,6 +60,10 @@ func TestRecord(t *testing.T) {
 			games[i] = g.(*Game)
 		}
 		a, b, c := games[0], games[1], games[2]
+		dec, err := Ruleset.(engine.Codec).NewDecoder(c)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if a.AppendRecord(nil) != nil {
 			t.Fatal("a record before the first round")
 		}
@@ -74,12 +78,12 @@ func TestRecord(t *testing.T) {
 			rec := a.AppendRecord(nil)
 			text := make([][]string, a.Players())
 			tf := make([]engine.Fault, a.Players())
-			if _, err := b.PlayRecord(bytes.NewReader(rec), text, tf); err != nil {
+			if _, err := b.PlayRecord(bytes.NewReader(rec), text, tf, nil); err != nil {
 				t.Fatalf("seed %d turn %d: %v", seed, a.Turn(), err)
 			}
 			dtext := make([][]string, a.Players())
 			df := make([]engine.Fault, a.Players())
-			if err := Ruleset.(engine.Codec).DecodeRound(bytes.NewReader(rec), dtext, df); err != nil {
+			if err := dec.DecodeRound(bytes.NewReader(rec), dtext, df, nil); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.EqualFunc(text, dtext, slices.Equal) || !slices.Equal(tf, df) {
@@ -116,18 +120,22 @@ func FuzzRecord(f *testing.F) {
 		n := 1 + int(players%MaxPlayers)
 		text := make([][]string, n)
 		faults := make([]engine.Fault, n)
-		if err := Ruleset.(engine.Codec).DecodeRound(bytes.NewReader(data), text, faults); err != nil {
+		dec, err := Ruleset.(engine.Codec).NewDecoder(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dec.DecodeRound(bytes.NewReader(data), text, faults, nil); err != nil {
 			return
 		}
 		g, err := Ruleset.New(5, engine.Settings{Players: n, MaxTurns: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := g.(*Game).PlayRecord(bytes.NewReader(data), nil, nil); err != nil {
+		if _, err := g.(*Game).PlayRecord(bytes.NewReader(data), nil, nil, nil); err != nil {
 			t.Fatalf("decodes but does not play: %v", err)
 		}
 		again := make([][]string, n)
-		if err := Ruleset.(engine.Codec).DecodeRound(bytes.NewReader(g.(*Game).AppendRecord(nil)), again, make([]engine.Fault, n)); err != nil {
+		if err := dec.DecodeRound(bytes.NewReader(g.(*Game).AppendRecord(nil)), again, make([]engine.Fault, n), nil); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.EqualFunc(text, again, slices.Equal) {

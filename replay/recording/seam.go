@@ -190,7 +190,7 @@ func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
 	if h.Seed != nil {
 		return *h.Seed == seed
 	}
-	if !h.Compact() {
+	if !h.Compact() || len(h.Setup) == 0 {
 		return h.GameSeed == seed
 	}
 	g, err := rs.New(seed, engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn})

@@ -170,8 +170,17 @@ func NewStream(r io.Reader, closer io.Closer) (Stream, error) {
 		}
 		return nil, ErrNotStream
 	}
-	sim, err := replay.OpenSim(br)
+	rd, err := replay.NewReader(br)
 	if err != nil {
+		return nil, err
+	}
+	if h := rd.Header(); !h.Generic() {
+		rd.Close()
+		return nil, fmt.Errorf("%w: a %s recording in its own codec", ErrNotStream, h.Ruleset)
+	}
+	sim, err := replay.NewSim(rd)
+	if err != nil {
+		rd.Close()
 		if errors.Is(err, replay.ErrRuleset) {
 			return nil, fmt.Errorf("%w: %v", ErrNotStream, err)
 		}
@@ -208,7 +217,7 @@ func IsStream(r io.Reader) bool {
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
 		h, err := replay.ReadHeader(br)
-		return err == nil && (h.Codec == replay.CodecText || h.Compact())
+		return err == nil && h.Generic()
 	}
 	_, ok := LookupStreamFormat(prefix)
 	return ok

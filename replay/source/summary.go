@@ -121,7 +121,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
 	next := func() error { _, err := rd.Next(); return err }
-	if h.Codec != "" || h.Compact() {
+	if h.Generic() {
 		// A game played through the seam (the text codec, or its
 		// ruleset's own compact one): its rounds are read as text
 		// rounds, its footer's numbers are its footer metric's.

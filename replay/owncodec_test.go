@@ -1,0 +1,261 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/bot"
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// quirkyBot plays a built-in, and every few rounds also sends malformed
+// and off-map commands, fails to answer (a fault) or logs a line.
+type quirkyBot struct {
+	match.GamePlayer
+	log []byte
+}
+
+func (b *quirkyBot) Commands(g engine.Game, p int) ([]string, error) {
+	t := g.Turn()
+	b.log = nil
+	if t%4 == 1 {
+		b.log = fmt.Appendf(nil, "turn %d: thinking\n", t)
+	}
+	if t%9 == 4 {
+		return nil, errors.New("not a reply")
+	}
+	cmds, err := b.GamePlayer.Commands(g, p)
+	if t%5 == 2 {
+		cmds = append(slices.Clip(cmds), "x y z", "a 99 99 10", "b 1 1 q", "a 3 -4 -7", "u 40 2", "", "a 1", "u 1_0 +2")
+	}
+	return cmds, err
+}
+
+func (b *quirkyBot) RoundLog() []byte { return b.log }
+
+// builtinSeats seats ColorfightII's built-ins called names, the first
+// quirky when quirky is set.
+func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat {
+	tb.Helper()
+	var seats []match.GameSeat
+	for i, n := range names {
+		b, ok := rulesets.Info{Bots: bot.Builtins}.FindBot(n)
+		if !ok {
+			tb.Fatalf("no built-in %q", n)
+		}
+		var p match.GamePlayer = match.BuiltinPlayer(b)
+		if quirky && i == 0 {
+			p = &quirkyBot{GamePlayer: p}
+		}
+		seats = append(seats, match.GameSeat{Bot: p})
+	}
+	return seats
+}
+
+// playOwn records a ColorfightII match through the seam, as rewind play
+// does (match.RunGame, recording.NewSeam).
+func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: seats,
+		Recorder: recording.NewSeam(&buf, created, "rewind test")}
+	if _, err := match.RunGame(context.Background(), cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// ownFiles returns ColorfightII .rwd files of its own codec of every
+// header kind, by name: seeded, with and without bot logs and faults;
+// each conformance vector recorded and imported from its .cfr (an
+// explicit map, the official info); a fork of a recording with logs;
+// and the scratch files of /tmp/cmpplay, when there.
+func ownFiles(t *testing.T) map[string][]byte {
+	files := map[string][]byte{}
+	logged := playOwn(t, 5, 120, builtinSeats(t, true, "greedy", "economist", "raider", "random"))
+	files["seeded, logs and faults"] = logged
+	files["seeded"] = playOwn(t, 9, 80, builtinSeats(t, false, "greedy", "turtle"))
+	for _, v := range loadVectors(t) {
+		files["vector "+v.Name] = record(t, v)
+		data, err := os.ReadFile(v.Expected)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := cfr.SHA256(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := cfrimport.Import(bytes.NewReader(data), &buf, cfrimport.ImportOptions{Source: v.Expected, SHA256: sum, Created: created, Tool: "rewind test"}); err != nil {
+			t.Fatalf("import %s: %v", v.Expected, err)
+		}
+		files["import "+v.Name] = buf.Bytes()
+	}
+	f, err := source.NewFork("logged.rwd", logged, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fork bytes.Buffer
+	if _, err := f.Play(context.Background(), &fork, source.PlayOptions{Seed: 8, Created: created, Tool: "rewind test"}); err != nil {
+		t.Fatal(err)
+	}
+	files["fork"] = fork.Bytes()
+	scratch, _ := filepath.Glob("/tmp/cmpplay/*.rwd")
+	for _, p := range scratch {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, err := replay.ReadHeader(bytes.NewReader(data)); err == nil && h.Ruleset == replay.RulesetColorfight2 && h.Codec == "" {
+			files[p] = data
+		}
+	}
+	return files
+}
+
+// asText is a ColorfightII round as the seam gives it: each player's
+// commands as text, and a bot fault at the head of a list (where the
+// runner records it) as the round's fault with its text.
+func asText(round [][]colorfight2.Command) (cmds [][]string, faults []engine.Fault, texts []string) {
+	cmds, faults, texts = make([][]string, len(round)), make([]engine.Fault, len(round)), make([]string, len(round))
+	for p, list := range round {
+		for k, c := range list {
+			if k == 0 && c.Kind == colorfight2.CmdInvalid && c.Err == colorfight2.ErrBotFault {
+				faults[p], texts[p] = engine.FaultGarbage, c.Raw
+				continue
+			}
+			cmds[p] = append(cmds[p], c.String())
+		}
+	}
+	return cmds, faults, texts
+}
+
+// sameLists reports whether a and b hold the same lists, nil and empty
+// alike.
+func sameLists[T comparable](a, b [][]T) bool {
+	return len(a) == len(b) && slices.EqualFunc(a, b, func(x, y []T) bool { return slices.Equal(x, y) })
+}
+
+// TestOwnCodecGeneric: every ColorfightII file of its own codec reads
+// the same through the generic path (OpenSim: the ruleset's
+// engine.Compact records) as through its own (Open), round by round —
+// turn, state hash, checkpoint, each player's commands as text, faults
+// and their text, command errors, logs — and to the same footer; the
+// generic Reader's text (NextText: engine.Codec's decoder) is the same
+// again, and played as text through Fault and Round it reaches the same
+// states; VerifySim's result is Verify's, for the whole file and for
+// one cut short.
+func TestOwnCodecGeneric(t *testing.T) {
+	var faults, logs, errs, rounds int
+	for name, data := range ownFiles(t) {
+		own, err := replay.Open(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sim, err := replay.OpenSim(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: OpenSim: %v", name, err)
+		}
+		rd, err := replay.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := own.Header().NewGame(colorfight2.Ruleset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			errOwn, errSim := own.Next(), sim.Next()
+			tr, errText := rd.NextText()
+			if errOwn != nil || errSim != nil || errText != nil {
+				if !errors.Is(errOwn, io.EOF) || !errors.Is(errSim, io.EOF) || !errors.Is(errText, io.EOF) {
+					t.Fatalf("%s: Next %v, Sim.Next %v, NextText %v", name, errOwn, errSim, errText)
+				}
+				break
+			}
+			s, g := own.State(), sim.Game()
+			turn := s.Turn()
+			if g.Turn() != turn || g.Hash() != s.Hash() {
+				t.Fatalf("%s: Open at turn %d hash %016x, OpenSim at turn %d hash %016x", name, turn, s.Hash(), g.Turn(), g.Hash())
+			}
+			r, gr := own.Round(turn-1), sim.Round()
+			wc, wf, wt := asText(r.Commands)
+			if gr.Turn != r.Turn || gr.HasHash != r.HasHash || gr.Hash != r.Hash || gr.Active != -1 {
+				t.Fatalf("%s round %d: OpenSim's round %d, checkpoint %v %016x; Open's %d, %v %016x", name, r.Turn, gr.Turn, gr.HasHash, gr.Hash, r.Turn, r.HasHash, r.Hash)
+			}
+			if !sameLists(gr.Commands, wc) || !slices.Equal(gr.Faults, wf) || !slices.Equal(gr.FaultText, wt) {
+				t.Fatalf("%s round %d: OpenSim's commands %q faults %v %q, Open's %q %v %q", name, r.Turn, gr.Commands, gr.Faults, gr.FaultText, wc, wf, wt)
+			}
+			if !sameLists(tr.Commands, wc) || !slices.Equal(tr.Faults, wf) || !slices.Equal(tr.FaultText, wt) || tr.Turn != r.Turn || tr.HasHash != r.HasHash || tr.Hash != r.Hash {
+				t.Fatalf("%s round %d: NextText's commands %q faults %v %q, Open's %q %v %q", name, r.Turn, tr.Commands, tr.Faults, tr.FaultText, wc, wf, wt)
+			}
+			var want []engine.CommandError
+			for _, e := range s.Errors() {
+				want = append(want, engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})
+			}
+			if got := sim.Errors(); !slices.Equal(got, want) && (len(got) > 0 || len(want) > 0) {
+				t.Fatalf("%s round %d: OpenSim's errors %v, Open's %v", name, r.Turn, got, want)
+			}
+			if !sameLists(gr.Logs, r.Logs) || !sameLists(tr.Logs, r.Logs) {
+				t.Fatalf("%s round %d: OpenSim's logs %q, NextText's %q, Open's %q", name, r.Turn, gr.Logs, tr.Logs, r.Logs)
+			}
+			for p, f := range wf {
+				if f != 0 {
+					text.Fault(p, f, wt[p])
+					faults++
+				}
+			}
+			text.Round(wc)
+			if text.Hash() != s.Hash() {
+				t.Fatalf("%s round %d: its text played through Fault and Round reaches %016x, the recording %016x", name, r.Turn, text.Hash(), s.Hash())
+			}
+			for _, l := range r.Logs {
+				logs += min(len(l), 1)
+			}
+			errs += len(want)
+			rounds++
+		}
+		if !reflect.DeepEqual(own.Footer(), sim.Footer()) || !reflect.DeepEqual(own.Footer(), rd.Footer()) || own.Footer() == nil {
+			t.Fatalf("%s: footers %+v (Open), %+v (OpenSim), %+v (NextText)", name, own.Footer(), sim.Footer(), rd.Footer())
+		}
+		own.Close()
+		sim.Close()
+		rd.Close()
+		for _, cut := range []int{len(data), len(data) * 2 / 3} {
+			want, err := replay.Verify(bytes.NewReader(data[:cut]), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := replay.VerifySim(bytes.NewReader(data[:cut]), nil)
+			if err != nil {
+				t.Fatalf("%s: VerifySim: %v", name, err)
+			}
+			if got.Rounds != want.Rounds || got.Complete != want.Complete || fmt.Sprint(got.Err) != fmt.Sprint(want.Err) {
+				t.Fatalf("%s cut to %d bytes: VerifySim %+v, Verify %+v", name, cut, got, want)
+			}
+			if cut == len(data) && (!got.Complete || got.Err != nil) {
+				t.Fatalf("%s: VerifySim %+v", name, got)
+			}
+		}
+	}
+	t.Logf("%d rounds compared, with %d faults, %d bot logs and %d command errors", rounds, faults, logs, errs)
+	if faults == 0 || logs == 0 || errs == 0 {
+		t.Fatalf("%d faults, %d logs, %d command errors: the files do not exercise the codec", faults, logs, errs)
+	}
+}
