@@ -202,9 +202,6 @@ func (h *Header) validateSeam() error {
 	if h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil {
 		return errors.New("a generic header has no colorfight2 map, cfr_info or import")
 	}
-	if h.Compact() && h.Parent != nil {
-		return errors.New("a compact-codec header has no parent")
-	}
 	return nil
 }
 

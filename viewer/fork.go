@@ -33,7 +33,7 @@ const (
 	// forkPeak is what a fork reserves from the memory budget: the parent
 	// file, the commands a fork keeps (48 bytes each, docs/limits.md) and
 	// their text, the engine and the recorder.
-	forkPeak = MaxForkInput + 48*source.MaxForkCommands + source.MaxForkRawBytes + 24<<20
+	forkPeak = MaxForkInput + 48*source.MaxForkCommands + source.MaxForkTextBytes + 24<<20
 )
 
 // ForkName is the file name of a fork of replay id at turn: beside it,

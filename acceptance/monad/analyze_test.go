@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,12 +130,36 @@ func TestMonadAnalyzeCLI(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "a .cfr holds ColorfightII games only") {
 		t.Errorf("export on a Monad replay: status %d\n%s", code, out)
 	}
-	out, code = clitest.Run(t, "fork", rwd, "--turn", "10", "-o", filepath.Join(dir, "f.rwd"))
-	if code == 0 || !strings.Contains(out, "fork plays on from ColorfightII replays only") {
-		t.Errorf("fork on a Monad replay: status %d\n%s", code, out)
-	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("refused commands wrote files: %v", ents)
+	}
+
+	// fork plays a Monad game on from turn 10 with each seat's own
+	// built-in: the new replay verifies on its own, names its parent, and
+	// its first 10 turns are the parent's.
+	forked := filepath.Join(dir, "f.rwd")
+	if out, code = clitest.Run(t, "fork", rwd, "--turn", "10", "-o", forked); code != 0 {
+		t.Fatalf("fork on a Monad replay: status %d\n%s", code, out)
+	}
+	if out, code = clitest.Run(t, "verify", forked); code != 0 {
+		t.Fatalf("verify of the fork: status %d\n%s", code, out)
+	}
+	if out, code = clitest.Run(t, "info", forked); code != 0 || !strings.Contains(out, filepath.Base(rwd)) {
+		t.Errorf("info of the fork names no parent %s: status %d\n%s", filepath.Base(rwd), code, out)
+	}
+	parent, child := streamFrames(t, rwd), streamFrames(t, forked)
+	if len(child) <= 10 {
+		t.Fatalf("the fork has %d frames", len(child))
+	}
+	for turn := 0; turn <= 10; turn++ {
+		if !slices.Equal(parent[turn].cells, child[turn].cells) || !slices.EqualFunc(parent[turn].commands, child[turn].commands, slices.Equal) {
+			t.Fatalf("turn %d of the fork is not the parent's", turn)
+		}
+	}
+	// A reference log is no .rwd: fork refuses it, saying what it takes.
+	official := filepath.Join("..", "..", "testdata", "monad", "official", "m05.replay.json")
+	if out, code = clitest.Run(t, "fork", official, "--turn", "3", "-o", filepath.Join(dir, "g.rwd")); code == 0 || !strings.Contains(out, "plays on from a .rwd") {
+		t.Errorf("fork on a Monad reference log: status %d\n%s", code, out)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -147,9 +146,6 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 	data, err := readReplayFile(opts.in)
 	if err != nil {
 		return nil, err
-	}
-	if source.IsStream(bytes.NewReader(data)) {
-		return nil, fmt.Errorf("%s: fork plays on from ColorfightII replays only; this is a replay of another game", opts.in)
 	}
 	fk, err := source.NewFork(opts.in, data, opts.turn)
 	if err != nil {

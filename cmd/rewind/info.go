@@ -80,9 +80,7 @@ func runInfo(opts *infoOptions, path string) error {
 			fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 		}
 		fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d rounds\n", h.Tool, h.CheckpointEvery)
-		if h.Parent != nil {
-			fmt.Fprintf(w, "  fork of:  %s (sha256 %s) from turn %d\n", h.Parent.Source, h.Parent.SHA256, h.Parent.Turn)
-		}
+		writeParent(w, h)
 		if h.Import != nil {
 			how := "recorded"
 			if h.Import.Inferred {
@@ -121,4 +119,11 @@ func runInfo(opts *infoOptions, path string) error {
 		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
 	}
 	return nil
+}
+
+// writeParent prints the game a fork plays on from, when h names one.
+func writeParent(w io.Writer, h *replay.Header) {
+	if h.Parent != nil {
+		fmt.Fprintf(w, "  fork of:  %s (sha256 %s) from turn %d\n", h.Parent.Source, h.Parent.SHA256, h.Parent.Turn)
+	}
 }

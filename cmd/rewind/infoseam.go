@@ -46,6 +46,7 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d %s\n", h.Tool, h.CheckpointEvery, info.Round)
+	writeParent(w, h)
 	sum, err := replay.SummarizeText(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

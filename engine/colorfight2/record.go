@@ -510,7 +510,7 @@ type decoder struct {
 
 // DecodeRound reads the next record without playing it
 // (engine.RecordDecoder): each command as its text (Command.String),
-// a bot fault as the round's fault (roundText).
+// a bot fault as the round's fault (RoundText).
 func (d *decoder) DecodeRound(r io.ByteReader, cmds [][]string, faults []engine.Fault, faultText []string) error {
 	if n := d.rc.Players(); len(cmds) < n || len(faults) < n || len(faultText) < n {
 		return fmt.Errorf("colorfight2: a record of %d players decoded into %d lists", n, min(len(cmds), len(faults), len(faultText)))
@@ -519,17 +519,18 @@ func (d *decoder) DecodeRound(r io.ByteReader, cmds [][]string, faults []engine.
 	if d.cmds, err = d.rc.ReadRound(r, d.cmds); err != nil {
 		return err
 	}
-	roundText(d.cmds, cmds, faults, faultText)
+	RoundText(d.cmds, cmds, faults, faultText)
 	return nil
 }
 
-// roundText appends the commands of a round as text to out[p] and sets
-// faults[p] and faultText[p]: a bot fault at the head of a player's list
-// (ErrBotFault, where Fault puts it) is the round's fault, with its text —
+// RoundText appends the commands of a round as text to out[p] and sets
+// faults[p] and faultText[p] (out, faults and faultText at least as long
+// as cmds): a bot fault at the head of a player's list (ErrBotFault,
+// where Fault puts it) is the round's fault, with its text —
 // FaultGarbage, since a record keeps a fault's text but not its kind,
 // which Fault does not use — and every other command is its text
 // (Command.String), which Round parses back to it.
-func roundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultText []string) {
+func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultText []string) {
 	for p, list := range cmds {
 		faults[p], faultText[p] = 0, ""
 		for k := range list {
@@ -566,7 +567,7 @@ func (g *Game) AppendRecord(dst []byte) []byte {
 
 // PlayRecord reads one record and plays it (engine.Compact): the
 // commands it holds are applied as recorded, faults (and their text)
-// included; with cmds, they are also given as text (see roundText). A
+// included; with cmds, they are also given as text (see RoundText). A
 // fault reported with Fault before it is dropped: the record holds the
 // round's faults.
 func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Fault, faultText []string) ([]engine.CommandError, error) {
@@ -581,7 +582,7 @@ func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Faul
 		return nil, err
 	}
 	if cmds != nil {
-		roundText(g.cmds, cmds, faults, faultText)
+		RoundText(g.cmds, cmds, faults, faultText)
 	}
 	g.faults = resize(g.faults, n)
 	for p := range g.faults {

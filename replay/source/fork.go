@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
@@ -45,30 +45,33 @@ type Fork struct {
 
 // Limits on what a fork holds: the commands of the parent's rounds up to
 // the fork's turn are kept in memory (Fork.Prefix, as text) until the new
-// match has replayed them. A real game sends a few hundred commands a
-// round, at most 600,000 in 2000 rounds; MaxForkCommands allows seven
-// times that (about 200 MB as text). The text of malformed commands and
-// faults is kept up to MaxForkRawBytes in all; past it a command keeps its
-// error code, which alone decides its effect, and loses its text (it is
-// replayed as the shortest text of its code, colorfight2.Command.String).
+// match has replayed them. A real ColorfightII game sends a few hundred
+// commands a round, at most 600,000 in 2000 rounds, about 7 MB of text;
+// MaxForkCommands allows seven times that many, MaxForkTextBytes nine
+// times that text (commands' and faults' text together). A parent beyond
+// either is refused (replay.ErrLimit).
 const (
-	MaxForkCommands = 1 << 22
-	MaxForkRawBytes = 1 << 20
+	MaxForkCommands  = 1 << 22
+	MaxForkTextBytes = 64 << 20
 	// MaxForkLogBytes bounds the parent's bot logs a fork keeps (a .rwd
 	// that keeps them); past it, later rounds' logs are left out.
 	MaxForkLogBytes = 16 << 20
 )
 
-// errForkDone stops a walk once the fork's turn is reached.
-var errForkDone = errors.New("fork: turn reached")
-
 // NewFork reads the replay in data (named name, for the header) up to
-// turn: a .rwd's recorded commands, or a .cfr's commands inferred as
-// rewind import infers them. turn must be in 1..max_turn-1 and the replay
-// must reach it; an official replay whose rounds up to turn the rules do
-// not explain cannot be forked (the error is a *cfr.AuditError).
+// turn: a .rwd's recorded rounds, of any game whose ruleset restarts a
+// game from its setup (engine.SetupSaver, engine.Restorer), or an official
+// ColorfightII .cfr's commands inferred as rewind import infers them.
+// turn must be in 1..max_turn-1 and the replay must reach it; an official
+// replay whose rounds up to turn the rules do not explain cannot be forked
+// (the error is a *cfr.AuditError or *cfr.UnexplainedError).
 func NewFork(name string, data []byte, turn int) (*Fork, error) {
 	format, err := Sniff(data[:min(len(data), 8)])
+	if format != RWD {
+		if name, ok := StreamFormatOf(data[:min(len(data), SniffBytes)]); ok {
+			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official ColorfightII .cfr", name)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -86,152 +89,108 @@ func NewFork(name string, data []byte, turn int) (*Fork, error) {
 	return f, f.fromCFR(data, turn)
 }
 
-// begin sets the fork's ruleset, setup and names from the parent's
-// configuration, map and players.
-func (f *Fork) begin(cfg colorfight2.Config, m *colorfight2.Map, players []colorfight2.Player) error {
-	setup, err := colorfight2.MarshalSetup(colorfight2.Setup{Config: cfg, Map: m, Players: players})
-	if err != nil {
-		return fmt.Errorf("fork: %w", err)
-	}
-	f.Ruleset, f.Setup, f.MaxTurns = colorfight2.Ruleset, setup, cfg.MaxTurn
-	for _, p := range players {
-		f.Names = append(f.Names, p.Name)
-	}
-	return nil
-}
-
 func (f *Fork) fromRWD(data []byte, turn int) error {
-	g, err := replay.Open(bytes.NewReader(data))
+	sim, err := replay.OpenSim(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
-	defer g.Close()
-	h := g.Header()
-	if turn < 1 || turn >= h.Config.MaxTurn {
-		return fmt.Errorf("fork: turn %d outside 1..%d", turn, h.Config.MaxTurn-1)
+	defer sim.Close()
+	h, g := sim.Header(), sim.Game()
+	if turn >= g.MaxTurns() {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.MaxTurns()-1)
 	}
-	var players []colorfight2.Player
+	ss, ok := g.(engine.SetupSaver)
+	if !ok {
+		return fmt.Errorf("fork: a %s game is not restarted from a setup (engine.SetupSaver), so it cannot be forked", sim.Ruleset().ID())
+	}
+	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(ss.Setup()), g.MaxTurns(), h.CFRInfo
 	for _, p := range h.Players {
-		players = append(players, colorfight2.Player{UID: p.UID, Name: p.Name, Home: p.Home})
+		f.Names = append(f.Names, p.Name)
 		f.Bots = append(f.Bots, p.Bot)
 		f.Verified = append(f.Verified, p.Verified)
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
-	prefix := make([]match.GameRound, turn)
-	var held heldCommands
-	logBytes := 0
+	f.Prefix = make([]match.GameRound, turn)
+	var held heldRounds
 	for t := 0; t < turn; t++ {
-		if err := g.Next(); err != nil {
+		if err := sim.Next(); err != nil {
 			if errors.Is(err, io.EOF) {
 				return fmt.Errorf("fork: the replay ends at turn %d, before %d", t, turn)
 			}
 			return err
 		}
-		if r := g.Round(t); r != nil {
-			// The game reuses the round's storage: keep a copy.
-			if err := held.keep(&prefix[t], t, r.Commands); err != nil {
-				return err
-			}
-			// The parent's bot logs go with their rounds, within
-			// MaxForkLogBytes.
-			if len(r.Logs) > 0 && logBytes < MaxForkLogBytes {
-				l := make([][]byte, len(r.Logs))
-				for i, b := range r.Logs {
-					if len(b) > 0 {
-						l[i] = append([]byte(nil), b...)
-						logBytes += len(b)
-					}
+		r := sim.Round()
+		if err := held.keep(&f.Prefix[t], t, r.Active, r.Commands, r.Faults, r.FaultText); err != nil {
+			return err
+		}
+		// The parent's bot logs go with their rounds, within
+		// MaxForkLogBytes.
+		if len(r.Logs) > 0 && held.logs < MaxForkLogBytes {
+			l := make([][]byte, len(r.Logs))
+			for i, b := range r.Logs {
+				if len(b) > 0 {
+					l[i] = bytes.Clone(b)
+					held.logs += len(b)
 				}
-				prefix[t].Logs = l
 			}
+			f.Prefix[t].Logs = l
 		}
 	}
-	f.Prefix, f.Info = prefix, h.CFRInfo
-	return f.begin(h.Config, h.Map, players)
+	return nil
 }
 
 func (f *Fork) fromCFR(data []byte, turn int) error {
 	// The prefix grows as the walk goes: turn is not known to be in range
 	// yet.
-	var prefix []match.GameRound
-	var held heldCommands
-	reached := 0
-	g, err := cfr.Walk(bytes.NewReader(data), func(g *cfr.Game, s *cfr.Step) error {
-		if len(s.Violations) > 0 {
-			return &cfr.AuditError{Violations: s.Violations}
-		}
-		if s.Unexplained != nil {
-			return &cfr.UnexplainedError{Round: *s.Unexplained}
-		}
-		if s.Turn-1 < turn && s.Turn-1 == len(prefix) {
-			prefix = append(prefix, match.GameRound{})
-			if err := held.keep(&prefix[len(prefix)-1], s.Turn-1, s.Commands); err != nil {
-				return err
-			}
-		}
-		reached = s.Turn
-		if s.Turn >= turn {
-			return errForkDone
-		}
-		return nil
+	var held heldRounds
+	st, reached, err := cfr.InferRounds(bytes.NewReader(data), turn, func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error {
+		f.Prefix = append(f.Prefix, match.GameRound{})
+		return held.keep(&f.Prefix[t], t, -1, cmds, faults, faultText)
 	})
-	if err != nil && !errors.Is(err, errForkDone) {
+	if err != nil {
 		return err
 	}
-	if turn < 1 || turn >= g.Config.MaxTurn {
-		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.Config.MaxTurn-1)
+	if turn >= st.MaxTurns {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, st.MaxTurns-1)
 	}
-	if reached < turn || len(prefix) != turn {
+	if reached < turn || len(f.Prefix) != turn {
 		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
 	}
-	f.Bots = make([]string, len(g.Players))
-	f.Prefix, f.Info = prefix, g.Header.Info
-	f.Verified, f.Ranking = g.Verified, g.Ranking
-	return f.begin(g.Config, g.Map, g.Players)
+	f.Ruleset, f.Setup, f.Names, f.MaxTurns = st.Ruleset, st.Setup, st.Names, st.MaxTurns
+	f.Info, f.Verified, f.Ranking = st.Info, st.Verified, st.Ranking
+	f.Bots = make([]string, len(st.Names))
+	return nil
 }
 
-// heldCommands copies the rounds a fork keeps, within MaxForkCommands and
-// MaxForkRawBytes.
-type heldCommands struct {
-	n, raw int
+// heldRounds copies the rounds a fork keeps, within MaxForkCommands and
+// MaxForkTextBytes, and counts the logs kept (MaxForkLogBytes).
+type heldRounds struct {
+	n, text, logs int
 }
 
-// keep makes r round t as the parent recorded it (round indexed by
-// uid-1): each player's commands as text (colorfight2.Command.String),
-// and a bot fault (ErrBotFault, which a recording puts first in its
-// player's list) as the round's fault with its text. A fault anywhere
-// else in a list, which no recording rewind writes holds, is replayed
-// as its text.
-func (h *heldCommands) keep(r *match.GameRound, t int, round [][]colorfight2.Command) error {
-	r.Commands = make([][]string, len(round))
-	for i, l := range round {
-		if len(l) == 0 {
-			continue
-		}
+// keep makes r a copy of round t: the active player, each player's
+// commands as text and faults with their text.
+func (h *heldRounds) keep(r *match.GameRound, t, active int, cmds [][]string, faults []engine.Fault, faultText []string) error {
+	r.Active = active
+	r.Commands = make([][]string, len(cmds))
+	for i, l := range cmds {
 		h.n += len(l)
-		if h.n > MaxForkCommands {
-			return fmt.Errorf("fork: the rounds up to turn %d hold more than %d commands, which exceeds the limit of what a fork keeps; see docs/limits.md: %w",
-				t+1, MaxForkCommands, replay.ErrLimit)
+		for _, c := range l {
+			h.text += len(c)
 		}
-		cmds := make([]string, 0, len(l))
-		for k, c := range l {
-			if c.Raw != "" {
-				if h.raw+len(c.Raw) > MaxForkRawBytes {
-					c.Raw = ""
-				} else {
-					h.raw += len(c.Raw)
-				}
-			}
-			if k == 0 && c.Kind == colorfight2.CmdInvalid && c.Err == colorfight2.ErrBotFault {
-				if r.Faults == nil {
-					r.Faults, r.FaultText = make([]engine.Fault, len(round)), make([]string, len(round))
-				}
-				r.Faults[i], r.FaultText[i] = engine.FaultGarbage, c.Raw
-				continue
-			}
-			cmds = append(cmds, c.String())
+		if i < len(faultText) {
+			h.text += len(faultText[i])
 		}
-		r.Commands[i] = cmds
+		if h.n > MaxForkCommands || h.text > MaxForkTextBytes {
+			return fmt.Errorf("fork: the rounds up to turn %d hold more than %d commands or %d bytes of their text, which exceeds the limit of what a fork keeps; see docs/limits.md: %w",
+				t+1, MaxForkCommands, MaxForkTextBytes, replay.ErrLimit)
+		}
+		if len(l) > 0 {
+			r.Commands[i] = append([]string(nil), l...)
+		}
+	}
+	if slices.ContainsFunc(faults, func(f engine.Fault) bool { return f != 0 }) {
+		r.Faults, r.FaultText = slices.Clone(faults), slices.Clone(faultText)
 	}
 	return nil
 }
