@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -226,7 +227,7 @@ func TestReplayDownload(t *testing.T) {
 	if !bytes.Contains(want.Meta().Info, []byte(`"round_time":0.0`)) || !bytes.Contains(want.Meta().Info, []byte(`"start_count_down":9999`)) {
 		t.Errorf("info %s", want.Meta().Info)
 	}
-	res, frames, err := source.VerifyAgainst(bytes.NewReader(data), want)
+	res, frames, err := cfrimport.VerifyAgainst(bytes.NewReader(data), want)
 	if err != nil || res.Err != nil || frames != 201 {
 		t.Fatalf("verify --against: %v %+v %d", err, res, frames)
 	}

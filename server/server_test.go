@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -67,7 +68,7 @@ func TestLockstepGameEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, frames, err := source.VerifyAgainst(bytes.NewReader(data), want)
+	res, frames, err := cfrimport.VerifyAgainst(bytes.NewReader(data), want)
 	if err != nil || res.Err != nil || !res.Complete || frames != 201 {
 		t.Fatalf("verify against: %v %+v frames %d", err, res, frames)
 	}

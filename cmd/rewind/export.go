@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -66,19 +68,24 @@ func runExport(opts *exportOptions) error {
 	if isStreamFile(opts.in) {
 		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
 	}
-	src, err := source.Open(opts.in)
+	if opts.html {
+		src, err := source.Open(opts.in)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		return exportHTML(src, opts)
+	}
+	in, err := os.Open(opts.in)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	if opts.html {
-		return exportHTML(src, opts)
-	}
+	defer in.Close()
 	var n int
 	var cut error
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		var err error
-		n, err = source.WriteCFR(src, w)
+		n, err = cfrimport.Export(in, w)
 		if err != nil && n > 1 && source.CutShort(err) {
 			// A recording cut short: its whole rounds make a valid
 			// replay, as verify, analyze and the viewer use them.

@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
@@ -112,12 +113,12 @@ func TestEveryOfficialReplay(t *testing.T) {
 
 			cfrOut := filepath.Join(dir, "export-"+filepath.Base(p))
 			var out bytes.Buffer
-			es, err := source.Open(p)
+			es, err := os.Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ef, _ := os.Create(cfrOut)
-			_, err = source.WriteCFR(es, ef)
+			_, err = cfrimport.Export(es, ef)
 			ef.Close()
 			es.Close()
 			if err != nil {

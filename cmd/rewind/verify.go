@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -108,7 +109,7 @@ func runVerify(opts *verifyOptions) error {
 		return err
 	}
 	defer want.Close()
-	res, frames, err := source.VerifyAgainst(f, want)
+	res, frames, err := cfrimport.VerifyAgainst(f, want)
 	if err != nil {
 		return err
 	}

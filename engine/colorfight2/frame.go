@@ -218,6 +218,28 @@ func (m *Map) Frame(f *Frame) {
 	f.Users = f.Users[:0]
 }
 
+// MapFrame fills f with the map before anyone registered (turn 0, no
+// users, every cell unowned: Map.Frame of the state's terrain), the frame
+// 0 of an official replay of the game, whatever turn s is at.
+func (s *State) MapFrame(f *Frame) {
+	m := NewMap(s.cfg.Width, s.cfg.Height)
+	for i := range s.land {
+		l := &s.land[i]
+		m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i] = int64(l.ng), int64(l.ne), int64(l.nc)
+	}
+	m.Frame(f)
+}
+
+// OfficialFrame fills f with the frame an official replay holds for the
+// state's turn: MapFrame at turn 0, Frame after it (ratings zero).
+func (s *State) OfficialFrame(f *Frame) {
+	if s.turn == 0 {
+		s.MapFrame(f)
+		return
+	}
+	s.Frame(f)
+}
+
 // MapFromFrame extracts the terrain (natural gold, energy, cost) of f.
 func MapFromFrame(f *Frame) *Map {
 	m := NewMap(f.Width, f.Height)

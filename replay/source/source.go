@@ -209,3 +209,11 @@ func (s *cfrSource) Close() error {
 	}
 	return nil
 }
+
+// CutShort reports whether err, from reading a replay, says only that the
+// file ends early — a recording killed mid-game, or a download cut off —
+// so that the whole rounds before it can be used, as verify, analyze and
+// the viewer do. Damage inside the file is not a cut.
+func CutShort(err error) bool {
+	return errors.Is(err, replay.ErrTruncated) || errors.Is(err, io.ErrUnexpectedEOF)
+}

@@ -57,7 +57,7 @@ func checkGame(name string, data []byte) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	defer want.Close()
-	vr, frames, err := source.VerifyAgainst(bytes.NewReader(rwd.Bytes()), want)
+	vr, frames, err := cfrimport.VerifyAgainst(bytes.NewReader(rwd.Bytes()), want)
 	if vr != nil && !res.Complete && errors.Is(vr.Err, replay.ErrTruncated) {
 		vr.Err = nil // a game that ends before max_turn: its .rwd has no footer
 	}

@@ -63,7 +63,7 @@ func TestImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer want.Close()
-			vr, frames, err := source.VerifyAgainst(bytes.NewReader(rwd), want)
+			vr, frames, err := cfrimport.VerifyAgainst(bytes.NewReader(rwd), want)
 			if err != nil || vr.Err != nil || frames != res.Rounds+1 {
 				t.Fatalf("against %s: %v %+v, %d frames", p, err, vr, frames)
 			}

@@ -1,0 +1,189 @@
+package cfrimport
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+// Frames is what Export and VerifyAgainst read official frames from: a
+// *cfr.Decoder, or anything else that gives a game's frames in order (io.EOF
+// after the last).
+type Frames interface {
+	Next(f *colorfight2.Frame) error
+}
+
+// recording is a ColorfightII .rwd re-simulated through the generic
+// reader, giving its frames as the official server writes them.
+type recording struct {
+	sim   *replay.Sim
+	g     *colorfight2.Game
+	h     *replay.Header
+	first bool
+}
+
+// openRecording opens the .rwd read from r, which must be a ColorfightII
+// game.
+func openRecording(r io.Reader) (*recording, error) {
+	sim, err := replay.OpenSim(r)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := sim.Game().(*colorfight2.Game)
+	if !ok {
+		sim.Close()
+		return nil, fmt.Errorf("a %s replay: a .cfr holds ColorfightII games only", sim.Ruleset().ID())
+	}
+	return &recording{sim: sim, g: g, h: sim.Header(), first: true}, nil
+}
+
+// Next fills f with the recording's next frame: frame 0 the map before
+// anyone registered, then the game after each round with the players'
+// ratings from the header, as the official server writes them.
+func (r *recording) Next(f *colorfight2.Frame) error {
+	if r.first {
+		r.first = false
+		r.g.State.MapFrame(f)
+		return nil
+	}
+	if err := r.sim.Next(); err != nil {
+		return err
+	}
+	r.frame(f)
+	return nil
+}
+
+// frame fills f with the game now, the header's ratings copied in.
+func (r *recording) frame(f *colorfight2.Frame) {
+	r.g.State.OfficialFrame(f)
+	for k := range f.Users {
+		if i := int(f.Users[k].UID) - 1; i >= 0 && i < len(r.h.Players) {
+			f.Users[k].Verified, f.Users[k].Ranking = r.h.Players[i].Verified, r.h.Players[i].Ranking
+		}
+	}
+}
+
+// Export writes the game of the replay read from r to w as an official
+// .cfr (gzip'd JSON, replay_version 2) and returns the number of frames:
+// a ColorfightII .rwd re-simulated (replay.OpenSim), or a .cfr read
+// again. The replay's own info object is kept; a recording without one
+// gets the info object the official server would write for its
+// configuration, with the recording's creation time in milliseconds as
+// game_id.
+//
+// When the replay fails after some frames (a recording cut short, a
+// damaged file), the frames read before the failure are still finished as
+// a complete, valid replay on w, and the error is returned with their
+// number: the caller decides whether to keep them (replay.ErrTruncated
+// and io.ErrUnexpectedEOF say the file only ends early).
+func Export(r io.Reader, w io.Writer) (int, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var src Frames
+	var hd cfr.Header
+	if magic, _ := br.Peek(len(replay.Magic)); string(magic) == replay.Magic {
+		rec, err := openRecording(br)
+		if err != nil {
+			return 0, err
+		}
+		defer rec.sim.Close()
+		src, hd.Info = rec, rec.h.CFRInfo
+		if hd.Info == nil {
+			id := "0"
+			if !rec.h.Created.IsZero() {
+				id = strconv.FormatInt(rec.h.Created.UnixMilli(), 10)
+			}
+			hd.Info = replay.OfficialInfo(rec.g.State.Config(), id)
+		}
+	} else {
+		d, err := cfr.NewDecoder(br)
+		if err != nil {
+			return 0, err
+		}
+		defer d.Close()
+		src, hd.Info = d, d.Header().Info
+	}
+	enc, err := cfr.NewEncoder(w, hd)
+	if err != nil {
+		return 0, err
+	}
+	var f colorfight2.Frame
+	n := 0
+	for {
+		err := src.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if n > 0 {
+				if cerr := enc.Close(); cerr != nil {
+					return n, cerr
+				}
+			}
+			return n, err
+		}
+		if err := enc.WriteFrame(&f); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, enc.Close()
+}
+
+// VerifyAgainst re-simulates the ColorfightII .rwd read from r
+// (replay.VerifySim) and compares every frame, field by field, with the
+// frames of want (a *cfr.Decoder: typically the official .cfr of the same game). It
+// returns the verification with Err set to the first difference (naming
+// the frame, the cell or user, the field and both values) and the number
+// of frames found equal. want having fewer or more frames than the
+// recording is a difference too.
+func VerifyAgainst(r io.Reader, want Frames) (*replay.VerifyResult, int, error) {
+	var w, got colorfight2.Frame
+	frames := 0
+	var rec *recording
+	visit := func(s *replay.Sim) error {
+		if rec == nil {
+			g, ok := s.Game().(*colorfight2.Game)
+			if !ok {
+				return fmt.Errorf("a %s replay: --against compares ColorfightII games only", s.Ruleset().ID())
+			}
+			rec = &recording{sim: s, g: g, h: s.Header()}
+			if err := want.Next(&w); err != nil {
+				return fmt.Errorf("the other replay: frame 0: %w", err)
+			}
+			g.State.MapFrame(&got)
+			if d := colorfight2.Diff(&w, &got); d != nil {
+				return fmt.Errorf("frame 0 differs: %s", d)
+			}
+			frames++
+		}
+		if err := want.Next(&w); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("the other replay ends at frame %d, the recording goes on", rec.g.Turn()-1)
+			}
+			return fmt.Errorf("the other replay: %w", err)
+		}
+		rec.frame(&got)
+		if d := colorfight2.Diff(&w, &got); d != nil {
+			return fmt.Errorf("frame %d differs: %s: %s: want %s, got %s", got.Turn, d.Where, d.Field, d.Want, d.Got)
+		}
+		frames++
+		return nil
+	}
+	res, err := replay.VerifySim(r, visit)
+	if err != nil {
+		return nil, 0, err
+	}
+	if res.Err == nil && res.Complete {
+		var extra colorfight2.Frame
+		if err := want.Next(&extra); !errors.Is(err, io.EOF) {
+			res.Err = fmt.Errorf("the other replay has more frames than the recording's %d rounds", res.Rounds)
+		}
+	}
+	return res, frames, nil
+}
