@@ -3,12 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // TestUnknownGame: play and tournament refuse a game the registry does
@@ -63,26 +61,5 @@ func TestGameLimits(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
-	}
-}
-
-// TestVerifiersCoverRegistry: verify has a re-simulator of its own for
-// ColorfightII's codec (replay.Writer's records; every other game
-// re-simulates through replay.VerifySim) and for nothing else.
-func TestVerifiersCoverRegistry(t *testing.T) {
-	var ids []string
-	for id := range verifiers {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	var want []string
-	for _, id := range rulesets.IDs() {
-		if id == replay.RulesetColorfight2 {
-			want = append(want, id)
-		}
-	}
-	slices.Sort(want)
-	if !slices.Equal(ids, want) {
-		t.Fatalf("verifiers for %v, registered games with a codec of their own %v", ids, want)
 	}
 }

@@ -66,12 +66,10 @@ func runVerify(opts *verifyOptions) error {
 			"To compare a .rwd with it: rewind verify GAME.rwd --against %s; to check it against the rules: rewind audit %s",
 			opts.file, opts.file, opts.file)
 	}
-	// The header names the ruleset; a file whose header cannot be read
-	// goes to ColorfightII's verifier, which reports what is wrong with it.
-	game := replay.RulesetColorfight2
-	seam := false
+	// A file whose header names a game rewind does not know is refused
+	// naming it; any other damage is the reader's to report.
+	game := ""
 	if h, err := replay.ReadHeader(f); err == nil {
-		seam = h.Generic()
 		r, err := rulesets.Get(h.Ruleset)
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.file, err)
@@ -81,24 +79,13 @@ func runVerify(opts *verifyOptions) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return plainError(err)
 	}
-	if opts.against != "" && game != replay.RulesetColorfight2 {
+	if opts.against != "" && game != "" && game != replay.RulesetColorfight2 {
 		return fmt.Errorf("%s is a %s replay; --against compares with an official ColorfightII .cfr", opts.file, game)
 	}
-	if opts.against == "" && seam {
-		// Any game in the generic codec or its own through the seam
-		// (engine.Codec) re-simulates through the seam.
-		res, err := replay.VerifySim(f, nil)
-		if err != nil {
-			return err
-		}
-		return reportVerify(opts, res, 0)
-	}
 	if opts.against == "" {
-		verify, ok := verifiers[game]
-		if !ok {
-			return fmt.Errorf("%s: rewind cannot verify %s replays", opts.file, game)
-		}
-		res, err := verify(f)
+		// Every game re-simulates through the seam, with its ruleset's
+		// own codec (engine.Codec) or the commands' text.
+		res, err := replay.VerifySim(f, nil)
 		if err != nil {
 			return err
 		}
@@ -117,13 +104,6 @@ func runVerify(opts *verifyOptions) error {
 		res.Err = fmt.Errorf("against %s: %w", opts.against, res.Err)
 	}
 	return reportVerify(opts, res, frames)
-}
-
-// verifiers re-simulate a .rwd of each registered game, by ruleset id
-// (package replay has one verifier per ruleset: their round records
-// differ). TestVerifiersCoverRegistry keeps it in step with the registry.
-var verifiers = map[string]func(io.Reader) (*replay.VerifyResult, error){
-	replay.RulesetColorfight2: func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) },
 }
 
 func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) error {
