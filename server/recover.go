@@ -61,7 +61,7 @@ func recoverPartial(partial string) (GameInfo, error) {
 		return info, err
 	}
 	defer in.Close()
-	g, err := replay.Open(in)
+	sim, err := replay.OpenSim(in)
 	if err != nil {
 		if fi, serr := in.Stat(); (serr == nil && fi.Size() == 0) || errors.Is(err, replay.ErrTruncated) {
 			in.Close()
@@ -69,9 +69,9 @@ func recoverPartial(partial string) (GameInfo, error) {
 		}
 		return info, err
 	}
-	defer g.Close()
-	h := g.Header()
-	info.MaxTurn = h.Config.MaxTurn
+	defer sim.Close()
+	h, g := sim.Header(), sim.Game()
+	info.MaxTurn = g.MaxTurns()
 	for _, p := range h.Players {
 		info.Players = append(info.Players, p.Name)
 	}
@@ -81,13 +81,13 @@ func recoverPartial(partial string) (GameInfo, error) {
 		return info, err
 	}
 	defer os.Remove(tmp) // after a successful rename, nothing to remove
-	w, err := replay.NewWriter(out, *h)
+	w, err := replay.NewGameWriter(out, *h)
 	if err != nil {
 		out.Close()
 		return info, err
 	}
 	for {
-		err := g.Next()
+		err := sim.Next()
 		if errors.Is(err, io.EOF) {
 			break // the footer was written: the crash came before the rename
 		}
@@ -98,26 +98,25 @@ func recoverPartial(partial string) (GameInfo, error) {
 			out.Close()
 			return info, err
 		}
-		t := g.State().Turn()
-		rd := g.Round(t - 1)
+		rd := sim.Round()
 		if rd.Logs != nil {
 			if err := w.WriteLogs(rd.Logs); err != nil {
 				out.Close()
 				return info, err
 			}
 		}
-		if err := w.WriteRound(rd.Commands, g.State()); err != nil {
+		if err := w.WriteRound(rd, g); err != nil {
 			out.Close()
 			return info, err
 		}
 	}
-	info.Turn = g.State().Turn()
+	info.Turn = g.Turn()
 	if info.Turn == 0 {
 		out.Close()
 		in.Close()
 		return info, os.Remove(partial)
 	}
-	if err := w.Close(g.State()); err != nil {
+	if err := w.Close(g); err != nil {
 		out.Close()
 		return info, err
 	}
@@ -141,7 +140,7 @@ func verifyFile(path string, turn int) error {
 		return err
 	}
 	defer f.Close()
-	res, err := replay.Verify(f, nil)
+	res, err := replay.VerifySim(f, nil)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		return err
 	}
 	defer f.Close()
-	res, err := replay.Verify(f, nil)
+	res, err := replay.VerifySim(f, nil)
 	if err != nil {
 		return err
 	}
