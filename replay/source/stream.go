@@ -33,6 +33,17 @@ func MetaOf(r engine.Ruleset) StreamMeta { return replay.MetaOf(r) }
 // Observe fills f from g as it is now (replay.Observe).
 func Observe(g engine.Game, f *Frame) { replay.Observe(g, f) }
 
+// Figures appends an engine.Accounting ruleset's figures to a stream's
+// frames after Observe (replay.Figures).
+type Figures = replay.Figures
+
+// NewFigures returns the Figures of one stream of a game of r
+// (replay.NewFigures): nil, appending nothing, for a ruleset without
+// engine.Accounting.
+func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
+	return replay.NewFigures(r, players, commandsKnown)
+}
+
 // OpenStream opens the replay at path as a generic Stream. It reads .rwd
 // files of the text codec (any game played through the seam) or of a
 // ruleset's own compact codec (Header.Compact: Monad's) by re-simulating
