@@ -9,6 +9,7 @@ import (
 	"github.com/rewind-game/rewind/analysis/internal/toy"
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
 // TestGenericEveryRuleset analyses a short game of every registered
@@ -34,7 +35,7 @@ func TestGenericEveryRuleset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.Turns != turns || len(g.Series) != len(r.Metrics()) {
+			if g.Turns != turns || len(g.Series) != len(source.MetaOf(r).Metrics) {
 				t.Fatalf("turns %d, %d series", g.Turns, len(g.Series))
 			}
 			own := 0 // alice's turns: every round, or those she acts in (engine.Sequential)

@@ -282,3 +282,38 @@ type Retirer interface {
 type Idler interface {
 	Idle() bool
 }
+
+// Accounting is a Ruleset whose games have per-round figures beyond their
+// Metrics that it computes from consecutive states of a game (and the
+// round's applied commands when they are known): ColorfightII's
+// accounting of gold, energy, captures and spending. A generic stream of
+// such a game appends them to each player's values after those of
+// Metrics (replay.MetaOf, replay.Figures).
+type Accounting interface {
+	// AccountMetrics describes the figures, in the order Accountant.Values
+	// reports them. Their names are distinct from each other and from
+	// Metrics'. The slice must not be modified.
+	AccountMetrics() []Metric
+	// NewAccountant returns the accountant of one game of players
+	// players. commandsKnown says whether the game's rounds are played
+	// from their commands (a recording re-simulated) or only shown (a
+	// stream of states, such as an official replay); it is the same for
+	// every round of the game.
+	NewAccountant(players int, commandsKnown bool) Accountant
+}
+
+// Accountant computes one game's figures (Accounting), frame by frame.
+type Accountant interface {
+	// Observe accounts for g as it is now. It is called once per frame of
+	// one game, in order from frame 0 (the game before its first round),
+	// with a Game of the ruleset that made the accountant showing that
+	// frame; a figure of frame t may depend on every frame before it. An
+	// error says why g cannot be accounted (a game of another ruleset,
+	// a state the figures cannot follow) and leaves the figures of the
+	// frame before.
+	Observe(g Game) error
+	// Values appends player p's figures of the frame last observed, one
+	// per AccountMetrics in order, to dst and returns it (zeros before
+	// the first Observe and for a player the game has not shown yet).
+	Values(p int, dst []int64) []int64
+}

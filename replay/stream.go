@@ -1,6 +1,11 @@
 package replay
 
-import "github.com/rewind-game/rewind/engine"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rewind-game/rewind/engine"
+)
 
 // Frame is one moment of any game as the generic shell sees it, read
 // through the seam: the values of every declared metric, the board, the
@@ -95,9 +100,15 @@ type Stream interface {
 	Close() error
 }
 
-// MetaOf fills the ruleset-wide fields of a StreamMeta from r.
+// MetaOf fills the ruleset-wide fields of a StreamMeta from r. Metrics
+// are r's, followed for a ruleset with engine.Accounting by its
+// AccountMetrics: a stream of such a game appends each frame's figures to
+// the values with Figures.
 func MetaOf(r engine.Ruleset) StreamMeta {
 	m := StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics()}
+	if a, ok := r.(engine.Accounting); ok {
+		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics()...)
+	}
 	if k, ok := r.(engine.EventKinds); ok {
 		m.EventKinds = k.EventKinds()
 	}
@@ -107,7 +118,8 @@ func MetaOf(r engine.Ruleset) StreamMeta {
 
 // Observe fills f's turn, values, events, board and ranking from g as it
 // is now, reusing f's storage. The commands, faults, errors and logs are
-// the caller's.
+// the caller's, and so are, for a ruleset with engine.Accounting, the
+// figures after the values (Figures.Append).
 func Observe(g engine.Game, f *Frame) {
 	n := g.Players()
 	f.Turn = g.Turn()
@@ -124,4 +136,43 @@ func Observe(g engine.Game, f *Frame) {
 	}
 	engine.Describe(g, &f.Board)
 	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
+}
+
+// Figures appends to the frames of one stream the figures of a ruleset
+// with engine.Accounting (after the values of its Metrics, as MetaOf
+// lists them), from one accountant of the stream's game. Every stream
+// that fills its frames with Observe appends them with Figures.Append
+// after it. A nil *Figures (NewFigures of any other ruleset) appends
+// nothing and costs nothing.
+type Figures struct {
+	acc engine.Accountant
+}
+
+// NewFigures returns the Figures of one stream of a game of r with
+// players players, nil when r has no engine.Accounting. commandsKnown
+// says whether the stream's rounds are played from their commands
+// (engine.Accounting.NewAccountant).
+func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
+	a, ok := r.(engine.Accounting)
+	if !ok {
+		return nil
+	}
+	return &Figures{acc: a.NewAccountant(players, commandsKnown)}
+}
+
+// Append accounts for g as it is now, the game of frame f, and appends
+// each player's figures to f.Values[p]. It must be called for every
+// frame of the stream, in order from frame 0, after Observe filled f. An
+// error (the accountant's, wrapped) leaves f's values without figures.
+func (x *Figures) Append(g engine.Game, f *Frame) error {
+	if x == nil {
+		return nil
+	}
+	if err := x.acc.Observe(g); err != nil {
+		return fmt.Errorf("replay: turn %d: %w", g.Turn(), err)
+	}
+	for p := range f.Values {
+		f.Values[p] = x.acc.Values(p, f.Values[p])
+	}
+	return nil
 }

@@ -165,8 +165,11 @@ const (
 // commands, errors and faults. A counter's value as a running total is the
 // sum of its Account figures (Accounts.Total). gold_unexplained is a
 // gauge: each round's stands alone, and it may be negative. The per-party
-// exchanges (Account.Exchanges) are not metrics. The slice must not be
-// modified.
+// exchanges (Account.Exchanges) are not metrics. It is the one
+// declaration of these figures: the ruleset's Metrics are six of them
+// (gold, energy, cells, gold_source, energy_source, tech_level: what
+// Game.Values reports), its engine.Accounting's AccountMetrics the rest.
+// The slice must not be modified.
 var AccountMetrics = accountMetrics()
 
 func accountMetrics() []engine.Metric {

@@ -14,15 +14,9 @@ var Ruleset engine.Ruleset = ruleset{}
 
 type ruleset struct{}
 
-// The per-player values Game.Values reports, in this order.
-var metrics = []engine.Metric{
-	{Name: "gold", Unit: "gold", Kind: engine.Gauge},
-	{Name: "energy", Unit: "energy", Kind: engine.Gauge},
-	{Name: "cells", Unit: "cells", Kind: engine.Gauge},
-	{Name: "gold_source", Unit: "gold", Kind: engine.Gauge},
-	{Name: "energy_source", Unit: "energy", Kind: engine.Gauge},
-	{Name: "tech_level", Unit: "level", Kind: engine.Gauge},
-}
+// The per-player values Game.Values reports, in this order: figures of
+// AccountMetrics (valueFigures), declared there once.
+var metrics = figureMetrics(valueFigures)
 
 // Badge bits of the Board a Game describes.
 var badges = []string{"home", "gold_mine", "energy_well", "fortress", "level_2", "level_3"}
@@ -205,6 +199,20 @@ func (g *Game) Frame() *Frame {
 		g.framed, g.frameTurn = true, g.State.Turn()
 	}
 	return &g.frame
+}
+
+// LoadFrameUnchecked makes g show frame f (State.LoadFrameUnchecked
+// with cfg), reusing its storage: a game read from a stream of states,
+// such as an official replay, rather than played. The round that led to
+// f is unknown: Applied returns nil and no fault is pending. On error g
+// is left unusable until the next successful load.
+func (g *Game) LoadFrameUnchecked(cfg Config, f *Frame) error {
+	g.framed, g.played = false, false
+	g.errs = g.errs[:0]
+	for p := range g.faults {
+		g.faults[p] = g.faults[p][:0]
+	}
+	return g.State.LoadFrameUnchecked(cfg, f)
 }
 
 // Idle reports that the next Round is round 0 -> 1, which takes no

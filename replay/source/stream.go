@@ -33,6 +33,17 @@ func MetaOf(r engine.Ruleset) StreamMeta { return replay.MetaOf(r) }
 // Observe fills f from g as it is now (replay.Observe).
 func Observe(g engine.Game, f *Frame) { replay.Observe(g, f) }
 
+// Figures appends an engine.Accounting ruleset's figures to a stream's
+// frames after Observe (replay.Figures).
+type Figures = replay.Figures
+
+// NewFigures returns the Figures of one stream of a game of r
+// (replay.NewFigures): nil, appending nothing, for a ruleset without
+// engine.Accounting.
+func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
+	return replay.NewFigures(r, players, commandsKnown)
+}
+
 // OpenStream opens the replay at path as a generic Stream. It reads .rwd
 // files of the text codec (any game played through the seam) or of a
 // ruleset's own compact codec (Header.Compact: Monad's) by re-simulating
@@ -186,7 +197,7 @@ func NewStream(r io.Reader, closer io.Closer) (Stream, error) {
 		}
 		return nil, err
 	}
-	return newSimStream(sim, closer), nil
+	return NewSimStream(sim, closer), nil
 }
 
 // closing closes a file after the Stream reading it.
@@ -223,15 +234,25 @@ func IsStream(r io.Reader) bool {
 	return ok
 }
 
-// simStream is a Stream over a re-simulated generic recording.
+// simStream is a Stream over a re-simulated recording.
 type simStream struct {
 	sim    *replay.Sim
 	meta   StreamMeta
 	closer io.Closer
 	next   int
+	fig    *replay.Figures
+	// err is the figures' error, which ends the stream: they cannot
+	// follow a frame left out.
+	err error
 }
 
-func newSimStream(sim *replay.Sim, closer io.Closer) *simStream {
+// NewSimStream returns the Stream of the recording sim re-simulates (a
+// Sim that has played no round), whatever its codec: OpenStream's
+// stream of a .rwd, and the way to a stream of a recording OpenStream
+// still refuses (a ColorfightII file of its own codec: Header.Generic)
+// for a caller that opened it with replay.NewSim. Close closes sim, then
+// closer (may be nil).
+func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 	h := sim.Header()
 	m := MetaOf(sim.Ruleset())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true
@@ -242,14 +263,19 @@ func newSimStream(sim *replay.Sim, closer io.Closer) *simStream {
 	if d, ok := sim.Game().(engine.Describer); ok {
 		m.Settings = d.Setting()
 	}
-	return &simStream{sim: sim, meta: m, closer: closer}
+	fig := replay.NewFigures(sim.Ruleset(), sim.Game().Players(), true)
+	return &simStream{sim: sim, meta: m, closer: closer, fig: fig}
 }
 
 func (s *simStream) Meta() *StreamMeta { return &s.meta }
 
 // Next re-simulates the next round and describes the game after it.
-// Frame 0 is the game before its first round.
+// Frame 0 is the game before its first round. An error of the figures
+// (replay.Figures) ends the stream: Next returns it from then on.
 func (s *simStream) Next(f *Frame) error {
+	if s.err != nil {
+		return s.err
+	}
 	if s.next > 0 {
 		if err := s.sim.Next(); err != nil {
 			return err
@@ -257,6 +283,10 @@ func (s *simStream) Next(f *Frame) error {
 	}
 	s.next++
 	s.sim.Frame(f)
+	if err := s.fig.Append(s.sim.Game(), f); err != nil {
+		s.err = err
+		return err
+	}
 	return nil
 }
 

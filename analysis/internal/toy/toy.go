@@ -193,6 +193,7 @@ type Turn struct {
 type Stream struct {
 	meta    source.StreamMeta
 	g       engine.Game
+	fig     *source.Figures
 	script  []Turn
 	started bool
 	i       int
@@ -215,7 +216,7 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 		m.Players = append(m.Players, source.StreamPlayer{Name: n, Bot: "bot-" + n})
 	}
 	m.Resimulated = true
-	return &Stream{meta: m, g: g, script: script}, nil
+	return &Stream{meta: m, g: g, script: script, fig: source.NewFigures(r, len(names), true)}, nil
 }
 
 func (s *Stream) Meta() *source.StreamMeta { return &s.meta }
@@ -235,7 +236,7 @@ func (s *Stream) Next(f *source.Frame) error {
 		s.started = true
 		source.Observe(s.g, f)
 		f.Active, f.CommandsKnown = -1, false
-		return nil
+		return s.fig.Append(s.g, f)
 	}
 	if s.i >= len(s.script) || s.g.Over() {
 		return io.EOF
@@ -258,5 +259,5 @@ func (s *Stream) Next(f *source.Frame) error {
 			f.Commands[p] = t.Cmds[p]
 		}
 	}
-	return nil
+	return s.fig.Append(s.g, f)
 }

@@ -1,0 +1,225 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
+	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// faultyBot plays a built-in, and every few rounds also sends commands
+// the game rejects, or fails to answer (a fault).
+type faultyBot struct{ match.GamePlayer }
+
+func (b faultyBot) Commands(g engine.Game, p int) ([]string, error) {
+	t := g.Turn()
+	if t%9 == 4 {
+		return nil, errors.New("not a reply")
+	}
+	cmds, err := b.GamePlayer.Commands(g, p)
+	if t%5 == 2 {
+		cmds = append(slices.Clip(cmds), "x y z", "a 99 99 10", "b 1 1 q", "u 40 2")
+	}
+	return cmds, err
+}
+
+// recordAccounted plays ColorfightII's built-ins called names through
+// match.RunGame and records the game with recording.NewSeam, as rewind
+// play does; the first seat is a faultyBot when faulty.
+func recordAccounted(tb testing.TB, seed uint64, turns int, faulty bool, names ...string) []byte {
+	tb.Helper()
+	rs, err := rulesets.Get("colorfight2")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	info, _ := rulesets.About("colorfight2")
+	var seats []match.GameSeat
+	for i, n := range names {
+		b, ok := info.FindBot(n)
+		if !ok {
+			tb.Fatalf("no built-in %q", n)
+		}
+		var p match.GamePlayer = match.BuiltinPlayer(b)
+		if faulty && i == 0 {
+			p = faultyBot{p}
+		}
+		seats = append(seats, match.GameSeat{Bot: p})
+	}
+	var buf bytes.Buffer
+	cfg := match.GameConfig{Ruleset: rs, Seed: seed, MaxTurns: turns, Seats: seats,
+		Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")}
+	if _, err := match.RunGame(context.Background(), cfg); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// accountedStream opens data (a .cfr or a .rwd of any codec) as the
+// generic stream that carries the accounting figures: cfrstream's, or
+// the re-simulation of a .rwd (source.NewSimStream).
+func accountedStream(tb testing.TB, data []byte, isCFR bool) source.Stream {
+	tb.Helper()
+	if isCFR {
+		s, err := cfrstream.Open(bytes.NewReader(data))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return s
+	}
+	sim, err := replay.OpenSim(bytes.NewReader(data))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return source.NewSimStream(sim, nil)
+}
+
+// figureDiff compares the generic stream of data with Analyze of the
+// same file, figure by figure: every column of the analysis's series
+// but the per-party ones is a metric of the stream, once, and every
+// metric of the stream is such a column; for every frame t >= 1 and
+// player p the stream's value is the series value of uid p+1 at turn t.
+// It returns the first difference, "" when none.
+func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
+	tb.Helper()
+	src, err := source.New(bytes.NewReader(data), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	old, err := Analyze(src)
+	src.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := accountedStream(tb, data, isCFR)
+	defer st.Close()
+	g, err := AnalyzeStream(st, GenericOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var want []string
+	for _, c := range columns(0) {
+		if !strings.HasPrefix(c.name, "captured_from_") {
+			want = append(want, c.name)
+		}
+	}
+	var got []string
+	for _, m := range g.Meta.Metrics {
+		got = append(got, m.Name)
+	}
+	if a, b := slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want)); !slices.Equal(a, b) {
+		return fmt.Sprintf("the stream's metrics %v, the analysis's figures %v", got, want)
+	}
+	if g.Turns != old.Rounds || (g.Truncated == nil) != (old.Truncated == nil) {
+		return fmt.Sprintf("the stream has %d rounds (truncated: %v), the analysis %d (truncated: %v)", g.Turns, g.Truncated, old.Rounds, old.Truncated)
+	}
+	if g.CommandsKnown != old.HasCommands {
+		return fmt.Sprintf("the stream's commands known %v, the analysis's %v", g.CommandsKnown, old.HasCommands)
+	}
+	for i := range g.Series {
+		sr := &g.Series[i]
+		get, _ := SeriesColumn(sr.Metric.Name, 0)
+		for p := range sr.Values {
+			op := old.Player(p + 1)
+			for t := 1; t <= g.Turns; t++ {
+				var w int64
+				if op != nil {
+					w = get(&op.Series[t-1])
+				}
+				if v := sr.Values[p][t]; v != w {
+					return fmt.Sprintf("%s of player %d (uid %d) at frame %d: stream %d, analysis %d", sr.Metric.Name, p, p+1, t, v, w)
+				}
+			}
+		}
+	}
+	for _, op := range old.Players {
+		if op.UID < 1 || op.UID > len(g.Players) {
+			return fmt.Sprintf("the analysis has uid %d, the stream %d players", op.UID, len(g.Players))
+		}
+	}
+	return ""
+}
+
+// TestAccountFiguresOnStream: a generic stream of a ColorfightII game
+// carries, after the ruleset's values, every per-round figure of the
+// analysis (Analyze's series), equal to it for every player at every
+// frame: for each official replay at hand (the conformance vectors'
+// .cfr, here and in ../shared, and the real replays), each of them
+// imported to a .rwd, and games played by match.RunGame and recorded as
+// rewind play does (seeds, 2 to 8 players, one with rejected commands
+// and bot faults).
+func TestAccountFiguresOnStream(t *testing.T) {
+	var cfrs []string
+	local, _ := filepath.Glob("../testdata/conformance/*.cfr")
+	cfrs = append(cfrs, local...)
+	if root, err := testutil.ModuleRoot(); err == nil {
+		shared, _ := filepath.Glob(filepath.Join(root, "..", "shared", "conformance", "*.cfr"))
+		if len(shared) == 0 {
+			t.Log("../shared/conformance absent: its vectors are not checked")
+		}
+		cfrs = append(cfrs, shared...)
+	}
+	cfrs = append(cfrs, testutil.RealWorldOptional(t)...)
+	if len(local) == 0 {
+		t.Fatal("no testdata/conformance/*.cfr")
+	}
+	for _, path := range cfrs {
+		dir := filepath.Dir(path)
+		name := filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir), filepath.Base(path))
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			if d := figureDiff(t, data, true); d != "" {
+				t.Errorf(".cfr: %s", d)
+			}
+			sum, err := cfr.SHA256(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if _, err := cfrimport.Import(bytes.NewReader(data), &buf, cfrimport.ImportOptions{Source: path, SHA256: sum, Created: time.Unix(0, 0), Tool: "rewind test"}); err != nil {
+				t.Logf("not imported (%v): only its .cfr is checked", err)
+				return
+			}
+			if d := figureDiff(t, buf.Bytes(), false); d != "" {
+				t.Errorf("imported .rwd: %s", d)
+			}
+		})
+	}
+	games := []struct {
+		seed   uint64
+		turns  int
+		faulty bool
+		bots   []string
+	}{
+		{1, 150, false, []string{"greedy", "turtle"}},
+		{7, 200, true, []string{"greedy", "economist", "raider", "random"}},
+		{42, 120, false, []string{"greedy", "economist", "raider", "random", "turtle", "greedy", "raider", "economist"}},
+	}
+	for _, gm := range games {
+		t.Run(fmt.Sprintf("played seed %d, %d players", gm.seed, len(gm.bots)), func(t *testing.T) {
+			data := recordAccounted(t, gm.seed, gm.turns, gm.faulty, gm.bots...)
+			if d := figureDiff(t, data, false); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}

@@ -1,0 +1,115 @@
+package colorfight2
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rewind-game/rewind/engine"
+)
+
+// valueFigures are the indexes in AccountMetrics of the figures
+// Game.Values reports (the ruleset's Metrics), in that order.
+var valueFigures = []int{figGold, figEnergy, figCells, figGoldSource, figEnergySource, figTechLevel}
+
+// extraFigures are the indexes in AccountMetrics of the other figures,
+// in AccountMetrics' order: those the ruleset's engine.Accounting adds.
+var extraFigures = func() []int {
+	var out []int
+	for i := range numFigures {
+		if !slices.Contains(valueFigures, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}()
+
+// extraMetrics describes extraFigures.
+var extraMetrics = figureMetrics(extraFigures)
+
+// figureMetrics returns the metrics of AccountMetrics at indexes idx.
+func figureMetrics(idx []int) []engine.Metric {
+	out := make([]engine.Metric, len(idx))
+	for k, i := range idx {
+		out[k] = AccountMetrics[i]
+	}
+	return out
+}
+
+// AccountMetrics describes the figures of an Account that are not among
+// the ruleset's Metrics (engine.Accounting): AccountMetrics' entries but
+// gold, energy, cells, gold_source, energy_source and tech_level, in
+// AccountMetrics' order. They are each round's Account figures, as the
+// analysis's series hold them: a counter's value is the round's amount,
+// not a running total.
+func (ruleset) AccountMetrics() []engine.Metric { return extraMetrics }
+
+// NewAccountant returns the accountant of one game of players players
+// (engine.Accounting), uids 1..players: Accounts over the frames of the *Game it is
+// shown, with the commands its last Round applied (Applied) and the
+// errors they drew (State.Errors) when commandsKnown. Frame 0 is
+// accounted as the map before anyone registered, as element 0 of an
+// official replay shows it (every cell unowned, no users), so round
+// 0 -> 1 is every player's registration round.
+func (ruleset) NewAccountant(players int, commandsKnown bool) engine.Accountant {
+	return &accountant{commands: commandsKnown, acc: NewAccounts(max(players, 0), commandsKnown)}
+}
+
+// accountant is ColorfightII's engine.Accountant.
+type accountant struct {
+	commands bool
+	acc      *Accounts
+	// prev is the frame last observed (a copy: a Game's Frame changes
+	// with its next Round); started once frame 0 is.
+	prev    Frame
+	cur     Frame
+	started bool
+}
+
+// Observe accounts for the round that led to g's frame from the frame
+// observed before (none for frame 0). g must be a *Game.
+func (a *accountant) Observe(g engine.Game) error {
+	cg, ok := g.(*Game)
+	if !ok {
+		return fmt.Errorf("colorfight2: accounting a %T, not a ColorfightII game", g)
+	}
+	f := cg.Frame()
+	if !a.started {
+		a.prev.CopyFrom(f)
+		a.prev.Users = a.prev.Users[:0]
+		for i := range a.prev.Cells {
+			c := &a.prev.Cells[i]
+			c.Owner, c.Building, c.Level = 0, BuildingNone, 1
+		}
+		a.started = true
+		return nil
+	}
+	var cmds [][]Command
+	var errs []CommandError
+	if a.commands {
+		cmds, errs = cg.Applied(), cg.State.Errors()
+	}
+	if err := a.acc.Round(&a.prev, f, cmds, errs); err != nil {
+		return err
+	}
+	a.cur.CopyFrom(f)
+	a.prev, a.cur = a.cur, a.prev
+	return nil
+}
+
+// Values appends player p's figures of the last round accounted, in
+// AccountMetrics() order (zeros before it, or while p has no account).
+func (a *accountant) Values(p int, dst []int64) []int64 {
+	r := a.acc.Account(p + 1)
+	if r == nil {
+		for range extraFigures {
+			dst = append(dst, 0)
+		}
+		return dst
+	}
+	for _, i := range extraFigures {
+		dst = append(dst, r.Figure(i))
+	}
+	return dst
+}
+
+var _ engine.Accounting = ruleset{}

@@ -1,0 +1,136 @@
+// Package cfrstream reads ColorfightII's official .cfr replays as
+// generic streams of frames (replay.Stream). It sits above both replay
+// and replay/cfr, which must not import replay: the game registry
+// imports ColorfightII's vectors, which read .cfr, and replay imports the
+// registry (as package cfrimport does).
+package cfrstream
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
+)
+
+// Name is the format's name (the file ending's) in a generic stream's StreamMeta.Format.
+const Name = "cfr"
+
+// Open reads an official replay from r as a generic stream of
+// ColorfightII's frames (replay.Stream): each frame cfr.Decoder gives is
+// loaded into one state (colorfight2.Game.LoadFrameUnchecked) and
+// described through the seam (replay.Observe), with the ruleset's
+// accounting figures after its values (replay.Figures, the commands
+// unknown). The players are those of frame 1, where everyone has just
+// registered (colorfight2.PlayersFromFrame), so Open reads frames 0
+// and 1 before it returns; frame 0 shows the game at turn 0 on frame 0's
+// map with those players at their homes, as a recording's frame 0 does.
+// Every later frame must list the same players (uids 1..n). StreamMeta's
+// Format is Name, Resimulated false.
+//
+// It is not registered with replay/source's stream formats yet: .cfr
+// files are still read on ColorfightII's own path (source.Source) until
+// the generic analysis and viewer show what that path shows.
+//
+// The stream holds the decoder's buffers, two frames and one state; it
+// does not close r (Close stops the Decoder).
+func Open(r io.Reader) (replay.Stream, error) {
+	d, err := cfr.NewDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &stream{d: d}
+	if err := s.open(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// stream is Open's Stream.
+type stream struct {
+	d    *cfr.Decoder
+	meta replay.StreamMeta
+	cfg  colorfight2.Config
+	g    *colorfight2.Game
+	fig  *replay.Figures
+	// next is the frame Next returns next; held is frame 1, read ahead
+	// by open, and then the buffer each frame is decoded into.
+	next int
+	held colorfight2.Frame
+	n    int
+	err  error // sticky, once a frame fails
+}
+
+// open reads frames 0 and 1 and starts the game at turn 0.
+func (s *stream) open() error {
+	var f0 colorfight2.Frame
+	if err := s.d.Next(&f0); err != nil {
+		return err
+	}
+	if err := s.d.Next(&s.held); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errors.New("cfrstream: the replay has no frame with players (it ends at frame 0)")
+		}
+		return err
+	}
+	players, err := colorfight2.PlayersFromFrame(&s.held)
+	if err != nil {
+		return fmt.Errorf("cfrstream: frame 1 is no registration frame: %w", err)
+	}
+	s.n = len(players)
+	s.cfg = cfr.Playable(s.d.Header().Config(), s.n)
+	st, err := colorfight2.New(s.cfg, colorfight2.MapFromFrame(&f0), players)
+	if err != nil {
+		return fmt.Errorf("cfrstream: frame 0: %w", err)
+	}
+	s.g = &colorfight2.Game{State: st}
+	s.meta = replay.MetaOf(colorfight2.Ruleset)
+	s.meta.Format, s.meta.MaxTurns = Name, s.cfg.MaxTurn
+	for _, p := range players {
+		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
+	}
+	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, false)
+	return nil
+}
+
+func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
+
+// Next fills f with the next frame: the game as the replay shows it,
+// its commands unknown. It returns io.EOF after the last frame; a frame
+// that cannot be read or shown is an error that ends the stream.
+func (s *stream) Next(f *replay.Frame) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.frame(f); err != nil {
+		s.err = err
+		return err
+	}
+	s.next++
+	return nil
+}
+
+func (s *stream) frame(f *replay.Frame) error {
+	if s.next >= 2 {
+		if err := s.d.Next(&s.held); err != nil {
+			return err
+		}
+	}
+	if s.next >= 1 {
+		if len(s.held.Users) != s.n {
+			return fmt.Errorf("cfrstream: frame %d has %d players, frame 1 had %d", s.next, len(s.held.Users), s.n)
+		}
+		if err := s.g.LoadFrameUnchecked(s.cfg, &s.held); err != nil {
+			return fmt.Errorf("cfrstream: frame %d: %w", s.next, err)
+		}
+	}
+	f.Reset(s.n)
+	replay.Observe(s.g, f)
+	return s.fig.Append(s.g, f)
+}
+
+// Close stops the decoder; it does not close the reader.
+func (s *stream) Close() error { return s.d.Close() }
