@@ -182,6 +182,9 @@ type Header struct {
 	// game whose bots keep logs (match.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
+	// spawns are the homes GenerateMap gave with Map, for a seeded
+	// ColorfightII header the Reader filled the map of (ownSetup).
+	spawns []colorfight2.Point
 }
 
 // Parent names the game a fork plays on from.
@@ -258,27 +261,31 @@ func (h *Header) checkWork() error {
 	return nil
 }
 
-// ownSetup returns the setup (colorfight2.MarshalSetup) a ColorfightII
-// header of its own codec starts its game from: its configuration, its
-// seed (when the homes are the seeded map's spawns, as every seeded
-// recording's are) or else its map (Map, generated from the seed when
-// not explicit), and its players with their names and homes.
-func (h *Header) ownSetup() ([]byte, error) {
+// ownSetup returns the setup a ColorfightII header of its own codec
+// starts its game from: its configuration, its map (Map: explicit, or the
+// one the Reader generated from the seed, generated again only for a
+// header that did not come from a Reader), its seed when the homes are
+// the seeded map's spawns (as every seeded recording's are), and its
+// players with their names and homes.
+func (h *Header) ownSetup() (colorfight2.Setup, error) {
 	su := colorfight2.Setup{Config: h.Config, Map: h.Map}
 	for i, p := range h.Players {
 		su.Players = append(su.Players, colorfight2.Player{UID: i + 1, Name: p.Name, Home: p.Home})
 	}
 	if h.Seed != nil {
-		m, spawns, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("map seed: %w", err)
+		spawns := h.spawns
+		if su.Map == nil || spawns == nil {
+			m, sp, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
+			if err != nil {
+				return su, fmt.Errorf("map seed: %w", err)
+			}
+			su.Map, spawns = m, sp
 		}
-		su.Map = m
 		if len(spawns) >= len(h.Players) && slices.Equal(spawns[:len(h.Players)], h.homes()) {
-			su.Seed, su.Map = h.Seed, nil
+			su.Seed = h.Seed
 		}
 	}
-	return colorfight2.MarshalSetup(su)
+	return su, nil
 }
 
 // Footer closes a complete recording.

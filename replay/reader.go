@@ -247,11 +247,11 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Map = m
 	} else {
-		m, _, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
+		m, spawns, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
 		if err != nil {
 			return nil, 0, headerErr(start, fmt.Errorf("map seed: %v: %w", err, ErrCorrupt))
 		}
-		h.Map = m
+		h.Map, h.spawns = m, spawns
 	}
 	return h, br.off, nil
 }

@@ -458,6 +458,26 @@ func BenchmarkOpenResimulate(b *testing.B) {
 	}
 }
 
+// BenchmarkVerifySim is BenchmarkOpenResimulate through the generic
+// reader, the path `rewind verify` takes for every game.
+func BenchmarkVerifySim(b *testing.B) {
+	var v conform.Vector
+	for _, x := range loadVectors(b) {
+		if x.Name == "c03" {
+			v = x
+		}
+	}
+	rwd := record(b, v)
+	b.SetBytes(int64(len(rwd)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
+		if err != nil || !res.Complete || res.Rounds != 500 {
+			b.Fatal(err, res)
+		}
+	}
+}
+
 // TestResimulationBound: a tiny file whose header promises a 1000×1000
 // map for 100,000 rounds is refused before any round is played, with the
 // limit named; a 1000×1000 map for 200 rounds is accepted.

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
@@ -82,25 +83,32 @@ func NewSim(rd *Reader) (*Sim, error) {
 // NewGame starts the game a header describes, on ruleset rs: a generic
 // header's from its Setup or GameSeed, a ColorfightII one of its own
 // codec's from the setup its configuration, seed or map and players'
-// homes make (through engine.Restorer, as colorfight2.Setup).
+// homes make (colorfight2.NewSetupGame: not encoded, unless the game's
+// Setup is asked for).
 func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
 	s := engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
 	for _, p := range h.Players {
 		s.Names = append(s.Names, p.Name)
 	}
-	setup := h.Setup
 	if !h.Generic() {
-		var err error
-		if setup, err = h.ownSetup(); err != nil {
+		// A ColorfightII header of its own codec: its game starts from
+		// the header's map and homes, given to the engine as they are.
+		su, err := h.ownSetup()
+		if err != nil {
 			return nil, err
 		}
+		g, err := colorfight2.NewSetupGame(su, s)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
 	}
-	if len(setup) > 0 {
+	if setup := h.Setup; len(setup) > 0 {
 		re, ok := rs.(engine.Restorer)
 		if !ok {
 			return nil, fmt.Errorf("a setup for ruleset %s, which starts games from a seed only", rs.ID())
 		}
-		return re.NewFromSetup(setup, s)
+		return re.NewFromSetup(h.Setup, s)
 	}
 	return rs.New(h.GameSeed, s)
 }

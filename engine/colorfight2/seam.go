@@ -72,6 +72,9 @@ type Game struct {
 	// setup is what the game started from (NewFromSetup), nil when its
 	// seed gives it.
 	setup []byte
+	// pending is the setup of a game NewSetupGame started, until Setup
+	// encodes it.
+	pending *Setup
 	// rec codes the game's own records (AppendRecord, PlayRecord; nil
 	// until the first).
 	rec *RecordCodec

@@ -3,6 +3,7 @@ package colorfight2
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/rewind-game/rewind/engine"
 )
@@ -102,12 +103,29 @@ func (ruleset) NewFromSetup(setup []byte, s engine.Settings) (engine.Game, error
 	if err != nil {
 		return nil, err
 	}
+	g, err := NewSetupGame(su, s)
+	if err != nil {
+		return nil, err
+	}
+	g.setup, g.pending = setup, nil
+	return g, nil
+}
+
+// NewSetupGame starts the game su describes, with s applied as
+// NewFromSetup applies it, without encoding su: the game's Setup encodes
+// it (MarshalSetup) when first asked. su.Map must be set, also for a
+// seeded setup (the map its seed gives, as UnmarshalSetup fills it in).
+func NewSetupGame(su Setup, s engine.Settings) (*Game, error) {
 	if s.Players != 0 && s.Players != len(su.Players) {
 		return nil, fmt.Errorf("colorfight2: setup has %d players, settings ask for %d", len(su.Players), s.Players)
+	}
+	if su.Map == nil {
+		return nil, fmt.Errorf("colorfight2: setup without a map")
 	}
 	if s.MaxTurns != 0 {
 		su.Config.MaxTurn = s.MaxTurns
 	}
+	su.Players = slices.Clone(su.Players)
 	for i, n := range s.Names {
 		if i < len(su.Players) && n != "" {
 			su.Players[i].Name = n
@@ -117,12 +135,18 @@ func (ruleset) NewFromSetup(setup []byte, s engine.Settings) (engine.Game, error
 	if err != nil {
 		return nil, err
 	}
-	return &Game{State: st, setup: setup}, nil
+	return &Game{State: st, pending: &su}, nil
 }
 
 // Setup returns the setup the game was started from
 // (engine.SetupSaver), nil for a game drawn from its seed.
-func (g *Game) Setup() []byte { return g.setup }
+func (g *Game) Setup() []byte {
+	if g.setup == nil && g.pending != nil {
+		g.setup, _ = MarshalSetup(*g.pending) // it has a map: it encodes
+		g.pending = nil
+	}
+	return g.setup
+}
 
 var (
 	_ engine.Restorer   = ruleset{}
