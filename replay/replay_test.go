@@ -441,26 +441,17 @@ func FuzzReader(f *testing.F) {
 // from memory and re-simulates it, checking every checkpoint and the
 // footer: one op is one whole game.
 func BenchmarkOpenResimulate(b *testing.B) {
-	var v conform.Vector
-	for _, x := range loadVectors(b) {
-		if x.Name == "c03" {
-			v = x
-		}
-	}
-	rwd := record(b, v)
-	b.SetBytes(int64(len(rwd)))
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := replay.Verify(bytes.NewReader(rwd), nil)
-		if err != nil || !res.Complete || res.Rounds != 500 {
-			b.Fatal(err, res)
-		}
-	}
+	benchVerify(b, func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) })
 }
 
 // BenchmarkVerifySim is BenchmarkOpenResimulate through the generic
 // reader, the path `rewind verify` takes for every game.
 func BenchmarkVerifySim(b *testing.B) {
+	benchVerify(b, func(r io.Reader) (*replay.VerifyResult, error) { return replay.VerifySim(r, nil) })
+}
+
+// benchVerify times verify on the recording of vector c03 (500 rounds).
+func benchVerify(b *testing.B, verify func(io.Reader) (*replay.VerifyResult, error)) {
 	var v conform.Vector
 	for _, x := range loadVectors(b) {
 		if x.Name == "c03" {
@@ -471,7 +462,7 @@ func BenchmarkVerifySim(b *testing.B) {
 	b.SetBytes(int64(len(rwd)))
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
+		res, err := verify(bytes.NewReader(rwd))
 		if err != nil || !res.Complete || res.Rounds != 500 {
 			b.Fatal(err, res)
 		}

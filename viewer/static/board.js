@@ -35,7 +35,10 @@
 // the current path, g.inBoard(x, y), g.name(p), g.textColor(hex): the
 // ink readable on a fill of colour hex, g.cellAt(t, x, y): the cell
 // (x, y) at turn t (it may replay up to 64 frames of changes: for a few
-// cells, not for every cell of a draw); and of the frame drawn:
+// cells, not for every cell of a draw), g.commandsOf(frame, parse): the
+// frame's commands as the game's parse(text) reads them (null: one it
+// does not draw), parsed once per frame, as [{p, i, cmd, failed}] with
+// failed set for those the frame's errors name; and of the frame drawn:
 // g.turn, g.frame, g.prev (the frame before, null at 0), g.packed,
 // g.selected: the player picked in the legend or table, -1 for none).
 // cell draws over a cell's terrain fill (before its label and badges);
@@ -253,7 +256,24 @@
     cellsAt(keep);
     return c;
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn };
+  // commandsOf is g.commandsOf (see the head of this file).
+  var parsedCommands = typeof WeakMap === 'function' ? new WeakMap() : null;
+  function commandsOf(f, parse) {
+    var out = parsedCommands && parsedCommands.get(f);
+    if (out) return out;
+    out = [];
+    var bad = {};
+    (f.errors || []).forEach(function (e) { if (e.i >= 0) bad[e.p + ':' + e.i] = true; });
+    (f.commands || []).forEach(function (list, p) {
+      (list || []).forEach(function (text, i) {
+        var c = parse(text);
+        if (c) out.push({ p: p, i: i, cmd: c, failed: !!bad[p + ':' + i] });
+      });
+    });
+    if (parsedCommands) parsedCommands.set(f, out);
+    return out;
+  }
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn, commandsOf: commandsOf };
 
   function draw() {
     if (!P) return;

@@ -91,24 +91,6 @@
     return { kind: m[1], x: +m[2], y: +m[3], arg: m[4] || '' };
   }
 
-  // The frame's commands, parsed once per frame: {p, i, cmd, failed}.
-  var parsed = typeof WeakMap === 'function' ? new WeakMap() : null;
-  function commandsOf(f) {
-    var out = parsed && parsed.get(f);
-    if (out) return out;
-    out = [];
-    var bad = {};
-    (f.errors || []).forEach(function (e) { if (e.i >= 0) bad[e.p + ':' + e.i] = true; });
-    (f.commands || []).forEach(function (list, p) {
-      (list || []).forEach(function (text, i) {
-        var c = parse(text);
-        if (c) out.push({ p: p, i: i, cmd: c, failed: !!bad[p + ':' + i] });
-      });
-    });
-    if (parsed) parsed.set(f, out);
-    return out;
-  }
-
   // A home: a dark frame around the cell, its letter and level in the
   // middle; any other building: a small disc with its letter in the
   // lower right corner, its level as dots in the upper left.
@@ -231,7 +213,7 @@
     overlay: function (ctx, f, g) {
       var drew = [];
       ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-      commandsOf(f).forEach(function (m) {
+      g.commandsOf(f, parse).forEach(function (m) {
         if (g.selected >= 0 && m.p !== g.selected) return;
         if (!g.inBoard(m.cmd.x, m.cmd.y)) return;
         drawCommand(ctx, m, g);

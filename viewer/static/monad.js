@@ -64,24 +64,6 @@
     return best;
   }
 
-  // The frame's commands, parsed once per frame: {p, i, cmd, failed}.
-  var parsed = typeof WeakMap === 'function' ? new WeakMap() : null;
-  function commandsOf(f) {
-    var out = parsed && parsed.get(f);
-    if (out) return out;
-    out = [];
-    var bad = {};
-    (f.errors || []).forEach(function (e) { if (e.i >= 0) bad[e.p + ':' + e.i] = true; });
-    (f.commands || []).forEach(function (list, p) {
-      (list || []).forEach(function (text, i) {
-        var c = parse(text);
-        if (c) out.push({ p: p, i: i, cmd: c, failed: !!bad[p + ':' + i] });
-      });
-    });
-    if (parsed) parsed.set(f, out);
-    return out;
-  }
-
   function at(x, y) { return '(' + x + ', ' + y + ')'; }
   function units(n) { return n + ' unit' + (n === 1 ? '' : 's'); }
 
@@ -192,7 +174,7 @@
     overlay: function (ctx, f, g) {
       var R = g.r, drew = [];
       ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-      commandsOf(f).forEach(function (m) {
+      g.commandsOf(f, parse).forEach(function (m) {
         if (g.selected >= 0 && m.p !== g.selected) return;
         if (!g.inBoard(m.cmd.x, m.cmd.y)) return;
         var a = g.center(m.cmd.x, m.cmd.y), ink = m.failed ? REJECTED : '#111';
