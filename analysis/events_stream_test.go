@@ -157,3 +157,45 @@ func TestAccountEventsOnStream(t *testing.T) {
 		return amountDiff(tb, data, isCFR)
 	})
 }
+
+// shellEventDiff compares the generic analysis's own lead_change,
+// lead_for_good and bot_fault events on the stream of data with the old
+// analysis's, in order: turn, kind, uid and value, and Other as a uid
+// for lead_change (0: no previous leader). A generic bot_fault's Other
+// is the fault (engine.Fault), which the old one does not say (0): it is
+// not compared.
+func shellEventDiff(tb testing.TB, data []byte, isCFR bool) string {
+	tb.Helper()
+	old, g := bothAnalyses(tb, data, isCFR)
+	for _, k := range []string{EventLeadChange, EventLeadForGood, EventBotFault} {
+		var want, got []Event
+		for _, e := range old.Events {
+			if e.Kind == k {
+				if k != EventLeadChange {
+					e.Other = 0
+				}
+				want = append(want, e)
+			}
+		}
+		for _, e := range g.Events {
+			if e.Kind == k && e.Shell {
+				ev := oldEvent(e, true)
+				if k != EventLeadChange {
+					ev.Other = 0
+				}
+				got = append(got, ev)
+			}
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Sprintf("%s: generic %+v, old %+v", k, got, want)
+		}
+	}
+	return ""
+}
+
+// TestShellEventsOnStream: on every ColorfightII game at hand the
+// generic analysis finds the lead changes, the lead for good and the
+// bot faults the old analysis finds.
+func TestShellEventsOnStream(t *testing.T) {
+	eachAccountedGame(t, shellEventDiff)
+}
