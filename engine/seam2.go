@@ -39,14 +39,19 @@ type EventKind struct {
 // named by name (which is given -1 for no player). It is the one
 // rendering of a declared event's sentence; the text is plain, not HTML.
 func (k *EventKind) Sentence(e *Event, name func(p int) string) string {
-	return strings.NewReplacer(
+	pairs := [...]string{
 		"{player}", name(e.Player),
 		"{other}", name(e.Other),
-		"{other_number}", strconv.Itoa(e.Other),
 		"{x}", strconv.Itoa(e.X),
 		"{y}", strconv.Itoa(e.Y),
 		"{value}", strconv.FormatInt(e.Value, 10),
-	).Replace(k.Text)
+		"{other_number}", "",
+	}
+	n := len(pairs) - 2 // {other_number} only when used: it costs the others
+	if strings.Contains(k.Text, "{other_number}") {
+		pairs[n+1], n = strconv.Itoa(e.Other), len(pairs)
+	}
+	return strings.NewReplacer(pairs[:n]...).Replace(k.Text)
 }
 
 // Evented is a Game that reports events. Events appends the events of
