@@ -74,14 +74,18 @@ type Player struct {
 	DiedTurn int
 }
 
-// Event kinds.
+// Event kinds. The first five are the game's, found by its accounting
+// (colorfight2.AccountEvent, whose kinds' docs say what UID, Other and
+// Value are: UID lost its home to Other, has no cells left, reached tech
+// level Value, entered cell or building tax bracket Other); the others
+// are the analysis's own.
 const (
-	EventHomeCaptured    = "home_captured"    // UID lost its home to Other
-	EventDied            = "died"             // UID has no cells left
-	EventTechUp          = "tech_up"          // UID's tech level rose to Value
-	EventLeadChange      = "lead_change"      // UID is the new gold leader, Other the previous (0: none)
-	EventTaxBracket      = "tax_bracket"      // UID's cells (Value) entered a new T(n) bracket (Other = bracket)
-	EventBuildingBracket = "building_bracket" // UID's mines+wells (Value) entered a new T(n) bracket (Other = bracket)
+	EventHomeCaptured    = colorfight2.EventHomeCaptured
+	EventDied            = colorfight2.EventDied
+	EventTechUp          = colorfight2.EventTechUp
+	EventTaxBracket      = colorfight2.EventTaxBracket
+	EventBuildingBracket = colorfight2.EventBuildingBracket
+	EventLeadChange      = "lead_change" // UID is the new gold leader, Other the previous (0: none)
 	// EventLeadForGood: UID, the winner, took the lead it kept to the end
 	// (Summary.LeadSince) with Value gold; the lead changes before it are
 	// the churn a reader may leave out.
@@ -128,23 +132,21 @@ type Event struct {
 
 // Text describes the event in one sentence, naming players with name
 // (normally (*Analysis).Name; the text table passes one that quotes them).
-// This is the only place event wording is written: the text table, the
-// HTML report and the viewer (which gets it in its packed data) all show
-// it. The text is plain, not HTML: names in it are whatever name returns.
+// The game's kinds are worded by their declaration
+// (colorfight2.AccountEventKinds, engine.EventKind.Sentence), the
+// analysis's own here: this is the only place the analysis's event
+// wording is written, and the text table, the HTML report and the viewer
+// (which gets it in its packed data) all show it. The text is plain, not
+// HTML: names in it are whatever name returns.
 func (e Event) Text(name func(uid int) string) string {
+	if k := colorfight2.AccountEventKind(e.Kind); k != nil {
+		ae := colorfight2.AccountEvent{Kind: e.Kind, UID: e.UID, Other: e.Other, Value: e.Value}
+		ev := ae.Event()
+		return k.Sentence(&ev, func(p int) string { return name(p + 1) })
+	}
 	switch e.Kind {
-	case EventHomeCaptured:
-		return fmt.Sprintf("%s loses its home to %s (%d gold stolen)", name(e.UID), name(e.Other), e.Value)
-	case EventDied:
-		return fmt.Sprintf("%s is eliminated", name(e.UID))
-	case EventTechUp:
-		return fmt.Sprintf("%s reaches tech level %d", name(e.UID), e.Value)
 	case EventLeadChange:
 		return fmt.Sprintf("%s takes the gold lead (%d gold)", name(e.UID), e.Value)
-	case EventTaxBracket:
-		return fmt.Sprintf("%s enters cell tax bracket %d (%d cells)", name(e.UID), e.Other, e.Value)
-	case EventBuildingBracket:
-		return fmt.Sprintf("%s enters building tax bracket %d (%d mines and wells)", name(e.UID), e.Other, e.Value)
 	case EventLeadForGood:
 		return leadForGoodText(name(e.UID), e.Value, "gold")
 	case EventAttackSurge:
@@ -316,11 +318,6 @@ type analyzer struct {
 	// held counts the rows of every series (MaxPlayerRounds).
 	held   int
 	leader int
-	maxTax []int64
-	maxBld []int64
-	// listed[uid]: uid is in the previous frame's users (not its
-	// registration round, not vanished), this round.
-	listed []bool
 }
 
 // Analyze reads src to its end and analyses the game. It does not close src.
@@ -372,8 +369,6 @@ func Analyze(src source.Source) (*Analysis, error) {
 func (az *analyzer) player(uid int, t int) *Player {
 	for uid >= len(az.byUID) {
 		az.byUID = append(az.byUID, nil)
-		az.maxTax = append(az.maxTax, 0)
-		az.maxBld = append(az.maxBld, 0)
 	}
 	if p := az.byUID[uid]; p != nil {
 		return p
@@ -423,14 +418,11 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 	if err := az.acc.Round(prev, cur, cmds, errs); err != nil {
 		return fmt.Errorf("analysis: frame %d: %w", t, err)
 	}
-	az.listed = grow(az.listed, len(az.byUID))
-	for i := range prev.Users {
-		if uid := prev.Users[i].UID; uid >= 1 && uid < int64(len(az.listed)) {
-			az.listed[uid] = true
+	for _, e := range az.acc.Events() {
+		az.event(Event{Turn: t, Kind: e.Kind, UID: e.UID, Other: e.Other, Value: e.Value})
+		if e.Kind == EventDied {
+			az.byUID[e.UID].DiedTurn = t
 		}
-	}
-	for _, st := range az.acc.Steals() {
-		az.event(Event{Turn: t, Kind: EventHomeCaptured, UID: st.From, Other: st.By, Value: st.Gold})
 	}
 
 	// Rows, peaks and events.
@@ -441,37 +433,16 @@ func (az *analyzer) round(prev, cur *colorfight2.Frame) error {
 		if az.held++; az.held > MaxPlayerRounds {
 			return fmt.Errorf("analysis: frame %d: more than %d player-rounds (players × rounds), which exceeds the limit; see docs/limits.md: %w", t, MaxPlayerRounds, ErrLimit)
 		}
-		var was Round
-		if len(p.Series) > 0 {
-			was = p.Series[len(p.Series)-1]
-		}
 		p.Series = append(p.Series, Round{Turn: t, Account: *az.acc.Account(uid)})
 		r := &p.Series[len(p.Series)-1]
 		if r.Cells > p.PeakCells {
 			p.PeakCells, p.PeakTurn = r.Cells, t
-		}
-		if az.listed[uid] && p.DiedTurn == 0 && (r.Dead || r.Cells == 0) && !(was.Dead || was.Cells == 0) {
-			p.DiedTurn = t
-			az.event(Event{Turn: t, Kind: EventDied, UID: uid, Value: was.Cells})
-		}
-		if az.listed[uid] && r.TechLevel > was.TechLevel && r.TechLevel > 1 {
-			az.event(Event{Turn: t, Kind: EventTechUp, UID: uid, Other: int(was.TechLevel), Value: r.TechLevel})
-		}
-		if b := colorfight2.TaxBracket(r.Cells); b > az.maxTax[uid] {
-			az.maxTax[uid] = b
-			az.event(Event{Turn: t, Kind: EventTaxBracket, UID: uid, Other: int(b), Value: r.Cells})
-		}
-		nb := r.Buildings[colorfight2.GoldMine] + r.Buildings[colorfight2.EnergyWell]
-		if b := colorfight2.TaxBracket(nb); b > az.maxBld[uid] {
-			az.maxBld[uid] = b
-			az.event(Event{Turn: t, Kind: EventBuildingBracket, UID: uid, Other: int(b), Value: nb})
 		}
 	}
 	if l := az.strictLeader(); l != 0 && l != az.leader {
 		az.event(Event{Turn: t, Kind: EventLeadChange, UID: l, Other: az.leader, Value: az.last(l).Gold})
 		az.leader = l
 	}
-	clear(az.listed)
 	return nil
 }
 
@@ -499,14 +470,6 @@ func (az *analyzer) strictLeader() int {
 func (az *analyzer) last(uid int) *Round {
 	p := az.byUID[uid]
 	return &p.Series[len(p.Series)-1]
-}
-
-// grow returns s with at least n elements, the new ones zero.
-func grow[T any](s []T, n int) []T {
-	if len(s) >= n {
-		return s
-	}
-	return append(s, make([]T, n-len(s))...)
 }
 
 func (az *analyzer) finish() {

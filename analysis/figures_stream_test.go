@@ -90,13 +90,9 @@ func accountedStream(tb testing.TB, data []byte, isCFR bool) source.Stream {
 	return source.NewSimStream(sim, nil)
 }
 
-// figureDiff compares the generic stream of data with Analyze of the
-// same file, figure by figure: every column of the analysis's series
-// but the per-party ones is a metric of the stream, once, and every
-// metric of the stream is such a column; for every frame t >= 1 and
-// player p the stream's value is the series value of uid p+1 at turn t.
-// It returns the first difference, "" when none.
-func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
+// bothAnalyses returns Analyze of data and AnalyzeStream of its
+// accountedStream.
+func bothAnalyses(tb testing.TB, data []byte, isCFR bool) (*Analysis, *Generic) {
 	tb.Helper()
 	src, err := source.New(bytes.NewReader(data), nil)
 	if err != nil {
@@ -113,6 +109,18 @@ func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return old, g
+}
+
+// figureDiff compares the generic stream of data with Analyze of the
+// same file, figure by figure: every column of the analysis's series
+// but the per-party ones is a metric of the stream, once, and every
+// metric of the stream is such a column; for every frame t >= 1 and
+// player p the stream's value is the series value of uid p+1 at turn t.
+// It returns the first difference, "" when none.
+func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
+	tb.Helper()
+	old, g := bothAnalyses(tb, data, isCFR)
 	var want []string
 	for _, c := range columns(0) {
 		if !strings.HasPrefix(c.name, "captured_from_") {
@@ -159,12 +167,19 @@ func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
 // TestAccountFiguresOnStream: a generic stream of a ColorfightII game
 // carries, after the ruleset's values, every per-round figure of the
 // analysis (Analyze's series), equal to it for every player at every
-// frame: for each official replay at hand (the conformance vectors'
-// .cfr, here and in ../shared, and the real replays), each of them
-// imported to a .rwd, and games played by match.RunGame and recorded as
-// rewind play does (seeds, 2 to 8 players, one with rejected commands
-// and bot faults).
+// frame, on every game eachAccountedGame gives.
 func TestAccountFiguresOnStream(t *testing.T) {
+	eachAccountedGame(t, figureDiff)
+}
+
+// eachAccountedGame runs check on every ColorfightII game at hand and
+// reports what it returns ("" when nothing differs) as an error: each
+// official replay (the conformance vectors' .cfr, here and in ../shared,
+// and the real replays), each of them imported to a .rwd, and games
+// played by match.RunGame and recorded as rewind play does (seeds, 2 to
+// 8 players, one with rejected commands and bot faults).
+func eachAccountedGame(t *testing.T, check func(tb testing.TB, data []byte, isCFR bool) string) {
+	t.Helper()
 	var cfrs []string
 	local, _ := filepath.Glob("../testdata/conformance/*.cfr")
 	cfrs = append(cfrs, local...)
@@ -187,7 +202,7 @@ func TestAccountFiguresOnStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(name, func(t *testing.T) {
-			if d := figureDiff(t, data, true); d != "" {
+			if d := check(t, data, true); d != "" {
 				t.Errorf(".cfr: %s", d)
 			}
 			sum, err := cfr.SHA256(bytes.NewReader(data))
@@ -199,7 +214,7 @@ func TestAccountFiguresOnStream(t *testing.T) {
 				t.Logf("not imported (%v): only its .cfr is checked", err)
 				return
 			}
-			if d := figureDiff(t, buf.Bytes(), false); d != "" {
+			if d := check(t, buf.Bytes(), false); d != "" {
 				t.Errorf("imported .rwd: %s", d)
 			}
 		})
@@ -217,7 +232,7 @@ func TestAccountFiguresOnStream(t *testing.T) {
 	for _, gm := range games {
 		t.Run(fmt.Sprintf("played seed %d, %d players", gm.seed, len(gm.bots)), func(t *testing.T) {
 			data := recordAccounted(t, gm.seed, gm.turns, gm.faulty, gm.bots...)
-			if d := figureDiff(t, data, false); d != "" {
+			if d := check(t, data, false); d != "" {
 				t.Error(d)
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/satint"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -118,10 +119,12 @@ type GenericEvent struct {
 
 // MetricSummary is one player's summary of one metric over the game.
 type MetricSummary struct {
-	// Final is the value at the last frame (for a counter, the total).
+	// Final is the value at the last frame (for a counter, the total);
+	// for an amount (engine.Amount), the game's total: the sum of its
+	// values over frames 0..Turns, saturating at the int64 range.
 	Final int64
 	// Peak is a gauge's highest value over frames 0..Turns and PeakTurn
-	// the first frame it was reached; both 0 for a counter.
+	// the first frame it was reached; both 0 for a counter or an amount.
 	Peak     int64
 	PeakTurn int
 }
@@ -260,9 +263,8 @@ func (g *Generic) RoundFrames() []int {
 
 // EventText describes e in one sentence, naming players with name
 // (normally g.Name; the text table passes one that quotes them). A game's
-// event is its EventKind's Text with {player}, {other} (names), {x}, {y}
-// and {value} replaced; a kind the ruleset did not declare gets a neutral
-// sentence. The text is plain, not HTML.
+// event is its EventKind's Sentence; a kind the ruleset did not declare
+// gets a neutral sentence. The text is plain, not HTML.
 func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 	unit := ""
 	if s := g.Score(); s >= 0 {
@@ -292,15 +294,9 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 			return fmt.Sprintf("%s has %d command%s rejected in %s%s", name(e.Player), e.Value, s, turns, turnSpan(e.Turn, e.Other))
 		}
 	}
-	for _, k := range g.Meta.EventKinds {
-		if k.Name == e.Kind && k.Text != "" {
-			return strings.NewReplacer(
-				"{player}", name(e.Player),
-				"{other}", name(e.Other),
-				"{x}", strconv.Itoa(e.X),
-				"{y}", strconv.Itoa(e.Y),
-				"{value}", strconv.FormatInt(e.Value, 10),
-			).Replace(k.Text)
+	for i := range g.Meta.EventKinds {
+		if k := &g.Meta.EventKinds[i]; k.Name == e.Kind && k.Text != "" {
+			return k.Sentence(&engine.Event{Kind: e.Kind, Player: e.Player, Other: e.Other, X: e.X, Y: e.Y, Value: e.Value}, name)
 		}
 	}
 	return fmt.Sprintf("%s: %s (other %s, at %d, %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.Player), name(e.Other), e.X, e.Y, e.Value)
@@ -486,12 +482,16 @@ func (az *genericAnalyzer) values(f *source.Frame) {
 	g, t := az.g, az.g.Turns
 	for i := range g.Series {
 		sr := &g.Series[i]
-		gauge := sr.Metric.Kind == engine.Gauge
+		gauge, amount := sr.Metric.Kind == engine.Gauge, sr.Metric.Kind == engine.Amount
 		for p := 0; p < az.n; p++ {
 			v := f.Values[p][i]
 			sr.Values[p] = append(sr.Values[p], v)
 			ms := &g.Players[p].Metrics[i]
-			ms.Final = v
+			if amount {
+				ms.Final = satint.Sum(ms.Final, v)
+			} else {
+				ms.Final = v
+			}
 			if gauge && (t == 0 || v > ms.Peak) {
 				ms.Peak, ms.PeakTurn = v, t
 			}

@@ -139,13 +139,21 @@ const (
 	// Counter is a running total since the game began; it never
 	// decreases (units produced, commands rejected).
 	Counter
+	// Amount is what the round that led to the frame added (cells
+	// captured this round, gold spent this round): its total over the
+	// game is the sum of its values over the frames, and a frame's value
+	// says nothing of the frames before.
+	Amount
 )
 
 // String names the kind as analysis output and the viewer write it:
-// "gauge" or "counter".
+// "gauge", "counter" or "amount".
 func (k MetricKind) String() string {
-	if k == Counter {
+	switch k {
+	case Counter:
 		return "counter"
+	case Amount:
+		return "amount"
 	}
 	return "gauge"
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "io"
+import (
+	"io"
+	"strconv"
+	"strings"
+)
 
 // This file extends the seam with what the generic shell needs beyond a
 // round: the game's events, a board with entities and effects, the turn
@@ -16,7 +20,7 @@ import "io"
 type Event struct {
 	Kind   string
 	Player int   // who did it (or to whom it happened)
-	Other  int   // the other player involved
+	Other  int   // the other player involved, or a number of the kind's ({other_number})
 	X, Y   int   // where, in Board coordinates
 	Value  int64 // how much (the kind's doc says of what)
 }
@@ -24,10 +28,30 @@ type Event struct {
 // EventKind documents one kind of event for analysis and the viewer.
 type EventKind struct {
 	Name string
-	// Text is the sentence the shell shows, with {player}, {other},
-	// {x}, {y} and {value} replaced by the event's fields (players by
-	// name).
+	// Text is the sentence the shell shows (Sentence), with {player},
+	// {other}, {x}, {y} and {value} replaced by the event's fields
+	// (players by name), and {other_number} by Other as a number, for a
+	// kind whose Other is not a player (ColorfightII's tax bracket).
 	Text string
+}
+
+// Sentence is k's Text for event e, its placeholders replaced, players
+// named by name (which is given -1 for no player). It is the one
+// rendering of a declared event's sentence; the text is plain, not HTML.
+func (k *EventKind) Sentence(e *Event, name func(p int) string) string {
+	pairs := [...]string{
+		"{player}", name(e.Player),
+		"{other}", name(e.Other),
+		"{x}", strconv.Itoa(e.X),
+		"{y}", strconv.Itoa(e.Y),
+		"{value}", strconv.FormatInt(e.Value, 10),
+		"{other_number}", "",
+	}
+	n := len(pairs) - 2 // {other_number} only when used: it costs the others
+	if strings.Contains(k.Text, "{other_number}") {
+		pairs[n+1], n = strconv.Itoa(e.Other), len(pairs)
+	}
+	return strings.NewReplacer(pairs[:n]...).Replace(k.Text)
 }
 
 // Evented is a Game that reports events. Events appends the events of
@@ -300,6 +324,10 @@ type Accounting interface {
 	// stream of states, such as an official replay); it is the same for
 	// every round of the game.
 	NewAccountant(players int, commandsKnown bool) Accountant
+	// AccountEventKinds declares the events Accountant.Events reports,
+	// beside (and named apart from) the ruleset's EventKinds. The slice
+	// must not be modified.
+	AccountEventKinds() []EventKind
 }
 
 // Accountant computes one game's figures (Accounting), frame by frame.
@@ -316,4 +344,8 @@ type Accountant interface {
 	// per AccountMetrics in order, to dst and returns it (zeros before
 	// the first Observe and for a player the game has not shown yet).
 	Values(p int, dst []int64) []int64
+	// Events appends the events of the round that led to the frame last
+	// observed (none for frame 0), each of a kind of AccountEventKinds,
+	// to dst in the order they happened and returns it.
+	Events(dst []Event) []Event
 }

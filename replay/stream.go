@@ -101,16 +101,18 @@ type Stream interface {
 }
 
 // MetaOf fills the ruleset-wide fields of a StreamMeta from r. Metrics
-// are r's, followed for a ruleset with engine.Accounting by its
-// AccountMetrics: a stream of such a game appends each frame's figures to
-// the values with Figures.
+// and EventKinds are r's, followed for a ruleset with engine.Accounting
+// by its AccountMetrics and AccountEventKinds: a stream of such a game
+// appends each frame's figures to the values, and the accountant's
+// events to the game's, with Figures.
 func MetaOf(r engine.Ruleset) StreamMeta {
 	m := StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics()}
-	if a, ok := r.(engine.Accounting); ok {
-		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics()...)
-	}
 	if k, ok := r.(engine.EventKinds); ok {
 		m.EventKinds = k.EventKinds()
+	}
+	if a, ok := r.(engine.Accounting); ok {
+		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics()...)
+		m.EventKinds = append(slices.Clip(m.EventKinds), a.AccountEventKinds()...)
 	}
 	m.Score = engine.ScoreIndex(r)
 	return m
@@ -138,9 +140,10 @@ func Observe(g engine.Game, f *Frame) {
 	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
 }
 
-// Figures appends to the frames of one stream the figures of a ruleset
-// with engine.Accounting (after the values of its Metrics, as MetaOf
-// lists them), from one accountant of the stream's game. Every stream
+// Figures appends to the frames of one stream the figures and events of
+// a ruleset with engine.Accounting (after the values of its Metrics and
+// its game's events, as MetaOf lists them), from one accountant of the
+// stream's game. Every stream
 // that fills its frames with Observe appends them with Figures.Append
 // after it. A nil *Figures (NewFigures of any other ruleset) appends
 // nothing and costs nothing.
@@ -160,10 +163,12 @@ func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
 	return &Figures{acc: a.NewAccountant(players, commandsKnown)}
 }
 
-// Append accounts for g as it is now, the game of frame f, and appends
-// each player's figures to f.Values[p]. It must be called for every
-// frame of the stream, in order from frame 0, after Observe filled f. An
-// error (the accountant's, wrapped) leaves f's values without figures.
+// Append accounts for g as it is now, the game of frame f, appends each
+// player's figures to f.Values[p] and the accountant's events to
+// f.Events (after the game's own). It must be called for every frame of
+// the stream, in order from frame 0, after Observe filled f. An error
+// (the accountant's, wrapped) leaves f's values and events without
+// them.
 func (x *Figures) Append(g engine.Game, f *Frame) error {
 	if x == nil {
 		return nil
@@ -174,5 +179,6 @@ func (x *Figures) Append(g engine.Game, f *Frame) error {
 	for p := range f.Values {
 		f.Values[p] = x.acc.Values(p, f.Values[p])
 	}
+	f.Events = x.acc.Events(f.Events)
 	return nil
 }

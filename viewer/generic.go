@@ -148,7 +148,8 @@ type PackedPlayer struct {
 	Bot   string `json:"bot,omitempty"`
 }
 
-// PackedMetric is one of the ruleset's metrics ("gauge" or "counter").
+// PackedMetric is one of the ruleset's metrics (Kind "gauge", "counter"
+// or "amount": engine.MetricKind's String).
 type PackedMetric struct {
 	Name string `json:"name"`
 	Unit string `json:"unit"`
@@ -249,9 +250,8 @@ type PackedError struct {
 
 var effectKinds = [...]string{engine.Line: "line", engine.Area: "area", engine.Path: "path", engine.Mark: "mark"}
 
-// WordEvent is the sentence of event e: its kind's Text (or, for a kind
-// without one, its name and fields) with {player}, {other}, {x}, {y} and
-// {value} replaced; players by names[p] when known. The result is text,
+// WordEvent is the sentence of event e: its kind's Sentence (or, for a
+// kind without one, its name and fields); players by names[p] when known. The result is text,
 // never markup.
 func WordEvent(k *engine.EventKind, e *engine.Event, names []string) string {
 	who := func(p int) string {
@@ -273,8 +273,7 @@ func WordEvent(k *engine.EventKind, e *engine.Event, names []string) string {
 		}
 		return s
 	}
-	return strings.NewReplacer("{player}", who(e.Player), "{other}", who(e.Other),
-		"{x}", strconv.Itoa(e.X), "{y}", strconv.Itoa(e.Y), "{value}", strconv.FormatInt(e.Value, 10)).Replace(k.Text)
+	return k.Sentence(e, who)
 }
 
 // packer keeps a stream's frames as they stream past.

@@ -39,9 +39,13 @@ func figureMetrics(idx []int) []engine.Metric {
 // the ruleset's Metrics (engine.Accounting): AccountMetrics' entries but
 // gold, energy, cells, gold_source, energy_source and tech_level, in
 // AccountMetrics' order. They are each round's Account figures, as the
-// analysis's series hold them: a counter's value is the round's amount,
-// not a running total.
+// analysis's series hold them: an amount's value is the round's
+// (engine.Amount), not a running total.
 func (ruleset) AccountMetrics() []engine.Metric { return extraMetrics }
+
+// AccountEventKinds declares the events the accountant reports
+// (engine.Accounting): AccountEventKinds.
+func (ruleset) AccountEventKinds() []engine.EventKind { return AccountEventKinds }
 
 // NewAccountant returns the accountant of one game of players players
 // (engine.Accounting), uids 1..players: Accounts over the frames of the *Game it is
@@ -108,6 +112,15 @@ func (a *accountant) Values(p int, dst []int64) []int64 {
 	}
 	for _, i := range extraFigures {
 		dst = append(dst, r.Figure(i))
+	}
+	return dst
+}
+
+// Events appends the events of the last round accounted (Accounts.Events,
+// as the seam numbers players: AccountEvent.Event), none before it.
+func (a *accountant) Events(dst []engine.Event) []engine.Event {
+	for _, e := range a.acc.Events() {
+		dst = append(dst, e.Event())
 	}
 	return dst
 }

@@ -14,8 +14,8 @@ import (
 // Account is one player's figures for one round, as Accounts computes them
 // from the frames before and after it (and the round's commands when they
 // are known). For each entry of AccountMetrics it holds, under that name,
-// the value after the round for a gauge and the round's amount for a
-// counter (Figure returns it by index).
+// the value after the round for a gauge and the round's amount for an
+// amount (engine.Amount; Figure returns it by index).
 //
 // Gold accounting: for every player and round
 //
@@ -162,8 +162,9 @@ const (
 // "fortress_l3"), then the round's captured, lost, gold_spent,
 // upgrade_energy, stolen_in, stolen_out, refund, mine_bonus,
 // gold_unexplained, attack_energy, capture_energy, wasted_energy,
-// commands, errors and faults. A counter's value as a running total is the
-// sum of its Account figures (Accounts.Total). gold_unexplained is a
+// commands, errors and faults. Those are amounts (engine.Amount): a
+// round's figure is what the round added, and the total over the game is
+// the sum of its Account figures (Accounts.Total). gold_unexplained is a
 // gauge: each round's stands alone, and it may be negative. The per-party
 // exchanges (Account.Exchanges) are not metrics. It is the one
 // declaration of these figures: the ruleset's Metrics are six of them
@@ -192,21 +193,21 @@ func accountMetrics() []engine.Metric {
 		}
 	}
 	return append(ms,
-		engine.Metric{Name: "captured", Unit: "cells", Kind: engine.Counter},
-		engine.Metric{Name: "lost", Unit: "cells", Kind: engine.Counter},
-		engine.Metric{Name: "gold_spent", Unit: "gold", Kind: engine.Counter},
-		engine.Metric{Name: "upgrade_energy", Unit: "energy", Kind: engine.Counter},
-		engine.Metric{Name: "stolen_in", Unit: "gold", Kind: engine.Counter},
-		engine.Metric{Name: "stolen_out", Unit: "gold", Kind: engine.Counter},
-		engine.Metric{Name: "refund", Unit: "gold", Kind: engine.Counter},
-		engine.Metric{Name: "mine_bonus", Unit: "gold", Kind: engine.Counter},
+		engine.Metric{Name: "captured", Unit: "cells", Kind: engine.Amount},
+		engine.Metric{Name: "lost", Unit: "cells", Kind: engine.Amount},
+		engine.Metric{Name: "gold_spent", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "upgrade_energy", Unit: "energy", Kind: engine.Amount},
+		engine.Metric{Name: "stolen_in", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "stolen_out", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "refund", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "mine_bonus", Unit: "gold", Kind: engine.Amount},
 		engine.Metric{Name: "gold_unexplained", Unit: "gold", Kind: engine.Gauge},
-		engine.Metric{Name: "attack_energy", Unit: "energy", Kind: engine.Counter},
-		engine.Metric{Name: "capture_energy", Unit: "energy", Kind: engine.Counter},
-		engine.Metric{Name: "wasted_energy", Unit: "energy", Kind: engine.Counter},
-		engine.Metric{Name: "commands", Unit: "commands", Kind: engine.Counter},
-		engine.Metric{Name: "errors", Unit: "commands", Kind: engine.Counter},
-		engine.Metric{Name: "faults", Unit: "rounds", Kind: engine.Counter},
+		engine.Metric{Name: "attack_energy", Unit: "energy", Kind: engine.Amount},
+		engine.Metric{Name: "capture_energy", Unit: "energy", Kind: engine.Amount},
+		engine.Metric{Name: "wasted_energy", Unit: "energy", Kind: engine.Amount},
+		engine.Metric{Name: "commands", Unit: "commands", Kind: engine.Amount},
+		engine.Metric{Name: "errors", Unit: "commands", Kind: engine.Amount},
+		engine.Metric{Name: "faults", Unit: "rounds", Kind: engine.Amount},
 	)
 }
 
@@ -304,7 +305,7 @@ type Accounts struct {
 
 	has   []bool    // uid has an account
 	acc   []Account // this round's, by uid
-	tot   []Account // counters summed over every round, by uid
+	tot   []Account // amounts summed over every round, by uid
 	prevU []*FrameUser
 	curU  []*FrameUser
 	gold  []int64 // running gold in the taken-effects replay, by uid
@@ -323,6 +324,8 @@ type Accounts struct {
 	ovL     []int64
 	touched []int
 	steals  []Steal
+	evs     []eventState // by uid
+	events  []AccountEvent
 }
 
 // NewAccounts returns Accounts for players with uids 1..maxUID (the
@@ -344,8 +347,8 @@ const exSlabSize = 4096
 // commands are unknown: no commands, no errors. Without commands they are
 // ignored. Round returns an error wrapping ErrAccountFrame, and accounts
 // for nothing, when a user's uid is outside 1..maxUID or the frames' cells
-// do not match their sizes. After it, Account and Steals describe the
-// round.
+// do not match their sizes. After it, Account, Steals and Events describe
+// the round.
 func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError) error {
 	if cur.Width < 0 || cur.Height < 0 || len(cur.Cells) != cur.Width*cur.Height ||
 		len(prev.Cells) != len(cur.Cells) || prev.Width != cur.Width {
@@ -362,6 +365,7 @@ func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError
 		n = max(n, int(cur.Users[i].UID)+1)
 	}
 	a.has, a.acc, a.tot, a.gold = grow(a.has, n), grow(a.acc, n), grow(a.tot, n), grow(a.gold, n)
+	a.evs = grow(a.evs, n)
 	for i := range cur.Users {
 		a.has[cur.Users[i].UID] = true
 	}
@@ -380,8 +384,9 @@ func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError
 		if !a.has[uid] {
 			continue
 		}
-		r := &a.acc[uid]
+		r, es := &a.acc[uid], &a.evs[uid]
 		lastGold, lastEnergy := r.Gold, r.Energy
+		es.wasCells, es.wasTech, es.wasDead = r.Cells, r.TechLevel, r.Dead
 		*r = Account{}
 		if u := a.curU[uid]; u != nil {
 			r.Gold, r.Energy, r.GoldSource, r.EnergySource = u.Gold, u.Energy, u.GoldSource, u.EnergySource
@@ -436,6 +441,7 @@ func (a *Accounts) Round(prev, cur *Frame, cmds [][]Command, errs []CommandError
 		t.Errors += r.Errors
 		t.Faults += r.Faults
 	}
+	a.findEvents()
 	clear(a.prevU)
 	clear(a.curU)
 	for _, i := range a.touched {
@@ -460,7 +466,7 @@ func (a *Accounts) Account(uid int) *Account {
 func (a *Accounts) Steals() []Steal { return a.steals }
 
 // Total returns player uid's figures over every round accounted: the
-// gauges of AccountMetrics as of the last round, the counters summed over
+// gauges of AccountMetrics as of the last round, the amounts summed over
 // the rounds (without commands CaptureEnergy, WastedEnergy, Commands,
 // Errors and Faults are -1), Exchanges nil. ok is false when uid has no
 // account.

@@ -340,12 +340,12 @@ func TestAccountMetrics(t *testing.T) {
 		}
 	}
 	for _, m := range ms {
-		counter := m.Name == "captured" || m.Name == "lost" || m.Name == "gold_spent" || m.Name == "upgrade_energy" ||
+		amount := m.Name == "captured" || m.Name == "lost" || m.Name == "gold_spent" || m.Name == "upgrade_energy" ||
 			m.Name == "stolen_in" || m.Name == "stolen_out" || m.Name == "refund" || m.Name == "mine_bonus" ||
 			m.Name == "attack_energy" || m.Name == "capture_energy" || m.Name == "wasted_energy" ||
 			m.Name == "commands" || m.Name == "errors" || m.Name == "faults"
-		if (m.Kind == engine.Counter) != counter || m.Unit == "" {
-			t.Errorf("metric %+v: counter %v", m, counter)
+		if want := map[bool]engine.MetricKind{true: engine.Amount, false: engine.Gauge}[amount]; m.Kind != want || m.Unit == "" {
+			t.Errorf("metric %+v: want kind %v", m, want)
 		}
 	}
 }
