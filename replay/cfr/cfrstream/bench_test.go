@@ -45,3 +45,7 @@ func benchStream(b *testing.B, open func(io.Reader) (replay.Stream, error)) {
 // BenchmarkOpen streams c03.cfr as Open reads it: decoded, each frame
 // loaded and described, with its figures.
 func BenchmarkOpen(b *testing.B) { benchStream(b, cfrstream.Open) }
+
+// BenchmarkOpenInferred streams c03.cfr as OpenInferred reads it: Open's
+// frames with every round's commands inferred.
+func BenchmarkOpenInferred(b *testing.B) { benchStream(b, cfrstream.OpenInferred) }
