@@ -38,8 +38,8 @@ func officialReplays(t *testing.T) []string {
 	return append(files, testutil.RealWorldOptional(t)...)
 }
 
-// open opens data with open, failing t.
-func open(t *testing.T, open func(io.Reader) (replay.Stream, error), data []byte) replay.Stream {
+// mustOpen opens data with open, failing t.
+func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []byte) replay.Stream {
 	t.Helper()
 	s, err := open(bytes.NewReader(data))
 	if err != nil {
@@ -130,7 +130,7 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 			}
 			src := source.Infer(raw)
 			defer src.Close()
-			plain, inf := open(t, cfrstream.Open, data), open(t, cfrstream.OpenInferred, data)
+			plain, inf := mustOpen(t, cfrstream.Open, data), mustOpen(t, cfrstream.OpenInferred, data)
 			defer plain.Close()
 			defer inf.Close()
 			if !inf.Meta().CommandsInferred || plain.Meta().CommandsInferred {
@@ -188,7 +188,7 @@ func TestOpenInferredTampered(t *testing.T) {
 			f.Users[0].Gold++
 		}
 	})
-	want, got := open(t, cfrstream.OpenInferred, clean), open(t, cfrstream.OpenInferred, tampered)
+	want, got := mustOpen(t, cfrstream.OpenInferred, clean), mustOpen(t, cfrstream.OpenInferred, tampered)
 	defer want.Close()
 	defer got.Close()
 	var wf, f replay.Frame
