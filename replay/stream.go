@@ -89,6 +89,14 @@ type StreamMeta struct {
 	// Resimulated is true when frames come from re-simulating recorded
 	// commands (exact), false when they are read from a state stream.
 	Resimulated bool
+	// CommandsInferred is true when the frames' commands (those with
+	// Frame.CommandsKnown) are inferred from a state stream's frames, not
+	// recorded: canonical commands that the rules turn from one frame
+	// into the next, not necessarily what the players sent (an official
+	// .cfr read by cfrstream.OpenInferred). A reader shows them as such,
+	// as the ColorfightII page does ("Inferred commands" in
+	// docs/viewer.md).
+	CommandsInferred bool
 }
 
 // Stream is any game as a stream of generic frames.

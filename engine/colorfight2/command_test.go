@@ -1,6 +1,11 @@
 package colorfight2
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+)
 
 func TestParseCommand(t *testing.T) {
 	tests := []struct {
@@ -143,4 +148,23 @@ func FuzzCommandText(f *testing.F) {
 			t.Fatalf("%q: String %q, not its raw text", cut.Raw, cut.String())
 		}
 	})
+}
+
+// TestCommandErrorSeam: a command's error reads across the seam as
+// Game.Round reports it: player uid-1, the index in the list sent, the
+// code and its text.
+func TestCommandErrorSeam(t *testing.T) {
+	g, err := Ruleset.New(7, engine.Settings{Players: 2, MaxTurns: 5, Names: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Round(nil)
+	errs := g.Round([][]string{nil, {"u 0 0", "x 1 2"}})
+	want := engine.CommandError{Player: 1, Index: 1, Code: int(ErrUnknownCommand), Text: ErrUnknownCommand.String()}
+	if i := slices.Index(errs, want); i < 0 || want.Text == "" {
+		t.Fatalf("errors %+v, want among them %+v", errs, want)
+	}
+	if got := (CommandError{UID: 2, Index: 1, Code: ErrUnknownCommand}).Seam(); got != want {
+		t.Errorf("Seam: %+v, want %+v", got, want)
+	}
 }

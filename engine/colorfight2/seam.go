@@ -142,9 +142,15 @@ func (g *Game) roundDone() []engine.CommandError {
 	g.framed = false
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
-		g.errs = append(g.errs, engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()})
+		g.errs = append(g.errs, e.Seam())
 	}
 	return g.errs
+}
+
+// Seam returns e as the seam reports it (Game.Round): player uid-1, the
+// same index, the code and its text.
+func (e CommandError) Seam() engine.CommandError {
+	return engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()}
 }
 
 // Hash returns State.Hash.

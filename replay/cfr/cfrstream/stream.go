@@ -36,12 +36,38 @@ const Name = "cfr"
 //
 // The stream holds the decoder's buffers, two frames and one state; it
 // does not close r (Close stops the Decoder).
-func Open(r io.Reader) (replay.Stream, error) {
+func Open(r io.Reader) (replay.Stream, error) { return open(r, false) }
+
+// OpenInferred is Open with the commands of the replay's rounds inferred
+// from its frames, as rewind import infers them (cfr.Inference, the
+// inference source.Infer gives the ColorfightII page): each frame whose
+// round the rules explain has CommandsKnown true, its Commands the
+// inferred commands as the text the game's Round takes
+// (colorfight2.RoundText: the canonical commands, not necessarily the
+// players') and its Errors the errors the rules give them, as the seam
+// reports them (colorfight2.CommandError.Seam); frame 0, a frame the
+// rules do not explain and every frame after cfr.MaxUnexplained such
+// rounds have none (CommandsKnown false). StreamMeta's CommandsInferred
+// is true. The frames are Open's, figures included: those stay the
+// figures of a state stream, commands unknown (replay.NewFigures with
+// commandsKnown false), as the ColorfightII analysis of a .cfr counts
+// them (its commands, errors and captured energy unknown), whatever the
+// inference finds.
+//
+// The inference costs its own states and frames besides Open's, and its
+// search, many times Open's reading, every round.
+func OpenInferred(r io.Reader) (replay.Stream, error) { return open(r, true) }
+
+// open is Open, and with infer OpenInferred.
+func open(r io.Reader, infer bool) (replay.Stream, error) {
 	d, err := cfr.NewDecoder(r)
 	if err != nil {
 		return nil, err
 	}
 	s := &stream{d: d}
+	if infer {
+		s.inf = cfr.NewInference(d.Header().Config())
+	}
 	if err := s.open(); err != nil {
 		d.Close()
 		return nil, err
@@ -56,6 +82,8 @@ type stream struct {
 	cfg  colorfight2.Config
 	g    *colorfight2.Game
 	fig  *replay.Figures
+	// inf infers each frame's round (OpenInferred); nil for Open.
+	inf *cfr.Inference
 	// next is the frame Next returns next; held is frame 1, read ahead
 	// by open, and then the buffer each frame is decoded into.
 	next int
@@ -69,6 +97,9 @@ func (s *stream) open() error {
 	var f0 colorfight2.Frame
 	if err := s.d.Next(&f0); err != nil {
 		return err
+	}
+	if s.inf != nil {
+		s.inf.Round(&f0) // frame 0, the map: no round to infer
 	}
 	if err := s.d.Next(&s.held); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -92,6 +123,7 @@ func (s *stream) open() error {
 	for _, p := range players {
 		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
 	}
+	s.meta.CommandsInferred = s.inf != nil
 	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, false)
 	return nil
 }
@@ -99,7 +131,7 @@ func (s *stream) open() error {
 func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
 
 // Next fills f with the next frame: the game as the replay shows it,
-// its commands unknown. It returns io.EOF after the last frame; a frame
+// its commands unknown, or inferred (OpenInferred). It returns io.EOF after the last frame; a frame
 // that cannot be read or shown is an error that ends the stream.
 func (s *stream) Next(f *replay.Frame) error {
 	if s.err != nil {
@@ -129,7 +161,31 @@ func (s *stream) frame(f *replay.Frame) error {
 	}
 	f.Reset(s.n)
 	replay.Observe(s.g, f)
-	return s.fig.Append(s.g, f)
+	if err := s.fig.Append(s.g, f); err != nil {
+		return err
+	}
+	if s.inf != nil && s.next >= 1 {
+		return s.inferred(f)
+	}
+	return nil
+}
+
+// inferred gives f the commands and errors of the round that led to the
+// frame just decoded, when the inference explains it.
+func (s *stream) inferred(f *replay.Frame) error {
+	cmds, errs, ok := s.inf.Round(&s.held)
+	if !ok {
+		return nil
+	}
+	if len(cmds) > s.n {
+		return fmt.Errorf("cfrstream: frame %d: commands inferred for %d players, the game has %d", s.next, len(cmds), s.n)
+	}
+	colorfight2.RoundText(cmds, f.Commands, f.Faults, f.FaultText)
+	for _, e := range errs {
+		f.Errors = append(f.Errors, e.Seam())
+	}
+	f.CommandsKnown = true
+	return nil
 }
 
 // Close stops the decoder; it does not close the reader.

@@ -1,0 +1,222 @@
+package cfrstream_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
+	"github.com/rewind-game/rewind/replay/source"
+)
+
+// officialReplays lists every .cfr at hand: the conformance vectors here
+// and in ../shared, and the real replays (those of ../shared logged as
+// absent when it is).
+func officialReplays(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob("../../../testdata/conformance/*.cfr")
+	if len(files) == 0 {
+		t.Fatal("no testdata/conformance/*.cfr")
+	}
+	if root, err := testutil.ModuleRoot(); err == nil {
+		shared, _ := filepath.Glob(filepath.Join(root, "..", "shared", "conformance", "*.cfr"))
+		if len(shared) == 0 {
+			t.Log("../shared/conformance absent: its vectors are not checked")
+		}
+		files = append(files, shared...)
+	}
+	return append(files, testutil.RealWorldOptional(t)...)
+}
+
+// mustOpen opens data with open, failing t.
+func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []byte) replay.Stream {
+	t.Helper()
+	s, err := open(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// roundDiff compares a stream frame's commands and errors with the
+// round an inferring source gives for the same frame (ok false: none);
+// "" when they agree.
+func roundDiff(f *replay.Frame, r *replay.Round, errs []colorfight2.CommandError, ok bool) string {
+	if f.CommandsKnown != ok {
+		return fmt.Sprintf("commands known %v, source.Infer's round %v", f.CommandsKnown, ok)
+	}
+	if !ok {
+		for p, c := range f.Commands {
+			if len(c) > 0 {
+				return fmt.Sprintf("player %d has commands %q in a round not explained", p, c)
+			}
+		}
+		if len(f.Errors) > 0 {
+			return fmt.Sprintf("errors %v in a round not explained", f.Errors)
+		}
+		return ""
+	}
+	for p := range f.Commands {
+		var want []string
+		if p < len(r.Commands) {
+			for _, c := range r.Commands[p] {
+				want = append(want, c.String())
+			}
+		}
+		if !slices.Equal(f.Commands[p], want) {
+			return fmt.Sprintf("player %d: commands %q, source.Infer's %q", p, f.Commands[p], want)
+		}
+		if f.Faults[p] != 0 {
+			return fmt.Sprintf("player %d: fault %d in an inferred round", p, f.Faults[p])
+		}
+	}
+	if len(r.Commands) > len(f.Commands) {
+		return fmt.Sprintf("%d players' commands, source.Infer's %d", len(f.Commands), len(r.Commands))
+	}
+	if len(f.Errors) != len(errs) {
+		return fmt.Sprintf("errors %v, source.Infer's %v", f.Errors, errs)
+	}
+	for i, e := range errs {
+		g := f.Errors[i]
+		if g.Player != e.UID-1 || g.Index != e.Index || g.Code != int(e.Code) || g.Text != e.Code.String() {
+			return fmt.Sprintf("error %d: %+v, source.Infer's %+v", i, g, e)
+		}
+	}
+	return ""
+}
+
+// frameDiff compares what two frames show of the game (turn, values,
+// board, events, ranking); "" when they agree.
+func frameDiff(got, want *replay.Frame) string {
+	switch {
+	case got.Turn != want.Turn:
+		return fmt.Sprintf("turn %d, Open's %d", got.Turn, want.Turn)
+	case !reflect.DeepEqual(got.Values, want.Values):
+		return fmt.Sprintf("values %v, Open's %v", got.Values, want.Values)
+	case !reflect.DeepEqual(got.Board, want.Board):
+		return "the board differs from Open's"
+	case !reflect.DeepEqual(got.Events, want.Events):
+		return fmt.Sprintf("events %v, Open's %v", got.Events, want.Events)
+	case !slices.Equal(got.Ranking, want.Ranking):
+		return fmt.Sprintf("ranking %v, Open's %v", got.Ranking, want.Ranking)
+	}
+	return ""
+}
+
+// TestOpenInferredEqualsInfer: for every .cfr at hand, the inferring
+// stream's commands and errors, frame by frame, are source.Infer's
+// rounds (the ColorfightII page's), and its frames are Open's.
+func TestOpenInferredEqualsInfer(t *testing.T) {
+	for _, path := range officialReplays(t) {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir), filepath.Base(path)), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := source.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := source.Infer(raw)
+			defer src.Close()
+			plain, inf := mustOpen(t, cfrstream.Open, data), mustOpen(t, cfrstream.OpenInferred, data)
+			defer plain.Close()
+			defer inf.Close()
+			if !inf.Meta().CommandsInferred || plain.Meta().CommandsInferred {
+				t.Fatalf("commands inferred: OpenInferred %v, Open %v", inf.Meta().CommandsInferred, plain.Meta().CommandsInferred)
+			}
+			var cf colorfight2.Frame
+			var pf, f replay.Frame
+			commands, errs := 0, 0
+			for n := 0; ; n++ {
+				serr, perr, err := src.Next(&cf), plain.Next(&pf), inf.Next(&f)
+				if errors.Is(serr, io.EOF) {
+					if !errors.Is(perr, io.EOF) || !errors.Is(err, io.EOF) {
+						t.Fatalf("frame %d: source.Infer ends, Open gives %v, OpenInferred %v", n, perr, err)
+					}
+					if n < 10 {
+						t.Fatalf("only %d frames", n)
+					}
+					break
+				}
+				if serr != nil || perr != nil || err != nil {
+					t.Fatalf("frame %d: source.Infer %v, Open %v, OpenInferred %v", n, serr, perr, err)
+				}
+				if d := frameDiff(&f, &pf); d != "" {
+					t.Fatalf("frame %d: %s", n, d)
+				}
+				r, e, ok := src.Round()
+				if d := roundDiff(&f, r, e, ok); d != "" {
+					t.Fatalf("frame %d: %s", n, d)
+				}
+				for _, c := range f.Commands {
+					commands += len(c)
+				}
+				errs += len(f.Errors)
+			}
+			if commands == 0 {
+				t.Error("no commands inferred at all")
+			}
+			t.Logf("%d commands inferred, %d errors", commands, errs)
+		})
+	}
+}
+
+// TestOpenInferredTampered: a frame tampered on its own has no commands
+// on the inferring stream; the round after it has its commands again,
+// those of the untampered replay (the inference tries the rules' state
+// first), and every other round has its own.
+func TestOpenInferredTampered(t *testing.T) {
+	const path, bad = "../../../testdata/conformance/c06.cfr", 100
+	clean, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := cfrtest.Rewrite(t, path, func(f *colorfight2.Frame) {
+		if f.Turn == bad {
+			f.Users[0].Gold++
+		}
+	})
+	want, got := mustOpen(t, cfrstream.OpenInferred, clean), mustOpen(t, cfrstream.OpenInferred, tampered)
+	defer want.Close()
+	defer got.Close()
+	var wf, f replay.Frame
+	n := 0
+	for ; ; n++ {
+		werr, err := want.Next(&wf), got.Next(&f)
+		if errors.Is(werr, io.EOF) && errors.Is(err, io.EOF) {
+			break
+		}
+		if werr != nil || err != nil {
+			t.Fatalf("frame %d: untampered %v, tampered %v", n, werr, err)
+		}
+		switch {
+		case n == 0:
+			if f.CommandsKnown {
+				t.Error("frame 0 has commands")
+			}
+		case n == bad:
+			if f.CommandsKnown || len(f.Errors) > 0 || slices.ContainsFunc(f.Commands, func(c []string) bool { return len(c) > 0 }) {
+				t.Errorf("tampered frame %d: commands known %v, %q, errors %v", n, f.CommandsKnown, f.Commands, f.Errors)
+			}
+		default:
+			if !f.CommandsKnown || !reflect.DeepEqual(f.Commands, wf.Commands) || !reflect.DeepEqual(f.Errors, wf.Errors) {
+				t.Errorf("frame %d: commands known %v, %q, errors %v; untampered %q, errors %v", n, f.CommandsKnown, f.Commands, f.Errors, wf.Commands, wf.Errors)
+			}
+		}
+	}
+	if n <= bad+1 {
+		t.Fatalf("only %d frames", n)
+	}
+}
