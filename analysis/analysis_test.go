@@ -16,8 +16,10 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -645,6 +647,50 @@ func BenchmarkAnalyzeCFR(b *testing.B) {
 		}
 		return src
 	})
+}
+
+// BenchmarkAnalyzeStreamRWD and BenchmarkAnalyzeStreamCFR analyse the
+// games of BenchmarkAnalyzeRWD and BenchmarkAnalyzeCFR through the
+// generic stream (source.NewSimStream, cfrstream.Open: the game's figures
+// and events included) and AnalyzeStream, the path ColorfightII's
+// analysis moves onto (issue 21): the baselines of that move.
+func BenchmarkAnalyzeStreamRWD(b *testing.B) {
+	data := rwdBytes(b, c03(b))
+	b.SetBytes(int64(len(data)))
+	benchmarkAnalyzeStream(b, func() source.Stream {
+		sim, err := replay.OpenSim(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return source.NewSimStream(sim, nil)
+	})
+}
+
+func BenchmarkAnalyzeStreamCFR(b *testing.B) {
+	data, err := os.ReadFile(c03(b).Expected)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	benchmarkAnalyzeStream(b, func() source.Stream {
+		s, err := cfrstream.Open(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	})
+}
+
+func benchmarkAnalyzeStream(b *testing.B, open func() source.Stream) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s := open()
+		g, err := AnalyzeStream(s, GenericOptions{})
+		s.Close()
+		if err != nil || g.Turns != 500 {
+			b.Fatal(err, g)
+		}
+	}
 }
 
 // benchmarkCorpus analyzes 100 games (the c03 replay, opened afresh each
