@@ -277,25 +277,39 @@ type CommandError struct {
 // rejects the command with the same code. A bot fault (ErrBotFault),
 // which no text gives, returns its raw text.
 func (c Command) String() string {
+	var b [40]byte
+	return string(c.AppendText(b[:0]))
+}
+
+// AppendText appends String's text of c to dst and returns it.
+func (c Command) AppendText(dst []byte) []byte {
 	switch c.Kind {
 	case CmdAttack:
-		return "a " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y) + " " + strconv.FormatInt(c.Energy, 10)
+		dst = c.appendCell(append(dst, 'a'))
+		return strconv.AppendInt(append(dst, ' '), c.Energy, 10)
 	case CmdBuild:
 		l := c.Building.Letter()
 		if c.Building == BuildingNone {
 			l = '?'
 		}
-		return "b " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y) + " " + string(rune(l))
+		dst = c.appendCell(append(dst, 'b'))
+		return utf8.AppendRune(append(dst, ' '), rune(l))
 	case CmdUpgrade:
-		return "u " + strconv.Itoa(c.X) + " " + strconv.Itoa(c.Y)
+		return c.appendCell(append(dst, 'u'))
 	}
 	if c.Err == ErrBotFault || ParseCommand(c.Raw).Err == c.Err {
-		return c.Raw
+		return append(dst, c.Raw...)
 	}
 	if t, ok := malformedText[c.Err]; ok {
-		return t
+		return append(dst, t...)
 	}
-	return c.Raw
+	return append(dst, c.Raw...)
+}
+
+// appendCell appends " X Y".
+func (c Command) appendCell(dst []byte) []byte {
+	dst = strconv.AppendInt(append(dst, ' '), int64(c.X), 10)
+	return strconv.AppendInt(append(dst, ' '), int64(c.Y), 10)
 }
 
 // malformedText is the shortest text ParseCommand rejects with each

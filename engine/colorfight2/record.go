@@ -531,15 +531,36 @@ func (d *decoder) DecodeRound(r io.ByteReader, cmds [][]string, faults []engine.
 // which Fault does not use — and every other command is its text
 // (Command.String), which Round parses back to it.
 func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultText []string) {
+	// Every text of the round is written into one buffer and made one
+	// string, which each command's text is a piece of: three allocations
+	// a round, not one or more a command.
+	n := 0
+	for _, list := range cmds {
+		n += len(list)
+	}
+	buf := make([]byte, 0, 12*n)
+	ends := make([]int, 0, n) // where each command's text ends; -1: the fault
 	for p, list := range cmds {
 		faults[p], faultText[p] = 0, ""
 		for k := range list {
 			c := &list[k]
 			if k == 0 && c.Kind == CmdInvalid && c.Err == ErrBotFault {
 				faults[p], faultText[p] = engine.FaultGarbage, c.Raw
+				ends = append(ends, -1)
 				continue
 			}
-			out[p] = append(out[p], c.String())
+			buf = c.AppendText(buf)
+			ends = append(ends, len(buf))
+		}
+	}
+	text, i, from := string(buf), 0, 0
+	for p, list := range cmds {
+		for range list {
+			if end := ends[i]; end >= 0 {
+				out[p] = append(out[p], text[from:end])
+				from = end
+			}
+			i++
 		}
 	}
 }
