@@ -372,8 +372,8 @@ func (r *Reader) startBody(src io.Reader) error {
 // Header returns the file's header, with the initial map.
 func (r *Reader) Header() *Header { return r.hdr }
 
-// Footer returns the footer once NextText (or a Sim) has returned io.EOF; nil before, and
-// nil for a recording without one.
+// Footer returns the footer once NextText (or a Sim) has returned
+// io.EOF; nil before, and nil for a recording without one.
 func (r *Reader) Footer() *Footer { return r.footer }
 
 // Turn returns the turn of the round NextText will return next.
