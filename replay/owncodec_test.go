@@ -159,7 +159,9 @@ func sameLists[T comparable](a, b [][]T) bool {
 // player's commands as text (the commands the game applied, faults
 // first), faults and their text, logs — and to the same footer; played
 // as text through Fault and Round, the rounds reach the Sim's states
-// with its command errors; VerifySim verifies as many rounds as NextText
+// with its command errors; a Sim that skips the text (SkipText) plays
+// the same states and applies the same commands, with the same rounds
+// but for their text; VerifySim verifies as many rounds as NextText
 // reads, for the whole file and for one cut short.
 func TestOwnCodecGeneric(t *testing.T) {
 	var faults, logs, errs, rounds int
@@ -168,6 +170,12 @@ func TestOwnCodecGeneric(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: OpenSim: %v", name, err)
 		}
+		bare, err := replay.OpenSim(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare.SkipText()
+		var bareFrame replay.Frame
 		rd, err := replay.NewReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
@@ -177,11 +185,11 @@ func TestOwnCodecGeneric(t *testing.T) {
 			t.Fatal(err)
 		}
 		for {
-			errSim := sim.Next()
+			errSim, errBare := sim.Next(), bare.Next()
 			tr, errText := rd.NextText()
-			if errSim != nil || errText != nil {
-				if !errors.Is(errSim, io.EOF) || !errors.Is(errText, io.EOF) {
-					t.Fatalf("%s: Sim.Next %v, NextText %v", name, errSim, errText)
+			if errSim != nil || errBare != nil || errText != nil {
+				if !errors.Is(errSim, io.EOF) || !errors.Is(errBare, io.EOF) || !errors.Is(errText, io.EOF) {
+					t.Fatalf("%s: Sim.Next %v, without text %v, NextText %v", name, errSim, errBare, errText)
 				}
 				break
 			}
@@ -207,6 +215,13 @@ func TestOwnCodecGeneric(t *testing.T) {
 			if !sameLists(gr.Logs, tr.Logs) {
 				t.Fatalf("%s round %d: OpenSim's logs %q, NextText's %q", name, gr.Turn, gr.Logs, tr.Logs)
 			}
+			bg, br := bare.Game().(*colorfight2.Game), bare.Round()
+			if bg.Hash() != g.Hash() || !sameLists(bg.Applied(), g.Applied()) || br.Turn != gr.Turn || br.Hash != gr.Hash || br.HasHash != gr.HasHash || !sameLists(br.Logs, gr.Logs) {
+				t.Fatalf("%s round %d: without text, hash %016x applied %v round %+v; with text %016x %v %+v", name, gr.Turn, bg.Hash(), bg.Applied(), br, g.Hash(), g.Applied(), gr)
+			}
+			if bare.Frame(&bareFrame); bareFrame.CommandsKnown || slices.ContainsFunc(br.Commands, func(l []string) bool { return len(l) > 0 }) || slices.ContainsFunc(br.Faults, func(f engine.Fault) bool { return f != 0 }) {
+				t.Fatalf("%s round %d: without text, commands %q faults %v, known %v", name, gr.Turn, br.Commands, br.Faults, bareFrame.CommandsKnown)
+			}
 			for p, f := range wf {
 				if f != 0 {
 					text.Fault(p, f, wt[p])
@@ -229,6 +244,7 @@ func TestOwnCodecGeneric(t *testing.T) {
 			t.Fatalf("%s: footers %+v (OpenSim), %+v (NextText)", name, sim.Footer(), rd.Footer())
 		}
 		sim.Close()
+		bare.Close()
 		rd.Close()
 		for _, cut := range []int{len(data), len(data) * 2 / 3} {
 			got, err := replay.VerifySim(bytes.NewReader(data[:cut]), nil)

@@ -138,6 +138,15 @@ func (s *Sim) Errors() []engine.CommandError { return s.errs }
 // Close releases the reader; it does not close the source.
 func (s *Sim) Close() error { return s.r.Close() }
 
+// SkipText makes Next play the records of a file in its ruleset's
+// compact codec without turning them into text, for a reader that wants
+// the game's states (and the game's own account of its rounds, such as
+// colorfight2.Game.Applied) but not the commands as text: Round's
+// Commands, Faults and FaultText are then empty, and Frame says the
+// commands are not known; its turn, checkpoint and logs are still read.
+// A file of the text codec is read as before. Call it before Next.
+func (s *Sim) SkipText() { s.noText = true }
+
 // Next reads and plays the next round. It returns io.EOF after the last
 // one, once the footer's turn and hash have been checked; a checkpoint or
 // footer hash that differs from the game's, or a round whose active
@@ -261,7 +270,7 @@ func (s *Sim) Frame(f *Frame) {
 	n := s.g.Players()
 	f.Reset(n)
 	if r := s.round; r != nil {
-		f.Active, f.CommandsKnown = r.Active, true
+		f.Active, f.CommandsKnown = r.Active, s.compact == nil || !s.noText
 		for p := 0; p < n && p < len(r.Commands); p++ {
 			f.Commands[p] = append(f.Commands[p], r.Commands[p]...)
 			f.Faults[p], f.FaultText[p] = r.Faults[p], r.FaultText[p]

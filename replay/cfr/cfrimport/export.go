@@ -45,11 +45,14 @@ func OpenRecording(r io.Reader) (*Recording, error) {
 		sim.Close()
 		return nil, fmt.Errorf("a %s recording, not a ColorfightII game: %w", sim.Ruleset().ID(), replay.ErrRuleset)
 	}
+	sim.SkipText() // the frames and Applied are the game's
 	return &Recording{sim: sim, g: g, h: sim.Header()}, nil
 }
 
 // Sim returns the re-simulation: its header, and the round that led to
-// the frame Next gave last (Sim.Round; nil for frame 0).
+// the frame Next gave last (Sim.Round; nil for frame 0: its turn,
+// checkpoint and logs, not its commands as text, which Sim.SkipText
+// leaves out: Game().Applied() has them).
 func (r *Recording) Sim() *replay.Sim { return r.sim }
 
 // Game returns the game as it is at the frame Next gave last: its state,
