@@ -49,10 +49,10 @@ func OpenRecording(r io.Reader) (*Recording, error) {
 	return &Recording{sim: sim, g: g, h: sim.Header()}, nil
 }
 
-// Sim returns the re-simulation: its header, and the round that led to
-// the frame Next gave last (Sim.Round; nil for frame 0: its turn,
-// checkpoint and logs, not its commands as text, which Sim.SkipText
-// leaves out: Game().Applied() has them).
+// Sim returns the re-simulation, for its header and the round that led
+// to the frame Next gave last (Sim.Round, nil at frame 0: its turn,
+// checkpoint and logs; its commands are Game's, not text, as the Sim
+// skips the text). Only Next moves it on.
 func (r *Recording) Sim() *replay.Sim { return r.sim }
 
 // Game returns the game as it is at the frame Next gave last: its state,
