@@ -58,7 +58,7 @@ func TestCrashRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := replay.Verify(f, nil)
+	res, err := replay.VerifySim(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func readAll(data []byte) error {
 	}
 	defer r.Close()
 	for {
-		if _, err := r.Next(); err != nil {
+		if _, err := r.NextText(); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}

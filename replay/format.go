@@ -165,8 +165,8 @@ type Header struct {
 	// its first Parent.Turn rounds are the parent's.
 	Parent *Parent
 	// Codec is the round record's codec: "" for the ruleset's own compact
-	// record (its engine.Codec: Compact; ColorfightII's is also read by
-	// Next), CodecText for the generic one. Any header but a
+	// record (its engine.Codec: Compact; ColorfightII's too), CodecText
+	// for the generic one. Any header but a
 	// ColorfightII one of codec "" names its game by Ruleset (any
 	// registered ruleset), is drawn from GameSeed and, when set, Setup
 	// (engine.Restorer), keeps Config.MaxTurn (the turn limit) and

@@ -78,7 +78,7 @@ func allocated(fn func()) uint64 {
 func TestFloodBounded(t *testing.T) {
 	verify := func(rwd []byte) uint64 {
 		return allocated(func() {
-			res, err := replay.Verify(bytes.NewReader(rwd), nil)
+			res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || !res.Complete {
 				t.Fatal(err, res)
 			}
@@ -107,33 +107,34 @@ func TestRawTextBudget(t *testing.T) {
 		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", replay.MaxRawCommandBytes-6)
 		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrUnknownCommand, Raw: raw}
 	})
-	r, err := replay.NewReader(bytes.NewReader(rwd))
+	s, err := replay.OpenSim(bytes.NewReader(rwd))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	defer s.Close()
 	for {
-		rd, err := r.Next()
+		err := s.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		for p, l := range rd.Commands {
+		turn := s.Round().Turn
+		for p, l := range s.Game().(*colorfight2.Game).Applied() {
 			kept := 0
 			for _, c := range l {
 				kept += len(c.Raw)
 				if c.Kind != colorfight2.CmdInvalid || c.Err != colorfight2.ErrUnknownCommand {
-					t.Fatalf("round %d player %d: %+v", rd.Turn, p+1, c)
+					t.Fatalf("round %d player %d: %+v", turn, p+1, c)
 				}
 			}
-			if kept > replay.MaxRawBytesPerRound || rd.Turn > 0 && (len(l) != n || kept == 0) {
-				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", rd.Turn, p+1, len(l), kept)
+			if kept > replay.MaxRawBytesPerRound || turn > 0 && (len(l) != n || kept == 0) {
+				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", turn, p+1, len(l), kept)
 			}
 		}
 	}
-	if res, err := replay.Verify(bytes.NewReader(rwd), nil); err != nil || !res.Complete {
+	if res, err := replay.VerifySim(bytes.NewReader(rwd), nil); err != nil || !res.Complete {
 		t.Fatal(err, res)
 	}
 }

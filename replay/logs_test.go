@@ -91,7 +91,7 @@ func TestRoundLogsRecorded(t *testing.T) {
 		t.Fatalf("version %d without logs, want 1", v)
 	}
 	for _, data := range [][]byte{withLogs, plain} {
-		v, err := replay.Verify(bytes.NewReader(data), nil)
+		v, err := replay.VerifySim(bytes.NewReader(data), nil)
 		if err != nil || v.Err != nil || !v.Complete || v.Rounds != turns {
 			t.Fatalf("verify: %v %+v", err, v)
 		}
@@ -108,8 +108,8 @@ func TestRoundLogsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		rd, err := r.Next()
-		rdp, errp := rp.Next()
+		rd, err := r.NextText()
+		rdp, errp := rp.NextText()
 		if errors.Is(err, io.EOF) && errors.Is(errp, io.EOF) {
 			break
 		}
@@ -209,8 +209,8 @@ func TestRoundLogsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		r.Next() // round 0
-		rd, err := r.Next()
+		r.NextText() // round 0
+		rd, err := r.NextText()
 		if c.want == nil {
 			if err != nil || len(rd.Logs[0]) != replay.MaxRoundLogBytes || string(rd.Logs[1]) != string(ok) {
 				t.Fatalf("%s: %v", c.name, err)

@@ -316,12 +316,8 @@ type Reader struct {
 	footerRead bool
 	br         *byteReader
 	turn       int // turn of the next round
-	round      Round
-	// rec decodes the rounds Next reads (a ColorfightII file of its own
-	// codec); nil for any other file.
-	rec    *colorfight2.RecordCodec
-	footer *Footer
-	err    error
+	footer     *Footer
+	err        error
 	// rawBuf is the scratch a text is read into (readText).
 	rawBuf []byte
 	// text is set for a file of the generic codec: its rounds are read
@@ -334,10 +330,6 @@ type Reader struct {
 	codec engine.Codec
 	rs    engine.Ruleset
 	dec   engine.RecordDecoder
-	// byText is set once NextText has read a round: the rounds are then
-	// NextText's (a ColorfightII file of its own codec is read by Next
-	// or NextText, each with its own decoding, not both).
-	byText bool
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
 }
@@ -359,9 +351,6 @@ func NewReader(r io.Reader) (*Reader, error) {
 			return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
 		}
 	}
-	if !h.Generic() {
-		rd.rec = h.recordCodec()
-	}
 	if err := rd.startBody(br.br); err != nil {
 		return nil, err
 	}
@@ -377,28 +366,24 @@ func (r *Reader) startBody(src io.Reader) error {
 	r.zr = zr
 	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
 	r.turn, r.footer, r.err, r.footerRead, r.dec = 0, nil, nil, false, nil
-	if r.rec != nil {
-		c := r.hdr.Config
-		r.rec.Reset(c.Width, c.Height, r.hdr.homes())
-	}
 	return nil
 }
 
 // Header returns the file's header, with the initial map.
 func (r *Reader) Header() *Header { return r.hdr }
 
-// Footer returns the footer once Next has returned io.EOF; nil before, and
-// nil for a recording without one.
+// Footer returns the footer once NextText (or a Sim) has returned
+// io.EOF; nil before, and nil for a recording without one.
 func (r *Reader) Footer() *Footer { return r.footer }
 
-// Turn returns the turn of the round Next will return.
+// Turn returns the turn of the round NextText will return next.
 func (r *Reader) Turn() int { return r.turn }
 
-// errClosed is what Next returns after Close.
+// errClosed is what NextText returns after Close.
 var errClosed = errors.New("replay: reader closed")
 
 // Close releases the decompressor (for another Reader to reuse). It does
-// not close the source. Next then returns an error.
+// not close the source. NextText then returns an error.
 func (r *Reader) Close() error {
 	if r.zr != nil {
 		releaseBodyDecoder(r.zr)
@@ -451,54 +436,6 @@ func (r *Reader) fail(err error) error {
 	}
 	r.err = &FormatError{Round: r.turn, Offset: r.br.off, Err: err}
 	return r.err
-}
-
-// Next returns the next round. The returned Round and its slices are
-// reused by the following call. At the footer it returns io.EOF (Footer is
-// then set). A recording that stops without a footer gives a
-// *FormatError wrapping ErrTruncated that names the number of whole
-// rounds read; damage gives ErrCorrupt or ErrLimit. Next always returns
-// either a non-nil Round or a non-nil error, not both.
-func (r *Reader) Next() (*Round, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.rec == nil {
-		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not ColorfightII's: %w", r.hdr.Ruleset, ErrRuleset)}
-	}
-	if r.byText {
-		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with NextText: %w", ErrRuleset)}
-	}
-	rd := &r.round
-	first, err := r.roundLogs(&rd.Logs)
-	if err != nil {
-		return nil, err
-	}
-	if first[0]&0x80 != 0 {
-		tag, _ := r.br.ReadByte()
-		if tag == tagFooter {
-			return nil, r.readFooter()
-		}
-		return nil, r.fail(fmt.Errorf("tag 0x%02x: %w", tag, ErrUnknownRecord))
-	}
-	if r.turn >= r.hdr.Config.MaxTurn {
-		return nil, r.fail(fmt.Errorf("more rounds than max_turn %d: %w", r.hdr.Config.MaxTurn, ErrCorrupt))
-	}
-	rd.Turn, rd.HasHash, rd.Hash = r.turn, false, 0
-	rd.Commands, err = r.rec.ReadRound(r.br, rd.Commands)
-	if err != nil {
-		return nil, r.fail(err)
-	}
-	r.turn++
-	// A checkpoint may follow.
-	if r.turn%r.hdr.CheckpointEvery == 0 {
-		h, err := r.readCheckpoint()
-		if err != nil {
-			return nil, err
-		}
-		rd.Hash, rd.HasHash = h, true
-	}
-	return rd, nil
 }
 
 // readLogs reads a log record after its tag into *logs (Round.Logs or
@@ -631,7 +568,7 @@ func (r *Reader) readFooter() error {
 	return io.EOF
 }
 
-// Seek positions the reader so that Next returns the round played at
+// Seek positions the reader so that NextText returns the round played at
 // turn. Seeking forward reads and discards rounds; seeking backward, or
 // seeking at all after a read error, needs the source to be an
 // io.ReadSeeker (NewReader was given the file from its start) and restarts
@@ -658,13 +595,7 @@ func (r *Reader) Seek(turn int) error {
 		}
 	}
 	for r.turn < turn {
-		var err error
-		if r.rec == nil || r.byText {
-			_, err = r.NextText()
-		} else {
-			_, err = r.Next()
-		}
-		if err != nil {
+		if _, err := r.NextText(); err != nil {
 			return err
 		}
 	}

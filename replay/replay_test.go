@@ -58,7 +58,7 @@ func TestVectors(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			rwd := record(t, v)
 
-			res, err := replay.Verify(bytes.NewReader(rwd), nil)
+			res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || res.Err != nil || !res.Complete {
 				t.Fatalf("verify: %v %+v", err, res)
 			}
@@ -177,7 +177,7 @@ func TestTruncated(t *testing.T) {
 	full := small(t, -1)
 	prevRounds := 0
 	for cut := 0; cut < len(full); cut += 7 {
-		res, err := replay.Verify(bytes.NewReader(full[:cut]), nil)
+		res, err := replay.VerifySim(bytes.NewReader(full[:cut]), nil)
 		if err != nil {
 			var fe *replay.FormatError
 			if !errors.As(err, &fe) || fe.Round != -1 {
@@ -207,7 +207,7 @@ func TestTruncated(t *testing.T) {
 // TestUnfinishedRecording: a recording stopped after round 77 (no footer,
 // no Close) verifies exactly 77 rounds.
 func TestUnfinishedRecording(t *testing.T) {
-	res, err := replay.Verify(bytes.NewReader(small(t, 77)), nil)
+	res, err := replay.VerifySim(bytes.NewReader(small(t, 77)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestCorrupted(t *testing.T) {
 		}
 		b := bytes.Clone(full)
 		b[i] ^= 0x5a
-		res, err := replay.Verify(bytes.NewReader(b), nil)
+		res, err := replay.VerifySim(bytes.NewReader(b), nil)
 		if err != nil {
 			continue // header damage, reported
 		}
@@ -271,7 +271,7 @@ func TestDivergenceDetected(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	res, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,14 +299,14 @@ func TestHostileHeader(t *testing.T) {
 		}
 		b.WriteString(tc.json)
 		b.WriteByte(0)
-		_, err := replay.Open(bytes.NewReader(b.Bytes()))
+		_, err := replay.OpenSim(bytes.NewReader(b.Bytes()))
 		var fe *replay.FormatError
 		if err == nil || !errors.As(err, &fe) {
 			t.Errorf("%s: got %v, want a FormatError", tc.name, err)
 		}
 	}
 	// Not a replay at all; a newer version.
-	if _, err := replay.Open(strings.NewReader("hello world")); !errors.Is(err, replay.ErrNotReplay) {
+	if _, err := replay.OpenSim(strings.NewReader("hello world")); !errors.Is(err, replay.ErrNotReplay) {
 		t.Errorf("garbage: %v", err)
 	}
 	if _, err := replay.ReadHeader(strings.NewReader(replay.Magic + "\x09\x00")); !errors.Is(err, replay.ErrNewerVersion) {
@@ -317,25 +317,7 @@ func TestHostileHeader(t *testing.T) {
 func TestSeek(t *testing.T) {
 	vs := loadVectors(t)
 	rwd := record(t, vs[0])
-	g, err := replay.Open(bytes.NewReader(rwd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	frameAt := func(turn int) uint64 {
-		if err := g.Seek(turn); err != nil {
-			t.Fatalf("seek %d: %v", turn, err)
-		}
-		if g.State().Turn() != turn {
-			t.Fatalf("seek %d: at turn %d", turn, g.State().Turn())
-		}
-		return g.State().Hash()
-	}
-	h250 := frameAt(250)
-	h10 := frameAt(10)
-	if frameAt(250) != h250 || frameAt(10) != h10 || h10 == h250 {
-		t.Fatal("seeking back and forth changes the state")
-	}
-	// Reader.Seek on a file can go back too.
+	// Reader.Seek on a file goes forward and back.
 	f := filepath.Join(t.TempDir(), "g.rwd")
 	os.WriteFile(f, rwd, 0o644)
 	fh, _ := os.Open(f)
@@ -347,14 +329,14 @@ func TestSeek(t *testing.T) {
 	if err := r.Seek(120); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := r.Next()
+	rd, err := r.NextText()
 	if err != nil || rd.Turn != 120 {
 		t.Fatalf("after Seek(120): %v %v", rd, err)
 	}
 	if err := r.Seek(3); err != nil {
 		t.Fatal(err)
 	}
-	if rd, err := r.Next(); err != nil || rd.Turn != 3 {
+	if rd, err := r.NextText(); err != nil || rd.Turn != 3 {
 		t.Fatalf("after Seek(3): %v %v", rd, err)
 	}
 }
@@ -378,7 +360,7 @@ func TestSeekGrowingFile(t *testing.T) {
 	}
 	defer r.Close()
 	for {
-		if _, err = r.Next(); err != nil {
+		if _, err = r.NextText(); err != nil {
 			break
 		}
 	}
@@ -397,7 +379,7 @@ func TestSeekGrowingFile(t *testing.T) {
 	}
 	n := 0
 	for {
-		_, err := r.Next()
+		_, err := r.NextText()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -420,7 +402,7 @@ func FuzzReader(f *testing.F) {
 	logged, _ := loggedGame(f, 12, true) // log records (format version 2)
 	f.Add(logged)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := replay.Verify(bytes.NewReader(data), nil)
+		res, err := replay.VerifySim(bytes.NewReader(data), nil)
 		if err != nil {
 			var fe *replay.FormatError
 			if !errors.As(err, &fe) {
@@ -437,21 +419,11 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// BenchmarkOpenResimulate opens a 500-round 8-player .rwd (vector c03)
-// from memory and re-simulates it, checking every checkpoint and the
-// footer: one op is one whole game.
-func BenchmarkOpenResimulate(b *testing.B) {
-	benchVerify(b, func(r io.Reader) (*replay.VerifyResult, error) { return replay.Verify(r, nil) })
-}
-
-// BenchmarkVerifySim is BenchmarkOpenResimulate through the generic
-// reader, the path `rewind verify` takes for every game.
+// BenchmarkVerifySim opens a 500-round 8-player .rwd (vector c03) from
+// memory and re-simulates it (replay.VerifySim, the path `rewind verify`
+// takes for every game), checking every checkpoint and the footer: one
+// op is one whole game.
 func BenchmarkVerifySim(b *testing.B) {
-	benchVerify(b, func(r io.Reader) (*replay.VerifyResult, error) { return replay.VerifySim(r, nil) })
-}
-
-// benchVerify times verify on the recording of vector c03 (500 rounds).
-func benchVerify(b *testing.B, verify func(io.Reader) (*replay.VerifyResult, error)) {
 	var v conform.Vector
 	for _, x := range loadVectors(b) {
 		if x.Name == "c03" {
@@ -462,7 +434,7 @@ func benchVerify(b *testing.B, verify func(io.Reader) (*replay.VerifyResult, err
 	b.SetBytes(int64(len(rwd)))
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := verify(bytes.NewReader(rwd))
+		res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 		if err != nil || !res.Complete || res.Rounds != 500 {
 			b.Fatal(err, res)
 		}
@@ -486,14 +458,14 @@ func TestResimulationBound(t *testing.T) {
 	if len(big) > 1000 {
 		t.Fatalf("the hostile file is %d bytes", len(big))
 	}
-	_, err := replay.Open(bytes.NewReader(big))
+	_, err := replay.OpenSim(bytes.NewReader(big))
 	if !errors.Is(err, replay.ErrLimit) || !strings.Contains(err.Error(), "cell-rounds") {
 		t.Fatalf("open: %v", err)
 	}
-	if _, err := replay.Verify(bytes.NewReader(big), nil); !errors.Is(err, replay.ErrLimit) {
+	if _, err := replay.VerifySim(bytes.NewReader(big), nil); !errors.Is(err, replay.ErrLimit) {
 		t.Fatalf("verify: %v", err)
 	}
-	g, err := replay.Open(bytes.NewReader(mk(200)))
+	g, err := replay.OpenSim(bytes.NewReader(mk(200)))
 	if err != nil {
 		t.Fatalf("200 rounds of 1000x1000: %v", err)
 	}
@@ -529,7 +501,7 @@ func TestSmallExplicitMap(t *testing.T) {
 		if err := w.Close(s); err != nil {
 			t.Fatal(err)
 		}
-		res, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+		res, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 		if err != nil || res.Err != nil || !res.Complete {
 			t.Fatalf("%dx%d: %v %+v", side, side, err, res)
 		}

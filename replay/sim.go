@@ -16,8 +16,10 @@ import (
 // each round's faults to the game and plays the commands; in the
 // ruleset's own compact codec (Header.Compact; ColorfightII's too) the
 // game plays each record (engine.Compact). It checks every checkpoint
-// hash, the active player of a Sequential game, and the footer. Like Game, it streams: it holds the
-// game and the Reader's one round, never the rounds already played.
+// hash, the active player of a Sequential game, and the footer. It
+// streams: it holds the game and the Reader's one round, never the
+// rounds already played, so its memory does not grow with the number of
+// rounds (docs/limits.md).
 type Sim struct {
 	r     *Reader
 	rs    engine.Ruleset
@@ -136,6 +138,15 @@ func (s *Sim) Errors() []engine.CommandError { return s.errs }
 // Close releases the reader; it does not close the source.
 func (s *Sim) Close() error { return s.r.Close() }
 
+// SkipText makes Next play the records of a file in its ruleset's
+// compact codec without turning them into text, for a reader that wants
+// the game's states (and the game's own account of its rounds, such as
+// colorfight2.Game.Applied) but not the commands as text: Round's
+// Commands, Faults and FaultText are then empty, and Frame says the
+// commands are not known; its turn, checkpoint and logs are still read.
+// A file of the text codec is read as before. Call it before Next.
+func (s *Sim) SkipText() { s.noText = true }
+
 // Next reads and plays the next round. It returns io.EOF after the last
 // one, once the footer's turn and hash have been checked; a checkpoint or
 // footer hash that differs from the game's, or a round whose active
@@ -193,9 +204,25 @@ func (s *Sim) Next() error {
 	return nil
 }
 
-// VerifySim re-simulates a whole generic recording from r and checks
-// every checkpoint and the footer, as Verify does for ColorfightII (a
-// ColorfightII file of its own codec gives the same result either way).
+// VerifyResult is the outcome of VerifySim.
+type VerifyResult struct {
+	// Rounds is how many rounds re-simulated consistently with every
+	// checkpoint read.
+	Rounds int
+	// Complete is true when the footer was reached and matched.
+	Complete bool
+	// Err is the first problem: nil for a complete, consistent file; a
+	// *FormatError wrapping ErrTruncated for a recording that stops early
+	// (all of its whole rounds verified), ErrDiverged for a hash mismatch,
+	// ErrCorrupt or ErrLimit for damage.
+	Err error
+}
+
+// VerifySim re-simulates a whole recording of any ruleset from r
+// (OpenSim) and checks every checkpoint and the footer. visit, if not
+// nil, is called after each round with the Sim (its Game is the game
+// after the round, its Round the round); a visit error stops
+// verification and is returned as Err.
 func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 	s, err := OpenSim(r)
 	if err != nil {
@@ -211,6 +238,30 @@ func VerifySim(r io.Reader, visit func(s *Sim) error) (*VerifyResult, error) {
 	return verifyRounds(s.Next, s.g.Turn, v), nil
 }
 
+// verifyRounds plays every round with next until io.EOF (the footer
+// matched) or the first error, calling visit after each round.
+func verifyRounds(next func() error, turn func() int, visit func() error) *VerifyResult {
+	res := &VerifyResult{}
+	for {
+		err := next()
+		if errors.Is(err, io.EOF) {
+			res.Complete = true
+			return res
+		}
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		res.Rounds = turn()
+		if visit != nil {
+			if err := visit(); err != nil {
+				res.Err = err
+				return res
+			}
+		}
+	}
+}
+
 // Frame fills f with the game as it is now and the round that led to it
 // (none before the first: Active -1, CommandsKnown false), reusing f's
 // storage; the logs are copied, the rest is valid until f is filled
@@ -219,7 +270,7 @@ func (s *Sim) Frame(f *Frame) {
 	n := s.g.Players()
 	f.Reset(n)
 	if r := s.round; r != nil {
-		f.Active, f.CommandsKnown = r.Active, true
+		f.Active, f.CommandsKnown = r.Active, s.compact == nil || !s.noText
 		for p := 0; p < n && p < len(r.Commands); p++ {
 			f.Commands[p] = append(f.Commands[p], r.Commands[p]...)
 			f.Faults[p], f.FaultText[p] = r.Faults[p], r.FaultText[p]

@@ -100,16 +100,14 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 
 // Compact reports whether the file's rounds are in its ruleset's own
 // compact codec (codec ""), which its engine.Codec decodes and its games
-// play (engine.Compact): ColorfightII's too, whose files are also read by
-// Open and Next.
+// play (engine.Compact): ColorfightII's too.
 func (h *Header) Compact() bool { return h.Codec == "" }
 
-// Generic reports whether the file is read only through the seam
-// (OpenSim, NextText): any but a ColorfightII file of its own codec,
-// which Open and Next read too, and which the shell's ColorfightII paths
-// (rewind info's and verify's, package source's) still take. Such a
-// header names its game by Ruleset, GameSeed and Setup, not by Config's
-// map, Seed, Map and the players' homes.
+// Generic reports whether the file's header describes its game through
+// the seam: any but a ColorfightII file of its own codec. Such a header
+// names its game by Ruleset, GameSeed and Setup, not by Config's map,
+// Seed, Map and the players' homes. Every file, generic or not, is read
+// by OpenSim and NextText.
 func (h *Header) Generic() bool { return h.Codec != "" || h.Ruleset != RulesetColorfight2 }
 
 // compactCodec returns the registered ruleset id and its engine.Codec.
@@ -406,14 +404,10 @@ func (r *Reader) NextText() (*TextRound, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.rec != nil && !r.byText && r.turn > 0 {
-		return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with Next: %w", ErrRuleset)}
-	}
 	switch {
 	case r.text:
 		return r.nextRound(r.readTextRecord)
 	case r.codec != nil:
-		r.byText = true
 		if r.dec == nil {
 			g, err := r.hdr.NewGame(r.rs)
 			if err != nil {
@@ -440,10 +434,6 @@ func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.Com
 	if r.codec == nil {
 		return nil, nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not in a compact codec: %w", r.hdr.Ruleset, ErrRuleset)}
 	}
-	if r.rec != nil && !r.byText && r.turn > 0 {
-		return nil, nil, &FormatError{Round: r.turn, Err: fmt.Errorf("rounds read with Next: %w", ErrRuleset)}
-	}
-	r.byText = true
 	var errs []engine.CommandError
 	rd, err := r.nextRound(func(rd *TextRound) error {
 		var err error

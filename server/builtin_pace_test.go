@@ -75,7 +75,7 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := replay.Open(bytes.NewReader(data))
+	game, err := replay.OpenSim(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +89,10 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := game.Round(game.State().Turn() - 1)
-		for i, l := range r.Commands {
+		for i, l := range game.Game().(*colorfight2.Game).Applied() {
 			for _, c := range l {
 				if c.Err == colorfight2.ErrBotFault {
-					faults[i+1] = append(faults[i+1], r.Turn)
+					faults[i+1] = append(faults[i+1], game.Round().Turn)
 				}
 			}
 		}

@@ -139,7 +139,7 @@ func TestCloseMidGame(t *testing.T) {
 	}
 	// what Recording gives while the game is played is a valid replay
 	// up to a truncation
-	if res, err := replay.Verify(bytes.NewReader(data), nil); err != nil || res.Rounds != 10 || res.Complete {
+	if res, err := replay.VerifySim(bytes.NewReader(data), nil); err != nil || res.Rounds != 10 || res.Complete {
 		t.Fatalf("live data: %v %+v", err, res)
 	}
 	ts.s.Close()
@@ -152,7 +152,7 @@ func TestCloseMidGame(t *testing.T) {
 	if err != nil || !bytes.Equal(file, data) {
 		t.Fatalf("file %v differs from Recording", err)
 	}
-	res, err := replay.Verify(bytes.NewReader(data), nil)
+	res, err := replay.VerifySim(bytes.NewReader(data), nil)
 	if err != nil || res.Err != nil || !res.Complete || res.Rounds < 10 {
 		t.Fatalf("verify: %v %+v", err, res)
 	}

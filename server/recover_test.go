@@ -72,7 +72,7 @@ func TestKilledGameRecoveredAndListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := replay.Verify(f, nil)
+	res, err := replay.VerifySim(f, nil)
 	if err != nil || res.Err != nil || !res.Complete || res.Rounds != g.Turn {
 		t.Errorf("verify %s: %+v %v", g.Path, res, err)
 	}

@@ -105,7 +105,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := replay.Open(bytes.NewReader(data))
+	game, err := replay.OpenSim(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +118,12 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if game.State().Turn() == 2 {
-			r := game.Round(1)
-			if len(r.Commands[0]) != len(cmds) {
-				t.Fatalf("recorded %d commands, want %d", len(r.Commands[0]), len(cmds))
+		if game.Game().Turn() == 2 {
+			applied := game.Game().(*colorfight2.Game).Applied()
+			if len(applied[0]) != len(cmds) {
+				t.Fatalf("recorded %d commands, want %d", len(applied[0]), len(cmds))
 			}
-			if c := r.Commands[0][0]; c.Kind != colorfight2.CmdAttack || c.X != 99 {
+			if c := applied[0][0]; c.Kind != colorfight2.CmdAttack || c.X != 99 {
 				t.Errorf("first recorded command %+v", c)
 			}
 		}

@@ -130,9 +130,9 @@ func TestPlayFailsWhenBotNeverAnswers(t *testing.T) {
 	}
 	defer f.Close()
 	faults := 0
-	res, err := replay.Verify(f, func(g *replay.Game) error {
-		rd := g.Round(g.State().Turn() - 1)
-		if len(rd.Commands) == 2 && len(rd.Commands[1]) > 0 && rd.Commands[1][0].Err == colorfight2.ErrBotFault {
+	res, err := replay.VerifySim(f, func(s *replay.Sim) error {
+		applied := s.Game().(*colorfight2.Game).Applied()
+		if len(applied) == 2 && len(applied[1]) > 0 && applied[1][0].Err == colorfight2.ErrBotFault {
 			faults++
 		}
 		return nil

@@ -82,7 +82,7 @@ func testForkOfficial(t *testing.T, parentPath string) {
 		t.Error("the fork ends exactly as the parent: the bots did not play")
 	}
 	f, _ := os.Open(out)
-	v, err := replay.Verify(f, nil)
+	v, err := replay.VerifySim(f, nil)
 	f.Close()
 	if err != nil || v.Err != nil || !v.Complete {
 		t.Fatalf("verify: %v %+v", err, v)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // This file is a ColorfightII client written from ../shared/docs/PROTOCOL.md
@@ -538,17 +538,20 @@ func readServerRecording(t *testing.T, dir string) *serverRecording {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g, err := replay.Open(f)
+	g, err := cfrimport.OpenRecording(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
 	r := &serverRecording{path: rwds[0], uids: map[string]int{}, sent: map[int]int{}, faults: map[int]int{}}
-	for _, p := range g.Header().Players {
+	for _, p := range g.Sim().Header().Players {
 		r.uids[p.Name] = p.UID
 	}
+	if err := g.Next(&r.last); err != nil {
+		t.Fatalf("frame 0: %v", err)
+	}
 	for {
-		err := g.Next()
+		err := g.Next(&r.last)
 		if err == io.EOF {
 			break
 		}
@@ -556,11 +559,7 @@ func readServerRecording(t *testing.T, dir string) *serverRecording {
 			t.Fatalf("round %d: %v", r.rounds+1, err)
 		}
 		r.rounds++
-		rd := g.Round(g.State().Turn() - 1)
-		if rd == nil {
-			continue
-		}
-		for i, l := range rd.Commands {
+		for i, l := range g.Game().Applied() {
 			if len(l) > 0 {
 				r.sent[i+1]++
 			}
@@ -571,6 +570,5 @@ func readServerRecording(t *testing.T, dir string) *serverRecording {
 			}
 		}
 	}
-	g.Frame(&r.last)
 	return r
 }

@@ -37,7 +37,7 @@ func TestTerminationSignalsInterrupt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vr, err := replay.Verify(f, nil)
+		vr, err := replay.VerifySim(f, nil)
 		f.Close()
 		if err != nil || vr.Err != nil {
 			t.Errorf("%v: interrupted replay does not verify: %v %v", sig, err, vr.Err)

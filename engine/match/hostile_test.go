@@ -54,26 +54,29 @@ func quoteArg(s string) string {
 // of each round by turn.
 func roundCmds(t *testing.T, rec []byte) [][][]colorfight2.Command {
 	t.Helper()
-	r, err := replay.NewReader(bytes.NewReader(rec))
+	s, err := replay.OpenSim(bytes.NewReader(rec))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	np := len(r.Header().Players)
+	defer s.Close()
+	np := len(s.Header().Players)
 	out := make([][][]colorfight2.Command, np)
 	for {
-		rd, err := r.Next()
+		err := s.Next()
 		if err == io.EOF {
 			return out
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
+		turn, applied := s.Round().Turn, s.Game().(*colorfight2.Game).Applied()
 		for p := 0; p < np; p++ {
-			for len(out[p]) <= rd.Turn {
+			for len(out[p]) <= turn {
 				out[p] = append(out[p], nil)
 			}
-			out[p][rd.Turn] = append([]colorfight2.Command(nil), rd.Commands[p]...)
+			if p < len(applied) {
+				out[p][turn] = append([]colorfight2.Command(nil), applied[p]...)
+			}
 		}
 	}
 }
@@ -235,7 +238,7 @@ func TestHostileBots(t *testing.T) {
 	}
 
 	// The faults re-simulate from the replay.
-	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil || v.Err != nil || !v.Complete {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
@@ -275,7 +278,7 @@ func TestPythonExampleBotFullMatch(t *testing.T) {
 	if res.Turn != 500 || p.Faults != 0 || value(t, res, 2, "cells") < 10 {
 		t.Fatalf("python bot: turn %d, %+v", res.Turn, p)
 	}
-	if v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil); err != nil || !v.Complete {
+	if v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil); err != nil || !v.Complete {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
 }

@@ -75,14 +75,17 @@ func TestRecordedMatchesVerify(t *testing.T) {
 	for _, names := range lineups {
 		for seed := uint64(1); seed <= 3; seed++ {
 			rwd, res := play(t, seed, 500, names...)
-			v, err := replay.Verify(bytes.NewReader(rwd), nil)
+			v, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || v.Err != nil || !v.Complete || v.Rounds != 500 {
 				t.Fatalf("%d players, seed %d: verify %v %+v", len(names), seed, err, v)
 			}
-			g, _ := replay.Open(bytes.NewReader(rwd))
+			g, err := replay.OpenSim(bytes.NewReader(rwd))
+			if err != nil {
+				t.Fatal(err)
+			}
 			for g.Next() == nil {
 			}
-			if g.State().Hash() != res.Hash || g.Footer().Ranking[0] != res.Ranking[0]+1 {
+			if g.Game().Hash() != res.Hash || g.Footer().Ranking[0] != res.Ranking[0]+1 {
 				t.Fatalf("re-simulation ends at a different state than the match")
 			}
 			h := g.Header()
@@ -122,9 +125,9 @@ func TestFaultsRecorded(t *testing.T) {
 		t.Fatalf("faults %d errors %d", p.Faults, p.Errors)
 	}
 	errs := 0
-	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), func(g *replay.Game) error {
-		for _, e := range g.State().Errors() {
-			if e.UID == 2 {
+	v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), func(s *replay.Sim) error {
+		for _, e := range s.Errors() {
+			if e.Player == 1 {
 				errs++
 			}
 		}
@@ -150,7 +153,7 @@ func TestInterrupted(t *testing.T) {
 	if !res.Interrupted || res.Turn != 100 {
 		t.Fatalf("result %+v", res)
 	}
-	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil || v.Err != nil || !v.Complete || v.Rounds != 100 {
 		t.Fatalf("verify %v %+v", err, v)
 	}

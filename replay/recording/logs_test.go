@@ -58,7 +58,7 @@ func TestExternalBotLogsRecorded(t *testing.T) {
 	if res.Players[0].Faults != 0 {
 		t.Fatalf("the bot failed %d rounds", res.Players[0].Faults)
 	}
-	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil || v.Err != nil || !v.Complete || v.Rounds != 12 {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
@@ -67,7 +67,7 @@ func TestExternalBotLogsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		rd, err := r.Next()
+		rd, err := r.NextText()
 		if errors.Is(err, io.EOF) {
 			break
 		}

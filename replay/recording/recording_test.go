@@ -54,17 +54,17 @@ func TestRecorderWritesVerifiableReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := replay.Verify(bytes.NewReader(buf.Bytes()), nil)
+	v, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Turn {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
-	g, err := replay.Open(bytes.NewReader(buf.Bytes()))
+	g, err := replay.OpenSim(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for g.Next() == nil {
 	}
-	if g.State().Hash() != res.Hash {
+	if g.Game().Hash() != res.Hash {
 		t.Fatal("re-simulation ends at another state than the match")
 	}
 	h := g.Header()
@@ -135,6 +135,48 @@ func TestDirResume(t *testing.T) {
 	if _, ok := arch.FinishedSeam(0, replay.RulesetColorfight2, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
 		t.Error("a game with other entrants was taken as finished")
 	}
+	// A match stopped before its end (its recording verifies to a footer
+	// at the turn it stopped) is not taken for the game.
+	specs, seed := tr.Seating(1), match.GameSeed(tr.Seed, 1)
+	var stopped []match.GameSeat
+	for k, spec := range specs {
+		b, err := tr.NewGameBot(spec, 1, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		stopped = append(stopped, match.GameSeat{Bot: b, Identity: spec})
+	}
+	rec, err := arch.CreateSeam(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := match.RunGame(ctx, match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: 200, Seats: stopped, Recorder: rec})
+	if err != nil || !res.Interrupted {
+		t.Fatalf("stopped match: %v, %+v", err, res)
+	}
+	if _, err := rec.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := replay.VerifySim(mustOpen(t, arch.GamePath(1)), nil); err != nil || !v.Complete {
+		t.Fatalf("the stopped match's recording: %v %+v", err, v)
+	}
+	if _, ok := arch.FinishedSeam(1, replay.RulesetColorfight2, seed, 200, specs); ok {
+		t.Error("a match stopped before its end was taken as finished")
+	}
+}
+
+// mustOpen opens path for reading until the test ends.
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // TestDirAbortLeavesNothing: an interrupted game leaves no file behind.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -123,8 +122,9 @@ var (
 )
 
 // FinishedSeam reads game i of a game played through the seam back when
-// its replay is there, is of that ruleset, verifies to its footer, and
-// was played with this seed, turn limit and these entrants in seat order;
+// its replay is there, is of that ruleset, verifies to its footer with
+// the game over (not a match stopped early), and was played with this
+// seed, turn limit and these entrants in seat order;
 // anything else reports ok false and the game is played again.
 func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
 	path := d.GamePath(i)
@@ -133,9 +133,6 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 		return match.GameResult{}, false
 	}
 	defer f.Close()
-	if replay.RulesetColorfight2 == ruleset {
-		return finishedOwn(f, i, path, seed, maxTurn, entrants)
-	}
 	s, err := replay.OpenSim(f)
 	if err != nil {
 		return match.GameResult{}, false
@@ -149,35 +146,10 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 		return match.GameResult{}, false
 	}
 	g := s.Game()
+	if !g.Over() {
+		return match.GameResult{}, false // a match stopped before its end
+	}
 	gr := match.SeamGameResult(i, s.Ruleset(), seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) })
-	gr.Skipped = true
-	return gr, true
-}
-
-// finishedOwn is FinishedSeam for a recording in ColorfightII's own
-// codec (replay.Open), which always ends at its turn limit.
-func finishedOwn(f io.Reader, i int, path string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
-	g, err := replay.Open(f)
-	if err != nil {
-		return match.GameResult{}, false
-	}
-	defer g.Close()
-	h := g.Header()
-	if !sameSeed(h, nil, seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
-		return match.GameResult{}, false
-	}
-	if !sameBots(h.Players, entrants) || !playsToEnd(g.Next) {
-		return match.GameResult{}, false
-	}
-	if ft := g.Footer(); ft == nil || ft.Turn != h.Config.MaxTurn {
-		return match.GameResult{}, false
-	}
-	sg := g.Seam()
-	rs, ok := rulesets.Lookup(replay.RulesetColorfight2)
-	if !ok {
-		return match.GameResult{}, false
-	}
-	gr := match.SeamGameResult(i, rs, seed, path, entrants, sg.Ranking(), func(p int) []int64 { return sg.Values(p, nil) })
 	gr.Skipped = true
 	return gr, true
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // Format names a replay format.
@@ -116,16 +117,16 @@ func New(r io.Reader, closer io.Closer) (Source, error) {
 		return nil, err
 	}
 	if format == RWD {
-		g, err := replay.Open(br)
+		rec, err := cfrimport.OpenRecording(br)
 		if err != nil {
 			return nil, err
 		}
-		h := g.Header()
+		h := rec.Sim().Header()
 		m := &Meta{Format: RWD, Config: h.Config, Info: h.CFRInfo, Header: h}
 		for _, p := range h.Players {
 			m.Players = append(m.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 		}
-		return &rwdSource{g: g, meta: m, closer: closer}, nil
+		return &rwdSource{rec: rec, meta: m, closer: closer}, nil
 	}
 	d, err := cfr.NewDecoder(br)
 	if err != nil {
@@ -136,40 +137,44 @@ func New(r io.Reader, closer io.Closer) (Source, error) {
 	return &cfrSource{d: d, meta: m, closer: closer}, nil
 }
 
+// rwdSource is a ColorfightII .rwd: its official frames
+// (cfrimport.Recording), and each round's commands as the game applied
+// them.
 type rwdSource struct {
-	g      *replay.Game
+	rec    *cfrimport.Recording
 	meta   *Meta
 	closer io.Closer
-	next   int // frame number Next returns next
-	round  *replay.Round
+	// round is the round that led to the frame Next gave last, valid
+	// while played.
+	round  replay.Round
+	played bool
 }
 
 func (s *rwdSource) Meta() *Meta { return s.meta }
 
 func (s *rwdSource) Next(f *colorfight2.Frame) error {
-	if s.next == 0 {
-		s.meta.Header.Map.Frame(f)
-		s.next++
-		return nil
-	}
-	if err := s.g.Next(); err != nil {
+	s.played = false
+	if err := s.rec.Next(f); err != nil {
 		return err
 	}
-	s.round = s.g.Round(s.g.State().Turn() - 1)
-	s.g.Frame(f)
-	s.next++
+	tr := s.rec.Sim().Round()
+	if tr == nil {
+		return nil // frame 0
+	}
+	s.round = replay.Round{Turn: tr.Turn, Commands: s.rec.Game().Applied(), Hash: tr.Hash, HasHash: tr.HasHash, Logs: tr.Logs}
+	s.played = true
 	return nil
 }
 
 func (s *rwdSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
-	if s.round == nil {
+	if !s.played {
 		return nil, nil, false
 	}
-	return s.round, s.g.State().Errors(), true
+	return &s.round, s.rec.Game().State.Errors(), true
 }
 
 func (s *rwdSource) Close() error {
-	s.g.Close()
+	s.rec.Close()
 	if s.closer != nil {
 		return s.closer.Close()
 	}

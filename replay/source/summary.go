@@ -120,21 +120,20 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	for _, p := range h.Players {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
-	next := func() error { _, err := rd.Next(); return err }
 	if h.Generic() {
 		// A game played through the seam (the text codec, or its
-		// ruleset's own compact one): its rounds are read as text
-		// rounds, its footer's numbers are its footer metric's.
+		// ruleset's own compact one): its footer's numbers are its
+		// footer metric's. ColorfightII's own codec keeps Ruleset and
+		// Unit "".
 		s.Ruleset = h.Ruleset
 		if rs, err := rulesets.Get(h.Ruleset); err == nil {
 			if ms := rs.Metrics(); len(ms) > 0 {
 				s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
 			}
 		}
-		next = func() error { _, err := rd.NextText(); return err }
 	}
 	for {
-		err := next()
+		_, err := rd.NextText()
 		if errors.Is(err, io.EOF) {
 			break
 		}

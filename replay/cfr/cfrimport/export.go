@@ -19,18 +19,23 @@ type Frames interface {
 	Next(f *colorfight2.Frame) error
 }
 
-// recording is a ColorfightII .rwd re-simulated through the generic
-// reader, giving its frames as the official server writes them.
-type recording struct {
-	sim   *replay.Sim
-	g     *colorfight2.Game
-	h     *replay.Header
-	first bool
+// Recording is a ColorfightII .rwd re-simulated through the generic
+// reader (replay.Sim), giving its frames as the official server writes
+// them: frame 0 the map before anyone registered, then the game after
+// each round with the players' ratings from the header. It is the one
+// reading of a recording's official frames, behind Export, VerifyAgainst
+// and the ColorfightII frame source of replay/source.
+type Recording struct {
+	sim     *replay.Sim
+	g       *colorfight2.Game
+	h       *replay.Header
+	started bool
 }
 
-// openRecording opens the .rwd read from r, which must be a ColorfightII
-// game.
-func openRecording(r io.Reader) (*recording, error) {
+// OpenRecording opens the .rwd read from r (replay.OpenSim) at frame 0;
+// Close releases it. Any other game's recording is refused with an error
+// wrapping replay.ErrRuleset.
+func OpenRecording(r io.Reader) (*Recording, error) {
 	sim, err := replay.OpenSim(r)
 	if err != nil {
 		return nil, err
@@ -38,29 +43,42 @@ func openRecording(r io.Reader) (*recording, error) {
 	g, ok := sim.Game().(*colorfight2.Game)
 	if !ok {
 		sim.Close()
-		return nil, fmt.Errorf("a %s replay: a .cfr holds ColorfightII games only", sim.Ruleset().ID())
+		return nil, fmt.Errorf("a %s recording, not a ColorfightII game: %w", sim.Ruleset().ID(), replay.ErrRuleset)
 	}
-	return &recording{sim: sim, g: g, h: sim.Header(), first: true}, nil
+	sim.SkipText() // the frames and Applied are the game's
+	return &Recording{sim: sim, g: g, h: sim.Header()}, nil
 }
 
-// Next fills f with the recording's next frame: frame 0 the map before
-// anyone registered, then the game after each round with the players'
-// ratings from the header, as the official server writes them.
-func (r *recording) Next(f *colorfight2.Frame) error {
-	if r.first {
-		r.first = false
-		r.g.State.MapFrame(f)
-		return nil
-	}
-	if err := r.sim.Next(); err != nil {
+// Sim returns the re-simulation, for its header and the round that led
+// to the frame Next gave last (Sim.Round, nil at frame 0: its turn,
+// checkpoint and logs; its commands are Game's, not text, as the Sim
+// skips the text). Only Next moves it on.
+func (r *Recording) Sim() *replay.Sim { return r.sim }
+
+// Game returns the game as it is at the frame Next gave last: its state,
+// and the commands of the round that led to it (Applied).
+func (r *Recording) Game() *colorfight2.Game { return r.g }
+
+// Next fills f with the recording's next frame, reusing f's storage:
+// frame 0 first, then one per round played (Sim.Next); io.EOF after the
+// last, once the footer is checked, and Sim.Next's error for a recording
+// cut short, damaged or diverging.
+func (r *Recording) Next(f *colorfight2.Frame) error {
+	if !r.started {
+		r.started = true
+	} else if err := r.sim.Next(); err != nil {
 		return err
 	}
 	r.frame(f)
 	return nil
 }
 
-// frame fills f with the game now, the header's ratings copied in.
-func (r *recording) frame(f *colorfight2.Frame) {
+// Close releases the re-simulation; it does not close the source.
+func (r *Recording) Close() error { return r.sim.Close() }
+
+// frame fills f with the game now (colorfight2.State.OfficialFrame: the
+// map before registration at turn 0), the header's ratings copied in.
+func (r *Recording) frame(f *colorfight2.Frame) {
 	r.g.State.OfficialFrame(f)
 	for k := range f.Users {
 		if i := int(f.Users[k].UID) - 1; i >= 0 && i < len(r.h.Players) {
@@ -87,11 +105,11 @@ func Export(r io.Reader, w io.Writer) (int, error) {
 	var src Frames
 	var hd cfr.Header
 	if magic, _ := br.Peek(len(replay.Magic)); string(magic) == replay.Magic {
-		rec, err := openRecording(br)
+		rec, err := OpenRecording(br)
 		if err != nil {
 			return 0, err
 		}
-		defer rec.sim.Close()
+		defer rec.Close()
 		src, hd.Info = rec, rec.h.CFRInfo
 		if hd.Info == nil {
 			id := "0"
@@ -145,14 +163,14 @@ func Export(r io.Reader, w io.Writer) (int, error) {
 func VerifyAgainst(r io.Reader, want Frames) (*replay.VerifyResult, int, error) {
 	var w, got colorfight2.Frame
 	frames := 0
-	var rec *recording
+	var rec *Recording
 	visit := func(s *replay.Sim) error {
 		if rec == nil {
 			g, ok := s.Game().(*colorfight2.Game)
 			if !ok {
 				return fmt.Errorf("a %s replay: --against compares ColorfightII games only", s.Ruleset().ID())
 			}
-			rec = &recording{sim: s, g: g, h: s.Header()}
+			rec = &Recording{sim: s, g: g, h: s.Header()}
 			if err := want.Next(&w); err != nil {
 				return fmt.Errorf("the other replay: frame 0: %w", err)
 			}

@@ -54,7 +54,7 @@ func TestImport(t *testing.T) {
 			if !res.Complete || res.Warning != nil || res.Rounds < 200 {
 				t.Fatalf("result %+v", res)
 			}
-			v, err := replay.Verify(bytes.NewReader(rwd), nil)
+			v, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Rounds {
 				t.Fatalf("verify: %v %+v", err, v)
 			}
