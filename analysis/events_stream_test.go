@@ -74,9 +74,16 @@ func accountEventDiff(tb testing.TB, data []byte, isCFR bool) string {
 	return ""
 }
 
-// standingAmounts are the old summary's totals of per-round figures, by
-// metric name.
-var standingAmounts = map[string]func(*Standing) int64{
+// standingFigures are the old summary's figures of a player (Standing),
+// by metric name: the gauges as of the last round, and the per-round
+// figures' totals (-1, unknown, for those that need commands when the
+// replay has none).
+var standingFigures = map[string]func(*Standing) int64{
+	"gold":           func(s *Standing) int64 { return s.Gold },
+	"cells":          func(s *Standing) int64 { return s.Cells },
+	"energy":         func(s *Standing) int64 { return s.Energy },
+	"tech_level":     func(s *Standing) int64 { return s.TechLevel },
+	"dead":           func(s *Standing) int64 { return b2i(s.Dead) },
 	"captured":       func(s *Standing) int64 { return s.Captured },
 	"lost":           func(s *Standing) int64 { return s.Lost },
 	"gold_spent":     func(s *Standing) int64 { return s.GoldSpent },
@@ -91,56 +98,82 @@ var standingAmounts = map[string]func(*Standing) int64{
 	"errors":         func(s *Standing) int64 { return s.Errors },
 }
 
-// amountDiff checks the generic analysis's Final of every amount
-// (engine.Amount) of the stream of data: it is the sum of the old
-// analysis's series of that figure, and the old summary's standing where
-// it has the figure, for every player. Without commands the standing
-// says -1 (unknown) for the figures that need them, where the stream
-// has -1 each round: those standings are left out.
+// amountDiff checks the generic analysis's Final of every metric of the
+// stream of data, for every player. An amount's (engine.Amount) is the
+// sum of the old analysis's series of that figure, or -1 when the
+// stream cannot know it (Generic.Unknown: the figures that need commands,
+// without them), where the old series says -1 every round and the old
+// summary -1; a gauge's is the old series' last value. Where the old
+// summary has the figure (standingFigures), the Final is the summary's,
+// unknowns included. The amounts are the 14 per-round figures and the
+// exchanges, captured_from_0..n and lost_to_1..n for n players.
 func amountDiff(tb testing.TB, data []byte, isCFR bool) string {
 	tb.Helper()
 	old, g := bothAnalyses(tb, data, isCFR)
-	amounts := 0
+	amounts, unknowns, compared := 0, 0, 0
 	for i, m := range g.Meta.Metrics {
-		if m.Kind != engine.Amount {
-			if _, ok := standingAmounts[m.Name]; ok {
-				return fmt.Sprintf("%s is a %v, not an amount", m.Name, m.Kind)
-			}
-			continue
-		}
-		amounts++
-		get, ok := SeriesColumn(m.Name, 0)
+		get, ok := SeriesColumn(m.Name, old.MaxUID)
 		if !ok {
 			return fmt.Sprintf("the old analysis has no figure %s", m.Name)
 		}
+		if m.Kind == engine.Amount {
+			amounts++
+		}
+		unknown := g.Unknown(i)
+		if unknown {
+			unknowns++
+		}
+		if want := m.FromCommands && !old.HasCommands; unknown != want {
+			return fmt.Sprintf("%s: unknown %v, want %v (from commands %v, the old analysis has commands %v)", m.Name, unknown, want, m.FromCommands, old.HasCommands)
+		}
 		for p := range g.Players {
-			var sum int64
 			op := old.Player(p + 1)
-			if op != nil {
-				for t := range op.Series {
-					sum += get(&op.Series[t])
-				}
+			if op == nil || len(op.Series) == 0 {
+				return fmt.Sprintf("player %d has no series in the old analysis", p)
 			}
 			final := g.Players[p].Metrics[i].Final
-			if final != sum {
-				return fmt.Sprintf("%s of player %d: final %d, the old series' total %d", m.Name, p, final, sum)
+			var want int64
+			switch {
+			case unknown:
+				want = -1
+				for t := range op.Series {
+					if v := get(&op.Series[t]); t+1 >= op.FirstTurn && v != -1 {
+						return fmt.Sprintf("%s of player %d is unknown, but the old series has %d at turn %d", m.Name, p, v, t+1)
+					}
+				}
+			case m.Kind == engine.Amount:
+				for t := range op.Series {
+					want += get(&op.Series[t])
+				}
+			default:
+				want = get(&op.Series[len(op.Series)-1])
 			}
-			st, ok := standingAmounts[m.Name]
-			if !ok || op == nil {
+			if final != want {
+				return fmt.Sprintf("%s of player %d: final %d, from the old series %d", m.Name, p, final, want)
+			}
+			st, ok := standingFigures[m.Name]
+			if !ok {
 				continue
 			}
 			k := slices.IndexFunc(old.Summary.Ranking, func(s Standing) bool { return s.UID == p+1 })
-			w := st(&old.Summary.Ranking[k])
-			if w == -1 && !old.HasCommands {
-				continue
-			}
-			if final != w {
+			if w := st(&old.Summary.Ranking[k]); final != w {
 				return fmt.Sprintf("%s of player %d: final %d, the old standing %d", m.Name, p, final, w)
 			}
+			compared++
 		}
 	}
-	if amounts != 14 {
-		return fmt.Sprintf("%d amounts, want 14", amounts)
+	if want := 14 + 2*len(g.Players) + 1; amounts != want {
+		return fmt.Sprintf("%d amounts, want %d", amounts, want)
+	}
+	if want := len(standingFigures) * len(g.Players); compared != want {
+		return fmt.Sprintf("%d finals compared with the old summary, want %d", compared, want)
+	}
+	want := 0
+	if !old.HasCommands {
+		want = 5 // capture_energy, wasted_energy, commands, errors, faults
+	}
+	if unknowns != want {
+		return fmt.Sprintf("%d unknown figures (commands known: %v), want %d", unknowns, old.HasCommands, want)
 	}
 	return ""
 }

@@ -113,19 +113,18 @@ func bothAnalyses(tb testing.TB, data []byte, isCFR bool) (*Analysis, *Generic) 
 }
 
 // figureDiff compares the generic stream of data with Analyze of the
-// same file, figure by figure: every column of the analysis's series
-// but the per-party ones is a metric of the stream, once, and every
-// metric of the stream is such a column; for every frame t >= 1 and
-// player p the stream's value is the series value of uid p+1 at turn t.
-// It returns the first difference, "" when none.
+// same file, figure by figure: every column of the analysis's series,
+// the per-party captured_from_K and lost_to_K included, is a metric of
+// the stream, once, and every metric of the stream is such a column; for
+// every frame t >= 1 and player p the stream's value is the series value
+// of uid p+1 at turn t (-1 where the analysis says unknown). It returns
+// the first difference, "" when none.
 func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
 	tb.Helper()
 	old, g := bothAnalyses(tb, data, isCFR)
 	var want []string
-	for _, c := range columns(0) {
-		if !strings.HasPrefix(c.name, "captured_from_") {
-			want = append(want, c.name)
-		}
+	for _, c := range columns(old.MaxUID) {
+		want = append(want, c.name)
 	}
 	var got []string
 	for _, m := range g.Meta.Metrics {
@@ -142,7 +141,10 @@ func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
 	}
 	for i := range g.Series {
 		sr := &g.Series[i]
-		get, _ := SeriesColumn(sr.Metric.Name, 0)
+		get, ok := SeriesColumn(sr.Metric.Name, old.MaxUID)
+		if !ok {
+			return fmt.Sprintf("the analysis has no column %s", sr.Metric.Name)
+		}
 		for p := range sr.Values {
 			op := old.Player(p + 1)
 			for t := 1; t <= g.Turns; t++ {
@@ -236,5 +238,46 @@ func eachAccountedGame(t *testing.T, check func(tb testing.TB, data []byte, isCF
 				t.Error(d)
 			}
 		})
+	}
+}
+
+// TestUnknownFiguresJSON: the generic JSON of a ColorfightII .cfr marks
+// the figures counted from commands (from_commands) and writes their
+// summary as -1, unknown, as the old summary does; a played game's
+// stream knows them, and its finals are sums (commands: at least 1).
+func TestUnknownFiguresJSON(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conformance/c01.cfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		data  []byte
+		isCFR bool
+	}{
+		{"c01.cfr", data, true},
+		{"played", recordAccounted(t, 1, 60, false, "greedy", "turtle"), false},
+	} {
+		st := accountedStream(t, tc.data, tc.isCFR)
+		g, err := AnalyzeStream(st, GenericOptions{})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := g.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if want := `{"name":"capture_energy","unit":"energy","kind":"amount","from_commands":true}`; !strings.Contains(out, want) {
+			t.Errorf("%s: no %s in the metrics", tc.name, want)
+		}
+		if !strings.Contains(out, `{"name":"captured","unit":"cells","kind":"amount"}`) {
+			t.Errorf("%s: captured is not an amount without from_commands", tc.name)
+		}
+		unknown := strings.Contains(out, `"commands":{"final":-1}`)
+		if unknown != tc.isCFR {
+			t.Errorf("%s: the commands' final is unknown (-1): %v, want %v", tc.name, unknown, tc.isCFR)
+		}
 	}
 }

@@ -62,9 +62,10 @@ type Series struct {
 
 // MaxGenericValues bounds the series a generic analysis holds: players ×
 // metrics × (turns + 1) values of 8 bytes, 2^23 (64 MiB). A real game is
-// far below it (ColorfightII: 8 players × 6 metrics × 2001 frames is
-// 96,048; Monad: 4 × 7 × 1001 is 28,028), and so is the longest game any
-// ruleset plays (Monad's 100,000 turns: 2.8 million).
+// far below it (ColorfightII: 8 players × 56 metrics, its 39 figures and
+// the 17 exchanges with each other party, × 2001 frames is 896,448;
+// Monad: 4 × 7 × 1001 is 28,028), and so is the longest game any ruleset
+// plays (Monad's 100,000 turns: 2.8 million).
 const MaxGenericValues = 1 << 23
 
 // MaxGenericEvents is how many events a generic analysis keeps by
@@ -121,10 +122,15 @@ type GenericEvent struct {
 type MetricSummary struct {
 	// Final is the value at the last frame (for a counter, the total);
 	// for an amount (engine.Amount), the game's total: the sum of its
-	// values over frames 0..Turns, saturating at the int64 range.
+	// values over frames 0..Turns, saturating at the int64 range. For a
+	// metric the stream does not know (Generic.Unknown: counted from
+	// commands a stream of states does not have) it is -1, "unknown", as
+	// the stream's values are and as ColorfightII's summary has always
+	// said, never a sum of them.
 	Final int64
 	// Peak is a gauge's highest value over frames 0..Turns and PeakTurn
-	// the first frame it was reached; both 0 for a counter or an amount.
+	// the first frame it was reached; both 0 for a counter, an amount or
+	// an unknown metric.
 	Peak     int64
 	PeakTurn int
 }
@@ -640,6 +646,13 @@ func (az *genericAnalyzer) finish(f *source.Frame) {
 			slices.SortStableFunc(g.Ranking, func(a, b int) int { return cmp.Compare(f.Values[b][az.score], f.Values[a][az.score]) })
 		}
 	}
+	for i := range g.Series {
+		if g.Unknown(i) {
+			for p := range g.Players {
+				g.Players[p].Metrics[i] = MetricSummary{Final: -1}
+			}
+		}
+	}
 	for i, p := range g.Ranking {
 		g.Players[p].Rank = i + 1
 		if !g.CommandsKnown {
@@ -661,6 +674,16 @@ func (az *genericAnalyzer) finish(f *source.Frame) {
 	for i := range az.events {
 		g.Events[i] = az.events[i].GenericEvent
 	}
+}
+
+// Unknown reports whether the stream cannot know metric i (an index of
+// Meta.Metrics): one counted from the commands (engine.Metric's
+// FromCommands) on a stream whose rounds are not played from them
+// (StreamMeta.Resimulated false). Its series holds -1 for every frame
+// (0 where there is nothing to count, as at frame 0), and its summary's
+// Final is -1 (MetricSummary).
+func (g *Generic) Unknown(i int) bool {
+	return i >= 0 && i < len(g.Meta.Metrics) && g.Meta.Metrics[i].FromCommands && !g.Meta.Resimulated
 }
 
 // validRanking returns a copy of r when it lists each of the n players

@@ -69,10 +69,11 @@ func (g *Generic) WriteJSON(w io.Writer) error {
 			j.raw(",")
 		}
 		j.value(struct {
-			Name string `json:"name"`
-			Unit string `json:"unit"`
-			Kind string `json:"kind"`
-		}{mt.Name, mt.Unit, mt.Kind.String()})
+			Name         string `json:"name"`
+			Unit         string `json:"unit"`
+			Kind         string `json:"kind"`
+			FromCommands bool   `json:"from_commands,omitempty"`
+		}{mt.Name, mt.Unit, mt.Kind.String(), mt.FromCommands})
 	}
 	j.raw("]")
 	j.key("score", false)

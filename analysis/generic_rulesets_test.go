@@ -35,7 +35,7 @@ func TestGenericEveryRuleset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.Turns != turns || len(g.Series) != len(source.MetaOf(r).Metrics) {
+			if g.Turns != turns || len(g.Series) != len(source.MetaOf(r, len(names)).Metrics) {
 				t.Fatalf("turns %d, %d series", g.Turns, len(g.Series))
 			}
 			own := 0 // alice's turns: every round, or those she acts in (engine.Sequential)

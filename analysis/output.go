@@ -25,18 +25,20 @@ func b2i(b bool) int64 {
 }
 
 // columns lists the series columns, in output order, for uids up to maxUID:
-// the figures of a round (colorfight2.AccountMetrics, by name), then
-// captured_from_K for K = 0..maxUID and lost_to_K for K = 1..maxUID.
+// the figures of a round (colorfight2.AccountMetrics, by name), then the
+// exchanges (colorfight2.ExchangeMetrics): captured_from_K for K =
+// 0..maxUID and lost_to_K for K = 1..maxUID.
 func columns(maxUID int) []column {
 	var cs []column
 	for i, m := range colorfight2.AccountMetrics {
 		cs = append(cs, column{m.Name, func(r *Round) int64 { return r.Figure(i) }})
 	}
+	ex := colorfight2.ExchangeMetrics(maxUID)
 	for k := 0; k <= maxUID; k++ {
-		cs = append(cs, column{"captured_from_" + strconv.Itoa(k), func(r *Round) int64 { return r.CapturedFrom(k) }})
+		cs = append(cs, column{ex[k].Name, func(r *Round) int64 { return r.CapturedFrom(k) }})
 	}
 	for k := 1; k <= maxUID; k++ {
-		cs = append(cs, column{"lost_to_" + strconv.Itoa(k), func(r *Round) int64 { return r.LostTo(k) }})
+		cs = append(cs, column{ex[maxUID+k].Name, func(r *Round) int64 { return r.LostTo(k) }})
 	}
 	return cs
 }

@@ -163,6 +163,15 @@ type Metric struct {
 	Name string // snake_case identifier, unique within the ruleset
 	Unit string // what it counts ("gold", "cells", "units")
 	Kind MetricKind
+	// FromCommands says the value is counted from the commands the rules
+	// applied (ColorfightII's commands, errors, faults, capture_energy
+	// and wasted_energy), so a stream whose rounds are shown rather than
+	// played from their commands (replay.StreamMeta.Resimulated false:
+	// an official replay of states) cannot know it. Such a stream
+	// reports -1, "unknown", for it (0 where there is nothing to count,
+	// as at frame 0), and a reader neither sums nor compares it: the
+	// generic analysis's summary of it is -1 (analysis.MetricSummary).
+	FromCommands bool
 }
 
 // Topology is the shape of a board's cells.

@@ -314,15 +314,20 @@ type Idler interface {
 // such a game appends them to each player's values after those of
 // Metrics (replay.MetaOf, replay.Figures).
 type Accounting interface {
-	// AccountMetrics describes the figures, in the order Accountant.Values
-	// reports them. Their names are distinct from each other and from
-	// Metrics'. The slice must not be modified.
-	AccountMetrics() []Metric
+	// AccountMetrics describes the figures of a game of players players,
+	// in the order Accountant.Values reports them: some may exist once
+	// per player (ColorfightII's cells captured from each other player),
+	// so their number may depend on players, and only on it. Their names
+	// are distinct from each other and from Metrics'. The caller may
+	// keep the slice but must not modify it.
+	AccountMetrics(players int) []Metric
 	// NewAccountant returns the accountant of one game of players
 	// players. commandsKnown says whether the game's rounds are played
 	// from their commands (a recording re-simulated) or only shown (a
 	// stream of states, such as an official replay); it is the same for
-	// every round of the game.
+	// every round of the game. Without commands the figures whose Metric
+	// has FromCommands are -1, unknown (0 where there is nothing to
+	// count, as at frame 0).
 	NewAccountant(players int, commandsKnown bool) Accountant
 	// AccountEventKinds declares the events Accountant.Events reports,
 	// beside (and named apart from) the ruleset's EventKinds. The slice
@@ -341,8 +346,9 @@ type Accountant interface {
 	// frame before.
 	Observe(g Game) error
 	// Values appends player p's figures of the frame last observed, one
-	// per AccountMetrics in order, to dst and returns it (zeros before
-	// the first Observe and for a player the game has not shown yet).
+	// per AccountMetrics(players) in order, to dst and returns it (zeros
+	// before the first Observe and for a player the game has not shown
+	// yet).
 	Values(p int, dst []int64) []int64
 	// Events appends the events of the round that led to the frame last
 	// observed (none for frame 0), each of a kind of AccountEventKinds,

@@ -108,18 +108,20 @@ type Stream interface {
 	Close() error
 }
 
-// MetaOf fills the ruleset-wide fields of a StreamMeta from r. Metrics
-// and EventKinds are r's, followed for a ruleset with engine.Accounting
-// by its AccountMetrics and AccountEventKinds: a stream of such a game
-// appends each frame's figures to the values, and the accountant's
-// events to the game's, with Figures.
-func MetaOf(r engine.Ruleset) StreamMeta {
+// MetaOf fills the ruleset-wide fields of a StreamMeta from r, for a
+// game of players players. Metrics and EventKinds are r's, followed for
+// a ruleset with engine.Accounting by its AccountMetrics(players) and
+// AccountEventKinds: a stream of such a game appends each frame's
+// figures to the values, and the accountant's events to the game's,
+// with Figures (of the same number of players). players matters only
+// for such a ruleset.
+func MetaOf(r engine.Ruleset, players int) StreamMeta {
 	m := StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics()}
 	if k, ok := r.(engine.EventKinds); ok {
 		m.EventKinds = k.EventKinds()
 	}
 	if a, ok := r.(engine.Accounting); ok {
-		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics()...)
+		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics(players)...)
 		m.EventKinds = append(slices.Clip(m.EventKinds), a.AccountEventKinds()...)
 	}
 	m.Score = engine.ScoreIndex(r)
@@ -162,7 +164,9 @@ type Figures struct {
 // NewFigures returns the Figures of one stream of a game of r with
 // players players, nil when r has no engine.Accounting. commandsKnown
 // says whether the stream's rounds are played from their commands
-// (engine.Accounting.NewAccountant).
+// (engine.Accounting.NewAccountant): it must be the stream's
+// StreamMeta.Resimulated, which tells a reader whether the figures of
+// metrics with FromCommands are known (engine.Metric).
 func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
 	a, ok := r.(engine.Accounting)
 	if !ok {

@@ -189,7 +189,7 @@ type toyStream struct {
 func newToyStream(topo engine.Topology, w, h, turns int, names ...string) *toyStream {
 	r := toyRuleset{topo: topo, w: w, h: h}
 	g, _ := r.New(1, engine.Settings{Players: 2, MaxTurns: turns})
-	m := source.MetaOf(r)
+	m := source.MetaOf(r, g.Players())
 	m.Format, m.Sequential, m.MaxTurns, m.Resimulated = "rwd", true, turns, true
 	m.Settings = [][2]string{{"board", fmt.Sprintf("%s %d×%d", topo, w, h)}}
 	for _, n := range names {

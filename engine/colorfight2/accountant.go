@@ -36,12 +36,15 @@ func figureMetrics(idx []int) []engine.Metric {
 }
 
 // AccountMetrics describes the figures of an Account that are not among
-// the ruleset's Metrics (engine.Accounting): AccountMetrics' entries but
-// gold, energy, cells, gold_source, energy_source and tech_level, in
-// AccountMetrics' order. They are each round's Account figures, as the
+// the ruleset's Metrics (engine.Accounting), for a game of players
+// players: AccountMetrics' entries but gold, energy, cells, gold_source,
+// energy_source and tech_level, in AccountMetrics' order, then
+// ExchangeMetrics(players). They are each round's Account figures, as the
 // analysis's series hold them: an amount's value is the round's
 // (engine.Amount), not a running total.
-func (ruleset) AccountMetrics() []engine.Metric { return extraMetrics }
+func (ruleset) AccountMetrics(players int) []engine.Metric {
+	return append(slices.Clip(extraMetrics), ExchangeMetrics(players)...)
+}
 
 // AccountEventKinds declares the events the accountant reports
 // (engine.Accounting): AccountEventKinds.
@@ -55,11 +58,13 @@ func (ruleset) AccountEventKinds() []engine.EventKind { return AccountEventKinds
 // official replay shows it (every cell unowned, no users), so round
 // 0 -> 1 is every player's registration round.
 func (ruleset) NewAccountant(players int, commandsKnown bool) engine.Accountant {
-	return &accountant{commands: commandsKnown, acc: NewAccounts(max(players, 0), commandsKnown)}
+	players = max(players, 0)
+	return &accountant{players: players, commands: commandsKnown, acc: NewAccounts(players, commandsKnown)}
 }
 
 // accountant is ColorfightII's engine.Accountant.
 type accountant struct {
+	players  int
 	commands bool
 	acc      *Accounts
 	// prev is the frame last observed (a copy: a Game's Frame changes
@@ -101,11 +106,12 @@ func (a *accountant) Observe(g engine.Game) error {
 }
 
 // Values appends player p's figures of the last round accounted, in
-// AccountMetrics() order (zeros before it, or while p has no account).
+// AccountMetrics(players) order (zeros before it, or while p has no
+// account).
 func (a *accountant) Values(p int, dst []int64) []int64 {
 	r := a.acc.Account(p + 1)
 	if r == nil {
-		for range extraFigures {
+		for range len(extraFigures) + 2*a.players + 1 {
 			dst = append(dst, 0)
 		}
 		return dst
@@ -113,7 +119,7 @@ func (a *accountant) Values(p int, dst []int64) []int64 {
 	for _, i := range extraFigures {
 		dst = append(dst, r.Figure(i))
 	}
-	return dst
+	return r.AppendExchanges(dst, a.players)
 }
 
 // Events appends the events of the last round accounted (Accounts.Events,

@@ -118,6 +118,44 @@ func (a *Account) LostTo(uid int) int64 {
 	return 0
 }
 
+// ExchangeMetrics describes the per-party figures of an Account in a game
+// of uids 1..maxUID, in this order: captured_from_K for K = 0..maxUID
+// (CapturedFrom: cells taken from uid K this round, K = 0 unowned cells),
+// then lost_to_K for K = 1..maxUID (LostTo). All are amounts in cells
+// (engine.Amount); AppendExchanges gives them. It is the one naming of
+// these figures (the analysis's series columns and the seam's metrics).
+func ExchangeMetrics(maxUID int) []engine.Metric {
+	maxUID = max(maxUID, 0)
+	ms := make([]engine.Metric, 0, 2*maxUID+1)
+	for k := 0; k <= maxUID; k++ {
+		ms = append(ms, engine.Metric{Name: "captured_from_" + strconv.Itoa(k), Unit: "cells", Kind: engine.Amount})
+	}
+	for k := 1; k <= maxUID; k++ {
+		ms = append(ms, engine.Metric{Name: "lost_to_" + strconv.Itoa(k), Unit: "cells", Kind: engine.Amount})
+	}
+	return ms
+}
+
+// AppendExchanges appends the figures ExchangeMetrics(maxUID) describes,
+// in its order, to dst and returns it: CapturedFrom(K) for K =
+// 0..maxUID, then LostTo(K) for K = 1..maxUID. A party above maxUID is
+// left out.
+func (a *Account) AppendExchanges(dst []int64, maxUID int) []int64 {
+	maxUID = max(maxUID, 0)
+	k := len(dst)
+	dst = slices.Grow(dst, 2*maxUID+1)[:k+2*maxUID+1]
+	clear(dst[k:])
+	for _, e := range a.Exchanges {
+		if u := int(e.UID); u >= 0 && u <= maxUID {
+			dst[k+u] = int64(e.From)
+			if u >= 1 {
+				dst[k+maxUID+u] = int64(e.To)
+			}
+		}
+	}
+	return dst
+}
+
 // Indexes of AccountMetrics (and Figure): the fixed figures, then one per
 // building type (Home..Fortress), then one per building type and level,
 // then the round's amounts.
@@ -165,12 +203,15 @@ const (
 // commands, errors and faults. Those are amounts (engine.Amount): a
 // round's figure is what the round added, and the total over the game is
 // the sum of its Account figures (Accounts.Total). gold_unexplained is a
-// gauge: each round's stands alone, and it may be negative. The per-party
-// exchanges (Account.Exchanges) are not metrics. It is the one
+// gauge: each round's stands alone, and it may be negative.
+// capture_energy, wasted_energy, commands, errors and faults need the
+// round's commands (engine.Metric.FromCommands): without them they are
+// -1, unknown. The per-party exchanges (Account.Exchanges) are
+// ExchangeMetrics, whose number depends on the players'. It is the one
 // declaration of these figures: the ruleset's Metrics are six of them
 // (gold, energy, cells, gold_source, energy_source, tech_level: what
-// Game.Values reports), its engine.Accounting's AccountMetrics the rest.
-// The slice must not be modified.
+// Game.Values reports), its engine.Accounting's AccountMetrics the rest
+// and the exchanges. The slice must not be modified.
 var AccountMetrics = accountMetrics()
 
 func accountMetrics() []engine.Metric {
@@ -203,11 +244,11 @@ func accountMetrics() []engine.Metric {
 		engine.Metric{Name: "mine_bonus", Unit: "gold", Kind: engine.Amount},
 		engine.Metric{Name: "gold_unexplained", Unit: "gold", Kind: engine.Gauge},
 		engine.Metric{Name: "attack_energy", Unit: "energy", Kind: engine.Amount},
-		engine.Metric{Name: "capture_energy", Unit: "energy", Kind: engine.Amount},
-		engine.Metric{Name: "wasted_energy", Unit: "energy", Kind: engine.Amount},
-		engine.Metric{Name: "commands", Unit: "commands", Kind: engine.Amount},
-		engine.Metric{Name: "errors", Unit: "commands", Kind: engine.Amount},
-		engine.Metric{Name: "faults", Unit: "rounds", Kind: engine.Amount},
+		engine.Metric{Name: "capture_energy", Unit: "energy", Kind: engine.Amount, FromCommands: true},
+		engine.Metric{Name: "wasted_energy", Unit: "energy", Kind: engine.Amount, FromCommands: true},
+		engine.Metric{Name: "commands", Unit: "commands", Kind: engine.Amount, FromCommands: true},
+		engine.Metric{Name: "errors", Unit: "commands", Kind: engine.Amount, FromCommands: true},
+		engine.Metric{Name: "faults", Unit: "rounds", Kind: engine.Amount, FromCommands: true},
 	)
 }
 

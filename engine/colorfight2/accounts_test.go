@@ -347,5 +347,55 @@ func TestAccountMetrics(t *testing.T) {
 		if want := map[bool]engine.MetricKind{true: engine.Amount, false: engine.Gauge}[amount]; m.Kind != want || m.Unit == "" {
 			t.Errorf("metric %+v: want kind %v", m, want)
 		}
+		fromCommands := m.Name == "capture_energy" || m.Name == "wasted_energy" || m.Name == "commands" || m.Name == "errors" || m.Name == "faults"
+		if m.FromCommands != fromCommands {
+			t.Errorf("metric %s: FromCommands %v, want %v", m.Name, m.FromCommands, fromCommands)
+		}
+	}
+	// Without commands exactly the FromCommands figures are -1.
+	prev := mkFrame(2, 1, []cf.FrameUser{user(1, 0, 1000, 1)}, at{0, 0, 1, cf.Home, 1})
+	cur := mkFrame(2, 1, []cf.FrameUser{user(1, 10, 1000, 1)}, at{0, 0, 1, cf.Home, 1})
+	acc := cf.NewAccounts(1, false)
+	account(t, acc, prev, cur, nil, nil)
+	account(t, acc, cur, cur, nil, nil)
+	for i, m := range ms {
+		if got := acc.Account(1).Figure(i); (got == -1) != m.FromCommands {
+			t.Errorf("without commands %s is %d (FromCommands %v)", m.Name, got, m.FromCommands)
+		}
+	}
+}
+
+// TestExchangeMetrics: the exchanges of a game of n uids are named
+// captured_from_0..n then lost_to_1..n, amounts in cells, and
+// AppendExchanges gives CapturedFrom and LostTo in that order, leaving
+// out parties above n.
+func TestExchangeMetrics(t *testing.T) {
+	ms := cf.ExchangeMetrics(3)
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+		if m.Kind != engine.Amount || m.Unit != "cells" || m.FromCommands {
+			t.Errorf("metric %+v: want an amount of cells", m)
+		}
+	}
+	want := []string{"captured_from_0", "captured_from_1", "captured_from_2", "captured_from_3", "lost_to_1", "lost_to_2", "lost_to_3"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("names %v, want %v", names, want)
+	}
+	if n := len(cf.ExchangeMetrics(0)); n != 1 {
+		t.Errorf("ExchangeMetrics(0) has %d metrics, want 1 (captured_from_0)", n)
+	}
+	a := cf.Account{Exchanges: []cf.Exchange{{UID: 0, From: 4}, {UID: 2, From: 1, To: 3}, {UID: 3, To: 2}, {UID: 5, From: 9, To: 9}}}
+	got := a.AppendExchanges([]int64{-7}, 3)
+	if w := []int64{-7, 4, 0, 1, 0, 0, 3, 2}; !reflect.DeepEqual(got, w) {
+		t.Errorf("AppendExchanges = %v, want %v", got, w)
+	}
+	for k := 0; k <= 3; k++ {
+		if got[1+k] != a.CapturedFrom(k) {
+			t.Errorf("captured_from_%d = %d, CapturedFrom %d", k, got[1+k], a.CapturedFrom(k))
+		}
+		if k > 0 && got[4+k] != a.LostTo(k) {
+			t.Errorf("lost_to_%d = %d, LostTo %d", k, got[4+k], a.LostTo(k))
+		}
 	}
 }

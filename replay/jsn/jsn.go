@@ -376,7 +376,7 @@ func (d *decoder) start() error {
 		}
 	}
 	d.tot = make([]totals, d.n)
-	d.meta = replay.MetaOf(skyport.Ruleset)
+	d.meta = replay.MetaOf(skyport.Ruleset, d.n)
 	d.meta.Format, d.meta.Label, d.meta.Sequential, d.meta.Resimulated = Name, Label, true, false
 	for _, nm := range names {
 		d.meta.Players = append(d.meta.Players, replay.StreamPlayer{Name: nm})

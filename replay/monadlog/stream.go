@@ -80,7 +80,7 @@ func Open(r io.Reader) (replay.Stream, error) {
 
 // NewStream is the Stream of a decoded log (see Open).
 func NewStream(l *Log) replay.Stream {
-	s := &stream{l: l, meta: replay.MetaOf(monad.Ruleset), stats: make([]monad.PlayerStats, l.Players)}
+	s := &stream{l: l, meta: replay.MetaOf(monad.Ruleset, l.Players), stats: make([]monad.PlayerStats, l.Players)}
 	m := &s.meta
 	m.Format, m.Label, m.MaxTurns = Name, Label, len(l.Turns)-1
 	names, known := l.Names()

@@ -26,9 +26,9 @@ type (
 	Stream       = replay.Stream
 )
 
-// MetaOf fills the ruleset-wide fields of a StreamMeta from r
-// (replay.MetaOf).
-func MetaOf(r engine.Ruleset) StreamMeta { return replay.MetaOf(r) }
+// MetaOf fills the ruleset-wide fields of a StreamMeta from r, for a
+// game of players players (replay.MetaOf).
+func MetaOf(r engine.Ruleset, players int) StreamMeta { return replay.MetaOf(r, players) }
 
 // Observe fills f from g as it is now (replay.Observe).
 func Observe(g engine.Game, f *Frame) { replay.Observe(g, f) }
@@ -254,7 +254,7 @@ type simStream struct {
 // closer (may be nil).
 func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 	h := sim.Header()
-	m := MetaOf(sim.Ruleset())
+	m := MetaOf(sim.Ruleset(), sim.Game().Players())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true
 	m.Sequential = engine.Active(sim.Game()) >= 0
 	for _, p := range h.Players {
@@ -263,7 +263,7 @@ func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 	if d, ok := sim.Game().(engine.Describer); ok {
 		m.Settings = d.Setting()
 	}
-	fig := replay.NewFigures(sim.Ruleset(), sim.Game().Players(), true)
+	fig := replay.NewFigures(sim.Ruleset(), sim.Game().Players(), m.Resimulated)
 	return &simStream{sim: sim, meta: m, closer: closer, fig: fig}
 }
 

@@ -207,7 +207,7 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 	if err != nil {
 		return nil, err
 	}
-	m := source.MetaOf(r)
+	m := source.MetaOf(r, len(names))
 	m.Format = "toy"
 	m.Sequential = engine.Active(g) >= 0
 	m.Seed, m.Seeded = 1, true
@@ -216,7 +216,7 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 		m.Players = append(m.Players, source.StreamPlayer{Name: n, Bot: "bot-" + n})
 	}
 	m.Resimulated = true
-	return &Stream{meta: m, g: g, script: script, fig: source.NewFigures(r, len(names), true)}, nil
+	return &Stream{meta: m, g: g, script: script, fig: source.NewFigures(r, len(names), m.Resimulated)}, nil
 }
 
 func (s *Stream) Meta() *source.StreamMeta { return &s.meta }

@@ -118,13 +118,13 @@ func (s *stream) open() error {
 		return fmt.Errorf("cfrstream: frame 0: %w", err)
 	}
 	s.g = &colorfight2.Game{State: st}
-	s.meta = replay.MetaOf(colorfight2.Ruleset)
+	s.meta = replay.MetaOf(colorfight2.Ruleset, s.n)
 	s.meta.Format, s.meta.MaxTurns = Name, s.cfg.MaxTurn
 	for _, p := range players {
 		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
 	}
 	s.meta.CommandsInferred = s.inf != nil
-	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, false)
+	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, s.meta.Resimulated)
 	return nil
 }
 

@@ -29,7 +29,7 @@ func TestOpen(t *testing.T) {
 	}
 	defer s.Close()
 	m := s.Meta()
-	want := len(colorfight2.Ruleset.Metrics()) + len(colorfight2.Ruleset.(engine.Accounting).AccountMetrics())
+	want := len(colorfight2.Ruleset.Metrics()) + len(colorfight2.Ruleset.(engine.Accounting).AccountMetrics(len(m.Players)))
 	if m.Format != cfrstream.Name || m.Resimulated || m.Ruleset != "colorfight2" || len(m.Metrics) != want {
 		t.Fatalf("meta: format %q, resimulated %v, ruleset %q, %d metrics (want %d)", m.Format, m.Resimulated, m.Ruleset, len(m.Metrics), want)
 	}
