@@ -23,7 +23,10 @@ func TestKilledGameRecoveredAndListed(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledGameRecoveredAndListed$")
-	cmd.Env = append(os.Environ(), "REWIND_SERVER_CRASH_DIR="+dir)
+	// The child is killed, so its own t.TempDir is never removed: keep it
+	// inside this test's, which is.
+	childTmp := t.TempDir()
+	cmd.Env = append(os.Environ(), "REWIND_SERVER_CRASH_DIR="+dir, "TMPDIR="+childTmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
