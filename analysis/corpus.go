@@ -19,14 +19,16 @@ import (
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-// AnalyzeFile opens and analyzes the replay at path, whichever its format.
+// AnalyzeFile opens the replay at path, whichever its format
+// (source.OpenAnyStream), and gives its game's own document
+// (AnalyzeDocument); ErrNoDocument for a game without one.
 func AnalyzeFile(path string) (*Analysis, error) {
-	src, err := source.Open(path)
+	s, err := source.OpenAnyStream(path)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	a, err := Analyze(src)
+	defer s.Close()
+	a, err := AnalyzeDocument(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -36,7 +38,7 @@ func AnalyzeFile(path string) (*Analysis, error) {
 // Game is one ColorfightII replay of a corpus: its analysis, or why it
 // has none (Err). The Analysis of a corpus game keeps its summary,
 // players and round count but not their per-round series or events
-// (Player.Series and Events are nil): a corpus costs O(games × players),
+// (G and Events are nil): a corpus costs O(games × players),
 // not O(games × players × rounds). Other games' corpora are GenericFile.
 type Game struct {
 	Path     string
@@ -44,11 +46,11 @@ type Game struct {
 	Err      error
 }
 
-// Ruleset returns the id of the game's ruleset (replay.RulesetColorfight2),
-// "" for a game that failed.
+// Ruleset returns the id of the game's ruleset, "" for a game that
+// failed.
 func (g *Game) Ruleset() string {
 	if g.Analysis != nil {
-		return replay.RulesetColorfight2
+		return g.Analysis.Ruleset
 	}
 	return ""
 }
@@ -83,10 +85,7 @@ func ReplayFiles(dir string) ([]string, error) {
 func analyzeCorpusFile(path string) Game {
 	a, err := AnalyzeFile(path)
 	if a != nil {
-		for _, p := range a.Players {
-			p.Series = nil
-		}
-		a.Events = nil
+		a.G, a.Events = nil, nil
 	}
 	return Game{Path: path, Analysis: a, Err: err}
 }
@@ -135,9 +134,32 @@ func (g *Game) Cacheable() bool {
 	return false
 }
 
-// corpusJSON is the stored form of a cacheable Game.
+// corpusVersion is the version of corpusJSON: a stored game of another
+// is analysed again.
+const corpusVersion = 2
+
+// corpusJSON is the stored form of a cacheable Game: what a corpus keeps
+// of its document.
 type corpusJSON struct {
-	Analysis *Analysis `json:"a,omitempty"`
+	V           int              `json:"v"`
+	Ruleset     string           `json:"ruleset"`
+	Format      string           `json:"format"`
+	Config      []Setting        `json:"config"`
+	MaxTurns    int              `json:"max_turns"`
+	Rounds      int              `json:"rounds"`
+	HasCommands bool             `json:"has_commands"`
+	Players     []Player         `json:"players"`
+	Ranking     []corpusStanding `json:"ranking"`
+	Summary     Summary          `json:"summary"`
+}
+
+type corpusStanding struct {
+	Rank     int     `json:"rank"`
+	UID      int     `json:"uid"`
+	Username string  `json:"username"`
+	Bot      string  `json:"bot"`
+	Score    int64   `json:"score"`
+	Values   []int64 `json:"values"`
 }
 
 // EncodeGame returns a cacheable game's stored form (JSON).
@@ -145,7 +167,17 @@ func EncodeGame(g Game) ([]byte, error) {
 	if !g.Cacheable() {
 		return nil, fmt.Errorf("%s: not cacheable", g.Path)
 	}
-	return json.Marshal(corpusJSON{Analysis: g.Analysis})
+	a := g.Analysis
+	c := corpusJSON{V: corpusVersion, Ruleset: a.Ruleset, Format: a.Format, Config: a.Config, MaxTurns: a.MaxTurns,
+		Rounds: a.Rounds, HasCommands: a.HasCommands, Summary: a.Summary}
+	c.Summary.Ranking = nil
+	for _, p := range a.Players {
+		c.Players = append(c.Players, *p)
+	}
+	for _, s := range a.Summary.Ranking {
+		c.Ranking = append(c.Ranking, corpusStanding{s.Rank, s.UID, s.Username, s.Bot, s.Score, s.Values})
+	}
+	return json.Marshal(c)
 }
 
 // DecodeGame reads a game stored by EncodeGame, as the game of path.
@@ -154,10 +186,31 @@ func DecodeGame(path string, data []byte) (Game, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return Game{}, fmt.Errorf("%s: stored analysis: %w", path, err)
 	}
-	if c.Analysis == nil {
-		return Game{}, fmt.Errorf("%s: stored analysis holds no game", path)
+	if c.V != corpusVersion {
+		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
 	}
-	return Game{Path: path, Analysis: c.Analysis}, nil
+	r, ok := rulesets.Lookup(c.Ruleset)
+	d, isDoc := r.(engine.Documented)
+	if !ok || !isDoc {
+		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
+	}
+	doc := d.Document()
+	a := &Analysis{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
+		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
+	for i := range c.Players {
+		p := c.Players[i]
+		p.p = p.UID - doc.FirstPlayer
+		a.Players = append(a.Players, &p)
+		a.MaxUID = max(a.MaxUID, p.UID)
+	}
+	for _, s := range c.Ranking {
+		if len(s.Values) != len(doc.Standing) {
+			return Game{}, fmt.Errorf("%s: stored analysis has %d values a player, not %d", path, len(s.Values), len(doc.Standing))
+		}
+		a.Summary.Ranking = append(a.Summary.Ranking, Standing{Rank: s.Rank, UID: s.UID, Username: s.Username, Bot: s.Bot,
+			Score: s.Score, Values: s.Values, fields: doc.Standing})
+	}
+	return Game{Path: path, Analysis: a}, nil
 }
 
 // AnalyzeFilesCached is AnalyzeFiles taking from cache (when not nil) the
@@ -214,15 +267,16 @@ func BotKey(s Standing) string {
 
 // GameResult turns an analysis into the result form tournaments use, so
 // a folder of replays is rated by the same aggregate (match.Standings) as
-// a tournament: seats in uid order, each with its BotKey, rank, final gold
-// and cells.
+// a tournament: seats in uid order, each with its BotKey, rank, score
+// (SeatResult.Gold) and the document's Mean field (SeatResult.Cells).
 func (a *Analysis) GameResult(path string) match.GameResult {
 	r := a.Summary.Ranking
 	byUID := append([]Standing(nil), r...)
 	sort.Slice(byUID, func(i, j int) bool { return byUID[i].UID < byUID[j].UID })
 	g := match.GameResult{Path: path, Seats: make([]match.SeatResult, len(byUID))}
 	for i, s := range byUID {
-		g.Seats[i] = match.SeatResult{Bot: BotKey(s), Rank: s.Rank, Gold: s.Gold, Cells: s.Cells}
+		mean, _ := s.Get(a.Doc.Mean)
+		g.Seats[i] = match.SeatResult{Bot: BotKey(s), Rank: s.Rank, Gold: s.Score, Cells: mean}
 	}
 	return g
 }
@@ -242,27 +296,47 @@ func Standings(games []Game, ruleset string) []match.Standing {
 	return match.Standings(rs)
 }
 
-// CorpusColumns are the columns of WriteCorpusCSV (docs/analysis-json.md,
-// "Corpus CSV"): "game" is the replay's file name and "ruleset" its game
-// (colorfight2).
-var CorpusColumns = []string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot", "gold", "cells",
-	"energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out"}
+// CorpusColumns are the columns of WriteCorpusCSV for games laid out as
+// doc (docs/analysis-json.md, "Corpus CSV"): "game" is the replay's file
+// name and "ruleset" its game, then the document's Corpus fields.
+func CorpusColumns(doc *engine.Document) []string {
+	return append([]string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot"}, doc.Corpus...)
+}
 
 // WriteCorpusCSV writes one row per (game, player) of the analyzed
-// ColorfightII games, best rank first within a game; failed games are
-// left out.
+// games, best rank first within a game; failed games are left out, and
+// so are those of another layout than the first's.
 func WriteCorpusCSV(w io.Writer, games []Game) error {
 	cw := csv.NewWriter(w)
-	cw.Write(CorpusColumns)
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	var doc *engine.Document
+	for _, g := range games {
+		if g.Analysis != nil {
+			doc = g.Analysis.Doc
+			break
+		}
+	}
+	if doc == nil {
+		doc = &engine.Document{}
+		if r, ok := rulesets.Lookup(replay.RulesetColorfight2); ok {
+			if d, ok := r.(engine.Documented); ok {
+				doc = d.Document()
+			}
+		}
+	}
+	cw.Write(CorpusColumns(doc))
 	for _, g := range games {
 		a := g.Analysis
-		if a == nil {
+		if a == nil || a.Doc != doc {
 			continue
 		}
 		for _, s := range a.Summary.Ranking {
-			cw.Write([]string{filepath.Base(g.Path), replay.RulesetColorfight2, string(a.Format), strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
-				s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy), i64(s.PeakCells), i64(s.Captured), i64(s.Lost), i64(s.StolenIn), i64(s.StolenOut)})
+			row := []string{filepath.Base(g.Path), a.Ruleset, a.Format, strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
+				s.Username, s.Bot}
+			for _, k := range doc.Corpus {
+				v, _ := s.Get(k)
+				row = append(row, strconv.FormatInt(v, 10))
+			}
+			cw.Write(row)
 		}
 	}
 	cw.Flush()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -63,7 +64,13 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1+seats || strings.Join(rows[0], ",") != strings.Join(CorpusColumns, ",") {
+	var doc *engine.Document
+	for _, g := range games {
+		if g.Analysis != nil {
+			doc = g.Analysis.Doc
+		}
+	}
+	if len(rows) != 1+seats || doc == nil || strings.Join(rows[0], ",") != strings.Join(CorpusColumns(doc), ",") || rows[0][8] != "gold" {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}
 	for _, r := range rows[1:] {
@@ -82,10 +89,10 @@ func TestCorpus(t *testing.T) {
 				st = &g.Summary.Ranking[i]
 			}
 		}
-		if p == nil || st == nil || gold != st.Gold || r[1] != replay.RulesetColorfight2 {
+		if p == nil || st == nil || gold != get(t, st, "gold") || r[1] != replay.RulesetColorfight2 {
 			t.Fatalf("row %v disagrees with the analysis", r)
 		}
-		if p.Series != nil || g.Events != nil {
+		if g.G != nil || g.Events != nil {
 			t.Fatalf("a corpus game keeps its series")
 		}
 	}

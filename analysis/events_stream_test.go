@@ -1,121 +1,124 @@
 package analysis
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/replay/source"
 )
 
-// accountKinds are the game's event kinds the accounting reports on a
-// stream (ColorfightII's AccountEventKinds), named here as the old
-// analysis names them, and whether their Other is a player.
-var accountKinds = map[string]bool{
-	EventHomeCaptured:    true,
-	EventDied:            true,
-	EventTechUp:          false,
-	EventTaxBracket:      false,
-	EventBuildingBracket: false,
-}
-
-// oldEvent is a generic event as the old analysis numbers it: uid =
-// player+1, and Other a uid (0: none) when it is a player.
-func oldEvent(e GenericEvent, otherIsPlayer bool) Event {
-	o := e.Other
-	if otherIsPlayer {
-		o++
+// documentEvent is generic event e as ColorfightII's document numbers
+// it: uid = player+1 (0: none), and Other likewise, but for a kind whose
+// Other is a number (engine.EventKind.OtherNumber) or a surge (its last
+// turn), which keep it, and a bot fault, whose Other is 0.
+func documentEvent(g *Generic, e GenericEvent) Event {
+	uid := func(p int) int {
+		if p < 0 {
+			return 0
+		}
+		return p + 1
 	}
-	return Event{Turn: e.Turn, Kind: e.Kind, UID: e.Player + 1, Other: o, Value: e.Value}
+	other := uid(e.Other)
+	switch {
+	case e.Shell && e.Kind == EventBotFault:
+		other = 0
+	case e.Shell && slices.ContainsFunc(g.Meta.Metrics, func(m engine.Metric) bool { return m.Surge.Event == e.Kind }):
+		other = e.Other
+	case !e.Shell && slices.ContainsFunc(g.Meta.EventKinds, func(k engine.EventKind) bool { return k.Name == e.Kind && k.OtherNumber }):
+		other = e.Other
+	}
+	return Event{Turn: e.Turn, Kind: e.Kind, UID: uid(e.Player), Other: other, Value: e.Value}
 }
 
-// accountEventDiff compares the game's events of the stream of data
-// (accountKinds, in order) with Analyze's of those kinds, field by field;
-// the stream declares each kind, and the generic analysis words each
-// event as the old one does. It returns the first difference.
-func accountEventDiff(tb testing.TB, data []byte, isCFR bool) string {
+// documentDiff compares ColorfightII's document of data, as rewind
+// analyze builds it (source.NewAnyStream, AnalyzeDocument), with the
+// generic analysis of its accountedStream: its events are the generic
+// events renumbered (documentEvent), command errors left out and each
+// turn's bot faults after the turn's other events, each linked to its
+// generic event (GenericEvent); its series are the generic series from
+// frame 1; its ranking is the generic one; and every standing field is
+// the generic summary's: a metric's Final (a flag's too), its peak and
+// the turn of its peak, or the turn of the player's last event of a
+// kind. The game's events are declared with a sentence, and the figures
+// counted from commands are unknown exactly when there are none. It
+// returns the first difference, "" when none.
+func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 	tb.Helper()
-	old, g := bothAnalyses(tb, data, isCFR)
-	for k := range accountKinds {
-		if !slices.ContainsFunc(g.Meta.EventKinds, func(d engine.EventKind) bool { return d.Name == k && d.Text != "" }) {
-			return fmt.Sprintf("the stream does not declare %s", k)
-		}
+	s, err := source.NewAnyStream(bytes.NewReader(data), nil)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	var want []Event
-	for _, e := range old.Events {
-		if _, ok := accountKinds[e.Kind]; ok {
-			want = append(want, e)
-		}
+	a, err := AnalyzeDocument(s)
+	s.Close()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	var got []Event
-	for _, e := range g.Events {
-		if isPlayer, ok := accountKinds[e.Kind]; ok && !e.Shell {
-			got = append(got, oldEvent(e, isPlayer))
-			oldName := func(uid int) string { return g.Name(uid - 1) }
-			if a, b := g.EventText(e, g.Name), got[len(got)-1].Text(oldName); a != b {
-				return fmt.Sprintf("turn %d: the generic analysis says %q, the old one %q", e.Turn, a, b)
-			}
-		}
+	st := accountedStream(tb, data, isCFR)
+	g, err := AnalyzeStream(st, GenericOptions{})
+	st.Close()
+	if err != nil {
+		tb.Fatal(err)
 	}
 	if g.EventsDropped > 0 {
 		return fmt.Sprintf("%d events dropped", g.EventsDropped)
 	}
-	for i := range min(len(got), len(want)) {
-		if got[i] != want[i] {
-			return fmt.Sprintf("event %d: stream %+v, analysis %+v", i, got[i], want[i])
+	if a.Rounds != g.Turns || len(a.Players) != len(g.Players) || a.HasCommands != g.CommandsKnown {
+		return fmt.Sprintf("the document has %d rounds, %d players, commands %v; the generic analysis %d, %d, %v",
+			a.Rounds, len(a.Players), a.HasCommands, g.Turns, len(g.Players), g.CommandsKnown)
+	}
+
+	// Events.
+	var want []GenericEvent
+	games := 0
+	for i := 0; i < len(g.Events); {
+		j := i
+		for j < len(g.Events) && g.Events[j].Turn == g.Events[i].Turn {
+			j++
 		}
+		var faults []GenericEvent
+		for _, e := range g.Events[i:j] {
+			switch {
+			case e.Shell && e.Kind == EventCommandErrors:
+			case e.Shell && e.Kind == EventBotFault:
+				faults = append(faults, e)
+			default:
+				want = append(want, e)
+			}
+			if !e.Shell {
+				games++
+				if !slices.ContainsFunc(g.Meta.EventKinds, func(k engine.EventKind) bool { return k.Name == e.Kind && k.Text != "" }) {
+					return fmt.Sprintf("the stream does not declare %s", e.Kind)
+				}
+			}
+		}
+		want = append(want, faults...)
+		i = j
 	}
-	if len(got) != len(want) {
-		return fmt.Sprintf("the stream has %d events of the game's kinds, the analysis %d", len(got), len(want))
-	}
-	if len(want) == 0 {
+	if games == 0 {
 		return "no event of the game's kinds at all"
 	}
-	return ""
-}
-
-// standingFigures are the old summary's figures of a player (Standing),
-// by metric name: the gauges as of the last round, and the per-round
-// figures' totals (-1, unknown, for those that need commands when the
-// replay has none).
-var standingFigures = map[string]func(*Standing) int64{
-	"gold":           func(s *Standing) int64 { return s.Gold },
-	"cells":          func(s *Standing) int64 { return s.Cells },
-	"energy":         func(s *Standing) int64 { return s.Energy },
-	"tech_level":     func(s *Standing) int64 { return s.TechLevel },
-	"dead":           func(s *Standing) int64 { return b2i(s.Dead) },
-	"captured":       func(s *Standing) int64 { return s.Captured },
-	"lost":           func(s *Standing) int64 { return s.Lost },
-	"gold_spent":     func(s *Standing) int64 { return s.GoldSpent },
-	"stolen_in":      func(s *Standing) int64 { return s.StolenIn },
-	"stolen_out":     func(s *Standing) int64 { return s.StolenOut },
-	"refund":         func(s *Standing) int64 { return s.Refund },
-	"mine_bonus":     func(s *Standing) int64 { return s.MineBonus },
-	"attack_energy":  func(s *Standing) int64 { return s.AttackEnergy },
-	"capture_energy": func(s *Standing) int64 { return s.CaptureEnergy },
-	"wasted_energy":  func(s *Standing) int64 { return s.WastedEnergy },
-	"commands":       func(s *Standing) int64 { return s.Commands },
-	"errors":         func(s *Standing) int64 { return s.Errors },
-}
-
-// amountDiff checks the generic analysis's Final of every metric of the
-// stream of data, for every player. An amount's (engine.Amount) is the
-// sum of the old analysis's series of that figure, or -1 when the
-// stream cannot know it (Generic.Unknown: the figures that need commands,
-// without them), where the old series says -1 every round and the old
-// summary -1; a gauge's is the old series' last value. Where the old
-// summary has the figure (standingFigures), the Final is the summary's,
-// unknowns included. The amounts are the 14 per-round figures and the
-// exchanges, captured_from_0..n and lost_to_1..n for n players.
-func amountDiff(tb testing.TB, data []byte, isCFR bool) string {
-	tb.Helper()
-	old, g := bothAnalyses(tb, data, isCFR)
-	amounts, unknowns, compared := 0, 0, 0
-	for i, m := range g.Meta.Metrics {
-		get, ok := SeriesColumn(m.Name, old.MaxUID)
-		if !ok {
-			return fmt.Sprintf("the old analysis has no figure %s", m.Name)
+	for i := range min(len(a.Events), len(want)) {
+		got, w := a.Events[i], documentEvent(g, want[i])
+		ge, ok := a.GenericEvent(got)
+		got.g = 0
+		if got != w {
+			return fmt.Sprintf("event %d: document %+v, generic %+v renumbered %+v", i, got, want[i], w)
 		}
+		if !ok || ge != want[i] {
+			return fmt.Sprintf("event %d %+v: its generic event %+v (%v), want %+v", i, got, ge, ok, want[i])
+		}
+	}
+	if len(a.Events) != len(want) {
+		return fmt.Sprintf("the document has %d events, the generic analysis %d of its kinds", len(a.Events), len(want))
+	}
+
+	// Series and unknowns.
+	amounts, unknowns := 0, 0
+	for i, m := range g.Meta.Metrics {
 		if m.Kind == engine.Amount {
 			amounts++
 		}
@@ -123,112 +126,127 @@ func amountDiff(tb testing.TB, data []byte, isCFR bool) string {
 		if unknown {
 			unknowns++
 		}
-		if want := m.FromCommands && !old.HasCommands; unknown != want {
-			return fmt.Sprintf("%s: unknown %v, want %v (from commands %v, the old analysis has commands %v)", m.Name, unknown, want, m.FromCommands, old.HasCommands)
+		if w := m.FromCommands && !a.HasCommands; unknown != w {
+			return fmt.Sprintf("%s: unknown %v, want %v", m.Name, unknown, w)
 		}
 		for p := range g.Players {
-			op := old.Player(p + 1)
-			if op == nil || len(op.Series) == 0 {
-				return fmt.Sprintf("player %d has no series in the old analysis", p)
+			if got, w := a.Values(p+1, m.Name), g.Series[i].Values[p][1:]; !slices.Equal(got, w) {
+				return fmt.Sprintf("%s of uid %d: document %v, generic %v", m.Name, p+1, got, w)
 			}
-			final := g.Players[p].Metrics[i].Final
-			var want int64
-			switch {
-			case unknown:
-				want = -1
-				for t := range op.Series {
-					if v := get(&op.Series[t]); t+1 >= op.FirstTurn && v != -1 {
-						return fmt.Sprintf("%s of player %d is unknown, but the old series has %d at turn %d", m.Name, p, v, t+1)
+		}
+	}
+	if w := 14 + 2*len(g.Players) + 1; amounts != w {
+		return fmt.Sprintf("%d amounts, want %d", amounts, w)
+	}
+	if w := 5 * boolInt(!a.HasCommands); unknowns != w { // capture_energy, wasted_energy, commands, errors, faults
+		return fmt.Sprintf("%d unknown figures (commands known: %v), want %d", unknowns, a.HasCommands, w)
+	}
+
+	// Summary.
+	metric := func(name string) int {
+		return slices.IndexFunc(g.Meta.Metrics, func(m engine.Metric) bool { return m.Name == name })
+	}
+	if len(a.Summary.Ranking) != len(g.Ranking) {
+		return fmt.Sprintf("%d standings, %d ranked", len(a.Summary.Ranking), len(g.Ranking))
+	}
+	sc := g.Score()
+	if sc < 0 || g.Meta.Metrics[sc].Name != "gold" {
+		return "the score is not gold"
+	}
+	for r, p := range g.Ranking {
+		s, gp := &a.Summary.Ranking[r], &g.Players[p]
+		if s.UID != p+1 || s.Rank != r+1 || s.Rank != gp.Rank || s.Score != gp.Metrics[sc].Final || s.Bot != gp.Bot {
+			return fmt.Sprintf("standing %d %+v: the generic analysis ranks player %d, rank %d, score %d, bot %q", r, s, p, gp.Rank, gp.Metrics[sc].Final, gp.Bot)
+		}
+		if len(s.Values) != len(a.Doc.Standing) {
+			return fmt.Sprintf("standing %d has %d values, the document %d fields", r, len(s.Values), len(a.Doc.Standing))
+		}
+		for _, f := range a.Doc.Standing {
+			var w int64
+			switch f.Of {
+			case engine.Final, engine.Flag:
+				i := metric(f.Name)
+				if i < 0 {
+					return fmt.Sprintf("%s: no metric %s", f.Key, f.Name)
+				}
+				w = gp.Metrics[i].Final
+			case engine.Peak, engine.PeakTurn:
+				i := metric(f.Name)
+				if i < 0 {
+					return fmt.Sprintf("%s: no metric %s", f.Key, f.Name)
+				}
+				w = gp.Metrics[i].Peak
+				if f.Of == engine.PeakTurn {
+					w = int64(gp.Metrics[i].PeakTurn)
+				}
+			case engine.EventTurn:
+				for _, e := range g.Events {
+					if !e.Shell && e.Kind == f.Name && e.Player == p {
+						w = int64(e.Turn)
 					}
 				}
-			case m.Kind == engine.Amount:
-				for t := range op.Series {
-					want += get(&op.Series[t])
-				}
-			default:
-				want = get(&op.Series[len(op.Series)-1])
 			}
-			if final != want {
-				return fmt.Sprintf("%s of player %d: final %d, from the old series %d", m.Name, p, final, want)
+			if v, ok := s.Get(f.Key); !ok || v != w {
+				return fmt.Sprintf("%s of uid %d: document %d (%v), generic %d", f.Key, p+1, v, ok, w)
 			}
-			st, ok := standingFigures[m.Name]
-			if !ok {
-				continue
-			}
-			k := slices.IndexFunc(old.Summary.Ranking, func(s Standing) bool { return s.UID == p+1 })
-			if w := st(&old.Summary.Ranking[k]); final != w {
-				return fmt.Sprintf("%s of player %d: final %d, the old standing %d", m.Name, p, final, w)
-			}
-			compared++
 		}
 	}
-	if want := 14 + 2*len(g.Players) + 1; amounts != want {
-		return fmt.Sprintf("%d amounts, want %d", amounts, want)
+	sm := a.Summary
+	margin := g.Players[g.Ranking[0]].Metrics[sc].Final
+	if len(g.Ranking) > 1 {
+		margin -= g.Players[g.Ranking[1]].Metrics[sc].Final
 	}
-	if want := len(standingFigures) * len(g.Players); compared != want {
-		return fmt.Sprintf("%d finals compared with the old summary, want %d", compared, want)
-	}
-	want := 0
-	if !old.HasCommands {
-		want = 5 // capture_energy, wasted_energy, commands, errors, faults
-	}
-	if unknowns != want {
-		return fmt.Sprintf("%d unknown figures (commands known: %v), want %d", unknowns, old.HasCommands, want)
+	if sm.Winner != g.Winner()+1 || sm.LeadSince != g.LeadSince || sm.Margin != margin {
+		return fmt.Sprintf("summary winner %d, lead since %d, margin %d; generic %d, %d, %d", sm.Winner, sm.LeadSince, sm.Margin, g.Winner()+1, g.LeadSince, margin)
 	}
 	return ""
 }
 
-// TestAccountEventsOnStream: the game's own events (home_captured,
-// died, tech_up, tax_bracket, building_bracket) of a ColorfightII
-// stream are the old analysis's, in order, worded alike; and the
-// generic analysis totals each per-round figure as the old one does.
-func TestAccountEventsOnStream(t *testing.T) {
-	eachAccountedGame(t, func(tb testing.TB, data []byte, isCFR bool) string {
-		if d := accountEventDiff(tb, data, isCFR); d != "" {
-			return d
-		}
-		return amountDiff(tb, data, isCFR)
-	})
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
-// shellEventDiff compares the generic analysis's own lead_change,
-// lead_for_good and bot_fault events on the stream of data with the old
-// analysis's, in order: turn, kind, uid and value, and Other as a uid
-// for lead_change (0: no previous leader). A generic bot_fault's Other
-// is the fault (engine.Fault), which the old one does not say (0): it is
-// not compared.
-func shellEventDiff(tb testing.TB, data []byte, isCFR bool) string {
-	tb.Helper()
-	old, g := bothAnalyses(tb, data, isCFR)
-	for _, k := range []string{EventLeadChange, EventLeadForGood, EventBotFault} {
-		var want, got []Event
-		for _, e := range old.Events {
-			if e.Kind == k {
-				if k != EventLeadChange {
-					e.Other = 0
-				}
-				want = append(want, e)
-			}
-		}
-		for _, e := range g.Events {
-			if e.Kind == k && e.Shell {
-				ev := oldEvent(e, true)
-				if k != EventLeadChange {
-					ev.Other = 0
-				}
-				got = append(got, ev)
-			}
-		}
-		if !slices.Equal(got, want) {
-			return fmt.Sprintf("%s: generic %+v, old %+v", k, got, want)
+// TestDocumentIsGeneric: on every ColorfightII game at hand
+// (eachAccountedGame: official replays, their imports and played games,
+// one with rejected commands and bot faults), the document rewind
+// analyze writes is the generic analysis of the game's stream, its events
+// renumbered and its summary the generic finals (documentDiff).
+func TestDocumentIsGeneric(t *testing.T) {
+	eachAccountedGame(t, documentDiff)
+}
+
+// TestGenericEventOfOtherEvents: only the document's own events have a
+// generic event (Analysis.GenericEvent): one built by hand or read back
+// from the JSON has none, so EventText does not word it as another.
+func TestGenericEventOfOtherEvents(t *testing.T) {
+	vs := vectors(t)
+	a := analyzeFile(t, vs[len(vs)-1].Expected)
+	if len(a.Events) < 2 {
+		t.Fatalf("%d events", len(a.Events))
+	}
+	for i, e := range a.Events {
+		if ge, ok := a.GenericEvent(e); !ok || ge.Turn != e.Turn || ge.Kind != e.Kind {
+			t.Fatalf("event %d %+v: generic %+v, %v", i, e, ge, ok)
 		}
 	}
-	return ""
-}
-
-// TestShellEventsOnStream: on every ColorfightII game at hand the
-// generic analysis finds the lead changes, the lead for good and the
-// bot faults the old analysis finds.
-func TestShellEventsOnStream(t *testing.T) {
-	eachAccountedGame(t, shellEventDiff)
+	b, err := json.Marshal(a.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []Event
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	back = append(back, Event{Turn: 1, Kind: "new_kind", UID: 1, Other: 2, Value: 5})
+	for _, e := range back {
+		if ge, ok := a.GenericEvent(e); ok {
+			t.Errorf("event %+v, not the document's, has generic event %+v", e, ge)
+		}
+	}
+	if got, want := a.EventText(back[len(back)-1], a.Name), "new kind: "+a.Name(1)+" (other 2, value 5)"; got != want {
+		t.Errorf("a hand-built event says %q, want %q", got, want)
+	}
 }

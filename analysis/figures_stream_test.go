@@ -45,6 +45,17 @@ func (b faultyBot) Commands(g engine.Game, p int) ([]string, error) {
 // play does; the first seat is a faultyBot when faulty.
 func recordAccounted(tb testing.TB, seed uint64, turns int, faulty bool, names ...string) []byte {
 	tb.Helper()
+	first := func(p match.GamePlayer) match.GamePlayer { return p }
+	if faulty {
+		first = func(p match.GamePlayer) match.GamePlayer { return faultyBot{p} }
+	}
+	return recordGame(tb, seed, turns, first, names...)
+}
+
+// recordGame is recordAccounted with the first seat's player first(the
+// built-in).
+func recordGame(tb testing.TB, seed uint64, turns int, first func(match.GamePlayer) match.GamePlayer, names ...string) []byte {
+	tb.Helper()
 	rs, err := rulesets.Get("colorfight2")
 	if err != nil {
 		tb.Fatal(err)
@@ -57,8 +68,8 @@ func recordAccounted(tb testing.TB, seed uint64, turns int, faulty bool, names .
 			tb.Fatalf("no built-in %q", n)
 		}
 		var p match.GamePlayer = match.BuiltinPlayer(b)
-		if faulty && i == 0 {
-			p = faultyBot{p}
+		if i == 0 {
+			p = first(p)
 		}
 		seats = append(seats, match.GameSeat{Bot: p})
 	}
@@ -88,90 +99,6 @@ func accountedStream(tb testing.TB, data []byte, isCFR bool) source.Stream {
 		tb.Fatal(err)
 	}
 	return source.NewSimStream(sim, nil)
-}
-
-// bothAnalyses returns Analyze of data and AnalyzeStream of its
-// accountedStream.
-func bothAnalyses(tb testing.TB, data []byte, isCFR bool) (*Analysis, *Generic) {
-	tb.Helper()
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	old, err := Analyze(src)
-	src.Close()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st := accountedStream(tb, data, isCFR)
-	defer st.Close()
-	g, err := AnalyzeStream(st, GenericOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return old, g
-}
-
-// figureDiff compares the generic stream of data with Analyze of the
-// same file, figure by figure: every column of the analysis's series,
-// the per-party captured_from_K and lost_to_K included, is a metric of
-// the stream, once, and every metric of the stream is such a column; for
-// every frame t >= 1 and player p the stream's value is the series value
-// of uid p+1 at turn t (-1 where the analysis says unknown). It returns
-// the first difference, "" when none.
-func figureDiff(tb testing.TB, data []byte, isCFR bool) string {
-	tb.Helper()
-	old, g := bothAnalyses(tb, data, isCFR)
-	var want []string
-	for _, c := range columns(old.MaxUID) {
-		want = append(want, c.name)
-	}
-	var got []string
-	for _, m := range g.Meta.Metrics {
-		got = append(got, m.Name)
-	}
-	if a, b := slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want)); !slices.Equal(a, b) {
-		return fmt.Sprintf("the stream's metrics %v, the analysis's figures %v", got, want)
-	}
-	if g.Turns != old.Rounds || (g.Truncated == nil) != (old.Truncated == nil) {
-		return fmt.Sprintf("the stream has %d rounds (truncated: %v), the analysis %d (truncated: %v)", g.Turns, g.Truncated, old.Rounds, old.Truncated)
-	}
-	if g.CommandsKnown != old.HasCommands {
-		return fmt.Sprintf("the stream's commands known %v, the analysis's %v", g.CommandsKnown, old.HasCommands)
-	}
-	for i := range g.Series {
-		sr := &g.Series[i]
-		get, ok := SeriesColumn(sr.Metric.Name, old.MaxUID)
-		if !ok {
-			return fmt.Sprintf("the analysis has no column %s", sr.Metric.Name)
-		}
-		for p := range sr.Values {
-			op := old.Player(p + 1)
-			for t := 1; t <= g.Turns; t++ {
-				var w int64
-				if op != nil {
-					w = get(&op.Series[t-1])
-				}
-				if v := sr.Values[p][t]; v != w {
-					return fmt.Sprintf("%s of player %d (uid %d) at frame %d: stream %d, analysis %d", sr.Metric.Name, p, p+1, t, v, w)
-				}
-			}
-		}
-	}
-	for _, op := range old.Players {
-		if op.UID < 1 || op.UID > len(g.Players) {
-			return fmt.Sprintf("the analysis has uid %d, the stream %d players", op.UID, len(g.Players))
-		}
-	}
-	return ""
-}
-
-// TestAccountFiguresOnStream: a generic stream of a ColorfightII game
-// carries, after the ruleset's values, every per-round figure of the
-// analysis (Analyze's series), equal to it for every player at every
-// frame, on every game eachAccountedGame gives.
-func TestAccountFiguresOnStream(t *testing.T) {
-	eachAccountedGame(t, figureDiff)
 }
 
 // eachAccountedGame runs check on every ColorfightII game at hand and

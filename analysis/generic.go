@@ -1,3 +1,10 @@
+// Package analysis computes per-player, per-round series, events,
+// turning points, a summary, standings and ratings from any replay rewind
+// can open, streaming over its frames: one generic analysis for every
+// game (AnalyzeStream, read through the seam: the metrics and events a
+// ruleset declares), and, for a game whose ruleset declares a document
+// of its own (engine.Documented: ColorfightII's), that document laid out
+// from the generic results (Document). Nothing here is a game's code.
 package analysis
 
 import (
@@ -68,6 +75,12 @@ type Series struct {
 // plays (Monad's 100,000 turns: 2.8 million).
 const MaxGenericValues = 1 << 23
 
+// ErrLimit reports a replay beyond one of the analysis's limits.
+var ErrLimit = errors.New("analysis: replay exceeds a limit")
+
+// seriesCapHint is the most values a series reserves up front.
+const seriesCapHint = 8192
+
 // MaxGenericEvents is how many events a generic analysis keeps by
 // default; those past it are counted in Generic.EventsDropped.
 const MaxGenericEvents = 1 << 16
@@ -101,6 +114,11 @@ type GenericOptions struct {
 //   - bot_fault: Player's bot failed to answer (Frame.Faults) on this
 //     turn and on each of its next Value-1 turns; Other is the fault of
 //     the first of them (engine.Fault: 1 timeout, 2 crash, 3 garbage).
+//   - a surge (the kind a metric's engine.Surge names): Player spent far
+//     above its habit of that metric from this turn to turn Other,
+//     Value in all (turning.go).
+//   - lead_swing: a lead change where Player gained Value score on
+//     Other over the rounds before (turning.go).
 //   - command_errors: Player had commands rejected (Frame.Errors with an
 //     Index >= 0) on this turn and each of its turns through turn Other;
 //     Value is how many in all. Only when commands are known.
@@ -176,8 +194,9 @@ type Generic struct {
 	// alone, -1 when several share it (or there is no metric).
 	Leader []int
 	// Events are in turn order; within a turn, the game's events as it
-	// reported them, then bot_fault, command_errors, lead_change and
-	// lead_for_good (see GenericEvent).
+	// reported them, then bot_fault, command_errors, lead_change,
+	// lead_for_good, the surges (by player, then kind) and the lead
+	// swings (biggest first) (see GenericEvent).
 	Events        []GenericEvent
 	EventsDropped int
 	// Ranking is the last frame's ranking, best first (every player
@@ -288,6 +307,8 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 				return fmt.Sprintf("%s's bot fails to answer (%s, 1 turn)", name(e.Player), what)
 			}
 			return fmt.Sprintf("%s's bot fails to answer (%s, %d turns in a row)", name(e.Player), what, e.Value)
+		case EventLeadSwing:
+			return fmt.Sprintf("lead swing: %s gains %d %s on %s in %d rounds and takes the lead from it", name(e.Player), e.Value, unit, name(e.Other), explainWindow)
 		case EventCommandErrors:
 			s := "s"
 			if e.Value == 1 {
@@ -299,6 +320,10 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 			}
 			return fmt.Sprintf("%s has %d command%s rejected in %s%s", name(e.Player), e.Value, s, turns, turnSpan(e.Turn, e.Other))
 		}
+	}
+	if i := g.surgeMetric(e.Kind); e.Shell && i >= 0 {
+		m := &g.Meta.Metrics[i]
+		return fmt.Sprintf("%s surges: %d %s on %s in turns %s", name(e.Player), e.Value, m.Unit, m.Surge.On, turnSpan(e.Turn, e.Other))
 	}
 	for i := range g.Meta.EventKinds {
 		if k := &g.Meta.EventKinds[i]; k.Name == e.Kind && k.Text != "" {
@@ -337,7 +362,7 @@ func (g *Generic) Compact() {
 // genericEvent is an event with its place within its turn.
 type genericEvent struct {
 	GenericEvent
-	class int // 0 the game's, 1 bot_fault, 2 command_errors, 3 lead_change, 4 lead_for_good
+	class int // 0 the game's, 1 bot_fault, 2 command_errors, 3 lead_change, 4 lead_for_good, 5 surges, 6 lead_swing
 	seq   int
 }
 
@@ -667,6 +692,8 @@ func (az *genericAnalyzer) finish(f *source.Frame) {
 		g.LeadSince = t
 		az.event(GenericEvent{Turn: t, Kind: EventLeadForGood, Player: w, Other: -1, X: -1, Y: -1, Value: g.Series[az.score].Values[w][t], Shell: true}, 4)
 	}
+	az.surges()
+	az.swings()
 	slices.SortFunc(az.events, func(a, b genericEvent) int {
 		return cmp.Or(cmp.Compare(a.Turn, b.Turn), cmp.Compare(a.class, b.class), cmp.Compare(a.seq, b.seq))
 	})

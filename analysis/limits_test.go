@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/colorfight2"
@@ -23,7 +22,8 @@ import (
 // manyUsers writes to w an official replay of a w×h map whose frames
 // 1..frames each list users players (the hostile shape of issue 13: 64
 // users on a 1×1 map for thousands of frames), with info's max_turn set to
-// maxTurn.
+// maxTurn. Player uid owns cell uid-1 from frame 1 when the map has it, so
+// a map of at least users cells makes frame 1 a registration frame.
 func manyUsers(w io.Writer, width, height, users, frames, maxTurn int) error {
 	f := colorfight2.Frame{Width: width, Height: height}
 	for y := range height {
@@ -41,6 +41,10 @@ func manyUsers(w io.Writer, width, height, users, frames, maxTurn int) error {
 	}
 	for uid := 1; uid <= users; uid++ {
 		f.Users = append(f.Users, colorfight2.FrameUser{UID: int64(uid), Username: fmt.Sprintf("u%d", uid), Energy: 1000, TechLevel: 1})
+		if uid <= len(f.Cells) {
+			f.Cells[uid-1].Owner = int64(uid)
+			f.Users[uid-1].CellNumber = 1
+		}
 	}
 	for t := 1; t <= frames; t++ {
 		f.Turn = t
@@ -64,59 +68,88 @@ func allocated(fn func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
-// TestManyUsersBounded: issue 13's .cfr of 64 users on a 1×1 map, at a
-// reduced 1000 frames, allocates within the documented bound of
-// docs/limits.md — player-rounds × 2 rows plus a fixed 16 MiB for the
-// decoder and frames — where it used to allocate a per-uid array for every
-// player and round (over 150 MB here, 3.4 GB at 20,000 frames).
+// analyzeAny analyses the replay r as rewind analyze does
+// (source.NewAnyStream, analysis.AnalyzeDocument).
+func analyzeAny(r io.Reader) (*analysis.Analysis, error) {
+	s, err := source.NewAnyStream(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return analysis.AnalyzeDocument(s)
+}
+
+// metricsOf is the number of metrics of a ColorfightII stream of users
+// players: its figures and the exchanges with every other party.
+func metricsOf(users int) int {
+	return len(colorfight2.AccountMetrics) + len(colorfight2.ExchangeMetrics(users))
+}
+
+// TestManyUsersBounded: a .cfr of 64 users, at 500 frames, allocates
+// within the documented bound of docs/limits.md — the generic analysis's
+// values (players × metrics × frames, 8 bytes each), twice over, plus a
+// fixed 16 MiB for the decoder, the accounting and the frames. Issue
+// 13's shape, 64 users on a 1×1 map, where the analysis used to allocate
+// a per-uid array for every player and round (over 150 MB here, 3.4 GB
+// at 20,000 frames), is refused at its frame 1 (no registration: users
+// without a cell); the same users on an 8×8 map, one cell each, are
+// analysed within the bound.
 func TestManyUsersBounded(t *testing.T) {
 	var buf bytes.Buffer
-	const users, frames = 64, 1000
+	const users, frames = 64, 500
 	if err := manyUsers(&buf, 1, 1, users, frames, frames); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := analyzeAny(&buf); err == nil || !strings.Contains(err.Error(), "frame 1") {
+		t.Fatalf("64 users on a 1×1 map: %v, want frame 1 refused", err)
+	}
+	buf.Reset()
+	if err := manyUsers(&buf, 8, 8, users, frames, frames); err != nil {
 		t.Fatal(err)
 	}
 	var a *analysis.Analysis
 	n := allocated(func() {
-		src, err := source.New(bytes.NewReader(buf.Bytes()), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.Close()
-		if a, err = analysis.Analyze(src); err != nil {
+		var err error
+		if a, err = analyzeAny(bytes.NewReader(buf.Bytes())); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if a.Rounds != frames || len(a.Players) != users {
 		t.Fatalf("%d rounds, %d players", a.Rounds, len(a.Players))
 	}
-	row := uint64(unsafe.Sizeof(analysis.Round{}))
-	bound := uint64(users*frames)*2*row + 16<<20
-	t.Logf("%d player-rounds of %d-byte rows: allocated %.1f MB, bound %.1f MB", users*frames, row, float64(n)/1e6, float64(bound)/1e6)
+	values := uint64(users * metricsOf(users) * (frames + 1))
+	bound := values*8*2 + 16<<20
+	t.Logf("%d values: allocated %.1f MB, bound %.1f MB", values, float64(n)/1e6, float64(bound)/1e6)
 	if n > bound {
 		t.Fatalf("allocated %d bytes, over the bound %d", n, bound)
 	}
 }
 
-// TestPlayerRoundsRefused: past MaxPlayerRounds an analysis is refused
+// TestGenericValuesRefused: past MaxGenericValues an analysis is refused
 // with ErrLimit and the limit named — a .cfr as its frames arrive, a .rwd
 // from its header.
-func TestPlayerRoundsRefused(t *testing.T) {
+func TestGenericValuesRefused(t *testing.T) {
 	const users = 64
-	frames := analysis.MaxPlayerRounds/users + 1
+	perFrame := users * metricsOf(users)
+	frames := analysis.MaxGenericValues/perFrame + 1
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(manyUsers(pw, 1, 1, users, frames, 500)) }()
-	src, err := source.New(pr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = analysis.Analyze(src)
-	src.Close()
+	go func() { pw.CloseWithError(manyUsers(pw, 8, 8, users, frames, 500)) }()
+	_, err := analyzeAny(pr)
 	pr.CloseWithError(errors.New("done"))
 	if !errors.Is(err, analysis.ErrLimit) || !strings.Contains(err.Error(), "docs/limits.md") {
 		t.Fatalf(".cfr of %d users × %d frames: %v", users, frames, err)
 	}
+	// The most frames within the limit (frame 0 and frames-2 more) are
+	// analysed.
+	var buf bytes.Buffer
+	if err := manyUsers(&buf, 8, 8, users, frames-2, 500); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := analyzeAny(&buf); err != nil || a.Rounds != frames-2 {
+		t.Fatalf(".cfr of %d users × %d frames: %v", users, frames-2, err)
+	}
 
-	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: analysis.MaxPlayerRounds/users + 1, MaxPlayer: users}, Map: colorfight2.NewMap(30, 30)}
+	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: frames, MaxPlayer: users}, Map: colorfight2.NewMap(30, 30)}
 	for uid := 1; uid <= users; uid++ {
 		h.Players = append(h.Players, replay.Player{UID: uid, Name: fmt.Sprint("p", uid), Home: colorfight2.Point{X: (uid - 1) % 30, Y: 2 * ((uid - 1) / 30)}})
 	}
@@ -124,12 +157,7 @@ func TestPlayerRoundsRefused(t *testing.T) {
 	if _, err := replay.NewWriter(&b, h); err != nil {
 		t.Fatal(err)
 	}
-	src, err = source.New(bytes.NewReader(b.Bytes()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	if _, err := analysis.Analyze(src); !errors.Is(err, analysis.ErrLimit) {
+	if _, err := analyzeAny(bytes.NewReader(b.Bytes())); !errors.Is(err, analysis.ErrLimit) {
 		t.Fatalf(".rwd header of %d players × %d rounds: %v", users, h.Config.MaxTurn, err)
 	}
 }

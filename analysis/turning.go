@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rewind-game/rewind/internal/satint"
@@ -10,23 +10,38 @@ import (
 
 // Turning points: what a reader of a game's events wants first — who
 // spent far above its habit, and where the lead swung — above the churn
-// of lead changes (ShownAtFirst).
+// of lead changes (ShownAtFirst). They are events of the generic
+// analysis, found in its series: a game asks for the surges of its
+// amounts (engine.Metric.Surge) and the lead swings of its score
+// (engine.Metric.Swings).
 
-// Spending surges (EventAttackSurge, EventBuildSurge): a player's spend
-// over surgeWindow rounds at least surgeFactor times what it spent in as
-// many rounds before (its mean over the surgeHistory rounds before the
-// window, at least surgeMinHistory of them), and at least the kind's
-// floor. The event covers the window's rounds that carry a real share of
-// it (at least a 1/(4·surgeWindow) part), from the first.
+// The shell-derived turning points' kinds. A surge's kind is the one its
+// metric names (engine.Surge.Event).
+const (
+	// EventLeadSwing: a lead change where the new leader (Player) gained
+	// the most score on the old one (Other): Value over the
+	// explainWindow rounds before; the biggest and those at least half
+	// as big, at most maxLeadSwings.
+	EventLeadSwing = "lead_swing"
+	// EventLeadChange and EventLeadForGood are the generic analysis's
+	// lead changes (GenericEvent), EventBotFault its bot faults.
+	EventLeadChange  = "lead_change"
+	EventLeadForGood = "lead_for_good"
+	EventBotFault    = "bot_fault"
+)
+
+// Spending surges (engine.Surge): a player's spend over surgeWindow
+// rounds at least surgeFactor times what it spent in as many rounds
+// before (its mean over the surgeHistory rounds before the window, at
+// least surgeMinHistory of them), and at least the surge's Floor. The
+// event (Turn the first round, Other the last, Value the sum) covers the
+// window's rounds that carry a real share of it (at least a
+// 1/(4·surgeWindow) part), from the first.
 const (
 	surgeWindow     = 3
 	surgeHistory    = 30
 	surgeMinHistory = 10
 	surgeFactor     = 10
-	// surgeMinEnergy and surgeMinGold are the floors: a surge is
-	// something a reader sees on the board.
-	surgeMinEnergy = 20000
-	surgeMinGold   = 10000
 )
 
 // EarlyLeadTurns is how many turns of a game of rounds rounds a reader
@@ -40,182 +55,222 @@ func EarlyLeadTurns(rounds int) int { return min(50, max(10, rounds/10)) }
 // first: every kind but the lead changes after the opening
 // (EarlyLeadTurns). The viewer, the report and analyze's table fold the
 // others the same way.
-func (a *Analysis) ShownAtFirst(e Event) bool {
-	return e.Kind != EventLeadChange || e.Turn <= EarlyLeadTurns(a.Rounds)
+func (g *Generic) ShownAtFirst(e GenericEvent) bool {
+	return e.Kind != EventLeadChange || e.Turn <= EarlyLeadTurns(g.Turns)
 }
 
-// surges appends p's spending surges of one kind: spend(r) is what it
-// spent in round r (negative counts as 0).
-func (a *Analysis) surges(p *Player, kind string, floor int64, spend func(r *Round) int64) {
-	s := p.Series
-	v := func(i int) int64 { return max(spend(&s[i]), 0) }
-	for i := surgeMinHistory; i+surgeWindow <= len(s); i++ {
-		if v(i) == 0 {
-			continue
+// surgeMetric returns the index of the metric whose surges are events of
+// kind, -1 for none.
+func (g *Generic) surgeMetric(kind string) int {
+	for i := range g.Meta.Metrics {
+		if s := &g.Meta.Metrics[i].Surge; s.Event != "" && s.Event == kind {
+			return i
 		}
-		var before int64
-		from := max(0, i-surgeHistory)
-		for j := from; j < i; j++ {
-			before = satint.Sum(before, v(j))
-		}
-		var win int64
-		for j := i; j < i+surgeWindow; j++ {
-			win = satint.Sum(win, v(j))
-		}
-		usual := before / int64(i-from) * surgeWindow // as many rounds before
-		if win < floor || win < surgeFactor*usual {
-			continue
-		}
-		end, sum := i, int64(0)
-		for j := i; j < i+surgeWindow; j++ {
-			if v(j)*4*surgeWindow >= win {
-				end = j
-			}
-		}
-		for j := i; j <= end; j++ {
-			sum = satint.Sum(sum, v(j))
-		}
-		a.Events = append(a.Events, Event{Turn: s[i].Turn, Kind: kind, UID: p.UID, Other: s[end].Turn, Value: sum})
-		i = end
 	}
+	return -1
 }
 
-// turningPoints adds the spending surges of every player and the big
-// lead swings to the events: of the lead changes between two players,
-// those whose new leader gained the most gold on the old one over the
-// explainWindow rounds before (ExplainLeadChange says what each did) —
-// the biggest, and the others that gained at least half as much, at most
-// maxLeadSwings.
-func (a *Analysis) turningPoints() {
-	for _, p := range a.Players {
-		a.surges(p, EventAttackSurge, surgeMinEnergy, func(r *Round) int64 { return r.AttackEnergy })
-		a.surges(p, EventBuildSurge, surgeMinGold, func(r *Round) int64 { return r.GoldSpent })
-	}
-	var swings []Event
-	for _, e := range a.Events {
-		if e.Kind != EventLeadChange || e.Other == 0 {
-			continue
-		}
-		n, o := a.Player(e.UID), a.Player(e.Other)
-		from := max(1, e.Turn-explainWindow)
-		gn, okn := goldAt(n, e.Turn)
-		gO, oko := goldAt(o, e.Turn)
-		fn, okfn := goldAt(n, from)
-		fo, okfo := goldAt(o, from)
-		if !okn || !oko || !okfn || !okfo {
-			continue
-		}
-		if swing := satint.Sum(gn, -gO, -fn, fo); swing > 0 {
-			swings = append(swings, Event{Turn: e.Turn, Kind: EventLeadSwing, UID: e.UID, Other: e.Other, Value: swing})
+// otherNumber reports whether kind, a game's, has a number for Other
+// (engine.EventKind.OtherNumber).
+func (g *Generic) otherNumber(kind string) bool {
+	for i := range g.Meta.EventKinds {
+		if g.Meta.EventKinds[i].Name == kind {
+			return g.Meta.EventKinds[i].OtherNumber
 		}
 	}
-	sort.SliceStable(swings, func(i, j int) bool { return swings[i].Value > swings[j].Value })
-	for i, e := range swings {
-		if i == maxLeadSwings || e.Value < swings[0].Value/2 {
-			break
-		}
-		a.Events = append(a.Events, e)
-	}
+	return false
 }
 
-// maxLeadSwings bounds the lead swings listed.
-const maxLeadSwings = 3
-
-// goldAt is p's gold at turn t, if p has a record of it.
-func goldAt(p *Player, t int) (int64, bool) {
-	if p == nil || t < p.FirstTurn || t-p.FirstTurn >= len(p.Series) {
-		return 0, false
-	}
-	return p.Series[t-p.FirstTurn].Gold, true
+// IsTurningPoint reports whether events of kind are turning points: the
+// surges, the lead swings and the lead for good.
+func (g *Generic) IsTurningPoint(kind string) bool {
+	return kind == EventLeadSwing || kind == EventLeadForGood || g.surgeMetric(kind) >= 0
 }
 
-// TurningPoints are the events a reader wants first — the spending
-// surges, the big lead swings and the lead for good — in turn order. The
-// viewer, the report and analyze's table list them above the full list,
-// each lead swing with ExplainLeadChange's line.
-func (a *Analysis) TurningPoints() []Event {
-	var out []Event
-	for _, e := range a.Events {
-		if IsTurningPoint(e.Kind) {
+// TurningPoints are the events a reader wants first (IsTurningPoint), in
+// turn order. The viewer, the report and analyze's table list them above
+// the full list, each lead swing with ExplainLeadChange's line.
+func (g *Generic) TurningPoints() []GenericEvent {
+	var out []GenericEvent
+	for _, e := range g.Events {
+		if e.Shell && g.IsTurningPoint(e.Kind) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// IsTurningPoint reports whether events of kind are turning points.
-func IsTurningPoint(kind string) bool {
-	switch kind {
-	case EventAttackSurge, EventBuildSurge, EventLeadSwing, EventLeadForGood:
-		return true
+// surges adds the spending surges of every player, by player, then by
+// the surge's kind name.
+func (az *genericAnalyzer) surges() {
+	g := az.g
+	var ms []int
+	for i := range g.Meta.Metrics {
+		if g.Meta.Metrics[i].Surge.Event != "" {
+			ms = append(ms, i)
+		}
 	}
-	return false
+	slices.SortStableFunc(ms, func(a, b int) int {
+		return strings.Compare(g.Meta.Metrics[a].Surge.Event, g.Meta.Metrics[b].Surge.Event)
+	})
+	for p := 0; p < az.n; p++ {
+		for _, i := range ms {
+			az.surgesOf(p, i)
+		}
+	}
 }
 
-// Explain is ExplainLeadChange's line for a lead swing ("" for any other
-// event), naming players with name.
-func (a *Analysis) Explain(e Event, name func(uid int) string) string {
-	if e.Kind != EventLeadSwing {
-		return ""
+// surgesOf adds player p's surges of metric i: its value at frame t is
+// what it spent in round t (negative counts as 0).
+func (az *genericAnalyzer) surgesOf(p, i int) {
+	g := az.g
+	s := g.Series[i].Values[p][1:]
+	sg := g.Meta.Metrics[i].Surge
+	v := func(r int) int64 { return max(s[r], 0) }
+	for r := surgeMinHistory; r+surgeWindow <= len(s); r++ {
+		if v(r) == 0 {
+			continue
+		}
+		var before int64
+		from := max(0, r-surgeHistory)
+		for j := from; j < r; j++ {
+			before = satint.Sum(before, v(j))
+		}
+		var win int64
+		for j := r; j < r+surgeWindow; j++ {
+			win = satint.Sum(win, v(j))
+		}
+		usual := before / int64(r-from) * surgeWindow // as many rounds before
+		if win < sg.Floor || win < surgeFactor*usual {
+			continue
+		}
+		end, sum := r, int64(0)
+		for j := r; j < r+surgeWindow; j++ {
+			if v(j)*4*surgeWindow >= win {
+				end = j
+			}
+		}
+		for j := r; j <= end; j++ {
+			sum = satint.Sum(sum, v(j))
+		}
+		az.event(GenericEvent{Turn: r + 1, Kind: sg.Event, Player: p, Other: end + 1, X: -1, Y: -1, Value: sum, Shell: true}, 5)
+		r = end
 	}
-	line, _ := a.ExplainLeadChange(e.Turn, name)
-	return line
 }
+
+// swings adds the big lead swings: of the lead changes between two
+// players, those whose new leader gained the most score on the old one
+// over the explainWindow rounds before (ExplainLeadChange says what each
+// did) — the biggest, and the others that gained at least half as much,
+// at most maxLeadSwings, biggest first.
+func (az *genericAnalyzer) swings() {
+	g := az.g
+	sc := g.Score()
+	if sc < 0 || !g.Meta.Metrics[sc].Swings {
+		return
+	}
+	score := g.Series[sc].Values
+	var swings []GenericEvent
+	for _, e := range az.events {
+		if e.Kind != EventLeadChange || !e.Shell || e.Other < 0 || e.Other >= az.n {
+			continue
+		}
+		from := max(1, e.Turn-explainWindow)
+		n, o := score[e.Player], score[e.Other]
+		if swing := satint.Sum(n[e.Turn], -o[e.Turn], -n[from], o[from]); swing > 0 {
+			swings = append(swings, GenericEvent{Turn: e.Turn, Kind: EventLeadSwing, Player: e.Player, Other: e.Other, X: -1, Y: -1, Value: swing, Shell: true})
+		}
+	}
+	slices.SortStableFunc(swings, func(a, b GenericEvent) int {
+		switch {
+		case a.Value > b.Value:
+			return -1
+		case a.Value < b.Value:
+			return 1
+		}
+		return 0
+	})
+	for i, e := range swings {
+		if i == maxLeadSwings || e.Value < swings[0].Value/2 {
+			break
+		}
+		az.event(e, 6)
+	}
+}
+
+// maxLeadSwings bounds the lead swings listed.
+const maxLeadSwings = 3
 
 // explainWindow is how many rounds before a lead change ExplainLeadChange
 // sums up.
 const explainWindow = 10
 
-// ExplainLeadChange says in one line why the gold lead changed at turn
-// (the last lead change at or before it): the gold each of the two
-// players held then, and what each did in the explainWindow rounds
-// before — gold gained, cells captured and lost, gold spent on buildings
-// and upgrades, energy spent on attacks, gold stolen — naming players
-// with name (as Event.Text). ok is false when there is no lead change
-// between two players at or before turn.
-func (a *Analysis) ExplainLeadChange(turn int, name func(uid int) string) (line string, ok bool) {
-	var ev *Event
-	for i := range a.Events {
-		e := &a.Events[i]
-		if e.Kind == EventLeadChange && e.Turn <= turn && e.Other != 0 {
+// Explain is ExplainLeadChange's line for a lead swing ("" for any other
+// event), naming players with name.
+func (g *Generic) Explain(e GenericEvent, name func(p int) string) string {
+	if e.Kind != EventLeadSwing || !e.Shell {
+		return ""
+	}
+	line, _ := g.ExplainLeadChange(e.Turn, name)
+	return line
+}
+
+// ExplainLeadChange says in one line why the lead changed at turn (the
+// last lead change between two players at or before it): the score each
+// of the two held then, and what each did in the explainWindow rounds
+// before — its score's change, then each metric the game explains a
+// lead with (engine.Metric.Explain: cells captured and lost, gold spent
+// on buildings, energy on attacks, gold stolen) — naming players with
+// name (as EventText). ok is false when there is no such lead change.
+func (g *Generic) ExplainLeadChange(turn int, name func(p int) string) (line string, ok bool) {
+	sc := g.Score()
+	var ev *GenericEvent
+	for i := range g.Events {
+		e := &g.Events[i]
+		if e.Shell && e.Kind == EventLeadChange && e.Turn <= turn && e.Other >= 0 && e.Other < len(g.Players) {
 			ev = e
 		}
 	}
-	if ev == nil {
+	if ev == nil || sc < 0 || g.Series == nil {
 		return "", false
 	}
 	t := ev.Turn
 	from := max(1, t-explainWindow)
-	did := func(uid int) (string, int64) {
-		p := a.Player(uid)
-		if p == nil || t < p.FirstTurn || t-1 >= len(p.Series)+p.FirstTurn-1 {
-			return name(uid) + " (no record)", 0
+	unit := g.Meta.Metrics[sc].Unit
+	did := func(p int) (string, int64) {
+		score := g.Series[sc].Values[p]
+		parts := []string{fmt.Sprintf("%+d %s", score[t]-score[from], unit)}
+		for i := range g.Meta.Metrics {
+			x := g.Meta.Metrics[i].Explain
+			if x == "" || g.Unknown(i) {
+				continue
+			}
+			var sum int64
+			for r := from + 1; r <= t; r++ {
+				sum = satint.Sum(sum, max(g.Series[i].Values[p][r], 0))
+			}
+			if always := strings.HasPrefix(x, "+"); always || sum != 0 {
+				parts = append(parts, fmt.Sprintf(strings.TrimPrefix(x, "+"), sum))
+			}
 		}
-		at := func(turn int) *Round {
-			i := min(max(turn-p.FirstTurn, 0), len(p.Series)-1)
-			return &p.Series[i]
-		}
-		var cap, lost, spent, atk, stolen int64
-		for r := max(from+1, p.FirstTurn); r <= t; r++ {
-			x := at(r)
-			cap, lost, spent, stolen = cap+x.Captured, lost+x.Lost, spent+x.GoldSpent, stolen+x.StolenIn
-			atk += max(x.AttackEnergy, 0)
-		}
-		parts := []string{fmt.Sprintf("%+d gold", at(t).Gold-at(from).Gold),
-			fmt.Sprintf("captured %d cells and lost %d", cap, lost)}
-		if spent > 0 {
-			parts = append(parts, fmt.Sprintf("spent %d gold on buildings and upgrades", spent))
-		}
-		if atk > 0 {
-			parts = append(parts, fmt.Sprintf("%d energy on attacks", atk))
-		}
-		if stolen > 0 {
-			parts = append(parts, fmt.Sprintf("stole %d gold", stolen))
-		}
-		return name(uid) + ": " + strings.Join(parts, ", "), at(t).Gold
+		return name(p) + ": " + strings.Join(parts, ", "), score[t]
 	}
-	newDid, newGold := did(ev.UID)
-	oldDid, oldGold := did(ev.Other)
-	return fmt.Sprintf("At turn %d %s (%d gold) takes the lead from %s (%d gold). Turns %d–%d: %s; %s.",
-		t, name(ev.UID), newGold, name(ev.Other), oldGold, from+1, t, newDid, oldDid), true
+	newDid, newScore := did(ev.Player)
+	oldDid, oldScore := did(ev.Other)
+	return fmt.Sprintf("At turn %d %s (%d %s) takes the lead from %s (%d %s). Turns %d–%d: %s; %s.",
+		t, name(ev.Player), newScore, unit, name(ev.Other), oldScore, unit, from+1, t, newDid, oldDid), true
+}
+
+// turnSpan is "360–361", or "360" for one turn.
+func turnSpan(from, to int) string {
+	if to <= from {
+		return fmt.Sprint(from)
+	}
+	return fmt.Sprintf("%d–%d", from, to)
+}
+
+// leadForGoodText is the lead_for_good sentence of every game: who took
+// the lead for good, with value of unit (gold, hives) then.
+func leadForGoodText(who string, value int64, unit string) string {
+	return fmt.Sprintf("%s takes the lead for good (%d %s)", who, value, unit)
 }

@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 
 	"github.com/rewind-game/rewind/internal/testutil"
 )
@@ -25,14 +29,15 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 		}
 	}
 	want := []Event{
-		{Turn: 360, Kind: EventAttackSurge, UID: skynet, Other: 361, Value: 155095},
-		{Turn: 361, Kind: EventBuildSurge, UID: skynet, Other: 363, Value: 83200},
+		{Turn: 360, Kind: "attack_surge", UID: skynet, Other: 361, Value: 155095},
+		{Turn: 361, Kind: "build_surge", UID: skynet, Other: 363, Value: 83200},
 		{Turn: 367, Kind: EventLeadSwing, UID: rt, Other: skynet, Value: 123424},
 	}
 	tp := a.TurningPoints()
 	for _, w := range want {
 		found := false
 		for _, e := range tp {
+			e.g = 0
 			found = found || e == w
 		}
 		if !found {
@@ -40,7 +45,7 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 		}
 	}
 	for _, e := range tp {
-		if !IsTurningPoint(e.Kind) || e.Kind == EventLeadChange {
+		if !a.G.IsTurningPoint(e.Kind) || e.Kind == EventLeadChange {
 			t.Errorf("%+v is not a turning point", e)
 		}
 	}
@@ -73,20 +78,32 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 }
 
 // TestSurgeNeedsAHabit: steady spending is no surge, whatever its size;
-// a jump far above a player's own level is one.
+// a jump far above a player's own level is one (ColorfightII's surges of
+// attack_energy and gold_spent, on a generic analysis's series).
 func TestSurgeNeedsAHabit(t *testing.T) {
-	p := &Player{UID: 1}
-	for turn := 1; turn <= 60; turn++ {
-		r := Round{Turn: turn}
-		r.AttackEnergy = 50000
-		if turn == 40 || turn == 41 {
-			r.GoldSpent = 30000
+	g := &Generic{}
+	for _, name := range []string{"attack_energy", "gold_spent"} {
+		i := slices.IndexFunc(colorfight2.AccountMetrics, func(m engine.Metric) bool { return m.Name == name })
+		m := colorfight2.AccountMetrics[i]
+		if m.Surge.Event == "" {
+			t.Fatalf("%s asks for no surges", name)
 		}
-		p.Series = append(p.Series, r)
+		v := make([]int64, 61) // frames 0..60
+		for turn := 1; turn <= 60; turn++ {
+			switch {
+			case name == "attack_energy":
+				v[turn] = 50000
+			case turn == 40 || turn == 41:
+				v[turn] = 30000
+			}
+		}
+		g.Meta.Metrics = append(g.Meta.Metrics, m)
+		g.Series = append(g.Series, Series{Metric: m, Values: [][]int64{v}})
 	}
-	a := &Analysis{Rounds: 60, Players: []*Player{p}}
-	a.turningPoints()
-	if len(a.Events) != 1 || a.Events[0] != (Event{Turn: 40, Kind: EventBuildSurge, UID: 1, Other: 41, Value: 60000}) {
-		t.Errorf("events %+v, want one building surge at 40–41 and no attack surge", a.Events)
+	az := &genericAnalyzer{g: g, n: 1, m: 2, maxEvents: MaxGenericEvents}
+	az.surges()
+	want := GenericEvent{Turn: 40, Kind: "build_surge", Player: 0, Other: 41, X: -1, Y: -1, Value: 60000, Shell: true}
+	if len(az.events) != 1 || az.events[0].GenericEvent != want {
+		t.Errorf("events %+v, want one building surge at 40–41 and no attack surge", az.events)
 	}
 }

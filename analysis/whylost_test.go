@@ -2,86 +2,68 @@ package analysis
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-// faultySource adds a bot fault (colorfight2.ErrBotFault, as the match
-// records a timeout or a crash) for uid to the rounds listed.
-type faultySource struct {
-	source.Source
-	uid   int
+// faultsAt plays a built-in but fails to answer in the rounds listed:
+// its reply is an error, which the match records as a fault
+// (engine.FaultGarbage).
+type faultsAt struct {
+	match.GamePlayer
 	turns []int
-	turn  int
 }
 
-func (s *faultySource) Next(f *colorfight2.Frame) error {
-	err := s.Source.Next(f)
-	if err == nil {
-		s.turn++
+func (b faultsAt) Commands(g engine.Game, p int) ([]string, error) {
+	if slices.Contains(b.turns, g.Turn()+1) {
+		return nil, errors.New("no answer")
 	}
-	return err
+	return b.GamePlayer.Commands(g, p)
 }
 
-func (s *faultySource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
-	r, errs, ok := s.Source.Round()
-	if ok && slices.Contains(s.turns, s.turn-1) {
-		errs = append(slices.Clip(errs), colorfight2.CommandError{UID: s.uid, Index: -1, Code: colorfight2.ErrBotFault})
-	}
-	return r, errs, ok
-}
-
-// TestWhyLostC01 checks the per-round values the viewer charts on a small
-// recorded match: captures and losses balance, gold spent is the cost of
-// the accepted builds and upgrades, faults are counted and are events, and
-// the winner's lead for good is an event.
-func TestWhyLostC01(t *testing.T) {
-	var data []byte
-	for _, v := range vectors(t) {
-		if v.Name == "c01" {
-			data = rwdBytes(t, v)
-		}
-	}
-	if data == nil {
-		t.Skip("no c01")
-	}
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	fs := &faultySource{Source: src, uid: 1, turns: []int{3, 4, 5, 9}}
-	a, err := Analyze(fs)
-	if err != nil {
-		t.Fatal(err)
+// TestWhyLost checks the per-round values the viewer charts on a small
+// played match whose first bot fails to answer in rounds 3–5 and 9:
+// captures and losses balance, gold spent is the cost of the accepted
+// builds and upgrades, faults are counted and are events, and the
+// winner's lead for good and the largest swing are the series'.
+func TestWhyLost(t *testing.T) {
+	faultTurns := []int{3, 4, 5, 9}
+	data := recordGame(t, 3, 120, func(p match.GamePlayer) match.GamePlayer { return faultsAt{p, faultTurns} }, "greedy", "economist", "raider")
+	a := analyzeRWD(t, data)
+	if !a.HasCommands || a.Rounds != 120 {
+		t.Fatalf("%d rounds, commands %v", a.Rounds, a.HasCommands)
 	}
 	for turn := 1; turn <= a.Rounds; turn++ {
 		var captured, lost, fromNobody int64
 		for _, p := range a.Players {
-			r := &p.Series[turn-1]
-			captured += r.Captured
-			lost += r.Lost
-			fromNobody += r.CapturedFrom(0)
+			at := func(name string) int64 { return a.At(p.UID, turn, name) }
+			captured += at("captured")
+			lost += at("lost")
+			fromNobody += at("captured_from_0")
 			var from, to int64
-			for _, e := range r.Exchanges {
-				from += int64(e.From)
-				to += int64(e.To)
+			for uid := 0; uid <= a.MaxUID; uid++ {
+				from += at("captured_from_" + strconv.Itoa(uid))
+				if uid > 0 {
+					to += at("lost_to_" + strconv.Itoa(uid))
+				}
 			}
-			if from != r.Captured || to != r.Lost {
-				t.Errorf("turn %d uid %d: exchanges %d from, %d to; captured %d, lost %d", turn, p.UID, from, to, r.Captured, r.Lost)
+			if from != at("captured") || to != at("lost") {
+				t.Errorf("turn %d uid %d: exchanges %d from, %d to; captured %d, lost %d", turn, p.UID, from, to, at("captured"), at("lost"))
 			}
-			want := int32(0)
-			if p.UID == 1 && slices.Contains(fs.turns, turn) {
+			want := int64(0)
+			if p.UID == 1 && slices.Contains(faultTurns, turn) {
 				want = 1
 			}
-			if r.Faults != want {
-				t.Errorf("turn %d uid %d: %d faults, want %d", turn, p.UID, r.Faults, want)
+			if f := at("faults"); f != want {
+				t.Errorf("turn %d uid %d: %d faults, want %d", turn, p.UID, f, want)
 			}
 		}
 		if captured != lost+fromNobody {
@@ -89,22 +71,22 @@ func TestWhyLostC01(t *testing.T) {
 		}
 	}
 	// Gold spent: the cost of the accepted builds and upgrades, from the
-	// recorded commands themselves.
-	src2, err := source.New(bytes.NewReader(data), nil)
+	// recorded commands themselves, read by ColorfightII's own source.
+	src, err := source.New(bytes.NewReader(data), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src2.Close()
+	defer src.Close()
 	var prev, cur colorfight2.Frame
 	spent := map[int]int64{}
-	if err := src2.Next(&prev); err != nil {
+	if err := src.Next(&prev); err != nil {
 		t.Fatal(err)
 	}
 	for turn := 1; turn <= a.Rounds; turn++ {
-		if err := src2.Next(&cur); err != nil {
+		if err := src.Next(&cur); err != nil {
 			t.Fatal(err)
 		}
-		rd, errs, ok := src2.Round()
+		rd, errs, ok := src.Round()
 		if !ok {
 			t.Fatalf("turn %d: no commands", turn)
 		}
@@ -129,22 +111,23 @@ func TestWhyLostC01(t *testing.T) {
 	var total int64
 	for _, p := range a.Players {
 		var got int64
-		for _, r := range p.Series {
-			got += r.GoldSpent
+		for _, v := range a.Values(p.UID, "gold_spent") {
+			got += v
 		}
-		if got != spent[p.UID] {
-			t.Errorf("uid %d: gold spent %d, accepted builds and upgrades cost %d", p.UID, got, spent[p.UID])
+		if got != spent[p.UID] || get(t, standingOf(a, p.UID), "gold_spent") != got {
+			t.Errorf("uid %d: gold spent %d (standing %d), accepted builds and upgrades cost %d", p.UID, got, get(t, standingOf(a, p.UID), "gold_spent"), spent[p.UID])
 		}
 		total += got
 	}
 	if total == 0 {
-		t.Error("c01 spends no gold")
+		t.Error("the game spends no gold")
 	}
 	var faults []Event
 	forGood := 0
 	for _, e := range a.Events {
 		switch e.Kind {
 		case EventBotFault:
+			e.g = 0
 			faults = append(faults, e)
 		case EventLeadForGood:
 			forGood++
@@ -157,22 +140,22 @@ func TestWhyLostC01(t *testing.T) {
 	if !slices.Equal(faults, want) {
 		t.Errorf("fault events %+v, want %+v", faults, want)
 	}
-	if a.Summary.LeadSince > 0 && forGood != 1 {
-		t.Errorf("%d lead-for-good events", forGood)
+	if a.Summary.LeadSince == 0 || forGood != 1 {
+		t.Errorf("lead since %d, %d lead-for-good events", a.Summary.LeadSince, forGood)
 	}
 	if !slices.IsSortedFunc(a.Events, func(x, y Event) int { return x.Turn - y.Turn }) {
 		t.Error("events out of turn order")
 	}
 	// The largest swing: no round changed the winner's lead more.
-	w := a.Player(a.Summary.Winner)
+	w := a.Summary.Winner
 	lead := func(t int) int64 {
 		best := int64(-1 << 62)
 		for _, p := range a.Players {
-			if p != w {
-				best = max(best, p.Series[t-1].Gold)
+			if p.UID != w {
+				best = max(best, a.At(p.UID, t, "gold"))
 			}
 		}
-		return w.Series[t-1].Gold - best
+		return a.At(w, t, "gold") - best
 	}
 	abs := func(v int64) int64 { return max(v, -v) }
 	if s := a.Summary; s.SwingTurn < 2 || s.SwingGold != lead(s.SwingTurn)-lead(s.SwingTurn-1) {
@@ -186,7 +169,11 @@ func TestWhyLostC01(t *testing.T) {
 	if o := a.Outcome(); !strings.Contains(o, "largest swing at turn "+strconv.Itoa(a.Summary.SwingTurn)) {
 		t.Errorf("outcome %q", o)
 	}
-	if got := want[0].Text(a.Name); got != a.Name(1)+"'s bot fails to answer (3 rounds in a row)" {
-		t.Errorf("fault text %q", got)
+	for _, e := range a.Events {
+		if e.Kind == EventBotFault && e.Value == 3 {
+			if got, w := a.EventText(e, a.Name), a.Name(1)+"'s bot fails to answer (garbage, 3 turns in a row)"; got != w {
+				t.Errorf("fault text %q, want %q", got, w)
+			}
+		}
 	}
 }

@@ -172,6 +172,18 @@ type Metric struct {
 	// as at frame 0), and a reader neither sums nor compares it: the
 	// generic analysis's summary of it is -1 (analysis.MetricSummary).
 	FromCommands bool
+	// Surge, when set (an Amount's), asks the analysis for this metric's
+	// spending surges (engine.Surge).
+	Surge Surge
+	// Swings, on the score (engine.Scorer), asks the analysis for the
+	// big lead swings: lead changes where the new leader gained the most
+	// of it on the old one.
+	Swings bool
+	// Explain, when set (an Amount's), is how the analysis says what a
+	// player did of this metric in the rounds before a lead change, %d
+	// its sum then ("stole %d gold"): said when the sum is not 0, or
+	// always when Explain starts with "+" (which is not said).
+	Explain string
 }
 
 // Topology is the shape of a board's cells.

@@ -33,6 +33,9 @@ type EventKind struct {
 	// (players by name), and {other_number} by Other as a number, for a
 	// kind whose Other is not a player (ColorfightII's tax bracket).
 	Text string
+	// OtherNumber says Other is a number of the kind's (a level, a
+	// bracket), not a player: a reader that renumbers players leaves it.
+	OtherNumber bool
 }
 
 // Sentence is k's Text for event e, its placeholders replaced, players
@@ -261,7 +264,9 @@ type Compact interface {
 	// Round would have played the round it records, returning the
 	// command errors (valid until the next round). When cmds is not nil
 	// the round's commands are appended to cmds[p] and faults and
-	// faultText set, as RecordDecoder.DecodeRound does; errors are
+	// faultText set, as RecordDecoder.DecodeRound does; when cmds is nil
+	// but faults and faultText are not, only they are set (a reader that
+	// wants the faults but not the commands' text). Errors are
 	// DecodeRound's, and a damaged record leaves the game unplayed.
 	PlayRecord(r io.ByteReader, cmds [][]string, faults []Fault, faultText []string) ([]CommandError, error)
 }

@@ -142,8 +142,9 @@ func (s *Sim) Close() error { return s.r.Close() }
 // compact codec without turning them into text, for a reader that wants
 // the game's states (and the game's own account of its rounds, such as
 // colorfight2.Game.Applied) but not the commands as text: Round's
-// Commands, Faults and FaultText are then empty, and Frame says the
-// commands are not known; its turn, checkpoint and logs are still read.
+// Commands are then empty, and Frame says the commands are not known;
+// its turn, faults (engine.Compact.PlayRecord), checkpoint and logs are
+// still read.
 // A file of the text codec is read as before. Call it before Next.
 func (s *Sim) SkipText() { s.noText = true }
 

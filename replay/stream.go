@@ -97,6 +97,9 @@ type StreamMeta struct {
 	// as the ColorfightII page does ("Inferred commands" in
 	// docs/viewer.md).
 	CommandsInferred bool
+	// Document is the ruleset's own analysis document layout
+	// (engine.Documented), nil for a ruleset without one.
+	Document *engine.Document
 }
 
 // Stream is any game as a stream of generic frames.
@@ -106,6 +109,16 @@ type Stream interface {
 	// the last.
 	Next(f *Frame) error
 	Close() error
+}
+
+// TextSkipper is a Stream that can leave the commands' text out of its
+// frames, for a reader that needs the game but not what was sent (a
+// game's own document: analysis.AnalyzeDocument). After SkipCommandText,
+// called before the second frame, frames have CommandsKnown false and no
+// Commands; their faults, errors, values, events and board are as
+// before. A wrapper of a Stream forwards it.
+type TextSkipper interface {
+	SkipCommandText()
 }
 
 // MetaOf fills the ruleset-wide fields of a StreamMeta from r, for a
@@ -123,6 +136,9 @@ func MetaOf(r engine.Ruleset, players int) StreamMeta {
 	if a, ok := r.(engine.Accounting); ok {
 		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics(players)...)
 		m.EventKinds = append(slices.Clip(m.EventKinds), a.AccountEventKinds()...)
+	}
+	if d, ok := r.(engine.Documented); ok {
+		m.Document = d.Document()
 	}
 	m.Score = engine.ScoreIndex(r)
 	return m

@@ -440,7 +440,7 @@ func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.Com
 		if text {
 			errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults, rd.FaultText)
 		} else {
-			errs, err = g.PlayRecord(r.br, nil, nil, nil)
+			errs, err = g.PlayRecord(r.br, nil, rd.Faults, rd.FaultText)
 		}
 		return err
 	})

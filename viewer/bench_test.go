@@ -3,8 +3,6 @@ package viewer
 import (
 	"bytes"
 	"testing"
-
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // BenchmarkLoad is the server's work to open a replay: re-simulate the
@@ -15,11 +13,7 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	var size, gz int
 	for b.Loop() {
-		src, err := source.New(bytes.NewReader(data), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rep, err := Load(src)
+		rep, err := LoadReader(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -37,11 +31,7 @@ func BenchmarkLoadCFR(b *testing.B) {
 	b.ReportAllocs()
 	var size, gz int
 	for b.Loop() {
-		src, err := source.New(bytes.NewReader(data), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rep, err := Load(src)
+		rep, err := LoadReader(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}

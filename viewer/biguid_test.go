@@ -54,11 +54,7 @@ func TestHugeUID(t *testing.T) {
 	if err := enc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := source.New(bytes.NewReader(buf.Bytes()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Load(s2)
+	_, err = LoadReader(bytes.NewReader(buf.Bytes()))
 	if err == nil || !strings.Contains(err.Error(), "uid 60000 is out of range") {
 		t.Fatalf("Load: %v", err)
 	}

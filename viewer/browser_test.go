@@ -16,7 +16,6 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // boardHash is a JavaScript expression hashing the board's pixels.
@@ -491,7 +490,7 @@ func TestBrowser(t *testing.T) {
 		// only.
 		for _, e := range rep.Analysis.Events {
 			if e.Kind != analysis.EventLeadChange || e.Turn <= analysis.EarlyLeadTurns(rep.Analysis.Rounds) {
-				want = append(want, e.Text(rep.Analysis.Name))
+				want = append(want, rep.Analysis.EventText(e, rep.Analysis.Name))
 			}
 		}
 		if len(want) == 0 || !slices.Equal(events, want) {
@@ -608,12 +607,7 @@ func TestBrowser(t *testing.T) {
 // loadFile loads a replay file as the server does.
 func loadFile(t *testing.T, path string) *Replay {
 	t.Helper()
-	src, err := source.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	rep, err := Load(src)
+	rep, err := LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,12 +39,13 @@ var ErrBusy = errors.New("the viewer's memory budget is in use by other replays;
 // players, cells cells and rounds rounds (the header's promise; a .cfr's
 // players are unknown before its frames, give cfr.MaxUsers), worst case:
 //
-//	24 MiB + 1000·C + 368·min(P·T, analysis.MaxPlayerRounds)
+//	24 MiB + 1000·C + 8·M·min(P·(T+1), analysis.MaxGenericValues/M)
 //	       + (T+1)·(150·C + 512·P) + 3·MaxCommandText
 //
 // The fixed part is the decoder (zstd window and buffers, header) and the
-// charts; 1000·C the states, frames and a .cfr's inference; 368 bytes an
-// analysis row (docs/limits.md); per frame, the collector's changes of
+// charts; 1000·C the states, frames and a .cfr's inference; 8·M bytes a
+// player's values of a frame in the analysis, M = analysisMetrics(P) of
+// them (docs/limits.md); per frame, the collector's changes of
 // the ten cell fields (a 32-bit value and a 16-bit cell index each: 60·C
 // when every cell changes every frame) and players' values, and when
 // packed the typed arrays and the blob (42·C each when every cell changes
@@ -52,15 +53,15 @@ var ErrBusy = errors.New("the viewer's memory budget is in use by other replays;
 // values and 16-bit cell indexes; the players' 14 frame values and 14
 // analysis columns, 2·(112+56)·P); the command
 // text is held as strings, as the manifest's JSON and in the blob. Frames
-// past MaxCellFrames or analysis.MaxPlayerRounds are refused, so they are
-// not counted.
+// past MaxCellFrames or analysis.MaxGenericValues are refused, so they
+// are not counted.
 func LoadPeakBytes(players, cells, rounds int) int64 {
 	p, c := int64(max(players, 1)), int64(max(cells, 1))
+	m := analysisMetrics(p)
 	frames := int64(max(rounds, 0)) + 1
-	frames = min(frames, MaxCellFrames/c+1, analysis.MaxPlayerRounds/p+1)
-	rows := p * (frames - 1)
+	frames = min(frames, MaxCellFrames/c+1, analysis.MaxGenericValues/(p*m)+1)
 	const fixed = 24 << 20
-	return fixed + 1000*c + 368*rows + frames*(150*c+512*p) + 3*MaxCommandText
+	return fixed + 1000*c + 8*m*p*frames + frames*(150*c+512*p) + 3*MaxCommandText
 }
 
 // loadPeak estimates Load's peak for src from what its header promises

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -61,7 +62,7 @@ func TestBrowserEventKinds(t *testing.T) {
 		var marks []string
 		for _, e := range a.Events {
 			if e.Kind != analysis.EventLeadChange {
-				kinds[e.Kind] = append(kinds[e.Kind], e.Text(a.Name))
+				kinds[e.Kind] = append(kinds[e.Kind], a.EventText(e, a.Name))
 				if !slices.Contains(marks, e.Kind+" "+strconv.Itoa(e.Turn)) {
 					marks = append(marks, e.Kind+" "+strconv.Itoa(e.Turn))
 				}
@@ -73,7 +74,7 @@ func TestBrowserEventKinds(t *testing.T) {
 				t.Fatalf("%s: bot faults %q, want two runs", id, kinds[analysis.EventBotFault])
 			}
 		case "c03.rwd":
-			for _, k := range []string{analysis.EventTaxBracket, analysis.EventBuildingBracket, analysis.EventHomeCaptured, analysis.EventDied, analysis.EventLeadForGood} {
+			for _, k := range []string{colorfight2.EventTaxBracket, colorfight2.EventBuildingBracket, colorfight2.EventHomeCaptured, colorfight2.EventDied, analysis.EventLeadForGood} {
 				if len(kinds[k]) == 0 {
 					t.Fatalf("%s: no %s event", id, k)
 				}

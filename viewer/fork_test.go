@@ -245,11 +245,7 @@ func TestInferredUnexplained(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	src, err := source.New(bytes.NewReader(buf.Bytes()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Load(src)
+	rep, err := LoadReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

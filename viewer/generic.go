@@ -41,6 +41,12 @@ const (
 	DefaultStreamText = 4 << 20
 )
 
+// Wording of inferred commands, as the pages show it.
+const (
+	inferredNote    = "commands inferred from the replay (docs/import.md)"
+	unexplainedNote = "no commands: the rules do not explain this turn's frame (rewind audit says why)"
+)
+
 // ErrTooBig says a stream holds more than a generic page shows
 // (StreamLimits); the page is refused rather than cut.
 var ErrTooBig = errors.New("viewer: the replay is too big to show")
@@ -133,6 +139,13 @@ type Packed struct {
 	Frames []PackedFrame `json:"frames"`
 	// HasCommands: the source has a command log (Frame.CommandsKnown).
 	HasCommands bool `json:"has_commands"`
+	// CommandsInferred: the frames' commands are inferred from a state
+	// stream's frames (StreamMeta.CommandsInferred), not recorded;
+	// CommandsNote then says so to people, and UnexplainedNote why a
+	// frame has none (PackedFrame.NoCommands).
+	CommandsInferred bool   `json:"commands_inferred,omitempty"`
+	CommandsNote     string `json:"commands_note,omitempty"`
+	UnexplainedNote  string `json:"unexplained_note,omitempty"`
 	// Notice says what the page leaves out (text past MaxText, commands
 	// past MaxCommandsShown), "" when nothing; Warning why the replay
 	// ends early (the stream failed after some frames), "" when whole.
@@ -198,6 +211,12 @@ type PackedFrame struct {
 	// Logs[p] is player p's bot log of the round, as text; nil when none.
 	Logs    []string `json:"logs,omitempty"`
 	Ranking []int    `json:"ranking,omitempty"`
+	// NoCommands: the commands of the round that led here are not known
+	// (Frame.CommandsKnown false; never in frame 0, which has no round).
+	// In a replay with a command log (HasCommands) it is a round the
+	// stream could not give, such as one whose inferred commands the
+	// rules do not explain.
+	NoCommands bool `json:"no_commands,omitempty"`
 }
 
 // PackedEntity is an engine.Entity (short keys: there may be many).
@@ -362,6 +381,9 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	p := &Packed{Version: GenericVersion, Game: m.Ruleset, Name: m.Ruleset, Format: m.Format, Label: m.Label,
 		Palette: report.Palette, Score: m.Score, EventKinds: m.EventKinds, Sequential: m.Sequential, MaxTurns: m.MaxTurns,
 		Settings: m.Settings}
+	if m.CommandsInferred {
+		p.CommandsInferred, p.CommandsNote, p.UnexplainedNote = true, inferredNote, unexplainedNote
+	}
 	if p.EventKinds == nil {
 		p.EventKinds = []engine.EventKind{}
 	}
@@ -473,7 +495,7 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 	if len(f.Values) != np {
 		return nil, fmt.Errorf("values for %d players, the replay has %d", len(f.Values), np)
 	}
-	pf := &PackedFrame{Turn: f.Turn, Active: f.Active}
+	pf := &PackedFrame{Turn: f.Turn, Active: f.Active, NoCommands: n > 0 && !f.CommandsKnown}
 	cost := int64(256 + 16*np)
 	// Cells: whole in frame 0, then the changes.
 	last := -1

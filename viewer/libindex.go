@@ -183,7 +183,7 @@ func (l *Library) summarizeHashed(e *Entry) {
 // indexRow is the index's row of a summarised entry.
 func indexRow(e *Entry) *index.Replay {
 	r := &index.Replay{Path: e.ID, Size: e.Size, ModTime: e.ModTime, Hash: e.Hash, Game: e.Game, Format: string(e.Format),
-		Rounds: e.Rounds, MaxTurn: e.Config.MaxTurn, Complete: e.Complete, Created: e.Created, Date: e.Date,
+		Rounds: e.Rounds, MaxTurn: e.MaxTurn, Complete: e.Complete, Created: e.Created, Date: e.Date,
 		Parent: e.Parent, Import: e.Import, Err: e.Err, Unit: e.Summary.Unit}
 	switch {
 	case e.Err != "":

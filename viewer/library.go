@@ -656,7 +656,16 @@ func (l *Library) load(id string) (*Replay, error) {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	defer l.mem.release(peak)
-	rep, err := Load(src)
+	af, err := l.root.Open(id)
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	a, err := analyzeReader(af)
+	af.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	rep, err := Load(src, a)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}

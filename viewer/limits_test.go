@@ -64,12 +64,16 @@ func flood(tb testing.TB, rounds, n int) []byte {
 
 func loadData(tb testing.TB, data []byte, textBudget int64) *Replay {
 	tb.Helper()
+	a, err := analyzeReader(bytes.NewReader(data))
+	if err != nil {
+		tb.Fatal(err)
+	}
 	src, err := source.New(bytes.NewReader(data), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer src.Close()
-	rep, err := load(src, textBudget)
+	rep, err := load(src, a, textBudget)
 	if err != nil {
 		tb.Fatal(err)
 	}

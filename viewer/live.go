@@ -398,7 +398,11 @@ func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}
 	defer mem.release(peak)
-	rep, err := Load(src)
+	a, err := analyzeReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
+	}
+	rep, err := Load(src, a)
 	if err != nil {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}
@@ -715,7 +719,7 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	if g.Room == "" {
 		p.Title = "live: " + g.ID
 	}
-	p.Summary = fmt.Sprintf("%s · %dx%d · %d players", a.Format, a.Config.Width, a.Config.Height, len(a.Players))
+	p.Summary = fmt.Sprintf("%s · %s · %d players", a.Format, a.ConfigText(), len(a.Players))
 	if v.rep.Provenance != "" {
 		p.Summary += " · " + v.rep.Provenance
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/replay/recording"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // fakeLive is a Live fed by real matches whose rounds the test steps: each
@@ -234,12 +233,7 @@ func getBytes(tb testing.TB, url string) (int, []byte) {
 // loadBytes loads a recording as the viewer does.
 func loadBytes(tb testing.TB, data []byte) *Replay {
 	tb.Helper()
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer src.Close()
-	rep, err := Load(src)
+	rep, err := LoadReader(bytes.NewReader(data))
 	if err != nil {
 		tb.Fatal(err)
 	}

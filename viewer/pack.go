@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -23,9 +25,9 @@ import (
 // Limits on what Load accepts, so a hostile file cannot make the server
 // allocate without bound.
 const (
-	MaxCells      = 4096            // width × height
-	MaxCellFrames = 4 << 20         // frames × cells: 2001 frames of 30×30 is 1.8M
-	MaxPlayers    = analysis.MaxUID // distinct players: uids 1..255, so owner slots are one byte
+	MaxCells      = 4096    // width × height
+	MaxCellFrames = 4 << 20 // frames × cells: 2001 frames of 30×30 is 1.8M
+	MaxPlayers    = 255     // distinct players: uids 1..255, so owner slots are one byte
 	// MaxCommandsShown is how many of one player's commands of one round
 	// the page lists (a real bot sends a few dozen to a few hundred); the
 	// rest are counted ("…and N more", with how many of them failed).
@@ -67,12 +69,6 @@ type Replay struct {
 	// Warning it is no fault of the file.
 	Notice string
 }
-
-// Wording of inferred commands, as the page shows it.
-const (
-	inferredNote    = "commands inferred from the replay (docs/import.md)"
-	unexplainedNote = "no commands: the rules do not explain this turn's frame (rewind audit says why)"
-)
 
 // Manifest is the JSON header of a packed blob: it says where each field's
 // typed array is and carries everything else the page needs.
@@ -281,6 +277,30 @@ var userFields = []struct {
 	{"fortresses", func(u *colorfight2.FrameUser) int64 { return u.Buildings[colorfight2.Fortress] }},
 }
 
+// analysisMetrics is how many metrics a ColorfightII analysis of p
+// players holds a value of per player and frame: its figures and the
+// exchanges with each party (colorfight2.ExchangeMetrics).
+func analysisMetrics(p int64) int64 {
+	return int64(len(colorfight2.AccountMetrics)) + 2*p + 1
+}
+
+// eventKinds lists every event kind of the ColorfightII analysis with how
+// people call it (the page's event filter shows these words), in the
+// order to show them.
+var eventKinds = []struct{ Kind, Title string }{
+	{colorfight2.EventHomeCaptured, "homes captured"},
+	{colorfight2.EventDied, "eliminations"},
+	{analysis.EventBotFault, "bot faults"},
+	{"attack_surge", "attack surges"},
+	{"build_surge", "building surges"},
+	{analysis.EventLeadSwing, "lead swings"},
+	{analysis.EventLeadForGood, "lead for good"},
+	{analysis.EventLeadChange, "lead changes"},
+	{colorfight2.EventTechUp, "tech levels"},
+	{colorfight2.EventTaxBracket, "cell tax brackets"},
+	{colorfight2.EventBuildingBracket, "building tax brackets"},
+}
+
 // statFields are the analysis's series columns packed for the stats
 // charts (kind "user", type i32, frame 0 all zeros, frame t the values of
 // turn t; a value beyond 32 bits is clamped): the values of `rewind
@@ -352,26 +372,6 @@ type roundCmds struct {
 	// logs[uid-1] is the player's bot log as text (Manifest.Logs); nil
 	// when nobody logged.
 	logs []string
-}
-
-// tee is a Source that hands every frame to the collector on its way to
-// the analysis, so the replay is decoded exactly once.
-type tee struct {
-	source.Source
-	c   *collector
-	err error // a limit the collector refused: fatal, not a cut
-}
-
-func (t *tee) Next(f *colorfight2.Frame) error {
-	err := t.Source.Next(f)
-	if err != nil {
-		return err // a cut-short replay is the analysis's to report
-	}
-	if err := t.c.add(f, t.Source); err != nil {
-		t.err = err
-		return err
-	}
-	return nil
 }
 
 func (c *collector) add(f *colorfight2.Frame, src source.Source) error {
@@ -557,25 +557,82 @@ func (c *collector) notice() string {
 	return ""
 }
 
-// Load decodes (or re-simulates) src once, analyses it and packs its
-// frames. The commands of an official replay's rounds are inferred
-// (source.Infer) to be shown like a .rwd's. It does not close src. A
-// damaged or hostile replay gives an error that names the frame; it never
-// panics.
-func Load(src source.Source) (*Replay, error) { return load(src, MaxCommandText) }
+// Load packs the frames of src, a ColorfightII replay, with a, the
+// analysis of the same replay (analysis.AnalyzeFile): LoadFile and
+// LoadReader give both. The commands of an official replay's rounds are
+// inferred (source.Infer) to be shown like a .rwd's. It does not close
+// src. A damaged or hostile replay gives an error that names the frame;
+// it never panics.
+func Load(src source.Source, a *analysis.Analysis) (*Replay, error) {
+	return load(src, a, MaxCommandText)
+}
+
+// LoadFile analyses and loads the replay at path (Load).
+func LoadFile(path string) (*Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rep, err := LoadReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// analyzeReader analyses the ColorfightII replay r holds (its document,
+// analysis.AnalyzeDocument over source.NewAnyStream).
+func analyzeReader(r io.Reader) (*analysis.Analysis, error) {
+	s, err := source.NewAnyStream(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return analysis.AnalyzeDocument(s)
+}
+
+// LoadReader analyses the replay r holds, then loads it (Load): it reads
+// r twice, from its start.
+func LoadReader(r io.ReadSeeker) (*Replay, error) {
+	a, err := analyzeReader(r)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	src, err := source.New(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	return Load(src, a)
+}
 
 // load is Load with a budget of command text (the tests use less than
 // MaxCommandText).
-func load(src source.Source, textBudget int64) (*Replay, error) {
+func load(src source.Source, a *analysis.Analysis, textBudget int64) (*Replay, error) {
 	src = source.Infer(src)
 	c := &collector{inferred: src.Meta().CommandsInferred, textBudget: textBudget}
-	t := &tee{Source: src, c: c}
-	a, err := analysis.Analyze(t)
-	if t.err != nil {
-		return nil, fmt.Errorf("viewer: %w", t.err)
-	}
-	if err != nil {
-		return nil, err
+	var f colorfight2.Frame
+	for {
+		err := src.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if len(c.users) >= 2 {
+				break // a cut-short replay: the analysis says so (Truncated)
+			}
+			return nil, err
+		}
+		if len(c.users) > a.Rounds {
+			break // the analysis ended here
+		}
+		if err := c.add(&f, src); err != nil {
+			return nil, fmt.Errorf("viewer: %w", err)
+		}
 	}
 	if len(a.Players) > MaxPlayers {
 		return nil, fmt.Errorf("viewer: %d players, at most %d are shown", len(a.Players), MaxPlayers)
@@ -617,16 +674,16 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 	}
 	ncell := c.w * c.h
 	slot := map[int]int{}
-	m := Manifest{Version: 2, Format: a.Format, Width: c.w, Height: c.h, Frames: frames,
+	m := Manifest{Version: 2, Format: source.Format(a.Format), Width: c.w, Height: c.h, Frames: frames,
 		Events: make([]ManifestEvent, len(a.Events)), Buildings: buildings(),
 		HasCommands: a.HasCommands || c.inferred, Summary: a.Summary, Palette: report.Palette, Stats: stats}
 	if c.inferred {
 		m.CommandsInferred, m.CommandsNote, m.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
 	for i, e := range a.Events {
-		m.Events[i] = ManifestEvent{Event: e, Text: e.Text(a.Name), Turning: analysis.IsTurningPoint(e.Kind), Explain: a.Explain(e, a.Name)}
+		m.Events[i] = ManifestEvent{Event: e, Text: a.EventText(e, a.Name), Turning: a.G.IsTurningPoint(e.Kind), Explain: a.Explain(e, a.Name)}
 	}
-	for _, k := range analysis.EventKinds {
+	for _, k := range eventKinds {
 		ek := ManifestEventKind{Kind: k.Kind, Title: k.Title, Shown: true}
 		if k.Kind == analysis.EventLeadChange {
 			ek.Shown, ek.ShownUntil = false, analysis.EarlyLeadTurns(a.Rounds)
@@ -756,15 +813,11 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		parts = append(parts, blobPart{b, len(m.Fields) - 1, partValues})
 	}
 	for _, name := range statFields {
-		get, ok := analysis.SeriesColumn(name, 0)
-		if !ok {
-			return nil, fmt.Errorf("viewer: no analysis column %q", name)
-		}
 		b := make([]byte, 4*frames*np)
 		for s, p := range a.Players {
-			for i := range p.Series {
+			for i, v := range a.Values(p.UID, name) {
 				if t := i + 1; t < frames {
-					v := min(max(get(&p.Series[i]), math.MinInt32), math.MaxInt32)
+					v = min(max(v, math.MinInt32), math.MaxInt32)
 					binary.LittleEndian.PutUint32(b[4*(t*np+s):], uint32(int32(v)))
 				}
 			}
@@ -773,31 +826,35 @@ func (c *collector) pack(a *analysis.Analysis) ([]byte, error) {
 		parts = append(parts, blobPart{b, len(m.Fields) - 1, partValues})
 	}
 	// Exchanges[s-1][o] is the cells slot s took from slot o (0: unowned
-	// cells) over the whole game.
-	m.Exchanges = make([][]int64, np)
+	// cells) over the whole game; captured_from_K is what a player took
+	// from uid K (0: unowned cells) each round.
+	from := make([][][]int64, np) // [slot-1][K]: the player's captured_from_K
 	for s, p := range a.Players {
+		from[s] = make([][]int64, a.MaxUID+1)
+		for k := range from[s] {
+			from[s][k] = a.Values(p.UID, "captured_from_"+strconv.Itoa(k))
+		}
+	}
+	m.Exchanges = make([][]int64, np)
+	for s := range a.Players {
 		m.Exchanges[s] = make([]int64, np+1)
-		for i := range p.Series {
-			for _, e := range p.Series[i].Exchanges {
-				o := 0
-				if e.UID != 0 {
-					o = slot[int(e.UID)]
-				}
-				if e.UID == 0 || o > 0 {
-					m.Exchanges[s][o] += int64(e.From)
-				}
+		for k, vs := range from[s] {
+			o, ok := slot[k]
+			if k != 0 && !ok {
+				continue
+			}
+			for _, v := range vs {
+				m.Exchanges[s][o] += v
 			}
 		}
 	}
 	m.Captures = [][4]int{}
 	for t := 1; t < frames; t++ {
-		for s, p := range a.Players {
-			if t <= len(p.Series) { // Series[t-1] is turn t
-				for _, e := range p.Series[t-1].Exchanges {
-					o, ok := slot[int(e.UID)]
-					if e.From > 0 && (ok || e.UID == 0) {
-						m.Captures = append(m.Captures, [4]int{t, s + 1, o, int(e.From)})
-					}
+		for s := range a.Players {
+			for k, vs := range from[s] {
+				o, ok := slot[k]
+				if t-1 < len(vs) && vs[t-1] > 0 && (ok || k == 0) {
+					m.Captures = append(m.Captures, [4]int{t, s + 1, o, int(vs[t-1])})
 				}
 			}
 		}

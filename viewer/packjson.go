@@ -116,6 +116,9 @@ func appendFrame(b []byte, f *PackedFrame) []byte {
 		b = append(b, `,"ranking":`...)
 		b = appendInts(b, f.Ranking)
 	}
+	if f.NoCommands {
+		b = append(b, `,"no_commands":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -46,7 +46,7 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 			Events:   []PackedEvent{{Kind: -1, Name: s, Player: 1, Other: -1, X: -1, Y: 4, Value: 1 << 40, Text: s}},
 			Commands: [][]string{{s, s}, nil}, Sent: []int{3, 0},
 			Errors: []PackedError{{Player: 1, Index: -1, Code: 4, Text: s}},
-			Faults: []string{"", s}, Logs: []string{s}, Ranking: []int{1, 0},
+			Faults: []string{"", s}, Logs: []string{s}, Ranking: []int{1, 0}, NoCommands: true,
 		})
 	}
 }
@@ -63,7 +63,7 @@ func FuzzAppendFrame(f *testing.F) {
 			Entities: []PackedEntity{{Kind: s, Value: v, Label: s}},
 			Effects:  []PackedEffect{{Kind: s, Name: s, Radius: n, Value: v}},
 			Events:   []PackedEvent{{Name: s, Text: s, Value: v}},
-			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s},
+			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s}, NoCommands: n%2 == 0,
 		})
 	})
 }

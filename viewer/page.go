@@ -25,10 +25,10 @@ func PageData(rep *Replay, id string) templates.ReplayPage {
 	for _, c := range rep.Charts {
 		p.Charts = append(p.Charts, templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)})
 	}
-	p.Summary = fmt.Sprintf("%s · %dx%d · %d rounds · %d players", a.Format, a.Config.Width, a.Config.Height, a.Rounds, len(a.Players))
+	p.Summary = fmt.Sprintf("%s · %s · %d rounds · %d players", a.Format, a.ConfigText(), a.Rounds, len(a.Players))
 	if len(a.Summary.Ranking) > 0 {
 		w := a.Summary.Ranking[0]
-		p.Summary += fmt.Sprintf(" · %s with %d gold", analysis.FirstPlace(a.Incomplete(), "round", a.Rounds, w.Username), w.Gold)
+		p.Summary += fmt.Sprintf(" · %s with %d %s", analysis.FirstPlace(a.Incomplete(), "round", a.Rounds, w.Username), w.Score, a.Unit())
 	}
 	if o := a.Outcome(); o != "" {
 		p.Summary += " · " + o

@@ -673,7 +673,7 @@ func replayExt(name string) string {
 // so, or is "".
 func contentName(name string, rep *Replay) (kept, note string) {
 	switch {
-	case rep.Analysis != nil && rep.Analysis.Format == source.CFR:
+	case rep.Analysis != nil && source.Format(rep.Analysis.Format) == source.CFR:
 		return renameAs(name, []string{".cfr"}, "a ColorfightII .cfr replay")
 	case rep.Analysis != nil:
 		return renameAs(name, []string{".rwd"}, "a ColorfightII .rwd recording")
@@ -893,7 +893,16 @@ func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
 		return nil, err
 	}
 	defer s.mem.release(peak)
-	rep, err := Load(src)
+	af, err := s.lib.root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	a, err := analyzeReader(ctxReader{ctx, af})
+	af.Close()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Load(src, a)
 	if err != nil {
 		return nil, err
 	}

@@ -95,12 +95,7 @@ func TestPackMatchesFrames(t *testing.T) {
 	write(t, rwd, vectorRWD(t, "c03"))
 	for _, path := range append([]string{rwd, referenceCFR}, testutil.RealWorldOptional(t)...) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := source.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Load(src)
-			src.Close()
+			rep, err := LoadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +117,7 @@ func TestPackMatchesFrames(t *testing.T) {
 				slot[int64(p.UID)] = i + 1
 			}
 			np, n := len(m.Players), m.Width*m.Height
-			src, err = source.Open(path)
+			src, err := source.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -208,11 +203,7 @@ func TestPackMatchesFrames(t *testing.T) {
 // wording of it, and the engine's building names and letters by number, so
 // the page words nothing itself.
 func TestManifestWording(t *testing.T) {
-	src, err := source.New(bytes.NewReader(hostileRWD(t)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Load(src)
+	rep, err := LoadReader(bytes.NewReader(hostileRWD(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +217,9 @@ func TestManifestWording(t *testing.T) {
 	}
 	named := false
 	for i, e := range m.Events {
-		if e.Event != a.Events[i] || e.Text != a.Events[i].Text(a.Name) {
-			t.Errorf("event %d: %+v, want %+v worded %q", i, e, a.Events[i], a.Events[i].Text(a.Name))
+		w := a.Events[i]
+		if got := e.Event; got.Turn != w.Turn || got.Kind != w.Kind || got.UID != w.UID || got.Other != w.Other || got.Value != w.Value || e.Text != a.EventText(w, a.Name) {
+			t.Errorf("event %d: %+v, want %+v worded %q", i, e, w, a.EventText(w, a.Name))
 		}
 		named = named || strings.Contains(e.Text, hostile) || strings.Contains(e.Text, hostile2)
 	}
@@ -499,11 +491,7 @@ func TestLibraryPicksUpFiles(t *testing.T) {
 // TestExportHTMLSelfContained: the exported page inlines everything and
 // forbids requests.
 func TestExportHTMLSelfContained(t *testing.T) {
-	src, err := source.New(bytes.NewReader(hostileRWD(t)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Load(src)
+	rep, err := LoadReader(bytes.NewReader(hostileRWD(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,12 +520,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add(readFile(f, filepath.Join(testdata, "conformance", "c06.cfr")))
 	f.Add([]byte(`[{"turn":0}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		src, err := source.New(bytes.NewReader(data), nil)
-		if err != nil {
-			return
-		}
-		defer src.Close()
-		if rep, err := Load(src); err == nil {
+		if rep, err := LoadReader(bytes.NewReader(data)); err == nil {
 			if _, err := ReadManifest(rep.Blob); err != nil {
 				t.Fatalf("Load succeeded with a blob whose manifest does not read: %v", err)
 			}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // TestBrowserWhyLost drives what issue 14 added to the replay page: keys
@@ -67,11 +66,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		}
 	})
 	t.Run("stats chart", func(t *testing.T) {
-		src, err := source.New(bytes.NewReader(vectorRWD(t, "c03")), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Load(src)
+		rep, err := LoadReader(bytes.NewReader(vectorRWD(t, "c03")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,8 +260,8 @@ func eventChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	var forGood string
 	evalJS(t, b, `(document.querySelector('#events li.ev-lead_for_good .ev-text') || {}).textContent || ''`, &forGood)
 	for _, e := range a.Events {
-		if e.Kind == analysis.EventLeadForGood && forGood != e.Text(a.Name) {
-			t.Errorf("lead for good listed as %q, want %q", forGood, e.Text(a.Name))
+		if e.Kind == analysis.EventLeadForGood && forGood != a.EventText(e, a.Name) {
+			t.Errorf("lead for good listed as %q, want %q", forGood, a.EventText(e, a.Name))
 		}
 	}
 	var summary string
@@ -316,11 +311,10 @@ func captureChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	turn, pl := 0, -1
 	for tt := 1; tt <= a.Rounds && turn == 0; tt++ {
 		for i, p := range a.Players {
-			r := &p.Series[tt-1]
 			took, lost := false, false
-			for _, e := range r.Exchanges {
-				took = took || (e.UID != 0 && e.From > 0)
-				lost = lost || e.To > 0
+			for k := 0; k <= a.MaxUID; k++ {
+				took = took || (k != 0 && a.At(p.UID, tt, "captured_from_"+strconv.Itoa(k)) > 0)
+				lost = lost || (k != 0 && a.At(p.UID, tt, "lost_to_"+strconv.Itoa(k)) > 0)
 			}
 			if took && lost {
 				turn, pl = tt, i
@@ -332,15 +326,14 @@ func captureChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 		t.Fatal("c03 has no round in which a player took cells from another and lost some")
 	}
 	p := a.Players[pl]
-	r := &p.Series[turn-1]
 	// What the panel should list: "took N from X", "lost N to Y", by the
-	// analysis's own getters.
+	// analysis's own series.
 	want := map[string]bool{}
 	for _, q := range append([]*analysis.Player{{UID: 0}}, a.Players...) {
-		if n := r.CapturedFrom(q.UID); n > 0 {
+		if n := a.At(p.UID, turn, "captured_from_"+strconv.Itoa(q.UID)); n > 0 {
 			want[fmt.Sprintf("took %d %d", slot[q.UID], n)] = true
 		}
-		if n := r.LostTo(q.UID); n > 0 && q.UID != 0 {
+		if n := a.At(p.UID, turn, "lost_to_"+strconv.Itoa(q.UID)); n > 0 && q.UID != 0 {
 			want[fmt.Sprintf("lost %d %d", slot[q.UID], n)] = true
 		}
 	}
@@ -366,10 +359,10 @@ func captureChecks(t *testing.T, b *browsertest.Browser, rep *Replay) {
 	}
 	// In words: the count and the other player's name.
 	for _, q := range a.Players {
-		if n := r.CapturedFrom(q.UID); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d from %s", n, a.Name(q.UID))) {
+		if n := a.At(p.UID, turn, "captured_from_"+strconv.Itoa(q.UID)); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d from %s", n, a.Name(q.UID))) {
 			t.Errorf("turn %d: %q does not say it took %d from %s", turn, got.Text, n, a.Name(q.UID))
 		}
-		if n := r.LostTo(q.UID); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d to %s", n, a.Name(q.UID))) {
+		if n := a.At(p.UID, turn, "lost_to_"+strconv.Itoa(q.UID)); n > 0 && !strings.Contains(got.Text, fmt.Sprintf("%d to %s", n, a.Name(q.UID))) {
 			t.Errorf("turn %d: %q does not say it lost %d to %s", turn, got.Text, n, a.Name(q.UID))
 		}
 	}

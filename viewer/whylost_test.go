@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"testing"
-
-	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // TestPackStats: the stats the page charts are the analysis's own values
@@ -14,11 +11,7 @@ import (
 // the game's captures by whom, and they add up to each player's captured
 // cells.
 func TestPackStats(t *testing.T) {
-	src, err := source.New(bytes.NewReader(vectorRWD(t, "c03")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Load(src)
+	rep, err := LoadReader(bytes.NewReader(vectorRWD(t, "c03")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,13 +35,12 @@ func TestPackStats(t *testing.T) {
 		if !ok || f.Type != "i32" || f.Kind != "user" || f.Length != m.Frames*np {
 			t.Fatalf("field %q: %+v", name, f)
 		}
-		get, _ := analysis.SeriesColumn(name, 0)
 		for s, p := range rep.Analysis.Players {
 			for frame := range m.Frames {
 				v := int64(int32(binary.LittleEndian.Uint32(rep.Blob[f.Offset+4*(frame*np+s):])))
 				want := int64(0)
 				if frame > 0 {
-					want = get(&p.Series[frame-1])
+					want = rep.Analysis.At(p.UID, frame, name)
 				}
 				if v != want {
 					t.Fatalf("%s of %s at frame %d: %d, want %d", name, p.Username, frame, v, want)
@@ -65,7 +57,7 @@ func TestPackStats(t *testing.T) {
 	if nonzero["faults"] != 0 {
 		t.Errorf("c03's bots fault %d times", nonzero["faults"])
 	}
-	for _, st := range m.Summary.Ranking {
+	for _, st := range rep.Analysis.Summary.Ranking {
 		slot := 0
 		for i, p := range m.Players {
 			if p.UID == st.UID {
@@ -76,8 +68,8 @@ func TestPackStats(t *testing.T) {
 		for _, n := range m.Exchanges[slot-1] {
 			sum += n
 		}
-		if sum != st.Captured {
-			t.Errorf("%s: exchanges add up to %d, captured %d", st.Username, sum, st.Captured)
+		if captured, _ := st.Get("captured"); sum != captured {
+			t.Errorf("%s: exchanges add up to %d, captured %d", st.Username, sum, captured)
 		}
 	}
 }

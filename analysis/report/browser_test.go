@@ -57,7 +57,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("%d events shown, want %d", len(events), len(a.Events))
 	}
 	for i, e := range a.Events {
-		if want := e.Text(a.Name); events[i] != want {
+		if want := a.EventText(e, a.Name); events[i] != want {
 			t.Errorf("event %d: %q, want %q", i, events[i], want)
 		}
 	}

@@ -131,8 +131,39 @@ func axisLineChart(id, title, axis string, x []int, names []string, data func(p 
 var shellKindTitles = []struct{ Kind, Title string }{
 	{analysis.EventBotFault, "bot faults"},
 	{analysis.EventCommandErrors, "rejected commands"},
+	{analysis.EventLeadSwing, "lead swings"},
 	{analysis.EventLeadForGood, "lead for good"},
 	{analysis.EventLeadChange, "lead changes"},
+}
+
+// kindList lists the kinds of g's events that occur (count), for the
+// report's filter: the game's declared kinds in its order, then any
+// other it reported (order), then the analysis's (its surges by their
+// titles, engine.Surge).
+func kindList(g *analysis.Generic, count map[string]int, order []string) []templates.ReportKind {
+	var out []templates.ReportKind
+	seen := map[string]bool{}
+	add := func(kind, title string) {
+		if count[kind] > 0 && !seen[kind] {
+			seen[kind] = true
+			out = append(out, templates.ReportKind{Kind: kind, Title: title, Count: count[kind]})
+		}
+	}
+	for _, k := range g.Meta.EventKinds {
+		add(k.Name, strings.ReplaceAll(k.Name, "_", " "))
+	}
+	for _, k := range order {
+		add(k, strings.ReplaceAll(k, "_", " "))
+	}
+	for _, m := range g.Meta.Metrics {
+		if m.Surge.Event != "" {
+			add(m.Surge.Event, m.Surge.Title)
+		}
+	}
+	for _, k := range shellKindTitles {
+		add(k.Kind, k.Title)
+	}
+	return out
 }
 
 // GenericPage is the report of g (a whole analysis, series and events
@@ -202,24 +233,7 @@ func GenericPage(g *analysis.Generic, title string) (templates.ReportPage, error
 		folded := e.Shell && e.Kind == analysis.EventLeadChange && e.Turn > early
 		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: g.EventText(e, g.Name), Folded: folded})
 	}
-	seen := map[string]bool{}
-	add := func(kind, title string) {
-		if count[kind] > 0 && !seen[kind] {
-			seen[kind] = true
-			p.Kinds = append(p.Kinds, templates.ReportKind{Kind: kind, Title: title, Count: count[kind]})
-		}
-	}
-	// The game's declared kinds in its order, then any other it
-	// reported, then the analysis's.
-	for _, k := range g.Meta.EventKinds {
-		add(k.Name, strings.ReplaceAll(k.Name, "_", " "))
-	}
-	for _, k := range order {
-		add(k, strings.ReplaceAll(k, "_", " "))
-	}
-	for _, k := range shellKindTitles {
-		add(k.Kind, k.Title)
-	}
+	p.Kinds = kindList(g, count, order)
 	return p, nil
 }
 

@@ -1,7 +1,7 @@
 // Package report renders an analysis as one self-contained HTML page:
-// go-echarts line charts of gold, energy, cells and tax per player over
-// time (for any other game, one chart per metric of its generic analysis:
-// GenericPage), the
+// go-echarts line charts per player over time (for a game with its own
+// document, the metrics it names, engine.Document.Charts; for any other
+// game, one chart per metric of its generic analysis: GenericPage), the
 // ranking and the event list. Everything the page needs, ECharts included,
 // is inlined, and its Content-Security-Policy forbids any request, so it
 // opens from disk with no network. The page is the templ component
@@ -40,19 +40,9 @@ var Palette = []string{
 	"#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a", "#637939",
 }
 
-// metrics are the charted series.
-var metrics = []struct {
-	id, title string
-	value     func(r *analysis.Round) int64
-}{
-	{"gold", "Gold", func(r *analysis.Round) int64 { return r.Gold }},
-	{"energy", "Energy", func(r *analysis.Round) int64 { return r.Energy }},
-	{"cells", "Cells", func(r *analysis.Round) int64 { return r.Cells }},
-	{"tax", "Tax per round", func(r *analysis.Round) int64 { return r.Tax }},
-}
-
-// Charts builds the four go-echarts line charts of a, one series per
-// player, as options ready to embed.
+// Charts builds the go-echarts line charts of a's document
+// (engine.Document.Charts), one series per player, as options ready to
+// embed.
 func Charts(a *analysis.Analysis) ([]Chart, error) {
 	turns := make([]int, a.Rounds)
 	for i := range turns {
@@ -63,12 +53,12 @@ func Charts(a *analysis.Analysis) ([]Chart, error) {
 		names[i] = SeriesName(a, p.UID)
 	}
 	var out []Chart
-	for _, m := range metrics {
-		c, err := lineChart(m.id, m.title, turns, names, func(pl int) []opts.LineData {
-			p := a.Players[pl]
-			data := make([]opts.LineData, len(p.Series))
-			for i := range p.Series {
-				data[i] = opts.LineData{Value: m.value(&p.Series[i])}
+	for _, m := range a.Doc.Charts {
+		c, err := lineChart(m[0], m[1], turns, names, func(pl int) []opts.LineData {
+			v := a.Values(a.Players[pl].UID, m[0])
+			data := make([]opts.LineData, len(v))
+			for i, x := range v {
+				data[i] = opts.LineData{Value: x}
 			}
 			return data
 		})
@@ -131,10 +121,6 @@ func colors(n int) opts.Colors {
 	return c
 }
 
-// rankingColumns head a ColorfightII report's ranking.
-var rankingColumns = []templates.ReportColumn{{Title: "rank"}, {Title: "uid"}, {Title: "player", Name: true}, {Title: "bot", Name: true},
-	{Title: "gold"}, {Title: "cells"}, {Title: "energy"}}
-
 // inlineECharts returns the ECharts source to inline, checked.
 func inlineECharts() (string, error) {
 	ech := string(assets.ECharts())
@@ -154,34 +140,41 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
-	p := templates.ReportPage{Title: title, Columns: rankingColumns, Charts: cs,
-		ECharts: ech, EChartsVersion: assets.EChartsVersion()}
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	p := templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}
+	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "uid"}, {Title: "player", Name: true}, {Title: "bot", Name: true}}
+	for _, c := range a.Doc.Table {
+		p.Columns = append(p.Columns, templates.ReportColumn{Title: c[0]})
+	}
 	for _, s := range a.Summary.Ranking {
-		p.Rows = append(p.Rows, []string{strconv.Itoa(s.Rank), strconv.Itoa(s.UID), s.Username, s.Bot, i64(s.Gold), i64(s.Cells), i64(s.Energy)})
+		row := []string{strconv.Itoa(s.Rank), strconv.Itoa(s.UID), s.Username, s.Bot}
+		for _, c := range a.Doc.Table {
+			v, _ := s.Get(c[1])
+			row = append(row, strconv.FormatInt(v, 10))
+		}
+		p.Rows = append(p.Rows, row)
 	}
 	if len(a.Summary.Ranking) > 0 {
 		st := a.FirstPlace()
-		p.Summary = fmt.Sprintf("%s replay, %dx%d, %d rounds. %s by %d gold",
-			a.Format, a.Config.Width, a.Config.Height, a.Rounds, strings.ToUpper(st[:1])+st[1:], a.Summary.Margin)
+		p.Summary = fmt.Sprintf("%s replay, %s, %d rounds. %s by %d %s",
+			a.Format, a.ConfigText(), a.Rounds, strings.ToUpper(st[:1])+st[1:], a.Summary.Margin, a.Unit())
 		if a.Summary.LeadSince > 0 {
 			p.Summary += fmt.Sprintf(", in the lead for good since turn %d", a.Summary.LeadSince)
 		}
 		p.Summary += "."
 	}
 	count := map[string]int{}
+	var order []string
 	for _, e := range a.Events {
+		if ge, ok := a.GenericEvent(e); ok && !ge.Shell && count[e.Kind] == 0 {
+			order = append(order, e.Kind)
+		}
 		count[e.Kind]++
-		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Folded: !a.ShownAtFirst(e)})
+		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: a.EventText(e, a.Name), Folded: !a.ShownAtFirst(e)})
 	}
 	for _, e := range a.TurningPoints() {
-		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: e.Text(a.Name), Explain: a.Explain(e, a.Name)})
+		p.TurningPoints = append(p.TurningPoints, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: a.EventText(e, a.Name), Explain: a.Explain(e, a.Name)})
 	}
-	for _, k := range analysis.EventKinds {
-		if count[k.Kind] > 0 {
-			p.Kinds = append(p.Kinds, templates.ReportKind{Kind: k.Kind, Title: k.Title, Count: count[k.Kind]})
-		}
-	}
+	p.Kinds = kindList(a.G, count, order)
 	return p, nil
 }
 

@@ -32,11 +32,11 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := source.New(bytes.NewReader(buf.Bytes()), nil)
+	src, err := source.NewAnyStream(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := analysis.Analyze(src)
+	a, err := analysis.AnalyzeDocument(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestReportSelfContainedAndEscaped(t *testing.T) {
 		t.Errorf("%d event rows, want %d", n, len(a.Events))
 	}
 	for _, e := range a.Events {
-		if txt := html.EscapeString(e.Text(a.Name)); !strings.Contains(page, txt) {
+		if txt := html.EscapeString(a.EventText(e, a.Name)); !strings.Contains(page, txt) {
 			t.Errorf("event %q is not in the page", txt)
 		}
 	}

@@ -86,23 +86,20 @@ func runAnalyze(opts *analyzeOptions) error {
 		}
 		return analyzeDir(opts)
 	}
-	if isStreamFile(opts.path) {
-		return analyzeStream(opts)
-	}
-	a, err := analysis.AnalyzeFile(opts.path)
+	g, a, err := analyzeFile(opts.path)
 	if err != nil {
 		return err
+	}
+	if a == nil {
+		return analyzeStream(opts, g)
 	}
 	if a.Truncated != nil && opts.stderr != nil {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", opts.path, a.Truncated, a.Rounds)
 	}
 	if opts.explain != 0 {
-		line, ok := a.ExplainLeadChange(opts.explain, func(uid int) string { return strconv.Quote(a.Name(uid)) })
-		if !ok {
-			return fmt.Errorf("--explain %d: no lead change between two players at or before turn %d", opts.explain, opts.explain)
-		}
-		fmt.Fprintln(opts.stdout, line)
-		return nil
+		return writeExplain(opts, func(turn int) (string, bool) {
+			return a.ExplainLeadChange(turn, func(uid int) string { return strconv.Quote(a.Name(uid)) })
+		})
 	}
 	switch opts.format {
 	case "table":
@@ -113,6 +110,17 @@ func runAnalyze(opts *analyzeOptions) error {
 		return a.WriteCSV(opts.stdout, opts.kind)
 	}
 	return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
+}
+
+// writeExplain writes --explain's line, explain's for opts.explain (a
+// document's or a generic analysis's ExplainLeadChange, players quoted).
+func writeExplain(opts *analyzeOptions, explain func(turn int) (string, bool)) error {
+	line, ok := explain(opts.explain)
+	if !ok {
+		return fmt.Errorf("--explain %d: no lead change between two players at or before turn %d", opts.explain, opts.explain)
+	}
+	fmt.Fprintln(opts.stdout, line)
+	return nil
 }
 
 func analyzeDir(opts *analyzeOptions) error {

@@ -69,12 +69,7 @@ func runExport(opts *exportOptions) error {
 		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
 	}
 	if opts.html {
-		src, err := source.Open(opts.in)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		return exportHTML(src, opts)
+		return exportHTML(opts)
 	}
 	in, err := os.Open(opts.in)
 	if err != nil {
@@ -103,9 +98,9 @@ func runExport(opts *exportOptions) error {
 	return nil
 }
 
-// exportHTML writes the self-contained viewer page of src.
-func exportHTML(src source.Source, opts *exportOptions) error {
-	rep, err := viewer.Load(src)
+// exportHTML writes the self-contained viewer page of opts.in.
+func exportHTML(opts *exportOptions) error {
+	rep, err := viewer.LoadFile(opts.in)
 	if err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}

@@ -189,7 +189,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 		closeAll()
 		return nil, err
 	}
-	printRanking(opts.play.stdout, res, info)
+	printRanking(opts.play.stdout, res, rulesets.FirstPlayer(fk.Ruleset))
 	abs, _ := filepath.Abs(opts.play.out)
 	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil

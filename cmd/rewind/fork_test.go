@@ -95,12 +95,7 @@ func testForkOfficial(t *testing.T, parentPath string) {
 	if err != nil || h.Parent == nil || h.Parent.Turn != 250 || h.Parent.SHA256 != sum || h.Parent.Source != name {
 		t.Fatalf("parent %+v, %v", h.Parent, err)
 	}
-	s, err := source.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := viewer.Load(s)
-	s.Close()
+	rep, err := viewer.LoadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

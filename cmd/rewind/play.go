@@ -148,6 +148,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 		return nil, err
 	}
 	rs, _ := rulesets.Get(opts.game)
+	first := rulesets.FirstPlayer(rs)
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = defaultBots(info)
@@ -220,7 +221,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 		if dead >= 0 {
 			wb := watched[dead]
 			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
-				wb.spec, dead+info.FirstPlayer, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
+				wb.spec, dead+first, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
 		// the replay is kept (each round records the fault) and play fails.
@@ -229,7 +230,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
 					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
-						wb.spec, i+info.FirstPlayer, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
+						wb.spec, i+first, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
 			}
@@ -250,10 +251,10 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 	if everyRound != nil {
 		return nil, everyRound
 	}
-	printRanking(opts.stdout, res, info)
+	printRanking(opts.stdout, res, first)
 	for i, p := range res.Players {
 		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
-			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", p.Player+info.FirstPlayer, wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", p.Player+first, wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 	}
 	abs, _ := filepath.Abs(opts.out)
@@ -345,10 +346,10 @@ func checkDeadlineFlag(d time.Duration) error {
 }
 
 // printRanking prints a match's result, best first: each player's
-// number (counted from info.FirstPlayer), name, bot, final value of every
+// number (counted from first: rulesets.FirstPlayer), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
 // game for good (engine.Retirer).
-func printRanking(w io.Writer, res *match.SeamResult, info rulesets.Info) {
+func printRanking(w io.Writer, res *match.SeamResult, first int) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
 	for _, m := range res.Metrics {
@@ -362,7 +363,7 @@ func printRanking(w io.Writer, res *match.SeamResult, info rulesets.Info) {
 	fmt.Fprintln(tw)
 	for i, p := range res.Ranking {
 		pr := res.Players[p]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player+info.FirstPlayer, pr.Name, pr.Identity)
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player+first, pr.Name, pr.Identity)
 		for _, v := range pr.Values {
 			fmt.Fprintf(tw, "\t%d", v)
 		}

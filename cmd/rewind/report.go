@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 )
 
@@ -46,12 +45,12 @@ func runReport(opts *reportOptions) error {
 	if _, err := statInput(opts.in); err != nil {
 		return err
 	}
-	if isStreamFile(opts.in) {
-		return reportStream(opts)
-	}
-	a, err := analysis.AnalyzeFile(opts.in)
+	g, a, err := analyzeFile(opts.in)
 	if err != nil {
 		return err
+	}
+	if a == nil {
+		return reportStream(opts, g)
 	}
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
@@ -32,22 +33,21 @@ func isStreamFile(path string) bool {
 // openStreamFile is viewer.Options.OpenStream: the stream owns f.
 func openStreamFile(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }
 
-// analyzeStream analyzes a replay of a game played through the seam.
-func analyzeStream(opts *analyzeOptions) error {
+// analyzeStream writes the generic analysis a of a replay of a game
+// without a document of its own.
+func analyzeStream(opts *analyzeOptions, a *analysis.Generic) error {
 	switch opts.format {
 	case "table", "json", "csv":
 	default:
 		return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
 	}
-	if opts.explain != 0 {
-		return fmt.Errorf("--explain is ColorfightII's (its lead changes' causes); %s is another game's replay", opts.path)
-	}
-	a, err := analyzeStreamFile(opts.path)
-	if err != nil {
-		return err
-	}
 	if a.Truncated != nil && opts.stderr != nil {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", opts.path, a.Truncated, a.Turns)
+	}
+	if opts.explain != 0 {
+		return writeExplain(opts, func(turn int) (string, bool) {
+			return a.ExplainLeadChange(turn, func(p int) string { return strconv.Quote(a.Name(p)) })
+		})
 	}
 	switch opts.format {
 	case "table":
@@ -64,27 +64,33 @@ func analyzeStream(opts *analyzeOptions) error {
 	return fmt.Errorf("--csv %q: want series or summary", opts.kind)
 }
 
-// analyzeStreamFile opens and analyzes one replay of the generic path.
-func analyzeStreamFile(path string) (*analysis.Generic, error) {
-	s, err := source.OpenStream(path)
+// analyzeFile opens and analyzes one replay of any game
+// (source.OpenAnyStream): its generic analysis, and its game's own
+// document (analysis.Document) when the game has one, else nil.
+func analyzeFile(path string) (*analysis.Generic, *analysis.Analysis, error) {
+	s, err := source.OpenAnyStream(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer s.Close()
-	a, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if s.Meta().Document != nil {
+		a, err := analysis.AnalyzeDocument(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return a.G, a, nil
 	}
-	return a, nil
+	g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil, nil
 }
 
-// reportStream writes the report of a replay of the generic path.
-func reportStream(opts *reportOptions) error {
-	a, err := analyzeStreamFile(opts.in)
-	if err != nil {
-		return err
-	}
-	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+// reportStream writes the report of a, the generic analysis of a replay
+// of a game without a document of its own.
+func reportStream(opts *reportOptions, a *analysis.Generic) error {
+	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		return report.WriteGeneric(w, a, "rewind: "+filepath.Base(opts.in))
 	})
 	if err != nil {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,4 +98,43 @@ func TestTurningPointsThroughCLI(t *testing.T) {
 		t.Errorf("lead changes on again: %+v, want every lead change", s3)
 	}
 	b.CheckProblems(t)
+}
+
+// TestExplainAnyGame: `analyze --explain TURN` explains a lead change of
+// any game from its score (a Skyport match played through the CLI, whose
+// ruleset declares nothing more to explain it with).
+func TestExplainAnyGame(t *testing.T) {
+	dir := t.TempDir()
+	rwd := filepath.Join(dir, "s.rwd")
+	if out, err := runCLIOut(t, "play", "--game", "skyport", "--turns", "200", "--seed", "3", "-o", rwd); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	out, err := runCLIOut(t, "analyze", "--format", "json", rwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Events []struct {
+			Turn          int
+			Kind          string
+			Player, Other int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	turn := 0
+	for _, e := range a.Events {
+		if e.Kind == "lead_change" && e.Other >= 0 {
+			turn = e.Turn
+		}
+	}
+	if turn == 0 {
+		t.Fatal("the match has no lead change between two players")
+	}
+	out, err = runCLIOut(t, "analyze", rwd, "--explain", strconv.Itoa(turn+1))
+	if err != nil || !strings.HasPrefix(out, fmt.Sprintf("At turn %d ", turn)) || !strings.Contains(out, " points) takes the lead from ") ||
+		!strings.Contains(out, fmt.Sprintf("Turns %d–%d: ", max(2, turn-9), turn)) || !strings.Contains(out, " points; ") {
+		t.Errorf("analyze --explain %d: %v\n%s", turn, err, out)
+	}
 }

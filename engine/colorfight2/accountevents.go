@@ -29,9 +29,9 @@ const (
 var AccountEventKinds = []engine.EventKind{
 	{Name: EventHomeCaptured, Text: "{player} loses its home to {other} ({value} gold stolen)"},
 	{Name: EventDied, Text: "{player} is eliminated"},
-	{Name: EventTechUp, Text: "{player} reaches tech level {value}"},
-	{Name: EventTaxBracket, Text: "{player} enters cell tax bracket {other_number} ({value} cells)"},
-	{Name: EventBuildingBracket, Text: "{player} enters building tax bracket {other_number} ({value} mines and wells)"},
+	{Name: EventTechUp, Text: "{player} reaches tech level {value}", OtherNumber: true},
+	{Name: EventTaxBracket, Text: "{player} enters cell tax bracket {other_number} ({value} cells)", OtherNumber: true},
+	{Name: EventBuildingBracket, Text: "{player} enters building tax bracket {other_number} ({value} mines and wells)", OtherNumber: true},
 }
 
 // AccountEventKind returns the declaration of kind among

@@ -216,7 +216,7 @@ var AccountMetrics = accountMetrics()
 
 func accountMetrics() []engine.Metric {
 	ms := []engine.Metric{
-		{Name: "gold", Unit: "gold", Kind: engine.Gauge},
+		{Name: "gold", Unit: "gold", Kind: engine.Gauge, Swings: true},
 		{Name: "energy", Unit: "energy", Kind: engine.Gauge},
 		{Name: "gold_source", Unit: "gold", Kind: engine.Gauge},
 		{Name: "energy_source", Unit: "energy", Kind: engine.Gauge},
@@ -234,16 +234,20 @@ func accountMetrics() []engine.Metric {
 		}
 	}
 	return append(ms,
-		engine.Metric{Name: "captured", Unit: "cells", Kind: engine.Amount},
-		engine.Metric{Name: "lost", Unit: "cells", Kind: engine.Amount},
-		engine.Metric{Name: "gold_spent", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "captured", Unit: "cells", Kind: engine.Amount, Explain: "+captured %d cells"},
+		engine.Metric{Name: "lost", Unit: "cells", Kind: engine.Amount, Explain: "+lost %d"},
+		engine.Metric{Name: "gold_spent", Unit: "gold", Kind: engine.Amount,
+			Surge:   engine.Surge{Event: "build_surge", On: "buildings and upgrades", Title: "building surges", Floor: 10000},
+			Explain: "spent %d gold on buildings and upgrades"},
 		engine.Metric{Name: "upgrade_energy", Unit: "energy", Kind: engine.Amount},
-		engine.Metric{Name: "stolen_in", Unit: "gold", Kind: engine.Amount},
+		engine.Metric{Name: "stolen_in", Unit: "gold", Kind: engine.Amount, Explain: "stole %d gold"},
 		engine.Metric{Name: "stolen_out", Unit: "gold", Kind: engine.Amount},
 		engine.Metric{Name: "refund", Unit: "gold", Kind: engine.Amount},
 		engine.Metric{Name: "mine_bonus", Unit: "gold", Kind: engine.Amount},
 		engine.Metric{Name: "gold_unexplained", Unit: "gold", Kind: engine.Gauge},
-		engine.Metric{Name: "attack_energy", Unit: "energy", Kind: engine.Amount},
+		engine.Metric{Name: "attack_energy", Unit: "energy", Kind: engine.Amount,
+			Surge:   engine.Surge{Event: "attack_surge", On: "attacks", Title: "attack surges", Floor: 20000},
+			Explain: "%d energy on attacks"},
 		engine.Metric{Name: "capture_energy", Unit: "energy", Kind: engine.Amount, FromCommands: true},
 		engine.Metric{Name: "wasted_energy", Unit: "energy", Kind: engine.Amount, FromCommands: true},
 		engine.Metric{Name: "commands", Unit: "commands", Kind: engine.Amount, FromCommands: true},

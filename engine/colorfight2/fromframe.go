@@ -229,7 +229,7 @@ func PlayersFromFrame(f *Frame) ([]Player, error) {
 	for i := range f.Users {
 		u := &f.Users[i]
 		if u.UID < 1 || u.UID > int64(n) || byUID[u.UID-1] != nil {
-			return nil, fmt.Errorf("colorfight2: frame %d: users are not uids 1..%d", f.Turn, n)
+			return nil, fmt.Errorf("colorfight2: frame %d: user uid %d is out of range: the %d users must be uids 1..%d, each once", f.Turn, u.UID, n, n)
 		}
 		byUID[u.UID-1] = u
 	}

@@ -541,11 +541,10 @@ func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultTex
 	buf := make([]byte, 0, 12*n)
 	ends := make([]int, 0, n) // where each command's text ends; -1: the fault
 	for p, list := range cmds {
-		faults[p], faultText[p] = 0, ""
+		faults[p], faultText[p] = recordFault(list)
 		for k := range list {
 			c := &list[k]
-			if k == 0 && c.Kind == CmdInvalid && c.Err == ErrBotFault {
-				faults[p], faultText[p] = engine.FaultGarbage, c.Raw
+			if k == 0 && faults[p] != 0 {
 				ends = append(ends, -1)
 				continue
 			}
@@ -563,6 +562,16 @@ func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultTex
 			i++
 		}
 	}
+}
+
+// recordFault is the fault a player's recorded commands hold: a first
+// command of ErrBotFault is the bot's failure (FaultGarbage, with its
+// text), recorded in its place; 0 and "" otherwise.
+func recordFault(list []Command) (engine.Fault, string) {
+	if len(list) > 0 && list[0].Kind == CmdInvalid && list[0].Err == ErrBotFault {
+		return engine.FaultGarbage, list[0].Raw
+	}
+	return 0, ""
 }
 
 // recordCodec returns the codec of the game's own records (AppendRecord,
@@ -588,7 +597,8 @@ func (g *Game) AppendRecord(dst []byte) []byte {
 
 // PlayRecord reads one record and plays it (engine.Compact): the
 // commands it holds are applied as recorded, faults (and their text)
-// included; with cmds, they are also given as text (see RoundText). A
+// included; with cmds, they are also given as text (see RoundText), and
+// without, faults and faultText (when not nil) still say the faults. A
 // fault reported with Fault before it is dropped: the record holds the
 // round's faults.
 func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Fault, faultText []string) ([]engine.CommandError, error) {
@@ -602,8 +612,13 @@ func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Faul
 	if err != nil {
 		return nil, err
 	}
-	if cmds != nil {
+	switch {
+	case cmds != nil:
 		RoundText(g.cmds, cmds, faults, faultText)
+	case faults != nil && len(faults) >= n && len(faultText) >= n:
+		for p, list := range g.cmds {
+			faults[p], faultText[p] = recordFault(list)
+		}
 	}
 	g.faults = resize(g.faults, n)
 	for p := range g.faults {

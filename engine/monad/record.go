@@ -269,18 +269,10 @@ type roundTexter struct {
 // texts built in t's buffer.
 func (t *roundTexter) roundText(cmds [][]Command, status []uint8, out [][]string, faults []engine.Fault) {
 	b, ends := t.buf[:0], t.ends[:0]
-	for p, list := range cmds {
-		switch {
-		case status[p]&statusCrashed != 0:
-			faults[p] = engine.FaultCrash
-		case status[p]&statusTimedOut != 0:
-			faults[p] = engine.FaultTimeout
-		default:
-			faults[p] = 0
-		}
+	recordFaults(cmds, status, faults)
+	for _, list := range cmds {
 		for k := range list {
 			if list[k].Err == ErrNotList {
-				faults[p] = engine.FaultGarbage
 				continue
 			}
 			b = AppendCommandText(b, &list[k])
@@ -335,6 +327,26 @@ func (d *decoder) DecodeRound(r io.ByteReader, out [][]string, faults []engine.F
 	return nil
 }
 
+// recordFaults sets faults[p] to the fault a record gives player p: a
+// crash or a timeout its status says, garbage a command that was no list.
+func recordFaults(cmds [][]Command, status []uint8, faults []engine.Fault) {
+	for p, list := range cmds {
+		switch {
+		case status[p]&statusCrashed != 0:
+			faults[p] = engine.FaultCrash
+		case status[p]&statusTimedOut != 0:
+			faults[p] = engine.FaultTimeout
+		default:
+			faults[p] = 0
+		}
+		for k := range list {
+			if list[k].Err == ErrNotList {
+				faults[p] = engine.FaultGarbage
+			}
+		}
+	}
+}
+
 // PlayRecord reads one record and plays it (engine.Compact). A Monad
 // fault has no text: faultText is left as it is.
 func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault, _ []string) ([]engine.CommandError, error) {
@@ -344,8 +356,11 @@ func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault
 	if err := readRecord(r, g.cmds[:n], status[:n]); err != nil {
 		return nil, err
 	}
-	if out != nil {
+	switch {
+	case out != nil:
 		g.texter.roundText(g.cmds[:n], status[:n], out, faults)
+	case faults != nil:
+		recordFaults(g.cmds[:n], status[:n], faults)
 	}
 	g.pending = status
 	return g.play(n), nil

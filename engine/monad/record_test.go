@@ -39,7 +39,8 @@ func scriptedRound(rng *rand.Rand, g *Game) ([][]string, []engine.Fault) {
 // TestRecord: every round's record, played by a second game, reaches the
 // same state; the text the record gives (PlayRecord and DecodeRound alike)
 // played through Fault and Round by a third reaches it too, and records
-// the same bytes again.
+// the same bytes again. A fourth plays the record without its text and
+// is given the same faults.
 func TestRecord(t *testing.T) {
 	turns := 0
 	defer func() {
@@ -51,7 +52,7 @@ func TestRecord(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		settings := engine.Settings{Players: 2 + int(seed%3), MaxTurns: 120}
 		setup := fmt.Appendf(nil, `{"seed":%d}`, seed)
-		var games [3]*Game
+		var games [4]*Game
 		for i := range games {
 			g, err := Ruleset.(engine.Restorer).NewFromSetup(setup, settings)
 			if err != nil {
@@ -59,7 +60,7 @@ func TestRecord(t *testing.T) {
 			}
 			games[i] = g.(*Game)
 		}
-		a, b, c := games[0], games[1], games[2]
+		a, b, c, d := games[0], games[1], games[2], games[3]
 		dec, err := Ruleset.(engine.Codec).NewDecoder(c)
 		if err != nil {
 			t.Fatal(err)
@@ -80,6 +81,13 @@ func TestRecord(t *testing.T) {
 			tf := make([]engine.Fault, a.Players())
 			if _, err := b.PlayRecord(bytes.NewReader(rec), text, tf, nil); err != nil {
 				t.Fatalf("seed %d turn %d: %v", seed, a.Turn(), err)
+			}
+			nf := make([]engine.Fault, a.Players())
+			if _, err := d.PlayRecord(bytes.NewReader(rec), nil, nf, make([]string, a.Players())); err != nil {
+				t.Fatalf("seed %d turn %d without text: %v", seed, a.Turn(), err)
+			}
+			if !slices.Equal(nf, tf) || d.Hash() != b.Hash() {
+				t.Fatalf("seed %d turn %d: without text faults %v hash %016x, with text %v %016x", seed, a.Turn(), nf, d.Hash(), tf, b.Hash())
 			}
 			dtext := make([][]string, a.Players())
 			df := make([]engine.Fault, a.Players())

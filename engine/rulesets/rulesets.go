@@ -57,11 +57,6 @@ type Info struct {
 	// two seats by their scores (equal scores draw) rather than by their
 	// ranks (ColorfightII's gold: its rating always has).
 	ScoreDuels bool
-	// FirstPlayer is the number the game gives its first player where the
-	// shell shows players by number (play's table and messages): 1 for
-	// ColorfightII, whose protocol and files number players by uid from
-	// 1; 0 for games that number them from 0.
-	FirstPlayer int
 }
 
 // Vectors describe a game's conformance vectors: two files per vector,
@@ -117,7 +112,7 @@ var table = []entry{
 		Round:       "rounds",
 		Bots:        bot.Builtins,
 		Vectors:     &Vectors{Input: cf2vectors.Input, Expected: cf2vectors.Expected, Conform: cf2vectors.Conform},
-		OwnProtocol: true, ScoreDuels: true, FirstPlayer: 1,
+		OwnProtocol: true, ScoreDuels: true,
 	}},
 	{monad.Ruleset, Info{
 		Name: "Monad", MinPlayers: 2, MaxPlayers: monad.MaxPlayers,
@@ -189,6 +184,18 @@ func Get(id string) (engine.Ruleset, error) {
 		return r, nil
 	}
 	return nil, &UnknownError{ID: id}
+}
+
+// FirstPlayer returns the number r gives its first player where the
+// shell shows players by number (play's table and messages): its
+// document's (engine.Document.FirstPlayer: 1 for ColorfightII, whose
+// protocol and files number players by uid from 1), 0 for a game
+// without one, which numbers them from 0.
+func FirstPlayer(r engine.Ruleset) int {
+	if d, ok := r.(engine.Documented); ok {
+		return d.Document().FirstPlayer
+	}
+	return 0
 }
 
 // About returns the Info of the ruleset whose ID is id.

@@ -97,3 +97,17 @@ func TestInfoMatchesRules(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstPlayer: a game numbers its players from its document's first
+// player (ColorfightII's uids from 1), or from 0 without a document.
+func TestFirstPlayer(t *testing.T) {
+	for id, want := range map[string]int{"colorfight2": 1, "monad": 0, "skyport": 0} {
+		r, err := rulesets.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rulesets.FirstPlayer(r); got != want {
+			t.Errorf("%s: first player %d, want %d", id, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/rewind-game/rewind/analysis"
@@ -169,11 +170,11 @@ func encodeJSON(t *testing.T, h cfr.Header, frames []colorfight2.Frame) []byte {
 
 func analyze(t *testing.T, js []byte) *analysis.Analysis {
 	t.Helper()
-	src, err := source.New(bytes.NewReader(js), nil)
+	src, err := source.NewAnyStream(bytes.NewReader(js), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := analysis.Analyze(src)
+	a, err := analysis.AnalyzeDocument(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,14 +227,14 @@ func TestUsersInAnyOrder(t *testing.T) {
 			}
 			for i := range a.Summary.Ranking {
 				x, y := a.Summary.Ranking[i], b.Summary.Ranking[i]
-				if x.UID != y.UID || x.Gold != y.Gold || x.Username != y.Username || x.Cells != y.Cells || x.Captured != y.Captured {
+				if x.UID != y.UID || x.Score != y.Score || x.Username != y.Username || !slices.Equal(x.Values, y.Values) {
 					t.Errorf("standing %d: %+v vs %+v", i, x, y)
 				}
 			}
 			if path == "realworld/RuntimeTerrorsVictory.cfr" {
 				w := b.Summary.Ranking[0]
-				if w.Username != "RuntimeTerrors" || w.Gold != 648787 {
-					t.Errorf("winner %s with %d gold", w.Username, w.Gold)
+				if gold, _ := w.Get("gold"); w.Username != "RuntimeTerrors" || gold != 648787 {
+					t.Errorf("winner %s with %d gold", w.Username, gold)
 				}
 			}
 		})

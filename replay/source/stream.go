@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
 	"github.com/rewind-game/rewind/replay/jsn"
 	"github.com/rewind-game/rewind/replay/monadlog"
 )
@@ -166,7 +167,31 @@ func RegisterStreamFormat(f StreamFormat) { streamFormats = append(streamFormats
 
 // NewStream reads a replay from r as OpenStream does; closer (may be nil)
 // is closed by Close.
-func NewStream(r io.Reader, closer io.Closer) (Stream, error) {
+func NewStream(r io.Reader, closer io.Closer) (Stream, error) { return newStream(r, closer, false) }
+
+// OpenAnyStream is OpenStream for every replay, ColorfightII's too: a
+// .rwd of its own codec re-simulated (NewSimStream), a .cfr read by
+// cfrstream.Open. It is the reader of the analysis of every game; the
+// viewer still shows ColorfightII files on their own page.
+func OpenAnyStream(path string) (Stream, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewAnyStream(f, f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// NewAnyStream reads a replay from r as OpenAnyStream does; closer (may
+// be nil) is closed by Close.
+func NewAnyStream(r io.Reader, closer io.Closer) (Stream, error) { return newStream(r, closer, true) }
+
+// newStream is NewStream, and with all NewAnyStream.
+func newStream(r io.Reader, closer io.Closer, all bool) (Stream, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) < 4 || string(prefix[:4]) != replay.Magic {
@@ -179,13 +204,23 @@ func NewStream(r io.Reader, closer io.Closer) (Stream, error) {
 				return closing{s, closer}, nil
 			}
 		}
+		if all {
+			if _, err := Sniff(prefix); err != nil {
+				return nil, err
+			}
+			s, err := cfrstream.Open(br)
+			if err != nil {
+				return nil, err
+			}
+			return closing{s, closer}, nil
+		}
 		return nil, ErrNotStream
 	}
 	rd, err := replay.NewReader(br)
 	if err != nil {
 		return nil, err
 	}
-	if h := rd.Header(); !h.Generic() {
+	if h := rd.Header(); !all && !h.Generic() {
 		rd.Close()
 		return nil, fmt.Errorf("%w: a %s recording in its own codec", ErrNotStream, h.Ruleset)
 	}
@@ -204,6 +239,14 @@ func NewStream(r io.Reader, closer io.Closer) (Stream, error) {
 type closing struct {
 	Stream
 	c io.Closer
+}
+
+// SkipCommandText forwards replay.TextSkipper to the stream c wraps,
+// when it has it.
+func (c closing) SkipCommandText() {
+	if t, ok := c.Stream.(replay.TextSkipper); ok {
+		t.SkipCommandText()
+	}
 }
 
 func (c closing) Close() error {
@@ -269,6 +312,10 @@ func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 
 func (s *simStream) Meta() *StreamMeta { return &s.meta }
 
+// SkipCommandText leaves the commands' text out (replay.TextSkipper;
+// replay.Sim.SkipText).
+func (s *simStream) SkipCommandText() { s.sim.SkipText() }
+
 // Next re-simulates the next round and describes the game after it.
 // Frame 0 is the game before its first round. An error of the figures
 // (replay.Figures) ends the stream: Next returns it from then on.
@@ -324,7 +371,7 @@ func SummarizeStream(r io.Reader) (*Summary, *StreamMeta, error) {
 	if m.Score >= 0 && m.Score < len(m.Metrics) {
 		sum.Unit = m.Metrics[m.Score].Name
 	}
-	sum.Config.MaxTurn = m.MaxTurns
+	sum.MaxTurn = m.MaxTurns
 	for i, p := range m.Players {
 		sum.Players = append(sum.Players, Player{UID: i + 1, Name: p.Name, Bot: p.Bot})
 	}

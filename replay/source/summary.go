@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
 )
 
 // Summary is what a replay says about its game at a glance, read without
@@ -24,7 +23,8 @@ type Summary struct {
 	// than ColorfightII's (a .rwd of a game played through the seam); ""
 	// for ColorfightII.
 	Ruleset string
-	Config  colorfight2.Config
+	// MaxTurn is the game's turn limit (0 when unknown).
+	MaxTurn int
 	// Players in uid order (for a .cfr: everyone who appears in a frame,
 	// with the last name seen).
 	Players []Player
@@ -60,7 +60,7 @@ type Summary struct {
 // EndedEarly reports a recording that ended properly before its last
 // turn (a .cfr of a game stopped at turn 200 of 500).
 func (s *Summary) EndedEarly() bool {
-	return s.Complete && s.Config.MaxTurn > 0 && s.Rounds < s.Config.MaxTurn
+	return s.Complete && s.MaxTurn > 0 && s.Rounds < s.MaxTurn
 }
 
 // Status is the one-line state of the recording, as the library and
@@ -71,7 +71,7 @@ func (s *Summary) Status() string {
 	case !s.Complete:
 		return fmt.Sprintf("incomplete: %d rounds so far (still being recorded, or cut short)", s.Rounds)
 	case s.EndedEarly():
-		return fmt.Sprintf("ended at turn %d of %d", s.Rounds, s.Config.MaxTurn)
+		return fmt.Sprintf("ended at turn %d of %d", s.Rounds, s.MaxTurn)
 	}
 	return "complete"
 }
@@ -110,7 +110,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	}
 	defer rd.Close()
 	h := rd.Header()
-	s := &Summary{Format: RWD, Config: h.Config, Created: h.Created}
+	s := &Summary{Format: RWD, MaxTurn: h.Config.MaxTurn, Created: h.Created}
 	if h.Parent != nil {
 		s.Parent = h.Parent.Source
 	}
@@ -160,72 +160,14 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 }
 
 func summarizeCFR(r io.Reader) (*Summary, error) {
-	src, err := New(r, nil)
+	c, err := cfrstream.Summarize(r)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	s := &Summary{Format: CFR, Config: src.Meta().Config}
-	var f, last colorfight2.Frame
-	n := 0
-	names := map[int]string{}
-	var order []int
-	for {
-		err := src.Next(&f)
-		if errors.Is(err, io.EOF) {
-			s.Complete = true
-			break
-		}
-		if err != nil {
-			if n == 0 {
-				return nil, fmt.Errorf("frame 0: %w", err)
-			}
-			s.Damage = fmt.Errorf("frame %d: %w", n, err)
-			break
-		}
-		n++
-		for i := range f.Users {
-			u := &f.Users[i]
-			uid := int(u.UID)
-			if _, ok := names[uid]; !ok {
-				order = append(order, uid)
-			}
-			names[uid] = u.Username
-		}
-		last.Users = append(last.Users[:0], f.Users...)
-	}
-	if n == 0 {
-		return nil, errors.New("no frames")
-	}
-	sort.Ints(order)
-	for _, uid := range order {
-		s.Players = append(s.Players, Player{UID: uid, Name: names[uid]})
-	}
-	s.Rounds = n - 1
-	byGold := append([]colorfight2.FrameUser(nil), last.Users...)
-	sort.SliceStable(byGold, func(i, j int) bool {
-		if byGold[i].Gold != byGold[j].Gold {
-			return byGold[i].Gold > byGold[j].Gold
-		}
-		return byGold[i].UID < byGold[j].UID
-	})
-	for i := range s.Players {
-		p := &s.Players[i]
-		for r := range byGold {
-			if byGold[r].UID == int64(p.UID) {
-				p.Rank, p.Score = r+1, byGold[r].Gold
-			}
-		}
-	}
-	best := -1
-	for i := range last.Users {
-		u := &last.Users[i]
-		if best < 0 || u.Gold > last.Users[best].Gold || (u.Gold == last.Users[best].Gold && u.UID < last.Users[best].UID) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		s.Winner, s.WinnerGold = int(last.Users[best].UID), last.Users[best].Gold
+	s := &Summary{Format: CFR, MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
+		Winner: c.Winner, WinnerGold: c.WinnerGold}
+	for _, p := range c.Players {
+		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
 	}
 	return s, nil
 }

@@ -24,8 +24,16 @@
 //     effect: function (ctx, e, g) { draw; return true },
 //     overlay: function (ctx, frame, g) { draw; return ['what', ...] },
 //     inspect: function (cell, g) { return [[name, text], ...] }, // inspector
-//     legend: 'what the colours mean'   // or [text | {color, text}, ...],
-//                                       // or function (packed) giving one
+//     player: function (p, frame, g) { return [{text, id}, ...] }, // the
+//                                       // selected player's lines
+//     legend: 'what the colours mean',  // or [text | {color, text}, ...],
+//                                       // or function (packed, g) giving one
+//     controls: [                       // the painter's own toggles
+//       {id: 'overlay', label: 'overlay', key: 'o', help: 'next overlay',
+//        choices: [['', 'none'], ['cost', 'natural cost']]},  // a select
+//       {id: 'buildings', label: 'buildings', key: 'b', on: true,
+//        help: 'show / hide the buildings'}                   // a checkbox
+//     ]
 //   };
 //
 // where cell is {x, y, terrain, owner, value, badges}, at the cell's or
@@ -48,7 +56,10 @@
 // entities and effects, only while the effects are shown; the names it
 // returns are kept in rewind.drawn.overlay. A line effect's x2/y2 and
 // any omitted number are 0. inspect's rows replace the inspector's
-// badges row.
+// badges row. controls are put in the playback toolbar and the help,
+// their key (one the page does not take) steps a select's choices or
+// flips a checkbox; g.controls[id] is a select's value or a checkbox's
+// state, and a change redraws the board and the legend.
 (function () {
   'use strict';
 
@@ -121,7 +132,7 @@
         case 'n': case 'N': jumpEvent(1); return true;
         case 'p': case 'P': jumpEvent(-1); return true;
       }
-      return false;
+      return controlKey(e.key);
     },
     onEscape: function () { if (pinned >= 0) { pinned = -1; draw(); renderInspector(); } },
     onResize: function () {
@@ -273,7 +284,7 @@
     if (parsedCommands) parsedCommands.set(f, out);
     return out;
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn, commandsOf: commandsOf };
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn, commandsOf: commandsOf, controls: {} };
 
   function draw() {
     if (!P) return;
@@ -546,7 +557,17 @@
     var f = P.frames[turn];
     commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
     if (turn === 0) { commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Turn 0 is the board before the first turn.' })); return; }
+    // The painter's lines on the selected player (ColorfightII: whom it
+    // took cells from), as text.
+    if (selected >= 0 && painter.player) (painter.player(selected, f, geometry) || []).forEach(function (l) {
+      commandsPanel.appendChild(el('p', { cls: 'hint player-line', 'data-testid': l.id || 'player-line', text: l.text }));
+    });
     if (!P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'This replay records states, not commands.' }));
+    // Inferred commands (an official replay of states) are said to be,
+    // in the server's words; a turn without known commands says so.
+    if (P.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: P.commands_note }));
+    var unknown = P.has_commands && f.no_commands;
+    if (unknown) commandsPanel.appendChild(el('p', { cls: 'hint unexplained', 'data-testid': 'no-commands', text: P.commands_inferred ? P.unexplained_note : 'The commands of this turn are not known.' }));
     var errs = {};
     (f.errors || []).forEach(function (e) { (errs[e.p] = errs[e.p] || []).push(e); });
     var any = false;
@@ -569,7 +590,7 @@
       pe.forEach(function (e) { if (e.i < 0 || e.i >= cmds.length) box.appendChild(el('div', { cls: 'err', text: (e.i < 0 ? '' : 'command ' + e.i + ': ') + e.t })); });
       commandsPanel.appendChild(box);
     }
-    if (!any) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'No commands.' }));
+    if (!any && !unknown) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'No commands.' }));
     var who = selected >= 0 ? selected : f.active;
     if (who < 0) return;
     var log = (f.logs || [])[who] || '';
@@ -578,10 +599,13 @@
     else commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
   }
 
+  function markLegend() {
+    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+  }
   function buildLegend() {
     clear(legend);
     for (var p = 0; p < NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
-    var key = [], items = typeof painter.legend === 'function' ? painter.legend(P) : painter.legend;
+    var key = [], items = typeof painter.legend === 'function' ? painter.legend(P, geometry) : painter.legend;
     if (typeof items === 'string') key.push(items);
     else if (items) {
       // Items: text, or {color, text} with a swatch.
@@ -618,20 +642,44 @@
     if (t >= 0) { shell.pause(); shell.seek(t); }
   }
 
-  // ---- charts: one per metric, a line per player -------------------------
+  // ---- charts: a line per player ------------------------------------------
+  // A game of at most ALL_CHARTS metrics has a chart per metric; one of
+  // more (ColorfightII's accounting and exchanges) has FEW_CHARTS, each
+  // with a picker of the metric it shows: the score first, then the
+  // metrics in the game's order.
+  var ALL_CHARTS = 24, FEW_CHARTS = 4;
   var charts = [];
   var roundTick = RewindShell.roundTick(function () { return F; });
+  // chartMetrics are the metrics the charts show at first (indexes).
+  function chartMetrics() {
+    var all = P.metrics.map(function (m, i) { return i; });
+    if (all.length <= ALL_CHARTS) return all;
+    var score = P.score >= 0 && P.score < all.length ? P.score : 0;
+    return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
+  }
+  function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
   function buildCharts() {
     clear(chartsBox);
+    charts = [];
     if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
-    P.metrics.forEach(function (m) {
-      chartsBox.appendChild(el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': m.name }));
+    var picks = chartMetrics(), picker = picks.length < P.metrics.length;
+    picks.forEach(function (mi, k) {
+      var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
+      if (!picker) { chartsBox.appendChild(div); return; }
+      var sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
+      P.metrics.forEach(function (m, i) {
+        var o = el('option', { value: String(i), text: metricTitle(m) });
+        if (i === mi) o.selected = true;
+        sel.appendChild(o);
+      });
+      sel.addEventListener('change', function () { pickMetric(k, +sel.value); sel.blur(); });
+      chartsBox.appendChild(el('div', { cls: 'chart-box' }, el('label', { cls: 'chart-bar' }, 'chart ', sel), div));
     });
     var later = function () { requestAnimationFrame(function () { setTimeout(function () { RewindShell.loadECharts(root, initCharts); }, 0); }); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
   }
-  function chartOption(m, i) {
-    var cats = [], lines = [];
+  function chartOption(i) {
+    var m = P.metrics[i], cats = [], lines = [];
     for (var t = 1; t < F; t++) cats.push(t);
     for (var p = 0; p < NP; p++) {
       var data = [];
@@ -640,7 +688,7 @@
     }
     return {
       animation: false,
-      title: { text: words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''), textStyle: { fontSize: 14 } },
+      title: { text: metricTitle(m), textStyle: { fontSize: 14 } },
       tooltip: { trigger: 'axis' },
       legend: { top: 26, type: 'scroll' },
       grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
@@ -650,16 +698,43 @@
       series: lines
     };
   }
+  function highlight(c) {
+    c.chart.dispatchAction({ type: 'downplay' });
+    if (selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: P.players[selected].label || name(selected) });
+  }
   function initCharts() {
     if (charts.length || !window.echarts) return;
-    chartsBox.querySelectorAll('.metric-chart').forEach(function (div, i) {
-      var c = shell.chart(div, chartOption(P.metrics[i], i));
+    chartsBox.querySelectorAll('.metric-chart').forEach(function (div) {
+      var i = +div.getAttribute('data-index'), c = shell.chart(div, chartOption(i));
+      c.metric = i;
       c.chart.on('datazoom', function () { c.move(turn); });
       charts.push(c);
       c.move(turn);
+      highlight(c);
     });
     api.chartsReady = true;
   }
+  // pickMetric makes chart k show metric i (its picker's choice).
+  function pickMetric(k, i) {
+    var c = charts[k], div = chartsBox.querySelectorAll('.metric-chart')[k];
+    if (!div || !(i >= 0 && i < P.metrics.length)) return;
+    div.setAttribute('data-metric', P.metrics[i].name);
+    div.setAttribute('data-index', String(i));
+    var sel = div.parentNode.querySelector('.metric-pick');
+    if (sel && sel.value !== String(i)) sel.value = String(i);
+    if (!c) return; // ECharts not loaded yet: initCharts reads data-index
+    c.metric = i;
+    c.chart.setOption(chartOption(i), { replaceMerge: ['series'] });
+    c.rect = null;
+    c.move(turn);
+    highlight(c);
+  }
+  // pickMetric(k, metric) is the picker of chart k choosing metric (its
+  // name); false for a metric the game has not.
+  api.pickMetric = function (k, metric) {
+    for (var i = 0; i < P.metrics.length; i++) if (P.metrics[i].name === metric) { pickMetric(k, i); return true; }
+    return false;
+  };
 
   // ---- navigation -------------------------------------------------------
   function showTurn(t) {
@@ -675,13 +750,63 @@
   function setEffects(on) { showEffects = on; effectsBox.checked = on; draw(); }
   function select(p) {
     selected = p;
-    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+    markLegend();
     draw(); renderPlayers(); renderCommands();
-    charts.forEach(function (c) {
-      c.chart.dispatchAction({ type: 'downplay' });
-      if (selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: P.players[selected].label || name(selected) });
+    charts.forEach(highlight);
+  }
+  // ---- the painter's controls ---------------------------------------------
+  // Built once (the painter's, for the page's game): a select or a
+  // checkbox each in the toolbar, a row each in the help.
+  var controls = [];
+  function buildControls() {
+    var bar = document.querySelector('.controls'), help = document.querySelector('#help table');
+    (painter.controls || []).forEach(function (c) {
+      if (!c || !c.id || geometry.controls.hasOwnProperty(c.id)) return;
+      var key = c.key ? String(c.key).toLowerCase() : '', title = (c.help || c.label || c.id) + (key ? ' (' + key.toUpperCase() + ')' : ''), input;
+      if (c.choices) {
+        input = el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title });
+        c.choices.forEach(function (ch) { input.appendChild(el('option', { value: String(ch[0]), text: ch[1] })); });
+        geometry.controls[c.id] = input.value;
+        input.addEventListener('change', function () { setControl(c.id, input.value); input.blur(); });
+      } else {
+        input = el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id });
+        input.checked = c.on !== false;
+        geometry.controls[c.id] = input.checked;
+        input.addEventListener('change', function () { setControl(c.id, input.checked); input.blur(); });
+      }
+      controls.push({ c: c, key: key, input: input });
+      if (bar) bar.appendChild(c.choices ? el('label', { title: title }, (c.label || c.id) + ' ', input) : el('label', { title: title }, input, ' ' + (c.label || c.id)));
+      if (help && key) {
+        // Before the Esc row, the last two being Esc's and the help's.
+        var row = el('tr', { 'data-control': c.id }, el('td', null, el('kbd', { text: key.toUpperCase() })), el('td', { text: c.help || c.label || c.id }));
+        var rows = help.querySelectorAll('tr'), esc = rows.length >= 2 ? rows[rows.length - 2] : null;
+        if (esc) esc.parentNode.insertBefore(row, esc); else help.appendChild(row);
+      }
     });
   }
+  function setControl(id, v) {
+    controls.forEach(function (k) {
+      if (k.c.id !== id) return;
+      if (k.c.choices) k.input.value = String(v); else k.input.checked = !!v;
+      geometry.controls[id] = k.c.choices ? k.input.value : k.input.checked;
+    });
+    draw();
+    buildLegend();
+    markLegend();
+  }
+  function controlKey(key) {
+    key = String(key).toLowerCase();
+    for (var i = 0; i < controls.length; i++) {
+      var k = controls[i];
+      if (!k.key || k.key !== key) continue;
+      if (k.c.choices) { var o = k.input.options; setControl(k.c.id, o[(k.input.selectedIndex + 1) % o.length].value); }
+      else setControl(k.c.id, !k.input.checked);
+      return true;
+    }
+    return false;
+  }
+  api.controls = function () { return geometry.controls; };
+
   function wire() {
     shell.wire();
     effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
@@ -732,6 +857,7 @@
     parse(buf);
     notices();
     layout();
+    buildControls();
     buildLegend();
     buildEvents();
     buildCharts();
@@ -814,9 +940,9 @@
     parse(buf);
     layout();
     buildLegend();
-    legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === selected); });
+    markLegend();
     buildEvents();
-    charts.forEach(function (c, i) { c.chart.setOption(chartOption(P.metrics[i], i), true); c.rect = null; });
+    charts.forEach(function (c) { c.chart.setOption(chartOption(c.metric), true); c.rect = null; });
     shell.seek(edge && !shell.playing() ? F - 1 : turn);
     setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);
   }

@@ -8,7 +8,10 @@
 // buildings' names, letters ("gold_mine" is G, as commands write it) and
 // levels are read from the board's badge names. The turn's commands are
 // drawn from the frame's commands as sent ("a x y e", "b x y g|e|f",
-// "u x y"; docs/bot-protocol.md) and their errors. Everything that comes
+// "u x y"; docs/bot-protocol.md) and their errors. Its controls: O the
+// natural cost overlay (the board's terrain; natural gold and energy,
+// the ColorfightII page's other overlays, are not on the seam's board),
+// B the mines, wells and fortresses shown or hidden. Everything that comes
 // from the replay is drawn or put in the page as text, never as HTML.
 (function () {
   'use strict';
@@ -83,6 +86,16 @@
     var r = costRange(packed);
     return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
   }
+  // heat is the natural cost overlay's colour of a cost: white to red
+  // over the board's range, as the ColorfightII page's.
+  function heat(cost, packed) {
+    var r = costRange(packed), f = r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
+    return 'rgb(' + [200, 40, 40].map(function (c) { return Math.round(255 + (c - 255) * a); }).join(',') + ')';
+  }
+  // The overlays the board can give: natural cost is its terrain. (The
+  // ColorfightII page's natural gold and energy are not on the seam's
+  // board.)
+  var OVERLAY = 'natural_cost';
 
   // parse reads one command as sent, null when it is none of the three.
   function parse(text) {
@@ -159,21 +172,62 @@
 
   var KINDS = { a: 'attack', b: 'build', u: 'upgrade' };
 
+  // exchangesOf finds the exchange metrics of a packed replay, read once:
+  // from[K] the index of captured_from_K, to[K] of lost_to_K (K a uid);
+  // null when it has none.
+  var exFor = null, exInfo = null;
+  function exchangesOf(packed) {
+    if (exFor === packed) return exInfo;
+    exFor = packed;
+    exInfo = { from: [], to: [] };
+    packed.metrics.forEach(function (m, i) {
+      var a = /^captured_from_(\d+)$/.exec(m.name), b = /^lost_to_(\d+)$/.exec(m.name);
+      if (a) exInfo.from[+a[1]] = i;
+      if (b) exInfo.to[+b[1]] = i;
+    });
+    if (!exInfo.from.length) exInfo = null;
+    return exInfo;
+  }
+
   var painter = {
     // No number on the cells, no generic badge: the buildings are drawn
     // by cell.
     cellLabel: function () { return ''; },
     badge: function () { return false; },
 
+    // O: the natural cost overlay; B: the buildings but homes shown or
+    // hidden.
+    controls: [
+      { id: 'overlay', label: 'overlay', key: 'o', help: 'next overlay (natural cost)', choices: [['', 'none'], [OVERLAY, 'natural cost']] },
+      { id: 'buildings', label: 'buildings', key: 'b', on: true, help: 'show / hide the mines, wells and fortresses' }
+    ],
+
     // A cell in its owner's colour, unowned ground shaded by its natural
     // cost, then its building; everyone's but the selected player's
-    // cells dimmed.
+    // cells dimmed. Under the overlay every cell is shaded by its
+    // natural cost, with the cost written, and an owner is a frame in
+    // its colour.
     cell: function (ctx, cell, c, R, g) {
+      var over = g.controls.overlay === OVERLAY;
       ctx.save();
       g.cellPath(c[0], c[1], R - 0.5);
-      ctx.fillStyle = cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
+      ctx.fillStyle = over ? heat(cell.terrain, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
       ctx.fill();
+      if (over && cell.owner >= 0) {
+        var fw = Math.max(2, R * 0.3);
+        g.cellPath(c[0], c[1], R - 0.5 - fw / 2);
+        ctx.lineWidth = fw;
+        ctx.strokeStyle = g.color(cell.owner);
+        ctx.stroke();
+      }
       var b = building(cell, g.packed);
+      if (b && b.name !== 'home' && g.controls.buildings === false) b = null;
+      if (over && R >= 7 && !(b && b.name === 'home')) {
+        ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+        ctx.font = Math.max(7, Math.floor(R * 0.7)) + 'px system-ui, sans-serif';
+        ctx.fillStyle = '#111';
+        ctx.fillText(String(cell.terrain), c[0], c[1] + 0.5);
+      }
       if (b && R >= 3) drawBuilding(ctx, b, c, R);
       if (g.selected >= 0 && cell.owner !== g.selected) {
         g.cellPath(c[0], c[1], R);
@@ -222,9 +276,38 @@
       return drew;
     },
 
-    legend: function (packed) {
+    // The selected player's exchanges (the metrics captured_from_K and
+    // lost_to_K, K a uid, 0 unowned cells): this round, and over the
+    // game.
+    player: function (p, f, g) {
+      var ex = exchangesOf(g.packed);
+      if (!ex) return null;
+      var who = function (k) { return k === 0 ? 'unowned cells' : g.name(k - 1); };
+      var list = function (pairs, prep) {
+        var out = [];
+        pairs.forEach(function (n, k) { if (n > 0) out.push(n + ' ' + prep + ' ' + who(k)); });
+        return out.length ? out.join(', ') : 'no cell';
+      };
+      var took = [], lost = [], all = [];
+      ex.from.forEach(function (i, k) { took[k] = f.values[p][i]; });
+      ex.to.forEach(function (i, k) { lost[k] = f.values[p][i]; });
+      g.packed.frames.forEach(function (fr) { ex.from.forEach(function (i, k) { all[k] = (all[k] || 0) + Math.max(0, (fr.values[p] || [])[i] || 0); }); });
+      return [
+        { id: 'round-exchanges', text: 'This round it took ' + list(took, 'from') + ' and lost ' + list(lost, 'to') + '.' },
+        { id: 'exchanges', text: 'Over the game it took ' + list(all, 'from') + '.' }
+      ];
+    },
+
+    legend: function (packed, g) {
       var dark = window.RewindShell && RewindShell.dark, r = costRange(packed), keys = [];
       badgesOf(packed).buildings.forEach(function (name) { if (name) keys.push(letter(name) + ' ' + words(name)); });
+      if (g.controls.overlay === OVERLAY) {
+        return [
+          { color: heat(r[0], packed), text: 'natural cost ' + r[0] + ' (low)' },
+          { color: heat(r[1], packed), text: 'natural cost ' + r[1] + ' (high)' },
+          'overlay: each cell shaded by its natural cost, written in it; an owner\'s cells framed in its colour (O: next overlay)'
+        ];
+      }
       return [
         { color: shade(0, dark), text: 'unowned, natural cost ' + r[0] },
         { color: shade(1, dark), text: 'unowned, natural cost ' + r[1] },

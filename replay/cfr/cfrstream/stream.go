@@ -6,9 +6,11 @@
 package cfrstream
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
@@ -124,6 +126,7 @@ func (s *stream) open() error {
 		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
 	}
 	s.meta.CommandsInferred = s.inf != nil
+	s.meta.Settings = s.g.Setting()
 	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, s.meta.Resimulated)
 	return nil
 }
@@ -190,3 +193,92 @@ func (s *stream) inferred(f *replay.Frame) error {
 
 // Close stops the decoder; it does not close the reader.
 func (s *stream) Close() error { return s.d.Close() }
+
+// Summary is what an official replay says at a glance, read frame by
+// frame without a game state (Summarize).
+type Summary struct {
+	// MaxTurn is the header's max_turn.
+	MaxTurn int
+	// Players in uid order: everyone who appears in a frame, with the
+	// last name seen; Rank and Score (gold) at the last whole frame.
+	Players []SummaryPlayer
+	// Rounds is the number of whole rounds (frames after frame 0).
+	Rounds int
+	// Complete is true when the file decodes to its end; Damage says why
+	// reading stopped before it otherwise.
+	Complete bool
+	Damage   error
+	// Winner is the uid with the most gold at the last whole frame
+	// (lowest uid on a tie), 0 when there is none; WinnerGold its gold.
+	Winner     int
+	WinnerGold int64
+}
+
+// SummaryPlayer is one player of a Summary.
+type SummaryPlayer struct {
+	UID   int
+	Name  string
+	Rank  int
+	Score int64
+}
+
+// Summarize reads a whole official replay from r and summarizes it: one
+// pass of cfr.Decoder, holding two frames. It fails only when r is no
+// replay (or its first frame cannot be read); damage after it is the
+// Summary's Damage, the whole frames before it counted.
+func Summarize(r io.Reader) (*Summary, error) {
+	d, err := cfr.NewDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	s := &Summary{MaxTurn: d.Header().Config().MaxTurn}
+	var f, last colorfight2.Frame
+	n := 0
+	names := map[int]string{}
+	for {
+		err := d.Next(&f)
+		if errors.Is(err, io.EOF) {
+			s.Complete = true
+			break
+		}
+		if err != nil {
+			if n == 0 {
+				return nil, fmt.Errorf("frame 0: %w", err)
+			}
+			s.Damage = fmt.Errorf("frame %d: %w", n, err)
+			break
+		}
+		n++
+		for i := range f.Users {
+			names[int(f.Users[i].UID)] = f.Users[i].Username
+		}
+		last.Users = append(last.Users[:0], f.Users...)
+	}
+	if n == 0 {
+		return nil, errors.New("no frames")
+	}
+	uids := make([]int, 0, len(names))
+	for uid := range names {
+		uids = append(uids, uid)
+	}
+	slices.Sort(uids)
+	s.Rounds = n - 1
+	byGold := slices.Clone(last.Users)
+	slices.SortStableFunc(byGold, func(a, b colorfight2.FrameUser) int {
+		return cmp.Or(cmp.Compare(b.Gold, a.Gold), cmp.Compare(a.UID, b.UID))
+	})
+	for _, uid := range uids {
+		p := SummaryPlayer{UID: uid, Name: names[uid]}
+		for r := range byGold {
+			if byGold[r].UID == int64(uid) {
+				p.Rank, p.Score = r+1, byGold[r].Gold
+			}
+		}
+		s.Players = append(s.Players, p)
+	}
+	if len(byGold) > 0 {
+		s.Winner, s.WinnerGold = int(byGold[0].UID), byGold[0].Gold
+	}
+	return s, nil
+}
