@@ -67,8 +67,9 @@ type accountant struct {
 	players  int
 	commands bool
 	acc      *Accounts
-	// prev is the frame last observed (a copy: a Game's Frame changes
-	// with its next Round); started once frame 0 is.
+	// prev is the frame last observed, cur the one being accounted:
+	// the accountant's own (State.Frame), since a Game's Frame changes
+	// with its next Round; started once frame 0 is.
 	prev    Frame
 	cur     Frame
 	started bool
@@ -81,9 +82,8 @@ func (a *accountant) Observe(g engine.Game) error {
 	if !ok {
 		return fmt.Errorf("colorfight2: accounting a %T, not a ColorfightII game", g)
 	}
-	f := cg.Frame()
 	if !a.started {
-		a.prev.CopyFrom(f)
+		cg.State.Frame(&a.prev)
 		a.prev.Users = a.prev.Users[:0]
 		for i := range a.prev.Cells {
 			c := &a.prev.Cells[i]
@@ -97,10 +97,10 @@ func (a *accountant) Observe(g engine.Game) error {
 	if a.commands {
 		cmds, errs = cg.Applied(), cg.State.Errors()
 	}
-	if err := a.acc.Round(&a.prev, f, cmds, errs); err != nil {
+	cg.State.Frame(&a.cur)
+	if err := a.acc.Round(&a.prev, &a.cur, cmds, errs); err != nil {
 		return err
 	}
-	a.cur.CopyFrom(f)
 	a.prev, a.cur = a.cur, a.prev
 	return nil
 }

@@ -166,28 +166,31 @@ func (s *State) Frame(f *Frame) {
 		f.Cells = make([]FrameCell, len(s.cells))
 	}
 	f.Cells = f.Cells[:len(s.cells)]
-	for i := range s.cells {
-		c, l := &s.cells[i], &s.land[i]
-		level := int64(c.level)
-		if c.building == BuildingNone {
-			level = 1
-		}
-		f.Cells[i] = FrameCell{
-			AttackCost: s.attackCost(i), ForceField: int64(c.ff),
-			Building: c.building, Level: level,
-			Gold: int64(c.gold), Energy: int64(c.energy),
-			Owner: int64(c.owner), X: int64(i % w), Y: int64(i / w),
-			NaturalGold: int64(l.ng), NaturalEnergy: int64(l.ne), NaturalCost: int64(l.nc),
+	cells, lands, out := s.cells[:w*h], s.land[:w*h], f.Cells[:w*h]
+	for y, i := 0, 0; y < h; y++ {
+		for x := 0; x < w; x, i = x+1, i+1 {
+			c, l, fc := &cells[i], &lands[i], &out[i]
+			level := int64(c.level)
+			if c.building == BuildingNone {
+				level = 1
+			}
+			// Field by field: a composite literal is built aside, then copied.
+			fc.AttackCost, fc.ForceField = s.attackCost(i), int64(c.ff)
+			fc.Building, fc.Level = c.building, level
+			fc.Gold, fc.Energy = int64(c.gold), int64(c.energy)
+			fc.Owner, fc.X, fc.Y = int64(c.owner), int64(x), int64(y)
+			fc.NaturalGold, fc.NaturalEnergy, fc.NaturalCost = int64(l.ng), int64(l.ne), int64(l.nc)
 		}
 	}
 	if cap(f.Users) < len(s.users) {
 		f.Users = make([]FrameUser, len(s.users))
 	}
 	f.Users = f.Users[:len(s.users)]
+	s.buildingOrders()
 	for i := range s.users {
 		u := &s.users[i]
 		fu := &f.Users[i]
-		order := append(fu.BuildingOrder[:0], s.buildingOrder(u)...)
+		order := append(fu.BuildingOrder[:0], u.order[:u.norder]...)
 		*fu = FrameUser{
 			UID: int64(u.uid), Username: u.name,
 			Energy: u.energy, Gold: u.gold, Dead: u.dead,

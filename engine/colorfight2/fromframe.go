@@ -65,7 +65,7 @@ func (s *State) loadFrame(cfg Config, f *Frame, check bool) error {
 	if n > cfg.MaxPlayer || n > MaxPlayers {
 		return fmt.Errorf("colorfight2: frame has %d players, max_player is %d", n, cfg.MaxPlayer)
 	}
-	byUID := make([]*FrameUser, n+1)
+	var byUID [MaxPlayers + 1]*FrameUser
 	for i := range f.Users {
 		u := &f.Users[i]
 		if u.UID < 1 || u.UID > int64(n) || byUID[u.UID] != nil {
@@ -77,67 +77,32 @@ func (s *State) loadFrame(cfg Config, f *Frame, check bool) error {
 	for uid := 1; uid <= n; uid++ {
 		players[uid-1] = Player{UID: uid, Name: byUID[uid].Username}
 	}
-	err := s.reset(cfg, players[:n], func(i int) (int64, int64, int64) {
-		c := &f.Cells[i]
-		return c.NaturalGold, c.NaturalEnergy, c.NaturalCost
-	})
-	if err != nil {
+	if err := s.prepare(cfg, players[:n]); err != nil {
 		return err
 	}
 	s.turn = f.Turn
-	bad := func(i int, field string, want, got int64) error {
-		return &Divergence{Turn: f.Turn, Where: "cell (" + itoa(int64(i%f.Width)) + "," + itoa(int64(i/f.Width)) + ")", Field: field, Want: itoa(want), Got: itoa(got)}
-	}
-	// Cells, then stored energies from the Homes' attack costs.
-	stored := make([]int64, n+1)
-	hasStored := make([]bool, n+1)
+	// Cells, then stored energies from the Homes' attack costs. Every
+	// cell's terrain is checked before the rest of any cell, as reset
+	// checks it: a bad terrain anywhere is the error.
+	ld := frameLoader{s: s, f: f, n: int64(n), check: check}
 	for i := range f.Cells {
 		fc := &f.Cells[i]
-		if fc.Owner < 0 || fc.Owner > int64(n) {
-			return bad(i, "owner", 0, fc.Owner)
+		newLand, err := s.setLand(i, fc.NaturalGold, fc.NaturalEnergy, fc.NaturalCost)
+		if err != nil {
+			return err
 		}
-		if fc.Building >= NumBuildings {
-			return bad(i, "building", 0, int64(fc.Building))
-		}
-		if fc.ForceField < 0 || fc.ForceField > 1000 {
-			return bad(i, "force_field", min(1000, max(0, fc.ForceField)), fc.ForceField)
-		}
-		if fc.Building == BuildingNone {
-			if fc.Level != 1 {
-				return bad(i, "building level", 1, fc.Level)
-			}
-		} else if fc.Level < 1 || fc.Level > 3 {
-			return bad(i, "building level", min(3, max(1, fc.Level)), fc.Level)
-		}
-		if fc.Building != BuildingNone && fc.Owner == 0 {
-			return bad(i, "owner", -1, 0)
-		}
-		c := &s.cells[i]
-		c.owner = int32(fc.Owner)
-		c.ff = int32(fc.ForceField)
-		level := int8(0)
-		if fc.Building != BuildingNone {
-			level = int8(fc.Level)
-		}
-		s.setBuilding(i, fc.Building, level)
-		if fc.Building == Home {
-			L := fc.Level
-			if !check {
-				if e := fc.AttackCost/L - 1000 - fc.ForceField; !hasStored[fc.Owner] {
-					stored[fc.Owner], hasStored[fc.Owner] = e, true
+		if err := ld.cell(i, fc, newLand); err != nil {
+			for j := i + 1; j < len(f.Cells); j++ {
+				c := &f.Cells[j]
+				if _, err := s.setLand(j, c.NaturalGold, c.NaturalEnergy, c.NaturalCost); err != nil {
+					return err
 				}
-				continue
 			}
-			if fc.AttackCost%L != 0 {
-				return bad(i, "attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
-			}
-			e := fc.AttackCost/L - 1000 - fc.ForceField
-			if hasStored[fc.Owner] && stored[fc.Owner] != e {
-				return bad(i, "attack_cost", (1000+stored[fc.Owner]+fc.ForceField)*L, fc.AttackCost)
-			}
-			stored[fc.Owner], hasStored[fc.Owner] = e, true
+			return err
 		}
 	}
+	stored := &ld.stored
+	bad := func(i int, field string, want, got int64) error { return badCell(f, i, field, want, got) }
 	for uid := 1; uid <= n; uid++ {
 		fu, u := byUID[uid], &s.users[uid-1]
 		u.energy, u.gold, u.techLevel, u.dead = fu.Energy, fu.Gold, fu.TechLevel, fu.Dead
@@ -209,6 +174,81 @@ func (s *State) loadFrame(cfg Config, f *Frame, check bool) error {
 			}
 		}
 	}
+	return nil
+}
+
+// badCell is the *Divergence of field of frame f's cell i: the rules
+// give want, the frame got.
+func badCell(f *Frame, i int, field string, want, got int64) error {
+	return &Divergence{Turn: f.Turn, Where: "cell (" + itoa(int64(i%f.Width)) + "," + itoa(int64(i/f.Width)) + ")", Field: field, Want: itoa(want), Got: itoa(got)}
+}
+
+// frameLoader sets a state's cells from a frame's (State.loadFrame).
+type frameLoader struct {
+	s     *State
+	f     *Frame
+	n     int64 // players
+	check bool
+	// stored[uid] is the energy player uid's Homes store, read from the
+	// first Home's attack cost; hasStored[uid] once it is read.
+	stored    [MaxPlayers + 1]int64
+	hasStored [MaxPlayers + 1]bool
+}
+
+// cell sets cell i from fc, its terrain already set (newLand when that
+// changed it), or returns why fc cannot be a cell of the frame. A cell
+// that already holds fc's owner, force field, building and level on the
+// same terrain (the cell of the frame loaded before, most often) is left
+// as it is: its derived fields are place's of the same values.
+func (ld *frameLoader) cell(i int, fc *FrameCell, newLand bool) error {
+	bad := func(field string, want, got int64) error { return badCell(ld.f, i, field, want, got) }
+	if fc.Owner < 0 || fc.Owner > ld.n {
+		return bad("owner", 0, fc.Owner)
+	}
+	if fc.Building >= NumBuildings {
+		return bad("building", 0, int64(fc.Building))
+	}
+	if fc.ForceField < 0 || fc.ForceField > 1000 {
+		return bad("force_field", min(1000, max(0, fc.ForceField)), fc.ForceField)
+	}
+	if fc.Building == BuildingNone {
+		if fc.Level != 1 {
+			return bad("building level", 1, fc.Level)
+		}
+	} else if fc.Level < 1 || fc.Level > 3 {
+		return bad("building level", min(3, max(1, fc.Level)), fc.Level)
+	}
+	if fc.Building != BuildingNone && fc.Owner == 0 {
+		return bad("owner", -1, 0)
+	}
+	s := ld.s
+	level := int8(0)
+	if fc.Building != BuildingNone {
+		level = int8(fc.Level)
+	}
+	owner, ff := int32(fc.Owner), int32(fc.ForceField)
+	if c := &s.cells[i]; newLand || c.owner != owner || c.ff != ff || c.building != fc.Building || c.level != level {
+		c.owner, c.ff = owner, ff
+		s.place(i, fc.Building, level) // prepare marked every cell dirty
+	}
+	if fc.Building != Home {
+		return nil
+	}
+	L := fc.Level
+	if !ld.check {
+		if e := fc.AttackCost/L - 1000 - fc.ForceField; !ld.hasStored[fc.Owner] {
+			ld.stored[fc.Owner], ld.hasStored[fc.Owner] = e, true
+		}
+		return nil
+	}
+	if fc.AttackCost%L != 0 {
+		return bad("attack_cost", (fc.AttackCost/L)*L, fc.AttackCost)
+	}
+	e := fc.AttackCost/L - 1000 - fc.ForceField
+	if ld.hasStored[fc.Owner] && ld.stored[fc.Owner] != e {
+		return bad("attack_cost", (1000+ld.stored[fc.Owner]+fc.ForceField)*L, fc.AttackCost)
+	}
+	ld.stored[fc.Owner], ld.hasStored[fc.Owner] = e, true
 	return nil
 }
 

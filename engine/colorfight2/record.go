@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/bitio"
@@ -531,15 +532,28 @@ func (d *decoder) DecodeRound(r io.ByteReader, cmds [][]string, faults []engine.
 // which Fault does not use — and every other command is its text
 // (Command.String), which Round parses back to it.
 func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultText []string) {
+	var sc textScratch
+	sc.roundText(cmds, out, faults, faultText)
+}
+
+// textScratch is the storage RoundText works in, kept by a Game between
+// rounds (PlayRecord).
+type textScratch struct {
+	buf  []byte
+	ends []int // where each command's text ends; -1: the fault
+}
+
+// roundText is RoundText in sc's storage.
+func (sc *textScratch) roundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultText []string) {
 	// Every text of the round is written into one buffer and made one
-	// string, which each command's text is a piece of: three allocations
-	// a round, not one or more a command.
+	// string, which each command's text is a piece of: one allocation a
+	// round (with sc's storage grown), not one or more a command.
 	n := 0
 	for _, list := range cmds {
 		n += len(list)
 	}
-	buf := make([]byte, 0, 12*n)
-	ends := make([]int, 0, n) // where each command's text ends; -1: the fault
+	buf := slices.Grow(sc.buf[:0], 12*n)
+	ends := slices.Grow(sc.ends[:0], n)
 	for p, list := range cmds {
 		faults[p], faultText[p] = recordFault(list)
 		for k := range list {
@@ -562,6 +576,7 @@ func RoundText(cmds [][]Command, out [][]string, faults []engine.Fault, faultTex
 			i++
 		}
 	}
+	sc.buf, sc.ends = buf[:0], ends[:0]
 }
 
 // recordFault is the fault a player's recorded commands hold: a first
@@ -614,7 +629,7 @@ func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Faul
 	}
 	switch {
 	case cmds != nil:
-		RoundText(g.cmds, cmds, faults, faultText)
+		g.text.roundText(g.cmds, cmds, faults, faultText)
 	case faults != nil && len(faults) >= n && len(faultText) >= n:
 		for p, list := range g.cmds {
 			faults[p], faultText[p] = recordFault(list)

@@ -219,7 +219,7 @@ func (s *State) upgrade(u *user, x, y int) ErrCode {
 // effects are the captures (a Home capture steals a third of the loser's
 // gold as it stands at that moment) and the order in which each player's
 // building types are first met (the key order of building_number, derived
-// when a frame is made: see buildingOrder). So it is computed as: note
+// when a frame is made: see buildingOrders). So it is computed as: note
 // every player's energy (which is what each Home stores; nothing in the
 // scan changes energy), resolve the attacked cells in column-major order,
 // then sum the aggregates in one pass in memory order.
@@ -273,29 +273,36 @@ type aggregate struct {
 // colKey is cell i's position in the column-major scan.
 func colKey(i int32, w, h int) int32 { return (i%int32(w))*int32(h) + i/int32(w) }
 
-// buildingOrder returns, for player u, the building types it owns in the
-// order the column-major scan first meets them, which is the key order of
-// building_number in official replays.
-func (s *State) buildingOrder(u *user) []Building {
-	if u.orderPinned {
-		return u.order[:u.norder]
+// buildingOrders sets every user's order whose order is not pinned
+// (orderPinned) to the building types it owns in the order the
+// column-major scan first meets them, which is the key order of
+// building_number in official replays: one scan for all the users.
+func (s *State) buildingOrders() {
+	var open [MaxPlayers + 1]bool // by uid: order being computed
+	var seen [MaxPlayers + 1][NumBuildings]bool
+	some := false
+	for i := range s.users {
+		if u := &s.users[i]; !u.orderPinned {
+			open[u.uid], some = true, true
+			u.order, u.norder = [NumBuildings - 1]Building{}, 0
+		}
+	}
+	if !some {
+		return
 	}
 	w, h := s.cfg.Width, s.cfg.Height
-	n := 0
-	var order [NumBuildings - 1]Building
-	var seen [NumBuildings]bool
-	for x := 0; x < w && n < len(order); x++ {
-		for i := x; i < w*h; i += w {
-			c := &s.cells[i]
-			if c.owner == int32(u.uid) && c.building != BuildingNone && !seen[c.building] {
-				seen[c.building] = true
-				order[n] = c.building
-				n++
+	cells := s.cells[:w*h]
+	for x := 0; x < w; x++ {
+		for i := x; i < len(cells); i += w {
+			c := &cells[i]
+			if o := c.owner; open[o] && c.building != BuildingNone && !seen[o][c.building] {
+				seen[o][c.building] = true
+				u := &s.users[o-1]
+				u.order[u.norder] = c.building
+				u.norder++
 			}
 		}
 	}
-	u.order, u.norder = order, int8(n)
-	return u.order[:n]
 }
 
 // resolve settles the attacks on cell i and clears them.
@@ -341,12 +348,16 @@ func (s *State) loseHomes() {
 	for i := range s.users {
 		if u := &s.users[i]; u.techLevel == 0 && u.cells > 0 {
 			lost = true
-			s.buildingOrder(u)
-			u.orderPinned = true
 		}
 	}
 	if !lost {
 		return
+	}
+	s.buildingOrders()
+	for i := range s.users {
+		if u := &s.users[i]; u.techLevel == 0 && u.cells > 0 {
+			u.orderPinned = true
+		}
 	}
 	for i := range s.cells {
 		c := &s.cells[i]

@@ -78,6 +78,8 @@ type Game struct {
 	// rec codes the game's own records (AppendRecord, PlayRecord; nil
 	// until the first).
 	rec *RecordCodec
+	// text is PlayRecord's storage for the rounds' texts.
+	text textScratch
 }
 
 var _ engine.Game = (*Game)(nil)
@@ -157,46 +159,42 @@ func (e CommandError) Seam() engine.CommandError {
 func (g *Game) Hash() uint64 { return g.State.Hash() }
 
 // Values reports gold, energy, cells, gold_source, energy_source and
-// tech_level of player p (0-based).
+// tech_level of player p (0-based): those of the Frame's user p+1, read
+// from the state without making the frame.
 func (g *Game) Values(p int, dst []int64) []int64 {
-	f := g.Frame()
-	for i := range f.Users {
-		u := &f.Users[i]
-		if int(u.UID) == p+1 {
-			return append(dst, u.Gold, u.Energy, u.CellNumber, u.GoldSource, u.EnergySource, u.TechLevel)
-		}
+	if p < 0 || p >= len(g.State.users) {
+		return append(dst, 0, 0, 0, 0, 0, 0)
 	}
-	return append(dst, 0, 0, 0, 0, 0, 0)
+	u := &g.State.users[p] // uid p+1
+	return append(dst, u.gold, u.energy, u.cells, u.goldSource, u.energySource, u.techLevel)
 }
 
 // Board describes the map: square cells, terrain natural_cost, value
-// attack_cost, owner uid-1, a badge per building type and level.
+// attack_cost, owner uid-1, a badge per building type and level. It
+// reads the state as the Frame shows it, without making the frame.
 func (g *Game) Board(b *engine.Board) {
-	f := g.Frame()
+	s := g.State
+	w, h := s.cfg.Width, s.cfg.Height
 	b.Topology = engine.Square
 	b.TerrainName, b.ValueName, b.Badges = "natural_cost", "attack_cost", badges
-	b.Resize(f.Width, f.Height)
-	for i := range f.Cells {
-		c := &f.Cells[i]
+	b.Resize(w, h)
+	out, cells, lands := b.Cells[:w*h], s.cells[:w*h], s.land[:w*h]
+	for i := range cells {
+		c, bc := &cells[i], &out[i]
 		var bits uint32
-		if c.Building >= Home && c.Building <= Fortress {
-			bits |= 1 << (c.Building - Home)
+		if c.building >= Home && c.building <= Fortress {
+			bits |= 1 << (c.building - Home)
+			if c.level >= 2 && c.level <= 3 {
+				bits |= 1 << (4 + c.level - 2)
+			}
 		}
-		if c.Building != BuildingNone && c.Level >= 2 && c.Level <= 3 {
-			bits |= 1 << (4 + c.Level - 2)
-		}
-		b.Cells[c.Y*int64(f.Width)+c.X] = engine.Cell{Terrain: c.NaturalCost, Owner: int(c.Owner) - 1, Value: c.AttackCost, Badges: bits}
+		bc.Terrain, bc.Owner, bc.Value, bc.Badges = int64(lands[i].nc), int(c.owner)-1, s.attackCost(i), bits
 	}
 }
 
 // Ranking returns State.Ranking as 0-based players.
 func (g *Game) Ranking() []int {
-	r := g.State.Ranking()
-	out := make([]int, len(r))
-	for i, uid := range r {
-		out[i] = uid - 1
-	}
-	return out
+	return g.State.appendRanking(make([]int, 0, len(g.State.users)), -1)
 }
 
 // Frame returns the state now as a Frame, filled once per turn and shared

@@ -118,6 +118,13 @@ const MaxNatural = 1000000
 // setBuilding places building b at level (0 for none) on cell i and
 // refreshes the cached values that depend on them.
 func (s *State) setBuilding(i int, b Building, level int8) {
+	s.place(i, b, level)
+	s.touch(i)
+}
+
+// place is setBuilding without touch: for a caller that has marked every
+// cell dirty (prepare).
+func (s *State) place(i int, b Building, level int8) {
 	c, l := &s.cells[i], &s.land[i]
 	c.building, c.level = b, level
 	L := int32(level)
@@ -133,7 +140,6 @@ func (s *State) setBuilding(i int, b Building, level int8) {
 	case Fortress:
 		c.ally, c.enemy, c.self = 2+2*int16(level), 6+10*int16(level), 4*int16(level)
 	}
-	s.touch(i)
 }
 
 type user struct {
@@ -234,6 +240,24 @@ func newState(cfg Config, m *Map, players []Player) (*State, error) {
 // reset makes s a game at turn 0 for the players, with the terrain
 // natural(i) gives and no cell owned, reusing s's storage.
 func (s *State) reset(cfg Config, players []Player, natural func(i int) (ng, ne, nc int64)) error {
+	if err := s.prepare(cfg, players); err != nil {
+		return err
+	}
+	for i := range s.cells {
+		ng, ne, nc := natural(i)
+		if _, err := s.setLand(i, ng, ne, nc); err != nil {
+			return err
+		}
+		s.cells[i] = cell{}
+		s.place(i, BuildingNone, 0)
+	}
+	return nil
+}
+
+// prepare is reset but for the cells and their terrain, which it leaves
+// for the caller to set, each with setLand then place: every cell is
+// marked dirty already, and no attack is pending.
+func (s *State) prepare(cfg Config, players []Player) error {
 	if len(players) > cfg.MaxPlayer {
 		return fmt.Errorf("colorfight2: %d players but max_player is %d", len(players), cfg.MaxPlayer)
 	}
@@ -245,8 +269,18 @@ func (s *State) reset(cfg Config, players []Player, natural func(i int) (ng, ne,
 	s.users = resize(s.users, len(players))
 	s.agg = resize(s.agg, len(players)+1)
 	s.delta = resize(s.delta, n)
+	// Every cell is dirty, as if each were touched (the order of the
+	// list does not matter: forceFields recomputes each listed cell's
+	// delta from the cells alone).
 	s.isDirty = resize(s.isDirty, n)
-	clear(s.isDirty)
+	if cap(s.dirty) < n {
+		s.dirty = make([]int32, n)
+	}
+	s.dirty = s.dirty[:n]
+	for i := range n {
+		s.isDirty[i], s.dirty[i] = true, int32(i)
+		s.pend[i] = pending{max: -1}
+	}
 	if s.errs == nil {
 		s.errs = make([]CommandError, 0, 64)
 	}
@@ -255,25 +289,26 @@ func (s *State) reset(cfg Config, players []Player, natural func(i int) (ng, ne,
 		s.attacked = make([]int32, 0, n)
 	}
 	s.attacked = s.attacked[:0]
-	if cap(s.dirty) < n {
-		s.dirty = make([]int32, 0, n)
-	}
-	s.dirty = s.dirty[:0]
-	for i := range s.cells {
-		ng, ne, nc := natural(i)
-		if ng < 0 || ng > MaxNatural || ne < 0 || ne > MaxNatural || nc < 0 || nc > MaxNatural {
-			return fmt.Errorf("colorfight2: cell (%d,%d): natural gold/energy/cost %d/%d/%d outside 0..%d",
-				i%cfg.Width, i/cfg.Width, ng, ne, nc, MaxNatural)
-		}
-		s.cells[i] = cell{}
-		s.land[i] = land{ng: int32(ng), ne: int32(ne), nc: int32(nc)}
-		s.pend[i] = pending{max: -1}
-		s.setBuilding(i, BuildingNone, 0)
-	}
 	for i, p := range players {
 		s.users[i] = user{uid: p.UID, name: p.Name}
 	}
 	return nil
+}
+
+// setLand gives cell i its natural gold, energy and cost, each of which
+// must be in 0..MaxNatural; changed says whether the cell had another
+// terrain (then its building must be placed again).
+func (s *State) setLand(i int, ng, ne, nc int64) (changed bool, err error) {
+	if ng < 0 || ng > MaxNatural || ne < 0 || ne > MaxNatural || nc < 0 || nc > MaxNatural {
+		return false, fmt.Errorf("colorfight2: cell (%d,%d): natural gold/energy/cost %d/%d/%d outside 0..%d",
+			i%s.cfg.Width, i/s.cfg.Width, ng, ne, nc, MaxNatural)
+	}
+	l := land{ng: int32(ng), ne: int32(ne), nc: int32(nc)}
+	if s.land[i] == l {
+		return false, nil
+	}
+	s.land[i] = l
+	return true, nil
 }
 
 // resize returns s with length n, reusing its storage when it can.
@@ -363,15 +398,25 @@ func (s *State) PlayerGold(uid int) int64 { return s.users[uid-1].gold }
 // Ranking returns the uids ordered by gold, descending; ties keep ascending
 // uid order.
 func (s *State) Ranking() []int {
-	r := make([]int, len(s.users))
-	for i := range r {
-		r[i] = i + 1
+	return s.appendRanking(make([]int, 0, len(s.users)), 0)
+}
+
+// appendRanking appends Ranking to dst, each uid plus add (-1: the
+// players as the seam numbers them), and returns it.
+func (s *State) appendRanking(dst []int, add int) []int {
+	k := len(dst)
+	for i := range s.users {
+		dst = append(dst, i)
 	}
+	r := dst[k:]
 	// insertion sort: stable and fine for <= 64 players
 	for i := 1; i < len(r); i++ {
-		for j := i; j > 0 && s.users[r[j]-1].gold > s.users[r[j-1]-1].gold; j-- {
+		for j := i; j > 0 && s.users[r[j]].gold > s.users[r[j-1]].gold; j-- {
 			r[j], r[j-1] = r[j-1], r[j]
 		}
 	}
-	return r
+	for i := range r {
+		r[i] += 1 + add
+	}
+	return dst
 }
