@@ -95,6 +95,11 @@ type GenericOptions struct {
 	// past it are counted in Generic.EventsDropped, not kept. The
 	// lead_for_good event is always kept.
 	MaxEvents int
+	// MaxValues bounds the values the series hold, players × metrics ×
+	// (turns + 1), as MaxGenericValues does by default (0), for a reader
+	// that holds the analysis within a smaller budget (the viewer's
+	// page). A larger value is MaxGenericValues.
+	MaxValues int64
 }
 
 // GenericEvent is one event of a generic analysis: one the game reported
@@ -374,7 +379,7 @@ type run struct {
 	kind        int
 }
 
-// genericAnalyzer is AnalyzeStream's streaming state.
+// genericAnalyzer is an Analyzer's streaming state.
 type genericAnalyzer struct {
 	g         *Generic
 	n, m      int
@@ -386,7 +391,51 @@ type genericAnalyzer struct {
 	errRun    []run
 	prevLead  int
 	rejected  []int64 // this round's rejected commands per player
-	frame     source.Frame
+	// lastRanking and lastScores are the last frame's ranking and its
+	// players' scores (copies), which finish reads.
+	lastRanking []int
+	lastScores  []int64
+}
+
+// An Analyzer is AnalyzeStream one frame at a time, for a reader that
+// reads the stream itself and does more with each frame (the viewer's
+// page: one pass packs the frames and analyzes them): NewAnalyzer with
+// the stream's meta, Add with each frame in order (frame 0 first), Stop
+// when the stream fails, Finish at its end. Fed every frame of a stream
+// (and Stop with the error of a failing Next), Finish gives what
+// AnalyzeStream gives for it, byte for byte, with AnalyzeStream's
+// memory, limits and contracts. It keeps no reference to a frame.
+type Analyzer struct {
+	az            genericAnalyzer
+	meta          *source.StreamMeta
+	perFrame      int64
+	maxValues     int64
+	commandsKnown bool
+	frames        int
+	// err is a failure that leaves no analysis (frame 0's, a limit's).
+	err error
+}
+
+// NewAnalyzer starts the analysis of a stream of meta m (its slices are
+// copied), with options opt.
+func NewAnalyzer(m *source.StreamMeta, opt GenericOptions) (*Analyzer, error) {
+	if m == nil {
+		return nil, errors.New("analysis: stream has no metadata")
+	}
+	g := &Generic{Meta: *m}
+	g.Meta.Metrics = slices.Clone(m.Metrics)
+	g.Meta.EventKinds = slices.Clone(m.EventKinds)
+	g.Meta.Players = slices.Clone(m.Players)
+	g.Meta.Settings = slices.Clone(m.Settings)
+	a := &Analyzer{az: genericAnalyzer{g: g, m: len(m.Metrics), score: scoreIndex(m), maxEvents: opt.MaxEvents, prevLead: -1}, meta: &g.Meta, commandsKnown: true}
+	if a.az.maxEvents <= 0 {
+		a.az.maxEvents = MaxGenericEvents
+	}
+	a.maxValues = opt.MaxValues
+	if a.maxValues <= 0 || a.maxValues > MaxGenericValues {
+		a.maxValues = MaxGenericValues
+	}
+	return a, nil
 }
 
 // AnalyzeStream reads s to its end and analyzes the game. It does not
@@ -394,41 +443,108 @@ type genericAnalyzer struct {
 // the analysis of its whole rounds, with Truncated set; one that fails
 // before gives an error.
 func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
-	meta := s.Meta()
-	if meta == nil {
-		return nil, errors.New("analysis: stream has no metadata")
+	a, err := NewAnalyzer(s.Meta(), opt)
+	if err != nil {
+		return nil, err
 	}
-	g := &Generic{Meta: *meta}
-	g.Meta.Metrics = slices.Clone(meta.Metrics)
-	g.Meta.EventKinds = slices.Clone(meta.EventKinds)
-	g.Meta.Players = slices.Clone(meta.Players)
-	g.Meta.Settings = slices.Clone(meta.Settings)
-	az := &genericAnalyzer{g: g, m: len(meta.Metrics), score: scoreIndex(meta), maxEvents: opt.MaxEvents, prevLead: -1}
-	if az.maxEvents <= 0 {
-		az.maxEvents = MaxGenericEvents
-	}
-	f := &az.frame
-	if err := s.Next(f); err != nil {
+	var f source.Frame
+	for a.err == nil && a.az.g.Truncated == nil {
+		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("analysis: stream has no frames")
+			break
 		}
-		return nil, fmt.Errorf("analysis: frame 0: %w", err)
+		if err != nil {
+			a.Stop(err)
+			break
+		}
+		a.Add(&f)
 	}
+	return a.Finish()
+}
+
+// Add adds f, the stream's next frame. An error (frame 0's, or a frame
+// past MaxGenericValues: ErrLimit) ends the analysis: Add returns it, and
+// Finish too. A later frame of another shape than frame 0 ends the
+// analysis as a cut-short stream (Generic.Truncated); the frames after an
+// end are not read.
+func (a *Analyzer) Add(f *source.Frame) error {
+	az, g := &a.az, a.az.g
+	if a.err != nil || g.Truncated != nil {
+		return a.err
+	}
+	if a.frames == 0 {
+		a.err = a.first(f)
+		a.frames++
+		return a.err
+	}
+	err := az.checkShape(f, az.n)
+	if err == nil && a.perFrame*int64(g.Turns+2) > a.maxValues {
+		a.err = fmt.Errorf("analysis: frame %d: more than %d values (players × metrics × frames), which exceeds the limit; see docs/limits.md: %w",
+			g.Turns+1, a.maxValues, ErrLimit)
+		return a.err
+	}
+	if err != nil {
+		a.Stop(err)
+		return a.err
+	}
+	a.frames++
+	g.Turns++
+	a.commandsKnown = a.commandsKnown && f.CommandsKnown
+	az.round(f, g.Turns)
+	az.keepLast(f)
+	return nil
+}
+
+// Stop ends the analysis at a stream that failed with err reading the
+// frame after the last added: the analysis of the whole rounds before,
+// with Generic.Truncated, or, before any round, an error from Finish.
+func (a *Analyzer) Stop(err error) {
+	g := a.az.g
+	switch {
+	case a.err != nil || g.Truncated != nil:
+	case a.frames == 0:
+		a.err = fmt.Errorf("analysis: frame 0: %w", err)
+	case g.Turns == 0:
+		a.err = fmt.Errorf("analysis: frame %d: %w", g.Turns+1, err)
+	default:
+		g.Truncated = fmt.Errorf("frame %d: %w", g.Turns+1, err)
+	}
+}
+
+// Finish ends the analysis and gives it (AnalyzeStream's result), or the
+// error that ended it. It is called once.
+func (a *Analyzer) Finish() (*Generic, error) {
+	if a.err != nil {
+		return nil, a.err
+	}
+	if a.frames == 0 {
+		return nil, errors.New("analysis: stream has no frames")
+	}
+	a.az.g.CommandsKnown = a.commandsKnown && a.az.g.Turns > 0
+	a.az.finish()
+	return a.az.g, nil
+}
+
+// first takes frame 0 of the stream.
+func (a *Analyzer) first(f *source.Frame) error {
+	az, g, meta := &a.az, a.az.g, a.meta
 	n := len(f.Values)
 	if n < 1 {
-		return nil, errors.New("analysis: frame 0 has no players")
+		return errors.New("analysis: frame 0 has no players")
 	}
 	if err := az.checkShape(f, n); err != nil {
-		return nil, fmt.Errorf("analysis: frame 0: %w", err)
+		return fmt.Errorf("analysis: frame 0: %w", err)
 	}
 	az.n = n
 	perFrame := int64(n) * int64(max(az.m, 1))
-	if perFrame > MaxGenericValues {
-		return nil, fmt.Errorf("analysis: %d players × %d metrics is more than the limit of %d values; see docs/limits.md: %w", n, az.m, MaxGenericValues, ErrLimit)
+	a.perFrame = perFrame
+	limit := a.maxValues
+	if perFrame > limit {
+		return fmt.Errorf("analysis: %d players × %d metrics is more than the limit of %d values; see docs/limits.md: %w", n, az.m, limit, ErrLimit)
 	}
-	if t := int64(meta.MaxTurns); t > 0 && (t >= MaxGenericValues || perFrame*(t+1) > MaxGenericValues) {
-		return nil, fmt.Errorf("analysis: %d players × %d metrics for %d turns is more than the limit of %d values; see docs/limits.md: %w",
-			n, az.m, t, MaxGenericValues, ErrLimit)
+	if t := int64(meta.MaxTurns); t > 0 && (t >= limit || perFrame*(t+1) > limit) {
+		return fmt.Errorf("analysis: %d players × %d metrics for %d turns is more than the limit of %d values; see docs/limits.md: %w",
+			n, az.m, t, limit, ErrLimit)
 	}
 	// Each series reserves the whole game when its length is known (the
 	// limit was checked above), at most seriesCapHint values; 256
@@ -437,7 +553,7 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 	if t := meta.MaxTurns; t > 0 {
 		capHint = min(t+1, seriesCapHint)
 	}
-	capHint = int(min(int64(capHint), max(1, MaxGenericValues/perFrame)))
+	capHint = int(min(int64(capHint), max(1, limit/perFrame)))
 	for _, mt := range g.Meta.Metrics {
 		sr := Series{Metric: mt, Values: make([][]int64, n)}
 		for p := range sr.Values {
@@ -463,36 +579,22 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 	az.faultRun = make([]run, n)
 	az.errRun = make([]run, n)
 	az.rejected = make([]int64, n)
-	commandsKnown := true
+	az.lastScores = make([]int64, n)
 	az.values(f)
 	g.Leader = append(g.Leader, az.leader(f))
 	az.prevLead = g.Leader[0]
-	for {
-		err := s.Next(f)
-		if errors.Is(err, io.EOF) {
-			break
+	az.keepLast(f)
+	return nil
+}
+
+// keepLast keeps f's ranking and scores, the last frame's so far.
+func (az *genericAnalyzer) keepLast(f *source.Frame) {
+	az.lastRanking = append(az.lastRanking[:0], f.Ranking...)
+	if az.score >= 0 {
+		for p := range az.lastScores {
+			az.lastScores[p] = f.Values[p][az.score]
 		}
-		if err == nil {
-			err = az.checkShape(f, n)
-		}
-		if err == nil && perFrame*int64(g.Turns+2) > MaxGenericValues {
-			return nil, fmt.Errorf("analysis: frame %d: more than %d values (players × metrics × frames), which exceeds the limit; see docs/limits.md: %w",
-				g.Turns+1, MaxGenericValues, ErrLimit)
-		}
-		if err != nil {
-			if g.Turns == 0 {
-				return nil, fmt.Errorf("analysis: frame %d: %w", g.Turns+1, err)
-			}
-			g.Truncated = fmt.Errorf("frame %d: %w", g.Turns+1, err)
-			break
-		}
-		g.Turns++
-		commandsKnown = commandsKnown && f.CommandsKnown
-		az.round(f, g.Turns)
 	}
-	g.CommandsKnown = commandsKnown && g.Turns > 0
-	az.finish(f)
-	return g, nil
 }
 
 // checkShape checks that f has n players of m values each.
@@ -653,22 +755,22 @@ func (az *genericAnalyzer) closeErrors(p int) {
 	}
 }
 
-// finish closes the runs, takes the ranking of the last frame f and
+// finish closes the runs, takes the ranking of the last frame and
 // orders the events.
-func (az *genericAnalyzer) finish(f *source.Frame) {
+func (az *genericAnalyzer) finish() {
 	g := az.g
 	for p := 0; p < az.n; p++ {
 		az.closeFault(p)
 		az.closeErrors(p)
 	}
-	g.Ranking = validRanking(f.Ranking, az.n)
+	g.Ranking = validRanking(az.lastRanking, az.n)
 	if g.Ranking == nil {
 		g.Ranking = make([]int, az.n)
 		for p := range g.Ranking {
 			g.Ranking[p] = p
 		}
 		if az.score >= 0 {
-			slices.SortStableFunc(g.Ranking, func(a, b int) int { return cmp.Compare(f.Values[b][az.score], f.Values[a][az.score]) })
+			slices.SortStableFunc(g.Ranking, func(a, b int) int { return cmp.Compare(az.lastScores[b], az.lastScores[a]) })
 		}
 	}
 	for i := range g.Series {
@@ -709,8 +811,13 @@ func (az *genericAnalyzer) finish(f *source.Frame) {
 // (StreamMeta.Resimulated false). Its series holds -1 for every frame
 // (0 where there is nothing to count, as at frame 0), and its summary's
 // Final is -1 (MetricSummary).
-func (g *Generic) Unknown(i int) bool {
-	return i >= 0 && i < len(g.Meta.Metrics) && g.Meta.Metrics[i].FromCommands && !g.Meta.Resimulated
+func (g *Generic) Unknown(i int) bool { return UnknownMetric(&g.Meta, i) }
+
+// UnknownMetric reports whether a stream of meta m cannot know metric i
+// (an index of m.Metrics): Generic.Unknown, for a reader of the stream
+// itself (the viewer's page shows such values as unknown).
+func UnknownMetric(m *source.StreamMeta, i int) bool {
+	return i >= 0 && i < len(m.Metrics) && m.Metrics[i].FromCommands && !m.Resimulated
 }
 
 // validRanking returns a copy of r when it lists each of the n players

@@ -187,6 +187,20 @@ type Header struct {
 	spawns []colorfight2.Point
 }
 
+// Provenance says in one line where the game came from, for people: a
+// fork's parent ("played on from turn N of FILE (sha256 …)") or the
+// official replay an import inferred its commands from ("commands
+// inferred from FILE (sha256 …)"); "" for a game recorded as played.
+func (h *Header) Provenance() string {
+	switch {
+	case h.Parent != nil:
+		return fmt.Sprintf("played on from turn %d of %s (sha256 %.12s…)", h.Parent.Turn, h.Parent.Source, h.Parent.SHA256)
+	case h.Import != nil && h.Import.Inferred:
+		return fmt.Sprintf("commands inferred from %s (sha256 %.12s…)", h.Import.Source, h.Import.SHA256)
+	}
+	return ""
+}
+
 // Parent names the game a fork plays on from.
 type Parent struct {
 	// Source is the parent replay's file name, SHA256 the hex SHA-256 of

@@ -97,6 +97,11 @@ type StreamMeta struct {
 	// as the ColorfightII page does ("Inferred commands" in
 	// docs/viewer.md).
 	CommandsInferred bool
+	// Provenance says where a recording's game came from, for people
+	// (Header.Provenance: the replay a fork played on from, the official
+	// replay an import inferred its commands from), "" when it was
+	// recorded as played or the source does not say.
+	Provenance string
 	// Document is the ruleset's own analysis document layout
 	// (engine.Documented), nil for a ruleset without one.
 	Document *engine.Document

@@ -325,7 +325,7 @@ func GenericReplay(p GenericPage) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<tr><td><kbd>E</kbd></td><td>show / hide the effects of the turn</td></tr><tr><td><kbd>N</kbd> <kbd>P</kbd></td><td>next / previous event</td></tr>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<tr><td><kbd>E</kbd></td><td>show / hide the effects of the turn</td></tr><tr><td><kbd>N</kbd> <kbd>P</kbd></td><td>next / previous event</td></tr><tr><td><kbd>X</kbd> <kbd>Shift</kbd>+<kbd>X</kbd></td><td>next / previous turn with a rejected command (the selected player's)</td></tr>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -373,7 +373,7 @@ func GenericReplay(p GenericPage) templ.Component {
 					var templ_7745c5c3_Var16 string
 					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(p.GameScript)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/generic.templ`, Line: 94, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/generic.templ`, Line: 95, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 					if templ_7745c5c3_Err != nil {

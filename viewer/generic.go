@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
@@ -97,16 +98,19 @@ func (l StreamLimits) withDefaults() StreamLimits {
 // packed frames (their cost, in-memory size plus JSON, ≤ MaxBytes; their
 // text ≤ MaxText, 6 times that as JSON at worst: "\u003c"), the gzip'd
 // JSON (≤ the JSON), the JSON being encoded while its buffer grows (≤
-// twice a chunk's: frameChunk and a frame), plus 4 MiB for the
-// compressor and the stream's current frame:
+// twice a chunk's: frameChunk and a frame), the analysis of the same
+// pass (its series, at most MaxBytes/10 values of 8 bytes, one of them
+// doubling as it grows: ≤ MaxBytes; its events, at most MaxPageEvents of
+// 160 bytes: ≤ 4 MiB), plus 4 MiB for the compressor and the stream's
+// current frame:
 //
-//	4 MiB + 3·MaxBytes + 20·MaxText
+//	8 MiB + 4·MaxBytes + 20·MaxText
 //
 // EncodeStream takes less: it holds no frame but the few waiting for its
 // encoder. A server reserves it before it packs (docs/limits.md).
 func StreamPeakBytes(l StreamLimits) int64 {
 	l = l.withDefaults()
-	return 4<<20 + 3*l.MaxBytes + 20*l.MaxText
+	return 8<<20 + 4*l.MaxBytes + 20*l.MaxText
 }
 
 // Packed is one replay of any game as its generic page reads it (JSON;
@@ -131,6 +135,14 @@ type Packed struct {
 	Sequential bool               `json:"sequential"`
 	MaxTurns   int                `json:"max_turns,omitempty"`
 	Settings   [][2]string        `json:"settings,omitempty"`
+	// Provenance says where the game came from (StreamMeta.Provenance: a
+	// fork's parent, an import's official replay), "" when recorded as
+	// played.
+	Provenance string `json:"provenance,omitempty"`
+	// Table are the player table's headline columns, from the ruleset's
+	// document layout (engine.Document.Table), nil for a ruleset without
+	// one: the table then shows every metric.
+	Table []PackedColumn `json:"table,omitempty"`
 	// Board is the shape of every frame's board (frame 0's).
 	Board PackedBoard `json:"board"`
 	// Frames are in order; frame 0 is the game before its first round.
@@ -147,11 +159,43 @@ type Packed struct {
 	CommandsNote     string `json:"commands_note,omitempty"`
 	UnexplainedNote  string `json:"unexplained_note,omitempty"`
 	// Notice says what the page leaves out (text past MaxText, commands
-	// past MaxCommandsShown), "" when nothing; Warning why the replay
-	// ends early (the stream failed after some frames), "" when whole.
+	// past MaxCommandsShown, events past MaxPageEvents), "" when
+	// nothing; Warning why the replay ends early (the stream failed after
+	// some frames), "" when whole.
 	Notice  string `json:"notice,omitempty"`
 	Warning string `json:"warning,omitempty"`
+	// Events are the generic analysis's events (analysis.AnalyzeStream's,
+	// of the same pass over the stream: the game's own and the shell's,
+	// lead changes, bot faults, rejected commands, surges, lead swings),
+	// in its order, worded by Generic.EventText; nil when the analysis
+	// failed (a replay past its limits), and the page then lists the
+	// frames' events. Outcome is Generic.Outcome's line, "" then.
+	Events  []PackedListEvent `json:"events,omitempty"`
+	Outcome string            `json:"outcome,omitempty"`
 }
+
+// PackedListEvent is one event of the analysis (analysis.GenericEvent)
+// as the page lists it. Turning marks a turning point
+// (Generic.IsTurningPoint), which the page lists above the events with
+// Explain (Generic.Explain: a lead swing's line, else ""); Later one that
+// is folded at first (not Generic.ShownAtFirst: a lead change after the
+// opening), listed when the reader asks for all of its kind.
+type PackedListEvent struct {
+	Turn    int    `json:"turn"`
+	Kind    string `json:"kind"`
+	Player  int    `json:"p"`
+	Other   int    `json:"o"`
+	Value   int64  `json:"v"`
+	Text    string `json:"t"`
+	Turning bool   `json:"turning,omitempty"`
+	Explain string `json:"explain,omitempty"`
+	Later   bool   `json:"later,omitempty"`
+}
+
+// MaxPageEvents is the most events of the analysis a generic page
+// lists (analysis.GenericOptions.MaxEvents); the lead for good is always
+// among them, and Packed.Notice counts those left out.
+const MaxPageEvents = 1 << 14
 
 // PackedPlayer is one player of a Packed replay. Label names it in the
 // charts: its name, with its number when another player has the same.
@@ -162,11 +206,66 @@ type PackedPlayer struct {
 }
 
 // PackedMetric is one of the ruleset's metrics (Kind "gauge", "counter"
-// or "amount": engine.MetricKind's String).
+// or "amount": engine.MetricKind's String). Unknown: the stream cannot
+// know its values (analysis.UnknownMetric: counted from commands a
+// stream of states does not have), which are then -1, and the page shows
+// them as unknown.
 type PackedMetric struct {
-	Name string `json:"name"`
-	Unit string `json:"unit"`
-	Kind string `json:"kind"`
+	Name    string `json:"name"`
+	Unit    string `json:"unit"`
+	Kind    string `json:"kind"`
+	Unknown bool   `json:"unknown,omitempty"`
+}
+
+// PackedColumn is one headline column of the player table
+// (engine.Document.Table): its Heading, and what it shows of the turn
+// (an engine.StandingField): Of "final", metric Metric's value; "flag",
+// whether it is not 0; "peak" and "peak_turn", its highest value after
+// a round up to the turn (0 when it never rose above 0) and the first
+// turn it was reached; "event_turn", the turn of the player's last event
+// of the game's kind Event up to the turn (0: none). Metric is an index
+// of Packed.Metrics, -1 for "event_turn".
+type PackedColumn struct {
+	Heading string `json:"heading"`
+	Of      string `json:"of"`
+	Metric  int    `json:"metric"`
+	Event   string `json:"event,omitempty"`
+}
+
+// columnOf names what a PackedColumn shows, by engine.StandingOf.
+var columnOf = [...]string{engine.Final: "final", engine.Flag: "flag", engine.Peak: "peak", engine.PeakTurn: "peak_turn", engine.EventTurn: "event_turn"}
+
+// tableColumns are the headline columns document d gives a stream of
+// metrics ms: those of d.Table whose field reads a metric the stream has
+// (or an event kind); nil without a document.
+func tableColumns(d *engine.Document, ms []engine.Metric) []PackedColumn {
+	if d == nil {
+		return nil
+	}
+	var out []PackedColumn
+	for _, c := range d.Table {
+		for _, f := range d.Standing {
+			if f.Key != c[1] || int(f.Of) >= len(columnOf) {
+				continue
+			}
+			col := PackedColumn{Heading: c[0], Of: columnOf[f.Of], Metric: -1}
+			if f.Of == engine.EventTurn {
+				col.Event = f.Name
+			} else {
+				for i := range ms {
+					if ms[i].Name == f.Name {
+						col.Metric = i
+					}
+				}
+				if col.Metric < 0 {
+					break
+				}
+			}
+			out = append(out, col)
+			break
+		}
+	}
+	return out
 }
 
 // PackedBoard is a board's shape and the names of its cells' numbers.
@@ -312,8 +411,12 @@ type packer struct {
 	// cut at MaxCommandsShown.
 	textFullAt, shortFrames int
 	textFull                bool
+	// dropped counts the analysis's events past MaxPageEvents.
+	dropped int
 	// lastTurn is the turn of the last frame packed.
 	lastTurn int
+	// an analyzes the frames as they are packed (nil once it failed).
+	an *analysis.Analyzer
 }
 
 // numLen is the length of n in JSON, with its comma.
@@ -380,7 +483,7 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	}
 	p := &Packed{Version: GenericVersion, Game: m.Ruleset, Name: m.Ruleset, Format: m.Format, Label: m.Label,
 		Palette: report.Palette, Score: m.Score, EventKinds: m.EventKinds, Sequential: m.Sequential, MaxTurns: m.MaxTurns,
-		Settings: m.Settings}
+		Settings: m.Settings, Provenance: m.Provenance}
 	if m.CommandsInferred {
 		p.CommandsInferred, p.CommandsNote, p.UnexplainedNote = true, inferredNote, unexplainedNote
 	}
@@ -391,14 +494,22 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 		p.Name = info.Name
 	}
 	k := &packer{l: l, p: p, kinds: map[string]int{}}
+	// The analysis holds its series within MaxBytes: every value costs
+	// the packer more than its 8 bytes there (StreamPeakBytes).
+	k.an, _ = analysis.NewAnalyzer(m, analysis.GenericOptions{MaxEvents: MaxPageEvents, MaxValues: l.MaxBytes / 10}) // m is not nil
 	var head int64 = 1024
 	for i, ek := range m.EventKinds {
 		k.kinds[ek.Name] = i
 		head += int64(len(ek.Name)+len(ek.Text)) * 2
 	}
-	for _, mt := range m.Metrics {
-		p.Metrics = append(p.Metrics, PackedMetric{Name: mt.Name, Unit: mt.Unit, Kind: mt.Kind.String()})
+	for i, mt := range m.Metrics {
+		p.Metrics = append(p.Metrics, PackedMetric{Name: mt.Name, Unit: mt.Unit, Kind: mt.Kind.String(), Unknown: analysis.UnknownMetric(m, i)})
 		head += int64(len(mt.Name)+len(mt.Unit)) * 2
+	}
+	head += int64(len(m.Provenance)) * 2
+	p.Table = tableColumns(m.Document, m.Metrics)
+	for _, c := range p.Table {
+		head += int64(len(c.Heading)+len(c.Event)) * 2
 	}
 	for i, pl := range m.Players {
 		label := pl.Name
@@ -446,9 +557,15 @@ func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
 				return fmt.Errorf("viewer: frame %d: %w", n, err)
 			}
 			p.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", k.lastTurn, err)
+			if k.an != nil {
+				k.an.Stop(err)
+			}
 			break
 		}
 		k.lastTurn = pf.Turn
+		if k.an != nil && k.an.Add(&f) != nil {
+			k.an = nil // past the analysis's limits: the page lists the frames' events
+		}
 		if err := keep(pf); err != nil {
 			return err
 		}
@@ -456,12 +573,46 @@ func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
 	if n == 0 {
 		return errors.New("viewer: the replay has no frames")
 	}
+	if err := k.events(); err != nil {
+		return err
+	}
 	switch {
 	case k.textFullAt > 0:
 		p.Notice = fmt.Sprintf("Commands and bot logs are listed up to turn %d only: the page holds at most %s of text (docs/limits.md); later turns give their counts.", k.textFullAt-1, sizeString(l.MaxText))
 	case k.shortFrames > 0:
 		p.Notice = fmt.Sprintf("In %d turns a player sent more than %d commands: the page lists the first %d and counts the rest.", k.shortFrames, l.MaxCommandsShown, l.MaxCommandsShown)
 	}
+	if k.dropped > 0 {
+		s := fmt.Sprintf("The events list the first %d events of the analysis; %d more are left out.", MaxPageEvents, k.dropped)
+		p.Notice = strings.TrimSpace(p.Notice + " " + s)
+	}
+	return nil
+}
+
+// events lists the analysis's events and outcome, once the frames are
+// read, counting them against MaxBytes.
+func (k *packer) events() error {
+	if k.an == nil {
+		return nil
+	}
+	g, err := k.an.Finish()
+	k.an = nil
+	if err != nil {
+		return nil // the page lists the frames' events
+	}
+	k.dropped = g.EventsDropped
+	evs := make([]PackedListEvent, len(g.Events))
+	cost := int64(0)
+	for i, e := range g.Events {
+		evs[i] = PackedListEvent{Turn: e.Turn, Kind: e.Kind, Player: e.Player, Other: e.Other, Value: e.Value, Text: g.EventText(e, g.Name),
+			Turning: e.Shell && g.IsTurningPoint(e.Kind), Explain: g.Explain(e, g.Name), Later: !g.ShownAtFirst(e)}
+		cost += 2 * (120 + int64(len(e.Kind)+len(evs[i].Text)+len(evs[i].Explain)))
+	}
+	k.p.Outcome = g.Outcome(g.Name)
+	if err := k.spend(cost+int64(len(k.p.Outcome))*2, k.lastTurn); err != nil {
+		return fmt.Errorf("viewer: the events: %w", err)
+	}
+	k.p.Events = evs
 	return nil
 }
 

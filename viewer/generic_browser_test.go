@@ -194,14 +194,16 @@ func TestGenericBrowser(t *testing.T) {
 			t.Errorf("hostile name: %d img elements, title %q", imgs, title)
 		}
 
-		// Every event is listed; a click seeks its turn.
-		var ev struct{ Listed, Packed, Turn int }
+		// Every event of the analysis is listed, the game's (those of the
+		// frames) among them; a click seeks its turn.
+		var ev struct{ Listed, Packed, Game, Turn int }
 		evalJS(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 			const li = [...document.querySelectorAll('#events li.ev')].find(l => +l.dataset.turn > 20);
 			li.click();
-			return {Listed: document.querySelectorAll('#events li.ev').length, Packed: n, Turn: +li.dataset.turn}; })()`, &ev)
-		if ev.Listed != ev.Packed || ev.Packed == 0 || turnNow(t, b) != ev.Turn {
-			t.Errorf("events: %d listed of %d; clicked turn %d, now %d", ev.Listed, ev.Packed, ev.Turn, turnNow(t, b))
+			return {Listed: document.querySelectorAll('#events li.ev').length, Packed: P.events.length, Game: n,
+				Turn: +li.dataset.turn}; })()`, &ev)
+		if ev.Listed != ev.Packed || ev.Game == 0 || ev.Packed <= ev.Game || turnNow(t, b) != ev.Turn {
+			t.Errorf("events: %d listed of %d (the game's: %d); clicked turn %d, now %d", ev.Listed, ev.Packed, ev.Game, ev.Turn, turnNow(t, b))
 		}
 		// N goes to the next event.
 		if err := chromedp.Run(b.Ctx, chromedp.KeyEvent("n")); err != nil {
@@ -209,6 +211,45 @@ func TestGenericBrowser(t *testing.T) {
 		}
 		if got := turnNow(t, b); got <= ev.Turn {
 			t.Errorf("N from %d: turn %d", ev.Turn, got)
+		}
+
+		// X and Shift+X step to the turns with a rejected command, of
+		// anyone, then of the selected player; E still hides the effects.
+		var help string
+		evalJS(t, b, `document.getElementById('help').textContent`, &help)
+		if !strings.Contains(help, "next / previous turn with a rejected command") {
+			t.Errorf("help: %q", help)
+		}
+		key := func(t *testing.T, k string) int {
+			t.Helper()
+			if err := chromedp.Run(b.Ctx, chromedp.KeyEvent(k)); err != nil {
+				t.Fatal(err)
+			}
+			return turnNow(t, b)
+		}
+		for _, pl := range []int{-1, 1} {
+			var want []int
+			evalJS(t, b, fmt.Sprintf(`window.rewind.packed().frames.map((f, t) => (f.errors || []).some(e => e.i >= 0 && (%[1]d < 0 || e.p === %[1]d)) ? t : -1).filter(t => t >= 0)`, pl), &want)
+			if len(want) < 3 {
+				t.Fatalf("player %d: %d turns with a rejected command", pl, len(want))
+			}
+			evalJS(t, b, fmt.Sprintf(`(window.rewind.seek(0), window.rewind.select(%d), true)`, pl), nil)
+			for _, w := range want[:3] {
+				if got := key(t, "x"); got != w {
+					t.Errorf("player %d: X to turn %d, want %d", pl, got, w)
+				}
+			}
+			if got := key(t, "X"); got != want[1] {
+				t.Errorf("player %d: Shift+X to turn %d, want %d", pl, got, want[1])
+			}
+		}
+		evalJS(t, b, `(window.rewind.select(-1), true)`, nil)
+		var on bool
+		key(t, "e")
+		evalJS(t, b, `document.getElementById('show-effects').checked`, &on)
+		key(t, "e")
+		if on {
+			t.Error("E no longer hides the effects")
 		}
 
 		// A chart per metric, a line per player.

@@ -94,7 +94,7 @@ func TestGenericColorfightPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, err := PackStream(s, StreamLimits{})
-	s.Close()
+	s.Close() // its Meta stays readable
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +197,161 @@ func TestGenericColorfightPage(t *testing.T) {
 		}
 		if got := turnNow(t, b); got != before+1 {
 			t.Errorf("→ after a pick: turn %d, want %d", got, before+1)
+		}
+	})
+
+	t.Run("events", func(t *testing.T) {
+		// The analysis's events: the turning points above, with their
+		// explanations; the lead changes after the opening folded until
+		// their box is checked; the outcome in the header.
+		openReplay(t, b, srv.URL+"/c01#turn=1")
+		type list struct {
+			Turning, Explain, Shown []string
+			All, Folded             int
+			Outcome, FoldedNote     string
+			Half                    bool
+		}
+		read := func(t *testing.T) list {
+			t.Helper()
+			var got list
+			evalJS(t, b, `(() => { const q = s => [...document.querySelectorAll(s)], box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'), o = document.querySelector('[data-testid=outcome]'), f = document.querySelector('[data-testid=ev-folded]');
+				return {Turning: q('#events .turning-points li .ev-text').map(e => e.textContent), Explain: q('#events .turning-points li').map(e => { const x = e.querySelector('.tp-explain'); return x ? x.textContent : ''; }),
+					Shown: q('#events .event-list li').filter(e => !e.hidden).map(e => e.dataset.turn + ' ' + e.lastChild.textContent), All: q('#events .event-list li').length,
+					Half: box ? box.indeterminate : false, Outcome: o ? o.textContent : '', FoldedNote: f ? f.textContent : ''}; })()`, &got)
+			return got
+		}
+		var turning, explain, first, all []string
+		for _, e := range p.Events {
+			if e.Turning {
+				turning, explain = append(turning, e.Text), append(explain, e.Explain)
+			}
+			if !e.Later {
+				first = append(first, fmt.Sprint(e.Turn, " ", e.Text))
+			}
+			all = append(all, fmt.Sprint(e.Turn, " ", e.Text))
+		}
+		got := read(t)
+		if fmt.Sprint(got.Turning) != fmt.Sprint(turning) || fmt.Sprint(got.Explain) != fmt.Sprint(explain) {
+			t.Errorf("turning points %q (explained %q), want %q (%q)", got.Turning, got.Explain, turning, explain)
+		}
+		if got.All != len(p.Events) || fmt.Sprint(got.Shown) != fmt.Sprint(first) || !got.Half || !strings.Contains(got.FoldedNote, fmt.Sprint(len(all)-len(first), " later folded")) {
+			t.Errorf("at first: %d of %d listed (half-checked %v, %q), want %d of %d", len(got.Shown), got.All, got.Half, got.FoldedNote, len(first), len(p.Events))
+		}
+		if got.Outcome != p.Outcome || !strings.Contains(got.Outcome, "in the lead for good since turn") {
+			t.Errorf("outcome %q, want %q", got.Outcome, p.Outcome)
+		}
+		// N steps to the next listed event.
+		next := -1
+		for _, e := range p.Events {
+			if !e.Later && e.Turn > 1 {
+				next = e.Turn
+				break
+			}
+		}
+		if err := chromedp.Run(b.Ctx, chromedp.KeyEvent("n")); err != nil {
+			t.Fatal(err)
+		}
+		if got := turnNow(t, b); got != next {
+			t.Errorf("N from turn 1: turn %d, want %d", got, next)
+		}
+		evalJS(t, b, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'); box.click(); return true; })()`, nil)
+		if got := read(t); fmt.Sprint(got.Shown) != fmt.Sprint(all) || got.Half || got.FoldedNote != "" {
+			t.Errorf("lead changes checked: %d of %d listed (half-checked %v, %q)", len(got.Shown), len(all), got.Half, got.FoldedNote)
+		}
+	})
+
+	t.Run("table", func(t *testing.T) {
+		// The headline columns of ColorfightII's document, as of the turn
+		// (peaks so far); every metric behind a toggle, those a stream of
+		// states cannot know as "–", and a gap in their charts.
+		doc := s.Meta().Document
+		if doc == nil || len(p.Table) != len(doc.Table) {
+			t.Fatalf("%d headline columns, the document has %v", len(p.Table), doc)
+		}
+		unknown := map[string]bool{}
+		for _, m := range p.Metrics {
+			if m.Unknown {
+				unknown[m.Name] = true
+			}
+		}
+		if !unknown["commands"] || !unknown["wasted_energy"] || unknown["gold"] || len(unknown) != 5 {
+			t.Errorf("unknown metrics %v", unknown)
+		}
+		const n = 120
+		var heads []string
+		var rows [][]string
+		for _, c := range doc.Table {
+			heads = append(heads, c[0])
+		}
+		for pl := range p.Players {
+			row := []string{}
+			for _, c := range p.Table {
+				var peak int64
+				at := 0
+				for k := 1; k <= n; k++ {
+					if v := p.Frames[k].Values[pl][c.Metric]; v > peak {
+						peak, at = v, k
+					}
+				}
+				v := p.Frames[n].Values[pl][c.Metric]
+				switch c.Of {
+				case "peak":
+					v = peak
+				case "peak_turn":
+					v = int64(at)
+				case "final":
+				default:
+					t.Fatalf("column %+v", c)
+				}
+				row = append(row, fmt.Sprint(v))
+			}
+			rows = append(rows, row)
+		}
+		type table struct {
+			Heads  []string
+			Rows   [][]string
+			Toggle string
+		}
+		read := func(t *testing.T) table {
+			t.Helper()
+			var got table
+			evalJS(t, b, `(() => { const tb = document.getElementById('players'), b = tb.querySelector('[data-testid=all-metrics]');
+				return {Heads: [...tb.querySelectorAll('thead th')].slice(2).map(e => e.textContent), Toggle: b ? b.textContent : '',
+					Rows: [...tb.querySelectorAll('tbody tr')].map(r => [...r.children].slice(2).map(e => e.textContent.replace(/,/g, '')))}; })()`, &got)
+			return got
+		}
+		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), true`, n), nil)
+		got := read(t)
+		if fmt.Sprint(got.Heads) != fmt.Sprint(heads) || fmt.Sprint(got.Rows) != fmt.Sprint(rows) || got.Toggle != fmt.Sprintf("all %d metrics", len(p.Metrics)) {
+			t.Errorf("turn %d: table %q %q (toggle %q), want %q %q", n, got.Heads, got.Rows, got.Toggle, heads, rows)
+		}
+		evalJS(t, b, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
+		got = read(t)
+		if len(got.Heads) != len(p.Metrics) || got.Toggle != "headline columns" {
+			t.Fatalf("all metrics: %d columns (toggle %q), want %d", len(got.Heads), got.Toggle, len(p.Metrics))
+		}
+		for i, m := range p.Metrics {
+			for pl := range p.Players {
+				want := fmt.Sprint(p.Frames[n].Values[pl][i])
+				if m.Unknown {
+					want = "–"
+				}
+				if got.Rows[pl][i] != want {
+					t.Errorf("all metrics: player %d's %s is %q, want %q", pl, m.Name, got.Rows[pl][i], want)
+				}
+			}
+		}
+		evalJS(t, b, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
+		if got := read(t); len(got.Heads) != len(heads) {
+			t.Errorf("toggled back: %d columns", len(got.Heads))
+		}
+		// An unknown metric's chart has no line: every value a gap.
+		evalJS(t, b, fmt.Sprintf(`(() => { const s = document.querySelectorAll('.metric-pick')[2]; s.value = '%d'; s.dispatchEvent(new Event('change')); return true; })()`, index("commands")), nil)
+		c := charts(t)[2]
+		var gaps int
+		evalJS(t, b, `echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[2]).getOption().series.reduce((n, x) => n + x.data.filter(v => v == null).length, 0)`, &gaps)
+		if c.Metric != "commands" || gaps != len(p.Players)*(len(p.Frames)-1) || !strings.Contains(c.Title, "not known") {
+			t.Errorf("chart of commands: %q titled %q, %d gaps of %d values", c.Metric, c.Title, gaps, len(p.Players)*(len(p.Frames)-1))
 		}
 	})
 

@@ -141,6 +141,9 @@ func GenericPageData(m *source.StreamMeta, title string) templates.GenericPage {
 	if m.Label != "" {
 		parts = append(parts, m.Label)
 	}
+	if m.Provenance != "" {
+		parts = append(parts, m.Provenance)
+	}
 	p.Summary = strings.Join(parts, " · ")
 	return p
 }
@@ -225,6 +228,9 @@ func packedSummary(p *Packed) string {
 	s := fmt.Sprintf("%s · %s %d×%d · %d turns · %d players: %s", p.Name, p.Board.Topology, p.Board.Width, p.Board.Height, last.Turn, len(names), strings.Join(names, ", "))
 	if len(last.Ranking) > 0 && last.Ranking[0] >= 0 && last.Ranking[0] < len(names) {
 		s += " · " + names[last.Ranking[0]] + " first"
+	}
+	if p.Provenance != "" {
+		s += " · " + p.Provenance
 	}
 	return s
 }

@@ -2,20 +2,30 @@ package viewer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/internal/toygame"
+	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/replay/recording"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -264,7 +274,7 @@ func (s *floodStream) Next(f *source.Frame) error {
 // does what EncodeStream allocates for it or for a stream it refuses; with
 // the defaults the bound is the one in docs/limits.md.
 func TestPackStreamBounded(t *testing.T) {
-	if got := StreamPeakBytes(StreamLimits{}); got != 4<<20+3*DefaultStreamBytes+20*DefaultStreamText {
+	if got := StreamPeakBytes(StreamLimits{}); got != 8<<20+4*DefaultStreamBytes+20*DefaultStreamText {
 		t.Errorf("default peak %d", got)
 	}
 	for _, c := range []struct {
@@ -385,5 +395,148 @@ func TestGenericHandler(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("/game/ without OpenStream: %d", res.StatusCode)
+	}
+}
+
+// TestPackStreamEvents: the page's events are the generic analysis's of
+// the same stream (analysis.AnalyzeStream, read again), worded by
+// Generic.EventText, turning points and folded lead changes marked, and
+// its outcome; a toy duel and ColorfightII's c01 (its commands
+// inferred), whose analysis has lead changes after the opening, a lead
+// swing and the lead for good.
+func TestPackStreamEvents(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		open func() (source.Stream, error)
+	}{
+		{"toy", func() (source.Stream, error) { return newToyStream(engine.Square, 5, 5, 30, "alice", "bob"), nil }},
+		{"c01", func() (source.Stream, error) { return openInferred(filepath.Join(testdata, "conformance", "c01.cfr")) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := c.open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := PackStream(s, StreamLimits{})
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err = c.open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(g.Events) == 0 || len(p.Events) != len(g.Events) {
+				t.Fatalf("%d events packed, the analysis has %d", len(p.Events), len(g.Events))
+			}
+			kinds := map[string]int{}
+			for i, e := range g.Events {
+				want := PackedListEvent{Turn: e.Turn, Kind: e.Kind, Player: e.Player, Other: e.Other, Value: e.Value, Text: g.EventText(e, g.Name),
+					Turning: e.Shell && g.IsTurningPoint(e.Kind), Explain: g.Explain(e, g.Name), Later: !g.ShownAtFirst(e)}
+				if p.Events[i] != want {
+					t.Errorf("event %d: %+v, want %+v", i, p.Events[i], want)
+				}
+				kinds[e.Kind]++
+			}
+			if p.Outcome == "" || p.Outcome != g.Outcome(g.Name) {
+				t.Errorf("outcome %q, want %q", p.Outcome, g.Outcome(g.Name))
+			}
+			if kinds[analysis.EventLeadChange] == 0 || kinds[analysis.EventLeadForGood] != 1 {
+				t.Errorf("events by kind: %v", kinds)
+			}
+			if c.name != "c01" {
+				return
+			}
+			later, explained := 0, 0
+			for _, e := range p.Events {
+				if e.Later {
+					later++
+				}
+				if e.Turning && e.Explain != "" {
+					explained++
+				}
+			}
+			if later == 0 || explained == 0 || kinds[analysis.EventLeadSwing] == 0 {
+				t.Errorf("c01: %d folded, %d turning points explained, events by kind %v", later, explained, kinds)
+			}
+		})
+	}
+}
+
+// TestGenericProvenance: the generic page says where a game came from,
+// from its .rwd header (StreamMeta.Provenance): a fork (a toy duel
+// recorded with a parent) "played on from turn N of FILE", an import
+// (ColorfightII's c01.cfr, rewind import's .rwd) "commands inferred from
+// FILE"; a game recorded as played says neither.
+func TestGenericProvenance(t *testing.T) {
+	toy := func(parent *replay.Parent) []byte {
+		var buf bytes.Buffer
+		rec := recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")
+		rec.Parent = parent
+		seats := []match.GameSeat{{Bot: match.StrategyPlayer(toygame.NewPainter(1))}, {Bot: match.StrategyPlayer(toygame.NewPainter(2))}}
+		if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 4, MaxTurns: 12, Seats: seats, Recorder: rec}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	cfr, err := os.ReadFile(filepath.Join(testdata, "conformance", "c01.cfr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imported bytes.Buffer
+	if _, err := cfrimport.Import(bytes.NewReader(cfr), &imported, cfrimport.ImportOptions{Source: "c01.cfr", SHA256: "0123456789abcdef0123", Created: time.Unix(0, 0), Tool: "rewind test"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"fork", toy(&replay.Parent{Source: "parent.rwd", SHA256: "fedcba9876543210fedc", Turn: 5}), "played on from turn 5 of parent.rwd (sha256 fedcba987654…)"},
+		{"import", imported.Bytes(), "commands inferred from c01.cfr (sha256 0123456789ab…)"},
+		{"played", toy(nil), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			open := func() (source.Stream, error) { return source.NewAnyStream(bytes.NewReader(c.data), nil) }
+			s, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := PackStream(s, StreamLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			summary := GenericPageData(s.Meta(), "x.rwd").Summary
+			s.Close()
+			if p.Provenance != c.want || s.Meta().Provenance != c.want {
+				t.Errorf("provenance %q (meta %q), want %q", p.Provenance, s.Meta().Provenance, c.want)
+			}
+			if got := strings.Contains(summary, "played on from") || strings.Contains(summary, "inferred from"); got != (c.want != "") || (c.want != "" && !strings.HasSuffix(summary, " · "+c.want)) {
+				t.Errorf("summary %q, want it to end with %q", summary, c.want)
+			}
+			srv := httptest.NewServer(GenericPage(open))
+			defer srv.Close()
+			res, err := http.Get(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if c.want != "" && !strings.Contains(string(body), c.want) {
+				t.Errorf("the page does not say %q", c.want)
+			}
+			var html bytes.Buffer
+			if err := WriteGenericHTML(context.Background(), &html, p, "x.rwd"); err != nil {
+				t.Fatal(err)
+			}
+			if c.want != "" && !strings.Contains(html.String(), c.want) {
+				t.Errorf("the exported page does not say %q", c.want)
+			}
+		})
 	}
 }

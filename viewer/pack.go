@@ -653,12 +653,7 @@ func load(src source.Source, a *analysis.Analysis, textBudget int64) (*Replay, e
 	}
 	rep := &Replay{Analysis: a, Charts: charts, Blob: blob, Gzip: gz.Bytes(), Frames: len(c.users), CommandsInferred: c.inferred, Notice: c.notice()}
 	if h := src.Meta().Header; h != nil {
-		switch {
-		case h.Parent != nil:
-			rep.Provenance = fmt.Sprintf("played on from turn %d of %s (sha256 %.12s…)", h.Parent.Turn, h.Parent.Source, h.Parent.SHA256)
-		case h.Import != nil && h.Import.Inferred:
-			rep.Provenance = fmt.Sprintf("commands inferred from %s (sha256 %.12s…)", h.Import.Source, h.Import.SHA256)
-		}
+		rep.Provenance = h.Provenance()
 	}
 	if a.Truncated != nil {
 		rep.Warning = fmt.Sprintf("the replay ends early after turn %d: %v", a.Rounds, a.Truncated)

@@ -320,7 +320,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 		eval(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 			const li = [...document.querySelectorAll('#events li.ev')], built = li.filter(l => /builds a hive at/.test(l.textContent)).pop();
 			if (built) built.click();
-			return {Listed: li.length, Packed: n, Built: !!built, Clicked: built ? +built.dataset.turn : -1}; })()`, &ev)
+			return {Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Packed: n, Built: !!built, Clicked: built ? +built.dataset.turn : -1}; })()`, &ev)
 		var now int
 		eval(t, b, `window.rewind.turn()`, &now)
 		if ev.Packed != events || ev.Listed != events || !ev.Built || ev.Clicked <= 0 || now != ev.Clicked {
@@ -408,7 +408,7 @@ func TestMonadViewOtherFiles(t *testing.T) {
 				Painter, Generic                     bool
 			}
 			eval(t, b, `(() => { const r = window.rewind, P = r.packed(); return {Game: P.game, Frames: P.frames.length, Turn: r.turn(),
-				Cells: r.drawn.cells, Listed: document.querySelectorAll('#events li.ev').length, Painter: !!(window.Rewind && Rewind.boards.monad),
+				Cells: r.drawn.cells, Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Painter: !!(window.Rewind && Rewind.boards.monad),
 				Generic: !!document.getElementById('generic'), Metrics: P.metrics.length}; })()`, &page)
 			if page.Game != "monad" || !page.Painter || !page.Generic || page.Frames != len(want) || page.Turn != 20 || page.Cells != monad.NumCells {
 				t.Errorf("%s: %+v (want %d frames)", file, page, len(want))

@@ -256,12 +256,13 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 		t.Fatal(err)
 	}
 
-	// Every event is listed; a click on a kill seeks its turn.
+	// Every event of the game is listed (among the analysis's); a click
+	// on a kill seeks its turn.
 	var ev struct{ Listed, Packed, Clicked int }
 	skyEval(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 		const li = [...document.querySelectorAll('#events li.ev')].filter(l => /kills/.test(l.textContent)).pop();
 		if (li) li.click();
-		return {Listed: document.querySelectorAll('#events li.ev').length, Packed: n, Clicked: li ? +li.dataset.turn : -1}; })()`, &ev)
+		return {Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Packed: n, Clicked: li ? +li.dataset.turn : -1}; })()`, &ev)
 	var now int
 	skyEval(t, b, `window.rewind.turn()`, &now)
 	if ev.Packed == 0 || ev.Listed != ev.Packed || ev.Clicked <= 0 || now != ev.Clicked {

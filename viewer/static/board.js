@@ -131,6 +131,8 @@
         case 'e': case 'E': setEffects(!showEffects); return true;
         case 'n': case 'N': jumpEvent(1); return true;
         case 'p': case 'P': jumpEvent(-1); return true;
+        case 'x': jumpFailed(1); return true;
+        case 'X': jumpFailed(-1); return true;
       }
       return controlKey(e.key);
     },
@@ -497,12 +499,58 @@
     if (next >= 0) activeBar.appendChild(el('span', { cls: 'next' }, ' · next: ', swatch(next), name(next)));
   }
 
+  // The player table: the game's headline columns (P.table, its document
+  // layout) with a toggle to every metric, else every metric. A value the
+  // stream cannot know (P.metrics[i].unknown) is '–'.
+  var allMetrics = false, running = null;
+  function metricText(i, v) { return P.metrics[i] && P.metrics[i].unknown ? '–' : v == null ? '' : fmt(v); }
+  // runningColumns computes, once, each headline column's running values
+  // (peaks, their turns, the last event's turn) per player and frame.
+  function runningColumns() {
+    if (running) return running;
+    running = (P.table || []).map(function (c) {
+      if (c.of !== 'peak' && c.of !== 'peak_turn' && c.of !== 'event_turn') return null;
+      var out = [];
+      for (var p = 0; p < NP; p++) {
+        var vals = new Float64Array(F), best = 0, at = 0;
+        for (var t = 1; t < F; t++) {
+          if (c.of === 'event_turn') {
+            (P.frames[t].events || []).forEach(function (e) { if (e.n === c.event && e.p === p) at = t; });
+          } else {
+            var v = (P.frames[t].values[p] || [])[c.metric];
+            if (v > best) { best = v; at = t; }
+          }
+          vals[t] = c.of === 'peak' ? best : at;
+        }
+        out.push(vals);
+      }
+      return out;
+    });
+    return running;
+  }
+  function columnText(k, c, p, f) {
+    var v = (f.values[p] || [])[c.metric];
+    if (c.metric >= 0 && P.metrics[c.metric].unknown) return '–';
+    if (c.of === 'final') return fmt(v);
+    if (c.of === 'flag') return v ? 'yes' : '';
+    return fmt(runningColumns()[k][p][turn]);
+  }
   function renderPlayers() {
     clear(playersTable);
-    var f = P.frames[turn], head = el('tr');
+    var f = P.frames[turn], head = el('tr'), table = P.table && P.table.length && !allMetrics ? P.table : null;
+    if (P.table && P.table.length) {
+      var toggle = el('button', { type: 'button', cls: 'link', 'data-testid': 'all-metrics', title: 'Show every metric of the game, or its headline columns' },
+        allMetrics ? 'headline columns' : 'all ' + P.metrics.length + ' metrics');
+      toggle.addEventListener('click', function (ev) { ev.stopPropagation(); allMetrics = !allMetrics; renderPlayers(); toggle.blur(); });
+      playersTable.appendChild(el('caption', null, toggle));
+    }
     head.appendChild(el('th', { text: '#', title: 'rank after this turn' }));
     head.appendChild(el('th', { text: 'player' }));
-    P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') })); });
+    if (table) table.forEach(function (c) {
+      var m = c.metric >= 0 ? P.metrics[c.metric] : null;
+      head.appendChild(el('th', { text: c.heading, title: m ? words(m.name) + ' (' + m.unit + ')' + (c.of === 'final' ? '' : ': ' + words(c.of) + ' so far') : words(c.event) + ': the last turn' }));
+    });
+    else P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') + (m.unknown ? '; not known from this replay' : '') })); });
     playersTable.appendChild(el('thead', null, head));
     var rank = {};
     (f.ranking || []).forEach(function (p, i) { rank[p] = i + 1; });
@@ -516,11 +564,13 @@
       var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), name(p));
       if (f.faults && f.faults[p]) nm.appendChild(el('span', { cls: 'fault', title: f.faults[p], text: ' ⚠ ' + f.faults[p] }));
       tr.appendChild(nm);
-      (f.values[p] || []).forEach(function (v, i) { tr.appendChild(el('td', { cls: i === P.score ? 'score' : '', text: fmt(v) })); });
+      if (table) table.forEach(function (c, k) { tr.appendChild(el('td', { cls: c.metric === P.score && c.of === 'final' ? 'score' : '', text: columnText(k, c, p, f) })); });
+      else (f.values[p] || []).forEach(function (v, i) { tr.appendChild(el('td', { cls: i === P.score ? 'score' : '', text: metricText(i, v) })); });
       body.appendChild(tr);
     }
     playersTable.appendChild(body);
   }
+  api.allMetrics = function (on) { allMetrics = !!on; renderPlayers(); };
 
   function renderInspector() {
     var i = pinned >= 0 ? pinned : hover;
@@ -625,17 +675,46 @@
   }
 
   // ---- events -----------------------------------------------------------
+  // The analysis's events (P.events: the game's and the shell's, worded
+  // in Go), the turning points above them with their explanation, the
+  // later lead changes folded at first; without them (the analysis
+  // failed) the frames' own events.
   var events = null;
   function buildEvents() {
-    var items = [];
-    P.frames.forEach(function (f, t) {
-      (f.events || []).forEach(function (e) { items.push({ turn: t, kind: e.n, player: e.p, text: e.t }); });
-    });
+    var items = [], turning = [];
+    if (P.events) {
+      P.events.forEach(function (e) {
+        items.push({ turn: e.turn, kind: e.kind, player: e.p, text: e.t, later: !!e.later });
+        if (e.turning) turning.push({ turn: e.turn, kind: e.kind, player: e.p, text: e.t, explain: e.explain || '' });
+      });
+    } else {
+      P.frames.forEach(function (f, t) {
+        (f.events || []).forEach(function (e) { items.push({ turn: t, kind: e.n, player: e.p, text: e.t }); });
+      });
+    }
     var kinds = P.event_kinds.map(function (k) { return { kind: k.Name, title: words(k.Name) }; });
     items.forEach(function (e) {
       if (!kinds.some(function (k) { return k.kind === e.kind; })) kinds.push({ kind: e.kind, title: words(e.kind) });
     });
-    events = RewindShell.eventList(eventsPanel, items, kinds, swatch, function (t) { shell.pause(); shell.seek(t); });
+    events = RewindShell.eventList(eventsPanel, items, kinds, swatch, function (t) { shell.pause(); shell.seek(t); }, { turning: turning });
+  }
+  // jumpFailed seeks the next (d = 1) or previous (d = -1) turn where
+  // the selected player (anyone, when none is) had a command rejected.
+  function jumpFailed(d) {
+    for (var t = turn + d; t >= 0 && t < F; t += d) {
+      var errs = P.frames[t].errors || [];
+      for (var i = 0; i < errs.length; i++) {
+        if (errs[i].i >= 0 && (selected < 0 || errs[i].p === selected)) { shell.pause(); shell.seek(t); return; }
+      }
+    }
+  }
+  // showOutcome puts the analysis's outcome in the header, after the
+  // summary.
+  function showOutcome() {
+    var s = document.querySelector('[data-testid=summary]'), o = document.querySelector('[data-testid=outcome]');
+    if (!s || !P.outcome) return;
+    if (!o) { o = el('span', { cls: 'summary outcome', 'data-testid': 'outcome' }); s.parentNode.insertBefore(o, s.nextSibling); }
+    o.textContent = P.outcome;
   }
   function jumpEvent(d) {
     var t = events ? events.step(turn, d) : -1;
@@ -683,12 +762,13 @@
     for (var t = 1; t < F; t++) cats.push(t);
     for (var p = 0; p < NP; p++) {
       var data = [];
-      for (var t2 = 1; t2 < F; t2++) data.push((P.frames[t2].values[p] || [])[i]);
+      // A value the stream cannot know is a gap.
+      for (var t2 = 1; t2 < F; t2++) data.push(m.unknown ? null : (P.frames[t2].values[p] || [])[i]);
       lines.push({ type: 'line', name: P.players[p].label || name(p), data: data, showSymbol: false, color: color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
     }
     return {
       animation: false,
-      title: { text: metricTitle(m), textStyle: { fontSize: 14 } },
+      title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
       tooltip: { trigger: 'axis' },
       legend: { top: 26, type: 'scroll' },
       grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
@@ -834,7 +914,7 @@
 
   function parse(buf) {
     performance.mark('rw-data');
-    cur = -1; checkpoints = {};
+    cur = -1; checkpoints = {}; running = null;
     P = JSON.parse(new TextDecoder().decode(buf));
     if (!P || P.version !== 1) throw new Error('not a generic replay of version 1');
     F = P.frames.length; W = P.board.width; H = P.board.height; N = W * H; NP = P.players.length;
@@ -860,6 +940,7 @@
     buildControls();
     buildLegend();
     buildEvents();
+    showOutcome();
     buildCharts();
     wire();
     // Without #turn=N, open on turn 1 (turn 0 is the setup); a live game
@@ -942,6 +1023,7 @@
     buildLegend();
     markLegend();
     buildEvents();
+    showOutcome();
     charts.forEach(function (c) { c.chart.setOption(chartOption(c.metric), true); c.rect = null; });
     shell.seek(edge && !shell.playing() ? F - 1 : turn);
     setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);

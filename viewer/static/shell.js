@@ -297,27 +297,58 @@
 
   // eventList fills panel with a game's events, filterable by kind, each
   // a line seeking its turn when clicked:
-  //   items: [{turn, kind, player, text}] in order (player -1: nobody);
+  //   items: [{turn, kind, player, text, later}] in order (player -1:
+  //     nobody; later: folded at first, listed when its kind's box is
+  //     checked — the box of a kind with folded items starts half-checked);
   //   kinds: [{kind, title, shown}] (shown: ticked at first);
-  //   swatch(p): the player's colour swatch; onPick(turn): a click.
+  //   swatch(p): the player's colour swatch; onPick(turn): a click;
+  //   opts.turning: [{turn, kind, player, text, explain}], the turning
+  //     points, listed above the events whatever the filter, each with
+  //     its explanation under it.
   // It returns {mark(turn): highlight the items of turn, step(turn, d):
   // the turn of the next (d = 1) or previous (d = -1) shown item, or -1}.
-  function eventList(panel, items, kinds, swatch, onPick) {
+  function eventList(panel, items, kinds, swatch, onPick, opts) {
     clear(panel);
     panel.appendChild(el('h3', { text: 'events' }));
-    var shown = {}, count = {}, lis = [];
-    kinds.forEach(function (k) { shown[k.kind] = k.shown !== false; });
-    items.forEach(function (e) { count[e.kind] = (count[e.kind] || 0) + 1; });
-    function filter() { lis.forEach(function (li) { li.hidden = shown[li.getAttribute('data-kind')] === false; }); }
+    // shown[kind]: true (all), false (none) or 'some' (all but the later).
+    var shown = {}, count = {}, later = {}, lis = [];
+    items.forEach(function (e) {
+      count[e.kind] = (count[e.kind] || 0) + 1;
+      if (e.later) later[e.kind] = (later[e.kind] || 0) + 1;
+    });
+    kinds.forEach(function (k) { shown[k.kind] = k.shown === false ? false : later[k.kind] ? 'some' : true; });
+    function visible(e) { var s = shown[e.kind]; return s === true || s === undefined || (s === 'some' && !e.later); }
+    function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); }
     var bar = el('div', { cls: 'ev-filter' });
     kinds.forEach(function (k) {
       if (!count[k.kind]) return;
       var box = el('input', { type: 'checkbox', 'data-kind': k.kind });
-      box.checked = shown[k.kind];
-      box.addEventListener('change', function () { shown[k.kind] = box.checked; box.blur(); filter(); });
-      bar.appendChild(el('label', null, box, ' ' + k.title + ' (' + count[k.kind] + ')'));
+      box.checked = shown[k.kind] === true;
+      box.indeterminate = shown[k.kind] === 'some';
+      var folded = later[k.kind] ? el('span', { cls: 'ev-until', 'data-testid': 'ev-folded', text: shown[k.kind] === 'some' ? ' · ' + later[k.kind] + ' later folded' : '' }) : null;
+      box.addEventListener('change', function () {
+        shown[k.kind] = box.checked;
+        if (folded) folded.textContent = '';
+        box.blur();
+        filter();
+      });
+      bar.appendChild(el('label', { title: later[k.kind] ? 'The later ones are folded at first: check to list them all' : '' }, box, ' ' + k.title + ' (' + count[k.kind] + ')', folded));
     });
     panel.appendChild(bar);
+    var tps = (opts && opts.turning) || [];
+    if (tps.length) {
+      var tp = el('ol', { cls: 'turning-points', 'data-testid': 'turning-points', 'aria-label': 'Turning points' });
+      tps.forEach(function (e) {
+        var li = el('li', { cls: 'tp tp-' + e.kind, 'data-turn': String(e.turn), 'data-kind': e.kind },
+          el('span', { cls: 'ev-turn', text: String(e.turn) }), ' ', e.player >= 0 ? swatch(e.player) : null, el('span', { cls: 'ev-text', text: e.text }));
+        if (e.explain) li.appendChild(el('div', { cls: 'tp-explain', text: e.explain }));
+        li.addEventListener('click', function () { onPick(e.turn); });
+        tp.appendChild(li);
+      });
+      panel.appendChild(el('h4', { cls: 'tp-head', text: 'Turning points' }));
+      panel.appendChild(tp);
+      panel.appendChild(el('h4', { cls: 'tp-head', text: 'All events' }));
+    }
     var list = el('ul', { cls: 'event-list' });
     items.forEach(function (e) {
       var li = el('li', { cls: 'ev ev-' + e.kind, 'data-turn': String(e.turn), 'data-kind': e.kind },
@@ -343,7 +374,7 @@
       step: function (t, d) {
         var best = -1;
         items.forEach(function (e) {
-          if (shown[e.kind] === false) return;
+          if (!visible(e)) return;
           if (d > 0 && e.turn > t && (best < 0 || e.turn < best)) best = e.turn;
           if (d < 0 && e.turn < t && e.turn > best) best = e.turn;
         });
