@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,8 @@ type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []fakeTimer
+	// armed is signalled whenever a timer is set (AdvanceArmed).
+	armed *sync.Cond
 }
 
 type fakeTimer struct {
@@ -35,7 +38,9 @@ type fakeTimer struct {
 }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	c := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	c.armed = sync.NewCond(&c.mu)
+	return c
 }
 
 func (c *fakeClock) Now() time.Time {
@@ -53,7 +58,21 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 		return ch
 	}
 	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	c.armed.Broadcast()
 	return ch
+}
+
+// AdvanceArmed is Advance once a timer due within d is set: a test that
+// advances the clock to fire a timer the server sets after telling the
+// client something (the next second of a count down) waits for it, so
+// the advance cannot come first however loaded the machine is.
+func (c *fakeClock) AdvanceArmed(d time.Duration) {
+	c.mu.Lock()
+	for !slices.ContainsFunc(c.timers, func(t fakeTimer) bool { return !t.at.After(c.now.Add(d)) }) {
+		c.armed.Wait()
+	}
+	c.mu.Unlock()
+	c.Advance(d)
 }
 
 // Advance moves the clock and fires the timers that are due.

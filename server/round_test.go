@@ -181,13 +181,13 @@ func TestCountdownStart(t *testing.T) {
 		t.Fatalf("first message: turn %d count down %d", st.Turn, st.Info.StartCountDown)
 	}
 	for _, want := range []int{2, 1} {
-		ts.clk.Advance(time.Second)
+		ts.clk.AdvanceArmed(time.Second)
 		st := readState(t, gc)
 		if st.Info.StartCountDown != want || st.Turn != 0 {
 			t.Fatalf("count down %d turn %d, want %d", st.Info.StartCountDown, st.Turn, want)
 		}
 	}
-	ts.clk.Advance(time.Second)
+	ts.clk.AdvanceArmed(time.Second)
 	st := waitState(t, gc, atTurn(1))
 	if st.Info.StartCountDown != 0 || len(st.Users) != 2 {
 		t.Errorf("started: count down %d, users %d", st.Info.StartCountDown, len(st.Users))
