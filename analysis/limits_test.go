@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/analysis"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
@@ -149,12 +150,22 @@ func TestGenericValuesRefused(t *testing.T) {
 		t.Fatalf(".cfr of %d users × %d frames: %v", users, frames-2, err)
 	}
 
-	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: frames, MaxPlayer: users}, Map: colorfight2.NewMap(30, 30)}
+	su := colorfight2.Setup{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: frames, MaxPlayer: users}, Map: colorfight2.NewMap(30, 30)}
+	var names []string
 	for uid := 1; uid <= users; uid++ {
-		h.Players = append(h.Players, replay.Player{UID: uid, Name: fmt.Sprint("p", uid), Home: colorfight2.Point{X: (uid - 1) % 30, Y: 2 * ((uid - 1) / 30)}})
+		names = append(names, fmt.Sprint("p", uid))
+		su.Players = append(su.Players, colorfight2.Player{UID: uid, Name: names[uid-1], Home: colorfight2.Point{X: (uid - 1) % 30, Y: 2 * ((uid - 1) / 30)}})
+	}
+	g, err := colorfight2.NewSetupGame(su, engine.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := replay.GameHeader(colorfight2.Ruleset, g, 0, nil, su.Config.MaxTurn, names, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if _, err := replay.NewWriter(&b, h); err != nil {
+	if _, err := replay.NewGameWriter(&b, h); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := analyzeAny(bytes.NewReader(b.Bytes())); !errors.Is(err, analysis.ErrLimit) {

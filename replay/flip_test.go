@@ -82,7 +82,7 @@ func TestEveryCutIsTruncated(t *testing.T) {
 func TestLargeBody(t *testing.T) {
 	rng := uint64(1)
 	rwd := flood(t, 2, 3000, func(i int) colorfight2.Command {
-		b := make([]byte, replay.MaxRawCommandBytes)
+		b := make([]byte, colorfight2.MaxRawCommandBytes)
 		for k := range b {
 			rng = rng*6364136223846793005 + 1442695040888963407
 			b[k] = byte(rng >> 56)

@@ -5,13 +5,11 @@ import (
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
 // GameWriter records a match played through the seam, round by round,
-// in the codec its header names: a *TextWriter (the text codec, or a
-// ruleset's engine.Codec), or, for a header of ColorfightII's own codec,
-// the Writer of its records behind the same methods. Create it with
+// in the codec its header names (a *TextWriter: the text codec, or a
+// ruleset's own engine.Codec, a legacy header's too). Create it with
 // NewGameWriter.
 type GameWriter interface {
 	// WriteLogs gives the bots' logs of the round WriteRound writes next
@@ -28,41 +26,29 @@ type GameWriter interface {
 // GameHeader returns the header a match played through the seam is
 // recorded under: g is its game before the first round (nil when not
 // known), drawn from seed (and setup, engine.SetupSaver) with maxTurns,
-// names and bots its players' in player order. A ColorfightII game
-// (*colorfight2.Game) is recorded in ColorfightII's own codec, as its
-// files have always been: its configuration, its seed and players' homes
-// (for a game started from a setup, the setup's seed, or its map, and
-// homes); any other game (or a nil g) under TextHeader's header.
+// names and bots its players' in player order. A game of a ruleset whose
+// files keep their setup in a legacy header (engine.LegacyHeader:
+// ColorfightII's) that records compactly (engine.Compact) is recorded in
+// its own codec under that header, as its files have always been: the
+// fields its ruleset gives (LegacyOf), each player's home the ruleset's
+// home of that index; any other game (or a nil g) under TextHeader's
+// header.
 func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxTurns int, names, bots []string) (Header, error) {
-	cg, ok := g.(*colorfight2.Game)
-	if !ok || r.ID() != RulesetColorfight2 {
+	lh, ok := r.(engine.LegacyHeader)
+	if _, compact := g.(engine.Compact); !ok || !compact {
 		return TextHeader(r, seed, setup, maxTurns, names, bots), nil
 	}
-	cfg := cg.State.Config()
-	h := Header{Config: cfg, Seed: &seed}
-	var spawns []colorfight2.Point
-	if setup := cg.Setup(); setup != nil {
-		su, err := colorfight2.UnmarshalSetup(setup)
-		if err != nil {
-			return Header{}, fmt.Errorf("replay: %w", err)
-		}
-		if h.Seed, h.Map = su.Seed, nil; su.Seed == nil {
-			h.Map = su.Map
-		}
-		for _, p := range su.Players {
-			spawns = append(spawns, p.Home)
-		}
-	} else {
-		var err error
-		if _, spawns, err = colorfight2.GenerateMap(cfg.Width, cfg.Height, cfg.MaxPlayer, seed); err != nil {
-			return Header{}, fmt.Errorf("replay: %w", err)
-		}
+	l, err := lh.LegacyOf(g, seed)
+	if err != nil {
+		return Header{}, fmt.Errorf("replay: %w", err)
 	}
-	if len(spawns) < len(names) {
-		return Header{}, fmt.Errorf("replay: %d players on a map of %d homes", len(names), len(spawns))
+	h := Header{Ruleset: r.ID(), RulesetVersion: r.Version(),
+		Config: Config{Width: l.Width, Height: l.Height, MaxTurn: l.MaxTurn, MaxPlayer: l.MaxPlayer}, Seed: l.Seed, Map: l.Map}
+	if len(l.Homes) < len(names) {
+		return Header{}, fmt.Errorf("replay: %d players on a map of %d homes", len(names), len(l.Homes))
 	}
 	for i, n := range names {
-		p := Player{UID: i + 1, Name: n, Home: spawns[i]}
+		p := Player{UID: i + 1, Name: n, Home: l.Homes[i]}
 		if i < len(bots) {
 			p.Bot = bots[i]
 		}
@@ -72,38 +58,12 @@ func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxT
 }
 
 // NewGameWriter writes h (see GameHeader) to w and returns the writer
-// for its rounds: ColorfightII's Writer for a header of its own codec,
-// else NewTextWriter's. It does not close w.
+// for its rounds: a legacy header's (codec "" of an engine.LegacyHeader
+// ruleset) records its game's own compact records (engine.Compact); any
+// other is NewTextWriter's. It does not close w.
 func NewGameWriter(w io.Writer, h Header) (GameWriter, error) {
-	if h.Codec == "" && (h.Ruleset == "" || h.Ruleset == RulesetColorfight2) {
-		rw, err := NewWriter(w, h)
-		if err != nil {
-			return nil, err
-		}
-		return ownWriter{rw}, nil
+	if _, lh := h.legacyRuleset(); lh != nil {
+		return newTextWriter(w, h)
 	}
 	return NewTextWriter(w, h)
-}
-
-// ownWriter is ColorfightII's Writer as a GameWriter: it records the
-// commands the game applied (colorfight2.Game.Applied, faults included)
-// and its state.
-type ownWriter struct{ w *Writer }
-
-func (o ownWriter) WriteLogs(logs [][]byte) error { return o.w.WriteLogs(logs) }
-
-func (o ownWriter) WriteRound(_ *TextRound, g engine.Game) error {
-	cg, ok := g.(*colorfight2.Game)
-	if !ok {
-		return fmt.Errorf("replay: a ColorfightII recording of a %T", g)
-	}
-	return o.w.WriteRound(cg.Applied(), cg.State)
-}
-
-func (o ownWriter) Close(g engine.Game) error {
-	cg, ok := g.(*colorfight2.Game)
-	if !ok {
-		return fmt.Errorf("replay: a ColorfightII recording of a %T", g)
-	}
-	return o.w.Close(cg.State)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -18,20 +19,7 @@ import (
 // send cmd(i) for i < n every round (after round 0, which takes none).
 func flood(tb testing.TB, rounds, n int, cmd func(i int) colorfight2.Command) []byte {
 	tb.Helper()
-	seed := uint64(3)
-	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: rounds, MaxPlayer: 2}, Seed: &seed,
-		Players: []replay.Player{{UID: 1, Name: "a", Home: colorfight2.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: colorfight2.Point{X: 26, Y: 26}}}}
-	m, _, err := colorfight2.GenerateMap(30, 30, 2, seed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	h.Map = m
-	var buf bytes.Buffer
-	w, err := replay.NewWriter(&buf, h)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := h.NewState()
+	g, err := colorfight2.Ruleset.New(3, engine.Settings{Players: 2, MaxTurns: rounds, Names: []string{"a", "b"}})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -39,17 +27,39 @@ func flood(tb testing.TB, rounds, n int, cmd func(i int) colorfight2.Command) []
 	for i := range list {
 		list[i] = cmd(i)
 	}
-	for t := range rounds {
-		cmds := [][]colorfight2.Command{nil, nil}
-		if t > 0 {
-			cmds = [][]colorfight2.Command{list, list}
+	return recordApplied(tb, g.(*colorfight2.Game), 3, func(t int) [][]colorfight2.Command {
+		if t == 0 {
+			return nil
 		}
-		s.Step(cmds)
-		if err := w.WriteRound(cmds, s); err != nil {
+		return [][]colorfight2.Command{list, list}
+	})
+}
+
+// recordApplied records g, a ColorfightII game at turn 0 drawn from seed
+// (or started from a setup), in its own codec until it is over: round t
+// applies cmds(t) (colorfight2.Game.PlayApplied).
+func recordApplied(tb testing.TB, g *colorfight2.Game, seed uint64, cmds func(t int) [][]colorfight2.Command) []byte {
+	tb.Helper()
+	names := make([]string, g.Players())
+	for p := range names {
+		names[p] = fmt.Sprint("p", p+1)
+	}
+	h, err := replay.GameHeader(colorfight2.Ruleset, g, seed, nil, g.MaxTurns(), names, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := replay.NewGameWriter(&buf, h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for t := 0; !g.Over(); t++ {
+		g.PlayApplied(cmds(t))
+		if err := w.WriteRound(nil, g); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	if err := w.Close(s); err != nil {
+	if err := w.Close(g); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
@@ -104,7 +114,7 @@ func TestFloodBounded(t *testing.T) {
 func TestRawTextBudget(t *testing.T) {
 	n := replay.MaxCommandsPerRound
 	rwd := flood(t, 3, n, func(i int) colorfight2.Command {
-		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", replay.MaxRawCommandBytes-6)
+		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", colorfight2.MaxRawCommandBytes-6)
 		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrUnknownCommand, Raw: raw}
 	})
 	s, err := replay.OpenSim(bytes.NewReader(rwd))
@@ -129,7 +139,7 @@ func TestRawTextBudget(t *testing.T) {
 					t.Fatalf("round %d player %d: %+v", turn, p+1, c)
 				}
 			}
-			if kept > replay.MaxRawBytesPerRound || turn > 0 && (len(l) != n || kept == 0) {
+			if kept > colorfight2.MaxRawBytesPerRound || turn > 0 && (len(l) != n || kept == 0) {
 				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", turn, p+1, len(l), kept)
 			}
 		}

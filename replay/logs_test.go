@@ -149,7 +149,7 @@ func TestRoundLogsRecorded(t *testing.T) {
 func craftedBody(t *testing.T, h *replay.Header, logsRecords ...[]byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := replay.NewWriter(&buf, *h); err != nil {
+	if _, err := replay.NewGameWriter(&buf, *h); err != nil {
 		t.Fatal(err)
 	}
 	var body []byte

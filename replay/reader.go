@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -16,7 +15,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 )
 
 // countingReader counts the bytes read through it.
@@ -150,7 +148,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	}
 	h := &Header{
 		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
-		Config: colorfight2.Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
+		Config: Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
 		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
 		Logs: version >= VersionLogs,
 	}
@@ -166,7 +164,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
 	}
 	for _, p := range hj.Players {
-		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: colorfight2.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
 	}
 	if hj.Parent != nil {
 		if len(hj.Parent.Source) > MaxNameBytes*4 || len(hj.Parent.SHA256) > 64 || hj.Parent.Turn < 0 || hj.Parent.Turn > hj.MaxTurn {
@@ -207,7 +205,8 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if blobLen > MaxMapBlobBytes {
 		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
 	}
-	if h.Ruleset != RulesetColorfight2 || h.Codec != "" {
+	_, lh := h.legacyRuleset()
+	if lh == nil {
 		if blobLen != 0 {
 			return nil, 0, headerErr(br.off, fmt.Errorf("a %s header with a map blob: %w", h.Ruleset, ErrCorrupt))
 		}
@@ -216,9 +215,8 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	}
 	// Validate what we can before allocating for the map.
 	check := *h
-	if check.Seed == nil && h.Ruleset == RulesetColorfight2 && h.Codec == "" {
-		check.Map = colorfight2.NewMap(0, 0) // placeholder, size checked below
-		check.Map.Width, check.Map.Height = h.Config.Width, h.Config.Height
+	if check.Seed == nil && lh != nil {
+		check.Map = []byte{} // placeholder: the blob is read below
 	}
 	if err := check.validate(); err != nil {
 		return nil, 0, headerErr(start, fmt.Errorf("%w (%w)", err, ErrCorrupt))
@@ -237,36 +235,30 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	if binary.LittleEndian.Uint32(crc[:]) != sum {
 		return nil, 0, headerErr(br.off-4, fmt.Errorf("header checksum mismatch: %w", ErrCorrupt))
 	}
-	if !withMap || h.Ruleset != RulesetColorfight2 || h.Codec != "" {
+	if !withMap || lh == nil {
 		return h, br.off, nil // any other game's map is drawn by its ruleset
 	}
+	// A legacy header's map: its ruleset decodes it (or draws it from its
+	// seed) once, for every game the Reader starts.
+	off := start
 	if blobLen > 0 {
-		m, err := decodeMap(blob, h.Config.Width, h.Config.Height)
+		m, err := decodeMapBlob(blob, lh.LegacyMapLimit(h.legacy()))
 		if err != nil {
 			return nil, 0, headerErr(blobOff, err)
 		}
-		h.Map = m
-	} else {
-		m, spawns, err := colorfight2.GenerateMap(h.Config.Width, h.Config.Height, h.Config.MaxPlayer, *h.Seed)
-		if err != nil {
-			return nil, 0, headerErr(start, fmt.Errorf("map seed: %v: %w", err, ErrCorrupt))
-		}
-		h.Map, h.spawns = m, spawns
+		h.Map, off = m, blobOff
+	}
+	if h.start, err = lh.OpenLegacy(h.legacy()); err != nil {
+		return nil, 0, headerErr(off, fmt.Errorf("%v: %w", err, ErrCorrupt))
 	}
 	return h, br.off, nil
 }
 
-func decodeMap(blob []byte, w, h int) (*colorfight2.Map, error) {
-	n := w * h
-	sym := blob[0]
-	if sym > symEight || (sym == symEight && w != h) {
-		return nil, fmt.Errorf("map blob symmetry %d: %w", sym, ErrCorrupt)
-	}
-	// Each value is a uvarint of at most 3 bytes (values <= MaxNatural);
-	// a zstd frame declares a window of at least 1 KiB, so a small map's
-	// bound is not below 64 KiB (else a tiny map's blob is refused).
-	limit := max(uint64(3*3*n), 64<<10)
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(limit+1))
+// decodeMapBlob returns a legacy header's map (Header.Map) from its map
+// blob: the first byte as it is, then what the zstd frame after it
+// decompresses to, at most limit bytes.
+func decodeMapBlob(blob []byte, limit int) ([]byte, error) {
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(limit)+1))
 	if err != nil {
 		return nil, err
 	}
@@ -275,32 +267,7 @@ func decodeMap(blob []byte, w, h int) (*colorfight2.Map, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map blob: %v: %w", err, ErrCorrupt)
 	}
-	m := colorfight2.NewMap(w, h)
-	rd := bytes.NewReader(raw)
-	for _, vs := range [][]int64{m.NaturalGold, m.NaturalEnergy, m.NaturalCost} {
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				if !canonical(sym, x, y, w, h) {
-					continue
-				}
-				v, err := binary.ReadUvarint(rd)
-				if err != nil || v > colorfight2.MaxNatural {
-					return nil, fmt.Errorf("map blob value at (%d,%d): %w", x, y, ErrCorrupt)
-				}
-				vs[y*w+x] = int64(v)
-			}
-		}
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				cx, cy := canonicalOf(sym, x, y, w, h)
-				vs[y*w+x] = vs[cy*w+cx]
-			}
-		}
-	}
-	if rd.Len() != 0 {
-		return nil, fmt.Errorf("map blob has %d trailing bytes: %w", rd.Len(), ErrCorrupt)
-	}
-	return m, nil
+	return append([]byte{blob[0]}, raw...), nil
 }
 
 // Reader reads a .rwd file: the header at once, then the rounds as a

@@ -14,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 
 	"github.com/rewind-game/rewind/conform"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
@@ -249,25 +250,37 @@ func TestDivergenceDetected(t *testing.T) {
 	}
 	// Record with one command changed, but checkpoints from the true game:
 	// the re-simulation must notice at the first checkpoint after.
-	var buf bytes.Buffer
-	h := replay.Header{Config: g.Config, Map: g.Map, Created: created, CheckpointEvery: 10}
-	for _, p := range g.Players {
-		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home})
-	}
-	w, err := replay.NewWriter(&buf, h)
+	// The records are those of a second game, which plays them.
+	su := colorfight2.Setup{Config: g.Config, Map: g.Map, Players: g.Players}
+	truth, err := colorfight2.NewSetupGame(su, engine.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := g.NewState()
+	recorded, _ := colorfight2.NewSetupGame(su, engine.Settings{})
+	var names []string
+	for _, p := range g.Players {
+		names = append(names, p.Name)
+	}
+	h, err := replay.GameHeader(colorfight2.Ruleset, truth, 0, nil, g.Config.MaxTurn, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Created, h.CheckpointEvery = created, 10
+	var buf bytes.Buffer
+	w, err := replay.NewGameWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var cmds [][]colorfight2.Command
 	for turn := 0; turn < 40; turn++ {
 		cmds = g.Commands(turn, cmds)
-		s.Step(cmds)
+		truth.PlayApplied(cmds)
 		rec := cmds
 		if turn == 23 {
 			rec = [][]colorfight2.Command{{colorfight2.ParseCommand("x")}}
 		}
-		if err := w.WriteRound(rec, s); err != nil {
+		recorded.PlayApplied(rec)
+		if err := w.WriteRound(nil, forged{truth, recorded}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -279,6 +292,14 @@ func TestDivergenceDetected(t *testing.T) {
 		t.Fatalf("got %+v (%v), want divergence found at the checkpoint after turn 30", res, res.Err)
 	}
 }
+
+// forged is a game whose records are another game's.
+type forged struct {
+	*colorfight2.Game
+	rec *colorfight2.Game
+}
+
+func (f forged) AppendRecord(dst []byte) []byte { return f.rec.AppendRecord(dst) }
 
 // TestHostileHeader: a header promising an enormous map is an error, not
 // an allocation.
@@ -447,9 +468,10 @@ func BenchmarkVerifySim(b *testing.B) {
 func TestResimulationBound(t *testing.T) {
 	mk := func(turns int) []byte {
 		seed := uint64(1)
-		h := replay.Header{Config: colorfight2.Config{Width: 1000, Height: 1000, MaxTurn: turns, MaxPlayer: 2}, Seed: &seed}
+		h := replay.Header{Ruleset: replay.RulesetColorfight2, RulesetVersion: replay.RulesetColorfight2Version,
+			Config: replay.Config{Width: 1000, Height: 1000, MaxTurn: turns, MaxPlayer: 2}, Seed: &seed}
 		var b bytes.Buffer
-		if _, err := replay.NewWriter(&b, h); err != nil {
+		if _, err := replay.NewGameWriter(&b, h); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()
@@ -482,26 +504,12 @@ func TestSmallExplicitMap(t *testing.T) {
 		for i := range m.NaturalGold {
 			m.NaturalGold[i], m.NaturalEnergy[i], m.NaturalCost[i] = int64(1+i%10), int64(1+i%7), int64(50+i)
 		}
-		h := replay.Header{Config: cfg, Map: m, Created: created, Players: []replay.Player{{UID: 1, Name: "a"}}}
-		var buf bytes.Buffer
-		w, err := replay.NewWriter(&buf, h)
+		g, err := colorfight2.NewSetupGame(colorfight2.Setup{Config: cfg, Map: m, Players: []colorfight2.Player{{UID: 1, Name: "a"}}}, engine.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := colorfight2.New(cfg, m, []colorfight2.Player{{UID: 1, Name: "a"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for !s.Over() {
-			s.Step(nil)
-			if err := w.WriteRound(nil, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(s); err != nil {
-			t.Fatal(err)
-		}
-		res, err := replay.VerifySim(bytes.NewReader(buf.Bytes()), nil)
+		rwd := recordApplied(t, g, 0, func(int) [][]colorfight2.Command { return nil })
+		res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 		if err != nil || res.Err != nil || !res.Complete {
 			t.Fatalf("%dx%d: %v %+v", side, side, err, res)
 		}

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
@@ -83,27 +82,23 @@ func NewSim(rd *Reader) (*Sim, error) {
 }
 
 // NewGame starts the game a header describes, on ruleset rs: a generic
-// header's from its Setup or GameSeed, a ColorfightII one of its own
-// codec's from the setup its configuration, seed or map and players'
-// homes make (colorfight2.NewSetupGame: not encoded, unless the game's
-// Setup is asked for).
+// header's from its Setup or GameSeed, a legacy one's as its ruleset
+// reads its fields (engine.LegacyHeader.OpenLegacy: decoded once by the
+// Reader that read it).
 func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
 	s := engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
 	for _, p := range h.Players {
 		s.Names = append(s.Names, p.Name)
 	}
-	if !h.Generic() {
-		// A ColorfightII header of its own codec: its game starts from
-		// the header's map and homes, given to the engine as they are.
-		su, err := h.ownSetup()
-		if err != nil {
-			return nil, err
+	if _, lh := h.legacyRuleset(); lh != nil {
+		start := h.start
+		if start == nil {
+			var err error
+			if start, err = lh.OpenLegacy(h.legacy()); err != nil {
+				return nil, err
+			}
 		}
-		g, err := colorfight2.NewSetupGame(su, s)
-		if err != nil {
-			return nil, err
-		}
-		return g, nil
+		return start.NewGame(s)
 	}
 	if setup := h.Setup; len(setup) > 0 {
 		re, ok := rs.(engine.Restorer)
@@ -141,7 +136,7 @@ func (s *Sim) Close() error { return s.r.Close() }
 // SkipText makes Next play the records of a file in its ruleset's
 // compact codec without turning them into text, for a reader that wants
 // the game's states (and the game's own account of its rounds, such as
-// colorfight2.Game.Applied) but not the commands as text: Round's
+// ColorfightII's applied commands) but not the commands as text: Round's
 // Commands are then empty, and Frame says the commands are not known;
 // its turn, faults (engine.Compact.PlayRecord), checkpoint and logs are
 // still read.

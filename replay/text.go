@@ -84,7 +84,7 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 		Ruleset: r.ID(), RulesetVersion: r.Version(), Codec: CodecText,
 		GameSeed: seed, Setup: setup,
 	}
-	if _, ok := r.(engine.Codec); ok && r.ID() != RulesetColorfight2 {
+	if compactHeader(r) {
 		h.Codec = ""
 	}
 	h.Config.MaxTurn, h.Config.MaxPlayer = maxTurns, len(names)
@@ -104,11 +104,25 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 func (h *Header) Compact() bool { return h.Codec == "" }
 
 // Generic reports whether the file's header describes its game through
-// the seam: any but a ColorfightII file of its own codec. Such a header
-// names its game by Ruleset, GameSeed and Setup, not by Config's map,
-// Seed, Map and the players' homes. Every file, generic or not, is read
-// by OpenSim and NextText.
-func (h *Header) Generic() bool { return h.Codec != "" || h.Ruleset != RulesetColorfight2 }
+// the seam: any but a legacy header (a file of its ruleset's own codec
+// whose ruleset keeps its setup in engine.Legacy fields: ColorfightII's).
+// Such a header names its game by Ruleset, GameSeed and Setup, not by
+// Config's map, Seed, Map and the players' homes. Every file, generic or
+// not, is read by OpenSim and NextText.
+func (h *Header) Generic() bool {
+	_, lh := h.legacyRuleset()
+	return lh == nil
+}
+
+// compactHeader reports whether a generic header of r keeps r's own
+// compact records: r has them (engine.Codec) and its files of that codec
+// do not keep their setup in a legacy header (engine.LegacyHeader, whose
+// fields GameHeader fills).
+func compactHeader(r engine.Ruleset) bool {
+	_, codec := r.(engine.Codec)
+	_, legacy := r.(engine.LegacyHeader)
+	return codec && !legacy
+}
 
 // compactCodec returns the registered ruleset id and its engine.Codec.
 func compactCodec(id string) (engine.Ruleset, engine.Codec, error) {
@@ -150,9 +164,9 @@ func appendSetupKey(hj []byte, h *Header) []byte {
 	return append(out, '}')
 }
 
-// validateSeam checks a header of the text codec or a ruleset's compact
-// codec: a registered ruleset at its version, players, turns and
-// checkpoints within the limits, nothing of ColorfightII's own codec.
+// validateSeam checks a generic header: a registered ruleset at its
+// version, players, turns and checkpoints within the limits, nothing of
+// a legacy header.
 func (h *Header) validateSeam() error {
 	if h.Codec != CodecText && !h.Compact() {
 		return fmt.Errorf("unknown codec %q", h.Codec)
@@ -225,10 +239,16 @@ type TextWriter struct {
 // rounds. It does not close w.
 func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if h.Codec == "" {
-		if _, _, err := compactCodec(h.Ruleset); err != nil || h.Ruleset == RulesetColorfight2 {
+		if r, err := rulesets.Get(h.Ruleset); err != nil || !compactHeader(r) {
 			h.Codec = CodecText
 		}
 	}
+	return newTextWriter(w, h)
+}
+
+// newTextWriter writes h as it is (CheckpointEvery 0 is
+// DefaultCheckpointEvery) and returns the writer of its rounds.
+func newTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if h.CheckpointEvery == 0 {
 		h.CheckpointEvery = DefaultCheckpointEvery
 	}
@@ -251,7 +271,8 @@ func (w *TextWriter) WriteLogs(logs [][]byte) error {
 // WriteRound records round r, which took g from turn g.Turn()-1 to
 // g.Turn(), then a checkpoint with g.Hash() when g.Turn() is a multiple
 // of the interval. In a Sequential round (r.Active ≥ 0) only the active
-// player's commands are written.
+// player's commands are written. In a ruleset's own codec the record is
+// the game's (engine.Compact) and r may be nil.
 func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	if w.err != nil {
 		return w.err
@@ -262,6 +283,9 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	if g.Turn() != w.turn+1 {
 		w.err = fmt.Errorf("replay: WriteRound for turn %d, want turn %d", g.Turn(), w.turn+1)
 		return w.err
+	}
+	if r == nil {
+		r = &TextRound{Active: -1}
 	}
 	if r.Active >= w.players {
 		w.err = fmt.Errorf("replay: round %d: active player %d of %d", w.turn, r.Active, w.players)

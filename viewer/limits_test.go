@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/recording"
@@ -26,19 +27,18 @@ import (
 func flood(tb testing.TB, rounds, n int) []byte {
 	tb.Helper()
 	seed := uint64(3)
-	h := replay.Header{Config: colorfight2.Config{Width: 30, Height: 30, MaxTurn: rounds, MaxPlayer: 2}, Seed: &seed,
-		Players: []replay.Player{{UID: 1, Name: "a", Home: colorfight2.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: colorfight2.Point{X: 26, Y: 26}}}}
-	m, _, err := colorfight2.GenerateMap(30, 30, 2, seed)
+	names := []string{"a", "b"}
+	eg, err := colorfight2.Ruleset.New(seed, engine.Settings{Players: 2, MaxTurns: rounds, Names: names})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h.Map = m
+	g := eg.(*colorfight2.Game)
+	h, err := replay.GameHeader(colorfight2.Ruleset, g, seed, nil, rounds, names, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	var buf bytes.Buffer
-	w, err := replay.NewWriter(&buf, h)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := h.NewState()
+	w, err := replay.NewGameWriter(&buf, h)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -51,12 +51,12 @@ func flood(tb testing.TB, rounds, n int) []byte {
 		if t > 0 {
 			cmds = [][]colorfight2.Command{list, list}
 		}
-		s.Step(cmds)
-		if err := w.WriteRound(cmds, s); err != nil {
+		g.PlayApplied(cmds)
+		if err := w.WriteRound(nil, g); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	if err := w.Close(s); err != nil {
+	if err := w.Close(g); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()

@@ -493,7 +493,7 @@ func (c *collector) keepRound(rc *roundCmds, n int, cmds [][]colorfight2.Command
 	}
 }
 
-// keepLogs keeps the bots' logs of turn n (replay.Round.Logs) as text,
+// keepLogs keeps the bots' logs of turn n (source.Round.Logs) as text,
 // while the replay's MaxCommandText lasts: each costs its length and
 // commandOverhead.
 func (c *collector) keepLogs(rc *roundCmds, n int, logs [][]byte) {

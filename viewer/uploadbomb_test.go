@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -83,17 +83,13 @@ func TestUploadBombsRefused(t *testing.T) {
 func TestUploadWorkBounds(t *testing.T) {
 	seed := uint64(1)
 	var buf bytes.Buffer
-	h := replay.Header{Config: colorfight2.Config{Width: 100, Height: 100, MaxTurn: 2000, MaxPlayer: 2}, Seed: &seed,
-		Players: []replay.Player{{UID: 1, Name: "a", Home: colorfight2.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: colorfight2.Point{X: 96, Y: 96}}}}
-	m, _, err := colorfight2.GenerateMap(100, 100, 2, seed)
-	if err != nil {
+	h := replay.Header{Ruleset: replay.RulesetColorfight2, RulesetVersion: replay.RulesetColorfight2Version,
+		Config: replay.Config{Width: 100, Height: 100, MaxTurn: 2000, MaxPlayer: 2}, Seed: &seed,
+		Players: []replay.Player{{UID: 1, Name: "a", Home: engine.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: engine.Point{X: 96, Y: 96}}}}
+	if _, err := replay.NewGameWriter(&buf, h); err != nil {
 		t.Fatal(err)
 	}
-	h.Map = m
-	if _, err := replay.NewWriter(&buf, h); err != nil {
-		t.Fatal(err)
-	}
-	err = checkUploadWork(context.Background(), bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	err := checkUploadWork(context.Background(), bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if !errors.Is(err, errUploadWork) || !strings.Contains(err.Error(), "100×100 map for 2000 rounds") {
 		t.Errorf("20M cell-rounds: %v", err)
 	}

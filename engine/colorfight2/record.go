@@ -589,13 +589,17 @@ func recordFault(list []Command) (engine.Fault, string) {
 	return 0, ""
 }
 
-// recordCodec returns the codec of the game's own records (AppendRecord,
-// PlayRecord), started from the players' homes as the state holds them
-// when it is first asked for: Round and PlayRecord ask at turn 0.
+// recordCodec returns the codec that writes the game's own records
+// (AppendRecord), and starts the one that reads them (g.recIn,
+// PlayRecord), both from the players' homes as the state holds them when
+// first asked for: Round, PlayRecord and PlayApplied ask at turn 0. A game
+// that plays records can record them again (a recording rewritten).
 func (g *Game) recordCodec() *RecordCodec {
 	if g.rec == nil {
 		cfg := g.State.Config()
-		g.rec = NewRecordCodec(cfg.Width, cfg.Height, g.State.homes())
+		homes := g.State.homes()
+		g.rec = NewRecordCodec(cfg.Width, cfg.Height, homes)
+		g.recIn = NewRecordCodec(cfg.Width, cfg.Height, homes)
 	}
 	return g.rec
 }
@@ -621,8 +625,8 @@ func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Faul
 	if cmds != nil && (len(cmds) < n || len(faults) < n || len(faultText) < n) {
 		return nil, fmt.Errorf("colorfight2: a record of %d players decoded into %d lists", n, min(len(cmds), len(faults), len(faultText)))
 	}
-	rc := g.recordCodec()
-	list, err := rc.ReadRound(r, g.cmds)
+	g.recordCodec()
+	list, err := g.recIn.ReadRound(r, g.cmds)
 	g.cmds = list
 	if err != nil {
 		return nil, err
@@ -635,13 +639,39 @@ func (g *Game) PlayRecord(r io.ByteReader, cmds [][]string, faults []engine.Faul
 			faults[p], faultText[p] = recordFault(list)
 		}
 	}
-	g.faults = resize(g.faults, n)
+	return g.playApplied(), nil
+}
+
+// PlayApplied plays a round of commands as they were applied (Applied's
+// form: cmds[p] player p's list, faults first as Round puts them), as
+// PlayRecord plays a record of them: for a game whose commands were
+// found elsewhere (an import's inference, a conformance vector's log),
+// so that AppendRecord records them. Faults reported with Fault before
+// it are dropped. Applied returns the commands until the next round; the
+// caller may reuse cmds (they are copied). It returns the command errors.
+func (g *Game) PlayApplied(cmds [][]Command) []engine.CommandError {
+	g.recordCodec() // its records start from the homes of turn 0
+	n := g.Players()
+	g.cmds = resize(g.cmds, n)
+	for p := range g.cmds {
+		list := g.cmds[p][:0]
+		if p < len(cmds) {
+			list = append(list, cmds[p]...)
+		}
+		g.cmds[p] = list
+	}
+	return g.playApplied()
+}
+
+// playApplied plays g.cmds, faults dropped.
+func (g *Game) playApplied() []engine.CommandError {
+	g.faults = resize(g.faults, g.Players())
 	for p := range g.faults {
 		g.faults[p] = g.faults[p][:0]
 	}
 	g.State.Step(g.cmds)
 	g.played = true
-	return g.roundDone(), nil
+	return g.roundDone()
 }
 
 var (

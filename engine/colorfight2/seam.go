@@ -75,9 +75,10 @@ type Game struct {
 	// pending is the setup of a game NewSetupGame started, until Setup
 	// encodes it.
 	pending *Setup
-	// rec codes the game's own records (AppendRecord, PlayRecord; nil
-	// until the first).
-	rec *RecordCodec
+	// rec writes the game's own records (AppendRecord) and recIn reads
+	// them (PlayRecord): one codec either writes or reads. Both nil
+	// until the first.
+	rec, recIn *RecordCodec
 	// text is PlayRecord's storage for the rounds' texts.
 	text textScratch
 }

@@ -489,7 +489,7 @@ func game(w io.Writer, cfg colorfight2.Config, seed uint64, seats []Seat, total 
 	if err != nil {
 		return err
 	}
-	enc, err := cfr.NewEncoder(w, cfr.Header{Info: replay.OfficialInfo(cfg, fmt.Sprint(seed))})
+	enc, err := cfr.NewEncoder(w, cfr.Header{Info: replay.OfficialInfo(replay.Config(cfg), fmt.Sprint(seed))})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package source
 
 import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
 
@@ -35,7 +34,7 @@ type inferSource struct {
 	Source
 	meta  *Meta
 	inf   *cfr.Inference
-	round replay.Round
+	round Round
 	errs  []colorfight2.CommandError
 	ok    bool
 }
@@ -47,7 +46,7 @@ func (s *inferSource) Next(f *colorfight2.Frame) error {
 		s.ok = false
 		return err
 	}
-	s.round = replay.Round{Turn: f.Turn - 1}
+	s.round = Round{Turn: f.Turn - 1}
 	s.round.Commands, s.errs, s.ok = s.inf.Round(f)
 	return nil
 }
@@ -56,7 +55,7 @@ func (s *inferSource) Next(f *colorfight2.Frame) error {
 // by uid-1; none for the registration round) and the errors they cause;
 // ok is false for frame 0 and for a frame the rules do not explain. They
 // are valid until the next call of Next.
-func (s *inferSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
+func (s *inferSource) Round() (*Round, []colorfight2.CommandError, bool) {
 	if !s.ok {
 		return nil, nil, false
 	}

@@ -58,6 +58,23 @@ type Meta struct {
 	CommandsInferred bool
 }
 
+// Round is the commands applied in one round (turn Turn -> Turn+1) of a
+// ColorfightII Source.
+type Round struct {
+	Turn int
+	// Commands[uid-1] is what player uid's commands were, in order.
+	Commands [][]colorfight2.Command
+	// Hash is the state hash after the round when the file holds a
+	// checkpoint for it (HasHash).
+	Hash    uint64
+	HasHash bool
+	// Logs[uid-1] is what player uid's bot logged while it was asked for
+	// this round's commands (its stderr: docs/bot-protocol.md), at most
+	// replay.MaxRoundLogBytes; nil when it logged nothing or the file
+	// keeps no logs. Not part of the game: re-simulation never reads it.
+	Logs [][]byte
+}
+
 // Source is a stream of full frames: frame 0 is the map before anyone
 // registered, then one frame per turn.
 type Source interface {
@@ -69,7 +86,7 @@ type Source interface {
 	// and the errors they caused, when the source has a command log
 	// (.rwd) or infers one (Infer; then ok is false for a frame the rules
 	// do not explain); ok is false otherwise.
-	Round() (r *replay.Round, errs []colorfight2.CommandError, ok bool)
+	Round() (r *Round, errs []colorfight2.CommandError, ok bool)
 	// Close releases the source and its file.
 	Close() error
 }
@@ -122,7 +139,7 @@ func New(r io.Reader, closer io.Closer) (Source, error) {
 			return nil, err
 		}
 		h := rec.Sim().Header()
-		m := &Meta{Format: RWD, Config: h.Config, Info: h.CFRInfo, Header: h}
+		m := &Meta{Format: RWD, Config: colorfight2.Config(h.Config), Info: h.CFRInfo, Header: h}
 		for _, p := range h.Players {
 			m.Players = append(m.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 		}
@@ -146,7 +163,7 @@ type rwdSource struct {
 	closer io.Closer
 	// round is the round that led to the frame Next gave last, valid
 	// while played.
-	round  replay.Round
+	round  Round
 	played bool
 }
 
@@ -161,12 +178,12 @@ func (s *rwdSource) Next(f *colorfight2.Frame) error {
 	if tr == nil {
 		return nil // frame 0
 	}
-	s.round = replay.Round{Turn: tr.Turn, Commands: s.rec.Game().Applied(), Hash: tr.Hash, HasHash: tr.HasHash, Logs: tr.Logs}
+	s.round = Round{Turn: tr.Turn, Commands: s.rec.Game().Applied(), Hash: tr.Hash, HasHash: tr.HasHash, Logs: tr.Logs}
 	s.played = true
 	return nil
 }
 
-func (s *rwdSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
+func (s *rwdSource) Round() (*Round, []colorfight2.CommandError, bool) {
 	if !s.played {
 		return nil, nil, false
 	}
@@ -203,7 +220,7 @@ func (s *cfrSource) Next(f *colorfight2.Frame) error {
 	return nil
 }
 
-func (s *cfrSource) Round() (*replay.Round, []colorfight2.CommandError, bool) {
+func (s *cfrSource) Round() (*Round, []colorfight2.CommandError, bool) {
 	return nil, nil, false
 }
 

@@ -116,7 +116,7 @@ func Export(r io.Reader, w io.Writer) (int, error) {
 			if !rec.h.Created.IsZero() {
 				id = strconv.FormatInt(rec.h.Created.UnixMilli(), 10)
 			}
-			hd.Info = replay.OfficialInfo(rec.g.State.Config(), id)
+			hd.Info = replay.OfficialInfo(replay.Config(rec.g.State.Config()), id)
 		}
 	} else {
 		d, err := cfr.NewDecoder(br)

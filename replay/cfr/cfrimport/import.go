@@ -7,10 +7,12 @@
 package cfrimport
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
@@ -41,9 +43,9 @@ type ImportResult struct {
 // A replay with a round the inference cannot explain, and the rules do not
 // refute, is not imported either: the error is a *cfr.UnexplainedError.
 func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error) {
-	var rw *replay.Writer
+	var rw replay.GameWriter
+	var rg *colorfight2.Game
 	res := &ImportResult{}
-	var last *colorfight2.State
 	g, err := cfr.Walk(r, func(g *cfr.Game, s *cfr.Step) error {
 		if len(s.Violations) > 0 {
 			return &cfr.AuditError{Violations: s.Violations}
@@ -52,13 +54,15 @@ func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
 			return &cfr.UnexplainedError{Round: *s.Unexplained}
 		}
 		if rw == nil {
-			h := replay.Header{Config: g.Config, Map: g.Map, Created: opts.Created, Tool: opts.Tool,
-				CFRInfo: g.Header.Info, Import: &replay.Import{Source: filepath.Base(opts.Source), SHA256: opts.SHA256, Inferred: true}}
-			for i, p := range g.Players {
-				h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home, Verified: g.Verified[i], Ranking: g.Ranking[i]})
-			}
 			var err error
-			if rw, err = replay.NewWriter(w, h); err != nil {
+			rg, rw, err = newRecording(w, colorfight2.Setup{Config: g.Config, Map: g.Map, Players: g.Players}, func(h *replay.Header) {
+				h.Created, h.Tool, h.CFRInfo = opts.Created, opts.Tool, g.Header.Info
+				h.Import = &replay.Import{Source: filepath.Base(opts.Source), SHA256: opts.SHA256, Inferred: true}
+				for i := range h.Players {
+					h.Players[i].Verified, h.Players[i].Ranking = g.Verified[i], g.Ranking[i]
+				}
+			})
+			if err != nil {
 				return err
 			}
 		}
@@ -66,18 +70,53 @@ func Import(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
 			res.Commands += len(c)
 		}
 		res.Rounds = s.Turn
-		last = s.State
-		return rw.WriteRound(s.Commands, s.State)
+		return playRound(rw, rg, s.Commands, s.State)
 	})
 	if err != nil {
 		return res, err
 	}
 	res.Warning = g.Truncated
-	if rw != nil && last != nil && last.Over() {
-		if err := rw.Close(last); err != nil {
+	if rw != nil && rg.Over() {
+		if err := rw.Close(rg); err != nil {
 			return res, err
 		}
 		res.Complete = true
 	}
 	return res, nil
+}
+
+// newRecording starts a .rwd of the ColorfightII game su describes, under
+// the header the seam gives it (replay.GameHeader: its own codec, the map
+// explicit) as edit completes it, and returns the game, at turn 0, and
+// the writer of its rounds.
+func newRecording(w io.Writer, su colorfight2.Setup, edit func(h *replay.Header)) (*colorfight2.Game, replay.GameWriter, error) {
+	g, err := colorfight2.NewSetupGame(su, engine.Settings{})
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(su.Players))
+	for i, p := range su.Players {
+		names[i] = p.Name
+	}
+	h, err := replay.GameHeader(colorfight2.Ruleset, g, 0, nil, su.Config.MaxTurn, names, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	edit(&h)
+	rw, err := replay.NewGameWriter(w, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, rw, nil
+}
+
+// playRound plays a round of commands found elsewhere on g
+// (colorfight2.Game.PlayApplied) and writes its record; want, when not
+// nil, is the state the round must reach there.
+func playRound(rw replay.GameWriter, g *colorfight2.Game, cmds [][]colorfight2.Command, want *colorfight2.State) error {
+	g.PlayApplied(cmds)
+	if want != nil && (g.Turn() != want.Turn() || g.Hash() != want.Hash()) {
+		return fmt.Errorf("cfrimport: the recording reached turn %d hash %016x, the inference turn %d hash %016x", g.Turn(), g.Hash(), want.Turn(), want.Hash())
+	}
+	return rw.WriteRound(nil, g)
 }

@@ -27,7 +27,7 @@ func scripted(t *testing.T, script func(f *colorfight2.Frame) (cmds [][]string, 
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	enc, err := cfr.NewEncoder(&buf, cfr.Header{Info: replay.OfficialInfo(cfg, "1")})
+	enc, err := cfr.NewEncoder(&buf, cfr.Header{Info: replay.OfficialInfo(replay.Config(cfg), "1")})
 	if err != nil {
 		t.Fatal(err)
 	}

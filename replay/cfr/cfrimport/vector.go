@@ -22,38 +22,25 @@ func RecordVector(g *cf2vectors.Game, w io.Writer, created time.Time, tool strin
 // is written (with the turn reached); a hook error stops the recording
 // unfinished.
 func RecordVectorRounds(g *cf2vectors.Game, w io.Writer, created time.Time, tool string, after func(turn int) error) error {
-	h := replay.Header{
-		Config:  g.Config,
-		Map:     g.Map,
-		Created: created,
-		Tool:    tool,
-		CFRInfo: g.Header.Info,
-	}
-	for _, p := range g.Players {
-		h.Players = append(h.Players, replay.Player{UID: p.UID, Name: p.Name, Home: p.Home})
-	}
-	rw, err := replay.NewWriter(w, h)
-	if err != nil {
-		return err
-	}
-	s, err := g.NewState()
+	rg, rw, err := newRecording(w, colorfight2.Setup{Config: g.Config, Map: g.Map, Players: g.Players}, func(h *replay.Header) {
+		h.Created, h.Tool, h.CFRInfo = created, tool, g.Header.Info
+	})
 	if err != nil {
 		return err
 	}
 	var cmds [][]colorfight2.Command
 	for t := 0; t < g.Config.MaxTurn; t++ {
 		cmds = g.Commands(t, cmds)
-		s.Step(cmds)
-		if err := rw.WriteRound(cmds, s); err != nil {
+		if err := playRound(rw, rg, cmds, nil); err != nil {
 			return err
 		}
 		if after != nil {
-			if err := after(s.Turn()); err != nil {
+			if err := after(rg.Turn()); err != nil {
 				return err
 			}
 		}
 	}
-	return rw.Close(s)
+	return rw.Close(rg)
 }
 
 // LoadVector reads a conformance vector from its command log and its

@@ -51,7 +51,7 @@ func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []
 // roundDiff compares a stream frame's commands and errors with the
 // round an inferring source gives for the same frame (ok false: none);
 // "" when they agree.
-func roundDiff(f *replay.Frame, r *replay.Round, errs []colorfight2.CommandError, ok bool) string {
+func roundDiff(f *replay.Frame, r *source.Round, errs []colorfight2.CommandError, ok bool) string {
 	if f.CommandsKnown != ok {
 		return fmt.Sprintf("commands known %v, source.Infer's round %v", f.CommandsKnown, ok)
 	}
