@@ -110,6 +110,29 @@ func (p *proc) waitLine(t *testing.T, s string) string {
 	}
 }
 
+// waitLines waits for n stderr lines containing s.
+func (p *proc) waitLines(t *testing.T, s string, n int) {
+	t.Helper()
+	deadline := time.After(distSafety)
+	for {
+		k := 0
+		for _, l := range p.lines() {
+			if strings.Contains(l, s) {
+				k++
+			}
+		}
+		if k >= n {
+			return
+		}
+		select {
+		case <-p.wake:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("%s wrote %q %d times, not %d; stderr:\n%s", p.name, s, k, n, strings.Join(p.lines(), "\n"))
+		}
+	}
+}
+
 // wait waits for the process to exit.
 func (p *proc) wait(t *testing.T) error {
 	t.Helper()
@@ -292,6 +315,10 @@ func TestDistributedResume(t *testing.T) {
 	if !strings.Contains(again.out.String(), "30 games (") {
 		t.Errorf("the second run's summary:\n%s", again.out.String())
 	}
+	// The coordinator ends once it reads the 30th result, which the
+	// worker stores before it acknowledges the job and says so: wait for
+	// its word before stopping it.
+	w.waitLines(t, ": stored", 30)
 	w.cmd.Process.Signal(os.Interrupt)
 	w.wait(t)
 	if keys := resultKeys(t, url, env); len(keys) != 30 {
