@@ -226,6 +226,12 @@ type Board struct {
 	TerrainName, ValueName string
 	Badges                 []string
 	Cells                  []Cell
+	// Layers are further numbers per cell a viewer can show (ColorfightII's
+	// natural gold and energy), optional: each has len(Cells) values, in
+	// cell order, and a board keeps the same layers, by name and order,
+	// from frame to frame. Most never change over a game; a viewer packs
+	// a layer's values only when they do. At most MaxLayers.
+	Layers []Layer
 	// Entities and Effects are filled by a Boarder's Extras (Describe
 	// empties them first); a Game without it leaves them empty.
 	Entities []Entity
@@ -290,6 +296,35 @@ type Cell struct {
 	Value int64
 	// Badges is a bit set over Board.Badges (a building, a hive).
 	Badges uint32
+}
+
+// Layer is one named number per cell of a Board (Board.Layers).
+type Layer struct {
+	// Name says what the values are ("natural_gold").
+	Name   string
+	Values []int64
+}
+
+// MaxLayers is the most layers a Board has.
+const MaxLayers = 8
+
+// ResizeLayers makes b.Layers the layers names, in that order, each of
+// len(b.Cells) values (call it after Resize), reusing their storage;
+// the values are the caller's to fill.
+func (b *Board) ResizeLayers(names []string) {
+	if cap(b.Layers) < len(names) {
+		b.Layers = append(b.Layers[:cap(b.Layers)], make([]Layer, len(names)-cap(b.Layers))...)
+	}
+	b.Layers = b.Layers[:len(names)]
+	n := len(b.Cells)
+	for i, name := range names {
+		l := &b.Layers[i]
+		l.Name = name
+		if cap(l.Values) < n {
+			l.Values = make([]int64, n)
+		}
+		l.Values = l.Values[:n]
+	}
 }
 
 // Resize makes b.Cells hold width*height cells, reusing its storage.

@@ -101,8 +101,9 @@ func (l StreamLimits) withDefaults() StreamLimits {
 // twice a chunk's: frameChunk and a frame), the analysis of the same
 // pass (its series, at most MaxBytes/10 values of 8 bytes, one of them
 // doubling as it grows: ≤ MaxBytes; its events, at most MaxPageEvents of
-// 160 bytes: ≤ 4 MiB), plus 4 MiB for the compressor and the stream's
-// current frame:
+// 160 bytes: ≤ 4 MiB), plus 4 MiB for the compressor, the stream's
+// current frame and the board's layers of the frame before (8 bytes a
+// cell a layer: ≤ 256 KiB at engine.MaxLayers and the default MaxCells):
 //
 //	8 MiB + 4·MaxBytes + 20·MaxText
 //
@@ -277,6 +278,9 @@ type PackedBoard struct {
 	Terrain  string   `json:"terrain,omitempty"`
 	Value    string   `json:"value,omitempty"`
 	Badges   []string `json:"badges,omitempty"`
+	// Layers name the board's layers (engine.Board.Layers), the same in
+	// every frame; PackedFrame.Layers holds their values.
+	Layers []string `json:"layers,omitempty"`
 }
 
 // PackedFrame is one frame.
@@ -291,6 +295,13 @@ type PackedFrame struct {
 	// cell's index from the previous changed cell's, the first counted
 	// from -1; then terrain, owner, value, badges), in increasing index.
 	Cells []int64 `json:"cells"`
+	// Layers[k] are the values of layer k (PackedBoard.Layers): in frame
+	// 0 every cell's, in cell order; in a later frame those that differ
+	// from the frame before, 2 numbers each (the distance of the cell's
+	// index from the previous changed one's, as in Cells, then the
+	// value), nil when none does. Nil when no layer changed (most never
+	// do: their values are in frame 0 only).
+	Layers [][]int64 `json:"layers,omitempty"`
 	// Values[p] are player p's values, one per metric.
 	Values   [][]int64      `json:"values"`
 	Entities []PackedEntity `json:"entities,omitempty"`
@@ -396,13 +407,15 @@ func WordEvent(k *engine.EventKind, e *engine.Event, names []string) string {
 
 // packer keeps a stream's frames as they stream past.
 type packer struct {
-	l     StreamLimits
-	p     *Packed
-	cost  int64 // of everything but the text
-	text  int64
-	prev  []engine.Cell
-	kinds map[string]int
-	names []string
+	l    StreamLimits
+	p    *Packed
+	cost int64 // of everything but the text
+	text int64
+	prev []engine.Cell
+	// prevLayers are the layers' values of the frame before.
+	prevLayers [][]int64
+	kinds      map[string]int
+	names      []string
 	// cells gathers the frame's cells being packed (reused), kept in
 	// one allocation of their size.
 	cells []int64
@@ -627,12 +640,20 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 		if len(b.Badges) > 32 {
 			return nil, fmt.Errorf("%d badges, at most 32", len(b.Badges))
 		}
+		if len(b.Layers) > engine.MaxLayers {
+			return nil, fmt.Errorf("%d layers, at most %d", len(b.Layers), engine.MaxLayers)
+		}
 		k.p.Board = PackedBoard{Topology: b.Topology.String(), Width: b.Width, Height: b.Height, Terrain: b.TerrainName,
 			Value: b.ValueName, Badges: append([]string(nil), b.Badges...)}
 		k.prev = make([]engine.Cell, b.Width*b.Height)
 		c := int64(len(b.TerrainName) + len(b.ValueName))
 		for _, s := range b.Badges {
 			c += int64(len(s)) + 8
+		}
+		for _, l := range b.Layers {
+			k.p.Board.Layers = append(k.p.Board.Layers, l.Name)
+			k.prevLayers = append(k.prevLayers, make([]int64, len(k.prev)))
+			c += int64(len(l.Name)) + 8
 		}
 		if err := k.spend(2*c, n); err != nil {
 			return nil, err
@@ -666,6 +687,11 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 	}
 	k.cells = cells
 	pf.Cells = append(make([]int64, 0, len(cells)), cells...)
+	c, err := k.layers(pf, b, n)
+	if err != nil {
+		return nil, err
+	}
+	cost += c
 	// Values: every player's in one allocation.
 	nv := 0
 	for _, vs := range f.Values {
@@ -737,6 +763,49 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 	}
 	k.keepText(pf, f, n)
 	return pf, nil
+}
+
+// layers packs frame n's layers into pf: frame 0's whole, a later
+// frame's changes only. It returns their cost.
+func (k *packer) layers(pf *PackedFrame, b *engine.Board, n int) (int64, error) {
+	names := k.p.Board.Layers
+	if len(b.Layers) != len(names) {
+		return 0, fmt.Errorf("%d layers, frame 0 had %d", len(b.Layers), len(names))
+	}
+	cost := int64(0)
+	for li := range b.Layers {
+		l, prev := &b.Layers[li], k.prevLayers[li]
+		if l.Name != names[li] {
+			return 0, fmt.Errorf("layer %d is %q, frame 0's was %q", li, l.Name, names[li])
+		}
+		if len(l.Values) != len(prev) {
+			return 0, fmt.Errorf("layer %q has %d values for %d cells", l.Name, len(l.Values), len(prev))
+		}
+		vals, last := k.cells[:0], -1
+		for i, v := range l.Values {
+			if n > 0 && v == prev[i] {
+				continue
+			}
+			if n > 0 {
+				vals = append(vals, int64(i-last))
+				cost += 8 + numLen(int64(i-last))
+				last = i
+			}
+			vals = append(vals, v)
+			cost += 8 + numLen(v)
+			prev[i] = v
+		}
+		k.cells = vals
+		if len(vals) == 0 {
+			continue
+		}
+		if pf.Layers == nil {
+			pf.Layers = make([][]int64, len(names))
+			cost += 24 * int64(len(names))
+		}
+		pf.Layers[li] = append(make([]int64, 0, len(vals)), vals...)
+	}
+	return cost, nil
 }
 
 // keepText keeps frame n's commands and logs while MaxText lasts.

@@ -177,6 +177,17 @@ func TestGenericBrowser(t *testing.T) {
 			!strings.Contains(panel.Commands, "move ") || !strings.Contains(panel.Log, "turn 13: aiming at") {
 			t.Errorf("turn 13 panels: %+v", panel)
 		}
+		// In a Sequential game the heading says who acted and to which
+		// turn it replied.
+		var head, hint string
+		evalJS(t, b, `[...document.querySelectorAll('#commands [data-testid=commands-head]')].map(e => e.textContent).join('|')`, &head)
+		evalJS(t, b, `(document.querySelector('#commands [data-testid=click-player]') || {}).textContent || ''`, &hint)
+		var sent int
+		evalJS(t, b, `window.rewind.packed().frames[13].commands[window.rewind.packed().frames[13].active].length`, &sent)
+		if want := fmt.Sprintf("%s acted this turn: %d command", who, sent); !strings.HasPrefix(head, want) || !strings.HasSuffix(head, " (its reply to turn 12)") ||
+			hint != "Click a player to see only its commands and its bot log for this turn." {
+			t.Errorf("turn 13: commands heading %q, want %q… (its reply to turn 12); hint %q", head, want, hint)
+		}
 		// Turn 6 has a command that fails (toyCommands: t%7 == 5 before it).
 		evalJS(t, b, `window.rewind.seek(6), true`, nil)
 		evalJS(t, b, `document.querySelectorAll('#commands li.failed').length`, &panel.Failed)
@@ -211,6 +222,46 @@ func TestGenericBrowser(t *testing.T) {
 		}
 		if got := turnNow(t, b); got <= ev.Turn {
 			t.Errorf("N from %d: turn %d", ev.Turn, got)
+		}
+
+		// The events are marked under the scrubber: the turning points
+		// and the events listed at first (one a kind and turn), in their
+		// player's colour; a click on one seeks its turn, and a kind
+		// unticked in the filter loses its marks.
+		var marks struct {
+			Marks, Want    []string
+			Colors, Wanted []string
+			X, Y           float64
+			Turn           int
+		}
+		evalJS(t, b, `(() => { const P = window.rewind.packed(), r = window.rewind, want = new Set(), wanted = [];
+			P.events.forEach(e => { if ((e.turning || !e.later) && !want.has(e.kind + ' ' + e.turn)) { want.add(e.kind + ' ' + e.turn); wanted.push(e.p >= 0 ? r.color(e.p) : ''); } });
+			const ms = [...document.querySelectorAll('[data-testid=marks] .mark')], m = ms.find(m => +m.dataset.turn > 2 && +m.dataset.turn !== r.turn()), b = m.getBoundingClientRect();
+			const rgb = c => '#' + c.match(/\d+/g).slice(0, 3).map(n => (+n).toString(16).padStart(2, '0')).join('');
+			return {Marks: ms.map(m => m.dataset.kind + ' ' + m.dataset.turn).sort(), Want: [...want].sort(),
+				Colors: ms.filter(m => P.events.some(e => e.kind === m.dataset.kind && e.turn === +m.dataset.turn && e.p >= 0)).map(m => rgb(getComputedStyle(m).backgroundColor)).sort(),
+				Wanted: wanted.filter(c => c).sort(), X: b.left + b.width / 2, Y: b.top + b.height / 2, Turn: +m.dataset.turn}; })()`, &marks)
+		if len(marks.Marks) == 0 || fmt.Sprint(marks.Marks) != fmt.Sprint(marks.Want) || fmt.Sprint(marks.Colors) != fmt.Sprint(marks.Wanted) {
+			t.Errorf("marks %v, want %v; colours %v, want %v", marks.Marks, marks.Want, marks.Colors, marks.Wanted)
+		}
+		if err := chromedp.Run(b.Ctx, chromedp.MouseClickXY(marks.X, marks.Y)); err != nil {
+			t.Fatal(err)
+		}
+		if got := turnNow(t, b); got != marks.Turn {
+			t.Errorf("click on the mark of turn %d: turn %d", marks.Turn, got)
+		}
+		var unticked struct {
+			Kind         string
+			Left, Others int
+		}
+		evalJS(t, b, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]') || document.querySelector('#events .ev-filter input'), k = box.dataset.kind;
+			const others = document.querySelectorAll('[data-testid=marks] .mark:not([data-kind="' + k + '"])').length;
+			box.checked = false; box.dispatchEvent(new Event('change'));
+			const left = [...document.querySelectorAll('[data-testid=marks] .mark')].filter(m => m.dataset.kind === k && !window.rewind.packed().events.some(e => e.turning && e.kind === k && e.turn === +m.dataset.turn)).length;
+			box.checked = true; box.dispatchEvent(new Event('change'));
+			return {Kind: k, Left: left, Others: document.querySelectorAll('[data-testid=marks] .mark:not([data-kind="' + k + '"])').length - others}; })()`, &unticked)
+		if unticked.Left != 0 || unticked.Others != 0 {
+			t.Errorf("kind %s unticked: %d of its marks left (besides turning points), the others' changed by %d", unticked.Kind, unticked.Left, unticked.Others)
 		}
 
 		// X and Shift+X step to the turns with a rejected command, of

@@ -66,6 +66,12 @@ func (s forgetRound) Next(f *source.Frame) error {
 // cf2Cells are the cells of turn n of the stream of the .cfr at path.
 func cf2Cells(t *testing.T, path string, n int) []engine.Cell {
 	t.Helper()
+	return cf2Board(t, path, n).Cells
+}
+
+// cf2Board is the board of turn n of the stream of the .cfr at path.
+func cf2Board(t *testing.T, path string, n int) engine.Board {
+	t.Helper()
 	s, err := openInferred(path)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +83,13 @@ func cf2Cells(t *testing.T, path string, n int) []engine.Cell {
 			t.Fatal(err)
 		}
 		if f.Turn == n {
-			return append([]engine.Cell(nil), f.Board.Cells...)
+			b := f.Board
+			b.Cells = append([]engine.Cell(nil), b.Cells...)
+			b.Layers = nil
+			for _, l := range f.Board.Layers {
+				b.Layers = append(b.Layers, engine.Layer{Name: l.Name, Values: append([]int64(nil), l.Values...)})
+			}
+			return b
 		}
 	}
 }
@@ -435,7 +447,8 @@ func TestGenericColorfightPage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		cells := cf2Cells(t, path, 250)
+		board := cf2Board(t, path, 250)
+		cells := board.Cells
 		key(t, "e") // the turn's commands hidden: only the cells drawn
 		defer key(t, "e")
 		off := read(t)
@@ -471,6 +484,54 @@ func TestGenericColorfightPage(t *testing.T) {
 		}
 		if owned == 0 || cells[cheap].Terrain == cells[dear].Terrain || lum(on.Fill[dear]) >= lum(on.Fill[cheap]) || on.Fill[dear][0] <= on.Fill[dear][2] {
 			t.Errorf("overlay: cost %d drawn %v, cost %d drawn %v (%d owned)", cells[cheap].Terrain, on.Fill[cheap], cells[dear].Terrain, on.Fill[dear], owned)
+		}
+		// O again: natural gold, then natural energy (the board's
+		// layers), each cell shaded by its value in its own colour; then
+		// none.
+		if len(board.Layers) != 2 {
+			t.Fatalf("c01: layers %+v", board.Layers)
+		}
+		for k, name := range []string{"natural_gold", "natural_energy"} {
+			key(t, "o")
+			got := read(t)
+			vals := board.Layers[k].Values
+			if board.Layers[k].Name != name || got.Overlay != name || !strings.Contains(got.Legend, strings.ReplaceAll(name, "_", " ")+" ") {
+				t.Fatalf("O: overlay %q (layer %q), legend %q", got.Overlay, board.Layers[k].Name, got.Legend)
+			}
+			poor, rich := -1, -1
+			for i, c := range cells {
+				if c.Badges != 0 {
+					continue
+				}
+				if poor < 0 || vals[i] < vals[poor] {
+					poor = i
+				}
+				if rich < 0 || vals[i] > vals[rich] {
+					rich = i
+				}
+			}
+			hue := got.Fill[rich][0] > got.Fill[rich][2] // gold: red over blue
+			if name == "natural_energy" {
+				hue = got.Fill[rich][2] > got.Fill[rich][0]
+			}
+			if vals[poor] == vals[rich] || lum(got.Fill[rich]) >= lum(got.Fill[poor]) || !hue {
+				t.Errorf("%s overlay: %d drawn %v, %d drawn %v", name, vals[poor], got.Fill[poor], vals[rich], got.Fill[rich])
+			}
+			// g.layer reads the layer at any turn; the inspector lists it.
+			var seen struct {
+				Layer, Early []int64
+				Inspector    string
+			}
+			x, y := rich%p.Board.Width, rich/p.Board.Width
+			evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind, c = r.center(%d, %d), d = devicePixelRatio || 1, box = document.getElementById('board').getBoundingClientRect();
+				document.getElementById('board').dispatchEvent(new MouseEvent('click', {clientX: box.left + c[0] / d, clientY: box.top + c[1] / d, bubbles: true}));
+				const out = {Layer: [0, 1, 2].map(i => r.layer(%q, 250, i, 0)), Early: [0, 1, 2].map(i => r.layer(%q, 3, i, 0)), Inspector: document.getElementById('inspector').textContent};
+				document.getElementById('board').dispatchEvent(new MouseEvent('click', {clientX: box.left + c[0] / d, clientY: box.top + c[1] / d, bubbles: true}));
+				return out; })()`, x, y, name, name), &seen)
+			if fmt.Sprint(seen.Layer) != fmt.Sprint(vals[:3]) || fmt.Sprint(seen.Early) != fmt.Sprint(vals[:3]) ||
+				!strings.Contains(seen.Inspector, fmt.Sprintf("%s%d", strings.ReplaceAll(name, "_", " "), vals[rich])) {
+				t.Errorf("%s: layer at turn 250 %v, at 3 %v, want %v; inspector of (%d, %d) %q, want %d", name, seen.Layer, seen.Early, vals[:3], x, y, seen.Inspector, vals[rich])
+			}
 		}
 		key(t, "o")
 		if got := read(t); got.Overlay != "" || fmt.Sprint(got.Fill) != fmt.Sprint(off.Fill) {
@@ -544,6 +605,36 @@ func TestGenericColorfightPage(t *testing.T) {
 			const out = [q('round-exchanges'), q('exchanges')]; window.rewind.select(-1); return out; })()`, n), &got)
 		if got[0] != wantRound || got[1] != wantGame {
 			t.Errorf("turn %d, player 0 selected:\n%q\n%q\nwant\n%q\n%q", n, got[0], got[1], wantRound, wantGame)
+		}
+	})
+
+	t.Run("commands", func(t *testing.T) {
+		// Turn n's commands are the round n-1 → n, the players' replies
+		// to turn n-1, as the ColorfightII page says; with nobody
+		// selected, the hint to click a player, and a heading each.
+		n := -1
+		for k, f := range p.Frames {
+			if k > 1 && len(f.Commands) == 2 && len(f.Commands[0]) > 1 && len(f.Commands[1]) > 0 {
+				n = k
+				break
+			}
+		}
+		if n < 0 {
+			t.Fatal("c01: no turn where both players sent commands")
+		}
+		var got struct {
+			Hint, Selected string
+			Heads          []string
+		}
+		evalJS(t, b, fmt.Sprintf(`(() => { window.rewind.seek(%d); const q = s => [...document.querySelectorAll('#commands ' + s)].map(e => e.textContent);
+			const out = {Hint: q('[data-testid=click-player]').join('|'), Heads: q('[data-testid=commands-head]')};
+			window.rewind.select(1); out.Selected = q('[data-testid=commands-head]').join('|') + '|' + q('[data-testid=click-player]').join('|'); window.rewind.select(-1); return out; })()`, n), &got)
+		want := func(pl int) string {
+			return fmt.Sprintf("%s: %d commands in round %d → %d (its reply to turn %d)", p.Players[pl].Name, len(p.Frames[n].Commands[pl]), n-1, n, n-1)
+		}
+		if got.Hint != "Click a player to see only its commands and its bot log for this round." || fmt.Sprint(got.Heads) != fmt.Sprint([]string{want(0), want(1)}) ||
+			got.Selected != want(1)+"|" {
+			t.Errorf("turn %d: hint %q, headings %q, player 1 selected %q; want %q, %q", n, got.Hint, got.Heads, got.Selected, want(0), want(1))
 		}
 	})
 

@@ -540,3 +540,165 @@ func TestGenericProvenance(t *testing.T) {
 		})
 	}
 }
+
+// layeredStream is a toy duel whose board has two layers: "height", the
+// same every frame, and "trail", 1 + the first turn a tank stood on
+// each cell (0: none yet). Layers: how many it gives from frame From on.
+type layeredStream struct {
+	*toyStream
+	trail        []int64
+	Layers, From int
+}
+
+func (s *layeredStream) Next(f *source.Frame) error {
+	if err := s.toyStream.Next(f); err != nil {
+		return err
+	}
+	b := &f.Board
+	if s.trail == nil {
+		s.trail = make([]int64, len(b.Cells))
+	}
+	for _, e := range b.Entities {
+		if i := e.Y*b.Width + e.X; s.trail[i] == 0 {
+			s.trail[i] = int64(f.Turn) + 1
+		}
+	}
+	names := []string{"height", "trail", "extra"}[:2]
+	if f.Turn >= s.From && s.Layers > 0 {
+		names = names[:0]
+		for k := range s.Layers {
+			names = append(names, fmt.Sprint("layer", k))
+		}
+	}
+	b.ResizeLayers(names)
+	for i := range b.Cells {
+		if len(b.Layers) > 0 {
+			b.Layers[0].Values[i] = int64(i%5) - 2
+		}
+		if len(b.Layers) > 1 {
+			b.Layers[1].Values[i] = s.trail[i]
+		}
+	}
+	return nil
+}
+
+// unpackLayers gives every frame's layers from p's frames.
+func unpackLayers(t *testing.T, p *Packed) [][][]int64 {
+	t.Helper()
+	n := p.Board.Width * p.Board.Height
+	cur := make([][]int64, len(p.Board.Layers))
+	out := make([][][]int64, len(p.Frames))
+	for fi, f := range p.Frames {
+		if f.Layers != nil && len(f.Layers) != len(cur) {
+			t.Fatalf("frame %d: %d layers, the board %d", fi, len(f.Layers), len(cur))
+		}
+		for k := range cur {
+			var l []int64
+			if f.Layers != nil {
+				l = f.Layers[k]
+			}
+			if fi == 0 {
+				if len(l) != n {
+					t.Fatalf("frame 0, layer %d: %d values for %d cells", k, len(l), n)
+				}
+				cur[k] = append([]int64(nil), l...)
+				continue
+			}
+			if len(l)%2 != 0 {
+				t.Fatalf("frame %d, layer %d: %d numbers of changes", fi, k, len(l))
+			}
+			at := -1
+			for j := 0; j < len(l); j += 2 {
+				at += int(l[j])
+				cur[k][at] = l[j+1]
+			}
+		}
+		out[fi] = make([][]int64, len(cur))
+		for k := range cur {
+			out[fi][k] = append([]int64(nil), cur[k]...)
+		}
+	}
+	return out
+}
+
+// TestPackStreamLayers: a board's layers are named once and packed whole
+// in frame 0, then only where they change (a static layer never again),
+// and read back equal to the stream's every frame; EncodeStream writes
+// them as EncodePacked does. A board without layers packs none, and a
+// board whose layers change names, number or length is refused.
+func TestPackStreamLayers(t *testing.T) {
+	var want [][][]int64
+	s := &layeredStream{toyStream: newToyStream(engine.Square, 5, 5, 30, "ann", "bob")}
+	var f source.Frame
+	for {
+		if err := s.Next(&f); err != nil {
+			break
+		}
+		fl := make([][]int64, len(f.Board.Layers))
+		for k, l := range f.Board.Layers {
+			fl[k] = append([]int64(nil), l.Values...)
+		}
+		want = append(want, fl)
+	}
+	p, err := PackStream(&layeredStream{toyStream: newToyStream(engine.Square, 5, 5, 30, "ann", "bob")}, StreamLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(p.Board.Layers) != "[height trail]" || len(p.Frames) != len(want) {
+		t.Fatalf("layers %q, %d frames (want %d)", p.Board.Layers, len(p.Frames), len(want))
+	}
+	if got := unpackLayers(t, p); !reflect.DeepEqual(got, want) {
+		t.Errorf("layers read back differ:\n%v\nwant\n%v", got, want)
+	}
+	changed := 0
+	for fi, f := range p.Frames[1:] {
+		if f.Layers != nil && f.Layers[0] != nil {
+			t.Errorf("frame %d: the static layer packed again: %v", fi+1, f.Layers[0])
+		}
+		if f.Layers != nil {
+			changed++
+		}
+	}
+	if changed == 0 || changed == len(p.Frames)-1 {
+		t.Errorf("the trail changed in %d of %d frames", changed, len(p.Frames)-1)
+	}
+	packed, err := EncodePacked(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := EncodeStream(&layeredStream{toyStream: newToyStream(engine.Square, 5, 5, 30, "ann", "bob")}, StreamLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gunzipped(t, packed), gunzipped(t, streamed)) || !bytes.Contains(gunzipped(t, packed), []byte(`"layers":["height","trail"]`)) {
+		t.Error("EncodeStream and EncodePacked differ, or name no layers")
+	}
+
+	plain, err := PackStream(newToyStream(engine.Square, 5, 5, 30, "ann", "bob"), StreamLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range plain.Frames {
+		if f.Layers != nil || plain.Board.Layers != nil {
+			t.Fatalf("a board without layers packs %q, %v", plain.Board.Layers, f.Layers)
+		}
+	}
+
+	for _, c := range []struct {
+		layers, from int
+		want         string
+	}{
+		{3, 5, "3 layers, frame 0 had 2"},
+		{2, 5, `layer 0 is "layer0", frame 0's was "height"`},
+		{engine.MaxLayers + 1, 0, "at most 8"},
+	} {
+		p, err := PackStream(&layeredStream{toyStream: newToyStream(engine.Square, 5, 5, 30, "ann", "bob"), Layers: c.layers, From: c.from}, StreamLimits{})
+		msg := fmt.Sprint(err)
+		if p != nil {
+			msg += " " + p.Warning
+		}
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%d layers from frame %d: %q, want %q", c.layers, c.from, msg, c.want)
+		}
+	}
+}

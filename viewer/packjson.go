@@ -18,6 +18,16 @@ func appendFrame(b []byte, f *PackedFrame) []byte {
 	b = strconv.AppendInt(b, int64(f.Active), 10)
 	b = append(b, `,"cells":`...)
 	b = appendInts(b, f.Cells)
+	if len(f.Layers) > 0 {
+		b = append(b, `,"layers":[`...)
+		for i, l := range f.Layers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInts(b, l)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"values":`...)
 	if f.Values == nil {
 		b = append(b, "null"...)

@@ -37,10 +37,10 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 		}
 	}
 	sameAsJSON(t, &PackedFrame{})
-	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Ranking: []int{}})
+	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Layers: [][]int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Ranking: []int{}})
 	for _, s := range escapeCases {
 		sameAsJSON(t, &PackedFrame{
-			Turn: -3, Active: 2, Cells: []int64{-1, 1 << 62}, Values: [][]int64{{1, -9}},
+			Turn: -3, Active: 2, Cells: []int64{-1, 1 << 62}, Layers: [][]int64{nil, {1, -2}, {}}, Values: [][]int64{{1, -9}},
 			Entities: []PackedEntity{{Kind: s, Player: -1, X: 1, Y: 2, Health: -5}, {Kind: "k", Value: 7, Label: s}},
 			Effects:  []PackedEffect{{Kind: "line", Name: s, X2: 3}, {Kind: s, Y2: -1, Radius: 2, Points: []int{1, 2}, Value: -1}, {Kind: "area"}},
 			Events:   []PackedEvent{{Kind: -1, Name: s, Player: 1, Other: -1, X: -1, Y: 4, Value: 1 << 40, Text: s}},
@@ -59,7 +59,7 @@ func FuzzAppendFrame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string, v int64, n int) {
 		sameAsJSON(t, &PackedFrame{
-			Turn: n, Cells: []int64{v}, Values: [][]int64{{v, int64(n)}},
+			Turn: n, Cells: []int64{v}, Layers: [][]int64{{v}, nil}, Values: [][]int64{{v, int64(n)}},
 			Entities: []PackedEntity{{Kind: s, Value: v, Label: s}},
 			Effects:  []PackedEffect{{Kind: s, Name: s, Radius: n, Value: v}},
 			Events:   []PackedEvent{{Name: s, Text: s, Value: v}},

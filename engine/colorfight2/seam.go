@@ -21,6 +21,10 @@ var metrics = figureMetrics(valueFigures)
 // Badge bits of the Board a Game describes.
 var badges = []string{"home", "gold_mine", "energy_well", "fortress", "level_2", "level_3"}
 
+// layers are the board's layers (engine.Board.Layers): each cell's
+// natural gold and natural energy.
+var layers = []string{"natural_gold", "natural_energy"}
+
 func (ruleset) ID() string               { return "colorfight2" }
 func (ruleset) Version() int             { return 2 }
 func (ruleset) Metrics() []engine.Metric { return metrics }
@@ -171,7 +175,8 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 }
 
 // Board describes the map: square cells, terrain natural_cost, value
-// attack_cost, owner uid-1, a badge per building type and level. It
+// attack_cost, owner uid-1, a badge per building type and level, and the
+// layers natural_gold and natural_energy. It
 // reads the state as the Frame shows it, without making the frame.
 func (g *Game) Board(b *engine.Board) {
 	s := g.State
@@ -179,8 +184,11 @@ func (g *Game) Board(b *engine.Board) {
 	b.Topology = engine.Square
 	b.TerrainName, b.ValueName, b.Badges = "natural_cost", "attack_cost", badges
 	b.Resize(w, h)
+	b.ResizeLayers(layers)
 	out, cells, lands := b.Cells[:w*h], s.cells[:w*h], s.land[:w*h]
+	gold, energy := b.Layers[0].Values[:w*h], b.Layers[1].Values[:w*h]
 	for i := range cells {
+		gold[i], energy[i] = int64(lands[i].ng), int64(lands[i].ne)
 		c, bc := &cells[i], &out[i]
 		var bits uint32
 		if c.building >= Home && c.building <= Fortress {

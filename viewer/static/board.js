@@ -43,7 +43,11 @@
 // the current path, g.inBoard(x, y), g.name(p), g.textColor(hex): the
 // ink readable on a fill of colour hex, g.cellAt(t, x, y): the cell
 // (x, y) at turn t (it may replay up to 64 frames of changes: for a few
-// cells, not for every cell of a draw), g.commandsOf(frame, parse): the
+// cells, not for every cell of a draw), g.layer(name, t, x, y): the
+// value of the board's layer name (P.board.layers, engine.Board.Layers)
+// at cell (x, y) at turn t, null for a layer the board has not (at the
+// turn drawn, or of a layer that never changes, at no cost: for every
+// cell of a draw), g.commandsOf(frame, parse): the
 // frame's commands as the game's parse(text) reads them (null: one it
 // does not draw), parsed once per frame, as [{p, i, cmd, failed}] with
 // failed set for those the frame's errors name; and of the frame drawn:
@@ -110,6 +114,7 @@
     // center(x, y) is the canvas pixel (device pixels) at a cell's centre.
     center: function (x, y) { var c = center(x, y); return [Math.round(c[0] * dpr), Math.round(c[1] * dpr)]; },
     cell: function (t, x, y) { cellsAt(t); return cellOf(y * W + x); },
+    layer: function (name, t, x, y) { return layerAt(name, t, x, y); },
     color: function (p) { return color(p); },
     radius: function () { return R; },
     select: function (p) { select(p); },
@@ -152,9 +157,14 @@
   // The cells of the frame shown (cur) are kept whole; every K frames a
   // copy is kept the first time the walk passes, so a seek replays at
   // most K frames of changes.
+  // The board's layers (P.board.layers) likewise: layer k's values in
+  // layers[k], frame 0's whole, then [gap, value] pairs where they
+  // change; a layer that never changes after frame 0 (moves[k] false)
+  // is in no checkpoint.
   var K = 32, cur = -1, terrain, owner, value, badges, checkpoints = {};
+  var layers = [], moves = [], layerIndex = {};
   function applyFrame(t) {
-    var c = P.frames[t].cells, i, k;
+    var f = P.frames[t], c = f.cells, i, k, j;
     if (t === 0) {
       for (i = 0; i < N; i++) { terrain[i] = c[4 * i]; owner[i] = c[4 * i + 1]; value[i] = c[4 * i + 2]; badges[i] = c[4 * i + 3]; }
     } else {
@@ -163,8 +173,14 @@
         terrain[i] = c[k + 1]; owner[i] = c[k + 2]; value[i] = c[k + 3]; badges[i] = c[k + 4];
       }
     }
+    for (j = 0; j < layers.length; j++) {
+      var l = f.layers && f.layers[j];
+      if (!l) continue;
+      if (t === 0) layers[j].set(l.slice(0, N));
+      else for (k = 0, i = -1; k + 1 < l.length; k += 2) { i += l[k]; layers[j][i] = l[k + 1]; }
+    }
     cur = t;
-    if (t % K === 0 && !checkpoints[t]) checkpoints[t] = [terrain.slice(), owner.slice(), value.slice(), badges.slice()];
+    if (t % K === 0 && !checkpoints[t]) checkpoints[t] = [terrain.slice(), owner.slice(), value.slice(), badges.slice(), layers.map(function (l, j) { return moves[j] ? l.slice() : null; })];
   }
   function cellsAt(t) {
     if (t === cur) return;
@@ -173,9 +189,23 @@
       while (c > 0 && !checkpoints[c]) c -= K;
       var cp = checkpoints[c];
       terrain.set(cp[0]); owner.set(cp[1]); value.set(cp[2]); badges.set(cp[3]);
+      cp[4].forEach(function (l, j) { if (l) layers[j].set(l); });
       cur = c;
     }
     while (cur < t) applyFrame(cur + 1);
+  }
+  // layerAt is layer name's value at cell (x, y) at turn t, null for a
+  // layer the board has not or a cell off it; the cells of the turn
+  // shown stay where they were.
+  function layerAt(name, t, x, y) {
+    var j = layerIndex.hasOwnProperty(name) ? layerIndex[name] : -1;
+    if (j < 0 || !inBoard(x, y) || !(t >= 0 && t < F)) return null;
+    if (t === cur || !moves[j]) return layers[j][y * W + x];
+    var keep = cur;
+    cellsAt(t);
+    var v = layers[j][y * W + x];
+    cellsAt(keep);
+    return v;
   }
   function cellOf(i) {
     return { x: i % W, y: Math.floor(i / W), terrain: terrain[i], owner: owner[i], value: value[i], badges: badges[i] };
@@ -286,7 +316,7 @@
     if (parsedCommands) parsedCommands.set(f, out);
     return out;
   }
-  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn, commandsOf: commandsOf, controls: {} };
+  var geometry = { center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath, inBoard: inBoard, name: name, textColor: textColor, cellAt: cellAtTurn, layer: layerAt, commandsOf: commandsOf, controls: {} };
 
   function draw() {
     if (!P) return;
@@ -585,6 +615,7 @@
     var ow = el('span', null, c.owner >= 0 ? swatch(c.owner) : null, name(c.owner));
     row('owner', ow);
     row(words(P.board.value) || 'value', fmt(c.value));
+    layers.forEach(function (l, j) { row(words(P.board.layers[j]), fmt(l[i])); });
     var rows = painter.inspect ? painter.inspect(c, geometry) : null;
     if (rows) rows.forEach(function (r) { row(r[0], r[1]); });
     else if (P.board.badges && P.board.badges.length) {
@@ -601,12 +632,22 @@
 
   // The commands of the turn (the selected player's, or everyone's), the
   // failed ones struck through with their error, and a bot log: the
-  // selected player's, else the active one's.
+  // selected player's, else the active one's. Turn t's commands are
+  // those of the round t-1 → t, the bots' replies to turn t-1
+  // (docs/replay-format.md); in a Sequential game, the player-turn of
+  // the one who acted.
+  function commandsHead(p, n, f) {
+    var t = turn, count = n + ' command' + (n === 1 ? '' : 's');
+    if (P.sequential && p === f.active) return name(p) + ' acted this turn: ' + count + ' (its reply to turn ' + (t - 1) + ')';
+    if (P.sequential) return name(p) + ': ' + count + ' in turn ' + t + ' (its reply to turn ' + (t - 1) + ')';
+    return name(p) + ': ' + count + ' in round ' + (t - 1) + ' → ' + t + ' (its reply to turn ' + (t - 1) + ')';
+  }
   function renderCommands() {
     clear(commandsPanel);
     var f = P.frames[turn];
     commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
     if (turn === 0) { commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Turn 0 is the board before the first turn.' })); return; }
+    if (selected < 0 && P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'click-player', text: 'Click a player to see only its commands and its bot log for this ' + (P.sequential ? 'turn.' : 'round.') }));
     // The painter's lines on the selected player (ColorfightII: whom it
     // took cells from), as text.
     if (selected >= 0 && painter.player) (painter.player(selected, f, geometry) || []).forEach(function (l) {
@@ -626,7 +667,7 @@
       var cmds = (f.commands || [])[p] || [], pe = errs[p] || [], sent = f.sent ? f.sent[p] : cmds.length;
       if (!cmds.length && !pe.length && !sent) continue;
       any = true;
-      var box = el('div', { cls: 'player-cmds', 'data-player': String(p) }, el('h4', null, swatch(p), name(p)));
+      var box = el('div', { cls: 'player-cmds', 'data-player': String(p) }, el('h4', { 'data-testid': 'commands-head' }, swatch(p), commandsHead(p, Math.max(sent || 0, cmds.length), f)));
       var list = el('ol', { start: '0' });
       cmds.forEach(function (c, k) {
         var bad = pe.filter(function (e) { return e.i === k; });
@@ -696,7 +737,8 @@
     items.forEach(function (e) {
       if (!kinds.some(function (k) { return k.kind === e.kind; })) kinds.push({ kind: e.kind, title: words(e.kind) });
     });
-    events = RewindShell.eventList(eventsPanel, items, kinds, swatch, function (t) { shell.pause(); shell.seek(t); }, { turning: turning });
+    events = RewindShell.eventList(eventsPanel, items, kinds, swatch, function (t) { shell.pause(); shell.seek(t); },
+      { turning: turning, marks: { scrubber: document.getElementById('scrubber'), last: F - 1, color: color } });
   }
   // jumpFailed seeks the next (d = 1) or previous (d = -1) turn where
   // the selected player (anyone, when none is) had a command rejected.
@@ -921,6 +963,12 @@
     topo = P.board.topology;
     painter = Rewind.boards[P.game] || {};
     terrain = new Float64Array(N); owner = new Int32Array(N); value = new Float64Array(N); badges = new Uint32Array(N);
+    layerIndex = {};
+    layers = (P.board.layers || []).map(function (name, j) { layerIndex[name] = j; return new Float64Array(N); });
+    moves = layers.map(function (l, j) {
+      for (var t = 1; t < F; t++) if (P.frames[t].layers && P.frames[t].layers[j]) return true;
+      return false;
+    });
     P.frames.forEach(function (f) {
       (f.entities || []).forEach(function (e) { maxHealth[e.k] = Math.max(maxHealth[e.k] || 0, e.h); });
     });

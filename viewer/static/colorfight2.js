@@ -9,9 +9,10 @@
 // levels are read from the board's badge names. The turn's commands are
 // drawn from the frame's commands as sent ("a x y e", "b x y g|e|f",
 // "u x y"; docs/bot-protocol.md) and their errors. Its controls: O the
-// natural cost overlay (the board's terrain; natural gold and energy,
-// the ColorfightII page's other overlays, are not on the seam's board),
-// B the mines, wells and fortresses shown or hidden. Everything that comes
+// next overlay, natural cost (the board's terrain), natural gold and
+// natural energy (the board's layers natural_gold and natural_energy),
+// as the ColorfightII page's, B the mines, wells and fortresses shown or
+// hidden. Everything that comes
 // from the replay is drawn or put in the page as text, never as HTML.
 (function () {
   'use strict';
@@ -66,16 +67,28 @@
     return null;
   }
 
-  // The natural cost's range over the board, read once per packed replay
-  // (it never changes).
-  var rangeFor = null, range = null;
-  function costRange(packed) {
-    if (rangeFor === packed) return range;
-    rangeFor = packed;
-    var c = packed.frames[0].cells, lo = Infinity, hi = -Infinity;
-    for (var i = 0; i < c.length; i += 4) { lo = Math.min(lo, c[i]); hi = Math.max(hi, c[i]); }
-    range = lo <= hi ? [lo, hi] : [0, 0];
-    return range;
+  // The overlays: natural cost is the board's terrain, natural gold and
+  // energy its layers; each shaded white to its colour (the ColorfightII
+  // page's) over the map's range.
+  var OVERLAYS = [['natural_cost', 'natural cost'], ['natural_gold', 'natural gold'], ['natural_energy', 'natural energy']];
+  var HEAT = { natural_cost: [200, 40, 40], natural_gold: [214, 160, 0], natural_energy: [30, 110, 220] };
+  // rangeOf is a field's range over the map (frame 0's: the natural
+  // values never change), read once per packed replay.
+  var rangeFor = null, ranges = {};
+  function rangeOf(field, packed) {
+    if (rangeFor !== packed) { rangeFor = packed; ranges = {}; }
+    if (ranges[field]) return ranges[field];
+    var f0 = packed.frames[0], j = (packed.board.layers || []).indexOf(field), lo = Infinity, hi = -Infinity, i;
+    if (field === 'natural_cost') for (i = 0; i < f0.cells.length; i += 4) { lo = Math.min(lo, f0.cells[i]); hi = Math.max(hi, f0.cells[i]); }
+    else if (j >= 0 && f0.layers && f0.layers[j]) f0.layers[j].forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); });
+    return (ranges[field] = lo <= hi ? [lo, hi] : [0, 0]);
+  }
+  function costRange(packed) { return rangeOf('natural_cost', packed); }
+  // fieldOf is a cell's value of an overlay's field.
+  function fieldOf(field, cell, g) {
+    if (field === 'natural_cost') return cell.terrain;
+    var v = g.layer(field, g.turn, cell.x, cell.y);
+    return v == null ? 0 : v;
   }
   function shade(f, dark) {
     var lo = dark ? CHEAP.dark : CHEAP.light, hi = dark ? DEAR.dark : DEAR.light;
@@ -86,16 +99,12 @@
     var r = costRange(packed);
     return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
   }
-  // heat is the natural cost overlay's colour of a cost: white to red
-  // over the board's range, as the ColorfightII page's.
-  function heat(cost, packed) {
-    var r = costRange(packed), f = r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
-    return 'rgb(' + [200, 40, 40].map(function (c) { return Math.round(255 + (c - 255) * a); }).join(',') + ')';
+  // heat is an overlay's colour of a value of its field: white to the
+  // field's colour over the board's range, as the ColorfightII page's.
+  function heat(field, v, packed) {
+    var r = rangeOf(field, packed), f = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
+    return 'rgb(' + HEAT[field].map(function (c) { return Math.round(255 + (c - 255) * a); }).join(',') + ')';
   }
-  // The overlays the board can give: natural cost is its terrain. (The
-  // ColorfightII page's natural gold and energy are not on the seam's
-  // board.)
-  var OVERLAY = 'natural_cost';
 
   // parse reads one command as sent, null when it is none of the three.
   function parse(text) {
@@ -198,20 +207,20 @@
     // O: the natural cost overlay; B: the buildings but homes shown or
     // hidden.
     controls: [
-      { id: 'overlay', label: 'overlay', key: 'o', help: 'next overlay (natural cost)', choices: [['', 'none'], [OVERLAY, 'natural cost']] },
+      { id: 'overlay', label: 'overlay', key: 'o', help: 'next overlay (natural cost, gold, energy)', choices: [['', 'none']].concat(OVERLAYS) },
       { id: 'buildings', label: 'buildings', key: 'b', on: true, help: 'show / hide the mines, wells and fortresses' }
     ],
 
     // A cell in its owner's colour, unowned ground shaded by its natural
     // cost, then its building; everyone's but the selected player's
-    // cells dimmed. Under the overlay every cell is shaded by its
-    // natural cost, with the cost written, and an owner is a frame in
-    // its colour.
+    // cells dimmed. Under an overlay every cell is shaded by its natural
+    // cost, gold or energy, with the value written, and an owner is a
+    // frame in its colour.
     cell: function (ctx, cell, c, R, g) {
-      var over = g.controls.overlay === OVERLAY;
+      var field = HEAT[g.controls.overlay] ? g.controls.overlay : '', over = !!field, v = over ? fieldOf(field, cell, g) : 0;
       ctx.save();
       g.cellPath(c[0], c[1], R - 0.5);
-      ctx.fillStyle = over ? heat(cell.terrain, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
+      ctx.fillStyle = over ? heat(field, v, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
       ctx.fill();
       if (over && cell.owner >= 0) {
         var fw = Math.max(2, R * 0.3);
@@ -226,7 +235,7 @@
         ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
         ctx.font = Math.max(7, Math.floor(R * 0.7)) + 'px system-ui, sans-serif';
         ctx.fillStyle = '#111';
-        ctx.fillText(String(cell.terrain), c[0], c[1] + 0.5);
+        ctx.fillText(String(v), c[0], c[1] + 0.5);
       }
       if (b && R >= 3) drawBuilding(ctx, b, c, R);
       if (g.selected >= 0 && cell.owner !== g.selected) {
@@ -301,11 +310,13 @@
     legend: function (packed, g) {
       var dark = window.RewindShell && RewindShell.dark, r = costRange(packed), keys = [];
       badgesOf(packed).buildings.forEach(function (name) { if (name) keys.push(letter(name) + ' ' + words(name)); });
-      if (g.controls.overlay === OVERLAY) {
+      var field = g.controls.overlay;
+      if (HEAT[field]) {
+        var fr = rangeOf(field, packed), what = words(field);
         return [
-          { color: heat(r[0], packed), text: 'natural cost ' + r[0] + ' (low)' },
-          { color: heat(r[1], packed), text: 'natural cost ' + r[1] + ' (high)' },
-          'overlay: each cell shaded by its natural cost, written in it; an owner\'s cells framed in its colour (O: next overlay)'
+          { color: heat(field, fr[0], packed), text: what + ' ' + fr[0] + ' (low)' },
+          { color: heat(field, fr[1], packed), text: what + ' ' + fr[1] + ' (high)' },
+          'overlay: each cell shaded by its ' + what + ', written in it; an owner\'s cells framed in its colour (O: next overlay)'
         ];
       }
       return [

@@ -304,7 +304,12 @@
   //   swatch(p): the player's colour swatch; onPick(turn): a click;
   //   opts.turning: [{turn, kind, player, text, explain}], the turning
   //     points, listed above the events whatever the filter, each with
-  //     its explanation under it.
+  //     its explanation under it;
+  //   opts.marks: {scrubber, last, color(p)}: a mark under the scrubber
+  //     (the range input; last, its highest turn) at the turn of each
+  //     turning point and each listed item, one a kind and turn, in
+  //     its player's colour, its text its tooltip, a click seeking it;
+  //     the filter redraws them.
   // It returns {mark(turn): highlight the items of turn, step(turn, d):
   // the turn of the next (d = 1) or previous (d = -1) shown item, or -1}.
   function eventList(panel, items, kinds, swatch, onPick, opts) {
@@ -318,7 +323,37 @@
     });
     kinds.forEach(function (k) { shown[k.kind] = k.shown === false ? false : later[k.kind] ? 'some' : true; });
     function visible(e) { var s = shown[e.kind]; return s === true || s === undefined || (s === 'some' && !e.later); }
-    function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); }
+    function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); buildMarks(); }
+    // The marks under the scrubber: the turning points and the items
+    // listed (not the folded ones).
+    var mk = opts && opts.marks, marks = null;
+    if (mk && mk.scrubber) {
+      marks = mk.scrubber.parentNode.querySelector('.marks');
+      if (!marks) {
+        // Hidden from assistive technology: the list says the same.
+        marks = el('div', { cls: 'marks', 'data-testid': 'marks', 'aria-hidden': 'true' });
+        mk.scrubber.parentNode.insertBefore(marks, mk.scrubber.nextSibling);
+      }
+      marks.onclick = function (ev) { // one handler, however often the list is rebuilt
+        var m = ev.target.closest('.mark');
+        if (m) onPick(+m.getAttribute('data-turn'));
+      };
+    }
+    function buildMarks() {
+      if (!marks) return;
+      clear(marks);
+      var seen = {}, last = Math.max(1, mk.last || 1);
+      function put(e, turning) {
+        if (seen[e.kind + ' ' + e.turn]) return;
+        seen[e.kind + ' ' + e.turn] = true;
+        var m = el('span', { cls: 'mark mk-' + e.kind + (turning ? ' turning' : ''), 'data-turn': String(e.turn), 'data-kind': e.kind, title: e.turn + ': ' + e.text });
+        m.style.left = (100 * Math.min(e.turn, last) / last) + '%';
+        m.style.background = mk.color(e.player);
+        marks.appendChild(m);
+      }
+      ((opts && opts.turning) || []).forEach(function (e) { put(e, true); });
+      items.forEach(function (e) { if (visible(e)) put(e, false); });
+    }
     var bar = el('div', { cls: 'ev-filter' });
     kinds.forEach(function (k) {
       if (!count[k.kind]) return;
