@@ -63,12 +63,6 @@ func (s forgetRound) Next(f *source.Frame) error {
 	return err
 }
 
-// cf2Cells are the cells of turn n of the stream of the .cfr at path.
-func cf2Cells(t *testing.T, path string, n int) []engine.Cell {
-	t.Helper()
-	return cf2Board(t, path, n).Cells
-}
-
 // cf2Board is the board of turn n of the stream of the .cfr at path.
 func cf2Board(t *testing.T, path string, n int) engine.Board {
 	t.Helper()
