@@ -216,6 +216,9 @@ type Generic struct {
 	// Truncated is the error that ended a damaged or cut-short stream
 	// after Turns whole rounds; nil when it ended cleanly.
 	Truncated error
+	// Over is the last frame's Frame.Over: the game is over (meaningful
+	// when Meta.EndKnown; see Incomplete).
+	Over bool
 }
 
 // NumPlayers returns the number of players.
@@ -338,16 +341,25 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 	return fmt.Sprintf("%s: %s (other %s, at %d, %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.Player), name(e.Other), e.X, e.Y, e.Value)
 }
 
+// Incomplete reports whether the game stops before its end: a cut-short
+// stream (Truncated), or one whose last frame says the game is not over
+// (Frame.Over, when the stream knows: StreamMeta.EndKnown), as a match
+// interrupted or a server game stopped leaves it.
+func (g *Generic) Incomplete() bool {
+	return g.Truncated != nil || (g.Meta.EndKnown && !g.Over)
+}
+
 // Outcome says in one line who is first, with its score, and since when
 // it led for good, naming players with name: e.g. `winner alice (12
-// cells), in the lead for good since turn 5`. A cut-short stream's first
-// is a leader, not a winner (FirstPlace).
+// cells), in the lead for good since turn 5`. The first of a game that
+// stops before its end (Incomplete) is a leader, not a winner
+// (FirstPlace).
 func (g *Generic) Outcome(name func(p int) string) string {
 	w := g.Winner()
 	if w < 0 {
 		return "no players"
 	}
-	s := FirstPlace(g.Truncated != nil, "turn", g.Turns, name(w))
+	s := FirstPlace(g.Incomplete(), "turn", g.Turns, name(w))
 	if sc := g.Score(); sc >= 0 {
 		s += fmt.Sprintf(" (%d %s)", g.Players[w].Metrics[sc].Final, g.Meta.Metrics[sc].Unit)
 	}
@@ -392,9 +404,10 @@ type genericAnalyzer struct {
 	prevLead  int
 	rejected  []int64 // this round's rejected commands per player
 	// lastRanking and lastScores are the last frame's ranking and its
-	// players' scores (copies), which finish reads.
+	// players' scores (copies), which finish reads; lastOver its Over.
 	lastRanking []int
 	lastScores  []int64
+	lastOver    bool
 }
 
 // An Analyzer is AnalyzeStream one frame at a time, for a reader that
@@ -589,7 +602,7 @@ func (a *Analyzer) first(f *source.Frame) error {
 
 // keepLast keeps f's ranking and scores, the last frame's so far.
 func (az *genericAnalyzer) keepLast(f *source.Frame) {
-	az.lastRanking = append(az.lastRanking[:0], f.Ranking...)
+	az.lastRanking, az.lastOver = append(az.lastRanking[:0], f.Ranking...), f.Over
 	if az.score >= 0 {
 		for p := range az.lastScores {
 			az.lastScores[p] = f.Values[p][az.score]
@@ -759,6 +772,7 @@ func (az *genericAnalyzer) closeErrors(p int) {
 // orders the events.
 func (az *genericAnalyzer) finish() {
 	g := az.g
+	g.Over = az.lastOver
 	for p := 0; p < az.n; p++ {
 		az.closeFault(p)
 		az.closeErrors(p)

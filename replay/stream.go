@@ -40,6 +40,9 @@ type Frame struct {
 	Logs [][]byte
 	// Ranking is the players best first after the round.
 	Ranking []int
+	// Over says the game is over after the round (engine.Game.Over), in
+	// a stream whose StreamMeta.EndKnown; false otherwise.
+	Over bool
 }
 
 // Reset sizes f for n players with every list empty, reusing its
@@ -47,7 +50,7 @@ type Frame struct {
 // Logs n zero values, Errors and Events none; Active is -1 and
 // CommandsKnown false. Turn, Board and Ranking are the source's to fill.
 func (f *Frame) Reset(n int) {
-	f.Active, f.CommandsKnown = -1, false
+	f.Active, f.CommandsKnown, f.Over = -1, false, false
 	f.Commands, f.Values = resizeLists(f.Commands, n), resizeLists(f.Values, n)
 	f.Faults, f.FaultText, f.Logs = resizeN(f.Faults, n), resizeN(f.FaultText, n), resizeN(f.Logs, n)
 	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
@@ -97,6 +100,11 @@ type StreamMeta struct {
 	// as the ColorfightII page does ("Inferred commands" in
 	// docs/viewer.md).
 	CommandsInferred bool
+	// EndKnown is true when the frames say whether the game is over
+	// (Frame.Over): a stream that plays or loads the game (Observe). A
+	// reader tells a game stopped before its end (a match interrupted, a
+	// server game stopped: its last frame not Over) from one that ended.
+	EndKnown bool
 	// Provenance says where a recording's game came from, for people
 	// (Header.Provenance: the replay a fork played on from, the official
 	// replay an import inferred its commands from), "" when it was
@@ -149,8 +157,9 @@ func MetaOf(r engine.Ruleset, players int) StreamMeta {
 	return m
 }
 
-// Observe fills f's turn, values, events, board and ranking from g as it
-// is now, reusing f's storage. The commands, faults, errors and logs are
+// Observe fills f's turn, values, events, board, ranking and Over from g
+// as it is now, reusing f's storage (a stream of such frames sets
+// StreamMeta.EndKnown). The commands, faults, errors and logs are
 // the caller's, and so are, for a ruleset with engine.Accounting, the
 // figures after the values (Figures.Append).
 func Observe(g engine.Game, f *Frame) {
@@ -169,6 +178,7 @@ func Observe(g engine.Game, f *Frame) {
 	}
 	engine.Describe(g, &f.Board)
 	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
+	f.Over = g.Over()
 }
 
 // Figures appends to the frames of one stream the figures and events of

@@ -299,7 +299,7 @@ func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 	h := sim.Header()
 	m := MetaOf(sim.Ruleset(), sim.Game().Players())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true
-	m.Sequential = engine.Active(sim.Game()) >= 0
+	m.Sequential, m.EndKnown = engine.Active(sim.Game()) >= 0, true
 	m.Provenance = h.Provenance()
 	for _, p := range h.Players {
 		m.Players = append(m.Players, StreamPlayer{Name: p.Name, Bot: p.Bot})

@@ -125,7 +125,7 @@ func (s *stream) open() error {
 	for _, p := range players {
 		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
 	}
-	s.meta.CommandsInferred = s.inf != nil
+	s.meta.CommandsInferred, s.meta.EndKnown = s.inf != nil, true
 	s.meta.Settings = s.g.Setting()
 	s.fig = replay.NewFigures(colorfight2.Ruleset, s.n, s.meta.Resimulated)
 	return nil
