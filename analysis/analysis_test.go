@@ -272,19 +272,7 @@ func TestRealWorld(t *testing.T) {
 		t.Fatal("margin")
 	}
 	// Compare with the frames read independently.
-	f, err := os.Open(realworldCFR)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := cfr.NewDecoder(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fr colorfight2.Frame
-	if err := d.Next(&fr); err != nil {
-		t.Fatal(err)
-	}
+	d, fr := cfrAfterFrame0(t, realworldCFR)
 	n := 0
 	for d.Next(&fr) == nil {
 		n++
@@ -873,19 +861,7 @@ func TestBuildingColumns(t *testing.T) {
 	if len(cols) < 2+8+len(want) || !slices.Equal(cols[2+8:2+8+len(want)], want) {
 		t.Fatalf("series columns %v, want %v after turn, uid and 8 others", cols, want)
 	}
-	f, err := os.Open(v.Expected)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := cfr.NewDecoder(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fr colorfight2.Frame
-	if err := d.Next(&fr); err != nil {
-		t.Fatal(err)
-	}
+	d, fr := cfrAfterFrame0(t, v.Expected)
 	nonzero := map[string]bool{}
 	for turn := 1; d.Next(&fr) == nil; turn++ {
 		for _, u := range fr.Users {
@@ -915,4 +891,26 @@ func TestBuildingColumns(t *testing.T) {
 	if !nonzero["energy_well"] || !nonzero["gold_mine_l1"] || !nonzero["home_l1"] {
 		t.Fatalf("c03 has too few buildings to test: %v", nonzero)
 	}
+}
+
+// cfrAfterFrame0 opens the .cfr at path and reads its frame 0 (the map),
+// giving the decoder (closed with the test) and the frame to read the
+// next ones into.
+func cfrAfterFrame0(t *testing.T, path string) (*cfr.Decoder, colorfight2.Frame) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	d, err := cfr.NewDecoder(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	var fr colorfight2.Frame
+	if err := d.Next(&fr); err != nil {
+		t.Fatal(err)
+	}
+	return d, fr
 }
