@@ -22,6 +22,7 @@ import (
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
 	"github.com/rewind-game/rewind/replay/source"
 )
 
@@ -374,15 +375,7 @@ func TestAccounting(t *testing.T) {
 }
 
 func TestEventsC03(t *testing.T) {
-	var v conform.Vector
-	for _, x := range vectors(t) {
-		if x.Name == "c03" {
-			v = x
-		}
-	}
-	if v.Name == "" {
-		t.Skip("no c03")
-	}
+	v := c03(t)
 	a := analyzeFile(t, v.Expected)
 	var homes, deaths int
 	for _, e := range a.Events {
@@ -632,13 +625,15 @@ func openAny(b *testing.B, data []byte) source.Stream {
 	return s
 }
 
-func c03(b *testing.B) conform.Vector {
-	for _, v := range vectors(b) {
+// c03 is the conformance vector c03 (skipping without it).
+func c03(tb testing.TB) conform.Vector {
+	tb.Helper()
+	for _, v := range vectors(tb) {
 		if v.Name == "c03" {
 			return v
 		}
 	}
-	b.Skip("no c03")
+	tb.Skip("no c03")
 	return conform.Vector{}
 }
 
@@ -839,15 +834,7 @@ func TestEventText(t *testing.T) {
 // what the official frames say: the counts by type (building_number) and
 // by type and level (the player's cells).
 func TestBuildingColumns(t *testing.T) {
-	var v conform.Vector
-	for _, x := range vectors(t) {
-		if x.Name == "c03" {
-			v = x
-		}
-	}
-	if v.Name == "" {
-		t.Skip("no c03")
-	}
+	v := c03(t)
 	a := analyzeFile(t, v.Expected)
 	var buf bytes.Buffer
 	if err := a.WriteCSV(&buf, "series"); err != nil {
@@ -894,20 +881,11 @@ func TestBuildingColumns(t *testing.T) {
 }
 
 // cfrAfterFrame0 opens the .cfr at path and reads its frame 0 (the map),
-// giving the decoder (closed with the test) and the frame to read the
+// giving the decoder (closed with the test, cfrtest.Open) and the frame to read the
 // next ones into.
 func cfrAfterFrame0(t *testing.T, path string) (*cfr.Decoder, colorfight2.Frame) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	d, err := cfr.NewDecoder(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := cfrtest.Open(t, path)
 	var fr colorfight2.Frame
 	if err := d.Next(&fr); err != nil {
 		t.Fatal(err)

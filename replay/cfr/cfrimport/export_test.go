@@ -2,7 +2,6 @@ package cfrimport
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/rewind-game/rewind/conform"
 	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
 )
 
 // TestVerifyAgainstAndExport: a recorded vector verifies frame by frame
@@ -33,7 +33,7 @@ func TestVerifyAgainstAndExport(t *testing.T) {
 		return buf.Bytes()
 	}
 	c06, c01 := rec(vs[0]), rec(vs[1])
-	want := openCFR(t, vs[0].Expected)
+	want := cfrtest.Open(t, vs[0].Expected)
 	res, frames, err := VerifyAgainst(bytes.NewReader(c06), want)
 	want.Close()
 	if err != nil || res.Err != nil || !res.Complete || frames != 201 {
@@ -54,26 +54,10 @@ func TestVerifyAgainstAndExport(t *testing.T) {
 		t.Fatalf("against its own export: %v %+v %d", err, res, frames)
 	}
 
-	other := openCFR(t, vs[0].Expected)
+	other := cfrtest.Open(t, vs[0].Expected)
 	defer other.Close()
 	res, frames, err = VerifyAgainst(bytes.NewReader(c01), other)
 	if err != nil || res.Err == nil || frames > 1 || !strings.Contains(res.Err.Error(), "differs") {
 		t.Fatalf("c01 against c06: %v %+v, %d frames", err, res, frames)
 	}
-}
-
-// openCFR opens the official replay at path; the test closes the file
-// when it ends, the caller the decoder.
-func openCFR(t *testing.T, path string) *cfr.Decoder {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	d, err := cfr.NewDecoder(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }

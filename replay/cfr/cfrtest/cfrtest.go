@@ -50,3 +50,23 @@ func Rewrite(tb testing.TB, path string, edit func(f *colorfight2.Frame)) []byte
 	}
 	return out.Bytes()
 }
+
+// Open opens the official replay at path for a test: the file and the
+// decoder are closed when the test ends. Any error fails tb.
+func Open(tb testing.TB, path string) *cfr.Decoder {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := cfr.NewDecoder(f)
+	if err != nil {
+		f.Close()
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		d.Close()
+		f.Close()
+	})
+	return d
+}
