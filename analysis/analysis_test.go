@@ -74,10 +74,10 @@ func rwdBytes(t testing.TB, v conform.Vector) []byte {
 }
 
 // analyzeRWD gives the document of the .rwd b, as rewind analyze reads
-// it (source.NewAnyStream, AnalyzeDocument).
+// it (source.NewStream, AnalyzeDocument).
 func analyzeRWD(t testing.TB, b []byte) *Analysis {
 	t.Helper()
-	s, err := source.NewAnyStream(bytes.NewReader(b), nil)
+	s, err := source.NewStream(bytes.NewReader(b), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,10 +90,10 @@ func analyzeRWD(t testing.TB, b []byte) *Analysis {
 }
 
 // analyzeFile gives the document of the replay at path (.rwd or .cfr),
-// as rewind analyze reads it (source.OpenAnyStream, AnalyzeDocument).
+// as rewind analyze reads it (source.OpenStream, AnalyzeDocument).
 func analyzeFile(t testing.TB, path string) *Analysis {
 	t.Helper()
-	s, err := source.OpenAnyStream(path)
+	s, err := source.OpenStream(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,9 +616,9 @@ func benchmarkAnalyze(b *testing.B, open func() source.Stream) {
 	}
 }
 
-// openAny opens data as rewind analyze does (source.NewAnyStream).
+// openAny opens data as rewind analyze does (source.NewStream).
 func openAny(b *testing.B, data []byte) source.Stream {
-	s, err := source.NewAnyStream(bytes.NewReader(data), nil)
+	s, err := source.NewStream(bytes.NewReader(data), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -713,7 +713,7 @@ func benchmarkCorpus(b *testing.B, data []byte) {
 			go func() {
 				defer wg.Done()
 				for range next {
-					s, err := source.NewAnyStream(bytes.NewReader(data), nil)
+					s, err := source.NewStream(bytes.NewReader(data), nil)
 					if err != nil {
 						b.Error(err)
 						return

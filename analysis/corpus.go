@@ -20,10 +20,10 @@ import (
 )
 
 // AnalyzeFile opens the replay at path, whichever its format
-// (source.OpenAnyStream), and gives its game's own document
+// (source.OpenStream), and gives its game's own document
 // (AnalyzeDocument); ErrNoDocument for a game without one.
 func AnalyzeFile(path string) (*Analysis, error) {
-	s, err := source.OpenAnyStream(path)
+	s, err := source.OpenStream(path)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func documentEvent(g *Generic, e GenericEvent) Event {
 }
 
 // documentDiff compares ColorfightII's document of data, as rewind
-// analyze builds it (source.NewAnyStream, AnalyzeDocument), with the
+// analyze builds it (source.NewStream, AnalyzeDocument), with the
 // generic analysis of its accountedStream: its events are the generic
 // events renumbered (documentEvent), command errors left out and each
 // turn's bot faults after the turn's other events, each linked to its
@@ -48,7 +48,7 @@ func documentEvent(g *Generic, e GenericEvent) Event {
 // returns the first difference, "" when none.
 func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 	tb.Helper()
-	s, err := source.NewAnyStream(bytes.NewReader(data), nil)
+	s, err := source.NewStream(bytes.NewReader(data), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -578,11 +578,9 @@ func (a *Analyzer) first(f *source.Frame) error {
 	for p := range g.Players {
 		gp := &g.Players[p]
 		gp.Player = p
+		gp.Name = playerName(meta, p)
 		if p < len(meta.Players) {
-			gp.Name, gp.Bot = meta.Players[p].Name, meta.Players[p].Bot
-		}
-		if gp.Name == "" {
-			gp.Name = "player " + strconv.Itoa(p)
+			gp.Bot = meta.Players[p].Bot
 		}
 		gp.Metrics = make([]MetricSummary, az.m)
 	}

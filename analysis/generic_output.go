@@ -277,24 +277,24 @@ func (g *Generic) WriteCSV(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteSeriesCSV writes the series: a header row (turn, player, name,
-// then one column per metric in order), then one row per player per
-// frame, turn 0..Turns, players in order within a turn.
+// WriteSeriesCSV writes the series as SeriesCSV lays them out for a
+// game without a document (genericCSV): a header row (turn, player,
+// name, then one column per metric in order), then one row per player
+// per frame, turn 0..Turns, players in order within a turn.
 func (g *Generic) WriteSeriesCSV(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	b := []byte("turn,player,name")
-	for _, s := range g.Series {
+	l := genericCSV(&g.Meta, len(g.Players))
+	b := []byte(l.Head)
+	for i := range g.Series {
 		b = append(b, ',')
-		b = csvField(b, s.Metric.Name)
+		b = append(b, l.Columns[i]...)
 	}
 	b = append(b, '\n')
-	for t := 0; t <= g.Turns; t++ {
+	for t := l.First; t <= g.Turns; t++ {
 		for p := range g.Players {
 			b = strconv.AppendInt(b, int64(t), 10)
 			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(p), 10)
-			b = append(b, ',')
-			b = csvField(b, g.Players[p].Name)
+			b = append(b, l.Keys[p]...)
 			for _, s := range g.Series {
 				b = append(b, ',')
 				b = strconv.AppendInt(b, s.Values[p][t], 10)

@@ -63,7 +63,7 @@ func TestGenericIncomplete(t *testing.T) {
 		{"Monad ended by its rules", playUntil(t, "monad", 1, 400, 0, "expander", "rusher"), false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := source.NewAnyStream(bytes.NewReader(c.data), nil)
+			s, err := source.NewStream(bytes.NewReader(c.data), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

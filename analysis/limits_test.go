@@ -70,9 +70,9 @@ func allocated(fn func()) uint64 {
 }
 
 // analyzeAny analyses the replay r as rewind analyze does
-// (source.NewAnyStream, analysis.AnalyzeDocument).
+// (source.NewStream, analysis.AnalyzeDocument).
 func analyzeAny(r io.Reader) (*analysis.Analysis, error) {
-	s, err := source.NewAnyStream(r, nil)
+	s, err := source.NewStream(r, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func TestCellRoundsEveryPath(t *testing.T) {
 	check("audit", err)
 	_, err = source.Summarize(bytes.NewReader(data))
 	check("info", err)
-	_, err = source.New(bytes.NewReader(data), nil)
+	_, err = source.NewStream(bytes.NewReader(data), nil)
 	check("source", err)
 	_, err = source.NewFork("big.cfr", data, 1)
 	check("fork", err)

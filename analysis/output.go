@@ -75,26 +75,28 @@ func (a *Analysis) WriteJSON(w io.Writer) error {
 	return j.w.Flush()
 }
 
-// WriteCSV writes kind "series" (a header row, then one row per player per
-// round: turn, uid, then the series columns) or "summary" (a header row,
-// then one row per player in ranking order).
+// WriteCSV writes kind "series" (as SeriesCSV lays them out for a game
+// with a document, documentCSV: a header row, then one row per player
+// per round: turn, uid, then the series columns) or "summary" (a header
+// row, then one row per player in ranking order).
 func (a *Analysis) WriteCSV(w io.Writer, kind string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var b []byte
 	switch kind {
 	case "series":
 		cols := a.columns()
-		b = append(b, "turn,uid"...)
+		l := documentCSV(&a.G.Meta, len(a.G.Players))
+		b = append(b, l.Head...)
 		for _, c := range cols {
 			b = append(b, ',')
-			b = append(b, a.G.Series[c].Metric.Name...)
+			b = append(b, l.Columns[c]...)
 		}
 		b = append(b, '\n')
-		for t := 1; t <= a.Rounds; t++ {
+		for t := l.First; t <= a.Rounds; t++ {
 			for _, p := range a.Players {
 				b = strconv.AppendInt(b, int64(t), 10)
 				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(p.UID), 10)
+				b = append(b, l.Keys[p.p]...)
 				for _, c := range cols {
 					b = append(b, ',')
 					b = strconv.AppendInt(b, a.G.Series[c].Values[p.p][t], 10)

@@ -11,7 +11,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // faultsAt plays a built-in but fails to answer in the rounds listed:
@@ -71,8 +71,8 @@ func TestWhyLost(t *testing.T) {
 		}
 	}
 	// Gold spent: the cost of the accepted builds and upgrades, from the
-	// recorded commands themselves, read by ColorfightII's own source.
-	src, err := source.New(bytes.NewReader(data), nil)
+	// recorded commands themselves, as the game applied them.
+	src, err := cfrimport.OpenRecording(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +86,8 @@ func TestWhyLost(t *testing.T) {
 		if err := src.Next(&cur); err != nil {
 			t.Fatal(err)
 		}
-		rd, errs, ok := src.Round()
-		if !ok {
-			t.Fatalf("turn %d: no commands", turn)
-		}
-		for i, cs := range rd.Commands {
+		errs := src.Game().State.Errors()
+		for i, cs := range src.Game().Applied() {
 			for j, c := range cs {
 				if slices.ContainsFunc(errs, func(e colorfight2.CommandError) bool { return e.UID == i+1 && e.Index == j }) {
 					continue

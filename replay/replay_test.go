@@ -20,7 +20,6 @@ import (
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 const vectorDir = "../testdata/conformance"
@@ -65,7 +64,7 @@ func TestVectors(t *testing.T) {
 			}
 
 			// Every frame equals the official replay's.
-			src, err := source.New(bytes.NewReader(rwd), nil)
+			src, err := cfrimport.OpenFrames(bytes.NewReader(rwd))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,12 +98,12 @@ func TestVectors(t *testing.T) {
 			}
 
 			// Export gives the official JSON back.
-			src2, err := source.New(bytes.NewReader(rwd), nil)
+			src2, err := cfrimport.OpenFrames(bytes.NewReader(rwd))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: src2.Meta().Info})
+			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: src2.Info})
 			if err != nil {
 				t.Fatal(err)
 			}

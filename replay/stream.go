@@ -97,8 +97,7 @@ type StreamMeta struct {
 	// recorded: canonical commands that the rules turn from one frame
 	// into the next, not necessarily what the players sent (an official
 	// .cfr read by cfrstream.OpenInferred). A reader shows them as such,
-	// as the ColorfightII page does ("Inferred commands" in
-	// docs/viewer.md).
+	// as the replay page does ("Inferred commands" in docs/viewer.md).
 	CommandsInferred bool
 	// EndKnown is true when the frames say whether the game is over
 	// (Frame.Over): a stream that plays or loads the game (Observe). A

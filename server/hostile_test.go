@@ -12,7 +12,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // Connections beyond MaxConnsPerIP are refused with 429 before the
@@ -189,7 +188,7 @@ func TestReplayDownload(t *testing.T) {
 	if r.status != 200 {
 		t.Fatalf("always at turn 0: %d", r.status)
 	}
-	src, err := source.New(bytes.NewReader(r.body), nil)
+	src, err := cfrimport.OpenFrames(bytes.NewReader(r.body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,13 +218,13 @@ func TestReplayDownload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := source.New(bytes.NewReader(r.body), nil)
+	want, err := cfrimport.OpenFrames(bytes.NewReader(r.body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer want.Close()
-	if !bytes.Contains(want.Meta().Info, []byte(`"round_time":0.0`)) || !bytes.Contains(want.Meta().Info, []byte(`"start_count_down":9999`)) {
-		t.Errorf("info %s", want.Meta().Info)
+	if !bytes.Contains(want.Info, []byte(`"round_time":0.0`)) || !bytes.Contains(want.Info, []byte(`"start_count_down":9999`)) {
+		t.Errorf("info %s", want.Info)
 	}
 	res, frames, err := cfrimport.VerifyAgainst(bytes.NewReader(data), want)
 	if err != nil || res.Err != nil || frames != 201 {

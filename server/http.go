@@ -13,7 +13,7 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // maxBodyBytes bounds an RPC request body: configs and chat lines are a
@@ -476,12 +476,12 @@ func writeMapCFR(w io.Writer, info []byte, f *colorfight2.Frame) error {
 // writeCFR exports the recording in data as a .cfr: every whole round of
 // a game still being played, every round of a finished one.
 func writeCFR(w io.Writer, data []byte) error {
-	src, err := source.New(bytes.NewReader(data), nil)
+	src, err := cfrimport.OpenFrames(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	enc, err := cfr.NewEncoder(w, cfr.Header{Info: src.Meta().Info})
+	enc, err := cfr.NewEncoder(w, cfr.Header{Info: src.Info})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 func TestLockstepGameEndToEnd(t *testing.T) {
@@ -64,7 +63,7 @@ func TestLockstepGameEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := source.New(bytes.NewReader(resp.body), nil)
+	want, err := cfrimport.OpenFrames(bytes.NewReader(resp.body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,48 +82,18 @@ type LiveRow struct {
 
 // LiveInfo is what a live game's page adds to the replay page.
 type LiveInfo struct {
-	// EventsURL streams the game's rounds (server-sent events);
-	// ChartsURL answers the charts of the game so far.
-	EventsURL, ChartsURL string
-	Turn, MaxTurn        int
-	Done                 bool
-	Replay               string // the finished replay's page, when known
+	// EventsURL streams the game's rounds (server-sent events).
+	EventsURL     string
+	Turn, MaxTurn int
+	Done          bool
+	Replay        string // the finished replay's page, when known
 }
 
-// Chart is one go-echarts chart of the replay page.
+// Chart is one go-echarts chart of a report (ReportPage).
 type Chart struct {
 	ID     string          `json:"id"`
 	Title  string          `json:"title"`
 	Option json.RawMessage `json:"option"`
-}
-
-// ReplayPage is the replay page.
-type ReplayPage struct {
-	Title   string
-	Summary string
-	Warning string
-	// Notice says what the page leaves out (not a fault of the file).
-	Notice string
-	// DataURL is where the packed frames are fetched from; empty when
-	// they are inlined (DataB64, gzip'd then base64).
-	DataURL string
-	DataB64 string
-	Charts  []Chart
-	// ChartsURL, when set, is where the page fetches the charts' options
-	// (after the first frame is drawn); they are not in the page then.
-	ChartsURL string
-	Library   bool // a library to go back to
-	// ForkURL, when set, is where "play on from here" POSTs the replay's
-	// ID and the current turn (a library server only).
-	ForkURL string
-	ID      string
-	// Live, when set, makes the page follow a game being played.
-	Live *LiveInfo
-	// Shell: the page is sent before the replay is decoded; Summary,
-	// Warning, Notice and Charts are empty, and the script fills them in
-	// from the data answer (its X-Rewind-* headers) and the charts'.
-	Shell  bool
-	Assets Assets
 }
 
 // ErrorPage is shown when a replay cannot be opened.
@@ -202,6 +172,10 @@ type GenericPage struct {
 	DataURL string
 	DataB64 string
 	Library bool // a library to go back to
+	// ForkURL, when set, is where "play on from here" POSTs replay ID
+	// and the turn shown (a library's page; bots from ForkURL/bots).
+	ForkURL string
+	ID      string
 	// Live, when set, makes the page follow a game being played: it
 	// listens to EventsURL and fetches DataURL again at each new round.
 	Live   *LiveInfo

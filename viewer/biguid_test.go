@@ -17,11 +17,11 @@ import (
 // TestHugeUID: a .cfr whose player has uid 60000 is refused with a clear
 // error instead of exhausting the server's memory (it did, before).
 func TestHugeUID(t *testing.T) {
-	src, err := source.Open(filepath.Join(testdata, "conformance", "c06.cfr"))
+	d, err := cfr.NewDecoder(bytes.NewReader(readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
+	defer d.Close()
 	var buf bytes.Buffer
 	enc, err := cfr.NewEncoder(&buf, cfr.Header{})
 	if err != nil {
@@ -29,7 +29,7 @@ func TestHugeUID(t *testing.T) {
 	}
 	var f colorfight2.Frame
 	for {
-		err := src.Next(&f)
+		err := d.Next(&f)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -54,8 +54,12 @@ func TestHugeUID(t *testing.T) {
 	if err := enc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = LoadReader(bytes.NewReader(buf.Bytes()))
+	s, err := source.NewInferredStream(bytes.NewReader(buf.Bytes()), nil)
+	if err == nil {
+		defer s.Close()
+		_, err = PackStream(s, StreamLimits{})
+	}
 	if err == nil || !strings.Contains(err.Error(), "uid 60000 is out of range") {
-		t.Fatalf("Load: %v", err)
+		t.Fatalf("the viewer's reader and PackStream: %v", err)
 	}
 }

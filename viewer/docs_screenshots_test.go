@@ -52,16 +52,12 @@ func TestDocsScreenshots(t *testing.T) {
 		}
 		var slot int
 		evalJS(t, b, fmt.Sprintf(`(() => {
-			let best = 1, most = -1;
-			for (let p = 1; p <= window.rewind.players().length; p++) {
-				const n = window.rewind.actions(%d, p).length;
-				if (n > most) { most = n; best = p; }
-			}
+			const best = (%s)(%d);
 			window.rewind.select(best);
 			window.rewind.seek(%d);
 			window.scrollTo(0, 0);
 			return best;
-		})()`, turn, turn), &slot)
+		})()`, busiestJS, turn, turn), &slot)
 		var png []byte
 		// Two frames, so the event list has scrolled to the turn.
 		if err := chromedp.Run(b.Ctx,

@@ -146,3 +146,29 @@ func serveWith(t *testing.T, lib *Library, opts Options) served {
 	t.Cleanup(func() { hs.Close() })
 	return served{base: "http://" + ln.Addr().String(), s: s}
 }
+
+// playedRWD records a match of turns rounds of registered game id, its
+// first built-in bots in its fewest seats, as match.RunGame plays it: in
+// the generic text codec (text), else in the codec the ruleset records
+// in by default (its own compact one, where it has one).
+func playedRWD(tb testing.TB, id string, turns int, text bool) []byte {
+	tb.Helper()
+	rs, err := rulesets.Get(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	info, _ := rulesets.About(id)
+	var seats []match.GameSeat
+	for i := range info.MinPlayers {
+		seats = append(seats, match.GameSeat{Bot: match.BuiltinPlayer(info.Bots[i%len(info.Bots)])})
+	}
+	var buf bytes.Buffer
+	var rec match.GameRecorder = recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")
+	if text {
+		rec = &textRecorder{w: &buf}
+	}
+	if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: rs, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: rec}); err != nil {
+		tb.Fatalf("%s: %v", id, err)
+	}
+	return buf.Bytes()
+}

@@ -101,10 +101,14 @@ type ForkChoice struct {
 	Label string `json:"label"`
 }
 
-// forkChoices lists the built-ins, then Options.ForkBots.
-func (s *Server) forkChoices() []ForkChoice {
+// forkChoices lists game's built-ins, then Options.ForkBots (none for
+// a game the registry does not know).
+func (s *Server) forkChoices(game string) []ForkChoice {
 	var out []ForkChoice
-	info, _ := rulesets.About(rulesets.Default)
+	info, ok := rulesets.About(game)
+	if !ok {
+		return nil
+	}
 	for _, b := range info.Bots {
 		out = append(out, ForkChoice{ID: b.Name, Bot: b.Name, Label: b.Name + " (built-in)"})
 	}
@@ -127,9 +131,17 @@ func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, uploadResult{Error: "playing on is off: this server shows one replay"})
 		return
 	}
+	game := r.URL.Query().Get("game")
+	if game == "" {
+		game = rulesets.Default
+	}
+	if _, ok := rulesets.About(game); !ok {
+		writeJSON(w, http.StatusNotFound, uploadResult{Error: fmt.Sprintf("no game %q", game)})
+		return
+	}
 	writeJSON(w, http.StatusOK, struct {
 		Choices []ForkChoice `json:"choices"`
-	}{s.forkChoices()})
+	}{s.forkChoices(game)})
 }
 
 // forkSeats seats the players of fk: picks[i] is seat i+1's ForkChoice
@@ -139,7 +151,7 @@ func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
 // them (Fork.Play does).
 func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.GameSeat, error) {
 	n := len(fk.Names)
-	choices := s.forkChoices()
+	choices := s.forkChoices(fk.Ruleset.ID())
 	if len(picks) != 0 && len(picks) != n {
 		return nil, fmt.Errorf("the game has %d players, %d bots chosen", n, len(picks))
 	}
@@ -222,8 +234,12 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.forking.Unlock()
 	if err := s.mem.reserve(forkPeak); err != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
-		fail(http.StatusServiceUnavailable, "cannot play on now: %v", err)
+		if errors.Is(err, ErrBusy) {
+			w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+			fail(http.StatusServiceUnavailable, "cannot play on now: %v", err)
+		} else {
+			fail(http.StatusUnprocessableEntity, "cannot play on: %v", err)
+		}
 		return
 	}
 	defer s.mem.release(forkPeak)

@@ -2,9 +2,8 @@ package viewer
 
 import (
 	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,17 +11,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/replay"
 )
 
 // TestForkEndpoint: POST /api/fork plays a replay of the library on from a
 // turn and keeps the new game beside it under a name that never replaces
-// a file; bad ids and turns, cross-site requests and single-file servers
-// are refused, and a second fork while one is played is told to wait.
+// a file, whose page names its parent; bad ids and turns, cross-site
+// requests and single-file servers are refused, and a second fork while
+// one is played is told to wait.
 func TestForkEndpoint(t *testing.T) {
 	dir := t.TempDir()
 	c06 := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
@@ -86,24 +84,29 @@ func TestForkEndpoint(t *testing.T) {
 		t.Fatalf("fork: %d %s", code, body)
 	}
 	first := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd"))
-	src, err := source.New(bytes.NewReader(first), nil)
+	h, err := replay.ReadHeader(bytes.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := src.Meta().Header
 	if h == nil || h.Parent == nil || h.Parent.Source != "c06.cfr" || h.Parent.Turn != 50 {
 		t.Fatalf("header %+v", h)
 	}
 	if got := []string{h.Players[0].Bot, h.Players[1].Bot, h.Players[2].Bot}; strings.Join(got, " ") != "raider greedy turtle" {
 		t.Errorf("the fork seats %q, chosen raider greedy turtle", got)
 	}
-	src.Close()
-	code, page := get(t, base+"/replay/sub/c06-fork-T50.rwd")
-	if strings.Contains(page, `data-shell="1"`) { // sent before the decode: the summary comes with the frames
-		page = shellSummary(t, base+"/data/sub/c06-fork-T50.rwd?gz=1")
+	if code, _ := get(t, base+"/replay/sub/c06-fork-T50.rwd"); code != 200 {
+		t.Errorf("the fork's page: %d", code)
 	}
-	if code != 200 || !strings.Contains(page, "played on from turn 50 of c06.cfr") {
-		t.Errorf("the fork's page: %d, no parent in it", code)
+	code, gz := getBytes(t, base+"/replay/sub/c06-fork-T50.rwd?data=1")
+	var p Packed
+	if code != 200 {
+		t.Fatalf("the fork's page data: %d %s", code, gz)
+	}
+	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Provenance, "played on from turn 50 of c06.cfr") || len(p.Frames) < 50 {
+		t.Errorf("the fork's page: %d frames, provenance %q: want its parent named", len(p.Frames), p.Provenance)
 	}
 	// Again: a new name; the first file is left as it was.
 	code, body = fork("sub/c06.cfr", "50&bot=greedy&bot=greedy&bot=greedy")
@@ -117,14 +120,13 @@ func TestForkEndpoint(t *testing.T) {
 	if code, body := fork("hostile.rwd", "30"); code != 200 || !strings.Contains(body, `"id":"hostile-fork-T30.rwd"`) {
 		t.Errorf("fork of a .rwd: %d %s", code, body)
 	}
-	hf, err := source.New(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))), nil)
+	hh, err := replay.ReadHeader(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hh := hf.Meta().Header; hh.Players[0].Bot != "greedy" || hh.Players[1].Bot != "random" {
+	if hh.Players[0].Bot != "greedy" || hh.Players[1].Bot != "random" {
 		t.Errorf("the fork of a .rwd seats %q and %q, the parent greedy and random", hh.Players[0].Bot, hh.Players[1].Bot)
 	}
-	hf.Close()
 	if names := files(t, dir); len(names) != 5 {
 		t.Errorf("library holds %v, want the 2 replays, 3 forks and no temporary file", names)
 	}
@@ -139,7 +141,7 @@ func TestForkEndpoint(t *testing.T) {
 		t.Errorf("fork while another is played: %d %s", rec.Code, rec.Body)
 	}
 
-	// A one-file server does not fork, and its page has no button.
+	// A one-file server does not fork.
 	single, err := OpenFile(filepath.Join(dir, "hostile.rwd"))
 	if err != nil {
 		t.Fatal(err)
@@ -148,12 +150,6 @@ func TestForkEndpoint(t *testing.T) {
 	sbase := serve(t, single, Options{})
 	if code, body := post(t, sbase+"/api/fork?id=hostile.rwd&turn=30", nil); code != 403 || !strings.Contains(body, "off") {
 		t.Errorf("single-file fork: %d %s", code, body)
-	}
-	if _, page := get(t, sbase+"/replay/hostile.rwd"); strings.Contains(page, `id="fork"`) {
-		t.Error("a one-file server's page offers to play on")
-	}
-	if _, page := get(t, base+"/replay/hostile.rwd"); !strings.Contains(page, `id="fork"`) {
-		t.Error("a library server's page has no play-on button")
 	}
 }
 
@@ -187,13 +183,26 @@ func TestForkBotsOfServer(t *testing.T) {
 	if code != 200 || strings.Join(started, " ") != "2:python3 my.py" {
 		t.Fatalf("fork with the server's bot: %d %s, started %q", code, body, started)
 	}
-	src, err := source.New(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))), nil)
+	h, err := replay.ReadHeader(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
-	if h := src.Meta().Header; h.Players[0].Bot != "greedy" || h.Players[1].Bot != "python3 my.py" {
+	if h.Players[0].Bot != "greedy" || h.Players[1].Bot != "python3 my.py" {
 		t.Errorf("seats %q and %q", h.Players[0].Bot, h.Players[1].Bot)
+	}
+}
+
+// TestForkName: beside the parent, the stem kept whole runes.
+func TestForkName(t *testing.T) {
+	for id, want := range map[string]string{
+		"game.cfr":                       "game-fork-T250.rwd",
+		"sub/dir/g.rwd":                  "sub/dir/g-fork-T250.rwd",
+		strings.Repeat("é", 60) + ".cfr": strings.Repeat("é", 50) + "-fork-T250.rwd",
+	} {
+		got := ForkName(id, 250)
+		if got != want || !ValidID(got) {
+			t.Errorf("ForkName(%q) = %q, want %q", id, got, want)
+		}
 	}
 }
 
@@ -212,72 +221,4 @@ func files(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// TestInferredUnexplained: a .cfr with one tampered frame shows inferred
-// commands for every turn but that one, which the manifest lists as
-// unexplained, with the server's wording for both.
-func TestInferredUnexplained(t *testing.T) {
-	const bad = 120
-	d, err := cfr.NewDecoder(bytes.NewReader(readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	e, err := cfr.NewEncoder(&buf, d.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		var f colorfight2.Frame
-		if err := d.Next(&f); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if f.Turn == bad {
-			f.Users[1].Energy += 3
-		}
-		if err := e.WriteFrame(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := LoadReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ReadManifest(rep.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.CommandsInferred || !m.HasCommands || !m.CommandsInferred || m.CommandsNote != inferredNote || m.UnexplainedNote != unexplainedNote {
-		t.Errorf("manifest: has %v, inferred %v %q, unexplained note %q", m.HasCommands, m.CommandsInferred, m.CommandsNote, m.UnexplainedNote)
-	}
-	if len(m.Unexplained) != 1 || m.Unexplained[0] != bad {
-		t.Errorf("unexplained turns %v, want [%d]", m.Unexplained, bad)
-	}
-	n := 0
-	for _, cs := range m.Commands[bad+1] {
-		n += len(cs)
-	}
-	if n == 0 {
-		t.Errorf("no commands for turn %d, after the tampered frame", bad+1)
-	}
-}
-
-// TestForkName: beside the parent, the stem kept whole runes.
-func TestForkName(t *testing.T) {
-	for id, want := range map[string]string{
-		"game.cfr":                       "game-fork-T250.rwd",
-		"sub/dir/g.rwd":                  "sub/dir/g-fork-T250.rwd",
-		strings.Repeat("é", 60) + ".cfr": strings.Repeat("é", 50) + "-fork-T250.rwd",
-	} {
-		got := ForkName(id, 250)
-		if got != want || !ValidID(got) {
-			t.Errorf("ForkName(%q) = %q, want %q", id, got, want)
-		}
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay/source"
 )
@@ -22,10 +23,18 @@ import (
 // The generic replay page shows any game through the seam: PackStream
 // reads a source.Stream once into a Packed value, which the page
 // (templates.GenericReplay, static/board.js) receives as gzip'd JSON and
-// draws for every topology (docs/viewer.md, "The generic page").
+// draws for every topology (docs/viewer.md, "The replay page").
 
 // GenericVersion is the version of the Packed layout board.js reads.
-const GenericVersion = 1
+const GenericVersion = 2
+
+// The fields of a changed cell in PackedFrame.Cells, as bits.
+const (
+	CellTerrain = 1 << iota
+	CellOwner
+	CellValue
+	CellBadges
+)
 
 // Default limits of PackStream (StreamLimits' zero values).
 const (
@@ -41,6 +50,21 @@ const (
 	// 1000-turn game.
 	DefaultStreamText = 4 << 20
 )
+
+// Limits on what any page shows of a replay (StreamLimits' defaults), so
+// a hostile file cannot make the server allocate without bound.
+const (
+	MaxCells   = 10_000 // a board's width × height: Skyport's largest map (99 × 99) fits
+	MaxPlayers = 255    // players of one game
+	// MaxCommandsShown is how many of one player's commands of one turn
+	// the page lists (a real bot sends a few dozen to a few hundred); the
+	// rest are counted ("…and N more").
+	MaxCommandsShown = 200
+)
+
+// commandOverhead is what a kept command costs beyond its text: its Go
+// string header (and, in the JSON, its quotes and comma).
+const commandOverhead = 16
 
 // Wording of inferred commands, as the pages show it.
 const (
@@ -103,7 +127,7 @@ func (l StreamLimits) withDefaults() StreamLimits {
 // doubling as it grows: ≤ MaxBytes; its events, at most MaxPageEvents of
 // 160 bytes: ≤ 4 MiB), plus 4 MiB for the compressor, the stream's
 // current frame and the board's layers of the frame before (8 bytes a
-// cell a layer: ≤ 256 KiB at engine.MaxLayers and the default MaxCells):
+// cell a layer: ≤ 640 KiB at engine.MaxLayers and the default MaxCells):
 //
 //	8 MiB + 4·MaxBytes + 20·MaxText
 //
@@ -140,6 +164,11 @@ type Packed struct {
 	// fork's parent, an import's official replay), "" when recorded as
 	// played.
 	Provenance string `json:"provenance,omitempty"`
+	// SeriesCSV is the layout of the series CSV `rewind analyze --format
+	// csv` writes for this replay (analysis.SeriesCSVLayout), from which
+	// the page's CSV button writes a chart's metric for the players it
+	// shows, the values its frames' (PackedFrame.Values).
+	SeriesCSV analysis.SeriesCSV `json:"series_csv"`
 	// Table are the player table's headline columns, from the ruleset's
 	// document layout (engine.Document.Table), nil for a ruleset without
 	// one: the table then shows every metric.
@@ -204,7 +233,15 @@ type PackedPlayer struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
 	Bot   string `json:"bot,omitempty"`
+	// NoLog, for a player rewind could not see the program of (it played
+	// through its game's official client, match.OfficialClient), says
+	// why it has no bot log; the page shows it in place of the log.
+	NoLog string `json:"no_log,omitempty"`
 }
+
+// officialClientNoLog is what the page says of an official client's
+// bot log.
+const officialClientNoLog = "This player played through the official client: rewind sees its commands, not its program, so there is no bot log (its stderr stays on its own machine)."
 
 // PackedMetric is one of the ruleset's metrics (Kind "gauge", "counter"
 // or "amount": engine.MetricKind's String). Unknown: the stream cannot
@@ -291,9 +328,11 @@ type PackedFrame struct {
 	Active int `json:"active"`
 	// Cells are frame 0's cells, 4 numbers each (terrain, owner, value,
 	// badges) in cell order y*Width+x; in a later frame the cells that
-	// differ from the frame before, 5 numbers each (the distance of the
-	// cell's index from the previous changed cell's, the first counted
-	// from -1; then terrain, owner, value, badges), in increasing index.
+	// differ from the frame before, in increasing index, each as the
+	// distance of its index from the previous changed cell's (the first
+	// counted from -1), then which of its fields changed (CellTerrain |
+	// CellOwner | CellValue | CellBadges), then those fields' new values
+	// in that order: a cell whose value alone changed is 3 numbers.
 	Cells []int64 `json:"cells"`
 	// Layers[k] are the values of layer k (PackedBoard.Layers): in frame
 	// 0 every cell's, in cell order; in a later frame those that differ
@@ -313,8 +352,12 @@ type PackedFrame struct {
 	// log.
 	Commands [][]string `json:"commands,omitempty"`
 	Sent     []int      `json:"sent,omitempty"`
-	// Errors are the round's rejected commands and faults.
-	Errors []PackedError `json:"errors,omitempty"`
+	// Errors are the round's rejected commands and faults, but for the
+	// errors of a player's commands past the first MaxCommandsShown,
+	// which are only counted: Rejected[p] is how many of player p's were
+	// (nil when none is).
+	Errors   []PackedError `json:"errors,omitempty"`
+	Rejected []int         `json:"rejected,omitempty"`
 	// Faults[p] says how player p failed to answer before the round
 	// ("timeout: no reply in 1s"), "" for none; nil when nobody failed.
 	Faults []string `json:"faults,omitempty"`
@@ -521,6 +564,14 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	}
 	head += int64(len(m.Provenance)) * 2
 	p.Table = tableColumns(m.Document, m.Metrics)
+	p.SeriesCSV = analysis.SeriesCSVLayout(m)
+	head += int64(len(p.SeriesCSV.Head)) * 2
+	for _, c := range p.SeriesCSV.Columns {
+		head += int64(len(c)+4) * 2
+	}
+	for _, c := range p.SeriesCSV.Keys {
+		head += int64(len(c)+4) * 2
+	}
 	for _, c := range p.Table {
 		head += int64(len(c.Heading)+len(c.Event)) * 2
 	}
@@ -532,7 +583,11 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 				break
 			}
 		}
-		p.Players = append(p.Players, PackedPlayer{Name: pl.Name, Label: label, Bot: pl.Bot})
+		pp := PackedPlayer{Name: pl.Name, Label: label, Bot: pl.Bot}
+		if pl.Bot == match.OfficialClient {
+			pp.NoLog = officialClientNoLog
+		}
+		p.Players = append(p.Players, pp)
 		k.names = append(k.names, pl.Name)
 		head += int64(len(pl.Name)*2+len(label)+len(pl.Bot)) * 2
 	}
@@ -593,7 +648,11 @@ func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
 	case k.textFullAt > 0:
 		p.Notice = fmt.Sprintf("Commands and bot logs are listed up to turn %d only: the page holds at most %s of text (docs/limits.md); later turns give their counts.", k.textFullAt-1, sizeString(l.MaxText))
 	case k.shortFrames > 0:
-		p.Notice = fmt.Sprintf("In %d turns a player sent more than %d commands: the page lists the first %d and counts the rest.", k.shortFrames, l.MaxCommandsShown, l.MaxCommandsShown)
+		turns := fmt.Sprintf("%d turns", k.shortFrames)
+		if k.shortFrames == 1 {
+			turns = "1 turn"
+		}
+		p.Notice = fmt.Sprintf("In %s a player sent more than %d commands: the page lists the first %d and counts the rest, and how many of them were rejected.", turns, l.MaxCommandsShown, l.MaxCommandsShown)
 	}
 	if k.dropped > 0 {
 		s := fmt.Sprintf("The events list the first %d events of the analysis; %d more are left out.", MaxPageEvents, k.dropped)
@@ -676,13 +735,29 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 		if n > 0 && c == k.prev[i] {
 			continue
 		}
-		if n > 0 {
-			cells = append(cells, int64(i-last))
-			cost += 8 + numLen(int64(i-last))
-			last = i
+		if n == 0 {
+			cells = append(cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
+			cost += 32 + numLen(c.Terrain) + numLen(int64(c.Owner)) + numLen(c.Value) + numLen(int64(c.Badges))
+			k.prev[i] = c
+			continue
 		}
-		cells = append(cells, c.Terrain, int64(c.Owner), c.Value, int64(c.Badges))
-		cost += 32 + numLen(c.Terrain) + numLen(int64(c.Owner)) + numLen(c.Value) + numLen(int64(c.Badges))
+		p, mask := k.prev[i], int64(0)
+		cells = append(cells, int64(i-last), 0)
+		at := len(cells) - 1
+		cost += 16 + numLen(int64(i-last)) + 2
+		last = i
+		// The fields that changed, in CellTerrain..CellBadges order.
+		for bit, v := range [4][2]int64{
+			{c.Terrain, p.Terrain}, {int64(c.Owner), int64(p.Owner)},
+			{c.Value, p.Value}, {int64(c.Badges), int64(p.Badges)},
+		} {
+			if v[0] != v[1] {
+				mask |= 1 << bit
+				cells = append(cells, v[0])
+				cost += 8 + numLen(v[0])
+			}
+		}
+		cells[at] = mask
 		k.prev[i] = c
 	}
 	k.cells = cells
@@ -737,6 +812,14 @@ func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
 		cost += 2 * (120 + int64(len(e.Kind)+len(text)))
 	}
 	for _, e := range f.Errors {
+		if e.Index >= k.l.MaxCommandsShown && e.Player >= 0 && e.Player < np {
+			if pf.Rejected == nil {
+				pf.Rejected = make([]int, np)
+				cost += 8 * int64(np)
+			}
+			pf.Rejected[e.Player]++
+			continue
+		}
 		pf.Errors = append(pf.Errors, PackedError{Player: e.Player, Index: e.Index, Code: e.Code, Text: e.Text})
 		cost += 2 * (64 + int64(len(e.Text)))
 	}
@@ -1029,4 +1112,32 @@ func (w *frameWriter) close(after []byte) error {
 		return fmt.Errorf("viewer: compressing the replay: %w", err)
 	}
 	return nil
+}
+
+// logText turns a bot's log into plain text for the page: ANSI escape
+// sequences (CSI "ESC [ … final", and ESC with one character) and
+// control characters other than newline and tab are removed, invalid
+// UTF-8 becomes U+FFFD. The page shows it as text, never as markup.
+func logText(l []byte) string {
+	out := make([]byte, 0, len(l))
+	for i := 0; i < len(l); i++ {
+		b := l[i]
+		switch {
+		case b == 0x1b:
+			if i+1 < len(l) && l[i+1] == '[' {
+				i += 2
+				for i < len(l) && (l[i] < 0x40 || l[i] > 0x7e) {
+					i++
+				}
+			} else {
+				i++
+			}
+		case b == '\n' || b == '\t':
+			out = append(out, b)
+		case b < 0x20 || b == 0x7f:
+		default:
+			out = append(out, b)
+		}
+	}
+	return strings.ToValidUTF8(string(out), "\uFFFD")
 }

@@ -41,6 +41,9 @@ type GenericHandler struct {
 	Limits StreamLimits
 	// Library: the page links back to a library at /.
 	Library bool
+	// Fork, when set, is the library id of the replay, which the page
+	// offers to play on from its turn (POST /api/fork).
+	Fork string
 	// mem, when set (a Server's), takes StreamPeakBytes(Limits) for each
 	// packing, refusing it with 503 when it does not fit.
 	mem *memBudget
@@ -81,6 +84,9 @@ func (h *GenericHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.Close()
 	p.DataURL = "?data=1"
 	p.Library = h.Library
+	if h.Fork != "" {
+		p.ForkURL, p.ID = "/api/fork", h.Fork
+	}
 	render(w, r, http.StatusOK, templates.GenericReplay(p))
 }
 
@@ -88,7 +94,7 @@ func (h *GenericHandler) data(w http.ResponseWriter) {
 	if h.mem != nil {
 		peak := StreamPeakBytes(h.Limits)
 		if err := h.mem.reserve(peak); err != nil {
-			busy(w, err.Error())
+			refuseReservation(w, err)
 			return
 		}
 		defer h.mem.release(peak)
@@ -247,21 +253,24 @@ func StaticHandler() http.Handler {
 }
 
 // genericLibraryPage answers the generic page of library file id, opened
-// by Options.OpenStream, with the server's memory budget; ok is false
-// when the server has no OpenStream.
-func (s *Server) genericLibraryPage(w http.ResponseWriter, r *http.Request, id string) bool {
-	if s.opts.OpenStream == nil {
-		return false
-	}
+// by Options.OpenStream, with the server's memory budget.
+func (s *Server) genericLibraryPage(w http.ResponseWriter, r *http.Request, id string) {
 	h := &GenericHandler{Title: id, Library: !s.lib.Single(), mem: s.mem, Open: s.streamOpener(id)}
+	if !s.lib.Single() {
+		h.Fork = id
+	}
 	h.ServeHTTP(w, r)
-	return true
 }
 
 // streamOpener opens library file id through Options.OpenStream.
 func (s *Server) streamOpener(id string) func() (source.Stream, error) {
 	return func() (source.Stream, error) {
 		if !ValidID(id) || (s.lib.only != "" && id != s.lib.only) {
+			return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		}
+		// Anything but a regular file of the folder (a link leading out,
+		// a folder) is no replay of the library.
+		if fi, err := s.lib.root.Stat(id); err != nil || !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
 		}
 		f, err := s.lib.root.Open(id)
@@ -291,7 +300,7 @@ func (s *Server) openStream(f *os.File) (source.Stream, error) {
 	if need > 0 {
 		if err := s.mem.reserve(need); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("%w: %v", ErrBusy, err)
+			return nil, err
 		}
 	}
 	st, err := s.opts.OpenStream(f)
@@ -335,37 +344,8 @@ func (s *Server) filePrefix(name string) []byte {
 	return prefix[:n]
 }
 
-// genericOnly reports whether library file id is one only the generic
-// page shows: the library's own readers (ColorfightII's) cannot read it,
-// and Options.OpenStream opens it. A file the library's summary reads
-// well as another game's is taken without opening it again.
-func (s *Server) genericOnly(id string) bool {
-	if s.opts.OpenStream == nil || !ValidID(id) {
-		return false
-	}
-	fi, err := s.lib.root.Stat(id)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	switch e := s.lib.summary(id, fi.Size(), fi.ModTime()); {
-	case e.Err == "" && e.Summary.Ruleset == "":
-		return false
-	case e.Err == "":
-		return true
-	}
-	st, err := s.streamOpener(id)()
-	if err != nil {
-		return false
-	}
-	st.Close()
-	return true
-}
-
-// gameRoute answers GET /game/{id...}: library file id on the generic
-// page (404 without Options.OpenStream).
+// gameRoute answers GET /game/{id...}, the generic page's address of
+// old: as /replay/{id...}.
 func (s *Server) gameRoute(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !s.genericLibraryPage(w, r, id) {
-		s.errorPage(w, r, http.StatusNotFound, "No generic page", "This server opens no replay as a generic stream (viewer.Options.OpenStream).")
-	}
+	s.genericLibraryPage(w, r, r.PathValue("id"))
 }

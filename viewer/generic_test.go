@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/toygame"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
@@ -29,11 +31,13 @@ import (
 	"github.com/rewind-game/rewind/replay/source"
 )
 
-// unpackCells gives every frame's whole cells from p's deltas.
-func unpackCells(t *testing.T, p *Packed) [][]engine.Cell {
+// unpackCells gives every frame's whole cells from p's deltas, and how
+// many cells each frame changed.
+func unpackCells(t *testing.T, p *Packed) ([][]engine.Cell, []int) {
 	t.Helper()
 	n := p.Board.Width * p.Board.Height
 	out := make([][]engine.Cell, len(p.Frames))
+	changes := make([]int, len(p.Frames))
 	cur := make([]engine.Cell, n)
 	for fi, f := range p.Frames {
 		if fi == 0 {
@@ -44,18 +48,46 @@ func unpackCells(t *testing.T, p *Packed) [][]engine.Cell {
 				cur[i] = engine.Cell{Terrain: f.Cells[4*i], Owner: int(f.Cells[4*i+1]), Value: f.Cells[4*i+2], Badges: uint32(f.Cells[4*i+3])}
 			}
 		} else {
-			if len(f.Cells)%5 != 0 {
-				t.Fatalf("frame %d: %d numbers of changes", fi, len(f.Cells))
-			}
-			at := -1
-			for k := 0; k < len(f.Cells); k += 5 {
-				at += int(f.Cells[k])
-				cur[at] = engine.Cell{Terrain: f.Cells[k+1], Owner: int(f.Cells[k+2]), Value: f.Cells[k+3], Badges: uint32(f.Cells[k+4])}
+			at, c := -1, f.Cells
+			for k := 0; k < len(c); {
+				if k+1 >= len(c) {
+					t.Fatalf("frame %d: a change cut short at %d of %d numbers", fi, k, len(c))
+				}
+				at += int(c[k])
+				mask := c[k+1]
+				k += 2
+				if mask == 0 || mask&^(CellTerrain|CellOwner|CellValue|CellBadges) != 0 || at < 0 || at >= n {
+					t.Fatalf("frame %d: cell %d, fields %b", fi, at, mask)
+				}
+				next := func() int64 {
+					if k >= len(c) {
+						t.Fatalf("frame %d: cell %d's fields cut short", fi, at)
+					}
+					k++
+					return c[k-1]
+				}
+				old := cur[at]
+				if mask&CellTerrain != 0 {
+					cur[at].Terrain = next()
+				}
+				if mask&CellOwner != 0 {
+					cur[at].Owner = int(next())
+				}
+				if mask&CellValue != 0 {
+					cur[at].Value = next()
+				}
+				if mask&CellBadges != 0 {
+					cur[at].Badges = uint32(next())
+				}
+				if cur[at] == old {
+					t.Fatalf("frame %d: cell %d listed unchanged", fi, at)
+				}
+				changes[fi]++
 			}
 		}
 		out[fi] = append([]engine.Cell(nil), cur...)
 	}
-	return out
+	return out, changes
 }
 
 // TestPackStream packs the toy duel on both boards and reads every frame
@@ -72,7 +104,7 @@ func TestPackStream(t *testing.T) {
 			if p.Game != "toyduel" || !p.Sequential || p.Board.Topology != topo.String() || len(p.Metrics) != 2 || len(p.EventKinds) != 1 || p.Notice != "" || p.Warning != "" {
 				t.Fatalf("head: %+v", p)
 			}
-			cells := unpackCells(t, p)
+			cells, changes := unpackCells(t, p)
 			ref := newToyStream(topo, 5, 5, 30, "alice", "bob")
 			var f source.Frame
 			n, changed, hits := 0, 0, 0
@@ -90,7 +122,7 @@ func TestPackStream(t *testing.T) {
 					t.Fatalf("frame %d: cells differ", n)
 				}
 				if n > 0 {
-					changed += len(pf.Cells) / 5
+					changed += changes[n]
 				}
 				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) || len(pf.Entities) != 2 {
 					t.Fatalf("frame %d: turn %d active %d values %v entities %d; want %d %d %v", n, pf.Turn, pf.Active, pf.Values, len(pf.Entities), f.Turn, f.Active, f.Values)
@@ -502,7 +534,7 @@ func TestGenericProvenance(t *testing.T) {
 		{"played", toy(nil), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			open := func() (source.Stream, error) { return source.NewAnyStream(bytes.NewReader(c.data), nil) }
+			open := func() (source.Stream, error) { return source.NewStream(bytes.NewReader(c.data), nil) }
 			s, err := open()
 			if err != nil {
 				t.Fatal(err)
@@ -700,5 +732,94 @@ func TestPackStreamLayers(t *testing.T) {
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("%d layers from frame %d: %q, want %q", c.layers, c.from, msg, c.want)
 		}
+	}
+}
+
+// TestPackStreamMatchesFrames: what PackStream packs of a real file —
+// a re-simulated ColorfightII .rwd, the reference server's .cfr with
+// its commands inferred, a Monad reference log and each real tournament
+// replay when present — is, field by field, what its stream gives: every
+// frame's cells (through the deltas), turn, active player, values,
+// ranking and commands.
+func TestPackStreamMatchesFrames(t *testing.T) {
+	dir := t.TempDir()
+	c03 := filepath.Join(dir, "c03.rwd")
+	write(t, c03, vectorRWD(t, "c03"))
+	files := append([]string{c03, referenceCFR, testdata + "/monad/official/m02.mp.gz"}, testutil.RealWorldOptional(t)...)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			open := func() source.Stream {
+				t.Helper()
+				f, err := os.Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := source.NewInferredStream(f, f)
+				if err != nil {
+					f.Close()
+					t.Fatal(err)
+				}
+				return s
+			}
+			s := open()
+			p, err := PackStream(s, StreamLimits{})
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells, _ := unpackCells(t, p)
+			ref := open()
+			defer ref.Close()
+			var f source.Frame
+			n := 0
+			for ; ; n++ {
+				if err := ref.Next(&f); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if n >= len(p.Frames) {
+					t.Fatalf("the stream has more than the %d frames packed", len(p.Frames))
+				}
+				pf := &p.Frames[n]
+				if !reflect.DeepEqual(cells[n], f.Board.Cells) {
+					for i := range cells[n] {
+						if cells[n][i] != f.Board.Cells[i] {
+							t.Fatalf("frame %d: cell %d is %+v, the stream's %+v", n, i, cells[n][i], f.Board.Cells[i])
+						}
+					}
+				}
+				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) {
+					t.Fatalf("frame %d: turn %d active %d values %v; the stream's %d %d %v", n, pf.Turn, pf.Active, pf.Values, f.Turn, f.Active, f.Values)
+				}
+				if len(f.Ranking) > 0 && !slices.Equal(pf.Ranking, f.Ranking) {
+					t.Fatalf("frame %d: ranking %v, the stream's %v", n, pf.Ranking, f.Ranking)
+				}
+				for a := range f.Commands {
+					var got []string
+					if a < len(pf.Commands) {
+						got = pf.Commands[a]
+					}
+					if len(f.Commands[a]) <= MaxCommandsShown && !slices.Equal(got, f.Commands[a]) {
+						t.Fatalf("frame %d: player %d's commands %q, the stream's %q", n, a, got, f.Commands[a])
+					}
+				}
+			}
+			if n != len(p.Frames) {
+				t.Errorf("%d frames packed, the stream has %d", len(p.Frames), n)
+			}
+		})
+	}
+}
+
+// TestPackStreamLargestBoard: a board the size of Skyport's largest map
+// (99 × 99) packs within the default limits.
+func TestPackStreamLargestBoard(t *testing.T) {
+	p, err := PackStream(newToyStream(engine.HexAxial, 99, 99, 10, "alice", "bob"), StreamLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells, _ := unpackCells(t, p); len(cells[len(cells)-1]) != 99*99 {
+		t.Errorf("%d cells in the last frame", len(cells[len(cells)-1]))
 	}
 }

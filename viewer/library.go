@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,21 +58,15 @@ type Library struct {
 	root *os.Root
 	only string // when set, the library lists just this id
 
-	// mem accounts the memory of decodes and of the replays kept packed
-	// (shared with the server's live games); cacheBytes bounds the latter.
-	mem        *memBudget
-	cacheBytes int64
-	growEvery  time.Duration
+	// mem accounts the memory of the summaries that decode a file whole
+	// (shared with the server's pages and live games).
+	mem *memBudget
 	// summaryWait bounds how long a summary waits for room in mem
 	// (summaryWait; less in tests).
 	summaryWait time.Duration
 
 	mu      sync.Mutex
 	entries map[string]*Entry // by id, valid while size and mtime match
-	loaded  map[string]*loadSlot
-	cached  int64 // the bytes of the finished replays in loaded
-	tick    int
-	decodes int // decodes run, not counting those the budget refused before they began (for the tests)
 	// summarizing holds the summaries in progress, by id, so concurrent
 	// listings of a folder read each new file once.
 	summarizing map[string]*summarySlot
@@ -92,41 +85,6 @@ type summarySlot struct {
 	entry *Entry
 }
 
-type loadSlot struct {
-	size    int64
-	mod     time.Time
-	done    chan struct{}
-	rep     *Replay
-	err     error
-	lastUse int
-	// started is when the decode began; cost what rep is charged to
-	// the budget (0 until it is).
-	started time.Time
-	cost    int64
-	// prev is the previous version's replay of a recording still being
-	// written, served while this one is decoded; prevCost its charge.
-	prev     *Replay
-	prevCost int64
-}
-
-// growing reports whether s holds a recording still being written: it
-// decoded well but ends before its footer.
-func (s *loadSlot) growing() bool {
-	if s.err != nil || s.rep == nil {
-		return false
-	}
-	return s.rep.Analysis != nil && s.rep.Analysis.Truncated != nil
-}
-
-func (s *loadSlot) finished() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
-
 // OpenLibrary opens the library in dir.
 func OpenLibrary(dir string) (*Library, error) {
 	root, err := os.OpenRoot(dir)
@@ -134,9 +92,7 @@ func OpenLibrary(dir string) (*Library, error) {
 		return nil, fmt.Errorf("library: %w", err)
 	}
 	abs, _ := filepath.Abs(dir)
-	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, loaded: map[string]*loadSlot{},
-		cacheBytes: DefaultCacheBytes, growEvery: growingEvery, summaryWait: summaryWait}
-	l.setBudget(newBudget(DefaultMemoryBudget))
+	l := &Library{dir: abs, root: root, entries: map[string]*Entry{}, mem: newBudget(DefaultMemoryBudget), summaryWait: summaryWait}
 	l.removeStaleTemps()
 	return l, nil
 }
@@ -165,24 +121,6 @@ func (l *Library) summaryOf(id string, size int64, mod time.Time) *Entry {
 	l.summarized++
 	if l.summarizing[id] == sl {
 		delete(l.summarizing, id)
-	}
-	l.mu.Unlock()
-	return e
-}
-
-// summary returns the summary of one file version: the listing's, or
-// one read now (shared with concurrent readers) and kept for the listing.
-func (l *Library) summary(id string, size int64, mod time.Time) *Entry {
-	l.mu.Lock()
-	e, ok := l.entries[id]
-	l.mu.Unlock()
-	if ok && e.Size == size && e.ModTime.Equal(mod) {
-		return e
-	}
-	e = l.summaryOf(id, size, mod)
-	l.mu.Lock()
-	if old, ok := l.entries[id]; !e.retry && (!ok || old.Size < size) {
-		l.entries[id] = e
 	}
 	l.mu.Unlock()
 	return e
@@ -250,7 +188,7 @@ func IsReplayName(name string) bool {
 
 // replayEndings are the endings IsReplayName takes, for messages.
 func replayEndings() []string {
-	return slices.Concat([]string{".rwd", ".cfr"}, source.StreamEndings())
+	return append([]string{".rwd"}, source.StreamEndings()...)
 }
 
 // ValidID reports whether id is a well-formed replay id: a relative,
@@ -465,7 +403,7 @@ func (l *Library) summarize(e *Entry) {
 func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(source.SniffBytes)
-	if f, ok := source.LookupStreamFormat(prefix); ok {
+	if f, ok := source.LookupStreamFormat(prefix); ok && f.Summarize == nil {
 		if f.DecodeBytes > 0 {
 			if err := l.mem.reserveWait(f.DecodeBytes, l.summaryWait); err != nil {
 				e.Format, e.Err, e.retry = source.Format(f.Name), "not read: "+err.Error(), errors.Is(err, ErrBusy)
@@ -508,219 +446,6 @@ func summarizeStream(e *Entry, br *bufio.Reader) {
 // ErrNotFound is returned for an id that names no replay of the library.
 var ErrNotFound = errors.New("no such replay")
 
-// setBudget makes l account its decodes and cache in mem, which may drop
-// l's least recently used replays to make room.
-func (l *Library) setBudget(mem *memBudget) {
-	l.mem = mem
-	mem.reclaim = l.reclaim
-}
-
-// Load returns the replay with this id, decoding and re-simulating it
-// the first time (or when the file changed) and caching the result.
-// Concurrent loads of the same replay share one decode. A recording still
-// being written (it grew since a decode that found no footer) is decoded
-// again at most once every few seconds (growingEvery); meanwhile the last
-// decode is served. A decode that the memory budget cannot take returns
-// an error wrapping ErrBusy (when there is no earlier version to serve).
-func (l *Library) Load(id string) (*Replay, error) {
-	if !ValidID(id) || (l.only != "" && id != l.only) {
-		return nil, ErrNotFound
-	}
-	fi, err := l.root.Stat(id)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, ErrNotFound
-	}
-	now := time.Now()
-	l.mu.Lock()
-	l.tick++
-	s, ok := l.loaded[id]
-	if ok {
-		s.lastUse = l.tick
-		same := s.size == fi.Size() && s.mod.Equal(fi.ModTime())
-		recent := fi.Size() > s.size && now.Sub(s.started) < l.growEvery
-		var stale *Replay
-		switch {
-		case same:
-			l.mu.Unlock()
-			<-s.done
-			return s.rep, s.err
-		case recent && s.finished() && s.growing():
-			stale = s.rep
-		case recent && !s.finished() && s.prev != nil:
-			stale = s.prev
-		case recent && !s.finished():
-			// The first decode of a growing recording: share it.
-			l.mu.Unlock()
-			<-s.done
-			return s.rep, s.err
-		}
-		if stale != nil {
-			l.mu.Unlock()
-			// A recording that has just ended is shown whole at once.
-			if !l.summary(id, fi.Size(), fi.ModTime()).Complete {
-				return stale, nil
-			}
-			l.mu.Lock()
-			s, ok = l.loaded[id]
-			if ok && s.size == fi.Size() && s.mod.Equal(fi.ModTime()) {
-				l.mu.Unlock()
-				<-s.done
-				return s.rep, s.err
-			}
-		}
-	}
-	ns := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), lastUse: l.tick, started: now}
-	if ok {
-		if s.finished() && s.growing() && fi.Size() > s.size {
-			// The new version is decoded while the old one is served.
-			ns.prev, ns.prevCost = s.rep, s.cost
-			s.cost = 0
-		}
-		l.dropLocked(id, s)
-	}
-	l.loaded[id] = ns
-	l.mu.Unlock()
-
-	ns.rep, ns.err = l.load(id)
-	l.mu.Lock()
-	if !errors.Is(ns.err, ErrBusy) {
-		l.decodes++
-	}
-	if ns.err == nil {
-		ns.cost = replayBytes(ns.rep)
-		if l.loaded[id] == ns {
-			l.cached += ns.cost
-			l.mem.charge(ns.cost)
-		} else {
-			ns.cost = 0 // replaced while decoding: not kept
-		}
-	}
-	prev := ns.prev
-	if ns.prevCost > 0 {
-		l.mem.release(ns.prevCost)
-		l.cached -= ns.prevCost
-		ns.prevCost = 0
-	}
-	ns.prev = nil
-	if errors.Is(ns.err, ErrBusy) && l.loaded[id] == ns {
-		delete(l.loaded, id) // the next request tries again
-	}
-	l.evictLocked(0)
-	l.mu.Unlock()
-	close(ns.done)
-	if errors.Is(ns.err, ErrBusy) && prev != nil {
-		return prev, nil
-	}
-	return ns.rep, ns.err
-}
-
-// dropLocked forgets slot s of id and releases its charge.
-func (l *Library) dropLocked(id string, s *loadSlot) {
-	if l.loaded[id] == s {
-		delete(l.loaded, id)
-	}
-	if s.cost > 0 {
-		l.cached -= s.cost
-		l.mem.release(s.cost)
-		s.cost = 0
-	}
-}
-
 // decodeSlots bounds how many replays the process decodes at once (each
 // holds a whole game's frames while it is packed); further loads wait.
 var decodeSlots = make(chan struct{}, max(2, runtime.NumCPU()))
-
-func (l *Library) load(id string) (*Replay, error) {
-	decodeSlots <- struct{}{}
-	defer func() { <-decodeSlots }()
-	f, err := l.root.Open(id)
-	if err != nil {
-		return nil, ErrNotFound
-	}
-	src, err := source.New(f, f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	defer src.Close()
-	var sum *source.Summary
-	if src.Meta().Format == source.CFR {
-		if fi, err := f.Stat(); err == nil {
-			if e := l.summary(id, fi.Size(), fi.ModTime()); e.Err == "" {
-				sum = &e.Summary
-			}
-		}
-	}
-	peak := loadPeak(src.Meta(), sum)
-	if err := l.mem.reserve(peak); err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	defer l.mem.release(peak)
-	af, err := l.root.Open(id)
-	if err != nil {
-		return nil, ErrNotFound
-	}
-	a, err := analyzeReader(af)
-	af.Close()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	rep, err := Load(src, a)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	return rep, nil
-}
-
-// prime caches rep as the loaded replay id (one that was just decoded for
-// another reason, such as checking an upload), so opening it does not
-// decode it again.
-func (l *Library) prime(id string, rep *Replay) {
-	fi, err := l.root.Stat(id)
-	if err != nil {
-		return
-	}
-	s := &loadSlot{size: fi.Size(), mod: fi.ModTime(), done: make(chan struct{}), rep: rep, started: time.Now(), cost: replayBytes(rep)}
-	close(s.done)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if old, ok := l.loaded[id]; ok {
-		l.dropLocked(id, old)
-	}
-	l.tick++
-	s.lastUse = l.tick
-	l.loaded[id] = s
-	l.cached += s.cost
-	l.mem.charge(s.cost)
-	l.evictLocked(0)
-}
-
-// reclaim drops least recently used replays until need more bytes fit in
-// the memory budget (or none is left to drop).
-func (l *Library) reclaim(need int64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.evictLocked(need)
-}
-
-// evictLocked drops the least recently used finished replays while the
-// cache holds more than cacheBytes, or while need more bytes do not fit
-// in the memory budget.
-func (l *Library) evictLocked(need int64) {
-	for l.cached > l.cacheBytes || (need > 0 && !l.mem.fits(need)) {
-		var victim string
-		var vs *loadSlot
-		for id, s := range l.loaded {
-			if !s.finished() || s.cost == 0 {
-				continue // still loading, or holds nothing
-			}
-			if vs == nil || s.lastUse < vs.lastUse || (s.lastUse == vs.lastUse && id < victim) {
-				victim, vs = id, s
-			}
-		}
-		if vs == nil {
-			return
-		}
-		l.dropLocked(victim, vs)
-	}
-}

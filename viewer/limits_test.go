@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,110 +63,23 @@ func flood(tb testing.TB, rounds, n int) []byte {
 	return buf.Bytes()
 }
 
-func loadData(tb testing.TB, data []byte, textBudget int64) *Replay {
-	tb.Helper()
-	a, err := analyzeReader(bytes.NewReader(data))
+// checkAnswer fails unless resp is a 200, or a 503 with Retry-After.
+func checkAnswer(t *testing.T, what string, resp *http.Response, err error) int {
+	t.Helper()
 	if err != nil {
-		tb.Fatal(err)
+		t.Errorf("%s: %v", what, err)
+		return 0
 	}
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		tb.Fatal(err)
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusOK:
+	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
+	default:
+		t.Errorf("%s: %s (Retry-After %q): %.500q", what, resp.Status, resp.Header.Get("Retry-After"), body)
 	}
-	defer src.Close()
-	rep, err := load(src, a, textBudget)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return rep
-}
-
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
-// TestLoadCommandsBounded: a flood of MaxCommandsPerRound failing commands
-// a player a round is listed MaxCommandsShown at a time with exact counts
-// ("…and N more"), so Load allocates per round what the listed commands
-// cost, not what the flood sent: 40 rounds cost about 30 more than 10, far
-// from the 40 × 20,000 commands' text.
-func TestLoadCommandsBounded(t *testing.T) {
-	n := replay.MaxCommandsPerRound
-	short, long := flood(t, 10, n), flood(t, 40, n)
-	var rep *Replay
-	a := allocated(func() { loadData(t, short, MaxCommandText) })
-	b := allocated(func() { rep = loadData(t, long, MaxCommandText) })
-	// Per extra round: two players' listed commands, their strings and
-	// JSON several times over, the errors of the listed ones, a frame.
-	perRound := uint64(2*MaxCommandsShown*(commandOverhead+16)*8 + 200<<10)
-	t.Logf("%d bytes on disk: Load allocates %.1f MB for 10 rounds, %.1f MB for 40 (bound %.1f MB more)", len(long), float64(a)/1e6, float64(b)/1e6, float64(30*perRound)/1e6)
-	if b > a+30*perRound {
-		t.Errorf("40 rounds allocate %d bytes, 10 rounds %d: more than %d a round", b, a, perRound)
-	}
-	m, err := ReadManifest(rep.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Notice == "" || m.ShortenedNote == "" || !strings.Contains(rep.Notice, fmt.Sprint(MaxCommandsShown)) {
-		t.Errorf("notice %q, manifest note %q: want them to say what is left out", rep.Notice, m.ShortenedNote)
-	}
-	// The flood's first round has no commands.
-	for turn := 2; turn < m.Frames; turn++ {
-		for s := range 2 {
-			if got := len(m.Commands[turn][s]); got != MaxCommandsShown {
-				t.Fatalf("turn %d slot %d: %d commands listed, want %d", turn, s+1, got, MaxCommandsShown)
-			}
-		}
-		if len(m.Errors[turn]) != 2*MaxCommandsShown {
-			t.Fatalf("turn %d: %d errors listed, want those of the %d listed commands", turn, len(m.Errors[turn]), 2*MaxCommandsShown)
-		}
-		want := [][3]int{{1, n, n}, {2, n, n}}
-		if fmt.Sprint(m.Shortened[turn]) != fmt.Sprint(want) {
-			t.Fatalf("turn %d: shortened %v, want %v (exact counts)", turn, m.Shortened[turn], want)
-		}
-	}
-}
-
-// TestLoadTextBudget: past the replay's command text budget, later rounds
-// list no command but keep their counts, and the page says from when.
-func TestLoadTextBudget(t *testing.T) {
-	budget := int64(2 * MaxCommandsShown * (commandOverhead + 10) * 5) // about 5 rounds
-	rep := loadData(t, flood(t, 20, 300), budget)
-	m, err := ReadManifest(rep.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text int64
-	cut := 0
-	for turn := 2; turn < m.Frames; turn++ {
-		for s := range 2 {
-			for _, c := range m.Commands[turn][s] {
-				text += int64(len(c)) + commandOverhead
-			}
-			if len(m.Commands[turn][s]) == 0 && cut == 0 {
-				cut = turn
-			}
-		}
-		for _, sh := range m.Shortened[turn] {
-			if sh[1] != 300 || sh[2] != 300 {
-				t.Fatalf("turn %d: shortened %v, want 300 commands, 300 failed", turn, sh)
-			}
-		}
-		if len(m.Shortened[turn]) != 2 {
-			t.Fatalf("turn %d: shortened %v, want both players", turn, m.Shortened[turn])
-		}
-	}
-	if text > budget || cut == 0 || cut > 8 {
-		t.Errorf("%d bytes of command text listed (budget %d); first round with none listed: %d", text, budget, cut)
-	}
-	if !strings.Contains(rep.Notice, "listed up to turn") {
-		t.Errorf("notice %q: want it to say until when commands are listed", rep.Notice)
-	}
+	return resp.StatusCode
 }
 
 // matchRWD records a short match of the built-in bots.
@@ -176,7 +90,7 @@ func matchRWD(tb testing.TB, rounds int, seed uint64) []byte {
 	return buf.Bytes()
 }
 
-// heapSampler records the largest HeapInuse seen until stop.
+// heapSampler records the largest HeapInuse seen until end.
 type heapSampler struct {
 	peak atomic.Uint64
 	stop chan struct{}
@@ -203,38 +117,24 @@ func sampleHeap() *heapSampler {
 	return h
 }
 
+// end stops the sampling and returns the peak seen.
 func (h *heapSampler) end() uint64 {
 	close(h.stop)
 	<-h.done
 	return h.peak.Load()
 }
 
-// checkAnswer fails unless resp is a 200, or a 503 with Retry-After.
-func checkAnswer(t *testing.T, what string, resp *http.Response, err error) int {
-	t.Helper()
-	if err != nil {
-		t.Errorf("%s: %v", what, err)
-		return 0
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusOK:
-	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
-	default:
-		t.Errorf("%s: %s (Retry-After %q): %.500q", what, resp.Status, resp.Header.Get("Retry-After"), body)
-	}
-	return resp.StatusCode
-}
-
-// TestServerUnderLoad is issue 13's server acceptance at reduced size: 64
-// concurrent requests for 64 different replays, then 50 clients reading a
-// replay that the test records round by round into the library, finish
-// with every request answered (200, or 503 with Retry-After) and the
-// process's heap growth and the budget's accounting under the configured
-// budget. The growing replay is decoded once however many rounds and
-// requests come (the re-decode interval is set beyond the test).
+// TestServerUnderLoad is issue 13's server acceptance at reduced size, on
+// the generic page's data (/replay/ID?data=1): 64 concurrent requests for
+// 64 different replays, then 50 clients reading a replay that the test
+// writes into the library piece by piece, finish with every request
+// answered (200, or 503 with Retry-After), the budget's accounting never
+// over Options.MemoryBudget and back to nothing once the requests end,
+// and the process's heap growth under the budget. The budget takes one
+// packing's StreamPeakBytes at a time, so all but one of the requests
+// that come together are refused rather than packed at once. Nothing
+// here depends on how fast the machine is: whichever request reserves
+// first is served.
 func TestServerUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records 65 matches")
@@ -257,14 +157,12 @@ func TestServerUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	// Room for one decode's estimated peak and a few replays: a second
-	// decode at once is refused (503).
-	peak := LoadPeakBytes(2, 900, 300)
+	// Room for one packing's estimated peak, not two: a second packing
+	// at once is refused (503).
+	peak := StreamPeakBytes(StreamLimits{})
 	budget := peak + peak/2
-	base := serve(t, lib, Options{MemoryBudget: budget, CacheBytes: 4 << 20, ClientRate: -1})
-	lib.mu.Lock()
-	lib.growEvery = time.Hour
-	lib.mu.Unlock()
+	sv := serveWith(t, lib, Options{MemoryBudget: budget, ClientRate: -1})
+	base := sv.base
 	client := &http.Client{Timeout: 5 * time.Minute}
 
 	runtime.GC()
@@ -274,20 +172,17 @@ func TestServerUnderLoad(t *testing.T) {
 	heap := sampleHeap()
 
 	var ok, busy atomic.Int64
-	count := func(code int) {
-		switch code {
-		case http.StatusOK:
-			ok.Add(1)
-		case http.StatusServiceUnavailable:
-			busy.Add(1)
-		}
-	}
 	for i := range 64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := client.Get(fmt.Sprintf("%s/data/g%02d.rwd", base, i))
-			count(checkAnswer(t, fmt.Sprintf("g%02d", i), resp, err))
+			resp, err := client.Get(fmt.Sprintf("%s/replay/g%02d.rwd?data=1", base, i))
+			switch checkAnswer(t, fmt.Sprintf("g%02d", i), resp, err) {
+			case http.StatusOK:
+				ok.Add(1)
+			case http.StatusServiceUnavailable:
+				busy.Add(1)
+			}
 		}()
 	}
 	wg.Wait()
@@ -296,7 +191,9 @@ func TestServerUnderLoad(t *testing.T) {
 		t.Error("no replay was served")
 	}
 
-	// A recording grows in the library while 50 clients read it.
+	// A recording grows in the library while 50 clients read it: each
+	// read is of the file as far as it is written (a cut .rwd reads up to
+	// its last whole round).
 	path := filepath.Join(dir, "live.rwd")
 	const steps = 30
 	chunk := len(growing) / steps
@@ -313,7 +210,7 @@ func TestServerUnderLoad(t *testing.T) {
 		go func() {
 			defer clients.Done()
 			for n := 0; ; n++ {
-				resp, err := client.Get(base + "/data/live.rwd")
+				resp, err := client.Get(base + "/replay/live.rwd?data=1")
 				switch checkAnswer(t, fmt.Sprintf("client %d request %d", i, n), resp, err) {
 				case http.StatusOK:
 					growOK.Add(1)
@@ -338,36 +235,30 @@ func TestServerUnderLoad(t *testing.T) {
 		if _, err := f.Write(growing[i*chunk : end]); err != nil {
 			t.Fatal(err)
 		}
-		// Each round is read by some client before the next.
-		resp, err := client.Get(base + "/data/live.rwd")
+		resp, err := client.Get(base + "/replay/live.rwd?data=1")
 		checkAnswer(t, "the writer's read", resp, err)
 	}
 	f.Close()
 	close(stop)
 	clients.Wait()
 	peakHeap := heap.end()
-	used, accounted, refused := lib.mem.stats()
-	lib.mu.Lock()
-	decodes := lib.decodes
-	lib.mu.Unlock()
-	t.Logf("growing replay: %d answered 200, %d 503; decodes of the library %d; budget %d MiB: accounted peak %.1f MiB, now %.1f MiB, %d refused; heap in use peaked %.1f MiB over a baseline of %.1f MiB",
-		growOK.Load(), growBusy.Load(), decodes, budget>>20, float64(accounted)/(1<<20), float64(used)/(1<<20), refused, float64(peakHeap)/(1<<20), float64(baseline)/(1<<20))
+	used, accounted, refused := sv.s.mem.stats()
+	t.Logf("growing replay: %d answered 200, %d 503; budget %d MiB: accounted peak %.1f MiB, now %.1f MiB, %d refused; heap in use peaked %.1f MiB over a baseline of %.1f MiB",
+		growOK.Load(), growBusy.Load(), budget>>20, float64(accounted)/(1<<20), float64(used)/(1<<20), refused, float64(peakHeap)/(1<<20), float64(baseline)/(1<<20))
 	if accounted > budget {
 		t.Errorf("the budget accounted %d bytes at most, over the budget %d", accounted, budget)
 	}
+	if used != 0 {
+		t.Errorf("the budget accounts %d bytes once every request is answered, want 0", used)
+	}
 	if refused == 0 {
-		t.Log("no decode was refused (the machine was slow enough to serialise them)")
+		t.Log("no packing was refused (the machine was slow enough to serialise them)")
 	}
 	if peakHeap > baseline+uint64(budget) {
 		t.Errorf("heap in use peaked at %d bytes, over the baseline %d + the budget %d", peakHeap, baseline, budget)
 	}
 	if growOK.Load() == 0 {
 		t.Error("the growing replay was never served")
-	}
-	// 64 replays decoded at most once each (a refused one is not
-	// decoded), the growing one once while it grew and once finished.
-	if decodes > 64+2 {
-		t.Errorf("%d decodes: want at most one per replay, two of the growing one", decodes)
 	}
 }
 
@@ -406,12 +297,12 @@ func TestClientLimitHTTP(t *testing.T) {
 	defer lib.Close()
 	base := serve(t, lib, Options{ClientRate: 1e-6, ClientBurst: 2})
 	for i := range 2 {
-		resp, err := http.Get(base + "/data/hostile.rwd")
+		resp, err := http.Get(base + "/replay/hostile.rwd?data=1")
 		if checkAnswer(t, fmt.Sprint("request ", i), resp, err) != http.StatusOK {
 			t.Fatal("within the burst: not served")
 		}
 	}
-	resp, err := http.Get(base + "/data/hostile.rwd")
+	resp, err := http.Get(base + "/replay/hostile.rwd?data=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,48 +363,10 @@ func TestUploadQuotas(t *testing.T) {
 	}
 }
 
-// TestBudgetCache: the library keeps replays within its byte budget,
-// least recently used dropped first, and the memory budget accounts
-// exactly what it keeps once no decode runs.
-func TestBudgetCache(t *testing.T) {
-	lib, err := OpenLibrary(fixtureLibrary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	c03, err := lib.Load("c03.rwd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib.mu.Lock()
-	lib.cacheBytes = replayBytes(c03) + 1
-	lib.mu.Unlock()
-	if _, err := lib.Load("hostile.rwd"); err != nil {
-		t.Fatal(err)
-	}
-	lib.mu.Lock()
-	_, keptC03 := lib.loaded["c03.rwd"]
-	cached := lib.cached
-	lib.mu.Unlock()
-	used, _, _ := lib.mem.stats()
-	if keptC03 || cached > lib.cacheBytes || used != cached {
-		t.Errorf("c03 kept %v; cached %d of %d bytes; the budget accounts %d", keptC03, cached, lib.cacheBytes, used)
-	}
-	// A decode bigger than the whole budget is refused outright; one that
-	// does not fit beside the others, with ErrBusy.
-	small := newBudget(100 << 20)
-	if err := small.reserve(200 << 20); err == nil || errors.Is(err, ErrBusy) {
-		t.Errorf("over the whole budget: %v", err)
-	}
-	small.charge(60 << 20)
-	if err := small.reserve(60 << 20); !errors.Is(err, ErrBusy) {
-		t.Errorf("beside 60 MiB held: %v", err)
-	}
-}
-
 // TestUploadFloodBounded: issue 13's crafted upload (two bots sending
 // MaxCommandsPerRound failing commands a round) is stored and opens, its
-// page listing MaxCommandsShown commands a player a round.
+// page's data listing MaxCommandsShown commands a player a round and
+// counting the rest.
 func TestUploadFloodBounded(t *testing.T) {
 	dir := t.TempDir()
 	lib, err := OpenLibrary(dir)
@@ -526,15 +379,18 @@ func TestUploadFloodBounded(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("upload: %d %s", code, body)
 	}
-	resp, err := http.Get(base + "/replay/flood.rwd")
-	if err != nil {
+	if code, _ := getBytes(t, base+"/replay/flood.rwd"); code != 200 {
+		t.Fatalf("flood page: %d", code)
+	}
+	code, gz := getBytes(t, base+"/replay/flood.rwd?data=1")
+	if code != 200 {
+		t.Fatalf("flood page's data: %d %s", code, gz)
+	}
+	var p Packed
+	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
 		t.Fatal(err)
 	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(page), `data-testid="notice"`) {
-		t.Errorf("flood page: %s, notice shown: %v", resp.Status, strings.Contains(string(page), `data-testid="notice"`))
-	}
+	checkFlood(t, &p, replay.MaxCommandsPerRound)
 }
 
 // TestLiveBusy: a live game whose next pack the memory budget cannot take
@@ -546,13 +402,7 @@ func TestLiveBusy(t *testing.T) {
 	g := f.start(t, "g1", 30)
 	base, s := serveLive(t, f, Options{ClientRate: -1})
 	g.Step(2)
-	_, data := g.state()
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	peak := loadPeak(src.Meta(), nil)
-	src.Close()
+	peak := StreamPeakBytes(StreamLimits{})
 	s.mem.mu.Lock()
 	s.mem.limit = 2 * peak
 	s.mem.mu.Unlock()
@@ -593,5 +443,124 @@ func TestLiveBusy(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || resp.Header.Get("X-Rewind-Turn") != "5" {
 		t.Fatalf("room again: %s at turn %q; want 200 at turn 5", resp.Status, resp.Header.Get("X-Rewind-Turn"))
+	}
+}
+
+// allocated is what fn allocates in all.
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// packFlood packs a flood recording as the viewer reads it (or only reads
+// its stream, pack false); the packed replay, nil for none.
+func packFlood(tb testing.TB, data []byte, pack bool) *Packed {
+	tb.Helper()
+	s, err := source.NewStream(bytes.NewReader(data), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer s.Close()
+	if !pack {
+		var f source.Frame
+		for {
+			if err := s.Next(&f); errors.Is(err, io.EOF) {
+				return nil
+			} else if err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	p, err := PackStream(s, StreamLimits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// checkFlood fails unless p, the packed flood of n commands a player a
+// round, lists each player's first MaxCommandsShown commands of every
+// round and their errors, counts the rest exactly (Sent, Rejected) and
+// says so in its notice.
+func checkFlood(t *testing.T, p *Packed, n int) {
+	t.Helper()
+	if !strings.Contains(p.Notice, fmt.Sprintf("more than %d commands", MaxCommandsShown)) {
+		t.Errorf("notice %q: want it to say what is left out", p.Notice)
+	}
+	// The flood's first round has no commands.
+	for _, f := range p.Frames[2:] {
+		for pl := range 2 {
+			if got := len(f.Commands[pl]); got != MaxCommandsShown {
+				t.Fatalf("turn %d player %d: %d commands listed, want %d", f.Turn, pl, got, MaxCommandsShown)
+			}
+		}
+		if len(f.Errors) != 2*MaxCommandsShown {
+			t.Fatalf("turn %d: %d errors listed, want those of the %d listed commands", f.Turn, len(f.Errors), 2*MaxCommandsShown)
+		}
+		if want := fmt.Sprint([]int{n, n}, []int{n - MaxCommandsShown, n - MaxCommandsShown}); fmt.Sprint(f.Sent, f.Rejected) != want {
+			t.Fatalf("turn %d: sent and rejected %v %v, want %s (exact counts)", f.Turn, f.Sent, f.Rejected, want)
+		}
+	}
+}
+
+// TestPackStreamCommandsBounded: issue 13's flood (MaxCommandsPerRound
+// failing commands a player a round) packs with what each extra round
+// costs bounded by the commands and errors listed, not those sent; the
+// counts of the rest are exact.
+func TestPackStreamCommandsBounded(t *testing.T) {
+	n := replay.MaxCommandsPerRound
+	short, long := flood(t, 10, n), flood(t, 40, n)
+	var p *Packed
+	a := allocated(func() { packFlood(t, short, true) })
+	b := allocated(func() { p = packFlood(t, long, true) })
+	// What the stream alone allocates (re-simulating every command) is
+	// not the page's.
+	sa := allocated(func() { packFlood(t, short, false) })
+	sb := allocated(func() { packFlood(t, long, false) })
+	// Per extra round: two players' listed commands, their strings and
+	// JSON several times over, the errors of the listed ones, a frame.
+	perRound := uint64(2*MaxCommandsShown*(commandOverhead+16)*8 + 200<<10)
+	t.Logf("%d bytes on disk: packing allocates %.1f MB for 10 rounds, %.1f MB for 40, the stream alone %.1f and %.1f MB (bound %.1f MB more)",
+		len(long), float64(a)/1e6, float64(b)/1e6, float64(sa)/1e6, float64(sb)/1e6, float64(30*perRound)/1e6)
+	if b-sb > a-sa+30*perRound {
+		t.Errorf("beyond the stream, 40 rounds allocate %d bytes, 10 rounds %d: more than %d a round", b-sb, a-sa, perRound)
+	}
+	checkFlood(t, p, n)
+}
+
+// TestOverBudgetRefused: a budget smaller than what a replay's page
+// reserves refuses its data (422, saying both sizes, no Retry-After)
+// rather than telling the client to come back forever, and an upload
+// likewise; the fork's 344 MiB past a 300 MiB budget is refused too.
+func TestOverBudgetRefused(t *testing.T) {
+	dir := fixtureLibrary(t)
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	for _, c := range []struct {
+		budget int64
+		path   string
+		method string
+	}{
+		{StreamPeakBytes(StreamLimits{}) - 1, "/replay/c03.rwd?data=1", "GET"},
+		{300 << 20, "/api/fork?id=c03.rwd&turn=10", "POST"},
+	} {
+		base := serve(t, lib, Options{MemoryBudget: c.budget})
+		req, _ := http.NewRequest(c.method, base+c.path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnprocessableEntity || res.Header.Get("Retry-After") != "" || !strings.Contains(string(body), "more than the viewer's whole memory budget of") {
+			t.Errorf("%s %s with a budget of %d: %d, Retry-After %q: %s", c.method, c.path, c.budget, res.StatusCode, res.Header.Get("Retry-After"), body)
+		}
 	}
 }

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/templates"
 )
@@ -141,26 +139,16 @@ type liveEntry struct {
 	lastUse int
 }
 
-// liveVersion is one packed state of a game: a ColorfightII game's
-// Replay (rep), or a game played through the seam's generic frames
-// (generic; rep is nil then).
+// liveVersion is one packed state of a game: the generic page's header
+// and the frames as the page fetches them (EncodePacked; their Warning
+// is board.js's to show).
 type liveVersion struct {
-	game    LiveGame
-	rep     *Replay
-	generic *liveGeneric
+	game LiveGame
+	page templates.GenericPage
+	gz   []byte
 	// cost is what the version is charged to the memory budget while
 	// the hub keeps it.
 	cost int64
-	// charts is the JSON of rep's charts; chartsGz gzip'd.
-	charts, chartsGz []byte
-}
-
-// liveGeneric is a generic recording's packed state: the page's header
-// and the frames as the generic page fetches them (EncodePacked; their
-// Warning is board.js's to show).
-type liveGeneric struct {
-	page templates.GenericPage
-	gz   []byte
 }
 
 type liveFlight struct {
@@ -262,13 +250,8 @@ func (h *liveHub) setVerLocked(e *liveEntry, v *liveVersion) {
 	}
 	e.ver = v
 	if v != nil {
-		v.cost = int64(len(v.charts) + len(v.chartsGz))
-		if v.rep != nil {
-			v.cost += replayBytes(v.rep)
-		}
-		if v.generic != nil {
-			v.cost += int64(len(v.generic.gz)) + 4<<10
-		}
+		v.cost = int64(len(v.gz)) + 4<<10
+
 		h.mem.charge(v.cost)
 	}
 }
@@ -378,52 +361,15 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 	}
 }
 
-// packLive decodes a game's recording so far through the replay decoder
-// (a recording without its footer opens with its whole rounds) and packs
-// it for the page; a generic recording (source.IsStream) is packed for
-// the generic page instead (packLiveGeneric).
+// packLive packs a game's recording so far (a recording without its
+// footer reads to its last whole round, then ends with a truncation
+// PackStream keeps as a Warning, dropped while the game is not Done) for
+// the generic page, with the default StreamLimits, reserving their peak
+// from the memory budget while it packs. The version keeps only the
+// gzip'd frames and the page's header.
 func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	decodeSlots <- struct{}{}
 	defer func() { <-decodeSlots }()
-	if source.IsStream(bytes.NewReader(data)) {
-		return packLiveGeneric(data, g, mem)
-	}
-	src, err := source.New(bytes.NewReader(data), nil)
-	if err != nil {
-		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
-	}
-	defer src.Close()
-	peak := loadPeak(src.Meta(), nil)
-	if err := mem.reserve(peak); err != nil {
-		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
-	}
-	defer mem.release(peak)
-	a, err := analyzeReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
-	}
-	rep, err := Load(src, a)
-	if err != nil {
-		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
-	}
-	if !g.Done {
-		rep.Warning = "" // the recording has no end yet: that is no damage
-	}
-	cj, gz, err := chartsJSON(rep)
-	if err != nil {
-		return nil, fmt.Errorf("live game %q: %w", g.ID, err)
-	}
-	g.Players = append([]string(nil), g.Players...)
-	return &liveVersion{game: g, rep: rep, charts: cj, chartsGz: gz}, nil
-}
-
-// packLiveGeneric packs a generic recording so far (the text codec: a
-// recording without its footer reads to its last whole round, then ends
-// with a truncation PackStream keeps as a Warning, dropped while the game
-// is not Done) with the default StreamLimits, reserving their peak from
-// the memory budget while it packs. The version keeps only the gzip'd
-// frames and the page's header.
-func packLiveGeneric(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 	var limits StreamLimits
 	peak := StreamPeakBytes(limits)
 	if err := mem.reserve(peak); err != nil {
@@ -448,36 +394,7 @@ func packLiveGeneric(data []byte, g LiveGame, mem *memBudget) (*liveVersion, err
 		return nil, fmt.Errorf("live game %q: %w", g.ID, err)
 	}
 	g.Players = append([]string(nil), g.Players...)
-	return &liveVersion{game: g, generic: &liveGeneric{page: page, gz: gz}, charts: []byte("[]"), chartsGz: gzipped("[]")}, nil
-}
-
-// gzipped is s gzip'd.
-func gzipped(s string) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write([]byte(s))
-	zw.Close()
-	return buf.Bytes()
-}
-
-// chartsJSON is the JSON of rep's charts as the page takes them
-// ([]templates.Chart), and the same gzip'd.
-func chartsJSON(rep *Replay) (body, gz []byte, err error) {
-	charts := make([]templates.Chart, len(rep.Charts))
-	for i, c := range rep.Charts {
-		charts[i] = templates.Chart{ID: c.ID, Title: c.Title, Option: json.RawMessage(c.Option)}
-	}
-	body, err = json.Marshal(charts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("charts: %w", err)
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write(body)
-	if err := zw.Close(); err != nil {
-		return nil, nil, fmt.Errorf("charts: %w", err)
-	}
-	return body, buf.Bytes(), nil
+	return &liveVersion{game: g, page: page, gz: gz}, nil
 }
 
 // subscribe registers an event stream on game id and starts the game's
@@ -702,33 +619,12 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	}
 	g := v.game
 	j := s.liveJSONOf(g)
-	info := &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", ChartsURL: LiveURL(g.ID) + "/charts",
-		Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
-	if gv := v.generic; gv != nil {
-		p := gv.page
-		p.Title = "live: " + g.ID
-		p.DataURL = LiveURL(g.ID) + "/data"
-		p.Library = !s.lib.Single()
-		p.Live = info
-		render(w, r, http.StatusOK, templates.GenericReplay(p))
-		return
-	}
-	p := PageData(v.rep, g.ID)
-	a := v.rep.Analysis
-	p.Title = "live: " + g.Room
-	if g.Room == "" {
-		p.Title = "live: " + g.ID
-	}
-	p.Summary = fmt.Sprintf("%s · %s · %d players", a.Format, a.ConfigText(), len(a.Players))
-	if v.rep.Provenance != "" {
-		p.Summary += " · " + v.rep.Provenance
-	}
-	// The blob gzip'd as it is, for the page to inflate (as /data/ID?gz=1).
-	p.DataURL = LiveURL(g.ID) + "/data?gz=1"
-	p.ChartsURL = LiveURL(g.ID) + "/charts"
+	p := v.page
+	p.Title = "live: " + g.ID
+	p.DataURL = LiveURL(g.ID) + "/data"
 	p.Library = !s.lib.Single()
-	p.Live = info
-	render(w, r, http.StatusOK, templates.Replay(p))
+	p.Live = &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
+	render(w, r, http.StatusOK, templates.GenericReplay(p))
 }
 
 func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
@@ -737,17 +633,9 @@ func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
-	if v.generic != nil {
-		// The generic frames are only ever served gzip'd, for the page
-		// to inflate (as the generic page's ?data=1).
-		serveGzip(w, v.generic.gz)
-		return
-	}
-	if r.URL.Query().Get("gz") == "1" {
-		serveGzip(w, v.rep.Gzip)
-		return
-	}
-	serveBytes(w, r, "application/octet-stream", v.rep.Blob, v.rep.Gzip)
+	// The frames are only ever served gzip'd, for the page to inflate
+	// (as the generic page's ?data=1).
+	serveGzip(w, v.gz)
 }
 
 // serveGzip answers a packed blob gzip'd as it is (application/gzip), for
@@ -759,29 +647,6 @@ func serveGzip(w http.ResponseWriter, gz []byte) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Content-Length", fmt.Sprint(len(gz)))
 	w.Write(gz)
-}
-
-func (s *Server) liveCharts(w http.ResponseWriter, r *http.Request) {
-	v := s.liveVersionFor(w, r, false)
-	if v == nil {
-		return
-	}
-	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
-	serveBytes(w, r, "application/json", v.charts, v.chartsGz)
-}
-
-// serveBytes answers body, or its gzip'd form when the client takes it.
-func serveBytes(w http.ResponseWriter, r *http.Request, contentType string, body, gz []byte) {
-	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Vary", "Accept-Encoding")
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		body = gz
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.Write(body)
 }
 
 // liveEvents streams a live game's progress as server-sent events:

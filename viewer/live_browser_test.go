@@ -11,7 +11,8 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 )
 
-// TestBrowserLive follows a game as the test plays it, in Chromium: the
+// TestBrowserLive follows a ColorfightII game as the test plays it, in
+// Chromium, on the replay page every game has: the
 // library lists it, its page advances by itself, the charts gain points,
 // the view stays on a turn the user went back to while the range grows,
 // follows again from the live edge, and says when the game is over.
@@ -30,8 +31,8 @@ func TestBrowserLive(t *testing.T) {
 			t.Fatalf("%s: %v (page: %s)", what, err, state)
 		}
 	}
-	// points is the number of points of the gold chart's first series.
-	const points = `(() => { const d = document.getElementById('chart-gold'); const c = d && window.echarts && echarts.getInstanceByDom(d); return c ? c.getOption().series[0].data.length : -1; })()`
+	// points is the number of points of the first chart's first series.
+	const points = `(() => { const d = document.querySelector('[data-testid=chart]'); const c = d && window.echarts && echarts.getInstanceByDom(d); return c ? c.getOption().series[0].data.length : -1; })()`
 
 	// The library lists the game and keeps its turn current.
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#live-rows tr[data-live-id="g1"]`, chromedp.ByQuery)); err != nil {
@@ -74,7 +75,7 @@ func TestBrowserLive(t *testing.T) {
 		t.Error("the board did not change from turn 7 to 12")
 	}
 	var rows int
-	evalJS(t, b, `document.querySelectorAll('#players tbody tr[data-slot]').length`, &rows)
+	evalJS(t, b, `document.querySelectorAll('#players tbody tr[data-player]').length`, &rows)
 	if rows != 3 {
 		t.Errorf("player panel: %d rows", rows)
 	}
@@ -124,7 +125,7 @@ func TestBrowserLive(t *testing.T) {
 	var status, href string
 	evalJS(t, b, `document.getElementById('live-status').textContent`, &status)
 	evalJS(t, b, `(document.querySelector('#live-status a') || {}).href || ''`, &href)
-	if !strings.Contains(status, "The game is over after 40 rounds") || href != base+"/replay/g1.rwd" {
+	if !strings.Contains(status, "The game is over after 40 turns") || href != base+"/replay/g1.rwd" {
 		t.Errorf("end: status %q, link %q", status, href)
 	}
 	if got := turnNow(t, b); got != 40 {

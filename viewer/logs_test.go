@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -40,64 +39,6 @@ func wantLogText(k int) string {
 		return fmt.Sprintf("turn %d: thinking\n<script>alert(%d)</script> red\n", k, k)
 	}
 	return ""
-}
-
-// TestLoadLogs: the manifest carries each round's bot log for its player
-// and frame, as plain text (ANSI escapes removed), the cut log marked;
-// the logs count against the text budget.
-func TestLoadLogs(t *testing.T) {
-	data := loggedReplay(t)
-	rep := loadData(t, data, MaxCommandText)
-	m, err := ReadManifest(rep.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.Logs) != m.Frames || m.LogsNote != "" {
-		t.Fatalf("%d frames of logs for %d frames, note %q", len(m.Logs), m.Frames, m.LogsNote)
-	}
-	s1, s2 := 0, 0
-	for i, p := range m.Players {
-		switch p.UID {
-		case 1:
-			s1 = i
-		case 2:
-			s2 = i
-		}
-	}
-	for f := 0; f < m.Frames; f++ {
-		got, want := m.Logs[f][s1], ""
-		if f >= 1 {
-			want = wantLogText(f - 1)
-		}
-		if f == 6 {
-			if !strings.HasPrefix(got, "xxxx") || !strings.HasSuffix(got, " bytes cut]\n") || len(got) > subprocess.MaxRoundLog {
-				t.Fatalf("frame 6: log %q…", got[:min(len(got), 20)])
-			}
-			continue
-		}
-		if got != want || m.Logs[f][s2] != "" {
-			t.Fatalf("frame %d: logs %q and %q, want %q and nothing", f, got, m.Logs[f][s2], want)
-		}
-	}
-
-	// A budget that holds the commands of frames 0..4 and the log of
-	// frame 4, not more.
-	budget := int64(len(wantLogText(3)) + commandOverhead)
-	for f := 0; f <= 4; f++ {
-		for _, cs := range m.Commands[f] {
-			for _, c := range cs {
-				budget += int64(len(c)) + commandOverhead
-			}
-		}
-	}
-	small := loadData(t, data, budget)
-	ms, err := ReadManifest(small.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ms.Logs[4][s1] != wantLogText(3) || ms.Logs[7][s1] != "" || !strings.Contains(ms.LogsNote, "up to turn") {
-		t.Fatalf("logs past the budget: %q %q, note %q", ms.Logs[4][s1], ms.Logs[7][s1], ms.LogsNote)
-	}
 }
 
 // TestLogText: escape sequences and control characters go, text stays.
@@ -180,67 +121,10 @@ func TestBrowserBotLogOfficialClient(t *testing.T) {
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/remote.rwd")
 	var unseen, other bool
-	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
-	evalJS(t, b, `window.rewind.select(2), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
+	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(0), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
+	evalJS(t, b, `window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
 	if !unseen || other {
 		t.Errorf("official client's panel says why it has no log: %v; the built-in's: %v (want true, false)", unseen, other)
-	}
-	b.CheckProblems(t)
-}
-
-// TestBrowserCommandWords: the commands panel words each command
-// ("attack (27, 19) with 1725 energy", "build gold mine at (7, 8)",
-// "upgrade (x, y) to level 2" for a level-1 home) with its protocol text
-// on hover, and the player table's headers say what they count.
-func TestBrowserCommandWords(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "logged.rwd"), loggedReplay(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
-	b := browsertest.Start(t, 2*time.Minute)
-	openReplay(t, b, base+"/replay/logged.rwd")
-	var home []int
-	evalJS(t, b, `(() => { for (let y = 0; y < 30; y++) for (let x = 0; x < 30; x++) if (window.rewind.building(1, x, y) === 1) return [x, y]; return []; })()`, &home)
-	if len(home) != 2 {
-		t.Fatal("no home at turn 1")
-	}
-	for raw, want := range map[string]string{
-		"a 27 19 1725":                           "attack (27, 19) with 1725 energy",
-		"b 7 8 g":                                "build gold mine at (7, 8)",
-		"b 7 8 e":                                "build energy well at (7, 8)",
-		"b 7 8 f":                                "build fortress at (7, 8)",
-		"b 7 8 z":                                `build "z" (no such building) at (7, 8)`,
-		fmt.Sprintf("u %d %d", home[0], home[1]): fmt.Sprintf("upgrade (%d, %d) to level 2", home[0], home[1]),
-		"hello":                                  "hello",
-		"a 1 x 3":                                "a 1 x 3",
-	} {
-		var got string
-		evalJS(t, b, fmt.Sprintf(`window.rewind.describeCommand(%q, 2)`, raw), &got)
-		if got != want {
-			t.Errorf("%q is worded %q, want %q", raw, got, want)
-		}
-	}
-	// greedy's commands at turn 5, as listed: words, the raw text on hover.
-	var listed []struct{ Raw, Text, Title string }
-	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(2), [...document.querySelectorAll('#commands ol li .cmd')].map(e => ({Raw: e.getAttribute('data-raw'), Text: e.textContent, Title: e.title}))`, &listed)
-	if len(listed) == 0 {
-		t.Fatal("greedy lists no command at turn 5")
-	}
-	for _, c := range listed {
-		if c.Title != c.Raw || c.Text == c.Raw || !strings.Contains(c.Text, "(") {
-			t.Errorf("command %+v: want words, the raw text on hover", c)
-		}
-	}
-	var tips []string
-	evalJS(t, b, `[...document.querySelectorAll('#players thead th')].map(th => th.title)`, &tips)
-	for i, tip := range tips[1:] {
-		if tip == "" {
-			t.Errorf("player table header %d has no tooltip", i+1)
-		}
 	}
 	b.CheckProblems(t)
 }

@@ -114,6 +114,10 @@ func appendFrame(b []byte, f *PackedFrame) []byte {
 		}
 		b = append(b, ']')
 	}
+	if len(f.Rejected) > 0 {
+		b = append(b, `,"rejected":`...)
+		b = appendInts(b, f.Rejected)
+	}
 	if len(f.Faults) > 0 {
 		b = append(b, `,"faults":`...)
 		b = appendStrings(b, f.Faults)

@@ -37,7 +37,7 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 		}
 	}
 	sameAsJSON(t, &PackedFrame{})
-	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Layers: [][]int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Ranking: []int{}})
+	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Layers: [][]int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Rejected: []int{}, Ranking: []int{}})
 	for _, s := range escapeCases {
 		sameAsJSON(t, &PackedFrame{
 			Turn: -3, Active: 2, Cells: []int64{-1, 1 << 62}, Layers: [][]int64{nil, {1, -2}, {}}, Values: [][]int64{{1, -9}},
@@ -45,7 +45,7 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 			Effects:  []PackedEffect{{Kind: "line", Name: s, X2: 3}, {Kind: s, Y2: -1, Radius: 2, Points: []int{1, 2}, Value: -1}, {Kind: "area"}},
 			Events:   []PackedEvent{{Kind: -1, Name: s, Player: 1, Other: -1, X: -1, Y: 4, Value: 1 << 40, Text: s}},
 			Commands: [][]string{{s, s}, nil}, Sent: []int{3, 0},
-			Errors: []PackedError{{Player: 1, Index: -1, Code: 4, Text: s}},
+			Errors: []PackedError{{Player: 1, Index: -1, Code: 4, Text: s}}, Rejected: []int{0, 7},
 			Faults: []string{"", s}, Logs: []string{s}, Ranking: []int{1, 0}, NoCommands: true,
 		})
 	}

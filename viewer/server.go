@@ -79,16 +79,15 @@ type Options struct {
 	// MaxLiveStreams bounds the live event streams open at once (0:
 	// DefaultMaxLiveStreams).
 	MaxLiveStreams int
-	// MemoryBudget bounds, in bytes, the replays kept packed plus the
-	// estimated peak (LoadPeakBytes) of every decode in progress, library
-	// and live games together (0: DefaultMemoryBudget). A decode that does
-	// not fit, once cached replays are dropped, is answered 503 with
-	// Retry-After.
+	// MemoryBudget bounds, in bytes, the estimated peak of every packing
+	// in progress (StreamPeakBytes: a replay page's data, an upload's
+	// check, a live game's new version), a fork's, the bytes a file of a
+	// format decoded whole holds while it is open
+	// (source.StreamFormat.DecodeBytes), and the live games' versions kept
+	// packed, all together (0: DefaultMemoryBudget). A reservation that
+	// does not fit is answered 503 with Retry-After; nothing else is
+	// kept between requests.
 	MemoryBudget int64
-	// CacheBytes bounds the packed replays of the library kept for the
-	// next request, least recently used dropped first (0:
-	// DefaultCacheBytes; at most MemoryBudget).
-	CacheBytes int64
 	// ClientRate is how many expensive requests (replay and live pages
 	// and data, uploads, forks) a second one remote address may make,
 	// ClientBurst how many at once; past it, 429 with Retry-After (0:
@@ -110,14 +109,11 @@ type Options struct {
 	// uid (nil: only ForkBots that are built-in names can play).
 	ForkBots   []string
 	NewForkBot func(spec string, uid int) (match.GamePlayer, error)
-	// OpenStream, when set, opens a file of the library as a generic
-	// frame stream (a reader of any game's files); the stream owns f
-	// (its Close closes f), and on an error the server closes f. The
-	// server then shows any file on the generic page at /game/ID, and
-	// answers /replay/ID with it for a file the library's own readers
-	// (ColorfightII's) cannot read and OpenStream opens: any other game's
-	// replay. Without it /game/ is 404 and only ColorfightII's replays
-	// open.
+	// OpenStream opens a file of the library as a generic frame stream,
+	// for its page at /replay/ID (and /game/ID) and to check an upload;
+	// the stream owns f (its Close closes f), and on an error the server
+	// closes f. nil: source.NewInferredStream (any game's replay, an
+	// official .cfr with its commands inferred).
 	OpenStream func(f *os.File) (source.Stream, error)
 }
 
@@ -169,10 +165,6 @@ func NewServer(lib *Library, opts Options) *Server {
 	if opts.MemoryBudget <= 0 {
 		opts.MemoryBudget = DefaultMemoryBudget
 	}
-	if opts.CacheBytes <= 0 {
-		opts.CacheBytes = DefaultCacheBytes
-	}
-	opts.CacheBytes = min(opts.CacheBytes, opts.MemoryBudget)
 	if opts.ClientRate == 0 {
 		opts.ClientRate = DefaultClientRate
 	}
@@ -188,10 +180,10 @@ func NewServer(lib *Library, opts Options) *Server {
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
 		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams),
 		closing: make(chan struct{})}
-	lib.mu.Lock()
-	lib.cacheBytes = opts.CacheBytes
-	lib.mu.Unlock()
-	lib.setBudget(s.mem)
+	if s.opts.OpenStream == nil {
+		s.opts.OpenStream = func(f *os.File) (source.Stream, error) { return source.NewInferredStream(f, f) }
+	}
+	lib.mem = s.mem
 	s.hosts = loopbackHosts(opts.Addr)
 	s.mux.HandleFunc("GET /{$}", s.library)
 	s.mux.HandleFunc("GET /library/rows", s.libraryRows)
@@ -201,8 +193,6 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /bot/{key...}", s.limited(s.botPage))
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
 	s.mux.HandleFunc("GET /game/{id...}", s.limited(s.gameRoute))
-	s.mux.HandleFunc("GET /data/{id...}", s.limited(s.data))
-	s.mux.HandleFunc("GET /charts/{id...}", s.limited(s.charts))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
@@ -213,7 +203,6 @@ func NewServer(lib *Library, opts Options) *Server {
 		s.mux.HandleFunc("GET /library/live", s.liveRows)
 		s.mux.HandleFunc("GET /live/{id}", s.limited(s.livePage))
 		s.mux.HandleFunc("GET /live/{id}/data", s.limited(s.liveData))
-		s.mux.HandleFunc("GET /live/{id}/charts", s.limited(s.liveCharts))
 		s.mux.HandleFunc("GET /live/{id}/events", s.liveEvents)
 	}
 	return s
@@ -434,119 +423,10 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, t
 	render(w, r, status, templates.Error(templates.ErrorPage{Title: title, Message: msg}))
 }
 
-func (s *Server) loadFor(w http.ResponseWriter, r *http.Request) (*Replay, string, bool) {
-	id := r.PathValue("id")
-	rep, err := s.lib.Load(id)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		s.errorPage(w, r, http.StatusNotFound, "No such replay", fmt.Sprintf("The library has no replay %q.", id))
-		return nil, id, false
-	case errors.Is(err, ErrBusy):
-		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
-		s.errorPage(w, r, http.StatusServiceUnavailable, "The server is busy", err.Error()+"; this page is worth reloading in a few seconds.")
-		return nil, id, false
-	case err != nil:
-		s.logf("viewer: %v", err)
-		s.errorPage(w, r, http.StatusUnprocessableEntity, "Cannot open this replay", err.Error())
-		return nil, id, false
-	}
-	return rep, id, true
-}
-
-// replayPage answers a replay's page. A whole recording not decoded yet
-// (Library.shellEntry) gets its page at once, a shell (shellPage) filled
-// in from the data answer, while its decode starts; any other is decoded
-// first, so a file the summary finds broken still gets its 422 page. A
-// file only the generic reader reads (Options.OpenStream, genericOnly)
-// gets the generic page (GenericHandler; its data at ?data=1).
+// replayPage answers a replay's page: the generic page of library file
+// id (GenericHandler; its frames at ?data=1), whatever its game.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
-	if s.genericOnly(r.PathValue("id")) {
-		s.genericLibraryPage(w, r, r.PathValue("id"))
-		return
-	}
-	if e := s.lib.shellEntry(r.PathValue("id")); e != nil {
-		s.shellPage(w, r, e.ID, e)
-		return
-	}
-	rep, id, ok := s.loadFor(w, r)
-	if !ok {
-		return
-	}
-	p := PageData(rep, id)
-	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
-	p.ChartsURL = "/charts/" + escapeID(id)
-	p.Library = !s.lib.Single()
-	if p.Library {
-		p.ForkURL, p.ID = "/api/fork", id
-	}
-	render(w, r, http.StatusOK, templates.Replay(p))
-}
-
-// shellPage answers the page of replay id before it is decoded: the page
-// and its scripts load while the server decodes. The decode starts with
-// the frames' request, which the page's first element (a preload) makes
-// as soon as it arrives; it is not started here, so a client that never
-// asks for the frames costs no decode, and none outlives its requests.
-// The page takes its summary, warning and notice from the data answer
-// (pageHeaders); a replay that then cannot be opened shows the data
-// answer's error (422 and the reason) in place of the board.
-func (s *Server) shellPage(w http.ResponseWriter, r *http.Request, id string, e *Entry) {
-	p := templates.ReplayPage{Title: path.Base(id), Shell: true}
-	p.DataURL = "/data/" + escapeID(id) + "?gz=1"
-	p.ChartsURL = "/charts/" + escapeID(id)
-	p.Library = !s.lib.Single()
-	if p.Library {
-		p.ForkURL, p.ID = "/api/fork", id
-	}
-	render(w, r, http.StatusOK, templates.Replay(p))
-}
-
-func (s *Server) data(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	rep, err := s.lib.Load(id)
-	if err != nil {
-		status := http.StatusUnprocessableEntity
-		switch {
-		case errors.Is(err, ErrNotFound):
-			status = http.StatusNotFound
-		case errors.Is(err, ErrBusy):
-			busy(w, err.Error())
-			return
-		}
-		http.Error(w, err.Error(), status)
-		return
-	}
-	pageHeaders(w.Header(), rep, id)
-	if r.URL.Query().Get("gz") == "1" {
-		serveGzip(w, rep.Gzip)
-		return
-	}
-	serveBytes(w, r, "application/octet-stream", rep.Blob, rep.Gzip)
-}
-
-// charts answers the options of a replay's charts (templates.Chart, as
-// JSON), which its page fetches once the first frame is drawn.
-func (s *Server) charts(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	rep, err := s.lib.Load(id)
-	if err != nil {
-		status := http.StatusUnprocessableEntity
-		switch {
-		case errors.Is(err, ErrNotFound):
-			status = http.StatusNotFound
-		case errors.Is(err, ErrBusy):
-			busy(w, err.Error())
-			return
-		}
-		http.Error(w, err.Error(), status)
-		return
-	}
-	body, gz, err := chartsJSON(rep)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	serveBytes(w, r, "application/json", body, gz)
+	s.genericLibraryPage(w, r, r.PathValue("id"))
 }
 
 var staticTypes = map[string]string{
@@ -600,14 +480,14 @@ func uploadName(name string) (string, error) {
 	return out, nil
 }
 
-// validateStream checks an uploaded file that only the generic reader
-// reads (Options.OpenStream): it must pack whole, within the generic
-// page's limits and the server's memory budget (ErrBusy when the budget
-// cannot take it now). The work stops when the client leaves.
+// validateStream checks an uploaded file: it must pack whole, as its
+// page packs it (Options.OpenStream), within the generic page's limits
+// and the server's memory budget (ErrBusy when the budget cannot take it
+// now). The work stops when the client leaves.
 func (s *Server) validateStream(ctx context.Context, name string) error {
 	peak := StreamPeakBytes(StreamLimits{})
 	if err := s.mem.reserve(peak); err != nil {
-		return fmt.Errorf("%w: %v", ErrBusy, err)
+		return err
 	}
 	defer s.mem.release(peak)
 	f, err := s.lib.root.Open(name)
@@ -642,21 +522,6 @@ func (c ctxStream) Next(f *source.Frame) error {
 	return c.Stream.Next(f)
 }
 
-// isStreamFile reports whether library file name is one only the generic
-// reader reads (a replay of any game but ColorfightII, or an official
-// format registered as a stream: source.IsStream).
-func (s *Server) isStreamFile(name string) bool {
-	if s.opts.OpenStream == nil {
-		return false
-	}
-	f, err := s.lib.root.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return source.IsStream(f)
-}
-
 // replayExt is name's extension as the library reads it: a registered
 // stream format's ending (source.StreamEnding: ".mp.gz" as one), else
 // path.Ext's.
@@ -667,25 +532,13 @@ func replayExt(name string) string {
 	return path.Ext(name)
 }
 
-// contentName renames an upload after what validate found in it when its
-// name's extension says otherwise (a .cfr sent as game.json is kept as
-// game.cfr), so the library lists and opens it as what it is; note says
-// so, or is "".
-func contentName(name string, rep *Replay) (kept, note string) {
-	switch {
-	case rep.Analysis != nil && source.Format(rep.Analysis.Format) == source.CFR:
-		return renameAs(name, []string{".cfr"}, "a ColorfightII .cfr replay")
-	case rep.Analysis != nil:
-		return renameAs(name, []string{".rwd"}, "a ColorfightII .rwd recording")
-	}
-	return name, ""
-}
-
-// streamContentName is contentName for an upload only the generic reader
-// reads, whose file starts with prefix: a .rwd is kept as .rwd, a file
-// of a registered stream format with one of its endings (a reference log
-// sent as x.rwd is kept as x.json).
-func streamContentName(name string, prefix []byte) (kept, note string) {
+// contentName renames an upload, whose file starts with prefix, after
+// its content when its name's extension says otherwise, so the library
+// lists and opens it as what it is: a .rwd is kept as .rwd, a file of a
+// registered stream format with one of its endings (a .cfr sent as
+// game.json is kept as game.cfr, a reference log sent as x.rwd as
+// x.json); note says so, or is "".
+func contentName(name string, prefix []byte) (kept, note string) {
 	if f, ok := source.LookupStreamFormat(prefix); ok {
 		if len(f.Exts) == 0 {
 			return name, ""
@@ -774,40 +627,12 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusUnprocessableEntity, "%s refused: %v", name, err)
 		return
 	}
-	if s.isStreamFile(tmpName) {
-		// Another game than ColorfightII: checked by packing it as its
-		// page would, kept under a name of its format.
-		err := s.validateStream(r.Context(), tmpName)
-		if r.Context().Err() != nil {
-			return
-		}
-		if errors.Is(err, ErrBusy) {
-			w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
-			fail(http.StatusServiceUnavailable, "%s cannot be checked now: %v", name, err)
-			return
-		}
-		if err != nil {
-			fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
-			return
-		}
-		s.uploadMu.Lock()
-		defer s.uploadMu.Unlock()
-		if status, msg := s.uploadQuotaLocked(n, time.Now()); status != 0 {
-			fail(status, "%s refused: %s", name, msg)
-			return
-		}
-		kept, note := streamContentName(name, s.filePrefix(tmpName))
-		id, err := s.keep(tmpName, kept)
-		if err != nil {
-			s.logf("viewer: upload: %v", err)
-			fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
-			return
-		}
-		s.uploads = append(s.uploads, time.Now())
-		writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
+	// Checked by packing it as its page would, kept under a name of its
+	// format.
+	err = s.validateStream(r.Context(), tmpName)
+	if r.Context().Err() != nil {
 		return
 	}
-	rep, err := s.validate(r.Context(), tmpName)
 	if errors.Is(err, ErrBusy) {
 		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
 		fail(http.StatusServiceUnavailable, "%s cannot be checked now: %v", name, err)
@@ -823,7 +648,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(status, "%s refused: %s", name, msg)
 		return
 	}
-	kept, note := contentName(name, rep)
+	kept, note := contentName(name, s.filePrefix(tmpName))
 	id, err := s.keep(tmpName, kept)
 	if err != nil {
 		s.logf("viewer: upload: %v", err)
@@ -831,7 +656,6 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.uploads = append(s.uploads, time.Now())
-	s.lib.prime(id, rep)
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
 }
 
@@ -865,62 +689,6 @@ func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
 		}
 	}
 	return 0, ""
-}
-
-// validate decodes the whole uploaded file and returns it loaded.
-func (s *Server) validate(ctx context.Context, name string) (*Replay, error) {
-	f, err := s.lib.root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	// The decoders read through ctx: when the client leaves, the work
-	// stops at the next read.
-	src, err := source.New(ctxReader{ctx, f}, f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	defer src.Close()
-	var sum *source.Summary
-	if src.Meta().Format == source.CFR {
-		sum, err = s.summarizeFile(name)
-		if err != nil {
-			return nil, err
-		}
-	}
-	peak := loadPeak(src.Meta(), sum)
-	if err := s.mem.reserve(peak); err != nil {
-		return nil, err
-	}
-	defer s.mem.release(peak)
-	af, err := s.lib.root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	a, err := analyzeReader(ctxReader{ctx, af})
-	af.Close()
-	if err != nil {
-		return nil, err
-	}
-	rep, err := Load(src, a)
-	if err != nil {
-		return nil, err
-	}
-	if rep.Warning != "" {
-		return nil, errors.New(rep.Warning)
-	}
-	return rep, ctx.Err()
-}
-
-// summarizeFile summarises the file name of the folder (an upload's
-// temporary), reading it once without re-simulating.
-func (s *Server) summarizeFile(name string) (*source.Summary, error) {
-	f, err := s.lib.root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return source.Summarize(f)
 }
 
 // keep links the upload under name, or name-2, name-3… if taken (before

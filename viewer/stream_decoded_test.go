@@ -58,7 +58,7 @@ func logFolder(t *testing.T, n int, budget int64) *Library {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	lib.setBudget(newBudget(budget))
+	lib.mem = newBudget(budget)
 	return lib
 }
 
@@ -252,7 +252,7 @@ func TestStreamDecodedUploads(t *testing.T) {
 		{"cut.json", jsonLog[:len(jsonLog)/2], 422, "cut.json is not a replay rewind can open", ""},
 		{"bad.mp.gz", damaged, 422, "bad.mp.gz is not a replay rewind can open", ""},
 		{"results.json", []byte(`{"wins": 3}`), 422, "results.json is not a replay rewind can open", ""},
-		{"game.json", cfr, 200, `"id":"game.cfr"`, "game.json holds a ColorfightII .cfr replay, so it is kept as game.cfr"},
+		{"game.json", cfr, 200, `"id":"game.cfr"`, "game.json holds a cfr file, so it is kept as game.cfr"},
 		{"log.rwd", jsonLog, 200, `"id":"log.json"`, "log.rwd holds a monad-log file, so it is kept as log.json"},
 		{".mp.gz", mpLog, 400, "not a usable file name", ""},
 	}

@@ -141,12 +141,12 @@ func TestUploadValidateStopsWhenClientLeaves(t *testing.T) {
 	}
 	defer lib.Close()
 	s := NewServer(lib, Options{})
-	if _, err := s.validate(context.Background(), "c03.cfr"); err != nil {
+	if err := s.validateStream(context.Background(), "c03.cfr"); err != nil {
 		t.Fatalf("validate: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if rep, err := s.validate(ctx, "c03.cfr"); err == nil || rep != nil {
-		t.Errorf("validate after the client left decoded the file: %v, %v", rep != nil, err)
+	if err := s.validateStream(ctx, "c03.cfr"); err == nil {
+		t.Errorf("validate after the client left packed the file")
 	}
 }

@@ -2,13 +2,9 @@ package viewer
 
 import (
 	"bytes"
-	"context"
-	"encoding/binary"
-	"errors"
+	"encoding/json"
 	"io"
-	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,226 +12,12 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
+	"github.com/rewind-game/rewind/replay/jsn/jsntest"
 	"github.com/rewind-game/rewind/replay/source"
 )
-
-// unpack reads field f of a packed blob back as int64s, undoing the delta
-// or sparse coding of frames (ncell values each, frames of them).
-func unpack(t *testing.T, blob []byte, f Field, ncell, frames int) []int64 {
-	t.Helper()
-	if f.Sparse {
-		vals := unpack(t, blob, Field{Name: f.Name, Type: f.Type, Offset: f.Offset, Length: f.Length}, ncell, frames)
-		changes := f.Length - ncell
-		if f.CountsOffset%4 != 0 || f.CellsOffset%2 != 0 || changes < 0 || f.CountsOffset+4*frames > len(blob) || f.CellsOffset+2*changes > len(blob) {
-			t.Fatalf("field %s: counts or cells misaligned or out of the blob", f.Name)
-		}
-		out := make([]int64, frames*ncell)
-		copy(out, vals[:ncell])
-		j := ncell
-		for fr := 1; fr < frames; fr++ {
-			copy(out[fr*ncell:], out[(fr-1)*ncell:fr*ncell])
-			n := int(binary.LittleEndian.Uint32(blob[f.CountsOffset+4*fr:]))
-			if j+n > f.Length {
-				t.Fatalf("field %s: frame %d: %d changes past the %d in the blob", f.Name, fr, j+n-ncell, changes)
-			}
-			for i := 0; n > 0; n-- {
-				i += int(binary.LittleEndian.Uint16(blob[f.CellsOffset+2*(j-ncell):]))
-				if i >= ncell {
-					t.Fatalf("field %s: frame %d: cell %d of %d", f.Name, fr, i, ncell)
-				}
-				out[fr*ncell+i] = wrap(f.Type, out[fr*ncell+i]+vals[j])
-				j++
-			}
-		}
-		if j != f.Length {
-			t.Fatalf("field %s: %d changes counted, %d in the blob", f.Name, j-ncell, changes)
-		}
-		return out
-	}
-	out := make([]int64, f.Length)
-	size := map[string]int{"u8": 1, "u16": 2, "i32": 4, "f64": 8}[f.Type]
-	if f.Offset%size != 0 || f.Offset+size*f.Length > len(blob) {
-		t.Fatalf("field %s: offset %d misaligned or out of the blob", f.Name, f.Offset)
-	}
-	for i := range out {
-		b := blob[f.Offset+size*i:]
-		switch f.Type {
-		case "u8":
-			out[i] = int64(b[0])
-		case "u16":
-			out[i] = int64(binary.LittleEndian.Uint16(b))
-		case "i32":
-			out[i] = int64(int32(binary.LittleEndian.Uint32(b)))
-		case "f64":
-			out[i] = int64(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-		}
-	}
-	return out
-}
-
-// wrap is v as a typed array of type typ holds it.
-func wrap(typ string, v int64) int64 {
-	switch typ {
-	case "u8":
-		v &= 0xff
-	case "u16":
-		v &= 0xffff
-	case "i32":
-		v = int64(int32(v))
-	}
-	return v
-}
-
-// TestPackMatchesFrames checks the packed blob field by field against the
-// frames of the replay, for a .rwd (re-simulated) and the real .cfr.
-func TestPackMatchesFrames(t *testing.T) {
-	dir := t.TempDir()
-	rwd := filepath.Join(dir, "c03.rwd")
-	write(t, rwd, vectorRWD(t, "c03"))
-	for _, path := range append([]string{rwd, referenceCFR}, testutil.RealWorldOptional(t)...) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			rep, err := LoadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Warning != "" {
-				t.Errorf("warning on a whole replay: %s", rep.Warning)
-			}
-			m, err := ReadManifest(rep.Blob)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fields := map[string][]int64{}
-			static := map[string]bool{}
-			for _, f := range m.Fields {
-				fields[f.Kind+"."+f.Name] = unpack(t, rep.Blob, f, m.Width*m.Height, m.Frames)
-				static[f.Kind+"."+f.Name] = f.Static
-			}
-			slot := map[int64]int{}
-			for i, p := range m.Players {
-				slot[int64(p.UID)] = i + 1
-			}
-			np, n := len(m.Players), m.Width*m.Height
-			src, err := source.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer src.Close()
-			var f colorfight2.Frame
-			frames := 0
-			for ; ; frames++ {
-				err := src.Next(&f)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range f.Cells {
-					c := &f.Cells[i]
-					want := map[string]int64{"owner": int64(slot[c.Owner]), "building": int64(c.Building), "level": c.Level,
-						"force_field": c.ForceField, "attack_cost": c.AttackCost, "gold": c.Gold, "energy": c.Energy,
-						"natural_gold": c.NaturalGold, "natural_energy": c.NaturalEnergy, "natural_cost": c.NaturalCost}
-					for name, w := range want {
-						k := frames*n + i
-						if static["cell."+name] {
-							k = i
-						}
-						if got := fields["cell."+name][k]; got != w {
-							t.Fatalf("frame %d cell %d %s: packed %d, frame %d", frames, i, name, got, w)
-						}
-					}
-				}
-				present := make([]bool, np+1)
-				for i := range f.Users {
-					u := &f.Users[i]
-					s := slot[u.UID]
-					present[s] = true
-					want := map[string]int64{"present": 1, "gold": u.Gold, "energy": u.Energy, "gold_source": u.GoldSource,
-						"energy_source": u.EnergySource, "tax_amount": u.TaxAmount, "tax_level": u.TaxLevel, "tech_level": u.TechLevel,
-						"cells": u.CellNumber, "dead": b2i(u.Dead), "homes": u.Buildings[colorfight2.Home], "mines": u.Buildings[colorfight2.GoldMine],
-						"wells": u.Buildings[colorfight2.EnergyWell], "fortresses": u.Buildings[colorfight2.Fortress]}
-					for name, w := range want {
-						if got := fields["user."+name][frames*np+s-1]; got != w {
-							t.Fatalf("frame %d uid %d %s: packed %d, frame %d", frames, u.UID, name, got, w)
-						}
-					}
-				}
-				for s := 1; s <= np; s++ {
-					if !present[s] && fields["user.present"][frames*np+s-1] != 0 {
-						t.Fatalf("frame %d: slot %d packed as present", frames, s)
-					}
-				}
-			}
-			if frames != m.Frames || frames != 501 {
-				t.Errorf("%d frames, manifest says %d", frames, m.Frames)
-			}
-			if !static["cell.natural_gold"] || static["cell.owner"] {
-				t.Error("natural values should pack once, owners per frame")
-			}
-			for _, f := range m.Fields {
-				if f.Kind == "cell" && f.Sparse == f.Static {
-					t.Errorf("field %s: sparse %v, static %v", f.Name, f.Sparse, f.Static)
-				}
-			}
-			// A .cfr's commands are inferred, every round of it explained.
-			cfr := filepath.Ext(path) == ".cfr"
-			if !m.HasCommands || m.CommandsInferred != cfr || (m.CommandsNote != "") != cfr || len(m.Unexplained) != 0 {
-				t.Errorf("%s: has_commands %v, inferred %v (%q), unexplained %v", path, m.HasCommands, m.CommandsInferred, m.CommandsNote, m.Unexplained)
-			}
-			if m.HasCommands {
-				total := 0
-				for _, r := range m.Commands {
-					for _, cs := range r {
-						total += len(cs)
-					}
-				}
-				if total == 0 || len(m.Commands) != 501 {
-					t.Errorf("%d commands over %d turns", total, len(m.Commands))
-				}
-			}
-		})
-	}
-}
-
-// TestManifestWording: the manifest carries every event with analysis's
-// wording of it, and the engine's building names and letters by number, so
-// the page words nothing itself.
-func TestManifestWording(t *testing.T) {
-	rep, err := LoadReader(bytes.NewReader(hostileRWD(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ReadManifest(rep.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := rep.Analysis
-	if len(a.Events) == 0 || len(m.Events) != len(a.Events) {
-		t.Fatalf("%d events in the manifest, %d in the analysis", len(m.Events), len(a.Events))
-	}
-	named := false
-	for i, e := range m.Events {
-		w := a.Events[i]
-		if got := e.Event; got.Turn != w.Turn || got.Kind != w.Kind || got.UID != w.UID || got.Other != w.Other || got.Value != w.Value || e.Text != a.EventText(w, a.Name) {
-			t.Errorf("event %d: %+v, want %+v worded %q", i, e, w, a.EventText(w, a.Name))
-		}
-		named = named || strings.Contains(e.Text, hostile) || strings.Contains(e.Text, hostile2)
-	}
-	if !named {
-		t.Error("no event text names a (hostile) player verbatim")
-	}
-	want := []ManifestBuilding{{"none", ""}, {"home", "H"}, {"gold mine", "G"}, {"energy well", "E"}, {"fortress", "F"}}
-	if len(m.Buildings) != int(colorfight2.NumBuildings) {
-		t.Fatalf("buildings %+v", m.Buildings)
-	}
-	for b, w := range want {
-		if m.Buildings[b] != w {
-			t.Errorf("building %d: %+v, want %+v", b, m.Buildings[b], w)
-		}
-	}
-}
 
 func TestValidID(t *testing.T) {
 	for id, want := range map[string]bool{
@@ -342,40 +124,10 @@ func TestServerSafety(t *testing.T) {
 		if strings.Contains(page, hostile) || strings.Contains(page, "<img src=x") {
 			t.Errorf("GET %s: a hostile name is in the HTML unescaped", p)
 		}
-		if p == "/replay/hostile.rwd" && strings.Contains(page, `data-shell="1"`) {
-			// A page sent before the decode: the names come with the
-			// frames, percent-encoded, and the script shows them as text.
-			if sum := shellSummary(t, base+"/data/hostile.rwd?gz=1"); !strings.Contains(sum, hostile) {
-				t.Errorf("GET %s: the data answer's summary %q lacks the hostile name", p, sum)
-			}
-			continue
-		}
 		if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") && !strings.Contains(page, `\u003cscript\u003ealert(1)\u003c/script\u003e`) {
 			t.Errorf("GET %s: the hostile name is not shown escaped", p)
 		}
 	}
-}
-
-// shellSummary is the summary line a shell page (data-shell) takes from
-// its data answer: the X-Rewind-Summary header, percent-decoded. The raw
-// header must hold no markup character.
-func shellSummary(t *testing.T, dataURL string) string {
-	t.Helper()
-	res, err := http.Get(dataURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	raw := res.Header.Get("X-Rewind-Summary")
-	if res.StatusCode != 200 || strings.ContainsAny(raw, "<>\"") {
-		t.Fatalf("GET %s: %s, X-Rewind-Summary %q", dataURL, res.Status, raw)
-	}
-	sum, err := url.PathUnescape(raw)
-	if err != nil {
-		t.Fatalf("X-Rewind-Summary %q: %v", raw, err)
-	}
-	return sum
 }
 
 // TestUpload: bounded, validated, never overwrites, names sanitised,
@@ -405,7 +157,7 @@ func TestUpload(t *testing.T) {
 		{"bad.cfr", good[:len(good)/2], nil, 422, "bad.cfr is not a replay rewind can open"},
 		{"junk.rwd", []byte("RWD?junk"), nil, 422, "junk.rwd is not a replay rewind can open"},
 		{"empty.rwd", nil, nil, 400, "empty.rwd is empty"},
-		{"notes.txt", good, nil, 400, "is not named like a replay (.rwd, .cfr, "},
+		{"notes.txt", good, nil, 400, "is not named like a replay (.rwd, "},
 		{"x.cfr", good, []string{"Origin", "http://evil.example"}, 403, "another site"},
 	}
 	for _, c := range cases {
@@ -467,65 +219,21 @@ func TestLibraryPicksUpFiles(t *testing.T) {
 	if len(es) != 1 || es[0].Complete || es[0].Rounds == 0 || es[0].Rounds >= 500 {
 		t.Fatalf("half-written replay listed as %+v", es)
 	}
-	rep, err := lib.Load("live.rwd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Warning == "" || rep.Frames < 10 {
-		t.Errorf("half-written replay: %d frames, warning %q", rep.Frames, rep.Warning)
+	if p := packLibFile(t, lib, "live.rwd"); p.Warning == "" || len(p.Frames) < 10 {
+		t.Errorf("half-written replay: %d frames, warning %q", len(p.Frames), p.Warning)
 	}
 	write(t, p, full)
 	es, _ = lib.List()
 	if len(es) != 1 || !es[0].Complete || es[0].Rounds != 500 || es[0].Winner == 0 {
 		t.Fatalf("finished replay listed as %+v", es[0])
 	}
-	if rep, err = lib.Load("live.rwd"); err != nil || rep.Frames != 501 || rep.Warning != "" {
-		t.Fatalf("finished replay: %v", err)
+	if p := packLibFile(t, lib, "live.rwd"); len(p.Frames) != 501 || p.Warning != "" {
+		t.Fatalf("finished replay: %d frames, warning %q", len(p.Frames), p.Warning)
 	}
 	os.Remove(p)
 	if es, _ = lib.List(); len(es) != 0 {
 		t.Errorf("deleted replay still listed")
 	}
-}
-
-// TestExportHTMLSelfContained: the exported page inlines everything and
-// forbids requests.
-func TestExportHTMLSelfContained(t *testing.T) {
-	rep, err := LoadReader(bytes.NewReader(hostileRWD(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := WriteHTML(context.Background(), &buf, rep, "hostile.rwd"); err != nil {
-		t.Fatal(err)
-	}
-	page := buf.String()
-	for _, bad := range []string{"<script src", `rel="stylesheet"`, hostile, "<img src=x"} {
-		if strings.Contains(page, bad) {
-			t.Errorf("exported page contains %q", bad)
-		}
-	}
-	if !strings.Contains(page, `http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;`) && !strings.Contains(page, `content="default-src 'none'`) {
-		t.Error("exported page has no CSP forbidding requests")
-	}
-	if n := strings.Count(page, "<script"); n != 4 {
-		t.Errorf("%d script elements, want 4 (charts JSON, data, ECharts, viewer)", n)
-	}
-}
-
-// FuzzLoad feeds arbitrary bytes through the decoders into Load: it may
-// fail, never panic.
-func FuzzLoad(f *testing.F) {
-	f.Add(hostileRWD(f))
-	f.Add(readFile(f, filepath.Join(testdata, "conformance", "c06.cfr")))
-	f.Add([]byte(`[{"turn":0}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if rep, err := LoadReader(bytes.NewReader(data)); err == nil {
-			if _, err := ReadManifest(rep.Blob); err != nil {
-				t.Fatalf("Load succeeded with a blob whose manifest does not read: %v", err)
-			}
-		}
-	})
 }
 
 // TestStaleTempsRemoved: temporary upload and fork files a dead server
@@ -579,4 +287,114 @@ func TestConcurrentListingsShareSummaries(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("the file was summarised %d times", n)
 	}
+}
+
+// packLibFile packs library file id as its page does (PackStream over
+// source.NewInferredStream).
+func packLibFile(t *testing.T, lib *Library, id string) *Packed {
+	t.Helper()
+	f, err := lib.root.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := source.NewInferredStream(f, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := PackStream(s, StreamLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// cfrHead is the first frames of the official replay at path, gzip'd
+// (cfr.NewEncoder, as official replays are) or as plain JSON
+// (cfr.NewJSONEncoder).
+func cfrHead(tb testing.TB, path string, frames int, gzipped bool) []byte {
+	tb.Helper()
+	d := cfrtest.Open(tb, path)
+	var out bytes.Buffer
+	newEncoder := cfr.NewJSONEncoder
+	if gzipped {
+		newEncoder = cfr.NewEncoder
+	}
+	enc, err := newEncoder(&out, d.Header())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var f colorfight2.Frame
+	for range frames {
+		if err := d.Next(&f); err != nil {
+			tb.Fatal(err)
+		}
+		if err := enc.WriteFrame(&f); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// fuzzLimits bound what FuzzLoad packs: smaller than the defaults, so an
+// input costs little, and large enough for its seeds.
+var fuzzLimits = StreamLimits{MaxFrames: 1000, MaxBytes: 8 << 20, MaxText: 1 << 20}
+
+// FuzzLoad feeds arbitrary bytes through the viewer's readers — the
+// analysis's (source.NewStream) and the page's (source.NewInferredStream):
+// a .rwd of any codec re-simulated, every registered stream format, a
+// .cfr with its commands inferred — into PackStream and EncodeStream:
+// they fail cleanly, never panic, and agree (the same error, or
+// EncodeStream's JSON is PackStream's). Seeds: a played .rwd of every
+// game with built-in bots in its own codec and in the text codec, c06.cfr's
+// first frames gzip'd and as plain JSON, a Monad
+// reference log, a Skyport observer recording.
+func FuzzLoad(f *testing.F) {
+	for _, id := range rulesets.IDs() {
+		if info, _ := rulesets.About(id); len(info.Bots) == 0 {
+			continue // a test's game (toygame), played by no built-in
+		}
+		f.Add(playedRWD(f, id, 12, false))
+		f.Add(playedRWD(f, id, 12, true))
+	}
+	// c06's first frames rather than its 200: a seed the fuzzer can
+	// mutate, and minimise, quickly.
+	c06 := filepath.Join(testdata, "conformance", "c06.cfr")
+	f.Add(cfrHead(f, c06, 4, true))
+	f.Add(cfrHead(f, c06, 4, false))
+	f.Add(readFile(f, filepath.Join(testdata, "monad", "official", "m05.mp.gz")))
+	f.Add(jsntest.Recording())
+	f.Add([]byte(`[{"turn":0}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, open := range []func(io.Reader, io.Closer) (source.Stream, error){source.NewStream, source.NewInferredStream} {
+			s, err := open(bytes.NewReader(data), nil)
+			if err != nil {
+				continue
+			}
+			p, perr := PackStream(s, fuzzLimits)
+			s.Close()
+			s, err = open(bytes.NewReader(data), nil)
+			if err != nil {
+				t.Fatalf("opens once, not twice: %v", err)
+			}
+			gz, err := EncodeStream(s, fuzzLimits)
+			s.Close()
+			if perr != nil || err != nil {
+				if perr == nil || err == nil || err.Error() != perr.Error() {
+					t.Fatalf("PackStream: %v; EncodeStream: %v", perr, err)
+				}
+				continue
+			}
+			want, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gunzipped(t, gz); !bytes.Equal(got, want) {
+				t.Fatalf("EncodeStream's JSON is not PackStream's:\n%.300s\n%.300s", got, want)
+			}
+		}
+	})
 }

@@ -32,7 +32,7 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := source.NewAnyStream(bytes.NewReader(buf.Bytes()), nil)
+	src, err := source.NewStream(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

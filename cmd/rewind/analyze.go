@@ -131,11 +131,11 @@ func analyzeDir(opts *analyzeOptions) error {
 	if len(all) == 0 {
 		return fmt.Errorf("%s: no replays (.rwd, .cfr or another game's official format: %s)", opts.path, strings.Join(source.StreamExts(), ", "))
 	}
-	// Replays of games played through the seam take the generic
-	// analysis; the others their game's own.
+	// Replays of games with a document of their own take its analysis
+	// (and the corpus CSV); the others the generic analysis.
 	var files, streams []string
 	for _, f := range all {
-		if isStreamFile(f) {
+		if !documented(f) {
 			streams = append(streams, f)
 		} else {
 			files = append(files, f)

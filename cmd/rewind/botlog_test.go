@@ -95,6 +95,15 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 	if slot == 0 {
 		t.Fatalf("%s: no player's bot is logbot.py", url)
 	}
+	// The generic page numbers players from 0; the bot's log names it
+	// by the game's own number (rulesets.FirstPlayer on).
+	var game string
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(window.rewind.packed && window.rewind.packed().game) || ""`, &game)); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := rulesets.Get(game); err == nil {
+		uid = slot - 1 + rulesets.FirstPlayer(rs)
+	}
 	// A click on the player's row of the panel (ColorfightII: data-slot
 	// from 1; the generic page, Monad's: data-player from 0).
 	row := fmt.Sprintf(`#players tbody tr[data-slot="%d"], #players tr[data-player="%d"]`, slot, slot-1)

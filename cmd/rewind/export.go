@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer"
 )
 
 type exportOptions struct {
@@ -62,14 +60,11 @@ func runExport(opts *exportOptions) error {
 	if ext := strings.ToLower(filepath.Ext(opts.out)); !opts.html && (ext == ".html" || ext == ".htm") {
 		return fmt.Errorf("-o %s: without --html, export writes a .cfr replay (gzip), not a page; add --html for the viewer page, or name the output .cfr", opts.out)
 	}
-	if opts.html && isStreamFile(opts.in) {
-		return exportStreamHTML(opts)
-	}
-	if isStreamFile(opts.in) {
-		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
-	}
 	if opts.html {
 		return exportHTML(opts)
+	}
+	if m, ok := streamMeta(opts.in); ok && m.Ruleset != replay.RulesetColorfight2 {
+		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
 	}
 	in, err := os.Open(opts.in)
 	if err != nil {
@@ -95,33 +90,5 @@ func runExport(opts *exportOptions) error {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); exported its %d whole rounds\n", opts.in, cut, n-1)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
-	return nil
-}
-
-// exportHTML writes the self-contained viewer page of opts.in.
-func exportHTML(opts *exportOptions) error {
-	rep, err := viewer.LoadFile(opts.in)
-	if err != nil {
-		return fmt.Errorf("export %s: %w", opts.in, err)
-	}
-	var buf bytes.Buffer
-	if err := viewer.WriteHTML(context.Background(), &buf, rep, filepath.Base(opts.in)); err != nil {
-		return fmt.Errorf("export %s: %w", opts.in, err)
-	}
-	return writeHTMLPage(opts, rep, &buf)
-}
-
-// writeHTMLPage writes the page in buf of rep to opts.out and says so.
-func writeHTMLPage(opts *exportOptions, rep *viewer.Replay, buf *bytes.Buffer) error {
-	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
-		return err
-	}); err != nil {
-		return err
-	}
-	if rep.Warning != "" {
-		fmt.Fprintf(opts.stdout, "warning: %s\n", rep.Warning)
-	}
-	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, rep.Frames-1, buf.Len())
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
+	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
@@ -25,7 +26,11 @@ import (
 // frames reads every frame of a replay.
 func allFrames(t *testing.T, path string) []colorfight2.Frame {
 	t.Helper()
-	s, err := source.Open(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cfrimport.OpenFrames(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +100,13 @@ func testForkOfficial(t *testing.T, parentPath string) {
 	if err != nil || h.Parent == nil || h.Parent.Turn != 250 || h.Parent.SHA256 != sum || h.Parent.Source != name {
 		t.Fatalf("parent %+v, %v", h.Parent, err)
 	}
-	rep, err := viewer.LoadFile(out)
+	fs, err := source.OpenStream(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := viewer.PageData(rep, "fork.rwd"); !strings.Contains(p.Summary, "played on from turn 250 of "+name) {
+	p := viewer.GenericPageData(fs.Meta(), "fork.rwd")
+	fs.Close()
+	if !strings.Contains(p.Summary, "played on from turn 250 of "+name) {
 		t.Fatalf("page summary %q", p.Summary)
 	}
 

@@ -60,7 +60,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 		t.Fatalf("stopped match: %v, turn %d", err, res.Turn)
 	}
 
-	leader := regexp.MustCompile(`(?i)leader at round (\d+) \(game incomplete\)`)
+	leader := regexp.MustCompile(`(?i)leader at (?:round|turn) (\d+) \(game incomplete\)`)
 	b := browsertest.Start(t, 3*time.Minute)
 	for _, c := range []struct {
 		file   string
@@ -108,7 +108,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 			t.Fatal(err)
 		}
 		var head string
-		if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`document.querySelector('[data-testid=summary]').textContent`, &head)); err != nil {
+		if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`document.querySelector('[data-testid=summary]').textContent + ' · ' + ((document.querySelector('[data-testid=outcome]') || {}).textContent || '')`, &head)); err != nil {
 			t.Fatal(err)
 		}
 		check("the viewer's header", head)

@@ -50,7 +50,8 @@ func runInfo(opts *infoOptions, path string) error {
 		return err
 	}
 	w := opts.stdout
-	if _, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); ok {
+	// A .cfr is described from its own header and frames below.
+	if name, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); ok && name != string(source.CFR) {
 		return streamInfo(w, path, data)
 	}
 	br := bufio.NewReader(bytes.NewReader(data))

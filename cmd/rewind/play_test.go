@@ -54,7 +54,7 @@ func TestPlayAndDemo(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "winner") {
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "ColorfightII · ") {
 		t.Errorf("demo replay page: %d\n%.300s", resp.StatusCode, body)
 	}
 	cancel()

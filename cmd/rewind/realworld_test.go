@@ -17,7 +17,6 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
-	"github.com/rewind-game/rewind/replay/source"
 	"github.com/rewind-game/rewind/viewer"
 )
 
@@ -63,7 +62,11 @@ func TestEveryOfficialReplay(t *testing.T) {
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			// Decode every frame; keep the last.
-			s, err := source.Open(p)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := cfrimport.OpenFrames(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,9 +104,18 @@ func TestEveryOfficialReplay(t *testing.T) {
 				t.Fatalf("report: %v", err)
 			}
 
-			rep, err := viewer.LoadFile(p)
-			if err != nil || rep.Frames != n || rep.Warning != "" {
-				t.Fatalf("viewer: %v, %d frames of %d, %q", err, rep.Frames, n, rep.Warning)
+			vf, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := openStreamFile(vf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			packed, err := viewer.PackStream(vs, viewer.StreamLimits{})
+			vs.Close()
+			if err != nil || len(packed.Frames) != n || packed.Warning != "" {
+				t.Fatalf("viewer: %v, %d frames of %d, %q", err, len(packed.Frames), n, packed.Warning)
 			}
 
 			cfrOut := filepath.Join(dir, "export-"+filepath.Base(p))

@@ -127,15 +127,18 @@ func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open (0: no bound)")
 }
 
-// Memory budget of a serving command, in MiB.
+// Memory budget of a serving command, in MiB: at least what one replay
+// page reserves (viewer.StreamPeakBytes at the default limits, 216 MiB);
+// a fork (344 MiB) or a Monad reference log (416 MiB) needs more, and
+// past the budget is refused, not told to wait.
 const (
-	minMemoryMiB = 64
+	minMemoryMiB = 256
 	maxMemoryMiB = 1 << 20
 )
 
 func addMemoryFlag(cmd *cobra.Command, mib *int64) {
 	cmd.Flags().Int64Var(mib, "memory", viewer.DefaultMemoryBudget>>20,
-		fmt.Sprintf("memory budget in MiB, %d..%d: replays decoded at once plus those kept for the next request; past it a request is answered 503 with Retry-After (docs/viewer.md)", minMemoryMiB, maxMemoryMiB))
+		fmt.Sprintf("memory budget in MiB, %d..%d: what the replays packed at once may take (each reserves its estimated peak); past it a request is answered 503 with Retry-After (docs/viewer.md)", minMemoryMiB, maxMemoryMiB))
 }
 
 // memoryBudget checks the --memory flag and returns it in bytes. It also

@@ -18,20 +18,29 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// isStreamFile reports whether path is a replay of a game played through
-// the seam (source.OpenStream reads it): the commands then take the
-// generic path.
-func isStreamFile(path string) bool {
-	f, err := os.Open(path)
+// streamMeta returns the meta of the replay at path, read as a generic
+// stream (source.OpenStream); ok is false when it does not open.
+func streamMeta(path string) (m source.StreamMeta, ok bool) {
+	s, err := source.OpenStream(path)
 	if err != nil {
-		return false
+		return m, false
 	}
-	defer f.Close()
-	return source.IsStream(f)
+	defer s.Close()
+	return *s.Meta(), true
 }
 
-// openStreamFile is viewer.Options.OpenStream: the stream owns f.
-func openStreamFile(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }
+// documented reports whether the replay at path is of a game with a
+// document of its own (engine.Documented: StreamMeta.Document), which
+// analyze takes through analysis.AnalyzeDocument; a file that does not
+// open is taken as one, for that path to report why.
+func documented(path string) bool {
+	m, ok := streamMeta(path)
+	return !ok || m.Document != nil
+}
+
+// openStreamFile is viewer.Options.OpenStream: any replay, a .cfr with
+// its commands inferred (source.NewInferredStream); the stream owns f.
+func openStreamFile(f *os.File) (source.Stream, error) { return source.NewInferredStream(f, f) }
 
 // analyzeStream writes the generic analysis a of a replay of a game
 // without a document of its own.
@@ -65,10 +74,10 @@ func analyzeStream(opts *analyzeOptions, a *analysis.Generic) error {
 }
 
 // analyzeFile opens and analyzes one replay of any game
-// (source.OpenAnyStream): its generic analysis, and its game's own
+// (source.OpenStream): its generic analysis, and its game's own
 // document (analysis.Document) when the game has one, else nil.
 func analyzeFile(path string) (*analysis.Generic, *analysis.Analysis, error) {
-	s, err := source.OpenAnyStream(path)
+	s, err := source.OpenStream(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,12 +112,17 @@ func reportStream(opts *reportOptions, a *analysis.Generic) error {
 	return nil
 }
 
-// exportStreamHTML writes the self-contained generic page of a replay of
-// the generic path (export --html).
-func exportStreamHTML(opts *exportOptions) error {
-	s, err := source.OpenStream(opts.in)
+// exportHTML writes the self-contained generic page of a replay (export
+// --html), read as the viewer reads it (openStreamFile).
+func exportHTML(opts *exportOptions) error {
+	f, err := os.Open(opts.in)
 	if err != nil {
 		return err
+	}
+	s, err := openStreamFile(f)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
 	defer s.Close()
 	p, err := viewer.PackStream(s, viewer.StreamLimits{})

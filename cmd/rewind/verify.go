@@ -11,7 +11,6 @@ import (
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 type verifyOptions struct {
@@ -91,9 +90,14 @@ func runVerify(opts *verifyOptions) error {
 		}
 		return reportVerify(opts, res, 0)
 	}
-	want, err := source.Open(opts.against)
+	wf, err := os.Open(opts.against)
 	if err != nil {
 		return err
+	}
+	defer wf.Close()
+	want, err := cfrimport.OpenFrames(wf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.against, err)
 	}
 	defer want.Close()
 	res, frames, err := cfrimport.VerifyAgainst(f, want)

@@ -17,11 +17,11 @@ func newViewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "view FILE",
 		Short: "Open one replay in the browser viewer",
-		Long: `view serves one replay (.rwd, .cfr, or an official file of another game
-read as a stream: ` + strings.Join(source.StreamEndings(), ", ") + `; any game but ColorfightII is shown on the generic page) and prints the URL of its page: a board
-you scrub through turn by turn (keyboard: Space, arrows, Home/End, ? for
-help), charts of every player's gold, energy, cells and tax, a cell
-inspector and, for .rwd replays, each player's commands and their errors.
+		Long: `view serves one replay (.rwd, or an official file of a game: ` + strings.Join(source.StreamEndings(), ", ") + `)
+and prints the URL of its page: a board you scrub through turn by turn
+(keyboard: Space, arrows, Home/End, ? for help), charts of the game's
+figures, a cell inspector and each player's commands and their errors
+(inferred from an official ColorfightII .cfr).
 Stop it with Ctrl-C. For a file that opens without a server, see
 "rewind export --html".`,
 		Args: cobra.ExactArgs(1),
@@ -44,16 +44,11 @@ func runView(ctx context.Context, file string, opts *serveOptions) error {
 	}
 	defer lib.Close()
 	id := filepath.Base(file)
-	if isStreamFile(file) {
-		// A game played through the seam: its page re-simulates it on
-		// each request; check it opens now.
-		s, err := source.OpenStream(file)
-		if err != nil {
-			return fmt.Errorf("view %s: %w", file, err)
-		}
-		s.Close()
-	} else if _, err := lib.Load(id); err != nil {
+	// Its page reads it again on each request; check it opens now.
+	s, err := source.OpenStream(file)
+	if err != nil {
 		return fmt.Errorf("view %s: %w", file, err)
 	}
+	s.Close()
 	return serveLibrary(ctx, lib, opts, viewer.ReplayURL(id))
 }

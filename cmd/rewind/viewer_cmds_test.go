@@ -73,7 +73,7 @@ func TestServeViewExportHTML(t *testing.T) {
 		done <- runView(ctx, cfr, &serveOptions{addr: "127.0.0.1:0", stdout: io.Discard, ready: ready})
 	}()
 	base = <-ready
-	if code, body := fetch(base + "/replay/c06.cfr"); code != 200 || !strings.Contains(body, "winner bot0_greedy") {
+	if code, body := fetch(base + "/replay/c06.cfr"); code != 200 || !strings.Contains(body, "ColorfightII · 3 players: bot0_greedy") {
 		t.Errorf("view page: %d\n%.300s", code, body)
 	}
 	if code, _ := fetch(base + "/replay/bad.cfr"); code != 404 {

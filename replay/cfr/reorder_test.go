@@ -170,7 +170,7 @@ func encodeJSON(t *testing.T, h cfr.Header, frames []colorfight2.Frame) []byte {
 
 func analyze(t *testing.T, js []byte) *analysis.Analysis {
 	t.Helper()
-	src, err := source.NewAnyStream(bytes.NewReader(js), nil)
+	src, err := source.NewStream(bytes.NewReader(js), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ const (
 func NewFork(name string, data []byte, turn int) (*Fork, error) {
 	format, err := Sniff(data[:min(len(data), 8)])
 	if format != RWD {
-		if name, ok := StreamFormatOf(data[:min(len(data), SniffBytes)]); ok {
+		if name, ok := StreamFormatOf(data[:min(len(data), SniffBytes)]); ok && name != string(CFR) {
 			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official ColorfightII .cfr", name)
 		}
 	}

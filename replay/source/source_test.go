@@ -5,7 +5,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
@@ -23,18 +22,18 @@ func TestSniff(t *testing.T) {
 }
 
 // TestOpenRealworld opens the real tournament replay through the
-// format-independent source and reads every frame.
+// format-independent stream and reads every frame.
 func TestOpenRealworld(t *testing.T) {
-	s, err := Open(testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr"))
+	s, err := OpenStream(testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	m := s.Meta()
-	if m.Format != CFR || m.Config.Width != 30 || m.Config.MaxTurn != 500 {
+	if m.Format != string(CFR) || m.MaxTurns != 500 {
 		t.Fatalf("meta %+v", m)
 	}
-	var f colorfight2.Frame
+	var f Frame
 	n := 0
 	for {
 		err := s.Next(&f)
@@ -44,8 +43,8 @@ func TestOpenRealworld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, ok := s.Round(); ok {
-			t.Fatal(".cfr source claims a command log")
+		if f.CommandsKnown {
+			t.Fatal(".cfr stream claims a command log")
 		}
 		n++
 	}

@@ -45,12 +45,12 @@ func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
 	return replay.NewFigures(r, players, commandsKnown)
 }
 
-// OpenStream opens the replay at path as a generic Stream. It reads .rwd
-// files of the text codec (any game played through the seam) or of a
-// ruleset's own compact codec (Header.Compact: Monad's) by re-simulating
-// them, and the files of the registered StreamFormats; other files
-// (ColorfightII's) are refused with an error wrapping ErrNotStream, for
-// the caller to open on their game's own path.
+// OpenStream opens the replay at path, of any game, as a generic Stream.
+// It reads a .rwd, whatever its codec (the text codec, or a ruleset's
+// own: ColorfightII's, Monad's Header.Compact), by re-simulating it
+// (NewSimStream), and the files of the registered StreamFormats (their
+// Open: the commands a format does not hold stay unknown). It is the
+// reader of the analysis of every game.
 func OpenStream(path string) (Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -90,6 +90,15 @@ type StreamFormat struct {
 	Sniff func(prefix []byte) bool
 	// Open reads the file from r; the Stream reads r until Close.
 	Open func(r io.Reader) (Stream, error)
+	// OpenInferred, when set, is Open with the commands of the rounds
+	// inferred from the file's frames where the format holds none
+	// (StreamMeta.CommandsInferred), for a reader that shows them
+	// (NewInferredStream: the viewer's); nil: Open.
+	OpenInferred func(r io.Reader) (Stream, error)
+	// Summarize, when set, summarizes the file in a pass of its own
+	// (Summarize reads such a file with it), without the stream
+	// SummarizeStream reads; nil: SummarizeStream.
+	Summarize func(r io.Reader) (*Summary, error)
 }
 
 // SniffBytes is how much of a file StreamFormat.Sniff is shown.
@@ -104,6 +113,18 @@ var streamFormats = []StreamFormat{
 	// the content.
 	{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, SharedExts: true, DecodeBytes: monadlog.DecodeBytes,
 		Sniff: monadlog.Sniff, Open: monadlog.Open},
+	// ColorfightII's official replay is gzip'd JSON, or JSON: the
+	// catch-all of such content, so it comes last, after the formats
+	// that claim gzip or JSON of their own (a Monad log, a Skyport .jsn).
+	{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: sniffCFR, Open: cfrstream.Open,
+		OpenInferred: cfrstream.OpenInferred, Summarize: summarizeCFR},
+}
+
+// sniffCFR claims a file that Sniff takes for a .cfr: gzip, or JSON
+// starting with an array.
+func sniffCFR(prefix []byte) bool {
+	f, err := Sniff(prefix)
+	return err == nil && f == CFR
 }
 
 // StreamExts returns the file name endings of every registered stream
@@ -169,67 +190,44 @@ func RegisterStreamFormat(f StreamFormat) { streamFormats = append(streamFormats
 // is closed by Close.
 func NewStream(r io.Reader, closer io.Closer) (Stream, error) { return newStream(r, closer, false) }
 
-// OpenAnyStream is OpenStream for every replay, ColorfightII's too: a
-// .rwd of its own codec re-simulated (NewSimStream), a .cfr read by
-// cfrstream.Open. It is the reader of the analysis of every game; the
-// viewer still shows ColorfightII files on their own page.
-func OpenAnyStream(path string) (Stream, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	s, err := NewAnyStream(f, f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
+// NewInferredStream is NewStream with the commands of a format that holds
+// none inferred where the format can (StreamFormat.OpenInferred: an
+// official ColorfightII .cfr): the viewer's reader, which shows them.
+// The analysis reads NewStream's stream, which does not infer.
+func NewInferredStream(r io.Reader, closer io.Closer) (Stream, error) {
+	return newStream(r, closer, true)
 }
 
-// NewAnyStream reads a replay from r as OpenAnyStream does; closer (may
-// be nil) is closed by Close.
-func NewAnyStream(r io.Reader, closer io.Closer) (Stream, error) { return newStream(r, closer, true) }
-
-// newStream is NewStream, and with all NewAnyStream.
-func newStream(r io.Reader, closer io.Closer, all bool) (Stream, error) {
+// newStream is NewStream, and with infer NewInferredStream.
+func newStream(r io.Reader, closer io.Closer, infer bool) (Stream, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) < 4 || string(prefix[:4]) != replay.Magic {
-		for _, f := range streamFormats {
-			if f.Sniff(prefix) {
-				s, err := f.Open(br)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", f.Name, err)
-				}
-				return closing{s, closer}, nil
-			}
+		f, ok := LookupStreamFormat(prefix)
+		if !ok {
+			_, err := Sniff(prefix) // what no format claims, Sniff refuses
+			return nil, err
 		}
-		if all {
-			if _, err := Sniff(prefix); err != nil {
-				return nil, err
-			}
-			s, err := cfrstream.Open(br)
-			if err != nil {
-				return nil, err
-			}
-			return closing{s, closer}, nil
+		open := f.Open
+		if infer && f.OpenInferred != nil {
+			open = f.OpenInferred
 		}
-		return nil, ErrNotStream
+		s, err := open(br)
+		if err != nil {
+			if f.Name == cfrstream.Name {
+				return nil, err // as ColorfightII's analysis worded it
+			}
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		return closing{s, closer}, nil
 	}
 	rd, err := replay.NewReader(br)
 	if err != nil {
 		return nil, err
 	}
-	if h := rd.Header(); !all && !h.Generic() {
-		rd.Close()
-		return nil, fmt.Errorf("%w: a %s recording in its own codec", ErrNotStream, h.Ruleset)
-	}
 	sim, err := replay.NewSim(rd)
 	if err != nil {
 		rd.Close()
-		if errors.Is(err, replay.ErrRuleset) {
-			return nil, fmt.Errorf("%w: %v", ErrNotStream, err)
-		}
 		return nil, err
 	}
 	return NewSimStream(sim, closer), nil
@@ -259,24 +257,6 @@ func (c closing) Close() error {
 	return err
 }
 
-// ErrNotStream: the file is a replay, but not one OpenStream reads (a
-// ColorfightII .rwd or .cfr).
-var ErrNotStream = errors.New("source: not a replay of the generic path")
-
-// IsStream reports whether the replay r starts is read by OpenStream: a
-// .rwd of the text codec or of a ruleset's compact codec
-// (Header.Compact), or a file of a registered StreamFormat.
-func IsStream(r io.Reader) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
-	prefix, _ := br.Peek(SniffBytes)
-	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
-		h, err := replay.ReadHeader(br)
-		return err == nil && h.Generic()
-	}
-	_, ok := LookupStreamFormat(prefix)
-	return ok
-}
-
 // simStream is a Stream over a re-simulated recording.
 type simStream struct {
 	sim    *replay.Sim
@@ -291,10 +271,8 @@ type simStream struct {
 
 // NewSimStream returns the Stream of the recording sim re-simulates (a
 // Sim that has played no round), whatever its codec: OpenStream's
-// stream of a .rwd, and the way to a stream of a recording OpenStream
-// still refuses (a ColorfightII file of its own codec: Header.Generic)
-// for a caller that opened it with replay.NewSim. Close closes sim, then
-// closer (may be nil).
+// stream of a .rwd, and a stream for a caller that opened the recording
+// with replay.NewSim. Close closes sim, then closer (may be nil).
 func NewSimStream(sim *replay.Sim, closer io.Closer) Stream {
 	h := sim.Header()
 	m := MetaOf(sim.Ruleset(), sim.Game().Players())

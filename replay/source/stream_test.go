@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,14 +112,47 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 	}
 }
 
-// TestOpenStreamRefusesOtherFormats: a file that is not of the generic
-// path says so (ErrNotStream), for the caller to open it on its game's
-// own path.
-func TestOpenStreamRefusesOtherFormats(t *testing.T) {
-	for _, name := range []string{"../../testdata/conformance/c01.cfr"} {
-		if _, err := source.OpenStream(name); !errors.Is(err, source.ErrNotStream) {
-			t.Fatalf("%s: %v", name, err)
+// TestOpenStreamReadsCFR: an official ColorfightII .cfr is a registered
+// stream format, read by OpenStream with its commands unknown (the
+// analysis's) and by NewInferredStream with them inferred (the
+// viewer's); a file of no format is refused.
+func TestOpenStreamReadsCFR(t *testing.T) {
+	const name = "../../testdata/conformance/c01.cfr"
+	s, err := source.OpenStream(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m := s.Meta(); m.Format != "cfr" || m.Ruleset != "colorfight2" || m.CommandsInferred {
+		t.Errorf("OpenStream meta: format %q, ruleset %q, inferred %v", m.Format, m.Ruleset, m.CommandsInferred)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := source.LookupStreamFormat(data[:source.SniffBytes]); !ok || f.Name != "cfr" || f.OpenInferred == nil {
+		t.Errorf("LookupStreamFormat(.cfr) = %q, %v", f.Name, ok)
+	}
+	is, err := source.NewInferredStream(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer is.Close()
+	if !is.Meta().CommandsInferred {
+		t.Error("NewInferredStream: commands not inferred")
+	}
+	var f source.Frame
+	known := 0
+	for i := 0; i < 5 && is.Next(&f) == nil; i++ {
+		if f.CommandsKnown {
+			known++
 		}
+	}
+	if known == 0 {
+		t.Error("NewInferredStream: no round of the first five has its commands")
+	}
+	if _, err := source.NewStream(strings.NewReader("hello, world"), nil); err == nil {
+		t.Error("a text file opened as a replay")
 	}
 }
 

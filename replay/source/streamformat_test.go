@@ -26,8 +26,8 @@ func TestStreamFormatTable(t *testing.T) {
 	if _, ok := StreamFormatOf(append([]byte(replay.Magic), rec[:100]...)); ok {
 		t.Error("a file starting with the .rwd magic is claimed")
 	}
-	if !IsStream(bytes.NewReader(rec)) {
-		t.Error("IsStream(.jsn) = false")
+	if f, ok := LookupStreamFormat(rec[:SniffBytes]); !ok || f.Name != jsn.Name {
+		t.Errorf("LookupStreamFormat(.jsn) = %q, %v: the .cfr's catch-all claimed it", f.Name, ok)
 	}
 	sum, m, err := SummarizeStream(bytes.NewReader(rec))
 	if err != nil {

@@ -32,7 +32,7 @@ func summarize(t *testing.T, b []byte) *Summary {
 // lastFrame decodes every frame of a .cfr and returns the last.
 func lastFrame(t *testing.T, b []byte) (colorfight2.Frame, int) {
 	t.Helper()
-	s, err := New(bytes.NewReader(b), nil)
+	s, err := cfrimport.OpenFrames(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // rewind generic replay page: any game through the seam (viewer.Packed,
-// docs/viewer.md "The generic page"). Loads the packed frames once (gzip'd
+// docs/viewer.md "The replay page"). Loads the packed frames once (gzip'd
 // JSON), then draws any turn of a Square, Hex or HexAxial board on a
 // canvas: cells coloured by terrain and owner with their value and
 // badges, the entities with a health bar and a label, the effects of the
@@ -20,6 +20,7 @@
 //     badge:        function (bit, name) { return {text, color} }, // false: not drawn
 //     command:      function (text, p, frame, g) { return words }, // commands panel
 //     cell:   function (ctx, cell, at, r, g) { draw; return true }, // owner
+//     fills:  true,                     // cell paints the whole cell
 //     entity: function (ctx, e, at, r, g) { draw; return true },
 //     effect: function (ctx, e, g) { draw; return true },
 //     overlay: function (ctx, frame, g) { draw; return ['what', ...] },
@@ -54,7 +55,8 @@
 // g.turn, g.frame, g.prev (the frame before, null at 0), g.packed,
 // g.selected: the player picked in the legend or table, -1 for none).
 // cell draws over a cell's terrain fill (before its label and badges);
-// returning true skips the generic owner fill. command words one of
+// returning true skips the generic owner fill; with fills set, cell
+// paints the whole cell and the board does not fill its terrain first. command words one of
 // player p's commands of the frame for the commands panel (the text as
 // sent stays its tooltip); null keeps the text. overlay draws last, over
 // entities and effects, only while the effects are shown; the names it
@@ -168,9 +170,15 @@
     if (t === 0) {
       for (i = 0; i < N; i++) { terrain[i] = c[4 * i]; owner[i] = c[4 * i + 1]; value[i] = c[4 * i + 2]; badges[i] = c[4 * i + 3]; }
     } else {
-      for (k = 0, i = -1; k + 4 < c.length; k += 5) {
+      // [gap, which fields (1 terrain, 2 owner, 4 value, 8 badges), their values]
+      for (k = 0, i = -1; k + 1 < c.length;) {
         i += c[k];
-        terrain[i] = c[k + 1]; owner[i] = c[k + 2]; value[i] = c[k + 3]; badges[i] = c[k + 4];
+        var m = c[k + 1];
+        k += 2;
+        if (m & 1) terrain[i] = c[k++];
+        if (m & 2) owner[i] = c[k++];
+        if (m & 4) value[i] = c[k++];
+        if (m & 8) badges[i] = c[k++];
       }
     }
     for (j = 0; j < layers.length; j++) {
@@ -229,8 +237,10 @@
     if (topo === 'hex-axial') return [2 * PAD + 2 * r + 1.5 * r * (W - 1 + H - 1), 2 * PAD + SQRT3 * r * (1 + (W - 1 + H - 1) / 2)];
     return [2 * PAD + 2 * r * W, 2 * PAD + 2 * r * H];
   }
-  function cellPath(cx, cy, r) {
-    ctx.beginPath();
+  // cellPath begins a path of the cell at (cx, cy) of radius r; with
+  // more, it adds the cell to the path begun (one stroke for many).
+  function cellPath(cx, cy, r, more) {
+    if (!more) ctx.beginPath();
     if (topo === 'square') { ctx.rect(cx - r, cy - r, 2 * r, 2 * r); return; }
     var off = topo === 'hex' ? -90 : 0;
     for (var k = 0; k < 6; k++) {
@@ -329,12 +339,18 @@
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     var inner = topo === 'square' ? R - 0.5 : R - 0.6;
+    // The cells' ground and owners, then their outlines (one stroke),
+    // then what is written on them.
+    var owned = [];
     for (var i = 0; i < N; i++) {
       var x = i % W, y = Math.floor(i / W), c = center(x, y), cell = cellOf(i);
-      cellPath(c[0], c[1], inner);
-      ctx.fillStyle = terrainColor(cell);
-      ctx.fill();
+      if (!(painter.fills && painter.cell)) {
+        cellPath(c[0], c[1], inner);
+        ctx.fillStyle = terrainColor(cell);
+        ctx.fill();
+      }
       var own = painter.cell ? painter.cell(ctx, cell, c, R, geometry) : false;
+      owned[i] = own;
       if (cell.owner >= 0 && !own) {
         cellPath(c[0], c[1], inner * 0.8);
         ctx.globalAlpha = selected >= 0 && cell.owner !== selected ? 0.3 : 0.8;
@@ -342,10 +358,16 @@
         ctx.fill();
         ctx.globalAlpha = 1;
       }
-      cellPath(c[0], c[1], inner);
-      ctx.lineWidth = 1;
-      ctx.strokeStyle = dark ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.14)';
-      ctx.stroke();
+    }
+    ctx.beginPath();
+    for (i = 0; i < N; i++) { c = center(i % W, Math.floor(i / W)); cellPath(c[0], c[1], inner, true); }
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = dark ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.14)';
+    ctx.stroke();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (i = 0; i < N; i++) {
+      x = i % W; y = Math.floor(i / W); c = center(x, y); cell = cellOf(i); own = owned[i];
       cells++;
       var label = painter.cellLabel ? painter.cellLabel(cell) : null;
       if (label == null && cell.value !== 0) label = Math.abs(cell.value) > 99999 ? Math.round(cell.value / 1000) + 'k' : String(cell.value);
@@ -677,7 +699,13 @@
         list.appendChild(li);
       });
       if (cmds.length) box.appendChild(list);
-      if (sent > cmds.length) box.appendChild(el('p', { cls: 'hint', text: '…and ' + (sent - cmds.length) + ' more not kept (see the notice)' }));
+      // The commands not listed: how many, and how many of them were
+      // rejected (those past MaxCommandsShown counted by the server, the
+      // others' errors listed below).
+      if (sent > cmds.length) {
+        var rejected = (f.rejected ? f.rejected[p] || 0 : 0) + pe.filter(function (e) { return e.i >= cmds.length; }).length;
+        box.appendChild(el('p', { cls: 'hint', 'data-testid': 'commands-more', text: '…and ' + (sent - cmds.length) + ' more (' + rejected + ' rejected)' }));
+      }
       pe.forEach(function (e) { if (e.i < 0 || e.i >= cmds.length) box.appendChild(el('div', { cls: 'err', text: (e.i < 0 ? '' : 'command ' + e.i + ': ') + e.t })); });
       commandsPanel.appendChild(box);
     }
@@ -686,7 +714,10 @@
     if (who < 0) return;
     var log = (f.logs || [])[who] || '';
     commandsPanel.appendChild(el('h4', { cls: 'botlog-head' }, 'Bot log of ', swatch(who), name(who), ' this turn'));
+    // An official client's program is not rewind's to see: the server
+    // says why it has no log (P.players[who].no_log).
     if (log) commandsPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
+    else if (P.players[who].no_log) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-unseen', text: P.players[who].no_log }));
     else commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
   }
 
@@ -767,9 +798,13 @@
   // A game of at most ALL_CHARTS metrics has a chart per metric; one of
   // more (ColorfightII's accounting and exchanges) has FEW_CHARTS, each
   // with a picker of the metric it shows: the score first, then the
-  // metrics in the game's order.
+  // metrics in the game's order. Each chart's bar has a log scale box
+  // (a value ≤ 0 is then a gap), PNG (the chart as an image) and CSV (its
+  // metric as `rewind analyze --format csv` writes it for this replay,
+  // for the players its legend shows: chartCSV). The legends are linked:
+  // a player hidden in one is hidden in every chart (hidden[seriesName]).
   var ALL_CHARTS = 24, FEW_CHARTS = 4;
-  var charts = [];
+  var charts = [], views = [], hidden = {}, linking = false;
   var roundTick = RewindShell.roundTick(function () { return F; });
   // chartMetrics are the metrics the charts show at first (indexes).
   function chartMetrics() {
@@ -779,83 +814,177 @@
     return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
   }
   function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
+  function seriesName(p) { return P.players[p].label || name(p); }
+  function legendState() {
+    var sel = {};
+    for (var p = 0; p < NP; p++) sel[seriesName(p)] = !hidden[seriesName(p)];
+    return sel;
+  }
   function buildCharts() {
     clear(chartsBox);
-    charts = [];
+    charts = []; views = [];
     if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
     var picks = chartMetrics(), picker = picks.length < P.metrics.length;
     picks.forEach(function (mi, k) {
       var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
-      if (!picker) { chartsBox.appendChild(div); return; }
-      var sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
-      P.metrics.forEach(function (m, i) {
-        var o = el('option', { value: String(i), text: metricTitle(m) });
-        if (i === mi) o.selected = true;
-        sel.appendChild(o);
-      });
-      sel.addEventListener('change', function () { pickMetric(k, +sel.value); sel.blur(); });
-      chartsBox.appendChild(el('div', { cls: 'chart-box' }, el('label', { cls: 'chart-bar' }, 'chart ', sel), div));
+      var v = { metric: mi, log: false, div: div, sel: null }, bar = el('div', { cls: 'chart-bar' });
+      views.push(v);
+      if (picker) {
+        var sel = v.sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
+        P.metrics.forEach(function (m, i) {
+          var o = el('option', { value: String(i), text: metricTitle(m) });
+          if (i === mi) o.selected = true;
+          sel.appendChild(o);
+        });
+        sel.addEventListener('change', function () { pickMetric(k, +sel.value); sel.blur(); });
+        bar.appendChild(el('label', { cls: 'chart-pick' }, 'chart ', sel));
+      }
+      var log = el('input', { type: 'checkbox', cls: 'chart-log', 'data-testid': 'chart-log' });
+      var png = el('button', { type: 'button', cls: 'chart-png', 'data-testid': 'chart-png', title: 'This chart as a PNG image' }, 'PNG');
+      var csv = el('button', { type: 'button', cls: 'chart-csv', 'data-testid': 'chart-csv', title: 'This metric as CSV, as rewind analyze --format csv writes it, for the players shown' }, 'CSV');
+      log.addEventListener('change', function () { setLog(k, log.checked); log.blur(); });
+      png.addEventListener('click', function () { savePNG(k); png.blur(); });
+      csv.addEventListener('click', function () { saveCSV(k); csv.blur(); });
+      bar.appendChild(el('span', { cls: 'chart-tools' }, el('label', { title: 'A log scale (values of 0 or less are not drawn)' }, log, ' log'), png, csv));
+      chartsBox.appendChild(el('div', { cls: 'chart-box', 'data-chart': String(k) }, bar, div));
     });
     var later = function () { requestAnimationFrame(function () { setTimeout(function () { RewindShell.loadECharts(root, initCharts); }, 0); }); };
     if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
   }
-  function chartOption(i) {
-    var m = P.metrics[i], cats = [], lines = [];
+  // chartOption is the option of a chart of view v (its metric, its
+  // scale).
+  function chartOption(v) {
+    var m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
     for (var t = 1; t < F; t++) cats.push(t);
     for (var p = 0; p < NP; p++) {
       var data = [];
-      // A value the stream cannot know is a gap.
-      for (var t2 = 1; t2 < F; t2++) data.push(m.unknown ? null : (P.frames[t2].values[p] || [])[i]);
-      lines.push({ type: 'line', name: P.players[p].label || name(p), data: data, showSymbol: false, color: color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
+      // A value the stream cannot know is a gap, and so is one a log
+      // scale cannot draw.
+      for (var t2 = 1; t2 < F; t2++) {
+        var x = (P.frames[t2].values[p] || [])[i];
+        data.push(m.unknown || (v.log && !(x > 0)) ? null : x);
+      }
+      lines.push({ type: 'line', name: seriesName(p), data: data, showSymbol: false, color: color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
     }
     return {
       animation: false,
       title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
       tooltip: { trigger: 'axis' },
-      legend: { top: 26, type: 'scroll' },
+      legend: { top: 26, type: 'scroll', selected: legendState() },
       grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
       xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
-      yAxis: { type: 'value', minInterval: 1 },
+      yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
       series: lines
     };
   }
   function highlight(c) {
     c.chart.dispatchAction({ type: 'downplay' });
-    if (selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: P.players[selected].label || name(selected) });
+    if (selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: seriesName(selected) });
   }
   function initCharts() {
     if (charts.length || !window.echarts) return;
-    chartsBox.querySelectorAll('.metric-chart').forEach(function (div) {
-      var i = +div.getAttribute('data-index'), c = shell.chart(div, chartOption(i));
-      c.metric = i;
+    views.forEach(function (v) {
+      var c = shell.chart(v.div, chartOption(v));
+      c.view = v;
       c.chart.on('datazoom', function () { c.move(turn); });
+      // A click on a legend (legendselectchanged) or an action
+      // (legendselected, legendunselected): the same in every chart.
+      ['legendselectchanged', 'legendselected', 'legendunselected'].forEach(function (kind) {
+        c.chart.on(kind, function (ev) {
+          if (linking || !ev.selected) return;
+          hidden[ev.name] = !ev.selected[ev.name];
+          syncLegends();
+        });
+      });
       charts.push(c);
       c.move(turn);
       highlight(c);
     });
     api.chartsReady = true;
   }
-  // pickMetric makes chart k show metric i (its picker's choice).
-  function pickMetric(k, i) {
-    var c = charts[k], div = chartsBox.querySelectorAll('.metric-chart')[k];
-    if (!div || !(i >= 0 && i < P.metrics.length)) return;
-    div.setAttribute('data-metric', P.metrics[i].name);
-    div.setAttribute('data-index', String(i));
-    var sel = div.parentNode.querySelector('.metric-pick');
-    if (sel && sel.value !== String(i)) sel.value = String(i);
-    if (!c) return; // ECharts not loaded yet: initCharts reads data-index
-    c.metric = i;
-    c.chart.setOption(chartOption(i), { replaceMerge: ['series'] });
+  function syncLegends() {
+    linking = true;
+    var sel = legendState();
+    charts.forEach(function (c) { c.chart.setOption({ legend: { selected: sel } }); });
+    linking = false;
+  }
+  // redraw sets chart k's option again after its view changed.
+  function redraw(k) {
+    var c = charts[k];
+    if (!c) return; // ECharts not loaded yet: initCharts reads the view
+    c.chart.setOption(chartOption(views[k]), { replaceMerge: ['series', 'yAxis'] });
     c.rect = null;
     c.move(turn);
     highlight(c);
+  }
+  // pickMetric makes chart k show metric i (its picker's choice).
+  function pickMetric(k, i) {
+    var v = views[k];
+    if (!v || !(i >= 0 && i < P.metrics.length)) return;
+    v.metric = i;
+    v.div.setAttribute('data-metric', P.metrics[i].name);
+    v.div.setAttribute('data-index', String(i));
+    if (v.sel && v.sel.value !== String(i)) v.sel.value = String(i);
+    redraw(k);
+  }
+  // setLog puts chart k on a log scale (on) or a linear one.
+  function setLog(k, on) {
+    var v = views[k];
+    if (!v) return;
+    v.log = !!on;
+    var box = v.div.parentNode.querySelector('.chart-log');
+    if (box.checked !== v.log) box.checked = v.log;
+    redraw(k);
+  }
+  // chartCSV is chart k's metric as `rewind analyze --format csv` writes
+  // it for this replay, the rows of the players shown: its layout is
+  // analysis.SeriesCSV's (P.series_csv: the header, then from turn first
+  // one row a turn a player, the turn, the player's key and the value),
+  // the values the frames' (the analysis's series are the frames').
+  function chartCSV(k) {
+    var l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
+    for (var t = l.first; t < F; t++) {
+      for (var p = 0; p < NP; p++) if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + P.frames[t].values[p][i]);
+    }
+    return out.join('\n') + '\n';
+  }
+  function fileName(k, ext) { return 'rewind-' + P.metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+  function download(file, url) {
+    var a = el('a', { href: url, download: file });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+  function saveCSV(k) {
+    var url = URL.createObjectURL(new Blob([chartCSV(k)], { type: 'text/csv' }));
+    download(fileName(k, 'csv'), url);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+  function savePNG(k) {
+    var c = charts[k];
+    // On the chart's own background (the page's theme), not a transparent one.
+    if (c) download(fileName(k, 'png'), c.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: getComputedStyle(c.div).backgroundColor || '#fff' }));
   }
   // pickMetric(k, metric) is the picker of chart k choosing metric (its
   // name); false for a metric the game has not.
   api.pickMetric = function (k, metric) {
     for (var i = 0; i < P.metrics.length; i++) if (P.metrics[i].name === metric) { pickMetric(k, i); return true; }
     return false;
+  };
+  // logScale(k, on) ticks or unticks chart k's log box; legendSelect(k,
+  // label, on) clicks a player's entry of chart k's legend; chartCSV(k)
+  // is what its CSV button saves; chartState() what each chart shows.
+  api.logScale = function (k, on) { setLog(k, on); };
+  api.legendSelect = function (k, nm, on) {
+    if (charts[k]) charts[k].chart.dispatchAction({ type: on ? 'legendSelect' : 'legendUnSelect', name: nm });
+  };
+  api.chartCSV = chartCSV;
+  api.chartState = function () {
+    return charts.map(function (c) {
+      var o = c.chart.getOption();
+      return { metric: P.metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+    });
   };
 
   // ---- navigation -------------------------------------------------------
@@ -868,6 +997,7 @@
     renderCommands();
     if (events) events.mark(t);
     charts.forEach(function (c) { c.move(t); });
+    if (forkButton) forkButton.disabled = forking || t < 1 || t >= F - 1;
   }
   function setEffects(on) { showEffects = on; effectsBox.checked = on; draw(); }
   function select(p) {
@@ -929,8 +1059,86 @@
   }
   api.controls = function () { return geometry.controls; };
 
+  // ---- play on from here ---------------------------------------------------
+  // On a library's page (#fork), "play on from here" first shows the
+  // seats: each player with the bot that played it and a choice of the
+  // bots the server offers for this game (GET /api/fork/bots?game=…: its
+  // built-ins and the bots the server was started with), preselected to
+  // the seat's own bot (a seat that names none gets the built-ins in
+  // turn). "play on" POSTs the replay's id, the turn shown and the
+  // choices in player order; the server plays the new game and answers
+  // where it is, which the page opens at that turn.
+  var forkButton = document.getElementById('fork'), forkStatus = document.getElementById('fork-status');
+  var forking = false, forkForm = null;
+  function playOn() {
+    if (forking || !forkButton) return;
+    shell.pause();
+    if (forkForm) { forkForm.remove(); forkForm = null; return; }
+    forkStatus.className = 'fork-status';
+    forkStatus.textContent = 'Asking the server which bots can play…';
+    fetch(forkButton.getAttribute('data-url') + '/bots?game=' + encodeURIComponent(P.game), { credentials: 'same-origin' }).then(function (res) {
+      return res.json();
+    }).then(function (r) {
+      if (!r.choices || !r.choices.length) throw new Error(r.error || 'the server offers no bots for this game');
+      forkStatus.textContent = '';
+      showSeats(r.choices);
+    }).catch(function (err) {
+      forkStatus.className = 'fork-status bad';
+      forkStatus.textContent = String(err && err.message || err);
+    });
+  }
+  function showSeats(choices) {
+    var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
+    forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
+    var table = el('table');
+    table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
+    P.players.forEach(function (pl, p) {
+      var sel = el('select', { 'data-player': String(p), 'aria-label': 'bot of ' + pl.name });
+      var own = choices.filter(function (c) { return pl.bot && c.bot === pl.bot; })[0];
+      var pick = own || builtins[p % Math.max(1, builtins.length)] || choices[0];
+      choices.forEach(function (c) {
+        var o = el('option', { value: c.id, text: c.label });
+        if (c === pick) o.selected = true;
+        sel.appendChild(o);
+      });
+      table.appendChild(el('tr', null, el('td', null, swatch(p), ' ' + name(p)),
+        el('td', { text: pl.no_log ? 'the official client' : (pl.bot || 'not recorded') }), el('td', null, sel)));
+    });
+    forkForm.appendChild(table);
+    forkForm.appendChild(el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + turn }));
+    forkForm.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(); });
+    forkStatus.parentNode.appendChild(forkForm);
+  }
+  function submitFork() {
+    var t = turn;
+    forking = true;
+    forkButton.disabled = true;
+    forkStatus.className = 'fork-status';
+    forkStatus.textContent = 'Playing on from turn ' + t + '…';
+    var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
+    forkForm.querySelectorAll('select').forEach(function (sel) { url += '&bot=' + encodeURIComponent(sel.value); });
+    forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = true; });
+    fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
+      return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
+    }).then(function (r) {
+      if (!r.url) throw new Error(r.error || 'no new replay');
+      clear(forkStatus);
+      forkStatus.className = 'fork-status ok';
+      forkStatus.appendChild(document.createTextNode('New game: '));
+      forkStatus.appendChild(el('a', { href: r.url + '#turn=' + t, text: r.id }));
+      location.assign(r.url + '#turn=' + t); // the new game opens where it leaves its parent
+    }).catch(function (err) {
+      forking = false;
+      forkButton.disabled = turn < 1 || turn >= F - 1;
+      forkForm.querySelectorAll('select, button').forEach(function (x) { x.disabled = false; });
+      forkStatus.className = 'fork-status bad';
+      forkStatus.textContent = String(err && err.message || err);
+    });
+  }
+
   function wire() {
     shell.wire();
+    if (forkButton) forkButton.addEventListener('click', playOn);
     effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
     canvas.addEventListener('mousemove', function (ev) {
       var i = cellAt(ev);
@@ -958,7 +1166,7 @@
     performance.mark('rw-data');
     cur = -1; checkpoints = {}; running = null;
     P = JSON.parse(new TextDecoder().decode(buf));
-    if (!P || P.version !== 1) throw new Error('not a generic replay of version 1');
+    if (!P || P.version !== 2) throw new Error('not a generic replay of version 2');
     F = P.frames.length; W = P.board.width; H = P.board.height; N = W * H; NP = P.players.length;
     topo = P.board.topology;
     painter = Rewind.boards[P.game] || {};
@@ -1072,7 +1280,7 @@
     markLegend();
     buildEvents();
     showOutcome();
-    charts.forEach(function (c) { c.chart.setOption(chartOption(c.metric), true); c.rect = null; });
+    charts.forEach(function (c) { c.chart.setOption(chartOption(c.view), true); c.rect = null; });
     shell.seek(edge && !shell.playing() ? F - 1 : turn);
     setTimeout(function () { var keep = turn; cellsAt(F - 1); cellsAt(keep); }, 0);
   }

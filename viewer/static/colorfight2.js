@@ -1,7 +1,7 @@
 // rewind: ColorfightII's look on the generic replay page (board.js draws
 // the page; this registers ColorfightII's painter, Rewind.boards.colorfight2,
-// through the hooks board.js's head documents), drawn as the ColorfightII
-// page draws it. The seam's board (engine/colorfight2 seam.go): Square
+// through the hooks board.js's head documents), drawn as ColorfightII's
+// own page drew it before issue 21. The seam's board (engine/colorfight2 seam.go): Square
 // cells, terrain = natural_cost, value = attack_cost, owner = uid-1, one
 // badge bit per building type ("home", "gold_mine", "energy_well",
 // "fortress") and one per level above 1 ("level_2", "level_3"); the
@@ -11,7 +11,7 @@
 // "u x y"; docs/bot-protocol.md) and their errors. Its controls: O the
 // next overlay, natural cost (the board's terrain), natural gold and
 // natural energy (the board's layers natural_gold and natural_energy),
-// as the ColorfightII page's, B the mines, wells and fortresses shown or
+// as that page's, B the mines, wells and fortresses shown or
 // hidden. Everything that comes
 // from the replay is drawn or put in the page as text, never as HTML.
 (function () {
@@ -95,15 +95,45 @@
     f = Math.max(0, Math.min(1, f));
     return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(lo[k] + (hi[k] - lo[k]) * f); }).join(',') + ')';
   }
+  // DIM is the veil over everyone's cells but the selected player's.
+  var DIM = { light: [250, 249, 246], dark: [23, 24, 27], alpha: 0.6 };
+  // dimmed is colour (#rrggbb or rgb(r,g,b)) under the veil, as one
+  // colour; '' for a colour written otherwise.
+  var dimmedOf = {};
+  function dimmed(colour, dark) {
+    var key = colour + (dark ? ' dark' : ''), d = dimmedOf[key];
+    if (d) return d;
+    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour), rgb;
+    if (m) rgb = [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+    else if ((m = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(colour))) rgb = m.slice(1).map(Number);
+    else return '';
+    var base = dark ? DIM.dark : DIM.light;
+    return (dimmedOf[key] = 'rgb(' + rgb.map(function (v, k) { return Math.round(v * (1 - DIM.alpha) + base[k] * DIM.alpha); }).join(',') + ')');
+  }
+  // colours keeps the colour strings made for a value, so a draw makes
+  // none per cell: key (a field or the ground, light or dark) → value →
+  // colour, for the packed replay colourFor.
+  var colourFor = null, colours = {};
+  function cached(key, v, packed, make) {
+    if (colourFor !== packed) { colourFor = packed; colours = {}; }
+    var m = colours[key] || (colours[key] = {});
+    var c = m[v];
+    if (c === undefined) c = m[v] = make();
+    return c;
+  }
   function ground(cost, packed, dark) {
-    var r = costRange(packed);
-    return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
+    return cached(dark ? 'ground-dark' : 'ground', cost, packed, function () {
+      var r = costRange(packed);
+      return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
+    });
   }
   // heat is an overlay's colour of a value of its field: white to the
-  // field's colour over the board's range, as the ColorfightII page's.
+  // field's colour over the board's range, as that page's.
   function heat(field, v, packed) {
-    var r = rangeOf(field, packed), f = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
-    return 'rgb(' + HEAT[field].map(function (c) { return Math.round(255 + (c - 255) * a); }).join(',') + ')';
+    return cached(field, v, packed, function () {
+      var r = rangeOf(field, packed), f = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
+      return 'rgb(' + HEAT[field].map(function (c) { return Math.round(255 + (c - 255) * a); }).join(',') + ')';
+    });
   }
 
   // parse reads one command as sent, null when it is none of the three.
@@ -116,6 +146,24 @@
   // A home: a dark frame around the cell, its letter and level in the
   // middle; any other building: a small disc with its letter in the
   // lower right corner, its level as dots in the upper left.
+  // sprites keeps each building's drawing (drawBuilding's, on a canvas
+  // of its own) by what it shows and the cell's size in device pixels,
+  // so a draw of the board copies them rather than writing text.
+  var sprites = {};
+  function drawSprite(ctx, b, c, R) {
+    var dpr = window.devicePixelRatio || 1, key = b.name + ' ' + b.level + ' ' + R + ' ' + dpr;
+    var sp = sprites[key];
+    if (!sp) {
+      var n = Math.ceil(2 * R * dpr);
+      sp = sprites[key] = document.createElement('canvas');
+      sp.width = sp.height = n;
+      var sc = sp.getContext('2d');
+      sc.scale(dpr, dpr);
+      drawBuilding(sc, b, [R, R], R);
+    }
+    // On whole device pixels, a copy rather than a resampling.
+    ctx.drawImage(sp, Math.round((c[0] - R) * dpr) / dpr, Math.round((c[1] - R) * dpr) / dpr, sp.width / dpr, sp.height / dpr);
+  }
   function drawBuilding(ctx, b, c, R) {
     var s = 2 * R, x0 = c[0] - R, y0 = c[1] - R;
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
@@ -216,12 +264,20 @@
     // cells dimmed. Under an overlay every cell is shaded by its natural
     // cost, gold or energy, with the value written, and an owner is a
     // frame in its colour.
+    fills: true,
     cell: function (ctx, cell, c, R, g) {
       var field = HEAT[g.controls.overlay] ? g.controls.overlay : '', over = !!field, v = over ? fieldOf(field, cell, g) : 0;
-      ctx.save();
-      g.cellPath(c[0], c[1], R - 0.5);
-      ctx.fillStyle = over ? heat(field, v, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
-      ctx.fill();
+      var b = building(cell, g.packed);
+      if (b && b.name !== 'home' && g.controls.buildings === false) b = null;
+      var dim = g.selected >= 0 && cell.owner !== g.selected, fill = over ? heat(field, v, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
+      // A dimmed cell with nothing over its fill is filled dimmed at
+      // once; any other is dimmed after (below).
+      var veiled = dim && !over && !(b && R >= 3) ? dimmed(fill, g.dark) : '', dimNow = !!veiled;
+      // ColorfightII's board is square: a cell is a rectangle, filled
+      // at once (no path).
+      var r = dimNow ? R : R - 0.5;
+      ctx.fillStyle = dimNow ? veiled : fill;
+      ctx.fillRect(c[0] - r, c[1] - r, 2 * r, 2 * r);
       if (over && cell.owner >= 0) {
         var fw = Math.max(2, R * 0.3);
         g.cellPath(c[0], c[1], R - 0.5 - fw / 2);
@@ -229,21 +285,17 @@
         ctx.strokeStyle = g.color(cell.owner);
         ctx.stroke();
       }
-      var b = building(cell, g.packed);
-      if (b && b.name !== 'home' && g.controls.buildings === false) b = null;
       if (over && R >= 7 && !(b && b.name === 'home')) {
         ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
         ctx.font = Math.max(7, Math.floor(R * 0.7)) + 'px system-ui, sans-serif';
         ctx.fillStyle = '#111';
         ctx.fillText(String(v), c[0], c[1] + 0.5);
       }
-      if (b && R >= 3) drawBuilding(ctx, b, c, R);
-      if (g.selected >= 0 && cell.owner !== g.selected) {
-        g.cellPath(c[0], c[1], R);
-        ctx.fillStyle = g.dark ? 'rgba(23,24,27,0.6)' : 'rgba(250,249,246,0.6)';
-        ctx.fill();
+      if (b && R >= 3) drawSprite(ctx, b, c, R);
+      if (dim && !dimNow) {
+        ctx.fillStyle = g.dark ? 'rgba(' + DIM.dark + ',' + DIM.alpha + ')' : 'rgba(' + DIM.light + ',' + DIM.alpha + ')';
+        ctx.fillRect(c[0] - R, c[1] - R, 2 * R, 2 * R);
       }
-      ctx.restore();
       return true;
     },
 
@@ -298,8 +350,8 @@
         return out.length ? out.join(', ') : 'no cell';
       };
       var took = [], lost = [], all = [];
-      ex.from.forEach(function (i, k) { took[k] = f.values[p][i]; });
-      ex.to.forEach(function (i, k) { lost[k] = f.values[p][i]; });
+      ex.from.forEach(function (i, k) { took[k] = (f.values[p] || [])[i]; });
+      ex.to.forEach(function (i, k) { lost[k] = (f.values[p] || [])[i]; });
       g.packed.frames.forEach(function (fr) { ex.from.forEach(function (i, k) { all[k] = (all[k] || 0) + Math.max(0, (fr.values[p] || [])[i] || 0); }); });
       return [
         { id: 'round-exchanges', text: 'This round it took ' + list(took, 'from') + ' and lost ' + list(lost, 'to') + '.' },

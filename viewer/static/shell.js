@@ -1,5 +1,5 @@
 // rewind viewer shell: what every game's replay page shares (docs/viewer.md).
-// The page's script (viewer.js, board.js) draws its game; the shell owns
+// The page's script (board.js) draws its game; the shell owns
 // the rest of the viewer chrome, once for every game: loading the packed
 // blob (fetched, or inline in an exported page), the turn (scrubber, turn
 // label, #turn=N in the address), playing and its speed, the playback
@@ -42,45 +42,31 @@
     return e;
   }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
-  function fmt(n) { return Math.round(n).toLocaleString('en-US'); }
+  // fmt writes a number rounded, its thousands separated ("1,234"); one
+  // formatter for every call (toLocaleString makes one each time).
+  var numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  function fmt(n) { return numbers.format(Math.round(n)); }
 
-  // fetchBuffer fetches a packed blob. The blob gzip'd as it is
-  // (/data/ID?gz=1, application/gzip) is inflated here, so only the
-  // compressed bytes cross from the network to the page. A shell page's
-  // root (data-shell) is filled in from the answer (fillShell). An
-  // answer that is not 200 rejects with its text (the server's reason).
-  function fetchBuffer(url, root) {
+  // fetchBuffer fetches a page's packed data. The data gzip'd as it is
+  // (?data=1, application/gzip) is inflated here, so only the
+  // compressed bytes cross from the network to the page. An answer that
+  // is not 200 rejects with its text (the server's reason).
+  function fetchBuffer(url) {
     return fetch(url).then(function (res) {
       if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
-      if (root) fillShell(root, res.headers);
       if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
       return res.arrayBuffer();
     });
   }
 
-  // loadBuffer is the page's blob: inline in an exported page (#rw-data,
+  // loadBuffer is the page's data: inline in an exported page (#rw-data,
   // gzip'd and base64'd), else fetched from root's data-src.
   function loadBuffer(root) {
     var inline = document.getElementById('rw-data');
-    if (!inline) return fetchBuffer(root.getAttribute('data-src'), root);
+    if (!inline) return fetchBuffer(root.getAttribute('data-src'));
     var s = atob(inline.textContent.trim()), bin = new Uint8Array(s.length);
     for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
     return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-  }
-
-  // fillShell puts the summary, warning and notice in a page sent before
-  // its replay was decoded (root's data-shell): the data answer gives
-  // them (headers X-Rewind-Summary, -Warning, -Notice), percent-encoded;
-  // they are shown as text.
-  function fillShell(root, h) {
-    if (!root.hasAttribute('data-shell')) return;
-    root.removeAttribute('data-shell');
-    var read = function (k) { var v = h.get(k); return v ? decodeURIComponent(v) : ''; };
-    var summary = document.querySelector('[data-testid=summary]');
-    if (summary) summary.textContent = read('X-Rewind-Summary');
-    var notice = read('X-Rewind-Notice'), warning = read('X-Rewind-Warning');
-    if (notice) root.parentNode.insertBefore(el('p', { cls: 'notice', 'data-testid': 'notice', text: notice }), root);
-    if (warning) root.parentNode.insertBefore(el('p', { cls: 'warning', role: 'alert', text: warning }), document.querySelector('[data-testid=notice]') || root);
   }
 
   // hashTurn reads turn=N from a hash (the address's when none is given).
@@ -310,7 +296,9 @@
   //     turning point and each listed item, one a kind and turn, in
   //     its player's colour, its text its tooltip, a click seeking it;
   //     the filter redraws them.
-  // It returns {mark(turn): highlight the items of turn, step(turn, d):
+  // It returns {mark(turn): highlight the items of turn ("now") and mark
+  // the last listed item at or before it ("at"), scrolled into view
+  // inside the list (never the page) at the next frame; step(turn, d):
   // the turn of the next (d = 1) or previous (d = -1) shown item, or -1}.
   function eventList(panel, items, kinds, swatch, onPick, opts) {
     clear(panel);
@@ -323,7 +311,7 @@
     });
     kinds.forEach(function (k) { shown[k.kind] = k.shown === false ? false : later[k.kind] ? 'some' : true; });
     function visible(e) { var s = shown[e.kind]; return s === true || s === undefined || (s === 'some' && !e.later); }
-    function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); buildMarks(); }
+    function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); buildMarks(); if (marked != null) mark(marked); }
     // The marks under the scrubber: the turning points and the items
     // listed (not the folded ones).
     var mk = opts && opts.marks, marks = null;
@@ -394,18 +382,43 @@
     });
     if (!items.length) panel.appendChild(el('p', { cls: 'hint', text: 'No events.' }));
     panel.appendChild(list);
+    // mark: the rows of turn t are "now"; the last listed row at or
+    // before t (the first listed row before any) is "at", and kept in view
+    // inside the list at the next frame (reading the layout in a seek
+    // would force it there, every turn of a playback).
+    var marked = null, nows = [], at = null, head = null, scrollPending = false;
+    function mark(t) {
+      marked = t;
+      nows.forEach(function (li) { li.classList.remove('now'); });
+      nows = [];
+      var best = -1, first = -1;
+      items.forEach(function (e, i) {
+        if (e.turn === t) { lis[i].classList.add('now'); nows.push(lis[i]); }
+        if (!visible(e)) return;
+        if (first < 0 || e.turn < items[first].turn) first = i;
+        if (e.turn <= t && (best < 0 || e.turn >= items[best].turn)) best = i;
+      });
+      var row = best >= 0 ? lis[best] : null;
+      if (at !== row) {
+        if (at) at.classList.remove('at');
+        if (row) row.classList.add('at');
+        at = row;
+      }
+      head = first >= 0 ? lis[first] : null;
+      if ((at || head) && !scrollPending) {
+        scrollPending = true;
+        requestAnimationFrame(function () {
+          scrollPending = false;
+          var r = at || head;
+          if (!r || !r.isConnected || r.hidden) return;
+          var top = r.offsetTop, h = list.clientHeight;
+          if (top < list.scrollTop || top + r.offsetHeight > list.scrollTop + h) list.scrollTop = Math.max(0, top - h / 3);
+        });
+      }
+    }
     filter();
     return {
-      mark: function (t) {
-        var first = null;
-        lis.forEach(function (li) {
-          var now = +li.getAttribute('data-turn') === t;
-          li.classList.toggle('now', now);
-          if (now && !first && !li.hidden) first = li;
-        });
-        // Keep the turn's events in view inside the list (never the page).
-        if (first) list.scrollTop = Math.max(0, first.offsetTop - list.clientHeight / 3);
-      },
+      mark: mark,
       step: function (t, d) {
         var best = -1;
         items.forEach(function (e) {

@@ -2,6 +2,7 @@ package cfrimport
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,53 @@ import (
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 )
+
+// FrameReader reads the official frames of a ColorfightII replay, whichever
+// its file: a .rwd re-simulated (Recording) or a .cfr decoded
+// (cfr.Decoder). It is the reader of `rewind verify --against`'s
+// other replay and of the game server's .cfr export.
+type FrameReader struct {
+	// Info is the official "info" object of the replay (the .cfr's, or
+	// the one a .rwd carries); nil when there is none.
+	Info json.RawMessage
+	rec  *Recording
+	d    *cfr.Decoder
+}
+
+// OpenFrames opens the ColorfightII replay read from r, a .rwd (by its
+// magic) or a .cfr; Close releases it, not r.
+func OpenFrames(r io.Reader) (*FrameReader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, _ := br.Peek(len(replay.Magic)); string(magic) == replay.Magic {
+		rec, err := OpenRecording(br)
+		if err != nil {
+			return nil, err
+		}
+		return &FrameReader{Info: rec.h.CFRInfo, rec: rec}, nil
+	}
+	d, err := cfr.NewDecoder(br)
+	if err != nil {
+		return nil, err
+	}
+	return &FrameReader{Info: d.Header().Info, d: d}, nil
+}
+
+// Next fills f with the replay's next frame, reusing its storage: frame
+// 0 first; io.EOF after the last.
+func (r *FrameReader) Next(f *colorfight2.Frame) error {
+	if r.rec != nil {
+		return r.rec.Next(f)
+	}
+	return r.d.Next(f)
+}
+
+// Close releases the reader (a decoder's read-ahead stops).
+func (r *FrameReader) Close() error {
+	if r.rec != nil {
+		return r.rec.Close()
+	}
+	return r.d.Close()
+}
 
 // Frames is what Export and VerifyAgainst read official frames from: a
 // *cfr.Decoder, or anything else that gives a game's frames in order (io.EOF
@@ -24,7 +72,7 @@ type Frames interface {
 // them: frame 0 the map before anyone registered, then the game after
 // each round with the players' ratings from the header. It is the one
 // reading of a recording's official frames, behind Export, VerifyAgainst
-// and the ColorfightII frame source of replay/source.
+// and OpenFrames.
 type Recording struct {
 	sim     *replay.Sim
 	g       *colorfight2.Game
@@ -101,30 +149,18 @@ func (r *Recording) frame(f *colorfight2.Frame) {
 // number: the caller decides whether to keep them (replay.ErrTruncated
 // and io.ErrUnexpectedEOF say the file only ends early).
 func Export(r io.Reader, w io.Writer) (int, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var src Frames
-	var hd cfr.Header
-	if magic, _ := br.Peek(len(replay.Magic)); string(magic) == replay.Magic {
-		rec, err := OpenRecording(br)
-		if err != nil {
-			return 0, err
+	src, err := OpenFrames(r)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	hd := cfr.Header{Info: src.Info}
+	if hd.Info == nil && src.rec != nil {
+		id := "0"
+		if h := src.rec.h; !h.Created.IsZero() {
+			id = strconv.FormatInt(h.Created.UnixMilli(), 10)
 		}
-		defer rec.Close()
-		src, hd.Info = rec, rec.h.CFRInfo
-		if hd.Info == nil {
-			id := "0"
-			if !rec.h.Created.IsZero() {
-				id = strconv.FormatInt(rec.h.Created.UnixMilli(), 10)
-			}
-			hd.Info = replay.OfficialInfo(replay.Config(rec.g.State.Config()), id)
-		}
-	} else {
-		d, err := cfr.NewDecoder(br)
-		if err != nil {
-			return 0, err
-		}
-		defer d.Close()
-		src, hd.Info = d, d.Header().Info
+		hd.Info = replay.OfficialInfo(replay.Config(src.rec.g.State.Config()), id)
 	}
 	enc, err := cfr.NewEncoder(w, hd)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/rewind-game/rewind/replay"
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // hiddenGame is the k-th game of the property test: its map, length and
@@ -52,7 +51,7 @@ func checkGame(name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: import: %w", name, err)
 	}
-	want, err := source.New(bytes.NewReader(data), nil)
+	want, err := cfrimport.OpenFrames(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

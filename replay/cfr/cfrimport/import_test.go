@@ -17,7 +17,6 @@ import (
 	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 var importCreated = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
@@ -58,7 +57,11 @@ func TestImport(t *testing.T) {
 			if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Rounds {
 				t.Fatalf("verify: %v %+v", err, v)
 			}
-			want, err := source.Open(p)
+			cfrData, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := cfrimport.OpenFrames(bytes.NewReader(cfrData))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,8 +12,9 @@ import (
 )
 
 // benchStream reads every frame of conformance vector c03 (500 rounds)
-// through the stream open gives.
-func benchStream(b *testing.B, open func(io.Reader) (replay.Stream, error)) {
+// through the stream open gives; with inferred, every round after frame 0
+// must have its commands.
+func benchStream(b *testing.B, open func(io.Reader) (replay.Stream, error), inferred bool) {
 	data, err := os.ReadFile("../../../testdata/conformance/c03.cfr")
 	if err != nil {
 		b.Fatal(err)
@@ -34,6 +35,9 @@ func benchStream(b *testing.B, open func(io.Reader) (replay.Stream, error)) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			if inferred && n > 0 && !f.CommandsKnown {
+				b.Fatalf("turn %d: not explained", n)
+			}
 		}
 		s.Close()
 		if n != 501 {
@@ -44,8 +48,8 @@ func benchStream(b *testing.B, open func(io.Reader) (replay.Stream, error)) {
 
 // BenchmarkOpen streams c03.cfr as Open reads it: decoded, each frame
 // loaded and described, with its figures.
-func BenchmarkOpen(b *testing.B) { benchStream(b, cfrstream.Open) }
+func BenchmarkOpen(b *testing.B) { benchStream(b, cfrstream.Open, false) }
 
 // BenchmarkOpenInferred streams c03.cfr as OpenInferred reads it: Open's
 // frames with every round's commands inferred.
-func BenchmarkOpenInferred(b *testing.B) { benchStream(b, cfrstream.OpenInferred) }
+func BenchmarkOpenInferred(b *testing.B) { benchStream(b, cfrstream.OpenInferred, true) }

@@ -14,9 +14,9 @@ import (
 	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/replay/cfr"
 	"github.com/rewind-game/rewind/replay/cfr/cfrstream"
 	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // officialReplays lists every .cfr at hand: the conformance vectors here
@@ -48,12 +48,12 @@ func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []
 	return s
 }
 
-// roundDiff compares a stream frame's commands and errors with the
-// round an inferring source gives for the same frame (ok false: none);
-// "" when they agree.
-func roundDiff(f *replay.Frame, r *source.Round, errs []colorfight2.CommandError, ok bool) string {
+// roundDiff compares a stream frame's commands and errors with those
+// cfr.Inference.Round gives for the same frame (ok false: none); "" when
+// they agree.
+func roundDiff(f *replay.Frame, cmds [][]colorfight2.Command, errs []colorfight2.CommandError, ok bool) string {
 	if f.CommandsKnown != ok {
-		return fmt.Sprintf("commands known %v, source.Infer's round %v", f.CommandsKnown, ok)
+		return fmt.Sprintf("commands known %v, the inference's round %v", f.CommandsKnown, ok)
 	}
 	if !ok {
 		for p, c := range f.Commands {
@@ -68,28 +68,28 @@ func roundDiff(f *replay.Frame, r *source.Round, errs []colorfight2.CommandError
 	}
 	for p := range f.Commands {
 		var want []string
-		if p < len(r.Commands) {
-			for _, c := range r.Commands[p] {
+		if p < len(cmds) {
+			for _, c := range cmds[p] {
 				want = append(want, c.String())
 			}
 		}
 		if !slices.Equal(f.Commands[p], want) {
-			return fmt.Sprintf("player %d: commands %q, source.Infer's %q", p, f.Commands[p], want)
+			return fmt.Sprintf("player %d: commands %q, the inference's %q", p, f.Commands[p], want)
 		}
 		if f.Faults[p] != 0 {
 			return fmt.Sprintf("player %d: fault %d in an inferred round", p, f.Faults[p])
 		}
 	}
-	if len(r.Commands) > len(f.Commands) {
-		return fmt.Sprintf("%d players' commands, source.Infer's %d", len(f.Commands), len(r.Commands))
+	if len(cmds) > len(f.Commands) {
+		return fmt.Sprintf("%d players' commands, the inference's %d", len(f.Commands), len(cmds))
 	}
 	if len(f.Errors) != len(errs) {
-		return fmt.Sprintf("errors %v, source.Infer's %v", f.Errors, errs)
+		return fmt.Sprintf("errors %v, the inference's %v", f.Errors, errs)
 	}
 	for i, e := range errs {
 		g := f.Errors[i]
 		if g.Player != e.UID-1 || g.Index != e.Index || g.Code != int(e.Code) || g.Text != e.Code.String() {
-			return fmt.Sprintf("error %d: %+v, source.Infer's %+v", i, g, e)
+			return fmt.Sprintf("error %d: %+v, the inference's %+v", i, g, e)
 		}
 	}
 	return ""
@@ -114,8 +114,10 @@ func frameDiff(got, want *replay.Frame) string {
 }
 
 // TestOpenInferredEqualsInfer: for every .cfr at hand, the inferring
-// stream's commands and errors, frame by frame, are source.Infer's
-// rounds (the ColorfightII page's), and its frames are Open's.
+// stream's commands and errors, frame by frame, are those one
+// cfr.Inference gives over the decoder's frames, and its frames are
+// Open's; every round after frame 0 has its commands (the reference
+// replays are all explained), and Open's stream claims none.
 func TestOpenInferredEqualsInfer(t *testing.T) {
 	for _, path := range officialReplays(t) {
 		dir := filepath.Dir(path)
@@ -124,12 +126,12 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := source.Open(path)
+			src, err := cfr.NewDecoder(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := source.Infer(raw)
 			defer src.Close()
+			want := cfr.NewInference(src.Header().Config())
 			plain, inf := mustOpen(t, cfrstream.Open, data), mustOpen(t, cfrstream.OpenInferred, data)
 			defer plain.Close()
 			defer inf.Close()
@@ -143,7 +145,7 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 				serr, perr, err := src.Next(&cf), plain.Next(&pf), inf.Next(&f)
 				if errors.Is(serr, io.EOF) {
 					if !errors.Is(perr, io.EOF) || !errors.Is(err, io.EOF) {
-						t.Fatalf("frame %d: source.Infer ends, Open gives %v, OpenInferred %v", n, perr, err)
+						t.Fatalf("frame %d: the decoder ends, Open gives %v, OpenInferred %v", n, perr, err)
 					}
 					if n < 10 {
 						t.Fatalf("only %d frames", n)
@@ -151,14 +153,19 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 					break
 				}
 				if serr != nil || perr != nil || err != nil {
-					t.Fatalf("frame %d: source.Infer %v, Open %v, OpenInferred %v", n, serr, perr, err)
+					t.Fatalf("frame %d: the decoder %v, Open %v, OpenInferred %v", n, serr, perr, err)
 				}
 				if d := frameDiff(&f, &pf); d != "" {
 					t.Fatalf("frame %d: %s", n, d)
 				}
-				r, e, ok := src.Round()
-				if d := roundDiff(&f, r, e, ok); d != "" {
+				cmds, e, ok := want.Round(&cf)
+				if d := roundDiff(&f, cmds, e, ok); d != "" {
 					t.Fatalf("frame %d: %s", n, d)
+				}
+				// Every round of a reference replay is explained; Open
+				// claims no commands.
+				if f.CommandsKnown != (n > 0) || pf.CommandsKnown {
+					t.Fatalf("frame %d: commands known %v by OpenInferred, %v by Open", n, f.CommandsKnown, pf.CommandsKnown)
 				}
 				for _, c := range f.Commands {
 					commands += len(c)
@@ -170,6 +177,84 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 			}
 			t.Logf("%d commands inferred, %d errors", commands, errs)
 		})
+	}
+}
+
+// TestOpenInferredPlaysC06: conformance vector c06's inferred commands,
+// parsed and played from the start by the rules in one state — never
+// reloaded from a frame — give every frame of the replay.
+func TestOpenInferredPlaysC06(t *testing.T) {
+	const path = "../../../testdata/conformance/c06.cfr"
+	d := cfrtest.Open(t, path)
+	var frames []colorfight2.Frame
+	for {
+		var f colorfight2.Frame
+		err := d.Next(&f)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	if len(frames) < 100 {
+		t.Fatalf("%d frames", len(frames))
+	}
+	players, err := colorfight2.PlayersFromFrame(&frames[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := d.Header().Config()
+	cfg.MaxPlayer = max(cfg.MaxPlayer, len(players))
+	st, err := colorfight2.New(cfg, colorfight2.MapFromFrame(&frames[0]), players)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, cfrstream.OpenInferred, data)
+	defer s.Close()
+	var f replay.Frame
+	var got colorfight2.Frame
+	total := 0
+	for n := range frames {
+		if err := s.Next(&f); err != nil {
+			t.Fatalf("frame %d: %v", n, err)
+		}
+		if n == 0 {
+			if f.CommandsKnown {
+				t.Error("frame 0 has commands")
+			}
+			continue
+		}
+		if !f.CommandsKnown {
+			t.Fatalf("turn %d: no inferred commands", n)
+		}
+		cmds := make([][]colorfight2.Command, len(players))
+		for p, l := range f.Commands {
+			if p >= len(cmds) && len(l) > 0 {
+				t.Fatalf("turn %d: commands of player %d of %d", n, p, len(players))
+			}
+			for _, c := range l {
+				cmds[p] = append(cmds[p], colorfight2.ParseCommand(c))
+			}
+			total += len(l)
+		}
+		st.Step(cmds)
+		st.Frame(&got)
+		got.CopyRatings(&frames[n])
+		if dv := colorfight2.Diff(&frames[n], &got); dv != nil {
+			t.Fatalf("turn %d: playing the inferred commands: %v", n, dv)
+		}
+	}
+	if err := s.Next(&f); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the decoder's %d frames: %v", len(frames), err)
+	}
+	if total == 0 {
+		t.Error("no commands inferred at all")
 	}
 }
 

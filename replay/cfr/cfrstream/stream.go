@@ -32,9 +32,8 @@ const Name = "cfr"
 // Every later frame must list the same players (uids 1..n). StreamMeta's
 // Format is Name, Resimulated false.
 //
-// It is not registered with replay/source's stream formats yet: .cfr
-// files are still read on ColorfightII's own path (source.Source) until
-// the generic analysis and viewer show what that path shows.
+// It is registered with replay/source's stream formats: the analysis's
+// reader of a .cfr.
 //
 // The stream holds the decoder's buffers, two frames and one state; it
 // does not close r (Close stops the Decoder).
@@ -42,7 +41,7 @@ func Open(r io.Reader) (replay.Stream, error) { return open(r, false) }
 
 // OpenInferred is Open with the commands of the replay's rounds inferred
 // from its frames, as rewind import infers them (cfr.Inference, the
-// inference source.Infer gives the ColorfightII page): each frame whose
+// viewer's reader of a .cfr): each frame whose
 // round the rules explain has CommandsKnown true, its Commands the
 // inferred commands as the text the game's Round takes
 // (colorfight2.RoundText: the canonical commands, not necessarily the

@@ -1,0 +1,34 @@
+package viewer
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/internal/browsertest"
+)
+
+// TestBrowserFloodCommands: a turn of a flood (more commands a player
+// than MaxCommandsShown, all rejected) lists the first MaxCommandsShown
+// of each player and says how many more were sent and rejected.
+func TestBrowserFloodCommands(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "flood.rwd"), flood(t, 5, 3*MaxCommandsShown))
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	base := serve(t, lib, Options{})
+	b := browsertest.Start(t, 2*time.Minute)
+	openReplay(t, b, base+"/replay/flood.rwd#turn=3")
+	var listed []int
+	var more []string
+	evalJS(t, b, `[...document.querySelectorAll('#commands .player-cmds ol')].map(o => o.children.length)`, &listed)
+	evalJS(t, b, `[...document.querySelectorAll('#commands [data-testid=commands-more]')].map(e => e.textContent)`, &more)
+	want := "…and 400 more (400 rejected)"
+	if !slices.Equal(listed, []int{MaxCommandsShown, MaxCommandsShown}) || !slices.Equal(more, []string{want, want}) {
+		t.Errorf("turn 3 lists %v commands, then %q; want %d each, then %q", listed, more, MaxCommandsShown, want)
+	}
+}
