@@ -109,6 +109,19 @@ func fixtureLibrary(tb testing.TB) string {
 	return dir
 }
 
+// fixtureServer serves a fixtureLibrary folder with opts, the library
+// closed with the test; it returns the folder and the base URL.
+func fixtureServer(tb testing.TB, opts Options) (dir, base string) {
+	tb.Helper()
+	dir = fixtureLibrary(tb)
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { lib.Close() })
+	return dir, serve(tb, lib, opts)
+}
+
 // serve starts a viewer server for lib on a loopback port and returns its
 // base URL; the per-client rate is off unless opts sets one.
 func serve(tb testing.TB, lib *Library, opts Options) string {

@@ -17,13 +17,7 @@ import (
 // which opens at turn 250 saying it was played on from its parent, and
 // is kept beside it. A one-file server's page has no button.
 func TestBrowserPlayOn(t *testing.T) {
-	dir := fixtureLibrary(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	dir, base := fixtureServer(t, Options{})
 	b := browsertest.Start(t, 3*time.Minute)
 	openReplay(t, b, base+"/replay/c03.rwd#turn=250")
 	var enabled bool

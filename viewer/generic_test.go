@@ -90,6 +90,36 @@ func unpackCells(t *testing.T, p *Packed) ([][]engine.Cell, []int) {
 	return out, changes
 }
 
+// walkPacked reads ref's frames beside p's: each frame's cells (through
+// p's deltas) must be the stream's, and each calls each with the frame
+// number, the stream's frame, p's and how many cells p lists as changed;
+// the stream may not have more frames than p. It returns how many it had.
+func walkPacked(t *testing.T, p *Packed, ref source.Stream, each func(n int, f *source.Frame, pf *PackedFrame, changed int)) int {
+	t.Helper()
+	cells, changes := unpackCells(t, p)
+	var f source.Frame
+	n := 0
+	for ; ; n++ {
+		if err := ref.Next(&f); err == io.EOF {
+			return n
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if n >= len(p.Frames) {
+			t.Fatalf("the stream has more than the %d frames packed", len(p.Frames))
+		}
+		if len(cells[n]) != len(f.Board.Cells) {
+			t.Fatalf("frame %d: %d cells, the stream's %d", n, len(cells[n]), len(f.Board.Cells))
+		}
+		for i := range cells[n] {
+			if cells[n][i] != f.Board.Cells[i] {
+				t.Fatalf("frame %d: cell %d is %+v, the stream's %+v", n, i, cells[n][i], f.Board.Cells[i])
+			}
+		}
+		each(n, &f, &p.Frames[n], changes[n])
+	}
+}
+
 // TestPackStream packs the toy duel on both boards and reads every frame
 // back against the stream's own: cells (through the deltas), entities,
 // effects, values, events in words, commands, errors, the active player
@@ -104,25 +134,10 @@ func TestPackStream(t *testing.T) {
 			if p.Game != "toyduel" || !p.Sequential || p.Board.Topology != topo.String() || len(p.Metrics) != 2 || len(p.EventKinds) != 1 || p.Notice != "" || p.Warning != "" {
 				t.Fatalf("head: %+v", p)
 			}
-			cells, changes := unpackCells(t, p)
-			ref := newToyStream(topo, 5, 5, 30, "alice", "bob")
-			var f source.Frame
-			n, changed, hits := 0, 0, 0
-			for ; ; n++ {
-				if err := ref.Next(&f); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if n >= len(p.Frames) {
-					t.Fatalf("the stream has more than %d frames", len(p.Frames))
-				}
-				pf := &p.Frames[n]
-				if !reflect.DeepEqual(cells[n], f.Board.Cells) {
-					t.Fatalf("frame %d: cells differ", n)
-				}
+			changed, hits := 0, 0
+			n := walkPacked(t, p, newToyStream(topo, 5, 5, 30, "alice", "bob"), func(n int, f *source.Frame, pf *PackedFrame, c int) {
 				if n > 0 {
-					changed += changes[n]
+					changed += c
 				}
 				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) || len(pf.Entities) != 2 {
 					t.Fatalf("frame %d: turn %d active %d values %v entities %d; want %d %d %v", n, pf.Turn, pf.Active, pf.Values, len(pf.Entities), f.Turn, f.Active, f.Values)
@@ -156,7 +171,7 @@ func TestPackStream(t *testing.T) {
 						t.Fatalf("frame %d: commands %q logs %q errors %v; want %q %q %v", n, pf.Commands, pf.Logs, pf.Errors, f.Commands, f.Logs, f.Errors)
 					}
 				}
-			}
+			})
 			if n != len(p.Frames) || n < 10 {
 				t.Fatalf("%d frames packed, the stream has %d", len(p.Frames), n)
 			}
@@ -767,28 +782,9 @@ func TestPackStreamMatchesFrames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cells, _ := unpackCells(t, p)
 			ref := open()
 			defer ref.Close()
-			var f source.Frame
-			n := 0
-			for ; ; n++ {
-				if err := ref.Next(&f); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if n >= len(p.Frames) {
-					t.Fatalf("the stream has more than the %d frames packed", len(p.Frames))
-				}
-				pf := &p.Frames[n]
-				if !reflect.DeepEqual(cells[n], f.Board.Cells) {
-					for i := range cells[n] {
-						if cells[n][i] != f.Board.Cells[i] {
-							t.Fatalf("frame %d: cell %d is %+v, the stream's %+v", n, i, cells[n][i], f.Board.Cells[i])
-						}
-					}
-				}
+			n := walkPacked(t, p, ref, func(n int, f *source.Frame, pf *PackedFrame, _ int) {
 				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) {
 					t.Fatalf("frame %d: turn %d active %d values %v; the stream's %d %d %v", n, pf.Turn, pf.Active, pf.Values, f.Turn, f.Active, f.Values)
 				}
@@ -804,7 +800,7 @@ func TestPackStreamMatchesFrames(t *testing.T) {
 						t.Fatalf("frame %d: player %d's commands %q, the stream's %q", n, a, got, f.Commands[a])
 					}
 				}
-			}
+			})
 			if n != len(p.Frames) {
 				t.Errorf("%d frames packed, the stream has %d", len(p.Frames), n)
 			}

@@ -24,13 +24,7 @@ import (
 // winner's inferred commands of turn 250 in words, the turning points
 // above the events. No console error, no request leaving the server.
 func TestBrowserLibrary(t *testing.T) {
-	dir := fixtureLibrary(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{MaxUpload: 4 << 20})
+	dir, base := fixtureServer(t, Options{MaxUpload: 4 << 20})
 	b := browsertest.Start(t, 4*time.Minute)
 
 	t.Run("library", func(t *testing.T) {

@@ -534,8 +534,8 @@ func TestPackStreamCommandsBounded(t *testing.T) {
 
 // TestOverBudgetRefused: a budget smaller than what a replay's page
 // reserves refuses its data (422, saying both sizes, no Retry-After)
-// rather than telling the client to come back forever, and an upload
-// likewise; the fork's 344 MiB past a 300 MiB budget is refused too.
+// rather than telling the client to come back forever; the fork's 344
+// MiB past a 300 MiB budget is refused too.
 func TestOverBudgetRefused(t *testing.T) {
 	dir := fixtureLibrary(t)
 	lib, err := OpenLibrary(dir)

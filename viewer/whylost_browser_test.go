@@ -31,13 +31,7 @@ import (
 // turns), the event filter, the scrubber's marks following it and the
 // list following the turn.
 func TestBrowserWhyLost(t *testing.T) {
-	dir := fixtureLibrary(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	dir, base := fixtureServer(t, Options{})
 	b := browsertest.Start(t, 4*time.Minute)
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1400, 1000)); err != nil {
 		t.Fatal(err)
