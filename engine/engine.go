@@ -1,6 +1,6 @@
 // Package engine is the game-agnostic seam between rewind's shell (match
 // runners, recorders, the CLI) and a game's rules. A ruleset (package
-// engine/colorfight2, engine/monad) provides a Ruleset; everything the
+// games/colorfight2, games/monad) provides a Ruleset; everything the
 // shell needs to know about a game it asks through Ruleset and Game.
 //
 // The seam is deliberately small: commands cross it as the text a bot
@@ -259,7 +259,7 @@ type Builtin struct {
 
 // Strategy is a built-in bot for one ruleset, played in the process
 // through the seam. A game's strategies live beside its rules
-// (engine/bot/<game>) and are registered in package rulesets.
+// (games/colorfight2/bots/<game>) and are registered in package rulesets.
 type Strategy interface {
 	// Name is the strategy's registered name ("hunter").
 	Name() string

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/conform"
-	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
+	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 // TestCrashRecording starts a recording in a child process, kills it with

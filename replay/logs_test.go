@@ -13,12 +13,12 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/recording"
 )
 
 // loggingBot is a built-in that keeps a round log (match.Logger): what

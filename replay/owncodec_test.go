@@ -13,15 +13,15 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/recording"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // quirkyBot plays a built-in, and every few rounds also sends malformed

@@ -13,13 +13,13 @@ import (
 
 	"github.com/rewind-game/rewind/internal/testutil"
 
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
+	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 const vectorDir = "../testdata/conformance"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times a Monad turn in rewind (Go, engine/monad's benchmarks) and in the
+# Times a Monad turn in rewind (Go, games/monad's benchmarks) and in the
 # reference engine (Python) on the same conformance vectors, back to back,
 # and prints them side by side.
 #
@@ -24,9 +24,9 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
-(cd engine/monad && go test -run '^$' -count "$count" \
+(cd games/monad && go test -run '^$' -count "$count" \
   -bench '^(BenchmarkMonadRound4PlayersMidGame|BenchmarkMonadVector|BenchmarkMonadVectorParse)$') | tee "$out" | grep -E '^Benchmark' >&2
-(cd engine/colorfight2 && go test -run '^$' -count "$count" -bench '^BenchmarkRound$') | tee -a "$out" | grep -E '^Benchmark' >&2
+(cd games/colorfight2 && go test -run '^$' -count "$count" -bench '^BenchmarkRound$') | tee -a "$out" | grep -E '^Benchmark' >&2
 echo "load between: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 "$py" scripts/monad-reference-bench.py "$ref" testdata/monad --repeats "$repeats" --go "$out"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

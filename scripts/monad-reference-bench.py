@@ -24,9 +24,9 @@ vector's log_sha256, so the timed games are the vectors' games.
 
 Per vector it reports the median and the mean time per turn, and the
 median over the mid-game turns of the 4-player vectors (the middle half,
-turns [n/4, 3n/4), as BenchmarkMonadRound4PlayersMidGame in engine/monad),
+turns [n/4, 3n/4), as BenchmarkMonadRound4PlayersMidGame in games/monad),
 each the median over the repeats. With --go, it reads `go test -bench`
-output of engine/monad (BenchmarkMonadVector, BenchmarkMonadVectorParse,
+output of games/monad (BenchmarkMonadVector, BenchmarkMonadVectorParse,
 BenchmarkMonadRound4PlayersMidGame, whose med-ns/turn is the median of the
 turns timed one by one, and ColorfightII's BenchmarkRound; any -count) and
 prints the two side by side, each Go figure the median over the runs.
@@ -170,7 +170,7 @@ def main():
     ap.add_argument("ref", help="directory holding the reference's game/ package")
     ap.add_argument("vectors", help="the Monad vectors (testdata/monad)")
     ap.add_argument("--repeats", type=int, default=3, help="plays per vector (default 3)")
-    ap.add_argument("--go", help="go test -bench output of engine/monad to compare with")
+    ap.add_argument("--go", help="go test -bench output of games/monad to compare with")
     args = ap.parse_args()
     if args.repeats < 1:
         sys.exit("--repeats must be at least 1")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times a Skyport player-turn in rewind (engine/skyport/vectors'
+# Times a Skyport player-turn in rewind (games/skyport/vectors'
 # BenchmarkPlayerTurn) and in the reference server's own classes (Java) on
 # the same six conformance vectors, back to back, and prints the ratio.
 #
@@ -33,7 +33,7 @@ cp scripts/skyport-reference-bench/Bench.java "$work/src/"
 javac -nowarn -d "$work/classes" "$work/src"/*.java 2>&1 | grep -v "^Note: " >&2 || true
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
-go_out=$(cd engine/skyport/vectors && REWIND_SKYPORT="$vectors" go test -run '^$' -bench '^BenchmarkPlayerTurn$' -benchmem -count "$count")
+go_out=$(cd games/skyport/vectors && REWIND_SKYPORT="$vectors" go test -run '^$' -bench '^BenchmarkPlayerTurn$' -benchmem -count "$count")
 echo "$go_out" | grep -E '^Benchmark'
 echo "load between: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 java_out=$(java -cp "$work/classes" Bench "$vectors" false false "$passes")

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/games/monad"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay"
 )

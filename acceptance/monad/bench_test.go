@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
-	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/engine/monad"
-	"github.com/rewind-game/rewind/replay/recording"
-	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/games/monad"
+	monadbot "github.com/rewind-game/rewind/games/monad/bots"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 // benchGame records the game the Monad page's load benchmark used before

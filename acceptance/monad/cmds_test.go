@@ -110,7 +110,7 @@ func TestMonadExternalBot(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "x.rwd")
-	bot := "'" + py + "' ../../engine/bot/subprocess/testdata/monad.py"
+	bot := "'" + py + "' ../../internal/subprocess/testdata/monad.py"
 	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "30", "--deadline", "1m", "-o", rwd)
 	if code != 0 {
 		t.Fatalf("play: status %d\n%s", code, out)
@@ -130,7 +130,7 @@ func TestMonadCrashedBot(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "c.rwd")
-	bot := "'" + py + "' ../../engine/bot/subprocess/testdata/monad.py crash"
+	bot := "'" + py + "' ../../internal/subprocess/testdata/monad.py crash"
 	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "40", "--deadline", "1m", "-o", rwd)
 	if code != 0 {
 		t.Fatalf("play: status %d\n%s", code, out)

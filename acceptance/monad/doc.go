@@ -13,8 +13,8 @@
 // byte for byte (codec_test.go); and the reference engine's own log of
 // each conformance vector, read as a stream, against rewind's recording
 // of the same game frame by frame (logvectors_test.go). The events
-// engine/monad reports (Game.Events, BoardEvents) are checked in
-// engine/monad itself.
+// games/monad reports (Game.Events, BoardEvents) are checked in
+// games/monad itself.
 //
 // The fixtures are read from the module's testdata/monad, and the
 // vectors also from ../shared/monad when present (never copied);

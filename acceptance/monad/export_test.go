@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/games/monad"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
 )

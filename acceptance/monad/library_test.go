@@ -15,7 +15,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/clitest"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // serveLine is the line `rewind serve DIR` prints once it listens, its

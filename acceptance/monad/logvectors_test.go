@@ -12,12 +12,12 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/monad"
-	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
+	"github.com/rewind-game/rewind/games/monad"
+	"github.com/rewind-game/rewind/games/monad/formats/monadlog"
+	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/monadlog"
-	"github.com/rewind-game/rewind/replay/source"
 )
 
 // unseenHives is, per conformance vector, how many hives were built and

@@ -15,10 +15,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/monad"
+	"github.com/rewind-game/rewind/games/monad"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // frameWant is what a re-simulated frame holds that the page must show.

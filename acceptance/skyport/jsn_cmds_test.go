@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
+	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay/jsn"
-	"github.com/rewind-game/rewind/replay/jsn/jsntest"
 )
 
 // skyportRecording returns the path of a public Skyport recording in

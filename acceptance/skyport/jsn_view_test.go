@@ -8,9 +8,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
-	"github.com/rewind-game/rewind/replay/jsn"
 )
 
 // TestJSNView opens observer recordings through `rewind view` in headless

@@ -135,7 +135,7 @@ func checkGamestate(t *testing.T, m map[string]any, nplayers int) (players []map
 }
 
 // serverListening is the line `rewind server --game skyport` logs once
-// it listens (server/skyport), the players' address its submatch.
+// it listens (games/skyport/protocol), the players' address its submatch.
 var serverListening = regexp.MustCompile(`skyport: players on (\S+), observer on \S+$`)
 
 var skyDirs = []struct {

@@ -14,10 +14,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/rewind-game/rewind/analysis"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer/index"
+	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
 type analyzeOptions struct {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/conform"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/conform"
 )
 
 type conformOptions struct {

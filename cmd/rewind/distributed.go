@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/rewind-game/rewind/engine/match"
-	"github.com/rewind-game/rewind/queue"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/queue"
 )
 
 // The environment variables that carry NATS credentials: never a flag, so

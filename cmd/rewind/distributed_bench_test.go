@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rewind-game/rewind/queue"
-	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/internal/queue"
+	"github.com/rewind-game/rewind/internal/recording"
 )
 
 // BenchmarkTournament plays a 40-game tournament of four built-ins (500

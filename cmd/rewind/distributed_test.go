@@ -20,8 +20,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/rewind-game/rewind/internal/queue"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/queue"
 )
 
 // distSafety bounds every wait of these tests: far above any scheduler

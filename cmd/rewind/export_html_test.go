@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // TestExportColorfightHTML: export --html writes the replay page of a

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot/subprocess"
-	"github.com/rewind-game/rewind/engine/match"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/subprocess"
 )
 
 // botLogPath is where the stderr of the external bot of seat uid goes:

@@ -14,13 +14,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer"
 )
 
 // frames reads every frame of a replay.

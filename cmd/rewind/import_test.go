@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/hidingbot"
-	"github.com/rewind-game/rewind/replay/cfr"
 )
 
 // TestImportVerifyAudit: import writes a .rwd that verifies against its

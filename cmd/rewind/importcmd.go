@@ -16,8 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/replay/cfr"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 )
 
 type importOptions struct {

@@ -11,11 +11,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/recording"
 )
 
 // TestIncompleteGameHasNoWinner: a game cut short — a recording killed

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/rewind-game/rewind/viewer"
-	"github.com/rewind-game/rewind/viewer/index"
+	"github.com/rewind-game/rewind/internal/viewer"
+	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
 func newIndexCmd() *cobra.Command {

@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/source"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // streamInfo prints the info of a replay of a registered stream format

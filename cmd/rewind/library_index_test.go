@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/viewer/index"
+	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
 // analyzeRanks runs `rewind analyze DIR --format csv` and returns, per bot,

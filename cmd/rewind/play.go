@@ -16,10 +16,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot/subprocess"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/subprocess"
 )
 
 type playOptions struct {

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot/subprocess"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/subprocess"
 )
 
 // botNames lists the built-in bots of a game played through the seam.

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 )
 
 // This file is a ColorfightII client written from ../shared/docs/PROTOCOL.md

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/analysis/report"
-	"github.com/rewind-game/rewind/engine/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
-	"github.com/rewind-game/rewind/replay/cfr/cfrtest"
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 // variant rewrites an official replay with every user's ranking a float

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 )
 
 type recordVectorOptions struct {

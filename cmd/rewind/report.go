@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/analysis/report"
+	"github.com/rewind-game/rewind/internal/analysis/report"
 )
 
 type reportOptions struct {

@@ -16,11 +16,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/viewer"
-	"github.com/rewind-game/rewind/viewer/index"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/viewer"
+	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
 type serveOptions struct {

@@ -17,8 +17,8 @@ import (
 
 	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/server"
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/server"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 // adminPasswordEnv names the environment variable holding the master admin
@@ -28,7 +28,7 @@ import (
 const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
 
 type serverOptions struct {
-	game     string // a game played through the seam: its protocol (server/protocols)
+	game     string // a game played through the seam: its protocol (internal/protocols)
 	seed     uint64
 	mapFile  string
 	games    int

@@ -12,14 +12,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
+	_ "github.com/rewind-game/rewind/games/all" // every game's protocol registers itself
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/server/protocols"
-	_ "github.com/rewind-game/rewind/server/protocols/all" // every game's protocol registers itself
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 // protocolGames lists the games rewind server speaks the protocol of:
-// ColorfightII and every game of server/protocols.
+// ColorfightII and every game of internal/protocols.
 func protocolGames() string {
 	return strings.Join(append([]string{rulesets.Default}, protocols.Games()...), ", ")
 }
@@ -39,7 +39,7 @@ func protocolList() string {
 }
 
 // runProtocolServer runs the protocol server of a game played through the
-// seam (server/protocols), with the flags that apply to any game: --addr
+// seam (internal/protocols), with the flags that apply to any game: --addr
 // (when given), --dir, --bot, --max-player, --max-turn, --round-time (the
 // think time, 0 lock-step), --lockstep-deadline, --max-conns-per-ip,
 // --seed, --map and --games, and --http: the viewer, following the

@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/analysis/report"
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/analysis/report"
+	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/schollz/progressbar/v3"
 )
 

@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/rewind-game/rewind/analysis"
-	"github.com/rewind-game/rewind/engine/match"
 	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/queue"
-	"github.com/rewind-game/rewind/replay/recording"
+	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/queue"
+	"github.com/rewind-game/rewind/internal/recording"
 )
 
 type tournamentOptions struct {

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr/cfrimport"
 )
 
 type verifyOptions struct {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/replay/source"
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 func newViewCmd() *cobra.Command {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/viewer"
+	"github.com/rewind-game/rewind/internal/viewer"
 )
 
 // TestServeViewExportHTML: serve lists a folder, view serves one replay

@@ -15,15 +15,15 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/bot/monadbot"
-	"github.com/rewind-game/rewind/engine/bot/skyportbot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
-	cf2vectors "github.com/rewind-game/rewind/engine/colorfight2/vectors"
-	"github.com/rewind-game/rewind/engine/monad"
-	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
-	"github.com/rewind-game/rewind/engine/skyport"
-	skyportvectors "github.com/rewind-game/rewind/engine/skyport/vectors"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
+	"github.com/rewind-game/rewind/games/monad"
+	monadbot "github.com/rewind-game/rewind/games/monad/bots"
+	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
+	"github.com/rewind-game/rewind/games/skyport"
+	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
+	skyportvectors "github.com/rewind-game/rewind/games/skyport/vectors"
 )
 
 // Info is what the shell needs to know about a game beyond its Ruleset.

@@ -20,11 +20,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine/bot"
-	"github.com/rewind-game/rewind/engine/colorfight2"
 	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/games/colorfight2"
+	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/replay"
-	"github.com/rewind-game/rewind/replay/cfr"
 )
 
 // Hider is one hiding player. Its zero value is not usable: use New.

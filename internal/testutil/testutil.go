@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	monadvectors "github.com/rewind-game/rewind/engine/monad/vectors"
+	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
 )
 
 // GunzipFile returns the decompressed contents of the gzip file at path,

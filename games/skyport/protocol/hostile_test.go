@@ -1,0 +1,308 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/engine"
+	sp "github.com/rewind-game/rewind/games/skyport"
+	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// startServer runs Serve with o (Addr loopback port 0) and returns its
+// addresses and the channel Serve's error arrives on.
+func startServer(t *testing.T, ctx context.Context, o protocols.Options) (map[string]string, <-chan error) {
+	t.Helper()
+	ready := make(chan map[string]string, 1)
+	done := make(chan error, 1)
+	o.Addr = "127.0.0.1:0"
+	o.Ready = func(a map[string]string) { ready <- a }
+	go func() { done <- Server{}.Serve(ctx, o) }()
+	select {
+	case a := <-ready:
+		return a, done
+	case err := <-done:
+		t.Fatalf("server did not start: %v", err)
+	}
+	return nil, nil
+}
+
+func serverDone(t *testing.T, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute): // a safety net, not a verdict
+		t.Fatal("server did not return")
+	}
+}
+
+// verifyDir re-simulates the one recording in dir and returns its
+// rounds' faults per player.
+func verifyDir(t *testing.T, dir string) (rounds int, faults map[int][]engine.Fault) {
+	t.Helper()
+	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("recordings %v", rwds)
+	}
+	f, err := os.Open(rwds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := replay.OpenSim(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	faults = map[int][]engine.Fault{}
+	for {
+		err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return rounds, faults
+		}
+		if err != nil {
+			t.Fatalf("re-simulating: %v", err)
+		}
+		rounds++
+		for p, fl := range s.Round().Faults {
+			if fl != 0 {
+				faults[p] = append(faults[p], fl)
+			}
+		}
+	}
+}
+
+// TestHostileClients: garbage and 10 MB lines are answered with errors
+// (memory stays bounded), a player that never reads and one that
+// disconnects mid-turn do not stop the game, which ends and verifies.
+func TestHostileClients(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 3, Bots: []string{"hunter"},
+		MaxTurns: 40, ThinkTime: 0, Deadline: time.Minute, Games: 1, Seed: 3})
+
+	// Garbage and huge lines before the handshake.
+	h := dial(t, addrs["players"])
+	h.send("garbage", "{")
+	for i := 0; i < 2; i++ {
+		if g := h.next(); g == nil || !strings.HasPrefix(g.m["error"].(string), "Invalid packet received: ") {
+			t.Fatalf("garbage: got %v", g)
+		}
+	}
+	big := append(bytes.Repeat([]byte("x"), 10<<20), '\n')
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < 3; i++ {
+		if _, err := h.c.Write(big); err != nil {
+			t.Fatal(err)
+		}
+		if g := h.next(); g == nil || g.m["error"] != tooLongText {
+			t.Fatalf("10 MB line: got %v", g)
+		}
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 4<<20 {
+		t.Fatalf("three 10 MB lines grew the heap by %d bytes", grew)
+	}
+	h.send(`{"message":"connect","revision":1,"name":"hostile"}`)
+	if g := h.next(); g == nil || g.raw != `{"message":"connect","status":true}` {
+		t.Fatalf("handshake: %v", g)
+	}
+
+	// A player that sends endturn lines and never reads a byte.
+	slow, err := net.Dial("tcp", addrs["players"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	slow.Write([]byte(`{"message":"connect","revision":1,"name":"slow"}` + "\n" +
+		`{"message":"loadout","primary-weapon":"mortar","secondary-weapon":"laser"}` + "\n"))
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		line := bytes.Repeat([]byte(`{"message":"endturn"}`+"\n"), 64)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			slow.SetWriteDeadline(time.Now().Add(time.Minute))
+			if _, err := slow.Write(line); err != nil {
+				return
+			}
+		}
+	}()
+
+	// hostile: a loadout, garbage on each turn, a 10 MB line, then it
+	// leaves in the middle of its third turn.
+	h.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	turns := 0
+	for turns < 3 {
+		g := h.next()
+		if g == nil {
+			t.Fatal("hostile: connection closed early")
+		}
+		if g.m["message"] != "gamestate" || g.m["turn"] == 0.0 {
+			continue
+		}
+		ps := g.m["players"].([]any)
+		if ps[0].(map[string]any)["name"] != "hostile" {
+			continue
+		}
+		turns++
+		h.send(`[1,2]`, `{"message":"action","type":"laser"}`)
+		h.c.Write(big)
+		if turns == 3 {
+			h.c.Close()
+			break
+		}
+		h.send(`{"message":"endturn"}`)
+	}
+	serverDone(t, done)
+	rounds, faults := verifyDir(t, dir)
+	if rounds != 40 {
+		t.Fatalf("%d rounds, want 40", rounds)
+	}
+	if len(faults[0]) != 1 || faults[0][0] != engine.FaultCrash {
+		t.Fatalf("hostile's faults %v, want one crash (its disconnect)", faults[0])
+	}
+}
+
+// TestConnectionFlood: connections beyond the per-address bound are
+// refused with an error line; the server still plays its game.
+func TestConnectionFlood(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"miner"},
+		MaxTurns: 20, ThinkTime: 0, Deadline: time.Minute, Games: 1, MaxConnsPerIP: 4})
+	var held []*client
+	for i := 0; i < 4; i++ {
+		held = append(held, dial(t, addrs["players"]))
+	}
+	// The bound counts connections of both ports together.
+	extra := dial(t, addrs["observer"])
+	if g := extra.next(); g == nil || g.raw != strings.TrimSuffix(string(refusal), "\n") {
+		t.Fatalf("over the bound: got %v", g)
+	}
+	if g := extra.next(); g != nil {
+		t.Fatalf("over the bound: not closed, got %s", g.raw)
+	}
+	// One held connection plays; the others leave.
+	for _, c := range held[1:] {
+		c.c.Close()
+	}
+	p := held[0]
+	p.send(`{"message":"connect","revision":1,"name":"player"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	for g := p.next(); g != nil; g = p.next() {
+		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "player" {
+			p.send(`{"message":"endturn"}`)
+		}
+	}
+	serverDone(t, done)
+	if rounds, _ := verifyDir(t, dir); rounds != 20 {
+		t.Fatalf("%d rounds, want 20", rounds)
+	}
+}
+
+// TestCancelMidGame: cancelling the context ends the server cleanly; the
+// recording stops at the last whole turn and verifies.
+func TestCancelMidGame(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"random"},
+		ThinkTime: 0, Deadline: time.Hour, Games: 0})
+	p := dial(t, addrs["players"])
+	p.send(`{"message":"connect","revision":1,"name":"quitter"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	mine := 0
+	for g := p.next(); g != nil; g = p.next() {
+		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "quitter" {
+			if mine++; mine == 5 {
+				cancel() // during its think time: the server waits for it
+				break
+			}
+			p.send(`{"message":"endturn"}`)
+		}
+	}
+	serverDone(t, done)
+	rounds, _ := verifyDir(t, dir)
+	if rounds < 2+8 || rounds >= sp.DefaultMaxTurns {
+		t.Fatalf("%d rounds recorded", rounds)
+	}
+}
+
+// TestThinkTimeAndObserver: with a think time, a silent bot's turns are
+// recorded as timeouts and the game goes on; the observer's faster and
+// slower change the think time with the reference's subtitles, a second
+// observer is refused, and a wrong password draws "Wrong password!".
+func TestThinkTimeAndObserver(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"artillery"},
+		MaxTurns: 12, ThinkTime: 50 * time.Millisecond, Deadline: time.Minute, Games: 1})
+	obs := dial(t, addrs["observer"])
+	obs.send(`{"message":"connect","revision":1,"password":"wrong"}`)
+	if g := obs.next(); g == nil || g.raw != `{"error":"Wrong password!"}` {
+		t.Fatalf("wrong password: %v", g)
+	}
+	obs.send(`{"message":"connect","revision":2,"password":"supersecretpassword"}`)
+	if g := obs.next(); g == nil || g.raw != `{"error":"Wrong protocol revision: supporting 1, but got 2"}` {
+		t.Fatalf("wrong revision: %v", g)
+	}
+	obs.send(`{"message":"connect","revision":1,"password":"supersecretpassword"}`)
+	if g := obs.next(); g == nil || g.raw != `{"message":"connect","status":true}` {
+		t.Fatalf("observer handshake: %v", g)
+	}
+	second := dial(t, addrs["observer"])
+	second.send(`{"message":"connect","revision":1,"password":"supersecretpassword"}`)
+	if g := second.next(); g == nil || g.m["error"] == nil {
+		t.Fatalf("second observer: %v", g)
+	}
+	obs.send(`{"message":"slower"}`, `{"message":"slower"}`, `{"message":"faster"}`, `{"message":"faster"}`)
+	for _, want := range []string{"Delay changed to 150", "Delay changed to 250", "Delay changed to 150", "Can't go faster"} {
+		if g := obs.next(); g == nil || g.m["message"] != "subtitle" || g.m["text"] != want {
+			t.Fatalf("subtitle: got %v, want %q", g, want)
+		}
+	}
+	p := dial(t, addrs["players"])
+	p.send(`{"message":"connect","revision":1,"name":"silent"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	go func() {
+		for g := obs.next(); g != nil; g = obs.next() {
+			if g.m["message"] == "endactions" {
+				obs.send(`{"message":"ready"}`)
+			}
+		}
+	}()
+	for g := p.next(); g != nil; g = p.next() {
+	}
+	serverDone(t, done)
+	rounds, faults := verifyDir(t, dir)
+	if rounds != 12 || len(faults[0]) < 3 {
+		t.Fatalf("%d rounds, silent's faults %v (want 12 rounds, a timeout a turn)", rounds, faults[0])
+	}
+	for _, f := range faults[0] {
+		if f != engine.FaultTimeout {
+			t.Fatalf("silent's faults %v", faults[0])
+		}
+	}
+}

@@ -1,0 +1,371 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// AnalyzeFile opens the replay at path, whichever its format
+// (source.OpenStream), and gives its game's own document
+// (AnalyzeDocument); ErrNoDocument for a game without one.
+func AnalyzeFile(path string) (*Analysis, error) {
+	s, err := source.OpenStream(path)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	a, err := AnalyzeDocument(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// Game is one ColorfightII replay of a corpus: its analysis, or why it
+// has none (Err). The Analysis of a corpus game keeps its summary,
+// players and round count but not their per-round series or events
+// (G and Events are nil): a corpus costs O(games × players),
+// not O(games × players × rounds). Other games' corpora are GenericFile.
+type Game struct {
+	Path     string
+	Analysis *Analysis
+	Err      error
+}
+
+// Ruleset returns the id of the game's ruleset, "" for a game that
+// failed.
+func (g *Game) Ruleset() string {
+	if g.Analysis != nil {
+		return g.Analysis.Ruleset
+	}
+	return ""
+}
+
+// ReplayFiles lists the replays directly in dir, sorted: every .rwd and
+// .cfr file (whichever game it holds; one that is no replay fails when
+// analysed, and is reported), and every other regular file whose content
+// a registered stream format claims (source.StreamFormatOf: a Skyport
+// .jsn, a Monad reference log), found by content, not name, so other
+// files are left out unread but for their first source.SniffBytes.
+func ReplayFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isStreamFormatFile(path) {
+			files = append(files, path)
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// analyzeCorpusFile analyzes one file of a corpus and drops what a
+// corpus does not keep (see Game).
+func analyzeCorpusFile(path string) Game {
+	a, err := AnalyzeFile(path)
+	if a != nil {
+		a.G, a.Events = nil, nil
+	}
+	return Game{Path: path, Analysis: a, Err: err}
+}
+
+// isStreamFormatFile reports whether a registered stream format claims the
+// file at path by its first bytes.
+func isStreamFormatFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	prefix := make([]byte, source.SniffBytes)
+	n, _ := io.ReadFull(f, prefix)
+	_, ok := source.StreamFormatOf(prefix[:n])
+	return ok
+}
+
+// AnalyzeFiles analyzes every file, parallel at a time (at least 1), and
+// returns them in the order given, each without its series (see Game): at
+// most parallel whole analyses are in memory at once, each by
+// AnalyzeFile. done, if set, is called (serialized) after each file.
+func AnalyzeFiles(files []string, parallel int, done func()) []Game {
+	return AnalyzeFilesCached(files, parallel, done, nil)
+}
+
+// Cache keeps the corpus games of files between runs (a library's index).
+// Get returns the game of the file at path analysed before, when the file
+// has not changed since; Put is given every game analysed that can be
+// kept (Cacheable). Both are called from several goroutines.
+type Cache interface {
+	Get(path string) (Game, bool)
+	Put(path string, g Game)
+}
+
+// Cacheable reports whether g can be kept in a Cache and given back the
+// same: an analysis that ended cleanly (a failed or cut-short game is
+// analysed again, to report it again).
+func (g *Game) Cacheable() bool {
+	switch {
+	case g.Err != nil:
+		return false
+	case g.Analysis != nil:
+		return g.Analysis.Truncated == nil
+	}
+	return false
+}
+
+// corpusVersion is the version of corpusJSON: a stored game of another
+// is analysed again.
+const corpusVersion = 2
+
+// corpusJSON is the stored form of a cacheable Game: what a corpus keeps
+// of its document.
+type corpusJSON struct {
+	V           int              `json:"v"`
+	Ruleset     string           `json:"ruleset"`
+	Format      string           `json:"format"`
+	Config      []Setting        `json:"config"`
+	MaxTurns    int              `json:"max_turns"`
+	Rounds      int              `json:"rounds"`
+	HasCommands bool             `json:"has_commands"`
+	Players     []Player         `json:"players"`
+	Ranking     []corpusStanding `json:"ranking"`
+	Summary     Summary          `json:"summary"`
+}
+
+type corpusStanding struct {
+	Rank     int     `json:"rank"`
+	UID      int     `json:"uid"`
+	Username string  `json:"username"`
+	Bot      string  `json:"bot"`
+	Score    int64   `json:"score"`
+	Values   []int64 `json:"values"`
+}
+
+// EncodeGame returns a cacheable game's stored form (JSON).
+func EncodeGame(g Game) ([]byte, error) {
+	if !g.Cacheable() {
+		return nil, fmt.Errorf("%s: not cacheable", g.Path)
+	}
+	a := g.Analysis
+	c := corpusJSON{V: corpusVersion, Ruleset: a.Ruleset, Format: a.Format, Config: a.Config, MaxTurns: a.MaxTurns,
+		Rounds: a.Rounds, HasCommands: a.HasCommands, Summary: a.Summary}
+	c.Summary.Ranking = nil
+	for _, p := range a.Players {
+		c.Players = append(c.Players, *p)
+	}
+	for _, s := range a.Summary.Ranking {
+		c.Ranking = append(c.Ranking, corpusStanding{s.Rank, s.UID, s.Username, s.Bot, s.Score, s.Values})
+	}
+	return json.Marshal(c)
+}
+
+// DecodeGame reads a game stored by EncodeGame, as the game of path.
+func DecodeGame(path string, data []byte) (Game, error) {
+	var c corpusJSON
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Game{}, fmt.Errorf("%s: stored analysis: %w", path, err)
+	}
+	if c.V != corpusVersion {
+		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
+	}
+	r, ok := rulesets.Lookup(c.Ruleset)
+	d, isDoc := r.(engine.Documented)
+	if !ok || !isDoc {
+		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
+	}
+	doc := d.Document()
+	a := &Analysis{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
+		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
+	for i := range c.Players {
+		p := c.Players[i]
+		p.p = p.UID - doc.FirstPlayer
+		a.Players = append(a.Players, &p)
+		a.MaxUID = max(a.MaxUID, p.UID)
+	}
+	for _, s := range c.Ranking {
+		if len(s.Values) != len(doc.Standing) {
+			return Game{}, fmt.Errorf("%s: stored analysis has %d values a player, not %d", path, len(s.Values), len(doc.Standing))
+		}
+		a.Summary.Ranking = append(a.Summary.Ranking, Standing{Rank: s.Rank, UID: s.UID, Username: s.Username, Bot: s.Bot,
+			Score: s.Score, Values: s.Values, fields: doc.Standing})
+	}
+	return Game{Path: path, Analysis: a}, nil
+}
+
+// AnalyzeFilesCached is AnalyzeFiles taking from cache (when not nil) the
+// games analysed before and giving it those analysed now.
+func AnalyzeFilesCached(files []string, parallel int, done func(), cache Cache) []Game {
+	games := make([]Game, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < max(1, parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if g, ok := cacheGet(cache, files[i]); ok {
+					games[i] = g
+				} else {
+					games[i] = analyzeCorpusFile(files[i])
+					if cache != nil && games[i].Cacheable() {
+						cache.Put(files[i], games[i])
+					}
+				}
+				if done != nil {
+					mu.Lock()
+					done()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return games
+}
+
+func cacheGet(c Cache, path string) (Game, bool) {
+	if c == nil {
+		return Game{}, false
+	}
+	return c.Get(path)
+}
+
+// BotKey is how a player counts in a per-bot aggregate: its bot identity
+// when the replay records one, else its username.
+func BotKey(s Standing) string {
+	if s.Bot != "" {
+		return s.Bot
+	}
+	return s.Username
+}
+
+// GameResult turns an analysis into the result form tournaments use, so
+// a folder of replays is rated by the same aggregate (match.Standings) as
+// a tournament: seats in uid order, each with its BotKey, rank, score
+// (SeatResult.Gold) and the document's Mean field (SeatResult.Cells).
+func (a *Analysis) GameResult(path string) match.GameResult {
+	r := a.Summary.Ranking
+	byUID := append([]Standing(nil), r...)
+	sort.Slice(byUID, func(i, j int) bool { return byUID[i].UID < byUID[j].UID })
+	g := match.GameResult{Path: path, Seats: make([]match.SeatResult, len(byUID))}
+	for i, s := range byUID {
+		mean, _ := s.Get(a.Doc.Mean)
+		g.Seats[i] = match.SeatResult{Bot: BotKey(s), Rank: s.Rank, Gold: s.Score, Cells: mean}
+	}
+	return g
+}
+
+// Standings aggregates the analyzed ColorfightII games per bot, in the
+// order given, by match.Standings, as a ColorfightII tournament does;
+// games that failed are left out. (ruleset is replay.RulesetColorfight2;
+// other games' standings are GenericStandings.)
+func Standings(games []Game, ruleset string) []match.Standing {
+	var rs []match.GameResult
+	for i := range games {
+		g := &games[i]
+		if ruleset == replay.RulesetColorfight2 && g.Analysis != nil {
+			rs = append(rs, g.Analysis.GameResult(g.Path))
+		}
+	}
+	return match.Standings(rs)
+}
+
+// CorpusColumns are the columns of WriteCorpusCSV for games laid out as
+// doc (docs/analysis-json.md, "Corpus CSV"): "game" is the replay's file
+// name and "ruleset" its game, then the document's Corpus fields.
+func CorpusColumns(doc *engine.Document) []string {
+	return append([]string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot"}, doc.Corpus...)
+}
+
+// WriteCorpusCSV writes one row per (game, player) of the analyzed
+// games, best rank first within a game; failed games are left out, and
+// so are those of another layout than the first's.
+func WriteCorpusCSV(w io.Writer, games []Game) error {
+	cw := csv.NewWriter(w)
+	var doc *engine.Document
+	for _, g := range games {
+		if g.Analysis != nil {
+			doc = g.Analysis.Doc
+			break
+		}
+	}
+	if doc == nil {
+		doc = &engine.Document{}
+		if r, ok := rulesets.Lookup(replay.RulesetColorfight2); ok {
+			if d, ok := r.(engine.Documented); ok {
+				doc = d.Document()
+			}
+		}
+	}
+	cw.Write(CorpusColumns(doc))
+	for _, g := range games {
+		a := g.Analysis
+		if a == nil || a.Doc != doc {
+			continue
+		}
+		for _, s := range a.Summary.Ranking {
+			row := []string{filepath.Base(g.Path), a.Ruleset, a.Format, strconv.Itoa(a.Rounds), strconv.Itoa(s.Rank), strconv.Itoa(s.UID),
+				s.Username, s.Bot}
+			for _, k := range doc.Corpus {
+				v, _ := s.Get(k)
+				row = append(row, strconv.FormatInt(v, 10))
+			}
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteStandings writes ColorfightII standings as an aligned text table,
+// best first (WriteRulesetStandings of replay.RulesetColorfight2).
+func WriteStandings(w io.Writer, st []match.Standing) error {
+	return WriteRulesetStandings(w, replay.RulesetColorfight2, st)
+}
+
+// WriteRulesetStandings writes standings of a game of ruleset as an
+// aligned text table, best first: for ColorfightII with the mean gold and
+// cells, for a game played through the seam with the mean of its score
+// (engine.Scorer; SeatResult.Gold). Bot names are quoted, so a hostile
+// name cannot move the terminal's cursor or forge rows.
+func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
+	if r, ok := rulesets.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
+		bs := make([]BotStanding, len(st))
+		for i, s := range st {
+			bs[i] = BotStanding{Bot: s.Bot, Games: s.Games, Wins: s.Wins, MeanRank: s.MeanRank, MeanScore: s.MeanGold, Elo: s.Elo}
+		}
+		return WriteBotStandings(w, r.Metrics()[engine.ScoreIndex(r)].Name, bs)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\tmean cells\telo\n")
+	for i, s := range st {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanGold, s.MeanCells, s.Elo)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/assets"
+	"github.com/rewind-game/rewind/internal/templates"
+)
+
+// The report of any game from its generic analysis (analysis.Generic):
+// the same self-contained page (templates.Report), with one chart per
+// metric the ruleset declares, the summary table (rank, the final value
+// of every metric, commands sent and rejected, faults), the outcome
+// sentence (Generic.Outcome) and every event in its Generic.EventText
+// wording, filterable by kind.
+
+// GenericSeriesName is how player p is named in a generic report's
+// legends: its name (analysis.(*Generic).Name), followed by " #p" only
+// when another player has the same name.
+func GenericSeriesName(g *analysis.Generic, p int) string {
+	n := g.Name(p)
+	for q := range g.Players {
+		if q != p && g.Name(q) == n {
+			return fmt.Sprintf("%s #%d", n, p)
+		}
+	}
+	return n
+}
+
+// seriesTitle is a series' chart title: its name in words, capitalised
+// ("units_produced": "Units produced").
+func seriesTitle(name string) string {
+	t := strings.ReplaceAll(name, "_", " ")
+	if t == "" {
+		return t
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
+}
+
+// genericTitle is a metric's chart title: its name in words, and its
+// unit when that says more ("units_lost" in "units": "Units lost (units)").
+func genericTitle(m engine.Metric) string {
+	t := seriesTitle(m.Name)
+	if m.Unit != "" && m.Unit != m.Name {
+		t += " (" + m.Unit + ")"
+	}
+	return t
+}
+
+// GenericCharts builds one go-echarts line chart per series of g (its id
+// the metric's name), one line per player. The x axis is the turn,
+// frames 0..Turns; for a Sequential game it is the round, the series
+// sampled at Generic.RoundFrames (the game after each full cycle of the
+// players).
+func GenericCharts(g *analysis.Generic) ([]Chart, error) {
+	frames := g.RoundFrames()
+	axis := "turn"
+	if g.Meta.Sequential {
+		axis = "round"
+	}
+	x := make([]int, len(frames))
+	for i := range x {
+		x[i] = i
+	}
+	if !g.Meta.Sequential {
+		copy(x, frames)
+	}
+	names := make([]string, len(g.Players))
+	for p := range names {
+		names[p] = GenericSeriesName(g, p)
+	}
+	var out []Chart
+	for _, s := range g.Series {
+		title := genericTitle(s.Metric)
+		c, err := axisLineChart(s.Metric.Name, title, axis, x, names, func(p int) []opts.LineData {
+			data := make([]opts.LineData, 0, len(frames))
+			if p < len(s.Values) {
+				for _, f := range frames {
+					if f < len(s.Values[p]) {
+						data = append(data, opts.LineData{Value: s.Values[p][f]})
+					}
+				}
+			}
+			return data
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// axisLineChart is lineChart with the x axis named axis.
+func axisLineChart(id, title, axis string, x []int, names []string, data func(p int) []opts.LineData) (Chart, error) {
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: title}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: axis}),
+		charts.WithGridOpts(opts.Grid{Top: "70", Left: "10", Right: "40", ContainLabel: opts.Bool(true)}),
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(colors(len(names))),
+	)
+	line.SetXAxis(x)
+	for p, n := range names {
+		line.AddSeries(n, data(p), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+	}
+	line.Validate()
+	// json.Marshal escapes <, > and & so no name can close a script.
+	b, err := json.Marshal(line.JSON())
+	if err != nil {
+		return Chart{}, fmt.Errorf("report: chart %s: %w", id, err)
+	}
+	return Chart{ID: id, Title: title, Option: b}, nil
+}
+
+// shellKindTitles are the titles of the events the analysis derives, in
+// the order the filter shows them after the game's own kinds.
+var shellKindTitles = []struct{ Kind, Title string }{
+	{analysis.EventBotFault, "bot faults"},
+	{analysis.EventCommandErrors, "rejected commands"},
+	{analysis.EventLeadSwing, "lead swings"},
+	{analysis.EventLeadForGood, "lead for good"},
+	{analysis.EventLeadChange, "lead changes"},
+}
+
+// kindList lists the kinds of g's events that occur (count), for the
+// report's filter: the game's declared kinds in its order, then any
+// other it reported (order), then the analysis's (its surges by their
+// titles, engine.Surge).
+func kindList(g *analysis.Generic, count map[string]int, order []string) []templates.ReportKind {
+	var out []templates.ReportKind
+	seen := map[string]bool{}
+	add := func(kind, title string) {
+		if count[kind] > 0 && !seen[kind] {
+			seen[kind] = true
+			out = append(out, templates.ReportKind{Kind: kind, Title: title, Count: count[kind]})
+		}
+	}
+	for _, k := range g.Meta.EventKinds {
+		add(k.Name, strings.ReplaceAll(k.Name, "_", " "))
+	}
+	for _, k := range order {
+		add(k, strings.ReplaceAll(k, "_", " "))
+	}
+	for _, m := range g.Meta.Metrics {
+		if m.Surge.Event != "" {
+			add(m.Surge.Event, m.Surge.Title)
+		}
+	}
+	for _, k := range shellKindTitles {
+		add(k.Kind, k.Title)
+	}
+	return out
+}
+
+// GenericPage is the report of g (a whole analysis, series and events
+// included), titled title, as the data of templates.Report. The lead
+// changes after the opening (analysis.EarlyLeadTurns) are folded, as in
+// the ColorfightII report.
+func GenericPage(g *analysis.Generic, title string) (templates.ReportPage, error) {
+	cs, err := GenericCharts(g)
+	if err != nil {
+		return templates.ReportPage{}, err
+	}
+	ech, err := inlineECharts()
+	if err != nil {
+		return templates.ReportPage{}, err
+	}
+	p := templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}
+	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "player"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
+	for _, m := range g.Meta.Metrics {
+		p.Columns = append(p.Columns, templates.ReportColumn{Title: m.Name})
+	}
+	p.Columns = append(p.Columns, templates.ReportColumn{Title: "commands"}, templates.ReportColumn{Title: "rejected"}, templates.ReportColumn{Title: "faults"})
+	if g.Meta.Sequential {
+		p.Columns = append(p.Columns, templates.ReportColumn{Title: "own turns"})
+	}
+	known := func(v int64) string {
+		if v < 0 {
+			return "-"
+		}
+		return strconv.FormatInt(v, 10)
+	}
+	for _, pi := range g.Ranking {
+		pl := &g.Players[pi]
+		row := []string{strconv.Itoa(pl.Rank), strconv.Itoa(pl.Player), pl.Name, pl.Bot}
+		for _, ms := range pl.Metrics {
+			row = append(row, strconv.FormatInt(ms.Final, 10))
+		}
+		row = append(row, known(pl.Commands), known(pl.Rejected), strconv.Itoa(pl.Faults))
+		if g.Meta.Sequential {
+			row = append(row, strconv.Itoa(pl.OwnTurns))
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	if len(g.Players) > 0 {
+		turns := "turns"
+		if g.Meta.Sequential {
+			turns = "player-turns"
+		}
+		p.Summary = fmt.Sprintf("%s replay (%s), %d players, %d %s: %s.", g.Meta.Ruleset, g.Meta.Format, len(g.Players), g.Turns, turns, g.Outcome(g.Name))
+		if g.Meta.Label != "" {
+			p.Summary += " " + g.Meta.Label + "."
+		}
+		if g.Truncated != nil {
+			p.Summary += " Cut short: " + g.Truncated.Error() + "."
+		}
+		if g.EventsDropped > 0 {
+			p.Summary += fmt.Sprintf(" %d more events were not kept.", g.EventsDropped)
+		}
+	}
+	early := analysis.EarlyLeadTurns(g.Turns)
+	count := map[string]int{}
+	var order []string // the game's kinds in order of first appearance
+	for _, e := range g.Events {
+		if !e.Shell && count[e.Kind] == 0 {
+			order = append(order, e.Kind)
+		}
+		count[e.Kind]++
+		folded := e.Shell && e.Kind == analysis.EventLeadChange && e.Turn > early
+		p.Events = append(p.Events, templates.ReportEvent{Turn: e.Turn, Kind: e.Kind, Text: g.EventText(e, g.Name), Folded: folded})
+	}
+	p.Kinds = kindList(g, count, order)
+	return p, nil
+}
+
+// WriteGeneric renders the report of a generic analysis g (titled title)
+// to w.
+func WriteGeneric(w io.Writer, g *analysis.Generic, title string) error {
+	p, err := GenericPage(g, title)
+	if err != nil {
+		return err
+	}
+	return templates.Report(p).Render(context.Background(), w)
+}

@@ -1,0 +1,196 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Fork is what a new match needs to play on from turn Turn of a replay:
+// the game's beginning (its ruleset, the setup it starts from, its
+// players, the rounds up to Turn as the replay records them) and the
+// parent's provenance for the new replay's header.
+type Fork struct {
+	Ruleset engine.Ruleset
+	// Setup starts the parent's game (engine.Restorer: its map and
+	// players' homes) and Prefix are its rounds 0..Turn-1 as it recorded
+	// them: what match.GameConfig's Setup and Prefix take.
+	Setup  []byte
+	Prefix []match.GameRound
+	// Names are the players' names (uid order); MaxTurns is the game's
+	// turn limit.
+	Names    []string
+	MaxTurns int
+	Parent   replay.Parent
+	// Info is the parent's official info object, if any.
+	Info json.RawMessage
+	// Verified and Ranking are the players' ratings (uid order), if the
+	// parent records them.
+	Verified []bool
+	Ranking  []string
+	// Bots are the players' bots as the parent records them (uid order):
+	// a built-in's name, an external bot's command, match.OfficialClient,
+	// or "" when the parent does not say (an official .cfr).
+	Bots []string
+}
+
+// Limits on what a fork holds: the commands of the parent's rounds up to
+// the fork's turn are kept in memory (Fork.Prefix, as text) until the new
+// match has replayed them. A real ColorfightII game sends a few hundred
+// commands a round, at most 600,000 in 2000 rounds, about 7 MB of text;
+// MaxForkCommands allows seven times that many, MaxForkTextBytes nine
+// times that text (commands' and faults' text together). A parent beyond
+// either is refused (replay.ErrLimit).
+const (
+	MaxForkCommands  = 1 << 22
+	MaxForkTextBytes = 64 << 20
+	// MaxForkLogBytes bounds the parent's bot logs a fork keeps (a .rwd
+	// that keeps them); past it, later rounds' logs are left out.
+	MaxForkLogBytes = 16 << 20
+)
+
+// NewFork reads the replay in data (named name, for the header) up to
+// turn: a .rwd's recorded rounds, of any game whose ruleset restarts a
+// game from its setup (engine.SetupSaver, engine.Restorer), or an official
+// ColorfightII .cfr's commands inferred as rewind import infers them.
+// turn must be in 1..max_turn-1 and the replay must reach it; an official
+// replay whose rounds up to turn the rules do not explain cannot be forked
+// (the error is a *cfr.AuditError or *cfr.UnexplainedError).
+func NewFork(name string, data []byte, turn int) (*Fork, error) {
+	format, err := Sniff(data[:min(len(data), 8)])
+	if format != RWD {
+		if name, ok := StreamFormatOf(data[:min(len(data), SniffBytes)]); ok && name != string(CFR) {
+			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official ColorfightII .cfr", name)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum, err := cfr.SHA256(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	f := &Fork{Parent: replay.Parent{Source: filepath.Base(name), SHA256: sum, Turn: turn}}
+	if turn < 1 {
+		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
+	}
+	if format == RWD {
+		return f, f.fromRWD(data, turn)
+	}
+	return f, f.fromCFR(data, turn)
+}
+
+func (f *Fork) fromRWD(data []byte, turn int) error {
+	sim, err := replay.OpenSim(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	defer sim.Close()
+	h, g := sim.Header(), sim.Game()
+	if turn >= g.MaxTurns() {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.MaxTurns()-1)
+	}
+	ss, ok := g.(engine.SetupSaver)
+	if !ok {
+		return fmt.Errorf("fork: a %s game is not restarted from a setup (engine.SetupSaver), so it cannot be forked", sim.Ruleset().ID())
+	}
+	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(ss.Setup()), g.MaxTurns(), h.CFRInfo
+	for _, p := range h.Players {
+		f.Names = append(f.Names, p.Name)
+		f.Bots = append(f.Bots, p.Bot)
+		f.Verified = append(f.Verified, p.Verified)
+		f.Ranking = append(f.Ranking, p.Ranking)
+	}
+	f.Prefix = make([]match.GameRound, turn)
+	var held heldRounds
+	for t := 0; t < turn; t++ {
+		if err := sim.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("fork: the replay ends at turn %d, before %d", t, turn)
+			}
+			return err
+		}
+		r := sim.Round()
+		if err := held.keep(&f.Prefix[t], t, r.Active, r.Commands, r.Faults, r.FaultText); err != nil {
+			return err
+		}
+		// The parent's bot logs go with their rounds, within
+		// MaxForkLogBytes.
+		if len(r.Logs) > 0 && held.logs < MaxForkLogBytes {
+			l := make([][]byte, len(r.Logs))
+			for i, b := range r.Logs {
+				if len(b) > 0 {
+					l[i] = bytes.Clone(b)
+					held.logs += len(b)
+				}
+			}
+			f.Prefix[t].Logs = l
+		}
+	}
+	return nil
+}
+
+func (f *Fork) fromCFR(data []byte, turn int) error {
+	// The prefix grows as the walk goes: turn is not known to be in range
+	// yet.
+	var held heldRounds
+	st, reached, err := cfr.InferRounds(bytes.NewReader(data), turn, func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error {
+		f.Prefix = append(f.Prefix, match.GameRound{})
+		return held.keep(&f.Prefix[t], t, -1, cmds, faults, faultText)
+	})
+	if err != nil {
+		return err
+	}
+	if turn >= st.MaxTurns {
+		return fmt.Errorf("fork: turn %d outside 1..%d", turn, st.MaxTurns-1)
+	}
+	if reached < turn || len(f.Prefix) != turn {
+		return fmt.Errorf("fork: the replay ends at turn %d, before %d", reached, turn)
+	}
+	f.Ruleset, f.Setup, f.Names, f.MaxTurns = st.Ruleset, st.Setup, st.Names, st.MaxTurns
+	f.Info, f.Verified, f.Ranking = st.Info, st.Verified, st.Ranking
+	f.Bots = make([]string, len(st.Names))
+	return nil
+}
+
+// heldRounds copies the rounds a fork keeps, within MaxForkCommands and
+// MaxForkTextBytes, and counts the logs kept (MaxForkLogBytes).
+type heldRounds struct {
+	n, text, logs int
+}
+
+// keep makes r a copy of round t: the active player, each player's
+// commands as text and faults with their text.
+func (h *heldRounds) keep(r *match.GameRound, t, active int, cmds [][]string, faults []engine.Fault, faultText []string) error {
+	r.Active = active
+	r.Commands = make([][]string, len(cmds))
+	for i, l := range cmds {
+		h.n += len(l)
+		for _, c := range l {
+			h.text += len(c)
+		}
+		if i < len(faultText) {
+			h.text += len(faultText[i])
+		}
+		if h.n > MaxForkCommands || h.text > MaxForkTextBytes {
+			return fmt.Errorf("fork: the rounds up to turn %d hold more than %d commands or %d bytes of their text, which exceeds the limit of what a fork keeps; see docs/limits.md: %w",
+				t+1, MaxForkCommands, MaxForkTextBytes, replay.ErrLimit)
+		}
+		if len(l) > 0 {
+			r.Commands[i] = append([]string(nil), l...)
+		}
+	}
+	if slices.ContainsFunc(faults, func(f engine.Fault) bool { return f != 0 }) {
+		r.Faults, r.FaultText = slices.Clone(faults), slices.Clone(faultText)
+	}
+	return nil
+}

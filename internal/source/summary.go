@@ -1,0 +1,192 @@
+package source
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
+	"github.com/rewind-game/rewind/replay"
+)
+
+// Summary is what a replay says about its game at a glance, read without
+// re-simulating or analysing it: a .rwd's header, round records and
+// footer; a .cfr's frames. It is the one summary behind `rewind info` and
+// the viewer's library.
+type Summary struct {
+	Format Format
+	// Ruleset is the game's ruleset id when the file names one other
+	// than ColorfightII's (a .rwd of a game played through the seam); ""
+	// for ColorfightII.
+	Ruleset string
+	// MaxTurn is the game's turn limit (0 when unknown).
+	MaxTurn int
+	// Players in uid order (for a .cfr: everyone who appears in a frame,
+	// with the last name seen).
+	Players []Player
+	// Created is when the game was recorded (.rwd header); zero when
+	// unknown.
+	Created time.Time
+	// Rounds is the number of whole rounds the file holds.
+	Rounds int
+	// Complete is true when the recording ended properly: a .rwd with its
+	// footer; a .cfr that decodes to its end. A complete .cfr can still
+	// have ended before max_turn (EndedEarly).
+	Complete bool
+	// Damage says why reading stopped before a proper end (a recording
+	// still being written, a truncated or corrupted file); nil when
+	// Complete.
+	Damage error
+	// Winner is the uid with the most gold at the last whole round
+	// (lowest uid on a tie; the footer's ranking for a .rwd), 0 when
+	// unknown; WinnerGold its gold.
+	Winner     int
+	WinnerGold int64
+	// Unit names what WinnerGold and the ranking's numbers count: the
+	// metric a .rwd footer keeps (engine.FooterIndex: "gold" for
+	// ColorfightII, "resources" in Monad's own codec), or a stream's
+	// score; "" for ColorfightII.
+	Unit string
+	// Parent is the file name of the replay a fork was played on from,
+	// Import the official replay an imported game came from (.rwd
+	// header); "" when none.
+	Parent, Import string
+}
+
+// EndedEarly reports a recording that ended properly before its last
+// turn (a .cfr of a game stopped at turn 200 of 500).
+func (s *Summary) EndedEarly() bool {
+	return s.Complete && s.MaxTurn > 0 && s.Rounds < s.MaxTurn
+}
+
+// Status is the one-line state of the recording, as the library and
+// `rewind info` show it: "complete", "ended at turn N of M" or
+// "incomplete: N rounds so far (…)".
+func (s *Summary) Status() string {
+	switch {
+	case !s.Complete:
+		return fmt.Sprintf("incomplete: %d rounds so far (still being recorded, or cut short)", s.Rounds)
+	case s.EndedEarly():
+		return fmt.Sprintf("ended at turn %d of %d", s.Rounds, s.MaxTurn)
+	}
+	return "complete"
+}
+
+// PlayerName returns the name of player uid, or "player N".
+func (s *Summary) PlayerName(uid int) string {
+	for _, p := range s.Players {
+		if p.UID == uid {
+			return p.Name
+		}
+	}
+	return fmt.Sprintf("player %d", uid)
+}
+
+// Summarize reads a whole replay from r and summarizes it. It fails only
+// when r is not a replay at all (or its header is unreadable); damage
+// after a readable start is reported in Summary.Damage with the whole
+// rounds before it counted.
+func Summarize(r io.Reader) (*Summary, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	prefix, _ := br.Peek(8)
+	format, err := Sniff(prefix)
+	if err != nil {
+		return nil, err
+	}
+	if format == RWD {
+		return summarizeRWD(br)
+	}
+	return summarizeCFR(br)
+}
+
+func summarizeRWD(r io.Reader) (*Summary, error) {
+	rd, err := replay.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	h := rd.Header()
+	s := &Summary{Format: RWD, MaxTurn: h.Config.MaxTurn, Created: h.Created}
+	if h.Parent != nil {
+		s.Parent = h.Parent.Source
+	}
+	if h.Import != nil {
+		s.Import = h.Import.Source
+	}
+	for _, p := range h.Players {
+		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
+	}
+	if h.Generic() {
+		// A game played through the seam (the text codec, or its
+		// ruleset's own compact one): its footer's numbers are its
+		// footer metric's. ColorfightII's own codec keeps Ruleset and
+		// Unit "".
+		s.Ruleset = h.Ruleset
+		if rs, err := rulesets.Get(h.Ruleset); err == nil {
+			if ms := rs.Metrics(); len(ms) > 0 {
+				s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
+			}
+		}
+	}
+	for {
+		_, err := rd.NextText()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			s.Rounds, s.Damage = rd.Turn(), err
+			return s, nil
+		}
+	}
+	s.Rounds = rd.Turn()
+	ft := rd.Footer()
+	if ft == nil {
+		s.Damage = fmt.Errorf("%w: no footer after %d rounds", replay.ErrTruncated, s.Rounds)
+		return s, nil
+	}
+	s.Complete, s.Rounds = true, ft.Turn
+	s.setRanking(ft.Ranking, ft.Gold)
+	if len(ft.Ranking) > 0 {
+		s.Winner = ft.Ranking[0]
+		if i := s.Winner - 1; i >= 0 && i < len(ft.Gold) {
+			s.WinnerGold = ft.Gold[i]
+		}
+	}
+	return s, nil
+}
+
+func summarizeCFR(r io.Reader) (*Summary, error) {
+	c, err := cfrstream.Summarize(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Format: CFR, MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
+		Winner: c.Winner, WinnerGold: c.WinnerGold}
+	for _, p := range c.Players {
+		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
+	}
+	return s, nil
+}
+
+// SetRanking fills in the players' Rank and Score from a ranking (uids,
+// best first) and the final scores by uid (index uid-1), as a footer has
+// them; a uid out of range is ignored.
+func (s *Summary) SetRanking(ranking []int, score []int64) { s.setRanking(ranking, score) }
+
+func (s *Summary) setRanking(ranking []int, score []int64) {
+	for i := range s.Players {
+		p := &s.Players[i]
+		for r, uid := range ranking {
+			if uid == p.UID {
+				p.Rank = r + 1
+			}
+		}
+		if k := p.UID - 1; k >= 0 && k < len(score) {
+			p.Score = score[k]
+		}
+	}
+}

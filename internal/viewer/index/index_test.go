@@ -1,0 +1,679 @@
+package index
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/internal/match"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// game makes replay i of a synthetic library: bots b0..b(nbots-1) take
+// 4 seats in turn, seat k's gold is (i*7+k*13)%100.
+func game(i, nbots int) *Replay {
+	r := &Replay{Path: fmt.Sprintf("g/%07d.rwd", i), Size: int64(1000 + i%977), ModTime: t0.Add(time.Duration(i) * time.Second),
+		Game: "ColorfightII", Format: "rwd", Rounds: 100 + i%400, MaxTurn: 500, Complete: i%10 != 0}
+	r.Date = r.ModTime
+	type sc struct {
+		k    int
+		gold int64
+	}
+	var seats []sc
+	for k := 0; k < 4; k++ {
+		seats = append(seats, sc{k, int64((i*7 + k*13) % 100)})
+	}
+	// rank by gold, most first, lowest uid on ties
+	order := slices.Clone(seats)
+	slices.SortStableFunc(order, func(a, b sc) int {
+		if a.gold != b.gold {
+			if a.gold > b.gold {
+				return -1
+			}
+			return 1
+		}
+		return a.k - b.k
+	})
+	for _, s := range seats {
+		bot := fmt.Sprintf("b%d", (i+s.k)%nbots)
+		rank := 0
+		if r.Complete {
+			rank = slices.IndexFunc(order, func(o sc) bool { return o.k == s.k }) + 1
+		}
+		r.Seats = append(r.Seats, Seat{UID: s.k + 1, Name: fmt.Sprintf("%d_%s", s.k+1, bot), Bot: bot, Rank: rank, Score: s.gold})
+	}
+	if r.Complete {
+		w := r.Seats[order[0].k]
+		r.Winner, r.WinnerBot, r.WinnerScore = w.Name, w.Key(), w.Score
+	} else {
+		r.Status = "incomplete"
+	}
+	return r
+}
+
+func open(t testing.TB, dir string) *Index {
+	t.Helper()
+	ix, warn, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warn != nil {
+		t.Fatalf("warning on a fresh index: %v", warn)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// all pages through q, checking that no page exceeds the limit.
+func all(t *testing.T, ix *Index, q Query) []*Replay {
+	t.Helper()
+	var out []*Replay
+	for range 10000 {
+		p, err := ix.Page(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Rows) > max(q.Limit, 1) && q.Limit > 0 {
+			t.Fatalf("page of %d rows, limit %d", len(p.Rows), q.Limit)
+		}
+		out = append(out, p.Rows...)
+		if p.Next == "" {
+			return out
+		}
+		q.After = p.Next
+	}
+	t.Fatal("no last page")
+	return nil
+}
+
+func TestPagesFiltersSearch(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	for i := range 250 {
+		reps = append(reps, game(i, 7))
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := ix.Count(); n != 250 {
+		t.Fatalf("count %d", n)
+	}
+	// Every sort pages through every replay once, in order.
+	for _, s := range Sorts {
+		for _, asc := range []bool{false, true} {
+			got := all(t, ix, Query{Sort: s, Asc: asc, Limit: 17})
+			if len(got) != 250 {
+				t.Fatalf("sort %s asc=%v: %d rows", s, asc, len(got))
+			}
+			key := func(r *Replay) string {
+				switch s {
+				case "rounds":
+					return fmt.Sprintf("%06d %s", r.Rounds, r.Path)
+				case "size":
+					return fmt.Sprintf("%06d %s", r.Size, r.Path)
+				case "winner":
+					return r.Winner + "\x00" + r.Path
+				}
+				return fmt.Sprintf("%020d %s", r.Date.UnixNano(), r.Path)
+			}
+			for i := 1; i < len(got); i++ {
+				a, b := key(got[i-1]), key(got[i])
+				if (asc && a >= b) || (!asc && a <= b) {
+					t.Fatalf("sort %s asc=%v: row %d %q then %q", s, asc, i, a, b)
+				}
+			}
+		}
+	}
+	// The filters agree with the rows.
+	check := func(name string, q Query, want func(r *Replay) bool) {
+		t.Helper()
+		got := all(t, ix, q)
+		var exp []string
+		for _, r := range reps {
+			if want(r) {
+				exp = append(exp, r.Path)
+			}
+		}
+		var gp []string
+		for _, r := range got {
+			gp = append(gp, r.Path)
+		}
+		slices.Sort(gp)
+		slices.Sort(exp)
+		if len(exp) == 0 || !slices.Equal(gp, exp) {
+			t.Fatalf("%s: got %d rows, want %d", name, len(gp), len(exp))
+		}
+	}
+	has := func(r *Replay, f func(s Seat) bool) bool { return slices.ContainsFunc(r.Seats, f) }
+	check("bot", Query{Bot: "b3", Limit: 20}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Key() == "b3" }) })
+	check("lost", Query{Bot: "b3", Lost: true, Limit: 20}, func(r *Replay) bool {
+		return has(r, func(s Seat) bool { return s.Key() == "b3" && s.Rank > 1 })
+	})
+	check("player", Query{Player: "2_b4"}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Name == "2_b4" }) })
+	check("winner", Query{Winner: "b1"}, func(r *Replay) bool { return r.WinnerBot == "b1" })
+	check("incomplete", Query{Complete: "incomplete"}, func(r *Replay) bool { return !r.Complete })
+	check("dates", Query{From: t0.Add(10 * time.Second), To: t0.Add(20 * time.Second)}, func(r *Replay) bool {
+		return !r.Date.Before(t0.Add(10*time.Second)) && r.Date.Before(t0.Add(20*time.Second))
+	})
+	check("search", Query{Search: "4_b2"}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Name == "4_b2" }) })
+	check("search prefix", Query{Search: "g/000012"}, func(r *Replay) bool { return strings.HasPrefix(r.Path, "g/000012") })
+	// A search with more matches than searchDrive walks the sort's index.
+	defer func(n int) { searchDrive = n }(searchDrive)
+	searchDrive = 3
+	check("search, many matches", Query{Search: "4_b2", Limit: 7}, func(r *Replay) bool { return has(r, func(s Seat) bool { return s.Name == "4_b2" }) })
+	searchDrive = 5000
+	// Hostile search text is words, not FTS syntax.
+	if _, err := ix.Page(Query{Search: `" OR * NEAR( -x`}); err != nil {
+		t.Fatalf("hostile search: %v", err)
+	}
+	if _, err := ix.Page(Query{After: "garbage"}); err == nil {
+		t.Fatal("a bad cursor was accepted")
+	}
+	if _, err := ix.Page(Query{Sort: "name; DROP TABLE replays"}); err == nil {
+		t.Fatal("a bad sort was accepted")
+	}
+
+	// Replacing and deleting keep seats, names and the bot table in step.
+	r0 := game(5, 7)
+	r0.Seats[0].Name, r0.Seats[0].Bot = "1_zed", "zed"
+	if err := ix.Put([]*Replay{r0}); err != nil {
+		t.Fatal(err)
+	}
+	if got := all(t, ix, Query{Search: "zed"}); len(got) != 1 || got[0].Path != r0.Path {
+		t.Fatalf("search after replace: %v", got)
+	}
+	if err := ix.Delete([]string{r0.Path}); err != nil {
+		t.Fatal(err)
+	}
+	if got := all(t, ix, Query{Search: "zed"}); len(got) != 0 {
+		t.Fatalf("search after delete: %d rows", len(got))
+	}
+	if r, err := ix.Get(r0.Path); err != nil || r != nil {
+		t.Fatalf("get after delete: %v %v", r, err)
+	}
+	reps = slices.DeleteFunc(reps, func(r *Replay) bool { return r.Path == r0.Path })
+
+	// Standings are match.Standings of the complete games in path order.
+	st, err := ix.Standings(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []match.GameResult
+	for _, r := range reps {
+		if !r.Complete {
+			continue
+		}
+		g := match.GameResult{Game: len(games)}
+		for _, s := range r.Seats {
+			g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score})
+		}
+		games = append(games, g)
+	}
+	want := match.Standings(games)
+	if len(st) != len(want) {
+		t.Fatalf("%d standings, want %d", len(st), len(want))
+	}
+	for i := range want {
+		if st[i].Standing != want[i] {
+			t.Fatalf("standing %d: %+v, want %+v", i, st[i].Standing, want[i])
+		}
+	}
+	// The bots table the triggers keep agrees.
+	var g, w int
+	if err := ix.db.QueryRow("SELECT games, wins FROM bots WHERE key = ?", want[0].Bot).Scan(&g, &w); err != nil {
+		t.Fatal(err)
+	}
+	inc := 0
+	for _, r := range reps {
+		if !r.Complete && slices.ContainsFunc(r.Seats, func(s Seat) bool { return s.Key() == want[0].Bot }) {
+			inc++
+		}
+	}
+	if g != want[0].Games+inc || w != want[0].Wins {
+		t.Fatalf("bots table %d games %d wins, standings %d (+%d incomplete) %d", g, w, want[0].Games, inc, want[0].Wins)
+	}
+}
+
+func TestReopenDamagedNewer(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	if err := ix.Put([]*Replay{game(1, 3), game(2, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	// Reopened: the rows are there.
+	ix = open(t, dir)
+	if st, err := ix.Stamps(); err != nil || len(st) != 2 {
+		t.Fatalf("stamps after reopen: %v %v", st, err)
+	}
+	if err := ix.PutAnalyses([]StoredAnalysis{{Path: "a.rwd", Size: 1, MTime: 2, Data: []byte("{}")}}); err != nil {
+		t.Fatalf("no analyses table after migrating: %v", err)
+	}
+	if d, ok, err := ix.Analysis("a.rwd", 1, 2); err != nil || !ok || string(d) != "{}" {
+		t.Fatalf("stored analysis: %q %v %v", d, ok, err)
+	}
+	if _, ok, _ := ix.Analysis("a.rwd", 1, 3); ok {
+		t.Fatal("an analysis of another mtime was given")
+	}
+	ix.Close()
+
+	// A damaged file is set aside and rebuilt with a warning.
+	p := filepath.Join(dir, File)
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
+	b, _ := os.ReadFile(p)
+	for i := 100; i < len(b); i += 7 {
+		b[i] ^= 0x5a
+	}
+	os.WriteFile(p, b, 0o644)
+	ix2, warn, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warn == nil || !strings.Contains(warn.Error(), "rebuilt") {
+		t.Fatalf("no warning for a damaged index: %v", warn)
+	}
+	if n, _ := ix2.Count(); n != 0 {
+		t.Fatalf("the rebuilt index has %d rows", n)
+	}
+	if _, err := os.Stat(p + ".damaged"); err != nil {
+		t.Fatalf("the damaged file was not kept aside: %v", err)
+	}
+	// A newer schema is refused and the file left alone.
+	if _, err := ix2.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	ix2.Close()
+	before, _ := os.ReadFile(p)
+	_, _, err = Open(dir)
+	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "newer rewind") {
+		t.Fatalf("newer schema: %v", err)
+	}
+	after, _ := os.ReadFile(p)
+	if string(before) != string(after) {
+		t.Fatal("the newer index was changed")
+	}
+	// A foreign SQLite database is rebuilt too.
+	dir2 := t.TempDir()
+	os.MkdirAll(filepath.Join(dir2, ".rewind"), 0o755)
+	os.WriteFile(filepath.Join(dir2, File), []byte("not a database at all, just text"), 0o644)
+	ix3, warn, err := Open(dir2)
+	if err != nil || warn == nil {
+		t.Fatalf("foreign file: %v %v", warn, err)
+	}
+	ix3.Close()
+}
+
+// An index of each older schema (as that schema's migrations made it,
+// with a row written by the rewind of its time) opens, is migrated to the
+// current one, and keeps its rows: a row indexed before the index kept
+// units reads back with Unit "".
+func TestMigrateOlderSchemas(t *testing.T) {
+	for v := 1; v < SchemaVersion; v++ {
+		t.Run(fmt.Sprintf("schema%d", v), func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, File)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			db, err := sql.Open("sqlite", "file:"+p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range migrations[:v] {
+				if _, err := db.Exec(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", v, appID)); err != nil {
+				t.Fatal(err)
+			}
+			// A row as schemas 1 and 2 wrote it: no unit.
+			if _, err := db.Exec(`INSERT INTO replays(id, path, size, mtime, game, format, rounds, complete, date, winner, winner_bot, winner_score, players)
+				VALUES(7, 'm/old.rwd', 10, 20, 'Monad', 'rwd', 300, 1, 20, '1_a', 'a', 115, '1_a, 2_b');
+				INSERT INTO seats(replay, uid, name, bot, key, rank, score) VALUES(7, 1, '1_a', 'a', 'a', 1, 115), (7, 2, '2_b', 'b', 'b', 2, 40)`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+
+			ix := open(t, dir)
+			var ver int
+			if err := ix.db.QueryRow("PRAGMA user_version").Scan(&ver); err != nil || ver != SchemaVersion {
+				t.Fatalf("schema version after migrating: %d %v", ver, err)
+			}
+			r, err := ix.Get("m/old.rwd")
+			if err != nil || r == nil {
+				t.Fatalf("the old row after migrating: %v %v", r, err)
+			}
+			if r.Unit != "" || r.Winner != "1_a" || r.WinnerScore != 115 || r.Game != "Monad" || len(r.Seats) != 2 || r.Seats[1].Score != 40 {
+				t.Fatalf("the old row after migrating: %+v", r)
+			}
+			if st, _ := ix.Standings(Query{}); len(st) != 2 || st[0].Bot != "a" || st[0].Game != "Monad" {
+				t.Fatalf("standings of the old row: %+v", st)
+			}
+			if err := ix.PutAnalyses([]StoredAnalysis{{Path: "a.rwd", Size: 1, MTime: 2, Data: []byte("{}")}}); err != nil {
+				t.Fatalf("no analyses table after migrating: %v", err)
+			}
+			// A row written now keeps its unit; one too long is kept as "".
+			n, l := game(1, 3), game(2, 3)
+			n.Unit, l.Unit = "resources", strings.Repeat("u", MaxUnitBytes+1)
+			if err := ix.Put([]*Replay{n, l}); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := ix.Get(n.Path); err != nil || r.Unit != "resources" {
+				t.Fatalf("unit written after migrating: %+v %v", r, err)
+			}
+			if r, err := ix.Get(l.Path); err != nil || r.Unit != "" {
+				t.Fatalf("a unit of %d bytes read back as %q %v", len(l.Unit), r.Unit, err)
+			}
+			pg, err := ix.Page(Query{Game: "ColorfightII", Sort: "winner"})
+			if err != nil || len(pg.Rows) != 2 || pg.Rows[0].Unit+pg.Rows[1].Unit != "resources" {
+				t.Fatalf("units of a page: %+v %v", pg, err)
+			}
+		})
+	}
+}
+
+// Once computed, the standings are answered at once; after a change they
+// are computed again in the background and become current.
+func TestStandingsKeptAndRefreshed(t *testing.T) {
+	ix := open(t, t.TempDir())
+	if err := ix.Put([]*Replay{game(1, 3), game(2, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Standings(Query{})
+	if err != nil || !ix.StandingsFresh() {
+		t.Fatalf("first standings: %v, fresh %v", err, ix.StandingsFresh())
+	}
+	games := 0
+	for _, s := range st {
+		games += s.Games
+	}
+	if err := ix.Put([]*Replay{game(3, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	if ix.StandingsFresh() {
+		t.Fatal("standings fresh after a change")
+	}
+	ix.Standings(Query{}) // the kept ones; starts the computation
+	for range 600 {
+		if ix.StandingsFresh() {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, _ = ix.Standings(Query{})
+	after := 0
+	for _, s := range st {
+		after += s.Games
+	}
+	if !ix.StandingsFresh() || after != games+4 {
+		t.Fatalf("after the change: fresh %v, %d seat-games, want %d", ix.StandingsFresh(), after, games+4)
+	}
+}
+
+// wantStandings is match.Standings of the complete games of reps in path
+// order, one table per game, as Standings computes them.
+func wantStandings(reps map[string]*Replay) []Standing {
+	paths := slices.Sorted(maps.Keys(reps))
+	var out []Standing
+	for _, game := range standingsGames() {
+		var games []match.GameResult
+		for _, p := range paths {
+			r := reps[p]
+			if !r.Complete || r.Game != game {
+				continue
+			}
+			g := match.GameResult{Ruleset: rulesetOf(game)}
+			for _, s := range r.Seats {
+				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score, Cells: s.Cells})
+			}
+			games = append(games, g)
+		}
+		for _, s := range match.Standings(games) {
+			out = append(out, Standing{Standing: s, Game: game})
+		}
+	}
+	return out
+}
+
+// eventually waits (a safety net, not a verdict) for the kept standings
+// to be fresh.
+func eventually(t *testing.T, ix *Index) []Standing {
+	t.Helper()
+	for range 600 {
+		st, err := ix.Standings(Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.StandingsFresh() {
+			return st
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the standings never became fresh")
+	return nil
+}
+
+// Games added after the last one counted (in path order) are counted into
+// the kept standings by the request that finds them; a change before it
+// (a game added, replaced or deleted) has them computed again in the
+// background, the kept ones answered meanwhile. Either way they end as
+// match.Standings of the library.
+func TestStandingsIncremental(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	put := func(rs ...*Replay) {
+		t.Helper()
+		if err := ix.Put(rs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+	}
+	monadGame := func(i int) *Replay {
+		r := game(i, 5)
+		r.Game, r.Path = "Monad", fmt.Sprintf("g/%07d.m.rwd", i)
+		for k := range r.Seats {
+			r.Seats[k].Cells = int64(i + k)
+		}
+		return r
+	}
+	check := func(what string, st []Standing) {
+		t.Helper()
+		if want := wantStandings(reps); !slices.Equal(st, want) {
+			t.Fatalf("%s: %+v\nwant %+v", what, st, want)
+		}
+	}
+	now := func(what string) {
+		t.Helper()
+		st, err := ix.Standings(Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ix.StandingsFresh() {
+			t.Fatalf("%s: not counted by the request", what)
+		}
+		check(what, st)
+	}
+	for i := 10; i < 30; i++ {
+		put(game(i, 5))
+	}
+	put(monadGame(29))
+	now("first")
+	// Added after the last: counted at once, one or many, complete or not.
+	put(game(30, 5))
+	now("one after")
+	put(game(31, 5), monadGame(33), game(40, 5), game(32, 5))
+	now("four after")
+	put(monadGame(41))
+	now("a Monad game after")
+
+	// Added before the last: the kept standings are answered, and computed
+	// again in the background.
+	before, _ := ix.Standings(Query{})
+	put(game(5, 5))
+	st, err := ix.Standings(Query{})
+	if err != nil || ix.StandingsFresh() && !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("after a game before the last: %v", err)
+	}
+	if !ix.StandingsFresh() && !slices.Equal(st, before) {
+		t.Fatal("stale standings that are not the kept ones")
+	}
+	check("a game before", eventually(t, ix))
+	// A counted game replaced, then one deleted.
+	r := game(12, 5)
+	r.Seats[0].Score, r.Seats[1].Score = r.Seats[1].Score, r.Seats[0].Score
+	put(r)
+	check("replaced", eventually(t, ix))
+	if err := ix.Delete([]string{game(20, 5).Path}); err != nil {
+		t.Fatal(err)
+	}
+	delete(reps, game(20, 5).Path)
+	check("deleted", eventually(t, ix))
+	now("again")
+
+	// More new games than a request counts: it counts a step of them, the
+	// background the rest.
+	defer func(n int) { standingsStep = n }(standingsStep)
+	standingsStep = 3
+	seats := func(st []Standing) (n int) {
+		for _, s := range st {
+			n += s.Games
+		}
+		return n
+	}
+	was := seats(wantStandings(reps))
+	var many []*Replay
+	for i := 100; i < 120; i++ {
+		many = append(many, monadGame(i), game(i, 5))
+	}
+	put(many...)
+	st, err = ix.Standings(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := seats(st); n != was+3*4 {
+		t.Fatalf("the request counted %d seat-games, want a step of 3 games (%d)", n-was, 3*4)
+	}
+	check("many", eventually(t, ix))
+}
+
+// Changes made while the standings are being counted (games after the
+// last, before it, deleted) are never lost: once the changes stop, the
+// standings become those of the library.
+func TestStandingsConcurrentChanges(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	var mu sync.Mutex
+	put := func(rs ...*Replay) {
+		if err := ix.Put(rs); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+		mu.Unlock()
+	}
+	for i := range 200 {
+		put(game(2*i, 6))
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // one writer (SQLite's): games at the end, in between, deletions
+		defer wg.Done()
+		for i := range 100 {
+			put(game(400+i, 6))
+			if i%2 == 1 {
+				continue
+			}
+			put(game(i+1, 6))
+			if i%10 == 0 {
+				p := game(i, 6).Path
+				if err := ix.Delete([]string{p}); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				delete(reps, p)
+				mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for range 100 {
+			if _, err := ix.Standings(Query{}); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	wg.Wait()
+	if st := eventually(t, ix); !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("%+v\nwant %+v", st, wantStandings(reps))
+	}
+}
+
+// TestConcurrentWriters: writers at once (serve's folder check, an upload,
+// a fork, analyze DIR) wait for each other: none fails with SQLITE_BUSY,
+// and every replay is there after.
+func TestConcurrentWriters(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if err := ix.Put([]*Replay{game(1000*w+i, 4)}); err != nil {
+					t.Errorf("writer %d, put %d: %v", w, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var n int
+	if err := ix.db.QueryRow("SELECT count(*) FROM replays").Scan(&n); err != nil || n != 200 {
+		t.Errorf("%d replays (%v), want 200", n, err)
+	}
+}
+
+// TestStandingsEveryGame: the standings have a table for every registered
+// game with complete games in the library — Skyport's too, which a fixed
+// list of games left out — in the registry's order, filtered or not.
+func TestStandingsEveryGame(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	for i, name := range []string{"Skyport", "Monad", "ColorfightII"} {
+		r := game(i+1, 2) // complete; seats b0 and b1
+		r.Game, r.Path = name, fmt.Sprintf("g/%d.rwd", i)
+		reps = append(reps, r)
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []Query{{}, {Bot: "b0"}} {
+		st, err := ix.Standings(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var games []string
+		for _, s := range st {
+			if len(games) == 0 || games[len(games)-1] != s.Game {
+				games = append(games, s.Game)
+			}
+		}
+		if want := []string{"ColorfightII", "Monad", "Skyport"}; !slices.Equal(games, want) {
+			t.Errorf("query %+v: tables %q, want %q", q, games, want)
+		}
+	}
+}

@@ -1,0 +1,798 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/match"
+)
+
+// MaxPage bounds a page's rows; DefaultPage is a page's size when the
+// query gives none.
+const (
+	MaxPage     = 500
+	DefaultPage = 100
+)
+
+// MaxSearch bounds a search's length in bytes.
+const MaxSearch = 200
+
+// Sorts are the orders a page can be listed in: by date (newest first by
+// default), rounds, size or winner; each ties on the path.
+var Sorts = []string{"date", "rounds", "size", "winner"}
+
+// Query selects and orders replays. Every filter is optional; the zero
+// Query lists every replay newest first.
+type Query struct {
+	// Sort is one of Sorts ("" = "date"); Asc lists smallest first (the
+	// default is largest first for date, rounds and size, A to Z for
+	// winner when Asc is set).
+	Sort string
+	Asc  bool
+	// After is the cursor of the previous page (Page.Next): the page
+	// starts after it.
+	After string
+	Limit int
+	// Game is "ColorfightII" or "Monad".
+	Game string
+	// Bot keeps the games a bot (its Seat.Key) played; with Lost, only
+	// those it did not win (its seat's rank is not 1: games without a
+	// known ranking are left out).
+	Bot  string
+	Lost bool
+	// Player keeps the games with a seat of this name.
+	Player string
+	// Winner keeps the games won by this seat name or bot identity.
+	Winner string
+	// From and To bound the date (To exclusive); zero for none.
+	From, To time.Time
+	// Complete is "complete", "incomplete" or "" (both).
+	Complete string
+	// Search is a full-text search over the path, seat names and bots:
+	// every word must start a word there.
+	Search string
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Rows []*Replay
+	// Next is the cursor of the next page; "" on the last page.
+	Next string
+}
+
+type cursor struct {
+	V any    `json:"v"`
+	P string `json:"p"`
+}
+
+// where builds the filter clause and its arguments.
+func (q *Query) where(ix *Index) (string, []any, error) {
+	var conds []string
+	var args []any
+	if q.Game != "" {
+		conds = append(conds, "r.game = ?")
+		args = append(args, q.Game)
+	}
+	if q.Bot != "" {
+		if q.Lost {
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id AND s.rank > 1)")
+		} else {
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id)")
+		}
+		args = append(args, q.Bot)
+	}
+	if q.Player != "" {
+		conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.name = ? AND s.replay = r.id)")
+		args = append(args, q.Player)
+	}
+	if q.Winner != "" {
+		conds = append(conds, "(r.winner = ? OR r.winner_bot = ?)")
+		args = append(args, q.Winner, q.Winner)
+	}
+	if !q.From.IsZero() {
+		conds = append(conds, "r.date >= ?")
+		args = append(args, q.From.UnixNano())
+	}
+	if !q.To.IsZero() {
+		conds = append(conds, "r.date < ?")
+		args = append(args, q.To.UnixNano())
+	}
+	switch q.Complete {
+	case "":
+	case "complete":
+		conds = append(conds, "r.complete = 1")
+	case "incomplete":
+		conds = append(conds, "r.complete = 0")
+	default:
+		return "", nil, fmt.Errorf("complete=%q: want complete or incomplete", q.Complete)
+	}
+	if s := strings.TrimSpace(q.Search); s != "" {
+		if len(s) > MaxSearch {
+			return "", nil, fmt.Errorf("search of %d bytes: at most %d", len(s), MaxSearch)
+		}
+		// A search matching few replays is driven by the full-text index
+		// (each match looked up); one matching many walks the sort's
+		// index, testing each row against the matches (the unary +
+		// keeps SQLite from driving by them): either way a page reads
+		// about searchDrive rows at most, not every match.
+		var n int
+		if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT rowid FROM names WHERE names MATCH ? LIMIT ?)", ftsQuery(s), searchDrive+1).Scan(&n); err != nil {
+			return "", nil, fmt.Errorf("index: search: %w", err)
+		}
+		if n <= searchDrive {
+			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		} else {
+			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+		}
+		args = append(args, ftsQuery(s))
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " AND " + strings.Join(conds, " AND "), args, nil
+}
+
+// searchDrive is how many matches a search may have for the full-text
+// index to drive the query.
+var searchDrive = 5000
+
+// ftsQuery turns words into an FTS5 query where each word is a quoted
+// prefix: no word is read as FTS5 syntax.
+func ftsQuery(s string) string {
+	var parts []string
+	for _, w := range strings.Fields(s) {
+		parts = append(parts, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Page lists one page of the replays q selects.
+func (ix *Index) Page(q Query) (*Page, error) {
+	col := "date"
+	switch q.Sort {
+	case "", "date":
+	case "rounds", "size", "winner":
+		col = q.Sort
+	default:
+		return nil, fmt.Errorf("sort=%q: want one of %s", q.Sort, strings.Join(Sorts, ", "))
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultPage
+	}
+	limit = min(limit, MaxPage)
+	where, args, err := q.where(ix)
+	if err != nil {
+		return nil, err
+	}
+	dir, cmp := "DESC", "<"
+	if q.Asc {
+		dir, cmp = "ASC", ">"
+	}
+	if q.After != "" {
+		var c cursor
+		b, err := base64.RawURLEncoding.DecodeString(q.After)
+		if err != nil || json.Unmarshal(b, &c) != nil {
+			return nil, fmt.Errorf("after=%q: not a cursor of this listing", q.After)
+		}
+		v := c.V
+		if f, ok := v.(float64); ok {
+			v = int64(f)
+		}
+		where += fmt.Sprintf(" AND (r.%s, r.path) %s (?, ?)", col, cmp)
+		args = append(args, v, c.P)
+	}
+	// For the path tie-break, an order in the same direction keeps the
+	// keyset comparison a row-value one.
+	query := fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", replayCols, where, col, dir, dir, limit+1)
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	reps, ids, err := scanReplays(rows)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{}
+	if len(reps) > limit {
+		reps, ids = reps[:limit], ids[:limit]
+		last := reps[limit-1]
+		var v any
+		switch col {
+		case "date":
+			v = unixNano(last.Date)
+		case "rounds":
+			v = last.Rounds
+		case "size":
+			v = last.Size
+		case "winner":
+			v = last.Winner
+		}
+		b, _ := json.Marshal(cursor{V: v, P: last.Path})
+		p.Next = base64.RawURLEncoding.EncodeToString(b)
+	}
+	if err := ix.fillSeats(reps, ids); err != nil {
+		return nil, err
+	}
+	p.Rows = reps
+	return p, nil
+}
+
+const replayCols = "r.id, r.path, r.size, r.mtime, r.hash, r.game, r.format, r.rounds, r.max_turn, r.complete, r.created, r.date, r.winner, r.winner_bot, r.winner_score, r.unit, r.parent, r.import, r.status, r.err"
+
+func scanReplays(rows *sql.Rows) ([]*Replay, []int64, error) {
+	defer rows.Close()
+	var reps []*Replay
+	var ids []int64
+	for rows.Next() {
+		r := &Replay{}
+		var id, mtime, created, date int64
+		if err := rows.Scan(&id, &r.Path, &r.Size, &mtime, &r.Hash, &r.Game, &r.Format, &r.Rounds, &r.MaxTurn, &r.Complete, &created, &date,
+			&r.Winner, &r.WinnerBot, &r.WinnerScore, &r.Unit, &r.Parent, &r.Import, &r.Status, &r.Err); err != nil {
+			return nil, nil, fmt.Errorf("index: %w", err)
+		}
+		r.ModTime, r.Created, r.Date = time.Unix(0, mtime), fromNano(created), fromNano(date)
+		reps = append(reps, r)
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("index: %w", err)
+	}
+	return reps, ids, nil
+}
+
+func (ix *Index) fillSeats(reps []*Replay, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*Replay, len(ids))
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		byID[id] = reps[i]
+		ph[i] = "?"
+		args[i] = id
+	}
+	rows, err := ix.db.Query("SELECT replay, uid, name, bot, rank, score, cells, errors, faults FROM seats WHERE replay IN ("+strings.Join(ph, ",")+") ORDER BY replay, uid", args...)
+	if err != nil {
+		return fmt.Errorf("index: seats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s Seat
+		if err := rows.Scan(&id, &s.UID, &s.Name, &s.Bot, &s.Rank, &s.Score, &s.Cells, &s.Errors, &s.Faults); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		if r := byID[id]; r != nil {
+			r.Seats = append(r.Seats, s)
+		}
+	}
+	return rows.Err()
+}
+
+// Get returns the replay at path, or nil when it is not indexed.
+func (ix *Index) Get(path string) (*Replay, error) {
+	rows, err := ix.db.Query("SELECT "+replayCols+" FROM replays r WHERE r.path = ?", path)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	reps, ids, err := scanReplays(rows)
+	if err != nil || len(reps) == 0 {
+		return nil, err
+	}
+	return reps[0], ix.fillSeats(reps, ids)
+}
+
+// Standing is one bot's line of the standings: the tournament's
+// aggregate (match.Standing: games, wins, mean rank, mean score, Elo) and
+// the game its counts come from.
+type Standing struct {
+	match.Standing
+	Game string
+}
+
+// MaxStandingsGames bounds the complete games the library's standings are
+// counted over, MaxFilteredStandingsGames those of a filter's (computed
+// for each request); past them Standings fails, saying so.
+// MaxStandingsStep bounds the games a request counts into the kept
+// standings (see Standings); more are counted in the background.
+const (
+	MaxStandingsGames         = 2_000_000
+	MaxFilteredStandingsGames = 100_000
+	MaxStandingsStep          = 10_000
+)
+
+// standingsStep is MaxStandingsStep (smaller in tests).
+var standingsStep = MaxStandingsStep
+
+// standingsGames returns the games the standings have a table for, in
+// the order of their tables: every registered game's display name, in
+// the registry's order (a game registered later, a test's, included).
+func standingsGames() []string {
+	var out []string
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok {
+			out = append(out, info.Name)
+		}
+	}
+	return out
+}
+
+// newRatings returns one empty accumulator per game of games.
+func newRatings(games []string) []*match.Ratings {
+	out := make([]*match.Ratings, len(games))
+	for i := range out {
+		out[i] = &match.Ratings{}
+	}
+	return out
+}
+
+// standingsOf lists the standings of ratings, one table per game of
+// games (ratings[i] is games[i]'s), in that order.
+func standingsOf(games []string, ratings []*match.Ratings) []Standing {
+	var out []Standing
+	for i, game := range games {
+		for _, s := range ratings[i].Standings() {
+			out = append(out, Standing{Standing: s, Game: game})
+		}
+	}
+	return out
+}
+
+// kept is the library's (unfiltered) standings as counted so far: one
+// accumulator per game and the path of the last game counted. Games are
+// counted in path order, so a game whose path sorts after last is counted
+// by adding it; any other change to a counted game (a replay added or
+// replaced before last, or a counted one deleted) makes them stale: only
+// a computation from scratch brings them up to date.
+type kept struct {
+	games   []string         // standingsGames when counted from scratch
+	ratings []*match.Ratings // ratings[i] counts games[i]
+	last    string           // "" when no game is counted
+	n       int              // games counted
+	gen     uint64           // the index generation counted
+	more    bool             // games after last were left for later
+	out     []Standing
+	stale   bool // under Index.mu
+}
+
+// watch notes the lowest path changed while standings are being counted.
+type watch struct {
+	changed bool
+	low     string
+}
+
+// noteChange records, under mu, a committed change whose lowest path is
+// low.
+func (ix *Index) noteChange(low string) {
+	ix.gen++
+	if k := ix.kept; k != nil && k.n > 0 && low <= k.last {
+		k.stale = true
+	}
+	for _, w := range ix.watches {
+		if !w.changed || low < w.low {
+			w.changed, w.low = true, low
+		}
+	}
+}
+
+// snapshot begins a read transaction and reads in it, so that it sees
+// every change committed before it and none after, and returns the
+// index's generation at that point and a watch of the changes after it
+// (release with done).
+func (ix *Index) snapshot() (tx *sql.Tx, gen uint64, w *watch, err error) {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	// Read-only: the only transaction that does not take the write lock
+	// when it begins (the database is opened with _txlock=immediate).
+	tx, err = ix.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
+	}
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays LIMIT 1)").Scan(&n); err != nil {
+		tx.Rollback()
+		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
+	}
+	w = &watch{}
+	ix.mu.Lock()
+	gen = ix.gen
+	ix.watches = append(ix.watches, w)
+	ix.mu.Unlock()
+	return tx, gen, w, nil
+}
+
+func (ix *Index) done(tx *sql.Tx, w *watch) {
+	tx.Rollback()
+	ix.mu.Lock()
+	ix.watches = slices.DeleteFunc(ix.watches, func(x *watch) bool { return x == w })
+	ix.mu.Unlock()
+}
+
+// Standings rates the bots over the complete games q selects (its Sort,
+// After and Limit are ignored), one table per registered game in the
+// registry's order (standingsGames), each by the tournament's own
+// rating, match.Ratings (as
+// match.Standings), over the games in path order, as `rewind analyze DIR`
+// does.
+//
+// The unfiltered standings are kept, with the path of the last game they
+// count: games added after it in path order are counted by the request
+// that finds them (O(new games), at most MaxStandingsStep of them, the
+// rest in the background); any other change (a game added or replaced
+// before it, a counted one deleted) has them computed again from scratch
+// in the background, the kept ones answered meanwhile (StandingsFresh
+// says whether they are current). A filter's standings are computed for
+// each request.
+func (ix *Index) Standings(q Query) ([]Standing, error) {
+	q.Sort, q.After, q.Limit = "", "", 0
+	if q != (Query{}) {
+		return ix.filteredStandings(q)
+	}
+	ix.mu.Lock()
+	k := ix.kept
+	switch {
+	case k == nil:
+		ix.mu.Unlock()
+		return ix.recompute()
+	case k.stale:
+		ix.refreshLocked()
+		ix.mu.Unlock()
+		return k.out, nil
+	case k.gen == ix.gen && !k.more:
+		ix.mu.Unlock()
+		return k.out, nil
+	}
+	ix.mu.Unlock()
+	return ix.catchUp(standingsStep)
+}
+
+// StandingsFresh reports whether the kept unfiltered standings are those
+// of the index as it is now.
+func (ix *Index) StandingsFresh() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	k := ix.kept
+	return k != nil && k.gen == ix.gen && !k.more && !k.stale
+}
+
+// refreshLocked starts, under mu, bringing the kept standings up to date
+// in the background (one such at a time).
+func (ix *Index) refreshLocked() {
+	if ix.stBusy {
+		return
+	}
+	ix.stBusy = true
+	go func() {
+		ix.mu.Lock()
+		k := ix.kept
+		stale := k == nil || k.stale
+		ix.mu.Unlock()
+		if stale {
+			ix.recompute()
+		} else {
+			// A step at a time, so that a request counting a few new
+			// games waits for one step at most.
+			for {
+				if _, err := ix.catchUp(standingsStep); err != nil {
+					break
+				}
+				ix.mu.Lock()
+				k := ix.kept
+				more := k.more && !k.stale
+				ix.mu.Unlock()
+				if !more {
+					break
+				}
+			}
+		}
+		ix.mu.Lock()
+		ix.stBusy = false
+		ix.mu.Unlock()
+	}()
+}
+
+// recompute counts the library's standings from scratch and keeps them.
+func (ix *Index) recompute() ([]Standing, error) {
+	tx, gen, w, err := ix.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.done(tx, w)
+	games := standingsGames()
+	nk := &kept{gen: gen, games: games, ratings: newRatings(games)}
+	if err := nk.count(tx, 0, MaxStandingsGames); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	nk.stale = w.changed && nk.n > 0 && w.low <= nk.last
+	if k := ix.kept; k == nil || k.stale || gen >= k.gen {
+		ix.kept = nk
+	}
+	return nk.out, nil
+}
+
+// catchUp counts into the kept standings the games after their last (at
+// most limit of them), and keeps the result; when there may be more, it
+// has them counted in the background.
+func (ix *Index) catchUp(limit int) ([]Standing, error) {
+	ix.incMu.Lock()
+	defer ix.incMu.Unlock()
+	ix.mu.Lock()
+	k := ix.kept
+	if k.stale || k.gen == ix.gen && !k.more {
+		ix.mu.Unlock()
+		return k.out, nil
+	}
+	ix.mu.Unlock()
+	tx, gen, w, err := ix.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.done(tx, w)
+	nk := &kept{last: k.last, n: k.n, gen: gen, games: k.games, ratings: make([]*match.Ratings, len(k.ratings))}
+	for i, r := range k.ratings {
+		nk.ratings[i] = r.Clone()
+	}
+	if err := nk.count(tx, limit, MaxStandingsGames-k.n); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	nk.stale = k.stale || w.changed && nk.n > 0 && w.low <= nk.last
+	if ix.kept != k {
+		return ix.kept.out, nil // replaced meanwhile
+	}
+	ix.kept = nk
+	if nk.more {
+		ix.refreshLocked()
+	}
+	return nk.out, nil
+}
+
+// count adds to k the complete games after k.last in path order (at most
+// limit of them when limit > 0, setting k.more when there may be others;
+// failing past max in all), and sets k.out.
+func (k *kept) count(tx *sql.Tx, limit, max int) error {
+	sub := "SELECT id, path, game, unit FROM replays WHERE complete = 1 AND path > ? ORDER BY path"
+	args := []any{k.last}
+	if limit > 0 {
+		sub += " LIMIT ?"
+		args = append(args, limit)
+	}
+	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM (`+sub+`) r
+		JOIN seats s ON s.replay = r.id ORDER BY r.path, s.uid`, args...)
+	if err != nil {
+		return fmt.Errorf("index: standings: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	err = scanGames(rows, func(path, game string, g match.GameResult) error {
+		n++
+		if n > max {
+			return fmt.Errorf("standings of more than %d complete games are not computed", MaxStandingsGames)
+		}
+		if i := slices.Index(k.games, game); i >= 0 {
+			k.ratings[i].Add(g)
+		}
+		k.last = path
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	k.n += n
+	k.more = limit > 0 && n == limit
+	k.out = standingsOf(k.games, k.ratings)
+	return nil
+}
+
+// scanGames reads rows of (replay id, path, game, unit, seat key, rank,
+// score, cells) ordered by replay and calls add for each replay's game.
+// A seat whose replay's unit is not its game's score (GameUnit) has
+// NoScore set.
+func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) error) error {
+	var lastID int64 = -1
+	var cur match.GameResult
+	var curPath, curGame string
+	var units unitCache
+	n := 0
+	for rows.Next() {
+		var id int64
+		var path, game, unit string
+		var s match.SeatResult
+		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		s.NoScore = !units.scores(game, unit)
+		if id != lastID {
+			if lastID >= 0 {
+				if err := add(curPath, curGame, cur); err != nil {
+					return err
+				}
+			}
+			lastID, curPath, curGame = id, path, game
+			cur = match.GameResult{Game: n}
+			n++
+			cur.Ruleset = rulesetOf(game)
+		}
+		cur.Seats = append(cur.Seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if lastID >= 0 {
+		return add(curPath, curGame, cur)
+	}
+	return nil
+}
+
+// filteredStandings computes the standings of the games q selects.
+func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
+	where, args, err := q.where(ix)
+	if err != nil {
+		return nil, err
+	}
+	// Seats of the selected complete games in path order.
+	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: standings: %w", err)
+	}
+	defer rows.Close()
+	games := standingsGames()
+	ratings := newRatings(games)
+	n := 0
+	err = scanGames(rows, func(_, game string, g match.GameResult) error {
+		n++
+		if n > MaxFilteredStandingsGames {
+			return fmt.Errorf("standings of more than %d complete games are not computed: narrow the filter", MaxFilteredStandingsGames)
+		}
+		if i := slices.Index(games, game); i >= 0 {
+			ratings[i].Add(g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return standingsOf(games, ratings), nil
+}
+
+// RatingPoint is a bot's Elo after its Game-th game of the library.
+type RatingPoint struct {
+	Game int
+	Path string
+	Elo  float64
+}
+
+// MaxRatingGames bounds the library (its complete games of the bot's game)
+// over which Rating draws a curve; past it Rating returns nil.
+const MaxRatingGames = 20_000
+
+// Rating returns bot's Elo (match.Standings, as Standings computes it)
+// after each of at most points of its games, spread evenly, in path
+// order: the rating over time. Nil when the bot played no complete game,
+// or the library holds more than MaxRatingGames complete games of its
+// game.
+func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
+	var game string
+	err := ix.db.QueryRow(`SELECT r.game FROM seats s JOIN replays r ON r.id = s.replay WHERE s.key = ? AND r.complete = 1 LIMIT 1`, bot).Scan(&game)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	var n int
+	if err := ix.db.QueryRow("SELECT count(*) FROM replays WHERE game = ? AND complete = 1", game).Scan(&n); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	if n > MaxRatingGames {
+		return nil, nil
+	}
+	rows, err := ix.db.Query(`SELECT r.id, r.path, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1 AND r.game = ? ORDER BY r.path, s.uid`, game)
+	if err != nil {
+		return nil, fmt.Errorf("index: rating: %w", err)
+	}
+	defer rows.Close()
+	var games []match.GameResult
+	var paths []string
+	var mine []int // indices of the bot's games
+	var last int64 = -1
+	var units unitCache
+	for rows.Next() {
+		var id int64
+		var p, unit string
+		var s match.SeatResult
+		if err := rows.Scan(&id, &p, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		s.NoScore = !units.scores(game, unit)
+		if id != last {
+			last = id
+			g := match.GameResult{Game: len(games)}
+			g.Ruleset = rulesetOf(game)
+			games = append(games, g)
+			paths = append(paths, p)
+		}
+		g := &games[len(games)-1]
+		g.Seats = append(g.Seats, s)
+		if s.Bot == bot && (len(mine) == 0 || mine[len(mine)-1] != len(games)-1) {
+			mine = append(mine, len(games)-1)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	points = max(1, min(points, len(mine)))
+	var out []RatingPoint
+	for k := 1; k <= points; k++ {
+		i := mine[k*len(mine)/points-1]
+		for _, st := range match.Standings(games[:i+1]) {
+			if st.Bot == bot {
+				out = append(out, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo})
+			}
+		}
+	}
+	return out, nil
+}
+
+// rulesetOf is the ruleset id of an entry's game (its display name, as
+// the index keeps it): "" for ColorfightII, as match.GameResult counts
+// it, and for a game not registered.
+// GameUnit is what a seat's score counts in game (a display name,
+// Replay.Game): the name of its ruleset's score metric
+// (engine.ScoreIndex: ColorfightII's gold, Monad's hives); "score" for a
+// game not registered.
+func GameUnit(game string) string {
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok && info.Name == game {
+			if r, ok := rulesets.Lookup(id); ok {
+				return r.Metrics()[engine.ScoreIndex(r)].Name
+			}
+		}
+	}
+	return "score"
+}
+
+// unitCache answers GameUnit for the games of a scan, looking each up
+// once.
+type unitCache struct {
+	game, unit string
+}
+
+// scores reports whether a replay of game whose seats count unit
+// (Replay.Unit; "" for a row indexed before units were kept, taken as
+// the game's score) holds its seats' final scores.
+func (c *unitCache) scores(game, unit string) bool {
+	if unit == "" {
+		return true
+	}
+	if c.game != game || c.unit == "" {
+		c.game, c.unit = game, GameUnit(game)
+	}
+	return unit == c.unit
+}
+
+func rulesetOf(game string) string {
+	for _, id := range rulesets.IDs() {
+		if info, ok := rulesets.About(id); ok && info.Name == game && id != rulesets.Default {
+			return id
+		}
+	}
+	return ""
+}
