@@ -270,7 +270,7 @@ type Strategy interface {
 }
 
 // VectorFileError is an error of a game's conformance vector code
-// (rulesets.Vectors.Conform) about one of the vector's two files: rewind
+// (engine.Vectors.Conform) about one of the vector's two files: rewind
 // conform puts that file's path before it. It is defined here, below the
 // registry, so that vector code the registry imports can return it.
 type VectorFileError struct {

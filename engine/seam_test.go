@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
-	"github.com/rewind-game/rewind/games/monad"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // TestSeamMatchesDirect plays the same commands through the seam and

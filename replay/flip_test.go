@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/replay"
 )
 

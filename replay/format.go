@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Magic opens every .rwd file.
@@ -243,7 +242,7 @@ func (h *Header) legacyRuleset() (engine.Ruleset, engine.LegacyHeader) {
 	if h.Codec != "" {
 		return nil, nil
 	}
-	r, err := rulesets.Get(h.Ruleset)
+	r, err := engine.Get(h.Ruleset)
 	if err != nil {
 		return nil, nil
 	}

@@ -13,9 +13,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/replay"
@@ -56,7 +55,7 @@ func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.SeamResult)
 	tb.Helper()
 	var seats []match.GameSeat
 	for uid, n := range []string{"greedy", "raider"} {
-		bi, _ := rulesets.Info{Bots: bot.Builtins}.FindBot(n)
+		bi, _ := engine.Registration{Bots: bot.Builtins}.FindBot(n)
 		b := match.BuiltinPlayer(bi)
 		if logs {
 			uid := uid + 1

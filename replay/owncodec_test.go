@@ -13,11 +13,10 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -55,7 +54,7 @@ func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat 
 	tb.Helper()
 	var seats []match.GameSeat
 	for i, n := range names {
-		b, ok := rulesets.Info{Bots: bot.Builtins}.FindBot(n)
+		b, ok := engine.Registration{Bots: bot.Builtins}.FindBot(n)
 		if !ok {
 			tb.Fatalf("no built-in %q", n)
 		}
@@ -175,7 +174,7 @@ func TestOwnCodecGeneric(t *testing.T) {
 			t.Fatal(err)
 		}
 		bare.SkipText()
-		var bareFrame replay.Frame
+		var bareFrame engine.Frame
 		rd, err := replay.NewReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)

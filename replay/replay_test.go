@@ -14,9 +14,9 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/replay"

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Sim re-simulates a recording of any registered ruleset through the
@@ -59,7 +58,7 @@ func NewSim(rd *Reader) (*Sim, error) {
 	if h.Codec != CodecText && !h.Compact() {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s recording of codec %q: %w", h.Ruleset, h.Codec, ErrRuleset)}
 	}
-	rs, err := rulesets.Get(h.Ruleset)
+	rs, err := engine.Get(h.Ruleset)
 	if err != nil {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
 	}
@@ -137,7 +136,7 @@ func (s *Sim) Close() error { return s.r.Close() }
 // compact codec without turning them into text, for a reader that wants
 // the game's states (and the game's own account of its rounds, such as
 // ColorfightII's applied commands) but not the commands as text: Round's
-// Commands are then empty, and Frame says the commands are not known;
+// Commands are then empty, and engine.Frame says the commands are not known;
 // its turn, faults (engine.Compact.PlayRecord), checkpoint and logs are
 // still read.
 // A file of the text codec is read as before. Call it before Next.
@@ -258,11 +257,11 @@ func verifyRounds(next func() error, turn func() int, visit func() error) *Verif
 	}
 }
 
-// Frame fills f with the game as it is now and the round that led to it
+// engine.Frame fills f with the game as it is now and the round that led to it
 // (none before the first: Active -1, CommandsKnown false), reusing f's
 // storage; the logs are copied, the rest is valid until f is filled
 // again.
-func (s *Sim) Frame(f *Frame) {
+func (s *Sim) Frame(f *engine.Frame) {
 	n := s.g.Players()
 	f.Reset(n)
 	if r := s.round; r != nil {
@@ -277,14 +276,4 @@ func (s *Sim) Frame(f *Frame) {
 		f.Errors = append(f.Errors, s.errs...)
 	}
 	Observe(s.g, f)
-}
-
-// resizeN makes l hold n zero values, reusing its storage.
-func resizeN[T any](l []T, n int) []T {
-	if cap(l) < n {
-		l = make([]T, n)
-	}
-	l = l[:n]
-	clear(l)
-	return l
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/internal/resize"
 )
 
 // Limits of the generic text codec (docs/replay-format.md, "Text
@@ -57,21 +57,9 @@ type TextRound struct {
 // Reset sizes r for n players with every list empty, reusing its
 // storage.
 func (r *TextRound) Reset(n int) {
-	r.Commands = resizeLists(r.Commands, n)
-	r.Faults, r.FaultText = resizeN(r.Faults, n), resizeN(r.FaultText, n)
+	r.Commands = resize.Lists(r.Commands, n)
+	r.Faults, r.FaultText = resize.N(r.Faults, n), resize.N(r.FaultText, n)
 	r.Active, r.Hash, r.HasHash = -1, 0, false
-}
-
-// resizeLists makes l hold n empty lists, reusing their storage.
-func resizeLists[T any](l [][]T, n int) [][]T {
-	if cap(l) < n {
-		l = append(l[:cap(l)], make([][]T, n-cap(l))...)
-	}
-	l = l[:n]
-	for i := range l {
-		l[i] = l[i][:0]
-	}
-	return l
 }
 
 // TextHeader returns the header of a generic recording of a game of
@@ -126,7 +114,7 @@ func compactHeader(r engine.Ruleset) bool {
 
 // compactCodec returns the registered ruleset id and its engine.Codec.
 func compactCodec(id string) (engine.Ruleset, engine.Codec, error) {
-	r, err := rulesets.Get(id)
+	r, err := engine.Get(id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +159,7 @@ func (h *Header) validateSeam() error {
 	if h.Codec != CodecText && !h.Compact() {
 		return fmt.Errorf("unknown codec %q", h.Codec)
 	}
-	r, err := rulesets.Get(h.Ruleset)
+	r, err := engine.Get(h.Ruleset)
 	if err != nil {
 		return err
 	}
@@ -239,7 +227,7 @@ type TextWriter struct {
 // rounds. It does not close w.
 func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if h.Codec == "" {
-		if r, err := rulesets.Get(h.Ruleset); err != nil || !compactHeader(r) {
+		if r, err := engine.Get(h.Ruleset); err != nil || !compactHeader(r) {
 			h.Codec = CodecText
 		}
 	}
@@ -383,7 +371,7 @@ func (w *TextWriter) Close(g engine.Game) error {
 	}
 	w.closed = true
 	score := 0
-	if rs, err := rulesets.Get(w.hdr.Ruleset); err == nil {
+	if rs, err := engine.Get(w.hdr.Ruleset); err == nil {
 		score = engine.FooterIndex(rs, w.hdr.Compact())
 	}
 	b := append(w.buf[:0], tagFooter)

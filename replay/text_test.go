@@ -12,15 +12,14 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/toygame"
 	"github.com/rewind-game/rewind/replay"
 )
 
 func init() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := rulesets.Lookup(r.ID()); !ok {
-			rulesets.Register(r, rulesets.Info{Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
+		if _, ok := engine.Lookup(r.ID()); !ok {
+			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay"
 )

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/monad"
+	"github.com/rewind-game/rewind/engine"
 	monadbot "github.com/rewind-game/rewind/games/monad/bots"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -50,7 +51,7 @@ func benchGame(tb testing.TB) []byte {
 //
 // go test -run '^$' -bench MonadLoad -count 6 ./acceptance/monad
 func BenchmarkMonadLoad(b *testing.B) {
-	benchPage(b, func(st source.Stream) ([]byte, error) { return viewer.EncodeStream(st, viewer.StreamLimits{}) })
+	benchPage(b, func(st engine.Stream) ([]byte, error) { return viewer.EncodeStream(st, viewer.StreamLimits{}) })
 }
 
 // BenchmarkMonadPack is BenchmarkMonadLoad in two steps, as the live
@@ -59,7 +60,7 @@ func BenchmarkMonadLoad(b *testing.B) {
 //
 // go test -run '^$' -bench 'MonadLoad|MonadPack' -count 6 ./acceptance/monad
 func BenchmarkMonadPack(b *testing.B) {
-	benchPage(b, func(st source.Stream) ([]byte, error) {
+	benchPage(b, func(st engine.Stream) ([]byte, error) {
 		p, err := viewer.PackStream(st, viewer.StreamLimits{})
 		if err != nil {
 			return nil, err
@@ -70,7 +71,7 @@ func BenchmarkMonadPack(b *testing.B) {
 
 // benchPage measures opening benchGame's recording as a stream and
 // turning it into the page's data with page, reporting the data's size.
-func benchPage(b *testing.B, page func(source.Stream) ([]byte, error)) {
+func benchPage(b *testing.B, page func(engine.Stream) ([]byte, error)) {
 	data := benchGame(b)
 	b.ReportAllocs()
 	var size int
@@ -98,7 +99,7 @@ func benchPage(b *testing.B, page func(source.Stream) ([]byte, error)) {
 func BenchmarkMonadStream(b *testing.B) {
 	data := benchGame(b)
 	b.ReportAllocs()
-	var f source.Frame
+	var f engine.Frame
 	frames := 0
 	for b.Loop() {
 		st, err := source.NewStream(bytes.NewReader(data), nil)

@@ -13,7 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/replay"
 )

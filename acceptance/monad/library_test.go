@@ -62,7 +62,7 @@ func finalFrame(t *testing.T, path, metric string) (bots []string, values []int6
 	for _, p := range s.Meta().Players {
 		bots = append(bots, p.Bot)
 	}
-	var f source.Frame
+	var f engine.Frame
 	for {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {

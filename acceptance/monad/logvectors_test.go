@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
 	"github.com/rewind-game/rewind/games/monad/formats/monadlog"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/testutil"
@@ -101,7 +101,7 @@ func compareLogVector(t *testing.T, dir, name string) (frames, unseen int) {
 	defer rwd.Close()
 
 	metrics := monad.Ruleset.Metrics()
-	var got, want replay.Frame // got the log's, want the recording's
+	var got, want engine.Frame // got the log's, want the recording's
 	for {
 		errG, errW := logStream.Next(&got), rwd.Next(&want)
 		if errors.Is(errG, io.EOF) && errors.Is(errW, io.EOF) {

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/internal/source"
@@ -40,7 +40,7 @@ func streamFrames(t *testing.T, path string) []frameWant {
 	}
 	defer s.Close()
 	var out []frameWant
-	var f source.Frame
+	var f engine.Frame
 	for {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {

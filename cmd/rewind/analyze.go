@@ -10,14 +10,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/schollz/progressbar/v3"
-	"github.com/spf13/cobra"
-	"golang.org/x/term"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer/index"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 type analyzeOptions struct {
@@ -187,7 +186,7 @@ func analyzeDir(opts *analyzeOptions) error {
 	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
-	for _, id := range rulesets.IDs() {
+	for _, id := range engine.IDs() {
 		n := 0
 		for i := range games {
 			if games[i].Ruleset() == id {
@@ -197,7 +196,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		if n == 0 {
 			continue
 		}
-		info, _ := rulesets.About(id)
+		info, _ := engine.About(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
 		if err := analysis.WriteRulesetStandings(out, id, analysis.Standings(games, id)); err != nil {
 			return err

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/testutil"
@@ -96,13 +95,13 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 		t.Fatalf("%s: no player's bot is logbot.py", url)
 	}
 	// The generic page numbers players from 0; the bot's log names it
-	// by the game's own number (rulesets.FirstPlayer on).
+	// by the game's own number (engine.FirstPlayer on).
 	var game string
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(window.rewind.packed && window.rewind.packed().game) || ""`, &game)); err != nil {
 		t.Fatal(err)
 	}
-	if rs, err := rulesets.Get(game); err == nil {
-		uid = slot - 1 + rulesets.FirstPlayer(rs)
+	if rs, err := engine.Get(game); err == nil {
+		uid = slot - 1 + engine.FirstPlayer(rs)
 	}
 	// A click on the player's row of the panel (ColorfightII: data-slot
 	// from 1; the generic page, Monad's: data-player from 0).
@@ -192,7 +191,7 @@ func TestBotLogsThroughCLI(t *testing.T) {
 // waited for in parallel, for play, tournament and fork alike (they all
 // seat it through watchedSeat).
 func TestWrappersKeepOptionalInterfaces(t *testing.T) {
-	opts := &playOptions{game: rulesets.Default, out: filepath.Join(t.TempDir(), "g.rwd"), deadline: time.Second, turns: 200}
+	opts := &playOptions{game: engine.Default(), out: filepath.Join(t.TempDir(), "g.rwd"), deadline: time.Second, turns: 200}
 	seat, wb, err := watchedSeat("python3 nobot.py", 0, opts, "")
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -97,13 +97,13 @@ func addCompletions(root *cobra.Command) {
 // builtinNames are the built-in bots of the game c's --game flag names
 // (the default game when it has none, or names no game), sorted.
 func builtinNames(c *cobra.Command) []string {
-	game := rulesets.Default
+	game := engine.Default()
 	if f := c.Flags().Lookup("game"); f != nil && f.Value.String() != "" {
 		game = f.Value.String()
 	}
-	info, ok := rulesets.About(game)
+	info, ok := engine.About(game)
 	if !ok {
-		info, _ = rulesets.About(rulesets.Default)
+		info, _ = engine.About(engine.Default())
 	}
 	var names []string
 	for _, b := range info.Bots {

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/conform"
+	"github.com/spf13/cobra"
 )
 
 type conformOptions struct {
@@ -52,11 +51,11 @@ func runConform(opts *conformOptions) error {
 	failed := 0
 	for _, v := range vs {
 		// Every vector is of a registered game; conform.Run replays it
-		// on that game's engine (rulesets.Info.Vectors).
-		info, ok := rulesets.About(v.Game)
+		// on that game's engine (engine.Registration.Vectors).
+		info, ok := engine.About(v.Game)
 		if !ok {
 			failed++
-			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, &rulesets.UnknownError{ID: v.Game})
+			fmt.Fprintf(opts.out, "%s: ERROR %v\n", v.Name, &engine.UnknownError{ID: v.Game})
 			continue
 		}
 		res, err := conform.Run(v)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/source"
 )
@@ -56,7 +57,7 @@ func TestExportColorfightHTML(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := page{in: in, out: out, players: len(s.Meta().Players)}
-		var f source.Frame
+		var f engine.Frame
 		for {
 			if err := s.Next(&f); err != nil {
 				break

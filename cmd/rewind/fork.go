@@ -9,11 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/spf13/cobra"
 )
 
 type forkOptions struct {
@@ -73,7 +72,7 @@ does not name (an official .cfr, a player on the official client) needs a
 // records for it, else fill; a seat with none is an error naming it.
 func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
 	n := len(fk.Names)
-	info, _ := rulesets.About(fk.Ruleset.ID())
+	info, _ := engine.About(fk.Ruleset.ID())
 	if fill != "" {
 		if _, ok := info.FindBot(fill); !ok {
 			return nil, fmt.Errorf("--fill: unknown built-in %q (valid: %s)", fill, strings.Join(botNames(info), ", "))
@@ -155,7 +154,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	info, _ := rulesets.About(fk.Ruleset.ID())
+	info, _ := engine.About(fk.Ruleset.ID())
 	for i, s := range specs {
 		if _, ok := info.FindBot(s); !ok && s == fk.Bots[i] {
 			fmt.Fprintf(opts.play.stdout, "seat %d (%s) plays on with the command the replay records: %s\n", i+1, fk.Names[i], s)
@@ -189,7 +188,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 		closeAll()
 		return nil, err
 	}
-	printRanking(opts.play.stdout, res, rulesets.FirstPlayer(fk.Ruleset))
+	printRanking(opts.play.stdout, res, engine.FirstPlayer(fk.Ruleset))
 	abs, _ := filepath.Abs(opts.play.out)
 	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil
@@ -198,6 +197,6 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 // defaultBotNames lists the built-ins of the default game, the one fork
 // plays on.
 func defaultBotNames() []string {
-	info, _ := rulesets.About(rulesets.Default)
+	info, _ := engine.About(engine.Default())
 	return botNames(info)
 }

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
@@ -42,7 +41,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	g, _ := info.FindBot("greedy")
 	r, _ := info.FindBot("raider")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -17,11 +16,11 @@ import (
 // holds (read, not played), whether it is complete and the footer's
 // ranking with each player's score, named by the ruleset's metric.
 func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
-	rs, err := rulesets.Get(h.Ruleset)
+	rs, err := engine.Get(h.Ruleset)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	info, _ := rulesets.About(h.Ruleset)
+	info, _ := engine.About(h.Ruleset)
 	codec := h.Codec
 	if h.Compact() {
 		codec = h.Ruleset + "'s own (compact)"

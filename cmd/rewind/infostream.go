@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
 )
 
@@ -22,7 +22,7 @@ func streamInfo(w io.Writer, path string, data []byte) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	name := m.Ruleset
-	if info, ok := rulesets.About(m.Ruleset); ok {
+	if info, ok := engine.About(m.Ruleset); ok {
 		name = info.Name
 	}
 	fmt.Fprintf(w, "%s\n  format:   %s, %d bytes\n  game:     %s (ruleset %s v%d)\n", path, m.Format, len(data), name, m.Ruleset, m.RulesetVersion)

@@ -16,14 +16,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/subprocess"
 )
 
 type playOptions struct {
-	game     string   // a rulesets id; "" is rulesets.Default
+	game     string   // a rulesets id; "" is engine.Default()
 	options  []string // the game's options set (engine.Optioner), by name
 	mapFile  string   // a map file, for a game played on map files (engine.MapReader)
 	bots     []string
@@ -72,7 +71,7 @@ finished at the last whole round.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&opts.game, "game", rulesets.Default, "the game: "+gameList())
+	cmd.Flags().StringVar(&opts.game, "game", engine.Default(), "the game: "+gameList())
 	addOptionFlags(cmd)
 	cmd.Flags().StringVar(&opts.mapFile, "map", "", "a map file, for a game played on map files")
 	cmd.Flags().StringArrayVar(&opts.bots, "bot", nil, "a player: built-in name or external command (repeat, 2 to 8)")
@@ -120,9 +119,9 @@ func checkBotSpec(spec string, builtins []string) error {
 // a command) before the seats are counted, so a misspelt name is named.
 func checkBotSpecs(specs []string, game string) error {
 	if game == "" {
-		game = rulesets.Default
+		game = engine.Default()
 	}
-	info, _ := rulesets.About(game)
+	info, _ := engine.About(game)
 	names := botNames(info)
 	for _, s := range specs {
 		if slices.Contains(names, s) {
@@ -135,20 +134,20 @@ func checkBotSpecs(specs []string, game string) error {
 	return nil
 }
 
-// runPlay plays a match of opts.game (rulesets.Default for "") through
+// runPlay plays a match of opts.game (engine.Default() for "") through
 // the seam and prints its table. An external bot that dies before it
 // answers its first round stops the match and nothing is recorded; one
 // that faulted on every round it was asked fails play, the replay kept.
 func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
 	if opts.game == "" {
-		opts.game = rulesets.Default
+		opts.game = engine.Default()
 	}
 	info, err := gameInfo(opts.game)
 	if err != nil {
 		return nil, err
 	}
-	rs, _ := rulesets.Get(opts.game)
-	first := rulesets.FirstPlayer(rs)
+	rs, _ := engine.Get(opts.game)
+	first := engine.FirstPlayer(rs)
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = defaultBots(info)
@@ -278,7 +277,7 @@ func checkPlaySettings(opts *playOptions) error {
 	if err := checkOptions(opts.game, opts.options); err != nil {
 		return err
 	}
-	r, _ := rulesets.Get(opts.game)
+	r, _ := engine.Get(opts.game)
 	if _, ok := r.(engine.MapReader); opts.mapFile != "" && !ok {
 		return fmt.Errorf("--map: %s is not played on map files", info.Name)
 	}
@@ -288,16 +287,16 @@ func checkPlaySettings(opts *playOptions) error {
 	return checkDeadline(opts.deadline)
 }
 
-// gameInfo returns what the registry knows about --game (rulesets.Default
+// gameInfo returns what the registry knows about --game (engine.Default()
 // for ""), or the registry's error for a game it does not know.
-func gameInfo(game string) (rulesets.Info, error) {
+func gameInfo(game string) (engine.Registration, error) {
 	if game == "" {
-		game = rulesets.Default
+		game = engine.Default()
 	}
-	if _, err := rulesets.Get(game); err != nil {
-		return rulesets.Info{}, fmt.Errorf("--game: %w", err)
+	if _, err := engine.Get(game); err != nil {
+		return engine.Registration{}, fmt.Errorf("--game: %w", err)
 	}
-	info, _ := rulesets.About(game)
+	info, _ := engine.About(game)
 	return info, nil
 }
 
@@ -315,15 +314,15 @@ func checkSeats(game string, n int) error {
 
 // gameList lists the registered games for --game's help.
 // defaultInfo is the registry's Info of the default game
-// (rulesets.Default), whose settings play's and tournament's flags
+// (engine.Default()), whose settings play's and tournament's flags
 // default to.
-func defaultInfo() rulesets.Info {
-	info, _ := rulesets.About(rulesets.Default)
+func defaultInfo() engine.Registration {
+	info, _ := engine.About(engine.Default())
 	return info
 }
 
 func gameList() string {
-	return strings.Join(rulesets.IDs(), ", ")
+	return strings.Join(engine.IDs(), ", ")
 }
 
 // checkDeadline checks --deadline. The flag must be greater than 0; a
@@ -346,7 +345,7 @@ func checkDeadlineFlag(d time.Duration) error {
 }
 
 // printRanking prints a match's result, best first: each player's
-// number (counted from first: rulesets.FirstPlayer), name, bot, final value of every
+// number (counted from first: engine.FirstPlayer), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
 // game for good (engine.Retirer).
 func printRanking(w io.Writer, res *match.SeamResult, first int) {

@@ -10,13 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/subprocess"
 )
 
 // botNames lists the built-in bots of a game played through the seam.
-func botNames(info rulesets.Info) []string {
+func botNames(info engine.Registration) []string {
 	var out []string
 	for _, b := range info.Bots {
 		out = append(out, b.Name)
@@ -28,8 +27,8 @@ func botNames(info rulesets.Info) []string {
 // ("ColorfightII: a, b; Monad: c, d; …").
 func builtinList() string {
 	var parts []string
-	for _, id := range rulesets.IDs() {
-		info, _ := rulesets.About(id)
+	for _, id := range engine.IDs() {
+		info, _ := engine.About(id)
 		names := botNames(info)
 		parts = append(parts, info.Name+": "+strings.Join(names, ", "))
 	}
@@ -39,8 +38,8 @@ func builtinList() string {
 // turnRanges lists each game's turn limits for --turns' help.
 func turnRanges() string {
 	var parts []string
-	for _, id := range rulesets.IDs() {
-		info, _ := rulesets.About(id)
+	for _, id := range engine.IDs() {
+		info, _ := engine.About(id)
 		parts = append(parts, fmt.Sprintf("%s %d..%d, default %d", id, info.MinTurns, info.MaxTurns, info.DefaultTurns))
 	}
 	return strings.Join(parts, "; ")
@@ -51,7 +50,7 @@ var outStatus = map[engine.Fault]string{0: "playing", engine.FaultTimeout: "time
 
 // defaultBots are the built-ins a match of info seats when it names none:
 // the first DefaultPlayers (or MaxPlayers) of its Bots.
-func defaultBots(info rulesets.Info) []string {
+func defaultBots(info engine.Registration) []string {
 	specs := botNames(info)
 	n := info.DefaultPlayers
 	if n <= 0 {
@@ -63,7 +62,7 @@ func defaultBots(info rulesets.Info) []string {
 // newSeamSeat makes the seat for one --bot value of a game played through
 // the seam (player is 0-based; logName as for newSeatLog).
 func newSeamSeat(spec string, player int, opts *playOptions, logName string) (match.GameSeat, error) {
-	info, _ := rulesets.About(opts.game)
+	info, _ := engine.About(opts.game)
 	if b, ok := info.FindBot(spec); ok {
 		return match.GameSeat{Bot: match.BuiltinPlayer(b)}, nil
 	}
@@ -92,7 +91,7 @@ func seamSetup(opts *playOptions, players int) ([]byte, error) {
 		if opts.mapFile != "" {
 			return nil, fmt.Errorf("--map and --%s: a game on a map file takes no options", opts.options[0])
 		}
-		r, _ := rulesets.Get(opts.game)
+		r, _ := engine.Get(opts.game)
 		setup, err := r.(engine.Optioner).SetupFromOptions(opts.options, opts.seed, players)
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", strings.Join(opts.options, ", --"), err)
@@ -102,7 +101,7 @@ func seamSetup(opts *playOptions, players int) ([]byte, error) {
 	if opts.mapFile == "" {
 		return nil, nil
 	}
-	r, _ := rulesets.Get(opts.game)
+	r, _ := engine.Get(opts.game)
 	mr, ok := r.(engine.MapReader)
 	if !ok {
 		return nil, fmt.Errorf("--map: %s is not played on map files", opts.game)
@@ -147,7 +146,7 @@ func addOptionFlags(cmd *cobra.Command) {
 // gameOptions lists game's options (engine.Optioner); none for a game
 // without, or not registered.
 func gameOptions(game string) []engine.Option {
-	r, _ := rulesets.Get(game)
+	r, _ := engine.Get(game)
 	if op, ok := r.(engine.Optioner); ok {
 		return op.Options()
 	}
@@ -163,7 +162,7 @@ func hasOption(game, name string) bool {
 // in the registry's order.
 func allOptions() []engine.Option {
 	var out []engine.Option
-	for _, id := range rulesets.IDs() {
+	for _, id := range engine.IDs() {
 		for _, o := range gameOptions(id) {
 			if !slices.ContainsFunc(out, func(p engine.Option) bool { return p.Name == o.Name }) {
 				out = append(out, o)
@@ -189,7 +188,7 @@ func checkOptions(game string, set []string) error {
 	if len(set) == 0 {
 		return nil
 	}
-	if _, err := rulesets.Get(game); err != nil {
+	if _, err := engine.Get(game); err != nil {
 		return fmt.Errorf("--game: %w", err)
 	}
 	for _, name := range set {
@@ -197,7 +196,7 @@ func checkOptions(game string, set []string) error {
 			continue
 		}
 		var of []string
-		for _, id := range rulesets.IDs() {
+		for _, id := range engine.IDs() {
 			if hasOption(id, name) {
 				of = append(of, id)
 			}

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/testutil"

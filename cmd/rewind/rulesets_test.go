@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 )
 
 // TestUnknownGame: play and tournament refuse a game the registry does
@@ -16,7 +16,7 @@ func TestUnknownGame(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.rwd")
 	tdir := filepath.Join(dir, "tour")
-	want := `--game: unknown game "chess"; known: ` + strings.Join(rulesets.IDs(), ", ")
+	want := `--game: unknown game "chess"; known: ` + strings.Join(engine.IDs(), ", ")
 	for _, args := range [][]string{
 		{"play", "--game", "chess", "-o", out},
 		{"play", "--game", "chess", "--turns", "300", "-o", out},
@@ -35,7 +35,7 @@ func TestUnknownGame(t *testing.T) {
 	}
 	for _, c := range []string{"play", "tournament"} {
 		help, err := runCLIOut(t, c, "--help")
-		if err != nil || !strings.Contains(help, "the game: "+strings.Join(rulesets.IDs(), ", ")) {
+		if err != nil || !strings.Contains(help, "the game: "+strings.Join(engine.IDs(), ", ")) {
 			t.Errorf("%s --help: %v\n%s", c, err, help)
 		}
 	}

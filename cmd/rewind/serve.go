@@ -14,13 +14,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/internal/viewer/index"
+	"github.com/spf13/cobra"
 )
 
 type serveOptions struct {
@@ -188,7 +187,7 @@ type forkBotStarter struct{ logDir string }
 // returns the starter of the external ones (nil when there are none).
 func serveForkBots(specs []string) (*forkBotStarter, error) {
 	external := false
-	info, _ := rulesets.About(rulesets.Default)
+	info, _ := engine.About(engine.Default())
 	for _, s := range specs {
 		if _, ok := info.FindBot(s); ok {
 			continue
@@ -211,7 +210,7 @@ func serveForkBots(specs []string) (*forkBotStarter, error) {
 // newBot starts the external bot spec for seat uid of a fork of the
 // default game.
 func (f *forkBotStarter) newBot(spec string, uid int) (match.GamePlayer, error) {
-	opts := &playOptions{game: rulesets.Default, deadline: time.Second, logDir: f.logDir}
+	opts := &playOptions{game: engine.Default(), deadline: time.Second, logDir: f.logDir}
 	seat, _, err := watchedSeat(spec, uid-1, opts, "fork-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	if err != nil {
 		return nil, err

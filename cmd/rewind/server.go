@@ -13,12 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/server"
 	"github.com/rewind-game/rewind/internal/viewer"
+	"github.com/spf13/cobra"
 )
 
 // adminPasswordEnv names the environment variable holding the master admin
@@ -110,7 +109,7 @@ whole round and its replay kept.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if opts.game != "" && opts.game != rulesets.Default {
+			if opts.game != "" && opts.game != engine.Default() {
 				ctx, stop := interruptContext(cmd.Context())
 				defer stop()
 				return runProtocolServer(ctx, cmd, opts)
@@ -128,7 +127,7 @@ whole round and its replay kept.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.game, "game", rulesets.Default, "the game whose official protocol to speak: "+protocolGames())
+	f.StringVar(&opts.game, "game", engine.Default(), "the game whose official protocol to speak: "+protocolGames())
 	f.Uint64Var(&opts.seed, "seed", 1, "another game than ColorfightII: seed of the first game (each next game's from it)")
 	f.StringVar(&opts.mapFile, "map", "", "another game than ColorfightII: a map file every game is played on")
 	f.IntVar(&opts.games, "games", 0, "another game than ColorfightII: games to play before stopping (0: until Ctrl-C)")

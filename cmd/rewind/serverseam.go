@@ -9,19 +9,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	_ "github.com/rewind-game/rewind/games/all" // every game's protocol registers itself
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/protocols"
 	"github.com/rewind-game/rewind/internal/viewer"
+	"github.com/spf13/cobra"
 )
 
 // protocolGames lists the games rewind server speaks the protocol of:
 // ColorfightII and every game of internal/protocols.
 func protocolGames() string {
-	return strings.Join(append([]string{rulesets.Default}, protocols.Games()...), ", ")
+	return strings.Join(append([]string{engine.Default()}, protocols.Games()...), ", ")
 }
 
 // protocolList names the games other than ColorfightII whose protocol

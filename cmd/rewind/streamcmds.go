@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/source"
@@ -20,7 +19,7 @@ import (
 
 // streamMeta returns the meta of the replay at path, read as a generic
 // stream (source.OpenStream); ok is false when it does not open.
-func streamMeta(path string) (m source.StreamMeta, ok bool) {
+func streamMeta(path string) (m engine.StreamMeta, ok bool) {
 	s, err := source.OpenStream(path)
 	if err != nil {
 		return m, false
@@ -40,7 +39,7 @@ func documented(path string) bool {
 
 // openStreamFile is viewer.Options.OpenStream: any replay, a .cfr with
 // its commands inferred (source.NewInferredStream); the stream owns f.
-func openStreamFile(f *os.File) (source.Stream, error) { return source.NewInferredStream(f, f) }
+func openStreamFile(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }
 
 // analyzeStream writes the generic analysis a of a replay of a game
 // without a document of its own.
@@ -176,7 +175,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 	} else if err := analysis.WriteGenericCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
-	for _, id := range rulesets.IDs() {
+	for _, id := range engine.IDs() {
 		n := 0
 		for _, g := range games {
 			if g.Analysis != nil && g.Analysis.Meta.Ruleset == id {
@@ -186,8 +185,8 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 		if n == 0 {
 			continue
 		}
-		info, _ := rulesets.About(id)
-		rs, _ := rulesets.Get(id)
+		info, _ := engine.About(id)
+		rs, _ := engine.Get(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
 		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.GenericStandings(games, id)); err != nil {
 			return err

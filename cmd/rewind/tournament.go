@@ -9,15 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"github.com/spf13/cobra"
-	"golang.org/x/term"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/queue"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 type tournamentOptions struct {
@@ -85,7 +84,7 @@ tournament is.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.play.game, "game", rulesets.Default, "the game: "+gameList()+" (monad: 2..4 players, --turns default 1000)")
+	f.StringVar(&opts.play.game, "game", engine.Default(), "the game: "+gameList()+" (monad: 2..4 players, --turns default 1000)")
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")
@@ -113,7 +112,7 @@ func tournamentBots(opts *tournamentOptions) []string {
 func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 	game := opts.play.game
 	if game == "" {
-		game = rulesets.Default
+		game = engine.Default()
 	}
 	return queue.Spec{Game: game, Bots: bots, Players: opts.players, Seed: opts.play.seed, MaxTurn: opts.play.turns, Setup: opts.setup}
 }
@@ -130,7 +129,7 @@ func localTournament(spec queue.Spec, arch match.SeamArchive, seat func(spec str
 	}
 	game := spec.Game
 	if game == "" {
-		game = rulesets.Default
+		game = engine.Default()
 	}
 	tr.NewGameBot = func(s string, i, player int) (match.GamePlayer, error) {
 		return seat(s, i, player, game)
@@ -264,8 +263,8 @@ func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k in
 
 // isBuiltin reports whether name is a built-in bot of any game.
 func isBuiltin(name string) bool {
-	for _, id := range rulesets.IDs() {
-		if info, _ := rulesets.About(id); slices.Contains(botNames(info), name) {
+	for _, id := range engine.IDs() {
+		if info, _ := engine.About(id); slices.Contains(botNames(info), name) {
 			return true
 		}
 	}
@@ -340,8 +339,8 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 // 2..8, Monad 2..4").
 func playerRanges() string {
 	var parts []string
-	for _, id := range rulesets.IDs() {
-		info, _ := rulesets.About(id)
+	for _, id := range engine.IDs() {
+		info, _ := engine.About(id)
 		parts = append(parts, fmt.Sprintf("%s %d..%d", info.Name, info.MinPlayers, info.MaxPlayers))
 	}
 	return strings.Join(parts, ", ")

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
 
@@ -21,9 +20,9 @@ import (
 // the shell.
 func init() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		rulesets.Register(r, rulesets.Info{
+		engine.Register(engine.Registration{Ruleset: r,
 			Name: "Toy " + r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds",
-			Bots:    []rulesets.Bot{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter}},
+			Bots:    []engine.Builtin{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter}},
 			Vectors: toygame.Vectors,
 		})
 	}

@@ -6,11 +6,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/spf13/cobra"
-
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/replay"
+	"github.com/spf13/cobra"
 )
 
 type verifyOptions struct {
@@ -69,7 +68,7 @@ func runVerify(opts *verifyOptions) error {
 	// naming it; any other damage is the reader's to report.
 	game := ""
 	if h, err := replay.ReadHeader(f); err == nil {
-		r, err := rulesets.Get(h.Ruleset)
+		r, err := engine.Get(h.Ruleset)
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.file, err)
 		}

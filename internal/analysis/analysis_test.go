@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/internal/source"
@@ -605,7 +605,7 @@ func TestTableEscapesNames(t *testing.T) {
 
 // benchmarkAnalyze analyses the replay open gives as rewind analyze
 // does (AnalyzeDocument).
-func benchmarkAnalyze(b *testing.B, open func() source.Stream) {
+func benchmarkAnalyze(b *testing.B, open func() engine.Stream) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		s := open()
@@ -617,7 +617,7 @@ func benchmarkAnalyze(b *testing.B, open func() source.Stream) {
 }
 
 // openAny opens data as rewind analyze does (source.NewStream).
-func openAny(b *testing.B, data []byte) source.Stream {
+func openAny(b *testing.B, data []byte) engine.Stream {
 	s, err := source.NewStream(bytes.NewReader(data), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -644,7 +644,7 @@ func BenchmarkAnalyzeRWD(b *testing.B) {
 	data := rwdBytes(b, c03(b))
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
-	benchmarkAnalyze(b, func() source.Stream { return openAny(b, data) })
+	benchmarkAnalyze(b, func() engine.Stream { return openAny(b, data) })
 }
 
 func BenchmarkAnalyzeCFR(b *testing.B) {
@@ -654,7 +654,7 @@ func BenchmarkAnalyzeCFR(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
-	benchmarkAnalyze(b, func() source.Stream { return openAny(b, data) })
+	benchmarkAnalyze(b, func() engine.Stream { return openAny(b, data) })
 }
 
 // BenchmarkAnalyzeStreamRWD and BenchmarkAnalyzeStreamCFR analyse the
@@ -664,7 +664,7 @@ func BenchmarkAnalyzeCFR(b *testing.B) {
 func BenchmarkAnalyzeStreamRWD(b *testing.B) {
 	data := rwdBytes(b, c03(b))
 	b.SetBytes(int64(len(data)))
-	benchmarkAnalyzeStream(b, func() source.Stream {
+	benchmarkAnalyzeStream(b, func() engine.Stream {
 		sim, err := replay.OpenSim(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
@@ -679,7 +679,7 @@ func BenchmarkAnalyzeStreamCFR(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
-	benchmarkAnalyzeStream(b, func() source.Stream {
+	benchmarkAnalyzeStream(b, func() engine.Stream {
 		s, err := cfrstream.Open(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
@@ -688,7 +688,7 @@ func BenchmarkAnalyzeStreamCFR(b *testing.B) {
 	})
 }
 
-func benchmarkAnalyzeStream(b *testing.B, open func() source.Stream) {
+func benchmarkAnalyzeStream(b *testing.B, open func() engine.Stream) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := open()

@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
@@ -189,7 +188,7 @@ func DecodeGame(path string, data []byte) (Game, error) {
 	if c.V != corpusVersion {
 		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
 	}
-	r, ok := rulesets.Lookup(c.Ruleset)
+	r, ok := engine.Lookup(c.Ruleset)
 	d, isDoc := r.(engine.Documented)
 	if !ok || !isDoc {
 		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
@@ -317,7 +316,7 @@ func WriteCorpusCSV(w io.Writer, games []Game) error {
 	}
 	if doc == nil {
 		doc = &engine.Document{}
-		if r, ok := rulesets.Lookup(replay.RulesetColorfight2); ok {
+		if r, ok := engine.Lookup(replay.RulesetColorfight2); ok {
 			if d, ok := r.(engine.Documented); ok {
 				doc = d.Document()
 			}
@@ -355,7 +354,7 @@ func WriteStandings(w io.Writer, st []match.Standing) error {
 // (engine.Scorer; SeatResult.Gold). Bot names are quoted, so a hostile
 // name cannot move the terminal's cursor or forge rows.
 func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
-	if r, ok := rulesets.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
+	if r, ok := engine.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
 		bs := make([]BotStanding, len(st))
 		for i, s := range st {
 			bs[i] = BotStanding{Bot: s.Bot, Games: s.Games, Wins: s.Wins, MeanRank: s.MeanRank, MeanScore: s.MeanGold, Elo: s.Elo}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/satint"
-	"github.com/rewind-game/rewind/internal/source"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // A game's own document: the analysis a ruleset's users had before the
@@ -169,14 +167,14 @@ var ErrNoDocument = errors.New("analysis: the game has no document of its own")
 
 // AnalyzeDocument reads s to its end and gives its game's own document:
 // Document(AnalyzeStream(s)). The document needs no command text: a
-// stream that can leave it out (replay.TextSkipper) is asked to, so a
+// stream that can leave it out (engine.TextSkipper) is asked to, so a
 // flood of commands costs their decoding, not their text. It does not
 // close s.
-func AnalyzeDocument(s source.Stream) (*Analysis, error) {
+func AnalyzeDocument(s engine.Stream) (*Analysis, error) {
 	if m := s.Meta(); m == nil || m.Document == nil {
 		return nil, ErrNoDocument
 	}
-	if t, ok := s.(replay.TextSkipper); ok {
+	if t, ok := s.(engine.TextSkipper); ok {
 		t.SkipCommandText()
 	}
 	g, err := AnalyzeStream(s, GenericOptions{})

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
@@ -56,11 +55,11 @@ func recordAccounted(tb testing.TB, seed uint64, turns int, faulty bool, names .
 // built-in).
 func recordGame(tb testing.TB, seed uint64, turns int, first func(match.GamePlayer) match.GamePlayer, names ...string) []byte {
 	tb.Helper()
-	rs, err := rulesets.Get("colorfight2")
+	rs, err := engine.Get("colorfight2")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	var seats []match.GameSeat
 	for i, n := range names {
 		b, ok := info.FindBot(n)
@@ -85,7 +84,7 @@ func recordGame(tb testing.TB, seed uint64, turns int, first func(match.GamePlay
 // accountedStream opens data (a .cfr or a .rwd of any codec) as the
 // generic stream that carries the accounting figures: cfrstream's, or
 // the re-simulation of a .rwd (source.NewSimStream).
-func accountedStream(tb testing.TB, data []byte, isCFR bool) source.Stream {
+func accountedStream(tb testing.TB, data []byte, isCFR bool) engine.Stream {
 	tb.Helper()
 	if isCFR {
 		s, err := cfrstream.Open(bytes.NewReader(data))

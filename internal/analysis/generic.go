@@ -18,7 +18,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/satint"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // Series is one per-player per-round series of an analysis.
@@ -29,7 +28,7 @@ type Series struct {
 	Values [][]int64
 }
 
-// The generic analysis: one pass over any game's source.Stream, read
+// The generic analysis: one pass over any game's engine.Stream, read
 // through the seam only (the metrics a ruleset declares, the events it
 // reports, its ranking, the commands, faults and errors of each round),
 // so it works for every ruleset with no code of its own. It is the
@@ -182,7 +181,7 @@ type GenericPlayer struct {
 // Generic is the result of AnalyzeStream.
 type Generic struct {
 	// Meta is the stream's metadata (its slices copied).
-	Meta source.StreamMeta
+	Meta engine.StreamMeta
 	// Turns is the number of rounds read (frames read - 1): player-turns
 	// in a Sequential game.
 	Turns int
@@ -242,7 +241,7 @@ func (g *Generic) Score() int {
 	return scoreIndex(&g.Meta)
 }
 
-func scoreIndex(m *source.StreamMeta) int {
+func scoreIndex(m *engine.StreamMeta) int {
 	if len(m.Metrics) == 0 {
 		return -1
 	}
@@ -420,7 +419,7 @@ type genericAnalyzer struct {
 // memory, limits and contracts. It keeps no reference to a frame.
 type Analyzer struct {
 	az            genericAnalyzer
-	meta          *source.StreamMeta
+	meta          *engine.StreamMeta
 	perFrame      int64
 	maxValues     int64
 	commandsKnown bool
@@ -431,7 +430,7 @@ type Analyzer struct {
 
 // NewAnalyzer starts the analysis of a stream of meta m (its slices are
 // copied), with options opt.
-func NewAnalyzer(m *source.StreamMeta, opt GenericOptions) (*Analyzer, error) {
+func NewAnalyzer(m *engine.StreamMeta, opt GenericOptions) (*Analyzer, error) {
 	if m == nil {
 		return nil, errors.New("analysis: stream has no metadata")
 	}
@@ -455,12 +454,12 @@ func NewAnalyzer(m *source.StreamMeta, opt GenericOptions) (*Analyzer, error) {
 // close s. A stream whose frames break off after the first round gives
 // the analysis of its whole rounds, with Truncated set; one that fails
 // before gives an error.
-func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
+func AnalyzeStream(s engine.Stream, opt GenericOptions) (*Generic, error) {
 	a, err := NewAnalyzer(s.Meta(), opt)
 	if err != nil {
 		return nil, err
 	}
-	var f source.Frame
+	var f engine.Frame
 	for a.err == nil && a.az.g.Truncated == nil {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
@@ -480,7 +479,7 @@ func AnalyzeStream(s source.Stream, opt GenericOptions) (*Generic, error) {
 // Finish too. A later frame of another shape than frame 0 ends the
 // analysis as a cut-short stream (Generic.Truncated); the frames after an
 // end are not read.
-func (a *Analyzer) Add(f *source.Frame) error {
+func (a *Analyzer) Add(f *engine.Frame) error {
 	az, g := &a.az, a.az.g
 	if a.err != nil || g.Truncated != nil {
 		return a.err
@@ -539,7 +538,7 @@ func (a *Analyzer) Finish() (*Generic, error) {
 }
 
 // first takes frame 0 of the stream.
-func (a *Analyzer) first(f *source.Frame) error {
+func (a *Analyzer) first(f *engine.Frame) error {
 	az, g, meta := &a.az, a.az.g, a.meta
 	n := len(f.Values)
 	if n < 1 {
@@ -599,7 +598,7 @@ func (a *Analyzer) first(f *source.Frame) error {
 }
 
 // keepLast keeps f's ranking and scores, the last frame's so far.
-func (az *genericAnalyzer) keepLast(f *source.Frame) {
+func (az *genericAnalyzer) keepLast(f *engine.Frame) {
 	az.lastRanking, az.lastOver = append(az.lastRanking[:0], f.Ranking...), f.Over
 	if az.score >= 0 {
 		for p := range az.lastScores {
@@ -609,7 +608,7 @@ func (az *genericAnalyzer) keepLast(f *source.Frame) {
 }
 
 // checkShape checks that f has n players of m values each.
-func (az *genericAnalyzer) checkShape(f *source.Frame, n int) error {
+func (az *genericAnalyzer) checkShape(f *engine.Frame, n int) error {
 	if len(f.Values) != n {
 		return fmt.Errorf("%d players, frame 0 had %d", len(f.Values), n)
 	}
@@ -622,7 +621,7 @@ func (az *genericAnalyzer) checkShape(f *source.Frame, n int) error {
 }
 
 // values appends frame f's values to the series and updates the peaks.
-func (az *genericAnalyzer) values(f *source.Frame) {
+func (az *genericAnalyzer) values(f *engine.Frame) {
 	g, t := az.g, az.g.Turns
 	for i := range g.Series {
 		sr := &g.Series[i]
@@ -644,7 +643,7 @@ func (az *genericAnalyzer) values(f *source.Frame) {
 }
 
 // leader returns the sole score leader of f, or -1.
-func (az *genericAnalyzer) leader(f *source.Frame) int {
+func (az *genericAnalyzer) leader(f *engine.Frame) int {
 	if az.score < 0 {
 		return -1
 	}
@@ -673,7 +672,7 @@ func (az *genericAnalyzer) event(e GenericEvent, class int) {
 }
 
 // round adds frame f, the game after round t.
-func (az *genericAnalyzer) round(f *source.Frame, t int) {
+func (az *genericAnalyzer) round(f *engine.Frame, t int) {
 	g := az.g
 	az.values(f)
 	active := -1
@@ -828,7 +827,7 @@ func (g *Generic) Unknown(i int) bool { return UnknownMetric(&g.Meta, i) }
 // UnknownMetric reports whether a stream of meta m cannot know metric i
 // (an index of m.Metrics): Generic.Unknown, for a reader of the stream
 // itself (the viewer's page shows such values as unknown).
-func UnknownMetric(m *source.StreamMeta, i int) bool {
+func UnknownMetric(m *engine.StreamMeta, i int) bool {
 	return i >= 0 && i < len(m.Metrics) && m.Metrics[i].FromCommands && !m.Resimulated
 }
 

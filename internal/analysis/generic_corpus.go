@@ -9,8 +9,8 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // Many games of any ruleset (`analyze DIR`): each analysed by
@@ -31,7 +31,7 @@ type GenericFile struct {
 // returns them in the order given, compacted: at most parallel whole
 // analyses are in memory at once. open's stream is closed after its
 // analysis. done, if set, is called (serialized) after each file.
-func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (source.Stream, error), opt GenericOptions, done func()) []GenericFile {
+func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (engine.Stream, error), opt GenericOptions, done func()) []GenericFile {
 	out := make([]GenericFile, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -58,7 +58,7 @@ func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (s
 	return out
 }
 
-func analyzeGenericFile(path string, open func(string) (source.Stream, error), opt GenericOptions) GenericFile {
+func analyzeGenericFile(path string, open func(string) (engine.Stream, error), opt GenericOptions) GenericFile {
 	s, err := open(path)
 	if err != nil {
 		return GenericFile{Path: path, Err: err}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/analysis/internal/toy"
 	"github.com/rewind-game/rewind/internal/source"
 )
@@ -18,7 +17,7 @@ import (
 // and the ranking against its own.
 func TestGenericEveryRuleset(t *testing.T) {
 	const turns = 30
-	for _, r := range rulesets.All() {
+	for _, r := range engine.All() {
 		t.Run(r.ID(), func(t *testing.T) {
 			names := []string{"alice", "bob", "carol"}
 			script := make([]toy.Turn, turns)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -22,8 +21,8 @@ import (
 // the generic path do, so its recordings open.
 func registerToyGame() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := rulesets.Lookup(r.ID()); !ok {
-			rulesets.Register(r, rulesets.Info{Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
+		if _, ok := engine.Lookup(r.ID()); !ok {
+			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
 		}
 	}
 }
@@ -71,7 +70,7 @@ func TestGenericFromRecording(t *testing.T) {
 			// analysis's.
 			s2, _ := source.OpenStream(path)
 			defer s2.Close()
-			var f source.Frame
+			var f engine.Frame
 			ref, _ := rs.New(3, engine.Settings{Players: 2, MaxTurns: 25})
 			painted, commands := 0, int64(0)
 			for tt := 0; s2.Next(&f) == nil; tt++ {

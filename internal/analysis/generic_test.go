@@ -14,7 +14,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/analysis/internal/toy"
 	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // toyScript is a 6-round simultaneous toy game of alice (0) and bob (1):
@@ -382,13 +381,13 @@ func TestGenericTable(t *testing.T) {
 // brokenStream passes frames of s through and fails at frame at with err
 // (io.EOF ends it cleanly); reshape, if set, alters that frame instead.
 type brokenStream struct {
-	source.Stream
+	engine.Stream
 	at, i   int
 	err     error
-	reshape func(f *source.Frame)
+	reshape func(f *engine.Frame)
 }
 
-func (b *brokenStream) Next(f *source.Frame) error {
+func (b *brokenStream) Next(f *engine.Frame) error {
 	if err := b.Stream.Next(f); err != nil {
 		return err
 	}
@@ -416,9 +415,9 @@ func TestGenericTruncated(t *testing.T) {
 		t.Errorf("outcome %q", o)
 	}
 	// A frame with another player count, or another metric count, cuts the game short too.
-	for _, reshape := range []func(f *source.Frame){
-		func(f *source.Frame) { f.Values = f.Values[:1] },
-		func(f *source.Frame) { f.Values[1] = f.Values[1][:1] },
+	for _, reshape := range []func(f *engine.Frame){
+		func(f *engine.Frame) { f.Values = f.Values[:1] },
+		func(f *engine.Frame) { f.Values[1] = f.Values[1][:1] },
 	} {
 		g, err = AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 4, reshape: reshape}, GenericOptions{})
 		if err != nil || g.Turns != 3 || g.Truncated == nil {
@@ -434,7 +433,7 @@ func TestGenericTruncated(t *testing.T) {
 	}
 	// A broken last ranking gives the score order.
 	g, err = AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript[:2]), at: 2,
-		reshape: func(f *source.Frame) { f.Ranking = []int{0, 0, 7} }}, GenericOptions{})
+		reshape: func(f *engine.Frame) { f.Ranking = []int{0, 0, 7} }}, GenericOptions{})
 	if err != nil || !reflect.DeepEqual(g.Ranking, []int{1, 0}) || g.Players[1].Rank != 1 {
 		t.Errorf("broken ranking: %v %v", err, g.Ranking)
 	}
@@ -544,7 +543,7 @@ func TestGenericStandings(t *testing.T) {
 }
 
 func TestAnalyzeGenericFiles(t *testing.T) {
-	open := func(path string) (source.Stream, error) {
+	open := func(path string) (engine.Stream, error) {
 		if path == "missing" {
 			return nil, errors.New("no such file")
 		}
@@ -564,7 +563,7 @@ func TestAnalyzeGenericFiles(t *testing.T) {
 // commands and active player name players that do not exist: they are
 // kept as numbers or ignored, never a panic.
 func TestGenericHostileFrames(t *testing.T) {
-	s := &brokenStream{Stream: toyStream(t, toy.Ruleset{Seq: true}, []string{"a", "b"}, seqScript), at: 2, reshape: func(f *source.Frame) {
+	s := &brokenStream{Stream: toyStream(t, toy.Ruleset{Seq: true}, []string{"a", "b"}, seqScript), at: 2, reshape: func(f *engine.Frame) {
 		f.Events = append(f.Events, engine.Event{Kind: "no_such\x1b[2J", Player: 99, Other: -7, X: math.MaxInt32, Y: -1, Value: -3})
 		f.Errors = append(f.Errors, engine.CommandError{Player: -5, Index: 0}, engine.CommandError{Player: 7, Index: 3})
 		f.Faults = append(f.Faults, engine.FaultCrash, engine.FaultCrash, engine.FaultCrash)
@@ -598,16 +597,16 @@ func TestGenericHostileFrames(t *testing.T) {
 
 // endlessToy is a stream of one player and 1024 metrics that never
 // ends.
-type endlessToy struct{ meta source.StreamMeta }
+type endlessToy struct{ meta engine.StreamMeta }
 
-func (e *endlessToy) Meta() *source.StreamMeta {
+func (e *endlessToy) Meta() *engine.StreamMeta {
 	if e.meta.Metrics == nil {
 		e.meta.Metrics = make([]engine.Metric, 1024)
 	}
 	return &e.meta
 }
 func (e *endlessToy) Close() error { return nil }
-func (e *endlessToy) Next(f *source.Frame) error {
+func (e *endlessToy) Next(f *engine.Frame) error {
 	f.Values = [][]int64{make([]int64, 1024)}
 	f.Ranking = []int{0}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -17,11 +17,11 @@ import (
 // turns turns, stopped after turn stop (0: played to its end).
 func playUntil(t *testing.T, game string, seed uint64, turns, stop int, names ...string) []byte {
 	t.Helper()
-	rs, err := rulesets.Get(game)
+	rs, err := engine.Get(game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, _ := rulesets.About(game)
+	info, _ := engine.About(game)
 	var seats []match.GameSeat
 	for _, n := range names {
 		b, ok := info.FindBot(n)

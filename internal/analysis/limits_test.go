@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"

@@ -3,7 +3,7 @@ package analysis
 import (
 	"strconv"
 
-	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/engine"
 )
 
 // SeriesCSV is the layout of the series CSV that `rewind analyze
@@ -31,7 +31,7 @@ type SeriesCSV struct {
 
 // SeriesCSVLayout is the layout of the series CSV analyze writes for a
 // replay of meta m with its len(m.Players) players.
-func SeriesCSVLayout(m *source.StreamMeta) SeriesCSV {
+func SeriesCSVLayout(m *engine.StreamMeta) SeriesCSV {
 	if m.Document != nil {
 		return documentCSV(m, len(m.Players))
 	}
@@ -41,7 +41,7 @@ func SeriesCSVLayout(m *source.StreamMeta) SeriesCSV {
 // documentCSV is Analysis.WriteCSV's series layout for n players: turn
 // and uid (the document's player numbers, from FirstPlayer), turns from
 // 1, the metrics' names as they are.
-func documentCSV(m *source.StreamMeta, n int) SeriesCSV {
+func documentCSV(m *engine.StreamMeta, n int) SeriesCSV {
 	l := SeriesCSV{Head: "turn,uid", First: 1}
 	fp := 0
 	if m.Document != nil {
@@ -58,7 +58,7 @@ func documentCSV(m *source.StreamMeta, n int) SeriesCSV {
 
 // genericCSV is Generic.WriteSeriesCSV's layout for n players: turn,
 // player (0..n-1) and name (playerName), turns from 0.
-func genericCSV(m *source.StreamMeta, n int) SeriesCSV {
+func genericCSV(m *engine.StreamMeta, n int) SeriesCSV {
 	l := SeriesCSV{Head: "turn,player,name", First: 0}
 	for _, mt := range m.Metrics {
 		l.Columns = append(l.Columns, string(csvField(nil, mt.Name)))
@@ -71,7 +71,7 @@ func genericCSV(m *source.StreamMeta, n int) SeriesCSV {
 
 // playerName is player p's name in a generic analysis of a stream of
 // meta m: its StreamMeta name, "player P" when it has none.
-func playerName(m *source.StreamMeta, p int) string {
+func playerName(m *engine.StreamMeta, p int) string {
 	if p < len(m.Players) && m.Players[p].Name != "" {
 		return m.Players[p].Name
 	}

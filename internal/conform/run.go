@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Limits of a vector: each file, decompressed, and each file its input
@@ -43,9 +42,9 @@ func (r *Result) Pass() bool { return r.Divergence == "" }
 // cannot be read or is not one of its game's; one about either file
 // names it (engine.VectorFileError).
 func Run(v Vector) (*Result, error) {
-	info, ok := rulesets.About(v.Game)
+	info, ok := engine.About(v.Game)
 	if !ok {
-		return nil, &rulesets.UnknownError{ID: v.Game}
+		return nil, &engine.UnknownError{ID: v.Game}
 	}
 	c := info.Vectors
 	if c == nil {

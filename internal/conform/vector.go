@@ -1,7 +1,7 @@
 // Package conform replays conformance vectors — games recorded on a
 // game's reference implementation, given as an input file and the
 // reference's expected output — on rewind's engine and compares them, for
-// every registered game with vectors (rulesets.Info.Vectors): the game's
+// every registered game with vectors (engine.Registration.Vectors): the game's
 // own package plays a vector and compares it, this package finds the
 // vectors and reads their files.
 package conform
@@ -13,11 +13,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 )
 
 // Vector names one conformance vector of a registered game: its input
-// file and the reference's expected output (rulesets.Vectors.Input and
+// file and the reference's expected output (engine.Vectors.Input and
 // Expected), or a game's file of probes.
 type Vector struct {
 	Name     string // NAME, the common file-name stem (a probes file: its name without extension)
@@ -25,7 +25,7 @@ type Vector struct {
 	Input    string // path of NAME+Input (a probes file: its path)
 	Expected string // path of NAME+Expected ("" for a probes file)
 	// Probes is set for a game's file of single-turn probes
-	// (rulesets.Vectors.ProbesFile, at Input): Rounds then counts its
+	// (engine.Vectors.ProbesFile, at Input): Rounds then counts its
 	// cases.
 	Probes bool
 }
@@ -33,15 +33,15 @@ type Vector struct {
 // conformer is a registered game with conformance vectors.
 type conformer struct {
 	id string
-	v  *rulesets.Vectors
+	v  *engine.Vectors
 }
 
 // conformers returns every registered game with conformance vectors
-// (rulesets.Info.Vectors), in registry order.
+// (engine.Registration.Vectors), in registry order.
 func conformers() []conformer {
 	var out []conformer
-	for _, id := range rulesets.IDs() {
-		if info, _ := rulesets.About(id); info.Vectors != nil {
+	for _, id := range engine.IDs() {
+		if info, _ := engine.About(id); info.Vectors != nil {
 			out = append(out, conformer{id, info.Vectors})
 		}
 	}

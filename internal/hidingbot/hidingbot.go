@@ -21,9 +21,9 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/replay"
 )
 

@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // BenchmarkRunGameColorfight2 is a whole `rewind play` match without its
 // recording: 500 rounds, 8 ColorfightII built-ins, through RunGame.
 func BenchmarkRunGameColorfight2(b *testing.B) {
-	info, _ := rulesets.About(rulesets.Default)
+	info, _ := engine.About(engine.Default())
 	for i := 0; i < b.N; i++ {
 		var seats []GameSeat
 		for k := range 8 {

@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/replay"
@@ -24,7 +23,7 @@ func rwd(w io.Writer) *recording.SeamRecorder { return recording.NewSeam(w, crea
 // seats seats ColorfightII's built-ins called names.
 func seats(t testing.TB, names ...string) []match.GameSeat {
 	t.Helper()
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	var ss []match.GameSeat
 	for _, n := range names {
 		b, ok := info.FindBot(n)

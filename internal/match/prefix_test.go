@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // keepRounds is a GameRecorder that keeps a copy of every round and the
@@ -61,8 +60,8 @@ func (q *quirky) RoundLog() []byte { return q.log }
 func TestPrefixReplaysRounds(t *testing.T) {
 	for _, id := range []string{"colorfight2", "monad"} {
 		t.Run(id, func(t *testing.T) {
-			rs, _ := rulesets.Get(id)
-			info, _ := rulesets.About(id)
+			rs, _ := engine.Get(id)
+			info, _ := engine.About(id)
 			seat := func(i int, quirks bool) GameSeat {
 				b := BuiltinPlayer(info.Bots[i%len(info.Bots)])
 				if quirks {
@@ -120,8 +119,8 @@ func TestPrefixReplaysRounds(t *testing.T) {
 
 // TestPrefixLongerThanGame: a prefix longer than the game is refused.
 func TestPrefixLongerThanGame(t *testing.T) {
-	rs, _ := rulesets.Get("colorfight2")
-	info, _ := rulesets.About("colorfight2")
+	rs, _ := engine.Get("colorfight2")
+	info, _ := engine.About("colorfight2")
 	_, err := RunGame(context.Background(), GameConfig{Ruleset: rs, MaxTurns: 3, Prefix: make([]GameRound, 4),
 		Seats: []GameSeat{{Bot: BuiltinPlayer(info.Bots[0])}, {Bot: BuiltinPlayer(info.Bots[1])}}})
 	if err == nil {

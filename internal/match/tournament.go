@@ -12,7 +12,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Tournament describes a series of matches among a set of bots.
@@ -33,7 +32,7 @@ type Tournament struct {
 	// that failed). The slice is the callee's only during the call.
 	Progress func(done int, results []GameResult)
 
-	// Game is the registered ruleset played ("": rulesets.Default),
+	// Game is the registered ruleset played ("": engine.Default()),
 	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
 	// seat per game) into SeamArchive, which is required, each game from
 	// Setup when set (a map file); a game may end before MaxTurn.
@@ -283,9 +282,9 @@ func (r *Ratings) Add(g GameResult) {
 	n := len(g.Seats)
 	ruleset := g.Ruleset
 	if ruleset == "" {
-		ruleset = rulesets.Default
+		ruleset = engine.Default()
 	}
-	info, _ := rulesets.About(ruleset)
+	info, _ := engine.About(ruleset)
 	byScore := info.ScoreDuels
 	before := make([]float64, n)
 	for k, s := range g.Seats {
@@ -340,26 +339,26 @@ func (r *Ratings) Clone() *Ratings {
 		sumRank: slices.Clone(r.sumRank), sumGold: slices.Clone(r.sumGold), sumCel: slices.Clone(r.sumCel)}
 }
 
-// game is the id of the tournament's game (Game, or rulesets.Default).
+// game is the id of the tournament's game (Game, or engine.Default()).
 func (t *Tournament) game() string {
 	if t.Game == "" {
-		return rulesets.Default
+		return engine.Default()
 	}
 	return t.Game
 }
 
 // seam returns the registry's Info of the tournament's game, false when
 // it is not registered.
-func (t *Tournament) seam() (rulesets.Info, bool) {
-	return rulesets.About(t.game())
+func (t *Tournament) seam() (engine.Registration, bool) {
+	return engine.About(t.game())
 }
 
 // seamGame plays game i of a game played through the seam, or reads it
 // back if the archive holds it.
 func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	game := t.game()
-	rs, _ := rulesets.Get(game)
-	info, _ := rulesets.About(game)
+	rs, _ := engine.Get(game)
+	info, _ := engine.About(game)
 	seed := GameSeed(t.Seed, i)
 	specs := t.Seating(i)
 	maxTurns := t.MaxTurn

@@ -10,14 +10,13 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // builtin makes a ColorfightII built-in as play does, its seed BotSeed's.
 func builtin(tr *Tournament) func(spec string, game, player int) (GamePlayer, error) {
 	return func(spec string, game, player int) (GamePlayer, error) {
-		info, _ := rulesets.About(rulesets.Default)
+		info, _ := engine.About(engine.Default())
 		b, ok := info.FindBot(spec)
 		if !ok {
 			return nil, fmt.Errorf("no built-in %q", spec)

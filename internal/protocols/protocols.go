@@ -1,16 +1,15 @@
-// Package protocols is the registry of the games' own network protocols
-// that `rewind server --game ID` runs for a game played through the seam
-// (ColorfightII's protocol is package server, which the command runs
-// itself). A game's protocol lives in its own package (internal/server/<game>),
-// which imports this one for Options and registers itself when it is
-// initialised; package games/all imports every such package,
-// one line per game, and the command imports it.
+// Package protocols is the room engine's adapter API for the games' own
+// network protocols, which `rewind server --game ID` runs: a game's
+// protocol lives in its own package (games/<id>/protocol), implements
+// Protocol and is its Registration's Protocol (engine.Registration).
 package protocols
 
 import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/rewind-game/rewind/engine"
 )
 
 // Options configure one run of a protocol server. The command fills them
@@ -68,38 +67,24 @@ type Protocol interface {
 	Serve(ctx context.Context, o Options) error
 }
 
-type entry struct {
-	game string
-	p    Protocol
-}
-
-// table is every game's protocol, by ruleset id, in registration order.
-var table = []entry{}
-
-// Register adds a game's protocol (from its package's init, or a test's).
-// It panics on a game registered twice.
-func Register(game string, p Protocol) {
-	if _, ok := Lookup(game); ok {
-		panic("protocols: " + game + " registered twice")
-	}
-	table = append(table, entry{game, p})
-}
-
-// Lookup returns the protocol of game.
+// Lookup returns the protocol of game: its registration's Protocol
+// (engine.Registration), when that is a Protocol.
 func Lookup(game string) (Protocol, bool) {
-	for _, e := range table {
-		if e.game == game {
-			return e.p, true
-		}
+	g, ok := engine.About(game)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	p, ok := g.Protocol.(Protocol)
+	return p, ok
 }
 
-// Games lists the games that have a protocol here, in table order.
+// Games lists the registered games that have a Protocol, in id order.
 func Games() []string {
 	var out []string
-	for _, e := range table {
-		out = append(out, e.game)
+	for _, id := range engine.IDs() {
+		if _, ok := Lookup(id); ok {
+			out = append(out, id)
+		}
 	}
 	return out
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/replay"
@@ -22,7 +22,7 @@ var created = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 // builtin makes a ColorfightII built-in of tr's games as play does.
 func builtin(tr *match.Tournament) func(spec string, game, player int) (match.GamePlayer, error) {
 	return func(spec string, game, player int) (match.GamePlayer, error) {
-		b, ok := rulesets.Info{Bots: bot.Builtins}.FindBot(spec)
+		b, ok := engine.Registration{Bots: bot.Builtins}.FindBot(spec)
 		if !ok {
 			return nil, fmt.Errorf("no built-in %q", spec)
 		}

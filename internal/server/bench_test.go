@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // midGame plays 8 built-in bots for 150 rounds and returns the frame.

@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // RoomConfig is a room's game configuration: the fields of the reference

@@ -3,7 +3,7 @@ package server
 import (
 	"strings"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // reasons holds, in one place, the reference server's wording of a failed

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // safety bounds every wait of a test: far above any scheduler delay, so

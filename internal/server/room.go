@@ -16,9 +16,8 @@ import (
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 )
@@ -529,7 +528,7 @@ func (r *room) startLocked(now time.Time) error {
 	mseats := make([]match.GameSeat, len(seats))
 	players := make([]string, len(seats))
 	setupPlayers := make([]colorfight2.Player, len(seats))
-	info, _ := rulesets.About(colorfight2.Ruleset.ID())
+	info, _ := engine.About(colorfight2.Ruleset.ID())
 	for i, st := range seats {
 		players[i] = st.name
 		setupPlayers[i] = colorfight2.Player{UID: i + 1, Name: st.name}

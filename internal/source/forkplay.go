@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 )
@@ -30,7 +30,7 @@ type PlayOptions struct {
 // seat of the parent, or "" for a seat the parent names no built-in for
 // (an external bot, an official client, an official .cfr).
 func (f *Fork) OwnBuiltins() []string {
-	info, _ := rulesets.About(f.Ruleset.ID())
+	info, _ := engine.About(f.Ruleset.ID())
 	out := make([]string, len(f.Names))
 	for i := range out {
 		if i < len(f.Bots) {
@@ -44,7 +44,7 @@ func (f *Fork) OwnBuiltins() []string {
 
 // ownSeats seats each player's own built-in (OwnBuiltins).
 func (f *Fork) ownSeats() ([]match.GameSeat, error) {
-	info, _ := rulesets.About(f.Ruleset.ID())
+	info, _ := engine.About(f.Ruleset.ID())
 	var seats []match.GameSeat
 	var missing []string
 	for i, name := range f.OwnBuiltins() {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
@@ -33,7 +34,7 @@ func TestOpenRealworld(t *testing.T) {
 	if m.Format != string(CFR) || m.MaxTurns != 500 {
 		t.Fatalf("meta %+v", m)
 	}
-	var f Frame
+	var f engine.Frame
 	n := 0
 	for {
 		err := s.Next(&f)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -22,8 +21,8 @@ import (
 
 func init() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := rulesets.Lookup(r.ID()); !ok {
-			rulesets.Register(r, rulesets.Info{Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
+		if _, ok := engine.Lookup(r.ID()); !ok {
+			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
 		}
 	}
 }
@@ -60,7 +59,7 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 			}
 			// The same game, played alongside with the same bots.
 			g, _ := rs.New(3, engine.Settings{Players: 2, MaxTurns: 25})
-			var f source.Frame
+			var f engine.Frame
 			frames, events := 0, 0
 			for {
 				err := s.Next(&f)
@@ -76,7 +75,7 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 					}
 					g.Round(f.Commands)
 				}
-				var want source.Frame
+				var want engine.Frame
 				source.Observe(g, &want)
 				if f.Turn != frames || f.Turn != want.Turn {
 					t.Fatalf("frame %d has turn %d (want %d)", frames, f.Turn, want.Turn)
@@ -141,7 +140,7 @@ func TestOpenStreamReadsCFR(t *testing.T) {
 	if !is.Meta().CommandsInferred {
 		t.Error("NewInferredStream: commands not inferred")
 	}
-	var f source.Frame
+	var f engine.Frame
 	known := 0
 	for i := 0; i < 5 && is.Next(&f) == nil; i++ {
 		if f.CommandsKnown {

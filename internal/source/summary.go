@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -126,7 +125,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		// footer metric's. ColorfightII's own codec keeps Ruleset and
 		// Unit "".
 		s.Ruleset = h.Ruleset
-		if rs, err := rulesets.Get(h.Ruleset); err == nil {
+		if rs, err := engine.Get(h.Ruleset); err == nil {
 			if ms := rs.Metrics(); len(ms) > 0 {
 				s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
 			}

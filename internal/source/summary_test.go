@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/internal/testutil"

@@ -17,7 +17,6 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 )
 
 // Size is the board's side.
@@ -274,7 +273,7 @@ func (s *Painter) Commands(eg engine.Game, p int, dst []string) []string {
 // {"seed", "players", "turns", "commands": [[player's commands]...]},
 // one list per round) and NAME.toyhash.json.gz (the expected hash after
 // each round, as JSON numbers).
-var Vectors = &rulesets.Vectors{Input: ".toy.json", Expected: ".toyhash.json.gz", Conform: conform}
+var Vectors = &engine.Vectors{Input: ".toy.json", Expected: ".toyhash.json.gz", Conform: conform}
 
 // conform plays a toy vector and compares the hash after every round.
 func conform(input, expected []byte, _ func(string) ([]byte, error)) (int, string, error) {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/internal/match"
@@ -50,7 +50,7 @@ func vectorRWD(tb testing.TB, name string) []byte {
 // name ("": RunGame's default).
 func cf2Seat(tb testing.TB, bot, name string) match.GameSeat {
 	tb.Helper()
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	b, ok := info.FindBot(bot)
 	if !ok {
 		tb.Fatalf("no built-in %q", bot)
@@ -166,11 +166,11 @@ func serveWith(t *testing.T, lib *Library, opts Options) served {
 // in by default (its own compact one, where it has one).
 func playedRWD(tb testing.TB, id string, turns int, text bool) []byte {
 	tb.Helper()
-	rs, err := rulesets.Get(id)
+	rs, err := engine.Get(id)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	info, _ := rulesets.About(id)
+	info, _ := engine.About(id)
 	var seats []match.GameSeat
 	for i := range info.MinPlayers {
 		seats = append(seats, match.GameSeat{Bot: match.BuiltinPlayer(info.Bots[i%len(info.Bots)])})

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
@@ -105,7 +105,7 @@ type ForkChoice struct {
 // a game the registry does not know).
 func (s *Server) forkChoices(game string) []ForkChoice {
 	var out []ForkChoice
-	info, ok := rulesets.About(game)
+	info, ok := engine.About(game)
 	if !ok {
 		return nil
 	}
@@ -133,9 +133,9 @@ func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
 	}
 	game := r.URL.Query().Get("game")
 	if game == "" {
-		game = rulesets.Default
+		game = engine.Default()
 	}
-	if _, ok := rulesets.About(game); !ok {
+	if _, ok := engine.About(game); !ok {
 		writeJSON(w, http.StatusNotFound, uploadResult{Error: fmt.Sprintf("no game %q", game)})
 		return
 	}
@@ -178,7 +178,7 @@ func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.GameSeat, e
 	if missing != nil {
 		return nil, fmt.Errorf("choose the bot of seat %s: the replay does not name one this server has", strings.Join(missing, ", "))
 	}
-	info, _ := rulesets.About(fk.Ruleset.ID())
+	info, _ := engine.About(fk.Ruleset.ID())
 	var seats []match.GameSeat
 	for i, spec := range specs {
 		var b match.GamePlayer

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
 )
 
@@ -33,7 +33,7 @@ func TestBrowserPlayOn(t *testing.T) {
 	evalJS(t, b, `window.rewind.packed().players.map(p => p.bot)`, &bots)
 	// c03.rwd (its commands from the reference's vector) names no bot:
 	// the game's built-ins are offered in turn.
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	for i, pick := range picks {
 		want := bots[i]
 		if want == "" {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -167,7 +167,7 @@ func TestForkBotsOfServer(t *testing.T) {
 	var started []string
 	newBot := func(spec string, uid int) (match.GamePlayer, error) {
 		started = append(started, fmt.Sprintf("%d:%s", uid, spec))
-		info, _ := rulesets.About(rulesets.Default)
+		info, _ := engine.About(engine.Default())
 		b, _ := info.FindBot("raider")
 		return match.BuiltinPlayer(b), nil
 	}

@@ -13,15 +13,13 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // The generic replay page shows any game through the seam: PackStream
-// reads a source.Stream once into a Packed value, which the page
+// reads an engine.Stream once into a Packed value, which the page
 // (templates.GenericReplay, static/board.js) receives as gzip'd JSON and
 // draws for every topology (docs/viewer.md, "The replay page").
 
@@ -512,7 +510,7 @@ func textCost(s string) int64 { return int64(len(s)) + commandOverhead }
 // allows (ErrTooBig), gives an error naming the frame. It never panics on
 // what a stream reports: players, cells and coordinates out of range are
 // kept as they are (the page skips what it cannot place) or refused.
-func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
+func PackStream(s engine.Stream, l StreamLimits) (*Packed, error) {
 	k, err := newPacker(s, l)
 	if err != nil {
 		return nil, err
@@ -528,7 +526,7 @@ func PackStream(s source.Stream, l StreamLimits) (*Packed, error) {
 }
 
 // newPacker packs the head of s's replay (all but its board and frames).
-func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
+func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 	l = l.withDefaults()
 	m := s.Meta()
 	if m == nil {
@@ -546,7 +544,7 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 	if p.EventKinds == nil {
 		p.EventKinds = []engine.EventKind{}
 	}
-	if info, ok := rulesets.About(m.Ruleset); ok {
+	if info, ok := engine.About(m.Ruleset); ok {
 		p.Name = info.Name
 	}
 	k := &packer{l: l, p: p, kinds: map[string]int{}}
@@ -604,9 +602,9 @@ func newPacker(s source.Stream, l StreamLimits) (*packer, error) {
 // order; PackStream's contract (warnings, errors, notices) is run's. An
 // error from keep ends the packing with it. keep owns the frame it is
 // given: run keeps no reference to it.
-func (k *packer) run(s source.Stream, keep func(*PackedFrame) error) error {
+func (k *packer) run(s engine.Stream, keep func(*PackedFrame) error) error {
 	p, l := k.p, k.l
-	var f source.Frame
+	var f engine.Frame
 	n := 0
 	for ; ; n++ {
 		err := s.Next(&f)
@@ -689,7 +687,7 @@ func (k *packer) events() error {
 }
 
 // add packs frame n.
-func (k *packer) add(f *source.Frame, n int) (*PackedFrame, error) {
+func (k *packer) add(f *engine.Frame, n int) (*PackedFrame, error) {
 	b := &f.Board
 	np := len(k.p.Players)
 	if n == 0 {
@@ -892,7 +890,7 @@ func (k *packer) layers(pf *PackedFrame, b *engine.Board, n int) (int64, error) 
 }
 
 // keepText keeps frame n's commands and logs while MaxText lasts.
-func (k *packer) keepText(pf *PackedFrame, f *source.Frame, n int) {
+func (k *packer) keepText(pf *PackedFrame, f *engine.Frame, n int) {
 	np := len(k.p.Players)
 	if f.CommandsKnown {
 		k.p.HasCommands = true
@@ -996,7 +994,7 @@ func EncodePacked(p *Packed) ([]byte, error) {
 // same CPU time, and less time when a second core is free. A replay
 // refused (ErrTooBig) has cost at most what PackStream would have held
 // when it refused it.
-func EncodeStream(s source.Stream, l StreamLimits) ([]byte, error) {
+func EncodeStream(s engine.Stream, l StreamLimits) ([]byte, error) {
 	k, err := newPacker(s, l)
 	if err != nil {
 		return nil, err

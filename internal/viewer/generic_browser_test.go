@@ -16,7 +16,6 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // toyFileStream is a toy duel opened from a library file: the file says
@@ -31,7 +30,7 @@ func (s *toyFileStream) Close() error { return s.f.Close() }
 // openToyFile is an Options.OpenStream for toy files, which say
 // "TOPOLOGY [SIZE [NAME...]]": a duel of 40 player-turns (60 with
 // names) on SIZE×SIZE (5), by default with a hostile name for player 0.
-func openToyFile(f *os.File) (source.Stream, error) {
+func openToyFile(f *os.File) (engine.Stream, error) {
 	b := make([]byte, 256)
 	n, _ := f.Read(b)
 	words := strings.Fields(string(b[:n]))

@@ -16,12 +16,11 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/internal/browsertest"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // fileStream is a Stream that closes the file it reads when it is closed.
 type fileStream struct {
-	source.Stream
+	engine.Stream
 	f *os.File
 }
 
@@ -35,7 +34,7 @@ func (s fileStream) Close() error {
 
 // openInferred opens the .cfr at path as a generic stream, its commands
 // inferred (cfrstream.OpenInferred).
-func openInferred(path string) (source.Stream, error) {
+func openInferred(path string) (engine.Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -51,11 +50,11 @@ func openInferred(path string) (source.Stream, error) {
 // forgetRound is a Stream whose frame of turn Turn has no known
 // commands, as a stream gives a round its inference does not explain.
 type forgetRound struct {
-	source.Stream
+	engine.Stream
 	Turn int
 }
 
-func (s forgetRound) Next(f *source.Frame) error {
+func (s forgetRound) Next(f *engine.Frame) error {
 	err := s.Stream.Next(f)
 	if err == nil && f.Turn == s.Turn {
 		f.CommandsKnown, f.Commands, f.Errors = false, f.Commands[:0], f.Errors[:0]
@@ -71,7 +70,7 @@ func cf2Board(t *testing.T, path string, n int) engine.Board {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var f source.Frame
+	var f engine.Frame
 	for {
 		if err := s.Next(&f); err != nil {
 			t.Fatal(err)
@@ -109,10 +108,10 @@ func TestGenericColorfightPage(t *testing.T) {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/c01", GenericPage(func() (source.Stream, error) { return openInferred(path) }))
+	mux.Handle("/c01", GenericPage(func() (engine.Stream, error) { return openInferred(path) }))
 	// c01 again, the commands of turn 7 unknown.
 	const forgotten = 7
-	mux.Handle("/c01-gap", GenericPage(func() (source.Stream, error) {
+	mux.Handle("/c01-gap", GenericPage(func() (engine.Stream, error) {
 		s, err := openInferred(path)
 		if err != nil {
 			return nil, err

@@ -11,7 +11,6 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/source"
 )
 
 // gunzipped is gz decompressed.
@@ -32,15 +31,15 @@ func gunzipped(t *testing.T, gz []byte) []byte {
 // give (encoding/json's JSON of the Packed value), or the same error, for
 // whole, limited, cut, damaged and refused streams.
 func TestEncodeStream(t *testing.T) {
-	toy := func(topo engine.Topology) func() source.Stream {
-		return func() source.Stream { return newToyStream(topo, 5, 5, 30, "<alice>", "bob \xff") }
+	toy := func(topo engine.Topology) func() engine.Stream {
+		return func() engine.Stream { return newToyStream(topo, 5, 5, 30, "<alice>", "bob \xff") }
 	}
-	failing := func(after int) func() source.Stream {
-		return func() source.Stream { return &failingStream{newToyStream(engine.Square, 5, 5, 30, "a", "b"), after} }
+	failing := func(after int) func() engine.Stream {
+		return func() engine.Stream { return &failingStream{newToyStream(engine.Square, 5, 5, 30, "a", "b"), after} }
 	}
 	for _, c := range []struct {
 		name string
-		open func() source.Stream
+		open func() engine.Stream
 		l    StreamLimits
 		ok   bool
 	}{
@@ -55,7 +54,7 @@ func TestEncodeStream(t *testing.T) {
 		{"bytes", toy(engine.HexAxial), StreamLimits{MaxBytes: 8 << 10}, false},
 		{"empty", failing(0), StreamLimits{}, false},
 		{"one frame", failing(1), StreamLimits{}, true},
-		{"no players", func() source.Stream { return newToyStream(engine.Square, 5, 5, 30) }, StreamLimits{}, false},
+		{"no players", func() engine.Stream { return newToyStream(engine.Square, 5, 5, 30) }, StreamLimits{}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, perr := PackStream(c.open(), c.l)
@@ -96,7 +95,7 @@ type panickyStream struct {
 	after int
 }
 
-func (s *panickyStream) Next(f *source.Frame) error {
+func (s *panickyStream) Next(f *engine.Frame) error {
 	if s.n >= s.after {
 		panic("a bug in the game")
 	}

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/templates"
@@ -34,7 +34,7 @@ import (
 type GenericHandler struct {
 	// Open opens the replay's stream; each request opens its own and
 	// closes it.
-	Open func() (source.Stream, error)
+	Open func() (engine.Stream, error)
 	// Title heads the page (the file's name); "" is the game's name.
 	Title string
 	// Limits bound each packing (zero values: the defaults).
@@ -52,7 +52,7 @@ type GenericHandler struct {
 // GenericPage returns the handler of the generic page of the replay that
 // open opens (a file of any game, through a generic reader), with the
 // default limits.
-func GenericPage(open func() (source.Stream, error)) *GenericHandler {
+func GenericPage(open func() (engine.Stream, error)) *GenericHandler {
 	return &GenericHandler{Open: open}
 }
 
@@ -123,7 +123,7 @@ func (h *GenericHandler) pack() ([]byte, error) {
 // GenericPageData is the generic page's view of a replay of meta m,
 // titled title ("" is the game's name). The caller sets where the frames
 // come from.
-func GenericPageData(m *source.StreamMeta, title string) templates.GenericPage {
+func GenericPageData(m *engine.StreamMeta, title string) templates.GenericPage {
 	name := rulesetName(m.Ruleset)
 	if title == "" {
 		title = name
@@ -156,7 +156,7 @@ func GenericPageData(m *source.StreamMeta, title string) templates.GenericPage {
 
 // rulesetName is the registered display name of ruleset id, or id.
 func rulesetName(id string) string {
-	if info, ok := rulesets.About(id); ok {
+	if info, ok := engine.About(id); ok {
 		return info.Name
 	}
 	return id
@@ -263,8 +263,8 @@ func (s *Server) genericLibraryPage(w http.ResponseWriter, r *http.Request, id s
 }
 
 // streamOpener opens library file id through Options.OpenStream.
-func (s *Server) streamOpener(id string) func() (source.Stream, error) {
-	return func() (source.Stream, error) {
+func (s *Server) streamOpener(id string) func() (engine.Stream, error) {
+	return func() (engine.Stream, error) {
 		if !ValidID(id) || (s.lib.only != "" && id != s.lib.only) {
 			return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
 		}
@@ -290,7 +290,7 @@ func (s *Server) streamOpener(id string) func() (source.Stream, error) {
 // those bytes reserved in the memory budget until the stream is closed;
 // when they do not fit, the error wraps ErrBusy. f is closed on an error
 // and with the stream.
-func (s *Server) openStream(f *os.File) (source.Stream, error) {
+func (s *Server) openStream(f *os.File) (engine.Stream, error) {
 	var need int64
 	prefix := make([]byte, source.SniffBytes)
 	n, _ := f.ReadAt(prefix, 0)
@@ -319,7 +319,7 @@ func (s *Server) openStream(f *os.File) (source.Stream, error) {
 
 // reservedStream releases n bytes of mem once, when it is closed.
 type reservedStream struct {
-	source.Stream
+	engine.Stream
 	mem  *memBudget
 	n    int64
 	once sync.Once

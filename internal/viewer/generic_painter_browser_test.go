@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
@@ -142,7 +141,7 @@ func cf2Said(frames []cf2Frame, t int, text string) string {
 // what the colours and letters mean. $REWIND_SCREENSHOTS gets
 // generic-colorfight2.png.
 func TestGenericColorfightPainter(t *testing.T) {
-	rs, err := rulesets.Get("colorfight2")
+	rs, err := engine.Get("colorfight2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +197,7 @@ func TestGenericColorfightPainter(t *testing.T) {
 	pick["last"] = turns
 
 	mux := http.NewServeMux()
-	mux.Handle("/cf2", GenericPage(func() (source.Stream, error) { return source.OpenStream(path) }))
+	mux.Handle("/cf2", GenericPage(func() (engine.Stream, error) { return source.OpenStream(path) }))
 	mux.Handle("/static/", StaticHandler())
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -431,7 +430,7 @@ func cf2Frames(t *testing.T, path string) []cf2Frame {
 	}
 	defer s.Close()
 	var out []cf2Frame
-	var f source.Frame
+	var f engine.Frame
 	for {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {

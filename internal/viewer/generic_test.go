@@ -94,10 +94,10 @@ func unpackCells(t *testing.T, p *Packed) ([][]engine.Cell, []int) {
 // p's deltas) must be the stream's, and each calls each with the frame
 // number, the stream's frame, p's and how many cells p lists as changed;
 // the stream may not have more frames than p. It returns how many it had.
-func walkPacked(t *testing.T, p *Packed, ref source.Stream, each func(n int, f *source.Frame, pf *PackedFrame, changed int)) int {
+func walkPacked(t *testing.T, p *Packed, ref engine.Stream, each func(n int, f *engine.Frame, pf *PackedFrame, changed int)) int {
 	t.Helper()
 	cells, changes := unpackCells(t, p)
-	var f source.Frame
+	var f engine.Frame
 	n := 0
 	for ; ; n++ {
 		if err := ref.Next(&f); err == io.EOF {
@@ -135,7 +135,7 @@ func TestPackStream(t *testing.T) {
 				t.Fatalf("head: %+v", p)
 			}
 			changed, hits := 0, 0
-			n := walkPacked(t, p, newToyStream(topo, 5, 5, 30, "alice", "bob"), func(n int, f *source.Frame, pf *PackedFrame, c int) {
+			n := walkPacked(t, p, newToyStream(topo, 5, 5, 30, "alice", "bob"), func(n int, f *engine.Frame, pf *PackedFrame, c int) {
 				if n > 0 {
 					changed += c
 				}
@@ -218,7 +218,7 @@ type failingStream struct {
 	after int
 }
 
-func (s *failingStream) Next(f *source.Frame) error {
+func (s *failingStream) Next(f *engine.Frame) error {
 	if s.n >= s.after {
 		return errors.New("damaged record")
 	}
@@ -270,7 +270,7 @@ func TestPackStreamLimits(t *testing.T) {
 // characters JSON escapes, until the limits stop it. It allocates
 // nothing per frame itself.
 type floodStream struct {
-	meta         source.StreamMeta
+	meta         engine.StreamMeta
 	size, things int
 	long         string
 	logb         []byte
@@ -284,7 +284,7 @@ type floodStream struct {
 
 func newFlood(size, things, logLen, frames int) *floodStream {
 	s := &floodStream{size: size, things: things, long: strings.Repeat("<", 200), max: frames}
-	s.meta = source.StreamMeta{Ruleset: "flood", Players: []source.StreamPlayer{{Name: "a"}, {Name: "b"}},
+	s.meta = engine.StreamMeta{Ruleset: "flood", Players: []engine.StreamPlayer{{Name: "a"}, {Name: "b"}},
 		Metrics: []engine.Metric{{Name: "x"}, {Name: "y"}}}
 	s.logb = bytes.Repeat([]byte("<"), logLen)
 	s.values = [][]int64{{1 << 60, -1}, {0, 0}}
@@ -297,9 +297,9 @@ func newFlood(size, things, logLen, frames int) *floodStream {
 	return s
 }
 
-func (s *floodStream) Meta() *source.StreamMeta { return &s.meta }
+func (s *floodStream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *floodStream) Close() error             { return nil }
-func (s *floodStream) Next(f *source.Frame) error {
+func (s *floodStream) Next(f *engine.Frame) error {
 	if s.max > 0 && s.n >= s.max {
 		return io.EOF
 	}
@@ -387,7 +387,7 @@ func TestPackStreamBounded(t *testing.T) {
 // (and StaticHandler), the errors of a stream that cannot be opened or
 // is too big, and /game/ on a server without Options.OpenStream.
 func TestGenericHandler(t *testing.T) {
-	h := GenericPage(func() (source.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
+	h := GenericPage(func() (engine.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
 	mux := http.NewServeMux()
 	mux.Handle("/duel", h)
 	mux.Handle("/static/", StaticHandler())
@@ -425,7 +425,7 @@ func TestGenericHandler(t *testing.T) {
 	if code, _, body = get("/duel?data=1"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "too big") {
 		t.Errorf("too big: %d %s", code, body)
 	}
-	h.Open = func() (source.Stream, error) { return nil, errors.New("not a replay") }
+	h.Open = func() (engine.Stream, error) { return nil, errors.New("not a replay") }
 	if code, _, body = get("/duel"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "not a replay") {
 		t.Errorf("broken: %d %s", code, body)
 	}
@@ -454,10 +454,10 @@ func TestGenericHandler(t *testing.T) {
 func TestPackStreamEvents(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		open func() (source.Stream, error)
+		open func() (engine.Stream, error)
 	}{
-		{"toy", func() (source.Stream, error) { return newToyStream(engine.Square, 5, 5, 30, "alice", "bob"), nil }},
-		{"c01", func() (source.Stream, error) { return openInferred(filepath.Join(testdata, "conformance", "c01.cfr")) }},
+		{"toy", func() (engine.Stream, error) { return newToyStream(engine.Square, 5, 5, 30, "alice", "bob"), nil }},
+		{"c01", func() (engine.Stream, error) { return openInferred(filepath.Join(testdata, "conformance", "c01.cfr")) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := c.open()
@@ -549,7 +549,7 @@ func TestGenericProvenance(t *testing.T) {
 		{"played", toy(nil), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			open := func() (source.Stream, error) { return source.NewStream(bytes.NewReader(c.data), nil) }
+			open := func() (engine.Stream, error) { return source.NewStream(bytes.NewReader(c.data), nil) }
 			s, err := open()
 			if err != nil {
 				t.Fatal(err)
@@ -597,7 +597,7 @@ type layeredStream struct {
 	Layers, From int
 }
 
-func (s *layeredStream) Next(f *source.Frame) error {
+func (s *layeredStream) Next(f *engine.Frame) error {
 	if err := s.toyStream.Next(f); err != nil {
 		return err
 	}
@@ -676,7 +676,7 @@ func unpackLayers(t *testing.T, p *Packed) [][][]int64 {
 func TestPackStreamLayers(t *testing.T) {
 	var want [][][]int64
 	s := &layeredStream{toyStream: newToyStream(engine.Square, 5, 5, 30, "ann", "bob")}
-	var f source.Frame
+	var f engine.Frame
 	for {
 		if err := s.Next(&f); err != nil {
 			break
@@ -763,7 +763,7 @@ func TestPackStreamMatchesFrames(t *testing.T) {
 	files := append([]string{c03, referenceCFR, testdata + "/monad/official/m02.mp.gz"}, testutil.RealWorldOptional(t)...)
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			open := func() source.Stream {
+			open := func() engine.Stream {
 				t.Helper()
 				f, err := os.Open(path)
 				if err != nil {
@@ -784,7 +784,7 @@ func TestPackStreamMatchesFrames(t *testing.T) {
 			}
 			ref := open()
 			defer ref.Close()
-			n := walkPacked(t, p, ref, func(n int, f *source.Frame, pf *PackedFrame, _ int) {
+			n := walkPacked(t, p, ref, func(n int, f *engine.Frame, pf *PackedFrame, _ int) {
 				if pf.Turn != f.Turn || pf.Active != f.Active || !reflect.DeepEqual(pf.Values, f.Values) {
 					t.Fatalf("frame %d: turn %d active %d values %v; the stream's %d %d %v", n, pf.Turn, pf.Active, pf.Values, f.Turn, f.Active, f.Values)
 				}

@@ -181,7 +181,7 @@ func toyCommands(t, p int) []string {
 // replay reader would give it: frame 0, then one frame per player-turn
 // with its commands, errors and a bot log.
 type toyStream struct {
-	meta source.StreamMeta
+	meta engine.StreamMeta
 	g    *toyGame
 	n    int
 }
@@ -193,14 +193,14 @@ func newToyStream(topo engine.Topology, w, h, turns int, names ...string) *toySt
 	m.Format, m.Sequential, m.MaxTurns, m.Resimulated = "rwd", true, turns, true
 	m.Settings = [][2]string{{"board", fmt.Sprintf("%s %d×%d", topo, w, h)}}
 	for _, n := range names {
-		m.Players = append(m.Players, source.StreamPlayer{Name: n, Bot: "toy"})
+		m.Players = append(m.Players, engine.StreamPlayer{Name: n, Bot: "toy"})
 	}
 	return &toyStream{meta: m, g: g.(*toyGame)}
 }
 
-func (s *toyStream) Meta() *source.StreamMeta { return &s.meta }
+func (s *toyStream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *toyStream) Close() error             { return nil }
-func (s *toyStream) Next(f *source.Frame) error {
+func (s *toyStream) Next(f *engine.Frame) error {
 	f.Commands, f.Errors, f.Logs, f.CommandsKnown, f.Active = f.Commands[:0], f.Errors[:0], f.Logs[:0], true, -1
 	if s.n > 0 {
 		if s.g.Over() {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/templates"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 )
@@ -231,8 +231,8 @@ func TestGameFilterFromRegistry(t *testing.T) {
 	if err := templates.LibraryFilters(filterOf(url.Values{"game": {"Skyport"}})).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range rulesets.IDs() {
-		info, _ := rulesets.About(id)
+	for _, id := range engine.IDs() {
+		info, _ := engine.About(id)
 		if !strings.Contains(b.String(), `<option value="`+info.Name+`"`) {
 			t.Errorf("no filter option for %s:\n%s", info.Name, b.String())
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/templates"
@@ -63,8 +63,8 @@ func queryOf(v url.Values) (index.Query, error) {
 // filter.
 func gameNames() []string {
 	var out []string
-	for _, id := range rulesets.IDs() {
-		if info, ok := rulesets.About(id); ok {
+	for _, id := range engine.IDs() {
+		if info, ok := engine.About(id); ok {
 			out = append(out, info.Name)
 		}
 	}

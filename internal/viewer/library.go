@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 	"github.com/rewind-game/rewind/replay"
@@ -403,7 +403,7 @@ func (l *Library) summarize(e *Entry) {
 func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(source.SniffBytes)
-	if f, ok := source.LookupStreamFormat(prefix); ok && f.Summarize == nil {
+	if f, ok := source.LookupStreamFormat(prefix); ok && source.SummarizedByStream(f) {
 		if f.DecodeBytes > 0 {
 			if err := l.mem.reserveWait(f.DecodeBytes, l.summaryWait); err != nil {
 				e.Format, e.Err, e.retry = source.Format(f.Name), "not read: "+err.Error(), errors.Is(err, ErrBusy)
@@ -422,7 +422,7 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 	}
 	e.Summary = *sum
 	if sum.Ruleset != "" {
-		if info, ok := rulesets.About(sum.Ruleset); ok {
+		if info, ok := engine.About(sum.Ruleset); ok {
 			e.Game = info.Name
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
@@ -466,7 +466,7 @@ func packFlood(tb testing.TB, data []byte, pack bool) *Packed {
 	}
 	defer s.Close()
 	if !pack {
-		var f source.Frame
+		var f engine.Frame
 		for {
 			if err := s.Next(&f); errors.Is(err, io.EOF) {
 				return nil

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -24,8 +23,8 @@ import (
 )
 
 func init() {
-	if _, ok := rulesets.Lookup(toygame.Ruleset.ID()); !ok {
-		rulesets.Register(toygame.Ruleset, rulesets.Info{Name: toygame.Ruleset.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
+	if _, ok := engine.Lookup(toygame.Ruleset.ID()); !ok {
+		engine.Register(engine.Registration{Ruleset: toygame.Ruleset, Name: toygame.Ruleset.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
 	}
 }
 
@@ -143,7 +142,7 @@ func serveGenericLive(tb testing.TB, l *genericLive) string {
 		tb.Fatal(err)
 	}
 	s := NewServer(lib, Options{Addr: ln.Addr().String(), Live: l, ClientRate: -1,
-		OpenStream: func(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }})
+		OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }})
 	hs := s.HTTPServer()
 	go hs.Serve(ln)
 	tb.Cleanup(func() { hs.Close() })

@@ -47,6 +47,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
@@ -114,7 +115,7 @@ type Options struct {
 	// the stream owns f (its Close closes f), and on an error the server
 	// closes f. nil: source.NewInferredStream (any game's replay, an
 	// official .cfr with its commands inferred).
-	OpenStream func(f *os.File) (source.Stream, error)
+	OpenStream func(f *os.File) (engine.Stream, error)
 }
 
 // Upload quotas' defaults (Options.MaxFolderBytes,
@@ -181,7 +182,7 @@ func NewServer(lib *Library, opts Options) *Server {
 		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams),
 		closing: make(chan struct{})}
 	if s.opts.OpenStream == nil {
-		s.opts.OpenStream = func(f *os.File) (source.Stream, error) { return source.NewInferredStream(f, f) }
+		s.opts.OpenStream = func(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }
 	}
 	lib.mem = s.mem
 	s.hosts = loopbackHosts(opts.Addr)
@@ -511,11 +512,11 @@ func (s *Server) validateStream(ctx context.Context, name string) error {
 
 // ctxStream is a Stream that ends when ctx does.
 type ctxStream struct {
-	source.Stream
+	engine.Stream
 	ctx context.Context
 }
 
-func (c ctxStream) Next(f *source.Frame) error {
+func (c ctxStream) Next(f *engine.Frame) error {
 	if err := c.ctx.Err(); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 )
@@ -38,7 +39,7 @@ func decodeBytes(t *testing.T, name string) int64 {
 }
 
 func streamOptions(o Options) Options {
-	o.OpenStream = func(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }
+	o.OpenStream = func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }
 	return o
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/source"
@@ -39,7 +40,7 @@ func TestStreamFormatLibrary(t *testing.T) {
 		len(e.Players) != 2 || e.Players[0].Name != "ann" || e.Players[0].Rank != 1 || e.Players[0].Score != 120 {
 		t.Fatalf("entry %+v", e)
 	}
-	base := serve(t, lib, Options{OpenStream: func(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }})
+	base := serve(t, lib, Options{OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }})
 	resp, err := http.Get(base + "/replay/games/synthetic.jsn")
 	if err != nil {
 		t.Fatal(err)

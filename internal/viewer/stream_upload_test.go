@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
@@ -32,7 +33,7 @@ func TestStreamUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	base := serveWith(t, lib, Options{MaxUpload: 4 << 20, OpenStream: func(f *os.File) (source.Stream, error) { return source.NewStream(f, f) }}).base
+	base := serveWith(t, lib, Options{MaxUpload: 4 << 20, OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }}).base
 
 	code, body := post(t, base+"/api/upload?name=toy.rwd", buf.Bytes())
 	if code != http.StatusOK || !strings.Contains(body, `"id":"toy.rwd"`) {

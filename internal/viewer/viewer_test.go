@@ -11,10 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/source"
 )
@@ -353,8 +353,8 @@ var fuzzLimits = StreamLimits{MaxFrames: 1000, MaxBytes: 8 << 20, MaxText: 1 << 
 // first frames gzip'd and as plain JSON, a Monad
 // reference log, a Skyport observer recording.
 func FuzzLoad(f *testing.F) {
-	for _, id := range rulesets.IDs() {
-		if info, _ := rulesets.About(id); len(info.Bots) == 0 {
+	for _, id := range engine.IDs() {
+		if info, _ := engine.About(id); len(info.Bots) == 0 {
 			continue // a test's game (toygame), played by no built-in
 		}
 		f.Add(playedRWD(f, id, 12, false))
@@ -369,7 +369,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add(jsntest.Recording())
 	f.Add([]byte(`[{"turn":0}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, open := range []func(io.Reader, io.Closer) (source.Stream, error){source.NewStream, source.NewInferredStream} {
+		for _, open := range []func(io.Reader, io.Closer) (engine.Stream, error){source.NewStream, source.NewInferredStream} {
 			s, err := open(bytes.NewReader(data), nil)
 			if err != nil {
 				continue

@@ -37,7 +37,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Bot decides one player's commands each round.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // playerStats is one player's outcome of a match.

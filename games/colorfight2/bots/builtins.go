@@ -2,7 +2,7 @@ package bots
 
 import (
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Builtins are the built-in strategies as the registry lists them

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // horizon is the game length the built-ins plan for (frames do not carry

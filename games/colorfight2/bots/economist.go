@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // economist expands moderately and invests its gold: gold mines (energy
 // wells early on, where energy beats gold) on its safest cells, Home

@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // greedy expands as fast as it can: every round it attacks the adjacent
 // cells with the best (natural_gold+natural_energy)/attack_cost, each with

@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // raider hunts enemy Homes: capturing one steals a third of its owner's
 // gold and strips the owner of every other building. When an enemy Home is

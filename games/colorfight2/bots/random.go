@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // randomBot attacks a few random adjacent cells with random energy and now
 // and then builds a random building on a random own cell.

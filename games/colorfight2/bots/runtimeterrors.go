@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // runtimeTerrors re-implements the bot that won the real replay
 // RuntimeTerrorsVictory.cfr (../shared/realworld), a greedy expander, as

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // TestStrategiesDiffer checks the built-ins' signatures over a few seeds:

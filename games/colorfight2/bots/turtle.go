@@ -1,6 +1,6 @@
 package bots
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // turtle grows slowly into free land, fortifies its border (fortresses on
 // cells facing enemies first, then on cells facing free land), defends its

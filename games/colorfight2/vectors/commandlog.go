@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Limits on a command log, so a hostile file cannot exhaust memory.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
 )
@@ -73,7 +73,7 @@ func TestBrokenInputs(t *testing.T) {
 }
 
 // TestConformRegistered: ColorfightII's vectors are rewind conform's
-// through the registry (rulesets.Info.Vectors): a directory's vectors
+// through the registry (engine.Registration.Vectors): a directory's vectors
 // are found among another game's and each passes with every round.
 func TestConformRegistered(t *testing.T) {
 	dir := t.TempDir()

@@ -5,7 +5,7 @@
 //
 // The vector format is described in testdata/conformance/README.md: a
 // pair of files NAME.commands.json and NAME.cfr. The game registry lists
-// Conform as ColorfightII's vectors (rulesets.Info.Vectors), so that
+// Conform as ColorfightII's vectors (engine.Registration.Vectors), so that
 // rewind conform runs them; this package therefore imports neither the
 // registry nor replay (writing a vector as a .rwd is
 // games/colorfight2/formats/cfr/cfrimport.RecordVector).
@@ -20,8 +20,8 @@ import (
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Input and Expected are the endings of a vector's two files: the
@@ -92,7 +92,7 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 	return dst
 }
 
-// Conform is rulesets.Vectors.Conform for ColorfightII: it replays the
+// Conform is engine.Vectors.Conform for ColorfightII: it replays the
 // command log input on the map and players of the .cfr expected and
 // compares frame by frame (Run). An error about one of the files is a
 // *engine.VectorFileError.

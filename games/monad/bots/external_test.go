@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/subprocess"
 	"github.com/rewind-game/rewind/internal/testutil"
 )

@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine/rng"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // Bot decides one Monad player's commands each turn.

@@ -3,7 +3,7 @@ package bots
 import (
 	"testing"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 type outcome struct {

@@ -1,7 +1,7 @@
 // Package vectors replays Monad's conformance vectors (recorded on the
 // reference engine; format in testdata/monad/README.md) and compares
 // every field of every turn. It reads no file itself: the caller gives
-// the files' bytes (rewind conform through rulesets.Info.Vectors).
+// the files' bytes (rewind conform through engine.Registration.Vectors).
 package vectors
 
 import (
@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // Format is the "format" of a Monad vector's NAME.commands.json.
@@ -225,7 +225,7 @@ func (r *Result) Pass() bool { return r.Divergence == nil }
 // test before every turn, the ranking, and finally the sha256 of the
 // whole log written as Python's json.dumps writes it. It returns the
 // turns compared and the first divergence ("" when none); an error only
-// when the files are not a Monad vector. It is rulesets.Info.Vectors'
+// when the files are not a Monad vector. It is engine.Registration.Vectors'
 // Conform for Monad.
 func Conform(commands, states []byte, _ func(string) ([]byte, error)) (int, string, error) {
 	v, err := ParseVector(commands)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/skyport"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 // play runs one game between the named strategies through the seam and

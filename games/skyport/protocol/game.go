@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	sp "github.com/rewind-game/rewind/games/skyport"
 	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
+	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/protocols"
 	"github.com/rewind-game/rewind/internal/recording"

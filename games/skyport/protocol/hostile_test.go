@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	sp "github.com/rewind-game/rewind/games/skyport"
+	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/protocols"
 	"github.com/rewind-game/rewind/replay"
 )

@@ -48,8 +48,8 @@ import (
 	"sync"
 	"time"
 
-	sp "github.com/rewind-game/rewind/games/skyport"
 	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
+	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/protocols"
 )
 
@@ -82,11 +82,6 @@ const (
 
 // Server is the Skyport Rev 1 protocol (protocols.Protocol).
 type Server struct{}
-
-// The server registers itself under the game's id; package
-// games/all names every game's protocol package, so that the
-// command that imports it has them all.
-func init() { protocols.Register(sp.RulesetID, Server{}) }
 
 var _ protocols.Protocol = Server{}
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	sp "github.com/rewind-game/rewind/games/skyport"
+	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/games/skyport/vectors"
 	"github.com/rewind-game/rewind/internal/protocols"
 	"github.com/rewind-game/rewind/internal/testutil"

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/skyport"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 // BenchmarkPlayerTurn measures one player-turn (State.PlayTurn: reading

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 
-	"github.com/rewind-game/rewind/games/skyport"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 type probeFile struct {
@@ -64,7 +64,7 @@ func CheckProbes(dir string) (*Report, error) {
 }
 
 // Probes is CheckProbes on probes.json's bytes, for `rewind conform`
-// (rulesets.Vectors.CheckProbes): read gives the map the file names. It
+// (engine.Vectors.CheckProbes): read gives the map the file names. It
 // returns the cases compared, the first divergence ("" when every case
 // agrees) and the documented differences (the crash cases).
 func Probes(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error) {

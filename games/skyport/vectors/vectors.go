@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewind-game/rewind/games/skyport"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 // Report is the outcome of one check.
@@ -334,7 +334,7 @@ func Check(dir, name string) (*Report, error) {
 }
 
 // Conform is Check on a vector's bytes, for `rewind conform`
-// (rulesets.Vectors): input is NAME.input.json, expected the
+// (engine.Vectors): input is NAME.input.json, expected the
 // decompressed NAME.states.json, read gives the map the input names. It
 // returns the number of player-turns compared and the first divergence
 // ("" when every field matched).

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/engine/rulesets"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
@@ -22,7 +22,7 @@ const hostile = `<script>alert(1)</script>`
 // name.
 func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	t.Helper()
-	info, _ := rulesets.About("colorfight2")
+	info, _ := engine.About("colorfight2")
 	g, _ := info.FindBot("greedy")
 	r, _ := info.FindBot("random")
 	var buf bytes.Buffer

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/engine/rulesets"
 	"github.com/rewind-game/rewind/internal/match"
 )
 
@@ -320,8 +319,8 @@ var standingsStep = MaxStandingsStep
 // the registry's order (a game registered later, a test's, included).
 func standingsGames() []string {
 	var out []string
-	for _, id := range rulesets.IDs() {
-		if info, ok := rulesets.About(id); ok {
+	for _, id := range engine.IDs() {
+		if info, ok := engine.About(id); ok {
 			out = append(out, info.Name)
 		}
 	}
@@ -759,9 +758,9 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 // (engine.ScoreIndex: ColorfightII's gold, Monad's hives); "score" for a
 // game not registered.
 func GameUnit(game string) string {
-	for _, id := range rulesets.IDs() {
-		if info, ok := rulesets.About(id); ok && info.Name == game {
-			if r, ok := rulesets.Lookup(id); ok {
+	for _, id := range engine.IDs() {
+		if info, ok := engine.About(id); ok && info.Name == game {
+			if r, ok := engine.Lookup(id); ok {
 				return r.Metrics()[engine.ScoreIndex(r)].Name
 			}
 		}
@@ -789,8 +788,8 @@ func (c *unitCache) scores(game, unit string) bool {
 }
 
 func rulesetOf(game string) string {
-	for _, id := range rulesets.IDs() {
-		if info, ok := rulesets.About(id); ok && info.Name == game && id != rulesets.Default {
+	for _, id := range engine.IDs() {
+		if info, ok := engine.About(id); ok && info.Name == game && id != engine.Default() {
 			return id
 		}
 	}

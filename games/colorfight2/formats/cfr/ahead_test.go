@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // watchReader counts the reads in flight on r and can panic or slow down.

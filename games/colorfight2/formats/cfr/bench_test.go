@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // BenchmarkDecode decodes every frame of c03.cfr (8 players, 500 turns,

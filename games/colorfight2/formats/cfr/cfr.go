@@ -39,7 +39,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Limits enforced by the Decoder (and by the Encoder, so that everything it

@@ -9,7 +9,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Decoder reads the frames of a .cfr replay one at a time.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 func tinyJSON(t testing.TB) []byte {

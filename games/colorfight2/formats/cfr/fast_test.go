@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // slowInt is the obvious version of fastInt.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Violation is one way a replay breaks the rules: at Turn, in Where (a

@@ -1,6 +1,6 @@
 package cfr
 
-import "github.com/rewind-game/rewind/games/colorfight2"
+import colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 
 // MaxUnexplained is how many rounds the rules do not explain an
 // Inference tolerates before it stops inferring: every later round has no

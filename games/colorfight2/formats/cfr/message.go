@@ -3,7 +3,7 @@ package cfr
 import (
 	"encoding/json"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // AppendStateMessage appends to b the official server's full-state

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Start is what a game that plays on from an official replay starts from,

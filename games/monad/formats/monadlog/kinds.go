@@ -1,6 +1,6 @@
 package monadlog
 
-import "github.com/rewind-game/rewind/games/monad"
+import monad "github.com/rewind-game/rewind/games/monad/rules"
 
 // Kinds returns the kind of every command of entry t (Turns[t].Cmds),
 // which the log does not write: the reference logs MOVEs, BUILDs and

@@ -22,7 +22,7 @@
 // file costs at most about 200 MB, and bad input is an error naming the
 // turn and field, never a panic.
 //
-// Open reads a log as a replay.Stream of the generic path's frames (shown
+// Open reads a log as an engine.Stream of the generic path's frames (shown
 // as recorded, never re-simulated; see stream.go), registered with
 // internal/source as the format Name.
 package monadlog
@@ -37,7 +37,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // Caps on what Decode accepts. A real game is at most 1001 entries (the

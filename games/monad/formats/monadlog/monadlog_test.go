@@ -12,7 +12,7 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 

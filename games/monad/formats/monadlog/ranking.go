@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
 // Stats returns player p's facts in the entry as monad.State.Stats

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/replay"
 )
 
-// A log as a replay.Stream (Open): the generic path's reading of a
+// A log as an engine.Stream (Open): the generic path's reading of a
 // reference log, as games/skyport/formats/jsn is Skyport's. Frame t is log entry t (the
 // state before turn t; the last entry the final state), shown as
 // recorded, never re-simulated: the log has no seed, and the rules are
@@ -70,7 +70,7 @@ func Sniff(prefix []byte) bool {
 // Open decodes the whole log from r (Decode, within its caps) and
 // returns the Stream of its frames. A damaged or cut log is refused with
 // Decode's error, which names the entry and field where it breaks.
-func Open(r io.Reader) (replay.Stream, error) {
+func Open(r io.Reader) (engine.Stream, error) {
 	l, err := Decode(r)
 	if err != nil {
 		return nil, err
@@ -79,13 +79,13 @@ func Open(r io.Reader) (replay.Stream, error) {
 }
 
 // NewStream is the Stream of a decoded log (see Open).
-func NewStream(l *Log) replay.Stream {
+func NewStream(l *Log) engine.Stream {
 	s := &stream{l: l, meta: replay.MetaOf(monad.Ruleset, l.Players), stats: make([]monad.PlayerStats, l.Players)}
 	m := &s.meta
 	m.Format, m.Label, m.MaxTurns = Name, Label, len(l.Turns)-1
 	names, known := l.Names()
 	for _, nm := range names {
-		p := replay.StreamPlayer{Name: nm}
+		p := engine.StreamPlayer{Name: nm}
 		if known {
 			p.Bot = nm
 		}
@@ -118,7 +118,7 @@ func NewStream(l *Log) replay.Stream {
 
 type stream struct {
 	l     *Log
-	meta  replay.StreamMeta
+	meta  engine.StreamMeta
 	next  int
 	err   error // what ended the stream early, returned from then on
 	stats []monad.PlayerStats
@@ -131,10 +131,10 @@ type stream struct {
 	prev engine.Board
 }
 
-func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
+func (s *stream) Meta() *engine.StreamMeta { return &s.meta }
 
 // Next fills f with log entry s.next.
-func (s *stream) Next(f *replay.Frame) error {
+func (s *stream) Next(f *engine.Frame) error {
 	l := s.l
 	if s.err != nil {
 		return s.err

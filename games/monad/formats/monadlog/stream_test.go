@@ -10,16 +10,16 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/monad"
+	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
 // readAll reads every frame of s, copying each (Next reuses storage).
-func readAll(s replay.Stream) ([]replay.Frame, error) {
-	var out []replay.Frame
-	var f replay.Frame
+func readAll(s engine.Stream) ([]engine.Frame, error) {
+	var out []engine.Frame
+	var f engine.Frame
 	for {
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
@@ -28,7 +28,7 @@ func readAll(s replay.Stream) ([]replay.Frame, error) {
 		if err != nil {
 			return out, err
 		}
-		c := replay.Frame{Turn: f.Turn, Active: f.Active, CommandsKnown: f.CommandsKnown, Board: f.Board}
+		c := engine.Frame{Turn: f.Turn, Active: f.Active, CommandsKnown: f.CommandsKnown, Board: f.Board}
 		c.Board.Cells = append([]engine.Cell(nil), f.Board.Cells...)
 		c.Ranking = append([]int(nil), f.Ranking...)
 		for _, v := range f.Values {
@@ -52,7 +52,7 @@ func TestStreamSmall(t *testing.T) {
 	}
 	m := s.Meta()
 	if m.Ruleset != monad.RulesetID || m.Format != Name || m.Label != Label || m.Resimulated || m.Seeded || m.Sequential || m.MaxTurns != 1 ||
-		len(m.Players) != 2 || m.Players[0] != (replay.StreamPlayer{Name: "a", Bot: "a"}) || m.Players[1].Name != "b" || len(m.Metrics) != len(monad.Ruleset.Metrics()) {
+		len(m.Players) != 2 || m.Players[0] != (engine.StreamPlayer{Name: "a", Bot: "a"}) || m.Players[1].Name != "b" || len(m.Metrics) != len(monad.Ruleset.Metrics()) {
 		t.Fatalf("meta %+v", m)
 	}
 	unknown := false
@@ -98,7 +98,7 @@ func TestStreamSmall(t *testing.T) {
 	if !equal64(f0.Ranking, 0, 1) || !equal64(f1.Ranking, 0, 1) {
 		t.Errorf("rankings %v, %v", f0.Ranking, f1.Ranking)
 	}
-	var f replay.Frame
+	var f engine.Frame
 	if err := s.Next(&f); err != io.EOF {
 		t.Errorf("after the last frame: %v", err)
 	}
@@ -221,7 +221,7 @@ func TestStreamFrameCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f replay.Frame
+	var f engine.Frame
 	if err := s.Next(&f); err != nil {
 		t.Fatalf("frame 0: %v", err)
 	}
@@ -257,7 +257,7 @@ func FuzzStream(f *testing.F) {
 		if n < 1 || n > monad.MaxPlayers {
 			t.Fatalf("%d players", n)
 		}
-		var fr replay.Frame
+		var fr engine.Frame
 		for i := 0; ; i++ {
 			err := s.Next(&fr)
 			if errors.Is(err, io.EOF) {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // lines returns the synthetic recording's lines.
@@ -96,7 +96,7 @@ func TestDamaged(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}
-			var f replay.Frame
+			var f engine.Frame
 			n := 0
 			for {
 				err = s.Next(&f)
@@ -153,7 +153,7 @@ func FuzzJSN(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var fr replay.Frame
+		var fr engine.Frame
 		for n := 0; ; n++ {
 			err := s.Next(&fr)
 			if errors.Is(err, io.EOF) {

@@ -4,8 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/skyport"
-	"github.com/rewind-game/rewind/replay"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 // resourceIndex is 0, 1, 2 for rubidium, explosium, scrap, -1 otherwise.
@@ -162,7 +161,7 @@ func (d *decoder) derive() {
 }
 
 // fill describes d.cur (the gamestate after the turn derive read) in f.
-func (d *decoder) fill(f *replay.Frame) error {
+func (d *decoder) fill(f *engine.Frame) error {
 	s := &d.cur
 	n := d.n
 	f.Reset(n)

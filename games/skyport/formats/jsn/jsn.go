@@ -6,7 +6,7 @@
 // subtitles — as the public recordings of pilsprog/skyport-logic hold it
 // (ais/old/recorder.py).
 //
-// Open reads such a file as a replay.Stream of generic frames: the
+// Open reads such a file as an engine.Stream of generic frames: the
 // recorded gamestates shown as they are, never re-simulated (the public
 // recordings come from servers older than Rev 1, whose rules differ:
 // docs/skyport.md, "Recordings (.jsn)"). Frame 0 is the gamestate of turn
@@ -41,7 +41,7 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/skyport"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -115,7 +115,7 @@ func Sniff(prefix []byte) bool {
 // Open reads a recording's start from r, up to the gamestate of turn 1,
 // and returns the Stream of its frames. It fails when r is not an
 // observer recording or ends or breaks before that gamestate.
-func Open(r io.Reader) (replay.Stream, error) {
+func Open(r io.Reader) (engine.Stream, error) {
 	d := &decoder{br: bufio.NewReaderSize(r, 64<<10)}
 	if err := d.start(); err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ type decoder struct {
 	line   int   // lines read
 	off    int64 // offset of the next line
 	lineAt int64 // offset of the line read last
-	meta   replay.StreamMeta
+	meta   engine.StreamMeta
 	n, d   int
 	index  map[string]int
 	ring   []int // player numbers in turn-0 order
@@ -379,7 +379,7 @@ func (d *decoder) start() error {
 	d.meta = replay.MetaOf(skyport.Ruleset, d.n)
 	d.meta.Format, d.meta.Label, d.meta.Sequential, d.meta.Resimulated = Name, Label, true, false
 	for _, nm := range names {
-		d.meta.Players = append(d.meta.Players, replay.StreamPlayer{Name: nm})
+		d.meta.Players = append(d.meta.Players, engine.StreamPlayer{Name: nm})
 	}
 	d.slot = map[string]int{}
 	for i, mt := range d.meta.Metrics {
@@ -606,14 +606,14 @@ func (d *decoder) weapon(w *gsWeapon, who string) (skyport.Weapon, int, error) {
 	return kind, lvl, nil
 }
 
-func (d *decoder) Meta() *replay.StreamMeta { return &d.meta }
+func (d *decoder) Meta() *engine.StreamMeta { return &d.meta }
 
 func (d *decoder) Close() error { return nil }
 
 // Next fills f with the next frame (see the package doc); io.EOF after
 // the last gamestate. A damaged line gives an error naming it, for this
 // call and every later one.
-func (d *decoder) Next(f *replay.Frame) error {
+func (d *decoder) Next(f *engine.Frame) error {
 	if d.err != nil {
 		return d.err
 	}

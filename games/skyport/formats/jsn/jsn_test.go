@@ -11,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/skyport"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
-	"github.com/rewind-game/rewind/replay"
+	skyport "github.com/rewind-game/rewind/games/skyport/rules"
 )
 
 // recording returns the public recording name ($REWIND_SKYPORT/recordings,
@@ -34,16 +33,16 @@ func recording(t testing.TB, name string) []byte {
 
 // readAll reads every frame (deep copies of what a test looks at) and
 // the error that ended the stream (nil for io.EOF).
-func readAll(t testing.TB, data []byte) (*replay.StreamMeta, []replay.Frame, error) {
+func readAll(t testing.TB, data []byte) (*engine.StreamMeta, []engine.Frame, error) {
 	t.Helper()
 	s, err := jsn.Open(bytes.NewReader(data))
 	if err != nil {
 		return nil, nil, err
 	}
 	defer s.Close()
-	var out []replay.Frame
+	var out []engine.Frame
 	for {
-		var f replay.Frame
+		var f engine.Frame
 		err := s.Next(&f)
 		if errors.Is(err, io.EOF) {
 			return s.Meta(), out, nil
@@ -58,7 +57,7 @@ func readAll(t testing.TB, data []byte) (*replay.StreamMeta, []replay.Frame, err
 	}
 }
 
-func metric(t testing.TB, m *replay.StreamMeta, name string) int {
+func metric(t testing.TB, m *engine.StreamMeta, name string) int {
 	for i, mt := range m.Metrics {
 		if mt.Name == name {
 			return i
@@ -68,9 +67,9 @@ func metric(t testing.TB, m *replay.StreamMeta, name string) int {
 	return -1
 }
 
-func cell(f *replay.Frame, j, k int) engine.Cell { return f.Board.Cells[k*f.Board.Width+j] }
+func cell(f *engine.Frame, j, k int) engine.Cell { return f.Board.Cells[k*f.Board.Width+j] }
 
-func hasEvent(f *replay.Frame, want engine.Event) bool {
+func hasEvent(f *engine.Frame, want engine.Event) bool {
 	for _, e := range f.Events {
 		if e == want {
 			return true

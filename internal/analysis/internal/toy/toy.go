@@ -3,7 +3,7 @@
 // It declares two metrics (claims, a counter; cells, a gauge and the
 // score), one event kind (claim) and ranks by cells. Seq makes it
 // Sequential: one player acts per round, in turn. Stream plays a script
-// of it as a source.Stream, frames filled with source.Observe.
+// of it as an engine.Stream, frames filled with source.Observe.
 package toy
 
 import (
@@ -189,9 +189,9 @@ type Turn struct {
 	Faults []engine.Fault
 }
 
-// Stream plays a script of a toy game as a source.Stream.
+// Stream plays a script of a toy game as an engine.Stream.
 type Stream struct {
-	meta    source.StreamMeta
+	meta    engine.StreamMeta
 	g       engine.Game
 	fig     *source.Figures
 	script  []Turn
@@ -213,17 +213,17 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 	m.Seed, m.Seeded = 1, true
 	m.MaxTurns = g.MaxTurns()
 	for _, n := range names {
-		m.Players = append(m.Players, source.StreamPlayer{Name: n, Bot: "bot-" + n})
+		m.Players = append(m.Players, engine.StreamPlayer{Name: n, Bot: "bot-" + n})
 	}
 	m.Resimulated = true
 	return &Stream{meta: m, g: g, script: script, fig: source.NewFigures(r, len(names), m.Resimulated)}, nil
 }
 
-func (s *Stream) Meta() *source.StreamMeta { return &s.meta }
+func (s *Stream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *Stream) Close() error             { return nil }
 
-// Next implements source.Stream.
-func (s *Stream) Next(f *source.Frame) error {
+// Next implements engine.Stream.
+func (s *Stream) Next(f *engine.Frame) error {
 	n := s.g.Players()
 	f.Errors = f.Errors[:0]
 	f.Faults = slices.Grow(f.Faults[:0], n)[:n]

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )

@@ -4,7 +4,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/replay"
 )

@@ -11,12 +11,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // officialReplays lists every .cfr at hand: the conformance vectors here
@@ -39,7 +39,7 @@ func officialReplays(t *testing.T) []string {
 }
 
 // mustOpen opens data with open, failing t.
-func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []byte) replay.Stream {
+func mustOpen(t *testing.T, open func(io.Reader) (engine.Stream, error), data []byte) engine.Stream {
 	t.Helper()
 	s, err := open(bytes.NewReader(data))
 	if err != nil {
@@ -51,7 +51,7 @@ func mustOpen(t *testing.T, open func(io.Reader) (replay.Stream, error), data []
 // roundDiff compares a stream frame's commands and errors with those
 // cfr.Inference.Round gives for the same frame (ok false: none); "" when
 // they agree.
-func roundDiff(f *replay.Frame, cmds [][]colorfight2.Command, errs []colorfight2.CommandError, ok bool) string {
+func roundDiff(f *engine.Frame, cmds [][]colorfight2.Command, errs []colorfight2.CommandError, ok bool) string {
 	if f.CommandsKnown != ok {
 		return fmt.Sprintf("commands known %v, the inference's round %v", f.CommandsKnown, ok)
 	}
@@ -97,7 +97,7 @@ func roundDiff(f *replay.Frame, cmds [][]colorfight2.Command, errs []colorfight2
 
 // frameDiff compares what two frames show of the game (turn, values,
 // board, events, ranking); "" when they agree.
-func frameDiff(got, want *replay.Frame) string {
+func frameDiff(got, want *engine.Frame) string {
 	switch {
 	case got.Turn != want.Turn:
 		return fmt.Sprintf("turn %d, Open's %d", got.Turn, want.Turn)
@@ -139,7 +139,7 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 				t.Fatalf("commands inferred: OpenInferred %v, Open %v", inf.Meta().CommandsInferred, plain.Meta().CommandsInferred)
 			}
 			var cf colorfight2.Frame
-			var pf, f replay.Frame
+			var pf, f engine.Frame
 			commands, errs := 0, 0
 			for n := 0; ; n++ {
 				serr, perr, err := src.Next(&cf), plain.Next(&pf), inf.Next(&f)
@@ -217,7 +217,7 @@ func TestOpenInferredPlaysC06(t *testing.T) {
 	}
 	s := mustOpen(t, cfrstream.OpenInferred, data)
 	defer s.Close()
-	var f replay.Frame
+	var f engine.Frame
 	var got colorfight2.Frame
 	total := 0
 	for n := range frames {
@@ -276,7 +276,7 @@ func TestOpenInferredTampered(t *testing.T) {
 	want, got := mustOpen(t, cfrstream.OpenInferred, clean), mustOpen(t, cfrstream.OpenInferred, tampered)
 	defer want.Close()
 	defer got.Close()
-	var wf, f replay.Frame
+	var wf, f engine.Frame
 	n := 0
 	for ; ; n++ {
 		werr, err := want.Next(&wf), got.Next(&f)

@@ -1,5 +1,5 @@
 // Package cfrstream reads ColorfightII's official .cfr replays as
-// generic streams of frames (replay.Stream). It sits above both replay
+// generic streams of frames (engine.Stream). It sits above both replay
 // and games/colorfight2/formats/cfr, which must not import replay: the game registry
 // imports ColorfightII's vectors, which read .cfr, and replay imports the
 // registry (as package cfrimport does).
@@ -12,16 +12,35 @@ import (
 	"io"
 	"slices"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/replay"
 )
 
 // Name is the format's name (the file ending's) in a generic stream's StreamMeta.Format.
 const Name = "cfr"
 
+// Sniff reports whether a file starting with prefix may be an official
+// replay: gzip, or JSON starting with an array. It claims broad content,
+// so the format is a catch-all (engine.Format.Catchall), tried after the
+// formats that claim gzip or JSON of their own.
+func Sniff(prefix []byte) bool {
+	if len(prefix) >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b {
+		return true
+	}
+	for _, c := range prefix {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c == '['
+	}
+	return false
+}
+
 // Open reads an official replay from r as a generic stream of
-// ColorfightII's frames (replay.Stream): each frame cfr.Decoder gives is
+// ColorfightII's frames (engine.Stream): each frame cfr.Decoder gives is
 // loaded into one state (colorfight2.Game.LoadFrameUnchecked) and
 // described through the seam (replay.Observe), with the ruleset's
 // accounting figures after its values (replay.Figures, the commands
@@ -37,7 +56,7 @@ const Name = "cfr"
 //
 // The stream holds the decoder's buffers, two frames and one state; it
 // does not close r (Close stops the Decoder).
-func Open(r io.Reader) (replay.Stream, error) { return open(r, false) }
+func Open(r io.Reader) (engine.Stream, error) { return open(r, false) }
 
 // OpenInferred is Open with the commands of the replay's rounds inferred
 // from its frames, as rewind import infers them (cfr.Inference, the
@@ -57,10 +76,10 @@ func Open(r io.Reader) (replay.Stream, error) { return open(r, false) }
 //
 // The inference costs its own states and frames besides Open's, and its
 // search, many times Open's reading, every round.
-func OpenInferred(r io.Reader) (replay.Stream, error) { return open(r, true) }
+func OpenInferred(r io.Reader) (engine.Stream, error) { return open(r, true) }
 
 // open is Open, and with infer OpenInferred.
-func open(r io.Reader, infer bool) (replay.Stream, error) {
+func open(r io.Reader, infer bool) (engine.Stream, error) {
 	d, err := cfr.NewDecoder(r)
 	if err != nil {
 		return nil, err
@@ -79,7 +98,7 @@ func open(r io.Reader, infer bool) (replay.Stream, error) {
 // stream is Open's Stream.
 type stream struct {
 	d    *cfr.Decoder
-	meta replay.StreamMeta
+	meta engine.StreamMeta
 	cfg  colorfight2.Config
 	g    *colorfight2.Game
 	fig  *replay.Figures
@@ -122,7 +141,7 @@ func (s *stream) open() error {
 	s.meta = replay.MetaOf(colorfight2.Ruleset, s.n)
 	s.meta.Format, s.meta.MaxTurns = Name, s.cfg.MaxTurn
 	for _, p := range players {
-		s.meta.Players = append(s.meta.Players, replay.StreamPlayer{Name: p.Name})
+		s.meta.Players = append(s.meta.Players, engine.StreamPlayer{Name: p.Name})
 	}
 	s.meta.CommandsInferred, s.meta.EndKnown = s.inf != nil, true
 	s.meta.Settings = s.g.Setting()
@@ -130,12 +149,12 @@ func (s *stream) open() error {
 	return nil
 }
 
-func (s *stream) Meta() *replay.StreamMeta { return &s.meta }
+func (s *stream) Meta() *engine.StreamMeta { return &s.meta }
 
 // Next fills f with the next frame: the game as the replay shows it,
 // its commands unknown, or inferred (OpenInferred). It returns io.EOF after the last frame; a frame
 // that cannot be read or shown is an error that ends the stream.
-func (s *stream) Next(f *replay.Frame) error {
+func (s *stream) Next(f *engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -147,7 +166,7 @@ func (s *stream) Next(f *replay.Frame) error {
 	return nil
 }
 
-func (s *stream) frame(f *replay.Frame) error {
+func (s *stream) frame(f *engine.Frame) error {
 	if s.next >= 2 {
 		if err := s.d.Next(&s.held); err != nil {
 			return err
@@ -174,7 +193,7 @@ func (s *stream) frame(f *replay.Frame) error {
 
 // inferred gives f the commands and errors of the round that led to the
 // frame just decoded, when the inference explains it.
-func (s *stream) inferred(f *replay.Frame) error {
+func (s *stream) inferred(f *engine.Frame) error {
 	cmds, errs, ok := s.inf.Round(&s.held)
 	if !ok {
 		return nil

@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
-	"github.com/rewind-game/rewind/replay"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // TestOpen: a conformance .cfr reads as a stream of every frame the
@@ -38,7 +37,7 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cf colorfight2.Frame
-	var f replay.Frame
+	var f engine.Frame
 	frames := 0
 	for ; ; frames++ {
 		err := d.Next(&cf)

@@ -9,8 +9,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
 // Rewrite decodes the .cfr at path, lets edit change each frame in turn

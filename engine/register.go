@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Registration is one game as it registers itself (Register): its rules
+// and, as data, what the shell needs to know about it beyond them.
+type Registration struct {
+	// Ruleset is the game's rules; its ID names the game everywhere.
+	Ruleset Ruleset
+	// Name is the game's display name, as its players call it.
+	Name string
+	// MinPlayers and MaxPlayers bound the seats of a match;
+	// DefaultPlayers is how many of Bots play when a match names none
+	// (0: MaxPlayers).
+	MinPlayers, MaxPlayers, DefaultPlayers int
+	// MinTurns, MaxTurns bound the turn limit a match accepts (which may
+	// be narrower than what the rules can run, as the game's reference
+	// server allows); DefaultTurns is the limit when none is given.
+	MinTurns, MaxTurns, DefaultTurns int
+	// Round is what the game calls one round, plural ("rounds", "turns").
+	Round string
+	// Bots are the game's built-in strategies, in the order a match
+	// seats them by default.
+	Bots []Builtin
+	// Vectors, when set, are the game's conformance vectors from its
+	// reference (`rewind conform`).
+	Vectors *Vectors
+	// Formats are the game's official replay files, each read as a
+	// Stream, in the order they are sniffed (after the formats of the
+	// games registered before).
+	Formats []Format
+	// Protocol, when set, is the game's official network server, a
+	// value of the room engine's adapter type (internal/protocols'
+	// Protocol), which `rewind server --game ID` runs. It is opaque here
+	// so that this package imports no shell package.
+	Protocol any
+	// OwnProtocol is set when the game's bots outside the process speak
+	// the game's own protocol rather than docs/bot-protocol.md's "Any
+	// game" messages: they are told neither game nor player at the
+	// start, and sent the game's own turn messages (Messenger).
+	OwnProtocol bool
+	// ScoreDuels is set when a tournament's rating decides each duel of
+	// two seats by their scores (equal scores draw) rather than by their
+	// ranks.
+	ScoreDuels bool
+}
+
+// FindBot returns the built-in bot of r named name.
+func (r Registration) FindBot(name string) (Builtin, bool) {
+	for _, b := range r.Bots {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Builtin{}, false
+}
+
+// Vectors describe a game's conformance vectors: two files per vector,
+// NAME+Input and NAME+Expected (an Expected ending in .gz is given
+// decompressed), and the function that plays one on the game and compares
+// every field the expected file holds. The vector code lives in the
+// game's own package (games/<id>/vectors); it does no I/O of its own.
+type Vectors struct {
+	Input, Expected string
+	// Conform returns how many rounds (player-turns) it compared and the
+	// first divergence, "" when everything matched; an error when the
+	// files are not a vector of this game (a *VectorFileError when it is
+	// about one of the two files, which the caller then names). read
+	// gives the bytes of a file the input names, relative to the vector's
+	// folder (a map), bounded by the caller.
+	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
+	// ProbesFile, when set, is a file of single-turn probes beside the
+	// vectors (edge cases kept out of them) and CheckProbes checks its
+	// bytes: the cases compared, the first divergence ("" when every
+	// case agrees) and notes on documented differences.
+	ProbesFile  string
+	CheckProbes func(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error)
+}
+
+var registry struct {
+	sync.RWMutex
+	games      []Registration // sorted by id
+	defaultID  string
+	formatsAll []Format
+}
+
+// Register makes a game known to every command, from its package's init
+// (as a database/sql driver registers itself). It panics when r has no
+// Ruleset, or its id is empty or already registered: two games under one
+// id would make files ambiguous.
+func Register(r Registration) {
+	if r.Ruleset == nil || r.Ruleset.ID() == "" {
+		panic("engine: Register of a game without a ruleset id")
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	id := r.Ruleset.ID()
+	i, found := slices.BinarySearchFunc(registry.games, id, func(g Registration, id string) int {
+		return strings.Compare(g.Ruleset.ID(), id)
+	})
+	if found {
+		panic("engine: game " + id + " registered twice")
+	}
+	registry.games = slices.Insert(registry.games, i, r)
+	registry.formatsAll = nil
+	for _, catchall := range []bool{false, true} {
+		for _, g := range registry.games {
+			for _, f := range g.Formats {
+				if f.Catchall == catchall {
+					registry.formatsAll = append(registry.formatsAll, f)
+				}
+			}
+		}
+	}
+}
+
+// SetDefault makes id the game a command plays when none is named (the
+// program's one list of games, games/all, sets it). It panics on an id
+// not registered.
+func SetDefault(id string) {
+	if _, ok := About(id); !ok {
+		panic("engine: default game " + id + " is not registered")
+	}
+	registry.Lock()
+	registry.defaultID = id
+	registry.Unlock()
+}
+
+// Default returns the id of the game a command plays when none is
+// named: SetDefault's, or the first registered game's id when none was
+// set ("" when no game is registered).
+func Default() string {
+	registry.RLock()
+	defer registry.RUnlock()
+	if registry.defaultID != "" || len(registry.games) == 0 {
+		return registry.defaultID
+	}
+	return registry.games[0].Ruleset.ID()
+}
+
+// All returns every registered ruleset, sorted by id. The caller may
+// modify the returned slice.
+func All() []Ruleset {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]Ruleset, len(registry.games))
+	for i, g := range registry.games {
+		out[i] = g.Ruleset
+	}
+	return out
+}
+
+// IDs returns the ids of All, in the same order.
+func IDs() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]string, len(registry.games))
+	for i, g := range registry.games {
+		out[i] = g.Ruleset.ID()
+	}
+	return out
+}
+
+// About returns the registration of the game whose id is id.
+func About(id string) (Registration, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, g := range registry.games {
+		if g.Ruleset.ID() == id {
+			return g, true
+		}
+	}
+	return Registration{}, false
+}
+
+// Lookup returns the ruleset whose ID is id.
+func Lookup(id string) (Ruleset, bool) {
+	g, ok := About(id)
+	return g.Ruleset, ok
+}
+
+// Get is Lookup with an *UnknownError for an id that is not registered.
+func Get(id string) (Ruleset, error) {
+	if r, ok := Lookup(id); ok {
+		return r, nil
+	}
+	return nil, &UnknownError{ID: id}
+}
+
+// Formats returns every registered game's official formats, in the order
+// they are sniffed: the games' in id order, each game's in its own, the
+// Catchall formats last. The caller must not modify the slice.
+func Formats() []Format {
+	registry.RLock()
+	defer registry.RUnlock()
+	return registry.formatsAll
+}
+
+// FirstPlayer returns the number r gives its first player where the
+// shell shows players by number (play's table and messages): its
+// document's (Document.FirstPlayer: 1 for a game whose protocol and
+// files number players from 1), 0 for a game without one.
+func FirstPlayer(r Ruleset) int {
+	if d, ok := r.(Documented); ok {
+		return d.Document().FirstPlayer
+	}
+	return 0
+}
+
+// UnknownError is the error for a game id that is not registered.
+type UnknownError struct {
+	ID string
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown game %q; known: %s", e.ID, strings.Join(IDs(), ", "))
+}

@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"io"
+
+	"github.com/rewind-game/rewind/internal/resize"
+)
+
+// This file holds the frame stream: any game, from any file (a .rwd
+// re-simulated, an official replay decoded by its Format), as the shell
+// reads it.
+
+// Frame is one moment of any game as the generic shell sees it, read
+// through the seam: the values of every declared metric, the board, the
+// events and the commands of the round that led to it. Frame 0 is the
+// game before its first round.
+type Frame struct {
+	// Turn is the number of rounds played (player-turns in a Sequential
+	// game).
+	Turn int
+	// Active is the player who acted in the round that led here, -1 when
+	// all players act at once (or for frame 0).
+	Active int
+	// Commands[p] are player p's commands of the round that led here, as
+	// sent; CommandsKnown is false when the source has no command log (a
+	// state stream) and Commands is then empty.
+	Commands      [][]string
+	CommandsKnown bool
+	// Faults[p] is the fault recorded for player p before the round, 0
+	// for none; FaultText its description.
+	Faults    []Fault
+	FaultText []string
+	// Errors are the commands of the round that drew an error.
+	Errors []CommandError
+	// Values[p] are player p's values, one per StreamMeta.Metrics.
+	Values [][]int64
+	// Events happened in the round that led here.
+	Events []Event
+	// Board is the board after the round.
+	Board Board
+	// Logs[p] is what player p's bot logged while choosing the round's
+	// commands (nil when nothing).
+	Logs [][]byte
+	// Ranking is the players best first after the round.
+	Ranking []int
+	// Over says the game is over after the round (Game.Over), in
+	// a stream whose StreamMeta.EndKnown; false otherwise.
+	Over bool
+}
+
+// Reset sizes f for n players with every list empty, reusing its
+// storage: Commands and Values hold n empty lists, Faults, FaultText and
+// Logs n zero values, Errors and Events none; Active is -1 and
+// CommandsKnown false. Turn, Board and Ranking are the source's to fill.
+func (f *Frame) Reset(n int) {
+	f.Active, f.CommandsKnown, f.Over = -1, false, false
+	f.Commands, f.Values = resize.Lists(f.Commands, n), resize.Lists(f.Values, n)
+	f.Faults, f.FaultText, f.Logs = resize.N(f.Faults, n), resize.N(f.FaultText, n), resize.N(f.Logs, n)
+	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
+}
+
+// StreamPlayer is a player as a generic stream names it.
+type StreamPlayer struct {
+	Name string
+	// Bot is the built-in strategy or command that played, "" when
+	// unknown.
+	Bot string
+}
+
+// StreamMeta is what a generic stream says about its game before its
+// frames.
+type StreamMeta struct {
+	// Ruleset and RulesetVersion identify the game (Ruleset).
+	Ruleset        string
+	RulesetVersion int
+	// Format names the file format ("rwd", or an official format's name).
+	Format string
+	// Label, when set, qualifies the source for the user ("recorded by
+	// a pre-Rev 1 server: shown as recorded, not re-simulated").
+	Label string
+	// Metrics and EventKinds are the ruleset's declarations.
+	Metrics    []Metric
+	EventKinds []EventKind
+	// Score is the index in Metrics of the score (Scorer).
+	Score int
+	// Sequential is true when one player acts per round.
+	Sequential bool
+	Players    []StreamPlayer
+	MaxTurns   int
+	// Seed is the seed the game was drawn from (when Seeded).
+	Seed   uint64
+	Seeded bool
+	// Settings are key/value pairs describing the game (Describer).
+	Settings [][2]string
+	// Resimulated is true when frames come from re-simulating recorded
+	// commands (exact), false when they are read from a state stream.
+	Resimulated bool
+	// CommandsInferred is true when the frames' commands (those with
+	// Frame.CommandsKnown) are inferred from a state stream's frames, not
+	// recorded: canonical commands that the rules turn from one frame
+	// into the next, not necessarily what the players sent (an official
+	// .cfr read by cfrstream.OpenInferred). A reader shows them as such,
+	// as the replay page does ("Inferred commands" in docs/viewer.md).
+	CommandsInferred bool
+	// EndKnown is true when the frames say whether the game is over
+	// (Frame.Over): a stream that plays or loads the game (Observe). A
+	// reader tells a game stopped before its end (a match interrupted, a
+	// server game stopped: its last frame not Over) from one that ended.
+	EndKnown bool
+	// Provenance says where a recording's game came from, for people
+	// (Header.Provenance: the replay a fork played on from, the official
+	// replay an import inferred its commands from), "" when it was
+	// recorded as played or the source does not say.
+	Provenance string
+	// Document is the ruleset's own analysis document layout
+	// (Documented), nil for a ruleset without one.
+	Document *Document
+}
+
+// Stream is any game as a stream of generic frames.
+type Stream interface {
+	Meta() *StreamMeta
+	// Next fills f with the next frame, reusing its storage; io.EOF after
+	// the last.
+	Next(f *Frame) error
+	Close() error
+}
+
+// TextSkipper is a Stream that can leave the commands' text out of its
+// frames, for a reader that needs the game but not what was sent (a
+// game's own document: analysis.AnalyzeDocument). After SkipCommandText,
+// called before the second frame, frames have CommandsKnown false and no
+// Commands; their faults, errors, values, events and board are as
+// before. A wrapper of a Stream forwards it.
+type TextSkipper interface {
+	SkipCommandText()
+}
+
+// Format is an official replay file format of a game (its Registration
+// lists it), read as a Stream: a name, how to tell its files and how to
+// decode one, in the shape of image.RegisterFormat's.
+type Format struct {
+	// Name names the format ("skyport-jsn"); a stream of it says so in
+	// StreamMeta.Format.
+	Name string
+	// Exts are the file name endings of the format (".jsn"), for the
+	// library to list such files, in the order of preference (an upload
+	// of the format named otherwise is kept with the first).
+	Exts []string
+	// SharedExts: Exts are endings other files have too (".json"), so a
+	// file with one is the format's only when Sniff claims its content.
+	SharedExts bool
+	// DecodeBytes is the most memory Open holds for one file when it
+	// decodes the file whole before the first frame (a server reserves
+	// it before opening such a file); 0 when the format is read as it
+	// goes.
+	DecodeBytes int64
+	// Sniff reports whether a file starting with prefix (its first
+	// SniffBytes bytes, or the whole file when shorter) is of this
+	// format. It must not claim a .rwd, nor a file of a format
+	// registered before it (Catchall formats are tried last).
+	Sniff func(prefix []byte) bool
+	// Catchall: Sniff claims broad content (any gzip, any JSON array),
+	// so the format is tried after every other one.
+	Catchall bool
+	// Open reads the file from r; the Stream reads r until Close.
+	Open func(r io.Reader) (Stream, error)
+	// OpenInferred, when set, is Open with the commands of the rounds
+	// inferred from the file's frames where the format holds none
+	// (StreamMeta.CommandsInferred), for a reader that shows them; nil:
+	// Open.
+	OpenInferred func(r io.Reader) (Stream, error)
+	// Quiet: Open's errors are worded for the user as they are, without
+	// the format's name before them.
+	Quiet bool
+}
+
+// SniffBytes is how much of a file Format.Sniff is shown.
+const SniffBytes = 512
