@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
+	server "github.com/rewind-game/rewind/games/colorfight2/protocol"
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/internal/server"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/spf13/cobra"
 )

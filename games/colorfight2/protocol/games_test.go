@@ -1,4 +1,4 @@
-package server_test
+package protocol_test
 
 // Every game is registered for this package's tests, as the program
 // registers them.

@@ -1,4 +1,4 @@
-// Package server is the engine of `rewind server`: it speaks the official
+// Package protocol is the engine of `rewind server`: it speaks the official
 // ColorfightII server protocol (HTTP RPC plus two websockets per room, as
 // the reference server does; see docs/server.md) so that the official
 // clients and every bot written on them play unchanged, and it records
@@ -15,4 +15,4 @@
 // websocket subscriber has its own bounded queue and writer goroutine, and
 // a client that floods, sends garbage or reads slowly only loses its own
 // connection.
-package server
+package protocol
