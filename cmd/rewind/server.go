@@ -27,7 +27,7 @@ import (
 const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
 
 type serverOptions struct {
-	game     string // a game played through the seam: its protocol (internal/protocols)
+	game     string // a game played through the seam: its protocol (internal/rooms)
 	seed     uint64
 	mapFile  string
 	games    int

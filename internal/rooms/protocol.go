@@ -1,8 +1,8 @@
-// Package protocols is the room engine's adapter API for the games' own
+// Package rooms is the room engine's adapter API for the games' own
 // network protocols, which `rewind server --game ID` runs: a game's
 // protocol lives in its own package (games/<id>/protocol), implements
 // Protocol and is its Registration's Protocol (engine.Registration).
-package protocols
+package rooms
 
 import (
 	"context"

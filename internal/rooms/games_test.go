@@ -1,4 +1,4 @@
-package protocols_test
+package rooms_test
 
 // Every game is registered for this package's tests, as the program
 // registers them.
