@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"net"
 	"net/http"
@@ -258,12 +259,12 @@ func TestGamesPerHourBound(t *testing.T) {
 }
 
 // backoffMin is the least time n checked wrong guesses take under the
-// documented back-off (guardFree free, then guardBase doubling up to
-// guardMax).
+// documented back-off (rooms.GuardFree free, then rooms.GuardBase doubling up to
+// rooms.GuardMax).
 func backoffMin(n int) time.Duration {
 	var total time.Duration
-	for k := guardFree + 1; k < n; k++ {
-		total += min(guardBase<<min(k-guardFree-1, 20), guardMax)
+	for k := rooms.GuardFree + 1; k < n; k++ {
+		total += min(rooms.GuardBase<<min(k-rooms.GuardFree-1, 20), rooms.GuardMax)
 	}
 	return total
 }
@@ -350,7 +351,7 @@ func TestGuessingIsSlow(t *testing.T) {
 		t.Errorf("%d join key guesses took %v (%d refused), want at least %v", guesses, took, refused, want)
 	}
 	// once the back-off is over, the right secrets work
-	ts.clk.Advance(guardMax)
+	ts.clk.Advance(rooms.GuardMax)
 	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "p", "join_key": "key"}); r["success"] != true {
 		t.Errorf("the right join key after the back-off: %v", r)
 	}

@@ -3,8 +3,6 @@ package protocol
 import (
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Issue 25, "names": look-alike usernames (trailing space, Cyrillic
@@ -56,31 +54,4 @@ func TestLookAlikeNamesRefused(t *testing.T) {
 			t.Errorf("name %q is not normalized", n)
 		}
 	}
-}
-
-// FuzzNormalizeName: no input panics; a kept name is NFKC-stable
-// (normalizing it again changes nothing), trimmed, and holds no control
-// or format character.
-func FuzzNormalizeName(f *testing.F) {
-	for _, s := range []string{"alice", " ａｌｉｃｅ ", "аlice", "a\u200bb", "ﷺ", "\xff", "Ελλάδα", "Москва", "a  b"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := normalizeName(s)
-		if err != nil {
-			return
-		}
-		if again, err := normalizeName(n); err != nil || again != n {
-			t.Fatalf("%q -> %q -> %q, %v", s, n, again, err)
-		}
-		if n != strings.TrimSpace(n) || !utf8.ValidString(n) {
-			t.Fatalf("%q -> %q", s, n)
-		}
-		for _, r := range n {
-			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-				t.Fatalf("%q -> %q keeps %U", s, n, r)
-			}
-		}
-		_ = nameKey(n)
-	})
 }

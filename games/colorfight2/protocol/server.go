@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"net/http"
 	"os"
 	"strconv"
@@ -82,7 +83,7 @@ type Options struct {
 	Logf func(format string, args ...any)
 
 	// clock replaces the wall clock in tests.
-	clock clock
+	clock rooms.Clock
 	// create replaces os.Create for the recordings in tests.
 	create func(name string) (recFile, error)
 }
@@ -117,7 +118,7 @@ var ErrClosed = errors.New("server: closed")
 // serve Handler, and Close it to end every game cleanly.
 type Server struct {
 	opts Options
-	clk  clock
+	clk  rooms.Clock
 	mux  *http.ServeMux
 
 	mu          sync.Mutex
@@ -138,7 +139,7 @@ type Server struct {
 	games      []*liveGame // newest last
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
-	guard    guard         // back-off of failed passwords and join keys
+	guard    rooms.Guard   // back-off of failed passwords and join keys
 	diskMu   sync.Mutex    // serializes the disk budget's check and rotation
 }
 
@@ -193,7 +194,7 @@ func New(opts Options) (*Server, error) {
 		cfrSlots: make(chan struct{}, 2),
 	}
 	if s.clk == nil {
-		s.clk = realClock{}
+		s.clk = rooms.WallClock{}
 	}
 	for _, info := range s.recoverPartials(opts.Dir) {
 		l := s.addGame(info)

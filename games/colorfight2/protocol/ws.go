@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"net"
 	"net/http"
 	"strconv"
@@ -306,7 +307,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		// NFKC may shorten a name, but never by that much
 		return reply(false, "Username can't exceed 15 characters.")
 	}
-	name, err := normalizeName(name)
+	name, err := rooms.NormalizeName(name)
 	if err != nil {
 		return reply(false, err.Error())
 	}
@@ -316,7 +317,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	if name == "" {
 		return reply(false, "Username has to be at least 1 characters")
 	}
-	nkey := nameKey(name)
+	nkey := rooms.NameKey(name)
 	key := ""
 	if kraw, ok := m["join_key"]; ok {
 		if !isJSONString(kraw) || json.Unmarshal(kraw, &key) != nil {
@@ -337,13 +338,13 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	var found *player
 	if g.phase == phaseWaiting {
 		for _, p := range g.players {
-			if nameKey(p.name) == nkey {
+			if rooms.NameKey(p.name) == nkey {
 				found = p
 			}
 		}
 	} else {
 		for _, st := range g.seats {
-			if nameKey(st.name) == nkey {
+			if rooms.NameKey(st.name) == nkey {
 				if st.p == nil {
 					return reply(false, "Username exists")
 				}

@@ -1,4 +1,4 @@
-package protocol
+package rooms
 
 import (
 	"strings"
@@ -8,14 +8,19 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// normalizeName returns the username a player registers as: Unicode
+// NameError is a refused name; its text is the reply a protocol sends.
+type NameError string
+
+func (e NameError) Error() string { return string(e) }
+
+// NormalizeName returns the username a player registers as: Unicode
 // NFKC (fullwidth, ligature and compatibility forms become their plain
 // letters), white space trimmed and runs of it made one space, and the
 // refusal, in the reply's words, of a name that holds control or
 // invisible (format) characters, the replacement character, or letters
 // of more than one of the Latin, Greek and Cyrillic scripts. Names are
-// then unique by nameKey.
-func normalizeName(raw string) (string, error) {
+// then unique by NameKey. A refusal is a NameError.
+func NormalizeName(raw string) (string, error) {
 	n := strings.Join(strings.FieldsFunc(norm.NFKC.String(raw), unicode.IsSpace), " ")
 	var latin, greek, cyrillic bool
 	for _, r := range n {
@@ -23,7 +28,7 @@ func normalizeName(raw string) (string, error) {
 		case r == utf8.RuneError, unicode.IsControl(r), unicode.Is(unicode.Cf, r),
 			unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r),
 			unicode.Is(unicode.Mn, r) && r >= 0xfe00 && r <= 0xfe0f: // variation selectors
-			return "", errMsg("Username can't contain control or invisible characters")
+			return "", NameError("Username can't contain control or invisible characters")
 		case unicode.Is(unicode.Latin, r):
 			latin = true
 		case unicode.Is(unicode.Greek, r):
@@ -33,7 +38,7 @@ func normalizeName(raw string) (string, error) {
 		}
 	}
 	if b2i(latin)+b2i(greek)+b2i(cyrillic) > 1 {
-		return "", errMsg("Username can't mix Latin, Greek and Cyrillic letters")
+		return "", NameError("Username can't mix Latin, Greek and Cyrillic letters")
 	}
 	return n, nil
 }
@@ -60,9 +65,9 @@ var confusables = map[rune]rune{
 	'υ': 'u', 'χ': 'x', 'α': 'a', 'ϲ': 'c', 'ϳ': 'j',
 }
 
-// nameKey is what two usernames must differ in: the normalized name with
+// NameKey is what two usernames must differ in: the normalized name with
 // Greek and Cyrillic look-alikes of Latin letters replaced by them.
-func nameKey(name string) string {
+func NameKey(name string) string {
 	return strings.Map(func(r rune) rune {
 		if l, ok := confusables[r]; ok {
 			return l
