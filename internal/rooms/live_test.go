@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestLive: a game's bytes are its file's so far, through a rename; a
-// round and the end wake the waiters; the oldest finished games beyond
-// MaxLiveFinished are forgotten (their file closed); a nil Live ignores
-// every call.
+// TestLive: a game's bytes are its file's up to its last whole round,
+// through a rename, and the whole file once done; a round and the end
+// wake the waiters; a listed game is read from its file; the oldest
+// finished games beyond MaxLiveFinished are forgotten; a nil Live
+// ignores every call.
 func TestLive(t *testing.T) {
 	dir := t.TempDir()
 	var l Live
@@ -41,6 +42,9 @@ func TestLive(t *testing.T) {
 		t.Fatalf("round 1: %q %+v", data, g)
 	}
 	w.WriteString("+end")
+	if data, _, _, _ = l.Replay("g"); string(data) != "head+round1" {
+		t.Fatalf("bytes past the last whole round read: %q", data)
+	}
 	final := filepath.Join(dir, "g.rwd")
 	if err := os.Rename(w.Name(), final); err != nil {
 		t.Fatal(err)
@@ -49,6 +53,13 @@ func TestLive(t *testing.T) {
 	<-changed
 	if data, g, _, _ = l.Replay("g"); string(data) != "head+round1+end" || !g.Done || g.Turn != 2 || g.File != final {
 		t.Fatalf("done: %q %+v", data, g)
+	}
+	if _, _, changed, _ := l.Replay("g"); changed != nil {
+		t.Error("a finished game's channel is not nil")
+	}
+	l.List(LiveGame{ID: "old", File: final, Recovered: true})
+	if data, g, changed, err := l.Replay("old"); err != nil || string(data) != "head+round1+end" || !g.Done || !g.Recovered || changed != nil {
+		t.Fatalf("listed: %q %+v %v %v", data, g, changed, err)
 	}
 	if _, _, _, err := l.Replay("nope"); !errors.Is(err, ErrNoLiveGame) {
 		t.Errorf("unknown id: %v", err)

@@ -71,7 +71,7 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 	ts.waitTurn(id, 3)
 	g := ts.s.Games()[0]
 	ts.s.Close()
-	data, err := os.ReadFile(strings.TrimSuffix(g.Path, ".partial"))
+	data, err := os.ReadFile(strings.TrimSuffix(g.File, ".partial"))
 	if err != nil {
 		t.Fatal(err)
 	}

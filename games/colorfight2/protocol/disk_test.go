@@ -141,7 +141,7 @@ func TestMaxDiskRotates(t *testing.T) {
 			return len(g) == n && g[0].Done
 		})
 		if n == 1 {
-			first = filepath.Base(ts.s.Games()[0].Path)
+			first = filepath.Base(ts.s.Games()[0].File)
 		}
 		if files := ownFiles(t, ts.dir); len(files) != 1 {
 			t.Fatalf("after game %d: %v, want only the last", n, files)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -366,7 +367,7 @@ func (ts *testServer) get(path string) httpResp {
 }
 
 // waitTurn waits until game id's recording reaches turn n.
-func (ts *testServer) waitTurn(id string, n int) GameInfo {
+func (ts *testServer) waitTurn(id string, n int) rooms.LiveGame {
 	ts.t.Helper()
 	timeout := time.After(safety)
 	for {

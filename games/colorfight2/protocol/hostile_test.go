@@ -144,10 +144,10 @@ func TestCloseMidGame(t *testing.T) {
 	ts.s.Close()
 	<-changed
 	data, info, changed, err = ts.s.Recording(id)
-	if err != nil || !info.Done || changed != nil || !strings.HasSuffix(info.Path, id+".rwd") {
+	if err != nil || !info.Done || changed != nil || !strings.HasSuffix(info.File, id+".rwd") {
 		t.Fatalf("after Close: %v %+v", err, info)
 	}
-	file, err := os.ReadFile(info.Path)
+	file, err := os.ReadFile(info.File)
 	if err != nil || !bytes.Equal(file, data) {
 		t.Fatalf("file %v differs from Recording", err)
 	}
@@ -211,7 +211,7 @@ func TestReplayDownload(t *testing.T) {
 	var path string
 	for _, g := range ts.s.Games() {
 		if g.Room == "end" {
-			path = g.Path
+			path = g.File
 		}
 	}
 	data, err := os.ReadFile(path)

@@ -431,8 +431,8 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 		if phase == phaseOver {
 			// The footer follows the last round at once; wait for it.
 			for {
-				gi, ch := live.state()
-				if gi.Done || ch == nil {
+				_, gi, ch, err := live.Replay()
+				if err != nil || gi.Done || ch == nil {
 					break
 				}
 				select {
@@ -443,7 +443,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 		var data []byte
-		if data, _, _, err = live.snapshot(); err == nil {
+		if data, _, _, err = live.Replay(); err == nil {
 			if len(data) == 0 {
 				// The game starts: its header is not written yet.
 				err = writeMapCFR(&out, info, &frame)

@@ -54,8 +54,8 @@ func TestFloodBotMemoryBounded(t *testing.T) {
 		if !g.Done || g.Turn != 200 {
 			t.Fatalf("game %d: %+v", game, g)
 		}
-		if fi, err := os.Stat(g.Path); err == nil {
-			t.Logf("game %d: %s, %.1f MB on disk", game, filepath.Base(g.Path), float64(fi.Size())/(1<<20))
+		if fi, err := os.Stat(g.File); err == nil {
+			t.Logf("game %d: %s, %.1f MB on disk", game, filepath.Base(g.File), float64(fi.Size())/(1<<20))
 		}
 		gc.CloseNow()
 		a.c.CloseNow()

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,13 +19,13 @@ const partialSuffix = ".partial"
 
 // recoverPartials recovers every ROOM-GAMEID.rwd.partial of dir (oldest
 // game first) and returns the recovered games, to be listed.
-func (s *Server) recoverPartials(dir string) []GameInfo {
+func (s *Server) recoverPartials(dir string) []rooms.LiveGame {
 	names, err := filepath.Glob(filepath.Join(dir, "*.rwd"+partialSuffix))
 	if err != nil {
 		return nil
 	}
 	sort.Strings(names)
-	var out []GameInfo
+	var out []rooms.LiveGame
 	for _, p := range names {
 		info, err := recoverPartial(p)
 		if err != nil {
@@ -35,7 +36,7 @@ func (s *Server) recoverPartials(dir string) []GameInfo {
 			s.logf("%s: no whole round, removed", filepath.Base(p))
 			continue
 		}
-		s.logf("%s: recovered up to turn %d of %d as %s", filepath.Base(p), info.Turn, info.MaxTurn, filepath.Base(info.Path))
+		s.logf("%s: recovered up to turn %d of %d as %s", filepath.Base(p), info.Turn, info.MaxTurn, filepath.Base(info.File))
 		out = append(out, info)
 	}
 	return out
@@ -47,10 +48,10 @@ func (s *Server) recoverPartials(dir string) []GameInfo {
 // replaces the .partial. A .partial without a readable header or any
 // whole round holds no game: it is removed (Turn 0). A .partial that is
 // damaged rather than cut is left as it is, with the error.
-func recoverPartial(partial string) (GameInfo, error) {
+func recoverPartial(partial string) (rooms.LiveGame, error) {
 	final := strings.TrimSuffix(partial, partialSuffix)
 	base := strings.TrimSuffix(filepath.Base(final), ".rwd")
-	info := GameInfo{Done: true, Recovered: true, Path: final}
+	info := rooms.LiveGame{Done: true, Recovered: true, File: final}
 	if i := strings.LastIndexByte(base, '-'); i > 0 {
 		info.Room, info.ID = base[:i], base[i+1:]
 	} else {

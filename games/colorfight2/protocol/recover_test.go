@@ -67,17 +67,17 @@ func TestKilledGameRecoveredAndListed(t *testing.T) {
 		t.Fatalf("listed %+v", games)
 	}
 	g := games[0]
-	if !g.Recovered || !g.Done || g.Turn < 50 || g.Turn >= g.MaxTurn || g.Room != "r" || len(g.Players) != 2 || g.Path != strings.TrimSuffix(partials[0], ".partial") {
+	if !g.Recovered || !g.Done || g.Turn < 50 || g.Turn >= g.MaxTurn || g.Room != "r" || len(g.Players) != 2 || g.File != strings.TrimSuffix(partials[0], ".partial") {
 		t.Errorf("recovered game %+v", g)
 	}
-	f, err := os.Open(g.Path)
+	f, err := os.Open(g.File)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	res, err := replay.VerifySim(f, nil)
 	if err != nil || res.Err != nil || !res.Complete || res.Rounds != g.Turn {
-		t.Errorf("verify %s: %+v %v", g.Path, res, err)
+		t.Errorf("verify %s: %+v %v", g.File, res, err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "*.partial*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ type game struct {
 	ended     time.Time
 	cancel    context.CancelFunc
 	matchDone chan struct{}
-	live      *liveGame
+	live      *rooms.LiveRecord
 
 	frame   colorfight2.Frame
 	info    []byte
@@ -384,7 +385,7 @@ func (r *room) tick() time.Duration {
 			}
 		}
 	case phaseOver:
-		if g.cfg.FinishTime > 0 && g.live != nil && g.live.isDone() {
+		if g.cfg.FinishTime > 0 && g.live != nil && g.live.Game().Done {
 			restart = due(g.ended.Add(time.Duration(g.cfg.FinishTime * float64(time.Second))))
 		}
 	}
@@ -555,13 +556,21 @@ func (r *room) startLocked(now time.Time) error {
 		os.Remove(path + ".partial")
 		return fmt.Errorf("server: %w", err)
 	}
+	// Live viewers read the recording through a file of their own, which
+	// the rename at the end does not disturb.
+	rf, err := os.Open(path + ".partial")
+	if err != nil {
+		f.Close()
+		os.Remove(path + ".partial")
+		return fmt.Errorf("server: recording: %w", err)
+	}
 	g.seats = seats
 	g.phase = phasePlaying
 	g.countDown = 0
 	g.info = infoJSON(g.cfg, 0, g.id)
-	live := r.s.addGame(GameInfo{ID: g.id, Room: r.id, MaxTurn: g.cfg.MaxTurn, Players: players, Path: path + ".partial"})
+	live := r.s.live.Start(rooms.LiveGame{ID: g.id, Room: r.id, MaxTurn: g.cfg.MaxTurn, Players: players, File: path + ".partial"}, rf)
 	g.live = live
-	rec := recording.NewSeam(live.writer(f), now, r.s.opts.Tool)
+	rec := recording.NewSeam(f, now, r.s.opts.Tool)
 	rec.CFRInfo = infoJSON(g.cfg, g.firstCountDown(), g.id)
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
@@ -580,9 +589,15 @@ func (r *room) startLocked(now time.Time) error {
 		defer cancel()
 		_, err := match.RunGame(ctx, cfg)
 		if err == nil {
-			err = live.finish(f, path)
+			err = finish(f, path)
 		} else {
-			live.fail(f)
+			// The .partial keeps the whole rounds it got.
+			f.Close()
+		}
+		if err != nil {
+			live.Finish(live.Game().Turn, path+".partial")
+		} else {
+			live.Finish(live.Game().Turn, path)
 		}
 		r.mu.Lock()
 		if g.phase != phaseOver {
@@ -763,14 +778,14 @@ type tee struct {
 	r    *room
 	g    *game
 	rec  *recording.SeamRecorder
-	live *liveGame
+	live *rooms.LiveRecord
 }
 
 func (t *tee) Begin(s match.GameSetup) error {
 	if err := t.rec.Begin(s); err != nil {
 		return err
 	}
-	t.live.commit(0)
+	t.live.Round(0)
 	return nil
 }
 
@@ -785,7 +800,7 @@ func (t *tee) Round(rd *match.GameRound, eg engine.Game) error {
 	st := cg.State
 	// The recording has the round before any client hears of it, so a
 	// client that reads the new turn finds it in Recording too.
-	t.live.commit(st.Turn())
+	t.live.Round(st.Turn())
 	r, g := t.r, t.g
 	r.mu.Lock()
 	now := r.s.clk.Now()

@@ -101,7 +101,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 	// the recording holds the second list as applied
 	g := ts.s.Games()[0]
 	ts.s.Close()
-	data, err := os.ReadFile(g.Path[:len(g.Path)-len(".partial")])
+	data, err := os.ReadFile(g.File[:len(g.File)-len(".partial")])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/rewind-game/rewind/internal/rooms"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -88,26 +89,6 @@ type Options struct {
 	create func(name string) (recFile, error)
 }
 
-// GameInfo describes one game the server played or is playing.
-type GameInfo struct {
-	// ID is the game's game_id (unique on this server).
-	ID string
-	// Room is the room it is played in.
-	Room          string
-	Turn, MaxTurn int
-	// Players are the usernames, in uid order.
-	Players []string
-	// Done is true once the recording has its footer (the game finished,
-	// was restarted or the server closed).
-	Done bool
-	// Path is the .rwd file (".partial" appended while it is played).
-	Path string
-	// Recovered marks a game cut by a crash and recovered when the
-	// server started: its recording ends at its last whole round, with a
-	// footer there (Turn < MaxTurn).
-	Recovered bool
-}
-
 // ErrNoGame is returned by Recording for an unknown game id.
 var ErrNoGame = errors.New("server: no such game")
 
@@ -130,13 +111,12 @@ type Server struct {
 	closed      bool
 	conns       map[string]int // open websockets per remote address
 
-	// idMu and gamesMu are leaves: taken under a room's mu, never
+	// idMu is a leaf, as live's lock is: taken under a room's mu, never
 	// while taking another lock. (Lock order: Server.mu, then room.ctl,
 	// then room.mu.)
 	idMu       sync.Mutex
 	lastGameID int64
-	gamesMu    sync.Mutex
-	games      []*liveGame // newest last
+	live       rooms.Live // the games, oldest first
 
 	cfrSlots chan struct{} // bounds concurrent .cfr exports
 	guard    rooms.Guard   // back-off of failed passwords and join keys
@@ -145,7 +125,7 @@ type Server struct {
 
 // New returns a Server recording into opts.Dir (created if missing). The
 // .partial recordings a crash left there are recovered first, up to their
-// last whole round, and listed by Games (GameInfo.Recovered).
+// last whole round, and listed by Games (rooms.LiveGame.Recovered).
 func New(opts Options) (*Server, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("server: Options.Dir is required")
@@ -196,12 +176,9 @@ func New(opts Options) (*Server, error) {
 	if s.clk == nil {
 		s.clk = rooms.WallClock{}
 	}
+	s.live.Finished = maxGames
 	for _, info := range s.recoverPartials(opts.Dir) {
-		l := s.addGame(info)
-		l.changed = nil // done
-		if fi, err := os.Stat(info.Path); err == nil {
-			l.written, l.committed = fi.Size(), fi.Size()
-		}
+		s.live.List(info)
 	}
 	s.routes()
 	return s, nil
@@ -224,17 +201,6 @@ func (s *Server) newGameID(now time.Time) string {
 	}
 	s.lastGameID = id
 	return strconv.FormatInt(id, 10)
-}
-
-func (s *Server) addGame(info GameInfo) *liveGame {
-	l := &liveGame{info: info, changed: make(chan struct{})}
-	s.gamesMu.Lock()
-	defer s.gamesMu.Unlock()
-	s.games = append(s.games, l)
-	if len(s.games) > maxGames {
-		s.games = append(s.games[:0:0], s.games[len(s.games)-maxGames:]...)
-	}
-	return l
 }
 
 // CreateRoom creates room id with cfg, as /creategameroom does (the id
@@ -360,18 +326,13 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Games lists the games played or being played since the server started
-// (the last 100), newest first.
-func (s *Server) Games() []GameInfo {
-	s.gamesMu.Lock()
-	games := append([]*liveGame(nil), s.games...)
-	s.gamesMu.Unlock()
-	out := make([]GameInfo, 0, len(games))
-	for i := len(games) - 1; i >= 0; i-- {
-		info, _ := games[i].state()
-		out = append(out, info)
-	}
-	return out
+// Games lists the games being played and the last 100 played since the
+// server started (recovered ones included), newest first. A game's File
+// is its .partial while it is played.
+func (s *Server) Games() []rooms.LiveGame {
+	games := s.live.Games()
+	slices.Reverse(games)
+	return games
 }
 
 // Recording returns the .rwd bytes of game id recorded so far — whole
@@ -381,19 +342,12 @@ func (s *Server) Games() []GameInfo {
 // read from the recording's file at each call (the server holds none);
 // they are the caller's. The error is ErrNoGame for an unknown id, or the
 // file's.
-func (s *Server) Recording(id string) (data []byte, g GameInfo, changed <-chan struct{}, err error) {
-	s.gamesMu.Lock()
-	var l *liveGame
-	for _, x := range s.games {
-		if x.info.ID == id {
-			l = x
-		}
+func (s *Server) Recording(id string) (data []byte, g rooms.LiveGame, changed <-chan struct{}, err error) {
+	data, g, changed, err = s.live.Replay(id)
+	if errors.Is(err, rooms.ErrNoLiveGame) {
+		return nil, rooms.LiveGame{}, nil, ErrNoGame
 	}
-	s.gamesMu.Unlock()
-	if l == nil {
-		return nil, GameInfo{}, nil, ErrNoGame
-	}
-	return l.snapshot()
+	return data, g, changed, err
 }
 
 // RoomState is what a room is doing, in words (Server.RoomStates).

@@ -56,10 +56,10 @@ func TestLockstepGameEndToEnd(t *testing.T) {
 		t.Fatalf("replay: %d", resp.status)
 	}
 	g := ts.s.Games()[0]
-	if !g.Done || filepath.Ext(g.Path) != ".rwd" {
+	if !g.Done || filepath.Ext(g.File) != ".rwd" {
 		t.Fatalf("game %+v", g)
 	}
-	data, err := os.ReadFile(g.Path)
+	data, err := os.ReadFile(g.File)
 	if err != nil {
 		t.Fatal(err)
 	}
