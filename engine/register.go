@@ -35,7 +35,7 @@ type Registration struct {
 	// games registered before).
 	Formats []Format
 	// Protocol, when set, is the game's official network server, a
-	// value of the room engine's adapter type (internal/protocols'
+	// value of the room engine's adapter type (internal/rooms'
 	// Protocol), which `rewind server --game ID` runs. It is opaque here
 	// so that this package imports no shell package.
 	Protocol any
