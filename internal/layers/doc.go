@@ -6,7 +6,7 @@
 //     internal/satint, internal/resize);
 //  2. the game-facing packages the shell publishes for games: replay
 //     (the .rwd container), internal/match, internal/recording,
-//     internal/subprocess, internal/protocols and internal/rooms (the
+//     internal/subprocess and internal/rooms (the
 //     room engine's adapter API);
 //  3. the games, games/<id>/...: each imports the layers below and its
 //     own packages, never another game nor games/all;
