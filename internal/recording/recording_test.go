@@ -105,7 +105,7 @@ func TestDirResume(t *testing.T) {
 		if _, err := os.Stat(g.Path); err != nil {
 			t.Fatal(err)
 		}
-		if g.Seats[0].Cells+g.Seats[1].Cells == 0 {
+		if g.Seats[0].Measure+g.Seats[1].Measure == 0 {
 			t.Fatalf("game %d: no cells recorded: %+v", i, g.Seats)
 		}
 	}

@@ -380,5 +380,5 @@ func meanScore(s match.Standing) string {
 	if s.Scored == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.0f", s.MeanGold)
+	return fmt.Sprintf("%.0f", s.MeanScore)
 }
