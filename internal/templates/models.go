@@ -28,10 +28,10 @@ type LibraryRow struct {
 	URL     string // the replay page, already path-escaped
 	Format  string
 	Game    string // the game's display name ("ColorfightII", "Monad", …)
-	Unit    string // what Gold counts: "gold", "resources"
+	Unit    string // what Score counts: the game's score metric
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown
-	Gold    int64  // the winner's gold
+	Score   int64  // the winner's score
 	Rounds  int
 	Date    string // RFC 3339, for sorting
 	Day     string // shown
