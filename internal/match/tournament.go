@@ -34,11 +34,11 @@ type Tournament struct {
 
 	// Game is the registered ruleset played ("": engine.Default()),
 	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
-	// seat per game) into SeamArchive, which is required, each game from
+	// seat per game) into Archive, which is required, each game from
 	// Setup when set (a map file); a game may end before MaxTurn.
 	Game        string
 	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
-	SeamArchive SeamArchive
+	Archive Archive
 	Setup       []byte
 
 	// Remote, when set, plays a game the archive does not hold somewhere
@@ -48,24 +48,24 @@ type Tournament struct {
 	Remote func(ctx context.Context, i int) (GameResult, error)
 }
 
-// SeamArchive keeps a tournament's games so that a tournament can
+// Archive keeps a tournament's games so that a tournament can
 // resume: a game the archive already holds complete is read back, not
 // played again. Package recording provides one over a folder of .rwd
 // files.
-type SeamArchive interface {
-	// FinishedSeam returns game i's result when the archive holds it
+type Archive interface {
+	// Finished returns game i's result when the archive holds it
 	// complete (its recording verifies to its footer, whatever turn the
 	// game ended at), of this ruleset, played on seed to maxTurn with
 	// these entrants in seat order; ok is false for anything else
 	// (missing, partial, damaged, another seating), and the game is then
 	// played again.
-	FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
-	// CreateSeam starts recording game i.
-	CreateSeam(i int) (SeamGameRecording, error)
+	Finished(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	// Create starts recording game i.
+	Create(i int) (GameRecording, error)
 }
 
-// SeamGameRecording is one game being recorded into a SeamArchive.
-type SeamGameRecording interface {
+// GameRecording is one game being recorded into a Archive.
+type GameRecording interface {
 	GameRecorder
 	// Commit keeps the finished game; path tells the user where.
 	Commit() (path string, err error)
@@ -164,8 +164,8 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if p := t.players(); p < info.MinPlayers || p > info.MaxPlayers {
 		return nil, fmt.Errorf("tournament: %d players per %s game, want %d..%d", p, t.game(), info.MinPlayers, info.MaxPlayers)
 	}
-	if t.SeamArchive == nil || t.NewGameBot == nil && t.Remote == nil {
-		return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and SeamArchive", t.game())
+	if t.Archive == nil || t.NewGameBot == nil && t.Remote == nil {
+		return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and Archive", t.game())
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -366,7 +366,7 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if maxTurns <= 0 {
 		maxTurns = info.DefaultTurns
 	}
-	if gr, ok := t.SeamArchive.FinishedSeam(i, game, seed, maxTurns, specs); ok {
+	if gr, ok := t.Archive.Finished(i, game, seed, maxTurns, specs); ok {
 		gr.Game, gr.Ruleset = i, game
 		return gr, nil
 	}
@@ -387,7 +387,7 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 		}
 		seats = append(seats, GameSeat{Bot: b, Identity: s})
 	}
-	rec, err := t.SeamArchive.CreateSeam(i)
+	rec, err := t.Archive.Create(i)
 	if err != nil {
 		closeAll()
 		return GameResult{}, err
@@ -404,15 +404,15 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if err != nil {
 		return GameResult{}, err
 	}
-	return SeamGameResult(i, rs, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }), nil
+	return ResultOf(i, rs, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }), nil
 }
 
-// SeamGameResult is the GameResult of a finished game of ruleset rs:
+// ResultOf is the GameResult of a finished game of ruleset rs:
 // seats in player order, ranked by ranking (players best first), with
 // the score (engine.ScoreIndex) of values(p) as Score and the final
 // value of the metric its document averages (MeasureIndex), if any, as
 // Measure.
-func SeamGameResult(i int, rs engine.Ruleset, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64) GameResult {
+func ResultOf(i int, rs engine.Ruleset, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64) GameResult {
 	score, measure := engine.ScoreIndex(rs), MeasureIndex(rs)
 	gr := GameResult{Game: i, Ruleset: rs.ID(), Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
 	for r, p := range ranking {

@@ -33,7 +33,7 @@ type memArchive struct {
 	created int
 }
 
-func (a *memArchive) FinishedSeam(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
+func (a *memArchive) Finished(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	g, ok := a.games[i]
@@ -49,7 +49,7 @@ func (a *memArchive) FinishedSeam(i int, _ string, seed uint64, maxTurn int, ent
 	return g, true
 }
 
-func (a *memArchive) CreateSeam(i int) (SeamGameRecording, error) {
+func (a *memArchive) Create(i int) (GameRecording, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.created++
@@ -111,7 +111,7 @@ func (g *memGame) Abort() {}
 func TestTournamentResumes(t *testing.T) {
 	arch := &memArchive{}
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist", "turtle"},
-		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, SeamArchive: arch}
+		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
 	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
@@ -157,7 +157,7 @@ func TestTournamentResumes(t *testing.T) {
 func TestTournamentInterruptedAborts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	arch := &memArchive{}
-	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, SeamArchive: arch}
+	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, Archive: arch}
 	tr.NewGameBot = func(spec string, game, player int) (GamePlayer, error) {
 		b, err := builtin(tr)(spec, game, player)
 		return &cancelAt{GamePlayer: b, turn: 50, cancel: cancel}, err
@@ -188,7 +188,7 @@ func (c *cancelAt) Commands(g engine.Game, p int) ([]string, error) {
 // random.
 func TestRatingsRankStrongerBot(t *testing.T) {
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist"},
-		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, SeamArchive: &memArchive{}}
+		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, Archive: &memArchive{}}
 	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {

@@ -152,11 +152,11 @@ type ReportKind struct {
 	Count       int
 }
 
-// GenericPage is the replay page of any game, drawn through the seam
+// ReplayPage is the replay page of any game, drawn through the seam
 // (viewer.PackStream, static/board.js): its board in any topology, the
 // same controls as the other pages, a chart per metric, the events, the
 // player panel with the commands of the turn and the bot logs.
-type GenericPage struct {
+type ReplayPage struct {
 	Title   string
 	Summary string
 	Warning string

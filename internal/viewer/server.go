@@ -425,7 +425,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, t
 }
 
 // replayPage answers a replay's page: the generic page of library file
-// id (GenericHandler; its frames at ?data=1), whatever its game.
+// id (ReplayHandler; its frames at ?data=1), whatever its game.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	s.genericLibraryPage(w, r, r.PathValue("id"))
 }
