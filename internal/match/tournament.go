@@ -36,10 +36,10 @@ type Tournament struct {
 	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
 	// seat per game) into Archive, which is required, each game from
 	// Setup when set (a map file); a game may end before MaxTurn.
-	Game        string
-	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
-	Archive Archive
-	Setup       []byte
+	Game       string
+	NewGameBot func(spec string, game, player int) (GamePlayer, error)
+	Archive    Archive
+	Setup      []byte
 
 	// Remote, when set, plays a game the archive does not hold somewhere
 	// else (a work queue's workers) and returns its result, with Path
