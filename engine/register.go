@@ -201,6 +201,21 @@ func Formats() []Format {
 	return registry.formatsAll
 }
 
+// GameOf returns the registration of the game whose Formats include the
+// format named name.
+func GameOf(format string) (Registration, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, g := range registry.games {
+		for _, f := range g.Formats {
+			if f.Name == format {
+				return g, true
+			}
+		}
+	}
+	return Registration{}, false
+}
+
 // FirstPlayer returns the number r gives its first player where the
 // shell shows players by number (play's table and messages): its
 // document's (Document.FirstPlayer: 1 for a game whose protocol and

@@ -6,6 +6,8 @@
 package colorfight2
 
 import (
+	"io"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
@@ -30,7 +32,22 @@ func init() {
 		// such content, tried after the formats that claim gzip or JSON
 		// of their own (a Monad log, a Skyport .jsn).
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
-			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true}},
+			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: summarize}},
 		OwnProtocol: true, ScoreDuels: true,
 	})
+}
+
+// summarize is the .cfr format's engine.Format.Summarize: cfrstream's
+// one pass over its frames.
+func summarize(r io.Reader) (*engine.Summary, error) {
+	c, err := cfrstream.Summarize(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &engine.Summary{MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
+		Winner: c.Winner, WinnerScore: c.WinnerGold}
+	for _, p := range c.Players {
+		s.Players = append(s.Players, engine.SummaryPlayer{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
+	}
+	return s, nil
 }

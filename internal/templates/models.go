@@ -28,10 +28,10 @@ type LibraryRow struct {
 	URL     string // the replay page, already path-escaped
 	Format  string
 	Game    string // the game's display name ("ColorfightII", "Monad", …)
-	Unit    string // what Gold counts: "gold", "resources"
+	Unit    string // what Score counts: the game's score metric
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown
-	Gold    int64  // the winner's gold
+	Score   int64  // the winner's score
 	Rounds  int
 	Date    string // RFC 3339, for sorting
 	Day     string // shown
@@ -152,11 +152,11 @@ type ReportKind struct {
 	Count       int
 }
 
-// GenericPage is the replay page of any game, drawn through the seam
+// ReplayPage is the replay page of any game, drawn through the seam
 // (viewer.PackStream, static/board.js): its board in any topology, the
 // same controls as the other pages, a chart per metric, the events, the
 // player panel with the commands of the turn and the bot logs.
-type GenericPage struct {
+type ReplayPage struct {
 	Title   string
 	Summary string
 	Warning string

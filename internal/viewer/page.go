@@ -21,8 +21,8 @@ import (
 	"github.com/rewind-game/rewind/internal/templates"
 )
 
-// GenericHandler serves the generic replay page of one replay, whatever
-// its game (GenericPage). GET without a query answers the page, which
+// ReplayHandler serves the generic replay page of one replay, whatever
+// its game (ReplayPage). GET without a query answers the page, which
 // the meta of a freshly opened stream titles; GET with ?data=1 the
 // packed frames, the stream opened and read again to its end
 // (EncodeStream: gzip'd JSON, application/gzip), which the page fetches
@@ -31,7 +31,7 @@ import (
 // opened is answered 422 with the reason (503 when the error wraps
 // ErrBusy); one past the limits, 422 too (ErrTooBig). It is safe for
 // concurrent use.
-type GenericHandler struct {
+type ReplayHandler struct {
 	// Open opens the replay's stream; each request opens its own and
 	// closes it.
 	Open func() (engine.Stream, error)
@@ -49,14 +49,14 @@ type GenericHandler struct {
 	mem *memBudget
 }
 
-// GenericPage returns the handler of the generic page of the replay that
+// ReplayPage returns the handler of the generic page of the replay that
 // open opens (a file of any game, through a generic reader), with the
 // default limits.
-func GenericPage(open func() (engine.Stream, error)) *GenericHandler {
-	return &GenericHandler{Open: open}
+func ReplayPage(open func() (engine.Stream, error)) *ReplayHandler {
+	return &ReplayHandler{Open: open}
 }
 
-func (h *GenericHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *ReplayHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -80,17 +80,17 @@ func (h *GenericHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusUnprocessableEntity, templates.Error(templates.ErrorPage{Title: "Cannot open this replay", Message: err.Error()}))
 		return
 	}
-	p := GenericPageData(s.Meta(), h.Title)
+	p := ReplayPageData(s.Meta(), h.Title)
 	s.Close()
 	p.DataURL = "?data=1"
 	p.Library = h.Library
 	if h.Fork != "" {
 		p.ForkURL, p.ID = "/api/fork", h.Fork
 	}
-	render(w, r, http.StatusOK, templates.GenericReplay(p))
+	render(w, r, http.StatusOK, templates.Replay(p))
 }
 
-func (h *GenericHandler) data(w http.ResponseWriter) {
+func (h *ReplayHandler) data(w http.ResponseWriter) {
 	if h.mem != nil {
 		peak := StreamPeakBytes(h.Limits)
 		if err := h.mem.reserve(peak); err != nil {
@@ -111,7 +111,7 @@ func (h *GenericHandler) data(w http.ResponseWriter) {
 	serveGzip(w, gz)
 }
 
-func (h *GenericHandler) pack() ([]byte, error) {
+func (h *ReplayHandler) pack() ([]byte, error) {
 	s, err := h.Open()
 	if err != nil {
 		return nil, err
@@ -120,15 +120,15 @@ func (h *GenericHandler) pack() ([]byte, error) {
 	return EncodeStream(s, h.Limits)
 }
 
-// GenericPageData is the generic page's view of a replay of meta m,
+// ReplayPageData is the generic page's view of a replay of meta m,
 // titled title ("" is the game's name). The caller sets where the frames
 // come from.
-func GenericPageData(m *engine.StreamMeta, title string) templates.GenericPage {
+func ReplayPageData(m *engine.StreamMeta, title string) templates.ReplayPage {
 	name := rulesetName(m.Ruleset)
 	if title == "" {
 		title = name
 	}
-	p := templates.GenericPage{Title: path.Base(title), Game: m.Ruleset, GameScript: gameScript(m.Ruleset)}
+	p := templates.ReplayPage{Title: path.Base(title), Game: m.Ruleset, GameScript: gameScript(m.Ruleset)}
 	parts := []string{name}
 	var names []string
 	for _, pl := range m.Players {
@@ -219,9 +219,9 @@ func WriteGenericHTML(ctx context.Context, w io.Writer, p *Packed, title string)
 	if title == "" {
 		title = p.Name
 	}
-	page := templates.GenericPage{Title: path.Base(title), Game: p.Game, Summary: packedSummary(p), Warning: p.Warning,
+	page := templates.ReplayPage{Title: path.Base(title), Game: p.Game, Summary: packedSummary(p), Warning: p.Warning,
 		DataB64: base64.StdEncoding.EncodeToString(gz), Assets: as}
-	return templates.GenericReplay(page).Render(ctx, w)
+	return templates.Replay(page).Render(ctx, w)
 }
 
 // packedSummary is the page header's line for p.
@@ -242,7 +242,7 @@ func packedSummary(p *Packed) string {
 }
 
 // StaticHandler serves the viewer's embedded scripts and styles under
-// /static/ (ECharts included), for a GenericHandler mounted outside a
+// /static/ (ECharts included), for a ReplayHandler mounted outside a
 // Server.
 func StaticHandler() http.Handler {
 	s := &Server{}
@@ -255,7 +255,7 @@ func StaticHandler() http.Handler {
 // genericLibraryPage answers the generic page of library file id, opened
 // by Options.OpenStream, with the server's memory budget.
 func (s *Server) genericLibraryPage(w http.ResponseWriter, r *http.Request, id string) {
-	h := &GenericHandler{Title: id, Library: !s.lib.Single(), mem: s.mem, Open: s.streamOpener(id)}
+	h := &ReplayHandler{Title: id, Library: !s.lib.Single(), mem: s.mem, Open: s.streamOpener(id)}
 	if !s.lib.Single() {
 		h.Fork = id
 	}

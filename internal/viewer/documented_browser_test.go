@@ -108,10 +108,10 @@ func TestGenericColorfightPage(t *testing.T) {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/c01", GenericPage(func() (engine.Stream, error) { return openInferred(path) }))
+	mux.Handle("/c01", ReplayPage(func() (engine.Stream, error) { return openInferred(path) }))
 	// c01 again, the commands of turn 7 unknown.
 	const forgotten = 7
-	mux.Handle("/c01-gap", GenericPage(func() (engine.Stream, error) {
+	mux.Handle("/c01-gap", ReplayPage(func() (engine.Stream, error) {
 		s, err := openInferred(path)
 		if err != nil {
 			return nil, err

@@ -493,7 +493,7 @@ func TestGenericStandings(t *testing.T) {
 	if len(st) != 3 {
 		t.Fatalf("standings %+v", st)
 	}
-	byBot := map[string]BotStanding{}
+	byBot := map[string]match.Standing{}
 	for _, s := range st {
 		byBot[s.Bot] = s
 	}

@@ -159,20 +159,20 @@ type GameRecorder interface {
 	End(g engine.Game) error
 }
 
-// SeamResult is the outcome of a match played through the seam.
-type SeamResult struct {
+// Result is the outcome of a match played through the seam.
+type Result struct {
 	Turn        int
 	Interrupted bool
 	// Ranking lists the players (0-based) best first.
 	Ranking []int
-	Players []SeamPlayerResult
+	Players []PlayerResult
 	Hash    uint64
 	// Metrics name the values of each player's Values.
 	Metrics []engine.Metric
 }
 
-// SeamPlayerResult is one player's final standing.
-type SeamPlayerResult struct {
+// PlayerResult is one player's final standing.
+type PlayerResult struct {
 	Player         int
 	Name, Identity string
 	// Values are the player's final values, one per Metrics.
@@ -209,7 +209,7 @@ func Fault(err error, started bool) engine.Fault {
 // is reported to the game with Game.Fault before the round (timeout,
 // crash or garbage) and recorded with it. RunGame closes every bot
 // before it returns.
-func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
+func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	n := len(cfg.Seats)
 	defer func() {
 		for _, s := range cfg.Seats {
@@ -225,12 +225,12 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 		return nil, errors.New("match: no players")
 	}
 	settings := engine.Settings{Players: n, MaxTurns: cfg.MaxTurns}
-	res := &SeamResult{Metrics: cfg.Ruleset.Metrics()}
+	res := &Result{Metrics: cfg.Ruleset.Metrics()}
 	for i, s := range cfg.Seats {
 		if s.Bot == nil {
 			return nil, fmt.Errorf("match: seat %d has no bot", i+1)
 		}
-		p := SeamPlayerResult{Player: i, Name: s.Name, Identity: s.Identity}
+		p := PlayerResult{Player: i, Name: s.Name, Identity: s.Identity}
 		if p.Identity == "" {
 			p.Identity = s.Bot.Name()
 		}
@@ -361,7 +361,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*SeamResult, error) {
 // playRound plays round r (its faults already reported), counts the
 // commands g rejected as their players' errors, records the round and
 // reports the turn reached.
-func playRound(g engine.Game, r *GameRound, res *SeamResult, w GameRecorder, progress func(int)) error {
+func playRound(g engine.Game, r *GameRound, res *Result, w GameRecorder, progress func(int)) error {
 	for _, e := range g.Round(r.Commands) {
 		if e.Player >= 0 && e.Player < len(res.Players) {
 			res.Players[e.Player].Errors++

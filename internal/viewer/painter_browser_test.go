@@ -197,7 +197,7 @@ func TestGenericColorfightPainter(t *testing.T) {
 	pick["last"] = turns
 
 	mux := http.NewServeMux()
-	mux.Handle("/cf2", GenericPage(func() (engine.Stream, error) { return source.OpenStream(path) }))
+	mux.Handle("/cf2", ReplayPage(func() (engine.Stream, error) { return source.OpenStream(path) }))
 	mux.Handle("/static/", StaticHandler())
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

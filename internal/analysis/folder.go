@@ -96,23 +96,11 @@ func (g *Generic) GameResult(i int, path string) match.GameResult {
 	for p := range g.Players {
 		s := match.SeatResult{Bot: g.BotKey(p), Rank: g.Players[p].Rank}
 		if sc >= 0 {
-			s.Gold = g.Players[p].Metrics[sc].Final
+			s.Score = g.Players[p].Metrics[sc].Final
 		}
 		gr.Seats[p] = s
 	}
 	return gr
-}
-
-// BotStanding is one bot's record over a corpus of games of one ruleset.
-type BotStanding struct {
-	Bot      string
-	Games    int
-	Wins     int // games it ranked first in
-	MeanRank float64
-	// MeanScore is the mean of its final score (the game's score metric).
-	MeanScore float64
-	// Elo is its multiplayer Elo rating, as match.Standings computes it.
-	Elo float64
 }
 
 // GenericStandings folds the analysed games of ruleset (StreamMeta.Ruleset)
@@ -122,26 +110,21 @@ type BotStanding struct {
 // a game decided by final score, equal scores a draw; Monad's by rank).
 // Games of other rulesets, and games that failed, are left out. Memory is
 // O(bots), whatever the number of games.
-func GenericStandings(files []GenericFile, ruleset string) []BotStanding {
+func GenericStandings(files []GenericFile, ruleset string) []match.Standing {
 	var r match.Ratings
 	for i := range files {
 		if g := files[i].Analysis; g != nil && g.Meta.Ruleset == ruleset {
 			r.Add(g.GameResult(i, files[i].Path))
 		}
 	}
-	st := r.Standings()
-	out := make([]BotStanding, len(st))
-	for i, s := range st {
-		out[i] = BotStanding{Bot: s.Bot, Games: s.Games, Wins: s.Wins, MeanRank: s.MeanRank, MeanScore: s.MeanGold, Elo: s.Elo}
-	}
-	return out
+	return r.Standings()
 }
 
 // WriteBotStandings writes standings as an aligned text table, best
 // first, the mean score headed "mean <score>" (the score metric's name).
 // Bot names are quoted, so a hostile name cannot move the terminal's
 // cursor or forge rows.
-func WriteBotStandings(w io.Writer, score string, st []BotStanding) error {
+func WriteBotStandings(w io.Writer, score string, st []match.Standing) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\telo\n", printable(score))
 	for i, s := range st {

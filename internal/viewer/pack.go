@@ -20,7 +20,7 @@ import (
 
 // The generic replay page shows any game through the seam: PackStream
 // reads an engine.Stream once into a Packed value, which the page
-// (templates.GenericReplay, static/board.js) receives as gzip'd JSON and
+// (templates.Replay, static/board.js) receives as gzip'd JSON and
 // draws for every topology (docs/viewer.md, "The replay page").
 
 // GenericVersion is the version of the Packed layout board.js reads.

@@ -383,11 +383,11 @@ func TestPackStreamBounded(t *testing.T) {
 	}
 }
 
-// TestGenericHandler: the page and its data through GenericPage alone
+// TestGenericHandler: the page and its data through ReplayPage alone
 // (and StaticHandler), the errors of a stream that cannot be opened or
 // is too big, and /game/ on a server without Options.OpenStream.
 func TestGenericHandler(t *testing.T) {
-	h := GenericPage(func() (engine.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
+	h := ReplayPage(func() (engine.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
 	mux := http.NewServeMux()
 	mux.Handle("/duel", h)
 	mux.Handle("/static/", StaticHandler())
@@ -558,7 +558,7 @@ func TestGenericProvenance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			summary := GenericPageData(s.Meta(), "x.rwd").Summary
+			summary := ReplayPageData(s.Meta(), "x.rwd").Summary
 			s.Close()
 			if p.Provenance != c.want || s.Meta().Provenance != c.want {
 				t.Errorf("provenance %q (meta %q), want %q", p.Provenance, s.Meta().Provenance, c.want)
@@ -566,7 +566,7 @@ func TestGenericProvenance(t *testing.T) {
 			if got := strings.Contains(summary, "played on from") || strings.Contains(summary, "inferred from"); got != (c.want != "") || (c.want != "" && !strings.HasSuffix(summary, " · "+c.want)) {
 				t.Errorf("summary %q, want it to end with %q", summary, c.want)
 			}
-			srv := httptest.NewServer(GenericPage(open))
+			srv := httptest.NewServer(ReplayPage(open))
 			defer srv.Close()
 			res, err := http.Get(srv.URL)
 			if err != nil {
