@@ -6,12 +6,19 @@
 package colorfight2
 
 import (
+	_ "embed"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -32,5 +39,6 @@ func init() {
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
 			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true}},
 		OwnProtocol: true, ScoreDuels: true,
+		BoardScript: boardScript,
 	})
 }
