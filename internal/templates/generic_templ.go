@@ -423,7 +423,7 @@ func GenericReplay(p GenericPage) templ.Component {
 	})
 }
 
-// playback is the playback toolbar every replay page shares (shell.js
+// playback is the playback toolbar every replay page shares (playback.js
 // wires its data-act buttons and the speed); children add the page's own
 // toggles at its end.
 func playback() templ.Component {
@@ -463,7 +463,7 @@ func playback() templ.Component {
 	})
 }
 
-// shortcuts is the keyboard help every replay page shares (shell.js
+// shortcuts is the keyboard help every replay page shares (keys.js
 // opens it with ?); children add the page's own keys.
 func shortcuts() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
