@@ -1,5 +1,5 @@
 // rewind: ColorfightII's painter on the replay page (rewind.boards.colorfight2,
-// the contract in internal/viewer/static/contract.js, drawn with
+// the contract in the viewer's contract.js, drawn with
 // rewind.paint's helpers), as ColorfightII's own site draws the game. The
 // game's board (games/colorfight2/rules): Square cells, terrain =
 // natural_cost, value = attack_cost, owner = uid-1, one badge bit per

@@ -1,5 +1,5 @@
 // rewind: Monad's painter on the replay page (rewind.boards.monad, the
-// contract in internal/viewer/static/contract.js, drawn with
+// contract in the viewer's contract.js, drawn with
 // rewind.paint's helpers). The game's board (games/monad/rules): the 20×20 Hex map (even rows shifted right), terrain = the
 // resource left, owner = the player whose units stand there (or, in an
 // empty hive's cell, the hive's owner), value = those units, badge

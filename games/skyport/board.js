@@ -1,5 +1,5 @@
 // rewind: Skyport's painter on the replay page (rewind.boards.skyport,
-// the contract in internal/viewer/static/contract.js, drawn with
+// the contract in the viewer's contract.js, drawn with
 // rewind.paint's helpers). The game's board (games/skyport/rules): a HexAxial diamond, terrain = tile code index (G 0, V 1, S 2,
 // O 3, R 4, E 5, C 6), value = resource units left, badge "spawn"; one
 // "player" entity per player (health, score, label "laser 2 / mortar 1",
