@@ -44,6 +44,12 @@ type Registration struct {
 	// game" messages: they are told neither game nor player at the
 	// start, and sent the game's own turn messages (Messenger).
 	OwnProtocol bool
+	// BoardScript, when set, is the game's painter for the replay page:
+	// a browser script that registers rewind.boards[ID] (the contract is
+	// docs/viewer.md's "Painters", typed in the viewer's contract.js),
+	// loaded after the page's modules and before its start. Without one
+	// the page draws the game's board generically.
+	BoardScript []byte
 	// ScoreDuels is set when a tournament's rating decides each duel of
 	// two seats by their scores (equal scores draw) rather than by their
 	// ranks.

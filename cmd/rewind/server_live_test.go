@@ -98,7 +98,7 @@ func TestServerHTTPFollowsProtocolGames(t *testing.T) {
 		t.Errorf("live game %+v", g)
 	}
 	code, page := get(g.URL)
-	for _, want := range []string{`id="generic"`, `data-events="/live/` + g.ID + `/events"`, ">LIVE<", "/static/skyport.js", "tester"} {
+	for _, want := range []string{`id="generic"`, `data-events="/live/` + g.ID + `/events"`, ">LIVE<", "/static/games/skyport.js", "tester"} {
 		if code != 200 || !strings.Contains(string(page), want) {
 			t.Errorf("live page (%d) lacks %s", code, want)
 		}

@@ -6,6 +6,7 @@
 package colorfight2
 
 import (
+	_ "embed"
 	"io"
 
 	"github.com/rewind-game/rewind/engine"
@@ -14,6 +15,11 @@ import (
 	"github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -34,6 +40,7 @@ func init() {
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
 			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: summarize}},
 		OwnProtocol: true, ScoreDuels: true,
+		BoardScript: boardScript,
 	})
 }
 

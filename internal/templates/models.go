@@ -17,7 +17,7 @@ import (
 type Assets struct {
 	Inline bool
 	// The inlined sources, used when Inline. ViewerJS is the page's
-	// script after the viewer shell's (shell.js), in one.
+	// scripts, in the order they load, in one.
 	CSS, ViewerJS, ECharts string
 	EChartsVersion         string
 }
@@ -160,15 +160,15 @@ type ReplayPage struct {
 	Title   string
 	Summary string
 	Warning string
-	// Game is the ruleset id; GameScript, when set, is the game's own
-	// board script (/static/<ruleset>.js), loaded before board.js so it
-	// can register its painter (Rewind.boards[Game]).
-	Game       string
-	GameScript string
+	// Game is the ruleset id; Scripts are the page's scripts in the
+	// order they load (the viewer's modules, the game's painter when it
+	// has one, the entry), each a /static/ path.
+	Game    string
+	Scripts []string
 	// DataURL is where the packed frames (gzip'd JSON) are fetched from;
 	// an inline page (Assets.Inline) carries them in DataB64 instead,
-	// gzip'd and base64'd, with its styles in Assets.CSS and the shell,
-	// the game's script and board.js in Assets.ViewerJS.
+	// gzip'd and base64'd, with its styles in Assets.CSS and its
+	// Scripts, in order, in Assets.ViewerJS.
 	DataURL string
 	DataB64 string
 	Library bool // a library to go back to

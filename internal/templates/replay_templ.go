@@ -10,8 +10,8 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "strconv"
 
-// Replay is the replay page of any game (ReplayPage): board.js
-// fills it from the packed frames.
+// Replay is the replay page of any game (ReplayPage): its scripts
+// (static/page.js and the modules) fill it from the packed frames.
 func Replay(p ReplayPage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -53,7 +53,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var3 templ.SafeURL
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinURLErrs(p.DataURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 11, Col: 39}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 11, Col: 39}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {
@@ -86,7 +86,7 @@ func Replay(p ReplayPage) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(p.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 20, Col: 30}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 20, Col: 30}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
@@ -116,7 +116,7 @@ func Replay(p ReplayPage) templ.Component {
 			var templ_7745c5c3_Var5 string
 			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(p.Summary)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 28, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 28, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 			if templ_7745c5c3_Err != nil {
@@ -134,7 +134,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(p.Warning)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 32, Col: 46}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 32, Col: 46}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -152,7 +152,7 @@ func Replay(p ReplayPage) templ.Component {
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(p.Game)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 37, Col: 21}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 37, Col: 21}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -170,7 +170,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var8 string
 				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(p.DataURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 39, Col: 24}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 39, Col: 24}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 				if templ_7745c5c3_Err != nil {
@@ -189,7 +189,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(p.Live.EventsURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 43, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 43, Col: 34}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 				if templ_7745c5c3_Err != nil {
@@ -238,7 +238,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(p.ForkURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 63, Col: 58}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 63, Col: 58}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
@@ -251,7 +251,7 @@ func Replay(p ReplayPage) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(p.ID)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 63, Col: 75}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 63, Col: 75}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -275,7 +275,7 @@ func Replay(p ReplayPage) templ.Component {
 					var templ_7745c5c3_Var13 string
 					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(p.Live.Turn))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 70, Col: 57}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 70, Col: 57}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 					if templ_7745c5c3_Err != nil {
@@ -293,7 +293,7 @@ func Replay(p ReplayPage) templ.Component {
 						var templ_7745c5c3_Var14 templ.SafeURL
 						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(p.Live.Replay))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 72, Col: 46}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 72, Col: 46}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 						if templ_7745c5c3_Err != nil {
@@ -312,7 +312,7 @@ func Replay(p ReplayPage) templ.Component {
 					var templ_7745c5c3_Var15 string
 					templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(p.Live.Turn))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 75, Col: 45}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 75, Col: 45}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 					if templ_7745c5c3_Err != nil {
@@ -325,7 +325,7 @@ func Replay(p ReplayPage) templ.Component {
 					var templ_7745c5c3_Var16 string
 					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(p.Live.MaxTurn))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 75, Col: 81}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 75, Col: 81}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 					if templ_7745c5c3_Err != nil {
@@ -393,32 +393,24 @@ func Replay(p ReplayPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<script src=\"/static/shell.js\" defer></script> ")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				if p.GameScript != "" {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<script src=\"")
+				for _, src := range p.Scripts {
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<script src=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var18 string
-					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(p.GameScript)
+					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(src)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/replay.templ`, Line: 101, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 100, Col: 21}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\" defer></script>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" defer></script>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, " <script src=\"/static/board.js\" defer></script>")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
 				}
 			}
 			return nil
@@ -431,7 +423,7 @@ func Replay(p ReplayPage) templ.Component {
 	})
 }
 
-// playback is the playback toolbar every replay page shares (shell.js
+// playback is the playback toolbar every replay page shares (playback.js
 // wires its data-act buttons and the speed); children add the page's own
 // toggles at its end.
 func playback() templ.Component {
@@ -455,7 +447,7 @@ func playback() templ.Component {
 			templ_7745c5c3_Var19 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> <button type=\"button\" data-act=\"prev-event\" title=\"Previous event (P)\">◀ event</button> <button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> <button type=\"button\" data-act=\"next-event\" title=\"Next event (N)\">event ▶</button> <button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> <button type=\"button\" data-act=\"prev-event\" title=\"Previous event (P)\">◀ event</button> <button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> <button type=\"button\" data-act=\"next-event\" title=\"Next event (N)\">event ▶</button> <button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -463,7 +455,7 @@ func playback() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "</div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -471,7 +463,7 @@ func playback() templ.Component {
 	})
 }
 
-// shortcuts is the keyboard help every replay page shares (shell.js
+// shortcuts is the keyboard help every replay page shares (keys.js
 // opens it with ?); children add the page's own keys.
 func shortcuts() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -494,7 +486,7 @@ func shortcuts() templ.Component {
 			templ_7745c5c3_Var20 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -502,7 +494,7 @@ func shortcuts() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -20,10 +20,10 @@ import (
 
 // The generic replay page shows any game through the seam: PackStream
 // reads an engine.Stream once into a Packed value, which the page
-// (templates.Replay, static/board.js) receives as gzip'd JSON and
+// (templates.Replay, static/page.js) receives as gzip'd JSON and
 // draws for every topology (docs/viewer.md, "The replay page").
 
-// GenericVersion is the version of the Packed layout board.js reads.
+// GenericVersion is the version of the Packed layout the page (static/decode.js) reads.
 const GenericVersion = 2
 
 // The fields of a changed cell in PackedFrame.Cells, as bits.
@@ -142,7 +142,7 @@ func StreamPeakBytes(l StreamLimits) int64 {
 type Packed struct {
 	Version int `json:"version"`
 	// Game is the ruleset id ("skyport"), the key of the page's board
-	// painters (Rewind.boards[Game]); Name its display name.
+	// painters (rewind.boards[Game]); Name its display name.
 	Game    string         `json:"game"`
 	Name    string         `json:"name"`
 	Format  string         `json:"format,omitempty"`

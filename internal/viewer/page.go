@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -128,7 +127,7 @@ func ReplayPageData(m *engine.StreamMeta, title string) templates.ReplayPage {
 	if title == "" {
 		title = name
 	}
-	p := templates.ReplayPage{Title: path.Base(title), Game: m.Ruleset, GameScript: gameScript(m.Ruleset)}
+	p := templates.ReplayPage{Title: path.Base(title), Game: m.Ruleset, Scripts: pageScripts(m.Ruleset)}
 	parts := []string{name}
 	var names []string
 	for _, pl := range m.Players {
@@ -162,27 +161,64 @@ func rulesetName(id string) string {
 	return id
 }
 
-// gameScriptName is what a ruleset id must look like to name a script.
-var gameScriptName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+// pageModules are the replay page's scripts (static/), in the order they
+// load: each registers its part of the page's one namespace
+// (window.rewind), and page.js, last, starts the page. The game's
+// painter (gameScript) loads between the modules and page.js.
+var pageModules = []string{"dom.js", "paint.js", "decode.js", "playback.js", "keys.js", "board.js",
+	"panels.js", "events.js", "charts.js", "fork.js", "live.js"}
 
-// shellScripts are the static scripts that are no game's board script.
-var shellScripts = map[string]bool{"shell": true, "board": true, "viewer": true, "library": true, "library-index": true}
+// pageEntry is the script that starts the replay page, after the modules
+// and the game's painter.
+const pageEntry = "page.js"
 
-// gameScript is the path of ruleset id's own board script
-// (static/<id>.js), "" when it has none.
-func gameScript(id string) string {
-	if !gameScriptName.MatchString(id) || shellScripts[id] {
-		return ""
+// gameScriptPrefix is where the viewer serves each game's painter
+// (engine.Registration.BoardScript), under /static/ as ID.js.
+const gameScriptPrefix = "games/"
+
+// gameScript returns the painter of game id (its registered
+// BoardScript), nil when it has none.
+func gameScript(id string) []byte {
+	g, ok := engine.About(id)
+	if !ok {
+		return nil
 	}
-	if _, err := fs.Stat(staticFS, "static/"+id+".js"); err != nil {
-		return ""
+	return g.BoardScript
+}
+
+// pageScripts are the /static/ paths of the scripts of game id's replay
+// page, in order: the modules, the game's painter when it has one, the
+// entry.
+func pageScripts(id string) []string {
+	var out []string
+	for _, m := range pageModules {
+		out = append(out, "/static/"+m)
 	}
-	return "/static/" + id + ".js"
+	if gameScript(id) != nil {
+		out = append(out, "/static/"+gameScriptPrefix+id+".js")
+	}
+	return append(out, "/static/"+pageEntry)
+}
+
+// staticFile returns the bytes of name, a path under /static/: an
+// embedded file of static/, a game's painter (games/ID.js) or ECharts.
+func staticFile(name string) ([]byte, error) {
+	if name == "echarts.min.js" {
+		return assets.ECharts(), nil
+	}
+	if id, ok := strings.CutPrefix(name, gameScriptPrefix); ok {
+		id, ok = strings.CutSuffix(id, ".js")
+		if b := gameScript(id); ok && b != nil {
+			return b, nil
+		}
+		return nil, fmt.Errorf("viewer: no painter %q: %w", name, fs.ErrNotExist)
+	}
+	return fs.ReadFile(staticFS, "static/"+name)
 }
 
 // WriteGenericHTML writes p's generic page as one self-contained file
-// titled title: styles, scripts (the shell, the game's board script when
-// it has one, board.js), ECharts and the frames are all inlined, and a
+// titled title: styles, scripts (pageScripts: the page's modules, the
+// game's painter when it has one, the entry), ECharts and the frames are all inlined, and a
 // Content-Security-Policy forbids any request, so it works opened from
 // disk with no network.
 func WriteGenericHTML(ctx context.Context, w io.Writer, p *Packed, title string) error {
@@ -198,12 +234,8 @@ func WriteGenericHTML(ctx context.Context, w io.Writer, p *Packed, title string)
 		}
 		css = append(css, string(b))
 	}
-	scripts := []string{"/static/shell.js"}
-	if g := gameScript(p.Game); g != "" {
-		scripts = append(scripts, g)
-	}
-	for _, name := range append(scripts, "/static/board.js") {
-		b, err := fs.ReadFile(staticFS, strings.TrimPrefix(name, "/"))
+	for _, name := range pageScripts(p.Game) {
+		b, err := staticFile(strings.TrimPrefix(name, "/static/"))
 		if err != nil {
 			return err
 		}
@@ -219,7 +251,7 @@ func WriteGenericHTML(ctx context.Context, w io.Writer, p *Packed, title string)
 	if title == "" {
 		title = p.Name
 	}
-	page := templates.ReplayPage{Title: path.Base(title), Game: p.Game, Summary: packedSummary(p), Warning: p.Warning,
+	page := templates.ReplayPage{Title: path.Base(title), Game: p.Game, Scripts: pageScripts(p.Game), Summary: packedSummary(p), Warning: p.Warning,
 		DataB64: base64.StdEncoding.EncodeToString(gz), Assets: as}
 	return templates.Replay(page).Render(ctx, w)
 }

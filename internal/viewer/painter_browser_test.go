@@ -214,11 +214,11 @@ func TestGenericColorfightPainter(t *testing.T) {
 		Colors                          []string
 	}
 	evalJS(t, b, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology,
-		Painter: !!(window.Rewind && Rewind.boards.colorfight2), Dark: RewindShell.dark,
+		Painter: !!(window.rewind && rewind.boards.colorfight2), Dark: rewind.dom.dark,
 		Legend: document.getElementById('legend').textContent,
 		Scripts: [...document.scripts].map(s => s.getAttribute('src') || '').join(' '),
 		Colors: P.players.map((_, p) => window.rewind.color(p))}; })()`, &page)
-	if page.Game != "colorfight2" || !page.Painter || !strings.Contains(page.Scripts, "/static/colorfight2.js") || page.Topology != "square" {
+	if page.Game != "colorfight2" || !page.Painter || !strings.Contains(page.Scripts, "/static/games/colorfight2.js") || page.Topology != "square" {
 		t.Fatalf("page: %+v", page)
 	}
 	for _, w := range []string{"H home", "G gold mine", "E energy well", "F fortress", "natural cost", "owner's colour", "attack", "rejected"} {

@@ -48,7 +48,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/templates"
@@ -197,7 +196,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
-	s.mux.HandleFunc("GET /static/{file}", s.static)
+	s.mux.HandleFunc("GET /static/{file...}", s.static)
 	if opts.Live != nil {
 		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams, s.mem)
 		s.mux.HandleFunc("GET /api/live", s.liveList)
@@ -437,13 +436,7 @@ var staticTypes = map[string]string{
 
 func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
-	var b []byte
-	var err error
-	if name == "echarts.min.js" {
-		b = assets.ECharts()
-	} else {
-		b, err = fs.ReadFile(staticFS, "static/"+name)
-	}
+	b, err := staticFile(name)
 	if err != nil {
 		http.NotFound(w, r)
 		return

@@ -1,7 +1,6 @@
-// rewind: Monad's look on the generic replay page (board.js draws the
-// page; this registers Monad's painter, Rewind.boards.monad, through the
-// hooks board.js's head documents). The seam's board (games/monad
-// seam.go): the 20×20 Hex map (even rows shifted right), terrain = the
+// rewind: Monad's painter on the replay page (rewind.boards.monad, the
+// contract in the viewer's contract.js, drawn with
+// rewind.paint's helpers). The game's board (games/monad/rules): the 20×20 Hex map (even rows shifted right), terrain = the
 // resource left, owner = the player whose units stand there (or, in an
 // empty hive's cell, the hive's owner), value = those units, badge
 // "hive". There are no entities or effects: the turn's moves are drawn
@@ -9,11 +8,10 @@
 // | "MINE", "d": 1..7, "n": count}, docs/monad.md) and their errors.
 // Everything that comes from the replay is drawn or put in the page as
 // text, never as HTML.
-(function () {
+(function (rewind) {
   'use strict';
 
-  var Rewind = window.Rewind = window.Rewind || {};
-  Rewind.boards = Rewind.boards || {};
+  var paint = rewind.paint, at = paint.at, dark = rewind.dom.dark;
 
   // The ground: from BASE (no resource) to RICH (FULL or more).
   var FULL = 50;
@@ -29,10 +27,11 @@
   // The hive's mark: a small hexagon above the cell's centre.
   var MARK_Y = -0.42, MARK_R = 0.3;
 
-  function shade(v, dark) {
-    var f = Math.max(0, Math.min(1, v / FULL)), lo = dark ? BASE.dark : BASE.light, hi = dark ? RICH.dark : RICH.light;
-    return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(lo[k] + (hi[k] - lo[k]) * f); }).join(',') + ')';
-  }
+  /**
+   * @param {number} v
+   * @param {boolean} dark
+   */
+  function shade(v, dark) { return paint.shade(dark ? BASE.dark : BASE.light, dark ? RICH.dark : RICH.light, v / FULL); }
   function isInt(v) { return typeof v === 'number' && Math.floor(v) === v; }
 
   // parse reads one command as sent; null when it is not one the board
@@ -64,7 +63,6 @@
     return best;
   }
 
-  function at(x, y) { return '(' + x + ', ' + y + ')'; }
   function units(n) { return n + ' unit' + (n === 1 ? '' : 's'); }
 
   // The hive badge's bit in the packed board (its badges' order).
@@ -89,14 +87,7 @@
       ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
     }
     ctx.setLineDash([]);
-    var h = R * 0.4;
-    ctx.fillStyle = ok ? '#111' : REJECTED;
-    ctx.beginPath();
-    ctx.moveTo(ex + ux * h * 0.4, ey + uy * h * 0.4);
-    ctx.lineTo(ex - ux * h + uy * h * 0.6, ey - uy * h - ux * h * 0.6);
-    ctx.lineTo(ex - ux * h - uy * h * 0.6, ey - uy * h + ux * h * 0.6);
-    ctx.closePath();
-    ctx.fill();
+    paint.arrowHead(ctx, ex, ey, ux, uy, R * 0.4, ok ? '#111' : REJECTED);
     if (R >= 10) {
       // The count beside the arrow's middle, not over its line.
       var label = ok ? String(m.cmd.n) : '×' + m.cmd.n, mx = (sx + ex) / 2 - uy * R * 0.38, my = (sy + ey) / 2 + ux * R * 0.38;
@@ -110,6 +101,7 @@
     return true;
   }
 
+  /** @type {Painter} */
   var painter = {
     terrainColor: function (t, cell, dark) { return shade(t, dark); },
     // The units are drawn by cell (over the owner's fill), the hive as a
@@ -203,12 +195,12 @@
     hiveMark: function (R) { return [0, MARK_Y * R]; },
 
     legend: [
-      { color: shade(0, window.RewindShell && RewindShell.dark), text: 'no resource' },
-      { color: shade(FULL, window.RewindShell && RewindShell.dark), text: FULL + '+ resource (the ground)' },
+      { color: shade(0, dark), text: 'no resource' },
+      { color: shade(FULL, dark), text: FULL + '+ resource (the ground)' },
       'number: units · thick frame with a mark: a hive, the mark in its owner\'s colour',
       'the turn\'s commands (E hides them): arrow = move with its count (red dashed, ×N: rejected) · + = build a hive · dot = mine'
     ]
   };
 
-  Rewind.boards.monad = painter;
-})();
+  rewind.boards.monad = painter;
+})(window.rewind);

@@ -1,24 +1,22 @@
-// rewind: ColorfightII's look on the generic replay page (board.js draws
-// the page; this registers ColorfightII's painter, Rewind.boards.colorfight2,
-// through the hooks board.js's head documents), drawn as ColorfightII's
-// own page drew it before issue 21. The seam's board (games/colorfight2 seam.go): Square
-// cells, terrain = natural_cost, value = attack_cost, owner = uid-1, one
-// badge bit per building type ("home", "gold_mine", "energy_well",
-// "fortress") and one per level above 1 ("level_2", "level_3"); the
-// buildings' names, letters ("gold_mine" is G, as commands write it) and
-// levels are read from the board's badge names. The turn's commands are
-// drawn from the frame's commands as sent ("a x y e", "b x y g|e|f",
-// "u x y"; docs/bot-protocol.md) and their errors. Its controls: O the
-// next overlay, natural cost (the board's terrain), natural gold and
-// natural energy (the board's layers natural_gold and natural_energy),
-// as that page's, B the mines, wells and fortresses shown or
-// hidden. Everything that comes
-// from the replay is drawn or put in the page as text, never as HTML.
-(function () {
+// rewind: ColorfightII's painter on the replay page (rewind.boards.colorfight2,
+// the contract in the viewer's contract.js, drawn with
+// rewind.paint's helpers), as ColorfightII's own site draws the game. The
+// game's board (games/colorfight2/rules): Square cells, terrain =
+// natural_cost, value = attack_cost, owner = uid-1, one badge bit per
+// building type ("home", "gold_mine", "energy_well", "fortress") and one
+// per level above 1 ("level_2", "level_3"); the buildings' names, letters
+// ("gold_mine" is G, as commands write it) and levels are read from the
+// board's badge names. The turn's commands are drawn from the frame's
+// commands as sent ("a x y e", "b x y g|e|f", "u x y";
+// docs/bot-protocol.md) and their errors. Its controls: O the next
+// overlay (natural cost: the board's terrain; natural gold and natural
+// energy: its layers natural_gold and natural_energy), B the mines, wells
+// and fortresses shown or hidden. Everything that comes from the replay
+// is drawn or put in the page as text, never as HTML.
+(function (rewind) {
   'use strict';
 
-  var Rewind = window.Rewind = window.Rewind || {};
-  Rewind.boards = Rewind.boards || {};
+  var paint = rewind.paint, words = paint.words, at = paint.at;
 
   // Unowned ground: from CHEAP (the board's lowest natural cost) to DEAR
   // (its highest).
@@ -31,8 +29,6 @@
   // A command as sent: kind, x, y and its argument.
   var CMD = /^([abu]) (-?\d+) (-?\d+)(?: (\S+))?$/;
 
-  function words(s) { return String(s).replace(/_/g, ' '); }
-  function at(x, y) { return '(' + x + ', ' + y + ')'; }
 
   // The badges of a board, read once per packed replay: buildings[k] is
   // the name of bit k when it is a building type (null for a level),
@@ -90,11 +86,11 @@
     var v = g.layer(field, g.turn, cell.x, cell.y);
     return v == null ? 0 : v;
   }
-  function shade(f, dark) {
-    var lo = dark ? CHEAP.dark : CHEAP.light, hi = dark ? DEAR.dark : DEAR.light;
-    f = Math.max(0, Math.min(1, f));
-    return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(lo[k] + (hi[k] - lo[k]) * f); }).join(',') + ')';
-  }
+  /**
+   * @param {number} f
+   * @param {boolean} dark
+   */
+  function shade(f, dark) { return paint.shade(dark ? CHEAP.dark : CHEAP.light, dark ? DEAR.dark : DEAR.light, f); }
   // DIM is the veil over everyone's cells but the selected player's.
   var DIM = { light: [250, 249, 246], dark: [23, 24, 27], alpha: 0.6 };
   // dimmed is colour (#rrggbb or rgb(r,g,b)) under the veil, as one
@@ -246,6 +242,7 @@
     return exInfo;
   }
 
+  /** @type {Painter} */
   var painter = {
     // No number on the cells, no generic badge: the buildings are drawn
     // by cell.
@@ -360,7 +357,7 @@
     },
 
     legend: function (packed, g) {
-      var dark = window.RewindShell && RewindShell.dark, r = costRange(packed), keys = [];
+      var dark = g.dark, r = costRange(packed), keys = [];
       badgesOf(packed).buildings.forEach(function (name) { if (name) keys.push(letter(name) + ' ' + words(name)); });
       var field = g.controls.overlay;
       if (HEAT[field]) {
@@ -381,5 +378,5 @@
     }
   };
 
-  Rewind.boards.colorfight2 = painter;
-})();
+  rewind.boards.colorfight2 = painter;
+})(window.rewind);

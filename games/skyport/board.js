@@ -1,7 +1,6 @@
-// rewind: Skyport's look on the generic replay page (board.js draws the
-// page; this registers Skyport's painter, Rewind.boards.skyport, through
-// the hook board.js's head documents). The seam's board (games/skyport
-// seam.go): a HexAxial diamond, terrain = tile code index (G 0, V 1, S 2,
+// rewind: Skyport's painter on the replay page (rewind.boards.skyport,
+// the contract in the viewer's contract.js, drawn with
+// rewind.paint's helpers). The game's board (games/skyport/rules): a HexAxial diamond, terrain = tile code index (G 0, V 1, S 2,
 // O 3, R 4, E 5, C 6), value = resource units left, badge "spawn"; one
 // "player" entity per player (health, score, label "laser 2 / mortar 1",
 // " (dead)" on a body); the active player's shots of the turn: "laser"
@@ -10,11 +9,10 @@
 // "droid_blast" Area, a "damage" Mark per hit. The overlay adds what the
 // events and the frame before say: the active player's moves, kills,
 // respawns, mining, upgrades and penalties.
-(function () {
+(function (rewind) {
   'use strict';
 
-  var Rewind = window.Rewind = window.Rewind || {};
-  Rewind.boards = Rewind.boards || {};
+  var paint = rewind.paint, haloText = paint.haloText, star = paint.star, arrowHead = paint.arrowHead, font = paint.font;
 
   // Tiles by terrain index: name, fill (light, dark), glyph colour.
   var TILES = [
@@ -32,9 +30,8 @@
   var DIRS = { 'up': [-1, -1], 'down': [1, 1], 'left-up': [0, -1], 'left-down': [1, 0], 'right-up': [-1, 0], 'right-down': [0, 1] };
 
   function tile(t) { return TILES[t] || TILES[GRASS]; }
-  // The legend's swatch of tile t, in the page's scheme (shell.js).
-  function swatch(t) { return window.RewindShell && RewindShell.dark ? TILES[t].dark : TILES[t].light; }
-  function font(px, bold) { return (bold ? 'bold ' : '') + Math.max(7, Math.round(px)) + 'px system-ui, sans-serif'; }
+  // The legend's swatch of tile t, in the page's scheme.
+  function swatch(t) { return rewind.dom.dark ? TILES[t].dark : TILES[t].light; }
 
   // Whose spawn each spawn tile is: a player only ever stands on a
   // spawn tile that is its own (moves cannot enter one; a game starts
@@ -60,32 +57,6 @@
     return null;
   }
   function dead(e) { return !e || e.h <= 0 || / \(dead\)$/.test(e.l || ''); }
-
-  // A text with a halo, readable on any tile.
-  function haloText(ctx, text, x, y, fill, halo, px) {
-    ctx.font = font(px, true);
-    ctx.lineJoin = 'round';
-    ctx.lineWidth = Math.max(2.5, px * 0.28);
-    ctx.strokeStyle = halo;
-    ctx.strokeText(text, x, y);
-    ctx.fillStyle = fill;
-    ctx.fillText(text, x, y);
-  }
-  function star(ctx, x, y, r, points, inner) {
-    ctx.beginPath();
-    for (var k = 0; k < 2 * points; k++) {
-      var a = Math.PI / points * k - Math.PI / 2, rr = k % 2 ? r * inner : r;
-      if (k === 0) ctx.moveTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr); else ctx.lineTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
-    }
-    ctx.closePath();
-  }
-  function arrowHead(ctx, x, y, ux, uy, h, fill) {
-    ctx.beginPath();
-    ctx.moveTo(x + ux * h * 0.5, y + uy * h * 0.5);
-    ctx.lineTo(x - ux * h + uy * h * 0.6, y - uy * h - ux * h * 0.6);
-    ctx.lineTo(x - ux * h - uy * h * 0.6, y - uy * h + ux * h * 0.6);
-    ctx.closePath(); ctx.fillStyle = fill; ctx.fill();
-  }
 
   // An area: every cell within e.r of (e.x, e.y) shaded, ringed in the
   // shooter's colour, the centre marked.
@@ -136,6 +107,7 @@
     arrowHead(ctx, to[0] - tx / l * R * 0.55, to[1] - ty / l * R * 0.55, tx / l, ty / l, Math.max(7, R * 0.4), col);
   }
 
+  /** @type {Painter} */
   var painter = {
     terrainColor: function (t, cell, dark) { var d = tile(t); return dark ? d.dark : d.light; },
     terrainName: function (t) { var d = TILES[t]; return d ? d.name + ' (' + d.code + ')' : null; },
@@ -438,5 +410,5 @@
     return true;
   }
 
-  Rewind.boards.skyport = painter;
-})();
+  rewind.boards.skyport = painter;
+})(window.rewind);
