@@ -37,8 +37,8 @@ func seamInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		fmt.Fprintf(w, "  setup:    drawn from seed %d\n", h.GameSeed)
 	}
 	if g, err := h.NewGame(rs); err == nil {
-		if d, ok := g.(engine.Describer); ok {
-			writeSettings(w, d.Setting())
+		if s := g.Setting(); s != nil {
+			writeSettings(w, s)
 		}
 	}
 	if !h.Created.IsZero() {

@@ -58,7 +58,7 @@ func streamInfo(w io.Writer, path string, data []byte) error {
 	return nil
 }
 
-// writeSettings prints a game's settings (engine.Describer, or a stream's
+// writeSettings prints a game's settings (engine.Game.Setting, or a stream's
 // own) one per line; a key or value with a character that is not
 // printable is quoted, so a hostile file cannot move the terminal's
 // cursor.

@@ -32,5 +32,6 @@ func init() {
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
 			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true}},
 		OwnProtocol: true, ScoreDuels: true,
+		Document: &rules.Document,
 	})
 }

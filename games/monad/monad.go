@@ -27,5 +27,6 @@ func init() {
 		// sniff the content.
 		Formats: []engine.Format{{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, SharedExts: true,
 			DecodeBytes: monadlog.DecodeBytes, Sniff: monadlog.Sniff, Open: monadlog.Open}},
+		Options: rules.Options, SetupFromOptions: rules.SetupFromOptions,
 	})
 }

@@ -189,11 +189,13 @@ func DecodeGame(path string, data []byte) (Game, error) {
 		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
 	}
 	r, ok := engine.Lookup(c.Ruleset)
-	d, isDoc := r.(engine.Documented)
-	if !ok || !isDoc {
+	var doc *engine.Document
+	if ok {
+		doc = engine.DocumentOf(r)
+	}
+	if doc == nil {
 		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
 	}
-	doc := d.Document()
 	a := &Analysis{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
 		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
 	for i := range c.Players {
@@ -317,8 +319,8 @@ func WriteCorpusCSV(w io.Writer, games []Game) error {
 	if doc == nil {
 		doc = &engine.Document{}
 		if r, ok := engine.Lookup(replay.RulesetColorfight2); ok {
-			if d, ok := r.(engine.Documented); ok {
-				doc = d.Document()
+			if d := engine.DocumentOf(r); d != nil {
+				doc = d
 			}
 		}
 	}
@@ -351,7 +353,7 @@ func WriteStandings(w io.Writer, st []match.Standing) error {
 // WriteRulesetStandings writes standings of a game of ruleset as an
 // aligned text table, best first: for ColorfightII with the mean gold and
 // cells, for a game played through the seam with the mean of its score
-// (engine.Scorer; SeatResult.Gold). Bot names are quoted, so a hostile
+// (engine.Ruleset.ScoreMetric; SeatResult.Gold). Bot names are quoted, so a hostile
 // name cannot move the terminal's cursor or forge rows.
 func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
 	if r, ok := engine.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {

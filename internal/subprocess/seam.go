@@ -84,7 +84,7 @@ func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
 	b = append(b, `,"player":`...)
 	b = strconv.AppendInt(b, int64(p), 10)
 	b = append(b, `,"active":`...)
-	b = strconv.AppendInt(b, int64(engine.Active(g)), 10)
+	b = strconv.AppendInt(b, int64(g.Active()), 10)
 	b = append(b, `,"info":{"max_turn":`...)
 	b = strconv.AppendInt(b, int64(g.MaxTurns()), 10)
 	b = append(b, `,"players":`...)
