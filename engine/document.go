@@ -1,10 +1,10 @@
 package engine
 
-// This file lets a ruleset ask the analysis for what its users expect of
-// it beyond the generic analysis: spending surges of its amounts
+// This file lets a game ask the analysis for what its users expect of it
+// beyond the generic analysis: spending surges of its amounts
 // (Metric.Surge), and the layout of a document of its own that readers
-// of its older analysis depend on (Documented). Both are declarations:
-// the analysis computes everything from the game's frames.
+// of its older analysis depend on (Registration.Document). Both are
+// declarations: the analysis computes everything from the game's frames.
 
 // Surge asks the analysis to report spending surges of an Amount metric:
 // rounds where a player spent far above its own habit (the analysis's
@@ -17,22 +17,17 @@ type Surge struct {
 	Floor            int64
 }
 
-// Documented is a Ruleset whose analysis also writes a document of its
-// own: the layout Document describes, which an older, game-specific
-// analysis of it wrote and its readers still parse (ColorfightII's,
+// Document is the layout of a game's own analysis document
+// (Registration.Document): the layout an older, game-specific analysis
+// of it wrote and its readers still parse (ColorfightII's,
 // docs/analysis-json.md). The analysis builds it from its generic
-// results alone (analysis.Document); the ruleset only names what goes
-// where.
-type Documented interface {
-	Document() *Document
-}
-
-// Document is the layout of a ruleset's own analysis document. Players
+// results alone (analysis.Document); the game only names what goes
+// where. Players
 // are numbered from FirstPlayer (player p is p+FirstPlayer, -1 is 0:
 // none) and events' Other too, unless their kind is OtherNumber.
 type Document struct {
 	FirstPlayer int
-	// Config names the settings (Describer.Setting keys, integer
+	// Config names the settings (Game.Setting keys, integer
 	// values) the document lists as its "config" object, by key.
 	Config []string
 	// Series names the metrics of the per-round series in the order the

@@ -1,13 +1,21 @@
 // Package engine is the game-agnostic seam between rewind's shell (match
-// runners, recorders, the CLI) and a game's rules. A ruleset (package
-// games/colorfight2, games/monad) provides a Ruleset; everything the
-// shell needs to know about a game it asks through Ruleset and Game.
+// runners, recorders, the CLI) and a game's rules. A game (package
+// games/<id>) registers a Ruleset (Register); everything the shell needs
+// to know about a game it asks through Ruleset and Game, or reads from
+// its Registration.
 //
 // The seam is deliberately small: commands cross it as the text a bot
 // sent, a round is one call, and what the shell may show or chart is
 // described by Metrics and Board. A ruleset keeps its own concrete types
 // for its hot paths (re-simulating a recording, its own binary record
 // layout); the seam is for code that must work for every game.
+//
+// Beyond Ruleset and Game a game may offer a few optional capabilities,
+// each checked in one place in this package, with a fallback for a game
+// without it: Codec (CodecOf), Accounting (AccountingOf), Messenger
+// (MessengerOf), Observer (AppendObservation) and Attendance (Idle, Out).
+// A wrapper around a Game must forward each one it can (an embedded Game
+// hides them).
 //
 // Contracts every implementation keeps:
 //
@@ -22,7 +30,10 @@
 //     numbers them otherwise, like ColorfightII's uids 1..n, converts).
 package engine
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Settings configure a new game. Zero values pick the ruleset's defaults.
 type Settings struct {
@@ -46,11 +57,29 @@ type Ruleset interface {
 	// Metrics describes, in order, the values Game.Values reports per
 	// player. The slice must not be modified.
 	Metrics() []Metric
+	// ScoreMetric is the index in Metrics of the score the shell ranks
+	// and shows (ColorfightII's gold, Skyport's score); 0, the first
+	// metric, for a game without a score of its own. ScoreIndex reads it.
+	ScoreMetric() int
+	// EventKinds declares the events its games report (Game.Events),
+	// nil for a game that reports none. The slice must not be modified.
+	EventKinds() []EventKind
 	// New returns the game before its first round, its map drawn from
 	// seed as the ruleset specifies. It fails on settings the ruleset
 	// cannot play.
 	New(seed uint64, s Settings) (Game, error)
+	// NewFromSetup returns the game before its first round started from
+	// a saved setup instead of a seed (a map file, an imported origin):
+	// an opaque byte string the ruleset defines and a .rwd header
+	// carries (as base64 JSON). It accepts whatever Game.Setup of its
+	// games returned; a ruleset whose games always start from a seed
+	// returns ErrSeedOnly.
+	NewFromSetup(setup []byte, s Settings) (Game, error)
 }
+
+// ErrSeedOnly is NewFromSetup's error of a ruleset whose games start
+// from a seed only.
+var ErrSeedOnly = errors.New("engine: the game starts from a seed only")
 
 // Game is one game in progress. It is not safe for concurrent use.
 type Game interface {
@@ -62,6 +91,12 @@ type Game interface {
 	MaxTurns() int
 	// Over reports whether the game has ended; Round then does nothing.
 	Over() bool
+	// Active returns the player who acts in the next Round of a game in
+	// which one player acts per round (Skyport's): Round then reads only
+	// cmds[Active()], and Turn counts those player-turns. It is -1 when
+	// the game is over, and always for a game in which every player acts
+	// in every round.
+	Active() int
 	// Fault reports that player p failed to answer the next round (a
 	// timeout, a crash, a garbled reply) with a short description. What a
 	// fault does is the ruleset's: ColorfightII records it as one
@@ -80,10 +115,33 @@ type Game interface {
 	// Values appends player p's current values, one per Metric in
 	// Ruleset.Metrics order, to dst and returns it.
 	Values(p int, dst []int64) []int64
-	// Board describes the board now into b, reusing b's storage.
+	// Events appends the events of the last Round, each of a kind of
+	// Ruleset.EventKinds, to dst in the order they happened and returns
+	// it (a game that reports no events returns dst).
+	Events(dst []Event) []Event
+	// Board describes the board now into b, reusing b's storage: its
+	// cells, and its entities and effects (which it empties first; a
+	// board of cells only leaves them empty).
 	Board(b *Board)
 	// Ranking returns the players best first, by the ruleset's ranking.
 	Ranking() []int
+	// Setting returns key/value pairs describing the game's settings
+	// (map, options), in a fixed order, for `rewind info` and the
+	// viewer's header; nil when there is nothing to say.
+	Setting() [][2]string
+	// Setup returns the bytes Ruleset.NewFromSetup starts the game again
+	// from when it started from something its seed does not give (a map
+	// file), nil when its seed is enough.
+	Setup() []byte
+}
+
+// ScoreIndex is the index of r's score among its metrics: its
+// ScoreMetric, or 0 when that is out of range.
+func ScoreIndex(r Ruleset) int {
+	if i := r.ScoreMetric(); i >= 0 && i < len(r.Metrics()) {
+		return i
+	}
+	return 0
 }
 
 // Fault is the kind of a bot's failure to answer a round.
@@ -175,7 +233,7 @@ type Metric struct {
 	// Surge, when set (an Amount's), asks the analysis for this metric's
 	// spending surges (engine.Surge).
 	Surge Surge
-	// Swings, on the score (engine.Scorer), asks the analysis for the
+	// Swings, on the score (Ruleset.ScoreMetric), asks the analysis for the
 	// big lead swings: lead changes where the new leader gained the most
 	// of it on the old one.
 	Swings bool
@@ -184,89 +242,6 @@ type Metric struct {
 	// its sum then ("stole %d gold"): said when the sum is not 0, or
 	// always when Explain starts with "+" (which is not said).
 	Explain string
-}
-
-// Topology is the shape of a board's cells.
-type Topology uint8
-
-// Topologies.
-const (
-	// Square: cell (x, y) touches (x±1, y) and (x, y±1).
-	Square Topology = iota
-	// Hex: rows of hexagons, odd rows (y = 1, 3, …) shifted left by half a
-	// cell relative to even rows, as Monad's map (monad.Neighbor).
-	Hex
-	// HexAxial: a diamond of hexagons in axial coordinates, as Skyport's
-	// map: X is j, Y is k, cell (j, k) touches (j±1, k), (j, k±1),
-	// (j-1, k-1) and (j+1, k+1); drawn with (0, 0) at the top, j growing
-	// down-left and k down-right.
-	HexAxial
-)
-
-// String names the topology as the viewer's board scripts take it:
-// "square", "hex" or "hex-axial".
-func (t Topology) String() string {
-	switch t {
-	case Hex:
-		return "hex"
-	case HexAxial:
-		return "hex-axial"
-	}
-	return "square"
-}
-
-// Board describes a board for display: its shape and, per cell, what a
-// viewer colours and labels. Cells are in row-major order, index y*Width+x.
-type Board struct {
-	Topology      Topology
-	Width, Height int
-	// TerrainName, ValueName name what Cell.Terrain and Cell.Value hold
-	// ("natural_cost", "units"); Badges names the badge bits (bit i of
-	// Cell.Badges is Badges[i]; at most 32).
-	TerrainName, ValueName string
-	Badges                 []string
-	Cells                  []Cell
-	// Layers are further numbers per cell a viewer can show (ColorfightII's
-	// natural gold and energy), optional: each has len(Cells) values, in
-	// cell order, and a board keeps the same layers, by name and order,
-	// from frame to frame. Most never change over a game; a viewer packs
-	// a layer's values only when they do. At most MaxLayers.
-	Layers []Layer
-	// Entities and Effects are filled by a Boarder's Extras (Describe
-	// empties them first); a Game without it leaves them empty.
-	Entities []Entity
-	Effects  []Effect
-}
-
-// Describe fills b with g's board: Board, then, for a Boarder, Extras.
-func Describe(g Game, b *Board) {
-	b.Entities = b.Entities[:0]
-	b.Effects = b.Effects[:0]
-	g.Board(b)
-	if x, ok := g.(Boarder); ok {
-		x.Extras(b)
-	}
-}
-
-// Builtin is a built-in bot of a game as its package lists it for the
-// registry (package rulesets): its name, one line saying how it plays,
-// and how to make one for a seat, its choices drawn from seed.
-type Builtin struct {
-	Name string
-	Doc  string
-	New  func(seed uint64) Strategy
-}
-
-// Strategy is a built-in bot for one ruleset, played in the process
-// through the seam. A game's strategies live beside its rules
-// (games/colorfight2/bots/<game>) and are registered in package rulesets.
-type Strategy interface {
-	// Name is the strategy's registered name ("hunter").
-	Name() string
-	// Commands appends the commands player p sends for the next Round of
-	// g (a Game of the strategy's ruleset, which it may type-assert to
-	// its concrete type) to dst and returns it. It must not modify g.
-	Commands(g Game, p int, dst []string) []string
 }
 
 // VectorFileError is an error of a game's conformance vector code
@@ -283,56 +258,3 @@ func (e *VectorFileError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the error about the file.
 func (e *VectorFileError) Unwrap() error { return e.Err }
-
-// Cell is one cell of a Board.
-type Cell struct {
-	// Terrain is what the map gives the cell (ColorfightII's natural
-	// cost, Monad's resource left).
-	Terrain int64
-	// Owner is the player holding the cell, or -1.
-	Owner int
-	// Value is the ruleset's main number for the cell (ColorfightII's
-	// attack cost, Monad's unit count).
-	Value int64
-	// Badges is a bit set over Board.Badges (a building, a hive).
-	Badges uint32
-}
-
-// Layer is one named number per cell of a Board (Board.Layers).
-type Layer struct {
-	// Name says what the values are ("natural_gold").
-	Name   string
-	Values []int64
-}
-
-// MaxLayers is the most layers a Board has.
-const MaxLayers = 8
-
-// ResizeLayers makes b.Layers the layers names, in that order, each of
-// len(b.Cells) values (call it after Resize), reusing their storage;
-// the values are the caller's to fill.
-func (b *Board) ResizeLayers(names []string) {
-	if cap(b.Layers) < len(names) {
-		b.Layers = append(b.Layers[:cap(b.Layers)], make([]Layer, len(names)-cap(b.Layers))...)
-	}
-	b.Layers = b.Layers[:len(names)]
-	n := len(b.Cells)
-	for i, name := range names {
-		l := &b.Layers[i]
-		l.Name = name
-		if cap(l.Values) < n {
-			l.Values = make([]int64, n)
-		}
-		l.Values = l.Values[:n]
-	}
-}
-
-// Resize makes b.Cells hold width*height cells, reusing its storage.
-func (b *Board) Resize(width, height int) {
-	b.Width, b.Height = width, height
-	n := width * height
-	if cap(b.Cells) < n {
-		b.Cells = make([]Cell, n)
-	}
-	b.Cells = b.Cells[:n]
-}

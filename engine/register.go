@@ -54,6 +54,28 @@ type Registration struct {
 	// two seats by their scores (equal scores draw) rather than by their
 	// ranks.
 	ScoreDuels bool
+	// Document, when set, is the layout of the game's own analysis
+	// document (DocumentOf).
+	Document *Document
+	// Options are the game's on/off settings beyond its seed (`rewind
+	// play --NAME`); SetupFromOptions, set with them, returns the setup
+	// Ruleset.NewFromSetup starts a game of seed and players from with
+	// the options named in set on (each one of Options'); a combination
+	// it cannot play is an error saying why.
+	Options          []Option
+	SetupFromOptions func(set []string, seed uint64, players int) ([]byte, error)
+	// SetupFromMap, when set, turns a map file's bytes into the setup
+	// Ruleset.NewFromSetup starts from (`rewind play --map FILE`), seed
+	// choosing what the map leaves open (spawns, turn order). A bad file
+	// is an error saying what and where.
+	SetupFromMap func(file []byte, seed uint64, players int) ([]byte, error)
+}
+
+// Option is an on/off setting of a game that a match may set (`rewind
+// play --NAME`): Name is the flag's name (kebab-case), Doc one line
+// saying what it does.
+type Option struct {
+	Name, Doc string
 }
 
 // FindBot returns the built-in bot of r named name.
@@ -222,13 +244,21 @@ func GameOf(format string) (Registration, bool) {
 	return Registration{}, false
 }
 
+// DocumentOf returns the layout of the own analysis document of the
+// game registered under r's id (Registration.Document), nil for a game
+// without one or not registered.
+func DocumentOf(r Ruleset) *Document {
+	g, _ := About(r.ID())
+	return g.Document
+}
+
 // FirstPlayer returns the number r gives its first player where the
 // shell shows players by number (play's table and messages): its
 // document's (Document.FirstPlayer: 1 for a game whose protocol and
 // files number players from 1), 0 for a game without one.
 func FirstPlayer(r Ruleset) int {
-	if d, ok := r.(Documented); ok {
-		return d.Document().FirstPlayer
+	if d := DocumentOf(r); d != nil {
+		return d.FirstPlayer
 	}
 	return 0
 }

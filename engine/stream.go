@@ -15,8 +15,8 @@ import (
 // events and the commands of the round that led to it. Frame 0 is the
 // game before its first round.
 type Frame struct {
-	// Turn is the number of rounds played (player-turns in a Sequential
-	// game).
+	// Turn is the number of rounds played (player-turns in a game whose
+	// players act in turn: Game.Active).
 	Turn int
 	// Active is the player who acted in the round that led here, -1 when
 	// all players act at once (or for frame 0).
@@ -81,7 +81,7 @@ type StreamMeta struct {
 	// Metrics and EventKinds are the ruleset's declarations.
 	Metrics    []Metric
 	EventKinds []EventKind
-	// Score is the index in Metrics of the score (Scorer).
+	// Score is the index in Metrics of the score (ScoreIndex).
 	Score int
 	// Sequential is true when one player acts per round.
 	Sequential bool
@@ -90,7 +90,7 @@ type StreamMeta struct {
 	// Seed is the seed the game was drawn from (when Seeded).
 	Seed   uint64
 	Seeded bool
-	// Settings are key/value pairs describing the game (Describer).
+	// Settings are key/value pairs describing the game (Game.Setting).
 	Settings [][2]string
 	// Resimulated is true when frames come from re-simulating recorded
 	// commands (exact), false when they are read from a state stream.
@@ -112,8 +112,8 @@ type StreamMeta struct {
 	// replay an import inferred its commands from), "" when it was
 	// recorded as played or the source does not say.
 	Provenance string
-	// Document is the ruleset's own analysis document layout
-	// (Documented), nil for a ruleset without one.
+	// Document is the game's own analysis document layout
+	// (Registration.Document), nil for a game without one.
 	Document *Document
 }
 
@@ -123,17 +123,15 @@ type Stream interface {
 	// Next fills f with the next frame, reusing its storage; io.EOF after
 	// the last.
 	Next(f *Frame) error
-	Close() error
-}
-
-// TextSkipper is a Stream that can leave the commands' text out of its
-// frames, for a reader that needs the game but not what was sent (a
-// game's own document: analysis.AnalyzeDocument). After SkipCommandText,
-// called before the second frame, frames have CommandsKnown false and no
-// Commands; their faults, errors, values, events and board are as
-// before. A wrapper of a Stream forwards it.
-type TextSkipper interface {
+	// SkipCommandText tells the stream that its reader needs the game
+	// but not what was sent (a game's own document:
+	// analysis.AnalyzeDocument). Called before the second frame, it lets
+	// the stream leave the commands' text out of the frames after it
+	// (CommandsKnown false, no Commands; their faults, errors, values,
+	// events and board as before); a stream that gains nothing by it
+	// ignores it, so a reader must not rely on either.
 	SkipCommandText()
+	Close() error
 }
 
 // Format is an official replay file format of a game (its Registration

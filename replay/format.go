@@ -168,7 +168,7 @@ type Header struct {
 	// for the generic one. Any header but a legacy one (codec "" of an
 	// engine.LegacyHeader ruleset: ColorfightII's) names its game by
 	// Ruleset (any registered ruleset), is drawn from GameSeed and, when
-	// set, Setup (engine.Restorer), keeps Config.MaxTurn (the turn limit)
+	// set, Setup (engine.Ruleset.NewFromSetup), keeps Config.MaxTurn (the turn limit)
 	// and Config.MaxPlayer (the number of players) and nothing else of
 	// Config, and has no Seed, Map, CFRInfo or Import. A compact header's
 	// Setup is a JSON object, kept in the file under the ruleset's ID
@@ -182,7 +182,7 @@ type Header struct {
 	// reader sets Logs for every file of that version or later.
 	Logs bool
 	// start starts the game of a legacy header a Reader decoded
-	// (engine.LegacyHeader.OpenLegacy); nil for any other.
+	// (engine.LegacyHeader.Open); nil for any other.
 	start engine.LegacyStart
 }
 
@@ -238,7 +238,7 @@ type Player struct {
 // legacyRuleset returns h's ruleset and its engine.LegacyHeader when h
 // is a legacy header (its ruleset's own codec, a ruleset whose files keep
 // their setup in Legacy fields: ColorfightII's), else nil.
-func (h *Header) legacyRuleset() (engine.Ruleset, engine.LegacyHeader) {
+func (h *Header) legacyRuleset() (engine.Ruleset, *engine.LegacyHeader) {
 	if h.Codec != "" {
 		return nil, nil
 	}
@@ -246,8 +246,8 @@ func (h *Header) legacyRuleset() (engine.Ruleset, engine.LegacyHeader) {
 	if err != nil {
 		return nil, nil
 	}
-	lh, ok := r.(engine.LegacyHeader)
-	if !ok {
+	lh := engine.LegacyHeaderOf(r)
+	if lh == nil {
 		return nil, nil
 	}
 	return r, lh
@@ -379,7 +379,7 @@ func (h *Header) validate() error {
 	if h.RulesetVersion != r.Version() {
 		return fmt.Errorf("ruleset %s version %d not supported", h.Ruleset, h.RulesetVersion)
 	}
-	if err := lh.CheckLegacy(h.legacy()); err != nil {
+	if err := lh.Check(h.legacy()); err != nil {
 		if le := (*engine.LimitError)(nil); errors.As(err, &le) {
 			return fmt.Errorf("%v: %w", err, ErrLimit)
 		}

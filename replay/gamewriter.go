@@ -25,20 +25,20 @@ type GameWriter interface {
 
 // GameHeader returns the header a match played through the seam is
 // recorded under: g is its game before the first round (nil when not
-// known), drawn from seed (and setup, engine.SetupSaver) with maxTurns,
-// names and bots its players' in player order. A game of a ruleset whose
-// files keep their setup in a legacy header (engine.LegacyHeader:
-// ColorfightII's) that records compactly (engine.Compact) is recorded in
-// its own codec under that header, as its files have always been: the
-// fields its ruleset gives (LegacyOf), each player's home the ruleset's
+// known), drawn from seed (and setup, Game.Setup) with maxTurns, names
+// and bots its players' in player order. A game of a ruleset whose files
+// keep their setup in a legacy header (engine.LegacyHeader:
+// ColorfightII's) is recorded in its own codec under that header, as its
+// files have always been: the fields its ruleset gives
+// (LegacyHeader.Of), each player's home the ruleset's
 // home of that index; any other game (or a nil g) under TextHeader's
 // header.
 func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxTurns int, names, bots []string) (Header, error) {
-	lh, ok := r.(engine.LegacyHeader)
-	if _, compact := g.(engine.Compact); !ok || !compact {
+	lh := engine.LegacyHeaderOf(r)
+	if lh == nil || g == nil {
 		return TextHeader(r, seed, setup, maxTurns, names, bots), nil
 	}
-	l, err := lh.LegacyOf(g, seed)
+	l, err := lh.Of(g, seed)
 	if err != nil {
 		return Header{}, fmt.Errorf("replay: %w", err)
 	}
@@ -59,7 +59,7 @@ func GameHeader(r engine.Ruleset, g engine.Game, seed uint64, setup []byte, maxT
 
 // NewGameWriter writes h (see GameHeader) to w and returns the writer
 // for its rounds: a legacy header's (codec "" of an engine.LegacyHeader
-// ruleset) records its game's own compact records (engine.Compact); any
+// ruleset) records its game's own compact records (engine.Codec); any
 // other is NewTextWriter's. It does not close w.
 func NewGameWriter(w io.Writer, h Header) (GameWriter, error) {
 	if _, lh := h.legacyRuleset(); lh != nil {

@@ -153,7 +153,7 @@ func sameLists[T comparable](a, b [][]T) bool {
 
 // TestOwnCodecGeneric: every ColorfightII file of its own codec reads
 // alike through the generic re-simulation (OpenSim: the ruleset's
-// engine.Compact records) and the generic Reader's text (NextText:
+// engine.Codec records) and the generic Reader's text (NextText:
 // engine.Codec's decoder), round by round — turn, checkpoint, each
 // player's commands as text (the commands the game applied, faults
 // first), faults and their text, logs — and to the same footer; played

@@ -242,13 +242,13 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 	// seed) once, for every game the Reader starts.
 	off := start
 	if blobLen > 0 {
-		m, err := decodeMapBlob(blob, lh.LegacyMapLimit(h.legacy()))
+		m, err := decodeMapBlob(blob, lh.MapLimit(h.legacy()))
 		if err != nil {
 			return nil, 0, headerErr(blobOff, err)
 		}
 		h.Map, off = m, blobOff
 	}
-	if h.start, err = lh.OpenLegacy(h.legacy()); err != nil {
+	if h.start, err = lh.Open(h.legacy()); err != nil {
 		return nil, 0, headerErr(off, fmt.Errorf("%v: %w", err, ErrCorrupt))
 	}
 	return h, br.off, nil

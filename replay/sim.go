@@ -13,7 +13,7 @@ import (
 // seam: in the text codec it reads rounds with Reader.NextText, reports
 // each round's faults to the game and plays the commands; in the
 // ruleset's own compact codec (Header.Compact; ColorfightII's too) the
-// game plays each record (engine.Compact). It checks every checkpoint
+// codec plays each record on the game (engine.Codec). It checks every checkpoint
 // hash, the active player of a Sequential game, and the footer. It
 // streams: it holds the game and the Reader's one round, never the
 // rounds already played, so its memory does not grow with the number of
@@ -25,11 +25,11 @@ type Sim struct {
 	round *TextRound
 	errs  []engine.CommandError
 	done  bool
-	// compact is the game of a file in its ruleset's compact codec,
-	// which plays the records itself; noText is set when nobody reads
-	// the rounds' commands (VerifySim without a visit), so the records
-	// are played without being turned into text.
-	compact engine.Compact
+	// compact is set for a file in its ruleset's compact codec, whose
+	// records the codec plays on the game; noText is set when nobody
+	// reads the rounds' commands (VerifySim without a visit), so the
+	// records are played without being turned into text.
+	compact bool
 	noText  bool
 }
 
@@ -69,20 +69,12 @@ func NewSim(rd *Reader) (*Sim, error) {
 	if err != nil {
 		return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrCorrupt)}
 	}
-	s := &Sim{r: rd, rs: rs, g: g}
-	if h.Compact() {
-		c, ok := g.(engine.Compact)
-		if !ok {
-			return nil, &FormatError{Round: -1, Err: fmt.Errorf("a %s game that does not play compact records (engine.Compact): %w", h.Ruleset, ErrRuleset)}
-		}
-		s.compact = c
-	}
-	return s, nil
+	return &Sim{r: rd, rs: rs, g: g, compact: h.Compact()}, nil
 }
 
 // NewGame starts the game a header describes, on ruleset rs: a generic
 // header's from its Setup or GameSeed, a legacy one's as its ruleset
-// reads its fields (engine.LegacyHeader.OpenLegacy: decoded once by the
+// reads its fields (engine.LegacyHeader.Open: decoded once by the
 // Reader that read it).
 func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
 	s := engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn}
@@ -93,18 +85,18 @@ func (h *Header) NewGame(rs engine.Ruleset) (engine.Game, error) {
 		start := h.start
 		if start == nil {
 			var err error
-			if start, err = lh.OpenLegacy(h.legacy()); err != nil {
+			if start, err = lh.Open(h.legacy()); err != nil {
 				return nil, err
 			}
 		}
-		return start.NewGame(s)
+		return start(s)
 	}
 	if setup := h.Setup; len(setup) > 0 {
-		re, ok := rs.(engine.Restorer)
-		if !ok {
+		g, err := rs.NewFromSetup(h.Setup, s)
+		if errors.Is(err, engine.ErrSeedOnly) {
 			return nil, fmt.Errorf("a setup for ruleset %s, which starts games from a seed only", rs.ID())
 		}
-		return re.NewFromSetup(h.Setup, s)
+		return g, err
 	}
 	return rs.New(h.GameSeed, s)
 }
@@ -137,7 +129,7 @@ func (s *Sim) Close() error { return s.r.Close() }
 // the game's states (and the game's own account of its rounds, such as
 // ColorfightII's applied commands) but not the commands as text: Round's
 // Commands are then empty, and engine.Frame says the commands are not known;
-// its turn, faults (engine.Compact.PlayRecord), checkpoint and logs are
+// its turn, faults (engine.Codec.PlayRecord), checkpoint and logs are
 // still read.
 // A file of the text codec is read as before. Call it before Next.
 func (s *Sim) SkipText() { s.noText = true }
@@ -154,13 +146,13 @@ func (s *Sim) Next() error {
 	var rd *TextRound
 	var err error
 	switch {
-	case s.compact != nil && s.g.Over():
+	case s.compact && s.g.Over():
 		// Only the footer may follow.
 		rd, err = s.r.nextRound(func(*TextRound) error {
 			return fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)
 		})
-	case s.compact != nil:
-		rd, s.errs, err = s.r.playNext(s.compact, !s.noText)
+	case s.compact:
+		rd, s.errs, err = s.r.playNext(s.g, !s.noText)
 	default:
 		rd, err = s.r.NextText()
 	}
@@ -176,14 +168,14 @@ func (s *Sim) Next() error {
 		s.round = nil
 		return err
 	}
-	if s.compact == nil && s.g.Over() {
+	if !s.compact && s.g.Over() {
 		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("a round after the game ended at turn %d: %w", s.g.Turn(), ErrDiverged)}
 	}
-	if a := engine.Active(s.g); a != rd.Active {
+	if a := s.g.Active(); a != rd.Active {
 		return &FormatError{Round: rd.Turn, Err: fmt.Errorf("round recorded for active player %d, the game's is %d: %w", rd.Active, a, ErrDiverged)}
 	}
 	s.round = rd
-	if s.compact == nil {
+	if !s.compact {
 		for p, f := range rd.Faults {
 			if f != 0 {
 				s.g.Fault(p, f, rd.FaultText[p])
@@ -265,7 +257,7 @@ func (s *Sim) Frame(f *engine.Frame) {
 	n := s.g.Players()
 	f.Reset(n)
 	if r := s.round; r != nil {
-		f.Active, f.CommandsKnown = r.Active, s.compact == nil || !s.noText
+		f.Active, f.CommandsKnown = r.Active, !s.compact || !s.noText
 		for p := 0; p < n && p < len(r.Commands); p++ {
 			f.Commands[p] = append(f.Commands[p], r.Commands[p]...)
 			f.Faults[p], f.FaultText[p] = r.Faults[p], r.FaultText[p]

@@ -15,17 +15,12 @@ import (
 // with Figures (of the same number of players). players matters only
 // for such a ruleset.
 func MetaOf(r engine.Ruleset, players int) engine.StreamMeta {
-	m := engine.StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics()}
-	if k, ok := r.(engine.EventKinds); ok {
-		m.EventKinds = k.EventKinds()
-	}
-	if a, ok := r.(engine.Accounting); ok {
+	m := engine.StreamMeta{Ruleset: r.ID(), RulesetVersion: r.Version(), Metrics: r.Metrics(), EventKinds: r.EventKinds()}
+	if a := engine.AccountingOf(r); a != nil {
 		m.Metrics = append(slices.Clip(m.Metrics), a.AccountMetrics(players)...)
 		m.EventKinds = append(slices.Clip(m.EventKinds), a.AccountEventKinds()...)
 	}
-	if d, ok := r.(engine.Documented); ok {
-		m.Document = d.Document()
-	}
+	m.Document = engine.DocumentOf(r)
 	m.Score = engine.ScoreIndex(r)
 	return m
 }
@@ -45,11 +40,8 @@ func Observe(g engine.Game, f *engine.Frame) {
 	for p := 0; p < n; p++ {
 		f.Values[p] = g.Values(p, f.Values[p][:0])
 	}
-	f.Events = f.Events[:0]
-	if e, ok := g.(engine.Evented); ok {
-		f.Events = e.Events(f.Events)
-	}
-	engine.Describe(g, &f.Board)
+	f.Events = g.Events(f.Events[:0])
+	g.Board(&f.Board)
 	f.Ranking = append(f.Ranking[:0], g.Ranking()...)
 	f.Over = g.Over()
 }
@@ -62,7 +54,7 @@ func Observe(g engine.Game, f *engine.Frame) {
 // after it. A nil *Figures (NewFigures of any other ruleset) appends
 // nothing and costs nothing.
 type Figures struct {
-	acc engine.Accountant
+	acc *engine.Accountant
 }
 
 // NewFigures returns the Figures of one stream of a game of r with
@@ -72,8 +64,8 @@ type Figures struct {
 // engine.StreamMeta.Resimulated, which tells a reader whether the figures of
 // metrics with FromCommands are known (engine.Metric).
 func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
-	a, ok := r.(engine.Accounting)
-	if !ok {
+	a := engine.AccountingOf(r)
+	if a == nil {
 		return nil
 	}
 	return &Figures{acc: a.NewAccountant(players, commandsKnown)}

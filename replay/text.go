@@ -64,7 +64,7 @@ func (r *TextRound) Reset(n int) {
 
 // TextHeader returns the header of a generic recording of a game of
 // ruleset r drawn from seed (and setup, when the game came from one:
-// engine.SetupSaver), with maxTurns and these players (names and bots in
+// engine.Game.Setup), with maxTurns and these players (names and bots in
 // player order). Its codec is the ruleset's own compact record when it
 // has one (engine.Codec; setup is then required), else the text codec.
 func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names, bots []string) Header {
@@ -87,8 +87,8 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 }
 
 // Compact reports whether the file's rounds are in its ruleset's own
-// compact codec (codec ""), which its engine.Codec decodes and its games
-// play (engine.Compact): ColorfightII's too.
+// compact codec (codec ""), which its engine.Codec decodes and plays:
+// ColorfightII's too.
 func (h *Header) Compact() bool { return h.Codec == "" }
 
 // Generic reports whether the file's header describes its game through
@@ -107,9 +107,8 @@ func (h *Header) Generic() bool {
 // do not keep their setup in a legacy header (engine.LegacyHeader, whose
 // fields GameHeader fills).
 func compactHeader(r engine.Ruleset) bool {
-	_, codec := r.(engine.Codec)
-	_, legacy := r.(engine.LegacyHeader)
-	return codec && !legacy
+	c := engine.CodecOf(r)
+	return c != nil && c.LegacyHeader() == nil
 }
 
 // compactCodec returns the registered ruleset id and its engine.Codec.
@@ -118,8 +117,8 @@ func compactCodec(id string) (engine.Ruleset, engine.Codec, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c, ok := r.(engine.Codec)
-	if !ok {
+	c := engine.CodecOf(r)
+	if c == nil {
 		return nil, nil, fmt.Errorf("ruleset %s has no compact codec of its own (engine.Codec)", id)
 	}
 	return r, c, nil
@@ -219,6 +218,9 @@ type TextWriter struct {
 	err     error
 	closed  bool
 	logs    roundLogs
+	// codec records the rounds of a header of its ruleset's own codec
+	// (Header.Compact), nil for the text codec's.
+	codec engine.Codec
 }
 
 // NewTextWriter writes h (see TextHeader; CheckpointEvery 0 is
@@ -244,7 +246,13 @@ func newTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TextWriter{zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}, nil
+	tw := &TextWriter{zw: zw, hdr: h, players: len(h.Players), logs: roundLogs{keep: h.Logs, players: len(h.Players)}}
+	if h.Compact() {
+		if r, ok := engine.Lookup(h.Ruleset); ok {
+			tw.codec = engine.CodecOf(r)
+		}
+	}
+	return tw, nil
 }
 
 // WriteLogs gives the bots' logs of the round WriteRound writes next
@@ -260,7 +268,7 @@ func (w *TextWriter) WriteLogs(logs [][]byte) error {
 // g.Turn(), then a checkpoint with g.Hash() when g.Turn() is a multiple
 // of the interval. In a Sequential round (r.Active ≥ 0) only the active
 // player's commands are written. In a ruleset's own codec the record is
-// the game's (engine.Compact) and r may be nil.
+// the game's (engine.Codec) and r may be nil.
 func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	if w.err != nil {
 		return w.err
@@ -281,9 +289,8 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	}
 	b := w.logs.appendRecord(w.buf[:0])
 	if w.hdr.Compact() {
-		c, ok := g.(engine.Compact)
-		if !ok {
-			w.err = fmt.Errorf("replay: a %s game that does not record compactly (engine.Compact)", w.hdr.Ruleset)
+		if w.codec == nil {
+			w.err = fmt.Errorf("replay: a %s game that does not record compactly (engine.Codec)", w.hdr.Ruleset)
 			return w.err
 		}
 		for p, list := range r.Commands {
@@ -291,7 +298,7 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 				return err
 			}
 		}
-		b = c.AppendRecord(b)
+		b = w.codec.AppendRecord(g, b)
 		return w.finish(b, g)
 	}
 	b = append(b, tagText)
@@ -430,7 +437,7 @@ func (r *Reader) NextText() (*TextRound, error) {
 			}
 		}
 		return r.nextRound(func(rd *TextRound) error {
-			return r.dec.DecodeRound(r.br, rd.Commands, rd.Faults, rd.FaultText)
+			return r.dec(r.br, rd.Commands, rd.Faults, rd.FaultText)
 		})
 	}
 	return nil, &FormatError{Round: r.turn, Err: fmt.Errorf("a %s recording's rounds are not of the text codec: %w", r.hdr.Ruleset, ErrRuleset)}
@@ -438,8 +445,8 @@ func (r *Reader) NextText() (*TextRound, error) {
 
 // playNext reads the next record of a compact-codec recording and plays
 // it on g, as NextText reads it; with text, the round's commands and
-// faults are g's text of them (engine.Compact.PlayRecord), else empty.
-func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.CommandError, error) {
+// faults are g's text of them (engine.Codec.PlayRecord), else empty.
+func (r *Reader) playNext(g engine.Game, text bool) (*TextRound, []engine.CommandError, error) {
 	if r.err != nil {
 		return nil, nil, r.err
 	}
@@ -450,9 +457,9 @@ func (r *Reader) playNext(g engine.Compact, text bool) (*TextRound, []engine.Com
 	rd, err := r.nextRound(func(rd *TextRound) error {
 		var err error
 		if text {
-			errs, err = g.PlayRecord(r.br, rd.Commands, rd.Faults, rd.FaultText)
+			errs, err = r.codec.PlayRecord(g, r.br, rd.Commands, rd.Faults, rd.FaultText)
 		} else {
-			errs, err = g.PlayRecord(r.br, nil, rd.Faults, rd.FaultText)
+			errs, err = r.codec.PlayRecord(g, r.br, nil, rd.Faults, rd.FaultText)
 		}
 		return err
 	})

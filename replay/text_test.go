@@ -44,7 +44,7 @@ func recordToy(t testing.TB, rs engine.Ruleset, turns int, logs bool) ([]byte, u
 	var r replay.TextRound
 	for !g.Over() {
 		r.Reset(3)
-		r.Active = engine.Active(g)
+		r.Active = g.Active()
 		for p, b := range bots {
 			if r.Active >= 0 && p != r.Active {
 				continue

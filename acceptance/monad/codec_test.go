@@ -76,14 +76,14 @@ func TestLegacyRecordingThroughSeam(t *testing.T) {
 		names, bots = append(names, p.Name), append(bots, p.Bot)
 	}
 	g := sim.Game()
-	wh := replay.TextHeader(monad.Ruleset, 0, g.(engine.SetupSaver).Setup(), h.Config.MaxTurn, names, bots)
+	wh := replay.TextHeader(monad.Ruleset, 0, g.Setup(), h.Config.MaxTurn, names, bots)
 	wh.Logs, wh.CheckpointEvery = true, h.CheckpointEvery
 	var out bytes.Buffer
 	w, err := replay.NewTextWriter(&out, wh)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seam, err := monad.Ruleset.(engine.Restorer).NewFromSetup(h.Setup, engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn})
+	seam, err := monad.Ruleset.NewFromSetup(h.Setup, engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn})
 	if err != nil {
 		t.Fatal(err)
 	}

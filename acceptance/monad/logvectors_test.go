@@ -205,7 +205,7 @@ func recordVector(t *testing.T, v *monadvectors.Vector) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := monad.Ruleset.(engine.Restorer).NewFromSetup(setup, engine.Settings{Players: cfg.Players, MaxTurns: cfg.MaxTurns})
+	g, err := monad.Ruleset.NewFromSetup(setup, engine.Settings{Players: cfg.Players, MaxTurns: cfg.MaxTurns})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,8 +161,8 @@ func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		fmt.Fprintf(w, "  setup:    drawn from seed %d\n", h.GameSeed)
 	}
 	if g, err := h.NewGame(rs); err == nil {
-		if d, ok := g.(engine.Describer); ok {
-			writeSettings(w, d.Setting())
+		if s := g.Setting(); s != nil {
+			writeSettings(w, s)
 		}
 	}
 	if !h.Created.IsZero() {
@@ -259,7 +259,7 @@ func officialInfo(w io.Writer, path string, data []byte) error {
 	return nil
 }
 
-// writeSettings prints a game's settings (engine.Describer, or a stream's
+// writeSettings prints a game's settings (engine.Game.Setting, or a stream's
 // own) one per line; a key or value with a character that is not
 // printable is quoted, so a hostile file cannot move the terminal's
 // cursor.

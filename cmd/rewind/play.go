@@ -23,8 +23,8 @@ import (
 
 type playOptions struct {
 	game     string   // a rulesets id; "" is engine.Default()
-	options  []string // the game's options set (engine.Optioner), by name
-	mapFile  string   // a map file, for a game played on map files (engine.MapReader)
+	options  []string // the game's options set (engine.Registration.Options), by name
+	mapFile  string   // a map file, for a game played on map files (engine.Registration.SetupFromMap)
 	bots     []string
 	turns    int
 	seed     uint64
@@ -277,8 +277,7 @@ func checkPlaySettings(opts *playOptions) error {
 	if err := checkOptions(opts.game, opts.options); err != nil {
 		return err
 	}
-	r, _ := engine.Get(opts.game)
-	if _, ok := r.(engine.MapReader); opts.mapFile != "" && !ok {
+	if opts.mapFile != "" && info.SetupFromMap == nil {
 		return fmt.Errorf("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
@@ -347,7 +346,7 @@ func checkDeadlineFlag(d time.Duration) error {
 // printRanking prints a match's result, best first: each player's
 // number (counted from first: engine.FirstPlayer), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
-// game for good (engine.Retirer).
+// game for good (engine.Attendance).
 func printRanking(w io.Writer, res *match.Result, first int) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "rank\tplayer\tname\tbot")

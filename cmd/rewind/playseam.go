@@ -91,8 +91,11 @@ func seamSetup(opts *playOptions, players int) ([]byte, error) {
 		if opts.mapFile != "" {
 			return nil, fmt.Errorf("--map and --%s: a game on a map file takes no options", opts.options[0])
 		}
-		r, _ := engine.Get(opts.game)
-		setup, err := r.(engine.Optioner).SetupFromOptions(opts.options, opts.seed, players)
+		reg, _ := engine.About(opts.game)
+		if reg.SetupFromOptions == nil {
+			return nil, fmt.Errorf("--%s: %s has no options", opts.options[0], opts.game)
+		}
+		setup, err := reg.SetupFromOptions(opts.options, opts.seed, players)
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", strings.Join(opts.options, ", --"), err)
 		}
@@ -101,16 +104,15 @@ func seamSetup(opts *playOptions, players int) ([]byte, error) {
 	if opts.mapFile == "" {
 		return nil, nil
 	}
-	r, _ := engine.Get(opts.game)
-	mr, ok := r.(engine.MapReader)
-	if !ok {
+	reg, _ := engine.About(opts.game)
+	if reg.SetupFromMap == nil {
 		return nil, fmt.Errorf("--map: %s is not played on map files", opts.game)
 	}
 	data, err := readBounded(opts.mapFile, 16<<20)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
 	}
-	setup, err := mr.SetupFromMap(data, opts.seed, players)
+	setup, err := reg.SetupFromMap(data, opts.seed, players)
 	if err != nil {
 		return nil, fmt.Errorf("--map %s: %w", opts.mapFile, err)
 	}
@@ -135,7 +137,7 @@ func readBounded(path string, limit int64) ([]byte, error) {
 }
 
 // addOptionFlags adds a boolean flag for every option of every registered
-// game (engine.Optioner): `--uniform` for Monad's. Two games with an
+// game (engine.Registration.Options): `--uniform` for Monad's. Two games with an
 // option of one name share its flag.
 func addOptionFlags(cmd *cobra.Command) {
 	for _, o := range allOptions() {
@@ -143,14 +145,11 @@ func addOptionFlags(cmd *cobra.Command) {
 	}
 }
 
-// gameOptions lists game's options (engine.Optioner); none for a game
-// without, or not registered.
+// gameOptions lists game's options (engine.Registration.Options); none
+// for a game without, or not registered.
 func gameOptions(game string) []engine.Option {
-	r, _ := engine.Get(game)
-	if op, ok := r.(engine.Optioner); ok {
-		return op.Options()
-	}
-	return nil
+	reg, _ := engine.About(game)
+	return reg.Options
 }
 
 // hasOption reports whether game has the option called name.

@@ -29,7 +29,7 @@ func streamMeta(path string) (m engine.StreamMeta, ok bool) {
 }
 
 // documented reports whether the replay at path is of a game with a
-// document of its own (engine.Documented: StreamMeta.Document), which
+// document of its own (engine.Registration.Document: StreamMeta.Document), which
 // analyze takes through analysis.AnalyzeDocument; a file that does not
 // open is taken as one, for that path to report why.
 func documented(path string) bool {

@@ -129,7 +129,7 @@ func (m *match) round(t *testing.T) bool {
 	if m.g.Over() {
 		return false
 	}
-	active := engine.Active(m.g)
+	active := m.g.Active()
 	before := m.g.Hash()
 	for p := range m.cmds {
 		m.cmds[p] = m.cmds[p][:0]
@@ -166,7 +166,7 @@ func state(t *testing.T, g engine.Game) string {
 		t.Fatalf("turn %d: no values", g.Turn())
 	}
 	var b engine.Board
-	engine.Describe(g, &b)
+	g.Board(&b)
 	if b.Width < 1 || b.Height < 1 || len(b.Cells) != b.Width*b.Height {
 		t.Fatalf("turn %d: a %d×%d board of %d cells", g.Turn(), b.Width, b.Height, len(b.Cells))
 	}

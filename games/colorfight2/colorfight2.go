@@ -41,6 +41,7 @@ func init() {
 			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: summarize}},
 		OwnProtocol: true, ScoreDuels: true,
 		BoardScript: boardScript,
+		Document:    &rules.Document,
 	})
 }
 

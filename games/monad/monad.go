@@ -35,5 +35,6 @@ func init() {
 		Formats: []engine.Format{{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, SharedExts: true,
 			DecodeBytes: monadlog.DecodeBytes, Sniff: monadlog.Sniff, Open: monadlog.Open}},
 		BoardScript: boardScript,
+		Options:     rules.Options, SetupFromOptions: rules.SetupFromOptions,
 	})
 }

@@ -34,8 +34,9 @@ func init() {
 		Bots:  bots.Builtins,
 		Vectors: &engine.Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: vectors.Conform,
 			ProbesFile: "probes.json", CheckProbes: vectors.Probes},
-		Formats:     []engine.Format{{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open}},
-		Protocol:    protocol.Server{},
-		BoardScript: boardScript,
+		Formats:      []engine.Format{{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open}},
+		Protocol:     protocol.Server{},
+		SetupFromMap: rules.SetupFromMap,
+		BoardScript:  boardScript,
 	})
 }

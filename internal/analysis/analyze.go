@@ -3,7 +3,7 @@
 // can open, streaming over its frames: one generic analysis for every
 // game (AnalyzeStream, read through the seam: the metrics and events a
 // ruleset declares), and, for a game whose ruleset declares a document
-// of its own (engine.Documented: ColorfightII's), that document laid out
+// of its own (engine.Registration.Document: ColorfightII's), that document laid out
 // from the generic results (Document). Nothing here is a game's code.
 package analysis
 

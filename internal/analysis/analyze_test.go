@@ -599,6 +599,8 @@ func TestGenericHostileFrames(t *testing.T) {
 // ends.
 type endlessToy struct{ meta engine.StreamMeta }
 
+func (*endlessToy) SkipCommandText() {}
+
 func (e *endlessToy) Meta() *engine.StreamMeta {
 	if e.meta.Metrics == nil {
 		e.meta.Metrics = make([]engine.Metric, 1024)

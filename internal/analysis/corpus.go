@@ -188,11 +188,13 @@ func DecodeGame(path string, data []byte) (Game, error) {
 		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
 	}
 	r, ok := engine.Lookup(c.Ruleset)
-	d, isDoc := r.(engine.Documented)
-	if !ok || !isDoc {
+	var doc *engine.Document
+	if ok {
+		doc = engine.DocumentOf(r)
+	}
+	if doc == nil {
 		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
 	}
-	doc := d.Document()
 	a := &Analysis{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
 		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
 	for i := range c.Players {
@@ -340,8 +342,8 @@ func WriteCorpusCSV(w io.Writer, games []Game) error {
 // be analyzed; an empty document when no game has one.
 func firstDocument() *engine.Document {
 	for _, r := range engine.All() {
-		if d, ok := r.(engine.Documented); ok {
-			return d.Document()
+		if d := engine.DocumentOf(r); d != nil {
+			return d
 		}
 	}
 	return &engine.Document{}

@@ -13,7 +13,7 @@ import (
 )
 
 // A game's own document: the analysis a ruleset's users had before the
-// generic one (engine.Documented; ColorfightII's, docs/analysis-json.md),
+// generic one (engine.Registration.Document; ColorfightII's, docs/analysis-json.md),
 // built from a generic analysis (Generic) and laid out as the ruleset's
 // engine.Document says. Nothing in it is the game's code: its figures
 // are the stream's metrics, its events the generic analysis's, renumbered
@@ -161,22 +161,19 @@ type Summary struct {
 	Incomplete bool `json:"incomplete"`
 }
 
-// ErrNoDocument: the game's ruleset has no document of its own
-// (engine.Documented); its analysis is the generic one.
+// ErrNoDocument: the game has no document of its own
+// (engine.Registration.Document); its analysis is the generic one.
 var ErrNoDocument = errors.New("analysis: the game has no document of its own")
 
 // AnalyzeDocument reads s to its end and gives its game's own document:
-// Document(AnalyzeStream(s)). The document needs no command text: a
-// stream that can leave it out (engine.TextSkipper) is asked to, so a
-// flood of commands costs their decoding, not their text. It does not
-// close s.
+// Document(AnalyzeStream(s)). The document needs no command text: s is
+// asked to leave it out (engine.Stream.SkipCommandText), so a flood of
+// commands costs their decoding, not their text. It does not close s.
 func AnalyzeDocument(s engine.Stream) (*Analysis, error) {
 	if m := s.Meta(); m == nil || m.Document == nil {
 		return nil, ErrNoDocument
 	}
-	if t, ok := s.(engine.TextSkipper); ok {
-		t.SkipCommandText()
-	}
+	s.SkipCommandText()
 	g, err := AnalyzeStream(s, GenericOptions{})
 	if err != nil {
 		return nil, err

@@ -37,10 +37,10 @@ func TestGenericEveryRuleset(t *testing.T) {
 			if g.Turns != turns || len(g.Series) != len(source.MetaOf(r, len(names)).Metrics) {
 				t.Fatalf("turns %d, %d series", g.Turns, len(g.Series))
 			}
-			own := 0 // alice's turns: every round, or those she acts in (engine.Sequential)
+			own := 0 // alice's turns: every round, or those she acts in (engine.Game.Active)
 			for tt := 0; tt <= turns; tt++ {
 				if tt > 0 {
-					if a := engine.Active(ref); a < 0 || a == 0 {
+					if a := ref.Active(); a < 0 || a == 0 {
 						own++
 					}
 					ref.Round(nil)

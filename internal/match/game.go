@@ -30,7 +30,7 @@ type strategyPlayer struct {
 	buf []string
 }
 
-func (b *strategyPlayer) Name() string            { return b.s.Name() }
+func (b *strategyPlayer) Name() string            { return b.s.Name }
 func (b *strategyPlayer) Start(int, uint64) error { return nil }
 func (b *strategyPlayer) Close() error            { return nil }
 func (b *strategyPlayer) Commands(g engine.Game, p int) ([]string, error) {
@@ -54,7 +54,7 @@ func (b *builtinPlayer) Start(_ int, seed uint64) error {
 	return nil
 }
 func (b *builtinPlayer) Commands(g engine.Game, p int) ([]string, error) {
-	if b.s == nil {
+	if b.s.Commands == nil {
 		return nil, errors.New("match: built-in asked before Start")
 	}
 	return b.strategyPlayer.Commands(g, p)
@@ -93,7 +93,7 @@ type GameConfig struct {
 	Ruleset engine.Ruleset
 	// Seed draws the game (Ruleset.New) and, through BotSeed, each bot's
 	// seed; Setup, when set, starts the game from it instead
-	// (engine.Restorer: a map file).
+	// (engine.Ruleset.NewFromSetup: a map file).
 	Seed  uint64
 	Setup []byte
 	// MaxTurns is the turn limit (0: the ruleset's default).
@@ -110,7 +110,7 @@ type GameConfig struct {
 	// before the round) and its bots' Logs, and is recorded with them
 	// (Active is the game's). RunGame plays them, whatever ctx says,
 	// before it asks any bot; their faults are not counted as the seats'.
-	// Rounds an engine.Idler game plays idle take nothing from theirs.
+	// Rounds an engine.Attendance game plays idle take nothing from theirs.
 	Prefix []GameRound
 }
 
@@ -119,7 +119,7 @@ type GameSetup struct {
 	Ruleset engine.Ruleset
 	Seed    uint64
 	// Setup is what the game was started from besides its seed
-	// (engine.SetupSaver), nil when the seed is enough.
+	// (engine.Game.Setup), nil when the seed is enough.
 	Setup    []byte
 	MaxTurns int
 	// Players in player order (UID = player+1).
@@ -135,7 +135,7 @@ type GameSetup struct {
 
 // GameRound is one round as the engine applied it.
 type GameRound struct {
-	// Active is the player who acted (engine.Sequential), -1 when all
+	// Active is the player who acted (engine.Game.Active), -1 when all
 	// did.
 	Active int
 	// Commands[p] are player p's commands as sent.
@@ -181,7 +181,7 @@ type PlayerResult struct {
 	// commands the game rejected.
 	Faults, Errors int
 	// Out is the fault that took the player out of a game whose players
-	// can leave it (engine.Retirer), 0 while it plays.
+	// can leave it (engine.Attendance), 0 while it plays.
 	Out engine.Fault
 }
 
@@ -203,7 +203,7 @@ func Fault(err error, started bool) engine.Fault {
 // RunGame plays cfg's match, of any ruleset, through the seam
 // (engine.Game) to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
-// active player in an engine.Sequential game; none while an engine.Idler
+// active player in a game whose players act in turn (engine.Game.Active); none while an engine.Attendance
 // game is idle); their answers are applied in player order, so the
 // result depends only on what they answered. A bot that fails to answer
 // is reported to the game with Game.Fault before the round (timeout,
@@ -243,21 +243,17 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	var g engine.Game
 	var err error
 	if len(cfg.Setup) > 0 {
-		re, ok := cfg.Ruleset.(engine.Restorer)
-		if !ok {
+		g, err = cfg.Ruleset.NewFromSetup(cfg.Setup, settings)
+		if errors.Is(err, engine.ErrSeedOnly) {
 			return nil, fmt.Errorf("match: %s games start from a seed only", cfg.Ruleset.ID())
 		}
-		g, err = re.NewFromSetup(cfg.Setup, settings)
 	} else {
 		g, err = cfg.Ruleset.New(cfg.Seed, settings)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
-	setup := GameSetup{Ruleset: cfg.Ruleset, Seed: cfg.Seed, MaxTurns: g.MaxTurns(), Game: g}
-	if s, ok := g.(engine.SetupSaver); ok {
-		setup.Setup = s.Setup()
-	}
+	setup := GameSetup{Ruleset: cfg.Ruleset, Seed: cfg.Seed, MaxTurns: g.MaxTurns(), Game: g, Setup: g.Setup()}
 	if len(cfg.Prefix) > g.MaxTurns() {
 		return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.Prefix), g.MaxTurns())
 	}
@@ -290,12 +286,11 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			started[i] = true
 		}
 	}
-	idler, _ := g.(engine.Idler)
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
 	for played := 0; !g.Over(); played++ {
-		r.Active = engine.Active(g)
-		idle := idler != nil && idler.Idle()
+		r.Active = g.Active()
+		idle := engine.Idle(g)
 		if played < len(cfg.Prefix) {
 			replayRound(g, &r, &cfg.Prefix[played], idle)
 			if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
@@ -313,7 +308,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		some := false
 		for i := range r.Commands {
 			r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
-			if idle || r.Active >= 0 && i != r.Active || out(g, i) {
+			if idle || r.Active >= 0 && i != r.Active || engine.Out(g, i) {
 				continue
 			}
 			if l, ok := cfg.Seats[i].Bot.(Logger); ok && started[i] {
@@ -350,7 +345,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	}
 	for i := range res.Players {
 		res.Players[i].Values = g.Values(i, nil)
-		if !out(g, i) {
+		if !engine.Out(g, i) {
 			res.Players[i].Out = 0
 		}
 	}
@@ -407,12 +402,6 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	}
 }
 
-// out reports whether player p has left g for good (engine.Retirer).
-func out(g engine.Game, p int) bool {
-	r, ok := g.(engine.Retirer)
-	return ok && r.Out(p)
-}
-
 // askSeam collects the answers of the players who act this round (every
 // player, or only active ≥ 0). The game is read on this goroutine only:
 // bots in the process are asked in turn, bots outside it are sent their
@@ -421,7 +410,7 @@ func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, star
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}
-		if active >= 0 && i != active || out(g, i) {
+		if active >= 0 && i != active || engine.Out(g, i) {
 			continue
 		}
 		if startErr[i] != nil {

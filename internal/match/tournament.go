@@ -437,11 +437,10 @@ func ResultOf(i int, rs engine.Ruleset, seed uint64, path string, entrants []str
 // metric its Document.Mean field reads (engine.Final of it); -1 for a
 // ruleset without a document, or whose Mean reads no metric.
 func MeasureIndex(rs engine.Ruleset) int {
-	d, ok := rs.(engine.Documented)
-	if !ok || d.Document() == nil || d.Document().Mean == "" {
+	doc := engine.DocumentOf(rs)
+	if doc == nil || doc.Mean == "" {
 		return -1
 	}
-	doc := d.Document()
 	for _, f := range doc.Standing {
 		if f.Key != doc.Mean || f.Of != engine.Final {
 			continue

@@ -101,7 +101,7 @@ type Spec struct {
 	Seed    uint64   `json:"seed"`
 	MaxTurn int      `json:"max_turn"`
 	// Setup is what a game played through the seam starts from besides
-	// its seed (a map file, engine.MapReader), the same for every game;
+	// its seed (a map file, engine.Registration.SetupFromMap), the same for every game;
 	// omitted when empty, so the ids of tournaments without one are
 	// unchanged.
 	Setup []byte `json:"setup,omitempty"`

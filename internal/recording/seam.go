@@ -169,8 +169,7 @@ func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
 	if err != nil {
 		return false
 	}
-	ss, ok := g.(engine.SetupSaver)
-	return ok && bytes.Equal(ss.Setup(), h.Setup)
+	return bytes.Equal(g.Setup(), h.Setup)
 }
 
 // Create starts recording game i.

@@ -28,7 +28,7 @@ type Options struct {
 	Players int
 	// MaxTurns is the turn limit (0: the game's default); Seed draws what
 	// the game leaves to chance; Setup, when set, is the game's setup (a
-	// map file: engine.MapReader).
+	// map file: engine.Registration.SetupFromMap).
 	MaxTurns int
 	Seed     uint64
 	Setup    []byte

@@ -21,7 +21,7 @@ import (
 // parent's provenance for the new replay's header.
 type Fork struct {
 	Ruleset engine.Ruleset
-	// Setup starts the parent's game (engine.Restorer: its map and
+	// Setup starts the parent's game (engine.Ruleset.NewFromSetup: its map and
 	// players' homes) and Prefix are its rounds 0..Turn-1 as it recorded
 	// them: what match.GameConfig's Setup and Prefix take.
 	Setup  []byte
@@ -60,7 +60,7 @@ const (
 
 // NewFork reads the replay in data (named name, for the header) up to
 // turn: a .rwd's recorded rounds, of any game whose ruleset restarts a
-// game from its setup (engine.SetupSaver, engine.Restorer), or an official
+// game from its setup (Game.Setup, Ruleset.NewFromSetup), or an official
 // ColorfightII .cfr's commands inferred as rewind import infers them.
 // turn must be in 1..max_turn-1 and the replay must reach it; an official
 // replay whose rounds up to turn the rules do not explain cannot be forked
@@ -99,11 +99,7 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 	if turn >= g.MaxTurns() {
 		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.MaxTurns()-1)
 	}
-	ss, ok := g.(engine.SetupSaver)
-	if !ok {
-		return fmt.Errorf("fork: a %s game is not restarted from a setup (engine.SetupSaver), so it cannot be forked", sim.Ruleset().ID())
-	}
-	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(ss.Setup()), g.MaxTurns(), h.CFRInfo
+	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(g.Setup()), g.MaxTurns(), h.CFRInfo
 	for _, p := range h.Players {
 		f.Names = append(f.Names, p.Name)
 		f.Bots = append(f.Bots, p.Bot)

@@ -167,14 +167,6 @@ type closing struct {
 	c io.Closer
 }
 
-// SkipCommandText forwards engine.TextSkipper to the stream c wraps,
-// when it has it.
-func (c closing) SkipCommandText() {
-	if t, ok := c.Stream.(engine.TextSkipper); ok {
-		t.SkipCommandText()
-	}
-}
-
 func (c closing) Close() error {
 	err := c.Stream.Close()
 	if c.c != nil {
@@ -205,21 +197,19 @@ func NewSimStream(sim *replay.Sim, closer io.Closer) engine.Stream {
 	h := sim.Header()
 	m := MetaOf(sim.Ruleset(), sim.Game().Players())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true
-	m.Sequential, m.EndKnown = engine.Active(sim.Game()) >= 0, true
+	m.Sequential, m.EndKnown = sim.Game().Active() >= 0, true
 	m.Provenance = h.Provenance()
 	for _, p := range h.Players {
 		m.Players = append(m.Players, engine.StreamPlayer{Name: p.Name, Bot: p.Bot})
 	}
-	if d, ok := sim.Game().(engine.Describer); ok {
-		m.Settings = d.Setting()
-	}
+	m.Settings = sim.Game().Setting()
 	fig := replay.NewFigures(sim.Ruleset(), sim.Game().Players(), m.Resimulated)
 	return &simStream{sim: sim, meta: m, closer: closer, fig: fig}
 }
 
 func (s *simStream) Meta() *engine.StreamMeta { return &s.meta }
 
-// SkipCommandText leaves the commands' text out (engine.TextSkipper;
+// SkipCommandText leaves the commands' text out (engine.Stream;
 // replay.Sim.SkipText).
 func (s *simStream) SkipCommandText() { s.sim.SkipText() }
 

@@ -59,12 +59,13 @@ func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
 // sends messages of its own (engine.Messenger: ColorfightII's), its
 // replies' commands being strings.
 func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
-	if _, own := g.(engine.Messenger); !b.generic() && !own {
+	own := engine.MessengerOf(g) != nil
+	if !b.generic() && !own {
 		err := fmt.Errorf("bot: %q was created for no game, and this game has no messages of its own", b.command)
 		return func() ([]string, error) { return nil, err }
 	}
 	msg := appendSeamTurn(nil, g, p, b.opts)
-	_, b.ownMessages = g.(engine.Messenger)
+	b.ownMessages = own
 	turn := g.Turn()
 	return func() ([]string, error) {
 		return b.exchange(turn, func(buf []byte) []byte { return append(buf, msg...) })
@@ -74,7 +75,7 @@ func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
 // appendSeamTurn appends the turn message of g for player p (one line):
 // the game's own (engine.Messenger) or the generic one.
 func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
-	if m, ok := g.(engine.Messenger); ok {
+	if m := engine.MessengerOf(g); m != nil {
 		return m.AppendTurnMessage(b, p, o.Deadline.Milliseconds())
 	}
 	b = append(b, `{"type":"turn","game":"`...)
@@ -84,7 +85,7 @@ func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
 	b = append(b, `,"player":`...)
 	b = strconv.AppendInt(b, int64(p), 10)
 	b = append(b, `,"active":`...)
-	b = strconv.AppendInt(b, int64(engine.Active(g)), 10)
+	b = strconv.AppendInt(b, int64(g.Active()), 10)
 	b = append(b, `,"info":{"max_turn":`...)
 	b = strconv.AppendInt(b, int64(g.MaxTurns()), 10)
 	b = append(b, `,"players":`...)
@@ -92,11 +93,7 @@ func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
 	b = append(b, `,"deadline_ms":`...)
 	b = strconv.AppendInt(b, o.Deadline.Milliseconds(), 10)
 	b = append(b, `},"state":`...)
-	if ob, ok := g.(engine.Observer); ok {
-		b = ob.AppendObservation(b, p)
-	} else {
-		b = append(b, "null"...)
-	}
+	b = engine.AppendObservation(b, g, p)
 	return append(b, "}\n"...)
 }
 

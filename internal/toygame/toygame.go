@@ -47,6 +47,11 @@ func (ruleset) EventKinds() []engine.EventKind {
 	return []engine.EventKind{{Name: "painted", Text: "{player} painted ({x}, {y}) worth {value}"}}
 }
 
+// NewFromSetup is ErrSeedOnly: a toy game is drawn from its seed.
+func (ruleset) NewFromSetup([]byte, engine.Settings) (engine.Game, error) {
+	return nil, engine.ErrSeedOnly
+}
+
 // New draws each cell's terrain 1..3 from seed.
 func (r ruleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 	if s.Players < 1 || s.Players > 4 {
@@ -198,11 +203,8 @@ func (g *Game) Board(b *engine.Board) {
 	for i := range b.Cells {
 		b.Cells[i] = engine.Cell{Terrain: g.terrain[i], Owner: g.owner[i], Value: g.terrain[i]}
 	}
-}
-
-// Extras places each token and draws the last move of each player as a
-// line.
-func (g *Game) Extras(b *engine.Board) {
+	// Each token, and the last move of each player as a line.
+	b.Entities, b.Effects = b.Entities[:0], b.Effects[:0]
 	for p := 0; p < g.n; p++ {
 		b.Entities = append(b.Entities, engine.Entity{Kind: "token", Player: p, X: g.pos[p].X, Y: g.pos[p].Y, Health: g.score[p]})
 		if g.turn > 0 && g.lastFrom[p] != g.lastTo[p] {
@@ -212,6 +214,12 @@ func (g *Game) Extras(b *engine.Board) {
 }
 
 func (g *Game) Events(dst []engine.Event) []engine.Event { return append(dst, g.events...) }
+
+// Setting is nil: a toy game has nothing to describe but its seed.
+func (g *Game) Setting() [][2]string { return nil }
+
+// Setup is nil: a toy game is drawn from its seed.
+func (g *Game) Setup() []byte { return nil }
 
 // Ranking is by score, then by player.
 func (g *Game) Ranking() []int {
@@ -253,9 +261,9 @@ func (g *Game) AppendObservation(dst []byte, p int) []byte {
 type Painter struct{ seed uint64 }
 
 // NewPainter returns a painter whose walk is drawn from seed.
-func NewPainter(seed uint64) engine.Strategy { return &Painter{seed: seed | 1} }
-
-func (*Painter) Name() string { return "painter" }
+func NewPainter(seed uint64) engine.Strategy {
+	return engine.Strategy{Name: "painter", Commands: (&Painter{seed: seed | 1}).Commands}
+}
 
 func (s *Painter) Commands(eg engine.Game, p int, dst []string) []string {
 	g := eg.(*Game)

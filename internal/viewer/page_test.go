@@ -297,6 +297,8 @@ func newFlood(size, things, logLen, frames int) *floodStream {
 	return s
 }
 
+func (*floodStream) SkipCommandText() {}
+
 func (s *floodStream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *floodStream) Close() error             { return nil }
 func (s *floodStream) Next(f *engine.Frame) error {

@@ -30,6 +30,10 @@ func (r toyRuleset) Metrics() []engine.Metric {
 func (r toyRuleset) EventKinds() []engine.EventKind {
 	return []engine.EventKind{{Name: "hit", Text: "{player} hit {other} for {value} at ({x}, {y})"}}
 }
+func (r toyRuleset) ScoreMetric() int { return 0 }
+func (r toyRuleset) NewFromSetup([]byte, engine.Settings) (engine.Game, error) {
+	return nil, engine.ErrSeedOnly
+}
 func (r toyRuleset) New(seed uint64, s engine.Settings) (engine.Game, error) {
 	g := &toyGame{r: r, max: s.MaxTurns, hp: [2]int64{100, 100}, pos: [2]engine.Point{{X: 0, Y: 0}, {X: r.w - 1, Y: r.h - 1}}}
 	g.cells = make([]engine.Cell, r.w*r.h)
@@ -86,12 +90,13 @@ func (g *toyGame) Ranking() []int {
 	return []int{0, 1}
 }
 func (g *toyGame) Events(dst []engine.Event) []engine.Event { return append(dst, g.events...) }
+func (g *toyGame) Setting() [][2]string                     { return nil }
+func (g *toyGame) Setup() []byte                            { return nil }
 func (g *toyGame) Board(b *engine.Board) {
 	b.Topology, b.TerrainName, b.ValueName, b.Badges = g.r.topo, "rock", "visits", []string{"spawn"}
 	b.Resize(g.r.w, g.r.h)
 	copy(b.Cells, g.cells)
-}
-func (g *toyGame) Extras(b *engine.Board) {
+	b.Entities, b.Effects = b.Entities[:0], b.Effects[:0]
 	for p, q := range g.pos {
 		b.Entities = append(b.Entities, engine.Entity{Kind: "tank", Player: p, X: q.X, Y: q.Y, Health: g.hp[p], Value: g.shots[p], Label: fmt.Sprintf("T%d", p+1)})
 	}
@@ -197,6 +202,8 @@ func newToyStream(topo engine.Topology, w, h, turns int, names ...string) *toySt
 	}
 	return &toyStream{meta: m, g: g.(*toyGame)}
 }
+
+func (*toyStream) SkipCommandText() {}
 
 func (s *toyStream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *toyStream) Close() error             { return nil }

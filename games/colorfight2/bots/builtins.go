@@ -20,7 +20,7 @@ var Builtins = []engine.Builtin{
 func builtin(name, doc string) engine.Builtin {
 	newBot := func() engine.ViewBot[*colorfight2.Frame] {
 		b, _ := Builtin(name)
-		return b
+		return engine.ViewBot[*colorfight2.Frame]{Start: b.Start, Commands: b.Commands}
 	}
 	return engine.ViewBuiltin(name, doc, newBot, view)
 }

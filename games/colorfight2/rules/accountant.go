@@ -57,12 +57,13 @@ func (ruleset) AccountEventKinds() []engine.EventKind { return AccountEventKinds
 // accounted as the map before anyone registered, as element 0 of an
 // official replay shows it (every cell unowned, no users), so round
 // 0 -> 1 is every player's registration round.
-func (ruleset) NewAccountant(players int, commandsKnown bool) engine.Accountant {
+func (ruleset) NewAccountant(players int, commandsKnown bool) *engine.Accountant {
 	players = max(players, 0)
-	return &accountant{players: players, commands: commandsKnown, acc: NewAccounts(players, commandsKnown)}
+	a := &accountant{players: players, commands: commandsKnown, acc: NewAccounts(players, commandsKnown)}
+	return &engine.Accountant{Observe: a.Observe, Values: a.Values, Events: a.Events}
 }
 
-// accountant is ColorfightII's engine.Accountant.
+// accountant computes ColorfightII's engine.Accountant.
 type accountant struct {
 	players  int
 	commands bool

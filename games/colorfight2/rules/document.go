@@ -6,14 +6,12 @@ import (
 	"github.com/rewind-game/rewind/engine"
 )
 
-// Document is ColorfightII's analysis document (engine.Documented): the
-// layout `rewind analyze` has written for ColorfightII games since
-// before the generic analysis (docs/analysis-json.md, "ColorfightII"),
-// which the analysis now builds from the generic frames. Players are
-// numbered by uid, from 1.
-func (ruleset) Document() *engine.Document { return &document }
-
-var document = engine.Document{
+// Document is ColorfightII's analysis document (its
+// engine.Registration's): the layout `rewind analyze` has written for
+// ColorfightII games since before the generic analysis
+// (docs/analysis-json.md, "ColorfightII"), which the analysis builds
+// from the generic frames. Players are numbered by uid, from 1.
+var Document = engine.Document{
 	FirstPlayer: 1,
 	Config:      []string{"width", "height", "max_turn", "max_player"},
 	Series: func() []string {
@@ -41,7 +39,7 @@ var document = engine.Document{
 	Charts: [][2]string{{"gold", "Gold"}, {"energy", "Energy"}, {"cells", "Cells"}, {"tax", "Tax per round"}},
 }
 
-// Setting describes the game's configuration (engine.Describer): its
+// Setting describes the game's configuration (engine.Game): its
 // width, height, max_turn and max_player, as integers.
 func (g *Game) Setting() [][2]string {
 	c := g.State.Config()

@@ -10,7 +10,7 @@ import (
 )
 
 // ColorfightII's .rwd header (docs/replay-format.md, "Header" and "Map
-// blob"), through engine.LegacyHeader: its files keep the configuration,
+// blob"), through its engine.LegacyHeader: its files keep the configuration,
 // a map seed or an explicit map, and the players' homes in header fields
 // of their own, and a .rwd reader and writer read and write them here.
 
@@ -21,10 +21,13 @@ const (
 	symEight  = 2 // symMirror and, square maps only, v(x,y) = v(y,x)
 )
 
-// CheckLegacy checks a header's fields (engine.LegacyHeader): the map's
+// legacyHeader is ColorfightII's engine.LegacyHeader (its Codec's).
+var legacyHeader = engine.LegacyHeader{Check: checkLegacy, MapLimit: legacyMapLimit, Open: openLegacy, Of: legacyOf}
+
+// checkLegacy checks a header's fields (engine.LegacyHeader): the map's
 // size within MaxSide, max_player within MaxPlayers and seating every
 // player, each home on the map, and a map seed or an explicit map.
-func (ruleset) CheckLegacy(l *engine.Legacy) error {
+func checkLegacy(l *engine.Legacy) error {
 	if l.Width < 1 || l.Width > MaxSide || l.Height < 1 || l.Height > MaxSide {
 		return &engine.LimitError{Err: fmt.Errorf("map size %dx%d outside 1..%d", l.Width, l.Height, MaxSide)}
 	}
@@ -45,22 +48,22 @@ func (ruleset) CheckLegacy(l *engine.Legacy) error {
 	return nil
 }
 
-// LegacyMapLimit is 9 bytes a cell, at least 64 KiB (engine.LegacyHeader):
+// legacyMapLimit is 9 bytes a cell, at least 64 KiB (engine.LegacyHeader):
 // each stored value is a uvarint of at most 3 bytes (values <=
 // MaxNatural); a zstd frame declares a window of at least 1 KiB, so a
 // small map's bound is not below 64 KiB (else a tiny map's blob is
 // refused).
-func (ruleset) LegacyMapLimit(l *engine.Legacy) int {
+func legacyMapLimit(l *engine.Legacy) int {
 	return max(3*3*l.Width*l.Height, 64<<10)
 }
 
-// OpenLegacy decodes a header's map (engine.LegacyHeader): the map its
+// openLegacy decodes a header's map (engine.LegacyHeader): the map its
 // seed gives (GenerateMap), or its explicit map (one symmetry byte, then
 // the stored cells' natural_gold values, row-major over stored cells,
 // then their natural_energy, then natural_cost, each a uvarint). Its
 // games keep the seed in their Setup when the homes are the seeded map's
 // spawns, as every seeded recording's are.
-func (ruleset) OpenLegacy(l *engine.Legacy) (engine.LegacyStart, error) {
+func openLegacy(l *engine.Legacy) (engine.LegacyStart, error) {
 	cfg := Config{Width: l.Width, Height: l.Height, MaxTurn: l.MaxTurn, MaxPlayer: l.MaxPlayer}
 	su := Setup{Config: cfg}
 	homes := make([]Point, len(l.Names))
@@ -77,34 +80,34 @@ func (ruleset) OpenLegacy(l *engine.Legacy) (engine.LegacyStart, error) {
 		if len(spawns) >= len(homes) && slices.Equal(spawns[:len(homes)], homes) {
 			su.Seed = l.Seed
 		}
-		return legacyStart{su}, nil
+		return legacyStart(su), nil
 	}
 	m, err := decodeMap(l.Map, l.Width, l.Height)
 	if err != nil {
 		return nil, err
 	}
 	su.Map = m
-	return legacyStart{su}, nil
+	return legacyStart(su), nil
 }
 
-// legacyStart is a header's setup, decoded (engine.LegacyStart).
-type legacyStart struct{ su Setup }
-
-// NewGame starts the setup's game (NewSetupGame: the setup is encoded
-// only if the game's Setup is asked for).
-func (s legacyStart) NewGame(set engine.Settings) (engine.Game, error) {
-	g, err := NewSetupGame(s.su, set)
-	if err != nil {
-		return nil, err
+// legacyStart starts the game of a header's setup, decoded
+// (engine.LegacyStart), with NewSetupGame: the setup is encoded only if
+// the game's Setup is asked for.
+func legacyStart(su Setup) engine.LegacyStart {
+	return func(set engine.Settings) (engine.Game, error) {
+		g, err := NewSetupGame(su, set)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
 	}
-	return g, nil
 }
 
-// LegacyOf returns the header fields of g, a *Game at turn 0
+// legacyOf returns the header fields of g, a *Game at turn 0
 // (engine.LegacyHeader): its configuration, and for a game drawn from
 // seed that seed and the spawns of its map, else its setup's seed, or
 // map, and homes.
-func (ruleset) LegacyOf(g engine.Game, seed uint64) (*engine.Legacy, error) {
+func legacyOf(g engine.Game, seed uint64) (*engine.Legacy, error) {
 	cg, ok := g.(*Game)
 	if !ok {
 		return nil, fmt.Errorf("colorfight2: the header of a %T, not a ColorfightII game", g)
@@ -183,7 +186,7 @@ func mapSymmetry(m *Map) byte {
 }
 
 // encodeMap returns m as a header's explicit map: its strongest symmetry,
-// then the stored cells' values (OpenLegacy).
+// then the stored cells' values (openLegacy).
 func encodeMap(m *Map) []byte {
 	sym := mapSymmetry(m)
 	raw := []byte{sym}
@@ -235,5 +238,3 @@ func decodeMap(b []byte, w, h int) (*Map, error) {
 	}
 	return m, nil
 }
-
-var _ engine.LegacyHeader = ruleset{}

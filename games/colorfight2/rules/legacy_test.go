@@ -37,7 +37,7 @@ func TestLegacyRoundTrip(t *testing.T) {
 	}
 	games = append(games, seeded)
 	for i, g := range games {
-		l, err := Ruleset.(engine.LegacyHeader).LegacyOf(g, 9)
+		l, err := engine.LegacyHeaderOf(Ruleset).Of(g, 9)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,14 +45,14 @@ func TestLegacyRoundTrip(t *testing.T) {
 			t.Fatalf("game %d: seed %v, map of %d bytes", i, l.Seed, len(l.Map))
 		}
 		l.Names = make([]string, g.Players())
-		if err := Ruleset.(engine.LegacyHeader).CheckLegacy(l); err != nil {
+		if err := engine.LegacyHeaderOf(Ruleset).Check(l); err != nil {
 			t.Fatal(err)
 		}
-		st, err := Ruleset.(engine.LegacyHeader).OpenLegacy(l)
+		st, err := engine.LegacyHeaderOf(Ruleset).Open(l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := st.NewGame(engine.Settings{})
+		again, err := st(engine.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,13 +82,13 @@ func TestCheckLegacy(t *testing.T) {
 	} {
 		l := ok
 		tc.edit(&l)
-		err := Ruleset.(engine.LegacyHeader).CheckLegacy(&l)
+		err := engine.LegacyHeaderOf(Ruleset).Check(&l)
 		var le *engine.LimitError
 		if err == nil || errors.As(err, &le) != tc.limit {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	if err := Ruleset.(engine.LegacyHeader).CheckLegacy(&ok); err != nil {
+	if err := engine.LegacyHeaderOf(Ruleset).Check(&ok); err != nil {
 		t.Error(err)
 	}
 }
@@ -111,17 +111,17 @@ func TestRecordAfterPlayRecord(t *testing.T) {
 			}
 		}
 		g.Round(cmds)
-		recs = append(recs, g.(engine.Compact).AppendRecord(nil))
+		recs = append(recs, g.(*Game).AppendRecord(nil))
 	}
 	again, err := Ruleset.New(5, engine.Settings{Players: 2, MaxTurns: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, rec := range recs {
-		if _, err := again.(engine.Compact).PlayRecord(bytes.NewReader(rec), nil, nil, nil); err != nil {
+		if _, err := again.(*Game).PlayRecord(bytes.NewReader(rec), nil, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := again.(engine.Compact).AppendRecord(nil); !bytes.Equal(got, rec) {
+		if got := again.(*Game).AppendRecord(nil); !bytes.Equal(got, rec) {
 			t.Fatalf("round %d recorded again as %x, was %x", i, got, rec)
 		}
 	}

@@ -12,8 +12,7 @@ import (
 
 // ColorfightII's round record (docs/replay-format.md, "Round record"),
 // the one bit codec of its .rwd rounds: package replay's Writer and
-// Reader code them with a RecordCodec, and a Game through engine.Codec
-// and engine.Compact.
+// Reader code them with a RecordCodec, and a Game through engine.Codec.
 //
 //	round   := 0  player{n}  pad-to-byte
 //	player  := gamma(count + 1)  command{count}
@@ -484,6 +483,30 @@ func (s *State) homes() []Point {
 	return out
 }
 
+// LegacyHeader is how ColorfightII's .rwd headers keep a game's setup
+// (engine.Codec): in fields of their own (legacy.go).
+func (ruleset) LegacyHeader() *engine.LegacyHeader { return &legacyHeader }
+
+// AppendRecord appends the record of the round g last played
+// (engine.Codec): Game.AppendRecord of a *Game or of a wrapper of one
+// that forwards it; any other Game appends nothing.
+func (ruleset) AppendRecord(g engine.Game, dst []byte) []byte {
+	if r, ok := g.(interface{ AppendRecord(dst []byte) []byte }); ok {
+		return r.AppendRecord(dst)
+	}
+	return dst
+}
+
+// PlayRecord reads one record and plays it on g, a *Game (engine.Codec:
+// Game.PlayRecord).
+func (ruleset) PlayRecord(g engine.Game, r io.ByteReader, cmds [][]string, faults []engine.Fault, faultText []string) ([]engine.CommandError, error) {
+	cg, ok := g.(*Game)
+	if !ok {
+		return nil, fmt.Errorf("colorfight2: a record played on a %T, not a ColorfightII game", g)
+	}
+	return cg.PlayRecord(r, cmds, faults, faultText)
+}
+
 // FooterMetric is gold (engine.Codec): the footer of a ColorfightII .rwd
 // keeps each player's final gold.
 func (ruleset) FooterMetric() int { return 0 }
@@ -500,10 +523,11 @@ func (ruleset) NewDecoder(g engine.Game) (engine.RecordDecoder, error) {
 		return nil, fmt.Errorf("colorfight2: a record decoder from a game at turn %d, not 0", cg.Turn())
 	}
 	cfg := cg.State.Config()
-	return &decoder{rc: NewRecordCodec(cfg.Width, cfg.Height, cg.State.homes())}, nil
+	d := &decoder{rc: NewRecordCodec(cfg.Width, cfg.Height, cg.State.homes())}
+	return d.DecodeRound, nil
 }
 
-// decoder is ColorfightII's engine.RecordDecoder.
+// decoder is ColorfightII's engine.RecordDecoder (its DecodeRound).
 type decoder struct {
 	rc   *RecordCodec
 	cmds [][]Command
@@ -605,7 +629,7 @@ func (g *Game) recordCodec() *RecordCodec {
 }
 
 // AppendRecord appends the record of the round last played
-// (engine.Compact): the commands it applied (Applied), faults first;
+// (engine.Codec's): the commands it applied (Applied), faults first;
 // round 0 -> 1's record holds none. Before any round it appends nothing.
 func (g *Game) AppendRecord(dst []byte) []byte {
 	if g.State.Turn() == 0 {
@@ -614,7 +638,7 @@ func (g *Game) AppendRecord(dst []byte) []byte {
 	return g.recordCodec().AppendRound(dst, g.Applied())
 }
 
-// PlayRecord reads one record and plays it (engine.Compact): the
+// PlayRecord reads one record and plays it (engine.Codec's): the
 // commands it holds are applied as recorded, faults (and their text)
 // included; with cmds, they are also given as text (see RoundText), and
 // without, faults and faultText (when not nil) still say the faults. A
@@ -674,7 +698,4 @@ func (g *Game) playApplied() []engine.CommandError {
 	return g.roundDone()
 }
 
-var (
-	_ engine.Codec   = ruleset{}
-	_ engine.Compact = (*Game)(nil)
-)
+var _ engine.Codec = ruleset{}

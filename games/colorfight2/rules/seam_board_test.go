@@ -20,7 +20,7 @@ func TestBoardLayers(t *testing.T) {
 		if round > 0 {
 			g.Round(nil)
 		}
-		engine.Describe(g, &b)
+		g.Board(&b)
 		f := g.(*Game).Frame()
 		if len(b.Layers) != 2 || b.Layers[0].Name != "natural_gold" || b.Layers[1].Name != "natural_energy" {
 			t.Fatalf("round %d: layers %+v", round, b.Layers)
@@ -43,7 +43,7 @@ func TestBoardLayers(t *testing.T) {
 	}
 	// Describing again reuses the layers' storage.
 	before := &b.Layers[0].Values[0]
-	if allocs := testing.AllocsPerRun(5, func() { engine.Describe(g, &b) }); allocs != 0 || &b.Layers[0].Values[0] != before {
+	if allocs := testing.AllocsPerRun(5, func() { g.Board(&b) }); allocs != 0 || &b.Layers[0].Values[0] != before {
 		t.Errorf("Describe again: %v allocations, storage reused %v", allocs, &b.Layers[0].Values[0] == before)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // configuration): its configuration, its map and its players with their
 // homes — or, with Seed set, the map and homes GenerateMap draws from it
 // for the configuration (Map nil, homes ignored). It is the setup of
-// engine.Restorer, kept as JSON (MarshalSetup).
+// engine.Ruleset.NewFromSetup, kept as JSON (MarshalSetup).
 type Setup struct {
 	Config  Config
 	Seed    *uint64
@@ -94,7 +94,7 @@ func UnmarshalSetup(b []byte) (Setup, error) {
 }
 
 // NewFromSetup starts the game a Setup (MarshalSetup's JSON) describes
-// (engine.Restorer). Settings.Players, when not 0, must be the setup's
+// (engine.Ruleset.NewFromSetup). Settings.Players, when not 0, must be the setup's
 // number of players; a non-zero Settings.MaxTurns overrides its
 // max_turn; Settings.Names that are not empty override its names. The
 // game's Setup returns setup.
@@ -139,7 +139,7 @@ func NewSetupGame(su Setup, s engine.Settings) (*Game, error) {
 }
 
 // Setup returns the setup the game was started from
-// (engine.SetupSaver), nil for a game drawn from its seed.
+// (engine.Game), nil for a game drawn from its seed.
 func (g *Game) Setup() []byte {
 	if g.setup == nil && g.pending != nil {
 		g.setup, _ = MarshalSetup(*g.pending) // it has a map: it encodes
@@ -147,8 +147,3 @@ func (g *Game) Setup() []byte {
 	}
 	return g.setup
 }
-
-var (
-	_ engine.Restorer   = ruleset{}
-	_ engine.SetupSaver = (*Game)(nil)
-)

@@ -30,14 +30,14 @@ func TestNewFromSetupPlaysAsSeeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restored, err := Ruleset.(engine.Restorer).NewFromSetup(setup, engine.Settings{Players: 3})
+	restored, err := Ruleset.NewFromSetup(setup, engine.Settings{Players: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := restored.(engine.SetupSaver).Setup(); string(s) != string(setup) {
+	if s := restored.Setup(); string(s) != string(setup) {
 		t.Errorf("Setup() does not return the setup the game started from")
 	}
-	if s := seeded.(engine.SetupSaver).Setup(); s != nil {
+	if s := seeded.Setup(); s != nil {
 		t.Errorf("a seeded game saves a setup: %.40q", s)
 	}
 	for !seeded.Over() {
@@ -67,7 +67,7 @@ func TestNewFromSetupSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Ruleset.(engine.Restorer)
+	r := Ruleset
 	g, err := r.NewFromSetup(setup, engine.Settings{MaxTurns: 50, Names: []string{"", "zed"}})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestSetupFromSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := Ruleset.(engine.Restorer).NewFromSetup(setup, engine.Settings{Players: 2})
+	g, err := Ruleset.NewFromSetup(setup, engine.Settings{Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func FuzzSetup(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := Ruleset.(engine.Restorer).NewFromSetup(b, engine.Settings{}); err != nil {
+		if _, err := Ruleset.NewFromSetup(b, engine.Settings{}); err != nil {
 			return
 		}
 		again, err := MarshalSetup(s)

@@ -18,7 +18,7 @@ var Builtins = []engine.Builtin{
 func builtin(name, doc string) engine.Builtin {
 	newBot := func() engine.ViewBot[*monad.State] {
 		b, _ := Builtin(name)
-		return b
+		return engine.ViewBot[*monad.State]{Start: b.Start, Commands: b.Commands}
 	}
 	return engine.ViewBuiltin(name, doc, newBot, view)
 }

@@ -121,7 +121,7 @@ func TestEventsScripted(t *testing.T) {
 // TestEventKinds: the ruleset declares the kinds Events reports, in the
 // order a turn reports them, each with a sentence.
 func TestEventKinds(t *testing.T) {
-	kinds := Ruleset.(engine.EventKinds).EventKinds()
+	kinds := Ruleset.EventKinds()
 	var names []string
 	for _, k := range kinds {
 		names = append(names, k.Name)
@@ -141,16 +141,16 @@ func TestSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := g.(engine.Describer).Setting()
+	got := g.Setting()
 	want := [][2]string{{"map", "drawn from seed 42"}, {"size", "20×20 hex"}, {"players", "2"}, {"homes", "(1,1) (18,18)"}, {"max_turns", "300"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("Setting %v, want %v", got, want)
 	}
-	u, err := Ruleset.(engine.Restorer).NewFromSetup([]byte(`{"seed":-5,"uniform":true}`), engine.Settings{Players: 3})
+	u, err := Ruleset.NewFromSetup([]byte(`{"seed":-5,"uniform":true}`), engine.Settings{Players: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := u.(engine.Describer).Setting(); got[0][1] != "uniform, drawn from seed -5" || got[3][1] != "(5,5) (10,14) (15,5)" || got[4][1] != "1000" {
+	if got := u.Setting(); got[0][1] != "uniform, drawn from seed -5" || got[3][1] != "(5,5) (10,14) (15,5)" || got[4][1] != "1000" {
 		t.Errorf("uniform Setting %v", got)
 	}
 }

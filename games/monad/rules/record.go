@@ -32,7 +32,7 @@ const (
 )
 
 // Setup is what a Monad game is drawn from besides its players: the
-// setup of engine.Restorer, kept as this JSON object in a .rwd header
+// setup of Ruleset.NewFromSetup, kept as this JSON object in a .rwd header
 // (under "monad").
 type Setup struct {
 	Seed    int64 `json:"seed"` // the integer given to Python's random.seed
@@ -60,17 +60,17 @@ func (g *Game) Setup() []byte {
 // kept each player's resources since before Monad had a score.
 func (ruleset) FooterMetric() int { return 0 }
 
-// ScoreMetric is hives (engine.Scorer): the ranking and the end of the
+// ScoreMetric is hives (engine.Ruleset): the ranking and the end of the
 // game go by hives (rules-monad.md §7), then units.
 func (ruleset) ScoreMetric() int { return 2 }
 
-// Options: Monad's one option, the uniform map (engine.Optioner).
-func (ruleset) Options() []engine.Option {
-	return []engine.Option{{Name: "uniform", Doc: "monad: every cell starts with 20 resources"}}
-}
+// Options are Monad's one option, the uniform map (its
+// engine.Registration's).
+var Options = []engine.Option{{Name: "uniform", Doc: "monad: every cell starts with 20 resources"}}
 
-// SetupFromOptions returns the Setup of seed with the options in set.
-func (ruleset) SetupFromOptions(set []string, seed uint64, _ int) ([]byte, error) {
+// SetupFromOptions returns the Setup of seed with the options in set
+// (engine.Registration.SetupFromOptions).
+func SetupFromOptions(set []string, seed uint64, _ int) ([]byte, error) {
 	su := Setup{Seed: int64(seed)}
 	for _, o := range set {
 		if o != "uniform" {
@@ -300,10 +300,35 @@ func (t *roundTexter) roundText(cmds [][]Command, status []uint8, out [][]string
 // A Monad record stands alone: the decoder keeps only its buffers from
 // round to round, and g is not read.
 func (ruleset) NewDecoder(engine.Game) (engine.RecordDecoder, error) {
-	return &decoder{}, nil
+	d := &decoder{}
+	return d.DecodeRound, nil
 }
 
-// decoder is Monad's engine.RecordDecoder.
+// LegacyHeader is nil: a Monad .rwd header keeps its Setup under "monad"
+// (engine.Codec).
+func (ruleset) LegacyHeader() *engine.LegacyHeader { return nil }
+
+// AppendRecord appends the record of the round g, a *Game, last played
+// (engine.Codec: Game.AppendRecord); a Game of another ruleset appends
+// nothing.
+func (ruleset) AppendRecord(g engine.Game, dst []byte) []byte {
+	if mg, ok := g.(*Game); ok {
+		return mg.AppendRecord(dst)
+	}
+	return dst
+}
+
+// PlayRecord reads one record and plays it on g, a *Game (engine.Codec:
+// Game.PlayRecord).
+func (ruleset) PlayRecord(g engine.Game, r io.ByteReader, cmds [][]string, faults []engine.Fault, faultText []string) ([]engine.CommandError, error) {
+	mg, ok := g.(*Game)
+	if !ok {
+		return nil, fmt.Errorf("monad: a record played on a %T, not a Monad game", g)
+	}
+	return mg.PlayRecord(r, cmds, faults, faultText)
+}
+
+// decoder is Monad's engine.RecordDecoder (its DecodeRound).
 type decoder struct {
 	cmds   [][]Command
 	texter roundTexter
@@ -347,7 +372,7 @@ func recordFaults(cmds [][]Command, status []uint8, faults []engine.Fault) {
 	}
 }
 
-// PlayRecord reads one record and plays it (engine.Compact). A Monad
+// PlayRecord reads one record and plays it (engine.Codec's). A Monad
 // fault has no text: faultText is left as it is.
 func (g *Game) PlayRecord(r io.ByteReader, out [][]string, faults []engine.Fault, _ []string) ([]engine.CommandError, error) {
 	n := g.Players()

@@ -54,7 +54,7 @@ func TestRecord(t *testing.T) {
 		setup := fmt.Appendf(nil, `{"seed":%d}`, seed)
 		var games [4]*Game
 		for i := range games {
-			g, err := Ruleset.(engine.Restorer).NewFromSetup(setup, settings)
+			g, err := Ruleset.NewFromSetup(setup, settings)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestRecord(t *testing.T) {
 			}
 			dtext := make([][]string, a.Players())
 			df := make([]engine.Fault, a.Players())
-			if err := dec.DecodeRound(bytes.NewReader(rec), dtext, df, nil); err != nil {
+			if err := dec(bytes.NewReader(rec), dtext, df, nil); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.EqualFunc(text, dtext, slices.Equal) || !slices.Equal(tf, df) {
@@ -132,7 +132,7 @@ func FuzzRecord(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dec.DecodeRound(bytes.NewReader(data), text, faults, nil); err != nil {
+		if err := dec(bytes.NewReader(data), text, faults, nil); err != nil {
 			return
 		}
 		g, err := Ruleset.New(5, engine.Settings{Players: n, MaxTurns: 10})
@@ -143,7 +143,7 @@ func FuzzRecord(f *testing.F) {
 			t.Fatalf("decodes but does not play: %v", err)
 		}
 		again := make([][]string, n)
-		if err := dec.DecodeRound(bytes.NewReader(g.(*Game).AppendRecord(nil)), again, make([]engine.Fault, n), nil); err != nil {
+		if err := dec(bytes.NewReader(g.(*Game).AppendRecord(nil)), again, make([]engine.Fault, n), nil); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.EqualFunc(text, again, slices.Equal) {

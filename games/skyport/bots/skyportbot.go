@@ -70,9 +70,9 @@ func New(name string, seed uint64) (engine.Strategy, bool) {
 	case "artillery":
 		b.plan = (*bot).artillery
 	default:
-		return nil, false
+		return engine.Strategy{}, false
 	}
-	return b, true
+	return engine.Strategy{Name: name, Commands: b.Commands}, true
 }
 
 type bot struct {
@@ -80,8 +80,6 @@ type bot struct {
 	r    *rng.Source
 	plan func(*bot, *turn)
 }
-
-func (b *bot) Name() string { return b.name }
 
 // Commands appends player p's lines for the next Round of g.
 func (b *bot) Commands(g engine.Game, p int, dst []string) []string {

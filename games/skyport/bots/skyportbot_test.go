@@ -27,7 +27,7 @@ func play(t *testing.T, seed uint64, turns int, names ...string) ([]int, int, []
 	cmds := make([][]string, len(names))
 	rounds := 0
 	for !g.Over() {
-		p := engine.Active(g)
+		p := g.Active()
 		for i := range cmds {
 			cmds[i] = bots[i].Commands(g, i, cmds[i][:0])
 			if i != p && len(cmds[i]) != 0 {
@@ -98,8 +98,8 @@ func TestUnknownStrategy(t *testing.T) {
 	}
 	for _, n := range Names {
 		b, ok := New(n, 1)
-		if !ok || b.Name() != n {
-			t.Errorf("%s: %v %v", n, b, ok)
+		if !ok || b.Name != n {
+			t.Errorf("%s: %q %v", n, b.Name, ok)
 		}
 	}
 }

@@ -95,7 +95,7 @@ func (h *hub) play(n int, seated []*conn) error {
 		var g engine.Game
 		var err error
 		if len(cfg.Setup) > 0 {
-			g, err = sp.Ruleset.(engine.Restorer).NewFromSetup(cfg.Setup, settings)
+			g, err = sp.Ruleset.NewFromSetup(cfg.Setup, settings)
 		} else {
 			g, err = sp.Ruleset.New(seed, settings)
 		}
@@ -238,7 +238,7 @@ func (gm *game) loadout() waitResult {
 	}
 	for p, s := range gm.seats {
 		var cmds []string
-		if s.bot != nil {
+		if s.bot.Commands != nil {
 			cmds = s.bot.Commands(gm.g, p, nil)
 		} else {
 			cmds = gm.loadLines[p]
@@ -263,7 +263,7 @@ func (gm *game) turn() waitResult {
 	gm.gamestate()
 	s := gm.seats[gm.actor]
 	switch {
-	case s.bot != nil:
+	case s.bot.Commands != nil:
 		gm.lines = s.bot.Commands(g, gm.actor, gm.lines)
 	case s.c != nil && !s.deaf:
 		gm.phase = phaseTurn

@@ -103,12 +103,12 @@ func FuzzSetup(f *testing.F) {
 		}
 		for i := 0; i < 30 && !g.Over(); i++ {
 			cmds := make([][]string, g.Players())
-			if p := engine.Active(g); p >= 0 {
+			if p := g.Active(); p >= 0 {
 				cmds[p] = []string{`{"message":"action","type":"move","direction":"up"}`}
 			}
 			g.Round(cmds)
 		}
 		var bd engine.Board
-		engine.Describe(g, &bd)
+		g.Board(&bd)
 	})
 }

@@ -332,7 +332,7 @@ func TestSeamGame(t *testing.T) {
 		t.Errorf("events %+v", evs)
 	}
 	var b engine.Board
-	engine.Describe(g, &b)
+	g.Board(&b)
 	if b.Topology != engine.HexAxial || b.Width != 4 || len(b.Entities) != 2 || len(b.Effects) != 2 || b.Effects[1].Kind != engine.Line || b.Cells[0].Badges != 1 {
 		t.Errorf("board %+v", b)
 	}
@@ -352,7 +352,7 @@ func TestSeamGame(t *testing.T) {
 	}
 	// A restart from the setup replays to the same hashes (faults
 	// included).
-	g2, err := Ruleset.(engine.Restorer).NewFromSetup(g.Setup(), engine.Settings{})
+	g2, err := Ruleset.NewFromSetup(g.Setup(), engine.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestSeamDeterminism(t *testing.T) {
 		var hashes uint64
 		rounds := 0
 		for !g.Over() {
-			p := engine.Active(g)
+			p := g.Active()
 			cmds := make([][]string, 3)
 			for i := 0; i < 3; i++ {
 				cmds[p] = append(cmds[p], lines[(int(seed)+rounds*7+i*3)%len(lines)])
@@ -460,11 +460,11 @@ func TestSeamMetadata(t *testing.T) {
 		}
 		seen[m.Name] = true
 	}
-	if ms[Ruleset.(engine.Scorer).ScoreMetric()].Name != "score" {
+	if ms[Ruleset.ScoreMetric()].Name != "score" {
 		t.Error("score metric")
 	}
 	kinds := map[string]bool{}
-	for _, k := range Ruleset.(engine.EventKinds).EventKinds() {
+	for _, k := range Ruleset.EventKinds() {
 		kinds[k.Name] = true
 	}
 	g, err := Ruleset.New(11, engine.Settings{Players: 2, MaxTurns: 200, Names: []string{"alice", "not valid!"}})
@@ -497,7 +497,7 @@ func TestSeamMetadata(t *testing.T) {
 		if len(sg.Values(p, nil)) != len(ms) {
 			t.Fatal("values and metrics differ in length")
 		}
-		for _, e := range g.(engine.Evented).Events(nil) {
+		for _, e := range g.Events(nil) {
 			if !kinds[e.Kind] {
 				t.Errorf("event kind %q not declared", e.Kind)
 			}
@@ -565,16 +565,16 @@ func TestSeamTurnLimitRoundTrip(t *testing.T) {
 		if g1.Hash() != g2.Hash() || g1.MaxTurns() != g2.MaxTurns() {
 			t.Errorf("limit %d: a game restarted with MaxTurns %d differs", rounds, g1.MaxTurns())
 		}
-		setup, err := Ruleset.(engine.MapReader).SetupFromMap(GenerateMap(9, 3).AppendFile(nil), 4, 0)
+		setup, err := SetupFromMap(GenerateMap(9, 3).AppendFile(nil), 4, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Ruleset.(engine.Restorer)
+		r := Ruleset
 		g3, err := r.NewFromSetup(setup, engine.Settings{MaxTurns: rounds})
 		if err != nil {
 			t.Fatal(err)
 		}
-		g4, err := r.NewFromSetup(g3.(engine.SetupSaver).Setup(), engine.Settings{MaxTurns: g3.MaxTurns()})
+		g4, err := r.NewFromSetup(g3.Setup(), engine.Settings{MaxTurns: g3.MaxTurns()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,7 +43,7 @@ type ViewPlayer struct {
 // them (a player with Health ≤ 0 is a body), the ring in v.Order with
 // its cursor on the actor, the loadout phase over. Resources held,
 // has_to_pass and needs_respawn are zero. It is a State to describe
-// (Game.Board, Game.Extras, AppendGamestate), built without any rule
+// (Game.Board, AppendGamestate), built without any rule
 // being played: nothing checks that v could happen under Rev 1. It fails
 // on a View that does not fit a State: a size outside 1..MaxSize, tiles
 // or units of the wrong length or with an unknown code, a player count

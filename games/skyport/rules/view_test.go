@@ -26,7 +26,7 @@ func TestFromView(t *testing.T) {
 		t.Errorf("ring %v", r)
 	}
 	var b engine.Board
-	engine.Describe(&Game{State: st}, &b)
+	(&Game{State: st}).Board(&b)
 	if b.Topology != engine.HexAxial || b.Width != 3 || len(b.Cells) != 9 || len(b.Entities) != 2 || len(b.Effects) != 0 {
 		t.Fatalf("board %v %dx%d, %d cells, %d entities, %d effects", b.Topology, b.Width, b.Height, len(b.Cells), len(b.Entities), len(b.Effects))
 	}

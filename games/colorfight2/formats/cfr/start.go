@@ -12,7 +12,7 @@ import (
 
 // Start is what a game that plays on from an official replay starts from,
 // in the seam's terms: the ruleset's setup of its configuration, map and
-// players (engine.Restorer), and what the replay says of its players.
+// players (engine.Ruleset.NewFromSetup), and what the replay says of its players.
 type Start struct {
 	Ruleset engine.Ruleset
 	Setup   []byte

@@ -133,6 +133,9 @@ type stream struct {
 
 func (s *stream) Meta() *engine.StreamMeta { return &s.meta }
 
+// SkipCommandText is ignored (engine.Stream): the log holds states, not command text.
+func (*stream) SkipCommandText() {}
+
 // Next fills f with log entry s.next.
 func (s *stream) Next(f *engine.Frame) error {
 	l := s.l

@@ -205,7 +205,7 @@ func (d *decoder) fill(f *engine.Frame) error {
 	if err != nil {
 		return fmt.Errorf("line %d: the gamestate of turn %d: %w", s.line, s.turn, err)
 	}
-	engine.Describe(&skyport.Game{State: st}, &f.Board)
+	(&skyport.Game{State: st}).Board(&f.Board)
 	f.Board.Effects = append(f.Board.Effects, d.fx...)
 	// Ranking: by score, best first, ties by player number.
 	f.Ranking = f.Ranking[:0]

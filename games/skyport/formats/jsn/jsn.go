@@ -14,7 +14,7 @@
 // the events of player-turn i: the actions the observer was sent and what
 // the change between the two gamestates shows (hits, kills, respawns).
 // Each frame's Board is drawn through the skyport engine's seam
-// (skyport.FromView, Game.Board and Game.Extras) plus the effects of the
+// (skyport.FromView, Game.Board) plus the effects of the
 // turn's actions.
 //
 // Players are numbered in the order of the turn-0 gamestate (the turn
@@ -609,6 +609,9 @@ func (d *decoder) weapon(w *gsWeapon, who string) (skyport.Weapon, int, error) {
 func (d *decoder) Meta() *engine.StreamMeta { return &d.meta }
 
 func (d *decoder) Close() error { return nil }
+
+// SkipCommandText is ignored (engine.Stream): a .jsn holds states, not command text.
+func (*decoder) SkipCommandText() {}
 
 // Next fills f with the next frame (see the package doc); io.EOF after
 // the last gamestate. A damaged line gives an error naming it, for this

@@ -44,15 +44,21 @@ func (Ruleset) Metrics() []engine.Metric {
 	return []engine.Metric{{Name: "claims", Unit: "claims", Kind: engine.Counter}, {Name: "cells", Unit: "cells", Kind: engine.Gauge}}
 }
 
-// ScoreMetric implements engine.Scorer: cells.
+// ScoreMetric implements engine.Ruleset: cells.
 func (Ruleset) ScoreMetric() int { return 1 }
 
 // ClaimText is the claim event's sentence.
 const ClaimText = "{player} claims ({x}, {y}) from {other} ({value} cells)"
 
-// EventKinds implements engine.EventKinds.
+// EventKinds implements engine.Ruleset.
 func (Ruleset) EventKinds() []engine.EventKind {
 	return []engine.EventKind{{Name: "claim", Text: ClaimText}}
+}
+
+// NewFromSetup implements engine.Ruleset: a toy game starts from a seed
+// only.
+func (Ruleset) NewFromSetup([]byte, engine.Settings) (engine.Game, error) {
+	return nil, engine.ErrSeedOnly
 }
 
 // New implements engine.Ruleset.
@@ -90,7 +96,7 @@ func (g *Game) Over() bool    { return g.turn >= g.maxTurns }
 // Fault makes p's next round send nothing (and draw an ErrFault error).
 func (g *Game) Fault(p int, f engine.Fault, text string) { g.faults[p] = f }
 
-// Active implements engine.Sequential: the player to act, in turn, in a
+// Active implements engine.Game: the player to act, in turn, in a
 // Seq game; -1 in the other kind (as for a Game that does not implement
 // Sequential) and once the game is over.
 func (g *Game) Active() int {
@@ -150,8 +156,14 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	return g.errs
 }
 
-// Events implements engine.Evented.
+// Events implements engine.Game.
 func (g *Game) Events(dst []engine.Event) []engine.Event { return append(dst, g.events...) }
+
+// Setting implements engine.Game: nothing to describe.
+func (g *Game) Setting() [][2]string { return nil }
+
+// Setup implements engine.Game: nil, the seed is enough.
+func (g *Game) Setup() []byte { return nil }
 
 func (g *Game) Hash() uint64 {
 	h := uint64(g.turn)
@@ -209,7 +221,7 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 	}
 	m := source.MetaOf(r, len(names))
 	m.Format = "toy"
-	m.Sequential = engine.Active(g) >= 0
+	m.Sequential = g.Active() >= 0
 	m.Seed, m.Seeded = 1, true
 	m.MaxTurns = g.MaxTurns()
 	for _, n := range names {
@@ -221,6 +233,9 @@ func NewStream(r engine.Ruleset, names []string, maxTurns int, script []Turn) (*
 
 func (s *Stream) Meta() *engine.StreamMeta { return &s.meta }
 func (s *Stream) Close() error             { return nil }
+
+// SkipCommandText is ignored (engine.Stream): the toy keeps every text.
+func (*Stream) SkipCommandText() {}
 
 // Next implements engine.Stream.
 func (s *Stream) Next(f *engine.Frame) error {
@@ -243,7 +258,7 @@ func (s *Stream) Next(f *engine.Frame) error {
 	}
 	t := s.script[s.i]
 	s.i++
-	active := engine.Active(s.g)
+	active := s.g.Active()
 	for p, fl := range t.Faults {
 		if fl != 0 {
 			s.g.Fault(p, fl, fl.String())

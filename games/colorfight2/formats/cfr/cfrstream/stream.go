@@ -151,6 +151,9 @@ func (s *stream) open() error {
 
 func (s *stream) Meta() *engine.StreamMeta { return &s.meta }
 
+// SkipCommandText is ignored (engine.Stream): the format holds states, not command text.
+func (*stream) SkipCommandText() {}
+
 // Next fills f with the next frame: the game as the replay shows it,
 // its commands unknown, or inferred (OpenInferred). It returns io.EOF after the last frame; a frame
 // that cannot be read or shown is an error that ends the stream.

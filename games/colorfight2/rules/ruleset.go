@@ -29,6 +29,13 @@ func (ruleset) ID() string               { return "colorfight2" }
 func (ruleset) Version() int             { return 2 }
 func (ruleset) Metrics() []engine.Metric { return metrics }
 
+// ScoreMetric is gold, the first metric.
+func (ruleset) ScoreMetric() int { return 0 }
+
+// EventKinds is nil: the game's events are its accountant's
+// (AccountEventKinds).
+func (ruleset) EventKinds() []engine.EventKind { return nil }
+
 // New seeds the map with GenerateMap: width and height are the defaults
 // (30×30), max_player the smallest of 2, 4, 8 that seats everyone, MaxTurns
 // 0 the default 500; the players are named s.Names (default "player<uid>").
@@ -100,6 +107,12 @@ func (g *Game) MaxTurns() int { return g.State.Config().MaxTurn }
 
 // Over reports whether max_turn is reached.
 func (g *Game) Over() bool { return g.State.Over() }
+
+// Active is -1: every player acts in every round.
+func (g *Game) Active() int { return -1 }
+
+// Events appends none: the game's events are its accountant's.
+func (g *Game) Events(dst []engine.Event) []engine.Event { return dst }
 
 // Fault records, whatever its kind, one malformed command with code
 // ErrBotFault and the text (cut to 200 bytes) at the head of player p's
@@ -185,6 +198,7 @@ func (g *Game) Board(b *engine.Board) {
 	s := g.State
 	w, h := s.cfg.Width, s.cfg.Height
 	b.Topology = engine.Square
+	b.Entities, b.Effects = b.Entities[:0], b.Effects[:0]
 	b.TerrainName, b.ValueName, b.Badges = "natural_cost", "attack_cost", badges
 	b.Resize(w, h)
 	b.ResizeLayers(layers)
@@ -235,8 +249,12 @@ func (g *Game) LoadFrameUnchecked(cfg Config, f *Frame) error {
 }
 
 // Idle reports that the next Round is round 0 -> 1, which takes no
-// commands (engine.Idler): a runner plays it without asking the bots.
+// commands (engine.Attendance): a runner plays it without asking the
+// bots.
 func (g *Game) Idle() bool { return g.State.Turn() == 0 }
+
+// Out is false: a player never leaves the game (engine.Attendance).
+func (g *Game) Out(int) bool { return false }
 
 // Applied returns the commands the last Round gave State.Step, by uid-1
 // (faults first in a player's list, as Round puts them), or nil after
@@ -257,6 +275,6 @@ func (g *Game) AppendTurnMessage(dst []byte, p int, deadlineMS int64) []byte {
 }
 
 var (
-	_ engine.Idler     = (*Game)(nil)
-	_ engine.Messenger = (*Game)(nil)
+	_ engine.Attendance = (*Game)(nil)
+	_ engine.Messenger  = (*Game)(nil)
 )

@@ -8,9 +8,9 @@ import (
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
-// TestSeamMatchesDirect plays the same commands through the seam and
+// TestRulesetMatchesDirect plays the same commands through Game and
 // directly on each ruleset's State: the hashes agree every round.
-func TestSeamMatchesDirect(t *testing.T) {
+func TestRulesetMatchesDirect(t *testing.T) {
 	t.Run("colorfight2", func(t *testing.T) {
 		g, err := colorfight2.Ruleset.New(7, engine.Settings{Players: 2, MaxTurns: 30, Names: []string{"a", "b"}})
 		if err != nil {
@@ -35,10 +35,10 @@ func TestSeamMatchesDirect(t *testing.T) {
 			}
 			direct.Step(cmds)
 			if g.Hash() != direct.Hash() {
-				t.Fatalf("turn %d: hash through the seam %x, direct %x", g.Turn(), g.Hash(), direct.Hash())
+				t.Fatalf("turn %d: hash through Game %x, direct %x", g.Turn(), g.Hash(), direct.Hash())
 			}
 			if len(errs) != len(direct.Errors()) {
-				t.Fatalf("turn %d: %d errors through the seam, %d direct", g.Turn(), len(errs), len(direct.Errors()))
+				t.Fatalf("turn %d: %d errors through Game, %d direct", g.Turn(), len(errs), len(direct.Errors()))
 			}
 		}
 		if g.Turn() != 30 {
@@ -68,18 +68,18 @@ func TestSeamMatchesDirect(t *testing.T) {
 			}
 			direct.Step(cmds)
 			if g.Hash() != direct.Hash() {
-				t.Fatalf("turn %d: hash through the seam %x, direct %x", g.Turn(), g.Hash(), direct.Hash())
+				t.Fatalf("turn %d: hash through Game %x, direct %x", g.Turn(), g.Hash(), direct.Hash())
 			}
 			if len(errs) != len(direct.Errors()) || len(errs) == 0 {
-				t.Fatalf("turn %d: %d errors through the seam, %d direct", g.Turn(), len(errs), len(direct.Errors()))
+				t.Fatalf("turn %d: %d errors through Game, %d direct", g.Turn(), len(errs), len(direct.Errors()))
 			}
 		}
 	})
 }
 
-// TestSeamDescriptions checks what every ruleset promises about its
+// TestRulesetDescriptions checks what every ruleset promises about its
 // metrics, board and ranking.
-func TestSeamDescriptions(t *testing.T) {
+func TestRulesetDescriptions(t *testing.T) {
 	for _, rs := range []engine.Ruleset{colorfight2.Ruleset, monad.Ruleset} {
 		t.Run(rs.ID(), func(t *testing.T) {
 			g, err := rs.New(3, engine.Settings{Players: 2, MaxTurns: 10})
@@ -123,9 +123,9 @@ func TestSeamDescriptions(t *testing.T) {
 	}
 }
 
-// TestSeamFaults: a Monad timeout silences the player for good; a
+// TestRulesetFaults: a Monad timeout silences the player for good; a
 // ColorfightII fault is one rejected command of the next round.
-func TestSeamFaults(t *testing.T) {
+func TestRulesetFaults(t *testing.T) {
 	m, err := monad.Ruleset.New(1, engine.Settings{Players: 2})
 	if err != nil {
 		t.Fatal(err)

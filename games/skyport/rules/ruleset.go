@@ -207,8 +207,8 @@ func (ruleset) NewFromSetup(setup []byte, s engine.Settings) (engine.Game, error
 // and ring for players players from seed (Draw); players 0 seats as many
 // as the map has spawn tiles, as the reference's player count 0 does. It
 // returns the SetupFile NewFromSetup starts from (names player0, …; the
-// Settings' names replace them).
-func (ruleset) SetupFromMap(file []byte, seed uint64, players int) ([]byte, error) {
+// Settings' names replace them): engine.Registration.SetupFromMap.
+func SetupFromMap(file []byte, seed uint64, players int) ([]byte, error) {
 	m, err := ParseMap(file)
 	if err != nil {
 		return nil, err
@@ -267,17 +267,8 @@ type Game struct {
 }
 
 var (
-	_ engine.Game       = (*Game)(nil)
-	_ engine.Sequential = (*Game)(nil)
-	_ engine.Evented    = (*Game)(nil)
-	_ engine.Boarder    = (*Game)(nil)
-	_ engine.Observer   = (*Game)(nil)
-	_ engine.Describer  = (*Game)(nil)
-	_ engine.SetupSaver = (*Game)(nil)
-	_ engine.Restorer   = ruleset{}
-	_ engine.MapReader  = ruleset{}
-	_ engine.Scorer     = ruleset{}
-	_ engine.EventKinds = ruleset{}
+	_ engine.Game     = (*Game)(nil)
+	_ engine.Observer = (*Game)(nil)
 )
 
 // Players returns the number of players.
@@ -402,10 +393,11 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 // Board describes the map: X is j, Y is k; Terrain is TileIndex of the
 // tile now (mined-out tiles are grass), Value the resource units left,
 // Owner the player standing (or lying dead) there, badge "spawn" on
-// every spawn tile.
+// every spawn tile; then the players and effects (extras).
 func (g *Game) Board(b *engine.Board) {
 	st := g.State
 	D := st.Size()
+	b.Entities, b.Effects = b.Entities[:0], b.Effects[:0]
 	b.Topology = engine.HexAxial
 	b.TerrainName, b.ValueName, b.Badges = "tile", "resources", badges
 	b.Resize(D, D)
@@ -418,15 +410,16 @@ func (g *Game) Board(b *engine.Board) {
 			b.Cells[k*D+j] = c
 		}
 	}
+	g.extras(b)
 }
 
-// Extras adds one "player" entity per player (Health, Value the score,
+// extras adds one "player" entity per player (Health, Value the score,
 // Label the weapons and levels, "dead" for a body) and the effects of
 // the last player-turn: a "laser" Line to where the beam stopped, a
 // "mortar" Area of radius 1 where it landed ("mortar_dud", radius 0, on
 // rock, void or spawn), a "droid" Path step by step and its
 // "droid_blast" Area, and a "damage" Mark per hit with the amount.
-func (g *Game) Extras(b *engine.Board) {
+func (g *Game) extras(b *engine.Board) {
 	st := g.State
 	for p := 0; p < st.Players(); p++ {
 		pl := st.PlayerRef(p)

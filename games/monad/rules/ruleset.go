@@ -74,18 +74,16 @@ type Game struct {
 }
 
 var (
-	_ engine.Game     = (*Game)(nil)
-	_ engine.Compact  = (*Game)(nil)
-	_ engine.Codec    = ruleset{}
-	_ engine.Optioner = ruleset{}
-
-	_ engine.Evented    = (*Game)(nil)
-	_ engine.Describer  = (*Game)(nil)
-	_ engine.EventKinds = ruleset{}
+	_ engine.Game       = (*Game)(nil)
+	_ engine.Attendance = (*Game)(nil)
+	_ engine.Codec      = ruleset{}
 )
 
 // Players returns the number of players.
 func (g *Game) Players() int { return g.State.Players() }
+
+// Active is -1: every player acts in every turn.
+func (g *Game) Active() int { return -1 }
 
 // Turn returns the number of turns played.
 func (g *Game) Turn() int { return g.State.Turn() }
@@ -195,6 +193,7 @@ func StatsValues(s PlayerStats, dst []int64) []int64 {
 // State's cells directly.
 func (g *Game) Board(b *engine.Board) {
 	describeGrid(b)
+	b.Entities, b.Effects = b.Entities[:0], b.Effects[:0]
 	s := g.State
 	for i := range s.cells {
 		c := &s.cells[i]
@@ -287,8 +286,11 @@ func (g *Game) Ranking() []int {
 	return out
 }
 
+// Idle is false: every turn takes commands (engine.Attendance).
+func (g *Game) Idle() bool { return false }
+
 // Out reports that player p has timed out or crashed: it is asked for no
-// more commands (engine.Retirer), as the reference stops asking it.
+// more commands (engine.Attendance), as the reference stops asking it.
 func (g *Game) Out(p int) bool {
 	if p < 0 || p >= g.Players() {
 		return false
