@@ -71,6 +71,7 @@ that cannot be analyzed is reported by name and skipped.`,
 	cmd.Flags().IntVar(&opts.explain, "explain", 0, "explain the lead change at (or last before) this turn: what each of the two players did in the 10 rounds before it")
 	cmd.Flags().StringVar(&opts.kind, "csv", "series", "what --format csv writes for a file: series or summary")
 	cmd.Flags().IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "replays analyzed at once for a DIR (at least 1)")
+	documentDefault(cmd.Flags(), "parallel", "the number of CPUs")
 	return cmd
 }
 

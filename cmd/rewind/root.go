@@ -15,7 +15,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newIndexCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd(), newServerCmd(), newWorkerCmd(), newNATSCmd())
+	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newIndexCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd(), newServerCmd(), newWorkerCmd(), newNATSCmd(), newGendocsCmd())
 	addCompletions(root)
 	return root
 }

@@ -89,6 +89,7 @@ tournament is.`,
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")
 	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once (at least 1)")
+	documentDefault(f, "parallel", "the number of CPUs")
 	f.IntVar(&opts.play.turns, "turns", defaultInfo().DefaultTurns, "rounds per game (each game's range: "+turnRanges()+")")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
