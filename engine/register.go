@@ -35,7 +35,7 @@ type Registration struct {
 	// games registered before).
 	Formats []Format
 	// Protocol, when set, is the game's official network server, a
-	// value of the room engine's adapter type (internal/protocols'
+	// value of the room engine's adapter type (internal/rooms'
 	// Protocol), which `rewind server --game ID` runs. It is opaque here
 	// so that this package imports no shell package.
 	Protocol any
@@ -44,6 +44,12 @@ type Registration struct {
 	// game" messages: they are told neither game nor player at the
 	// start, and sent the game's own turn messages (Messenger).
 	OwnProtocol bool
+	// BoardScript, when set, is the game's painter for the replay page:
+	// a browser script that registers rewind.boards[ID] (the contract is
+	// docs/viewer.md's "Painters", typed in the viewer's contract.js),
+	// loaded after the page's modules and before its start. Without one
+	// the page draws the game's board generically.
+	BoardScript []byte
 	// ScoreDuels is set when a tournament's rating decides each duel of
 	// two seats by their scores (equal scores draw) rather than by their
 	// ranks.
@@ -199,6 +205,21 @@ func Formats() []Format {
 	registry.RLock()
 	defer registry.RUnlock()
 	return registry.formatsAll
+}
+
+// GameOf returns the registration of the game whose Formats include the
+// format named name.
+func GameOf(format string) (Registration, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	for _, g := range registry.games {
+		for _, f := range g.Formats {
+			if f.Name == format {
+				return g, true
+			}
+		}
+	}
+	return Registration{}, false
 }
 
 // FirstPlayer returns the number r gives its first player where the

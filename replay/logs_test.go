@@ -51,7 +51,7 @@ func testLog(uid, t int) []byte {
 // loggedGame records a game of turns rounds between two built-ins, with
 // round logs (testLog) when logs is set; the commands are the same either
 // way.
-func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.SeamResult) {
+func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.Result) {
 	tb.Helper()
 	var seats []match.GameSeat
 	for uid, n := range []string{"greedy", "raider"} {

@@ -43,7 +43,7 @@ func benchGame(tb testing.TB) []byte {
 }
 
 // BenchmarkMonadLoad is the server's work to open a Monad replay on the
-// generic page (viewer.GenericHandler's data): re-simulate the 500-turn
+// generic page (viewer.ReplayHandler's data): re-simulate the 500-turn
 // 4-player game (its compact records played by the game), analyse nothing
 // more than the frames need, pack, encode and compress them as they come
 // (viewer.EncodeStream) — what the Monad page's LoadMonad did before, for

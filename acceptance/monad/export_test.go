@@ -61,7 +61,7 @@ func TestExportMonadHTML(t *testing.T) {
 		}
 		html := string(page)
 		if !strings.Contains(html, `id="rw-data"`) || !strings.Contains(html, "Content-Security-Policy") || !strings.Contains(html, `id="generic"`) ||
-			!strings.Contains(html, "Rewind.boards.monad") ||
+			!strings.Contains(html, "rewind.boards.monad") ||
 			strings.Contains(html, "<script src") || strings.Contains(html, "/static/") || strings.Contains(html, "rel=\"stylesheet\"") {
 			t.Errorf("%s: the exported page is not a self-contained generic page with Monad's board (%d bytes)", out, len(page))
 		}

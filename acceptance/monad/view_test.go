@@ -167,7 +167,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Ground []string
 			Colors []string
 		}
-		eval(t, b, `(() => { const r = window.rewind, P = r.packed(), m = Rewind.boards.monad, d = devicePixelRatio || 1, R = r.radius();
+		eval(t, b, `(() => { const r = window.rewind, P = r.packed(), m = rewind.boards.monad, d = devicePixelRatio || 1, R = r.radius();
 			const ctx = document.getElementById('board').getContext('2d'), hive = 1 << P.board.badges.indexOf('hive');
 			const out = {Cells: r.drawn.cells, Shown: document.getElementById('show-effects').checked, Pixels: [], Ground: [], Colors: []};
 			for (let y = 0; y < P.board.height; y++) for (let x = 0; x < P.board.width; x++) {
@@ -176,7 +176,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 				if (c.badges & hive) dy = m.hiveMark(R)[1]; else if (c.value > 0) dy = -0.6 * R;
 				const px = ctx.getImageData(at[0], at[1] + Math.round(dy * d), 1, 1).data;
 				out.Pixels.push([px[0], px[1], px[2]]);
-				out.Ground.push(m.terrainColor(c.terrain, c, RewindShell.dark));
+				out.Ground.push(m.terrainColor(c.terrain, c, rewind.dom.dark));
 			}
 			for (let p = 0; p < P.players.length; p++) out.Colors.push(r.color(p));
 			return out; })()`, &got)
@@ -282,9 +282,9 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Painter                        bool
 		}
 		eval(t, b, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
-			Players: P.players.length, Painter: !!(window.Rewind && Rewind.boards.monad), Legend: document.getElementById('legend').textContent,
+			Players: P.players.length, Painter: !!(window.rewind && rewind.boards.monad), Legend: document.getElementById('legend').textContent,
 			Script: [...document.scripts].map(s => s.getAttribute('src') || '').join(' ')}; })()`, &page)
-		if page.Game != "monad" || !page.Painter || !strings.Contains(page.Script, "/static/monad.js") || page.Topology != "hex" ||
+		if page.Game != "monad" || !page.Painter || !strings.Contains(page.Script, "/static/games/monad.js") || page.Topology != "hex" ||
 			page.Width != monad.Width || page.Height != monad.Height || page.Players != players || !strings.Contains(page.Legend, "a hive") {
 			t.Fatalf("page: %+v", page)
 		}
@@ -408,7 +408,7 @@ func TestMonadViewOtherFiles(t *testing.T) {
 				Painter, Generic                     bool
 			}
 			eval(t, b, `(() => { const r = window.rewind, P = r.packed(); return {Game: P.game, Frames: P.frames.length, Turn: r.turn(),
-				Cells: r.drawn.cells, Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Painter: !!(window.Rewind && Rewind.boards.monad),
+				Cells: r.drawn.cells, Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Painter: !!(window.rewind && rewind.boards.monad),
 				Generic: !!document.getElementById('generic'), Metrics: P.metrics.length}; })()`, &page)
 			if page.Game != "monad" || !page.Painter || !page.Generic || page.Frames != len(want) || page.Turn != 20 || page.Cells != monad.NumCells {
 				t.Errorf("%s: %+v (want %d frames)", file, page, len(want))

@@ -139,7 +139,7 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 	}
 	skyEval(t, b, fmt.Sprintf(`(() => { const r = window.rewind, P = r.packed(), D = %d;
 		return {Error: r.error || '', Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
-			Frame0: P.frames[0].cells.length / 4, Turn: r.turn(), Painter: !!(window.Rewind && Rewind.boards.skyport),
+			Frame0: P.frames[0].cells.length / 4, Turn: r.turn(), Painter: !!(window.rewind && rewind.boards.skyport),
 			Legend: document.getElementById('legend').textContent,
 			Centers: [r.center(0, 0), r.center(D - 1, D - 1), r.center(D - 1, 0), r.center(0, D - 1)]}; })()`, D), &page)
 	if page.Error != "" || page.Game != "skyport" || !page.Painter {

@@ -46,7 +46,7 @@ func TestExportColorfightHTML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(html, []byte(`id="rw-data"`)) || !bytes.Contains(html, []byte("Content-Security-Policy")) || !bytes.Contains(html, []byte("Rewind.boards.colorfight2")) ||
+		if !bytes.Contains(html, []byte(`id="rw-data"`)) || !bytes.Contains(html, []byte("Content-Security-Policy")) || !bytes.Contains(html, []byte("rewind.boards.colorfight2")) ||
 			bytes.Contains(html, []byte("<script src")) || bytes.Contains(html, []byte("/static/")) {
 			t.Errorf("%s is not a self-contained replay page with ColorfightII's painter (%d bytes)", out, len(html))
 		}

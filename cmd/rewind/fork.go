@@ -144,7 +144,7 @@ func seatSpec(v string) (uid int, spec string, ok bool) {
 	return uid, strings.TrimSpace(rest), true
 }
 
-func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) {
+func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	data, err := readReplayFile(opts.in)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.SeamResult, error) 
 		}
 		seats = append(seats, seat)
 	}
-	var res *match.SeamResult
+	var res *match.Result
 	err = writeOutput(opts.play.out, opts.force, func(w io.Writer) error {
 		var err error
 		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})

@@ -104,7 +104,7 @@ func testForkOfficial(t *testing.T, parentPath string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := viewer.GenericPageData(fs.Meta(), "fork.rwd")
+	p := viewer.ReplayPageData(fs.Meta(), "fork.rwd")
 	fs.Close()
 	if !strings.Contains(p.Summary, "played on from turn 250 of "+name) {
 		t.Fatalf("page summary %q", p.Summary)

@@ -3,12 +3,16 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
@@ -52,12 +56,13 @@ func runInfo(opts *infoOptions, path string) error {
 		return err
 	}
 	w := opts.stdout
-	// A .cfr is described from its own header and frames below.
-	if name, ok := source.StreamFormatOf(data[:min(len(data), source.SniffBytes)]); ok && name != string(source.CFR) {
-		return streamInfo(w, path, data)
+	// A format with a summary pass of its own is described from its own
+	// header and frames below.
+	if f, ok := source.LookupStreamFormat(data[:min(len(data), source.SniffBytes)]); ok && source.SummarizedByStream(f) {
+		return officialInfo(w, path, data)
 	}
-	br := bufio.NewReader(bytes.NewReader(data))
-	prefix, _ := br.Peek(8)
+	br := bufio.NewReaderSize(bytes.NewReader(data), source.SniffBytes)
+	prefix, _ := br.Peek(source.SniffBytes)
 	format, err := source.Sniff(prefix)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -70,7 +75,7 @@ func runInfo(opts *infoOptions, path string) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if h.Generic() {
-			return seamInfo(w, path, data, h)
+			return rwdInfo(w, path, data, h)
 		}
 		c := h.Config
 		fmt.Fprintf(w, "  ruleset:  %s v%d\n  game:     %dx%d, max_turn %d, max_player %d\n", h.Ruleset, h.RulesetVersion, c.Width, c.Height, c.MaxTurn, c.MaxPlayer)
@@ -111,7 +116,7 @@ func runInfo(opts *infoOptions, path string) error {
 		fmt.Fprintf(w, "  damage:   %v\n", sum.Damage)
 	}
 	if sum.Winner != 0 {
-		fmt.Fprintf(w, "  leader:   %d %q, %d gold\n", sum.Winner, sum.PlayerName(sum.Winner), sum.WinnerGold)
+		fmt.Fprintf(w, "  leader:   %d %q, %d %s\n", sum.Winner, sum.PlayerName(sum.Winner), sum.WinnerScore, sum.Unit)
 	}
 	fmt.Fprintf(w, "  players:\n")
 	for _, p := range sum.Players {
@@ -128,5 +133,148 @@ func runInfo(opts *infoOptions, path string) error {
 func writeParent(w io.Writer, h *replay.Header) {
 	if h.Parent != nil {
 		fmt.Fprintf(w, "  fork of:  %s (sha256 %s) from turn %d\n", h.Parent.Source, h.Parent.SHA256, h.Parent.Turn)
+	}
+}
+
+// rwdInfo prints the rest of the info of a .rwd whose header names its
+// game by ruleset, setup and seed (replay.Header.Generic), in any codec:
+// its header, how many whole rounds, checkpoints, commands and faults it
+// holds (read, not played), whether it is complete and the footer's
+// ranking with each player's score, named by the ruleset's metric.
+func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
+	rs, err := engine.Get(h.Ruleset)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	info, _ := engine.About(h.Ruleset)
+	codec := h.Codec
+	if h.Compact() {
+		codec = h.Ruleset + "'s own (compact)"
+	}
+	fmt.Fprintf(w, "  ruleset:  %s v%d (%s), codec %s\n  game:     max_turn %d, %d players\n", h.Ruleset, h.RulesetVersion, info.Name, codec, h.Config.MaxTurn, len(h.Players))
+	switch {
+	case h.Compact() && len(h.Setup) <= 200:
+		// A compact header's setup is a JSON object (valid: no control
+		// characters) with the seed.
+		fmt.Fprintf(w, "  setup:    %s\n", h.Setup)
+	case len(h.Setup) > 0:
+		fmt.Fprintf(w, "  setup:    %d bytes (from a map file), seed %d\n", len(h.Setup), h.GameSeed)
+	default:
+		fmt.Fprintf(w, "  setup:    drawn from seed %d\n", h.GameSeed)
+	}
+	if g, err := h.NewGame(rs); err == nil {
+		if d, ok := g.(engine.Describer); ok {
+			writeSettings(w, d.Setting())
+		}
+	}
+	if !h.Created.IsZero() {
+		fmt.Fprintf(w, "  created:  %s\n", h.Created.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintf(w, "  tool:     %s\n  checkpoints every %d %s\n", h.Tool, h.CheckpointEvery, info.Round)
+	writeParent(w, h)
+	sum, err := replay.SummarizeText(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	status := "complete"
+	switch {
+	case errors.Is(sum.Err, replay.ErrTruncated):
+		status = "incomplete (no footer: the recording stops after its last whole round)"
+	case sum.Err != nil:
+		status = "damaged"
+	}
+	fmt.Fprintf(w, "  %s: %d, %s; %d checkpoints; %d commands; %d bot faults\n", info.Round, sum.Rounds, status, sum.Checkpoints, sum.Commands, sum.Faults)
+	if sum.Err != nil && !errors.Is(sum.Err, replay.ErrTruncated) {
+		fmt.Fprintf(w, "  damage:   %v\n", sum.Err)
+	}
+	score := "score"
+	if ms := rs.Metrics(); len(ms) > 0 {
+		score = ms[engine.FooterIndex(rs, h.Compact())].Name
+	}
+	rank := map[int]int{}
+	f := sum.Footer
+	if f != nil {
+		fmt.Fprintf(w, "  final:    turn %d, hash %016x\n", f.Turn, f.Hash)
+		for i, uid := range f.Ranking {
+			rank[uid] = i + 1
+		}
+	}
+	fmt.Fprintf(w, "  players:\n")
+	for _, p := range h.Players {
+		bot := p.Bot
+		if bot == "" {
+			bot = "-"
+		}
+		line := fmt.Sprintf("    %d  %-24q  bot %s", p.UID, p.Name, bot)
+		if f != nil {
+			line += fmt.Sprintf("  rank %d, %s %d", rank[p.UID], score, f.Gold[p.UID-1])
+		}
+		fmt.Fprintln(w, line)
+	}
+	return nil
+}
+
+// officialInfo prints the info of a replay of a registered stream format
+// (an official format read as generic frames, source.StreamFormat): its
+// format, game, label, settings, how many turns it holds and whether it
+// reads to its end, and the last frame's ranking with each player's
+// score (the ruleset's score metric), as the file has them.
+func officialInfo(w io.Writer, path string, data []byte) error {
+	sum, m, err := source.SummarizeStream(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	name := m.Ruleset
+	if info, ok := engine.About(m.Ruleset); ok {
+		name = info.Name
+	}
+	fmt.Fprintf(w, "%s\n  format:   %s, %d bytes\n  game:     %s (ruleset %s v%d)\n", path, m.Format, len(data), name, m.Ruleset, m.RulesetVersion)
+	if m.Label != "" {
+		fmt.Fprintf(w, "  label:    %s\n", m.Label)
+	}
+	if m.Resimulated {
+		fmt.Fprintf(w, "  frames:   re-simulated from the recorded commands\n")
+	} else {
+		fmt.Fprintf(w, "  frames:   read as recorded, not re-simulated\n")
+	}
+	writeSettings(w, m.Settings)
+	status := "complete (read to the end)"
+	if sum.Damage != nil {
+		status = "damaged: the turns before the damage are shown"
+	}
+	fmt.Fprintf(w, "  turns:    %d, %s\n", sum.Rounds, status)
+	if sum.Damage != nil {
+		fmt.Fprintf(w, "  damage:   %v\n", sum.Damage)
+	}
+	score := "score"
+	if m.Score >= 0 && m.Score < len(m.Metrics) {
+		score = m.Metrics[m.Score].Name
+	}
+	fmt.Fprintf(w, "  players:  (at the last turn)\n")
+	for _, p := range sum.Players {
+		bot := p.Bot
+		if bot == "" {
+			bot = "-"
+		}
+		fmt.Fprintf(w, "    %d  %-24q  bot %s  rank %d, %s %d\n", p.UID-1, p.Name, bot, p.Rank, score, p.Score)
+	}
+	return nil
+}
+
+// writeSettings prints a game's settings (engine.Describer, or a stream's
+// own) one per line; a key or value with a character that is not
+// printable is quoted, so a hostile file cannot move the terminal's
+// cursor.
+func writeSettings(w io.Writer, settings [][2]string) {
+	safe := func(s string) string {
+		for _, r := range s {
+			if !unicode.IsPrint(r) {
+				return strconv.Quote(s)
+			}
+		}
+		return s
+	}
+	for _, kv := range settings {
+		fmt.Fprintf(w, "  %-9s %s\n", safe(kv[0])+":", safe(kv[1]))
 	}
 }

@@ -68,7 +68,21 @@ func pythonWithWebsockets(t *testing.T) string {
 
 // pyWrapper runs the official example bot unchanged; only the URL its
 // client connects to is given, through the client's own connect(url=...).
-const pyWrapper = `import sys
+//
+// The client was written for Python 3.7, whose asyncio and websockets
+// took a loop argument that Python 3.10 and websockets 10 dropped; the
+// wrapper drops it again before the client's calls reach them, so that
+// the unchanged client runs on today's Python.
+const pyWrapper = `import sys, asyncio, functools
+def _noloop(f):
+    @functools.wraps(f)
+    def g(*a, loop=None, **k):
+        return f(*a, **k)
+    return g
+asyncio.sleep = _noloop(asyncio.sleep)
+asyncio.gather = _noloop(asyncio.gather)
+import websockets
+websockets.connect = _noloop(websockets.connect)
 sys.path.insert(0, sys.argv[1])
 from colorfight import Colorfight
 import example_ai

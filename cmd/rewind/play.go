@@ -145,7 +145,7 @@ func checkBotSpecs(specs []string, game string) error {
 // the seam and prints its table. An external bot that dies before it
 // answers its first round stops the match and nothing is recorded; one
 // that faulted on every round it was asked fails play, the replay kept.
-func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) {
+func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if opts.game == "" {
 		opts.game = engine.Default()
 	}
@@ -190,7 +190,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.SeamResult, error) 
 		seats = append(seats, seat)
 		watched = append(watched, wb)
 	}
-	var res *match.SeamResult
+	var res *match.Result
 	var bar *progressbar.ProgressBar
 	ran := false // match.RunGame closes the bots; if it never ran, close them here
 	// dead is the first external bot gone before answering a round: the
@@ -355,14 +355,14 @@ func checkDeadlineFlag(d time.Duration) error {
 // number (counted from first: engine.FirstPlayer), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
 // game for good (engine.Retirer).
-func printRanking(w io.Writer, res *match.SeamResult, first int) {
+func printRanking(w io.Writer, res *match.Result, first int) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
 	for _, m := range res.Metrics {
 		fmt.Fprintf(tw, "\t%s", m.Name)
 	}
 	fmt.Fprint(tw, "\terrors\tfaults")
-	status := slices.ContainsFunc(res.Players, func(p match.SeamPlayerResult) bool { return p.Out != 0 })
+	status := slices.ContainsFunc(res.Players, func(p match.PlayerResult) bool { return p.Out != 0 })
 	if status {
 		fmt.Fprint(tw, "\tstatus")
 	}

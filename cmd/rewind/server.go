@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"log"
 	"math"
@@ -14,8 +15,8 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
+	server "github.com/rewind-game/rewind/games/colorfight2/protocol"
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/internal/server"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +28,7 @@ import (
 const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
 
 type serverOptions struct {
-	game     string // a game played through the seam: its protocol (internal/protocols)
+	game     string // a game played through the seam: its protocol (internal/rooms)
 	seed     uint64
 	mapFile  string
 	games    int
@@ -405,10 +406,10 @@ func (l liveGames) LiveReplay(id string) ([]byte, viewer.LiveGame, <-chan struct
 	return data, liveGame(g), changed, err
 }
 
-func liveGame(g server.GameInfo) viewer.LiveGame {
+func liveGame(g rooms.LiveGame) viewer.LiveGame {
 	// File is the recording as the OS names it; the viewer links it as the
 	// finished replay once it lies in its library folder under its final
 	// name.
-	lg := viewer.LiveGame{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, File: g.Path}
+	lg := viewer.LiveGame{ID: g.ID, Room: g.Room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, File: g.File}
 	return lg
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // TestServerHTTPFollowsProtocolGames runs `rewind server --game ID
-// --http` with a game of the first protocol of internal/protocols that
+// --http` with a game of the first protocol of internal/rooms that
 // waits on a player the test seats and holds: while the game is on, the
 // viewer's live list shows it with its players and turn, its live page is
 // the generic page following it, its frames are the rounds recorded so
@@ -98,7 +98,7 @@ func TestServerHTTPFollowsProtocolGames(t *testing.T) {
 		t.Errorf("live game %+v", g)
 	}
 	code, page := get(g.URL)
-	for _, want := range []string{`id="generic"`, `data-events="/live/` + g.ID + `/events"`, ">LIVE<", "/static/skyport.js", "tester"} {
+	for _, want := range []string{`id="generic"`, `data-events="/live/` + g.ID + `/events"`, ">LIVE<", "/static/games/skyport.js", "tester"} {
 		if code != 200 || !strings.Contains(string(page), want) {
 			t.Errorf("live page (%d) lacks %s", code, want)
 		}

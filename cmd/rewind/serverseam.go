@@ -12,23 +12,23 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	_ "github.com/rewind-game/rewind/games/all" // every game's protocol registers itself
 	"github.com/rewind-game/rewind/internal/connlimit"
-	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/spf13/cobra"
 )
 
 // protocolGames lists the games rewind server speaks the protocol of:
-// ColorfightII and every game of internal/protocols.
+// ColorfightII and every game of internal/rooms.
 func protocolGames() string {
-	return strings.Join(append([]string{engine.Default()}, protocols.Games()...), ", ")
+	return strings.Join(append([]string{engine.Default()}, rooms.Games()...), ", ")
 }
 
 // protocolList names the games other than ColorfightII whose protocol
 // rewind server speaks, with their default addresses.
 func protocolList() string {
 	var parts []string
-	for _, g := range protocols.Games() {
-		p, _ := protocols.Lookup(g)
+	for _, g := range rooms.Games() {
+		p, _ := rooms.Lookup(g)
 		parts = append(parts, fmt.Sprintf("%s, bots on %s by default", g, p.DefaultAddr()))
 	}
 	if len(parts) == 0 {
@@ -38,7 +38,7 @@ func protocolList() string {
 }
 
 // runProtocolServer runs the protocol server of a game played through the
-// seam (internal/protocols), with the flags that apply to any game: --addr
+// seam (internal/rooms), with the flags that apply to any game: --addr
 // (when given), --dir, --bot, --max-player, --max-turn, --round-time (the
 // think time, 0 lock-step), --lockstep-deadline, --max-conns-per-ip,
 // --seed, --map and --games, and --http: the viewer, following the
@@ -49,7 +49,7 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 	if err != nil {
 		return err
 	}
-	p, ok := protocols.Lookup(opts.game)
+	p, ok := rooms.Lookup(opts.game)
 	if !ok {
 		return fmt.Errorf("server: rewind speaks no official protocol of %s (games: %s)", info.Name, protocolGames())
 	}
@@ -64,7 +64,7 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 			return fmt.Errorf("server: --bot %q: no such built-in bot of %s (valid: %s)", b, info.Name, strings.Join(botNames(info), ", "))
 		}
 	}
-	o := protocols.Options{Dir: opts.dir, Bots: opts.bots, Players: opts.players, MaxTurns: opts.maxTurn, Seed: opts.seed,
+	o := rooms.Options{Dir: opts.dir, Bots: opts.bots, Players: opts.players, MaxTurns: opts.maxTurn, Seed: opts.seed,
 		ThinkTime: -1, Deadline: opts.deadline, Games: opts.games, MaxConnsPerIP: opts.maxConns, Tool: "rewind " + version, Log: opts.stderr}
 	if fl.Changed("addr") {
 		o.Addr = opts.addr
@@ -104,7 +104,7 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 		o.Ready = func(addrs map[string]string) { opts.ready <- addrs["players"] }
 	}
 	if opts.http != "" {
-		o.Live = &protocols.Live{}
+		o.Live = &rooms.Live{}
 		stop, err := serveProtocolViewer(opts, info.Name, o.Live)
 		if err != nil {
 			return err
@@ -120,7 +120,7 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 // connections per address (--max-conns-per-ip). It prints the viewer's
 // URL; stop shuts it down (its event streams first, then at most 5 s for
 // the requests in flight).
-func serveProtocolViewer(opts *serverOptions, game string, live *protocols.Live) (stop func(), err error) {
+func serveProtocolViewer(opts *serverOptions, game string, live *rooms.Live) (stop func(), err error) {
 	stderr := opts.stderr
 	if stderr == nil {
 		stderr = io.Discard
@@ -170,10 +170,10 @@ func serveProtocolViewer(opts *serverOptions, game string, live *protocols.Live)
 	}, nil
 }
 
-// protocolLive shows a protocol server's games (protocols.Live) to the
+// protocolLive shows a protocol server's games (rooms.Live) to the
 // viewer; room is the game's name, shown as each game's room.
 type protocolLive struct {
-	l    *protocols.Live
+	l    *rooms.Live
 	room string
 }
 
@@ -190,6 +190,6 @@ func (p protocolLive) LiveReplay(id string) ([]byte, viewer.LiveGame, <-chan str
 	return data, p.game(g), changed, err
 }
 
-func (p protocolLive) game(g protocols.LiveGame) viewer.LiveGame {
+func (p protocolLive) game(g rooms.LiveGame) viewer.LiveGame {
 	return viewer.LiveGame{ID: g.ID, Room: p.room, Turn: g.Turn, MaxTurn: g.MaxTurn, Players: g.Players, Done: g.Done, File: g.File}
 }

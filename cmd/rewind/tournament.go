@@ -126,9 +126,9 @@ func tournamentSpec(opts *tournamentOptions, bots []string) queue.Spec {
 // (a folder, recording.Dir, or, for a queue worker, memory; nil seat:
 // only read back from it), each seat's bot made by seat (a spec, the
 // game, the seat's player index, the ruleset).
-func localTournament(spec queue.Spec, arch match.SeamArchive, seat func(spec string, game, k int, ruleset string) (match.GamePlayer, error)) *match.Tournament {
+func localTournament(spec queue.Spec, arch match.Archive, seat func(spec string, game, k int, ruleset string) (match.GamePlayer, error)) *match.Tournament {
 	tr := spec.Tournament()
-	tr.SeamArchive = arch
+	tr.Archive = arch
 	if seat == nil {
 		return tr
 	}

@@ -6,12 +6,20 @@
 package colorfight2
 
 import (
+	_ "embed"
+	"io"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/bots"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -30,7 +38,23 @@ func init() {
 		// such content, tried after the formats that claim gzip or JSON
 		// of their own (a Monad log, a Skyport .jsn).
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
-			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true}},
+			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: summarize}},
 		OwnProtocol: true, ScoreDuels: true,
+		BoardScript: boardScript,
 	})
+}
+
+// summarize is the .cfr format's engine.Format.Summarize: cfrstream's
+// one pass over its frames.
+func summarize(r io.Reader) (*engine.Summary, error) {
+	c, err := cfrstream.Summarize(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &engine.Summary{MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
+		Winner: c.Winner, WinnerScore: c.WinnerGold}
+	for _, p := range c.Players {
+		s.Players = append(s.Players, engine.SummaryPlayer{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
+	}
+	return s, nil
 }

@@ -6,12 +6,19 @@
 package monad
 
 import (
+	_ "embed"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/monad/bots"
 	"github.com/rewind-game/rewind/games/monad/formats/monadlog"
 	"github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/games/monad/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -27,5 +34,6 @@ func init() {
 		// sniff the content.
 		Formats: []engine.Format{{Name: monadlog.Name, Exts: []string{".json", ".mp.gz"}, SharedExts: true,
 			DecodeBytes: monadlog.DecodeBytes, Sniff: monadlog.Sniff, Open: monadlog.Open}},
+		BoardScript: boardScript,
 	})
 }

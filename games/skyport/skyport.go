@@ -7,6 +7,8 @@
 package skyport
 
 import (
+	_ "embed"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/skyport/bots"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
@@ -14,6 +16,11 @@ import (
 	"github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/games/skyport/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -27,7 +34,8 @@ func init() {
 		Bots:  bots.Builtins,
 		Vectors: &engine.Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: vectors.Conform,
 			ProbesFile: "probes.json", CheckProbes: vectors.Probes},
-		Formats:  []engine.Format{{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open}},
-		Protocol: protocol.Server{},
+		Formats:     []engine.Format{{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open}},
+		Protocol:    protocol.Server{},
+		BoardScript: boardScript,
 	})
 }

@@ -143,7 +143,7 @@ func TestCFREqualsRWD(t *testing.T) {
 			if !ar.HasCommands || ac.HasCommands {
 				t.Fatalf("HasCommands rwd=%v cfr=%v", ar.HasCommands, ac.HasCommands)
 			}
-			if ar.Format != string(source.RWD) || ac.Format != string(source.CFR) {
+			if ar.Format != string(source.RWD) || ac.Format != "cfr" {
 				t.Fatalf("formats %q %q", ar.Format, ac.Format)
 			}
 			if ac.At(1, 6, "commands") != -1 || ar.At(1, 6, "commands") < 0 {

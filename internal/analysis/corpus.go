@@ -15,7 +15,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // AnalyzeFile opens the replay at path, whichever its format
@@ -267,28 +266,27 @@ func BotKey(s Standing) string {
 // GameResult turns an analysis into the result form tournaments use, so
 // a folder of replays is rated by the same aggregate (match.Standings) as
 // a tournament: seats in uid order, each with its BotKey, rank, score
-// (SeatResult.Gold) and the document's Mean field (SeatResult.Cells).
+// and the document's Mean field as its measure.
 func (a *Analysis) GameResult(path string) match.GameResult {
 	r := a.Summary.Ranking
 	byUID := append([]Standing(nil), r...)
 	sort.Slice(byUID, func(i, j int) bool { return byUID[i].UID < byUID[j].UID })
-	g := match.GameResult{Path: path, Seats: make([]match.SeatResult, len(byUID))}
+	g := match.GameResult{Ruleset: a.Ruleset, Path: path, Seats: make([]match.SeatResult, len(byUID))}
 	for i, s := range byUID {
 		mean, _ := s.Get(a.Doc.Mean)
-		g.Seats[i] = match.SeatResult{Bot: BotKey(s), Rank: s.Rank, Gold: s.Score, Cells: mean}
+		g.Seats[i] = match.SeatResult{Bot: BotKey(s), Rank: s.Rank, Score: s.Score, Measure: mean}
 	}
 	return g
 }
 
-// Standings aggregates the analyzed ColorfightII games per bot, in the
-// order given, by match.Standings, as a ColorfightII tournament does;
-// games that failed are left out. (ruleset is replay.RulesetColorfight2;
-// other games' standings are GenericStandings.)
+// Standings aggregates the analyzed games of ruleset per bot, in the
+// order given, by match.Standings, as a tournament does; games that
+// failed, or of another ruleset, are left out.
 func Standings(games []Game, ruleset string) []match.Standing {
 	var rs []match.GameResult
 	for i := range games {
 		g := &games[i]
-		if ruleset == replay.RulesetColorfight2 && g.Analysis != nil {
+		if g.Analysis != nil && g.Ruleset() == ruleset {
 			rs = append(rs, g.Analysis.GameResult(g.Path))
 		}
 	}
@@ -315,12 +313,7 @@ func WriteCorpusCSV(w io.Writer, games []Game) error {
 		}
 	}
 	if doc == nil {
-		doc = &engine.Document{}
-		if r, ok := engine.Lookup(replay.RulesetColorfight2); ok {
-			if d, ok := r.(engine.Documented); ok {
-				doc = d.Document()
-			}
-		}
+		doc = firstDocument()
 	}
 	cw.Write(CorpusColumns(doc))
 	for _, g := range games {
@@ -342,29 +335,38 @@ func WriteCorpusCSV(w io.Writer, games []Game) error {
 	return cw.Error()
 }
 
-// WriteStandings writes ColorfightII standings as an aligned text table,
-// best first (WriteRulesetStandings of replay.RulesetColorfight2).
-func WriteStandings(w io.Writer, st []match.Standing) error {
-	return WriteRulesetStandings(w, replay.RulesetColorfight2, st)
+// firstDocument is the document of the first registered game that has
+// one (in id order), the columns of a corpus CSV of which no game could
+// be analyzed; an empty document when no game has one.
+func firstDocument() *engine.Document {
+	for _, r := range engine.All() {
+		if d, ok := r.(engine.Documented); ok {
+			return d.Document()
+		}
+	}
+	return &engine.Document{}
 }
 
 // WriteRulesetStandings writes standings of a game of ruleset as an
-// aligned text table, best first: for ColorfightII with the mean gold and
-// cells, for a game played through the seam with the mean of its score
-// (engine.Scorer; SeatResult.Gold). Bot names are quoted, so a hostile
-// name cannot move the terminal's cursor or forge rows.
+// aligned text table, best first, with the mean of its score
+// (engine.ScoreIndex) headed by the score metric's name and, for a game
+// whose document averages a measure beside it (engine.Document.Mean,
+// match.SeatResult.Measure), its mean too. Bot names are quoted, so a
+// hostile name cannot move the terminal's cursor or forge rows.
 func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) error {
-	if r, ok := engine.Lookup(ruleset); ok && ruleset != replay.RulesetColorfight2 {
-		bs := make([]BotStanding, len(st))
-		for i, s := range st {
-			bs[i] = BotStanding{Bot: s.Bot, Games: s.Games, Wins: s.Wins, MeanRank: s.MeanRank, MeanScore: s.MeanGold, Elo: s.Elo}
-		}
-		return WriteBotStandings(w, r.Metrics()[engine.ScoreIndex(r)].Name, bs)
+	r, ok := engine.Lookup(ruleset)
+	if !ok {
+		return WriteBotStandings(w, "score", st)
+	}
+	score := r.Metrics()[engine.ScoreIndex(r)].Name
+	k := match.MeasureIndex(r)
+	if k < 0 {
+		return WriteBotStandings(w, score, st)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean gold\tmean cells\telo\n")
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean %s\telo\n", printable(score), printable(r.Metrics()[k].Name))
 	for i, s := range st {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanGold, s.MeanCells, s.Elo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, s.MeanMeasure, s.Elo)
 	}
 	return tw.Flush()
 }

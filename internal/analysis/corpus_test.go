@@ -107,7 +107,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("standings count %d seats and %d wins, want %d and 3: %+v", total, wins, seats, st)
 	}
 	buf.Reset()
-	if err := WriteStandings(&buf, st); err != nil {
+	if err := WriteRulesetStandings(&buf, replay.RulesetColorfight2, st); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), strconv.Quote(st[0].Bot)) {

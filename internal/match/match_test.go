@@ -36,11 +36,11 @@ func seats(t testing.TB, names ...string) []match.GameSeat {
 }
 
 // run plays a ColorfightII match of turns rounds (0: the default).
-func run(ctx context.Context, seed uint64, turns int, ss []match.GameSeat, w io.Writer, progress func(int)) (*match.SeamResult, error) {
+func run(ctx context.Context, seed uint64, turns int, ss []match.GameSeat, w io.Writer, progress func(int)) (*match.Result, error) {
 	return match.RunGame(ctx, match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: ss, Recorder: rwd(w), Progress: progress})
 }
 
-func play(t testing.TB, seed uint64, turns int, names ...string) ([]byte, *match.SeamResult) {
+func play(t testing.TB, seed uint64, turns int, names ...string) ([]byte, *match.Result) {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := run(context.Background(), seed, turns, seats(t, names...), &buf, nil)
@@ -159,7 +159,7 @@ func TestInterrupted(t *testing.T) {
 }
 
 // value is player p's final value of the metric called name.
-func value(t testing.TB, res *match.SeamResult, p int, name string) int64 {
+func value(t testing.TB, res *match.Result, p int, name string) int64 {
 	t.Helper()
 	for k, m := range res.Metrics {
 		if m.Name == name {

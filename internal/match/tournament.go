@@ -34,12 +34,12 @@ type Tournament struct {
 
 	// Game is the registered ruleset played ("": engine.Default()),
 	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
-	// seat per game) into SeamArchive, which is required, each game from
+	// seat per game) into Archive, which is required, each game from
 	// Setup when set (a map file); a game may end before MaxTurn.
-	Game        string
-	NewGameBot  func(spec string, game, player int) (GamePlayer, error)
-	SeamArchive SeamArchive
-	Setup       []byte
+	Game       string
+	NewGameBot func(spec string, game, player int) (GamePlayer, error)
+	Archive    Archive
+	Setup      []byte
 
 	// Remote, when set, plays a game the archive does not hold somewhere
 	// else (a work queue's workers) and returns its result, with Path
@@ -48,24 +48,24 @@ type Tournament struct {
 	Remote func(ctx context.Context, i int) (GameResult, error)
 }
 
-// SeamArchive keeps a tournament's games so that a tournament can
+// Archive keeps a tournament's games so that a tournament can
 // resume: a game the archive already holds complete is read back, not
 // played again. Package recording provides one over a folder of .rwd
 // files.
-type SeamArchive interface {
-	// FinishedSeam returns game i's result when the archive holds it
+type Archive interface {
+	// Finished returns game i's result when the archive holds it
 	// complete (its recording verifies to its footer, whatever turn the
 	// game ended at), of this ruleset, played on seed to maxTurn with
 	// these entrants in seat order; ok is false for anything else
 	// (missing, partial, damaged, another seating), and the game is then
 	// played again.
-	FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
-	// CreateSeam starts recording game i.
-	CreateSeam(i int) (SeamGameRecording, error)
+	Finished(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	// Create starts recording game i.
+	Create(i int) (GameRecording, error)
 }
 
-// SeamGameRecording is one game being recorded into a SeamArchive.
-type SeamGameRecording interface {
+// GameRecording is one game being recorded into a Archive.
+type GameRecording interface {
 	GameRecorder
 	// Commit keeps the finished game; path tells the user where.
 	Commit() (path string, err error)
@@ -76,25 +76,29 @@ type SeamGameRecording interface {
 // GameResult is one game of a tournament.
 type GameResult struct {
 	Game int
-	// Ruleset is the game's ruleset id ("" is ColorfightII).
+	// Ruleset is the game's ruleset id.
 	Ruleset string
 	Seed    uint64
 	// Path is where the archive keeps the game.
 	Path    string
 	Skipped bool // already played: read from its replay
 	// Seats in uid order: the entrant spec, its final rank (1 = best),
-	// its score (ColorfightII's gold) and its cells (0 in a game without
-	// a "cells" metric).
+	// its score and its measure.
 	Seats []SeatResult
 }
 
 // SeatResult is one seat of a game.
 type SeatResult struct {
-	Bot   string
-	Rank  int
-	Gold  int64
-	Cells int64
-	// NoScore is set when Gold is not the seat's final score but another
+	Bot  string
+	Rank int
+	// Score is the seat's final score (engine.ScoreIndex's metric);
+	// Measure its final value of the metric the game's document averages
+	// beside the score in standings (engine.Document.Mean), 0 for a game
+	// without one. A stored result (a work queue's) names them Gold and
+	// Cells.
+	Score   int64 `json:"Gold"`
+	Measure int64 `json:"Cells"`
+	// NoScore is set when Score is not the seat's final score but another
 	// amount (a library row that kept another metric: an older Monad
 	// .rwd's resources where the score is hives): the seat counts in
 	// games, wins, rank and Elo (by rank), not in the mean score.
@@ -107,10 +111,11 @@ type Standing struct {
 	Games    int
 	Wins     int
 	MeanRank float64
-	// MeanGold is the mean final score of the Scored games (0 when none).
-	MeanGold  float64
-	Scored    int
-	MeanCells float64
+	// MeanScore is the mean final score of the Scored games (0 when
+	// none), MeanMeasure the mean SeatResult.Measure of all games.
+	MeanScore   float64
+	Scored      int
+	MeanMeasure float64
 	// Elo is the entrant's multiplayer Elo rating (see Standings).
 	Elo float64
 }
@@ -159,8 +164,8 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if p := t.players(); p < info.MinPlayers || p > info.MaxPlayers {
 		return nil, fmt.Errorf("tournament: %d players per %s game, want %d..%d", p, t.game(), info.MinPlayers, info.MaxPlayers)
 	}
-	if t.SeamArchive == nil || t.NewGameBot == nil && t.Remote == nil {
-		return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and SeamArchive", t.game())
+	if t.Archive == nil || t.NewGameBot == nil && t.Remote == nil {
+		return nil, fmt.Errorf("tournament: a %s tournament needs NewGameBot and Archive", t.game())
 	}
 	par := max(1, t.Parallel)
 	results := make([]GameResult, t.Games)
@@ -243,8 +248,8 @@ func Standings(games []GameResult) []Standing {
 type Ratings struct {
 	idx map[string]int
 	// st and the sums are per entrant, in order of first appearance.
-	st                       []Standing
-	sumRank, sumGold, sumCel []float64
+	st                            []Standing
+	sumRank, sumScore, sumMeasure []float64
 }
 
 func (r *Ratings) get(b string) int {
@@ -257,8 +262,8 @@ func (r *Ratings) get(b string) int {
 		r.idx[b] = i
 		r.st = append(r.st, Standing{Bot: b, Elo: 1500})
 		r.sumRank = append(r.sumRank, 0)
-		r.sumGold = append(r.sumGold, 0)
-		r.sumCel = append(r.sumCel, 0)
+		r.sumScore = append(r.sumScore, 0)
+		r.sumMeasure = append(r.sumMeasure, 0)
 	}
 	return i
 }
@@ -274,17 +279,13 @@ func (r *Ratings) Add(g GameResult) {
 		}
 		r.sumRank[i] += float64(s.Rank)
 		if !s.NoScore {
-			r.sumGold[i] += float64(s.Gold)
+			r.sumScore[i] += float64(s.Score)
 			e.Scored++
 		}
-		r.sumCel[i] += float64(s.Cells)
+		r.sumMeasure[i] += float64(s.Measure)
 	}
 	n := len(g.Seats)
-	ruleset := g.Ruleset
-	if ruleset == "" {
-		ruleset = engine.Default()
-	}
-	info, _ := engine.About(ruleset)
+	info, _ := engine.About(g.Ruleset)
 	byScore := info.ScoreDuels
 	before := make([]float64, n)
 	for k, s := range g.Seats {
@@ -297,7 +298,7 @@ func (r *Ratings) Add(g GameResult) {
 				continue
 			}
 			score := 0.5
-			sa, sb := g.Seats[a].Gold, g.Seats[b].Gold
+			sa, sb := g.Seats[a].Score, g.Seats[b].Score
 			if !byScore || g.Seats[a].NoScore || g.Seats[b].NoScore {
 				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
 			}
@@ -325,9 +326,9 @@ func (r *Ratings) Standings() []Standing {
 	for i := range st {
 		st[i].MeanRank = r.sumRank[i] / float64(st[i].Games)
 		if st[i].Scored > 0 {
-			st[i].MeanGold = r.sumGold[i] / float64(st[i].Scored)
+			st[i].MeanScore = r.sumScore[i] / float64(st[i].Scored)
 		}
-		st[i].MeanCells = r.sumCel[i] / float64(st[i].Games)
+		st[i].MeanMeasure = r.sumMeasure[i] / float64(st[i].Games)
 	}
 	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })
 	return st
@@ -336,7 +337,7 @@ func (r *Ratings) Standings() []Standing {
 // Clone returns an independent copy of r.
 func (r *Ratings) Clone() *Ratings {
 	return &Ratings{idx: maps.Clone(r.idx), st: slices.Clone(r.st),
-		sumRank: slices.Clone(r.sumRank), sumGold: slices.Clone(r.sumGold), sumCel: slices.Clone(r.sumCel)}
+		sumRank: slices.Clone(r.sumRank), sumScore: slices.Clone(r.sumScore), sumMeasure: slices.Clone(r.sumMeasure)}
 }
 
 // game is the id of the tournament's game (Game, or engine.Default()).
@@ -365,7 +366,7 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if maxTurns <= 0 {
 		maxTurns = info.DefaultTurns
 	}
-	if gr, ok := t.SeamArchive.FinishedSeam(i, game, seed, maxTurns, specs); ok {
+	if gr, ok := t.Archive.Finished(i, game, seed, maxTurns, specs); ok {
 		gr.Game, gr.Ruleset = i, game
 		return gr, nil
 	}
@@ -386,7 +387,7 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 		}
 		seats = append(seats, GameSeat{Bot: b, Identity: s})
 	}
-	rec, err := t.SeamArchive.CreateSeam(i)
+	rec, err := t.Archive.Create(i)
 	if err != nil {
 		closeAll()
 		return GameResult{}, err
@@ -403,20 +404,16 @@ func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
 	if err != nil {
 		return GameResult{}, err
 	}
-	return SeamGameResult(i, rs, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }), nil
+	return ResultOf(i, rs, seed, path, specs, res.Ranking, func(p int) []int64 { return res.Players[p].Values }), nil
 }
 
-// SeamGameResult is the GameResult of a finished game of ruleset rs:
+// ResultOf is the GameResult of a finished game of ruleset rs:
 // seats in player order, ranked by ranking (players best first), with
-// the score (engine.ScoreIndex) of values(p) as Gold and its metric
-// named "cells", if any, as Cells.
-func SeamGameResult(i int, rs engine.Ruleset, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64) GameResult {
-	score, cells := engine.ScoreIndex(rs), -1
-	for k, m := range rs.Metrics() {
-		if m.Name == "cells" {
-			cells = k
-		}
-	}
+// the score (engine.ScoreIndex) of values(p) as Score and the final
+// value of the metric its document averages (MeasureIndex), if any, as
+// Measure.
+func ResultOf(i int, rs engine.Ruleset, seed uint64, path string, entrants []string, ranking []int, values func(p int) []int64) GameResult {
+	score, measure := engine.ScoreIndex(rs), MeasureIndex(rs)
 	gr := GameResult{Game: i, Ruleset: rs.ID(), Seed: seed, Path: path, Seats: make([]SeatResult, len(entrants))}
 	for r, p := range ranking {
 		if p < 0 || p >= len(entrants) {
@@ -425,12 +422,35 @@ func SeamGameResult(i int, rs engine.Ruleset, seed uint64, path string, entrants
 		s := SeatResult{Bot: entrants[p], Rank: r + 1}
 		vs := values(p)
 		if score < len(vs) {
-			s.Gold = vs[score]
+			s.Score = vs[score]
 		}
-		if cells >= 0 && cells < len(vs) {
-			s.Cells = vs[cells]
+		if measure >= 0 && measure < len(vs) {
+			s.Measure = vs[measure]
 		}
 		gr.Seats[p] = s
 	}
 	return gr
+}
+
+// MeasureIndex is the index in rs.Metrics of the metric whose final
+// value rs's document averages beside the score in standings: the
+// metric its Document.Mean field reads (engine.Final of it); -1 for a
+// ruleset without a document, or whose Mean reads no metric.
+func MeasureIndex(rs engine.Ruleset) int {
+	d, ok := rs.(engine.Documented)
+	if !ok || d.Document() == nil || d.Document().Mean == "" {
+		return -1
+	}
+	doc := d.Document()
+	for _, f := range doc.Standing {
+		if f.Key != doc.Mean || f.Of != engine.Final {
+			continue
+		}
+		for k, m := range rs.Metrics() {
+			if m.Name == f.Name {
+				return k
+			}
+		}
+	}
+	return -1
 }

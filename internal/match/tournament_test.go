@@ -33,7 +33,7 @@ type memArchive struct {
 	created int
 }
 
-func (a *memArchive) FinishedSeam(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
+func (a *memArchive) Finished(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	g, ok := a.games[i]
@@ -49,7 +49,7 @@ func (a *memArchive) FinishedSeam(i int, _ string, seed uint64, maxTurn int, ent
 	return g, true
 }
 
-func (a *memArchive) CreateSeam(i int) (SeamGameRecording, error) {
+func (a *memArchive) Create(i int) (GameRecording, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.created++
@@ -85,7 +85,7 @@ func (g *memGame) End(eg engine.Game) error {
 	for r, p := range eg.Ranking() {
 		v := eg.Values(p, nil)
 		s := &g.res.Seats[p]
-		s.Rank, s.Gold, s.Cells = r+1, v[0], v[2]
+		s.Rank, s.Score, s.Measure = r+1, v[0], v[2]
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (g *memGame) Abort() {}
 func TestTournamentResumes(t *testing.T) {
 	arch := &memArchive{}
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist", "turtle"},
-		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, SeamArchive: arch}
+		Games: 8, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
 	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
@@ -157,7 +157,7 @@ func TestTournamentResumes(t *testing.T) {
 func TestTournamentInterruptedAborts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	arch := &memArchive{}
-	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, SeamArchive: arch}
+	tr := &Tournament{Bots: []string{"greedy", "turtle"}, Games: 3, Seed: 2, MaxTurn: 300, Archive: arch}
 	tr.NewGameBot = func(spec string, game, player int) (GamePlayer, error) {
 		b, err := builtin(tr)(spec, game, player)
 		return &cancelAt{GamePlayer: b, turn: 50, cancel: cancel}, err
@@ -188,7 +188,7 @@ func (c *cancelAt) Commands(g engine.Game, p int) ([]string, error) {
 // random.
 func TestRatingsRankStrongerBot(t *testing.T) {
 	tr := &Tournament{Bots: []string{"greedy", "random", "economist"},
-		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, SeamArchive: &memArchive{}}
+		Games: 12, Players: 3, Parallel: 2, Seed: 5, MaxTurn: 300, Archive: &memArchive{}}
 	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
@@ -216,12 +216,12 @@ func TestRatingsRankStrongerBot(t *testing.T) {
 
 func TestStandingsElo(t *testing.T) {
 	// A beats B twice: A above 1500, B below, symmetric.
-	g := GameResult{Seats: []SeatResult{{Bot: "A", Rank: 1, Gold: 10}, {Bot: "B", Rank: 2, Gold: 5}}}
+	g := GameResult{Seats: []SeatResult{{Bot: "A", Rank: 1, Score: 10}, {Bot: "B", Rank: 2, Score: 5}}}
 	st := Standings([]GameResult{g, g})
 	if st[0].Bot != "A" || st[0].Elo <= 1500 || st[1].Elo >= 1500 || st[0].Elo+st[1].Elo != 3000 {
 		t.Fatalf("%+v", st)
 	}
-	if st[0].Wins != 2 || st[0].MeanRank != 1 || st[1].MeanGold != 5 {
+	if st[0].Wins != 2 || st[0].MeanRank != 1 || st[1].MeanScore != 5 {
 		t.Fatalf("%+v", st)
 	}
 }
@@ -238,7 +238,7 @@ func ratingGames(n int) []GameResult {
 			g.Ruleset = monad.RulesetID
 		}
 		for range 2 + r.Intn(5) {
-			g.Seats = append(g.Seats, SeatResult{Bot: bots[r.Intn(len(bots))], Rank: 1 + r.Intn(4), Gold: int64(r.Intn(5)), Cells: int64(r.Intn(100))})
+			g.Seats = append(g.Seats, SeatResult{Bot: bots[r.Intn(len(bots))], Rank: 1 + r.Intn(4), Score: int64(r.Intn(5)), Measure: int64(r.Intn(100))})
 		}
 		games = append(games, g)
 	}
@@ -282,22 +282,22 @@ func TestRatingsIncremental(t *testing.T) {
 // rates duels by score (ColorfightII).
 func TestRatingsNoScore(t *testing.T) {
 	var r Ratings
-	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 1, Gold: 10}, {Bot: "b", Rank: 2, Gold: 4}}})
-	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 2, Gold: 500, NoScore: true}, {Bot: "c", Rank: 1, Gold: 900, NoScore: true}}})
+	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 1, Score: 10}, {Bot: "b", Rank: 2, Score: 4}}})
+	r.Add(GameResult{Ruleset: "monad", Seats: []SeatResult{{Bot: "a", Rank: 2, Score: 500, NoScore: true}, {Bot: "c", Rank: 1, Score: 900, NoScore: true}}})
 	st := map[string]Standing{}
 	for _, s := range r.Standings() {
 		st[s.Bot] = s
 	}
-	if a := st["a"]; a.Games != 2 || a.Wins != 1 || a.Scored != 1 || a.MeanGold != 10 || a.MeanRank != 1.5 {
+	if a := st["a"]; a.Games != 2 || a.Wins != 1 || a.Scored != 1 || a.MeanScore != 10 || a.MeanRank != 1.5 {
 		t.Errorf("a: %+v, want 2 games, 1 win, mean score 10 over 1 scored game, mean rank 1.5", a)
 	}
-	if c := st["c"]; c.Games != 1 || c.Scored != 0 || c.MeanGold != 0 {
+	if c := st["c"]; c.Games != 1 || c.Scored != 0 || c.MeanScore != 0 {
 		t.Errorf("c: %+v, want 1 game and no scored one", c)
 	}
 	// ColorfightII duels by gold; a NoScore seat's amount is no gold, so
 	// the seat ranked first wins the duel although its amount is lower.
 	var cf Ratings
-	cf.Add(GameResult{Seats: []SeatResult{{Bot: "x", Rank: 1, Gold: 1, NoScore: true}, {Bot: "y", Rank: 2, Gold: 1000}}})
+	cf.Add(GameResult{Seats: []SeatResult{{Bot: "x", Rank: 1, Score: 1, NoScore: true}, {Bot: "y", Rank: 2, Score: 1000}}})
 	if s := cf.Standings(); s[0].Bot != "x" || s[0].Elo <= 1500 {
 		t.Errorf("the duel went by the amounts: %+v", s)
 	}

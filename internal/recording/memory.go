@@ -2,10 +2,10 @@ package recording
 
 import "sync"
 
-// Memory is a match.SeamArchive that keeps each finished
+// Memory is a match.Archive that keeps each finished
 // game's replay in memory until Take, for a player whose replays go
 // elsewhere (a queue worker of the tournament's own process): no file is
-// written. It holds no game before the first: FinishedSeam is always
+// written. It holds no game before the first: Finished is always
 // false.
 // Its memory is the replays not yet taken, each the size of its .rwd.
 type Memory struct {

@@ -1,6 +1,6 @@
 // Package recording connects the match runner to the .rwd format:
 // recorders that write a replay as a match is played, and a
-// match.SeamArchive that keeps a tournament's games as .rwd files in a
+// match.Archive that keeps a tournament's games as .rwd files in a
 // folder.
 //
 // It sits to the right of both internal/match and replay in the data flow
@@ -21,7 +21,7 @@ import (
 	"github.com/rewind-game/rewind/replay"
 )
 
-// Dir is a match.SeamArchive over a folder: game i is game-NNNN.rwd (four
+// Dir is a match.Archive over a folder: game i is game-NNNN.rwd (four
 // digits at least), written as game-NNNN.rwd.RANDOM.partial while it is
 // played (a name of its own, so that two tournaments writing into one
 // folder never share one) and, when it finished, synced to disk and

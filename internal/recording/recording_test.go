@@ -92,7 +92,7 @@ func TestDirResume(t *testing.T) {
 	dir := t.TempDir()
 	arch := &recording.Dir{Path: filepath.Join(dir, "games"), Tool: "rewind test"}
 	tr := &match.Tournament{Bots: []string{"greedy", "random", "economist", "turtle"},
-		Games: 6, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, SeamArchive: arch}
+		Games: 6, Players: 2, Parallel: 2, Seed: 11, MaxTurn: 200, Archive: arch}
 	tr.NewGameBot = builtin(tr)
 	games, err := tr.Run(context.Background())
 	if err != nil {
@@ -105,7 +105,7 @@ func TestDirResume(t *testing.T) {
 		if _, err := os.Stat(g.Path); err != nil {
 			t.Fatal(err)
 		}
-		if g.Seats[0].Cells+g.Seats[1].Cells == 0 {
+		if g.Seats[0].Measure+g.Seats[1].Measure == 0 {
 			t.Fatalf("game %d: no cells recorded: %+v", i, g.Seats)
 		}
 	}
@@ -132,7 +132,7 @@ func TestDirResume(t *testing.T) {
 	// Another seating under the same name is not taken for the game.
 	other := *tr
 	other.Bots = []string{"raider", "turtle"}
-	if _, ok := arch.FinishedSeam(0, replay.RulesetColorfight2, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
+	if _, ok := arch.Finished(0, replay.RulesetColorfight2, match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
 		t.Error("a game with other entrants was taken as finished")
 	}
 	// A match stopped before its end (its recording verifies to a footer
@@ -147,7 +147,7 @@ func TestDirResume(t *testing.T) {
 		defer b.Close()
 		stopped = append(stopped, match.GameSeat{Bot: b, Identity: spec})
 	}
-	rec, err := arch.CreateSeam(1)
+	rec, err := arch.Create(1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestDirResume(t *testing.T) {
 	if v, err := replay.VerifySim(mustOpen(t, arch.GamePath(1)), nil); err != nil || !v.Complete {
 		t.Fatalf("the stopped match's recording: %v %+v", err, v)
 	}
-	if _, ok := arch.FinishedSeam(1, replay.RulesetColorfight2, seed, 200, specs); ok {
+	if _, ok := arch.Finished(1, replay.RulesetColorfight2, seed, 200, specs); ok {
 		t.Error("a match stopped before its end was taken as finished")
 	}
 }
@@ -182,7 +182,7 @@ func mustOpen(t *testing.T, path string) *os.File {
 // TestDirAbortLeavesNothing: an interrupted game leaves no file behind.
 func TestDirAbortLeavesNothing(t *testing.T) {
 	arch := &recording.Dir{Path: t.TempDir()}
-	rec, err := arch.CreateSeam(0)
+	rec, err := arch.Create(0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,16 +117,16 @@ func (r *SeamRecorder) End(g engine.Game) error {
 }
 
 var (
-	_ match.SeamArchive = (*Dir)(nil)
-	_ match.SeamArchive = (*Memory)(nil)
+	_ match.Archive = (*Dir)(nil)
+	_ match.Archive = (*Memory)(nil)
 )
 
-// FinishedSeam reads game i of a game played through the seam back when
+// Finished reads game i of a game played through the seam back when
 // its replay is there, is of that ruleset, verifies to its footer with
 // the game over (not a match stopped early), and was played with this
 // seed, turn limit and these entrants in seat order;
 // anything else reports ok false and the game is played again.
-func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+func (d *Dir) Finished(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
 	path := d.GamePath(i)
 	f, err := os.Open(path)
 	if err != nil {
@@ -149,7 +149,7 @@ func (d *Dir) FinishedSeam(i int, ruleset string, seed uint64, maxTurn int, entr
 	if !g.Over() {
 		return match.GameResult{}, false // a match stopped before its end
 	}
-	gr := match.SeamGameResult(i, s.Ruleset(), seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) })
+	gr := match.ResultOf(i, s.Ruleset(), seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) })
 	gr.Skipped = true
 	return gr, true
 }
@@ -173,8 +173,8 @@ func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
 	return ok && bytes.Equal(ss.Setup(), h.Setup)
 }
 
-// CreateSeam starts recording game i.
-func (d *Dir) CreateSeam(i int) (match.SeamGameRecording, error) {
+// Create starts recording game i.
+func (d *Dir) Create(i int) (match.GameRecording, error) {
 	f, tmp, final, created, err := d.create(i)
 	if err != nil {
 		return nil, err
@@ -192,15 +192,15 @@ type dirSeamGame struct {
 func (g *dirSeamGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
 func (g *dirSeamGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
 
-// FinishedSeam is always false: a Memory archive keeps nothing across
+// Finished is always false: a Memory archive keeps nothing across
 // runs.
-func (m *Memory) FinishedSeam(int, string, uint64, int, []string) (match.GameResult, bool) {
+func (m *Memory) Finished(int, string, uint64, int, []string) (match.GameResult, bool) {
 	return match.GameResult{}, false
 }
 
-// CreateSeam starts recording game i of a game played through the seam
+// Create starts recording game i of a game played through the seam
 // in memory.
-func (m *Memory) CreateSeam(i int) (match.SeamGameRecording, error) {
+func (m *Memory) Create(i int) (match.GameRecording, error) {
 	g := &memSeamGame{m: m, i: i}
 	g.SeamRecorder = NewSeam(&g.buf, time.Now(), m.Tool)
 	return g, nil

@@ -66,10 +66,10 @@ const (
 // replay whose rounds up to turn the rules do not explain cannot be forked
 // (the error is a *cfr.AuditError or *cfr.UnexplainedError).
 func NewFork(name string, data []byte, turn int) (*Fork, error) {
-	format, err := Sniff(data[:min(len(data), 8)])
+	format, err := Sniff(data[:min(len(data), SniffBytes)])
 	if format != RWD {
-		if name, ok := StreamFormatOf(data[:min(len(data), SniffBytes)]); ok && name != string(CFR) {
-			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official ColorfightII .cfr", name)
+		if f, ok := LookupStreamFormat(data[:min(len(data), SniffBytes)]); ok && f.OpenInferred == nil {
+			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official file whose commands rewind infers", f.Name)
 		}
 	}
 	if err != nil {

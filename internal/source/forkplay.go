@@ -67,7 +67,7 @@ func (f *Fork) ownSeats() ([]match.GameSeat, error) {
 // the parent's first rounds as they were, then the seats'. Its header
 // names the parent (file, SHA-256, turn) and keeps the parent's official
 // info and the players' ratings.
-func (f *Fork) Play(ctx context.Context, w io.Writer, opts PlayOptions) (*match.SeamResult, error) {
+func (f *Fork) Play(ctx context.Context, w io.Writer, opts PlayOptions) (*match.Result, error) {
 	seats := opts.Seats
 	if seats == nil {
 		var err error

@@ -6,51 +6,44 @@ package source
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rewind-game/rewind/replay"
 )
 
-// Format names a replay format.
+// Format names a replay format: RWD, or an official format's
+// engine.Format.Name.
 type Format string
 
-// Formats.
-const (
-	RWD Format = "rwd"
-	CFR Format = "cfr"
-)
+// RWD is rewind's own format (package replay).
+const RWD Format = "rwd"
 
 // Player is a player as the replay names it.
 type Player struct {
 	UID  int
 	Name string
 	Bot  string // "" when unknown
-	// Rank (1 best) and Score (final gold; resources in Monad) are the
-	// player's result as a Summary reads it: the footer's ranking of a
-	// .rwd, the last frame's gold (most first, lowest uid on a tie) of a
-	// .cfr; Rank is 0 when unknown (a recording without its footer).
+	// Rank (1 best) and Score (the final score: the metric Summary.Unit
+	// names) are the player's result as a Summary reads it: the footer's
+	// ranking of a .rwd, the last whole round's of an official file;
+	// Rank is 0 when unknown (a recording without its footer).
 	Rank  int
 	Score int64
 }
 
-// Sniff reports the format of a replay from its first bytes.
+// Sniff reports the format of a replay from its first bytes (up to
+// SniffBytes): RWD, or the registered official format whose Sniff claims
+// them (LookupStreamFormat). It is the one test of "is this a replay?".
 func Sniff(prefix []byte) (Format, error) {
-	switch {
-	case len(prefix) >= 4 && string(prefix[:4]) == replay.Magic:
+	if len(prefix) >= 4 && string(prefix[:4]) == replay.Magic {
 		return RWD, nil
-	case len(prefix) >= 2 && prefix[0] == 0x1f && prefix[1] == 0x8b:
-		return CFR, nil
 	}
-	for _, c := range prefix {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '[':
-			return CFR, nil
-		}
-		break
+	if f, ok := LookupStreamFormat(prefix); ok {
+		return Format(f.Name), nil
 	}
-	return "", errors.New("not a replay: neither .rwd nor .cfr (gzip or JSON)")
+	return "", fmt.Errorf("not a replay: neither .rwd nor an official format rewind reads (%s)", strings.Join(StreamExts(), ", "))
 }
 
 // CutShort reports whether err, from reading a replay, says only that the

@@ -10,7 +10,7 @@ import (
 )
 
 func TestSniff(t *testing.T) {
-	for in, want := range map[string]Format{"RWD1\x01\x00": RWD, "\x1f\x8b\x08": CFR, "  \n[{": CFR, "[": CFR} {
+	for in, want := range map[string]Format{"RWD1\x01\x00": RWD, "\x1f\x8b\x08": "cfr", "  \n[{": "cfr", "[": "cfr"} {
 		if got, err := Sniff([]byte(in)); err != nil || got != want {
 			t.Errorf("Sniff(%q) = %v, %v; want %v", in, got, err, want)
 		}
@@ -31,7 +31,7 @@ func TestOpenRealworld(t *testing.T) {
 	}
 	defer s.Close()
 	m := s.Meta()
-	if m.Format != string(CFR) || m.MaxTurns != 500 {
+	if m.Format != "cfr" || m.MaxTurns != 500 {
 		t.Fatalf("meta %+v", m)
 	}
 	var f engine.Frame

@@ -53,8 +53,9 @@ func OpenStream(path string) (engine.Stream, error) {
 const SniffBytes = engine.SniffBytes
 
 // SummarizedByStream reports whether a file of format f is summarized
-// from its frames (SummarizeStream) rather than by Summarize's own pass.
-func SummarizedByStream(f engine.Format) bool { return f.Name != string(CFR) }
+// from its frames (SummarizeStream) rather than by the format's own pass
+// (engine.Format.Summarize).
+func SummarizedByStream(f engine.Format) bool { return f.Summarize == nil }
 
 // StreamExts returns the file name endings of every registered stream
 // format whose endings are its own (not SharedExts): a file with one is
@@ -314,7 +315,7 @@ func SummarizeStream(r io.Reader) (*Summary, *engine.StreamMeta, error) {
 	}
 	sum.setRanking(uids, score)
 	if len(uids) > 0 && uids[0] >= 1 && uids[0] <= len(score) {
-		sum.Winner, sum.WinnerGold = uids[0], score[uids[0]-1]
+		sum.Winner, sum.WinnerScore = uids[0], score[uids[0]-1]
 	}
 	meta := *m
 	return sum, &meta, nil

@@ -33,7 +33,7 @@ func TestStreamFormatTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Format != jsn.Name || m.Label != jsn.Label || sum.Rounds != jsntest.Turns || !sum.Complete || sum.Winner != 1 || sum.WinnerGold != 120 ||
+	if sum.Format != jsn.Name || m.Label != jsn.Label || sum.Rounds != jsntest.Turns || !sum.Complete || sum.Winner != 1 || sum.WinnerScore != 120 ||
 		sum.Players[1].Rank != 2 || sum.Players[1].Score != -10 {
 		t.Errorf("summary %+v", sum)
 	}

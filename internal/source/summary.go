@@ -8,24 +8,21 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	"github.com/rewind-game/rewind/replay"
 )
 
 // Summary is what a replay says about its game at a glance, read without
 // re-simulating or analysing it: a .rwd's header, round records and
-// footer; a .cfr's frames. It is the one summary behind `rewind info` and
-// the viewer's library.
+// footer; an official file's frames (or its format's own pass:
+// engine.Format.Summarize). It is the one summary behind `rewind info`
+// and the viewer's library.
 type Summary struct {
 	Format Format
-	// Ruleset is the game's ruleset id when the file names one other
-	// than ColorfightII's (a .rwd of a game played through the seam); ""
-	// for ColorfightII.
+	// Ruleset is the game's ruleset id.
 	Ruleset string
 	// MaxTurn is the game's turn limit (0 when unknown).
 	MaxTurn int
-	// Players in uid order (for a .cfr: everyone who appears in a frame,
-	// with the last name seen).
+	// Players in uid order.
 	Players []Player
 	// Created is when the game was recorded (.rwd header); zero when
 	// unknown.
@@ -33,22 +30,21 @@ type Summary struct {
 	// Rounds is the number of whole rounds the file holds.
 	Rounds int
 	// Complete is true when the recording ended properly: a .rwd with its
-	// footer; a .cfr that decodes to its end. A complete .cfr can still
-	// have ended before max_turn (EndedEarly).
+	// footer; an official file that reads to its end. A complete file
+	// can still have ended before its turn limit (EndedEarly).
 	Complete bool
 	// Damage says why reading stopped before a proper end (a recording
 	// still being written, a truncated or corrupted file); nil when
 	// Complete.
 	Damage error
-	// Winner is the uid with the most gold at the last whole round
-	// (lowest uid on a tie; the footer's ranking for a .rwd), 0 when
-	// unknown; WinnerGold its gold.
-	Winner     int
-	WinnerGold int64
-	// Unit names what WinnerGold and the ranking's numbers count: the
-	// metric a .rwd footer keeps (engine.FooterIndex: "gold" for
-	// ColorfightII, "resources" in Monad's own codec), or a stream's
-	// score; "" for ColorfightII.
+	// Winner is the uid ranked first at the last whole round (the
+	// footer's ranking for a .rwd), 0 when unknown; WinnerScore its
+	// score.
+	Winner      int
+	WinnerScore int64
+	// Unit names what WinnerScore and the players' scores count: the
+	// metric a .rwd footer keeps (engine.FooterIndex), or an official
+	// file's score metric; "" when the game is not registered.
 	Unit string
 	// Parent is the file name of the replay a fork was played on from,
 	// Import the official replay an imported game came from (.rwd
@@ -57,7 +53,7 @@ type Summary struct {
 }
 
 // EndedEarly reports a recording that ended properly before its last
-// turn (a .cfr of a game stopped at turn 200 of 500).
+// turn (a game stopped at turn 200 of 500).
 func (s *Summary) EndedEarly() bool {
 	return s.Complete && s.MaxTurn > 0 && s.Rounds < s.MaxTurn
 }
@@ -91,7 +87,7 @@ func (s *Summary) PlayerName(uid int) string {
 // rounds before it counted.
 func Summarize(r io.Reader) (*Summary, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	prefix, _ := br.Peek(8)
+	prefix, _ := br.Peek(SniffBytes)
 	format, err := Sniff(prefix)
 	if err != nil {
 		return nil, err
@@ -99,7 +95,12 @@ func Summarize(r io.Reader) (*Summary, error) {
 	if format == RWD {
 		return summarizeRWD(br)
 	}
-	return summarizeCFR(br)
+	f, _ := LookupStreamFormat(prefix)
+	if f.Summarize == nil {
+		sum, _, err := SummarizeStream(br)
+		return sum, err
+	}
+	return summarizeFormat(f, br)
 }
 
 func summarizeRWD(r io.Reader) (*Summary, error) {
@@ -119,16 +120,11 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	for _, p := range h.Players {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Bot: p.Bot})
 	}
-	if h.Generic() {
-		// A game played through the seam (the text codec, or its
-		// ruleset's own compact one): its footer's numbers are its
-		// footer metric's. ColorfightII's own codec keeps Ruleset and
-		// Unit "".
-		s.Ruleset = h.Ruleset
-		if rs, err := engine.Get(h.Ruleset); err == nil {
-			if ms := rs.Metrics(); len(ms) > 0 {
-				s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
-			}
+	// The footer's numbers are its footer metric's.
+	s.Ruleset = h.Ruleset
+	if rs, err := engine.Get(h.Ruleset); err == nil {
+		if ms := rs.Metrics(); len(ms) > 0 {
+			s.Unit = ms[engine.FooterIndex(rs, h.Compact())].Name
 		}
 	}
 	for {
@@ -152,19 +148,25 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 	if len(ft.Ranking) > 0 {
 		s.Winner = ft.Ranking[0]
 		if i := s.Winner - 1; i >= 0 && i < len(ft.Gold) {
-			s.WinnerGold = ft.Gold[i]
+			s.WinnerScore = ft.Gold[i]
 		}
 	}
 	return s, nil
 }
 
-func summarizeCFR(r io.Reader) (*Summary, error) {
-	c, err := cfrstream.Summarize(r)
+// summarizeFormat summarizes a file of official format f by its own
+// pass (engine.Format.Summarize), the game and unit its registration's.
+func summarizeFormat(f engine.Format, r io.Reader) (*Summary, error) {
+	c, err := f.Summarize(r)
 	if err != nil {
 		return nil, err
 	}
-	s := &Summary{Format: CFR, MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
-		Winner: c.Winner, WinnerGold: c.WinnerGold}
+	s := &Summary{Format: Format(f.Name), MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
+		Winner: c.Winner, WinnerScore: c.WinnerScore}
+	if g, ok := engine.GameOf(f.Name); ok {
+		rs := g.Ruleset
+		s.Ruleset, s.Unit = rs.ID(), rs.Metrics()[engine.ScoreIndex(rs)].Name
+	}
 	for _, p := range c.Players {
 		s.Players = append(s.Players, Player{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
 	}

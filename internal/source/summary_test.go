@@ -77,8 +77,8 @@ func TestSummaryCFR(t *testing.T) {
 		if !s.Complete || s.Damage != nil || s.Rounds != 500 || s.EndedEarly() || s.Status() != "complete" {
 			t.Fatalf("%s: summary %+v, status %q", p, s, s.Status())
 		}
-		if s.PlayerName(s.Winner) != w.name || s.WinnerGold != w.gold || len(s.Players) != w.players {
-			t.Fatalf("%s: leader %d %q %d, players %+v", p, s.Winner, s.PlayerName(s.Winner), s.WinnerGold, s.Players)
+		if s.PlayerName(s.Winner) != w.name || s.WinnerScore != w.gold || len(s.Players) != w.players {
+			t.Fatalf("%s: leader %d %q %d, players %+v", p, s.Winner, s.PlayerName(s.Winner), s.WinnerScore, s.Players)
 		}
 	}
 
@@ -172,8 +172,8 @@ func TestSummaryRWD(t *testing.T) {
 			best = u
 		}
 	}
-	if s.Winner != int(best.UID) || s.WinnerGold != best.Gold {
-		t.Fatalf("leader %d %d, last frame %d %d", s.Winner, s.WinnerGold, best.UID, best.Gold)
+	if s.Winner != int(best.UID) || s.WinnerScore != best.Gold {
+		t.Fatalf("leader %d %d, last frame %d %d", s.Winner, s.WinnerScore, best.UID, best.Gold)
 	}
 	cut := buf.Bytes()[:buf.Len()*2/3]
 	s = summarize(t, cut)

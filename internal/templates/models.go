@@ -17,7 +17,7 @@ import (
 type Assets struct {
 	Inline bool
 	// The inlined sources, used when Inline. ViewerJS is the page's
-	// script after the viewer shell's (shell.js), in one.
+	// scripts, in the order they load, in one.
 	CSS, ViewerJS, ECharts string
 	EChartsVersion         string
 }
@@ -28,10 +28,10 @@ type LibraryRow struct {
 	URL     string // the replay page, already path-escaped
 	Format  string
 	Game    string // the game's display name ("ColorfightII", "Monad", …)
-	Unit    string // what Gold counts: "gold", "resources"
+	Unit    string // what Score counts: the game's score metric
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown
-	Gold    int64  // the winner's gold
+	Score   int64  // the winner's score
 	Rounds  int
 	Date    string // RFC 3339, for sorting
 	Day     string // shown
@@ -152,23 +152,23 @@ type ReportKind struct {
 	Count       int
 }
 
-// GenericPage is the replay page of any game, drawn through the seam
+// ReplayPage is the replay page of any game, drawn through the seam
 // (viewer.PackStream, static/board.js): its board in any topology, the
 // same controls as the other pages, a chart per metric, the events, the
 // player panel with the commands of the turn and the bot logs.
-type GenericPage struct {
+type ReplayPage struct {
 	Title   string
 	Summary string
 	Warning string
-	// Game is the ruleset id; GameScript, when set, is the game's own
-	// board script (/static/<ruleset>.js), loaded before board.js so it
-	// can register its painter (Rewind.boards[Game]).
-	Game       string
-	GameScript string
+	// Game is the ruleset id; Scripts are the page's scripts in the
+	// order they load (the viewer's modules, the game's painter when it
+	// has one, the entry), each a /static/ path.
+	Game    string
+	Scripts []string
 	// DataURL is where the packed frames (gzip'd JSON) are fetched from;
 	// an inline page (Assets.Inline) carries them in DataB64 instead,
-	// gzip'd and base64'd, with its styles in Assets.CSS and the shell,
-	// the game's script and board.js in Assets.ViewerJS.
+	// gzip'd and base64'd, with its styles in Assets.CSS and its
+	// Scripts, in order, in Assets.ViewerJS.
 	DataURL string
 	DataB64 string
 	Library bool // a library to go back to

@@ -195,7 +195,7 @@ func indexRow(e *Entry) *index.Replay {
 		s := index.Seat{UID: p.UID, Name: p.Name, Bot: p.Bot, Rank: p.Rank, Score: p.Score}
 		r.Seats = append(r.Seats, s)
 		if p.UID == e.Winner && e.Winner != 0 {
-			r.Winner, r.WinnerBot, r.WinnerScore = p.Name, s.Key(), e.WinnerGold
+			r.Winner, r.WinnerBot, r.WinnerScore = p.Name, s.Key(), e.WinnerScore
 		}
 	}
 	return r

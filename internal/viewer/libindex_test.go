@@ -91,8 +91,8 @@ func TestIndexedLibrary(t *testing.T) {
 		for _, r := range api.Rows {
 			seen[r.ID] = true
 			for _, w := range want {
-				if w.ID == r.ID && (w.Winner != r.Winner || w.Gold != r.WinnerGold || w.Rounds != r.Rounds) {
-					t.Errorf("%s: index %q %d gold %d rounds, listing %q %d %d", r.ID, r.Winner, r.WinnerGold, r.Rounds, w.Winner, w.Gold, w.Rounds)
+				if w.ID == r.ID && (w.Winner != r.Winner || w.Score != r.WinnerGold || w.Rounds != r.Rounds) {
+					t.Errorf("%s: index %q %d gold %d rounds, listing %q %d %d", r.ID, r.Winner, r.WinnerGold, r.Rounds, w.Winner, w.Score, w.Rounds)
 				}
 			}
 			if r.Unit != "gold" {

@@ -85,7 +85,7 @@ func indexRows(reps []*index.Replay) []templates.LibraryRow {
 	for _, e := range reps {
 		r := templates.LibraryRow{ID: e.Path, URL: ReplayURL(e.Path), Format: string(e.Format), Game: e.Game, Unit: rowUnit(e.Unit, e.Game), Players: e.PlayerList(),
 			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
-			Size: e.Size, SizeStr: sizeString(e.Size), Winner: e.Winner, Gold: e.WinnerScore, Status: e.Status, Broken: e.Err != ""}
+			Size: e.Size, SizeStr: sizeString(e.Size), Winner: e.Winner, Score: e.WinnerScore, Status: e.Status, Broken: e.Err != ""}
 		out = append(out, r)
 	}
 	return out
@@ -173,7 +173,7 @@ func (s *Server) indexedJSON(w http.ResponseWriter, r *http.Request, ix *index.I
 			status = "complete"
 		}
 		out.Rows = append(out.Rows, row{libraryEntry: libraryEntry{ID: e.Path, URL: ReplayURL(e.Path), Format: source.Format(e.Format), Game: e.Game,
-			Size: e.Size, Date: e.Date, Players: players, Winner: winner, WinnerGold: e.WinnerScore, Unit: rowUnit(e.Unit, e.Game), Rounds: e.Rounds, Complete: e.Complete,
+			Size: e.Size, Date: e.Date, Players: players, Winner: winner, WinnerScore: e.WinnerScore, Unit: rowUnit(e.Unit, e.Game), Rounds: e.Rounds, Complete: e.Complete,
 			Status: status, Error: e.Err}, Winner: e.Winner, WinnerBot: e.WinnerBot, Hash: e.Hash})
 		if e.Err != "" {
 			out.Rows[len(out.Rows)-1].Status = ""
@@ -380,5 +380,5 @@ func meanScore(s match.Standing) string {
 	if s.Scored == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.0f", s.MeanGold)
+	return fmt.Sprintf("%.0f", s.MeanScore)
 }

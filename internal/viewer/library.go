@@ -18,7 +18,6 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer/index"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // Entry is one replay of a library, as the library page lists it: the
@@ -360,10 +359,6 @@ func (l *Library) listable(id string, size int64, mod time.Time) bool {
 	return ok
 }
 
-// gameColorfightII is the Entry.Game of a replay the library's own
-// readers read (a ColorfightII .rwd or .cfr).
-var gameColorfightII = rulesetName(replay.RulesetColorfight2)
-
 // unit is what the entry's winner amount counts (rowUnit).
 func (e *Entry) unit() string { return rowUnit(e.Summary.Unit, e.Game) }
 
@@ -414,21 +409,35 @@ func (l *Library) summarizeFrom(e *Entry, r io.Reader) {
 		summarizeStream(e, br)
 		return
 	}
-	e.Game = gameColorfightII
 	sum, err := source.Summarize(br)
 	if err != nil {
-		e.Err = err.Error()
+		e.Err, e.Game = err.Error(), gameByName(e.ID)
 		return
 	}
-	e.Summary = *sum
-	if sum.Ruleset != "" {
-		if info, ok := engine.About(sum.Ruleset); ok {
-			e.Game = info.Name
-		}
-	}
+	e.Summary, e.Game = *sum, rulesetName(sum.Ruleset)
 	if !sum.Created.IsZero() {
 		e.Date = sum.Created
 	}
+}
+
+// gameByName is the display name of the game whose official format
+// owns the ending of the file name (not a shared ending: ".cfr", not
+// ".json"), for a file that could not be read; "" when none does.
+func gameByName(name string) string {
+	ext, shared := source.StreamEnding(name)
+	if ext == "" || shared {
+		return ""
+	}
+	for _, f := range engine.Formats() {
+		for _, x := range f.Exts {
+			if strings.EqualFold(x, ext) {
+				if g, ok := engine.GameOf(f.Name); ok {
+					return g.Name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // summarizeStream summarizes a file of a registered stream format

@@ -144,7 +144,7 @@ type liveEntry struct {
 // is board.js's to show).
 type liveVersion struct {
 	game LiveGame
-	page templates.GenericPage
+	page templates.ReplayPage
 	gz   []byte
 	// cost is what the version is charged to the memory budget while
 	// the hub keeps it.
@@ -381,7 +381,7 @@ func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
 	}
 	defer st.Close()
-	page := GenericPageData(st.Meta(), "")
+	page := ReplayPageData(st.Meta(), "")
 	p, err := PackStream(st, limits)
 	if err != nil {
 		return nil, fmt.Errorf("live game %q at turn %d: %w", g.ID, g.Turn, err)
@@ -624,7 +624,7 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	p.DataURL = LiveURL(g.ID) + "/data"
 	p.Library = !s.lib.Single()
 	p.Live = &templates.LiveInfo{EventsURL: LiveURL(g.ID) + "/events", Turn: g.Turn, MaxTurn: g.MaxTurn, Done: g.Done, Replay: j.Replay}
-	render(w, r, http.StatusOK, templates.GenericReplay(p))
+	render(w, r, http.StatusOK, templates.Replay(p))
 }
 
 func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {

@@ -48,7 +48,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/templates"
@@ -197,7 +196,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
-	s.mux.HandleFunc("GET /static/{file}", s.static)
+	s.mux.HandleFunc("GET /static/{file...}", s.static)
 	if opts.Live != nil {
 		s.live = newLiveHub(opts.Live, opts.MaxLiveStreams, s.mem)
 		s.mux.HandleFunc("GET /api/live", s.liveList)
@@ -311,7 +310,7 @@ func rows(entries []*Entry) []templates.LibraryRow {
 			Rounds: e.Rounds, Date: e.Date.UTC().Format(time.RFC3339), Day: e.Date.Local().Format("2006-01-02 15:04"),
 			Size: e.Size, SizeStr: sizeString(e.Size)}
 		if e.Winner != 0 {
-			r.Winner, r.Gold = e.PlayerName(e.Winner), e.WinnerGold
+			r.Winner, r.Score = e.PlayerName(e.Winner), e.WinnerScore
 		}
 		switch {
 		case e.Err != "":
@@ -375,16 +374,16 @@ func (s *Server) libraryRows(w http.ResponseWriter, r *http.Request) {
 
 // libraryEntry is the JSON form of an Entry.
 type libraryEntry struct {
-	ID         string          `json:"id"`
-	URL        string          `json:"url"`
-	Format     source.Format   `json:"format"`
-	Game       string          `json:"game"`
-	Size       int64           `json:"size"`
-	Date       time.Time       `json:"date"`
-	Players    []source.Player `json:"players"`
-	Winner     int             `json:"winner"`
-	WinnerGold int64           `json:"winner_gold"`
-	// Unit names what WinnerGold and the players' scores count ("gold",
+	ID          string          `json:"id"`
+	URL         string          `json:"url"`
+	Format      source.Format   `json:"format"`
+	Game        string          `json:"game"`
+	Size        int64           `json:"size"`
+	Date        time.Time       `json:"date"`
+	Players     []source.Player `json:"players"`
+	Winner      int             `json:"winner"`
+	WinnerScore int64           `json:"winner_gold"`
+	// Unit names what WinnerScore and the players' scores count ("gold",
 	// "resources", "hives"): rowUnit, as the library page labels them.
 	Unit     string `json:"unit"`
 	Rounds   int    `json:"rounds"`
@@ -406,7 +405,7 @@ func (s *Server) libraryJSON(w http.ResponseWriter, r *http.Request) {
 	out := make([]libraryEntry, len(entries))
 	for i, e := range entries {
 		out[i] = libraryEntry{ID: e.ID, URL: ReplayURL(e.ID), Format: e.Format, Game: e.Game, Size: e.Size, Date: e.Date, Players: e.Players,
-			Winner: e.Winner, WinnerGold: e.WinnerGold, Unit: e.unit(), Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
+			Winner: e.Winner, WinnerScore: e.WinnerScore, Unit: e.unit(), Rounds: e.Rounds, Complete: e.Complete, Error: e.Err}
 		if e.Err == "" {
 			out[i].Status = e.Status()
 		}
@@ -425,7 +424,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, t
 }
 
 // replayPage answers a replay's page: the generic page of library file
-// id (GenericHandler; its frames at ?data=1), whatever its game.
+// id (ReplayHandler; its frames at ?data=1), whatever its game.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 	s.genericLibraryPage(w, r, r.PathValue("id"))
 }
@@ -437,13 +436,7 @@ var staticTypes = map[string]string{
 
 func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
-	var b []byte
-	var err error
-	if name == "echarts.min.js" {
-		b = assets.ECharts()
-	} else {
-		b, err = fs.ReadFile(staticFS, "static/"+name)
-	}
+	b, err := staticFile(name)
 	if err != nil {
 		http.NotFound(w, r)
 		return

@@ -286,7 +286,7 @@ func TestStreamDecodedUploads(t *testing.T) {
 		t.Errorf("the folder's replays take %d bytes, want %d (notes.json not counted)", got, want)
 	}
 	for _, id := range []string{"replay.json", "m06-2.mp.gz"} {
-		if code, body := get(t, base+"/replay/"+id); code != 200 || !strings.Contains(body, `id="generic"`) || !strings.Contains(body, "/static/monad.js") {
+		if code, body := get(t, base+"/replay/"+id); code != 200 || !strings.Contains(body, `id="generic"`) || !strings.Contains(body, "/static/games/monad.js") {
 			t.Errorf("/replay/%s: %d", id, code)
 		}
 	}

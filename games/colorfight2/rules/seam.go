@@ -117,8 +117,11 @@ func (g *Game) Fault(p int, _ engine.Fault, text string) {
 
 // Round parses and plays one round. A fault's command comes first in its
 // player's list (Index 0), shifting the player's own commands by one, as
-// in a recording.
+// in a recording. Once the game is over it does nothing (engine.Game).
 func (g *Game) Round(cmds [][]string) []engine.CommandError {
+	if g.Over() {
+		return nil
+	}
 	n := g.Players()
 	g.cmds = resize(g.cmds, n)
 	g.faults = resize(g.faults, n)

@@ -12,8 +12,8 @@ import (
 	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/protocols"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // endturnError is what the rules answer to {"message":"endturn"}; in
@@ -53,7 +53,7 @@ type game struct {
 	rec   *recording.SeamRecorder
 	file  *recFile
 	// live reports the game's rounds to Options.Live (nil without).
-	live  *protocols.LiveRecord
+	live  *rooms.LiveRecord
 	round match.GameRound
 
 	phase     phase
@@ -132,7 +132,7 @@ func (h *hub) play(n int, seated []*conn) error {
 		// the rename at the end does not disturb.
 		if rf, err := os.Open(gm.file.tmp); err == nil {
 			id := strings.TrimSuffix(filepath.Base(gm.file.final), ".rwd")
-			gm.live = cfg.Live.Start(protocols.LiveGame{ID: id, MaxTurn: gm.g.MaxTurns(), Players: names}, rf)
+			gm.live = cfg.Live.Start(rooms.LiveGame{ID: id, MaxTurn: gm.g.MaxTurns(), Players: names}, rf)
 		} else {
 			h.logf("skyport: the game cannot be followed live: %v", err)
 		}

@@ -15,13 +15,13 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
-	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/replay"
 )
 
 // startServer runs Serve with o (Addr loopback port 0) and returns its
 // addresses and the channel Serve's error arrives on.
-func startServer(t *testing.T, ctx context.Context, o protocols.Options) (map[string]string, <-chan error) {
+func startServer(t *testing.T, ctx context.Context, o rooms.Options) (map[string]string, <-chan error) {
 	t.Helper()
 	ready := make(chan map[string]string, 1)
 	done := make(chan error, 1)
@@ -92,7 +92,7 @@ func TestHostileClients(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 3, Bots: []string{"hunter"},
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 3, Bots: []string{"hunter"},
 		MaxTurns: 40, ThinkTime: 0, Deadline: time.Minute, Games: 1, Seed: 3})
 
 	// Garbage and huge lines before the handshake.
@@ -192,7 +192,7 @@ func TestConnectionFlood(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"miner"},
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2, Bots: []string{"miner"},
 		MaxTurns: 20, ThinkTime: 0, Deadline: time.Minute, Games: 1, MaxConnsPerIP: 4})
 	var held []*client
 	for i := 0; i < 4; i++ {
@@ -229,7 +229,7 @@ func TestCancelMidGame(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"random"},
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2, Bots: []string{"random"},
 		ThinkTime: 0, Deadline: time.Hour, Games: 0})
 	p := dial(t, addrs["players"])
 	p.send(`{"message":"connect","revision":1,"name":"quitter"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
@@ -258,7 +258,7 @@ func TestThinkTimeAndObserver(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addrs, done := startServer(t, ctx, protocols.Options{Dir: dir, Players: 2, Bots: []string{"artillery"},
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2, Bots: []string{"artillery"},
 		MaxTurns: 12, ThinkTime: 50 * time.Millisecond, Deadline: time.Minute, Games: 1})
 	obs := dial(t, addrs["observer"])
 	obs.send(`{"message":"connect","revision":1,"password":"wrong"}`)

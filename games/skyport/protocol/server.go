@@ -50,7 +50,7 @@ import (
 
 	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
-	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // Defaults and protocol constants.
@@ -80,21 +80,21 @@ const (
 	maxThink = 60 * time.Second
 )
 
-// Server is the Skyport Rev 1 protocol (protocols.Protocol).
+// Server is the Skyport Rev 1 protocol (rooms.Protocol).
 type Server struct{}
 
-var _ protocols.Protocol = Server{}
+var _ rooms.Protocol = Server{}
 
 // DefaultAddr returns DefaultAddr.
 func (Server) DefaultAddr() string { return DefaultAddr }
 
 // config is Options with the defaults filled in.
 type config struct {
-	protocols.Options
+	rooms.Options
 	lockstep bool
 }
 
-func configure(o protocols.Options) (config, error) {
+func configure(o rooms.Options) (config, error) {
 	c := config{Options: o}
 	if c.Addr == "" {
 		c.Addr = DefaultAddr
@@ -136,13 +136,13 @@ func configure(o protocols.Options) (config, error) {
 	return c, nil
 }
 
-// Serve runs the server (protocols.Protocol): it listens on Options.Addr
+// Serve runs the server (rooms.Protocol): it listens on Options.Addr
 // for players and on its port + 10 for the observer (and, when the host
 // is 127.0.0.1, on [::1] at the same ports if it can, for bots that
 // connect to "localhost"), plays Options.Games games (0: until ctx ends)
 // and returns. A game in progress when ctx ends is recorded up to its
 // last whole turn.
-func (Server) Serve(ctx context.Context, o protocols.Options) error {
+func (Server) Serve(ctx context.Context, o rooms.Options) error {
 	cfg, err := configure(o)
 	if err != nil {
 		return err

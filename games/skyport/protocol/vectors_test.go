@@ -17,7 +17,7 @@ import (
 
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/games/skyport/vectors"
-	"github.com/rewind-game/rewind/internal/protocols"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -230,7 +230,7 @@ func replayVector(t *testing.T, dir string, in *vecInput, want *vecStates) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- Server{}.Serve(ctx, protocols.Options{Addr: "127.0.0.1:0", Dir: rec, Players: n, Setup: setup,
+		done <- Server{}.Serve(ctx, rooms.Options{Addr: "127.0.0.1:0", Dir: rec, Players: n, Setup: setup,
 			ThinkTime: 0, Deadline: time.Minute, Games: 1, Tool: "test", Ready: func(a map[string]string) { ready <- a }})
 	}()
 	var addrs map[string]string

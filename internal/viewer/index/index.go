@@ -330,8 +330,10 @@ type Seat struct {
 	// Rank is 1 for the winner; 0 when unknown (a recording cut short).
 	Rank  int
 	Score int64
-	// Cells, Errors and Faults are 0 when the summary does not know them.
-	Cells, Errors, Faults int64
+	// Measure is the seat's value of the metric its game's standings
+	// average beside the score (match.SeatResult.Measure). Measure,
+	// Errors and Faults are 0 when the summary does not know them.
+	Measure, Errors, Faults int64
 }
 
 // Key is the seat's bot identity, as standings count it: its Bot when the
@@ -441,7 +443,7 @@ func (ix *Index) Put(reps []*Replay) error {
 		id, _ := res.LastInsertId()
 		text := []string{r.Path}
 		for _, s := range r.Seats {
-			if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Cells, s.Errors, s.Faults); err != nil {
+			if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
 				return fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
 			}
 			text = append(text, s.Name)

@@ -214,7 +214,7 @@ func TestPagesFiltersSearch(t *testing.T) {
 		}
 		g := match.GameResult{Game: len(games)}
 		for _, s := range r.Seats {
-			g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score})
+			g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Score: s.Score})
 		}
 		games = append(games, g)
 	}
@@ -433,7 +433,7 @@ func wantStandings(reps map[string]*Replay) []Standing {
 			}
 			g := match.GameResult{Ruleset: rulesetOf(game)}
 			for _, s := range r.Seats {
-				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Gold: s.Score, Cells: s.Cells})
+				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Score: s.Score, Measure: s.Measure})
 			}
 			games = append(games, g)
 		}
@@ -483,7 +483,7 @@ func TestStandingsIncremental(t *testing.T) {
 		r := game(i, 5)
 		r.Game, r.Path = "Monad", fmt.Sprintf("g/%07d.m.rwd", i)
 		for k := range r.Seats {
-			r.Seats[k].Cells = int64(i + k)
+			r.Seats[k].Measure = int64(i + k)
 		}
 		return r
 	}

@@ -269,7 +269,7 @@ func (ix *Index) fillSeats(reps []*Replay, ids []int64) error {
 	for rows.Next() {
 		var id int64
 		var s Seat
-		if err := rows.Scan(&id, &s.UID, &s.Name, &s.Bot, &s.Rank, &s.Score, &s.Cells, &s.Errors, &s.Faults); err != nil {
+		if err := rows.Scan(&id, &s.UID, &s.Name, &s.Bot, &s.Rank, &s.Score, &s.Measure, &s.Errors, &s.Faults); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 		if r := byID[id]; r != nil {
@@ -611,7 +611,7 @@ func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) e
 		var id int64
 		var path, game, unit string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Score, &s.Measure); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 		s.NoScore = !units.scores(game, unit)
@@ -717,7 +717,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		var id int64
 		var p, unit string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &p, &unit, &s.Bot, &s.Rank, &s.Gold, &s.Cells); err != nil {
+		if err := rows.Scan(&id, &p, &unit, &s.Bot, &s.Rank, &s.Score, &s.Measure); err != nil {
 			return nil, fmt.Errorf("index: %w", err)
 		}
 		s.NoScore = !units.scores(game, unit)

@@ -30,7 +30,7 @@
   });
   var count = document.getElementById('count');
   function counted() {
-    var n = document.getElementById('library-rows').rows.length;
+    var n = /** @type {HTMLTableSectionElement} */ (document.getElementById('library-rows')).rows.length;
     if (count) count.textContent = n + (document.getElementById('next-page') ? '+' : '') + ' replays';
   }
   counted();
@@ -41,11 +41,11 @@
     fetch('/library/rows' + location.search).then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
       if (html === null) return;
       var doc = new DOMParser().parseFromString('<table>' + html + '</table>', 'text/html');
-      var fresh = doc.getElementById('library-rows');
+      var fresh = /** @type {HTMLTableSectionElement} */ (doc.getElementById('library-rows'));
       var cur = document.getElementById('library-rows');
       if (!fresh || !cur || fresh.innerHTML === cur.innerHTML) return;
       cur.replaceWith(document.adoptNode(fresh));
-      var empty = document.querySelector('.empty');
+      var empty = /** @type {HTMLElement} */ (document.querySelector('.empty'));
       if (empty && fresh.rows.length) empty.hidden = true;
       counted();
     }).catch(function () {}).then(function () {

@@ -3,9 +3,9 @@
 // script only reorders, hides and replaces them.
 (function () {
   'use strict';
-  var table = document.getElementById('library');
+  var table = /** @type {HTMLTableElement} */ (document.getElementById('library'));
   if (!table) return;
-  var filter = document.getElementById('filter');
+  var filter = /** @type {HTMLInputElement} */ (document.getElementById('filter'));
   var count = document.getElementById('count');
   var sortKey = 'date', sortDir = -1;
   // An indexed library sorts, filters and pages on the server, and pushes
@@ -13,7 +13,7 @@
   // follows live games.
   var indexed = table.hasAttribute('data-indexed');
 
-  function tbody() { return document.getElementById('library-rows'); }
+  function tbody() { return /** @type {HTMLTableSectionElement} */ (document.getElementById('library-rows')); }
   function rows() { return Array.prototype.slice.call(tbody().rows); }
 
   function apply() {
@@ -58,10 +58,10 @@
     return fetch('/library/rows').then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
       if (html === null) return;
       var doc = new DOMParser().parseFromString('<table>' + html + '</table>', 'text/html');
-      var fresh = doc.getElementById('library-rows');
+      var fresh = /** @type {HTMLTableSectionElement} */ (doc.getElementById('library-rows'));
       if (!fresh || signature(fresh) === signature(tbody())) return;
       tbody().replaceWith(document.adoptNode(fresh));
-      var empty = document.querySelector('.empty');
+      var empty = /** @type {HTMLElement} */ (document.querySelector('.empty'));
       if (empty && fresh.rows.length) empty.hidden = true;
       apply();
     }).catch(function () {});
@@ -88,7 +88,7 @@
   // Uploads.
   var drop = document.getElementById('upload');
   if (drop) {
-    var input = document.getElementById('upload-input');
+    var input = /** @type {HTMLInputElement} */ (document.getElementById('upload-input'));
     var status = document.getElementById('upload-status');
     var max = parseInt(drop.getAttribute('data-max'), 10);
     var say = function (text, ok, link) {

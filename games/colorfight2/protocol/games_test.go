@@ -1,0 +1,5 @@
+package protocol_test
+
+// Every game is registered for this package's tests, as the program
+// registers them.
+import _ "github.com/rewind-game/rewind/games/all"

@@ -1,0 +1,387 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"github.com/rewind-game/rewind/internal/rooms"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+)
+
+// safety bounds every wait of a test: far above any scheduler delay, so
+// that no verdict depends on how fast the machine is.
+const safety = 2 * time.Minute
+
+// fakeClock is a clock that moves only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+	// armed is signalled whenever a timer is set (AdvanceArmed).
+	armed *sync.Cond
+}
+
+type fakeTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock {
+	c := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	c.armed = sync.NewCond(&c.mu)
+	return c
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	c.armed.Broadcast()
+	return ch
+}
+
+// AdvanceArmed is Advance once a timer due within d is set: a test that
+// advances the clock to fire a timer the server sets after telling the
+// client something (the next second of a count down) waits for it, so
+// the advance cannot come first however loaded the machine is.
+func (c *fakeClock) AdvanceArmed(d time.Duration) {
+	c.mu.Lock()
+	for !slices.ContainsFunc(c.timers, func(t fakeTimer) bool { return !t.at.After(c.now.Add(d)) }) {
+		c.armed.Wait()
+	}
+	c.mu.Unlock()
+	c.Advance(d)
+}
+
+// Advance moves the clock and fires the timers that are due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if !t.at.After(c.now) {
+			t.ch <- c.now
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	c.timers = kept
+}
+
+type testServer struct {
+	t   testing.TB
+	s   *Server
+	hs  *httptest.Server
+	clk *fakeClock
+	dir string
+}
+
+// newTestServer starts a Server with a fake clock behind httptest.
+func newTestServer(t testing.TB, opts Options) *testServer {
+	t.Helper()
+	ts := &testServer{t: t, clk: newFakeClock(), dir: t.TempDir()}
+	if opts.Dir == "" {
+		opts.Dir = ts.dir
+	}
+	ts.dir = opts.Dir
+	if opts.Tool == "" {
+		opts.Tool = "rewind server test"
+	}
+	opts.clock = ts.clk
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.s = s
+	ts.hs = httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		s.Close()
+		ts.hs.Close()
+	})
+	return ts
+}
+
+type rpcReply struct {
+	Success bool   `json:"success"`
+	ErrMsg  string `json:"err_msg"`
+}
+
+// post sends an RPC and decodes the reply.
+func (ts *testServer) post(path string, body any) (int, rpcReply) {
+	ts.t.Helper()
+	var b []byte
+	switch v := body.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			ts.t.Fatal(err)
+		}
+	}
+	resp, err := http.Post(ts.hs.URL+path, "application/json", bytes.NewReader(b))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var r rpcReply
+	if err := json.Unmarshal(data, &r); err != nil {
+		ts.t.Fatalf("POST %s: reply %q: %v", path, data, err)
+	}
+	return resp.StatusCode, r
+}
+
+// mustPost sends an RPC that must succeed.
+func (ts *testServer) mustPost(path string, body any) {
+	ts.t.Helper()
+	if st, r := ts.post(path, body); st != 200 || !r.Success {
+		ts.t.Fatalf("POST %s %v: status %d, %+v", path, body, st, r)
+	}
+}
+
+func (ts *testServer) createRoom(id string, cfg RoomConfig) {
+	ts.t.Helper()
+	if err := ts.s.CreateRoom(id, cfg, "pw", "", false); err != nil {
+		ts.t.Fatal(err)
+	}
+}
+
+func (ts *testServer) wsURL(room, channel string) string {
+	return "ws" + strings.TrimPrefix(ts.hs.URL, "http") + "/gameroom/" + room + "/" + channel
+}
+
+func (ts *testServer) dial(room, channel string) *websocket.Conn {
+	ts.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), safety)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, ts.wsURL(room, channel), nil)
+	if err != nil {
+		ts.t.Fatalf("dial %s %s: %v", room, channel, err)
+	}
+	c.SetReadLimit(16 << 20)
+	ts.t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// state is a decoded game_channel message.
+type state struct {
+	raw  []byte
+	Turn int `json:"turn"`
+	Info struct {
+		MaxTurn        int     `json:"max_turn"`
+		MaxPlayer      int     `json:"max_player"`
+		RoundTime      float64 `json:"round_time"`
+		StartCountDown int     `json:"start_count_down"`
+		GameID         string  `json:"game_id"`
+		ReplayVersion  int     `json:"replay_version"`
+		GameVersion    int     `json:"game_version"`
+	} `json:"info"`
+	Chat  []json.RawMessage   `json:"chat"`
+	Error map[string][]string `json:"error"`
+	Users map[string]struct {
+		UID      int      `json:"uid"`
+		Username string   `json:"username"`
+		Energy   int64    `json:"energy"`
+		Gold     int64    `json:"gold"`
+		Cells    [][2]int `json:"cells"`
+	} `json:"users"`
+}
+
+// readState reads the next game_channel message.
+func readState(t testing.TB, c *websocket.Conn) state {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), safety)
+	defer cancel()
+	typ, data, err := c.Read(ctx)
+	if err != nil {
+		t.Fatalf("game_channel: %v", err)
+	}
+	if typ != websocket.MessageText {
+		t.Fatalf("game_channel: message type %v", typ)
+	}
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("game_channel: %v in %.200s", err, data)
+	}
+	s.raw = data
+	return s
+}
+
+// waitState reads game_channel messages until ok accepts one.
+func waitState(t testing.TB, c *websocket.Conn, ok func(state) bool) state {
+	t.Helper()
+	for {
+		if s := readState(t, c); ok(s) {
+			return s
+		}
+	}
+}
+
+func atTurn(n int) func(state) bool { return func(s state) bool { return s.Turn >= n } }
+
+// decodeState reads a state message with the official .cfr decoder (as
+// element 0 of a one-frame replay) and returns its frame.
+func decodeState(t testing.TB, msg []byte) (*colorfight2.Frame, cfr.Header) {
+	t.Helper()
+	var s struct {
+		Turn int `json:"turn"`
+	}
+	if err := json.Unmarshal(msg, &s); err != nil {
+		t.Fatal(err)
+	}
+	prefix := `{"turn":` + strconv.Itoa(s.Turn) + `,`
+	if !bytes.HasPrefix(msg, []byte(prefix)) {
+		t.Fatalf("message starts %.30q", msg)
+	}
+	doc := append([]byte(`[{"turn":0,`), msg[len(prefix):]...)
+	doc = append(doc, ']')
+	d, err := cfr.NewDecoder(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatalf("the .cfr decoder refuses the state message: %v", err)
+	}
+	defer d.Close()
+	var f colorfight2.Frame
+	if err := d.Next(&f); err != nil {
+		t.Fatal(err)
+	}
+	f.Turn = s.Turn
+	return &f, d.Header()
+}
+
+// action is one player's action_channel.
+type action struct {
+	t testing.TB
+	c *websocket.Conn
+}
+
+func (ts *testServer) action(room string) *action {
+	return &action{t: ts.t, c: ts.dial(room, "action_channel")}
+}
+
+// send writes one message (a value marshalled to JSON, or raw text) and
+// returns the decoded reply.
+func (a *action) send(msg any) map[string]any {
+	a.t.Helper()
+	var b []byte
+	if s, ok := msg.(string); ok {
+		b = []byte(s)
+	} else {
+		b, _ = json.Marshal(msg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), safety)
+	defer cancel()
+	if err := a.c.Write(ctx, websocket.MessageText, b); err != nil {
+		a.t.Fatalf("action_channel write: %v", err)
+	}
+	_, data, err := a.c.Read(ctx)
+	if err != nil {
+		a.t.Fatalf("action_channel read: %v", err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal(data, &r); err != nil {
+		a.t.Fatalf("action_channel reply %q: %v", data, err)
+	}
+	return r
+}
+
+// register registers and returns the uid (failing the test otherwise).
+func (a *action) register(name, password string) int {
+	a.t.Helper()
+	r := a.send(map[string]any{"action": "register", "username": name, "password": password, "join_key": ""})
+	if r["success"] != true {
+		a.t.Fatalf("register %s: %v", name, r)
+	}
+	return int(r["uid"].(float64))
+}
+
+func (a *action) command(cmds ...string) map[string]any {
+	a.t.Helper()
+	if cmds == nil {
+		cmds = []string{}
+	}
+	return a.send(map[string]any{"action": "command", "cmd_list": cmds})
+}
+
+// wantErr checks a failed reply's err_msg.
+func wantErr(t testing.TB, r map[string]any, msg string) {
+	t.Helper()
+	if r["success"] != false || r["err_msg"] != msg {
+		t.Errorf("reply %v, want err_msg %q", r, msg)
+	}
+}
+
+// lockstep is a lock-step room config that starts at /start.
+func lockstep(maxTurn int, bots ...string) RoomConfig {
+	c, _ := Preset("official")
+	c.MaxTurn, c.RoundTime, c.FirstRoundTime, c.ReplayEnable = maxTurn, 0, "never", "always"
+	c.Bots = bots
+	return c
+}
+
+func (ts *testServer) start(room string) {
+	ts.t.Helper()
+	ts.mustPost("/start", map[string]any{"gameroom_id": room, "admin_password": "pw"})
+}
+
+type httpResp struct {
+	status int
+	body   []byte
+}
+
+func (ts *testServer) get(path string) httpResp {
+	ts.t.Helper()
+	resp, err := http.Get(ts.hs.URL + path)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return httpResp{resp.StatusCode, b}
+}
+
+// waitTurn waits until game id's recording reaches turn n.
+func (ts *testServer) waitTurn(id string, n int) rooms.LiveGame {
+	ts.t.Helper()
+	timeout := time.After(safety)
+	for {
+		_, g, changed, err := ts.s.Recording(id)
+		if err != nil {
+			ts.t.Fatal(err)
+		}
+		if g.Turn >= n || changed == nil {
+			return g
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			ts.t.Fatalf("game %s stays at turn %d, want %d", id, g.Turn, n)
+		}
+	}
+}

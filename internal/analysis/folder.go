@@ -1,0 +1,176 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/match"
+)
+
+// Many games of any ruleset (`analyze DIR`): each analysed by
+// AnalyzeStream and compacted (Generic.Compact), then folded per bot by
+// the aggregate tournaments use (match.Ratings), so a folder of a
+// tournament's games has the tournament's standings.
+
+// GenericFile is one replay of a corpus: its compacted analysis, or why
+// it has none (Err; Analysis nil).
+type GenericFile struct {
+	Path     string
+	Analysis *Generic
+	Err      error
+}
+
+// AnalyzeGenericFiles analyzes every file, parallel at a time (at least
+// 1), each opened by open and analysed by AnalyzeStream with opt, and
+// returns them in the order given, compacted: at most parallel whole
+// analyses are in memory at once. open's stream is closed after its
+// analysis. done, if set, is called (serialized) after each file.
+func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (engine.Stream, error), opt GenericOptions, done func()) []GenericFile {
+	out := make([]GenericFile, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < max(1, parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i] = analyzeGenericFile(files[i], open, opt)
+				if done != nil {
+					mu.Lock()
+					done()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+func analyzeGenericFile(path string, open func(string) (engine.Stream, error), opt GenericOptions) GenericFile {
+	s, err := open(path)
+	if err != nil {
+		return GenericFile{Path: path, Err: err}
+	}
+	g, err := AnalyzeStream(s, opt)
+	if cerr := s.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return GenericFile{Path: path, Err: fmt.Errorf("%s: %w", path, err)}
+	}
+	g.Compact()
+	return GenericFile{Path: path, Analysis: g}
+}
+
+// BotKey is how player p counts in a per-bot aggregate: its bot when the
+// stream records one (a tournament records the entrant), else its name.
+func (g *Generic) BotKey(p int) string {
+	if p >= 0 && p < len(g.Players) && g.Players[p].Bot != "" {
+		return g.Players[p].Bot
+	}
+	return g.Name(p)
+}
+
+// GameResult turns the analysis of game i (kept at path) into the result
+// form tournaments use: Ruleset the game's ruleset id, Seed its seed (0
+// when not Seeded), seats in player order with their BotKey, Rank, final
+// score (as Gold; 0 with no metric) and Cells 0.
+func (g *Generic) GameResult(i int, path string) match.GameResult {
+	gr := match.GameResult{Game: i, Ruleset: g.Meta.Ruleset, Path: path, Seats: make([]match.SeatResult, len(g.Players))}
+	if g.Meta.Seeded {
+		gr.Seed = g.Meta.Seed
+	}
+	sc := g.Score()
+	for p := range g.Players {
+		s := match.SeatResult{Bot: g.BotKey(p), Rank: g.Players[p].Rank}
+		if sc >= 0 {
+			s.Score = g.Players[p].Metrics[sc].Final
+		}
+		gr.Seats[p] = s
+	}
+	return gr
+}
+
+// GenericStandings folds the analysed games of ruleset (StreamMeta.Ruleset)
+// into per-bot standings, best Elo first, ties in order of first
+// appearance: each game, in the order given, is added to a match.Ratings
+// as its GameResult, so the Elo is a tournament's (every pairwise duel of
+// a game decided by final score, equal scores a draw; Monad's by rank).
+// Games of other rulesets, and games that failed, are left out. Memory is
+// O(bots), whatever the number of games.
+func GenericStandings(files []GenericFile, ruleset string) []match.Standing {
+	var r match.Ratings
+	for i := range files {
+		if g := files[i].Analysis; g != nil && g.Meta.Ruleset == ruleset {
+			r.Add(g.GameResult(i, files[i].Path))
+		}
+	}
+	return r.Standings()
+}
+
+// WriteBotStandings writes standings as an aligned text table, best
+// first, the mean score headed "mean <score>" (the score metric's name).
+// Bot names are quoted, so a hostile name cannot move the terminal's
+// cursor or forge rows.
+func WriteBotStandings(w io.Writer, score string, st []match.Standing) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\telo\n", printable(score))
+	for i, s := range st {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, s.Elo)
+	}
+	return tw.Flush()
+}
+
+// GenericCorpusColumns are the columns of WriteGenericCorpusCSV: the
+// replay's file name, its ruleset and format, the rounds analysed, then
+// per player its rank, number (0-based), name, bot, final score, commands
+// sent and rejected (-1 when not known) and faults.
+var GenericCorpusColumns = []string{"game", "ruleset", "format", "turns", "rank", "player", "name", "bot", "score", "commands", "rejected", "faults"}
+
+// WriteGenericCorpusCSV writes one row per (game, player) of the analysed
+// games, best rank first within a game; failed games are left out. Every
+// field is quoted as RFC 4180 requires (encoding/csv).
+func WriteGenericCorpusCSV(w io.Writer, files []GenericFile) error {
+	cw := csv.NewWriter(w)
+	cw.Write(GenericCorpusColumns)
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, f := range files {
+		g := f.Analysis
+		if g == nil {
+			continue
+		}
+		sc := g.Score()
+		for _, pi := range g.Ranking {
+			p := &g.Players[pi]
+			score := ""
+			if sc >= 0 {
+				score = i64(p.Metrics[sc].Final)
+			}
+			cw.Write([]string{filepath.Base(f.Path), g.Meta.Ruleset, g.Meta.Format, strconv.Itoa(g.Turns), strconv.Itoa(p.Rank), strconv.Itoa(p.Player),
+				csvSafe(p.Name), csvSafe(p.Bot), score, i64(p.Commands), i64(p.Rejected), strconv.Itoa(p.Faults)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvSafe prefixes a leading = + - @ with ', so a spreadsheet does not
+// read the field as a formula.
+func csvSafe(s string) string {
+	if len(s) > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
+		return "'" + s
+	}
+	return s
+}

@@ -1,0 +1,303 @@
+// rewind replay page, charts.js: a chart of each metric's line per
+// player (ECharts, loaded after the first frame), a cursor at the turn
+// shown, a click seeking its turn, linked legends, log scales and each
+// chart as PNG or CSV.
+(function (rewind) {
+  'use strict';
+
+  var dom = rewind.dom, el = dom.el, clear = dom.clear, dark = dom.dark, words = rewind.paint.words;
+
+  // roundTickOf(frames) is the charts' tick filter (ECharts' interval
+  // callback): ticks and labels at round turns (1, 50, 100… rather than
+  // 1, 33, 65…) for frames() frames; category i is turn i+1.
+  /**
+   * @param {function(): number} frames
+   * @returns {function(number): boolean}
+   */
+  function roundTickOf(frames) {
+    function tickStep() {
+      var n = Math.max(1, frames() - 1), raw = n / 8, p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
+      var steps = [1, 2, 5, 10];
+      for (var i = 0; i < steps.length; i++) if (steps[i] * p >= raw) return Math.max(1, steps[i] * p);
+      return 10 * p;
+    }
+    return function (i) { var t = i + 1; return t === 1 || t % tickStep() === 0; };
+  }
+
+  // loadECharts calls then once window.echarts is there: at once in an
+  // exported page (inlined), else after fetching root's data-echarts.
+  /**
+   * @param {HTMLElement} root
+   * @param {function(): void} then
+   */
+  function loadECharts(root, then) {
+    if (window.echarts) { then(); return; }
+    var js = document.createElement('script');
+    js.src = root.getAttribute('data-echarts');
+    js.onload = then;
+    document.head.appendChild(js);
+  }
+
+  /**
+   * charts keeps st's charts in root's #charts; pb pauses and seeks on a
+   * click on a plot; bd gives the players' names and colours.
+   * @param {PageState} st
+   * @param {Playback} pb
+   * @param {HTMLElement} root
+   * @param {Board} bd
+   * @returns {Charts}
+   */
+  function charts(st, pb, root, bd) {
+    var chartsBox = document.getElementById('charts');
+    /** @type {Packed} */
+    var P = null;
+    var F = 0, NP = 0;
+    // use makes the charts the current replay's.
+    function use() { P = st.r.P; F = st.r.F; NP = st.r.NP; }
+    var seek = pb.seek, pause = pb.pause;
+
+  // chart makes an ECharts chart of the turns in div (category i is
+    // turn i+1): the page's light or dark theme, a cursor at the turn
+    // shown (c.move(t); c.rect, the plot area, is set back to null when
+    // the chart's size changes) and a click on the plot seeking its turn.
+    /**
+     * @param {HTMLElement} div
+     * @param {*} option
+     * @returns {ChartView}
+     */
+    function chart(div, option) {
+      var ch = window.echarts.init(div, dark ? 'dark' : null);
+      ch.setOption(option);
+      if (dark) ch.setOption({ backgroundColor: 'transparent' });
+      var c = { chart: ch, cursor: el('div', { cls: 'cursor' }), rect: null, div: div };
+      div.appendChild(c.cursor);
+      ch.getZr().on('click', function (ev) {
+        var p = [ev.offsetX, ev.offsetY];
+        if (!ch.containPixel('grid', p)) return;
+        var idx = ch.convertFromPixel({ xAxisIndex: 0 }, p[0]);
+        if (typeof idx !== 'number' || isNaN(idx)) return;
+        pause();
+        seek(Math.round(idx) + 1);
+      });
+      c.move = function (t) {
+        if (t < 1) { c.cursor.style.display = 'none'; return; }
+        var x = ch.convertToPixel({ xAxisIndex: 0 }, t - 1);
+        if (!c.rect) { // the plot area, so the cursor spans just the grid
+          var g = ch.getModel().getComponent('grid');
+          c.rect = g && g.coordinateSystem ? g.coordinateSystem.getRect() : null;
+          if (c.rect) { c.cursor.style.top = c.rect.y + 'px'; c.cursor.style.height = c.rect.height + 'px'; }
+        }
+        c.cursor.style.display = 'block';
+        c.cursor.style.left = x + 'px';
+      };
+      return c;
+    }
+
+    // A game of at most ALL_CHARTS metrics has a chart per metric; one of
+    // more (ColorfightII's accounting and exchanges) has FEW_CHARTS, each
+    // with a picker of the metric it shows: the score first, then the
+    // metrics in the game's order. Each chart's bar has a log scale box
+    // (a value ≤ 0 is then a gap), PNG (the chart as an image) and CSV (its
+    // metric as `rewind analyze --format csv` writes it for this replay,
+    // for the players its legend shows: chartCSV). The legends are linked:
+    // a player hidden in one is hidden in every chart (hidden[seriesName]).
+    var ALL_CHARTS = 24, FEW_CHARTS = 4;
+    var charts = [], views = [], hidden = {}, linking = false;
+    var roundTick = roundTickOf(function () { return F; });
+    // chartMetrics are the metrics the charts show at first (indexes).
+    function chartMetrics() {
+      var all = P.metrics.map(function (m, i) { return i; });
+      if (all.length <= ALL_CHARTS) return all;
+      var score = P.score >= 0 && P.score < all.length ? P.score : 0;
+      return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
+    }
+    function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
+    function seriesName(p) { return P.players[p].label || bd.name(p); }
+    function legendState() {
+      var sel = {};
+      for (var p = 0; p < NP; p++) sel[seriesName(p)] = !hidden[seriesName(p)];
+      return sel;
+    }
+    function buildCharts() {
+      clear(chartsBox);
+      charts = []; views = [];
+      if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
+      var picks = chartMetrics(), picker = picks.length < P.metrics.length;
+      picks.forEach(function (mi, k) {
+        var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
+        var v = { metric: mi, log: false, div: div, sel: null }, bar = el('div', { cls: 'chart-bar' });
+        views.push(v);
+        if (picker) {
+          var sel = v.sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
+          P.metrics.forEach(function (m, i) {
+            var o = el('option', { value: String(i), text: metricTitle(m) });
+            if (i === mi) o.selected = true;
+            sel.appendChild(o);
+          });
+          sel.addEventListener('change', function () { pickMetric(k, +sel.value); sel.blur(); });
+          bar.appendChild(el('label', { cls: 'chart-pick' }, 'chart ', sel));
+        }
+        var log = el('input', { type: 'checkbox', cls: 'chart-log', 'data-testid': 'chart-log' });
+        var png = el('button', { type: 'button', cls: 'chart-png', 'data-testid': 'chart-png', title: 'This chart as a PNG image' }, 'PNG');
+        var csv = el('button', { type: 'button', cls: 'chart-csv', 'data-testid': 'chart-csv', title: 'This metric as CSV, as rewind analyze --format csv writes it, for the players shown' }, 'CSV');
+        log.addEventListener('change', function () { setLog(k, log.checked); log.blur(); });
+        png.addEventListener('click', function () { savePNG(k); png.blur(); });
+        csv.addEventListener('click', function () { saveCSV(k); csv.blur(); });
+        bar.appendChild(el('span', { cls: 'chart-tools' }, el('label', { title: 'A log scale (values of 0 or less are not drawn)' }, log, ' log'), png, csv));
+        chartsBox.appendChild(el('div', { cls: 'chart-box', 'data-chart': String(k) }, bar, div));
+      });
+      var later = function () { requestAnimationFrame(function () { setTimeout(function () { loadECharts(root, initCharts); }, 0); }); };
+      if (document.readyState === 'complete') later(); else window.addEventListener('load', later);
+    }
+    // chartOption is the option of a chart of view v (its metric, its
+    // scale).
+    function chartOption(v) {
+      var m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
+      for (var t = 1; t < F; t++) cats.push(t);
+      for (var p = 0; p < NP; p++) {
+        var data = [];
+        // A value the stream cannot know is a gap, and so is one a log
+        // scale cannot draw.
+        for (var t2 = 1; t2 < F; t2++) {
+          var x = (P.frames[t2].values[p] || [])[i];
+          data.push(m.unknown || (v.log && !(x > 0)) ? null : x);
+        }
+        lines.push({ type: 'line', name: seriesName(p), data: data, showSymbol: false, color: bd.color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
+      }
+      return {
+        animation: false,
+        title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
+        tooltip: { trigger: 'axis' },
+        legend: { top: 26, type: 'scroll', selected: legendState() },
+        grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
+        xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
+        yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
+        dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
+        series: lines
+      };
+    }
+    function highlight(c) {
+      c.chart.dispatchAction({ type: 'downplay' });
+      if (st.view.selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: seriesName(st.view.selected) });
+    }
+    function initCharts() {
+      if (charts.length || !window.echarts) return;
+      views.forEach(function (v) {
+        var c = chart(v.div, chartOption(v));
+        c.view = v;
+        c.chart.on('datazoom', function () { c.move(st.view.turn); });
+        // A click on a legend (legendselectchanged) or an action
+        // (legendselected, legendunselected): the same in every chart.
+        ['legendselectchanged', 'legendselected', 'legendunselected'].forEach(function (kind) {
+          c.chart.on(kind, function (ev) {
+            if (linking || !ev.selected) return;
+            hidden[ev.name] = !ev.selected[ev.name];
+            syncLegends();
+          });
+        });
+        charts.push(c);
+        c.move(st.view.turn);
+        highlight(c);
+      });
+      rewind.chartsReady = true;
+    }
+    function syncLegends() {
+      linking = true;
+      var sel = legendState();
+      charts.forEach(function (c) { c.chart.setOption({ legend: { selected: sel } }); });
+      linking = false;
+    }
+    // redraw sets chart k's option again after its view changed.
+    function redraw(k) {
+      var c = charts[k];
+      if (!c) return; // ECharts not loaded yet: initCharts reads the view
+      c.chart.setOption(chartOption(views[k]), { replaceMerge: ['series', 'yAxis'] });
+      c.rect = null;
+      c.move(st.view.turn);
+      highlight(c);
+    }
+    // pickMetric makes chart k show metric i (its picker's choice).
+    function pickMetric(k, i) {
+      var v = views[k];
+      if (!v || !(i >= 0 && i < P.metrics.length)) return;
+      v.metric = i;
+      v.div.setAttribute('data-metric', P.metrics[i].name);
+      v.div.setAttribute('data-index', String(i));
+      if (v.sel && v.sel.value !== String(i)) v.sel.value = String(i);
+      redraw(k);
+    }
+    // setLog puts chart k on a log scale (on) or a linear one.
+    function setLog(k, on) {
+      var v = views[k];
+      if (!v) return;
+      v.log = !!on;
+      var box = v.div.parentNode.querySelector('.chart-log');
+      if (box.checked !== v.log) box.checked = v.log;
+      redraw(k);
+    }
+    // chartCSV is chart k's metric as `rewind analyze --format csv` writes
+    // it for this replay, the rows of the players shown: its layout is
+    // analysis.SeriesCSV's (P.series_csv: the header, then from turn first
+    // one row a turn a player, the turn, the player's key and the value),
+    // the values the frames' (the analysis's series are the frames').
+    function chartCSV(k) {
+      var l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
+      for (var t = l.first; t < F; t++) {
+        for (var p = 0; p < NP; p++) if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + P.frames[t].values[p][i]);
+      }
+      return out.join('\n') + '\n';
+    }
+    function fileName(k, ext) { return 'rewind-' + P.metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+    function download(file, url) {
+      var a = el('a', { href: url, download: file });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    }
+    function saveCSV(k) {
+      var url = URL.createObjectURL(new Blob([chartCSV(k)], { type: 'text/csv' }));
+      download(fileName(k, 'csv'), url);
+      setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    }
+    function savePNG(k) {
+      var c = charts[k];
+      // On the chart's own background (the page's theme), not a transparent one.
+      if (c) download(fileName(k, 'png'), c.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: getComputedStyle(c.div).backgroundColor || '#fff' }));
+    }
+    // pickMetric(k, metric) is the picker of chart k choosing metric (its
+    // name); false for a metric the game has not.
+    function pickMetricNamed(k, metric) {
+      for (var i = 0; i < P.metrics.length; i++) if (P.metrics[i].name === metric) { pickMetric(k, i); return true; }
+      return false;
+    }
+    // logScale(k, on) ticks or unticks chart k's log box; legendSelect(k,
+    // label, on) clicks a player's entry of chart k's legend; chartCSV(k)
+    // is what its CSV button saves; chartState() what each chart shows.
+    function legendSelect(k, nm, on) {
+      if (charts[k]) charts[k].chart.dispatchAction({ type: on ? 'legendSelect' : 'legendUnSelect', name: nm });
+    }
+    function chartState() {
+      return charts.map(function (c) {
+        var o = c.chart.getOption();
+        return { metric: P.metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+      });
+    }
+
+    // build makes the charts of the current replay.
+    function build() { use(); buildCharts(); }
+    // refresh takes in a newer version of the same replay.
+    function refresh() {
+      use();
+      charts.forEach(function (c) { c.chart.setOption(chartOption(c.view), true); c.rect = null; });
+    }
+    return {
+      build: build, refresh: refresh,
+      move: function (t) { charts.forEach(function (c) { c.move(t); }); },
+      highlight: function () { charts.forEach(highlight); },
+      resize: function () { charts.forEach(function (c) { c.chart.resize(); c.rect = null; c.move(st.view.turn); }); },
+      pickMetric: pickMetricNamed, logScale: setLog, legendSelect: legendSelect, chartCSV: chartCSV, chartState: chartState
+    };
+  }
+
+  rewind.charts = charts;
+})(window.rewind);

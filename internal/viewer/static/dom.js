@@ -1,0 +1,49 @@
+// rewind replay page, dom.js: the page's one namespace (window.rewind,
+// whose parts the other scripts add: contract.js types them) and the
+// small DOM helpers every part uses. Everything put in the page is text,
+// never HTML.
+(function (rewind) {
+  'use strict';
+
+  // Dark mode follows the system's (prefers-color-scheme): the page's
+  // colours in the style sheet, the board's and the charts' here.
+  var dark = !!(window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+
+  /**
+   * el makes an element: attrs' text is its text, cls its class, the rest
+   * attributes; kids are its children (strings as text, null skipped).
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Object<string, string>|null} [attrs]
+   * @param {...(Node|string|null)} kids
+   * @returns {HTMLElementTagNameMap[K]}
+   */
+  function el(tag, attrs, ...kids) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'cls') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    kids.forEach(function (c) {
+      if (c == null) return;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    });
+    return e;
+  }
+  /** @param {Node} e */
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  // fmt writes a number rounded, its thousands separated ("1,234"); one
+  // formatter for every call (toLocaleString makes one each time).
+  var numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  /** @param {number} n */
+  function fmt(n) { return numbers.format(Math.round(n)); }
+  /**
+   * swatch is a small square of colour c (a player's, a key's).
+   * @param {string} c
+   */
+  function swatch(c) { var s = el('span', { cls: 'swatch' }); s.style.background = c; return s; }
+
+  rewind.dom = { el: el, clear: clear, fmt: fmt, swatch: swatch, dark: dark };
+  rewind.boards = rewind.boards || {};
+})(window.rewind = window.rewind || /** @type {Rewind} */ ({}));

@@ -1,0 +1,108 @@
+// rewind replay page, fork.js: "play on from here" on a library's page
+// (#fork): the seats, each with a choice of bot, and the new game opened.
+(function (rewind) {
+  'use strict';
+
+  var dom = rewind.dom, el = dom.el, clear = dom.clear;
+
+  /**
+   * @typedef {Object} BotChoice
+   * @property {string} id
+   * @property {string} bot
+   * @property {string} label
+   */
+
+  /**
+   * fork offers to play st's replay on from the turn shown, when the
+   * page has a #fork button.
+   * @param {PageState} st
+   * @param {Playback} pb
+   * @param {Board} bd
+   * @returns {Fork}
+   */
+  function fork(st, pb, bd) {
+    // On a library's page (#fork), "play on from here" first shows the
+    // seats: each player with the bot that played it and a choice of the
+    // bots the server offers for this game (GET /api/fork/bots?game=…: its
+    // built-ins and the bots the server was started with), preselected to
+    // the seat's own bot (a seat that names none gets the built-ins in
+    // turn). "play on" POSTs the replay's id, the turn shown and the
+    // choices in player order; the server plays the new game and answers
+    // where it is, which the page opens at that turn.
+    var forkButton = /** @type {HTMLButtonElement} */ (document.getElementById('fork')), forkStatus = document.getElementById('fork-status');
+    var forking = false, forkForm = null;
+    function playOn() {
+      if (forking || !forkButton) return;
+      pb.pause();
+      if (forkForm) { forkForm.remove(); forkForm = null; return; }
+      forkStatus.className = 'fork-status';
+      forkStatus.textContent = 'Asking the server which bots can play…';
+      fetch(forkButton.getAttribute('data-url') + '/bots?game=' + encodeURIComponent(st.r.P.game), { credentials: 'same-origin' }).then(function (res) {
+        return res.json();
+      }).then(function (r) {
+        if (!r.choices || !r.choices.length) throw new Error(r.error || 'the server offers no bots for this game');
+        forkStatus.textContent = '';
+        showSeats(r.choices);
+      }).catch(function (err) {
+        forkStatus.className = 'fork-status bad';
+        forkStatus.textContent = String(err && err.message || err);
+      });
+    }
+    function showSeats(choices) {
+      var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
+      forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
+      var table = el('table');
+      table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
+      st.r.P.players.forEach(function (pl, p) {
+        var sel = /** @type {HTMLSelectElement} */ (el('select', { 'data-player': String(p), 'aria-label': 'bot of ' + pl.name }));
+        var own = choices.filter(function (c) { return pl.bot && c.bot === pl.bot; })[0];
+        var pick = own || builtins[p % Math.max(1, builtins.length)] || choices[0];
+        choices.forEach(function (c) {
+          var o = /** @type {HTMLOptionElement} */ (el('option', { value: c.id, text: c.label }));
+          if (c === pick) o.selected = true;
+          sel.appendChild(o);
+        });
+        table.appendChild(el('tr', null, el('td', null, dom.swatch(bd.color(p)), ' ' + bd.name(p)),
+          el('td', { text: pl.no_log ? 'the official client' : (pl.bot || 'not recorded') }), el('td', null, sel)));
+      });
+      forkForm.appendChild(table);
+      forkForm.appendChild(el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + st.view.turn }));
+      forkForm.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(); });
+      forkStatus.parentNode.appendChild(forkForm);
+    }
+    function submitFork() {
+      var t = st.view.turn;
+      forking = true;
+      forkButton.disabled = true;
+      forkStatus.className = 'fork-status';
+      forkStatus.textContent = 'Playing on from turn ' + t + '…';
+      var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
+      forkForm.querySelectorAll('select').forEach(function (/** @type {HTMLSelectElement} */ sel) { url += '&bot=' + encodeURIComponent(sel.value); });
+      forkForm.querySelectorAll('select, button').forEach(function (/** @type {HTMLButtonElement} */ x) { x.disabled = true; });
+      fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
+        return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
+      }).then(function (r) {
+        if (!r.url) throw new Error(r.error || 'no new replay');
+        clear(forkStatus);
+        forkStatus.className = 'fork-status ok';
+        forkStatus.appendChild(document.createTextNode('New game: '));
+        forkStatus.appendChild(el('a', { href: r.url + '#turn=' + t, text: r.id }));
+        location.assign(r.url + '#turn=' + t); // the new game opens where it leaves its parent
+      }).catch(function (err) {
+        forking = false;
+        update(st.view.turn);
+        forkForm.querySelectorAll('select, button').forEach(function (/** @type {HTMLButtonElement} */ x) { x.disabled = false; });
+        forkStatus.className = 'fork-status bad';
+        forkStatus.textContent = String(err && err.message || err);
+      });
+    }
+
+    // update enables the button at turn t: one with a turn before and after.
+    /** @param {number} t */
+    function update(t) { if (forkButton) forkButton.disabled = forking || t < 1 || t >= st.r.F - 1; }
+    function wire() { if (forkButton) forkButton.addEventListener('click', playOn); }
+    return { wire: wire, update: update };
+  }
+
+  rewind.fork = fork;
+})(window.rewind);

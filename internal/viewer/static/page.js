@@ -1,0 +1,188 @@
+// rewind replay page, page.js: the page of any game (docs/viewer.md
+// "The replay page"), put together from the parts the other scripts add
+// to rewind (decode, playback, keys, board, panels, events, charts, fork,
+// follow) and the game's painter (rewind.boards[game]). It loads the packed
+// frames once, shows the turn asked for, and keeps rewind's page API
+// (Rewind's ready … live), which the tests drive.
+(function (rewind) {
+  'use strict';
+
+  var root = document.getElementById('generic');
+  if (!root) return;
+  performance.mark('rw-script');
+
+  /** @type {PageState} */
+  var st = { r: null, painter: {}, view: { turn: 0, selected: -1, hover: -1, pinned: -1, showEffects: true }, controls: {} };
+  var v = st.view;
+  var canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('board'));
+  var effectsBox = /** @type {HTMLInputElement} */ (document.getElementById('show-effects'));
+  var liveGame = root.getAttribute('data-events') ? rewind.follow(root, { frames: function () { return st.r ? st.r.F : 0; }, extend: extend }) : null;
+
+  var pb = rewind.playback({
+    frames: function () { return st.r ? st.r.F : 0; },
+    onTurn: showTurn,
+    actions: {
+      'next-event': function () { events.jump(1); },
+      'prev-event': function () { events.jump(-1); }
+    }
+  });
+  var bd = rewind.board(st, canvas);
+  var panels = rewind.panels(st, bd, { changed: function () { bd.draw(); panels.buildLegend(); panels.markLegend(); } });
+  var events = rewind.events(st, pb, bd);
+  var charts = rewind.charts(st, pb, root, bd);
+  var fork = rewind.fork(st, pb, bd);
+  var keys = rewind.keys(pb, {
+    keys: function (e) {
+      switch (e.key) {
+        case 'e': case 'E': setEffects(!v.showEffects); return true;
+        case 'n': case 'N': events.jump(1); return true;
+        case 'p': case 'P': events.jump(-1); return true;
+        case 'x': events.jumpFailed(1); return true;
+        case 'X': events.jumpFailed(-1); return true;
+      }
+      return panels.controlKey(e.key);
+    },
+    onEscape: function () { if (v.pinned >= 0) { v.pinned = -1; bd.draw(); panels.renderInspector(); } }
+  });
+
+  // The page's API, which the tests drive.
+  rewind.game = 'generic';
+  rewind.ready = false;
+  rewind.error = null;
+  rewind.chartsReady = false;
+  rewind.drawn = { cells: 0, entities: 0, effects: [], overlay: [] };
+  rewind.seek = function (t) { pb.seek(t); };
+  rewind.turn = function () { return v.turn; };
+  rewind.frames = function () { return st.r ? st.r.F : 0; };
+  rewind.packed = function () { return st.r ? st.r.P : null; };
+  // center(x, y) is the canvas pixel (device pixels) at a cell's centre.
+  rewind.center = function (x, y) { var c = bd.center(x, y), d = bd.pixelRatio(); return [Math.round(c[0] * d), Math.round(c[1] * d)]; };
+  rewind.cell = function (t, x, y) { st.r.cellsAt(t); return st.r.cellOf(y * st.r.W + x); };
+  rewind.layer = function (name, t, x, y) { return st.r.layerAt(name, t, x, y); };
+  rewind.color = function (p) { return bd.color(p); };
+  rewind.radius = function () { return bd.radius(); };
+  rewind.select = function (p) { select(p); };
+  // live() is the state of a live game's page (null elsewhere): the game
+  // as last announced, whether it is over, and how many times the page
+  // took in new turns.
+  rewind.live = function () { return liveGame ? liveGame.state() : null; };
+  rewind.allMetrics = function (on) { panels.setAllMetrics(on); };
+  rewind.controls = function () { return st.controls; };
+  rewind.pickMetric = function (k, metric) { return charts.pickMetric(k, metric); };
+  // logScale(k, on) ticks or unticks chart k's log box; legendSelect(k,
+  // label, on) clicks a player's entry of chart k's legend; chartCSV(k)
+  // is what its CSV button saves; chartState() what each chart shows.
+  rewind.logScale = function (k, on) { charts.logScale(k, on); };
+  rewind.legendSelect = function (k, label, on) { charts.legendSelect(k, label, on); };
+  rewind.chartCSV = function (k) { return charts.chartCSV(k); };
+  rewind.chartState = function () { return charts.chartState(); };
+
+  /** @param {number} t */
+  function showTurn(t) {
+    v.turn = t;
+    bd.draw();
+    panels.renderActive();
+    panels.renderPlayers();
+    panels.renderInspector();
+    panels.renderCommands();
+    events.mark(t);
+    charts.move(t);
+    fork.update(t);
+  }
+  /** @param {boolean} on */
+  function setEffects(on) { v.showEffects = on; effectsBox.checked = on; bd.draw(); }
+  /** @param {number} p */
+  function select(p) {
+    v.selected = p;
+    panels.markLegend();
+    bd.draw(); panels.renderPlayers(); panels.renderCommands();
+    charts.highlight();
+  }
+
+  function wire() {
+    pb.wire();
+    keys.wire();
+    fork.wire();
+    effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
+    canvas.addEventListener('mousemove', function (ev) {
+      var i = bd.cellAt(ev);
+      if (i === v.hover) return;
+      v.hover = i;
+      if (v.pinned < 0) { bd.draw(); panels.renderInspector(); }
+    });
+    canvas.addEventListener('mouseleave', function () { v.hover = -1; if (v.pinned < 0) { bd.draw(); panels.renderInspector(); } });
+    canvas.addEventListener('click', function (ev) {
+      var i = bd.cellAt(ev);
+      v.pinned = v.pinned === i ? -1 : i;
+      bd.draw(); panels.renderInspector();
+    });
+    /**
+     * @param {Event} ev
+     * @param {string} sel
+     */
+    function pick(ev, sel) {
+      var it = /** @type {HTMLElement} */ (ev.target).closest(sel);
+      if (!it) return;
+      var p = parseInt(it.getAttribute('data-player'), 10);
+      select(v.selected === p ? -1 : p);
+    }
+    document.getElementById('legend').addEventListener('click', function (ev) { pick(ev, '.item.player'); });
+    document.getElementById('players').addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
+    var resizeTimer = 0;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () { bd.layout(); bd.draw(); charts.resize(); }, 100);
+    });
+  }
+
+  /** @param {ArrayBuffer} buf */
+  function open(buf) {
+    performance.mark('rw-data');
+    st.r = rewind.decode.open(buf);
+    st.painter = rewind.boards[st.r.P.game] || {};
+  }
+
+  /** @param {ArrayBuffer} buf */
+  function start(buf) {
+    open(buf);
+    panels.notices(root);
+    bd.layout();
+    panels.buildControls();
+    panels.buildLegend();
+    events.build();
+    panels.showOutcome();
+    charts.build();
+    wire();
+    // Without #turn=N, open on turn 1 (turn 0 is the setup); a live game
+    // opens on its newest turn.
+    var t = rewind.playback.hashTurn(), F = st.r.F;
+    pb.seek(t === null ? (liveGame ? F - 1 : Math.min(1, F - 1)) : t);
+    pb.loaded();
+    performance.mark('rw-first-frame');
+    rewind.ready = true;
+    // The checkpoints of the cells, once the first frame is on screen.
+    var r = st.r;
+    setTimeout(function () { r.warm(); }, 0);
+    if (liveGame) liveGame.follow();
+  }
+
+  // extend takes in the frames of the same game so far, newer ones: at
+  // the live edge the view follows the newest turn, otherwise it stays
+  // where the user scrubbed to.
+  /** @param {ArrayBuffer} buf */
+  function extend(buf) {
+    var edge = v.turn >= st.r.F - 1;
+    open(buf);
+    bd.layout();
+    panels.buildLegend();
+    panels.markLegend();
+    events.build();
+    panels.showOutcome();
+    charts.refresh();
+    pb.seek(edge && !pb.playing() ? st.r.F - 1 : v.turn);
+    var r = st.r;
+    setTimeout(function () { r.warm(); }, 0);
+  }
+
+  rewind.decode.load(root).then(start).catch(pb.fail);
+})(window.rewind);
