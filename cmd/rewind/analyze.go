@@ -34,10 +34,13 @@ func newAnalyzeCmd() *cobra.Command {
 	opts := &analyzeOptions{}
 	cmd := &cobra.Command{
 		Use:   "analyze FILE|DIR [--format table|json|csv]",
-		Short: "Analyze a replay (.rwd or .cfr), or every replay in a folder",
-		Long: `analyze computes per-player, per-round series (gold, energy, income, tax,
-cells, buildings, captures, theft, attack energy, commands and errors), the
-game's events and a summary, from either replay format.
+		Short: "Analyze a replay of any game, or every replay in a folder",
+		Long: `analyze computes per-player, per-round series, the game's events and a
+summary. For ColorfightII (a .rwd or an official .cfr) the series are gold,
+energy, income, tax, cells, buildings, captures, theft, attack energy,
+commands and errors; the events list the turning points first (spending
+surges and lead swings), and --explain TURN says what each of the two
+players did in the 10 rounds before the lead change at that turn.
 
 For a FILE: --format table (default) prints the summary and events; json
 prints one object (schema: docs/analysis-json.md); csv prints the series, one
@@ -55,8 +58,14 @@ docs/analysis-json.md, "Corpus CSV") and, on stderr as tables, an
 aggregate per bot ("ColorfightII: N games": games, wins, mean rank, mean
 gold, mean cells, Elo, as tournament computes them); every other game its
 own aggregate per bot (games, wins, mean rank, mean score, Elo) — with
---format table, only the aggregates. A file
-that cannot be analyzed is reported by name and skipped.`,
+--format table, only the aggregates. A file that cannot be analyzed is
+reported by name and skipped. Each game's analysis is kept in the folder's
+index (DIR/.rewind/index.db, as rewind index), so the next run reads only
+new or changed replays.`,
+		Example: `  rewind analyze game.rwd
+  rewind analyze game.rwd --explain 250
+  rewind analyze game.rwd --format json > game.json
+  rewind analyze tournament --format csv > games.csv`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path = args[0]
@@ -71,6 +80,7 @@ that cannot be analyzed is reported by name and skipped.`,
 	cmd.Flags().IntVar(&opts.explain, "explain", 0, "explain the lead change at (or last before) this turn: what each of the two players did in the 10 rounds before it")
 	cmd.Flags().StringVar(&opts.kind, "csv", "series", "what --format csv writes for a file: series or summary")
 	cmd.Flags().IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "replays analyzed at once for a DIR (at least 1)")
+	documentDefault(cmd.Flags(), "parallel", "the number of CPUs")
 	return cmd
 }
 

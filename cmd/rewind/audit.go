@@ -35,6 +35,8 @@ A .rwd is audited by re-simulation: use rewind verify.
 
 Exit status: 0 clean; 1 violations found; 2 the file cannot be read;
 3 no violation, but rounds the inference does not explain.`,
+		Example: `  rewind audit GAME.cfr
+  rewind audit GAME.cfr --max 0`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in, opts.stdout = args[0], cmd.OutOrStdout()

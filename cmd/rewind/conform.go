@@ -33,7 +33,12 @@ NAME.states.json.gz: the map drawn from the seed, then every turn's state
 (units, hives and their counters, resources, players), the reference log's
 entry (map cells, resources, every executed command), the rejected commands
 and BUILD outcomes, the combat losses, the game-over test and the ranking
-are compared, and finally the sha256 of the whole log.`,
+are compared, and finally the sha256 of the whole log.
+
+Any other game's vectors are found and compared as the game registers them
+(Skyport's: docs/skyport.md).`,
+		Example: `  rewind conform testdata/conformance
+  rewind conform ../shared/monad ../shared/skyport`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args

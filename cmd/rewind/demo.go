@@ -25,11 +25,14 @@ func newDemoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Play a match of the built-in bots, record it and check the replay",
-		Long: `demo needs nothing but this binary: it plays a 500-round match of every
-built-in strategy on the default 30x30 map (seed 42), records it as
+		Long: `demo needs nothing but this binary: it plays a 500-round ` + defaultInfo().Name + ` match
+of every built-in strategy on the default 30x30 map (seed 42), records it as
 demo.rwd in the user cache directory's rewind folder (or --dir; a previous
-demo.rwd there is replaced, and the path is printed), re-simulates the replay to verify it, prints the ranking, and opens
-the match in the browser viewer (the URL is printed; Ctrl-C stops it).`,
+demo.rwd there is replaced, and the path is printed), re-simulates the
+replay to verify it, prints the ranking, and opens the match in the browser
+viewer (the URL is printed; Ctrl-C stops it).`,
+		Example: `  rewind demo
+  rewind demo --dir . --no-serve`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout = cmd.OutOrStdout()

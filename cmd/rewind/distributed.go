@@ -177,6 +177,8 @@ machine. A game with an entrant it has no bot for is left to other workers
 (the tournament says so). The credentials come from $` + natsUserEnv + ` and
 $` + natsPasswordEnv + ` or --nats-creds FILE. Ctrl-C stops it; a game it was
 playing goes back to the queue.`,
+		Example: `  rewind worker --nats nats://10.0.0.5:4222 --parallel 4
+  rewind worker --nats nats://10.0.0.5:4222 --bot mybot="python3 examples/bots/python/bot.py"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.nats.url == "" {
@@ -282,6 +284,8 @@ $` + natsUserEnv + ` and $` + natsPasswordEnv + ` (required unless it listens on
 loopback). --cluster HOST:PORT, --name and --route nats-route://HOST:PORT
 (repeat) join it to a JetStream cluster of three (docs/distributed.md).
 Ctrl-C stops it.`,
+		Example: `  rewind nats --store nats-store
+  rewind nats --listen 0.0.0.0:4222 --store /var/lib/rewind-nats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := interruptContext(cmd.Context())

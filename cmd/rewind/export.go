@@ -25,7 +25,7 @@ type exportOptions struct {
 func newExportCmd() *cobra.Command {
 	opts := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export FILE -o OUT.cfr | export --html FILE -o OUT.html",
+		Use:   "export FILE -o OUT.cfr",
 		Short: "Write a replay as an official .cfr, or as one self-contained HTML page",
 		Long: `export re-simulates a .rwd replay and writes it as an official ColorfightII
 .cfr replay (gzip'd JSON, replay_version 2) that the official viewer and any
@@ -39,6 +39,8 @@ ColorfightII .rwd or .cfr, which gets ColorfightII's page, or a replay of
 another game (its .rwd, or an official file read as a stream: a Monad
 reference log, a Skyport .jsn), which gets the generic page (its board,
 scrubber, commands, events and a chart per metric).`,
+		Example: `  rewind export game.rwd -o game.cfr
+  rewind export --html game.rwd -o game.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]
@@ -46,7 +48,7 @@ scrubber, commands, events and a chart per metric).`,
 			return runExport(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .cfr file (required)")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "file to write: a .cfr, or the page with --html (required)")
 	cmd.Flags().BoolVar(&opts.html, "html", false, "write the self-contained viewer page instead of a .cfr")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	cmd.MarkFlagRequired("output")

@@ -41,6 +41,9 @@ replaces seat UID's bot (repeat for several seats); --bot NAME|COMMAND given
 once per player replaces them all, in uid order. A seat whose bot the parent
 does not name (an official .cfr, a player on the official client) needs a
 --bot for it, or --fill BUILTIN (one of ` + strings.Join(defaultBotNames(), ", ") + `).`,
+		Example: `  rewind fork game.rwd --turn 200 -o what-if.rwd
+  rewind fork game.rwd --turn 200 --bot 2="python3 examples/bots/python/bot.py" -o mine.rwd
+  rewind fork GAME.cfr --turn 100 --fill greedy -o fork.rwd`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in = args[0]

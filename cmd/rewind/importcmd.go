@@ -45,7 +45,8 @@ inference finds no commands, while no rule proves the round impossible, is
 not imported either: the error says so, and that the file may still be
 legal. A replay cut short is imported up to its last whole frame, with a
 warning.`,
-		Args: cobra.ExactArgs(1),
+		Example: `  rewind import GAME.cfr -o GAME.rwd && rewind verify GAME.rwd --against GAME.cfr`,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.in, opts.stdout = args[0], cmd.OutOrStdout()
 			return runImport(opts)

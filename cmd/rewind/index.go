@@ -26,7 +26,8 @@ file is checked first (rewind serve only looks at each table when it starts).
 A damaged index, or a file there that is not a rewind index, is set aside
 (index.db.damaged) and rebuilt, with a warning. An index written by a newer
 rewind is refused and left untouched.`,
-		Args: cobra.ExactArgs(1),
+		Example: `  rewind index tournament`,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			lib, err := viewer.OpenLibrary(args[0])

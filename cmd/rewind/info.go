@@ -27,11 +27,13 @@ func newInfoCmd() *cobra.Command {
 	opts := &infoOptions{}
 	return &cobra.Command{
 		Use:   "info FILE...",
-		Short: "Print a replay's header (.rwd, .cfr or another game's official format) without playing it",
+		Short: "Print what a replay says about its game, without playing it",
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
-re-simulating it.`,
+re-simulating it: a .rwd of any game, or a game's official file.`,
+		Example: `  rewind info game.rwd
+  rewind info tournament/game-0001.rwd tournament/game-0002.rwd`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args

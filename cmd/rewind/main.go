@@ -1,5 +1,6 @@
-// Command rewind runs, records, verifies, analyzes and shows ColorfightII
-// matches. See README.md.
+// Command rewind runs, records, verifies, analyzes and shows matches of
+// turn-based AI games. Its commands are documented in docs/commands,
+// generated from their help by "rewind gendocs".
 package main
 
 import (

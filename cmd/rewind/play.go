@@ -50,8 +50,15 @@ command line of an external bot speaking the protocol of
 docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
 With no --bot, the game's default built-ins play. --turns defaults to the
 game's own limit; a game may end earlier (Monad's when one hive owner is
-left). Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the replay is
-finished at the last whole round.`,
+left). On a terminal a progress bar shows the rounds; at the end play
+prints the ranking. Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the
+replay is finished at the last whole round. The replay keeps what each
+external bot wrote to stderr while it was asked for a round, and the
+viewer shows it under the bot's commands.`,
+		Example: `  rewind play -o game.rwd
+  rewind play --bot greedy --bot "python3 examples/bots/python/bot.py" -o mine.rwd
+  rewind play --game monad --bot miner --bot rusher --seed 7 -o monad.rwd
+  rewind play --game skyport --bot hunter --bot artillery -o skyport.rwd`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()

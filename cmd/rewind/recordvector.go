@@ -26,7 +26,8 @@ func newRecordVectorCmd() *cobra.Command {
 		Long: `record-vector plays a conformance vector's command log on the map and players
 of its official replay and records the result as a .rwd file (the map is
 stored explicitly, the replay's info object is kept for export).`,
-		Args: cobra.ExactArgs(2),
+		Example: `  rewind record-vector V.commands.json V.cfr -o V.rwd`,
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.commands, opts.cfr = args[0], args[1]
 			opts.stdout = cmd.OutOrStdout()

@@ -11,12 +11,14 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 	"github.com/spf13/cobra"
@@ -49,10 +51,12 @@ func newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve [DIR]",
 		Short: "Serve a folder of replays to the browser",
-		Long: `serve shows a library of replays in the browser: every .rwd and .cfr file
-under DIR (default: the current folder), picked up as they appear, with
-players, winner, rounds, date and size; sort, filter, and upload by drag and
-drop. Each replay opens in the viewer: a board you scrub through turn by
+		Long: `serve shows a library of replays in the browser: every replay under DIR
+(default: the current folder) — .rwd files of any game and the games'
+official files (` + strings.Join(source.StreamEndings(), ", ") + `, found by content) — picked up as they appear,
+each with its game, players, winner, rounds, date and size; sort, filter
+(such as "games my bot lost"), search, standings, a page per bot, and
+upload by drag and drop. Each replay opens in the viewer: a board you scrub through turn by
 turn, charts of every player, a cell inspector and the players' commands.
 
 "Play on from here" plays a new game from the turn shown: each seat keeps
@@ -67,6 +71,8 @@ checked every 2 s, reading only new or changed files.
 
 The server listens on 127.0.0.1 by default; it only answers requests for
 its own address. Stop it with Ctrl-C.`,
+		Example: `  rewind serve tournament
+  rewind serve replays --addr 127.0.0.1:9000 --bot greedy`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.dir = "."

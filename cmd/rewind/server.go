@@ -83,7 +83,14 @@ official server. --bot seats rewind's built-in bots in that room: they fill
 the seats still free when the game starts. --round-time 0 plays in
 lock-step: a round runs as soon as every seated player has sent its
 commands (or at --lockstep-deadline), so a game of fast bots runs at their
-speed instead of one round a second.
+speed instead of one round a second; a lock-step player that misses
+--lockstep-misses rounds in a row stops holding rounds until it registers
+again. --wait-for N starts the game as soon as N official bots have
+joined; the log and the viewer's live list say whom a room waits for.
+
+Every game is recorded as a .rwd in --dir as it is played (flushed every
+round), and the same address serves the viewer: the library of --dir and,
+under "Live", every game being played, followed round by round.
 
 With --game ID it speaks another game's official protocol instead
 (` + protocolList() + `; each game's document says its ports and
@@ -94,19 +101,18 @@ messages), with the flags that apply to any game: --addr, --dir, --bot, --max-pl
 of --dir and, under "Live", every game being played, followed turn by
 turn on the generic page.
 
-Every game is recorded as a .rwd in --dir as it is played (flushed every
-round), and the same address serves the viewer: the library of --dir and,
-under "Live", every game being played, followed round by round.
-
 Admin actions (/start, /restart, /deletegameroom on the default room or on
 a room created without a password, /configadmin, admin rooms) need the
 master admin password, read from $` + adminPasswordEnv + `; unset, they are
 disabled on every room. A room created with its own password takes that
 password too, but lock-step, built-in bots and a finish time under 5 s
-stay the master's; admin requests must be application/json and not
-cross-site. A room starts at most --max-games-per-hour games an hour.
+stay the master's; failed passwords back off; admin requests must be
+application/json and not cross-site. A room starts at most --max-games-per-hour games an hour.
 Stop the server with Ctrl-C: every game in progress is ended at its last
 whole round and its replay kept.`,
+		Example: `  rewind server --dir replays
+  rewind server --round-time 0 --bot greedy --bot economist --wait-for 1
+  rewind server --game skyport --round-time 0 --http 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()

@@ -40,15 +40,16 @@ func newTournamentCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tournament --bot A --bot B [--bot ...] --games N [--parallel P] --dir DIR",
 		Short: "Play many matches among a set of bots and rate them",
-		Long: `tournament plays N matches of ColorfightII (--game colorfight2, the default)
-or Monad (--game monad) among the given bots (built-in names or external
-commands), P at a time. Game i is played on a seed derived from --seed and i,
-with a seating drawn from that seed, so a tournament is reproducible. Every
-replay is saved as DIR/game-NNNN.rwd; running the same command again skips
-games whose replay is complete and verifies, so an interrupted tournament
-resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, mean gold and a multiplayer Elo rating
-per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
-one log per game and seat.
+		Long: `tournament plays N matches of a game (--game: ` + gameList() + `) among the given
+bots (built-in names or external commands), P at a time. Game i is played
+on a seed derived from --seed and i, with a seating drawn from that seed,
+so a tournament is reproducible. Every replay is saved as
+DIR/game-NNNN.rwd; running the same command again skips games whose replay
+is complete and verifies, so an interrupted tournament resumes (Ctrl-C,
+SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints per
+bot the games, wins, mean rank, mean final score (ColorfightII's gold, with
+its mean cells) and a multiplayer Elo rating. An external bot's stderr
+goes to DIR/game-NNNN.bot-UID.stderr.log, one log per game and seat.
 
 The games are jobs on a NATS JetStream work queue (docs/distributed.md).
 Without --nats, an embedded NATS server runs in this process (its store in
@@ -58,6 +59,9 @@ plays them (this process plays too only when --parallel is given); the
 credentials come from $REWIND_NATS_USER and $REWIND_NATS_PASSWORD or from
 --nats-creds FILE, never from the command line. --status prints how far the
 tournament is.`,
+		Example: `  rewind tournament --bot greedy --bot economist --bot "python3 examples/bots/python/bot.py" --games 100 --dir t1
+  rewind tournament --game monad --games 20 --dir monad-t1
+  rewind tournament --bot greedy --bot raider --games 1000 --dir t2 --nats nats://127.0.0.1:4222`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -89,6 +93,7 @@ tournament is.`,
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")
 	f.IntVar(&opts.parallel, "parallel", runtime.NumCPU(), "games played at once (at least 1)")
+	documentDefault(f, "parallel", "the number of CPUs")
 	f.IntVar(&opts.play.turns, "turns", defaultInfo().DefaultTurns, "rounds per game (each game's range: "+turnRanges()+")")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")

@@ -22,10 +22,11 @@ func newVerifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify FILE.rwd [--against FILE.cfr]",
 		Short: "Re-simulate a .rwd replay and check every checkpoint",
-		Long: `verify re-simulates a .rwd replay of any game on its ruleset's
-engine and checks every checkpoint hash and the footer. It prints OK with the round count, or the round where
-the re-simulation diverges. With --against it also compares every frame,
-field by field, with an official .cfr replay of the same game.
+		Long: `verify re-simulates a .rwd replay of any game on its ruleset's engine and
+checks every checkpoint hash and the footer. It prints OK with the round
+count, or the round where the re-simulation diverges. With --against it
+also compares every frame, field by field, with an official .cfr replay of
+the same game (as one written by rewind import).
 
 Given an official .cfr, verify says it takes a .rwd and points to
 --against and rewind audit (exit status 1).
@@ -34,6 +35,8 @@ Exit status: 0 verified and complete; 1 diverged, damaged, unreadable or
 not a .rwd;
 2 every whole round verifies but the recording stops early (no footer, as
 when the recorder was killed).`,
+		Example: `  rewind verify game.rwd
+  rewind verify GAME.rwd --against GAME.cfr`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]

@@ -19,11 +19,13 @@ func newViewCmd() *cobra.Command {
 		Short: "Open one replay in the browser viewer",
 		Long: `view serves one replay (.rwd, or an official file of a game: ` + strings.Join(source.StreamEndings(), ", ") + `)
 and prints the URL of its page: a board you scrub through turn by turn
-(keyboard: Space, arrows, Home/End, ? for help), charts of the game's
-figures, a cell inspector and each player's commands and their errors
-(inferred from an official ColorfightII .cfr).
+(keyboard: Space, arrows, Home/End, ? for help; #turn=N in the URL opens
+turn N), charts of the game's figures, a cell inspector and each player's
+commands and their errors (inferred from an official ColorfightII .cfr).
 Stop it with Ctrl-C. For a file that opens without a server, see
 "rewind export --html".`,
+		Example: `  rewind view game.rwd
+  rewind view game.rwd --addr 127.0.0.1:0`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
