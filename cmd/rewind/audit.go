@@ -25,8 +25,8 @@ func newAuditCmd() *cobra.Command {
 		Short: "Check that every transition of an official replay is one the rules allow",
 		Long: `audit plays an official replay by the rules, inferring each round's
 commands (as rewind import does), and reports every frame the rules do not
-give: turn, player or cell, field, the value found and the value the rules
-allow, with how the rules arrive at a player's gold or energy. A violation
+give: turn, where, field, the value found and the value the rules allow,
+and where the format can, how the rules arrive at it. A violation
 is reported only when a rule proves that no commands give the frame; a
 round the inference finds no commands for, but no rule refutes, is listed
 as "no commands found that explain this round; the file may still be legal".

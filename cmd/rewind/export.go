@@ -169,13 +169,3 @@ func byEnding(path string) engine.Format {
 	}
 	return engine.Format{}
 }
-
-// officialFormats lists every registered official format
-// (describeFormat).
-func officialFormats() string {
-	var out []string
-	for _, f := range engine.Formats() {
-		out = append(out, describeFormat(f))
-	}
-	return strings.Join(out, "; ")
-}

@@ -42,15 +42,14 @@ func newPlayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play [--bot NAME|COMMAND]... [--turns N] [--seed S] -o game.rwd",
 		Short: "Play one match and record it",
-		Long: `play runs one match of a game (--game: ` + gameList() + `; ColorfightII by
+		Long: `play runs one match of a game (--game: ` + gameList() + `; ` + defaultGame() + ` by
 default) and records it as a .rwd replay.
 
 Each --bot is either a built-in strategy of the game (` + builtinList() + `) or the
 command line of an external bot speaking the protocol of
 docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
 With no --bot, the game's default built-ins play. --turns defaults to the
-game's own limit; a game may end earlier (Monad's when one hive owner is
-left). Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the replay is
+game's own limit; a game may end earlier, by its own rules. Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the replay is
 finished at the last whole round.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

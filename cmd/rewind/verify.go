@@ -64,7 +64,11 @@ func runVerify(opts *verifyOptions) error {
 	if off, err := officialOf(f); err != nil {
 		return plainError(err)
 	} else if off != nil {
-		return fmt.Errorf("%s is an official %s replay; verify takes a .rwd (re-simulated from its commands)%s", opts.file, fileEnding(*off), pointers(opts.file, *off))
+		ext, _ := source.StreamEnding(opts.file)
+		if ext == "" {
+			ext = fileEnding(*off)
+		}
+		return fmt.Errorf("%s is an official %s replay; verify takes a .rwd (re-simulated from its commands)%s", opts.file, ext, pointers(opts.file, *off))
 	}
 	// A file whose header names a game rewind does not know is refused
 	// naming it; any other damage is the reader's to report.

@@ -21,7 +21,8 @@ func newViewCmd() *cobra.Command {
 and prints the URL of its page: a board you scrub through turn by turn
 (keyboard: Space, arrows, Home/End, ? for help), charts of the game's
 figures, a cell inspector and each player's commands and their errors
-(inferred from an official ColorfightII .cfr).
+(inferred from an official file that records none, where its format
+infers them).
 Stop it with Ctrl-C. For a file that opens without a server, see
 "rewind export --html".`,
 		Args: cobra.ExactArgs(1),
