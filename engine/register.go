@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Registration is one game as it registers itself (Register): its rules
@@ -108,6 +110,11 @@ type Vectors struct {
 	// case agrees) and notes on documented differences.
 	ProbesFile  string
 	CheckProbes func(data []byte, read func(rel string) ([]byte, error)) (cases int, divergence string, notes []string, err error)
+	// Record, when set, plays a vector's input on the game and writes
+	// the game to w as a .rwd (`rewind record-vector`), with created
+	// and tool in its header, and returns the rounds recorded; an error
+	// about one of the two files is a *VectorFileError, as Conform's.
+	Record func(input, expected []byte, w io.Writer, created time.Time, tool string) (rounds int, err error)
 }
 
 var registry struct {

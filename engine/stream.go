@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"io"
+	"time"
 
 	"github.com/rewind-game/rewind/internal/resize"
 )
@@ -177,6 +179,144 @@ type Format struct {
 	// fails only when r is not of the format (or its first frame cannot
 	// be read); damage after it is the Summary's Damage.
 	Summarize func(r io.Reader) (*Summary, error)
+
+	// The operations below are optional: nil when the format has none,
+	// which the command that needs one says.
+
+	// Import reads a file of the format that records states but not
+	// commands, infers each round's commands and writes to w a .rwd
+	// whose commands re-simulate to every frame of it (`rewind
+	// import`). A file that no legal commands produce, or with a round
+	// the inference does not explain, is not imported: the error is a
+	// *RulesError and w may hold a partial recording. A file cut short
+	// is imported up to its last whole frame (ImportResult.Warning).
+	Import func(r io.Reader, w io.Writer, opts ImportOptions) (*ImportResult, error)
+	// Audit plays a file of the format by the rules and lists every
+	// frame they do not give, at most limit of each kind (0, or more
+	// than the format's own cap: that cap) (`rewind audit`). It fails
+	// only when the file cannot be read; what is found is the result.
+	Audit func(r io.Reader, limit int) (*AuditResult, error)
+	// InferRounds reads a file of the format as Import does and gives
+	// its rounds 0 .. upTo-1 to round, in order, as the game plays
+	// them: each player's commands as text, and the faults with their
+	// text (valid during the call only). It stops after round upTo-1
+	// and returns the game's start and the turn the file reached (upTo,
+	// or less when it ends first), for a game that plays on from it
+	// (`rewind fork`). A round the rules refute or do not explain fails
+	// with a *RulesError; an error of round is returned as it is.
+	InferRounds func(r io.Reader, upTo int, round func(t int, cmds [][]string, faults []Fault, faultText []string) error) (start *GameStart, reached int, err error)
+	// Export reads a recording of the format's game from r (a .rwd, or
+	// a file of the format) and writes it to w as a file of the format
+	// (`rewind export`), returning the frames written. When r fails
+	// after some frames (a recording cut short, a damaged file), the
+	// frames read before are still finished as a whole file on w and
+	// the error is returned with their number: the caller decides
+	// whether to keep them.
+	Export func(r io.Reader, w io.Writer) (frames int, err error)
+	// Compare re-simulates the .rwd read from rwd and compares every
+	// frame, field by field, with the file of the format read from
+	// official (`rewind verify --against`). An error reading official
+	// before the first frame starts with officialName; Comparison.Err
+	// holds the first difference or damage.
+	Compare func(rwd, official io.Reader, officialName string) (*Comparison, error)
+}
+
+// ImportOptions describe a Format.Import.
+type ImportOptions struct {
+	// Source names the file imported (its base name goes in the .rwd's
+	// header) and SHA256 is the hex SHA-256 of its bytes.
+	Source, SHA256 string
+	// Created and Tool are the recording's creation time and the
+	// program that wrote it.
+	Created time.Time
+	Tool    string
+}
+
+// ImportResult is what a Format.Import wrote.
+type ImportResult struct {
+	// Rounds and Commands are the rounds recorded and the commands
+	// inferred in them.
+	Rounds, Commands int
+	// Complete is true when the file reached its turn limit and the
+	// .rwd has its footer.
+	Complete bool
+	// Warning says why a file cut short was imported only up to its
+	// last whole frame.
+	Warning error
+}
+
+// AuditResult is what a Format.Audit found.
+type AuditResult struct {
+	// Rounds is the number of rounds played.
+	Rounds int
+	// Violations are the frames no commands give, each a line for
+	// people (turn, where, the value found and the value the rules
+	// allow), in turn order.
+	Violations []string
+	// Unexplained are the rounds the inference found no commands for
+	// while no rule refutes them (the file may still be legal), each a
+	// line for people.
+	Unexplained []string
+	// More is true when violations or unexplained rounds beyond the
+	// limit were left out.
+	More bool
+	// Cut says why the file ends before its end (cut short): the audit
+	// covers its Rounds whole rounds; nil otherwise.
+	Cut error
+}
+
+// RulesError is the error of a Format operation on a file whose frames
+// the rules do not give: Violations (each a line for people, as in
+// AuditResult) when no commands produce a frame, or, with Unexplained,
+// a round the inference does not explain while no rule refutes it (the
+// file may still be legal). Turn is the turn of the first such frame;
+// Err is the format's own error, whose message it has.
+type RulesError struct {
+	Turn        int
+	Violations  []string
+	Unexplained bool
+	Err         error
+}
+
+func (e *RulesError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the format's own error.
+func (e *RulesError) Unwrap() error { return e.Err }
+
+// GameStart is what a game that plays on from an official file starts
+// from (Format.InferRounds): the ruleset's setup of the file's game
+// (Restorer) and what the file says of its players.
+type GameStart struct {
+	Ruleset Ruleset
+	Setup   []byte
+	// Names are the players' names (uid order), MaxTurns the game's
+	// turn limit.
+	Names    []string
+	MaxTurns int
+	// Info is the file's own description of its game (a JSON object),
+	// kept in a recording that plays on from it; nil when none.
+	Info json.RawMessage
+	// Verified and Ranking are the players' ratings (uid order) as the
+	// file gives them, nil when it does not.
+	Verified []bool
+	Ranking  []string
+}
+
+// Comparison is the outcome of a Format.Compare.
+type Comparison struct {
+	// Rounds is how many rounds re-simulated consistently with every
+	// checkpoint of the .rwd; Complete is true when its footer was
+	// reached and matched.
+	Rounds   int
+	Complete bool
+	// Frames is the number of frames found equal.
+	Frames int
+	// Err is the first problem: nil when every frame is equal and both
+	// files end together; the .rwd reader's error for damage (wrapping
+	// its ErrTruncated for a recording that stops early); otherwise the
+	// first difference, naming the frame, the place, the field and both
+	// values.
+	Err error
 }
 
 // Summary is what a file of a Format says about its game at a glance

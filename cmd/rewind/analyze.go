@@ -34,32 +34,27 @@ func newAnalyzeCmd() *cobra.Command {
 	opts := &analyzeOptions{}
 	cmd := &cobra.Command{
 		Use:   "analyze FILE|DIR [--format table|json|csv]",
-		Short: "Analyze a replay of any game, or every replay in a folder",
-		Long: `analyze computes per-player, per-round series, the game's events and a
-summary. For ColorfightII (a .rwd or an official .cfr) the series are gold,
-energy, income, tax, cells, buildings, captures, theft, attack energy,
-commands and errors; the events list the turning points first (spending
-surges and lead swings), and --explain TURN says what each of the two
-players did in the 10 rounds before the lead change at that turn.
+		Short: "Analyze a replay (.rwd or an official file), or every replay in a folder",
+		Long: `analyze computes a replay's per-player, per-round series, its events and a
+summary. FILE is a .rwd or an official file of its game (` + officialFormats() + `).
+A game with an analysis document of its own (` + documentedGames() + `)
+gives the document's series, events and summary (schema:
+docs/analysis-json.md); every other game gives its declared metrics per
+player per round, its events, lead changes, bot faults and ranking
+(docs/analysis-json.md, "Any game").
 
 For a FILE: --format table (default) prints the summary and events; json
-prints one object (schema: docs/analysis-json.md); csv prints the series, one
-row per player per round (--csv summary: one row per player).
+prints one object; csv prints the series, one row per player per round
+(--csv summary: one row per player).
 
-A replay of any other game (a .rwd of Monad, Skyport, …, or an official
-format such as a Monad reference log or a Skyport .jsn) gives the game's
-declared metrics per player per round, its events, lead changes, bot faults
-and ranking (schema: docs/analysis-json.md, "Any game").
-
-For a DIR: every .rwd and .cfr in it, and every file of another game's
-official format (found by content), is analyzed in parallel. The
-ColorfightII games give one CSV row per (game, player) (columns:
-docs/analysis-json.md, "Corpus CSV") and, on stderr as tables, an
-aggregate per bot ("ColorfightII: N games": games, wins, mean rank, mean
-gold, mean cells, Elo, as tournament computes them); every other game its
-own aggregate per bot (games, wins, mean rank, mean score, Elo) — with
---format table, only the aggregates. A file that cannot be analyzed is
-reported by name and skipped. Each game's analysis is kept in the folder's
+For a DIR: every replay in it (.rwd, and every official file, found by
+content) is analyzed in parallel. The games with a document of their own
+give one CSV row per (game, player) (columns: docs/analysis-json.md,
+"Corpus CSV") and, on stderr as tables, an aggregate per bot ("NAME: N
+games": games, wins, mean rank, the document's means, Elo, as tournament
+computes them); every other game its own aggregate per bot (games, wins,
+mean rank, mean score, Elo) — with --format table, only the aggregates. A
+file that cannot be analyzed is reported by name and skipped. Each game's analysis is kept in the folder's
 index (DIR/.rewind/index.db, as rewind index), so the next run reads only
 new or changed replays.`,
 		Example: `  rewind analyze game.rwd

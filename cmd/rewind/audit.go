@@ -8,12 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/source"
 )
 
 type auditOptions struct {
 	in     string
+	format string
 	limit  int
 	stdout io.Writer
 }
@@ -21,17 +21,18 @@ type auditOptions struct {
 func newAuditCmd() *cobra.Command {
 	opts := &auditOptions{}
 	cmd := &cobra.Command{
-		Use:   "audit GAME.cfr",
+		Use:   "audit FILE",
 		Short: "Check that every transition of an official replay is one the rules allow",
-		Long: `audit plays an official .cfr replay by the rules, inferring each round's
+		Long: `audit plays an official replay by the rules, inferring each round's
 commands (as rewind import does), and reports every frame the rules do not
-give: turn, player or cell, field, the value found and the value the rules
-allow, with how the rules arrive at a player's gold or energy. A violation
+give: turn, where, field, the value found and the value the rules allow,
+and where the format can, how the rules arrive at it. A violation
 is reported only when a rule proves that no commands give the frame; a
 round the inference finds no commands for, but no rule refutes, is listed
 as "no commands found that explain this round; the file may still be legal".
 
-A .rwd is audited by re-simulation: use rewind verify.
+A .rwd is audited by re-simulation: use rewind verify. The formats audit
+takes: ` + formatsWith(auditOp) + `.
 
 Exit status: 0 clean; 1 violations found; 2 the file cannot be read;
 3 no violation, but rounds the inference does not explain.`,
@@ -43,6 +44,7 @@ Exit status: 0 clean; 1 violations found; 2 the file cannot be read;
 			return runAudit(opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.format, "format", "", formatFlagUsage(auditOp))
 	cmd.Flags().IntVar(&opts.limit, "max", 100, "violations listed at most (0: all, never more than 100000)")
 	return cmd
 }
@@ -65,7 +67,16 @@ func runAudit(opts *auditOptions) error {
 		fmt.Fprintf(opts.stdout, "%s is a .rwd: it is audited by re-simulation, run: rewind verify %s\n", opts.in, opts.in)
 		return &exitError{code: 2}
 	}
-	res, err := cfr.Audit(bytes.NewReader(src), opts.limit)
+	f, err := officialFormat(src, opts.format)
+	if err != nil {
+		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
+		return &exitError{code: 2}
+	}
+	if f.Audit == nil {
+		fmt.Fprintf(opts.stdout, "UNREADABLE %v\n", withoutOp(opts.in, f, auditOp, "audit"))
+		return &exitError{code: 2}
+	}
+	res, err := f.Audit(bytes.NewReader(src), opts.limit)
 	if err != nil {
 		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
 		return &exitError{code: 2}
@@ -76,8 +87,8 @@ func runAudit(opts *auditOptions) error {
 	for _, u := range res.Unexplained {
 		fmt.Fprintln(opts.stdout, u)
 	}
-	if res.Game != nil && res.Game.Truncated != nil {
-		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); audited its %d whole rounds\n", opts.in, res.Game.Truncated, res.Rounds)
+	if res.Cut != nil {
+		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); audited its %d whole rounds\n", opts.in, res.Cut, res.Rounds)
 	}
 	if len(res.Violations) > 0 {
 		more := ""

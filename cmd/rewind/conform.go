@@ -24,21 +24,12 @@ rewind's engine and compares it with the reference's own output. It prints
 one line per vector and exits with status 1 if any vector diverges or cannot
 be read.
 
-A ColorfightII vector is NAME.commands.json + NAME.cfr: every field of every
-cell and user in every frame, and the number of failed commands per player
-per round, are compared with the reference server's replay.
-
-A Monad vector is NAME.commands.json ("format": "monad-vector/1") +
-NAME.states.json.gz: the map drawn from the seed, then every turn's state
-(units, hives and their counters, resources, players), the reference log's
-entry (map cells, resources, every executed command), the rejected commands
-and BUILD outcomes, the combat losses, the game-over test and the ranking
-are compared, and finally the sha256 of the whole log.
-
-Any other game's vectors are found and compared as the game registers them
-(Skyport's: docs/skyport.md).`,
+A vector is a game's input file with the reference's expected output beside
+it (` + vectorFiles() + `).
+Every field the expected file holds is compared, turn by turn; what each
+game's vectors hold is in its documentation (docs/games.md).`,
 		Example: `  rewind conform testdata/conformance
-  rewind conform ../shared/monad ../shared/skyport`,
+  rewind conform DIR...   # every vector in each folder, of any game`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args

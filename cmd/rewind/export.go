@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -9,13 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
 )
 
 type exportOptions struct {
 	in, out string
+	format  string
 	html    bool
 	force   bool
 	stdout  io.Writer
@@ -25,20 +27,21 @@ type exportOptions struct {
 func newExportCmd() *cobra.Command {
 	opts := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export FILE -o OUT.cfr",
-		Short: "Write a replay as an official .cfr, or as one self-contained HTML page",
-		Long: `export re-simulates a .rwd replay and writes it as an official ColorfightII
-.cfr replay (gzip'd JSON, replay_version 2) that the official viewer and any
-.cfr tool can open. The info object recorded with the game is kept; games
-without one get an info object built from their configuration.
+		Use:   "export FILE -o OUT | export --html FILE -o OUT.html",
+		Short: "Write a replay as its game's official file, or as one self-contained HTML page",
+		Long: `export re-simulates a .rwd replay and writes it as its game's official
+replay file, which the game's official viewer and tools open (--format
+chooses among a game's formats; the formats export writes: ` + formatsWith(exportOp) + `).
+The official description recorded with the game is kept; a game without
+one gets the description the official server writes for its
+configuration. An official file is written again in its own format.
 
 With --html, export writes the viewer's replay page for FILE as one
 self-contained file: board, controls, charts and every frame are inside
 it, so it works opened from disk, with no server and no network. FILE is a
-ColorfightII .rwd or .cfr, which gets ColorfightII's page, or a replay of
-another game (its .rwd, or an official file read as a stream: a Monad
-reference log, a Skyport .jsn), which gets the generic page (its board,
-scrubber, commands, events and a chart per metric).`,
+.rwd or an official file of any game (` + officialFormats() + `);
+the page is the game's (its board, scrubber, commands, events and a chart
+per metric).`,
 		Example: `  rewind export game.rwd -o game.cfr
   rewind export --html game.rwd -o game.html`,
 		Args: cobra.ExactArgs(1),
@@ -48,8 +51,9 @@ scrubber, commands, events and a chart per metric).`,
 			return runExport(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "file to write: a .cfr, or the page with --html (required)")
-	cmd.Flags().BoolVar(&opts.html, "html", false, "write the self-contained viewer page instead of a .cfr")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (required)")
+	cmd.Flags().StringVar(&opts.format, "format", "", "the official format to write (formats with export: "+formatsWith(exportOp)+"; default: the game's first)")
+	cmd.Flags().BoolVar(&opts.html, "html", false, "write the self-contained viewer page instead of an official file")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	cmd.MarkFlagRequired("output")
 	return cmd
@@ -60,24 +64,28 @@ func runExport(opts *exportOptions) error {
 		return err
 	}
 	if ext := strings.ToLower(filepath.Ext(opts.out)); !opts.html && (ext == ".html" || ext == ".htm") {
-		return fmt.Errorf("-o %s: without --html, export writes a .cfr replay (gzip), not a page; add --html for the viewer page, or name the output .cfr", opts.out)
+		return fmt.Errorf("-o %s: without --html, export writes an official replay file, not a page; add --html for the viewer page, or name the output as the format's file", opts.out)
 	}
 	if opts.html {
 		return exportHTML(opts)
-	}
-	if m, ok := streamMeta(opts.in); ok && m.Ruleset != replay.RulesetColorfight2 {
-		return fmt.Errorf("export %s: a .cfr holds ColorfightII games only; export --html writes this game's page", opts.in)
 	}
 	in, err := os.Open(opts.in)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	f, err := exportFormat(opts, in)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return plainError(err)
+	}
 	var n int
 	var cut error
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		var err error
-		n, err = cfrimport.Export(in, w)
+		n, err = f.Export(in, w)
 		if err != nil && n > 1 && source.CutShort(err) {
 			// A recording cut short: its whole rounds make a valid
 			// replay, as verify, analyze and the viewer use them.
@@ -93,4 +101,73 @@ func runExport(opts *exportOptions) error {
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
 	return nil
+}
+
+// exportFormat returns the official format export writes the replay read
+// from r as: --format; otherwise the format with an export whose file
+// ending -o has; otherwise the first of the replay's game's formats with
+// an export. A .rwd's game is its header's, an official file's its
+// format's; a file whose game cannot be told is left to the export to
+// report.
+func exportFormat(opts *exportOptions, r io.Reader) (engine.Format, error) {
+	br := bufio.NewReaderSize(r, source.SniffBytes)
+	prefix, _ := br.Peek(source.SniffBytes)
+	game := ""
+	if k, err := source.Sniff(prefix); err == nil && k == source.RWD {
+		if h, err := replay.ReadHeader(br); err == nil {
+			game = h.Ruleset
+		}
+	} else if f, ok := source.LookupStreamFormat(prefix); ok {
+		if g, ok := engine.GameOf(f.Name); ok {
+			game = g.Ruleset.ID()
+		}
+	}
+	info, known := engine.About(game)
+	var f engine.Format
+	switch {
+	case opts.format != "":
+		var err error
+		if f, err = officialFormat(nil, opts.format); err != nil {
+			return f, err
+		}
+		if f.Export == nil {
+			return f, withoutOp("--format "+opts.format, f, exportOp, "export")
+		}
+	case byEnding(opts.out).Export != nil:
+		f = byEnding(opts.out)
+	case known:
+		for _, g := range info.Formats {
+			if g.Export != nil {
+				f = g
+				break
+			}
+		}
+		if f.Export == nil {
+			return f, fmt.Errorf("%s has no official format rewind writes (export writes: %s); export --html writes this game's page", info.Name, formatsWith(exportOp))
+		}
+	default:
+		return f, fmt.Errorf("not a replay of a game rewind knows; -o's ending or --format names the format to write (%s)", formatsWith(exportOp))
+	}
+	if g, ok := engine.GameOf(f.Name); known && ok && g.Ruleset.ID() != game {
+		ext := f.Name
+		if len(f.Exts) > 0 {
+			ext = f.Exts[0]
+		}
+		return f, fmt.Errorf("a %s holds %s games only; export --html writes this game's page", ext, g.Name)
+	}
+	return f, nil
+}
+
+// byEnding returns the registered format with an export whose file
+// ending path has (ignoring case), the zero Format when none has.
+func byEnding(path string) engine.Format {
+	lower := strings.ToLower(path)
+	for _, f := range engine.Formats() {
+		for _, e := range f.Exts {
+			if f.Export != nil && strings.HasSuffix(lower, e) {
+				return f
+			}
+		}
+	}
+	return engine.Format{}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,12 +17,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/engine"
 )
 
 type importOptions struct {
 	in, out string
+	format  string
 	force   bool
 	stdout  io.Writer
 	now     func() time.Time
@@ -30,14 +31,15 @@ type importOptions struct {
 func newImportCmd() *cobra.Command {
 	opts := &importOptions{now: time.Now}
 	cmd := &cobra.Command{
-		Use:   "import GAME.cfr -o GAME.rwd",
+		Use:   "import FILE -o GAME.rwd",
 		Short: "Infer the commands of an official replay and write them as a .rwd",
-		Long: `import reads an official .cfr replay, which records states but not commands,
-and infers, round by round, a command list for every player such that playing
-them from the first frame reproduces every field of every cell and user in
-every frame (the canonical choices are in docs/import.md). The .rwd header
-says the commands are inferred and names the source file's SHA-256; check the
-result with: rewind verify GAME.rwd --against GAME.cfr.
+		Long: `import reads an official replay that records states but not commands, and
+infers, round by round, a command list for every player such that playing
+them from the first frame reproduces every field of every frame (the
+canonical choices are in docs/import.md). The .rwd header says the commands
+are inferred and names the source file's SHA-256; check the result with:
+rewind verify GAME.rwd --against FILE. The formats import takes:
+` + formatsWith(importOp) + `.
 
 A replay that no legal commands can produce is not imported: the error lists
 what breaks the rules (see rewind audit). A replay with a round for which the
@@ -54,6 +56,7 @@ warning.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output .rwd file (required)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
+	cmd.Flags().StringVar(&opts.format, "format", "", formatFlagUsage(importOp))
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -63,27 +66,31 @@ func runImport(opts *importOptions) error {
 	if err != nil {
 		return err
 	}
-	sum, err := cfr.SHA256(bytes.NewReader(src))
+	f, err := officialFormat(src, opts.format)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", opts.in, err)
 	}
-	var res *cfrimport.ImportResult
+	if f.Import == nil {
+		return withoutOp(opts.in, f, importOp, "import")
+	}
+	digest := sha256.Sum256(src)
+	sum := hex.EncodeToString(digest[:])
+	var res *engine.ImportResult
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		var err error
-		res, err = cfrimport.Import(bytes.NewReader(src), w, cfrimport.ImportOptions{
+		res, err = f.Import(bytes.NewReader(src), w, engine.ImportOptions{
 			Source: filepath.Base(opts.in), SHA256: sum, Created: opts.now(), Tool: "rewind " + version})
 		return err
 	})
-	var ae *cfr.AuditError
-	if errors.As(err, &ae) {
-		for _, v := range ae.Violations {
+	var re *engine.RulesError
+	if errors.As(err, &re) && re.Unexplained {
+		return fmt.Errorf("%s: not imported: %w", opts.in, re)
+	}
+	if errors.As(err, &re) {
+		for _, v := range re.Violations {
 			fmt.Fprintln(opts.stdout, v)
 		}
-		return fmt.Errorf("%s: not imported: it breaks the rules at turn %d (rewind audit %s lists every violation)", opts.in, ae.Violations[0].Turn, opts.in)
-	}
-	var ue *cfr.UnexplainedError
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: not imported: %w", opts.in, ue)
+		return fmt.Errorf("%s: not imported: it breaks the rules at turn %d (rewind audit %s lists every violation)", opts.in, re.Turn, opts.in)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.in, err)

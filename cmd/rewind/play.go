@@ -42,23 +42,21 @@ func newPlayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play [--bot NAME|COMMAND]... [--turns N] [--seed S] -o game.rwd",
 		Short: "Play one match and record it",
-		Long: `play runs one match of a game (--game: ` + gameList() + `; ColorfightII by
+		Long: `play runs one match of a game (--game: ` + gameList() + `; ` + defaultGame() + ` by
 default) and records it as a .rwd replay.
 
 Each --bot is either a built-in strategy of the game (` + builtinList() + `) or the
 command line of an external bot speaking the protocol of
 docs/bot-protocol.md, e.g. --bot "python3 examples/bots/python/bot.py".
 With no --bot, the game's default built-ins play. --turns defaults to the
-game's own limit; a game may end earlier (Monad's when one hive owner is
-left). On a terminal a progress bar shows the rounds; at the end play
-prints the ranking. Ctrl-C, SIGTERM or SIGHUP end the match cleanly: the
-replay is finished at the last whole round. The replay keeps what each
-external bot wrote to stderr while it was asked for a round, and the
-viewer shows it under the bot's commands.`,
+game's own limit; a game may end earlier, by its own rules. On a terminal a
+progress bar shows the rounds; at the end play prints the ranking. Ctrl-C,
+SIGTERM or SIGHUP end the match cleanly: the replay is finished at the last
+whole round. The replay keeps what each external bot wrote to stderr while
+it was asked for a round, and the viewer shows it under the bot's commands.`,
 		Example: `  rewind play -o game.rwd
   rewind play --bot greedy --bot "python3 examples/bots/python/bot.py" -o mine.rwd
-  rewind play --game monad --bot miner --bot rusher --seed 7 -o monad.rwd
-  rewind play --game skyport --bot hunter --bot artillery -o skyport.rwd`,
+  rewind play --game ID --bot NAME --bot NAME --seed 7 -o game.rwd   # another game: ID and its built-ins as rewind play --help lists them`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.stdout, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()

@@ -21,15 +21,15 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report FILE -o report.html",
 		Short: "Write a self-contained HTML report of a replay",
-		Long: `report analyzes a replay and writes one HTML page. For ColorfightII (a .rwd
-or .cfr) it charts gold, energy, cells and tax per player over time and lists
-the events. The page embeds everything it needs (Apache ECharts included)
-and opens from disk with no network.
+		Long: `report analyzes a replay (.rwd, or an official file of its game: ` + officialFormats() + `)
+and writes one HTML page. The page embeds everything it needs (Apache
+ECharts included) and opens from disk with no network.
 
-For a replay of any other game (a .rwd of Monad, Skyport, …, or an official
-format) the page charts every metric the game declares per player per
-round, ranks the players with their final values, says who won, and lists
-the game's events.`,
+For a game with an analysis document of its own (` + documentedGames() + `) the page
+charts the document's series per player over time and lists the events.
+For any other game it charts every metric the game declares per player
+per round, ranks the players with their final values, says who won, and
+lists the game's events.`,
 		Example: `  rewind report game.rwd -o report.html`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

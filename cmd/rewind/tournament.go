@@ -40,16 +40,15 @@ func newTournamentCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tournament --bot A --bot B [--bot ...] --games N [--parallel P] --dir DIR",
 		Short: "Play many matches among a set of bots and rate them",
-		Long: `tournament plays N matches of a game (--game: ` + gameList() + `) among the given
-bots (built-in names or external commands), P at a time. Game i is played
-on a seed derived from --seed and i, with a seating drawn from that seed,
-so a tournament is reproducible. Every replay is saved as
-DIR/game-NNNN.rwd; running the same command again skips games whose replay
-is complete and verifies, so an interrupted tournament resumes (Ctrl-C,
-SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints per
-bot the games, wins, mean rank, mean final score (ColorfightII's gold, with
-its mean cells) and a multiplayer Elo rating. An external bot's stderr
-goes to DIR/game-NNNN.bot-UID.stderr.log, one log per game and seat.
+		Long: `tournament plays N matches of a game (--game: ` + gameList() + `; ` + defaultGame() + ` by
+default) among the given bots (built-in names or external commands), P at
+a time. Game i is played on a seed derived from --seed and i,
+with a seating drawn from that seed, so a tournament is reproducible. Every
+replay is saved as DIR/game-NNNN.rwd; running the same command again skips
+games whose replay is complete and verifies, so an interrupted tournament
+resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and a
+multiplayer Elo rating per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
+one log per game and seat.
 
 The games are jobs on a NATS JetStream work queue (docs/distributed.md).
 Without --nats, an embedded NATS server runs in this process (its store in
@@ -88,7 +87,7 @@ tournament is.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.play.game, "game", engine.Default(), "the game: "+gameList()+" (monad: 2..4 players, --turns default 1000)")
+	f.StringVar(&opts.play.game, "game", engine.Default(), "the game: "+gameList())
 	f.StringArrayVar(&opts.play.bots, "bot", nil, "an entrant: built-in name or external command (repeat; default: every built-in)")
 	f.IntVar(&opts.games, "games", 40, "number of games (at least 1)")
 	f.IntVar(&opts.players, "players", 0, "players per game, "+playerRanges()+" (default: the number of bots, at most the game's maximum)")

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
 	"github.com/spf13/cobra"
 )
@@ -20,16 +21,16 @@ type verifyOptions struct {
 func newVerifyCmd() *cobra.Command {
 	opts := &verifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "verify FILE.rwd [--against FILE.cfr]",
+		Use:   "verify FILE.rwd [--against FILE]",
 		Short: "Re-simulate a .rwd replay and check every checkpoint",
-		Long: `verify re-simulates a .rwd replay of any game on its ruleset's engine and
-checks every checkpoint hash and the footer. It prints OK with the round
-count, or the round where the re-simulation diverges. With --against it
-also compares every frame, field by field, with an official .cfr replay of
-the same game (as one written by rewind import).
+		Long: `verify re-simulates a .rwd replay of any game on its ruleset's
+engine and checks every checkpoint hash and the footer. It prints OK with the round count, or the round where
+the re-simulation diverges. With --against it also compares every frame,
+field by field, with an official replay of the same game (the formats
+compared: ` + formatsWith(compareOp) + `).
 
-Given an official .cfr, verify says it takes a .rwd and points to
---against and rewind audit (exit status 1).
+Given an official replay, verify says it takes a .rwd and points to
+--against and rewind audit where the file's format has them (exit status 1).
 
 Exit status: 0 verified and complete; 1 diverged, damaged, unreadable or
 not a .rwd;
@@ -44,7 +45,7 @@ when the recorder was killed).`,
 			return runVerify(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.against, "against", "", "official .cfr replay to compare every frame with")
+	cmd.Flags().StringVar(&opts.against, "against", "", "official replay to compare every frame with ("+formatsWith(compareOp)+")")
 	return cmd
 }
 
@@ -62,10 +63,14 @@ func runVerify(opts *verifyOptions) error {
 		return plainError(err)
 	}
 	defer f.Close()
-	if isCFR(f) {
-		return fmt.Errorf("%s is an official .cfr replay; verify takes a .rwd (re-simulated from its commands). "+
-			"To compare a .rwd with it: rewind verify GAME.rwd --against %s; to check it against the rules: rewind audit %s",
-			opts.file, opts.file, opts.file)
+	if off, err := officialOf(f); err != nil {
+		return plainError(err)
+	} else if off != nil {
+		ext, _ := source.StreamEnding(opts.file)
+		if ext == "" {
+			ext = fileEnding(*off)
+		}
+		return fmt.Errorf("%s is an official %s replay; verify takes a .rwd (re-simulated from its commands)%s", opts.file, ext, pointers(opts.file, *off))
 	}
 	// A file whose header names a game rewind does not know is refused
 	// naming it; any other damage is the reader's to report.
@@ -80,8 +85,14 @@ func runVerify(opts *verifyOptions) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return plainError(err)
 	}
-	if opts.against != "" && game != "" && game != replay.RulesetColorfight2 {
-		return fmt.Errorf("%s is a %s replay; --against compares with an official ColorfightII .cfr", opts.file, game)
+	var against engine.Format
+	if opts.against != "" {
+		if against, err = againstFormat(opts.against); err != nil {
+			return err
+		}
+		if g, ok := engine.GameOf(against.Name); ok && game != "" && game != g.Ruleset.ID() {
+			return fmt.Errorf("%s is a %s replay; --against compares with an official %s %s", opts.file, game, g.Name, fileEnding(against))
+		}
 	}
 	if opts.against == "" {
 		// Every game re-simulates through the seam, with its ruleset's
@@ -97,19 +108,15 @@ func runVerify(opts *verifyOptions) error {
 		return err
 	}
 	defer wf.Close()
-	want, err := cfrimport.OpenFrames(wf)
-	if err != nil {
-		return fmt.Errorf("%s: %w", opts.against, err)
-	}
-	defer want.Close()
-	res, frames, err := cfrimport.VerifyAgainst(f, want)
+	cmp, err := against.Compare(f, wf, opts.against)
 	if err != nil {
 		return err
 	}
+	res := &replay.VerifyResult{Rounds: cmp.Rounds, Complete: cmp.Complete, Err: cmp.Err}
 	if res.Err != nil && !errors.Is(res.Err, replay.ErrTruncated) {
 		res.Err = fmt.Errorf("against %s: %w", opts.against, res.Err)
 	}
-	return reportVerify(opts, res, frames)
+	return reportVerify(opts, res, cmp.Frames)
 }
 
 func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) error {
@@ -130,14 +137,67 @@ func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) err
 	}
 }
 
-// isCFR reports whether f starts like an official .cfr replay (gzip or
-// JSON) rather than a .rwd, and rewinds it.
-func isCFR(f *os.File) bool {
-	var b [2]byte
-	n, _ := io.ReadFull(f, b[:])
-	f.Seek(0, io.SeekStart)
-	if n < 2 {
-		return false
+// officialOf returns the official format of the file f, nil for a file
+// no format claims (a .rwd, or anything else, which the .rwd reader
+// refuses), and rewinds f.
+func officialOf(f *os.File) (*engine.Format, error) {
+	prefix := make([]byte, source.SniffBytes)
+	n, err := io.ReadFull(f, prefix)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
 	}
-	return b[0] == 0x1f && b[1] == 0x8b || b[0] == '{'
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if off, ok := source.LookupStreamFormat(prefix[:n]); ok {
+		return &off, nil
+	}
+	return nil, nil
+}
+
+// againstFormat returns the official format of the file at path, which
+// verify --against compares a .rwd with: one with a Compare.
+func againstFormat(path string) (engine.Format, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return engine.Format{}, plainError(err)
+	}
+	defer in.Close()
+	off, err := officialOf(in)
+	switch {
+	case err != nil:
+		return engine.Format{}, plainError(err)
+	case off == nil:
+		return engine.Format{}, fmt.Errorf("--against %s: not an official replay (the formats compared: %s)", path, formatsWith(compareOp))
+	case off.Compare == nil:
+		return engine.Format{}, withoutOp(path, *off, compareOp, "verify --against")
+	}
+	return *off, nil
+}
+
+// fileEnding is the first file ending of f (".cfr"), its name when it
+// has none.
+func fileEnding(f engine.Format) string {
+	if len(f.Exts) > 0 {
+		return f.Exts[0]
+	}
+	return f.Name
+}
+
+// pointers tells what to run instead of verify on the official file at
+// path of format f: verify --against when f compares, audit when it
+// audits.
+func pointers(path string, f engine.Format) string {
+	var to []string
+	if f.Compare != nil {
+		to = append(to, fmt.Sprintf("to compare a .rwd with it: rewind verify GAME.rwd --against %s", path))
+	}
+	if f.Audit != nil {
+		to = append(to, fmt.Sprintf("to check it against the rules: rewind audit %s", path))
+	}
+	if len(to) == 0 {
+		return ""
+	}
+	s := strings.Join(to, "; ")
+	return ". T" + s[1:]
 }

@@ -20,8 +20,10 @@ func newViewCmd() *cobra.Command {
 		Long: `view serves one replay (.rwd, or an official file of a game: ` + strings.Join(source.StreamEndings(), ", ") + `)
 and prints the URL of its page: a board you scrub through turn by turn
 (keyboard: Space, arrows, Home/End, ? for help; #turn=N in the URL opens
-turn N), charts of the game's figures, a cell inspector and each player's
-commands and their errors (inferred from an official ColorfightII .cfr).
+turn N), charts of the game's
+figures, a cell inspector and each player's commands and their errors
+(inferred from an official file that records none, where its format
+infers them).
 Stop it with Ctrl-C. For a file that opens without a server, see
 "rewind export --html".`,
 		Example: `  rewind view game.rwd

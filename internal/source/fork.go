@@ -2,6 +2,8 @@ package source
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +12,6 @@ import (
 	"slices"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -60,33 +61,31 @@ const (
 
 // NewFork reads the replay in data (named name, for the header) up to
 // turn: a .rwd's recorded rounds, of any game whose ruleset restarts a
-// game from its setup (Game.Setup, Ruleset.NewFromSetup), or an official
-// ColorfightII .cfr's commands inferred as rewind import infers them.
-// turn must be in 1..max_turn-1 and the replay must reach it; an official
-// replay whose rounds up to turn the rules do not explain cannot be forked
-// (the error is a *cfr.AuditError or *cfr.UnexplainedError).
+// game from its setup (Game.Setup, Ruleset.NewFromSetup), or the
+// rounds of an official file whose format infers them
+// (engine.Format.InferRounds), as rewind import infers them. turn must
+// be in 1..max_turn-1 and the replay must reach it; an official file
+// whose rounds up to turn the rules do not explain cannot be forked (the
+// error is an *engine.RulesError).
 func NewFork(name string, data []byte, turn int) (*Fork, error) {
-	format, err := Sniff(data[:min(len(data), SniffBytes)])
-	if format != RWD {
-		if f, ok := LookupStreamFormat(data[:min(len(data), SniffBytes)]); ok && f.OpenInferred == nil {
-			return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official file whose commands rewind infers", f.Name)
-		}
+	prefix := data[:min(len(data), SniffBytes)]
+	format, err := Sniff(prefix)
+	official, _ := LookupStreamFormat(prefix)
+	if format != RWD && err == nil && official.InferRounds == nil {
+		return nil, fmt.Errorf("fork: a %s file; a game plays on from a .rwd or an official file whose commands rewind infers", official.Name)
 	}
 	if err != nil {
 		return nil, err
 	}
-	sum, err := cfr.SHA256(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	f := &Fork{Parent: replay.Parent{Source: filepath.Base(name), SHA256: sum, Turn: turn}}
+	digest := sha256.Sum256(data)
+	f := &Fork{Parent: replay.Parent{Source: filepath.Base(name), SHA256: hex.EncodeToString(digest[:]), Turn: turn}}
 	if turn < 1 {
 		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
 	}
 	if format == RWD {
 		return f, f.fromRWD(data, turn)
 	}
-	return f, f.fromCFR(data, turn)
+	return f, f.fromOfficial(official, data, turn)
 }
 
 func (f *Fork) fromRWD(data []byte, turn int) error {
@@ -135,11 +134,11 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 	return nil
 }
 
-func (f *Fork) fromCFR(data []byte, turn int) error {
+func (f *Fork) fromOfficial(format engine.Format, data []byte, turn int) error {
 	// The prefix grows as the walk goes: turn is not known to be in range
 	// yet.
 	var held heldRounds
-	st, reached, err := cfr.InferRounds(bytes.NewReader(data), turn, func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error {
+	st, reached, err := format.InferRounds(bytes.NewReader(data), turn, func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error {
 		f.Prefix = append(f.Prefix, match.GameRound{})
 		return held.keep(&f.Prefix[t], t, -1, cmds, faults, faultText)
 	})

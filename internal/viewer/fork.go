@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
 )
@@ -255,8 +254,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	fk, err := source.NewFork(path.Base(id), data, turn)
 	if err != nil {
 		status := http.StatusBadRequest
-		var audit *cfr.AuditError
-		if errors.As(err, &audit) {
+		var rules *engine.RulesError
+		if errors.As(err, &rules) && !rules.Unexplained {
 			status = http.StatusUnprocessableEntity
 		}
 		fail(status, "cannot play on from turn %d of %s: %v", turn, id, err)

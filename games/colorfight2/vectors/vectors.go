@@ -134,19 +134,26 @@ func Load(commands, ref string) (*Game, error) {
 		return nil, err
 	}
 	defer rf.Close()
-	log, dec, err := open(lf, rf)
+	g, err := Read(lf, rf)
 	if err == nil {
-		var f0, f1 colorfight2.Frame
-		var g *Game
-		if g, err = start(dec, log, &f0, &f1); err == nil {
-			return g, nil
-		}
+		return g, nil
 	}
 	var fe *engine.VectorFileError
 	if errors.As(err, &fe) && !fe.Expected {
 		return nil, fmt.Errorf("%s: %w", commands, err)
 	}
 	return nil, fmt.Errorf("%s: %w", ref, err)
+}
+
+// Read is Load of the command log and the .cfr read from commands and
+// ref; its errors are *engine.VectorFileError, saying which file.
+func Read(commands, ref io.Reader) (*Game, error) {
+	log, dec, err := open(commands, ref)
+	if err != nil {
+		return nil, err
+	}
+	var f0, f1 colorfight2.Frame
+	return start(dec, log, &f0, &f1)
 }
 
 // open reads the command log and opens a decoder on the replay.
