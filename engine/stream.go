@@ -337,6 +337,9 @@ type Summary struct {
 	// there is none; WinnerScore its score.
 	Winner      int
 	WinnerScore int64
+	// Settings describe the game as the file's header does (its map, its
+	// configuration), in order, as `rewind info` prints them.
+	Settings [][2]string
 }
 
 // SummaryPlayer is one player of a Summary.

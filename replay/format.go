@@ -50,17 +50,9 @@ const VersionText = 3
 
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
-// registered in engine/rulesets. The empty codec is the ruleset's own
+// registered with the engine (engine.Register). The empty codec is the ruleset's own
 // compact record (ColorfightII's, or another's through engine.Codec).
 const CodecText = "text"
-
-// RulesetColorfight2 is the ruleset id of ColorfightII, game_version 2,
-// for callers that name it; this package reads and writes its files
-// through the seam (engine.LegacyHeader) and never asks for it.
-const (
-	RulesetColorfight2        = "colorfight2"
-	RulesetColorfight2Version = 2
-)
 
 // Limits every reader enforces; a file exceeding one is rejected before
 // anything is allocated for it.

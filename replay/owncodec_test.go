@@ -121,7 +121,7 @@ func ownFiles(t *testing.T) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h, err := replay.ReadHeader(bytes.NewReader(data)); err == nil && h.Ruleset == replay.RulesetColorfight2 && h.Codec == "" {
+		if h, err := replay.ReadHeader(bytes.NewReader(data)); err == nil && h.Ruleset == "colorfight2" && h.Codec == "" {
 			files[p] = data
 		}
 	}

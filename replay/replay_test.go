@@ -467,7 +467,7 @@ func BenchmarkVerifySim(b *testing.B) {
 func TestResimulationBound(t *testing.T) {
 	mk := func(turns int) []byte {
 		seed := uint64(1)
-		h := replay.Header{Ruleset: replay.RulesetColorfight2, RulesetVersion: replay.RulesetColorfight2Version,
+		h := replay.Header{Ruleset: "colorfight2", RulesetVersion: 2,
 			Config: replay.Config{Width: 1000, Height: 1000, MaxTurn: turns, MaxPlayer: 2}, Seed: &seed}
 		var b bytes.Buffer
 		if _, err := replay.NewGameWriter(&b, h); err != nil {

@@ -199,7 +199,7 @@ func (h *Header) validateSeam() error {
 		return fmt.Errorf("setup of %d bytes: %w", len(h.Setup), ErrLimit)
 	}
 	if h.Seed != nil || h.Map != nil || h.CFRInfo != nil || h.Import != nil {
-		return errors.New("a generic header has no colorfight2 map, cfr_info or import")
+		return errors.New("a text-codec header has no legacy map, official info or import")
 	}
 	return nil
 }

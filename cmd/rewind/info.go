@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -99,17 +98,13 @@ func runInfo(opts *infoOptions, path string) error {
 		for _, p := range h.Players {
 			homes[p.UID] = fmt.Sprintf("  home (%d,%d)", p.Home.X, p.Home.Y)
 		}
-	} else {
-		d, err := cfr.NewDecoder(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		hd := d.Header()
-		fmt.Fprintf(w, "  game:     %dx%d\n  info:     %s\n", hd.Width, hd.Height, hd.Info)
 	}
 	sum, err := source.Summarize(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, kv := range sum.Settings {
+		fmt.Fprintf(w, "  %-10s%s\n", kv[0]+":", kv[1])
 	}
 	fmt.Fprintf(w, "  rounds:   %d, %s\n", sum.Rounds, sum.Status())
 	if sum.Damage != nil {

@@ -59,7 +59,7 @@ credentials come from $REWIND_NATS_USER and $REWIND_NATS_PASSWORD or from
 --nats-creds FILE, never from the command line. --status prints how far the
 tournament is.`,
 		Example: `  rewind tournament --bot greedy --bot economist --bot "python3 examples/bots/python/bot.py" --games 100 --dir t1
-  rewind tournament --game monad --games 20 --dir monad-t1
+  rewind tournament --game ID --games 20 --dir t2   # another game, its default built-ins
   rewind tournament --bot greedy --bot raider --games 1000 --dir t2 --nats nats://127.0.0.1:4222`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -46,27 +46,12 @@ func init() {
 		// of their own (a Monad log, a Skyport .jsn). It records states,
 		// not commands: import, audit and fork infer them.
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
-			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: summarize,
+			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: cfrstream.Summarize,
 			Import: importCFR, Audit: audit, InferRounds: inferRounds, Export: cfrimport.Export, Compare: compare}},
 		OwnProtocol: true, ScoreDuels: true,
 		BoardScript: boardScript,
 		Document:    &rules.Document,
 	})
-}
-
-// summarize is the .cfr format's engine.Format.Summarize: cfrstream's
-// one pass over its frames.
-func summarize(r io.Reader) (*engine.Summary, error) {
-	c, err := cfrstream.Summarize(r)
-	if err != nil {
-		return nil, err
-	}
-	s := &engine.Summary{MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
-		Winner: c.Winner, WinnerScore: c.WinnerGold}
-	for _, p := range c.Players {
-		s.Players = append(s.Players, engine.SummaryPlayer{UID: p.UID, Name: p.Name, Rank: p.Rank, Score: p.Score})
-	}
-	return s, nil
 }
 
 // importCFR is the .cfr format's engine.Format.Import: cfrimport.Import.

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/replay"
 )
 
 // TestCorpus: a folder of replays is analyzed in parallel, a broken file is
@@ -89,7 +88,7 @@ func TestCorpus(t *testing.T) {
 				st = &g.Summary.Ranking[i]
 			}
 		}
-		if p == nil || st == nil || gold != get(t, st, "gold") || r[1] != replay.RulesetColorfight2 {
+		if p == nil || st == nil || gold != get(t, st, "gold") || r[1] != "colorfight2" {
 			t.Fatalf("row %v disagrees with the analysis", r)
 		}
 		if g.G != nil || g.Events != nil {
@@ -97,7 +96,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 
-	st := Standings(games, replay.RulesetColorfight2)
+	st := Standings(games, "colorfight2")
 	total, wins := 0, 0
 	for _, s := range st {
 		total += s.Games
@@ -107,7 +106,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("standings count %d seats and %d wins, want %d and 3: %+v", total, wins, seats, st)
 	}
 	buf.Reset()
-	if err := WriteRulesetStandings(&buf, replay.RulesetColorfight2, st); err != nil {
+	if err := WriteRulesetStandings(&buf, "colorfight2", st); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), strconv.Quote(st[0].Bot)) {

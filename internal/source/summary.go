@@ -50,6 +50,9 @@ type Summary struct {
 	// Import the official replay an imported game came from (.rwd
 	// header); "" when none.
 	Parent, Import string
+	// Settings describe the game as an official file's header does
+	// (engine.Summary.Settings); a .rwd's header is the recording's own.
+	Settings [][2]string
 }
 
 // EndedEarly reports a recording that ended properly before its last
@@ -162,7 +165,7 @@ func summarizeFormat(f engine.Format, r io.Reader) (*Summary, error) {
 		return nil, err
 	}
 	s := &Summary{Format: Format(f.Name), MaxTurn: c.MaxTurn, Rounds: c.Rounds, Complete: c.Complete, Damage: c.Damage,
-		Winner: c.Winner, WinnerScore: c.WinnerScore}
+		Winner: c.Winner, WinnerScore: c.WinnerScore, Settings: c.Settings}
 	if g, ok := engine.GameOf(f.Name); ok {
 		rs := g.Ruleset
 		s.Ruleset, s.Unit = rs.ID(), rs.Metrics()[engine.ScoreIndex(rs)].Name

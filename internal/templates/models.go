@@ -27,7 +27,7 @@ type LibraryRow struct {
 	ID      string // replay id (path relative to the library)
 	URL     string // the replay page, already path-escaped
 	Format  string
-	Game    string // the game's display name ("ColorfightII", "Monad", …)
+	Game    string // the game's display name (engine.Registration.Name)
 	Unit    string // what Score counts: the game's score metric
 	Players string // "alice, bob, carol"
 	Winner  string // "" when unknown

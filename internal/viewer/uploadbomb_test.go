@@ -83,7 +83,7 @@ func TestUploadBombsRefused(t *testing.T) {
 func TestUploadWorkBounds(t *testing.T) {
 	seed := uint64(1)
 	var buf bytes.Buffer
-	h := replay.Header{Ruleset: replay.RulesetColorfight2, RulesetVersion: replay.RulesetColorfight2Version,
+	h := replay.Header{Ruleset: "colorfight2", RulesetVersion: 2,
 		Config: replay.Config{Width: 100, Height: 100, MaxTurn: 2000, MaxPlayer: 2}, Seed: &seed,
 		Players: []replay.Player{{UID: 1, Name: "a", Home: engine.Point{X: 3, Y: 3}}, {UID: 2, Name: "b", Home: engine.Point{X: 96, Y: 96}}}}
 	if _, err := replay.NewGameWriter(&buf, h); err != nil {

@@ -216,44 +216,24 @@ func (s *stream) inferred(f *engine.Frame) error {
 func (s *stream) Close() error { return s.d.Close() }
 
 // Summary is what an official replay says at a glance, read frame by
-// frame without a game state (Summarize).
-type Summary struct {
-	// MaxTurn is the header's max_turn.
-	MaxTurn int
-	// Players in uid order: everyone who appears in a frame, with the
-	// last name seen; Rank and Score (gold) at the last whole frame.
-	Players []SummaryPlayer
-	// Rounds is the number of whole rounds (frames after frame 0).
-	Rounds int
-	// Complete is true when the file decodes to its end; Damage says why
-	// reading stopped before it otherwise.
-	Complete bool
-	Damage   error
-	// Winner is the uid with the most gold at the last whole frame
-	// (lowest uid on a tie), 0 when there is none; WinnerGold its gold.
-	Winner     int
-	WinnerGold int64
-}
-
-// SummaryPlayer is one player of a Summary.
-type SummaryPlayer struct {
-	UID   int
-	Name  string
-	Rank  int
-	Score int64
-}
 
 // Summarize reads a whole official replay from r and summarizes it: one
-// pass of cfr.Decoder, holding two frames. It fails only when r is no
+// pass of cfr.Decoder, holding two frames (the format's
+// engine.Format.Summarize). The players are everyone who appears in a
+// frame, with the last name seen, ranked by gold at the last whole frame
+// (the lowest uid first on a tie); Settings are the map's size ("game")
+// and the official info object ("info"). It fails only when r is no
 // replay (or its first frame cannot be read); damage after it is the
 // Summary's Damage, the whole frames before it counted.
-func Summarize(r io.Reader) (*Summary, error) {
+func Summarize(r io.Reader) (*engine.Summary, error) {
 	d, err := cfr.NewDecoder(r)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
-	s := &Summary{MaxTurn: d.Header().Config().MaxTurn}
+	hd := d.Header()
+	s := &engine.Summary{MaxTurn: hd.Config().MaxTurn,
+		Settings: [][2]string{{"game", fmt.Sprintf("%dx%d", hd.Width, hd.Height)}, {"info", string(hd.Info)}}}
 	var f, last colorfight2.Frame
 	n := 0
 	names := map[int]string{}
@@ -290,7 +270,7 @@ func Summarize(r io.Reader) (*Summary, error) {
 		return cmp.Or(cmp.Compare(b.Gold, a.Gold), cmp.Compare(a.UID, b.UID))
 	})
 	for _, uid := range uids {
-		p := SummaryPlayer{UID: uid, Name: names[uid]}
+		p := engine.SummaryPlayer{UID: uid, Name: names[uid]}
 		for r := range byGold {
 			if byGold[r].UID == int64(uid) {
 				p.Rank, p.Score = r+1, byGold[r].Gold
@@ -299,7 +279,7 @@ func Summarize(r io.Reader) (*Summary, error) {
 		s.Players = append(s.Players, p)
 	}
 	if len(byGold) > 0 {
-		s.Winner, s.WinnerGold = int(byGold[0].UID), byGold[0].Gold
+		s.Winner, s.WinnerScore = int(byGold[0].UID), byGold[0].Gold
 	}
 	return s, nil
 }
