@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestSkyportExampleBotsPlay(t *testing.T) {
 	dir := t.TempDir()
 	const rounds = 63 // 3 loadout rounds + 60 player-turns
 	server := clitest.StartProcess(t, serverListening, "server", "--game", "skyport", "--addr", "127.0.0.1:54321", "--dir", dir,
-		"--bot", "hunter", "--max-player", "3", "--max-turn", "63", "--round-time", "0", "--lockstep-deadline", "1h",
+		"--bot", "hunter", "--max-player", "3", "--max-turn", strconv.Itoa(rounds), "--round-time", "0", "--lockstep-deadline", "1h",
 		"--games", "1", "--seed", "3")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -100,7 +101,7 @@ func TestSkyportExampleBotsPlay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("info: status %d\n%s", code, out)
 	}
-	for _, n := range []string{`"alice"`, `"bob"`, `"hunter"`, "turns: 63, complete"} {
+	for _, n := range []string{`"alice"`, `"bob"`, `"hunter"`, "turns: " + strconv.Itoa(rounds) + ", complete"} {
 		if !strings.Contains(out, n) {
 			t.Fatalf("info does not say %s:\n%s\nrandomwalker:\n%s\nsimplewalker:\n%s", n, out, logs[0].String(), logs[1].String())
 		}
