@@ -160,8 +160,10 @@ func (c cutRecorder) End(engine.Game) error { return nil }
 
 func TestClientsBounds(t *testing.T) {
 	c := rooms.Clients{PerAddr: 2, Total: 3}
-	if !c.Take("a") || !c.Take("a") {
-		t.Fatal("two from a refused")
+	for i := range 2 {
+		if !c.Take("a") {
+			t.Fatalf("connection %d from a refused", i+1)
+		}
 	}
 	if c.Take("a") {
 		t.Error("a third from a taken")
