@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // eventually polls cond until it holds, failing the test after safety (a

@@ -1,34 +1,25 @@
 package protocol
 
 import (
+	"errors"
+
 	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // guess wraps one check of a secret from the request's address about
-// scope (a room id, or "" for the master password): a refused key
-// answers rooms.RetryMessage without checking; a failure is counted and logged.
+// scope (a room id, or "" for the master password) through the server's
+// rooms.Secrets: a refused key answers rooms.RetryMessage without
+// checking; a wrong secret is errWrongSecret, for the caller to word.
 func (s *Server) guess(addr, scope, what string, check func() bool) error {
-	keys := []string{"addr " + addr, "room " + scope}
-	now := s.clk.Now()
-	if w := s.guard.Wait(now, keys...); w > 0 {
-		return errMsg(rooms.RetryMessage(w))
+	err := s.secrets.Check(addr, scope, what, check)
+	var retry *rooms.RetryError
+	switch {
+	case errors.As(err, &retry):
+		return errMsg(retry.Error())
+	case err != nil:
+		return errWrongSecret
 	}
-	if check() {
-		// A success forgets nothing: knowing one room's password must not
-		// buy more guesses at another's.
-		return nil
-	}
-	w := s.guard.Fail(now, keys...)
-	where := "room " + scope
-	if scope == "" {
-		where = "the server"
-	}
-	if w > 0 {
-		s.logf("%s: wrong %s from %s; further attempts refused for %v", where, what, addr, w)
-	} else {
-		s.logf("%s: wrong %s from %s", where, what, addr)
-	}
-	return errWrongSecret
+	return nil
 }
 
 // errWrongSecret is what guess returns for a checked, wrong secret; the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/rooms"
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"

@@ -13,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -87,7 +88,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 func (s *Server) rpc(h func(*http.Request, request) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		if err := crossOrigin.Check(req); err != nil {
-			s.logf("%s from %s: cross-site request refused", req.URL.Path, remoteHost(req))
+			s.logf("%s from %s: cross-site request refused", req.URL.Path, rooms.RequestHost(req))
 			writeReply(w, http.StatusForbidden, reply(false, "Cross-site requests are refused"))
 			return
 		}
@@ -188,7 +189,7 @@ func (s *Server) handleCreate(req *http.Request, q request) error {
 	admin := false
 	if v := req.URL.Query().Get("admin"); v != "" && (v == "true" || v == "True" || v == "TRUE") {
 		master, _, _ := q.str("master_admin_password")
-		if err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(master, s.opts.AdminPassword) }); err != nil {
+		if err := s.guess(rooms.RequestHost(req), "", "master password", func() bool { return rooms.CheckPassword(master, s.opts.AdminPassword) }); err != nil {
 			return wrongSecret(err, "To create an admin room, you need admin")
 		}
 		admin = true
@@ -230,9 +231,9 @@ func (s *Server) roomFor(req *http.Request, q request, needConfig bool) (r *room
 	if r == nil {
 		return nil, false, errMsg("No such room")
 	}
-	err = s.guess(remoteHost(req), r.id, "admin password", func() bool {
-		master = checkPassword(password, s.opts.AdminPassword)
-		return master || checkPassword(password, r.adminPassword)
+	err = s.guess(rooms.RequestHost(req), r.id, "admin password", func() bool {
+		master = rooms.CheckPassword(password, s.opts.AdminPassword)
+		return master || rooms.CheckPassword(password, r.adminPassword)
 	})
 	if err != nil {
 		return nil, false, wrongSecret(err, "You are not allowed to do this")
@@ -293,8 +294,8 @@ func (s *Server) handleDelete(req *http.Request, q request) error {
 		return errMsg("No such room")
 	}
 	password, _, _ := q.str("admin_password")
-	err := s.guess(remoteHost(req), r.id, "admin password", func() bool {
-		return (!r.admin && checkPassword(password, r.adminPassword)) || checkPassword(password, s.opts.AdminPassword)
+	err := s.guess(rooms.RequestHost(req), r.id, "admin password", func() bool {
+		return (!r.admin && rooms.CheckPassword(password, r.adminPassword)) || rooms.CheckPassword(password, s.opts.AdminPassword)
 	})
 	if err != nil {
 		return wrongSecret(err, "Wrong password")
@@ -339,7 +340,7 @@ func (s *Server) checkMaster(req *http.Request, q request) error {
 	if !present {
 		return errMsg("You need admin password")
 	}
-	err := s.guess(remoteHost(req), "", "master password", func() bool { return checkPassword(password, s.opts.AdminPassword) })
+	err := s.guess(rooms.RequestHost(req), "", "master password", func() bool { return rooms.CheckPassword(password, s.opts.AdminPassword) })
 	if err != nil {
 		return wrongSecret(err, "Admin password is wrong")
 	}

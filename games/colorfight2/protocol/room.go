@@ -2,17 +2,16 @@ package protocol
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rewind-game/rewind/internal/rooms"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/rooms"
 
 	"sync"
 
@@ -515,17 +514,14 @@ func (r *room) startLocked(now time.Time) error {
 		}
 	}
 
-	path := filepath.Join(r.s.opts.Dir, r.id+"-"+g.id+".rwd")
-	if err := os.MkdirAll(r.s.opts.Dir, 0o755); err != nil {
-		return fmt.Errorf("server: recording: %w", err)
-	}
-	if err := r.s.makeRoom(); err != nil {
+	if err := r.s.disk.MakeRoom(); err != nil {
 		return err
 	}
-	f, err := r.s.opts.create(path + ".partial")
+	f, err := r.s.disk.Create(r.id + "-" + g.id)
 	if err != nil {
-		return fmt.Errorf("server: recording: %w", err)
+		return fmt.Errorf("server: %w", err)
 	}
+	path := f.Path
 	mseats := make([]match.GameSeat, len(seats))
 	players := make([]string, len(seats))
 	setupPlayers := make([]colorfight2.Player, len(seats))
@@ -539,8 +535,8 @@ func (r *room) startLocked(now time.Time) error {
 		}
 		b, ok := info.FindBot(st.botName)
 		if !ok {
-			f.Close()
-			os.Remove(path + ".partial")
+			f.Abandon()
+			os.Remove(f.Partial())
 			return fmt.Errorf("server: unknown built-in %q", st.botName)
 		}
 		mseats[i] = match.GameSeat{Bot: &builtinBot{GamePlayer: match.BuiltinPlayer(b), r: r, g: g, st: st}, Name: st.name, Identity: st.botName}
@@ -552,16 +548,16 @@ func (r *room) startLocked(now time.Time) error {
 		Players: setupPlayers,
 	})
 	if err != nil {
-		f.Close()
-		os.Remove(path + ".partial")
+		f.Abandon()
+		os.Remove(f.Partial())
 		return fmt.Errorf("server: %w", err)
 	}
 	// Live viewers read the recording through a file of their own, which
 	// the rename at the end does not disturb.
 	rf, err := os.Open(path + ".partial")
 	if err != nil {
-		f.Close()
-		os.Remove(path + ".partial")
+		f.Abandon()
+		os.Remove(f.Partial())
 		return fmt.Errorf("server: recording: %w", err)
 	}
 	g.seats = seats
@@ -589,10 +585,12 @@ func (r *room) startLocked(now time.Time) error {
 		defer cancel()
 		_, err := match.RunGame(ctx, cfg)
 		if err == nil {
-			err = finish(f, path)
+			if err = f.Commit(); err != nil {
+				err = fmt.Errorf("server: %w", err)
+			}
 		} else {
 			// The .partial keeps the whole rounds it got.
-			f.Close()
+			f.Abandon()
 		}
 		if err != nil {
 			live.Finish(live.Game().Turn, path+".partial")
@@ -866,19 +864,4 @@ func appendErrors(b []byte, f *colorfight2.Frame, seats []*seat, cmds [][]colorf
 		b = append(b, ']')
 	}
 	return append(b, '}')
-}
-
-// checkPassword compares in constant time; an empty want never matches:
-// a room or server without a password has no password that works.
-func checkPassword(got, want string) bool {
-	if want == "" {
-		return false
-	}
-	return sameSecret(got, want)
-}
-
-// sameSecret compares in constant time, the empty string included (a
-// player's password, a room's join key).
-func sameSecret(got, want string) bool {
-	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }

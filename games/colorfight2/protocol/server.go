@@ -3,13 +3,14 @@ package protocol
 import (
 	"errors"
 	"fmt"
-	"github.com/rewind-game/rewind/internal/rooms"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // Defaults of Options.
@@ -109,7 +110,6 @@ type Server struct {
 	idle        time.Duration
 	allowCreate bool
 	closed      bool
-	conns       map[string]int // open websockets per remote address
 
 	// idMu is a leaf, as live's lock is: taken under a room's mu, never
 	// while taking another lock. (Lock order: Server.mu, then room.ctl,
@@ -118,9 +118,10 @@ type Server struct {
 	lastGameID int64
 	live       rooms.Live // the games, oldest first
 
-	cfrSlots chan struct{} // bounds concurrent .cfr exports
-	guard    rooms.Guard   // back-off of failed passwords and join keys
-	diskMu   sync.Mutex    // serializes the disk budget's check and rotation
+	cfrSlots chan struct{}     // bounds concurrent .cfr exports
+	secrets  rooms.Secrets     // the checks of passwords and join keys
+	clients  rooms.Clients     // open websockets per remote address
+	disk     *rooms.Recordings // the recordings of Dir and their budget
 }
 
 // New returns a Server recording into opts.Dir (created if missing). The
@@ -157,27 +158,26 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxDiskBytes == 0 {
 		opts.MaxDiskBytes = DefaultMaxDiskBytes
 	}
-	switch opts.DiskFull {
-	case "":
-		opts.DiskFull = "rotate"
-	case "rotate", "refuse":
-	default:
-		return nil, fmt.Errorf("server: Options.DiskFull %q is neither rotate nor refuse", opts.DiskFull)
+	full, err := rooms.ParseDiskFull(opts.DiskFull)
+	if err != nil {
+		return nil, fmt.Errorf("server: Options.DiskFull %w", err)
 	}
-	if opts.create == nil {
-		opts.create = createFile
-	}
+	opts.DiskFull = full
 	s := &Server{
 		opts: opts, clk: opts.clock,
-		rooms: map[string]*room{}, conns: map[string]int{},
+		rooms:    map[string]*room{},
 		maxRooms: opts.MaxRooms, idle: opts.IdleRoomTimeout, allowCreate: true,
 		cfrSlots: make(chan struct{}, 2),
 	}
 	if s.clk == nil {
 		s.clk = rooms.WallClock{}
 	}
+	s.secrets = rooms.Secrets{Clock: s.clk, Logf: s.logf}
+	s.clients.PerAddr = opts.MaxConnsPerIP
+	s.disk = &rooms.Recordings{Dir: opts.Dir, Own: ownRecording, Older: gameIDLess,
+		MaxBytes: opts.MaxDiskBytes, Full: opts.DiskFull, Logf: s.logf, CreateFile: opts.create}
 	s.live.Finished = maxGames
-	for _, info := range s.recoverPartials(opts.Dir) {
+	for _, info := range s.disk.Recover(splitRecording) {
 		s.live.List(info)
 	}
 	s.routes()

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rewind-game/rewind/internal/rooms"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rewind-game/rewind/internal/rooms"
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/replay"
@@ -36,30 +36,14 @@ var acceptOptions = &websocket.AcceptOptions{
 // acquireConn counts a websocket of the request's remote address against
 // MaxConnsPerIP.
 func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
-	host := remoteHost(req)
+	host := rooms.RequestHost(req)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed || s.conns[host] >= s.opts.MaxConnsPerIP {
+	closed := s.closed
+	s.mu.Unlock()
+	if closed || !s.clients.Take(host) {
 		return nil, false
 	}
-	s.conns[host]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.conns[host]--; s.conns[host] <= 0 {
-			delete(s.conns, host)
-		}
-	}, true
-}
-
-// remoteHost is the request's remote address without its port: the key of
-// every per-address limit.
-func remoteHost(req *http.Request) string {
-	host, _, err := net.SplitHostPort(req.RemoteAddr)
-	if err != nil {
-		return req.RemoteAddr
-	}
-	return host
+	return func() { s.clients.Release(host) }, true
 }
 
 // subscriber is one game_channel socket's queue.
@@ -198,7 +182,7 @@ func (s *Server) actionChannel(w http.ResponseWriter, req *http.Request) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(s.opts.MaxMessageBytes)
-	ac := &actionConn{c: c, addr: remoteHost(req)}
+	ac := &actionConn{c: c, addr: rooms.RequestHost(req)}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -325,7 +309,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if r.joinKey != "" || key != "" {
-		if err := r.s.guess(ac.addr, r.id, "join key", func() bool { return sameSecret(key, r.joinKey) }); err != nil {
+		if err := r.s.guess(ac.addr, r.id, "join key", func() bool { return rooms.SameSecret(key, r.joinKey) }); err != nil {
 			return reply(false, wrongSecret(err, "You need the correct join key for the room").Error())
 		}
 	}
@@ -353,7 +337,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if found != nil {
-		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(name), func() bool { return sameSecret(password, found.password) })
+		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(name), func() bool { return rooms.SameSecret(password, found.password) })
 		if err != nil {
 			return reply(false, wrongSecret(err, "Username exists").Error())
 		}

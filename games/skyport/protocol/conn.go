@@ -250,46 +250,6 @@ func (c *conn) reader(events chan<- event, quit <-chan struct{}) {
 	}
 }
 
-// ipCounter bounds the connections per remote address across listeners.
-type ipCounter struct {
-	mu    sync.Mutex
-	perIP int
-	total int
-	open  map[string]int
-}
-
-// take counts a new connection from ip; false if it is over a bound.
-func (k *ipCounter) take(ip string) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.total >= MaxConns || (k.perIP > 0 && k.open[ip] >= k.perIP) {
-		return false
-	}
-	k.open[ip]++
-	k.total++
-	return true
-}
-
-func (k *ipCounter) release(ip string) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.total--
-	if k.open[ip]--; k.open[ip] <= 0 {
-		delete(k.open, ip)
-	}
-}
-
-func remoteIP(a net.Addr) string {
-	if t, ok := a.(*net.TCPAddr); ok {
-		return t.IP.String()
-	}
-	h, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return h
-}
-
 // refusal is sent to a connection over a bound before it is closed.
 var refusal = []byte(`{"error":"Too many connections from this address"}` + "\n")
 

@@ -51,7 +51,7 @@ type game struct {
 	chk   *sp.State
 	seats []*seat
 	rec   *recording.SeamRecorder
-	file  *recFile
+	file  *rooms.Recording
 	// live reports the game's rounds to Options.Live (nil without).
 	live  *rooms.LiveRecord
 	round match.GameRound
@@ -114,24 +114,24 @@ func (h *hub) play(n int, seated []*conn) error {
 	}
 	gm.chk = chk.State
 	start := time.Now()
-	if gm.file, err = createRecording(cfg.Dir, start, n); err != nil {
-		return err
+	if gm.file, err = h.disk.Create(recordingName(start, n)); err != nil {
+		return fmt.Errorf("skyport server: %w", err)
 	}
-	gm.rec = recording.NewSeam(gm.file.f, start, cfg.Tool)
+	gm.rec = recording.NewSeam(gm.file, start, cfg.Tool)
 	setup := match.GameSetup{Ruleset: sp.Ruleset, Seed: seed, Setup: gm.g.Setup(), MaxTurns: gm.g.MaxTurns()}
 	for p, s := range gm.seats {
 		setup.Players = append(setup.Players, match.SetupPlayer{UID: p + 1, Name: s.name, Identity: s.identity})
 	}
 	if err := gm.rec.Begin(setup); err != nil {
-		gm.file.f.Close()
+		gm.file.Abandon()
 		return fmt.Errorf("skyport server: recording: %w", err)
 	}
 	gm.round = match.GameRound{Commands: make([][]string, np), Faults: make([]engine.Fault, np), FaultText: make([]string, np), Logs: make([][]byte, np)}
 	if cfg.Live != nil {
 		// The viewer reads the recording through a file of its own, which
 		// the rename at the end does not disturb.
-		if rf, err := os.Open(gm.file.tmp); err == nil {
-			id := strings.TrimSuffix(filepath.Base(gm.file.final), ".rwd")
+		if rf, err := os.Open(gm.file.Partial()); err == nil {
+			id := strings.TrimSuffix(filepath.Base(gm.file.Path), ".rwd")
 			gm.live = cfg.Live.Start(rooms.LiveGame{ID: id, MaxTurn: gm.g.MaxTurns(), Players: names}, rf)
 		} else {
 			h.logf("skyport: the game cannot be followed live: %v", err)
@@ -147,14 +147,15 @@ func (h *hub) play(n int, seated []*conn) error {
 	}
 	if err := gm.rec.End(gm.g); err != nil {
 		gm.live.Finish(gm.g.Turn(), "")
-		gm.file.f.Close()
+		gm.file.Abandon()
 		return fmt.Errorf("skyport server: recording: %w", err)
 	}
-	path, err := gm.file.commit()
-	gm.live.Finish(gm.g.Turn(), path)
-	if err != nil {
-		return err
+	path := gm.file.Path
+	if err := gm.file.Commit(); err != nil {
+		gm.live.Finish(gm.g.Turn(), "")
+		return fmt.Errorf("skyport server: %w", err)
 	}
+	gm.live.Finish(gm.g.Turn(), path)
 	st := gm.g.State
 	if !interrupted {
 		h.subtitle("Time over!")

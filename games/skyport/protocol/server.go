@@ -42,7 +42,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,8 +156,12 @@ func (Server) Serve(ctx context.Context, o rooms.Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h := &hub{cfg: cfg, ctx: ctx, events: make(chan event, 64), quit: make(chan struct{}),
-		think: cfg.ThinkTime, counter: &ipCounter{perIP: cfg.MaxConnsPerIP, open: map[string]int{}},
+		think: cfg.ThinkTime, clients: &rooms.Clients{PerAddr: cfg.MaxConnsPerIP, Total: MaxConns},
 		conns: map[*conn]struct{}{}}
+	h.disk = &rooms.Recordings{Dir: cfg.Dir, Own: ownRecording, Logf: h.logf}
+	for _, g := range h.disk.Recover(nil) {
+		cfg.Live.List(g)
+	}
 	h.baseSeed = cfg.Seed
 	if h.baseSeed == 0 {
 		h.baseSeed = uint64(time.Now().UnixNano())
@@ -245,7 +248,8 @@ type hub struct {
 	ctx      context.Context
 	events   chan event
 	quit     chan struct{}
-	counter  *ipCounter
+	clients  *rooms.Clients
+	disk     *rooms.Recordings
 	baseSeed uint64
 
 	mu    sync.Mutex
@@ -280,8 +284,8 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			}
 			continue
 		}
-		ip := remoteIP(nc.RemoteAddr())
-		if !h.counter.take(ip) {
+		ip := rooms.Host(nc.RemoteAddr())
+		if !h.clients.Take(ip) {
 			go func() {
 				nc.SetWriteDeadline(time.Now().Add(time.Second))
 				nc.Write(refusal)
@@ -299,7 +303,7 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 		case <-h.quit:
 			h.mu.Unlock()
 			nc.Close()
-			h.counter.release(ip)
+			h.clients.Release(ip)
 			return
 		default:
 		}
@@ -313,7 +317,7 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			h.mu.Lock()
 			delete(h.conns, c)
 			h.mu.Unlock()
-			h.counter.release(ip)
+			h.clients.Release(ip)
 		}()
 	}
 }
@@ -571,40 +575,17 @@ func jsonString(s string) []byte {
 	return []byte(strings.TrimSuffix(sb.String(), "\n"))
 }
 
-// recFile is a recording being written: name.partial, renamed when done.
-type recFile struct {
-	f          *os.File
-	tmp, final string
+// recordingPrefix begins the name of every recording of the server
+// (skyport-DATE-N.rwd).
+const recordingPrefix = "skyport-"
+
+// ownRecording reports whether name is a recording of the server's
+// naming.
+func ownRecording(name string) bool {
+	return strings.HasPrefix(name, recordingPrefix) && strings.HasSuffix(name, ".rwd")
 }
 
-func createRecording(dir string, start time.Time, n int) (*recFile, error) {
-	base := fmt.Sprintf("skyport-%s-%d", start.UTC().Format("20060102-150405"), n+1)
-	f, err := os.CreateTemp(dir, base+".rwd.*.partial")
-	if err != nil {
-		return nil, fmt.Errorf("skyport server: recording: %w", err)
-	}
-	return &recFile{f: f, tmp: f.Name(), final: filepath.Join(dir, base+".rwd")}, nil
-}
-
-// commit syncs and renames the recording into place (a name not taken).
-func (r *recFile) commit() (string, error) {
-	err := r.f.Sync()
-	if cerr := r.f.Close(); err == nil {
-		err = cerr
-	}
-	final := r.final
-	for i := 2; err == nil; i++ {
-		if _, serr := os.Lstat(final); serr != nil {
-			break
-		}
-		final = strings.TrimSuffix(r.final, ".rwd") + "-" + strconv.Itoa(i) + ".rwd"
-	}
-	if err == nil {
-		err = os.Rename(r.tmp, final)
-	}
-	if err != nil {
-		os.Remove(r.tmp)
-		return "", fmt.Errorf("skyport server: recording %s: %w", r.final, err)
-	}
-	return final, nil
+// recordingName is the name (without .rwd) of game n started at start.
+func recordingName(start time.Time, n int) string {
+	return fmt.Sprintf("%s%s-%d", recordingPrefix, start.UTC().Format("20060102-150405"), n+1)
 }

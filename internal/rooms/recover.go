@@ -1,9 +1,8 @@
-package protocol
+package rooms
 
 import (
 	"errors"
 	"fmt"
-	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,49 +12,56 @@ import (
 	"github.com/rewind-game/rewind/replay"
 )
 
-// partialSuffix marks a recording being written; one left in Options.Dir
-// when the server starts was cut by a crash.
-const partialSuffix = ".partial"
-
-// recoverPartials recovers every ROOM-GAMEID.rwd.partial of dir (oldest
-// game first) and returns the recovered games, to be listed.
-func (s *Server) recoverPartials(dir string) []rooms.LiveGame {
-	names, err := filepath.Glob(filepath.Join(dir, "*.rwd"+partialSuffix))
+// Recover recovers every recording of d that a crash left being written
+// (NAME.rwd.partial with Own(NAME.rwd)), oldest name first, and returns
+// the recovered games, to be listed (Live.List): each is rewritten as
+// the NAME.rwd it would have become, up to its last whole round, with a
+// footer there (LiveGame.Recovered: it ends before its turn limit),
+// verified before it replaces the .partial. A .partial without a
+// readable header or any whole round holds no game and is removed; one
+// damaged rather than cut is left as it is. split names a recovered
+// game's room and id from NAME (nil: no room, NAME the id).
+func (d *Recordings) Recover(split func(name string) (room, id string)) []LiveGame {
+	names, err := filepath.Glob(filepath.Join(d.Dir, "*.rwd"+PartialSuffix))
 	if err != nil {
 		return nil
 	}
 	sort.Strings(names)
-	var out []rooms.LiveGame
+	var out []LiveGame
 	for _, p := range names {
-		info, err := recoverPartial(p)
+		if own, finished := d.ownFile(filepath.Base(p)); !own || finished {
+			continue
+		}
+		info, err := recoverPartial(p, split)
+		if errors.Is(err, errNoGame) {
+			d.logf("%s: no whole round, removed", filepath.Base(p))
+			continue
+		}
 		if err != nil {
-			s.logf("%s: not recovered: %v", filepath.Base(p), err)
+			d.logf("%s: not recovered: %v", filepath.Base(p), err)
 			continue
 		}
-		if info.Turn == 0 {
-			s.logf("%s: no whole round, removed", filepath.Base(p))
-			continue
-		}
-		s.logf("%s: recovered up to turn %d of %d as %s", filepath.Base(p), info.Turn, info.MaxTurn, filepath.Base(info.File))
+		d.logf("%s: recovered up to turn %d of %d as %s", filepath.Base(p), info.Turn, info.MaxTurn, filepath.Base(info.File))
 		out = append(out, info)
 	}
 	return out
 }
 
-// recoverPartial rewrites a .rwd.partial cut by a crash as the .rwd it
-// would have become, up to its last whole round, with a footer there (the
-// game marked Recovered: it ends before max_turn), verified before it
-// replaces the .partial. A .partial without a readable header or any
-// whole round holds no game: it is removed (Turn 0). A .partial that is
-// damaged rather than cut is left as it is, with the error.
-func recoverPartial(partial string) (rooms.LiveGame, error) {
-	final := strings.TrimSuffix(partial, partialSuffix)
+// recoverPartial rewrites one .partial (Recover); errNoGame when it held
+// no game and was removed.
+func recoverPartial(partial string, split func(string) (string, string)) (LiveGame, error) {
+	final := strings.TrimSuffix(partial, PartialSuffix)
 	base := strings.TrimSuffix(filepath.Base(final), ".rwd")
-	info := rooms.LiveGame{Done: true, Recovered: true, File: final}
-	if i := strings.LastIndexByte(base, '-'); i > 0 {
-		info.Room, info.ID = base[:i], base[i+1:]
-	} else {
-		info.ID = base
+	info := LiveGame{Done: true, Recovered: true, File: final, ID: base}
+	if split != nil {
+		info.Room, info.ID = split(base)
+	}
+	noGame := func(in *os.File) (LiveGame, error) {
+		in.Close()
+		if err := os.Remove(partial); err != nil {
+			return info, err
+		}
+		return info, errNoGame
 	}
 	in, err := os.Open(partial)
 	if err != nil {
@@ -65,8 +71,7 @@ func recoverPartial(partial string) (rooms.LiveGame, error) {
 	sim, err := replay.OpenSim(in)
 	if err != nil {
 		if fi, serr := in.Stat(); (serr == nil && fi.Size() == 0) || errors.Is(err, replay.ErrTruncated) {
-			in.Close()
-			return info, os.Remove(partial)
+			return noGame(in)
 		}
 		return info, err
 	}
@@ -114,8 +119,7 @@ func recoverPartial(partial string) (rooms.LiveGame, error) {
 	info.Turn = g.Turn()
 	if info.Turn == 0 {
 		out.Close()
-		in.Close()
-		return info, os.Remove(partial)
+		return noGame(in)
 	}
 	if err := w.Close(g); err != nil {
 		out.Close()
