@@ -32,9 +32,14 @@ type tickRuleset struct{}
 
 var tickMetrics = []engine.Metric{{Name: "points"}}
 
-func (tickRuleset) ID() string               { return "polltoy" }
-func (tickRuleset) Version() int             { return 1 }
-func (tickRuleset) Metrics() []engine.Metric { return tickMetrics }
+func (tickRuleset) ID() string                     { return "polltoy" }
+func (tickRuleset) Version() int                   { return 1 }
+func (tickRuleset) Metrics() []engine.Metric       { return tickMetrics }
+func (tickRuleset) ScoreMetric() int               { return 0 }
+func (tickRuleset) EventKinds() []engine.EventKind { return nil }
+func (tickRuleset) NewFromSetup([]byte, engine.Settings) (engine.Game, error) {
+	return nil, engine.ErrSeedOnly
+}
 func (tickRuleset) New(_ uint64, s engine.Settings) (engine.Game, error) {
 	max := s.MaxTurns
 	if max == 0 {
@@ -51,13 +56,17 @@ type tickGame struct {
 	errs   []engine.CommandError
 }
 
-func (g *tickGame) Players() int                    { return len(g.points) }
-func (g *tickGame) Turn() int                       { return g.turn }
-func (g *tickGame) MaxTurns() int                   { return g.max }
-func (g *tickGame) Over() bool                      { return g.turn >= g.max }
-func (g *tickGame) Fault(int, engine.Fault, string) {}
-func (g *tickGame) Values(p int, d []int64) []int64 { return append(d, g.points[p]) }
-func (g *tickGame) Board(*engine.Board)             {}
+func (g *tickGame) Players() int                           { return len(g.points) }
+func (g *tickGame) Turn() int                              { return g.turn }
+func (g *tickGame) MaxTurns() int                          { return g.max }
+func (g *tickGame) Over() bool                             { return g.turn >= g.max }
+func (g *tickGame) Active() int                            { return -1 }
+func (g *tickGame) Events(d []engine.Event) []engine.Event { return d }
+func (g *tickGame) Setting() [][2]string                   { return nil }
+func (g *tickGame) Setup() []byte                          { return nil }
+func (g *tickGame) Fault(int, engine.Fault, string)        {}
+func (g *tickGame) Values(p int, d []int64) []int64        { return append(d, g.points[p]) }
+func (g *tickGame) Board(*engine.Board)                    {}
 func (g *tickGame) Hash() uint64 {
 	h := uint64(g.turn)
 	for p, v := range g.points {
@@ -106,11 +115,10 @@ func init() {
 		Bots: []engine.Builtin{{Name: "adder", Doc: "joins, then adds 1 every tick", New: newAdder}}})
 }
 
-type adder struct{}
+func newAdder(uint64) engine.Strategy { return engine.Strategy{Name: "adder", Commands: adderCommands} }
 
-func newAdder(uint64) engine.Strategy { return adder{} }
-func (adder) Name() string            { return "adder" }
-func (adder) Commands(g engine.Game, p int, dst []string) []string {
+// adderCommands joins, then adds 1 every tick.
+func adderCommands(g engine.Game, p int, dst []string) []string {
 	if g.(*tickGame).joined[p] == "" {
 		return append(dst, "join adder")
 	}
