@@ -73,7 +73,7 @@ func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []by
 	tb.Helper()
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: seats,
-		Recorder: recording.NewSeam(&buf, created, "rewind test")}
+		Recorder: recording.NewRecorder(&buf, created, "rewind test")}
 	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		tb.Fatal(err)
 	}

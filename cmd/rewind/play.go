@@ -196,7 +196,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	defer stopMatch()
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
 		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
-			Recorder: recording.NewSeam(w, time.Now(), "rewind "+version)}
+			Recorder: recording.NewRecorder(w, time.Now(), "rewind "+version)}
 		if opts.progress {
 			bar = turnsBar(opts.stderr, opts.turns)
 		}

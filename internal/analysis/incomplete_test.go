@@ -34,7 +34,7 @@ func playUntil(t *testing.T, game string, seed uint64, turns, stop int, names ..
 	defer cancel()
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: rs, Seed: seed, MaxTurns: turns, Seats: seats,
-		Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test"),
+		Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test"),
 		Progress: func(turn int) {
 			if turn == stop {
 				cancel()

@@ -570,7 +570,7 @@ func (r *room) startLocked(now time.Time) error {
 	g.info = infoJSON(g.cfg, 0, g.id)
 	live := r.s.live.Start(rooms.LiveGame{ID: g.id, Room: r.id, MaxTurn: g.cfg.MaxTurn, Players: players, File: path + ".partial"}, rf)
 	g.live = live
-	rec := recording.NewSeam(f, now, r.s.opts.Tool)
+	rec := recording.NewRecorder(f, now, r.s.opts.Tool)
 	rec.CFRInfo = infoJSON(g.cfg, g.firstCountDown(), g.id)
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
@@ -777,7 +777,7 @@ var (
 type tee struct {
 	r    *room
 	g    *game
-	rec  *recording.SeamRecorder
+	rec  *recording.Recorder
 	live *rooms.LiveRecord
 }
 

@@ -28,7 +28,7 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	var buf bytes.Buffer
 	_, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, MaxTurns: 60, Seed: 1,
 		Seats:    []match.GameSeat{{Bot: match.BuiltinPlayer(g), Name: hostile}, {Bot: match.BuiltinPlayer(r), Name: "</script><img src=x onerror=alert(2)>"}},
-		Recorder: recording.NewSeam(&buf, time.Time{}, "rewind test")})
+		Recorder: recording.NewRecorder(&buf, time.Time{}, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}
