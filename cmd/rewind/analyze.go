@@ -112,7 +112,7 @@ func runAnalyze(opts *analyzeOptions) error {
 }
 
 // writeExplain writes --explain's line, explain's for opts.explain (a
-// document's or a generic analysis's ExplainLeadChange, players quoted).
+// document's or an analysis's ExplainLeadChange, players quoted).
 func writeExplain(opts *analyzeOptions, explain func(turn int) (string, bool)) error {
 	line, ok := explain(opts.explain)
 	if !ok {
@@ -131,7 +131,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		return fmt.Errorf("%s: no replays (.rwd, .cfr or another game's official format: %s)", opts.path, strings.Join(source.StreamExts(), ", "))
 	}
 	// Replays of games with a document of their own take its analysis
-	// (and the corpus CSV); the others the generic analysis.
+	// (and the corpus CSV); the others the analysis.
 	var files, streams []string
 	for _, f := range all {
 		if !documented(f) {
@@ -161,12 +161,12 @@ func analyzeDir(opts *analyzeOptions) error {
 		done = func() { bar.Add(1) }
 	}
 	cache := openAnalysisCache(opts.path, opts.stderr)
-	var games []analysis.Game
+	var games []analysis.DocumentFile
 	if cache != nil {
-		games = analysis.AnalyzeFilesCached(files, opts.parallel, done, cache)
+		games = analysis.AnalyzeDocumentFilesCached(files, opts.parallel, done, cache)
 		cache.close(opts.stderr)
 	} else {
-		games = analysis.AnalyzeFiles(files, opts.parallel, done)
+		games = analysis.AnalyzeDocumentFiles(files, opts.parallel, done)
 	}
 	if bar != nil {
 		bar.Finish()
@@ -176,14 +176,14 @@ func analyzeDir(opts *analyzeOptions) error {
 		if g.Err != nil {
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
-		} else if g.Analysis != nil && g.Analysis.Truncated != nil {
-			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Analysis.Truncated, g.Analysis.Rounds)
+		} else if g.Document != nil && g.Document.Truncated != nil {
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Document.Truncated, g.Document.Rounds)
 		}
 	}
 	out := opts.stderr
 	if opts.format == "table" {
 		out = opts.stdout
-	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
+	} else if err := analysis.WriteDocumentCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
 	for _, id := range engine.IDs() {
@@ -198,7 +198,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		}
 		info, _ := engine.About(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteRulesetStandings(out, id, analysis.Standings(games, id)); err != nil {
+		if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(games, id)); err != nil {
 			return err
 		}
 	}
@@ -243,25 +243,25 @@ func stamp(path string) (int64, int64, bool) {
 	return fi.Size(), fi.ModTime().UnixNano(), true
 }
 
-func (c *analysisCache) Get(path string) (analysis.Game, bool) {
+func (c *analysisCache) Get(path string) (analysis.DocumentFile, bool) {
 	size, mtime, ok := stamp(path)
 	if !ok {
-		return analysis.Game{}, false
+		return analysis.DocumentFile{}, false
 	}
 	data, ok, err := c.ix.Analysis(filepath.Base(path), size, mtime)
 	if err != nil || !ok {
-		return analysis.Game{}, false
+		return analysis.DocumentFile{}, false
 	}
-	g, err := analysis.DecodeGame(path, data)
+	g, err := analysis.DecodeDocumentFile(path, data)
 	return g, err == nil
 }
 
-func (c *analysisCache) Put(path string, g analysis.Game) {
+func (c *analysisCache) Put(path string, g analysis.DocumentFile) {
 	size, mtime, ok := stamp(path)
 	if !ok {
 		return
 	}
-	data, err := analysis.EncodeGame(g)
+	data, err := analysis.EncodeDocumentFile(g)
 	if err != nil {
 		return
 	}

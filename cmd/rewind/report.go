@@ -53,7 +53,7 @@ func runReport(opts *reportOptions) error {
 		return reportStream(opts, g)
 	}
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))
+		return report.WriteDocument(w, a, "rewind: "+filepath.Base(opts.in))
 	})
 	if err != nil {
 		return err

@@ -41,9 +41,9 @@ func documented(path string) bool {
 // its commands inferred (source.NewInferredStream); the stream owns f.
 func openStreamFile(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }
 
-// analyzeStream writes the generic analysis a of a replay of a game
+// analyzeStream writes the analysis a of a replay of a game
 // without a document of its own.
-func analyzeStream(opts *analyzeOptions, a *analysis.Generic) error {
+func analyzeStream(opts *analyzeOptions, a *analysis.Analysis) error {
 	switch opts.format {
 	case "table", "json", "csv":
 	default:
@@ -73,9 +73,9 @@ func analyzeStream(opts *analyzeOptions, a *analysis.Generic) error {
 }
 
 // analyzeFile opens and analyzes one replay of any game
-// (source.OpenStream): its generic analysis, and its game's own
+// (source.OpenStream): its analysis, and its game's own
 // document (analysis.Document) when the game has one, else nil.
-func analyzeFile(path string) (*analysis.Generic, *analysis.Analysis, error) {
+func analyzeFile(path string) (*analysis.Analysis, *analysis.Document, error) {
 	s, err := source.OpenStream(path)
 	if err != nil {
 		return nil, nil, err
@@ -88,18 +88,18 @@ func analyzeFile(path string) (*analysis.Generic, *analysis.Analysis, error) {
 		}
 		return a.G, a, nil
 	}
-	g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+	g, err := analysis.AnalyzeStream(s, analysis.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return g, nil, nil
 }
 
-// reportStream writes the report of a, the generic analysis of a replay
+// reportStream writes the report of a, the analysis of a replay
 // of a game without a document of its own.
-func reportStream(opts *reportOptions, a *analysis.Generic) error {
+func reportStream(opts *reportOptions, a *analysis.Analysis) error {
 	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		return report.WriteGeneric(w, a, "rewind: "+filepath.Base(opts.in))
+		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))
 	})
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func exportHTML(opts *exportOptions) error {
 }
 
 // analyzeStreamDir is analyze DIR for the replays of games played through
-// the seam: the generic analysis of each, in parallel, then per game its
+// the seam: the analysis of each, in parallel, then per game its
 // standings (table) or one CSV row per (game, player).
 func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 	var bar *progressbar.ProgressBar
@@ -155,7 +155,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 		bar = filesBar(opts.stderr, len(files))
 		done = func() { bar.Add(1) }
 	}
-	games := analysis.AnalyzeGenericFiles(files, opts.parallel, source.OpenStream, analysis.GenericOptions{}, done)
+	games := analysis.AnalyzeFiles(files, opts.parallel, source.OpenStream, analysis.Options{}, done)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -172,7 +172,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 	out := opts.stderr
 	if opts.format == "table" {
 		out = opts.stdout
-	} else if err := analysis.WriteGenericCorpusCSV(opts.stdout, games); err != nil {
+	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
 	for _, id := range engine.IDs() {
@@ -188,7 +188,7 @@ func analyzeStreamDir(opts *analyzeOptions, files []string) error {
 		info, _ := engine.About(id)
 		rs, _ := engine.Get(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.GenericStandings(games, id)); err != nil {
+		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(games, id)); err != nil {
 			return err
 		}
 	}

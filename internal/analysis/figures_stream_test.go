@@ -185,7 +185,7 @@ func TestUnknownFiguresJSON(t *testing.T) {
 		{"played", recordAccounted(t, 1, 60, false, "greedy", "turtle"), false},
 	} {
 		st := accountedStream(t, tc.data, tc.isCFR)
-		g, err := AnalyzeStream(st, GenericOptions{})
+		g, err := AnalyzeStream(st, Options{})
 		st.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -473,7 +473,7 @@ func TestPackStreamEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+			g, err := analysis.AnalyzeStream(s, analysis.Options{})
 			s.Close()
 			if err != nil {
 				t.Fatal(err)
