@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -90,5 +94,50 @@ func runExport(opts *exportOptions) error {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); exported its %d whole rounds\n", opts.in, cut, n-1)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
+	return nil
+}
+
+// streamMeta returns the meta of the replay at path, read as a generic
+// stream (source.OpenStream); ok is false when it does not open.
+func streamMeta(path string) (m engine.StreamMeta, ok bool) {
+	s, err := source.OpenStream(path)
+	if err != nil {
+		return m, false
+	}
+	defer s.Close()
+	return *s.Meta(), true
+}
+
+// exportHTML writes the self-contained generic page of a replay (export
+// --html), read as the viewer reads it (openStreamFile).
+func exportHTML(opts *exportOptions) error {
+	f, err := os.Open(opts.in)
+	if err != nil {
+		return err
+	}
+	s, err := openStreamFile(f)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	defer s.Close()
+	p, err := viewer.PackStream(s, viewer.StreamLimits{})
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	var buf bytes.Buffer
+	if err := viewer.WriteGenericHTML(context.Background(), &buf, p, filepath.Base(opts.in)); err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	if p.Warning != "" {
+		fmt.Fprintf(opts.stdout, "warning: %s\n", p.Warning)
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, len(p.Frames)-1, buf.Len())
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 	"github.com/spf13/cobra"
@@ -286,3 +287,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	}
 	return nil
 }
+
+// openStreamFile is viewer.Options.OpenStream: any replay, a .cfr with
+// its commands inferred (source.NewInferredStream); the stream owns f.
+func openStreamFile(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }

@@ -63,6 +63,12 @@ func analyzeCorpusFile(path string, open func(string) (engine.Stream, error), op
 	if err != nil {
 		return File{Path: path, Err: err}
 	}
+	return analyzeStreamFile(path, s, opt)
+}
+
+// analyzeStreamFile analyzes s, the stream of the file at path, closes
+// it and compacts the analysis.
+func analyzeStreamFile(path string, s engine.Stream, opt Options) File {
 	g, err := AnalyzeStream(s, opt)
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -72,6 +78,91 @@ func analyzeCorpusFile(path string, open func(string) (engine.Stream, error), op
 	}
 	g.Compact()
 	return File{Path: path, Analysis: g}
+}
+
+// Corpus is a folder's replays analysed, each in the order given: those
+// of games with a document of their own (engine.Documented) as
+// DocumentFile, a file that does not open among them (to say why), and
+// the others as File.
+type Corpus struct {
+	Documents []DocumentFile
+	Files     []File
+}
+
+// AnalyzeCorpus analyzes every file, parallel at a time (at least 1),
+// opening each at most once with open: a file cache holds (Cache.Get,
+// asked first when cache is not nil) is not opened; a game with a
+// document of its own gives its document (as AnalyzeDocumentFilesCached
+// does, given to cache.Put when Cacheable), any other its compacted
+// analysis (as AnalyzeFiles does, with opt). At
+// most parallel whole analyses are in memory at once; each stream is
+// closed after its analysis. done, if set, is called (serialized) after
+// each file.
+func AnalyzeCorpus(files []string, parallel int, open func(path string) (engine.Stream, error), opt Options, cache Cache, done func()) Corpus {
+	docs := make([]DocumentFile, len(files))
+	others := make([]File, len(files))
+	isDoc := make([]bool, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < max(1, parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				isDoc[i] = analyzeCorpusEntry(files[i], open, opt, cache, &docs[i], &others[i])
+				if done != nil {
+					mu.Lock()
+					done()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var c Corpus
+	for i := range files {
+		if isDoc[i] {
+			c.Documents = append(c.Documents, docs[i])
+		} else {
+			c.Files = append(c.Files, others[i])
+		}
+	}
+	return c
+}
+
+// analyzeCorpusEntry analyzes the file at path into doc (true) or file
+// (false).
+func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), opt Options, cache Cache, doc *DocumentFile, file *File) bool {
+	if g, ok := cacheGet(cache, path); ok {
+		*doc = g
+		return true
+	}
+	s, err := open(path)
+	if err != nil {
+		*doc = DocumentFile{Path: path, Err: err}
+		return true
+	}
+	if s.Meta().Document == nil {
+		*file = analyzeStreamFile(path, s, opt)
+		return false
+	}
+	defer s.Close()
+	a, err := AnalyzeDocument(s)
+	if err != nil {
+		*doc = DocumentFile{Path: path, Err: fmt.Errorf("%s: %w", path, err)}
+		return true
+	}
+	a.G, a.Events = nil, nil
+	*doc = DocumentFile{Path: path, Document: a}
+	if cache != nil && doc.Cacheable() {
+		cache.Put(path, *doc)
+	}
+	return true
 }
 
 // BotKey is how player p counts in a per-bot aggregate: its bot when the
