@@ -68,7 +68,7 @@ func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat 
 }
 
 // playOwn records a ColorfightII match through the seam, as rewind play
-// does (match.RunGame, recording.NewSeam).
+// does (match.RunGame, recording.NewRecorder).
 func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
