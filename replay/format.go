@@ -50,7 +50,7 @@ const VersionText = 3
 
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
-// registered with the engine (engine.Register). The empty codec is the ruleset's own
+// registered with engine.Register. The empty codec is the ruleset's own
 // compact record (ColorfightII's, or another's through engine.Codec).
 const CodecText = "text"
 

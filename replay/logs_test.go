@@ -64,7 +64,7 @@ func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.Result) {
 		seats = append(seats, match.GameSeat{Bot: b, Identity: n})
 	}
 	var buf bytes.Buffer
-	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: recording.NewSeam(&buf, created, "rewind test")}
+	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: recording.NewRecorder(&buf, created, "rewind test")}
 	res, err := match.RunGame(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)

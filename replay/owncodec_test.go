@@ -68,12 +68,12 @@ func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat 
 }
 
 // playOwn records a ColorfightII match through the seam, as rewind play
-// does (match.RunGame, recording.NewSeam).
+// does (match.RunGame, recording.NewRecorder).
 func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: seats,
-		Recorder: recording.NewSeam(&buf, created, "rewind test")}
+		Recorder: recording.NewRecorder(&buf, created, "rewind test")}
 	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		tb.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func benchGame(tb testing.TB) []byte {
 	}
 	var buf bytes.Buffer
 	res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: monad.Ruleset, Seed: 42, MaxTurns: 500, Seats: seats,
-		Recorder: recording.NewSeam(&buf, time.Time{}, "bench")})
+		Recorder: recording.NewRecorder(&buf, time.Time{}, "bench")})
 	if err != nil {
 		tb.Fatal(err)
 	}

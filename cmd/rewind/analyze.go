@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/analysis"
@@ -117,7 +118,7 @@ func runAnalyze(opts *analyzeOptions) error {
 }
 
 // writeExplain writes --explain's line, explain's for opts.explain (a
-// document's or a generic analysis's ExplainLeadChange, players quoted).
+// document's or an analysis's ExplainLeadChange, players quoted).
 func writeExplain(opts *analyzeOptions, explain func(turn int) (string, bool)) error {
 	line, ok := explain(opts.explain)
 	if !ok {
@@ -135,17 +136,23 @@ func analyzeDir(opts *analyzeOptions) error {
 	if len(all) == 0 {
 		return fmt.Errorf("%s: no replays (.rwd, .cfr or another game's official format: %s)", opts.path, strings.Join(source.StreamExts(), ", "))
 	}
-	// Replays of games with a document of their own take its analysis
-	// (and the corpus CSV); the others the generic analysis.
-	var files, streams []string
-	for _, f := range all {
-		if !documented(f) {
-			streams = append(streams, f)
-		} else {
-			files = append(files, f)
-		}
+	var bar *progressbar.ProgressBar
+	var done func()
+	if opts.progress {
+		bar = filesBar(opts.stderr, len(all))
+		done = func() { bar.Add(1) }
 	}
-	if len(files) == 0 {
+	// Each file is opened once: replays of games with a document of
+	// their own take it (and the corpus CSV, kept in the folder's index);
+	// the others their analysis.
+	cache := &analysisCache{dir: opts.path, stderr: opts.stderr}
+	corpus := analysis.AnalyzeCorpus(all, opts.parallel, source.OpenStream, analysis.Options{}, cache, done)
+	cache.close()
+	if bar != nil {
+		bar.Finish()
+	}
+	games, streams := corpus.Documents, corpus.Files
+	if len(games) == 0 {
 		return analyzeStreamDir(opts, streams)
 	}
 	if len(streams) > 0 {
@@ -159,36 +166,19 @@ func analyzeDir(opts *analyzeOptions) error {
 			}
 		}()
 	}
-	var bar *progressbar.ProgressBar
-	var done func()
-	if opts.progress {
-		bar = filesBar(opts.stderr, len(files))
-		done = func() { bar.Add(1) }
-	}
-	cache := openAnalysisCache(opts.path, opts.stderr)
-	var games []analysis.Game
-	if cache != nil {
-		games = analysis.AnalyzeFilesCached(files, opts.parallel, done, cache)
-		cache.close(opts.stderr)
-	} else {
-		games = analysis.AnalyzeFiles(files, opts.parallel, done)
-	}
-	if bar != nil {
-		bar.Finish()
-	}
 	failed := 0
 	for _, g := range games {
 		if g.Err != nil {
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
-		} else if g.Analysis != nil && g.Analysis.Truncated != nil {
-			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Analysis.Truncated, g.Analysis.Rounds)
+		} else if g.Document != nil && g.Document.Truncated != nil {
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Document.Truncated, g.Document.Rounds)
 		}
 	}
 	out := opts.stderr
 	if opts.format == "table" {
 		out = opts.stdout
-	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
+	} else if err := analysis.WriteDocumentCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
 	for _, id := range engine.IDs() {
@@ -203,12 +193,12 @@ func analyzeDir(opts *analyzeOptions) error {
 		}
 		info, _ := engine.About(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteRulesetStandings(out, id, analysis.Standings(games, id)); err != nil {
+		if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(games, id)); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(files)-failed, failed)
-	if failed == len(files) {
+	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
+	if failed == len(games) {
 		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
 	}
 	return nil
@@ -216,28 +206,45 @@ func analyzeDir(opts *analyzeOptions) error {
 
 // analysisCache keeps a folder's corpus analyses in its library index
 // (DIR/.rewind/index.db), keyed by file name, size and modification time,
-// so analyze DIR reads only the replays that are new or changed.
+// so analyze DIR reads only the replays that are new or changed. Get
+// reads an index that is there; the first Put makes it, so a folder with
+// no game that has a document of its own gets none. When it cannot be
+// used (a folder that
+// cannot be written, an index from a newer rewind) that is said on
+// stderr and the replays are all read.
 type analysisCache struct {
-	ix  *index.Index
-	mu  sync.Mutex
-	new []index.StoredAnalysis
+	dir    string
+	stderr io.Writer
+	once   sync.Once
+	opened atomic.Bool // once has run
+	ix     *index.Index
+	mu     sync.Mutex
+	new    []index.StoredAnalysis
 }
 
-// openAnalysisCache opens the index of dir for analyze, nil when it cannot
-// be used (a folder that cannot be written, an index from a newer rewind:
-// said on stderr, and the replays are all read).
-func openAnalysisCache(dir string, stderr io.Writer) *analysisCache {
-	ix, warn, err := index.Open(dir)
-	if err != nil {
-		if stderr != nil {
-			fmt.Fprintf(stderr, "note: not keeping the analyses in the index: %v\n", err)
+// index opens the folder's index once (made when create is true or it
+// is there); nil when it cannot be used or, for a Get, is not there.
+func (c *analysisCache) index(create bool) *index.Index {
+	if !create && !c.opened.Load() {
+		if _, err := os.Stat(filepath.Join(c.dir, filepath.FromSlash(index.File))); err != nil {
+			return nil
 		}
-		return nil
 	}
-	if warn != nil && stderr != nil {
-		fmt.Fprintf(stderr, "warning: %v\n", warn)
-	}
-	return &analysisCache{ix: ix}
+	c.once.Do(func() {
+		defer c.opened.Store(true)
+		ix, warn, err := index.Open(c.dir)
+		if err != nil {
+			if c.stderr != nil {
+				fmt.Fprintf(c.stderr, "note: not keeping the analyses in the index: %v\n", err)
+			}
+			return
+		}
+		if warn != nil && c.stderr != nil {
+			fmt.Fprintf(c.stderr, "warning: %v\n", warn)
+		}
+		c.ix = ix
+	})
+	return c.ix
 }
 
 func stamp(path string) (int64, int64, bool) {
@@ -248,25 +255,29 @@ func stamp(path string) (int64, int64, bool) {
 	return fi.Size(), fi.ModTime().UnixNano(), true
 }
 
-func (c *analysisCache) Get(path string) (analysis.Game, bool) {
+func (c *analysisCache) Get(path string) (analysis.DocumentFile, bool) {
 	size, mtime, ok := stamp(path)
 	if !ok {
-		return analysis.Game{}, false
+		return analysis.DocumentFile{}, false
 	}
-	data, ok, err := c.ix.Analysis(filepath.Base(path), size, mtime)
+	ix := c.index(false)
+	if ix == nil {
+		return analysis.DocumentFile{}, false
+	}
+	data, ok, err := ix.Analysis(filepath.Base(path), size, mtime)
 	if err != nil || !ok {
-		return analysis.Game{}, false
+		return analysis.DocumentFile{}, false
 	}
-	g, err := analysis.DecodeGame(path, data)
+	g, err := analysis.DecodeDocumentFile(path, data)
 	return g, err == nil
 }
 
-func (c *analysisCache) Put(path string, g analysis.Game) {
+func (c *analysisCache) Put(path string, g analysis.DocumentFile) {
 	size, mtime, ok := stamp(path)
-	if !ok {
+	if !ok || c.index(true) == nil {
 		return
 	}
-	data, err := analysis.EncodeGame(g)
+	data, err := analysis.EncodeDocumentFile(g)
 	if err != nil {
 		return
 	}
@@ -275,10 +286,111 @@ func (c *analysisCache) Put(path string, g analysis.Game) {
 	c.mu.Unlock()
 }
 
-// close stores the new analyses and closes the index.
-func (c *analysisCache) close(stderr io.Writer) {
-	if err := c.ix.PutAnalyses(c.new); err != nil && stderr != nil {
-		fmt.Fprintf(stderr, "note: the analyses were not kept: %v\n", err)
+// close stores the new analyses and closes the index, if it was opened.
+func (c *analysisCache) close() {
+	if c.ix == nil {
+		return
+	}
+	if err := c.ix.PutAnalyses(c.new); err != nil && c.stderr != nil {
+		fmt.Fprintf(c.stderr, "note: the analyses were not kept: %v\n", err)
 	}
 	c.ix.Close()
+}
+
+// analyzeFile opens and analyzes one replay of any game
+// (source.OpenStream): its analysis, and its game's own
+// document (analysis.Document) when the game has one, else nil.
+func analyzeFile(path string) (*analysis.Analysis, *analysis.Document, error) {
+	s, err := source.OpenStream(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.Close()
+	if s.Meta().Document != nil {
+		a, err := analysis.AnalyzeDocument(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return a.G, a, nil
+	}
+	g, err := analysis.AnalyzeStream(s, analysis.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil, nil
+}
+
+// analyzeStream writes the analysis a of a replay of a game
+// without a document of its own.
+func analyzeStream(opts *analyzeOptions, a *analysis.Analysis) error {
+	switch opts.format {
+	case "table", "json", "csv":
+	default:
+		return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
+	}
+	if a.Truncated != nil && opts.stderr != nil {
+		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", opts.path, a.Truncated, a.Turns)
+	}
+	if opts.explain != 0 {
+		return writeExplain(opts, func(turn int) (string, bool) {
+			return a.ExplainLeadChange(turn, func(p int) string { return strconv.Quote(a.Name(p)) })
+		})
+	}
+	switch opts.format {
+	case "table":
+		return a.WriteTable(opts.stdout)
+	case "json":
+		return a.WriteJSON(opts.stdout)
+	}
+	switch opts.kind {
+	case "series":
+		return a.WriteSeriesCSV(opts.stdout)
+	case "summary":
+		return a.WriteCSV(opts.stdout)
+	}
+	return fmt.Errorf("--csv %q: want series or summary", opts.kind)
+}
+
+// analyzeStreamDir writes analyze DIR's part for the replays of games
+// without a document of their own: per game its standings (table) or one
+// CSV row per (game, player).
+func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
+	failed := 0
+	for _, g := range games {
+		switch {
+		case g.Err != nil:
+			failed++
+			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
+		case g.Analysis.Truncated != nil:
+			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", g.Path, g.Analysis.Truncated, g.Analysis.Turns)
+		}
+	}
+	out := opts.stderr
+	if opts.format == "table" {
+		out = opts.stdout
+	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
+		return err
+	}
+	for _, id := range engine.IDs() {
+		n := 0
+		for _, g := range games {
+			if g.Analysis != nil && g.Analysis.Meta.Ruleset == id {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		info, _ := engine.About(id)
+		rs, _ := engine.Get(id)
+		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
+		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(games, id)); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
+	if failed == len(games) {
+		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -170,4 +173,38 @@ func byEnding(path string) engine.Format {
 		}
 	}
 	return engine.Format{}
+}
+
+// exportHTML writes the self-contained generic page of a replay (export
+// --html), read as the viewer reads it (openStreamFile).
+func exportHTML(opts *exportOptions) error {
+	f, err := os.Open(opts.in)
+	if err != nil {
+		return err
+	}
+	s, err := openStreamFile(f)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	defer s.Close()
+	p, err := viewer.PackStream(s, viewer.StreamLimits{})
+	if err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	var buf bytes.Buffer
+	if err := viewer.WriteGenericHTML(context.Background(), &buf, p, filepath.Base(opts.in)); err != nil {
+		return fmt.Errorf("export %s: %w", opts.in, err)
+	}
+	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	if p.Warning != "" {
+		fmt.Fprintf(opts.stdout, "warning: %s\n", p.Warning)
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s: %d turns, %d bytes, opens from disk with no network\n", opts.out, len(p.Frames)-1, buf.Len())
+	return nil
 }

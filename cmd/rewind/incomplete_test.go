@@ -47,7 +47,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 4, MaxTurns: 200,
 		Seats:    []match.GameSeat{{Bot: match.BuiltinPlayer(g)}, {Bot: match.BuiltinPlayer(r)}},
-		Recorder: recording.NewSeam(f, time.Now(), "rewind test"),
+		Recorder: recording.NewRecorder(f, time.Now(), "rewind test"),
 		Progress: func(turn int) {
 			if turn == 51 {
 				cancel()

@@ -210,7 +210,7 @@ func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 }
 
 // officialInfo prints the info of a replay of a registered stream format
-// (an official format read as generic frames, source.StreamFormat): its
+// (an official format read as frames, source.StreamFormatOf): its
 // format, game, label, settings, how many turns it holds and whether it
 // reads to its end, and the last frame's ranking with each player's
 // score (the ruleset's score metric), as the file has them.

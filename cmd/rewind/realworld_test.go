@@ -91,7 +91,7 @@ func TestEveryOfficialReplay(t *testing.T) {
 				}
 			}
 
-			a, err := analysis.AnalyzeFile(p)
+			a, err := analysis.AnalyzeDocumentFile(p)
 			if err != nil || a.Truncated != nil {
 				t.Fatalf("analyze: %v %v", err, a.Truncated)
 			}
@@ -100,7 +100,7 @@ func TestEveryOfficialReplay(t *testing.T) {
 				t.Fatalf("analyze: winner %d with %d gold over %d rounds; last frame %d with %d over %d", w.UID, gold, a.Rounds, best.UID, best.Gold, n-1)
 			}
 			var page bytes.Buffer
-			if err := report.Write(&page, a, "t"); err != nil || !strings.Contains(page.String(), best.Username) {
+			if err := report.WriteDocument(&page, a, "t"); err != nil || !strings.Contains(page.String(), best.Username) {
 				t.Fatalf("report: %v", err)
 			}
 

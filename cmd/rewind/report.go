@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 )
 
@@ -54,13 +55,29 @@ func runReport(opts *reportOptions) error {
 		return reportStream(opts, g)
 	}
 	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
-		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))
+		return report.WriteDocument(w, a, "rewind: "+filepath.Base(opts.in))
 	})
 	if err != nil {
 		return err
 	}
 	if a.Truncated != nil {
 		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole rounds\n", opts.in, a.Truncated, a.Rounds)
+	}
+	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
+	return nil
+}
+
+// reportStream writes the report of a, the analysis of a replay
+// of a game without a document of its own.
+func reportStream(opts *reportOptions, a *analysis.Analysis) error {
+	err := writeOutput(opts.out, opts.force, func(w io.Writer) error {
+		return report.Write(w, a, "rewind: "+filepath.Base(opts.in))
+	})
+	if err != nil {
+		return err
+	}
+	if a.Truncated != nil {
+		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole turns\n", opts.in, a.Truncated, a.Turns)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
 	return nil

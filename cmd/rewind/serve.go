@@ -292,3 +292,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	}
 	return nil
 }
+
+// openStreamFile is viewer.Options.OpenStream: any replay, a .cfr with
+// its commands inferred (source.NewInferredStream); the stream owns f.
+func openStreamFile(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }

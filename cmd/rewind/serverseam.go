@@ -91,7 +91,7 @@ func runProtocolServer(ctx context.Context, cmd *cobra.Command, opts *serverOpti
 		if players == 0 {
 			players = info.MinPlayers
 		}
-		setup, err := seamSetup(&po, players)
+		setup, err := gameSetup(&po, players)
 		if err != nil {
 			return fmt.Errorf("server: %w", err)
 		}

@@ -30,8 +30,8 @@ type tournamentOptions struct {
 	// parallelSet: --parallel was given (with --nats, local workers play
 	// only then).
 	parallelSet bool
-	// setup is what --map gives the games (a game played through the
-	// seam on a map file), read by checkTournamentSettings.
+	// setup is what --map gives the games (a game played on a map
+	// file), read by checkTournamentSettings.
 	setup []byte
 }
 
@@ -149,7 +149,7 @@ func seatMaker(opts *playOptions, resolve func(string) string) func(spec string,
 		// DIR/game-0007.bot-3.stderr.log.
 		o := *opts
 		o.game = ruleset
-		s, err := newSeamSeat(resolve(spec), k, &o, fmt.Sprintf("game-%04d", game))
+		s, err := newSeat(resolve(spec), k, &o, fmt.Sprintf("game-%04d", game))
 		return s.Bot, err
 	}
 }
@@ -330,7 +330,7 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 		if players == 0 {
 			players = min(bots, info.MaxPlayers)
 		}
-		setup, err := seamSetup(&opts.play, players)
+		setup, err := gameSetup(&opts.play, players)
 		if err != nil {
 			return err
 		}

@@ -75,7 +75,7 @@ func rwdBytes(t testing.TB, v conform.Vector) []byte {
 
 // analyzeRWD gives the document of the .rwd b, as rewind analyze reads
 // it (source.NewStream, AnalyzeDocument).
-func analyzeRWD(t testing.TB, b []byte) *Analysis {
+func analyzeRWD(t testing.TB, b []byte) *Document {
 	t.Helper()
 	s, err := source.NewStream(bytes.NewReader(b), nil)
 	if err != nil {
@@ -91,7 +91,7 @@ func analyzeRWD(t testing.TB, b []byte) *Analysis {
 
 // analyzeFile gives the document of the replay at path (.rwd or .cfr),
 // as rewind analyze reads it (source.OpenStream, AnalyzeDocument).
-func analyzeFile(t testing.TB, path string) *Analysis {
+func analyzeFile(t testing.TB, path string) *Document {
 	t.Helper()
 	s, err := source.OpenStream(path)
 	if err != nil {
@@ -116,7 +116,7 @@ var commandOnly = []string{"capture_energy", "wasted_energy", "commands", "error
 var flows = []string{"gold_spent", "upgrade_energy", "stolen_in", "stolen_out", "refund", "mine_bonus"}
 
 // standingOf returns the standing of uid, nil for none.
-func standingOf(a *Analysis, uid int) *Standing {
+func standingOf(a *Document, uid int) *Standing {
 	for i := range a.Summary.Ranking {
 		if a.Summary.Ranking[i].UID == uid {
 			return &a.Summary.Ranking[i]
@@ -186,7 +186,7 @@ func TestCFREqualsRWD(t *testing.T) {
 // two documents of one game, one with commands and one without, in what
 // both know (every figure but commandOnly; a home capture's gold is a
 // flow, so not compared either), or "".
-func diffAnalysis(a, b *Analysis) string {
+func diffAnalysis(a, b *Document) string {
 	if a.Rounds != b.Rounds || a.MaxUID != b.MaxUID || len(a.Players) != len(b.Players) {
 		return "shape differs"
 	}
@@ -243,7 +243,7 @@ func diffAnalysis(a, b *Analysis) string {
 }
 
 // metricNames are the document's series, in its order.
-func metricNames(a *Analysis) []string {
+func metricNames(a *Document) []string {
 	var names []string
 	for _, c := range a.columns() {
 		names = append(names, a.G.Meta.Metrics[c].Name)
@@ -254,7 +254,7 @@ func metricNames(a *Analysis) []string {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // fmtRound lists every figure of uid after turn.
-func fmtRound(a *Analysis, uid, turn int) string {
+func fmtRound(a *Document, uid, turn int) string {
 	var buf bytes.Buffer
 	for _, m := range metricNames(a) {
 		fmt.Fprintf(&buf, "%s=%d ", m, a.At(uid, turn, m))
@@ -301,7 +301,7 @@ func TestRealWorld(t *testing.T) {
 
 // checkAccounting checks the gold and energy identities for every player
 // and round, and the level counts against building_number.
-func checkAccounting(t *testing.T, a *Analysis) {
+func checkAccounting(t *testing.T, a *Document) {
 	t.Helper()
 	bad := 0
 	for _, p := range a.Players {
@@ -428,7 +428,7 @@ func TestEventsC03(t *testing.T) {
 	// Lead changes replayed from the series: the leader is whoever is
 	// strictly ahead, kept through ties.
 	leader, k := 0, 0
-	var changes []Event
+	var changes []DocumentEvent
 	for _, e := range a.Events {
 		if e.Kind == EventLeadChange {
 			changes = append(changes, e)
@@ -488,7 +488,7 @@ func TestEventsC03(t *testing.T) {
 func TestOutputs(t *testing.T) {
 	vs := vectors(t)
 	v := vs[len(vs)-1]
-	for _, a := range []*Analysis{analyzeRWD(t, rwdBytes(t, v)), analyzeFile(t, v.Expected)} {
+	for _, a := range []*Document{analyzeRWD(t, rwdBytes(t, v)), analyzeFile(t, v.Expected)} {
 		var buf bytes.Buffer
 		if err := a.WriteJSON(&buf); err != nil {
 			t.Fatal(err)
@@ -503,7 +503,7 @@ func TestOutputs(t *testing.T) {
 				} `json:"ranking"`
 				Winner int `json:"winner"`
 			} `json:"summary"`
-			Events []Event `json:"events"`
+			Events []DocumentEvent `json:"events"`
 			Series struct {
 				Turn    []int                          `json:"turn"`
 				Players map[string]map[string][]*int64 `json:"players"`
@@ -639,7 +639,7 @@ func c03(tb testing.TB) conform.Vector {
 
 // BenchmarkAnalyzeRWD and BenchmarkAnalyzeCFR analyse the c03 game,
 // recorded (.rwd) and official (.cfr), as rewind analyze does: its
-// generic stream, the generic analysis and the document built from it.
+// generic stream, the analysis and the document built from it.
 func BenchmarkAnalyzeRWD(b *testing.B) {
 	data := rwdBytes(b, c03(b))
 	b.SetBytes(int64(len(data)))
@@ -692,7 +692,7 @@ func benchmarkAnalyzeStream(b *testing.B, open func() engine.Stream) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := open()
-		g, err := AnalyzeStream(s, GenericOptions{})
+		g, err := AnalyzeStream(s, Options{})
 		s.Close()
 		if err != nil || g.Turns != 500 {
 			b.Fatal(err, g)
@@ -755,31 +755,31 @@ func TestEventText(t *testing.T) {
 	vs := vectors(t)
 	g := analyzeFile(t, vs[len(vs)-1].Expected).G
 	for _, c := range []struct {
-		e     GenericEvent
+		e     Event
 		other int // the document's Other
 		want  string
 	}{
-		{GenericEvent{Kind: colorfight2.EventHomeCaptured, Player: 0, Other: 1, Value: 120}, 2, "<b>ann</b> loses its home to bob (120 gold stolen)"},
-		{GenericEvent{Kind: colorfight2.EventDied, Player: 1, Other: -1, Value: 3}, 0, "bob is eliminated"},
-		{GenericEvent{Kind: colorfight2.EventTechUp, Player: 1, Other: 2, Value: 2}, 2, "bob reaches tech level 2"},
-		{GenericEvent{Kind: EventLeadChange, Player: 0, Other: -1, Value: 169, Shell: true}, 0, "<b>ann</b> takes the lead (169 gold)"},
-		{GenericEvent{Kind: colorfight2.EventTaxBracket, Player: 0, Other: 1, Value: 76}, 1, "<b>ann</b> enters cell tax bracket 1 (76 cells)"},
-		{GenericEvent{Kind: colorfight2.EventBuildingBracket, Player: 1, Other: 2, Value: 151}, 2, "bob enters building tax bracket 2 (151 mines and wells)"},
-		{GenericEvent{Kind: EventLeadForGood, Player: 0, Other: -1, Value: 500, Shell: true}, 0, "<b>ann</b> takes the lead for good (500 gold)"},
-		{GenericEvent{Kind: "attack_surge", Player: 1, Other: 12, Value: 155, Shell: true}, 12, "bob surges: 155 energy on attacks in turns 10–12"},
-		{GenericEvent{Kind: "build_surge", Player: 0, Other: 11, Value: 83, Shell: true}, 11, "<b>ann</b> surges: 83 gold on buildings and upgrades in turns 11"},
-		{GenericEvent{Kind: EventLeadSwing, Player: 1, Other: 0, Value: 99, Shell: true}, 1, "lead swing: bob gains 99 gold on <b>ann</b> in 10 rounds and takes the lead from it"},
-		{GenericEvent{Kind: EventBotFault, Player: 0, Other: int(engine.FaultTimeout), Value: 3, Shell: true}, 0, "<b>ann</b>'s bot fails to answer (timeout, 3 turns in a row)"},
-		{GenericEvent{Kind: EventBotFault, Player: 1, Other: int(engine.FaultCrash), Value: 1, Shell: true}, 0, "bob's bot fails to answer (crash, 1 turn)"},
-		{GenericEvent{Kind: "new_kind", Player: 1, Other: 0, X: -1, Y: -1, Value: 5}, 1, "new kind: bob (other <b>ann</b>, at -1, -1, value 5)"},
+		{Event{Kind: colorfight2.EventHomeCaptured, Player: 0, Other: 1, Value: 120}, 2, "<b>ann</b> loses its home to bob (120 gold stolen)"},
+		{Event{Kind: colorfight2.EventDied, Player: 1, Other: -1, Value: 3}, 0, "bob is eliminated"},
+		{Event{Kind: colorfight2.EventTechUp, Player: 1, Other: 2, Value: 2}, 2, "bob reaches tech level 2"},
+		{Event{Kind: EventLeadChange, Player: 0, Other: -1, Value: 169, Shell: true}, 0, "<b>ann</b> takes the lead (169 gold)"},
+		{Event{Kind: colorfight2.EventTaxBracket, Player: 0, Other: 1, Value: 76}, 1, "<b>ann</b> enters cell tax bracket 1 (76 cells)"},
+		{Event{Kind: colorfight2.EventBuildingBracket, Player: 1, Other: 2, Value: 151}, 2, "bob enters building tax bracket 2 (151 mines and wells)"},
+		{Event{Kind: EventLeadForGood, Player: 0, Other: -1, Value: 500, Shell: true}, 0, "<b>ann</b> takes the lead for good (500 gold)"},
+		{Event{Kind: "attack_surge", Player: 1, Other: 12, Value: 155, Shell: true}, 12, "bob surges: 155 energy on attacks in turns 10–12"},
+		{Event{Kind: "build_surge", Player: 0, Other: 11, Value: 83, Shell: true}, 11, "<b>ann</b> surges: 83 gold on buildings and upgrades in turns 11"},
+		{Event{Kind: EventLeadSwing, Player: 1, Other: 0, Value: 99, Shell: true}, 1, "lead swing: bob gains 99 gold on <b>ann</b> in 10 rounds and takes the lead from it"},
+		{Event{Kind: EventBotFault, Player: 0, Other: int(engine.FaultTimeout), Value: 3, Shell: true}, 0, "<b>ann</b>'s bot fails to answer (timeout, 3 turns in a row)"},
+		{Event{Kind: EventBotFault, Player: 1, Other: int(engine.FaultCrash), Value: 1, Shell: true}, 0, "bob's bot fails to answer (crash, 1 turn)"},
+		{Event{Kind: "new_kind", Player: 1, Other: 0, X: -1, Y: -1, Value: 5}, 1, "new kind: bob (other <b>ann</b>, at -1, -1, value 5)"},
 	} {
 		// Each event alone, on turn 10 (11 for the one-turn surge).
 		c.e.Turn = 10
 		if c.e.Kind == "build_surge" {
 			c.e.Turn = 11
 		}
-		g.Events = []GenericEvent{c.e}
-		a, err := Document(g)
+		g.Events = []Event{c.e}
+		a, err := NewDocument(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -795,11 +795,11 @@ func TestEventText(t *testing.T) {
 		}
 	}
 	// Command errors are not the document's.
-	g.Events = []GenericEvent{{Turn: 3, Kind: EventCommandErrors, Player: 0, Other: 4, Value: 2, Shell: true}}
-	if a, err := Document(g); err != nil || len(a.Events) != 0 {
+	g.Events = []Event{{Turn: 3, Kind: EventCommandErrors, Player: 0, Other: 4, Value: 2, Shell: true}}
+	if a, err := NewDocument(g); err != nil || len(a.Events) != 0 {
 		t.Errorf("command errors in the document: %+v, %v", a.Events, err)
 	}
-	a := &Analysis{Doc: &engine.Document{FirstPlayer: 1}, Players: []*Player{{UID: 1, Username: "ann"}, {UID: 2}}}
+	a := &Document{Doc: &engine.Document{FirstPlayer: 1}, Players: []*DocumentPlayer{{UID: 1, Username: "ann"}, {UID: 2}}}
 	if a.Name(1) != "ann" || a.Name(2) != "player 2" || a.Name(7) != "player 7" || a.Name(0) != "player 0" {
 		t.Errorf("names %q %q %q %q", a.Name(1), a.Name(2), a.Name(7), a.Name(0))
 	}
@@ -814,7 +814,7 @@ func TestEventText(t *testing.T) {
 		t.Fatal("no events")
 	}
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
-	var shown []Event
+	var shown []DocumentEvent
 	for _, e := range a.Events {
 		if a.ShownAtFirst(e) {
 			shown = append(shown, e)

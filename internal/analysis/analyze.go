@@ -1,10 +1,9 @@
 // Package analysis computes per-player, per-round series, events,
 // turning points, a summary, standings and ratings from any replay rewind
-// can open, streaming over its frames: one generic analysis for every
-// game (AnalyzeStream, read through the seam: the metrics and events a
-// ruleset declares), and, for a game whose ruleset declares a document
+// can open, streaming over its frames: one analysis for every
+// game (AnalyzeStream: the metrics and events a ruleset declares), and, for a game whose ruleset declares a document
 // of its own (engine.Registration.Document: ColorfightII's), that document laid out
-// from the generic results (Document). Nothing here is a game's code.
+// from that analysis (NewDocument). Nothing here is a game's code.
 package analysis
 
 import (
@@ -28,7 +27,7 @@ type Series struct {
 	Values [][]int64
 }
 
-// The generic analysis: one pass over any game's engine.Stream, read
+// The analysis: one pass over any game's engine.Stream, read
 // through the seam only (the metrics a ruleset declares, the events it
 // reports, its ranking, the commands, faults and errors of each round),
 // so it works for every ruleset with no code of its own. It is the
@@ -40,12 +39,12 @@ type Series struct {
 //   - AnalyzeStream reads the stream once, front to back, and keeps one
 //     frame (the stream's, reused) besides its results. Memory: the
 //     series, players × metrics × (turns + 1) int64s (at most
-//     MaxGenericValues: 64 MiB; each series reserves min(MaxTurns+1,
+//     MaxValues: 64 MiB; each series reserves min(MaxTurns+1,
 //     8192) values up front, 256 when MaxTurns is 0, never more than the
 //     limit in all, and growth past that may double one for a moment);
 //     turns + 1 ints of leaders (and, for a Sequential game, of active
-//     players); at most GenericOptions.MaxEvents events (default
-//     MaxGenericEvents, 65,536) of 88 bytes while reading, copied to 72
+//     players); at most Options.MaxEvents events (default
+//     MaxEvents, 65,536) of 88 bytes while reading, copied to 72
 //     bytes each at the end (≤ 10.5 MB at the default bound); and
 //     O(players × metrics) of working state. A stream whose header
 //     (StreamMeta.MaxTurns) promises more values than the limit is
@@ -66,13 +65,13 @@ type Series struct {
 //     last ranking that is not a permutation of the players is replaced
 //     by the score order.
 
-// MaxGenericValues bounds the series a generic analysis holds: players ×
+// MaxValues bounds the series an analysis holds: players ×
 // metrics × (turns + 1) values of 8 bytes, 2^23 (64 MiB). A real game is
 // far below it (ColorfightII: 8 players × 56 metrics, its 39 figures and
 // the 17 exchanges with each other party, × 2001 frames is 896,448;
 // Monad: 4 × 7 × 1001 is 28,028), and so is the longest game any ruleset
 // plays (Monad's 100,000 turns: 2.8 million).
-const MaxGenericValues = 1 << 23
+const MaxValues = 1 << 23
 
 // ErrLimit reports a replay beyond one of the analysis's limits.
 var ErrLimit = errors.New("analysis: replay exceeds a limit")
@@ -80,28 +79,28 @@ var ErrLimit = errors.New("analysis: replay exceeds a limit")
 // seriesCapHint is the most values a series reserves up front.
 const seriesCapHint = 8192
 
-// MaxGenericEvents is how many events a generic analysis keeps by
-// default; those past it are counted in Generic.EventsDropped.
-const MaxGenericEvents = 1 << 16
+// MaxEvents is how many events an analysis keeps by
+// default; those past it are counted in Analysis.EventsDropped.
+const MaxEvents = 1 << 16
 
 // EventCommandErrors is the shell-derived event of a run of a player's
-// turns in a row with rejected commands (see Generic.Events).
+// turns in a row with rejected commands (see Analysis.Events).
 const EventCommandErrors = "command_errors"
 
-// GenericOptions configure AnalyzeStream. The zero value is the default.
-type GenericOptions struct {
-	// MaxEvents bounds the events kept (0: MaxGenericEvents); the events
-	// past it are counted in Generic.EventsDropped, not kept. The
+// Options configure AnalyzeStream. The zero value is the default.
+type Options struct {
+	// MaxEvents bounds the events kept (0: MaxEvents); the events
+	// past it are counted in Analysis.EventsDropped, not kept. The
 	// lead_for_good event is always kept.
 	MaxEvents int
 	// MaxValues bounds the values the series hold, players × metrics ×
-	// (turns + 1), as MaxGenericValues does by default (0), for a reader
+	// (turns + 1), as MaxValues does by default (0), for a reader
 	// that holds the analysis within a smaller budget (the viewer's
-	// page). A larger value is MaxGenericValues.
+	// page). A larger value is MaxValues.
 	MaxValues int64
 }
 
-// GenericEvent is one event of a generic analysis: one the game reported
+// Event is one event of an analysis: one the game reported
 // (engine.Event, Shell false) with the turn of the round that produced
 // it, or one the analysis derived (Shell true). Fields a kind does not use
 // are -1 (Player, Other, X, Y) or 0 (Value).
@@ -113,7 +112,7 @@ type GenericOptions struct {
 //     a sole leader; Other is that previous sole leader (-1: none); Value
 //     is Player's score. A leader at frame 0 is not a change.
 //   - lead_for_good: Player, the first of the last ranking, was the sole
-//     score leader from this turn (Generic.LeadSince) to the last; Value
+//     score leader from this turn (Analysis.LeadSince) to the last; Value
 //     is its score then.
 //   - bot_fault: Player's bot failed to answer (Frame.Faults) on this
 //     turn and on each of its next Value-1 turns; Other is the fault of
@@ -129,7 +128,7 @@ type GenericOptions struct {
 //
 // A player's turns are every round, or in a Sequential game the rounds
 // it was the active player (or had a fault reported).
-type GenericEvent struct {
+type Event struct {
 	Turn   int    `json:"turn"`
 	Kind   string `json:"kind"`
 	Player int    `json:"player"`
@@ -145,7 +144,7 @@ type MetricSummary struct {
 	// Final is the value at the last frame (for a counter, the total);
 	// for an amount (engine.Amount), the game's total: the sum of its
 	// values over frames 0..Turns, saturating at the int64 range. For a
-	// metric the stream does not know (Generic.Unknown: counted from
+	// metric the stream does not know (Analysis.Unknown: counted from
 	// commands a stream of states does not have) it is -1, "unknown", as
 	// the stream's values are and as ColorfightII's summary has always
 	// said, never a sum of them.
@@ -157,8 +156,8 @@ type MetricSummary struct {
 	PeakTurn int
 }
 
-// GenericPlayer is one player's summary.
-type GenericPlayer struct {
+// Player is one player's summary.
+type Player struct {
 	Player int
 	Name   string // StreamMeta.Players' name, or "player N"
 	Bot    string // "" when unknown
@@ -178,8 +177,8 @@ type GenericPlayer struct {
 	Faults int
 }
 
-// Generic is the result of AnalyzeStream.
-type Generic struct {
+// Analysis is the result of AnalyzeStream.
+type Analysis struct {
 	// Meta is the stream's metadata (its slices copied).
 	Meta engine.StreamMeta
 	// Turns is the number of rounds read (frames read - 1): player-turns
@@ -200,14 +199,14 @@ type Generic struct {
 	// Events are in turn order; within a turn, the game's events as it
 	// reported them, then bot_fault, command_errors, lead_change,
 	// lead_for_good, the surges (by player, then kind) and the lead
-	// swings (biggest first) (see GenericEvent).
-	Events        []GenericEvent
+	// swings (biggest first) (see Event).
+	Events        []Event
 	EventsDropped int
 	// Ranking is the last frame's ranking, best first (every player
 	// once; a broken one is replaced by descending score, then player).
 	Ranking []int
 	// Players are the players' summaries, in player order.
-	Players []GenericPlayer
+	Players []Player
 	// LeadSince is the first turn (>= 1) from which Ranking[0] was the
 	// sole score leader through the last turn; 0 when it is not the sole
 	// leader at the end, or no turn was read.
@@ -221,11 +220,11 @@ type Generic struct {
 }
 
 // NumPlayers returns the number of players.
-func (g *Generic) NumPlayers() int { return len(g.Players) }
+func (g *Analysis) NumPlayers() int { return len(g.Players) }
 
 // Name returns player p's display name: its name in the stream, or
 // "player N"; "nobody" for -1 (an event field not used).
-func (g *Generic) Name(p int) string {
+func (g *Analysis) Name(p int) string {
 	if p >= 0 && p < len(g.Players) {
 		return g.Players[p].Name
 	}
@@ -237,7 +236,7 @@ func (g *Generic) Name(p int) string {
 
 // Score returns the index in Meta.Metrics of the score, -1 when the game
 // has no metric.
-func (g *Generic) Score() int {
+func (g *Analysis) Score() int {
 	return scoreIndex(&g.Meta)
 }
 
@@ -252,7 +251,7 @@ func scoreIndex(m *engine.StreamMeta) int {
 }
 
 // Winner returns the first of the ranking, -1 with no player.
-func (g *Generic) Winner() int {
+func (g *Analysis) Winner() int {
 	if len(g.Ranking) == 0 {
 		return -1
 	}
@@ -260,7 +259,7 @@ func (g *Generic) Winner() int {
 }
 
 // SeriesNamed returns the series of the metric name, or nil.
-func (g *Generic) SeriesNamed(name string) *Series {
+func (g *Analysis) SeriesNamed(name string) *Series {
 	for i := range g.Series {
 		if g.Series[i].Metric.Name == name {
 			return &g.Series[i]
@@ -276,7 +275,7 @@ func (g *Generic) SeriesNamed(name string) *Series {
 // out of the game are skipped by the ruleset, so a cycle is of those
 // still playing), and the last frame. Charts of a Sequential game sample
 // the series at these frames: entry r is the game after round r.
-func (g *Generic) RoundFrames() []int {
+func (g *Analysis) RoundFrames() []int {
 	if !g.Meta.Sequential || g.Active == nil {
 		fs := make([]int, g.Turns+1)
 		for i := range fs {
@@ -297,7 +296,7 @@ func (g *Generic) RoundFrames() []int {
 // (normally g.Name; the text table passes one that quotes them). A game's
 // event is its EventKind's Sentence; a kind the ruleset did not declare
 // gets a neutral sentence. The text is plain, not HTML.
-func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
+func (g *Analysis) EventText(e Event, name func(p int) string) string {
 	unit := ""
 	if s := g.Score(); s >= 0 {
 		unit = g.Meta.Metrics[s].Unit
@@ -344,7 +343,7 @@ func (g *Generic) EventText(e GenericEvent, name func(p int) string) string {
 // stream (Truncated), or one whose last frame says the game is not over
 // (Frame.Over, when the stream knows: StreamMeta.EndKnown), as a match
 // interrupted or a server game stopped leaves it.
-func (g *Generic) Incomplete() bool {
+func (g *Analysis) Incomplete() bool {
 	return g.Truncated != nil || (g.Meta.EndKnown && !g.Over)
 }
 
@@ -353,7 +352,7 @@ func (g *Generic) Incomplete() bool {
 // cells), in the lead for good since turn 5`. The first of a game that
 // stops before its end (Incomplete) is a leader, not a winner
 // (FirstPlace).
-func (g *Generic) Outcome(name func(p int) string) string {
+func (g *Analysis) Outcome(name func(p int) string) string {
 	w := g.Winner()
 	if w < 0 {
 		return "no players"
@@ -371,13 +370,13 @@ func (g *Generic) Outcome(name func(p int) string) string {
 // Compact drops what a corpus does not keep (the series, events, leaders
 // and active players), leaving the metadata, summaries and ranking: a
 // corpus of compacted analyses costs O(games × players × metrics).
-func (g *Generic) Compact() {
+func (g *Analysis) Compact() {
 	g.Series, g.Events, g.Leader, g.Active = nil, nil, nil, nil
 }
 
-// genericEvent is an event with its place within its turn.
-type genericEvent struct {
-	GenericEvent
+// placedEvent is an event with its place within its turn.
+type placedEvent struct {
+	Event
 	class int // 0 the game's, 1 bot_fault, 2 command_errors, 3 lead_change, 4 lead_for_good, 5 surges, 6 lead_swing
 	seq   int
 }
@@ -390,13 +389,13 @@ type run struct {
 	kind        int
 }
 
-// genericAnalyzer is an Analyzer's streaming state.
-type genericAnalyzer struct {
-	g         *Generic
+// analyzerState is an Analyzer's streaming state.
+type analyzerState struct {
+	g         *Analysis
 	n, m      int
 	score     int
 	maxEvents int
-	events    []genericEvent
+	events    []placedEvent
 	seq       int
 	faultRun  []run
 	errRun    []run
@@ -418,7 +417,7 @@ type genericAnalyzer struct {
 // AnalyzeStream gives for it, byte for byte, with AnalyzeStream's
 // memory, limits and contracts. It keeps no reference to a frame.
 type Analyzer struct {
-	az            genericAnalyzer
+	az            analyzerState
 	meta          *engine.StreamMeta
 	perFrame      int64
 	maxValues     int64
@@ -430,22 +429,22 @@ type Analyzer struct {
 
 // NewAnalyzer starts the analysis of a stream of meta m (its slices are
 // copied), with options opt.
-func NewAnalyzer(m *engine.StreamMeta, opt GenericOptions) (*Analyzer, error) {
+func NewAnalyzer(m *engine.StreamMeta, opt Options) (*Analyzer, error) {
 	if m == nil {
 		return nil, errors.New("analysis: stream has no metadata")
 	}
-	g := &Generic{Meta: *m}
+	g := &Analysis{Meta: *m}
 	g.Meta.Metrics = slices.Clone(m.Metrics)
 	g.Meta.EventKinds = slices.Clone(m.EventKinds)
 	g.Meta.Players = slices.Clone(m.Players)
 	g.Meta.Settings = slices.Clone(m.Settings)
-	a := &Analyzer{az: genericAnalyzer{g: g, m: len(m.Metrics), score: scoreIndex(m), maxEvents: opt.MaxEvents, prevLead: -1}, meta: &g.Meta, commandsKnown: true}
+	a := &Analyzer{az: analyzerState{g: g, m: len(m.Metrics), score: scoreIndex(m), maxEvents: opt.MaxEvents, prevLead: -1}, meta: &g.Meta, commandsKnown: true}
 	if a.az.maxEvents <= 0 {
-		a.az.maxEvents = MaxGenericEvents
+		a.az.maxEvents = MaxEvents
 	}
 	a.maxValues = opt.MaxValues
-	if a.maxValues <= 0 || a.maxValues > MaxGenericValues {
-		a.maxValues = MaxGenericValues
+	if a.maxValues <= 0 || a.maxValues > MaxValues {
+		a.maxValues = MaxValues
 	}
 	return a, nil
 }
@@ -454,7 +453,7 @@ func NewAnalyzer(m *engine.StreamMeta, opt GenericOptions) (*Analyzer, error) {
 // close s. A stream whose frames break off after the first round gives
 // the analysis of its whole rounds, with Truncated set; one that fails
 // before gives an error.
-func AnalyzeStream(s engine.Stream, opt GenericOptions) (*Generic, error) {
+func AnalyzeStream(s engine.Stream, opt Options) (*Analysis, error) {
 	a, err := NewAnalyzer(s.Meta(), opt)
 	if err != nil {
 		return nil, err
@@ -475,9 +474,9 @@ func AnalyzeStream(s engine.Stream, opt GenericOptions) (*Generic, error) {
 }
 
 // Add adds f, the stream's next frame. An error (frame 0's, or a frame
-// past MaxGenericValues: ErrLimit) ends the analysis: Add returns it, and
+// past MaxValues: ErrLimit) ends the analysis: Add returns it, and
 // Finish too. A later frame of another shape than frame 0 ends the
-// analysis as a cut-short stream (Generic.Truncated); the frames after an
+// analysis as a cut-short stream (Analysis.Truncated); the frames after an
 // end are not read.
 func (a *Analyzer) Add(f *engine.Frame) error {
 	az, g := &a.az, a.az.g
@@ -509,7 +508,7 @@ func (a *Analyzer) Add(f *engine.Frame) error {
 
 // Stop ends the analysis at a stream that failed with err reading the
 // frame after the last added: the analysis of the whole rounds before,
-// with Generic.Truncated, or, before any round, an error from Finish.
+// with Analysis.Truncated, or, before any round, an error from Finish.
 func (a *Analyzer) Stop(err error) {
 	g := a.az.g
 	switch {
@@ -525,7 +524,7 @@ func (a *Analyzer) Stop(err error) {
 
 // Finish ends the analysis and gives it (AnalyzeStream's result), or the
 // error that ended it. It is called once.
-func (a *Analyzer) Finish() (*Generic, error) {
+func (a *Analyzer) Finish() (*Analysis, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -573,7 +572,7 @@ func (a *Analyzer) first(f *engine.Frame) error {
 		}
 		g.Series = append(g.Series, sr)
 	}
-	g.Players = make([]GenericPlayer, n)
+	g.Players = make([]Player, n)
 	for p := range g.Players {
 		gp := &g.Players[p]
 		gp.Player = p
@@ -598,7 +597,7 @@ func (a *Analyzer) first(f *engine.Frame) error {
 }
 
 // keepLast keeps f's ranking and scores, the last frame's so far.
-func (az *genericAnalyzer) keepLast(f *engine.Frame) {
+func (az *analyzerState) keepLast(f *engine.Frame) {
 	az.lastRanking, az.lastOver = append(az.lastRanking[:0], f.Ranking...), f.Over
 	if az.score >= 0 {
 		for p := range az.lastScores {
@@ -608,7 +607,7 @@ func (az *genericAnalyzer) keepLast(f *engine.Frame) {
 }
 
 // checkShape checks that f has n players of m values each.
-func (az *genericAnalyzer) checkShape(f *engine.Frame, n int) error {
+func (az *analyzerState) checkShape(f *engine.Frame, n int) error {
 	if len(f.Values) != n {
 		return fmt.Errorf("%d players, frame 0 had %d", len(f.Values), n)
 	}
@@ -621,7 +620,7 @@ func (az *genericAnalyzer) checkShape(f *engine.Frame, n int) error {
 }
 
 // values appends frame f's values to the series and updates the peaks.
-func (az *genericAnalyzer) values(f *engine.Frame) {
+func (az *analyzerState) values(f *engine.Frame) {
 	g, t := az.g, az.g.Turns
 	for i := range g.Series {
 		sr := &g.Series[i]
@@ -643,7 +642,7 @@ func (az *genericAnalyzer) values(f *engine.Frame) {
 }
 
 // leader returns the sole score leader of f, or -1.
-func (az *genericAnalyzer) leader(f *engine.Frame) int {
+func (az *analyzerState) leader(f *engine.Frame) int {
 	if az.score < 0 {
 		return -1
 	}
@@ -662,17 +661,17 @@ func (az *genericAnalyzer) leader(f *engine.Frame) int {
 	return who
 }
 
-func (az *genericAnalyzer) event(e GenericEvent, class int) {
+func (az *analyzerState) event(e Event, class int) {
 	if class != 4 && len(az.events) >= az.maxEvents {
 		az.g.EventsDropped++
 		return
 	}
 	az.seq++
-	az.events = append(az.events, genericEvent{GenericEvent: e, class: class, seq: az.seq})
+	az.events = append(az.events, placedEvent{Event: e, class: class, seq: az.seq})
 }
 
 // round adds frame f, the game after round t.
-func (az *genericAnalyzer) round(f *engine.Frame, t int) {
+func (az *analyzerState) round(f *engine.Frame, t int) {
 	g := az.g
 	az.values(f)
 	active := -1
@@ -683,7 +682,7 @@ func (az *genericAnalyzer) round(f *engine.Frame, t int) {
 		g.Active = append(g.Active, active)
 	}
 	for _, e := range f.Events {
-		az.event(GenericEvent{Turn: t, Kind: e.Kind, Player: e.Player, Other: e.Other, X: e.X, Y: e.Y, Value: e.Value}, 0)
+		az.event(Event{Turn: t, Kind: e.Kind, Player: e.Player, Other: e.Other, X: e.X, Y: e.Y, Value: e.Value}, 0)
 	}
 	// Commands and errors of the round.
 	var rejected []int64
@@ -744,30 +743,30 @@ func (az *genericAnalyzer) round(f *engine.Frame, t int) {
 	l := az.leader(f)
 	g.Leader = append(g.Leader, l)
 	if l >= 0 && l != az.prevLead {
-		az.event(GenericEvent{Turn: t, Kind: EventLeadChange, Player: l, Other: az.prevLead, X: -1, Y: -1, Value: f.Values[l][az.score], Shell: true}, 3)
+		az.event(Event{Turn: t, Kind: EventLeadChange, Player: l, Other: az.prevLead, X: -1, Y: -1, Value: f.Values[l][az.score], Shell: true}, 3)
 	}
 	if l >= 0 {
 		az.prevLead = l
 	}
 }
 
-func (az *genericAnalyzer) closeFault(p int) {
+func (az *analyzerState) closeFault(p int) {
 	if r := &az.faultRun[p]; r.open {
-		az.event(GenericEvent{Turn: r.start, Kind: EventBotFault, Player: p, Other: r.kind, X: -1, Y: -1, Value: r.n, Shell: true}, 1)
+		az.event(Event{Turn: r.start, Kind: EventBotFault, Player: p, Other: r.kind, X: -1, Y: -1, Value: r.n, Shell: true}, 1)
 		r.open = false
 	}
 }
 
-func (az *genericAnalyzer) closeErrors(p int) {
+func (az *analyzerState) closeErrors(p int) {
 	if r := &az.errRun[p]; r.open {
-		az.event(GenericEvent{Turn: r.start, Kind: EventCommandErrors, Player: p, Other: r.last, X: -1, Y: -1, Value: r.n, Shell: true}, 2)
+		az.event(Event{Turn: r.start, Kind: EventCommandErrors, Player: p, Other: r.last, X: -1, Y: -1, Value: r.n, Shell: true}, 2)
 		r.open = false
 	}
 }
 
 // finish closes the runs, takes the ranking of the last frame and
 // orders the events.
-func (az *genericAnalyzer) finish() {
+func (az *analyzerState) finish() {
 	g := az.g
 	g.Over = az.lastOver
 	for p := 0; p < az.n; p++ {
@@ -803,16 +802,16 @@ func (az *genericAnalyzer) finish() {
 			t--
 		}
 		g.LeadSince = t
-		az.event(GenericEvent{Turn: t, Kind: EventLeadForGood, Player: w, Other: -1, X: -1, Y: -1, Value: g.Series[az.score].Values[w][t], Shell: true}, 4)
+		az.event(Event{Turn: t, Kind: EventLeadForGood, Player: w, Other: -1, X: -1, Y: -1, Value: g.Series[az.score].Values[w][t], Shell: true}, 4)
 	}
 	az.surges()
 	az.swings()
-	slices.SortFunc(az.events, func(a, b genericEvent) int {
+	slices.SortFunc(az.events, func(a, b placedEvent) int {
 		return cmp.Or(cmp.Compare(a.Turn, b.Turn), cmp.Compare(a.class, b.class), cmp.Compare(a.seq, b.seq))
 	})
-	g.Events = make([]GenericEvent, len(az.events))
+	g.Events = make([]Event, len(az.events))
 	for i := range az.events {
-		g.Events[i] = az.events[i].GenericEvent
+		g.Events[i] = az.events[i].Event
 	}
 }
 
@@ -822,10 +821,10 @@ func (az *genericAnalyzer) finish() {
 // (StreamMeta.Resimulated false). Its series holds -1 for every frame
 // (0 where there is nothing to count, as at frame 0), and its summary's
 // Final is -1 (MetricSummary).
-func (g *Generic) Unknown(i int) bool { return UnknownMetric(&g.Meta, i) }
+func (g *Analysis) Unknown(i int) bool { return UnknownMetric(&g.Meta, i) }
 
 // UnknownMetric reports whether a stream of meta m cannot know metric i
-// (an index of m.Metrics): Generic.Unknown, for a reader of the stream
+// (an index of m.Metrics): Analysis.Unknown, for a reader of the stream
 // itself (the viewer's page shows such values as unknown).
 func UnknownMetric(m *engine.StreamMeta, i int) bool {
 	return i >= 0 && i < len(m.Metrics) && m.Metrics[i].FromCommands && !m.Resimulated

@@ -42,7 +42,7 @@ func toyStream(t testing.TB, r toy.Ruleset, names []string, script []toy.Turn) *
 	return s
 }
 
-func analyzeToy(t testing.TB, r toy.Ruleset, names []string, script []toy.Turn, opt GenericOptions) *Generic {
+func analyzeToy(t testing.TB, r toy.Ruleset, names []string, script []toy.Turn, opt Options) *Analysis {
 	t.Helper()
 	g, err := AnalyzeStream(toyStream(t, r, names, script), opt)
 	if err != nil {
@@ -51,8 +51,8 @@ func analyzeToy(t testing.TB, r toy.Ruleset, names []string, script []toy.Turn, 
 	return g
 }
 
-func TestGenericSeriesAndSummary(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, GenericOptions{})
+func TestAnalysisSeriesAndSummary(t *testing.T) {
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, Options{})
 	if g.Turns != 6 || g.Truncated != nil || !g.CommandsKnown {
 		t.Fatalf("turns %d truncated %v commands known %v", g.Turns, g.Truncated, g.CommandsKnown)
 	}
@@ -83,7 +83,7 @@ func TestGenericSeriesAndSummary(t *testing.T) {
 	if g.Active != nil || !reflect.DeepEqual(g.RoundFrames(), []int{0, 1, 2, 3, 4, 5, 6}) {
 		t.Errorf("active %v round frames %v", g.Active, g.RoundFrames())
 	}
-	wantPlayers := []GenericPlayer{
+	wantPlayers := []Player{
 		{Player: 0, Name: "alice", Bot: "bot-alice", Rank: 1, Metrics: []MetricSummary{{Final: 8}, {Final: 6, Peak: 6, PeakTurn: 6}},
 			OwnTurns: 6, Commands: 10, Rejected: 2, Faults: 2},
 		{Player: 1, Name: "bob", Bot: "bot-bob", Rank: 2, Metrics: []MetricSummary{{Final: 5}, {Final: 5, Peak: 5, PeakTurn: 5}},
@@ -97,8 +97,8 @@ func TestGenericSeriesAndSummary(t *testing.T) {
 	}
 }
 
-func TestGenericEvents(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, GenericOptions{})
+func TestAnalysisEvents(t *testing.T) {
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, Options{})
 	type ev struct {
 		turn int
 		kind string
@@ -136,11 +136,11 @@ func TestGenericEvents(t *testing.T) {
 	for _, e := range g.Events {
 		switch e.Kind {
 		case EventCommandErrors:
-			if e != (GenericEvent{Turn: 2, Kind: EventCommandErrors, Player: 0, Other: 3, X: -1, Y: -1, Value: 2, Shell: true}) {
+			if e != (Event{Turn: 2, Kind: EventCommandErrors, Player: 0, Other: 3, X: -1, Y: -1, Value: 2, Shell: true}) {
 				t.Errorf("command errors %+v", e)
 			}
 		case EventBotFault:
-			if e != (GenericEvent{Turn: 4, Kind: EventBotFault, Player: 0, Other: int(engine.FaultTimeout), X: -1, Y: -1, Value: 2, Shell: true}) {
+			if e != (Event{Turn: 4, Kind: EventBotFault, Player: 0, Other: int(engine.FaultTimeout), X: -1, Y: -1, Value: 2, Shell: true}) {
 				t.Errorf("bot fault %+v", e)
 			}
 		case "claim":
@@ -150,7 +150,7 @@ func TestGenericEvents(t *testing.T) {
 		}
 	}
 	// A bound on the events keeps the first ones and lead_for_good.
-	g = analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, GenericOptions{MaxEvents: 3})
+	g = analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, Options{MaxEvents: 3})
 	if len(g.Events) != 4 || g.EventsDropped != len(want)-4 || g.Events[3].Kind != EventLeadForGood {
 		t.Errorf("bounded: %d events kept, %d dropped: %+v", len(g.Events), g.EventsDropped, g.Events)
 	}
@@ -167,8 +167,8 @@ var seqScript = []toy.Turn{
 	{Cmds: [][]string{nil, {"claim 3 3"}}},
 }
 
-func TestGenericSequential(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{Seq: true}, []string{"alice", "bob"}, seqScript, GenericOptions{})
+func TestAnalysisSequential(t *testing.T) {
+	g := analyzeToy(t, toy.Ruleset{Seq: true}, []string{"alice", "bob"}, seqScript, Options{})
 	if !g.Meta.Sequential || g.Turns != 6 {
 		t.Fatalf("sequential %v, turns %d", g.Meta.Sequential, g.Turns)
 	}
@@ -222,8 +222,8 @@ func TestGenericSequential(t *testing.T) {
 	}
 }
 
-// genericDoc is the JSON schema of docs/analysis-json.md, "Any game".
-type genericDoc struct {
+// analysisJSONDoc is the JSON schema of docs/analysis-json.md, "Any game".
+type analysisJSONDoc struct {
 	Analysis       string `json:"analysis"`
 	Game           string `json:"game"`
 	RulesetVersion int    `json:"ruleset_version"`
@@ -266,7 +266,7 @@ type genericDoc struct {
 		MetricsKV map[string]map[string]json.RawMessage `json:"metrics"`
 	} `json:"summary"`
 	Events []struct {
-		GenericEvent
+		Event
 		Text string `json:"text"`
 	} `json:"events"`
 	EventsDropped int   `json:"events_dropped"`
@@ -277,9 +277,9 @@ type genericDoc struct {
 	} `json:"series"`
 }
 
-func TestGenericJSON(t *testing.T) {
+func TestAnalysisJSON(t *testing.T) {
 	write := func() []byte {
-		g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, GenericOptions{})
+		g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, Options{})
 		var b bytes.Buffer
 		if err := g.WriteJSON(&b); err != nil {
 			t.Fatal(err)
@@ -292,13 +292,13 @@ func TestGenericJSON(t *testing.T) {
 			t.Fatalf("JSON differs between runs:\n%s\n%s", first, again)
 		}
 	}
-	var doc genericDoc
+	var doc analysisJSONDoc
 	dec := json.NewDecoder(bytes.NewReader(first))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("%v\n%s", err, first)
 	}
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, GenericOptions{})
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "bob"}, toyScript, Options{})
 	if doc.Analysis != "generic" || doc.Game != "toy" || doc.Format != "toy" || doc.Turns != 6 || !doc.CommandsKnown || doc.Score != "cells" ||
 		doc.Config.MaxTurns != 8 || doc.Winner != 0 || doc.LeadSince != 6 || doc.Truncated != "" || doc.Sequential {
 		t.Errorf("top level %+v", doc)
@@ -321,7 +321,7 @@ func TestGenericJSON(t *testing.T) {
 		t.Fatalf("%d events, want %d", len(doc.Events), len(g.Events))
 	}
 	for i, e := range doc.Events {
-		if e.GenericEvent != g.Events[i] || e.Text != g.EventText(g.Events[i], g.Name) {
+		if e.Event != g.Events[i] || e.Text != g.EventText(g.Events[i], g.Name) {
 			t.Errorf("event %d: %+v", i, e)
 		}
 	}
@@ -338,8 +338,8 @@ func TestGenericJSON(t *testing.T) {
 	}
 }
 
-func TestGenericCSV(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "=bob, the 2nd"}, toyScript, GenericOptions{})
+func TestAnalysisCSV(t *testing.T) {
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "=bob, the 2nd"}, toyScript, Options{})
 	var b bytes.Buffer
 	if err := g.WriteCSV(&b); err != nil {
 		t.Fatal(err)
@@ -360,8 +360,8 @@ func TestGenericCSV(t *testing.T) {
 	}
 }
 
-func TestGenericTable(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice\x1b[2J", "bob"}, toyScript, GenericOptions{})
+func TestAnalysisTable(t *testing.T) {
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice\x1b[2J", "bob"}, toyScript, Options{})
 	var b bytes.Buffer
 	if err := g.WriteTable(&b); err != nil {
 		t.Fatal(err)
@@ -402,9 +402,9 @@ func (b *brokenStream) Next(f *engine.Frame) error {
 	return nil
 }
 
-func TestGenericTruncated(t *testing.T) {
+func TestAnalysisTruncated(t *testing.T) {
 	damage := errors.New("damaged record")
-	g, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 3, err: damage}, GenericOptions{})
+	g, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 3, err: damage}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,49 +419,49 @@ func TestGenericTruncated(t *testing.T) {
 		func(f *engine.Frame) { f.Values = f.Values[:1] },
 		func(f *engine.Frame) { f.Values[1] = f.Values[1][:1] },
 	} {
-		g, err = AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 4, reshape: reshape}, GenericOptions{})
+		g, err = AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 4, reshape: reshape}, Options{})
 		if err != nil || g.Turns != 3 || g.Truncated == nil {
 			t.Errorf("reshaped: %v, %+v", err, g)
 		}
 	}
 	// Broken before the first round: an error.
-	if _, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 1, err: damage}, GenericOptions{}); !errors.Is(err, damage) {
+	if _, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 1, err: damage}, Options{}); !errors.Is(err, damage) {
 		t.Errorf("broken at frame 1: %v", err)
 	}
-	if _, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 0, err: io.EOF}, GenericOptions{}); err == nil {
+	if _, err := AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript), at: 0, err: io.EOF}, Options{}); err == nil {
 		t.Error("no frames: no error")
 	}
 	// A broken last ranking gives the score order.
 	g, err = AnalyzeStream(&brokenStream{Stream: toyStream(t, toy.Ruleset{}, []string{"a", "b"}, toyScript[:2]), at: 2,
-		reshape: func(f *engine.Frame) { f.Ranking = []int{0, 0, 7} }}, GenericOptions{})
+		reshape: func(f *engine.Frame) { f.Ranking = []int{0, 0, 7} }}, Options{})
 	if err != nil || !reflect.DeepEqual(g.Ranking, []int{1, 0}) || g.Players[1].Rank != 1 {
 		t.Errorf("broken ranking: %v %v", err, g.Ranking)
 	}
 }
 
-func TestGenericLimit(t *testing.T) {
-	s, err := toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, MaxGenericValues, toyScript)
+func TestAnalysisLimit(t *testing.T) {
+	s, err := toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, MaxValues, toyScript)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
-		t.Errorf("2 players × 2 metrics × %d turns: %v, want ErrLimit", MaxGenericValues, err)
+	if _, err := AnalyzeStream(s, Options{}); !errors.Is(err, ErrLimit) {
+		t.Errorf("2 players × 2 metrics × %d turns: %v, want ErrLimit", MaxValues, err)
 	}
 	// The largest turn limit an int holds (it would overflow the
 	// product) is refused too.
 	s, _ = toy.NewStream(toy.Ruleset{}, []string{"a", "b"}, math.MaxInt, toyScript)
-	if _, err := AnalyzeStream(s, GenericOptions{}); !errors.Is(err, ErrLimit) {
+	if _, err := AnalyzeStream(s, Options{}); !errors.Is(err, ErrLimit) {
 		t.Errorf("%d turns: %v, want ErrLimit", math.MaxInt, err)
 	}
 	// A game with no turn limit that reaches the limit stops there, with
 	// ErrLimit, however many frames its stream would give.
-	g, err := AnalyzeStream(&endlessToy{}, GenericOptions{})
+	g, err := AnalyzeStream(&endlessToy{}, Options{})
 	if !errors.Is(err, ErrLimit) || g != nil {
 		t.Errorf("endless: %v", err)
 	}
 }
 
-func TestGenericStandings(t *testing.T) {
+func TestAnalysisStandings(t *testing.T) {
 	// Three games: alice beats bob twice (the toy script; seats swapped
 	// in the second, where bob plays first and alice wins 7-4), bob
 	// beats carol once (3-0 after two rounds).
@@ -482,14 +482,14 @@ func TestGenericStandings(t *testing.T) {
 		{[]string{"bob", "alice"}, swapped},
 		{[]string{"carol", "bob"}, toyScript[:2]},
 	}
-	var files []GenericFile
+	var files []File
 	for i, gm := range games {
-		g := analyzeToy(t, toy.Ruleset{}, gm.names, gm.script, GenericOptions{})
+		g := analyzeToy(t, toy.Ruleset{}, gm.names, gm.script, Options{})
 		g.Compact()
-		files = append(files, GenericFile{Path: fmt.Sprintf("dir/g%d.toy", i), Analysis: g})
+		files = append(files, File{Path: fmt.Sprintf("dir/g%d.toy", i), Analysis: g})
 	}
-	files = append(files, GenericFile{Path: "dir/bad.toy", Err: errors.New("bad")})
-	st := GenericStandings(files, "toy")
+	files = append(files, File{Path: "dir/bad.toy", Err: errors.New("bad")})
+	st := Standings(files, "toy")
 	if len(st) != 3 {
 		t.Fatalf("standings %+v", st)
 	}
@@ -516,11 +516,11 @@ func TestGenericStandings(t *testing.T) {
 	if st[0].Bot != "bot-alice" || st[0].Elo <= 1500 {
 		t.Errorf("first %+v", st[0])
 	}
-	if other := GenericStandings(files, "monad"); len(other) != 0 {
+	if other := Standings(files, "monad"); len(other) != 0 {
 		t.Errorf("other ruleset: %+v", other)
 	}
 	var b bytes.Buffer
-	if err := WriteGenericCorpusCSV(&b, files); err != nil {
+	if err := WriteCorpusCSV(&b, files); err != nil {
 		t.Fatal(err)
 	}
 	want := "game,ruleset,format,turns,rank,player,name,bot,score,commands,rejected,faults\n" +
@@ -542,7 +542,7 @@ func TestGenericStandings(t *testing.T) {
 	}
 }
 
-func TestAnalyzeGenericFiles(t *testing.T) {
+func TestAnalyzeFiles(t *testing.T) {
 	open := func(path string) (engine.Stream, error) {
 		if path == "missing" {
 			return nil, errors.New("no such file")
@@ -550,7 +550,7 @@ func TestAnalyzeGenericFiles(t *testing.T) {
 		return toy.NewStream(toy.Ruleset{}, []string{path, "bob"}, 8, toyScript)
 	}
 	done := 0
-	fs := AnalyzeGenericFiles([]string{"a", "missing", "c"}, 2, open, GenericOptions{}, func() { done++ })
+	fs := AnalyzeFiles([]string{"a", "missing", "c"}, 2, open, Options{}, func() { done++ })
 	if done != 3 || fs[0].Analysis == nil || fs[1].Err == nil || fs[2].Analysis == nil || fs[2].Analysis.Players[0].Name != "c" {
 		t.Fatalf("%d done, %+v", done, fs)
 	}
@@ -559,10 +559,10 @@ func TestAnalyzeGenericFiles(t *testing.T) {
 	}
 }
 
-// TestGenericHostileFrames feeds frames whose events, errors, faults,
+// TestAnalysisHostileFrames feeds frames whose events, errors, faults,
 // commands and active player name players that do not exist: they are
 // kept as numbers or ignored, never a panic.
-func TestGenericHostileFrames(t *testing.T) {
+func TestAnalysisHostileFrames(t *testing.T) {
 	s := &brokenStream{Stream: toyStream(t, toy.Ruleset{Seq: true}, []string{"a", "b"}, seqScript), at: 2, reshape: func(f *engine.Frame) {
 		f.Events = append(f.Events, engine.Event{Kind: "no_such\x1b[2J", Player: 99, Other: -7, X: math.MaxInt32, Y: -1, Value: -3})
 		f.Errors = append(f.Errors, engine.CommandError{Player: -5, Index: 0}, engine.CommandError{Player: 7, Index: 3})
@@ -570,7 +570,7 @@ func TestGenericHostileFrames(t *testing.T) {
 		f.Commands = append(f.Commands, []string{"x"}, []string{"y"})
 		f.Active = 12
 	}}
-	g, err := AnalyzeStream(s, GenericOptions{})
+	g, err := AnalyzeStream(s, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,22 +29,22 @@ func TestEncodeDecodeGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := 0
-	for _, game := range analysis.AnalyzeFiles(files, 2, nil) {
+	for _, game := range analysis.AnalyzeDocumentFiles(files, 2, nil) {
 		base := filepath.Base(game.Path)
 		if want := base != "cut.cfr" && base != "bad.rwd"; game.Cacheable() != want {
 			t.Fatalf("%s: cacheable %v", base, game.Cacheable())
 		}
 		if !game.Cacheable() {
-			if _, err := analysis.EncodeGame(game); err == nil {
+			if _, err := analysis.EncodeDocumentFile(game); err == nil {
 				t.Fatalf("%s encoded", base)
 			}
 			continue
 		}
-		data, err := analysis.EncodeGame(game)
+		data, err := analysis.EncodeDocumentFile(game)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := analysis.DecodeGame(game.Path, data)
+		back, err := analysis.DecodeDocumentFile(game.Path, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestEncodeDecodeGame(t *testing.T) {
 	if kept != 2 {
 		t.Fatalf("%d games kept, want 2", kept)
 	}
-	if _, err := analysis.DecodeGame("x", []byte(`{}`)); err == nil {
+	if _, err := analysis.DecodeDocumentFile("x", []byte(`{}`)); err == nil {
 		t.Fatal("an empty stored game decoded")
 	}
 }

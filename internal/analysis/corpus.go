@@ -17,10 +17,10 @@ import (
 	"github.com/rewind-game/rewind/internal/source"
 )
 
-// AnalyzeFile opens the replay at path, whichever its format
+// AnalyzeDocumentFile opens the replay at path, whichever its format
 // (source.OpenStream), and gives its game's own document
 // (AnalyzeDocument); ErrNoDocument for a game without one.
-func AnalyzeFile(path string) (*Analysis, error) {
+func AnalyzeDocumentFile(path string) (*Document, error) {
 	s, err := source.OpenStream(path)
 	if err != nil {
 		return nil, err
@@ -33,22 +33,22 @@ func AnalyzeFile(path string) (*Analysis, error) {
 	return a, nil
 }
 
-// Game is one ColorfightII replay of a corpus: its analysis, or why it
-// has none (Err). The Analysis of a corpus game keeps its summary,
-// players and round count but not their per-round series or events
-// (G and Events are nil): a corpus costs O(games × players),
-// not O(games × players × rounds). Other games' corpora are GenericFile.
-type Game struct {
+// DocumentFile is one replay of a corpus of a game with a document of
+// its own: its document, or why it has none (Err). The Document of a
+// corpus game keeps its summary, players and round count but not their
+// per-round series or events (G and Events are nil): a corpus costs O(games × players),
+// not O(games × players × rounds). Other games' corpora are File.
+type DocumentFile struct {
 	Path     string
-	Analysis *Analysis
+	Document *Document
 	Err      error
 }
 
 // Ruleset returns the id of the game's ruleset, "" for a game that
 // failed.
-func (g *Game) Ruleset() string {
-	if g.Analysis != nil {
-		return g.Analysis.Ruleset
+func (g *DocumentFile) Ruleset() string {
+	if g.Document != nil {
+		return g.Document.Ruleset
 	}
 	return ""
 }
@@ -78,14 +78,14 @@ func ReplayFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// analyzeCorpusFile analyzes one file of a corpus and drops what a
+// analyzeDocumentFile analyzes one file of a corpus and drops what a
 // corpus does not keep (see Game).
-func analyzeCorpusFile(path string) Game {
-	a, err := AnalyzeFile(path)
+func analyzeDocumentFile(path string) DocumentFile {
+	a, err := AnalyzeDocumentFile(path)
 	if a != nil {
 		a.G, a.Events = nil, nil
 	}
-	return Game{Path: path, Analysis: a, Err: err}
+	return DocumentFile{Path: path, Document: a, Err: err}
 }
 
 // isStreamFormatFile reports whether a registered stream format claims the
@@ -102,12 +102,12 @@ func isStreamFormatFile(path string) bool {
 	return ok
 }
 
-// AnalyzeFiles analyzes every file, parallel at a time (at least 1), and
+// AnalyzeDocumentFiles analyzes every file, parallel at a time (at least 1), and
 // returns them in the order given, each without its series (see Game): at
 // most parallel whole analyses are in memory at once, each by
 // AnalyzeFile. done, if set, is called (serialized) after each file.
-func AnalyzeFiles(files []string, parallel int, done func()) []Game {
-	return AnalyzeFilesCached(files, parallel, done, nil)
+func AnalyzeDocumentFiles(files []string, parallel int, done func()) []DocumentFile {
+	return AnalyzeDocumentFilesCached(files, parallel, done, nil)
 }
 
 // Cache keeps the corpus games of files between runs (a library's index).
@@ -115,19 +115,19 @@ func AnalyzeFiles(files []string, parallel int, done func()) []Game {
 // has not changed since; Put is given every game analysed that can be
 // kept (Cacheable). Both are called from several goroutines.
 type Cache interface {
-	Get(path string) (Game, bool)
-	Put(path string, g Game)
+	Get(path string) (DocumentFile, bool)
+	Put(path string, g DocumentFile)
 }
 
 // Cacheable reports whether g can be kept in a Cache and given back the
 // same: an analysis that ended cleanly (a failed or cut-short game is
 // analysed again, to report it again).
-func (g *Game) Cacheable() bool {
+func (g *DocumentFile) Cacheable() bool {
 	switch {
 	case g.Err != nil:
 		return false
-	case g.Analysis != nil:
-		return g.Analysis.Truncated == nil
+	case g.Document != nil:
+		return g.Document.Truncated == nil
 	}
 	return false
 }
@@ -146,7 +146,7 @@ type corpusJSON struct {
 	MaxTurns    int              `json:"max_turns"`
 	Rounds      int              `json:"rounds"`
 	HasCommands bool             `json:"has_commands"`
-	Players     []Player         `json:"players"`
+	Players     []DocumentPlayer `json:"players"`
 	Ranking     []corpusStanding `json:"ranking"`
 	Summary     Summary          `json:"summary"`
 }
@@ -160,12 +160,12 @@ type corpusStanding struct {
 	Values   []int64 `json:"values"`
 }
 
-// EncodeGame returns a cacheable game's stored form (JSON).
-func EncodeGame(g Game) ([]byte, error) {
+// EncodeDocumentFile returns a cacheable game's stored form (JSON).
+func EncodeDocumentFile(g DocumentFile) ([]byte, error) {
 	if !g.Cacheable() {
 		return nil, fmt.Errorf("%s: not cacheable", g.Path)
 	}
-	a := g.Analysis
+	a := g.Document
 	c := corpusJSON{V: corpusVersion, Ruleset: a.Ruleset, Format: a.Format, Config: a.Config, MaxTurns: a.MaxTurns,
 		Rounds: a.Rounds, HasCommands: a.HasCommands, Summary: a.Summary}
 	c.Summary.Ranking = nil
@@ -178,14 +178,14 @@ func EncodeGame(g Game) ([]byte, error) {
 	return json.Marshal(c)
 }
 
-// DecodeGame reads a game stored by EncodeGame, as the game of path.
-func DecodeGame(path string, data []byte) (Game, error) {
+// DecodeDocumentFile reads a game stored by EncodeGame, as the game of path.
+func DecodeDocumentFile(path string, data []byte) (DocumentFile, error) {
 	var c corpusJSON
 	if err := json.Unmarshal(data, &c); err != nil {
-		return Game{}, fmt.Errorf("%s: stored analysis: %w", path, err)
+		return DocumentFile{}, fmt.Errorf("%s: stored analysis: %w", path, err)
 	}
 	if c.V != corpusVersion {
-		return Game{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
+		return DocumentFile{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, corpusVersion)
 	}
 	r, ok := engine.Lookup(c.Ruleset)
 	var doc *engine.Document
@@ -193,9 +193,9 @@ func DecodeGame(path string, data []byte) (Game, error) {
 		doc = engine.DocumentOf(r)
 	}
 	if doc == nil {
-		return Game{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
+		return DocumentFile{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
 	}
-	a := &Analysis{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
+	a := &Document{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
 		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
 	for i := range c.Players {
 		p := c.Players[i]
@@ -205,18 +205,18 @@ func DecodeGame(path string, data []byte) (Game, error) {
 	}
 	for _, s := range c.Ranking {
 		if len(s.Values) != len(doc.Standing) {
-			return Game{}, fmt.Errorf("%s: stored analysis has %d values a player, not %d", path, len(s.Values), len(doc.Standing))
+			return DocumentFile{}, fmt.Errorf("%s: stored analysis has %d values a player, not %d", path, len(s.Values), len(doc.Standing))
 		}
 		a.Summary.Ranking = append(a.Summary.Ranking, Standing{Rank: s.Rank, UID: s.UID, Username: s.Username, Bot: s.Bot,
 			Score: s.Score, Values: s.Values, fields: doc.Standing})
 	}
-	return Game{Path: path, Analysis: a}, nil
+	return DocumentFile{Path: path, Document: a}, nil
 }
 
-// AnalyzeFilesCached is AnalyzeFiles taking from cache (when not nil) the
+// AnalyzeDocumentFilesCached is AnalyzeFiles taking from cache (when not nil) the
 // games analysed before and giving it those analysed now.
-func AnalyzeFilesCached(files []string, parallel int, done func(), cache Cache) []Game {
-	games := make([]Game, len(files))
+func AnalyzeDocumentFilesCached(files []string, parallel int, done func(), cache Cache) []DocumentFile {
+	games := make([]DocumentFile, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -228,7 +228,7 @@ func AnalyzeFilesCached(files []string, parallel int, done func(), cache Cache) 
 				if g, ok := cacheGet(cache, files[i]); ok {
 					games[i] = g
 				} else {
-					games[i] = analyzeCorpusFile(files[i])
+					games[i] = analyzeDocumentFile(files[i])
 					if cache != nil && games[i].Cacheable() {
 						cache.Put(files[i], games[i])
 					}
@@ -249,9 +249,9 @@ func AnalyzeFilesCached(files []string, parallel int, done func(), cache Cache) 
 	return games
 }
 
-func cacheGet(c Cache, path string) (Game, bool) {
+func cacheGet(c Cache, path string) (DocumentFile, bool) {
 	if c == nil {
-		return Game{}, false
+		return DocumentFile{}, false
 	}
 	return c.Get(path)
 }
@@ -269,7 +269,7 @@ func BotKey(s Standing) string {
 // a folder of replays is rated by the same aggregate (match.Standings) as
 // a tournament: seats in uid order, each with its BotKey, rank, score
 // and the document's Mean field as its measure.
-func (a *Analysis) GameResult(path string) match.GameResult {
+func (a *Document) GameResult(path string) match.GameResult {
 	r := a.Summary.Ranking
 	byUID := append([]Standing(nil), r...)
 	sort.Slice(byUID, func(i, j int) bool { return byUID[i].UID < byUID[j].UID })
@@ -281,45 +281,45 @@ func (a *Analysis) GameResult(path string) match.GameResult {
 	return g
 }
 
-// Standings aggregates the analyzed games of ruleset per bot, in the
-// order given, by match.Standings, as a tournament does; games that
+// DocumentStandings aggregates the analyzed games of ruleset per bot, in the
+// order given, by match.DocumentStandings, as a tournament does; games that
 // failed, or of another ruleset, are left out.
-func Standings(games []Game, ruleset string) []match.Standing {
+func DocumentStandings(games []DocumentFile, ruleset string) []match.Standing {
 	var rs []match.GameResult
 	for i := range games {
 		g := &games[i]
-		if g.Analysis != nil && g.Ruleset() == ruleset {
-			rs = append(rs, g.Analysis.GameResult(g.Path))
+		if g.Document != nil && g.Ruleset() == ruleset {
+			rs = append(rs, g.Document.GameResult(g.Path))
 		}
 	}
 	return match.Standings(rs)
 }
 
-// CorpusColumns are the columns of WriteCorpusCSV for games laid out as
+// DocumentCorpusColumns are the columns of WriteCorpusCSV for games laid out as
 // doc (docs/analysis-json.md, "Corpus CSV"): "game" is the replay's file
 // name and "ruleset" its game, then the document's Corpus fields.
-func CorpusColumns(doc *engine.Document) []string {
+func DocumentCorpusColumns(doc *engine.Document) []string {
 	return append([]string{"game", "ruleset", "format", "rounds", "rank", "uid", "username", "bot"}, doc.Corpus...)
 }
 
-// WriteCorpusCSV writes one row per (game, player) of the analyzed
+// WriteDocumentCorpusCSV writes one row per (game, player) of the analyzed
 // games, best rank first within a game; failed games are left out, and
 // so are those of another layout than the first's.
-func WriteCorpusCSV(w io.Writer, games []Game) error {
+func WriteDocumentCorpusCSV(w io.Writer, games []DocumentFile) error {
 	cw := csv.NewWriter(w)
 	var doc *engine.Document
 	for _, g := range games {
-		if g.Analysis != nil {
-			doc = g.Analysis.Doc
+		if g.Document != nil {
+			doc = g.Document.Doc
 			break
 		}
 	}
 	if doc == nil {
 		doc = firstDocument()
 	}
-	cw.Write(CorpusColumns(doc))
+	cw.Write(DocumentCorpusColumns(doc))
 	for _, g := range games {
-		a := g.Analysis
+		a := g.Document
 		if a == nil || a.Doc != doc {
 			continue
 		}

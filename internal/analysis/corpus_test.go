@@ -37,14 +37,14 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("files %v", files)
 	}
 	calls := 0
-	games := AnalyzeFiles(files, 2, func() { calls++ })
+	games := AnalyzeDocumentFiles(files, 2, func() { calls++ })
 	if calls != 4 {
 		t.Fatalf("progress called %d times", calls)
 	}
 	seats := 0
 	for _, g := range games {
 		if filepath.Base(g.Path) == "junk.rwd" {
-			if g.Err == nil || g.Analysis != nil {
+			if g.Err == nil || g.Document != nil {
 				t.Fatalf("junk analyzed: %+v", g)
 			}
 			continue
@@ -52,11 +52,11 @@ func TestCorpus(t *testing.T) {
 		if g.Err != nil {
 			t.Fatal(g.Err)
 		}
-		seats += len(g.Analysis.Summary.Ranking)
+		seats += len(g.Document.Summary.Ranking)
 	}
 
 	var buf bytes.Buffer
-	if err := WriteCorpusCSV(&buf, games); err != nil {
+	if err := WriteDocumentCorpusCSV(&buf, games); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -65,18 +65,18 @@ func TestCorpus(t *testing.T) {
 	}
 	var doc *engine.Document
 	for _, g := range games {
-		if g.Analysis != nil {
-			doc = g.Analysis.Doc
+		if g.Document != nil {
+			doc = g.Document.Doc
 		}
 	}
-	if len(rows) != 1+seats || doc == nil || strings.Join(rows[0], ",") != strings.Join(CorpusColumns(doc), ",") || rows[0][8] != "gold" {
+	if len(rows) != 1+seats || doc == nil || strings.Join(rows[0], ",") != strings.Join(DocumentCorpusColumns(doc), ",") || rows[0][8] != "gold" {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}
 	for _, r := range rows[1:] {
-		var g *Analysis
+		var g *Document
 		for _, x := range games {
-			if x.Analysis != nil && filepath.Base(x.Path) == r[0] {
-				g = x.Analysis
+			if x.Document != nil && filepath.Base(x.Path) == r[0] {
+				g = x.Document
 			}
 		}
 		uid, _ := strconv.Atoi(r[5])
@@ -96,7 +96,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 
-	st := Standings(games, "colorfight2")
+	st := DocumentStandings(games, "colorfight2")
 	total, wins := 0, 0
 	for _, s := range st {
 		total += s.Games

@@ -12,16 +12,15 @@ import (
 	"github.com/rewind-game/rewind/internal/satint"
 )
 
-// A game's own document: the analysis a ruleset's users had before the
-// generic one (engine.Registration.Document; ColorfightII's, docs/analysis-json.md),
-// built from a generic analysis (Generic) and laid out as the ruleset's
-// engine.Document says. Nothing in it is the game's code: its figures
-// are the stream's metrics, its events the generic analysis's, renumbered
+// A game's own document (engine.Registration.Document; ColorfightII's,
+// docs/analysis-json.md): a presentation built from an Analysis and
+// laid out as the ruleset's engine.Document says. Nothing in it is the game's code: its figures
+// are the stream's metrics, its events the analysis's, renumbered
 // as the document numbers players.
 //
 // Contracts:
 //
-//   - Document reads nothing: it is a function of the Generic it is
+//   - Document reads nothing: it is a function of the Analysis it is
 //     given (which it keeps, as G), byte for byte.
 //   - Players are numbered by uid: player p of the stream is uid
 //     p+FirstPlayer; an event's Other likewise, 0 for none, unless its
@@ -29,13 +28,13 @@ import (
 //     surges' last turn); a bot_fault's Other is 0.
 //   - Series are per round: Values(uid, metric)[t-1] is the metric after
 //     turn t, t = 1..Rounds (frame 0, the start, is not listed).
-//   - Memory: the Generic's (AnalyzeStream's bound), plus one Standing
-//     per player and one Event per event.
+//   - Memory: the Analysis's (AnalyzeStream's bound), plus one Standing
+//     per player and one DocumentEvent per event.
 
-// Analysis is a game's own analysis document (see Document).
-type Analysis struct {
-	// G is the generic analysis the document is built from.
-	G *Generic `json:"-"`
+// Document is a game's own analysis document (see Document).
+type Document struct {
+	// G is the analysis the document is built from.
+	G *Analysis `json:"-"`
 	// Doc is the ruleset's layout.
 	Doc         *engine.Document `json:"-"`
 	Ruleset     string
@@ -45,8 +44,8 @@ type Analysis struct {
 	Rounds      int // N: the number of rounds (frames after frame 0)
 	HasCommands bool
 	MaxUID      int
-	Players     []*Player // ascending uid
-	Events      []Event   // in turn order, then as detected
+	Players     []*DocumentPlayer // ascending uid
+	Events      []DocumentEvent   // in turn order, then as detected
 	Summary     Summary
 	// Truncated is the error that ended a damaged or cut-short replay
 	// after Rounds whole rounds; everything above covers those rounds.
@@ -60,8 +59,8 @@ type Setting struct {
 	Value int64
 }
 
-// Player is one player's identity.
-type Player struct {
+// DocumentPlayer is one player's identity.
+type DocumentPlayer struct {
 	UID      int
 	Username string
 	Bot      string // "" when unknown
@@ -71,15 +70,15 @@ type Player struct {
 	p int
 }
 
-// Event is something notable that happened in a round, players numbered
+// DocumentEvent is something notable that happened in a round, players numbered
 // by uid (see Document).
-type Event struct {
+type DocumentEvent struct {
 	Turn  int    `json:"turn"`
 	Kind  string `json:"kind"`
 	UID   int    `json:"uid"`
 	Other int    `json:"other"`
 	Value int64  `json:"value"`
-	// g is 1 + the index of the generic event it is, in G.Events; 0
+	// g is 1 + the index of the analysis's event it is, in G.Events; 0
 	// for an event Document did not build (by hand, or read back).
 	g int
 }
@@ -149,7 +148,7 @@ type Summary struct {
 	// with a single player).
 	Margin int64 `json:"margin"`
 	// LeadSince is the first turn from which the winner's score was
-	// strictly the highest through the last turn (Generic.LeadSince).
+	// strictly the highest through the last turn (Analysis.LeadSince).
 	LeadSince int `json:"lead_since"`
 	// SwingTurn is the turn whose round changed the winner's lead over
 	// the best other player the most, SwingGold that change (negative
@@ -161,35 +160,35 @@ type Summary struct {
 	Incomplete bool `json:"incomplete"`
 }
 
-// ErrNoDocument: the game has no document of its own
-// (engine.Registration.Document); its analysis is the generic one.
+// ErrNoDocument: the game's ruleset has no document of its own
+// (engine.Registration.Document); its analysis is the Analysis alone.
 var ErrNoDocument = errors.New("analysis: the game has no document of its own")
 
 // AnalyzeDocument reads s to its end and gives its game's own document:
-// Document(AnalyzeStream(s)). The document needs no command text: s is
+// NewDocument(AnalyzeStream(s)). The document needs no command text: s is
 // asked to leave it out (engine.Stream.SkipCommandText), so a flood of
 // commands costs their decoding, not their text. It does not close s.
-func AnalyzeDocument(s engine.Stream) (*Analysis, error) {
+func AnalyzeDocument(s engine.Stream) (*Document, error) {
 	if m := s.Meta(); m == nil || m.Document == nil {
 		return nil, ErrNoDocument
 	}
 	s.SkipCommandText()
-	g, err := AnalyzeStream(s, GenericOptions{})
+	g, err := AnalyzeStream(s, Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Document(g)
+	return NewDocument(g)
 }
 
-// Document builds the document of g's game (see the contracts above);
+// NewDocument builds the document of g's game (see the contracts above);
 // ErrNoDocument when its ruleset has none.
-func Document(g *Generic) (*Analysis, error) {
+func NewDocument(g *Analysis) (*Document, error) {
 	doc := g.Meta.Document
 	if doc == nil {
 		return nil, ErrNoDocument
 	}
 	fp := doc.FirstPlayer
-	a := &Analysis{G: g, Doc: doc, Ruleset: g.Meta.Ruleset, Format: g.Meta.Format, MaxTurns: g.Meta.MaxTurns,
+	a := &Document{G: g, Doc: doc, Ruleset: g.Meta.Ruleset, Format: g.Meta.Format, MaxTurns: g.Meta.MaxTurns,
 		Rounds: g.Turns, HasCommands: g.Meta.Resimulated, Truncated: g.Truncated, MaxUID: len(g.Players) - 1 + fp}
 	for _, key := range doc.Config {
 		for _, kv := range g.Meta.Settings {
@@ -207,7 +206,7 @@ func Document(g *Generic) (*Analysis, error) {
 		if p < len(g.Meta.Players) {
 			name = g.Meta.Players[p].Name
 		}
-		a.Players = append(a.Players, &Player{UID: p + fp, Username: name, Bot: g.Players[p].Bot, FirstTurn: 1, p: p})
+		a.Players = append(a.Players, &DocumentPlayer{UID: p + fp, Username: name, Bot: g.Players[p].Bot, FirstTurn: 1, p: p})
 	}
 	a.events()
 	a.ranking()
@@ -215,7 +214,7 @@ func Document(g *Generic) (*Analysis, error) {
 }
 
 // uid is player p's number in the document, 0 for -1 (none).
-func (a *Analysis) uid(p int) int {
+func (a *Document) uid(p int) int {
 	if p < 0 {
 		return 0
 	}
@@ -223,7 +222,7 @@ func (a *Analysis) uid(p int) int {
 }
 
 // metric returns the index of metric name in the stream, -1 for none.
-func (a *Analysis) metric(name string) int {
+func (a *Document) metric(name string) int {
 	for i := range a.G.Meta.Metrics {
 		if a.G.Meta.Metrics[i].Name == name {
 			return i
@@ -235,7 +234,7 @@ func (a *Analysis) metric(name string) int {
 // Values returns player uid's values of metric name after each round
 // (index t-1 is turn t), nil for no such player or metric. The slice is
 // the analysis's: do not modify it.
-func (a *Analysis) Values(uid int, name string) []int64 {
+func (a *Document) Values(uid int, name string) []int64 {
 	p, i := a.Player(uid), a.metric(name)
 	if p == nil || i < 0 || a.G.Series == nil {
 		return nil
@@ -246,20 +245,20 @@ func (a *Analysis) Values(uid int, name string) []int64 {
 
 // At returns player uid's value of metric name after turn t (1..Rounds),
 // 0 when there is no such player, metric or turn.
-func (a *Analysis) At(uid, t int, name string) int64 {
+func (a *Document) At(uid, t int, name string) int64 {
 	if v := a.Values(uid, name); t >= 1 && t <= len(v) {
 		return v[t-1]
 	}
 	return 0
 }
 
-// events renumbers the generic events, in the document's order: by
+// events renumbers the analysis's events, in the document's order: by
 // turn, then the game's events and lead changes as they came, the lead
 // for good, the surges, the lead swings and the bot faults. Command
 // errors are not the document's.
-func (a *Analysis) events() {
+func (a *Document) events() {
 	g := a.G
-	group := func(e *GenericEvent) int {
+	group := func(e *Event) int {
 		if !e.Shell {
 			return 0
 		}
@@ -291,7 +290,7 @@ func (a *Analysis) events() {
 		}
 		return group(ei) - group(ej)
 	})
-	a.Events = make([]Event, len(idx))
+	a.Events = make([]DocumentEvent, len(idx))
 	for k, i := range idx {
 		e := &g.Events[i]
 		other := e.Other
@@ -302,12 +301,12 @@ func (a *Analysis) events() {
 		case e.Shell || !g.otherNumber(e.Kind):
 			other = a.uid(other)
 		}
-		a.Events[k] = Event{Turn: e.Turn, Kind: e.Kind, UID: a.uid(e.Player), Other: other, Value: e.Value, g: i + 1}
+		a.Events[k] = DocumentEvent{Turn: e.Turn, Kind: e.Kind, UID: a.uid(e.Player), Other: other, Value: e.Value, g: i + 1}
 	}
 }
 
 // ranking fills the summary.
-func (a *Analysis) ranking() {
+func (a *Document) ranking() {
 	g, doc := a.G, a.Doc
 	s := &a.Summary
 	for _, p := range g.Ranking {
@@ -360,7 +359,7 @@ func (a *Analysis) ranking() {
 }
 
 // standing is field f of player p's standing.
-func (a *Analysis) standing(p int, f engine.StandingField) int64 {
+func (a *Document) standing(p int, f engine.StandingField) int64 {
 	g := a.G
 	switch f.Of {
 	case engine.Final, engine.Flag:
@@ -404,7 +403,7 @@ func abs64(v int64) int64 {
 
 // Name returns how the player uid is shown to people: its username, or
 // "player N" when it has none or is not a player of the game.
-func (a *Analysis) Name(uid int) string {
+func (a *Document) Name(uid int) string {
 	if p := a.Player(uid); p != nil && p.Username != "" {
 		return p.Username
 	}
@@ -412,40 +411,40 @@ func (a *Analysis) Name(uid int) string {
 }
 
 // Player returns the player with this uid, or nil.
-func (a *Analysis) Player(uid int) *Player {
+func (a *Document) Player(uid int) *DocumentPlayer {
 	if i := uid - a.Doc.FirstPlayer; i >= 0 && i < len(a.Players) {
 		return a.Players[i]
 	}
 	return nil
 }
 
-// generic returns name as the generic analysis's naming of players.
-func (a *Analysis) generic(name func(uid int) string) func(p int) string {
+// streamName returns name as the streamName analysis's naming of players.
+func (a *Document) streamName(name func(uid int) string) func(p int) string {
 	return func(p int) string { return name(a.uid(p)) }
 }
 
-// EventText describes e in one sentence (Generic.EventText), naming
+// EventText describes e in one sentence (Analysis.EventText), naming
 // players with name (normally a.Name; the text table passes one that
 // quotes them). The text is plain, not HTML.
-func (a *Analysis) EventText(e Event, name func(uid int) string) string {
-	if ge, ok := a.GenericEvent(e); ok {
-		return a.G.EventText(ge, a.generic(name))
+func (a *Document) EventText(e DocumentEvent, name func(uid int) string) string {
+	if ge, ok := a.AnalysisEvent(e); ok {
+		return a.G.EventText(ge, a.streamName(name))
 	}
 	return fmt.Sprintf("%s: %s (other %d, value %d)", strings.ReplaceAll(e.Kind, "_", " "), name(e.UID), e.Other, e.Value)
 }
 
-// GenericEvent returns the generic event e is (false for an event not
+// AnalysisEvent returns the analysis's event e is (false for an event not
 // built by Document).
-func (a *Analysis) GenericEvent(e Event) (GenericEvent, bool) {
+func (a *Document) AnalysisEvent(e DocumentEvent) (Event, bool) {
 	if a.G == nil || e.g < 1 || e.g > len(a.G.Events) {
-		return GenericEvent{}, false
+		return Event{}, false
 	}
 	return a.G.Events[e.g-1], true
 }
 
-// Explain is Generic.Explain's line for a lead swing ("" for any other
+// Explain is Analysis.Explain's line for a lead swing ("" for any other
 // event), naming players with name.
-func (a *Analysis) Explain(e Event, name func(uid int) string) string {
+func (a *Document) Explain(e DocumentEvent, name func(uid int) string) string {
 	if e.Kind != EventLeadSwing {
 		return ""
 	}
@@ -453,16 +452,16 @@ func (a *Analysis) Explain(e Event, name func(uid int) string) string {
 	return line
 }
 
-// ExplainLeadChange is Generic.ExplainLeadChange, naming players by uid
+// ExplainLeadChange is Analysis.ExplainLeadChange, naming players by uid
 // with name.
-func (a *Analysis) ExplainLeadChange(turn int, name func(uid int) string) (string, bool) {
-	return a.G.ExplainLeadChange(turn, a.generic(name))
+func (a *Document) ExplainLeadChange(turn int, name func(uid int) string) (string, bool) {
+	return a.G.ExplainLeadChange(turn, a.streamName(name))
 }
 
 // TurningPoints are the document's events that are turning points
 // (IsTurningPoint), in turn order.
-func (a *Analysis) TurningPoints() []Event {
-	var out []Event
+func (a *Document) TurningPoints() []DocumentEvent {
+	var out []DocumentEvent
 	for _, e := range a.Events {
 		if a.G.IsTurningPoint(e.Kind) {
 			out = append(out, e)
@@ -472,8 +471,8 @@ func (a *Analysis) TurningPoints() []Event {
 }
 
 // ShownAtFirst reports whether an event is in the list a reader sees at
-// first (Generic.ShownAtFirst).
-func (a *Analysis) ShownAtFirst(e Event) bool {
+// first (Analysis.ShownAtFirst).
+func (a *Document) ShownAtFirst(e DocumentEvent) bool {
 	return e.Kind != EventLeadChange || e.Turn <= EarlyLeadTurns(a.Rounds)
 }
 
@@ -481,7 +480,7 @@ func (a *Analysis) ShownAtFirst(e Event) bool {
 // the round of the largest swing ("" when there is neither), as the
 // viewer's header shows it. In an incomplete game (Incomplete) the first
 // is the leader, not a winner, and is called so.
-func (a *Analysis) Outcome() string {
+func (a *Document) Outcome() string {
 	s := a.Summary
 	var parts []string
 	if s.LeadSince > 0 {
@@ -498,7 +497,7 @@ func (a *Analysis) Outcome() string {
 }
 
 // Unit is the score's unit ("gold"), "" for a game without metrics.
-func (a *Analysis) Unit() string {
+func (a *Document) Unit() string {
 	if s := a.G.Score(); s >= 0 {
 		return a.G.Meta.Metrics[s].Unit
 	}
@@ -509,7 +508,7 @@ func (a *Analysis) Unit() string {
 // cut-short replay (Truncated), or one that ends before its turn limit
 // (a match interrupted, a server game stopped). Its first is a leader,
 // not a winner (FirstPlace).
-func (a *Analysis) Incomplete() bool {
+func (a *Document) Incomplete() bool {
 	return a.Truncated != nil || (a.MaxTurns > 0 && a.Rounds < a.MaxTurns)
 }
 
@@ -526,12 +525,12 @@ func FirstPlace(incomplete bool, unit string, n int, name string) string {
 }
 
 // FirstPlace is FirstPlace for a's first player.
-func (a *Analysis) FirstPlace() string {
+func (a *Document) FirstPlace() string {
 	return FirstPlace(a.Incomplete(), "round", a.Rounds, a.Name(a.Summary.Winner))
 }
 
 // ConfigText is the game's settings in a line ("width 30, height 30, …").
-func (a *Analysis) ConfigText() string {
+func (a *Document) ConfigText() string {
 	parts := make([]string, len(a.Config))
 	for i, s := range a.Config {
 		parts[i] = s.Key + " " + strconv.FormatInt(s.Value, 10)
@@ -541,7 +540,7 @@ func (a *Analysis) ConfigText() string {
 
 // columns are the indexes in the stream's metrics of the series the
 // document lists, in its order (engine.Document.Series, then the rest).
-func (a *Analysis) columns() []int {
+func (a *Document) columns() []int {
 	var cols []int
 	for _, name := range a.Doc.Series {
 		if i := a.metric(name); i >= 0 && !slices.Contains(cols, i) {
@@ -557,7 +556,7 @@ func (a *Analysis) columns() []int {
 }
 
 // writeJSONTo is the one JSON writer of a document (WriteJSON).
-func (a *Analysis) writeJSONTo(j *jsonWriter) {
+func (a *Document) writeJSONTo(j *jsonWriter) {
 	j.raw("{")
 	j.key("format", true)
 	j.value(a.Format)
@@ -586,7 +585,7 @@ func (a *Analysis) writeJSONTo(j *jsonWriter) {
 	j.key("events", false)
 	ev := a.Events
 	if ev == nil {
-		ev = []Event{}
+		ev = []DocumentEvent{}
 	}
 	j.value(ev)
 	j.key("series", false)

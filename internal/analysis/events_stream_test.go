@@ -15,7 +15,7 @@ import (
 // it: uid = player+1 (0: none), and Other likewise, but for a kind whose
 // Other is a number (engine.EventKind.OtherNumber) or a surge (its last
 // turn), which keep it, and a bot fault, whose Other is 0.
-func documentEvent(g *Generic, e GenericEvent) Event {
+func documentEvent(g *Analysis, e Event) DocumentEvent {
 	uid := func(p int) int {
 		if p < 0 {
 			return 0
@@ -31,17 +31,17 @@ func documentEvent(g *Generic, e GenericEvent) Event {
 	case !e.Shell && slices.ContainsFunc(g.Meta.EventKinds, func(k engine.EventKind) bool { return k.Name == e.Kind && k.OtherNumber }):
 		other = e.Other
 	}
-	return Event{Turn: e.Turn, Kind: e.Kind, UID: uid(e.Player), Other: other, Value: e.Value}
+	return DocumentEvent{Turn: e.Turn, Kind: e.Kind, UID: uid(e.Player), Other: other, Value: e.Value}
 }
 
 // documentDiff compares ColorfightII's document of data, as rewind
 // analyze builds it (source.NewStream, AnalyzeDocument), with the
-// generic analysis of its accountedStream: its events are the generic
+// analysis of its accountedStream: its events are the generic
 // events renumbered (documentEvent), command errors left out and each
 // turn's bot faults after the turn's other events, each linked to its
-// generic event (GenericEvent); its series are the generic series from
-// frame 1; its ranking is the generic one; and every standing field is
-// the generic summary's: a metric's Final (a flag's too), its peak and
+// analysis's event (Event); its series are the analysis's series from
+// frame 1; its ranking is the analysis's; and every standing field is
+// the analysis's summary's: a metric's Final (a flag's too), its peak and
 // the turn of its peak, or the turn of the player's last event of a
 // kind. The game's events are declared with a sentence, and the figures
 // counted from commands are unknown exactly when there are none. It
@@ -58,7 +58,7 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 		tb.Fatal(err)
 	}
 	st := accountedStream(tb, data, isCFR)
-	g, err := AnalyzeStream(st, GenericOptions{})
+	g, err := AnalyzeStream(st, Options{})
 	st.Close()
 	if err != nil {
 		tb.Fatal(err)
@@ -72,14 +72,14 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 	}
 
 	// Events.
-	var want []GenericEvent
+	var want []Event
 	games := 0
 	for i := 0; i < len(g.Events); {
 		j := i
 		for j < len(g.Events) && g.Events[j].Turn == g.Events[i].Turn {
 			j++
 		}
-		var faults []GenericEvent
+		var faults []Event
 		for _, e := range g.Events[i:j] {
 			switch {
 			case e.Shell && e.Kind == EventCommandErrors:
@@ -103,7 +103,7 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 	}
 	for i := range min(len(a.Events), len(want)) {
 		got, w := a.Events[i], documentEvent(g, want[i])
-		ge, ok := a.GenericEvent(got)
+		ge, ok := a.AnalysisEvent(got)
 		got.g = 0
 		if got != w {
 			return fmt.Sprintf("event %d: document %+v, generic %+v renumbered %+v", i, got, want[i], w)
@@ -209,26 +209,26 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// TestDocumentIsGeneric: on every ColorfightII game at hand
+// TestDocumentFromAnalysis: on every ColorfightII game at hand
 // (eachAccountedGame: official replays, their imports and played games,
 // one with rejected commands and bot faults), the document rewind
-// analyze writes is the generic analysis of the game's stream, its events
+// analyze writes is the analysis of the game's stream, its events
 // renumbered and its summary the generic finals (documentDiff).
-func TestDocumentIsGeneric(t *testing.T) {
+func TestDocumentFromAnalysis(t *testing.T) {
 	eachAccountedGame(t, documentDiff)
 }
 
-// TestGenericEventOfOtherEvents: only the document's own events have a
-// generic event (Analysis.GenericEvent): one built by hand or read back
+// TestAnalysisEventOfOtherEvents: only the document's own events have
+// an analysis's event (Document.AnalysisEvent): one built by hand or read back
 // from the JSON has none, so EventText does not word it as another.
-func TestGenericEventOfOtherEvents(t *testing.T) {
+func TestAnalysisEventOfOtherEvents(t *testing.T) {
 	vs := vectors(t)
 	a := analyzeFile(t, vs[len(vs)-1].Expected)
 	if len(a.Events) < 2 {
 		t.Fatalf("%d events", len(a.Events))
 	}
 	for i, e := range a.Events {
-		if ge, ok := a.GenericEvent(e); !ok || ge.Turn != e.Turn || ge.Kind != e.Kind {
+		if ge, ok := a.AnalysisEvent(e); !ok || ge.Turn != e.Turn || ge.Kind != e.Kind {
 			t.Fatalf("event %d %+v: generic %+v, %v", i, e, ge, ok)
 		}
 	}
@@ -236,13 +236,13 @@ func TestGenericEventOfOtherEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back []Event
+	var back []DocumentEvent
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	back = append(back, Event{Turn: 1, Kind: "new_kind", UID: 1, Other: 2, Value: 5})
+	back = append(back, DocumentEvent{Turn: 1, Kind: "new_kind", UID: 1, Other: 2, Value: 5})
 	for _, e := range back {
-		if ge, ok := a.GenericEvent(e); ok {
+		if ge, ok := a.AnalysisEvent(e); ok {
 			t.Errorf("event %+v, not the document's, has generic event %+v", e, ge)
 		}
 	}

@@ -40,7 +40,7 @@ func (b faultyBot) Commands(g engine.Game, p int) ([]string, error) {
 }
 
 // recordAccounted plays ColorfightII's built-ins called names through
-// match.RunGame and records the game with recording.NewSeam, as rewind
+// match.RunGame and records the game with recording.NewRecorder, as rewind
 // play does; the first seat is a faultyBot when faulty.
 func recordAccounted(tb testing.TB, seed uint64, turns int, faulty bool, names ...string) []byte {
 	tb.Helper()
@@ -74,7 +74,7 @@ func recordGame(tb testing.TB, seed uint64, turns int, first func(match.GamePlay
 	}
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: rs, Seed: seed, MaxTurns: turns, Seats: seats,
-		Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")}
+		Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")}
 	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		tb.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestUnknownFiguresJSON(t *testing.T) {
 		{"played", recordAccounted(t, 1, 60, false, "greedy", "turtle"), false},
 	} {
 		st := accountedStream(t, tc.data, tc.isCFR)
-		g, err := AnalyzeStream(st, GenericOptions{})
+		g, err := AnalyzeStream(st, Options{})
 		st.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -14,25 +14,25 @@ import (
 )
 
 // Many games of any ruleset (`analyze DIR`): each analysed by
-// AnalyzeStream and compacted (Generic.Compact), then folded per bot by
+// AnalyzeStream and compacted (Analysis.Compact), then folded per bot by
 // the aggregate tournaments use (match.Ratings), so a folder of a
 // tournament's games has the tournament's standings.
 
-// GenericFile is one replay of a corpus: its compacted analysis, or why
+// File is one replay of a corpus: its compacted analysis, or why
 // it has none (Err; Analysis nil).
-type GenericFile struct {
+type File struct {
 	Path     string
-	Analysis *Generic
+	Analysis *Analysis
 	Err      error
 }
 
-// AnalyzeGenericFiles analyzes every file, parallel at a time (at least
+// AnalyzeFiles analyzes every file, parallel at a time (at least
 // 1), each opened by open and analysed by AnalyzeStream with opt, and
 // returns them in the order given, compacted: at most parallel whole
 // analyses are in memory at once. open's stream is closed after its
 // analysis. done, if set, is called (serialized) after each file.
-func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (engine.Stream, error), opt GenericOptions, done func()) []GenericFile {
-	out := make([]GenericFile, len(files))
+func AnalyzeFiles(files []string, parallel int, open func(path string) (engine.Stream, error), opt Options, done func()) []File {
+	out := make([]File, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -41,7 +41,7 @@ func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (e
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = analyzeGenericFile(files[i], open, opt)
+				out[i] = analyzeCorpusFile(files[i], open, opt)
 				if done != nil {
 					mu.Lock()
 					done()
@@ -58,25 +58,116 @@ func AnalyzeGenericFiles(files []string, parallel int, open func(path string) (e
 	return out
 }
 
-func analyzeGenericFile(path string, open func(string) (engine.Stream, error), opt GenericOptions) GenericFile {
+func analyzeCorpusFile(path string, open func(string) (engine.Stream, error), opt Options) File {
 	s, err := open(path)
 	if err != nil {
-		return GenericFile{Path: path, Err: err}
+		return File{Path: path, Err: err}
 	}
+	return analyzeStreamFile(path, s, opt)
+}
+
+// analyzeStreamFile analyzes s, the stream of the file at path, closes
+// it and compacts the analysis.
+func analyzeStreamFile(path string, s engine.Stream, opt Options) File {
 	g, err := AnalyzeStream(s, opt)
 	if cerr := s.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
 	if err != nil {
-		return GenericFile{Path: path, Err: fmt.Errorf("%s: %w", path, err)}
+		return File{Path: path, Err: fmt.Errorf("%s: %w", path, err)}
 	}
 	g.Compact()
-	return GenericFile{Path: path, Analysis: g}
+	return File{Path: path, Analysis: g}
+}
+
+// Corpus is a folder's replays analysed, each in the order given: those
+// of games with a document of their own (engine.Documented) as
+// DocumentFile, a file that does not open among them (to say why), and
+// the others as File.
+type Corpus struct {
+	Documents []DocumentFile
+	Files     []File
+}
+
+// AnalyzeCorpus analyzes every file, parallel at a time (at least 1),
+// opening each at most once with open: a file cache holds (Cache.Get,
+// asked first when cache is not nil) is not opened; a game with a
+// document of its own gives its document (as AnalyzeDocumentFilesCached
+// does, given to cache.Put when Cacheable), any other its compacted
+// analysis (as AnalyzeFiles does, with opt). At
+// most parallel whole analyses are in memory at once; each stream is
+// closed after its analysis. done, if set, is called (serialized) after
+// each file.
+func AnalyzeCorpus(files []string, parallel int, open func(path string) (engine.Stream, error), opt Options, cache Cache, done func()) Corpus {
+	docs := make([]DocumentFile, len(files))
+	others := make([]File, len(files))
+	isDoc := make([]bool, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < max(1, parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				isDoc[i] = analyzeCorpusEntry(files[i], open, opt, cache, &docs[i], &others[i])
+				if done != nil {
+					mu.Lock()
+					done()
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var c Corpus
+	for i := range files {
+		if isDoc[i] {
+			c.Documents = append(c.Documents, docs[i])
+		} else {
+			c.Files = append(c.Files, others[i])
+		}
+	}
+	return c
+}
+
+// analyzeCorpusEntry analyzes the file at path into doc (true) or file
+// (false).
+func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), opt Options, cache Cache, doc *DocumentFile, file *File) bool {
+	if g, ok := cacheGet(cache, path); ok {
+		*doc = g
+		return true
+	}
+	s, err := open(path)
+	if err != nil {
+		*doc = DocumentFile{Path: path, Err: err}
+		return true
+	}
+	if s.Meta().Document == nil {
+		*file = analyzeStreamFile(path, s, opt)
+		return false
+	}
+	defer s.Close()
+	a, err := AnalyzeDocument(s)
+	if err != nil {
+		*doc = DocumentFile{Path: path, Err: fmt.Errorf("%s: %w", path, err)}
+		return true
+	}
+	a.G, a.Events = nil, nil
+	*doc = DocumentFile{Path: path, Document: a}
+	if cache != nil && doc.Cacheable() {
+		cache.Put(path, *doc)
+	}
+	return true
 }
 
 // BotKey is how player p counts in a per-bot aggregate: its bot when the
 // stream records one (a tournament records the entrant), else its name.
-func (g *Generic) BotKey(p int) string {
+func (g *Analysis) BotKey(p int) string {
 	if p >= 0 && p < len(g.Players) && g.Players[p].Bot != "" {
 		return g.Players[p].Bot
 	}
@@ -87,7 +178,7 @@ func (g *Generic) BotKey(p int) string {
 // form tournaments use: Ruleset the game's ruleset id, Seed its seed (0
 // when not Seeded), seats in player order with their BotKey, Rank, final
 // score (as Gold; 0 with no metric) and Cells 0.
-func (g *Generic) GameResult(i int, path string) match.GameResult {
+func (g *Analysis) GameResult(i int, path string) match.GameResult {
 	gr := match.GameResult{Game: i, Ruleset: g.Meta.Ruleset, Path: path, Seats: make([]match.SeatResult, len(g.Players))}
 	if g.Meta.Seeded {
 		gr.Seed = g.Meta.Seed
@@ -103,14 +194,14 @@ func (g *Generic) GameResult(i int, path string) match.GameResult {
 	return gr
 }
 
-// GenericStandings folds the analysed games of ruleset (StreamMeta.Ruleset)
+// Standings folds the analysed games of ruleset (StreamMeta.Ruleset)
 // into per-bot standings, best Elo first, ties in order of first
 // appearance: each game, in the order given, is added to a match.Ratings
 // as its GameResult, so the Elo is a tournament's (every pairwise duel of
 // a game decided by final score, equal scores a draw; Monad's by rank).
 // Games of other rulesets, and games that failed, are left out. Memory is
 // O(bots), whatever the number of games.
-func GenericStandings(files []GenericFile, ruleset string) []match.Standing {
+func Standings(files []File, ruleset string) []match.Standing {
 	var r match.Ratings
 	for i := range files {
 		if g := files[i].Analysis; g != nil && g.Meta.Ruleset == ruleset {
@@ -133,18 +224,18 @@ func WriteBotStandings(w io.Writer, score string, st []match.Standing) error {
 	return tw.Flush()
 }
 
-// GenericCorpusColumns are the columns of WriteGenericCorpusCSV: the
+// CorpusColumns are the columns of WriteCorpusCSV: the
 // replay's file name, its ruleset and format, the rounds analysed, then
 // per player its rank, number (0-based), name, bot, final score, commands
 // sent and rejected (-1 when not known) and faults.
-var GenericCorpusColumns = []string{"game", "ruleset", "format", "turns", "rank", "player", "name", "bot", "score", "commands", "rejected", "faults"}
+var CorpusColumns = []string{"game", "ruleset", "format", "turns", "rank", "player", "name", "bot", "score", "commands", "rejected", "faults"}
 
-// WriteGenericCorpusCSV writes one row per (game, player) of the analysed
+// WriteCorpusCSV writes one row per (game, player) of the analysed
 // games, best rank first within a game; failed games are left out. Every
 // field is quoted as RFC 4180 requires (encoding/csv).
-func WriteGenericCorpusCSV(w io.Writer, files []GenericFile) error {
+func WriteCorpusCSV(w io.Writer, files []File) error {
 	cw := csv.NewWriter(w)
-	cw.Write(GenericCorpusColumns)
+	cw.Write(CorpusColumns)
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, f := range files {
 		g := f.Analysis

@@ -34,7 +34,7 @@ func playUntil(t *testing.T, game string, seed uint64, turns, stop int, names ..
 	defer cancel()
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: rs, Seed: seed, MaxTurns: turns, Seats: seats,
-		Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test"),
+		Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test"),
 		Progress: func(turn int) {
 			if turn == stop {
 				cancel()
@@ -46,12 +46,12 @@ func playUntil(t *testing.T, game string, seed uint64, turns, stop int, names ..
 	return buf.Bytes()
 }
 
-// TestGenericIncomplete: the generic analysis calls the first of a game
+// TestAnalysisIncomplete: the analysis calls the first of a game
 // stopped before its end (a match interrupted at turn 51 of 200, its
 // recording whole, footer included) a leader, not a winner, and the
 // first of a game played to its end — at its turn limit, or earlier
 // when its rules end it (a Monad game won before turn 400) — a winner.
-func TestGenericIncomplete(t *testing.T) {
+func TestAnalysisIncomplete(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		data       []byte
@@ -71,7 +71,7 @@ func TestGenericIncomplete(t *testing.T) {
 			if !s.Meta().EndKnown {
 				t.Fatal("a re-simulated stream does not know whether its game is over")
 			}
-			g, err := AnalyzeStream(s, GenericOptions{})
+			g, err := AnalyzeStream(s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

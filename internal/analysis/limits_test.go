@@ -71,7 +71,7 @@ func allocated(fn func()) uint64 {
 
 // analyzeAny analyses the replay r as rewind analyze does
 // (source.NewStream, analysis.AnalyzeDocument).
-func analyzeAny(r io.Reader) (*analysis.Analysis, error) {
+func analyzeAny(r io.Reader) (*analysis.Document, error) {
 	s, err := source.NewStream(r, nil)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func metricsOf(users int) int {
 }
 
 // TestManyUsersBounded: a .cfr of 64 users, at 500 frames, allocates
-// within the documented bound of docs/limits.md — the generic analysis's
+// within the documented bound of docs/limits.md — the analysis's
 // values (players × metrics × frames, 8 bytes each), twice over, plus a
 // fixed 16 MiB for the decoder, the accounting and the frames. Issue
 // 13's shape, 64 users on a 1×1 map, where the analysis used to allocate
@@ -108,7 +108,7 @@ func TestManyUsersBounded(t *testing.T) {
 	if err := manyUsers(&buf, 8, 8, users, frames, frames); err != nil {
 		t.Fatal(err)
 	}
-	var a *analysis.Analysis
+	var a *analysis.Document
 	n := allocated(func() {
 		var err error
 		if a, err = analyzeAny(bytes.NewReader(buf.Bytes())); err != nil {
@@ -126,13 +126,13 @@ func TestManyUsersBounded(t *testing.T) {
 	}
 }
 
-// TestGenericValuesRefused: past MaxGenericValues an analysis is refused
+// TestAnalysisValuesRefused: past MaxValues an analysis is refused
 // with ErrLimit and the limit named — a .cfr as its frames arrive, a .rwd
 // from its header.
-func TestGenericValuesRefused(t *testing.T) {
+func TestAnalysisValuesRefused(t *testing.T) {
 	const users = 64
 	perFrame := users * metricsOf(users)
-	frames := analysis.MaxGenericValues/perFrame + 1
+	frames := analysis.MaxValues/perFrame + 1
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(manyUsers(pw, 8, 8, users, frames, 500)) }()
 	_, err := analyzeAny(pr)
@@ -194,7 +194,7 @@ func TestCellRoundsEveryPath(t *testing.T) {
 			t.Errorf("%s: %v, want the cell-rounds limit", what, err)
 		}
 	}
-	_, err := analysis.AnalyzeFile(path)
+	_, err := analysis.AnalyzeDocumentFile(path)
 	check("analyze", err)
 	_, err = cfrimport.Import(bytes.NewReader(data), io.Discard, cfrimport.ImportOptions{Source: "big.cfr"})
 	check("import", err)

@@ -66,7 +66,7 @@ type playerJSON struct {
 
 // WriteJSON writes the document as one JSON object; the schema is in
 // docs/analysis-json.md.
-func (a *Analysis) WriteJSON(w io.Writer) error {
+func (a *Document) WriteJSON(w io.Writer) error {
 	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	a.writeJSONTo(j)
 	if j.err != nil {
@@ -79,7 +79,7 @@ func (a *Analysis) WriteJSON(w io.Writer) error {
 // with a document, documentCSV: a header row, then one row per player
 // per round: turn, uid, then the series columns) or "summary" (a header
 // row, then one row per player in ranking order).
-func (a *Analysis) WriteCSV(w io.Writer, kind string) error {
+func (a *Document) WriteCSV(w io.Writer, kind string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var b []byte
 	switch kind {
@@ -175,7 +175,7 @@ const MaxTableEvents = 30
 // WriteTable writes the summary as an aligned text table and the first
 // MaxTableEvents events. Names are always quoted (strconv.Quote), so no
 // control character reaches the terminal.
-func (a *Analysis) WriteTable(w io.Writer) error {
+func (a *Document) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s replay, %s, %d rounds\n", a.Format, a.ConfigText(), a.Rounds)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -214,7 +214,7 @@ func (a *Analysis) WriteTable(w io.Writer) error {
 	}
 	// The lead changes after the opening are folded, as in the viewer
 	// and the report (ShownAtFirst); the JSON lists them all.
-	var shown []Event
+	var shown []DocumentEvent
 	for _, e := range a.Events {
 		if a.ShownAtFirst(e) {
 			shown = append(shown, e)

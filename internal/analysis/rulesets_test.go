@@ -11,11 +11,11 @@ import (
 	"github.com/rewind-game/rewind/internal/source"
 )
 
-// TestGenericEveryRuleset analyses a short game of every registered
+// TestAnalysisEveryRuleset analyses a short game of every registered
 // ruleset through the seam (no commands: what the rules do alone) and
 // checks the series against the values the game reports, frame by frame,
 // and the ranking against its own.
-func TestGenericEveryRuleset(t *testing.T) {
+func TestAnalysisEveryRuleset(t *testing.T) {
 	const turns = 30
 	for _, r := range engine.All() {
 		t.Run(r.ID(), func(t *testing.T) {
@@ -25,7 +25,7 @@ func TestGenericEveryRuleset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := AnalyzeStream(s, GenericOptions{})
+			g, err := AnalyzeStream(s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

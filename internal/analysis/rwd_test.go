@@ -27,11 +27,11 @@ func registerToyGame() {
 	}
 }
 
-// TestGenericFromRecording: a game played by match.RunGame, recorded,
+// TestAnalysisFromRecording: a game played by match.RunGame, recorded,
 // and read back by source.OpenStream (the path `rewind analyze` takes)
 // is analysed with the values of the same game played alongside, its
 // events, commands and ranking; a folder of such games gives standings.
-func TestGenericFromRecording(t *testing.T) {
+func TestAnalysisFromRecording(t *testing.T) {
 	registerToyGame()
 	dir := t.TempDir()
 	for _, rs := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
@@ -42,7 +42,7 @@ func TestGenericFromRecording(t *testing.T) {
 				{Bot: match.StrategyPlayer(toygame.NewPainter(2))},
 			}
 			res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: rs, Seed: 3, MaxTurns: 25, Seats: seats,
-				Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "test")})
+				Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "test")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestGenericFromRecording(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			g, err := AnalyzeStream(s, GenericOptions{})
+			g, err := AnalyzeStream(s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,12 +121,12 @@ func TestGenericFromRecording(t *testing.T) {
 		})
 	}
 	// The folder, as analyze DIR reads it.
-	files := AnalyzeGenericFiles([]string{filepath.Join(dir, "toy.rwd"), filepath.Join(dir, "toyseq.rwd"), filepath.Join(dir, "none.rwd")}, 2,
-		source.OpenStream, GenericOptions{}, nil)
+	files := AnalyzeFiles([]string{filepath.Join(dir, "toy.rwd"), filepath.Join(dir, "toyseq.rwd"), filepath.Join(dir, "none.rwd")}, 2,
+		source.OpenStream, Options{}, nil)
 	if files[0].Err != nil || files[1].Err != nil || files[2].Err == nil {
 		t.Fatalf("files %+v", files)
 	}
-	st := GenericStandings(files, "toy")
+	st := Standings(files, "toy")
 	if len(st) != 1 || st[0].Bot != "painter" || st[0].Games != 2 || st[0].Wins != 1 {
 		t.Errorf("standings %+v (one bot in both seats)", st)
 	}

@@ -7,15 +7,15 @@ import (
 )
 
 // SeriesCSV is the layout of the series CSV that `rewind analyze
-// --format csv` writes for a replay: Analysis.WriteCSV's "series" for a
+// --format csv` writes for a replay: Document.WriteCSV's "series" for a
 // game with a document of its own (StreamMeta.Document), else
-// Generic.WriteSeriesCSV's. Both writers follow it, and a page that
-// writes a part of that CSV (the generic viewer's CSV button) reads it
+// Analysis.WriteSeriesCSV's. Both writers follow it, and a page that
+// writes a part of that CSV (the viewer's CSV button) reads it
 // from here, so the format's wording is in this one place:
 //
 //   - the header is Head, then a comma and Columns[i] for each metric
 //     written (i indexes StreamMeta.Metrics; the writers write every
-//     metric, Analysis.WriteCSV in the document's order);
+//     metric, Document.WriteCSV in the document's order);
 //   - then, for every turn from First to the last frame's, one row per
 //     player in order: the turn, a comma, Keys[p], then a comma and the
 //     player's value (Frame.Values) for each metric of the header.
@@ -35,10 +35,10 @@ func SeriesCSVLayout(m *engine.StreamMeta) SeriesCSV {
 	if m.Document != nil {
 		return documentCSV(m, len(m.Players))
 	}
-	return genericCSV(m, len(m.Players))
+	return analysisCSV(m, len(m.Players))
 }
 
-// documentCSV is Analysis.WriteCSV's series layout for n players: turn
+// documentCSV is Document.WriteCSV's series layout for n players: turn
 // and uid (the document's player numbers, from FirstPlayer), turns from
 // 1, the metrics' names as they are.
 func documentCSV(m *engine.StreamMeta, n int) SeriesCSV {
@@ -56,9 +56,9 @@ func documentCSV(m *engine.StreamMeta, n int) SeriesCSV {
 	return l
 }
 
-// genericCSV is Generic.WriteSeriesCSV's layout for n players: turn,
+// analysisCSV is Analysis.WriteSeriesCSV's layout for n players: turn,
 // player (0..n-1) and name (playerName), turns from 0.
-func genericCSV(m *engine.StreamMeta, n int) SeriesCSV {
+func analysisCSV(m *engine.StreamMeta, n int) SeriesCSV {
 	l := SeriesCSV{Head: "turn,player,name", First: 0}
 	for _, mt := range m.Metrics {
 		l.Columns = append(l.Columns, string(csvField(nil, mt.Name)))
@@ -69,7 +69,7 @@ func genericCSV(m *engine.StreamMeta, n int) SeriesCSV {
 	return l
 }
 
-// playerName is player p's name in a generic analysis of a stream of
+// playerName is player p's name in an analysis of a stream of
 // meta m: its StreamMeta name, "player P" when it has none.
 func playerName(m *engine.StreamMeta, p int) string {
 	if p < len(m.Players) && m.Players[p].Name != "" {

@@ -53,7 +53,7 @@ func column(t *testing.T, csv string, keep int, name string) string {
 // one analyze's writers follow, for a game without a document (the toy,
 // a name that needs quoting) and one with (ColorfightII's c03).
 func TestSeriesCSVLayout(t *testing.T) {
-	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "=bob, the 2nd"}, toyScript, GenericOptions{})
+	g := analyzeToy(t, toy.Ruleset{}, []string{"alice", "=bob, the 2nd"}, toyScript, Options{})
 	l := SeriesCSVLayout(&g.Meta)
 	if l.Head != "turn,player,name" || l.First != 0 || len(l.Keys) != 2 || l.Keys[1] != `1,"'=bob, the 2nd"` {
 		t.Fatalf("toy layout %+v", l)

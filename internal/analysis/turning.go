@@ -10,7 +10,7 @@ import (
 
 // Turning points: what a reader of a game's events wants first — who
 // spent far above its habit, and where the lead swung — above the churn
-// of lead changes (ShownAtFirst). They are events of the generic
+// of lead changes (ShownAtFirst). They are events of the
 // analysis, found in its series: a game asks for the surges of its
 // amounts (engine.Metric.Surge) and the lead swings of its score
 // (engine.Metric.Swings).
@@ -23,8 +23,8 @@ const (
 	// explainWindow rounds before; the biggest and those at least half
 	// as big, at most maxLeadSwings.
 	EventLeadSwing = "lead_swing"
-	// EventLeadChange and EventLeadForGood are the generic analysis's
-	// lead changes (GenericEvent), EventBotFault its bot faults.
+	// EventLeadChange and EventLeadForGood are the analysis's
+	// lead changes (Event), EventBotFault its bot faults.
 	EventLeadChange  = "lead_change"
 	EventLeadForGood = "lead_for_good"
 	EventBotFault    = "bot_fault"
@@ -55,13 +55,13 @@ func EarlyLeadTurns(rounds int) int { return min(50, max(10, rounds/10)) }
 // first: every kind but the lead changes after the opening
 // (EarlyLeadTurns). The viewer, the report and analyze's table fold the
 // others the same way.
-func (g *Generic) ShownAtFirst(e GenericEvent) bool {
+func (g *Analysis) ShownAtFirst(e Event) bool {
 	return e.Kind != EventLeadChange || e.Turn <= EarlyLeadTurns(g.Turns)
 }
 
 // surgeMetric returns the index of the metric whose surges are events of
 // kind, -1 for none.
-func (g *Generic) surgeMetric(kind string) int {
+func (g *Analysis) surgeMetric(kind string) int {
 	for i := range g.Meta.Metrics {
 		if s := &g.Meta.Metrics[i].Surge; s.Event != "" && s.Event == kind {
 			return i
@@ -72,7 +72,7 @@ func (g *Generic) surgeMetric(kind string) int {
 
 // otherNumber reports whether kind, a game's, has a number for Other
 // (engine.EventKind.OtherNumber).
-func (g *Generic) otherNumber(kind string) bool {
+func (g *Analysis) otherNumber(kind string) bool {
 	for i := range g.Meta.EventKinds {
 		if g.Meta.EventKinds[i].Name == kind {
 			return g.Meta.EventKinds[i].OtherNumber
@@ -83,15 +83,15 @@ func (g *Generic) otherNumber(kind string) bool {
 
 // IsTurningPoint reports whether events of kind are turning points: the
 // surges, the lead swings and the lead for good.
-func (g *Generic) IsTurningPoint(kind string) bool {
+func (g *Analysis) IsTurningPoint(kind string) bool {
 	return kind == EventLeadSwing || kind == EventLeadForGood || g.surgeMetric(kind) >= 0
 }
 
 // TurningPoints are the events a reader wants first (IsTurningPoint), in
 // turn order. The viewer, the report and analyze's table list them above
 // the full list, each lead swing with ExplainLeadChange's line.
-func (g *Generic) TurningPoints() []GenericEvent {
-	var out []GenericEvent
+func (g *Analysis) TurningPoints() []Event {
+	var out []Event
 	for _, e := range g.Events {
 		if e.Shell && g.IsTurningPoint(e.Kind) {
 			out = append(out, e)
@@ -102,7 +102,7 @@ func (g *Generic) TurningPoints() []GenericEvent {
 
 // surges adds the spending surges of every player, by player, then by
 // the surge's kind name.
-func (az *genericAnalyzer) surges() {
+func (az *analyzerState) surges() {
 	g := az.g
 	var ms []int
 	for i := range g.Meta.Metrics {
@@ -122,7 +122,7 @@ func (az *genericAnalyzer) surges() {
 
 // surgesOf adds player p's surges of metric i: its value at frame t is
 // what it spent in round t (negative counts as 0).
-func (az *genericAnalyzer) surgesOf(p, i int) {
+func (az *analyzerState) surgesOf(p, i int) {
 	g := az.g
 	s := g.Series[i].Values[p][1:]
 	sg := g.Meta.Metrics[i].Surge
@@ -153,7 +153,7 @@ func (az *genericAnalyzer) surgesOf(p, i int) {
 		for j := r; j <= end; j++ {
 			sum = satint.Sum(sum, v(j))
 		}
-		az.event(GenericEvent{Turn: r + 1, Kind: sg.Event, Player: p, Other: end + 1, X: -1, Y: -1, Value: sum, Shell: true}, 5)
+		az.event(Event{Turn: r + 1, Kind: sg.Event, Player: p, Other: end + 1, X: -1, Y: -1, Value: sum, Shell: true}, 5)
 		r = end
 	}
 }
@@ -163,14 +163,14 @@ func (az *genericAnalyzer) surgesOf(p, i int) {
 // over the explainWindow rounds before (ExplainLeadChange says what each
 // did) — the biggest, and the others that gained at least half as much,
 // at most maxLeadSwings, biggest first.
-func (az *genericAnalyzer) swings() {
+func (az *analyzerState) swings() {
 	g := az.g
 	sc := g.Score()
 	if sc < 0 || !g.Meta.Metrics[sc].Swings {
 		return
 	}
 	score := g.Series[sc].Values
-	var swings []GenericEvent
+	var swings []Event
 	for _, e := range az.events {
 		if e.Kind != EventLeadChange || !e.Shell || e.Other < 0 || e.Other >= az.n {
 			continue
@@ -178,10 +178,10 @@ func (az *genericAnalyzer) swings() {
 		from := max(1, e.Turn-explainWindow)
 		n, o := score[e.Player], score[e.Other]
 		if swing := satint.Sum(n[e.Turn], -o[e.Turn], -n[from], o[from]); swing > 0 {
-			swings = append(swings, GenericEvent{Turn: e.Turn, Kind: EventLeadSwing, Player: e.Player, Other: e.Other, X: -1, Y: -1, Value: swing, Shell: true})
+			swings = append(swings, Event{Turn: e.Turn, Kind: EventLeadSwing, Player: e.Player, Other: e.Other, X: -1, Y: -1, Value: swing, Shell: true})
 		}
 	}
-	slices.SortStableFunc(swings, func(a, b GenericEvent) int {
+	slices.SortStableFunc(swings, func(a, b Event) int {
 		switch {
 		case a.Value > b.Value:
 			return -1
@@ -207,7 +207,7 @@ const explainWindow = 10
 
 // Explain is ExplainLeadChange's line for a lead swing ("" for any other
 // event), naming players with name.
-func (g *Generic) Explain(e GenericEvent, name func(p int) string) string {
+func (g *Analysis) Explain(e Event, name func(p int) string) string {
 	if e.Kind != EventLeadSwing || !e.Shell {
 		return ""
 	}
@@ -222,9 +222,9 @@ func (g *Generic) Explain(e GenericEvent, name func(p int) string) string {
 // lead with (engine.Metric.Explain: cells captured and lost, gold spent
 // on buildings, energy on attacks, gold stolen) — naming players with
 // name (as EventText). ok is false when there is no such lead change.
-func (g *Generic) ExplainLeadChange(turn int, name func(p int) string) (line string, ok bool) {
+func (g *Analysis) ExplainLeadChange(turn int, name func(p int) string) (line string, ok bool) {
 	sc := g.Score()
-	var ev *GenericEvent
+	var ev *Event
 	for i := range g.Events {
 		e := &g.Events[i]
 		if e.Shell && e.Kind == EventLeadChange && e.Turn <= turn && e.Other >= 0 && e.Other < len(g.Players) {

@@ -28,7 +28,7 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 			rt = p.UID
 		}
 	}
-	want := []Event{
+	want := []DocumentEvent{
 		{Turn: 360, Kind: "attack_surge", UID: skynet, Other: 361, Value: 155095},
 		{Turn: 361, Kind: "build_surge", UID: skynet, Other: 363, Value: 83200},
 		{Turn: 367, Kind: EventLeadSwing, UID: rt, Other: skynet, Value: 123424},
@@ -79,9 +79,9 @@ func TestTurningPointsRuntimeTerrors(t *testing.T) {
 
 // TestSurgeNeedsAHabit: steady spending is no surge, whatever its size;
 // a jump far above a player's own level is one (ColorfightII's surges of
-// attack_energy and gold_spent, on a generic analysis's series).
+// attack_energy and gold_spent, on an analysis's series).
 func TestSurgeNeedsAHabit(t *testing.T) {
-	g := &Generic{}
+	g := &Analysis{}
 	for _, name := range []string{"attack_energy", "gold_spent"} {
 		i := slices.IndexFunc(colorfight2.AccountMetrics, func(m engine.Metric) bool { return m.Name == name })
 		m := colorfight2.AccountMetrics[i]
@@ -100,10 +100,10 @@ func TestSurgeNeedsAHabit(t *testing.T) {
 		g.Meta.Metrics = append(g.Meta.Metrics, m)
 		g.Series = append(g.Series, Series{Metric: m, Values: [][]int64{v}})
 	}
-	az := &genericAnalyzer{g: g, n: 1, m: 2, maxEvents: MaxGenericEvents}
+	az := &analyzerState{g: g, n: 1, m: 2, maxEvents: MaxEvents}
 	az.surges()
-	want := GenericEvent{Turn: 40, Kind: "build_surge", Player: 0, Other: 41, X: -1, Y: -1, Value: 60000, Shell: true}
-	if len(az.events) != 1 || az.events[0].GenericEvent != want {
+	want := Event{Turn: 40, Kind: "build_surge", Player: 0, Other: 41, X: -1, Y: -1, Value: 60000, Shell: true}
+	if len(az.events) != 1 || az.events[0].Event != want {
 		t.Errorf("events %+v, want one building surge at 40–41 and no attack surge", az.events)
 	}
 }

@@ -119,7 +119,7 @@ func TestWhyLost(t *testing.T) {
 	if total == 0 {
 		t.Error("the game spends no gold")
 	}
-	var faults []Event
+	var faults []DocumentEvent
 	forGood := 0
 	for _, e := range a.Events {
 		switch e.Kind {
@@ -133,14 +133,14 @@ func TestWhyLost(t *testing.T) {
 			}
 		}
 	}
-	want := []Event{{Turn: 3, Kind: EventBotFault, UID: 1, Value: 3}, {Turn: 9, Kind: EventBotFault, UID: 1, Value: 1}}
+	want := []DocumentEvent{{Turn: 3, Kind: EventBotFault, UID: 1, Value: 3}, {Turn: 9, Kind: EventBotFault, UID: 1, Value: 1}}
 	if !slices.Equal(faults, want) {
 		t.Errorf("fault events %+v, want %+v", faults, want)
 	}
 	if a.Summary.LeadSince == 0 || forGood != 1 {
 		t.Errorf("lead since %d, %d lead-for-good events", a.Summary.LeadSince, forGood)
 	}
-	if !slices.IsSortedFunc(a.Events, func(x, y Event) int { return x.Turn - y.Turn }) {
+	if !slices.IsSortedFunc(a.Events, func(x, y DocumentEvent) int { return x.Turn - y.Turn }) {
 		t.Error("events out of turn order")
 	}
 	// The largest swing: no round changed the winner's lead more.

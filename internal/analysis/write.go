@@ -12,12 +12,12 @@ import (
 	"github.com/rewind-game/rewind/engine"
 )
 
-// GenericAnalysisName is the "analysis" field of a generic analysis's
+// AnalysisName is the "analysis" field of an analysis's
 // JSON, which tells it apart from the per-game ones.
-const GenericAnalysisName = "generic"
+const AnalysisName = "generic"
 
-type genericEventJSON struct {
-	GenericEvent
+type eventJSON struct {
+	Event
 	Text string `json:"text"`
 }
 
@@ -25,12 +25,12 @@ type genericEventJSON struct {
 // docs/analysis-json.md ("Any game (generic)"). Keys are in a fixed
 // order and nothing depends on map iteration: the same analysis gives the
 // same bytes.
-func (g *Generic) WriteJSON(w io.Writer) error {
+func (g *Analysis) WriteJSON(w io.Writer) error {
 	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
 	m := &g.Meta
 	j.raw("{")
 	j.key("analysis", true)
-	j.value(GenericAnalysisName)
+	j.value(AnalysisName)
 	j.key("game", false)
 	j.value(m.Ruleset)
 	j.key("ruleset_version", false)
@@ -128,7 +128,7 @@ func (g *Generic) WriteJSON(w io.Writer) error {
 		if i > 0 {
 			j.raw(",")
 		}
-		j.value(genericEventJSON{e, g.EventText(e, g.Name)})
+		j.value(eventJSON{e, g.EventText(e, g.Name)})
 	}
 	j.raw("]")
 	j.key("events_dropped", false)
@@ -172,7 +172,7 @@ func (g *Generic) WriteJSON(w io.Writer) error {
 }
 
 // writePlayerJSON writes one entry of the JSON's summary.
-func (g *Generic) writePlayerJSON(j *jsonWriter, p *GenericPlayer) {
+func (g *Analysis) writePlayerJSON(j *jsonWriter, p *Player) {
 	j.raw("{")
 	j.key("rank", true)
 	j.value(p.Rank)
@@ -221,7 +221,7 @@ func intsToInt64(v []int) []int64 {
 // bot, own_turns, commands, rejected, faults, then per metric in order
 // its final value (headed by its name) and, for a gauge, <name>_peak and
 // <name>_peak_turn.
-func (g *Generic) CSVColumns() []string {
+func (g *Analysis) CSVColumns() []string {
 	cols := []string{"rank", "player", "name", "bot", "own_turns", "commands", "rejected", "faults"}
 	for _, mt := range g.Meta.Metrics {
 		cols = append(cols, mt.Name)
@@ -235,7 +235,7 @@ func (g *Generic) CSVColumns() []string {
 // WriteCSV writes the summary: a header row (CSVColumns), then one
 // row per player in ranking order. Names are quoted per RFC 4180, a
 // leading = + - @ prefixed with '.
-func (g *Generic) WriteCSV(w io.Writer) error {
+func (g *Analysis) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var b []byte
 	for i, c := range g.CSVColumns() {
@@ -278,12 +278,12 @@ func (g *Generic) WriteCSV(w io.Writer) error {
 }
 
 // WriteSeriesCSV writes the series as SeriesCSV lays them out for a
-// game without a document (genericCSV): a header row (turn, player,
+// game without a document (analysisCSV): a header row (turn, player,
 // name, then one column per metric in order), then one row per player
 // per frame, turn 0..Turns, players in order within a turn.
-func (g *Generic) WriteSeriesCSV(w io.Writer) error {
+func (g *Analysis) WriteSeriesCSV(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	l := genericCSV(&g.Meta, len(g.Players))
+	l := analysisCSV(&g.Meta, len(g.Players))
 	b := []byte(l.Head)
 	for i := range g.Series {
 		b = append(b, ',')
@@ -316,7 +316,7 @@ func (g *Generic) WriteSeriesCSV(w io.Writer) error {
 // commands sent and rejected and faults, the outcome (Outcome), and the
 // first MaxTableEvents events. Names are always quoted (strconv.Quote),
 // so no control character reaches the terminal.
-func (g *Generic) WriteTable(w io.Writer) error {
+func (g *Analysis) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	m := &g.Meta
 	turns := "turns"

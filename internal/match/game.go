@@ -9,7 +9,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 )
 
-// GamePlayer is a bot of a game played through the seam.
+// GamePlayer is a bot.
 type GamePlayer interface {
 	// Name is the bot's identity ("hunter", "python3 bot.py").
 	Name() string
@@ -80,7 +80,7 @@ type Logger interface {
 	RoundLog() []byte
 }
 
-// GameSeat is one player of a match played through the seam.
+// GameSeat is one player of a match.
 type GameSeat struct {
 	Bot GamePlayer
 	// Name defaults to "<player+1>_<bot name>"; Identity (what the replay
@@ -88,7 +88,7 @@ type GameSeat struct {
 	Name, Identity string
 }
 
-// GameConfig describes a match played through the seam.
+// GameConfig describes a match.
 type GameConfig struct {
 	Ruleset engine.Ruleset
 	// Seed draws the game (Ruleset.New) and, through BotSeed, each bot's
@@ -149,7 +149,7 @@ type GameRound struct {
 	Logs [][]byte
 }
 
-// GameRecorder receives a match played through the seam: Begin once,
+// GameRecorder receives a match: Begin once,
 // Round after every round with what the engine applied and the game
 // after it, End once with the final game, also when the match is
 // interrupted. The round and game are only valid during the call.
@@ -159,7 +159,7 @@ type GameRecorder interface {
 	End(g engine.Game) error
 }
 
-// Result is the outcome of a match played through the seam.
+// Result is the outcome of a match.
 type Result struct {
 	Turn        int
 	Interrupted bool
@@ -200,8 +200,8 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
-// RunGame plays cfg's match, of any ruleset, through the seam
-// (engine.Game) to its end, or until ctx is done (the recording then ends
+// RunGame plays cfg's match, of any ruleset, through its engine.Game
+// to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
 // active player in a game whose players act in turn (engine.Game.Active); none while an engine.Attendance
 // game is idle); their answers are applied in player order, so the
@@ -303,7 +303,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			break
 		}
 		if !idle {
-			askSeam(cfg.Seats, g, r.Active, answers, startErr)
+			askPlayers(cfg.Seats, g, r.Active, answers, startErr)
 		}
 		some := false
 		for i := range r.Commands {
@@ -402,11 +402,11 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	}
 }
 
-// askSeam collects the answers of the players who act this round (every
+// askPlayers collects the answers of the players who act this round (every
 // player, or only active ≥ 0). The game is read on this goroutine only:
 // bots in the process are asked in turn, bots outside it are sent their
 // message in turn and waited for in parallel.
-func askSeam(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error) {
+func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error) {
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}

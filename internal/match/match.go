@@ -1,4 +1,4 @@
-// Package match runs matches of every game through the seam (RunGame),
+// Package match runs matches of every game (RunGame),
 // and tournaments of them: it starts the game from its seed (or a setup),
 // registers the players, asks each bot for its commands every round,
 // plays the round and hands it to a GameRecorder as it goes (package

@@ -18,7 +18,7 @@ import (
 var created = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
 // rwd records a match as a .rwd for the tests.
-func rwd(w io.Writer) *recording.SeamRecorder { return recording.NewSeam(w, created, "rewind test") }
+func rwd(w io.Writer) *recording.Recorder { return recording.NewRecorder(w, created, "rewind test") }
 
 // seats seats ColorfightII's built-ins called names.
 func seats(t testing.TB, names ...string) []match.GameSeat {

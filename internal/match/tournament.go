@@ -33,7 +33,7 @@ type Tournament struct {
 	Progress func(done int, results []GameResult)
 
 	// Game is the registered ruleset played ("": engine.Default()),
-	// through the seam (RunGame) with NewGameBot's bots (a fresh one per
+	// by RunGame with NewGameBot's bots (a fresh one per
 	// seat per game) into Archive, which is required, each game from
 	// Setup when set (a map file); a game may end before MaxTurn.
 	Game       string
@@ -144,7 +144,7 @@ func (t *Tournament) players() int {
 	if t.Players > 0 {
 		return t.Players
 	}
-	if info, ok := t.seam(); ok {
+	if info, ok := t.registration(); ok {
 		return min(len(t.Bots), info.MaxPlayers)
 	}
 	return min(len(t.Bots), 2)
@@ -157,7 +157,7 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 	if len(t.Bots) < 2 {
 		return nil, errors.New("tournament: need at least 2 bots")
 	}
-	info, ok := t.seam()
+	info, ok := t.registration()
 	if !ok {
 		return nil, fmt.Errorf("tournament: unknown game %q", t.Game)
 	}
@@ -212,10 +212,10 @@ func (t *Tournament) Run(ctx context.Context) ([]GameResult, error) {
 // Play plays game i (through Remote when set), or reads it back if the
 // archive already holds it.
 func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
-	if _, ok := t.seam(); !ok {
+	if _, ok := t.registration(); !ok {
 		return GameResult{}, fmt.Errorf("tournament: unknown game %q", t.Game)
 	}
-	return t.seamGame(ctx, i)
+	return t.playGame(ctx, i)
 }
 
 // EloK is the K-factor of the multiplayer Elo rating.
@@ -348,15 +348,15 @@ func (t *Tournament) game() string {
 	return t.Game
 }
 
-// seam returns the registry's Info of the tournament's game, false when
+// registration returns the registry's Info of the tournament's game, false when
 // it is not registered.
-func (t *Tournament) seam() (engine.Registration, bool) {
+func (t *Tournament) registration() (engine.Registration, bool) {
 	return engine.About(t.game())
 }
 
-// seamGame plays game i of a game played through the seam, or reads it
+// playGame plays game i, or reads it
 // back if the archive holds it.
-func (t *Tournament) seamGame(ctx context.Context, i int) (GameResult, error) {
+func (t *Tournament) playGame(ctx context.Context, i int) (GameResult, error) {
 	game := t.game()
 	rs, _ := engine.Get(game)
 	info, _ := engine.About(game)

@@ -27,7 +27,7 @@ import (
 func TestNoLogsByteIdentical(t *testing.T) {
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 77, MaxTurns: 300, Seats: seats(t, "greedy", "economist", "raider", "random"),
-		Recorder: recording.NewSeam(&buf, created, "rewind golden")}
+		Recorder: recording.NewRecorder(&buf, created, "rewind golden")}
 	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestExternalBotLogsRecorded(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 3, MaxTurns: 12, Seats: append([]match.GameSeat{{Bot: ext.Player()}}, seats(t, "greedy")...),
-		Recorder: recording.NewSeam(&buf, created, "rewind test")}
+		Recorder: recording.NewRecorder(&buf, created, "rewind test")}
 	res, err := match.RunGame(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

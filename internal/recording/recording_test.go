@@ -45,12 +45,12 @@ func seats(t testing.TB, names ...string) []match.GameSeat {
 }
 
 // TestRecorderWritesVerifiableReplay: a ColorfightII match recorded
-// through SeamRecorder re-simulates to the match's own final state, with
+// through Recorder re-simulates to the match's own final state, with
 // the header the setup describes.
 func TestRecorderWritesVerifiableReplay(t *testing.T) {
 	var buf bytes.Buffer
 	res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 9,
-		Seats: seats(t, "greedy", "economist", "raider"), Recorder: recording.NewSeam(&buf, created, "rewind test")})
+		Seats: seats(t, "greedy", "economist", "raider"), Recorder: recording.NewRecorder(&buf, created, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestRecorderWritesVerifiableReplay(t *testing.T) {
 
 // TestRecorderOrder: calls out of order are errors, not panics.
 func TestRecorderOrder(t *testing.T) {
-	r := recording.NewSeam(&bytes.Buffer{}, created, "t")
+	r := recording.NewRecorder(&bytes.Buffer{}, created, "t")
 	if err := r.Round(nil, nil); err == nil {
 		t.Error("Round before Begin accepted")
 	}

@@ -109,7 +109,7 @@ func TestRecordingsRecover(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	rounds := 0
 	_, err = match.RunGame(ctx, match.GameConfig{Ruleset: info.Ruleset, Seed: 3, Seats: seats, MaxTurns: 100,
-		Recorder: cutRecorder{recording.NewSeam(rec, time.Unix(0, 0), "test"), &rounds, 12, cancel}})
+		Recorder: cutRecorder{recording.NewRecorder(rec, time.Unix(0, 0), "test"), &rounds, 12, cancel}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRecordingsRecover(t *testing.T) {
 // cutRecorder records without its footer: the match is cancelled after
 // cut rounds and End writes nothing, as a kill leaves it.
 type cutRecorder struct {
-	*recording.SeamRecorder
+	*recording.Recorder
 	rounds *int
 	cut    int
 	cancel func()
@@ -153,7 +153,7 @@ func (c cutRecorder) Round(rd *match.GameRound, g engine.Game) error {
 	if *c.rounds++; *c.rounds >= c.cut {
 		c.cancel()
 	}
-	return c.SeamRecorder.Round(rd, g)
+	return c.Recorder.Round(rd, g)
 }
 
 func (c cutRecorder) End(engine.Game) error { return nil }

@@ -162,7 +162,7 @@ func OpenTable(cfg TableConfig) (*Table, error) {
 	t.cancel = cancel
 	t.last = t.clk.Now()
 	mcfg := match.GameConfig{Ruleset: cfg.Ruleset, Seed: cfg.Seed, Setup: cfg.Setup, MaxTurns: cfg.MaxTurns, Seats: seats,
-		Recorder: &tableRecorder{t: t, rec: recording.NewSeam(rec, t.last, cfg.Tool)}}
+		Recorder: &tableRecorder{t: t, rec: recording.NewRecorder(rec, t.last, cfg.Tool)}}
 	go t.pace()
 	go func() {
 		_, err := match.RunGame(ctx, mcfg)
@@ -449,7 +449,7 @@ var (
 // adapter, and awaits the next round.
 type tableRecorder struct {
 	t   *Table
-	rec *recording.SeamRecorder
+	rec *recording.Recorder
 }
 
 func (r *tableRecorder) Begin(s match.GameSetup) error {

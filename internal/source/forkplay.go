@@ -87,7 +87,7 @@ func (f *Fork) Play(ctx context.Context, w io.Writer, opts PlayOptions) (*match.
 	for i := range seats {
 		seats[i].Name = f.Names[i]
 	}
-	rec := recording.NewSeam(w, opts.Created, opts.Tool)
+	rec := recording.NewRecorder(w, opts.Created, opts.Tool)
 	parent := f.Parent
 	rec.Parent, rec.CFRInfo, rec.Verified, rec.Ranking = &parent, f.Info, f.Verified, f.Ranking
 	return match.RunGame(ctx, match.GameConfig{Ruleset: f.Ruleset, Seed: opts.Seed, Setup: f.Setup, Prefix: f.Prefix, Seats: seats, Recorder: rec})

@@ -40,7 +40,7 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 				{Bot: match.StrategyPlayer(toygame.NewPainter(2))},
 			}
 			res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: rs, Seed: 3, MaxTurns: 25, Seats: seats,
-				Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "test")})
+				Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "test")})
 			if err != nil {
 				t.Fatal(err)
 			}

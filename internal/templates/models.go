@@ -136,7 +136,7 @@ type ReportColumn struct {
 // ReportEvent is one line of the report's event list.
 type ReportEvent struct {
 	Turn int
-	Kind string // the event's kind (analysis.Event.Kind, analysis.GenericEvent.Kind)
+	Kind string // the event's kind (analysis.DocumentEvent.Kind, analysis.Event.Kind)
 	Text string // its Text, plain text
 	// Folded events (the lead changes after the opening) are hidden until
 	// the filter asks for every event of their kind; Explain is a lead

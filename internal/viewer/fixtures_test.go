@@ -71,7 +71,7 @@ func playCF2(tb testing.TB, seed uint64, turns int, rec match.GameRecorder, seat
 func hostileRWD(tb testing.TB) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
-	playCF2(tb, 1, 60, recording.NewSeam(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", hostile), cf2Seat(tb, "random", hostile2))
+	playCF2(tb, 1, 60, recording.NewRecorder(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", hostile), cf2Seat(tb, "random", hostile2))
 	return buf.Bytes()
 }
 
@@ -176,7 +176,7 @@ func playedRWD(tb testing.TB, id string, turns int, text bool) []byte {
 		seats = append(seats, match.GameSeat{Bot: match.BuiltinPlayer(info.Bots[i%len(info.Bots)])})
 	}
 	var buf bytes.Buffer
-	var rec match.GameRecorder = recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")
+	var rec match.GameRecorder = recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")
 	if text {
 		rec = &textRecorder{w: &buf}
 	}

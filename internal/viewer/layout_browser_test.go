@@ -25,7 +25,7 @@ func layoutReplay(tb testing.TB) []byte {
 		seats = append(seats, cf2Seat(tb, names[i%len(names)], fmt.Sprintf("PLEASE_LEAVE_%d", 60+i)))
 	}
 	var buf bytes.Buffer
-	playCF2(tb, 11, 500, recording.NewSeam(&buf, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC), "rewind test"), seats...)
+	playCF2(tb, 11, 500, recording.NewRecorder(&buf, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC), "rewind test"), seats...)
 	return buf.Bytes()
 }
 

@@ -86,7 +86,7 @@ func checkAnswer(t *testing.T, what string, resp *http.Response, err error) int 
 func matchRWD(tb testing.TB, rounds int, seed uint64) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
-	playCF2(tb, seed, rounds, recording.NewSeam(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", "greedy"), cf2Seat(tb, "random", "random"))
+	playCF2(tb, seed, rounds, recording.NewRecorder(&buf, time.Time{}, "rewind test"), cf2Seat(tb, "greedy", "greedy"), cf2Seat(tb, "random", "random"))
 	return buf.Bytes()
 }
 

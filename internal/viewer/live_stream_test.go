@@ -31,7 +31,7 @@ func init() {
 // roundEnds is a match.GameRecorder noting the length of the recording
 // after its header (ends[0]) and after each round (ends[t]).
 type roundEnds struct {
-	rec  *recording.SeamRecorder
+	rec  *recording.Recorder
 	buf  *bytes.Buffer
 	ends []int
 }
@@ -67,7 +67,7 @@ type genericLive struct {
 func newGenericLive(tb testing.TB, id string, maxTurns int) *genericLive {
 	tb.Helper()
 	var buf bytes.Buffer
-	re := &roundEnds{rec: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test"), buf: &buf}
+	re := &roundEnds{rec: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test"), buf: &buf}
 	seats := []match.GameSeat{
 		{Bot: match.StrategyPlayer(toygame.NewPainter(1))},
 		{Bot: match.StrategyPlayer(toygame.NewPainter(2))},

@@ -43,7 +43,7 @@ type fakeGame struct {
 	changed chan struct{}
 
 	buf   bytes.Buffer // the recording; written by the match only
-	rec   *recording.SeamRecorder
+	rec   *recording.Recorder
 	step  chan struct{}
 	once  sync.Once
 	ended chan struct{}
@@ -160,7 +160,7 @@ func (f *fakeLive) start(tb testing.TB, id string, maxTurn int) *fakeGame {
 	tb.Helper()
 	g := &fakeGame{f: f, g: LiveGame{ID: id, Room: "room " + id, MaxTurn: maxTurn},
 		changed: make(chan struct{}), step: make(chan struct{}), ended: make(chan struct{})}
-	g.rec = recording.NewSeam(&g.buf, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "rewind test")
+	g.rec = recording.NewRecorder(&g.buf, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), "rewind test")
 	var seats []match.GameSeat
 	for _, name := range []string{"greedy", "economist", "random"} {
 		seats = append(seats, cf2Seat(tb, name, name+" <b>"))

@@ -27,7 +27,7 @@ func loggedReplay(tb testing.TB) []byte {
 		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
-	playCF2(tb, 3, 12, recording.NewSeam(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"),
+	playCF2(tb, 3, 12, recording.NewRecorder(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"),
 		match.GameSeat{Bot: ext.Player(), Name: "logger"}, cf2Seat(tb, "greedy", ""))
 	return buf.Bytes()
 }
@@ -110,7 +110,7 @@ func TestBrowserBotLogOfficialClient(t *testing.T) {
 	var buf bytes.Buffer
 	remote := cf2Seat(t, "greedy", "remote")
 	remote.Identity = match.OfficialClient
-	playCF2(t, 3, 12, recording.NewSeam(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"), remote, cf2Seat(t, "turtle", ""))
+	playCF2(t, 3, 12, recording.NewRecorder(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"), remote, cf2Seat(t, "turtle", ""))
 	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
 	lib, err := OpenLibrary(dir)
 	if err != nil {

@@ -550,7 +550,7 @@ func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 	k := &packer{l: l, p: p, kinds: map[string]int{}}
 	// The analysis holds its series within MaxBytes: every value costs
 	// the packer more than its 8 bytes there (StreamPeakBytes).
-	k.an, _ = analysis.NewAnalyzer(m, analysis.GenericOptions{MaxEvents: MaxPageEvents, MaxValues: l.MaxBytes / 10}) // m is not nil
+	k.an, _ = analysis.NewAnalyzer(m, analysis.Options{MaxEvents: MaxPageEvents, MaxValues: l.MaxBytes / 10}) // m is not nil
 	var head int64 = 1024
 	for i, ek := range m.EventKinds {
 		k.kinds[ek.Name] = i

@@ -475,7 +475,7 @@ func TestPackStreamEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+			g, err := analysis.AnalyzeStream(s, analysis.Options{})
 			s.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -525,7 +525,7 @@ func TestPackStreamEvents(t *testing.T) {
 func TestGenericProvenance(t *testing.T) {
 	toy := func(parent *replay.Parent) []byte {
 		var buf bytes.Buffer
-		rec := recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")
+		rec := recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")
 		rec.Parent = parent
 		seats := []match.GameSeat{{Bot: match.StrategyPlayer(toygame.NewPainter(1))}, {Bot: match.StrategyPlayer(toygame.NewPainter(2))}}
 		if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 4, MaxTurns: 12, Seats: seats, Recorder: rec}); err != nil {

@@ -24,7 +24,7 @@ func TestStreamUpload(t *testing.T) {
 	var buf bytes.Buffer
 	seats := []match.GameSeat{{Bot: match.StrategyPlayer(toygame.NewPainter(1))}, {Bot: match.StrategyPlayer(toygame.NewPainter(2))}}
 	if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 4, MaxTurns: 20, Seats: seats,
-		Recorder: recording.NewSeam(&buf, time.Unix(0, 0), "rewind test")}); err != nil {
+		Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

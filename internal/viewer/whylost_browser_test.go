@@ -54,7 +54,7 @@ func TestBrowserWhyLost(t *testing.T) {
 	if s, err = source.NewStream(bytes.NewReader(c03), nil); err != nil {
 		t.Fatal(err)
 	}
-	g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+	g, err := analysis.AnalyzeStream(s, analysis.Options{})
 	s.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := analysis.AnalyzeStream(ts, analysis.GenericOptions{})
+		g, err := analysis.AnalyzeStream(ts, analysis.Options{})
 		ts.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -350,7 +350,7 @@ func jsString(s string) string {
 // game where the test does not count on them), the filter, the
 // scrubber's marks following it, the arrows after a box was clicked
 // (kind's, which it hides), the list following the turn.
-func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Generic, leads, kind string) {
+func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Analysis, leads, kind string) {
 	count, later := map[string]int{}, map[string]int{}
 	for _, e := range g.Events {
 		count[e.Kind]++

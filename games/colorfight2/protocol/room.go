@@ -566,7 +566,7 @@ func (r *room) startLocked(now time.Time) error {
 	g.info = infoJSON(g.cfg, 0, g.id)
 	live := r.s.live.Start(rooms.LiveGame{ID: g.id, Room: r.id, MaxTurn: g.cfg.MaxTurn, Players: players, File: path + ".partial"}, rf)
 	g.live = live
-	rec := recording.NewSeam(f, now, r.s.opts.Tool)
+	rec := recording.NewRecorder(f, now, r.s.opts.Tool)
 	rec.CFRInfo = infoJSON(g.cfg, g.firstCountDown(), g.id)
 	ctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
@@ -769,13 +769,13 @@ var (
 	_ match.Preparer = (*builtinBot)(nil)
 )
 
-// tee is the match's recorder: it writes the .rwd (recording.SeamRecorder
+// tee is the match's recorder: it writes the .rwd (recording.Recorder
 // over the live buffer and the file) and publishes every round to the
 // room's subscribers and to live viewers.
 type tee struct {
 	r    *room
 	g    *game
-	rec  *recording.SeamRecorder
+	rec  *recording.Recorder
 	live *rooms.LiveRecord
 }
 

@@ -50,7 +50,7 @@ type game struct {
 	g     *sp.Game
 	chk   *sp.State
 	seats []*seat
-	rec   *recording.SeamRecorder
+	rec   *recording.Recorder
 	file  *rooms.Recording
 	// live reports the game's rounds to Options.Live (nil without).
 	live  *rooms.LiveRecord
@@ -117,7 +117,7 @@ func (h *hub) play(n int, seated []*conn) error {
 	if gm.file, err = h.disk.Create(recordingName(start, n)); err != nil {
 		return fmt.Errorf("skyport server: %w", err)
 	}
-	gm.rec = recording.NewSeam(gm.file, start, cfg.Tool)
+	gm.rec = recording.NewRecorder(gm.file, start, cfg.Tool)
 	setup := match.GameSetup{Ruleset: sp.Ruleset, Seed: seed, Setup: gm.g.Setup(), MaxTurns: gm.g.MaxTurns()}
 	for p, s := range gm.seats {
 		setup.Players = append(setup.Players, match.SetupPlayer{UID: p + 1, Name: s.name, Identity: s.identity})

@@ -21,7 +21,7 @@ import (
 func TestReportInBrowser(t *testing.T) {
 	a := hostileAnalysis(t)
 	var page bytes.Buffer
-	if err := Write(&page, a, "browser test"); err != nil {
+	if err := WriteDocument(&page, a, "browser test"); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

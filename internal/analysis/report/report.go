@@ -1,7 +1,7 @@
 // Package report renders an analysis as one self-contained HTML page:
 // go-echarts line charts per player over time (for a game with its own
 // document, the metrics it names, engine.Document.Charts; for any other
-// game, one chart per metric of its generic analysis: GenericPage), the
+// game, one chart per metric of its analysis: Page), the
 // ranking and the event list. Everything the page needs, ECharts included,
 // is inlined, and its Content-Security-Policy forbids any request, so it
 // opens from disk with no network. The page is the templ component
@@ -33,24 +33,24 @@ import (
 type Chart = templates.Chart
 
 // Palette is the players' colours: the player at index i of
-// Analysis.Players is drawn in Palette[i % len(Palette)], in these charts
+// Document.Players is drawn in Palette[i % len(Palette)], in these charts
 // and on the viewer's board.
 var Palette = []string{
 	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
 	"#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a", "#637939",
 }
 
-// Charts builds the go-echarts line charts of a's document
-// (engine.Document.Charts), one series per player, as options ready to
+// DocumentCharts builds the go-echarts line charts of a's document
+// (engine.Document.DocumentCharts), one series per player, as options ready to
 // embed.
-func Charts(a *analysis.Analysis) ([]Chart, error) {
+func DocumentCharts(a *analysis.Document) ([]Chart, error) {
 	turns := make([]int, a.Rounds)
 	for i := range turns {
 		turns[i] = i + 1
 	}
 	names := make([]string, len(a.Players))
 	for i, p := range a.Players {
-		names[i] = SeriesName(a, p.UID)
+		names[i] = DocumentSeriesName(a, p.UID)
 	}
 	var out []Chart
 	for _, m := range a.Doc.Charts {
@@ -98,11 +98,11 @@ func lineChart(id, title string, x []int, names []string, data func(p int) []opt
 	return Chart{ID: id, Title: title, Option: b}, nil
 }
 
-// SeriesName is how player uid is named in the charts' legends and
-// tooltips: its name (analysis.(*Analysis).Name), followed by " #uid"
+// DocumentSeriesName is how player uid is named in the charts' legends and
+// tooltips: its name (analysis.(*Document).Name), followed by " #uid"
 // only when another player has the same name (legends tell series apart
 // by name). The viewer's stats chart uses it too (its manifest's label).
-func SeriesName(a *analysis.Analysis, uid int) string {
+func DocumentSeriesName(a *analysis.Document, uid int) string {
 	n := a.Name(uid)
 	for _, p := range a.Players {
 		if p.UID != uid && a.Name(p.UID) == n {
@@ -130,9 +130,9 @@ func inlineECharts() (string, error) {
 	return ech, nil
 }
 
-// Page is the report of a, titled title, as the data of templates.Report.
-func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
-	cs, err := Charts(a)
+// DocumentPage is the report of a, titled title, as the data of templates.Report.
+func DocumentPage(a *analysis.Document, title string) (templates.ReportPage, error) {
+	cs, err := DocumentCharts(a)
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
@@ -165,7 +165,7 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 	count := map[string]int{}
 	var order []string
 	for _, e := range a.Events {
-		if ge, ok := a.GenericEvent(e); ok && !ge.Shell && count[e.Kind] == 0 {
+		if ge, ok := a.AnalysisEvent(e); ok && !ge.Shell && count[e.Kind] == 0 {
 			order = append(order, e.Kind)
 		}
 		count[e.Kind]++
@@ -178,9 +178,9 @@ func Page(a *analysis.Analysis, title string) (templates.ReportPage, error) {
 	return p, nil
 }
 
-// Write renders the report of a (titled title) to w.
-func Write(w io.Writer, a *analysis.Analysis, title string) error {
-	p, err := Page(a, title)
+// WriteDocument renders the report of a (titled title) to w.
+func WriteDocument(w io.Writer, a *analysis.Document, title string) error {
+	p, err := DocumentPage(a, title)
 	if err != nil {
 		return err
 	}

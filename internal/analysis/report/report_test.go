@@ -20,7 +20,7 @@ const hostile = `<script>alert(1)</script>`
 
 // hostileAnalysis analyzes a short match whose first player has a hostile
 // name.
-func hostileAnalysis(t testing.TB) *analysis.Analysis {
+func hostileAnalysis(t testing.TB) *analysis.Document {
 	t.Helper()
 	info, _ := engine.About("colorfight2")
 	g, _ := info.FindBot("greedy")
@@ -28,7 +28,7 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 	var buf bytes.Buffer
 	_, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: colorfight2.Ruleset, MaxTurns: 60, Seed: 1,
 		Seats:    []match.GameSeat{{Bot: match.BuiltinPlayer(g), Name: hostile}, {Bot: match.BuiltinPlayer(r), Name: "</script><img src=x onerror=alert(2)>"}},
-		Recorder: recording.NewSeam(&buf, time.Time{}, "rewind test")})
+		Recorder: recording.NewRecorder(&buf, time.Time{}, "rewind test")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func hostileAnalysis(t testing.TB) *analysis.Analysis {
 func TestReportSelfContainedAndEscaped(t *testing.T) {
 	a := hostileAnalysis(t)
 	var out bytes.Buffer
-	if err := Write(&out, a, "test report"); err != nil {
+	if err := WriteDocument(&out, a, "test report"); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()

@@ -168,7 +168,7 @@ func encodeJSON(t *testing.T, h cfr.Header, frames []colorfight2.Frame) []byte {
 	return buf.Bytes()
 }
 
-func analyze(t *testing.T, js []byte) *analysis.Analysis {
+func analyze(t *testing.T, js []byte) *analysis.Document {
 	t.Helper()
 	src, err := source.NewStream(bytes.NewReader(js), nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package toy is a tiny game for the generic analysis's and report's
+// Package toy is a tiny game for the analysis's and report's
 // tests only: two to four players claim the cells of a 4×4 square board.
 // It declares two metrics (claims, a counter; cells, a gauge and the
 // score), one event kind (claim) and ranks by cells. Seq makes it

@@ -12,12 +12,11 @@ import (
 	"github.com/rewind-game/rewind/replay"
 )
 
-// SeamRecorder writes a match of any ruleset played through the seam
-// (match.RunGame) to an io.Writer as a .rwd replay in the codec
+// Recorder writes a match of any ruleset (match.RunGame) to an io.Writer as a .rwd replay in the codec
 // replay.GameHeader picks for it (ColorfightII's own, a ruleset's
 // engine.Codec, or text), one flushed round at a time (see
 // replay.GameWriter). It implements match.GameRecorder.
-type SeamRecorder struct {
+type Recorder struct {
 	w       io.Writer
 	created time.Time
 	tool    string
@@ -35,18 +34,18 @@ type SeamRecorder struct {
 	Ranking  []string
 }
 
-var _ match.GameRecorder = (*SeamRecorder)(nil)
+var _ match.GameRecorder = (*Recorder)(nil)
 
-// NewSeam returns a SeamRecorder writing to w; created and tool go into
+// NewRecorder returns a Recorder writing to w; created and tool go into
 // the header.
-func NewSeam(w io.Writer, created time.Time, tool string) *SeamRecorder {
-	return &SeamRecorder{w: w, created: created, tool: tool}
+func NewRecorder(w io.Writer, created time.Time, tool string) *Recorder {
+	return &Recorder{w: w, created: created, tool: tool}
 }
 
-// SeamHeader returns the .rwd header a match with this setup is recorded
+// Header returns the .rwd header a match with this setup is recorded
 // under (replay.GameHeader; a setup without its Game is recorded in the
 // text codec).
-func SeamHeader(s match.GameSetup, created time.Time, tool string) (replay.Header, error) {
+func Header(s match.GameSetup, created time.Time, tool string) (replay.Header, error) {
 	names := make([]string, len(s.Players))
 	bots := make([]string, len(s.Players))
 	for i, p := range s.Players {
@@ -61,11 +60,11 @@ func SeamHeader(s match.GameSetup, created time.Time, tool string) (replay.Heade
 }
 
 // Begin writes the header, with the provenance and ratings set on r.
-func (r *SeamRecorder) Begin(s match.GameSetup) error {
+func (r *Recorder) Begin(s match.GameSetup) error {
 	if r.tw != nil {
 		return errors.New("recording: Begin called twice")
 	}
-	h, err := SeamHeader(s, r.created, r.tool)
+	h, err := Header(s, r.created, r.tool)
 	if err != nil {
 		return err
 	}
@@ -88,7 +87,7 @@ func (r *SeamRecorder) Begin(s match.GameSetup) error {
 
 // Round writes one round (and its bots' logs, when the header keeps
 // them) and flushes it.
-func (r *SeamRecorder) Round(rd *match.GameRound, g engine.Game) error {
+func (r *Recorder) Round(rd *match.GameRound, g engine.Game) error {
 	if r.tw == nil {
 		return errors.New("recording: Round before Begin")
 	}
@@ -109,7 +108,7 @@ func (r *SeamRecorder) Round(rd *match.GameRound, g engine.Game) error {
 }
 
 // End writes the footer. It does not close the underlying writer.
-func (r *SeamRecorder) End(g engine.Game) error {
+func (r *Recorder) End(g engine.Game) error {
 	if r.tw == nil {
 		return errors.New("recording: End before Begin")
 	}
@@ -121,8 +120,7 @@ var (
 	_ match.Archive = (*Memory)(nil)
 )
 
-// Finished reads game i of a game played through the seam back when
-// its replay is there, is of that ruleset, verifies to its footer with
+// Finished reads game i back when its replay is there, is of that ruleset, verifies to its footer with
 // the game over (not a match stopped early), and was played with this
 // seed, turn limit and these entrants in seat order;
 // anything else reports ok false and the game is played again.
@@ -178,18 +176,18 @@ func (d *Dir) Create(i int) (match.GameRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirSeamGame{SeamRecorder: NewSeam(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
+	return &dirGame{Recorder: NewRecorder(f, created, d.Tool), f: f, tmp: tmp, final: final, folder: d.syncer()}, nil
 }
 
-type dirSeamGame struct {
-	*SeamRecorder
+type dirGame struct {
+	*Recorder
 	f          *os.File
 	tmp, final string
 	folder     *dirSync
 }
 
-func (g *dirSeamGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
-func (g *dirSeamGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
+func (g *dirGame) Commit() (string, error) { return commit(g.f, g.tmp, g.final, g.folder) }
+func (g *dirGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
 
 // Finished is always false: a Memory archive keeps nothing across
 // runs.
@@ -197,20 +195,20 @@ func (m *Memory) Finished(int, string, uint64, int, []string) (match.GameResult,
 	return match.GameResult{}, false
 }
 
-// Create starts recording game i of a game played through the seam
+// Create starts recording game i
 // in memory.
 func (m *Memory) Create(i int) (match.GameRecording, error) {
-	g := &memSeamGame{m: m, i: i}
-	g.SeamRecorder = NewSeam(&g.buf, time.Now(), m.Tool)
+	g := &memoryGame{m: m, i: i}
+	g.Recorder = NewRecorder(&g.buf, time.Now(), m.Tool)
 	return g, nil
 }
 
-type memSeamGame struct {
-	*SeamRecorder
+type memoryGame struct {
+	*Recorder
 	m   *Memory
 	i   int
 	buf bytes.Buffer
 }
 
-func (g *memSeamGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
-func (g *memSeamGame) Abort()                  {}
+func (g *memoryGame) Commit() (string, error) { g.m.keep(g.i, g.buf.Bytes()); return "", nil }
+func (g *memoryGame) Abort()                  {}

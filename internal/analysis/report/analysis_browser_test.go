@@ -13,13 +13,13 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 )
 
-// TestGenericReportInBrowser opens a toy game's generic report from disk
+// TestAnalysisReportInBrowser opens a toy game's generic report from disk
 // in headless Chromium: a chart per metric with a series per player, the
 // events as text, no console error and no request beyond the file.
-func TestGenericReportInBrowser(t *testing.T) {
-	g := genericAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"})
+func TestAnalysisReportInBrowser(t *testing.T) {
+	g := toyAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"})
 	var page bytes.Buffer
-	if err := WriteGeneric(&page, g, "generic browser test"); err != nil {
+	if err := Write(&page, g, "generic browser test"); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "report.html")

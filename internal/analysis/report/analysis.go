@@ -17,17 +17,17 @@ import (
 	"github.com/rewind-game/rewind/internal/templates"
 )
 
-// The report of any game from its generic analysis (analysis.Generic):
+// The report of any game from its analysis (analysis.Analysis):
 // the same self-contained page (templates.Report), with one chart per
 // metric the ruleset declares, the summary table (rank, the final value
 // of every metric, commands sent and rejected, faults), the outcome
-// sentence (Generic.Outcome) and every event in its Generic.EventText
+// sentence (Analysis.Outcome) and every event in its Analysis.EventText
 // wording, filterable by kind.
 
-// GenericSeriesName is how player p is named in a generic report's
-// legends: its name (analysis.(*Generic).Name), followed by " #p" only
+// SeriesName is how player p is named in a report's
+// legends: its name (analysis.(*Analysis).Name), followed by " #p" only
 // when another player has the same name.
-func GenericSeriesName(g *analysis.Generic, p int) string {
+func SeriesName(g *analysis.Analysis, p int) string {
 	n := g.Name(p)
 	for q := range g.Players {
 		if q != p && g.Name(q) == n {
@@ -47,9 +47,9 @@ func seriesTitle(name string) string {
 	return strings.ToUpper(t[:1]) + t[1:]
 }
 
-// genericTitle is a metric's chart title: its name in words, and its
+// metricTitle is a metric's chart title: its name in words, and its
 // unit when that says more ("units_lost" in "units": "Units lost (units)").
-func genericTitle(m engine.Metric) string {
+func metricTitle(m engine.Metric) string {
 	t := seriesTitle(m.Name)
 	if m.Unit != "" && m.Unit != m.Name {
 		t += " (" + m.Unit + ")"
@@ -57,12 +57,12 @@ func genericTitle(m engine.Metric) string {
 	return t
 }
 
-// GenericCharts builds one go-echarts line chart per series of g (its id
+// Charts builds one go-echarts line chart per series of g (its id
 // the metric's name), one line per player. The x axis is the turn,
 // frames 0..Turns; for a Sequential game it is the round, the series
-// sampled at Generic.RoundFrames (the game after each full cycle of the
+// sampled at Analysis.RoundFrames (the game after each full cycle of the
 // players).
-func GenericCharts(g *analysis.Generic) ([]Chart, error) {
+func Charts(g *analysis.Analysis) ([]Chart, error) {
 	frames := g.RoundFrames()
 	axis := "turn"
 	if g.Meta.Sequential {
@@ -77,11 +77,11 @@ func GenericCharts(g *analysis.Generic) ([]Chart, error) {
 	}
 	names := make([]string, len(g.Players))
 	for p := range names {
-		names[p] = GenericSeriesName(g, p)
+		names[p] = SeriesName(g, p)
 	}
 	var out []Chart
 	for _, s := range g.Series {
-		title := genericTitle(s.Metric)
+		title := metricTitle(s.Metric)
 		c, err := axisLineChart(s.Metric.Name, title, axis, x, names, func(p int) []opts.LineData {
 			data := make([]opts.LineData, 0, len(frames))
 			if p < len(s.Values) {
@@ -140,7 +140,7 @@ var shellKindTitles = []struct{ Kind, Title string }{
 // report's filter: the game's declared kinds in its order, then any
 // other it reported (order), then the analysis's (its surges by their
 // titles, engine.Surge).
-func kindList(g *analysis.Generic, count map[string]int, order []string) []templates.ReportKind {
+func kindList(g *analysis.Analysis, count map[string]int, order []string) []templates.ReportKind {
 	var out []templates.ReportKind
 	seen := map[string]bool{}
 	add := func(kind, title string) {
@@ -166,12 +166,12 @@ func kindList(g *analysis.Generic, count map[string]int, order []string) []templ
 	return out
 }
 
-// GenericPage is the report of g (a whole analysis, series and events
+// Page is the report of g (a whole analysis, series and events
 // included), titled title, as the data of templates.Report. The lead
 // changes after the opening (analysis.EarlyLeadTurns) are folded, as in
 // the ColorfightII report.
-func GenericPage(g *analysis.Generic, title string) (templates.ReportPage, error) {
-	cs, err := GenericCharts(g)
+func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
+	cs, err := Charts(g)
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
@@ -237,10 +237,10 @@ func GenericPage(g *analysis.Generic, title string) (templates.ReportPage, error
 	return p, nil
 }
 
-// WriteGeneric renders the report of a generic analysis g (titled title)
+// Write renders the report of an analysis g (titled title)
 // to w.
-func WriteGeneric(w io.Writer, g *analysis.Generic, title string) error {
-	p, err := GenericPage(g, title)
+func Write(w io.Writer, g *analysis.Analysis, title string) error {
+	p, err := Page(g, title)
 	if err != nil {
 		return err
 	}

@@ -13,22 +13,22 @@ import (
 	"github.com/rewind-game/rewind/internal/analysis/internal/toy"
 )
 
-// genericScript: alice (hostile name) and bob trade the lead; alice has
+// toyScript: alice (hostile name) and bob trade the lead; alice has
 // a command rejected and times out once.
-var genericScript = []toy.Turn{
+var toyScript = []toy.Turn{
 	{Cmds: [][]string{{"claim 0 0", "claim 1 0"}, {"claim 3 3"}}},
 	{Cmds: [][]string{{"claim 0 0"}, {"claim 0 0", "claim 1 0"}}},
 	{Cmds: [][]string{{"claim 2 0"}, nil}, Faults: []engine.Fault{0, engine.FaultTimeout}},
 	{Cmds: [][]string{{"claim 2 1", "claim 2 2", "claim 2 3", "claim 1 1"}, {"claim 3 2"}}},
 }
 
-func genericAnalysis(t *testing.T, r toy.Ruleset, names []string) *analysis.Generic {
+func toyAnalysis(t *testing.T, r toy.Ruleset, names []string) *analysis.Analysis {
 	t.Helper()
-	s, err := toy.NewStream(r, names, 8, genericScript)
+	s, err := toy.NewStream(r, names, 8, toyScript)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := analysis.AnalyzeStream(s, analysis.GenericOptions{})
+	g, err := analysis.AnalyzeStream(s, analysis.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,10 @@ func chartsOf(t *testing.T, page string) []chartJSON {
 	return cs
 }
 
-func TestGenericReport(t *testing.T) {
-	g := genericAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"})
+func TestAnalysisReport(t *testing.T) {
+	g := toyAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"})
 	var out bytes.Buffer
-	if err := WriteGeneric(&out, g, "toy report"); err != nil {
+	if err := Write(&out, g, "toy report"); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()
@@ -97,7 +97,7 @@ func TestGenericReport(t *testing.T) {
 		for _, d := range s.Data {
 			got = append(got, d.Value)
 		}
-		if !reflect.DeepEqual(got, g.SeriesNamed("cells").Values[p]) || s.Name != GenericSeriesName(g, p) {
+		if !reflect.DeepEqual(got, g.SeriesNamed("cells").Values[p]) || s.Name != SeriesName(g, p) {
 			t.Errorf("series %d %q: %v, want %v", p, s.Name, got, g.SeriesNamed("cells").Values[p])
 		}
 	}
@@ -146,7 +146,7 @@ func TestGenericReport(t *testing.T) {
 	}
 	// Deterministic.
 	var again bytes.Buffer
-	if err := WriteGeneric(&again, genericAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"}), "toy report"); err != nil {
+	if err := Write(&again, toyAnalysis(t, toy.Ruleset{}, []string{hostile, "bob"}), "toy report"); err != nil {
 		t.Fatal(err)
 	}
 	if again.String() != page {
@@ -154,10 +154,10 @@ func TestGenericReport(t *testing.T) {
 	}
 }
 
-func TestGenericReportSequential(t *testing.T) {
-	g := genericAnalysis(t, toy.Ruleset{Seq: true}, []string{"alice", "alice"})
+func TestAnalysisReportSequential(t *testing.T) {
+	g := toyAnalysis(t, toy.Ruleset{Seq: true}, []string{"alice", "alice"})
 	var out bytes.Buffer
-	if err := WriteGeneric(&out, g, "seq"); err != nil {
+	if err := Write(&out, g, "seq"); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()
