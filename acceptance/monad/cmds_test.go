@@ -40,10 +40,7 @@ func TestMonadCommands(t *testing.T) {
 		t.Errorf("verify --against accepted a monad replay:\n%s", out)
 	}
 
-	data, err := os.ReadFile(rwd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, rwd)
 	cut := filepath.Join(dir, "cut.rwd")
 	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@
 package testutil
 
 import (
+	"bytes"
 	"compress/gzip"
 	"io"
 	"os"
@@ -10,16 +11,22 @@ import (
 	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
 )
 
-// GunzipFile returns the decompressed contents of the gzip file at path,
-// failing the test on any error.
-func GunzipFile(tb testing.TB, path string) []byte {
+// ReadFile returns the contents of the file at path, failing the test on
+// any error.
+func ReadFile(tb testing.TB, path string) []byte {
 	tb.Helper()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	return b
+}
+
+// Gunzip returns the decompressed contents of the gzip data gz, failing
+// the test on any error.
+func Gunzip(tb testing.TB, gz []byte) []byte {
+	tb.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -30,15 +37,18 @@ func GunzipFile(tb testing.TB, path string) []byte {
 	return b
 }
 
+// GunzipFile returns the decompressed contents of the gzip file at path,
+// failing the test on any error.
+func GunzipFile(tb testing.TB, path string) []byte {
+	tb.Helper()
+	return Gunzip(tb, ReadFile(tb, path))
+}
+
 // MonadVector parses the Monad vector command file at path, failing the
 // test on any error.
 func MonadVector(tb testing.TB, path string) *monadvectors.Vector {
 	tb.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	v, err := monadvectors.ParseVector(b)
+	v, err := monadvectors.ParseVector(ReadFile(tb, path))
 	if err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func vectorDir(t *testing.T) string {
@@ -85,10 +87,7 @@ var goldenS01 = [2]uint64{0xc477e482168d8088, 0x79805f6ceb433bd4}
 // reports a divergence in a doctored expected file.
 func TestConform(t *testing.T) {
 	dir := vectorDir(t)
-	input, err := os.ReadFile(filepath.Join(dir, "s05.input.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	input := testutil.ReadFile(t, filepath.Join(dir, "s05.input.json"))
 	f, err := os.Open(filepath.Join(dir, "s05.states.json.gz"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // watchReader counts the reads in flight on r and can panic or slow down.
@@ -53,23 +54,13 @@ func TestReadAheadQuiesces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f colorfight2.Frame
-	n := 0
-	for {
-		err := d.Next(&f)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := drain(t, d, &f, nil)
 	if n != 201 || w.inflight.Load() != 0 || w.max.Load() != 1 {
 		t.Errorf("%d frames, %d reads in flight after EOF, at most %d at once", n, w.inflight.Load(), w.max.Load())
 	}
 
 	// A decoding error with a (slow) read in flight: Next waits for it.
-	js := gunzip(t, gz)
+	js := testutil.Gunzip(t, gz)
 	bad := bytes.Replace(js, []byte(`{"turn":3,`), []byte(`{"turn":3,"users":0,`), 1)
 	w = &watchReader{r: bytes.NewReader(gzipBytes(t, bad)), delay: 2 * time.Millisecond}
 	d, err = NewDecoder(w)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // BenchmarkDecode decodes every frame of c03.cfr (8 players, 500 turns,
@@ -20,18 +21,7 @@ func BenchmarkDecode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		n := 0
-		for {
-			err := d.Next(&f)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != 501 {
+		if n := drain(b, d, &f, nil); n != 501 {
 			b.Fatalf("%d frames", n)
 		}
 	}
@@ -40,7 +30,7 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkDecodeJSON decodes every frame of c03's decompressed JSON: the
 // parsing alone, without gzip.
 func BenchmarkDecodeJSON(b *testing.B) {
-	data := gunzip(b, readShared(b, "conformance/c03.cfr"))
+	data := testutil.Gunzip(b, readShared(b, "conformance/c03.cfr"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var f colorfight2.Frame
@@ -49,15 +39,7 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for {
-			err := d.Next(&f)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		drain(b, d, &f, nil)
 	}
 }
 
@@ -73,13 +55,6 @@ func BenchmarkEncode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for i := range frames {
-			if err := e.WriteFrame(&frames[i]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := e.Close(); err != nil {
-			b.Fatal(err)
-		}
+		writeFrames(b, e, frames)
 	}
 }
