@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"testing"
-
-	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
 )
 
 // ReadFile returns the contents of the file at path, failing the test on
@@ -42,26 +40,4 @@ func Gunzip(tb testing.TB, gz []byte) []byte {
 func GunzipFile(tb testing.TB, path string) []byte {
 	tb.Helper()
 	return Gunzip(tb, ReadFile(tb, path))
-}
-
-// MonadVector parses the Monad vector command file at path, failing the
-// test on any error.
-func MonadVector(tb testing.TB, path string) *monadvectors.Vector {
-	tb.Helper()
-	v, err := monadvectors.ParseVector(ReadFile(tb, path))
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return v
-}
-
-// MonadStates parses the gzip'd Monad vector states file at path,
-// failing the test on any error.
-func MonadStates(tb testing.TB, path string) *monadvectors.States {
-	tb.Helper()
-	st, err := monadvectors.ParseStates(GunzipFile(tb, path))
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return st
 }

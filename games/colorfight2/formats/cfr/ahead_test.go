@@ -117,6 +117,17 @@ func gzipBytes(t testing.TB, b []byte) []byte {
 	return buf.Bytes()
 }
 
+// nextN reads n frames from d; an error (io.EOF included) fails t.
+func nextN(t *testing.T, d *Decoder, n int) {
+	t.Helper()
+	var f colorfight2.Frame
+	for range n {
+		if err := d.Next(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestReadAheadDropped: a Decoder dropped after a few frames stops reading
 // on its own, long before the end of the input.
 func TestReadAheadDropped(t *testing.T) {
@@ -127,12 +138,7 @@ func TestReadAheadDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f colorfight2.Frame
-	for range 3 {
-		if err := d.Next(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nextN(t, d, 3)
 	last, stable := int32(-1), 0
 	for deadline := time.Now().Add(10 * time.Second); stable < 3; {
 		if time.Now().After(deadline) {
@@ -159,12 +165,7 @@ func TestDecoderClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f colorfight2.Frame
-	for range 3 {
-		if err := d.Next(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nextN(t, d, 3)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -176,6 +177,7 @@ func TestDecoderClose(t *testing.T) {
 	if w.reads.Load() != n {
 		t.Error("reads went on after Close")
 	}
+	var f colorfight2.Frame
 	if err := d.Next(&f); !errors.Is(err, ErrClosed) {
 		t.Errorf("Next after Close = %v", err)
 	}

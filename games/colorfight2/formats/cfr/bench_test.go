@@ -12,25 +12,18 @@ import (
 // BenchmarkDecode decodes every frame of c03.cfr (8 players, 500 turns,
 // about 800 KB of gzip) per iteration.
 func BenchmarkDecode(b *testing.B) {
-	data := readShared(b, "conformance/c03.cfr")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	var f colorfight2.Frame
-	for b.Loop() {
-		d, err := NewDecoder(bytes.NewReader(data))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if n := drain(b, d, &f, nil); n != 501 {
-			b.Fatalf("%d frames", n)
-		}
-	}
+	benchDecode(b, readShared(b, "conformance/c03.cfr"), 501)
 }
 
 // BenchmarkDecodeJSON decodes every frame of c03's decompressed JSON: the
 // parsing alone, without gzip.
 func BenchmarkDecodeJSON(b *testing.B) {
-	data := testutil.Gunzip(b, readShared(b, "conformance/c03.cfr"))
+	benchDecode(b, testutil.Gunzip(b, readShared(b, "conformance/c03.cfr")), 501)
+}
+
+// benchDecode decodes every frame of data per iteration, failing b unless
+// there are frames of them.
+func benchDecode(b *testing.B, data []byte, frames int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var f colorfight2.Frame
@@ -39,7 +32,9 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		drain(b, d, &f, nil)
+		if n := drain(b, d, &f, nil); n != frames {
+			b.Fatalf("%d frames, want %d", n, frames)
+		}
 	}
 }
 
