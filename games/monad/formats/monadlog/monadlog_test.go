@@ -80,14 +80,7 @@ func TestSniff(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
-	others = append(others, testutil.RealWorldOptional(t)...)
-	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
-	others = append(others, more...)
-	if len(others) < 3 {
-		t.Fatalf("found %d other files", len(others))
-	}
-	for _, p := range others {
+	for _, p := range otherFiles(t) {
 		b := testutil.ReadFile(t, p)
 		if enc, _, ok := SniffForm(prefix(b)); ok {
 			t.Errorf("%s sniffed as a log (%s)", p, enc)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,17 +107,22 @@ func TestStreamSmall(t *testing.T) {
 	}
 }
 
-func equal(v []int64, want ...int64) bool {
-	if len(v) != len(want) {
-		return false
+// otherFiles lists files rewind reads that are not Monad logs: the
+// conformance .cfr replays, the real-world replays at hand and the Monad
+// vectors' own files.
+func otherFiles(t *testing.T) []string {
+	t.Helper()
+	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
+	others = append(others, testutil.RealWorldOptional(t)...)
+	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
+	others = append(others, more...)
+	if len(others) < 3 {
+		t.Fatalf("found %d other files", len(others))
 	}
-	for i := range v {
-		if v[i] != want[i] {
-			return false
-		}
-	}
-	return true
+	return others
 }
+
+func equal(v []int64, want ...int64) bool { return slices.Equal(v, want) }
 
 func equal64(v []int, want ...int64) bool {
 	w := make([]int64, len(v))
@@ -137,14 +143,7 @@ func TestStreamSniff(t *testing.T) {
 			t.Errorf("%s: not sniffed from 512 bytes", name)
 		}
 	}
-	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
-	others = append(others, testutil.RealWorldOptional(t)...)
-	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
-	others = append(others, more...)
-	if len(others) < 3 {
-		t.Fatalf("found %d other files", len(others))
-	}
-	for _, p := range others {
+	for _, p := range otherFiles(t) {
 		b := testutil.ReadFile(t, p)
 		if Sniff(prefix(b)) {
 			t.Errorf("%s sniffed as a log", p)
