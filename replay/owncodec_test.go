@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -92,10 +92,7 @@ func ownFiles(t *testing.T) map[string][]byte {
 	files["seeded"] = playOwn(t, 9, 80, builtinSeats(t, false, "greedy", "turtle"))
 	for _, v := range loadVectors(t) {
 		files["vector "+v.Name] = record(t, v)
-		data, err := os.ReadFile(v.Expected)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, v.Expected)
 		sum, err := cfr.SHA256(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
@@ -117,10 +114,7 @@ func ownFiles(t *testing.T) map[string][]byte {
 	files["fork"] = fork.Bytes()
 	scratch, _ := filepath.Glob("/tmp/cmpplay/*.rwd")
 	for _, p := range scratch {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, p)
 		if h, err := replay.ReadHeader(bytes.NewReader(data)); err == nil && h.Ruleset == "colorfight2" && h.Codec == "" {
 			files[p] = data
 		}

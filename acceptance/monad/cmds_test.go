@@ -3,6 +3,7 @@ package monad_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,10 +41,7 @@ func TestMonadCommands(t *testing.T) {
 		t.Errorf("verify --against accepted a monad replay:\n%s", out)
 	}
 
-	data, err := os.ReadFile(rwd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, rwd)
 	cut := filepath.Join(dir, "cut.rwd")
 	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)
@@ -103,18 +101,27 @@ func TestMonadFlags(t *testing.T) {
 	}
 }
 
+// playExternal plays a Monad match of turns turns, miner against the
+// external Python bot monad.py run with args, and returns the replay's
+// path and what play printed; a failed play fails t, and no python3
+// skips it.
+func playExternal(t *testing.T, args string, turns int) (rwd, out string) {
+	t.Helper()
+	py := testutil.NeedTool(t, "python3")
+	rwd = filepath.Join(t.TempDir(), "x.rwd")
+	bot := "'" + py + "' ../../internal/subprocess/testdata/monad.py" + args
+	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", strconv.Itoa(turns), "--deadline", "1m", "-o", rwd)
+	if code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
+	}
+	return rwd, out
+}
+
 // TestMonadExternalBot plays a Monad match against an external Python bot
 // over the subprocess protocol; its rejected element is counted, the
 // replay verifies.
 func TestMonadExternalBot(t *testing.T) {
-	py := testutil.NeedTool(t, "python3")
-	dir := t.TempDir()
-	rwd := filepath.Join(dir, "x.rwd")
-	bot := "'" + py + "' ../../internal/subprocess/testdata/monad.py"
-	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "30", "--deadline", "1m", "-o", rwd)
-	if code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	rwd, out := playExternal(t, "", 30)
 	if !strings.Contains(out, "monad.py") || !strings.Contains(out, "  30  ") {
 		t.Errorf("output (want 30 rejected elements for the external bot):\n%s", out)
 	}
@@ -127,21 +134,14 @@ func TestMonadExternalBot(t *testing.T) {
 // crashed in the state and in the recording; the match plays on and the
 // replay verifies.
 func TestMonadCrashedBot(t *testing.T) {
-	py := testutil.NeedTool(t, "python3")
-	dir := t.TempDir()
-	rwd := filepath.Join(dir, "c.rwd")
-	bot := "'" + py + "' ../../internal/subprocess/testdata/monad.py crash"
-	out, code := clitest.Run(t, "play", "--game", "monad", "--bot", "miner", "--bot", bot, "--turns", "40", "--deadline", "1m", "-o", rwd)
-	if code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	rwd, out := playExternal(t, " crash", 40)
 	if !strings.Contains(out, "crashed") || !strings.Contains(out, "(monad, 40 turns)") {
 		t.Errorf("play output:\n%s", out)
 	}
 	if out, code := clitest.Run(t, "verify", rwd); code != 0 || !strings.HasPrefix(out, "OK ") {
 		t.Fatalf("verify: status %d\n%s", code, out)
 	}
-	out, code = clitest.Run(t, "info", rwd)
+	out, code := clitest.Run(t, "info", rwd)
 	if code != 0 || !strings.Contains(out, "1 bot faults") {
 		t.Errorf("info: status %d\n%s", code, out)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -58,10 +58,7 @@ func body(t *testing.T, data []byte) []byte {
 // the same bytes; the rounds' commands as text, played through the seam
 // (Fault and Round), reach the same hash at every turn.
 func TestLegacyRecordingThroughSeam(t *testing.T) {
-	data, err := os.ReadFile(legacyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, legacyFile)
 	sim, err := replay.OpenSim(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)

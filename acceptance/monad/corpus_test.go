@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // standingsRows returns the rows of the standings table that follows the
@@ -85,10 +86,7 @@ func TestMonadCorpusCLI(t *testing.T) {
 	}
 	os.Mkdir(dir, 0o755)
 	cp := func(src, name string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, src)
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -193,10 +191,7 @@ func TestMonadCorpusCLI(t *testing.T) {
 	mdirOnly := filepath.Join(t.TempDir(), "monad")
 	os.MkdirAll(mdirOnly, 0o755)
 	for _, name := range monadFiles {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, filepath.Join(dir, name))
 		os.WriteFile(filepath.Join(mdirOnly, name), b, 0o644)
 	}
 	out, code = clitest.Run(t, "analyze", mdirOnly, "--format", "csv", "--parallel", "1")
@@ -231,10 +226,7 @@ func TestMonadReportCLI(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "wrote "+html) {
 			t.Fatalf("report %s: status %d\n%s", c.in, code, out)
 		}
-		b, err := os.ReadFile(html)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, html)
 		page := string(b)
 		if n := strings.Count(page, `data-testid="chart"`); n != c.charts {
 			t.Errorf("%s: %d charts, want %d", c.in, n, c.charts)

@@ -1,13 +1,13 @@
 package monad_test
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestMonadDocExamples runs every example of docs/monad.md that shows a
@@ -22,10 +22,7 @@ func TestMonadDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := os.ReadFile(filepath.Join(root, "docs", "monad.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testutil.ReadFile(t, filepath.Join(root, "docs", "monad.md"))
 	examples := docExamples(string(doc))
 	if len(examples) < 4 {
 		t.Fatalf("%d examples with output in docs/monad.md, want at least 4", len(examples))

@@ -14,6 +14,7 @@ import (
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // fileExists reports whether path names a file that can be stat'ed.
@@ -55,10 +56,7 @@ func TestExportMonadHTML(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("export --html %s: status %d\n%s", in, code, said)
 		}
-		page, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		page := testutil.ReadFile(t, out)
 		html := string(page)
 		if !strings.Contains(html, `id="rw-data"`) || !strings.Contains(html, "Content-Security-Policy") || !strings.Contains(html, `id="generic"`) ||
 			!strings.Contains(html, "rewind.boards.monad") ||

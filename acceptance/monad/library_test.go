@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // serveLine is the line `rewind serve DIR` prints once it listens, its
@@ -98,10 +99,7 @@ func TestMonadIndexedLibraryUnits(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cp := func(src, name string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, src)
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

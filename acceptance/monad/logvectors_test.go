@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/games/monad/formats/monadlog"
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
+	"github.com/rewind-game/rewind/games/monad/vectors/vectorstest"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
@@ -79,7 +80,7 @@ func TestMonadLogVectors(t *testing.T) {
 // in one turn it found.
 func compareLogVector(t *testing.T, dir, name string) (frames, unseen int) {
 	t.Helper()
-	v := testutil.MonadVector(t, filepath.Join(dir, name+".commands.json"))
+	v := vectorstest.Vector(t, filepath.Join(dir, name+".commands.json"))
 	var st struct {
 		Log json.RawMessage `json:"log"`
 	}

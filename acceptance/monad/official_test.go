@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestMonadOfficialLogCommands: info and analyze open the Monad reference
@@ -37,10 +38,7 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 	}
 	// A crashed player the final board cannot tell: players are "player
 	// N".
-	data, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, js)
 	from := `"_id": "p0-chaos", "crashed": false`
 	if !bytes.Contains(data, []byte(from)) {
 		t.Fatalf("%s lacks %s", js, from)

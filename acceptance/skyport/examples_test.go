@@ -90,17 +90,7 @@ func TestSkyportExampleBotsPlay(t *testing.T) {
 	for _, b := range bots {
 		b.Wait() // they end when the server closes their connections, or are stopped
 	}
-	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v\n%s", rwds, server.Output())
-	}
-	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.Contains(out, "OK") {
-		t.Fatalf("verify: status %d\n%s", code, out)
-	}
-	out, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 {
-		t.Fatalf("info: status %d\n%s", code, out)
-	}
+	rwd, out := theRecording(t, dir, server.Output())
 	for _, n := range []string{`"alice"`, `"bob"`, `"hunter"`, "turns: " + strconv.Itoa(rounds) + ", complete"} {
 		if !strings.Contains(out, n) {
 			t.Fatalf("info does not say %s:\n%s\nrandomwalker:\n%s\nsimplewalker:\n%s", n, out, logs[0].String(), logs[1].String())
@@ -108,7 +98,7 @@ func TestSkyportExampleBotsPlay(t *testing.T) {
 	}
 	// Each example bot acted on its turns: a lock-step turn waits for its
 	// lines, so a bot that sent none would be recorded as timing out.
-	js, code := clitest.Run(t, "analyze", "--format", "json", rwds[0])
+	js, code := clitest.Run(t, "analyze", "--format", "json", rwd)
 	if code != 0 {
 		t.Fatalf("analyze: status %d\n%s", code, js)
 	}

@@ -277,20 +277,29 @@ func TestSkyportServerLockstep(t *testing.T) {
 		t.Fatalf("%d turns (want %d), %d mine, %d moves", turns, rounds-3, mine, moved)
 	}
 	t.Logf("a lock-step game of %d turns (%d mine) took %v", turns, mine, elapsed)
-	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v\n%s", rwds, server.Output())
-	}
-	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.Contains(out, "OK") {
-		t.Fatalf("verify: status %d\n%s", code, out)
-	}
-	out, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 {
-		t.Fatalf("info: status %d\n%s", code, out)
-	}
+	_, out := theRecording(t, dir, server.Output())
 	for _, n := range []string{`"tester"`, `"hunter"`, `"artillery"`, "turns: 63, complete"} {
 		if !strings.Contains(out, n) {
 			t.Fatalf("info does not say %s:\n%s", n, out)
 		}
 	}
+}
+
+// theRecording checks that the server whose output is serverOutput
+// recorded exactly one game in dir, that the recording verifies and that
+// info reads it, and returns its path and what info said.
+func theRecording(t *testing.T, dir, serverOutput string) (rwd, info string) {
+	t.Helper()
+	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("recordings %v\n%s", rwds, serverOutput)
+	}
+	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.Contains(out, "OK") {
+		t.Fatalf("verify: status %d\n%s", code, out)
+	}
+	info, code := clitest.Run(t, "info", rwds[0])
+	if code != 0 {
+		t.Fatalf("info: status %d\n%s", code, info)
+	}
+	return rwds[0], info
 }

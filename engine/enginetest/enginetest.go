@@ -4,11 +4,11 @@
 // hostile commands, the shape of values, boards and rankings, the end of
 // a game) by playing the game's own built-in bots through the seam.
 //
-// A game's test calls it with its registration:
+// A game's test calls it with its registration, or with its id once the
+// game has registered itself:
 //
 //	func TestEngineContracts(t *testing.T) {
-//		g, _ := engine.About("mygame")
-//		enginetest.Run(t, g)
+//		enginetest.RunRegistered(t, "mygame")
 //	}
 package enginetest
 
@@ -23,6 +23,17 @@ import (
 
 // MaxRounds bounds the rounds one game of the suite plays.
 const MaxRounds = 300
+
+// RunRegistered runs Run on the registration of the game with the given
+// id, failing t when no game registered that id.
+func RunRegistered(t *testing.T, id string) {
+	t.Helper()
+	g, ok := engine.About(id)
+	if !ok {
+		t.Fatalf("no game registered as %q", id)
+	}
+	Run(t, g)
+}
 
 // Run checks g's registration and plays games of it, failing t on every
 // broken contract; each check is a subtest.

@@ -3,16 +3,11 @@ package skyport
 import (
 	"testing"
 
-	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/enginetest"
 )
 
 // TestEngineContracts: the game's registration and rules keep every
 // contract of package engine that holds for any game (enginetest).
 func TestEngineContracts(t *testing.T) {
-	g, ok := engine.About("skyport")
-	if !ok {
-		t.Fatal("not registered")
-	}
-	enginetest.Run(t, g)
+	enginetest.RunRegistered(t, "skyport")
 }

@@ -1,6 +1,8 @@
 package testutil
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,5 +46,27 @@ func TestRealWorld(t *testing.T) {
 	RealWorldDir(r)
 	if r.failed != "" || !strings.Contains(r.skipped, "is not a folder") {
 		t.Errorf("absent folder: skipped %q, failed %q", r.skipped, r.failed)
+	}
+}
+
+// TestGunzipFile: a gzip file written here reads back as what was written.
+func TestGunzipFile(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write([]byte("frames")); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "x.gz")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := GunzipFile(t, p); string(got) != "frames" {
+		t.Errorf("GunzipFile = %q, want %q", got, "frames")
+	}
+	if got := ReadFile(t, p); !bytes.Equal(got, buf.Bytes()) {
+		t.Errorf("ReadFile = %d bytes, want the %d written", len(got), buf.Len())
 	}
 }

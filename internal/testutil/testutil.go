@@ -2,24 +2,29 @@
 package testutil
 
 import (
+	"bytes"
 	"compress/gzip"
 	"io"
 	"os"
 	"testing"
-
-	monadvectors "github.com/rewind-game/rewind/games/monad/vectors"
 )
 
-// GunzipFile returns the decompressed contents of the gzip file at path,
-// failing the test on any error.
-func GunzipFile(tb testing.TB, path string) []byte {
+// ReadFile returns the contents of the file at path, failing the test on
+// any error.
+func ReadFile(tb testing.TB, path string) []byte {
 	tb.Helper()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	return b
+}
+
+// Gunzip returns the decompressed contents of the gzip data gz, failing
+// the test on any error.
+func Gunzip(tb testing.TB, gz []byte) []byte {
+	tb.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -30,28 +35,9 @@ func GunzipFile(tb testing.TB, path string) []byte {
 	return b
 }
 
-// MonadVector parses the Monad vector command file at path, failing the
-// test on any error.
-func MonadVector(tb testing.TB, path string) *monadvectors.Vector {
-	tb.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	v, err := monadvectors.ParseVector(b)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return v
-}
-
-// MonadStates parses the gzip'd Monad vector states file at path,
+// GunzipFile returns the decompressed contents of the gzip file at path,
 // failing the test on any error.
-func MonadStates(tb testing.TB, path string) *monadvectors.States {
+func GunzipFile(tb testing.TB, path string) []byte {
 	tb.Helper()
-	st, err := monadvectors.ParseStates(GunzipFile(tb, path))
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return st
+	return Gunzip(tb, ReadFile(tb, path))
 }

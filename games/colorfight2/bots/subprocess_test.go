@@ -85,10 +85,7 @@ func TestSubprocessMessages(t *testing.T) {
 			t.Fatalf("turn %d: round log %q", turn, log)
 		}
 	}
-	sent, err := os.ReadFile(got)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sent := testutil.ReadFile(t, got)
 	if string(sent) != want {
 		t.Fatalf("the bot was sent\n%.300s\nwant\n%.300s", sent, want)
 	}

@@ -12,15 +12,7 @@ import (
 // rounds, restarting from the initial state outside the timer, so ns/op is
 // the time per round.
 func BenchmarkRound(b *testing.B) {
-	const c03 = "../../../testdata/conformance/c03"
-	g, err := cf2vectors.Load(c03+cf2vectors.Input, c03+cf2vectors.Expected)
-	if err != nil {
-		b.Fatal(err)
-	}
-	initial, err := g.NewState()
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, initial := c03(b)
 	initial.Step(nil) // round 0 -> 1 takes no commands
 	rounds := make([][][]colorfight2.Command, 0, g.Config.MaxTurn)
 	for t := 1; t < g.Config.MaxTurn; t++ {
@@ -40,9 +32,9 @@ func BenchmarkRound(b *testing.B) {
 	}
 }
 
-// c03Frames plays conformance vector c03 and returns its frames of
-// turns 1..max_turn, with the game's configuration.
-func c03Frames(b *testing.B) (colorfight2.Config, []colorfight2.Frame) {
+// c03 loads conformance vector c03 and returns it with its initial state.
+func c03(b *testing.B) (*cf2vectors.Game, *colorfight2.State) {
+	b.Helper()
 	const c03 = "../../../testdata/conformance/c03"
 	g, err := cf2vectors.Load(c03+cf2vectors.Input, c03+cf2vectors.Expected)
 	if err != nil {
@@ -52,6 +44,13 @@ func c03Frames(b *testing.B) (colorfight2.Config, []colorfight2.Frame) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return g, s
+}
+
+// c03Frames plays conformance vector c03 and returns its frames of
+// turns 1..max_turn, with the game's configuration.
+func c03Frames(b *testing.B) (colorfight2.Config, []colorfight2.Frame) {
+	g, s := c03(b)
 	s.Step(nil)
 	frames := make([]colorfight2.Frame, 0, g.Config.MaxTurn)
 	for t := 1; ; t++ {

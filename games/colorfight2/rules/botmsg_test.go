@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // documentedTurn returns the example turn message of docs/bot-protocol.md
@@ -18,10 +18,7 @@ import (
 // line it is sent as, with its newline.
 func documentedTurn(t *testing.T, path string) []byte {
 	t.Helper()
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testutil.ReadFile(t, path)
 	_, sec, ok := strings.Cut(string(doc), "### `turn` (runner → bot")
 	if !ok {
 		t.Fatalf("%s: no section on the turn message", path)

@@ -9,6 +9,7 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestBrokenInputs: rewind conform (conform.Find and conform.Run, through
@@ -40,10 +41,7 @@ func TestBrokenInputs(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "lone.commands.json"))
 	// A broken command log next to a real replay.
-	c, err := os.ReadFile(filepath.Join(vectors.VectorDir, "c06.cfr"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testutil.ReadFile(t, filepath.Join(vectors.VectorDir, "c06.cfr"))
 	for name, body := range map[string]string{
 		"badjson":  "{not json",
 		"badturn":  `{"max_turn":200,"max_player":4,"players":3,"turns":[{"turn":900,"commands":{}}]}`,
@@ -78,10 +76,7 @@ func TestBrokenInputs(t *testing.T) {
 func TestConformRegistered(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"c06.commands.json", "c06.cfr", "../monad/m05.commands.json", "../monad/m05.states.json.gz"} {
-		b, err := os.ReadFile(filepath.Join(vectors.VectorDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, filepath.Join(vectors.VectorDir, f))
 		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -113,9 +108,6 @@ func TestConformRegistered(t *testing.T) {
 
 func mustRead(t *testing.T, p string) string {
 	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, p)
 	return string(b)
 }

@@ -140,16 +140,14 @@ func copyVector(t *testing.T, name string, edit func(*rawLog)) vector {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(vectorDir, name)
-	b, err := os.ReadFile(src + ".commands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, src+".commands.json")
 	if edit != nil {
 		var raw rawLog
 		if err := json.Unmarshal(b, &raw); err != nil {
 			t.Fatal(err)
 		}
 		edit(&raw)
+		var err error
 		if b, err = json.Marshal(raw); err != nil {
 			t.Fatal(err)
 		}
@@ -157,10 +155,7 @@ func copyVector(t *testing.T, name string, edit func(*rawLog)) vector {
 	if err := os.WriteFile(filepath.Join(dir, name+".commands.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := os.ReadFile(src + ".cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testutil.ReadFile(t, src+".cfr")
 	if err := os.WriteFile(filepath.Join(dir, name+".cfr"), c, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	monad "github.com/rewind-game/rewind/games/monad/rules"
-	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/games/monad/vectors/vectorstest"
 )
 
 // The vectors the benchmarks replay (testdata/monad), and the 4-player
@@ -36,7 +36,7 @@ type benchGame struct {
 // loadBench reads vector name from testdata and returns its turns, parsed.
 func loadBench(b *testing.B, name string) benchGame {
 	b.Helper()
-	v := testutil.MonadVector(b, "../../../testdata/monad/"+name+".commands.json")
+	v := vectorstest.Vector(b, "../../../testdata/monad/"+name+".commands.json")
 	s, err := monad.New(v.Config())
 	if err != nil {
 		b.Fatal(err)

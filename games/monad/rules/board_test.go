@@ -27,16 +27,8 @@ func (v stateView) MapCell(x, y int) (resource, occupant, units, hive int) {
 // its frame's; the games reach empty hive cells (the hive's owner shown)
 // and cells of every player.
 func TestBoardIsDescribeMap(t *testing.T) {
-	games := []struct {
-		seed uint64
-		bots []string
-	}{
-		{1, []string{"rusher", "expander", "miner", "rusher"}},
-		{2, []string{"expander", "rusher"}},
-		{3, []string{"rusher", "rusher", "expander"}},
-	}
 	emptyHives, owners := 0, map[int]bool{}
-	for _, gm := range games {
+	for _, gm := range seededGames[:3] {
 		g, bots := botGame(t, gm.seed, gm.bots, 300)
 		var got, want engine.Board
 		cmds := make([][]string, len(bots))

@@ -10,6 +10,19 @@ import (
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 )
 
+// seededGames are the seeds and built-in bots of the games the tests of
+// bot games play.
+var seededGames = []struct {
+	seed uint64
+	bots []string
+}{
+	{1, []string{"rusher", "expander", "miner", "rusher"}},
+	{2, []string{"expander", "rusher"}},
+	{3, []string{"rusher", "rusher", "expander"}},
+	{4, []string{"miner", "rusher", "expander", "expander"}},
+	{5, []string{"rusher", "rusher", "rusher", "rusher"}},
+}
+
 // TestEventsBotGames plays seeded games of the built-in bots through the
 // seam and checks every turn's events against the states around it: each
 // player's hives change by its hives built minus its hives destroyed; a
@@ -20,19 +33,9 @@ import (
 // built and destroyed in the same turn; the events are the same asked
 // again after the turn's Values.
 func TestEventsBotGames(t *testing.T) {
-	games := []struct {
-		seed uint64
-		bots []string
-	}{
-		{1, []string{"rusher", "expander", "miner", "rusher"}},
-		{2, []string{"expander", "rusher"}},
-		{3, []string{"rusher", "rusher", "expander"}},
-		{4, []string{"miner", "rusher", "expander", "expander"}},
-		{5, []string{"rusher", "rusher", "rusher", "rusher"}},
-	}
 	counts := map[string]int{}
 	sameTurn := 0
-	for _, gm := range games {
+	for _, gm := range seededGames {
 		n := len(gm.bots)
 		g, bots := botGame(t, gm.seed, gm.bots, 400)
 		var prev, cur engine.Board
@@ -109,7 +112,7 @@ func TestEventsBotGames(t *testing.T) {
 	t.Logf("events: %v; hives built and destroyed in one turn: %d", counts, sameTurn/2)
 	for _, k := range []string{monad.EventHiveBuilt, monad.EventHiveDestroyed, monad.EventDied} {
 		if counts[k] == 0 {
-			t.Errorf("no %s event in %d games: the test shows nothing of it", k, len(games))
+			t.Errorf("no %s event in %d games: the test shows nothing of it", k, len(seededGames))
 		}
 	}
 }

@@ -1,49 +1,27 @@
 package vectors
 
 import (
-	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 const monadDir = "../../../testdata/monad"
 
 func readVector(t *testing.T, path string) *Vector {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := ParseVector(b)
+	v, err := ParseVector(testutil.ReadFile(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-func readStatesBytes(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func readStates(t *testing.T, path string) *States {
 	t.Helper()
-	st, err := ParseStates(readStatesBytes(t, path))
+	st, err := ParseStates(testutil.GunzipFile(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}

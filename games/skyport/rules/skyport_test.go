@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // The damage table of RULES-SKYPORT.md §7 (turnsLeft 0 / 1 / 2).
@@ -194,10 +195,7 @@ func TestShippedMaps(t *testing.T) {
 		t.Skipf("no maps in %s (set REWIND_SKYPORT)", dir)
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, f)
 		m, err := ParseMap(b)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)

@@ -2,12 +2,12 @@ package vectors
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func vectorDir(t *testing.T) string {
@@ -85,23 +85,8 @@ var goldenS01 = [2]uint64{0xc477e482168d8088, 0x79805f6ceb433bd4}
 // reports a divergence in a doctored expected file.
 func TestConform(t *testing.T) {
 	dir := vectorDir(t)
-	input, err := os.ReadFile(filepath.Join(dir, "s05.input.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(dir, "s05.states.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	expected, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	input := testutil.ReadFile(t, filepath.Join(dir, "s05.input.json"))
+	expected := testutil.GunzipFile(t, filepath.Join(dir, "s05.states.json.gz"))
 	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, rel)) }
 	n, div, err := Conform(input, expected, read)
 	if err != nil || div != "" || n != 120 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // watchReader counts the reads in flight on r and can panic or slow down.
@@ -53,23 +54,13 @@ func TestReadAheadQuiesces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f colorfight2.Frame
-	n := 0
-	for {
-		err := d.Next(&f)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := drain(t, d, &f, nil)
 	if n != 201 || w.inflight.Load() != 0 || w.max.Load() != 1 {
 		t.Errorf("%d frames, %d reads in flight after EOF, at most %d at once", n, w.inflight.Load(), w.max.Load())
 	}
 
 	// A decoding error with a (slow) read in flight: Next waits for it.
-	js := gunzip(t, gz)
+	js := testutil.Gunzip(t, gz)
 	bad := bytes.Replace(js, []byte(`{"turn":3,`), []byte(`{"turn":3,"users":0,`), 1)
 	w = &watchReader{r: bytes.NewReader(gzipBytes(t, bad)), delay: 2 * time.Millisecond}
 	d, err = NewDecoder(w)
@@ -126,6 +117,17 @@ func gzipBytes(t testing.TB, b []byte) []byte {
 	return buf.Bytes()
 }
 
+// nextN reads n frames from d; an error (io.EOF included) fails t.
+func nextN(t *testing.T, d *Decoder, n int) {
+	t.Helper()
+	var f colorfight2.Frame
+	for range n {
+		if err := d.Next(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestReadAheadDropped: a Decoder dropped after a few frames stops reading
 // on its own, long before the end of the input.
 func TestReadAheadDropped(t *testing.T) {
@@ -136,12 +138,7 @@ func TestReadAheadDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f colorfight2.Frame
-	for range 3 {
-		if err := d.Next(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nextN(t, d, 3)
 	last, stable := int32(-1), 0
 	for deadline := time.Now().Add(10 * time.Second); stable < 3; {
 		if time.Now().After(deadline) {
@@ -168,12 +165,7 @@ func TestDecoderClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f colorfight2.Frame
-	for range 3 {
-		if err := d.Next(&f); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nextN(t, d, 3)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +177,7 @@ func TestDecoderClose(t *testing.T) {
 	if w.reads.Load() != n {
 		t.Error("reads went on after Close")
 	}
+	var f colorfight2.Frame
 	if err := d.Next(&f); !errors.Is(err, ErrClosed) {
 		t.Errorf("Next after Close = %v", err)
 	}

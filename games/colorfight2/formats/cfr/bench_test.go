@@ -6,41 +6,24 @@ import (
 	"testing"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // BenchmarkDecode decodes every frame of c03.cfr (8 players, 500 turns,
 // about 800 KB of gzip) per iteration.
 func BenchmarkDecode(b *testing.B) {
-	data := readShared(b, "conformance/c03.cfr")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	var f colorfight2.Frame
-	for b.Loop() {
-		d, err := NewDecoder(bytes.NewReader(data))
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		for {
-			err := d.Next(&f)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != 501 {
-			b.Fatalf("%d frames", n)
-		}
-	}
+	benchDecode(b, readShared(b, "conformance/c03.cfr"), 501)
 }
 
 // BenchmarkDecodeJSON decodes every frame of c03's decompressed JSON: the
 // parsing alone, without gzip.
 func BenchmarkDecodeJSON(b *testing.B) {
-	data := gunzip(b, readShared(b, "conformance/c03.cfr"))
+	benchDecode(b, testutil.Gunzip(b, readShared(b, "conformance/c03.cfr")), 501)
+}
+
+// benchDecode decodes every frame of data per iteration, failing b unless
+// there are frames of them.
+func benchDecode(b *testing.B, data []byte, frames int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var f colorfight2.Frame
@@ -49,14 +32,8 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for {
-			err := d.Next(&f)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		if n := drain(b, d, &f, nil); n != frames {
+			b.Fatalf("%d frames, want %d", n, frames)
 		}
 	}
 }
@@ -73,13 +50,6 @@ func BenchmarkEncode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for i := range frames {
-			if err := e.WriteFrame(&frames[i]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := e.Close(); err != nil {
-			b.Fatal(err)
-		}
+		writeFrames(b, e, frames)
 	}
 }

@@ -39,20 +39,11 @@ func TestRealworldFinalFrame(t *testing.T) {
 		t.Errorf("element 0 has %d users, want 0", len(h.Users))
 	}
 	var f colorfight2.Frame
-	n := 0
-	for {
-		err := d.Next(&f)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	n := drain(t, d, &f, func(n int) {
 		if f.Turn != n {
 			t.Fatalf("frame %d has turn %d", n, f.Turn)
 		}
-		n++
-	}
+	})
 	if n != 501 {
 		t.Fatalf("%d frames, want 501", n)
 	}
@@ -208,14 +199,7 @@ func encodeFrames(t testing.TB, h Header, frames []colorfight2.Frame, plain bool
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range frames {
-		if err := e.WriteFrame(&frames[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeFrames(t, e, frames)
 	return buf.Bytes()
 }
 

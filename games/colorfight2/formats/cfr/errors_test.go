@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func tinyJSON(t testing.TB) []byte {
@@ -66,7 +67,7 @@ func TestTruncatedGzip(t *testing.T) {
 }
 
 func TestTruncatedRealJSON(t *testing.T) {
-	data := gunzip(t, readShared(t, "conformance/c06.cfr"))
+	data := testutil.Gunzip(t, readShared(t, "conformance/c06.cfr"))
 	for i := 0; i < 120; i++ {
 		n := i * len(data) / 120
 		_, _, err := decodeAll(data[:n])

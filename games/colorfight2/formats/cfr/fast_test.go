@@ -63,6 +63,22 @@ func TestFastInt(t *testing.T) {
 	}
 }
 
+// mutate makes zero to two random edits of b: a byte replaced by one of
+// alphabet, a byte removed, or the text cut there.
+func mutate(r *rand.Rand, b []byte, alphabet string) []byte {
+	for m := r.Intn(3); m > 0 && len(b) > 0; m-- {
+		switch i := r.Intn(len(b)); r.Intn(3) {
+		case 0:
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		case 1:
+			b = append(b[:i], b[i+1:]...)
+		default:
+			b = b[:i]
+		}
+	}
+	return b
+}
+
 // TestFastCellAgrees: whenever fastCell takes a cell, readCell reads the
 // same text to the same values and length.
 func TestFastCellAgrees(t *testing.T) {
@@ -75,16 +91,7 @@ func TestFastCellAgrees(t *testing.T) {
 	taken := 0
 	for k := 0; k < 50000; k++ {
 		b := []byte(base[r.Intn(len(base))])
-		for m := r.Intn(3); m > 0 && len(b) > 0; m-- { // mutate a byte, or cut
-			switch i := r.Intn(len(b)); r.Intn(3) {
-			case 0:
-				b[i] = alphabet[r.Intn(len(alphabet))]
-			case 1:
-				b = append(b[:i], b[i+1:]...)
-			default:
-				b = b[:i]
-			}
-		}
+		b = mutate(r, b, alphabet)
 		full := r.Intn(2) == 0
 		in := append(b, ',', ' ')
 		if r.Intn(4) == 0 {
@@ -123,16 +130,7 @@ func TestFastUserAgrees(t *testing.T) {
 	taken := 0
 	for k := 0; k < 50000; k++ {
 		b := []byte(base[r.Intn(len(base))])
-		for m := r.Intn(3); m > 0 && len(b) > 0; m-- {
-			switch i := r.Intn(len(b)); r.Intn(3) {
-			case 0:
-				b[i] = alphabet[r.Intn(len(alphabet))]
-			case 1:
-				b = append(b[:i], b[i+1:]...)
-			default:
-				b = b[:i]
-			}
-		}
+		b = mutate(r, b, alphabet)
 		in := append(b, ',', ' ')
 		if r.Intn(4) == 0 {
 			in = b

@@ -2,11 +2,8 @@ package cfr
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,18 +15,8 @@ import (
 // for byte.
 func TestAppendStateMessageFrame0(t *testing.T) {
 	for _, path := range append([]string{testdataDir + "conformance/c01.cfr"}, testutil.RealWorldOptional(t)...) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, path)
+		plain := testutil.Gunzip(t, data)
 		jd := json.NewDecoder(bytes.NewReader(plain))
 		if _, err := jd.Token(); err != nil {
 			t.Fatal(err)

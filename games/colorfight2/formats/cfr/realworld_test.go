@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // realworldFiles are the tournament replays the official server wrote
@@ -73,7 +74,7 @@ var rankingTexts = []string{"17.223456789", "1.000000082740371e-8", "-0.5", "1E+
 func TestRankingVariants(t *testing.T) {
 	for _, rf := range realworldFiles {
 		t.Run(rf.path, func(t *testing.T) {
-			orig := gunzip(t, readShared(t, rf.path))
+			orig := testutil.Gunzip(t, readShared(t, rf.path))
 			parts := bytes.Split(orig, []byte(`"ranking":0,`))
 			if len(parts) < 100 {
 				t.Fatalf("only %d zero rankings", len(parts)-1)
@@ -123,7 +124,7 @@ func TestRankingVariants(t *testing.T) {
 // TestHostileRanking: a ranking that is not a number, or a number longer
 // than MaxRankingBytes, is refused with an error naming the frame and user.
 func TestHostileRanking(t *testing.T) {
-	orig := string(gunzip(t, readShared(t, "realworld/Segfault1.cfr")))
+	orig := string(testutil.Gunzip(t, readShared(t, "realworld/Segfault1.cfr")))
 	const float = `"ranking":1.000000082740371e-8`
 	first := strings.Index(orig, float)
 	if first < 0 {

@@ -4,10 +4,7 @@ package cfr_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
-	"io"
-	"os"
 	"slices"
 	"testing"
 
@@ -15,23 +12,12 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func readJSON(t *testing.T, path string) []byte {
 	t.Helper()
-	gz, err := os.ReadFile(cfr.FixturePath(t, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testutil.Gunzip(t, cfr.ReadShared(t, path))
 }
 
 // endString returns the index just after the JSON string starting at i.
@@ -132,40 +118,16 @@ func rotateObject(obj []byte) []byte {
 
 func decodeFrames(t *testing.T, data []byte) (cfr.Header, []colorfight2.Frame) {
 	t.Helper()
-	d, err := cfr.NewDecoder(bytes.NewReader(data))
+	h, frames, err := cfr.DecodeAll(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var frames []colorfight2.Frame
-	for {
-		var f colorfight2.Frame
-		err := d.Next(&f)
-		if errors.Is(err, io.EOF) {
-			return d.Header(), frames
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, f)
-	}
+	return h, frames
 }
 
 func encodeJSON(t *testing.T, h cfr.Header, frames []colorfight2.Frame) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	e, err := cfr.NewJSONEncoder(&buf, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range frames {
-		if err := e.WriteFrame(&frames[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return cfr.EncodeFrames(t, h, frames, true)
 }
 
 func analyze(t *testing.T, js []byte) *analysis.Document {

@@ -2,10 +2,8 @@ package cfr
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -40,26 +38,44 @@ func fixturePath(t testing.TB, path string) string {
 	return testdataDir + path
 }
 
+// readShared returns the contents of the fixture at path (fixturePath).
 func readShared(t testing.TB, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(fixturePath(t, path))
-	if err != nil {
-		t.Fatalf("read %s: %v", path, err)
-	}
-	return b
+	return testutil.ReadFile(t, fixturePath(t, path))
 }
 
-func gunzip(t testing.TB, b []byte) []byte {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
+// drain reads every frame of d into f until io.EOF, calling each (when
+// not nil) with the frame's index after each one, and returns how many
+// frames there were. A decoding error fails tb.
+func drain(tb testing.TB, d *Decoder, f *colorfight2.Frame, each func(n int)) int {
+	tb.Helper()
+	n := 0
+	for {
+		err := d.Next(f)
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if each != nil {
+			each(n)
+		}
+		n++
 	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// writeFrames writes frames to e and closes it; any error fails tb.
+func writeFrames(tb testing.TB, e *Encoder, frames []colorfight2.Frame) {
+	tb.Helper()
+	for i := range frames {
+		if err := e.WriteFrame(&frames[i]); err != nil {
+			tb.Fatal(err)
+		}
 	}
-	return out
+	if err := e.Close(); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // decodeAll decodes every frame of data (deep copies) and the header.
@@ -133,7 +149,7 @@ func TestRoundTripRealFiles(t *testing.T) {
 	for _, rf := range realFiles {
 		t.Run(rf.path, func(t *testing.T) {
 			gz := readShared(t, rf.path)
-			want := gunzip(t, gz)
+			want := testutil.Gunzip(t, gz)
 			got, n, err := reencode(gz, true)
 			if err != nil {
 				t.Fatalf("re-encode: %v", err)
@@ -151,7 +167,7 @@ func TestRoundTripRealFiles(t *testing.T) {
 			if err != nil {
 				t.Fatalf("re-encode gzip: %v", err)
 			}
-			if !bytes.Equal(gunzip(t, gzOut), want) {
+			if !bytes.Equal(testutil.Gunzip(t, gzOut), want) {
 				t.Fatal("gzip encoder output decompresses to different JSON")
 			}
 			// Plain JSON input decodes to the same output.

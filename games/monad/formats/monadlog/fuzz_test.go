@@ -2,10 +2,11 @@ package monadlog
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // FuzzMonadLog: no input makes Decode panic, and a log it accepts keeps
@@ -16,10 +17,7 @@ import (
 func FuzzMonadLog(f *testing.F) {
 	// The real logs, cut to their first three entries (a whole log makes
 	// each run slow).
-	js, err := os.ReadFile(filepath.Join(official, "m05.replay.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	js := testutil.ReadFile(f, filepath.Join(official, "m05.replay.json"))
 	cut := cutLog(f, string(js), 3)
 	if l, err := Decode(strings.NewReader(cut)); err != nil || len(l.Turns) != 3 || len(l.Ranked) != 2 {
 		f.Fatalf("the cut log: %v", err)

@@ -70,10 +70,7 @@ func TestDecodeOfficial(t *testing.T) {
 // TestSniff: the logs are recognised in every form, and nothing else is:
 // .cfr replays (gzip'd JSON lists), .rwd, the vectors' own JSON files.
 func TestSniff(t *testing.T) {
-	js, err := os.ReadFile(filepath.Join(official, "m05.replay.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := testutil.ReadFile(t, filepath.Join(official, "m05.replay.json"))
 	mp := msgpackCompatibleJSON(js)
 	for name, b := range map[string][]byte{"json": js, "json.gz": gzipped(js), "msgpack": mp, "mp.gz": gzipped(mp), "spaces": append([]byte(" \n"), js...)} {
 		if _, _, ok := SniffForm(prefix(b)); !ok {
@@ -83,18 +80,8 @@ func TestSniff(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
-	others = append(others, testutil.RealWorldOptional(t)...)
-	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
-	others = append(others, more...)
-	if len(others) < 3 {
-		t.Fatalf("found %d other files", len(others))
-	}
-	for _, p := range others {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range otherFiles(t) {
+		b := testutil.ReadFile(t, p)
 		if enc, _, ok := SniffForm(prefix(b)); ok {
 			t.Errorf("%s sniffed as a log (%s)", p, enc)
 		}
@@ -330,10 +317,7 @@ func TestDecodeCap(t *testing.T) {
 // and m05 (2 players, 100 turns) as replay.json.
 func BenchmarkDecode(b *testing.B) {
 	for _, name := range []string{"m06.mp.gz", "m05.replay.json"} {
-		data, err := os.ReadFile(filepath.Join(official, name))
-		if err != nil {
-			b.Fatal(err)
-		}
+		data := testutil.ReadFile(b, filepath.Join(official, name))
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

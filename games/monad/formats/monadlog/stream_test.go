@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,17 +107,22 @@ func TestStreamSmall(t *testing.T) {
 	}
 }
 
-func equal(v []int64, want ...int64) bool {
-	if len(v) != len(want) {
-		return false
+// otherFiles lists files rewind reads that are not Monad logs: the
+// conformance .cfr replays, the real-world replays at hand and the Monad
+// vectors' own files.
+func otherFiles(t *testing.T) []string {
+	t.Helper()
+	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
+	others = append(others, testutil.RealWorldOptional(t)...)
+	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
+	others = append(others, more...)
+	if len(others) < 3 {
+		t.Fatalf("found %d other files", len(others))
 	}
-	for i := range v {
-		if v[i] != want[i] {
-			return false
-		}
-	}
-	return true
+	return others
 }
+
+func equal(v []int64, want ...int64) bool { return slices.Equal(v, want) }
 
 func equal64(v []int, want ...int64) bool {
 	w := make([]int64, len(v))
@@ -131,28 +136,15 @@ func equal64(v []int, want ...int64) bool {
 // rewind reads: no .cfr (JSON list, gzip'd or not), no .rwd, no Skyport
 // .jsn, no vector file.
 func TestStreamSniff(t *testing.T) {
-	js, err := os.ReadFile(filepath.Join(official, "m05.replay.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := testutil.ReadFile(t, filepath.Join(official, "m05.replay.json"))
 	mp := msgpackCompatibleJSON(js)
 	for name, b := range map[string][]byte{"json": js, "json.gz": gzipped(js), "msgpack": mp, "mp.gz": gzipped(mp)} {
 		if !Sniff(b[:512]) {
 			t.Errorf("%s: not sniffed from 512 bytes", name)
 		}
 	}
-	others, _ := filepath.Glob("../../../../testdata/conformance/*.cfr")
-	others = append(others, testutil.RealWorldOptional(t)...)
-	more, _ := filepath.Glob("../../../../testdata/monad/m0*")
-	others = append(others, more...)
-	if len(others) < 3 {
-		t.Fatalf("found %d other files", len(others))
-	}
-	for _, p := range others {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range otherFiles(t) {
+		b := testutil.ReadFile(t, p)
 		if Sniff(prefix(b)) {
 			t.Errorf("%s sniffed as a log", p)
 		}
@@ -172,14 +164,8 @@ func TestStreamSniff(t *testing.T) {
 // refused by Open with an error naming the entry and field where it
 // breaks.
 func TestStreamDamaged(t *testing.T) {
-	js, err := os.ReadFile(filepath.Join(official, "m05.replay.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mpgz, err := os.ReadFile(filepath.Join(official, "m05.mp.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := testutil.ReadFile(t, filepath.Join(official, "m05.replay.json"))
+	mpgz := testutil.ReadFile(t, filepath.Join(official, "m05.mp.gz"))
 	bad := bytes.Clone(js)
 	at := bytes.Index(bad[len(bad)/2:], []byte(`"u": `)) + len(bad)/2
 	copy(bad[at:], `"u": "`)
@@ -237,10 +223,7 @@ func TestStreamFrameCommands(t *testing.T) {
 // 20×20 board, the ruleset's values for each player, a ranking of every
 // player once, commands that parse.
 func FuzzStream(f *testing.F) {
-	js, err := os.ReadFile(filepath.Join(official, "m05.replay.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	js := testutil.ReadFile(f, filepath.Join(official, "m05.replay.json"))
 	cut := cutLog(f, string(js), 3)
 	f.Add([]byte(cut))
 	f.Add(gzipped(msgpackCompatibleJSON([]byte(cut))))

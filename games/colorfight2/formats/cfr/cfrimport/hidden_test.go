@@ -122,10 +122,7 @@ func TestEveryReferenceReplay(t *testing.T) {
 	}
 	check := func(t *testing.T, paths []string) {
 		for _, p := range paths {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := testutil.ReadFile(t, p)
 			if err := checkGame(filepath.Base(p), data); err != nil {
 				t.Error(err)
 			}

@@ -29,10 +29,7 @@ func importable(t testing.TB) []string {
 
 func importFile(t testing.TB, path string) ([]byte, *cfrimport.ImportResult) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, path)
 	sum, _ := cfr.SHA256(bytes.NewReader(b))
 	var out bytes.Buffer
 	res, err := cfrimport.Import(bytes.NewReader(b), &out, cfrimport.ImportOptions{Source: path, SHA256: sum, Created: importCreated, Tool: "rewind test"})
@@ -57,10 +54,7 @@ func TestImport(t *testing.T) {
 			if err != nil || v.Err != nil || !v.Complete || v.Rounds != res.Rounds {
 				t.Fatalf("verify: %v %+v", err, v)
 			}
-			cfrData, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfrData := testutil.ReadFile(t, p)
 			want, err := cfrimport.OpenFrames(bytes.NewReader(cfrData))
 			if err != nil {
 				t.Fatal(err)
@@ -106,10 +100,7 @@ const (
 // tampered file with the same report.
 func TestAuditTampered(t *testing.T) {
 	for _, p := range importable(t) {
-		clean, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		clean := testutil.ReadFile(t, p)
 		if res, err := cfr.Audit(bytes.NewReader(clean), 0); err != nil || len(res.Violations) != 0 || res.Rounds < 200 {
 			t.Fatalf("%s: %v %+v", p, err, res)
 		}
@@ -204,10 +195,7 @@ func TestAuditTampered(t *testing.T) {
 // BenchmarkImport imports c03 (8 players, 500 rounds) into memory: one op
 // is one game.
 func BenchmarkImport(b *testing.B) {
-	data, err := os.ReadFile("../../../../../testdata/conformance/c03.cfr")
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, "../../../../../testdata/conformance/c03.cfr")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := cfrimport.Import(bytes.NewReader(data), io.Discard, cfrimport.ImportOptions{}); err != nil {
@@ -218,10 +206,7 @@ func BenchmarkImport(b *testing.B) {
 
 // BenchmarkAudit audits c03 (8 players, 500 rounds): one op is one game.
 func BenchmarkAudit(b *testing.B) {
-	data, err := os.ReadFile("../../../../../testdata/conformance/c03.cfr")
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, "../../../../../testdata/conformance/c03.cfr")
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := cfr.Audit(bytes.NewReader(data), 0)

@@ -4,21 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // benchStream reads every frame of conformance vector c03 (500 rounds)
 // through the stream open gives; with inferred, every round after frame 0
 // must have its commands.
 func benchStream(b *testing.B, open func(io.Reader) (engine.Stream, error), inferred bool) {
-	data, err := os.ReadFile("../../../../../testdata/conformance/c03.cfr")
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, "../../../../../testdata/conformance/c03.cfr")
 	b.ReportAllocs()
 	var f engine.Frame
 	for b.Loop() {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -122,10 +121,7 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 	for _, path := range officialReplays(t) {
 		dir := filepath.Dir(path)
 		t.Run(filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir), filepath.Base(path)), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := testutil.ReadFile(t, path)
 			src, err := cfr.NewDecoder(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
@@ -211,10 +207,7 @@ func TestOpenInferredPlaysC06(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, path)
 	s := mustOpen(t, cfrstream.OpenInferred, data)
 	defer s.Close()
 	var f engine.Frame
@@ -264,10 +257,7 @@ func TestOpenInferredPlaysC06(t *testing.T) {
 // first), and every other round has its own.
 func TestOpenInferredTampered(t *testing.T) {
 	const path, bad = "../../../../../testdata/conformance/c06.cfr", 100
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clean := testutil.ReadFile(t, path)
 	tampered := cfrtest.Rewrite(t, path, func(f *colorfight2.Frame) {
 		if f.Turn == bad {
 			f.Users[0].Gold++

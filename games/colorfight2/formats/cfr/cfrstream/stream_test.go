@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestOpen: a conformance .cfr reads as a stream of every frame the
@@ -18,10 +18,7 @@ import (
 // with the ruleset's metrics and then its accounting figures; a file
 // that ends at frame 0 is refused.
 func TestOpen(t *testing.T) {
-	data, err := os.ReadFile("../../../../../testdata/conformance/c02.cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, "../../../../../testdata/conformance/c02.cfr")
 	s, err := cfrstream.Open(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
