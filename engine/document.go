@@ -1,7 +1,7 @@
 package engine
 
 // This file lets a game ask the analysis for what its users expect of it
-// beyond the generic analysis: spending surges of its amounts
+// beyond the analysis: spending surges of its amounts
 // (Metric.Surge), and the layout of a document of its own that readers
 // of its older analysis depend on (Registration.Document). Both are
 // declarations: the analysis computes everything from the game's frames.

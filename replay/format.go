@@ -259,7 +259,7 @@ func (h *Header) legacy() *engine.Legacy {
 // checkWork refuses, with ErrLimit, a legacy header whose map cells
 // × max_turn exceed MaxCellRounds: re-simulating it would take too long.
 func (h *Header) checkWork() error {
-	if h.Generic() {
+	if !h.Legacy() {
 		return nil
 	}
 	if c := h.Config; int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxCellRounds {
@@ -366,7 +366,7 @@ func (h *Header) toJSON() headerJSON {
 func (h *Header) validate() error {
 	r, lh := h.legacyRuleset()
 	if lh == nil {
-		return h.validateSeam()
+		return h.validateOwnSetup()
 	}
 	if h.RulesetVersion != r.Version() {
 		return fmt.Errorf("ruleset %s version %d not supported", h.Ruleset, h.RulesetVersion)

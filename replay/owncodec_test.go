@@ -145,7 +145,7 @@ func sameLists[T comparable](a, b [][]T) bool {
 	return len(a) == len(b) && slices.EqualFunc(a, b, func(x, y []T) bool { return slices.Equal(x, y) })
 }
 
-// TestOwnCodecGeneric: every ColorfightII file of its own codec reads
+// TestOwnCodecOwnSetup: every ColorfightII file of its own codec reads
 // alike through the generic re-simulation (OpenSim: the ruleset's
 // engine.Codec records) and the generic Reader's text (NextText:
 // engine.Codec's decoder), round by round — turn, checkpoint, each
@@ -156,7 +156,7 @@ func sameLists[T comparable](a, b [][]T) bool {
 // the same states and applies the same commands, with the same rounds
 // but for their text; VerifySim verifies as many rounds as NextText
 // reads, for the whole file and for one cut short.
-func TestOwnCodecGeneric(t *testing.T) {
+func TestOwnCodecOwnSetup(t *testing.T) {
 	var faults, logs, errs, rounds int
 	for name, data := range ownFiles(t) {
 		sim, err := replay.OpenSim(bytes.NewReader(data))

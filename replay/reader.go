@@ -172,7 +172,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		}
 		h.Parent = &Parent{Source: hj.Parent.Source, SHA256: hj.Parent.SHA256, Turn: hj.Parent.Turn}
 	}
-	if h.Compact() && h.Generic() {
+	if h.Compact() && !h.Legacy() {
 		// The setup of a ruleset's own codec is the object under its ID.
 		var keys map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &keys); err != nil {

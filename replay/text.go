@@ -91,15 +91,15 @@ func TextHeader(r engine.Ruleset, seed uint64, setup []byte, maxTurns int, names
 // ColorfightII's too.
 func (h *Header) Compact() bool { return h.Codec == "" }
 
-// Generic reports whether the file's header describes its game through
-// the seam: any but a legacy header (a file of its ruleset's own codec
-// whose ruleset keeps its setup in engine.Legacy fields: ColorfightII's).
-// Such a header names its game by Ruleset, GameSeed and Setup, not by
-// Config's map, Seed, Map and the players' homes. Every file, generic or
-// not, is read by OpenSim and NextText.
-func (h *Header) Generic() bool {
+// Legacy reports whether the header is a legacy header: a file of its
+// ruleset's own codec whose ruleset keeps its setup in engine.Legacy
+// fields (for example ColorfightII's), which names its game by Config's
+// map, Seed, Map and the players' homes. Any other header names its game
+// by Ruleset, GameSeed and Setup. Every file, legacy or not, is read by
+// OpenSim and NextText.
+func (h *Header) Legacy() bool {
 	_, lh := h.legacyRuleset()
-	return lh == nil
+	return lh != nil
 }
 
 // compactHeader reports whether a generic header of r keeps r's own
@@ -140,7 +140,7 @@ func headerKey(id string) bool {
 // appendSetupKey adds the setup of a compact header to its JSON object
 // hj under the ruleset's ID.
 func appendSetupKey(hj []byte, h *Header) []byte {
-	if !h.Compact() || !h.Generic() || len(h.Setup) == 0 {
+	if !h.Compact() || h.Legacy() || len(h.Setup) == 0 {
 		return hj
 	}
 	id, _ := json.Marshal(h.Ruleset)
@@ -151,10 +151,10 @@ func appendSetupKey(hj []byte, h *Header) []byte {
 	return append(out, '}')
 }
 
-// validateSeam checks a generic header: a registered ruleset at its
+// validateOwnSetup checks a generic header: a registered ruleset at its
 // version, players, turns and checkpoints within the limits, nothing of
 // a legacy header.
-func (h *Header) validateSeam() error {
+func (h *Header) validateOwnSetup() error {
 	if h.Codec != CodecText && !h.Compact() {
 		return fmt.Errorf("unknown codec %q", h.Codec)
 	}

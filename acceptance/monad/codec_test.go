@@ -51,13 +51,13 @@ func body(t *testing.T, data []byte) []byte {
 	return b
 }
 
-// TestLegacyRecordingThroughSeam: a Monad .rwd of the compact codec,
+// TestLegacyRecordingReadsAsStream: a Monad .rwd of the compact codec,
 // written before the generic path existed, re-simulates through
 // replay.Sim (the ruleset's engine.Codec) to its footer's hash; written
 // again by the generic writer from the re-simulated game, its body is
 // the same bytes; the rounds' commands as text, played through the seam
 // (Fault and Round), reach the same hash at every turn.
-func TestLegacyRecordingThroughSeam(t *testing.T) {
+func TestLegacyRecordingReadsAsStream(t *testing.T) {
 	data := testutil.ReadFile(t, legacyFile)
 	sim, err := replay.OpenSim(bytes.NewReader(data))
 	if err != nil {

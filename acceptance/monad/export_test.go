@@ -23,7 +23,7 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// TestExportMonadHTML: export --html writes the generic page of a played
+// TestExportMonadHTML: export --html writes the replay page of a played
 // Monad recording and of a reference log as one self-contained file (the
 // frames, styles, scripts with static/monad.js, ECharts inline, a CSP
 // that allows no request); opened from disk in headless Chromium, the

@@ -376,7 +376,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 
 // TestMonadViewOtherFiles: `rewind view` shows a Monad .rwd of the old
 // layout (testdata/legacy-4p.rwd) and the reference engine's own logs
-// (replay.json, .mp.gz) on the generic page: Monad's board, every frame
+// (replay.json, .mp.gz) on the replay page: Monad's board, every frame
 // of the file, the cells drawn, a chart per metric; a recording's events
 // are listed (a log reports none).
 func TestMonadViewOtherFiles(t *testing.T) {

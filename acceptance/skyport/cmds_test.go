@@ -15,7 +15,7 @@ import (
 // reproduces the six vectors and agrees on every probe, the crash probes
 // named as documented differences.
 func TestSkyportConformThroughCLI(t *testing.T) {
-	dir := testutil.Skyport(t)
+	dir := testutil.Shared(t, "skyport", "s01.input.json")
 	out, code := clitest.Run(t, "conform", dir)
 	if code != 0 {
 		t.Fatalf("conform: status %d\n%s", code, out)
@@ -100,7 +100,7 @@ func TestSkyportCommands(t *testing.T) {
 		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, csvOut)
 	}
 
-	sky := testutil.Skyport(t)
+	sky := testutil.Shared(t, "skyport", "s01.input.json")
 	mapped := filepath.Join(dir, "tricky.rwd")
 	out, code = clitest.Run(t, "play", "--game", "skyport", "--map", filepath.Join(sky, "maps", "4-players-tricky.skyportmap"), "-o", mapped)
 	if code != 0 {

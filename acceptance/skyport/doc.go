@@ -8,7 +8,7 @@
 //
 // The tests that read Skyport's vectors, maps or recordings
 // (../shared/skyport beside the module root, or $REWIND_SKYPORT) skip
-// without them (testutil.Skyport); the browser tests skip without
+// without them (testutil.Shared); the browser tests skip without
 // Chromium, except under CI=true (internal/browsertest).
 //
 //	go test ./acceptance/skyport

@@ -13,14 +13,14 @@ import (
 )
 
 // skyportRecording returns the path of a public Skyport recording in
-// Skyport's folder (testutil.Skyport: $REWIND_SKYPORT, else
+// Skyport's folder (testutil.Shared: $REWIND_SKYPORT, else
 // ../shared/skyport), skipping the test when it is absent.
 func skyportRecording(t *testing.T, name string) string {
 	t.Helper()
-	dir := filepath.Join(testutil.Skyport(t), "recordings")
+	dir := filepath.Join(testutil.Shared(t, "skyport", "s01.input.json"), "recordings")
 	p := filepath.Join(dir, name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found in %s (set $%s)", name, dir, testutil.SkyportEnv)
+		t.Skipf("%s not found in %s (set $%s)", name, dir, testutil.SharedEnv("skyport"))
 	}
 	return p
 }

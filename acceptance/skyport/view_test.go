@@ -40,7 +40,7 @@ func TestSkyportViewThroughCLI(t *testing.T) {
 	}
 
 	t.Run("tricky map", func(t *testing.T) {
-		m := filepath.Join(testutil.Skyport(t), "maps", "4-players-tricky.skyportmap")
+		m := filepath.Join(testutil.Shared(t, "skyport", "s01.input.json"), "maps", "4-players-tricky.skyportmap")
 		tricky := filepath.Join(dir, "tricky.rwd")
 		if out, code := clitest.Run(t, "play", "--game", "skyport", "--map", m, "--seed", "5", "--turns", "200", "-o", tricky); code != 0 {
 			t.Fatalf("play --map: status %d\n%s", code, out)

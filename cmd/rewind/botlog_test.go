@@ -104,7 +104,7 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 		uid = slot - 1 + engine.FirstPlayer(rs)
 	}
 	// A click on the player's row of the panel (ColorfightII: data-slot
-	// from 1; the generic page, Monad's: data-player from 0).
+	// from 1; the replay page, Monad's: data-player from 0).
 	row := fmt.Sprintf(`#players tbody tr[data-slot="%d"], #players tr[data-player="%d"]`, slot, slot-1)
 	if err := chromedp.Run(b.Ctx, chromedp.Click(row, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)

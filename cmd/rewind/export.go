@@ -193,7 +193,7 @@ func exportHTML(opts *exportOptions) error {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
 	var buf bytes.Buffer
-	if err := viewer.WriteGenericHTML(context.Background(), &buf, p, filepath.Base(opts.in)); err != nil {
+	if err := viewer.WriteReplayHTML(context.Background(), &buf, p, filepath.Base(opts.in)); err != nil {
 		return fmt.Errorf("export %s: %w", opts.in, err)
 	}
 	if err := writeOutput(opts.out, opts.force, func(w io.Writer) error {

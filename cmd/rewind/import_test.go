@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/games/colorfight2/bots/hidingbot"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
-	"github.com/rewind-game/rewind/internal/hidingbot"
 )
 
 // TestImportVerifyAudit: import writes a .rwd that verifies against its
@@ -200,7 +200,7 @@ func editCFR(t *testing.T, src, dst string, edit func(*colorfight2.Frame)) {
 	}
 }
 
-// TestImportHiddenGame: a game of the hiding bot (internal/hidingbot:
+// TestImportHiddenGame: a game of the hiding bot (games/colorfight2/bots/hidingbot:
 // builds and upgrades on cells about to fall, Homes lost with what stood
 // on them), written as the reference writes a .cfr, goes through the
 // user's path: import, verify --against the .cfr, audit (exit 0).

@@ -73,7 +73,7 @@ func runInfo(opts *infoOptions, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if h.Generic() {
+		if !h.Legacy() {
 			return rwdInfo(w, path, data, h)
 		}
 		c := h.Config

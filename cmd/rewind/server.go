@@ -99,7 +99,7 @@ messages), with the flags that apply to any game: --addr, --dir, --bot, --max-pl
 --max-conns-per-ip, --seed, --map and --games. Its bots' port is --addr;
 --http ADDR serves the viewer there too (none without it): the library
 of --dir and, under "Live", every game being played, followed turn by
-turn on the generic page.
+turn on the replay page.
 
 Admin actions (/start, /restart, /deletegameroom on the default room or on
 a room created without a password, /configadmin, admin rooms) need the

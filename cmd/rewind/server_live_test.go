@@ -20,7 +20,7 @@ import (
 // --http` with a game of the first protocol of internal/rooms that
 // waits on a player the test seats and holds: while the game is on, the
 // viewer's live list shows it with its players and turn, its live page is
-// the generic page following it, its frames are the rounds recorded so
+// the replay page following it, its frames are the rounds recorded so
 // far, and the library lists it; once the player leaves the game plays
 // out, is recorded, and the command ends.
 func TestServerHTTPFollowsProtocolGames(t *testing.T) {

@@ -67,7 +67,7 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 		return fmt.Sprintf("%d events dropped", g.EventsDropped)
 	}
 	if a.Rounds != g.Turns || len(a.Players) != len(g.Players) || a.HasCommands != g.CommandsKnown {
-		return fmt.Sprintf("the document has %d rounds, %d players, commands %v; the generic analysis %d, %d, %v",
+		return fmt.Sprintf("the document has %d rounds, %d players, commands %v; the analysis %d, %d, %v",
 			a.Rounds, len(a.Players), a.HasCommands, g.Turns, len(g.Players), g.CommandsKnown)
 	}
 
@@ -113,7 +113,7 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 		}
 	}
 	if len(a.Events) != len(want) {
-		return fmt.Sprintf("the document has %d events, the generic analysis %d of its kinds", len(a.Events), len(want))
+		return fmt.Sprintf("the document has %d events, the analysis %d of its kinds", len(a.Events), len(want))
 	}
 
 	// Series and unknowns.
@@ -156,7 +156,7 @@ func documentDiff(tb testing.TB, data []byte, isCFR bool) string {
 	for r, p := range g.Ranking {
 		s, gp := &a.Summary.Ranking[r], &g.Players[p]
 		if s.UID != p+1 || s.Rank != r+1 || s.Rank != gp.Rank || s.Score != gp.Metrics[sc].Final || s.Bot != gp.Bot {
-			return fmt.Sprintf("standing %d %+v: the generic analysis ranks player %d, rank %d, score %d, bot %q", r, s, p, gp.Rank, gp.Metrics[sc].Final, gp.Bot)
+			return fmt.Sprintf("standing %d %+v: the analysis ranks player %d, rank %d, score %d, bot %q", r, s, p, gp.Rank, gp.Metrics[sc].Final, gp.Bot)
 		}
 		if len(s.Values) != len(a.Doc.Standing) {
 			return fmt.Sprintf("standing %d has %d values, the document %d fields", r, len(s.Values), len(a.Doc.Standing))

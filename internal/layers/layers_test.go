@@ -27,7 +27,7 @@ const (
 
 // testOnly are the packages that exist only for tests.
 var testOnly = []string{"acceptance/", "examples/", "internal/testutil", "internal/browsertest",
-	"internal/clitest", "internal/toygame", "internal/hidingbot", "internal/layers"}
+	"internal/clitest", "internal/toygame", "internal/layers"}
 
 var leaves = []string{"internal/bitio", "internal/satint", "internal/resize"}
 

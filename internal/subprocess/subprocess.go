@@ -850,7 +850,7 @@ func (b *Bot) handleLine(ev lineEvent, turn int) (cmds []string, stale bool, err
 		return nil, true, nil // blank lines are ignored
 	}
 	cmds, echo, err := parseReply(ev.line, b.opts.Game != "")
-	if err == nil && b.generic() && !b.ownMessages {
+	if err == nil && b.playsEngineGame() && !b.ownMessages {
 		unquoteStrings(cmds)
 	}
 	if echo >= 0 && err == nil {

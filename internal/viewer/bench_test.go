@@ -36,7 +36,7 @@ func benchPack(b *testing.B, data []byte) {
 
 // BenchmarkLoad is the server's work to open a replay: re-simulate the
 // 500-round 8-player c03 .rwd, analyse it and pack and compress its
-// frames for the generic page (benchPack).
+// frames for the replay page (benchPack).
 func BenchmarkLoad(b *testing.B) { benchPack(b, vectorRWD(b, "c03")) }
 
 // BenchmarkLoadCFR is BenchmarkLoad for the official c03.cfr: decode the

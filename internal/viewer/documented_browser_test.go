@@ -87,12 +87,12 @@ func cf2Board(t *testing.T, path string, n int) engine.Board {
 	}
 }
 
-// TestGenericColorfightPage: a ColorfightII game on the generic page,
+// TestReplayPageColorfight: a ColorfightII game on the replay page,
 // as the ColorfightII page shows it: conformance vector c01 (a .cfr of
 // the reference server, 2 players, 300 rounds), its commands inferred
-// (cfrstream.OpenInferred), served by the generic page's handler and
+// (cfrstream.OpenInferred), served by the replay page's handler and
 // compared with what PackStream packs of the same stream.
-func TestGenericColorfightPage(t *testing.T) {
+func TestReplayPageColorfight(t *testing.T) {
 	path := filepath.Join(testdata, "conformance", "c01.cfr")
 	s, err := openInferred(path)
 	if err != nil {

@@ -62,7 +62,7 @@ func TestGameScript(t *testing.T) {
 	}
 	p.Game = "skyport"
 	var page bytes.Buffer
-	if err := WriteGenericHTML(context.Background(), &page, p, "sky.rwd"); err != nil {
+	if err := WriteReplayHTML(context.Background(), &page, p, "sky.rwd"); err != nil {
 		t.Fatal(err)
 	}
 	html := page.String()

@@ -125,7 +125,7 @@ func (h *heapSampler) end() uint64 {
 }
 
 // TestServerUnderLoad is issue 13's server acceptance at reduced size, on
-// the generic page's data (/replay/ID?data=1): 64 concurrent requests for
+// the replay page's data (/replay/ID?data=1): 64 concurrent requests for
 // 64 different replays, then 50 clients reading a replay that the test
 // writes into the library piece by piece, finish with every request
 // answered (200, or 503 with Retry-After), the budget's accounting never

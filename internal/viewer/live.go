@@ -139,7 +139,7 @@ type liveEntry struct {
 	lastUse int
 }
 
-// liveVersion is one packed state of a game: the generic page's header
+// liveVersion is one packed state of a game: the replay page's header
 // and the frames as the page fetches them (EncodePacked; their Warning
 // is board.js's to show).
 type liveVersion struct {
@@ -364,7 +364,7 @@ func (h *liveHub) current(ctx context.Context, id string) (*liveVersion, LiveGam
 // packLive packs a game's recording so far (a recording without its
 // footer reads to its last whole round, then ends with a truncation
 // PackStream keeps as a Warning, dropped while the game is not Done) for
-// the generic page, with the default StreamLimits, reserving their peak
+// the replay page, with the default StreamLimits, reserving their peak
 // from the memory budget while it packs. The version keeps only the
 // gzip'd frames and the page's header.
 func packLive(data []byte, g LiveGame, mem *memBudget) (*liveVersion, error) {
@@ -634,7 +634,7 @@ func (s *Server) liveData(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Rewind-Turn", fmt.Sprint(v.game.Turn))
 	// The frames are only ever served gzip'd, for the page to inflate
-	// (as the generic page's ?data=1).
+	// (as the replay page's ?data=1).
 	serveGzip(w, v.gz)
 }
 

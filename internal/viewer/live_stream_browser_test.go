@@ -10,15 +10,15 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 )
 
-// TestBrowserLiveGeneric follows a game played through the seam in
-// Chromium: the library lists it, its live page (the generic page) opens
+// TestBrowserLiveToy follows a game played through the seam in
+// Chromium: the library lists it, its live page (the replay page) opens
 // on the newest turn and advances by itself, stays on a turn the user
 // went back to while the range grows, and once the game is over says so
 // and links the finished replay.
-func TestBrowserLiveGeneric(t *testing.T) {
-	l := newGenericLive(t, "toy-1", 30)
+func TestBrowserLiveToy(t *testing.T) {
+	l := newToyLive(t, "toy-1", 30)
 	l.publish(4)
-	base := serveGenericLive(t, l)
+	base := serveToyLive(t, l)
 	b := browsertest.Start(t, 3*time.Minute)
 	const wait = 60 * time.Second
 	waitJS := func(what, expr string) {

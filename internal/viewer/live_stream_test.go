@@ -50,9 +50,9 @@ func (r *roundEnds) Round(rd *match.GameRound, g engine.Game) error {
 
 func (r *roundEnds) End(g engine.Game) error { return r.rec.End(g) }
 
-// genericLive is a Live serving one generic recording (a toy game played
+// toyLive is a Live serving one generic recording (a toy game played
 // by match.RunGame) as it grows: the test publishes its rounds.
-type genericLive struct {
+type toyLive struct {
 	mu      sync.Mutex
 	g       LiveGame
 	full    []byte
@@ -62,9 +62,9 @@ type genericLive struct {
 	dir     string // the library folder: the finished file goes there
 }
 
-// newGenericLive plays a toy game of maxTurns turns, published up to
+// newToyLive plays a toy game of maxTurns turns, published up to
 // turn 0.
-func newGenericLive(tb testing.TB, id string, maxTurns int) *genericLive {
+func newToyLive(tb testing.TB, id string, maxTurns int) *toyLive {
 	tb.Helper()
 	var buf bytes.Buffer
 	re := &roundEnds{rec: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test"), buf: &buf}
@@ -78,7 +78,7 @@ func newGenericLive(tb testing.TB, id string, maxTurns int) *genericLive {
 	if len(re.ends) != maxTurns+1 {
 		tb.Fatalf("%d round ends for %d turns", len(re.ends), maxTurns)
 	}
-	l := &genericLive{full: buf.Bytes(), ends: re.ends, changed: make(chan struct{}),
+	l := &toyLive{full: buf.Bytes(), ends: re.ends, changed: make(chan struct{}),
 		g: LiveGame{ID: id, MaxTurn: maxTurns, Players: []string{"1_painter", "2_painter"}}}
 	l.data = l.full[:l.ends[0]]
 	return l
@@ -86,7 +86,7 @@ func newGenericLive(tb testing.TB, id string, maxTurns int) *genericLive {
 
 // publish makes the recording so far end at turn; a piece of the next
 // round is there too, as when the reader meets the writer mid-round.
-func (l *genericLive) publish(turn int) {
+func (l *toyLive) publish(turn int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	end := l.ends[turn]
@@ -100,7 +100,7 @@ func (l *genericLive) publish(turn int) {
 }
 
 // finish publishes the whole recording, written to the library folder.
-func (l *genericLive) finish(tb testing.TB) {
+func (l *toyLive) finish(tb testing.TB) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	file := filepath.Join(l.dir, l.g.ID+".rwd")
@@ -112,13 +112,13 @@ func (l *genericLive) finish(tb testing.TB) {
 	l.changed = make(chan struct{})
 }
 
-func (l *genericLive) LiveGames() []LiveGame {
+func (l *toyLive) LiveGames() []LiveGame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return []LiveGame{l.g}
 }
 
-func (l *genericLive) LiveReplay(id string) ([]byte, LiveGame, <-chan struct{}, error) {
+func (l *toyLive) LiveReplay(id string) ([]byte, LiveGame, <-chan struct{}, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != l.g.ID {
@@ -127,9 +127,9 @@ func (l *genericLive) LiveReplay(id string) ([]byte, LiveGame, <-chan struct{}, 
 	return l.data, l.g, l.changed, nil
 }
 
-// serveGenericLive starts a library server (opening generic files)
+// serveToyLive starts a library server (opening generic files)
 // following l; it returns the base URL.
-func serveGenericLive(tb testing.TB, l *genericLive) string {
+func serveToyLive(tb testing.TB, l *toyLive) string {
 	tb.Helper()
 	l.dir = tb.TempDir()
 	lib, err := OpenLibrary(l.dir)
@@ -171,16 +171,16 @@ func liveFrames(tb testing.TB, base, id string) *Packed {
 	return &p
 }
 
-// TestLiveGeneric follows a game played through the seam as its
+// TestLiveToy follows a game played through the seam as its
 // recording grows: the live list shows it with its players and turn, its
-// page is the generic page following the game's events, its frames grow
+// page is the replay page following the game's events, its frames grow
 // with each round published (the piece of the next round is not a
 // frame, nor a warning), and once done the page and the last event link
-// the replay in the library, which opens on the generic page.
-func TestLiveGeneric(t *testing.T) {
-	l := newGenericLive(t, "toy-1", 30)
+// the replay in the library, which opens on the replay page.
+func TestLiveToy(t *testing.T) {
+	l := newToyLive(t, "toy-1", 30)
 	l.publish(3)
-	base := serveGenericLive(t, l)
+	base := serveToyLive(t, l)
 
 	var list []liveJSON
 	_, body := getBytes(t, base+"/api/live")

@@ -23,8 +23,8 @@ import (
 // (templates.Replay, static/page.js) receives as gzip'd JSON and
 // draws for every topology (docs/viewer.md, "The replay page").
 
-// GenericVersion is the version of the Packed layout the page (static/decode.js) reads.
-const GenericVersion = 2
+// PackedVersion is the version of the Packed layout the page (static/decode.js) reads.
+const PackedVersion = 2
 
 // The fields of a changed cell in PackedFrame.Cells, as bits.
 const (
@@ -36,7 +36,7 @@ const (
 
 // Default limits of PackStream (StreamLimits' zero values).
 const (
-	// DefaultStreamFrames is the most frames a generic page shows:
+	// DefaultStreamFrames is the most frames a replay page shows:
 	// 50,000 player-turns, far beyond any game's turn limit.
 	DefaultStreamFrames = 50_000
 	// DefaultStreamBytes bounds what the packed frames cost (their
@@ -70,7 +70,7 @@ const (
 	unexplainedNote = "no commands: the rules do not explain this turn's frame (rewind audit says why)"
 )
 
-// ErrTooBig says a stream holds more than a generic page shows
+// ErrTooBig says a stream holds more than a replay page shows
 // (StreamLimits); the page is refused rather than cut.
 var ErrTooBig = errors.New("viewer: the replay is too big to show")
 
@@ -137,7 +137,7 @@ func StreamPeakBytes(l StreamLimits) int64 {
 }
 
 // Packed is one replay of any game as its generic page reads it (JSON;
-// GenericVersion). Players are numbered 0..len(Players)-1 and drawn in
+// PackedVersion). Players are numbered 0..len(Players)-1 and drawn in
 // Palette[p % len(Palette)], as on the other pages.
 type Packed struct {
 	Version int `json:"version"`
@@ -192,7 +192,7 @@ type Packed struct {
 	// some frames), "" when whole.
 	Notice  string `json:"notice,omitempty"`
 	Warning string `json:"warning,omitempty"`
-	// Events are the generic analysis's events (analysis.AnalyzeStream's,
+	// Events are the analysis's events (analysis.AnalyzeStream's,
 	// of the same pass over the stream: the game's own and the shell's,
 	// lead changes, bot faults, rejected commands, surges, lead swings),
 	// in its order, worded by Generic.EventText; nil when the analysis
@@ -202,7 +202,7 @@ type Packed struct {
 	Outcome string            `json:"outcome,omitempty"`
 }
 
-// PackedListEvent is one event of the analysis (analysis.GenericEvent)
+// PackedListEvent is one event of the analysis (analysis.Event)
 // as the page lists it. Turning marks a turning point
 // (Generic.IsTurningPoint), which the page lists above the events with
 // Explain (Generic.Explain: a lead swing's line, else ""); Later one that
@@ -220,8 +220,8 @@ type PackedListEvent struct {
 	Later   bool   `json:"later,omitempty"`
 }
 
-// MaxPageEvents is the most events of the analysis a generic page
-// lists (analysis.GenericOptions.MaxEvents); the lead for good is always
+// MaxPageEvents is the most events of the analysis a replay page
+// lists (analysis.Options.MaxEvents); the lead for good is always
 // among them, and Packed.Notice counts those left out.
 const MaxPageEvents = 1 << 14
 
@@ -504,7 +504,7 @@ func (k *packer) spend(c int64, frame int) error {
 func textCost(s string) int64 { return int64(len(s)) + commandOverhead }
 
 // PackStream reads s to its end (it does not close s) and packs its
-// frames for the generic page, within limits l (zero values: the
+// frames for the replay page, within limits l (zero values: the
 // defaults). A stream that fails after its first frame gives the frames
 // before and Packed.Warning; one that fails before, or holds more than l
 // allows (ErrTooBig), gives an error naming the frame. It never panics on
@@ -535,7 +535,7 @@ func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 	if len(m.Players) < 1 || len(m.Players) > MaxPlayers {
 		return nil, fmt.Errorf("viewer: %d players, want 1 to %d", len(m.Players), MaxPlayers)
 	}
-	p := &Packed{Version: GenericVersion, Game: m.Ruleset, Name: m.Ruleset, Format: m.Format, Label: m.Label,
+	p := &Packed{Version: PackedVersion, Game: m.Ruleset, Name: m.Ruleset, Format: m.Format, Label: m.Label,
 		Palette: report.Palette, Score: m.Score, EventKinds: m.EventKinds, Sequential: m.Sequential, MaxTurns: m.MaxTurns,
 		Settings: m.Settings, Provenance: m.Provenance}
 	if m.CommandsInferred {
@@ -967,7 +967,7 @@ func (k *packer) keepText(pf *PackedFrame, f *engine.Frame, n int) {
 	}
 }
 
-// EncodePacked writes p as the generic page reads it: its JSON, gzip'd
+// EncodePacked writes p as the replay page reads it: its JSON, gzip'd
 // (encoding/json's bytes). The frames are encoded a few at a time, so no
 // copy of the whole JSON is ever held.
 func EncodePacked(p *Packed) ([]byte, error) {

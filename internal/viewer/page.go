@@ -48,7 +48,7 @@ type ReplayHandler struct {
 	mem *memBudget
 }
 
-// ReplayPage returns the handler of the generic page of the replay that
+// ReplayPage returns the handler of the replay page of the replay that
 // open opens (a file of any game, through a generic reader), with the
 // default limits.
 func ReplayPage(open func() (engine.Stream, error)) *ReplayHandler {
@@ -119,7 +119,7 @@ func (h *ReplayHandler) pack() ([]byte, error) {
 	return EncodeStream(s, h.Limits)
 }
 
-// ReplayPageData is the generic page's view of a replay of meta m,
+// ReplayPageData is the replay page's view of a replay of meta m,
 // titled title ("" is the game's name). The caller sets where the frames
 // come from.
 func ReplayPageData(m *engine.StreamMeta, title string) templates.ReplayPage {
@@ -216,12 +216,12 @@ func staticFile(name string) ([]byte, error) {
 	return fs.ReadFile(staticFS, "static/"+name)
 }
 
-// WriteGenericHTML writes p's generic page as one self-contained file
+// WriteReplayHTML writes p's generic page as one self-contained file
 // titled title: styles, scripts (pageScripts: the page's modules, the
 // game's painter when it has one, the entry), ECharts and the frames are all inlined, and a
 // Content-Security-Policy forbids any request, so it works opened from
 // disk with no network.
-func WriteGenericHTML(ctx context.Context, w io.Writer, p *Packed, title string) error {
+func WriteReplayHTML(ctx context.Context, w io.Writer, p *Packed, title string) error {
 	gz, err := EncodePacked(p)
 	if err != nil {
 		return err
@@ -284,9 +284,9 @@ func StaticHandler() http.Handler {
 	}))
 }
 
-// genericLibraryPage answers the generic page of library file id, opened
+// libraryReplayPage answers the replay page of library file id, opened
 // by Options.OpenStream, with the server's memory budget.
-func (s *Server) genericLibraryPage(w http.ResponseWriter, r *http.Request, id string) {
+func (s *Server) libraryReplayPage(w http.ResponseWriter, r *http.Request, id string) {
 	h := &ReplayHandler{Title: id, Library: !s.lib.Single(), mem: s.mem, Open: s.streamOpener(id)}
 	if !s.lib.Single() {
 		h.Fork = id
@@ -376,8 +376,8 @@ func (s *Server) filePrefix(name string) []byte {
 	return prefix[:n]
 }
 
-// gameRoute answers GET /game/{id...}, the generic page's address of
+// gameRoute answers GET /game/{id...}, the replay page's address of
 // old: as /replay/{id...}.
 func (s *Server) gameRoute(w http.ResponseWriter, r *http.Request) {
-	s.genericLibraryPage(w, r, r.PathValue("id"))
+	s.libraryReplayPage(w, r, r.PathValue("id"))
 }

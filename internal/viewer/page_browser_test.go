@@ -59,7 +59,7 @@ func openToyFile(f *os.File) (engine.Stream, error) {
 // page as HTML.
 const hostileName = `<img src=x onerror="document.title='pwned'">`
 
-// TestGenericBrowser drives the generic page in headless Chromium through
+// TestReplayPageBrowser drives the replay page in headless Chromium through
 // the server's real routes: a file the library's own readers cannot read
 // opens on it at /replay/ID (the diamond board) and at /game/ID (the
 // square one). It checks the board draws every cell, every entity and
@@ -68,8 +68,8 @@ const hostileName = `<img src=x onerror="document.title='pwned'">`
 // with a line per player, every event listed and a click on one seeks,
 // the player panel, the commands and the bot log of the turn, names stay
 // text; no request leaves the server and no script error happens. The
-// exported page (WriteGenericHTML) works from a file with no request.
-func TestGenericBrowser(t *testing.T) {
+// exported page (WriteReplayHTML) works from a file with no request.
+func TestReplayPageBrowser(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "duel.rwd"), []byte("hex-axial\n"))
 	write(t, filepath.Join(dir, "sq.rwd"), []byte("square\n"))
@@ -317,7 +317,7 @@ func TestGenericBrowser(t *testing.T) {
 			t.Errorf("charts: %+v", charts)
 		}
 		if os.Getenv("REWIND_SCREENSHOTS_DOCS") != "" {
-			docsScreenshot(t, b, base+"/replay/docs/skirmish.rwd#turn=27", filepath.Join("..", "..", "docs", "viewer-generic.png"))
+			docsScreenshot(t, b, base+"/replay/docs/skirmish.rwd#turn=27", filepath.Join("..", "..", "docs", "viewer-replay.png"))
 		}
 	})
 
@@ -340,7 +340,7 @@ func TestGenericBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		var page bytes.Buffer
-		if err := WriteGenericHTML(context.Background(), &page, p, "duel.rwd"); err != nil {
+		if err := WriteReplayHTML(context.Background(), &page, p, "duel.rwd"); err != nil {
 			t.Fatal(err)
 		}
 		file := filepath.Join(t.TempDir(), "duel.html")
@@ -357,7 +357,7 @@ func TestGenericBrowser(t *testing.T) {
 }
 
 // docsScreenshot saves the whole page at url, 1600 px wide with the
-// charts drawn, as out (docs/viewer-generic.png; REWIND_SCREENSHOTS_DOCS=1).
+// charts drawn, as out (docs/viewer-replay.png; REWIND_SCREENSHOTS_DOCS=1).
 func docsScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1600, 1000), chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)

@@ -385,10 +385,10 @@ func TestPackStreamBounded(t *testing.T) {
 	}
 }
 
-// TestGenericHandler: the page and its data through ReplayPage alone
+// TestReplayHandler: the page and its data through ReplayPage alone
 // (and StaticHandler), the errors of a stream that cannot be opened or
 // is too big, and /game/ on a server without Options.OpenStream.
-func TestGenericHandler(t *testing.T) {
+func TestReplayHandler(t *testing.T) {
 	h := ReplayPage(func() (engine.Stream, error) { return newToyStream(engine.HexAxial, 5, 5, 20, "a", "b"), nil })
 	mux := http.NewServeMux()
 	mux.Handle("/duel", h)
@@ -447,7 +447,7 @@ func TestGenericHandler(t *testing.T) {
 	}
 }
 
-// TestPackStreamEvents: the page's events are the generic analysis's of
+// TestPackStreamEvents: the page's events are the analysis's of
 // the same stream (analysis.AnalyzeStream, read again), worded by
 // Generic.EventText, turning points and folded lead changes marked, and
 // its outcome; a toy duel and ColorfightII's c01 (its commands
@@ -517,12 +517,12 @@ func TestPackStreamEvents(t *testing.T) {
 	}
 }
 
-// TestGenericProvenance: the generic page says where a game came from,
+// TestReplayPageProvenance: the replay page says where a game came from,
 // from its .rwd header (StreamMeta.Provenance): a fork (a toy duel
 // recorded with a parent) "played on from turn N of FILE", an import
 // (ColorfightII's c01.cfr, rewind import's .rwd) "commands inferred from
 // FILE"; a game recorded as played says neither.
-func TestGenericProvenance(t *testing.T) {
+func TestReplayPageProvenance(t *testing.T) {
 	toy := func(parent *replay.Parent) []byte {
 		var buf bytes.Buffer
 		rec := recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")
@@ -580,7 +580,7 @@ func TestGenericProvenance(t *testing.T) {
 				t.Errorf("the page does not say %q", c.want)
 			}
 			var html bytes.Buffer
-			if err := WriteGenericHTML(context.Background(), &html, p, "x.rwd"); err != nil {
+			if err := WriteReplayHTML(context.Background(), &html, p, "x.rwd"); err != nil {
 				t.Fatal(err)
 			}
 			if c.want != "" && !strings.Contains(html.String(), c.want) {

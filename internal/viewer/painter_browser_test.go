@@ -26,7 +26,7 @@ import (
 
 // textRecorder is a match.GameRecorder writing the generic text codec
 // (replay.NewTextWriter), whatever codec the ruleset is recorded in by
-// default: a file the generic page opens for any game.
+// default: a file the replay page opens for any game.
 type textRecorder struct {
 	w  io.Writer
 	tw *replay.TextWriter
@@ -127,9 +127,9 @@ func cf2Said(frames []cf2Frame, t int, text string) string {
 	return text
 }
 
-// TestGenericColorfightPainter: a ColorfightII game (the built-ins, one
+// TestColorfightPainter: a ColorfightII game (the built-ins, one
 // of them sending commands the engine rejects, played by match.RunGame
-// and recorded in the generic text codec) on the generic page is drawn
+// and recorded in the generic text codec) on the replay page is drawn
 // by static/colorfight2.js as the ColorfightII page draws it. Against
 // the frames the generic reader re-simulates: every owned cell is its
 // owner's colour, the unowned ground darkens with its natural cost, each
@@ -140,7 +140,7 @@ func cf2Said(frames []cf2Frame, t int, text string) string {
 // the ColorfightII page does, a rejected one struck out; the legend says
 // what the colours and letters mean. $REWIND_SCREENSHOTS gets
 // generic-colorfight2.png.
-func TestGenericColorfightPainter(t *testing.T) {
+func TestColorfightPainter(t *testing.T) {
 	rs, err := engine.Get("colorfight2")
 	if err != nil {
 		t.Fatal(err)

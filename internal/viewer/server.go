@@ -423,10 +423,10 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, t
 	render(w, r, status, templates.Error(templates.ErrorPage{Title: title, Message: msg}))
 }
 
-// replayPage answers a replay's page: the generic page of library file
+// replayPage answers a replay's page: the replay page of library file
 // id (ReplayHandler; its frames at ?data=1), whatever its game.
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
-	s.genericLibraryPage(w, r, r.PathValue("id"))
+	s.libraryReplayPage(w, r, r.PathValue("id"))
 }
 
 var staticTypes = map[string]string{
@@ -475,7 +475,7 @@ func uploadName(name string) (string, error) {
 }
 
 // validateStream checks an uploaded file: it must pack whole, as its
-// page packs it (Options.OpenStream), within the generic page's limits
+// page packs it (Options.OpenStream), within the replay page's limits
 // and the server's memory budget (ErrBusy when the budget cannot take it
 // now). The work stops when the client leaves.
 func (s *Server) validateStream(ctx context.Context, name string) error {

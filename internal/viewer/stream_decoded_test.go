@@ -182,7 +182,7 @@ func TestStreamDecodedSummaryWaits(t *testing.T) {
 	checkLogEntry(t, entries[0])
 }
 
-// TestStreamDecodedPage: the generic page of a file decoded whole holds
+// TestStreamDecodedPage: the replay page of a file decoded whole holds
 // its format's DecodeBytes while it is read, and answers 503 with
 // Retry-After when the budget cannot take them; the budget is whole
 // again after each answer.
@@ -220,7 +220,7 @@ func TestStreamDecodedPage(t *testing.T) {
 
 // TestStreamDecodedUploads: logs are taken as uploads, checked by
 // packing them as their page would: a valid one is kept byte for byte,
-// listed with its game and opens on the generic page; a corrupt one, or a
+// listed with its game and opens on the replay page; a corrupt one, or a
 // .json that is no replay, is refused saying why; a .cfr sent under a
 // .json name (or a log under a .rwd name) is kept under an ending of what
 // it holds, and the answer says so. The folder quota counts the logs the

@@ -16,7 +16,7 @@ import (
 
 // TestStreamFormatLibrary: a file of a registered stream format (a
 // Skyport .jsn) is listed with its game, format, players and turns, and
-// its replay page is the generic page with the stream's label.
+// its replay page is the replay page with the stream's label.
 func TestStreamFormatLibrary(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "games", "synthetic.jsn"), jsntest.Recording())

@@ -18,7 +18,7 @@ import (
 
 // TestStreamUpload: a replay only the generic reader reads (a game played
 // through the seam) is taken as an upload, checked by packing it as its
-// page would, kept under its name and shown on the generic page; a cut
+// page would, kept under its name and shown on the replay page; a cut
 // copy is refused saying why, and nothing of it is kept.
 func TestStreamUpload(t *testing.T) {
 	var buf bytes.Buffer

@@ -9,7 +9,7 @@ import (
 	"github.com/rewind-game/rewind/internal/source"
 )
 
-// toyRuleset is a tiny duel for the generic page's tests: two tanks on a
+// toyRuleset is a tiny duel for the replay page's tests: two tanks on a
 // W×H board (HexAxial or Square), one player acting per turn (Sequential).
 // The active player's commands: "move D" (a direction index), "laser" (a
 // Line to the other tank, 3 damage), "mortar" (an Area of radius 1 on it,

@@ -75,7 +75,7 @@ func checkUploadWork(ctx context.Context, f io.Reader, size int64) error {
 		if err != nil {
 			return nil // the decoders say what is wrong
 		}
-		if c := h.Config; !h.Generic() && int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxUploadCellRounds {
+		if c := h.Config; h.Legacy() && int64(c.Width)*int64(c.Height)*int64(c.MaxTurn) > MaxUploadCellRounds {
 			return fmt.Errorf("its %d×%d map for %d rounds is more than the %d cell-rounds an upload may re-simulate: %w", c.Width, c.Height, c.MaxTurn, MaxUploadCellRounds, errUploadWork)
 		}
 		if n > limit {

@@ -24,7 +24,7 @@ import (
 )
 
 // TestBrowserWhyLost drives the "why did I lose" tools of issue 14 on
-// the generic page, for ColorfightII's c03 (8 players, 500 rounds, a
+// the replay page, for ColorfightII's c03 (8 players, 500 rounds, a
 // game with a document of its own) and for a toy duel (a game without):
 // the keys after a control, the charts (linked legends, log scale, CSV
 // as `rewind analyze --format csv` writes it, PNG, zoom, ticks at round

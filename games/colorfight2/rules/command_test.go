@@ -150,10 +150,10 @@ func FuzzCommandText(f *testing.F) {
 	})
 }
 
-// TestCommandErrorSeam: a command's error reads across the seam as
+// TestCommandErrorAsEngineError: a command's error reads across the seam as
 // Game.Round reports it: player uid-1, the index in the list sent, the
 // code and its text.
-func TestCommandErrorSeam(t *testing.T) {
+func TestCommandErrorAsEngineError(t *testing.T) {
 	g, err := Ruleset.New(7, engine.Settings{Players: 2, MaxTurns: 5, Names: []string{"a", "b"}})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestCommandErrorSeam(t *testing.T) {
 	if i := slices.Index(errs, want); i < 0 || want.Text == "" {
 		t.Fatalf("errors %+v, want among them %+v", errs, want)
 	}
-	if got := (CommandError{UID: 2, Index: 1, Code: ErrUnknownCommand}).Seam(); got != want {
-		t.Errorf("Seam: %+v, want %+v", got, want)
+	if got := (CommandError{UID: 2, Index: 1, Code: ErrUnknownCommand}).EngineError(); got != want {
+		t.Errorf("EngineError: %+v, want %+v", got, want)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 // Document is ColorfightII's analysis document (its
 // engine.Registration's): the layout `rewind analyze` has written for
-// ColorfightII games since before the generic analysis
+// ColorfightII games since before the analysis
 // (docs/analysis-json.md, "ColorfightII"), which the analysis builds
 // from the generic frames. Players are numbered by uid, from 1.
 var Document = engine.Document{

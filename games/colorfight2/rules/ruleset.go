@@ -165,14 +165,14 @@ func (g *Game) roundDone() []engine.CommandError {
 	g.framed = false
 	g.errs = g.errs[:0]
 	for _, e := range g.State.Errors() {
-		g.errs = append(g.errs, e.Seam())
+		g.errs = append(g.errs, e.EngineError())
 	}
 	return g.errs
 }
 
-// Seam returns e as the seam reports it (Game.Round): player uid-1, the
+// EngineError returns e as engine.Game.Round reports it: player uid-1, the
 // same index, the code and its text.
-func (e CommandError) Seam() engine.CommandError {
+func (e CommandError) EngineError() engine.CommandError {
 	return engine.CommandError{Player: e.UID - 1, Index: e.Index, Code: int(e.Code), Text: e.Code.String()}
 }
 

@@ -4,7 +4,7 @@ import "github.com/rewind-game/rewind/engine"
 
 // Monad's events (engine.Event) as Game.Events and BoardEvents report
 // them. Fields a kind does not use are -1 (Other, X, Y) or 0 (Value).
-// Lead changes and bot faults are not the game's: the generic analysis
+// Lead changes and bot faults are not the game's: the analysis
 // derives them for every game from the score metric and the faults
 // recorded with each round.
 const (

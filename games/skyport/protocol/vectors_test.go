@@ -138,7 +138,7 @@ type vecStates struct {
 
 // vectorDir is the folder of Skyport's vectors ($REWIND_SKYPORT or
 // ../shared/skyport), or a skip with a one-line reason without it.
-func vectorDir(t *testing.T) string { return testutil.Skyport(t) }
+func vectorDir(t *testing.T) string { return testutil.Shared(t, "skyport", "s01.input.json") }
 
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()

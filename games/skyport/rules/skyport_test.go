@@ -262,7 +262,7 @@ func TestGenerateMap(t *testing.T) {
 // A scripted game through the seam: loadout rounds, moves, shots, a
 // kill, the skipped turn and the respawn, hashes and a restart from the
 // saved setup.
-func TestSeamGame(t *testing.T) {
+func TestEngineGame(t *testing.T) {
 	m, err := ParseMap([]byte("players 2\nsize 4\ndescription \"x\"\nS\nGG\nGGG\nGGGG\nGGG\nGG\nS\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -369,7 +369,7 @@ func TestSeamGame(t *testing.T) {
 }
 
 // Random games through the seam are deterministic and end.
-func TestSeamDeterminism(t *testing.T) {
+func TestEngineDeterminism(t *testing.T) {
 	run := func(seed uint64) (uint64, int) {
 		g, err := Ruleset.New(seed, engine.Settings{Players: 3, MaxTurns: 120})
 		if err != nil {
@@ -446,7 +446,7 @@ func TestDeafPlayer(t *testing.T) {
 
 // The seam's metadata agrees with what games report, and CopyFrom
 // copies the whole game.
-func TestSeamMetadata(t *testing.T) {
+func TestEngineMetadata(t *testing.T) {
 	if Ruleset.ID() != "skyport" || Ruleset.Version() != 1 {
 		t.Fatalf("id %s version %d", Ruleset.ID(), Ruleset.Version())
 	}
@@ -547,7 +547,7 @@ func TestActorPeek(t *testing.T) {
 
 // A recording keeps Game.MaxTurns and replays with it as
 // Settings.MaxTurns: that must give the same game.
-func TestSeamTurnLimitRoundTrip(t *testing.T) {
+func TestTurnLimitRoundTrip(t *testing.T) {
 	for _, rounds := range []int{0, 50} {
 		g1, err := Ruleset.New(5, engine.Settings{Players: 3, MaxTurns: rounds})
 		if err != nil {

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/rewind-game/rewind/games/colorfight2/bots/hidingbot"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
-	"github.com/rewind-game/rewind/internal/hidingbot"
 	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )

@@ -206,7 +206,7 @@ func (s *stream) inferred(f *engine.Frame) error {
 	}
 	colorfight2.RoundText(cmds, f.Commands, f.Faults, f.FaultText)
 	for _, e := range errs {
-		f.Errors = append(f.Errors, e.Seam())
+		f.Errors = append(f.Errors, e.EngineError())
 	}
 	f.CommandsKnown = true
 	return nil

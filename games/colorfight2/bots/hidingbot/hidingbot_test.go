@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/rewind-game/rewind/games/colorfight2/bots/hidingbot"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
-	"github.com/rewind-game/rewind/internal/hidingbot"
 )
 
 // TestGame: a game is a function of its seed (the same bytes twice), the

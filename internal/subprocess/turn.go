@@ -12,7 +12,7 @@ import (
 // generic reports whether the bot plays a game through the seam: any
 // game it was created for (Options.Game) but "", a game whose messages
 // are its own and do not name it (ColorfightII's: engine.Messenger).
-func (b *Bot) generic() bool {
+func (b *Bot) playsEngineGame() bool {
 	switch b.opts.Game {
 	case "":
 		return false
@@ -60,11 +60,11 @@ func (b *Bot) Play(g engine.Game, p int) ([]string, error) {
 // replies' commands being strings.
 func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
 	own := engine.MessengerOf(g) != nil
-	if !b.generic() && !own {
+	if !b.playsEngineGame() && !own {
 		err := fmt.Errorf("bot: %q was created for no game, and this game has no messages of its own", b.command)
 		return func() ([]string, error) { return nil, err }
 	}
-	msg := appendSeamTurn(nil, g, p, b.opts)
+	msg := appendTurnMessage(nil, g, p, b.opts)
 	b.ownMessages = own
 	turn := g.Turn()
 	return func() ([]string, error) {
@@ -72,9 +72,9 @@ func (b *Bot) Prepare(g engine.Game, p int) func() ([]string, error) {
 	}
 }
 
-// appendSeamTurn appends the turn message of g for player p (one line):
+// appendTurnMessage appends the turn message of g for player p (one line):
 // the game's own (engine.Messenger) or the generic one.
-func appendSeamTurn(b []byte, g engine.Game, p int, o Options) []byte {
+func appendTurnMessage(b []byte, g engine.Game, p int, o Options) []byte {
 	if m := engine.MessengerOf(g); m != nil {
 		return m.AppendTurnMessage(b, p, o.Deadline.Milliseconds())
 	}
