@@ -313,7 +313,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	rd := &Reader{src: r, hdr: h, bodyOff: off, text: h.Codec != ""}
 	if h.Compact() {
-		rd.rs, rd.codec, err = compactCodec(h.Ruleset) // validated by readHeader for any but ColorfightII
+		// h.Ruleset is validated by readHeader for any header but a legacy one.
+		rd.rs, rd.codec, err = compactCodec(h.Ruleset)
 		if err != nil {
 			return nil, &FormatError{Round: -1, Err: fmt.Errorf("%v: %w", err, ErrRuleset)}
 		}
