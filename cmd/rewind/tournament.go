@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -184,7 +187,17 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	// replay comes back into the folder.
 	tr := localTournament(spec, &recording.Dir{Path: opts.dir, Tool: "rewind " + version}, nil)
 	arch := &recording.Dir{Path: opts.dir, Tool: "rewind " + version}
-	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store}
+	secret, err := tournamentSecret(opts.dir)
+	if err != nil {
+		return err
+	}
+	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store, Secret: secret,
+		// A result counts only as its replay re-simulates: the game of
+		// this tournament, its standings computed here.
+		Check: func(i int, data []byte) (match.GameResult, error) {
+			return recording.CheckGame(bytes.NewReader(data), i, tr.GameSpec(i))
+		},
+		Log: func(text string) { fmt.Fprintln(opts.play.stderr, "rewind:", text) }}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	coord.Start(cctx)
@@ -252,6 +265,44 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
+}
+
+// tournamentSecret returns the secret that keys the tournament's job
+// tokens (queue.Coordinator.Secret), kept in DIR/.rewind-secret (made
+// once, readable by its owner only) so that a coordinator started again
+// on the folder accepts the results of the jobs it queued before.
+func tournamentSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, ".rewind-secret")
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+		return b, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// Written whole under a name of its own, then linked into place:
+	// two coordinators starting on one folder at once share one secret.
+	f, err := os.CreateTemp(dir, ".rewind-secret.*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(randomHex(32))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Link(f.Name(), path); errors.Is(err, os.ErrExist) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the tournament's secret %s: %w", path, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 32 {
+		return nil, fmt.Errorf("the tournament's secret %s: %d bytes (%v): remove it to make a new one", path, len(b), err)
+	}
+	return b, nil
 }
 
 // playJob plays a queued game in this process, its replay kept in

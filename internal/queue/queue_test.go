@@ -65,7 +65,7 @@ func TestLimits(t *testing.T) {
 
 	spec := Spec{Game: "colorfight2", Bots: []string{"greedy", "random"}, Players: 2, Seed: 1, MaxTurn: 200}
 	for range 2 {
-		if err := q.Publish(ctx, spec, 3); err != nil {
+		if err := q.publish(ctx, Job{Tournament: spec.ID(), Spec: spec, Index: 3}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,6 +135,11 @@ func TestMemoryCoordinator(t *testing.T) {
 		defer mu.Unlock()
 		stored[i] = data
 		return filepath.Join(dir, "stored.rwd"), nil
+	}, Check: func(i int, data []byte) (match.GameResult, error) {
+		if string(data) != fmt.Sprintf("replay of game %d", i) {
+			return match.GameResult{}, fmt.Errorf("replay %q", data)
+		}
+		return match.GameResult{Seed: uint64(100 + i)}, nil
 	}}
 	c.Start(ctx)
 	w := &Worker{Queue: q, ID: "w"}

@@ -108,7 +108,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 	// games without a result, with a message id that keeps a job it
 	// publishes again within ten minutes once.
 	if md, err := m.Metadata(); err != nil || md.NumDelivered > 1 {
-		if _, ok, err := q.Result(ctx, j.Tournament, j.Index); err != nil {
+		if ok, err := q.has(ctx, j.Tournament, j.Index); err != nil {
 			m.NakWithDelay(time.Second)
 			return err
 		} else if ok {
@@ -176,11 +176,11 @@ func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult, data []b
 	}
 	sum := sha256.Sum256(data)
 	gr.Path, gr.Skipped = "", false
-	r := Result{Game: gr, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Worker: w.ID}
+	r := Result{Game: gr, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Worker: w.ID, Token: j.Token}
 	if len(data) <= InlineReplayBytes {
 		r.Inline = data
 	} else {
-		r.Replay = fmt.Sprintf("%s/game-%04d.%s.rwd", j.Tournament, j.Index, randomID())
+		r.Replay = replayPrefix(j.Tournament, j.Index) + randomID() + ".rwd"
 		if _, err := q.replays.PutBytes(ctx, r.Replay, data); err != nil {
 			return fmt.Errorf("queue: game %s: store the replay: %w", j.Key(), err)
 		}
