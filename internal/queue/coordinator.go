@@ -137,6 +137,12 @@ func (c *Coordinator) Game(ctx context.Context, i int) (match.GameResult, error)
 			return match.GameResult{}, err
 		}
 		gr, data, err := c.accept(ctx, i, o)
+		var failed *failure
+		if errors.As(err, &failed) {
+			// Removed, so that running the tournament again tries again.
+			c.Queue.remove(ctx, c.tid, i, o.rev, "")
+			return match.GameResult{}, fmt.Errorf("queue: game %d failed on worker %q: %s", i, o.r.Worker, failed.why)
+		}
 		if err == nil {
 			path, err := c.Store(i, data)
 			if err != nil {
@@ -232,6 +238,9 @@ func (c *Coordinator) accept(ctx context.Context, i int, o outcome) (match.GameR
 	if subtle.ConstantTimeCompare([]byte(o.r.Token), []byte(c.Token(i))) != 1 {
 		return match.GameResult{}, nil, errors.New("it does not carry its job's token (not written by a worker that took the job)")
 	}
+	if o.r.Failed != "" {
+		return match.GameResult{}, nil, &failure{o.r.Failed}
+	}
 	data, err := c.Queue.Replay(ctx, o.r)
 	if err != nil {
 		return match.GameResult{}, nil, err
@@ -252,3 +261,8 @@ func (c *Coordinator) requeue(ctx context.Context, i int, o outcome) error {
 	c.mu.Unlock()
 	return c.Queue.remove(ctx, c.tid, i, o.rev, o.r.Replay)
 }
+
+// failure is a game's result that says it failed (Result.Failed).
+type failure struct{ why string }
+
+func (f *failure) Error() string { return f.why }

@@ -152,7 +152,17 @@ type Result struct {
 	Worker string `json:"worker"`
 	// Token is the token of the job the result is of (Job.Token).
 	Token string `json:"token,omitempty"`
+	// Failed, when set, says why the game has no replay and never will
+	// (ErrReplayTooBig): the game fails at once, without another
+	// delivery.
+	Failed string `json:"failed,omitempty"`
 }
+
+// ErrReplayTooBig is wrapped by the error of a game whose replay is over
+// Limits.MaxReplayBytes: playing it again gives the same replay, so the
+// worker records the failure instead of leaving the job to be delivered
+// again.
+var ErrReplayTooBig = errors.New("the replay is over the limit")
 
 // InlineReplayBytes is the largest replay a result holds itself (a
 // 500-round 8-player ColorfightII game is about 12 KB).

@@ -165,3 +165,43 @@ func TestMemoryCoordinator(t *testing.T) {
 	stop()
 	<-done
 }
+
+// TestReplayOverLimitFailsAtOnce: a game whose replay is over
+// MaxReplayBytes is played once, not delivered again and again: the
+// coordinator's game fails at once with the limit and the worker named.
+func TestReplayOverLimitFailsAtOnce(t *testing.T) {
+	lim := DefaultLimits
+	lim.MaxReplayBytes = 1000
+	lim.MaxDeliver = 3
+	q := testQueue(t, lim)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	spec := Spec{Game: "colorfight2", Bots: []string{"greedy", "random"}, Players: 2, Seed: 1, MaxTurn: 200}
+	c := &Coordinator{Queue: q, Spec: spec,
+		Store: func(int, []byte) (string, error) { return "", fmt.Errorf("nothing to store") },
+		Check: func(int, []byte) (match.GameResult, error) { return match.GameResult{}, nil }}
+	c.Start(ctx)
+	var mu sync.Mutex
+	plays := 0
+	w := &Worker{Queue: q, ID: "w1", Play: func(context.Context, Job) (match.GameResult, []byte, error) {
+		mu.Lock()
+		plays++
+		mu.Unlock()
+		return match.GameResult{}, make([]byte, 1001), nil
+	}}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	_, err := c.Game(ctx, 0)
+	stop()
+	<-done
+	if err == nil || !strings.Contains(err.Error(), `game 0 failed on worker "w1"`) || !strings.Contains(err.Error(), "over the limit of 1000 bytes (1001 bytes)") {
+		t.Errorf("the game's error: %v", err)
+	}
+	if plays != 1 {
+		t.Errorf("the game was played %d times, want once", plays)
+	}
+	if ok, err := q.has(ctx, spec.ID(), 0); err != nil || ok {
+		t.Errorf("the failure is still the game's result (%v): a run again would not try again", err)
+	}
+}
