@@ -17,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/queue"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/subprocess"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -30,6 +31,8 @@ type tournamentOptions struct {
 	dir      string
 	nats     natsOptions
 	status   bool
+	// maxLogs is --max-logs: MiB of bot stderr logs in all (0: no bound).
+	maxLogs int64
 	// parallelSet: --parallel was given (with --nats, local workers play
 	// only then).
 	parallelSet bool
@@ -51,7 +54,8 @@ replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
 resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and a
 multiplayer Elo rating per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
-one log per game and seat.
+one log per game and seat; all of them together take at most --max-logs MiB
+(then each log is cut with a note saying so).
 
 The games are jobs on a NATS JetStream work queue (docs/distributed.md).
 Without --nats, an embedded NATS server runs in this process (its store in
@@ -101,6 +105,7 @@ tournament is.`,
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
 	return cmd
@@ -174,6 +179,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if opts.play.logDir == "" {
 		opts.play.logDir = opts.dir
 	}
+	opts.play.logBudget = logBudget(opts.maxLogs)
 	spec := tournamentSpec(opts, bots)
 	tid := spec.ID()
 
@@ -265,6 +271,18 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
+}
+
+// defaultMaxLogsMiB is --max-logs' default: 1 GiB of bot logs, 64 games'
+// worth of a bot that fills its log (subprocess.MaxStderrLogBytes each).
+const defaultMaxLogsMiB = 1024
+
+// logBudget is the budget of --max-logs MiB (nil: no bound).
+func logBudget(mib int64) *subprocess.LogBudget {
+	if mib == 0 {
+		return nil
+	}
+	return subprocess.NewLogBudget(mib << 20)
 }
 
 // tournamentSecret returns the secret that keys the tournament's job
@@ -365,6 +383,9 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	}
 	if opts.parallel < 1 {
 		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+	}
+	if opts.maxLogs < 0 {
+		return fmt.Errorf("--max-logs %d is negative (0: no bound)", opts.maxLogs)
 	}
 	info, err := gameInfo(opts.play.game)
 	if err != nil {

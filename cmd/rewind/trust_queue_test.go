@@ -14,6 +14,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/queue"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -168,5 +169,65 @@ func TestForgedResultsRefused(t *testing.T) {
 		}
 		s.Close()
 		f.Close()
+	}
+}
+
+// chattyBotPy writes about 9 KB to stderr every turn it is asked and sends no
+// command.
+const chattyBotPy = `import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("type") != "turn":
+        continue
+    sys.stderr.write(("chatter %d " % msg["turn"]) * 700 + "\n")
+    sys.stderr.flush()
+    sys.stdout.write(json.dumps({"cmd_list": [], "turn": msg["turn"]}) + "\n")
+    sys.stdout.flush()
+`
+
+// TestTournamentLogBudget: the stderr logs of a tournament's games take
+// at most --max-logs MiB together; past it each log is cut with a note
+// saying so, and the games are played and kept all the same.
+func TestTournamentLogBudget(t *testing.T) {
+	py := testutil.NeedTool(t, "python3")
+	work := t.TempDir()
+	bot := filepath.Join(work, "chatty.py")
+	if err := os.WriteFile(bot, []byte(chattyBotPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(work, "t")
+	_, stderr, err := runSplit(t, "tournament", "--dir", dir, "--bot", "greedy", "--bot", fmt.Sprintf("%q %q", py, bot),
+		"--players", "2", "--games", "3", "--turns", "200", "--parallel", "1", "--max-logs", "1")
+	if err != nil {
+		t.Fatalf("tournament: %v\n%s", err, stderr)
+	}
+	if rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd")); len(rwds) != 3 {
+		t.Errorf("%d replays, want 3", len(rwds))
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.stderr.log"))
+	if len(logs) != 3 {
+		t.Fatalf("%d logs, want one per game: %v", len(logs), logs)
+	}
+	var total int64
+	notes := 0
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += int64(len(b))
+		if strings.Contains(string(b), "[rewind: stderr log cut at ") && strings.Contains(string(b), "the logs' budget of 1048576 bytes is spent]") {
+			notes++
+		}
+	}
+	// The budget, and a note of under 200 bytes in each log cut.
+	if max := int64(1<<20 + 3*200); total > max {
+		t.Errorf("the logs take %d bytes, over the budget's %d", total, max)
+	}
+	if total < 1<<20 {
+		t.Errorf("the logs take %d bytes: the budget of 1 MiB should be used up (the bot writes about 5 MB)", total)
+	}
+	if notes == 0 {
+		t.Error("no log says it was cut for the budget")
 	}
 }
