@@ -98,9 +98,10 @@ type Options struct {
 	// would take it past this is refused with 507 (0:
 	// DefaultMaxFolderBytes; negative: no bound).
 	MaxFolderBytes int64
-	// MaxUploadsPerHour bounds the uploads kept in any hour, all clients
-	// together; past it, 429 (0: DefaultMaxUploadsPerHour; negative: no
-	// bound).
+	// MaxUploadsPerHour bounds the new replays kept in any hour, uploads
+	// and forks ("play on from here") together, all clients together;
+	// past it, 429 (0: DefaultMaxUploadsPerHour; negative: no bound).
+	// MaxFolderBytes bounds forks as it does uploads.
 	MaxUploadsPerHour int
 	// ForkBots are the bots "play on from here" may seat besides the
 	// built-ins: what the server was started with (serve --bot
@@ -636,25 +637,38 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
 		return
 	}
-	s.uploadMu.Lock()
-	defer s.uploadMu.Unlock()
-	if status, msg := s.uploadQuotaLocked(n, time.Now()); status != 0 {
+	kept, note := contentName(name, s.filePrefix(tmpName))
+	id, status, msg := s.keepNew(tmpName, kept, n)
+	if status != 0 {
+		if status == http.StatusInternalServerError {
+			s.logf("viewer: upload: %s", msg)
+		}
 		fail(status, "%s refused: %s", name, msg)
 		return
 	}
-	kept, note := contentName(name, s.filePrefix(tmpName))
-	id, err := s.keep(tmpName, kept)
-	if err != nil {
-		s.logf("viewer: upload: %v", err)
-		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
-		return
-	}
-	s.uploads = append(s.uploads, time.Now())
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
 }
 
-// uploadQuota checks an upload of size bytes (-1: unknown) against the
-// quotas before it is read: a status (507, 429) and why, or 0.
+// keepNew keeps tmpName, a new replay of size bytes (an upload or a
+// fork), under name (keep) if the quotas take it, and counts it in the
+// hour's: its id, or a status (507, 429, 500) and why.
+func (s *Server) keepNew(tmpName, name string, size int64) (id string, status int, msg string) {
+	s.uploadMu.Lock()
+	defer s.uploadMu.Unlock()
+	if status, msg := s.uploadQuotaLocked(size, time.Now()); status != 0 {
+		return "", status, msg
+	}
+	id, err := s.keep(tmpName, name)
+	if err != nil {
+		return "", http.StatusInternalServerError, fmt.Sprintf("cannot store it: %v", err)
+	}
+	s.uploads = append(s.uploads, time.Now())
+	return id, 0, ""
+}
+
+// uploadQuota checks a new replay of size bytes (-1: unknown) against
+// the quotas before it is read or played: a status (507, 429) and why,
+// or 0.
 func (s *Server) uploadQuota(size int64) (int, string) {
 	s.uploadMu.Lock()
 	defer s.uploadMu.Unlock()
@@ -662,8 +676,8 @@ func (s *Server) uploadQuota(size int64) (int, string) {
 }
 
 // uploadQuotaLocked checks the quotas for size more bytes: the folder's
-// replays (Options.MaxFolderBytes) and the uploads of the last hour
-// (Options.MaxUploadsPerHour).
+// replays (Options.MaxFolderBytes) and the new replays (uploads and
+// forks) of the last hour (Options.MaxUploadsPerHour).
 func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
 	hour := now.Add(-time.Hour)
 	keep := s.uploads[:0]
@@ -674,7 +688,7 @@ func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
 	}
 	s.uploads = keep
 	if lim := s.opts.MaxUploadsPerHour; lim > 0 && len(s.uploads) >= lim {
-		return http.StatusTooManyRequests, fmt.Sprintf("this server takes at most %d uploads an hour (the next in %v)", lim, s.uploads[0].Add(time.Hour).Sub(now).Round(time.Minute))
+		return http.StatusTooManyRequests, fmt.Sprintf("this server keeps at most %d new replays (uploads and forks) an hour (the next in %v)", lim, s.uploads[0].Add(time.Hour).Sub(now).Round(time.Minute))
 	}
 	if lim := s.opts.MaxFolderBytes; lim > 0 {
 		used := s.lib.replayBytes()
