@@ -103,6 +103,11 @@ type Options struct {
 	// past it, 429 (0: DefaultMaxUploadsPerHour; negative: no bound).
 	// MaxFolderBytes bounds forks as it does uploads.
 	MaxUploadsPerHour int
+	// MaxUploadDisk bounds the disk the uploads in progress take
+	// together, counted as their bytes arrive (whatever Content-Length
+	// says, -1 when chunked): a byte past it has its upload refused with
+	// 507 (0: DefaultMaxUploadDisk; negative: no bound).
+	MaxUploadDisk int64
 	// ForkBots are the bots "play on from here" may seat besides the
 	// built-ins: what the server was started with (serve --bot
 	// NAME|COMMAND), in order. A page picks them by their place in this
@@ -124,6 +129,9 @@ type Options struct {
 const (
 	DefaultMaxFolderBytes    = 4 << 30
 	DefaultMaxUploadsPerHour = 120
+	// DefaultMaxUploadDisk lets four uploads of DefaultMaxUpload arrive
+	// at once.
+	DefaultMaxUploadDisk = 4 * DefaultMaxUpload
 )
 
 // Server is the viewer's HTTP handler.
@@ -145,6 +153,9 @@ type Server struct {
 	// when the uploads of the last hour were kept.
 	uploadMu sync.Mutex
 	uploads  []time.Time
+	// uploadDisk accounts the bytes of the uploads in progress
+	// (Options.MaxUploadDisk; nil: no bound).
+	uploadDisk *memBudget
 	// libStreams holds a slot per open library event stream.
 	libStreams chan struct{}
 	// closing is closed by Shutdown: the library event streams end.
@@ -178,9 +189,15 @@ func NewServer(lib *Library, opts Options) *Server {
 	if opts.MaxUploadsPerHour == 0 {
 		opts.MaxUploadsPerHour = DefaultMaxUploadsPerHour
 	}
+	if opts.MaxUploadDisk == 0 {
+		opts.MaxUploadDisk = DefaultMaxUploadDisk
+	}
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
 		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams),
 		closing: make(chan struct{})}
+	if opts.MaxUploadDisk > 0 {
+		s.uploadDisk = newBudget(opts.MaxUploadDisk)
+	}
 	if s.opts.OpenStream == nil {
 		s.opts.OpenStream = func(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }
 	}
@@ -597,8 +614,12 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusInternalServerError, "cannot store the upload: %v", err)
 		return
 	}
+	// The bytes stay taken until the file is removed (deferred calls
+	// run last in, first out).
+	disk := &diskCounted{w: tmp, budget: s.uploadDisk}
+	defer disk.release()
 	defer s.lib.root.Remove(tmpName)
-	n, err := io.Copy(tmp, http.MaxBytesReader(w, r.Body, s.opts.MaxUpload))
+	n, err := io.Copy(disk, http.MaxBytesReader(w, r.Body, s.opts.MaxUpload))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -606,6 +627,10 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &tooBig):
 		fail(http.StatusRequestEntityTooLarge, "%s is larger than the upload limit of %s", name, sizeString(s.opts.MaxUpload))
+		return
+	case errors.Is(err, errUploadDisk):
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		fail(http.StatusInsufficientStorage, "%s refused after %d bytes: the uploads in progress may take %s of disk together (Options.MaxUploadDisk); try again in a moment", name, n, sizeString(s.opts.MaxUploadDisk))
 		return
 	case err != nil:
 		fail(http.StatusBadRequest, "upload of %s failed after %d bytes: %v", name, n, err)
@@ -647,6 +672,36 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
+}
+
+// errUploadDisk is diskCounted's: the uploads in progress hold
+// Options.MaxUploadDisk.
+var errUploadDisk = errors.New("the uploads in progress hold their disk budget")
+
+// diskCounted writes an upload's bytes to w as they arrive, each taken
+// from budget first (nil: no bound), until release gives them back.
+type diskCounted struct {
+	w      io.Writer
+	budget *memBudget
+	taken  int64
+}
+
+func (d *diskCounted) Write(p []byte) (int, error) {
+	if d.budget != nil {
+		if !d.budget.take(int64(len(p))) {
+			return 0, errUploadDisk
+		}
+		d.taken += int64(len(p))
+	}
+	return d.w.Write(p)
+}
+
+// release gives back the bytes taken (the upload is kept or removed).
+func (d *diskCounted) release() {
+	if d.budget != nil {
+		d.budget.release(d.taken)
+		d.taken = 0
+	}
 }
 
 // keepNew keeps tmpName, a new replay of size bytes (an upload or a
