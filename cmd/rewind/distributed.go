@@ -161,6 +161,7 @@ type workerOptions struct {
 	bots     []string // NAME=COMMAND
 	dir      string
 	play     playOptions
+	maxLogs  int64
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -193,6 +194,9 @@ playing goes back to the queue.`,
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
 			}
+			if opts.maxLogs < 0 {
+				return fmt.Errorf("--max-logs %d is negative (0: no bound)", opts.maxLogs)
+			}
 			commands := map[string]string{}
 			for _, b := range opts.bots {
 				name, command, ok := strings.Cut(b, "=")
@@ -213,6 +217,7 @@ playing goes back to the queue.`,
 	f.StringArrayVar(&opts.bots, "bot", nil, "NAME=COMMAND: the command that plays entrant NAME (repeat)")
 	f.StringVar(&opts.dir, "dir", "", "scratch folder for the games being played and the bots' stderr logs (default: a temporary folder)")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this worker writes in all, after which each log is cut with a note (0: no bound)")
 	f.DurationVar(&opts.nats.ackWait, "ack-wait", queue.DefaultLimits.AckWait, "how long a game may go without this worker's heartbeat before it goes to another worker (it sends one every third of it)")
 	return cmd
 }
@@ -228,6 +233,7 @@ func runWorker(ctx context.Context, opts *workerOptions, commands map[string]str
 		dir = d
 	}
 	opts.play.logDir = dir
+	opts.play.logBudget = logBudget(opts.maxLogs)
 	q, closeQueue, err := opts.nats.open(ctx, dir)
 	if err != nil {
 		return err

@@ -31,9 +31,12 @@ type playOptions struct {
 	force    bool // replace an existing output file
 	deadline time.Duration
 	logDir   string
-	stdout   io.Writer
-	stderr   io.Writer
-	progress bool // draw a progress bar (on a terminal)
+	// logBudget, when set, bounds the external bots' stderr logs of
+	// every game played with these options together (--max-logs).
+	logBudget *subprocess.LogBudget
+	stdout    io.Writer
+	stderr    io.Writer
+	progress  bool // draw a progress bar (on a terminal)
 }
 
 func newPlayCmd() *cobra.Command {
@@ -453,7 +456,7 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 	if info.OwnProtocol {
 		game = ""
 	}
-	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, MaxTurn: opts.turns})
+	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, LogBudget: opts.logBudget, MaxTurn: opts.turns})
 	if err != nil {
 		return match.GameSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/queue"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/subprocess"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -27,6 +31,8 @@ type tournamentOptions struct {
 	dir      string
 	nats     natsOptions
 	status   bool
+	// maxLogs is --max-logs: MiB of bot stderr logs in all (0: no bound).
+	maxLogs int64
 	// parallelSet: --parallel was given (with --nats, local workers play
 	// only then).
 	parallelSet bool
@@ -48,7 +54,8 @@ replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
 resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and a
 multiplayer Elo rating per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
-one log per game and seat.
+one log per game and seat; all of them together take at most --max-logs MiB
+(then each log is cut with a note saying so).
 
 The games are jobs on a NATS JetStream work queue (docs/distributed.md).
 Without --nats, an embedded NATS server runs in this process (its store in
@@ -98,6 +105,7 @@ tournament is.`,
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
 	return cmd
@@ -171,6 +179,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if opts.play.logDir == "" {
 		opts.play.logDir = opts.dir
 	}
+	opts.play.logBudget = logBudget(opts.maxLogs)
 	spec := tournamentSpec(opts, bots)
 	tid := spec.ID()
 
@@ -184,7 +193,17 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	// replay comes back into the folder.
 	tr := localTournament(spec, &recording.Dir{Path: opts.dir, Tool: "rewind " + version}, nil)
 	arch := &recording.Dir{Path: opts.dir, Tool: "rewind " + version}
-	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store}
+	secret, err := tournamentSecret(opts.dir)
+	if err != nil {
+		return err
+	}
+	coord := &queue.Coordinator{Queue: q, Spec: spec, Store: arch.Store, Secret: secret,
+		// A result counts only as its replay re-simulates: the game of
+		// this tournament, its standings computed here.
+		Check: func(i int, data []byte) (match.GameResult, error) {
+			return recording.CheckGame(bytes.NewReader(data), i, tr.GameSpec(i))
+		},
+		Log: func(text string) { fmt.Fprintln(opts.play.stderr, "rewind:", text) }}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	coord.Start(cctx)
@@ -254,6 +273,56 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	return nil
 }
 
+// defaultMaxLogsMiB is --max-logs' default: 1 GiB of bot logs, 64 games'
+// worth of a bot that fills its log (subprocess.MaxStderrLogBytes each).
+const defaultMaxLogsMiB = 1024
+
+// logBudget is the budget of --max-logs MiB (nil: no bound).
+func logBudget(mib int64) *subprocess.LogBudget {
+	if mib == 0 {
+		return nil
+	}
+	return subprocess.NewLogBudget(mib << 20)
+}
+
+// tournamentSecret returns the secret that keys the tournament's job
+// tokens (queue.Coordinator.Secret), kept in DIR/.rewind-secret (made
+// once, readable by its owner only) so that a coordinator started again
+// on the folder accepts the results of the jobs it queued before.
+func tournamentSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, ".rewind-secret")
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+		return b, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// Written whole under a name of its own, then linked into place:
+	// two coordinators starting on one folder at once share one secret.
+	f, err := os.CreateTemp(dir, ".rewind-secret.*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(randomHex(32))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Link(f.Name(), path); errors.Is(err, os.ErrExist) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the tournament's secret %s: %w", path, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 32 {
+		return nil, fmt.Errorf("the tournament's secret %s: %d bytes (%v): remove it to make a new one", path, len(b), err)
+	}
+	return b, nil
+}
+
 // playJob plays a queued game in this process, its replay kept in
 // memory (no file: the queue stores it) and returned.
 func playJob(ctx context.Context, j queue.Job, seat func(spec string, game, k int, ruleset string) (match.GamePlayer, error)) (match.GameResult, []byte, error) {
@@ -314,6 +383,9 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	}
 	if opts.parallel < 1 {
 		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+	}
+	if opts.maxLogs < 0 {
+		return fmt.Errorf("--max-logs %d is negative (0: no bound)", opts.maxLogs)
 	}
 	info, err := gameInfo(opts.play.game)
 	if err != nil {

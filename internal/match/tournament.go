@@ -55,11 +55,10 @@ type Tournament struct {
 type Archive interface {
 	// Finished returns game i's result when the archive holds it
 	// complete (its recording verifies to its footer, whatever turn the
-	// game ended at), of this ruleset, played on seed to maxTurn with
-	// these entrants in seat order; ok is false for anything else
-	// (missing, partial, damaged, another seating), and the game is then
-	// played again.
-	Finished(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (res GameResult, ok bool)
+	// game ended at) and it is the game g describes; ok is false for
+	// anything else (missing, partial, damaged, another seating), and the
+	// game is then played again.
+	Finished(i int, g GameSpec) (res GameResult, ok bool)
 	// Create starts recording game i.
 	Create(i int) (GameRecording, error)
 }
@@ -71,6 +70,33 @@ type GameRecording interface {
 	Commit() (path string, err error)
 	// Abort discards an interrupted or failed game.
 	Abort()
+}
+
+// GameSpec is everything a tournament's game is played from, what its
+// replay must match to count as that game (Tournament.GameSpec).
+type GameSpec struct {
+	// Ruleset is the registered ruleset's id.
+	Ruleset string
+	// Seed is the game's seed (GameSeed of the tournament's).
+	Seed uint64
+	// Setup is what the game starts from besides its seed (a map file,
+	// engine.Ruleset.NewFromSetup); nil: the seed alone.
+	Setup []byte
+	// MaxTurn is the turn limit (the ruleset's default when the
+	// tournament sets none).
+	MaxTurn int
+	// Entrants are the seats' entrant specs, in seat order (Seating).
+	Entrants []string
+}
+
+// GameSpec returns what game i is played from.
+func (t *Tournament) GameSpec(i int) GameSpec {
+	info, _ := t.registration()
+	maxTurns := t.MaxTurn
+	if maxTurns <= 0 {
+		maxTurns = info.DefaultTurns
+	}
+	return GameSpec{Ruleset: t.game(), Seed: GameSeed(t.Seed, i), Setup: t.Setup, MaxTurn: maxTurns, Entrants: t.Seating(i)}
 }
 
 // GameResult is one game of a tournament.
@@ -357,16 +383,10 @@ func (t *Tournament) registration() (engine.Registration, bool) {
 // playGame plays game i, or reads it
 // back if the archive holds it.
 func (t *Tournament) playGame(ctx context.Context, i int) (GameResult, error) {
-	game := t.game()
+	spec := t.GameSpec(i)
+	game, seed, specs, maxTurns := spec.Ruleset, spec.Seed, spec.Entrants, spec.MaxTurn
 	rs, _ := engine.Get(game)
-	info, _ := engine.About(game)
-	seed := GameSeed(t.Seed, i)
-	specs := t.Seating(i)
-	maxTurns := t.MaxTurn
-	if maxTurns <= 0 {
-		maxTurns = info.DefaultTurns
-	}
-	if gr, ok := t.Archive.Finished(i, game, seed, maxTurns, specs); ok {
+	if gr, ok := t.Archive.Finished(i, spec); ok {
 		gr.Game, gr.Ruleset = i, game
 		return gr, nil
 	}

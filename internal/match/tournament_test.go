@@ -33,7 +33,8 @@ type memArchive struct {
 	created int
 }
 
-func (a *memArchive) Finished(i int, _ string, seed uint64, maxTurn int, entrants []string) (GameResult, bool) {
+func (a *memArchive) Finished(i int, spec GameSpec) (GameResult, bool) {
+	seed, entrants := spec.Seed, spec.Entrants
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	g, ok := a.games[i]

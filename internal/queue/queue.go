@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -126,6 +127,10 @@ type Job struct {
 	Tournament string `json:"tournament"`
 	Spec       Spec   `json:"spec"`
 	Index      int    `json:"index"`
+	// Token is the coordinator's secret for this game (Coordinator.Token),
+	// which the worker that takes the job copies into its result: a
+	// result without it is refused.
+	Token string `json:"token,omitempty"`
 }
 
 // Key is the job's key in the results bucket and its message id.
@@ -145,7 +150,19 @@ type Result struct {
 	Size   int64  `json:"size"`
 	SHA256 string `json:"sha256"`
 	Worker string `json:"worker"`
+	// Token is the token of the job the result is of (Job.Token).
+	Token string `json:"token,omitempty"`
+	// Failed, when set, says why the game has no replay and never will
+	// (ErrReplayTooBig): the game fails at once, without another
+	// delivery.
+	Failed string `json:"failed,omitempty"`
 }
+
+// ErrReplayTooBig is wrapped by the error of a game whose replay is over
+// Limits.MaxReplayBytes: playing it again gives the same replay, so the
+// worker records the failure instead of leaving the job to be delivered
+// again.
+var ErrReplayTooBig = errors.New("the replay is over the limit")
 
 // InlineReplayBytes is the largest replay a result holds itself (a
 // 500-round 8-player ColorfightII game is about 12 KB).
@@ -215,19 +232,60 @@ func Open(ctx context.Context, js jetstream.JetStream, replicas int, lim Limits)
 	return q, nil
 }
 
-// Publish puts game i of the tournament on the queue. Publishing the same
-// game again within the duplicate window is a no-op.
-func (q *Queue) Publish(ctx context.Context, spec Spec, i int) error {
-	j := Job{Tournament: spec.ID(), Spec: spec, Index: i}
+// publish puts job j on the queue, under the message id j.Key(), so that
+// publishing the same game again within the duplicate window is a no-op;
+// again publishes it under an id of its own (a game queued again after a
+// refused result).
+func (q *Queue) publish(ctx context.Context, j Job, again bool) error {
 	b, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	if _, err := q.js.Publish(ctx, jobSubject+j.Tournament, b, jetstream.WithMsgID(j.Key())); err != nil {
-		return fmt.Errorf("queue: publish game %d: %w", i, err)
+	id := j.Key()
+	if again {
+		id += "." + randomID()
+	}
+	if _, err := q.js.Publish(ctx, jobSubject+j.Tournament, b, jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("queue: publish game %d: %w", j.Index, err)
 	}
 	return nil
 }
+
+// has reports whether the bucket holds a result of game i, readable or
+// not.
+func (q *Queue) has(ctx context.Context, tid string, i int) (bool, error) {
+	_, err := q.results.Get(ctx, GameKey(tid, i))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("queue: result of game %d: %w", i, err)
+	}
+	return true, nil
+}
+
+// remove deletes game i's result if it is still at revision rev, and
+// the replay object it names if that is one of game i's own (a refused
+// result may name another game's).
+func (q *Queue) remove(ctx context.Context, tid string, i int, rev uint64, replay string) error {
+	err := q.results.Delete(ctx, GameKey(tid, i), jetstream.LastRevision(rev))
+	var apiErr *jetstream.APIError
+	switch {
+	case err == nil, errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyExists):
+	case errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant):
+		// Written again since: the watch hands the new one over.
+	default:
+		return fmt.Errorf("queue: remove the result of game %d: %w", i, err)
+	}
+	if replay != "" && strings.HasPrefix(replay, replayPrefix(tid, i)) {
+		q.replays.Delete(ctx, replay)
+	}
+	return nil
+}
+
+// replayPrefix starts the object names of game i's replays.
+func replayPrefix(tid string, i int) string { return fmt.Sprintf("%s/game-%04d.", tid, i) }
 
 // Result returns game i's result when the bucket holds it.
 func (q *Queue) Result(ctx context.Context, tid string, i int) (Result, bool, error) {
@@ -246,15 +304,20 @@ func (q *Queue) Result(ctx context.Context, tid string, i int) (Result, bool, er
 }
 
 // Replay returns the bytes of a result's replay, checked against its size
-// and SHA-256.
+// and SHA-256; it reads at most MaxReplayBytes.
 func (q *Queue) Replay(ctx context.Context, r Result) ([]byte, error) {
 	if r.Size > q.lim.MaxReplayBytes {
 		return nil, fmt.Errorf("queue: replay %s is %d bytes, over the limit of %d", r.Replay, r.Size, q.lim.MaxReplayBytes)
 	}
 	b := r.Inline
 	if r.Replay != "" {
-		var err error
-		if b, err = q.replays.GetBytes(ctx, r.Replay); err != nil {
+		o, err := q.replays.Get(ctx, r.Replay)
+		if err != nil {
+			return nil, fmt.Errorf("queue: replay %s: %w", r.Replay, err)
+		}
+		b, err = io.ReadAll(io.LimitReader(o, q.lim.MaxReplayBytes+1))
+		o.Close()
+		if err != nil {
 			return nil, fmt.Errorf("queue: replay %s: %w", r.Replay, err)
 		}
 	}
@@ -283,8 +346,9 @@ func (q *Queue) slim(ctx context.Context, tid string, i int, r Result) error {
 }
 
 // Watch calls fn for every result of tournament tid, those already stored
-// first, then each as it is written, until ctx ends or fn returns false.
-func (q *Queue) Watch(ctx context.Context, tid string, fn func(i int, r Result) bool) error {
+// first, then each as it is written, with its revision, until ctx ends or
+// fn returns false; bad is why a result could not be read.
+func (q *Queue) Watch(ctx context.Context, tid string, fn func(i int, r Result, rev uint64, bad error) bool) error {
 	w, err := q.results.Watch(ctx, tid+".*")
 	if err != nil {
 		return fmt.Errorf("queue: watch results: %w", err)
@@ -302,14 +366,12 @@ func (q *Queue) Watch(ctx context.Context, tid string, fn func(i int, r Result) 
 				continue // nil marks the end of what was stored before
 			}
 			i, err := strconv.Atoi(strings.TrimPrefix(e.Key(), tid+"."))
-			if err != nil {
+			if err != nil || i < 0 {
 				continue
 			}
 			var r Result
-			if json.Unmarshal(e.Value(), &r) != nil {
-				continue
-			}
-			if !fn(i, r) {
+			bad := json.Unmarshal(e.Value(), &r)
+			if !fn(i, r, e.Revision(), bad) {
 				return nil
 			}
 		}

@@ -65,7 +65,7 @@ func TestLimits(t *testing.T) {
 
 	spec := Spec{Game: "colorfight2", Bots: []string{"greedy", "random"}, Players: 2, Seed: 1, MaxTurn: 200}
 	for range 2 {
-		if err := q.Publish(ctx, spec, 3); err != nil {
+		if err := q.publish(ctx, Job{Tournament: spec.ID(), Spec: spec, Index: 3}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,6 +135,11 @@ func TestMemoryCoordinator(t *testing.T) {
 		defer mu.Unlock()
 		stored[i] = data
 		return filepath.Join(dir, "stored.rwd"), nil
+	}, Check: func(i int, data []byte) (match.GameResult, error) {
+		if string(data) != fmt.Sprintf("replay of game %d", i) {
+			return match.GameResult{}, fmt.Errorf("replay %q", data)
+		}
+		return match.GameResult{Seed: uint64(100 + i)}, nil
 	}}
 	c.Start(ctx)
 	w := &Worker{Queue: q, ID: "w"}
@@ -159,4 +164,44 @@ func TestMemoryCoordinator(t *testing.T) {
 	}
 	stop()
 	<-done
+}
+
+// TestReplayOverLimitFailsAtOnce: a game whose replay is over
+// MaxReplayBytes is played once, not delivered again and again: the
+// coordinator's game fails at once with the limit and the worker named.
+func TestReplayOverLimitFailsAtOnce(t *testing.T) {
+	lim := DefaultLimits
+	lim.MaxReplayBytes = 1000
+	lim.MaxDeliver = 3
+	q := testQueue(t, lim)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	spec := Spec{Game: "colorfight2", Bots: []string{"greedy", "random"}, Players: 2, Seed: 1, MaxTurn: 200}
+	c := &Coordinator{Queue: q, Spec: spec,
+		Store: func(int, []byte) (string, error) { return "", fmt.Errorf("nothing to store") },
+		Check: func(int, []byte) (match.GameResult, error) { return match.GameResult{}, nil }}
+	c.Start(ctx)
+	var mu sync.Mutex
+	plays := 0
+	w := &Worker{Queue: q, ID: "w1", Play: func(context.Context, Job) (match.GameResult, []byte, error) {
+		mu.Lock()
+		plays++
+		mu.Unlock()
+		return match.GameResult{}, make([]byte, 1001), nil
+	}}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	_, err := c.Game(ctx, 0)
+	stop()
+	<-done
+	if err == nil || !strings.Contains(err.Error(), `game 0 failed on worker "w1"`) || !strings.Contains(err.Error(), "over the limit of 1000 bytes (1001 bytes)") {
+		t.Errorf("the game's error: %v", err)
+	}
+	if plays != 1 {
+		t.Errorf("the game was played %d times, want once", plays)
+	}
+	if ok, err := q.has(ctx, spec.ID(), 0); err != nil || ok {
+		t.Errorf("the failure is still the game's result (%v): a run again would not try again", err)
+	}
 }

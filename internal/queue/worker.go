@@ -108,7 +108,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 	// games without a result, with a message id that keeps a job it
 	// publishes again within ten minutes once.
 	if md, err := m.Metadata(); err != nil || md.NumDelivered > 1 {
-		if _, ok, err := q.Result(ctx, j.Tournament, j.Index); err != nil {
+		if ok, err := q.has(ctx, j.Tournament, j.Index); err != nil {
 			m.NakWithDelay(time.Second)
 			return err
 		} else if ok {
@@ -153,7 +153,19 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 		q.js.Conn().Publish(noticeSubject+j.Tournament, []byte(text))
 		return errors.New(text)
 	}
-	if err := w.store(ctx, j, gr, data); err != nil {
+	err = w.store(ctx, j, gr, data)
+	if errors.Is(err, ErrReplayTooBig) {
+		// The same game gives the same replay: no other delivery.
+		if ferr := w.fail(ctx, j, err); ferr != nil {
+			m.NakWithDelay(time.Second)
+			return ferr
+		}
+		m.Ack()
+		text := fmt.Sprintf("worker %s failed game %d: %v", w.ID, j.Index, err)
+		q.js.Conn().Publish(noticeSubject+j.Tournament, []byte(text))
+		return errors.New(text)
+	}
+	if err != nil {
 		m.NakWithDelay(time.Second)
 		return err
 	}
@@ -172,15 +184,15 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) error {
 func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult, data []byte) error {
 	q := w.Queue
 	if int64(len(data)) > q.lim.MaxReplayBytes {
-		return fmt.Errorf("queue: game %s: the replay is over the limit of %d bytes", j.Key(), q.lim.MaxReplayBytes)
+		return fmt.Errorf("queue: game %s: %w of %d bytes (%d bytes)", j.Key(), ErrReplayTooBig, q.lim.MaxReplayBytes, len(data))
 	}
 	sum := sha256.Sum256(data)
 	gr.Path, gr.Skipped = "", false
-	r := Result{Game: gr, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Worker: w.ID}
+	r := Result{Game: gr, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Worker: w.ID, Token: j.Token}
 	if len(data) <= InlineReplayBytes {
 		r.Inline = data
 	} else {
-		r.Replay = fmt.Sprintf("%s/game-%04d.%s.rwd", j.Tournament, j.Index, randomID())
+		r.Replay = replayPrefix(j.Tournament, j.Index) + randomID() + ".rwd"
 		if _, err := q.replays.PutBytes(ctx, r.Replay, data); err != nil {
 			return fmt.Errorf("queue: game %s: store the replay: %w", j.Key(), err)
 		}
@@ -198,6 +210,19 @@ func (w *Worker) store(ctx context.Context, j Job, gr match.GameResult, data []b
 			return nil
 		}
 		return fmt.Errorf("queue: game %s: store the result: %w", j.Key(), err)
+	}
+	return nil
+}
+
+// fail records why game j has no replay as its result (Result.Failed),
+// unless it has one already.
+func (w *Worker) fail(ctx context.Context, j Job, why error) error {
+	b, err := json.Marshal(Result{Worker: w.ID, Token: j.Token, Failed: why.Error()})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Queue.results.Create(ctx, j.Key(), b); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("queue: game %s: store the failure: %w", j.Key(), err)
 	}
 	return nil
 }

@@ -3,8 +3,10 @@ package recording
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
@@ -120,54 +122,132 @@ var (
 	_ match.Archive = (*Memory)(nil)
 )
 
-// Finished reads game i back when its replay is there, is of that ruleset, verifies to its footer with
-// the game over (not a match stopped early), and was played with this
-// seed, turn limit and these entrants in seat order;
-// anything else reports ok false and the game is played again.
-func (d *Dir) Finished(i int, ruleset string, seed uint64, maxTurn int, entrants []string) (match.GameResult, bool) {
+// Finished reads game i back when its replay is there and CheckGame
+// takes it for the game g describes; anything else reports ok false and
+// the game is played again.
+func (d *Dir) Finished(i int, g match.GameSpec) (match.GameResult, bool) {
 	path := d.GamePath(i)
 	f, err := os.Open(path)
 	if err != nil {
 		return match.GameResult{}, false
 	}
 	defer f.Close()
-	s, err := replay.OpenSim(f)
+	gr, err := CheckGame(f, i, g)
 	if err != nil {
 		return match.GameResult{}, false
 	}
-	defer s.Close()
-	h := s.Header()
-	if h.Ruleset != ruleset || !sameSeed(h, s.Ruleset(), seed) || len(h.Players) != len(entrants) || h.Config.MaxTurn != maxTurn {
-		return match.GameResult{}, false
-	}
-	if !sameBots(h.Players, entrants) || !playsToEnd(s.Next) {
-		return match.GameResult{}, false
-	}
-	g := s.Game()
-	if !g.Over() {
-		return match.GameResult{}, false // a match stopped before its end
-	}
-	gr := match.ResultOf(i, s.Ruleset(), seed, path, entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) })
-	gr.Skipped = true
+	gr.Path, gr.Skipped = path, true
 	return gr, true
 }
 
-// sameSeed reports whether the game h records was drawn from seed: its
-// Seed (ColorfightII's own codec) or GameSeed, or, in a ruleset's
-// engine.Codec (whose header keeps the seed in its setup), the setup the
-// ruleset's game of seed saves.
-func sameSeed(h *replay.Header, rs engine.Ruleset, seed uint64) bool {
-	if h.Seed != nil {
-		return *h.Seed == seed
-	}
-	if !h.Compact() || len(h.Setup) == 0 {
-		return h.GameSeed == seed
-	}
-	g, err := rs.New(seed, engine.Settings{Players: len(h.Players), MaxTurns: h.Config.MaxTurn})
+// ErrNotTheGame is wrapped by CheckGame's errors about a replay that is
+// another game than the one asked for.
+var ErrNotTheGame = errors.New("recording: not the game asked for")
+
+// CheckGame re-simulates a replay read from r and returns the result of
+// game i that it records, computed from the replay alone (ranks and
+// scores of its final state), when it is the game want describes: its
+// ruleset; its header (seed, setup, map, turn limit, seats) the one
+// that game is recorded under; each seat's bot the entrant of that
+// seat; not a fork or an import; and re-simulated to its footer with
+// the game over (not a match stopped early). Otherwise the error says
+// the first difference (wrapping ErrNotTheGame) or why the replay does
+// not re-simulate. It does not close r.
+func CheckGame(r io.Reader, i int, want match.GameSpec) (match.GameResult, error) {
+	s, err := replay.OpenSim(r)
 	if err != nil {
-		return false
+		return match.GameResult{}, err
 	}
-	return bytes.Equal(g.Setup(), h.Setup)
+	defer s.Close()
+	h := s.Header()
+	if err := sameGame(h, s.Ruleset(), want); err != nil {
+		return match.GameResult{}, fmt.Errorf("%w: %s", ErrNotTheGame, err)
+	}
+	for {
+		err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return match.GameResult{}, fmt.Errorf("recording: the replay does not re-simulate: %w", err)
+		}
+	}
+	g := s.Game()
+	if !g.Over() {
+		return match.GameResult{}, fmt.Errorf("%w: the match stopped before its end, at turn %d", ErrNotTheGame, g.Turn())
+	}
+	return match.ResultOf(i, s.Ruleset(), want.Seed, "", want.Entrants, g.Ranking(), func(p int) []int64 { return g.Values(p, nil) }), nil
+}
+
+// sameGame says how the header h of a replay of ruleset rs differs from
+// the header the game want describes is recorded under (the players'
+// names aside: they are the bots' own), nil when it does not.
+func sameGame(h *replay.Header, rs engine.Ruleset, want match.GameSpec) error {
+	if h.Ruleset != want.Ruleset {
+		return fmt.Errorf("ruleset %q, want %q", h.Ruleset, want.Ruleset)
+	}
+	if len(h.Players) != len(want.Entrants) {
+		return fmt.Errorf("%d players, want %d", len(h.Players), len(want.Entrants))
+	}
+	for k, p := range h.Players {
+		if p.Bot != want.Entrants[k] {
+			return fmt.Errorf("seat %d played by %q, want %q", k+1, p.Bot, want.Entrants[k])
+		}
+	}
+	if h.Parent != nil || h.Import != nil {
+		return errors.New("a fork or an import, not a game played")
+	}
+	if h.Config.MaxTurn != want.MaxTurn {
+		return fmt.Errorf("a turn limit of %d, want %d", h.Config.MaxTurn, want.MaxTurn)
+	}
+	names := make([]string, len(h.Players))
+	for k, p := range h.Players {
+		names[k] = p.Name
+	}
+	settings := engine.Settings{Players: len(want.Entrants), MaxTurns: want.MaxTurn, Names: names}
+	var g engine.Game
+	var err error
+	if len(want.Setup) > 0 {
+		g, err = rs.NewFromSetup(want.Setup, settings)
+	} else {
+		g, err = rs.New(want.Seed, settings)
+	}
+	if err != nil {
+		return fmt.Errorf("the game cannot be made: %v", err)
+	}
+	e, err := replay.GameHeader(rs, g, want.Seed, g.Setup(), g.MaxTurns(), names, want.Entrants)
+	if err != nil {
+		return fmt.Errorf("the game's header cannot be made: %v", err)
+	}
+	switch {
+	case h.Codec != e.Codec:
+		return fmt.Errorf("codec %q, want %q", h.Codec, e.Codec)
+	case h.Legacy() && !sameSeed(h.Seed, e.Seed):
+		return fmt.Errorf("seed %s, want %s", seedText(h.Seed), seedText(e.Seed))
+	case h.Legacy() && !bytes.Equal(h.Map, e.Map):
+		return errors.New("another map")
+	case h.Config != e.Config:
+		return fmt.Errorf("settings %+v, want %+v", h.Config, e.Config)
+	case !h.Legacy() && (!h.Compact() || len(h.Setup) == 0) && h.GameSeed != e.GameSeed:
+		return fmt.Errorf("seed %d, want %d", h.GameSeed, e.GameSeed)
+	case !h.Legacy() && !bytes.Equal(h.Setup, e.Setup):
+		return errors.New("another setup (seed or map)")
+	}
+	for k, p := range h.Players {
+		if p.UID != e.Players[k].UID || p.Home != e.Players[k].Home {
+			return fmt.Errorf("seat %d is uid %d at %v, want uid %d at %v", k+1, p.UID, p.Home, e.Players[k].UID, e.Players[k].Home)
+		}
+	}
+	return nil
+}
+
+func sameSeed(a, b *uint64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func seedText(s *uint64) string {
+	if s == nil {
+		return "none (an explicit map)"
+	}
+	return strconv.FormatUint(*s, 10)
 }
 
 // Create starts recording game i.
@@ -191,7 +271,7 @@ func (g *dirGame) Abort()                  { g.f.Close(); os.Remove(g.tmp) }
 
 // Finished is always false: a Memory archive keeps nothing across
 // runs.
-func (m *Memory) Finished(int, string, uint64, int, []string) (match.GameResult, bool) {
+func (m *Memory) Finished(int, match.GameSpec) (match.GameResult, bool) {
 	return match.GameResult{}, false
 }
 

@@ -9,16 +9,12 @@
 package recording
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/rewind-game/rewind/replay"
 )
 
 // Dir is a match.Archive over a folder: game i is game-NNNN.rwd (four
@@ -155,29 +151,4 @@ func (d *Dir) Store(i int, data []byte) (string, error) {
 		return "", fmt.Errorf("recording: %w", err)
 	}
 	return commit(f, tmp, final, d.syncer())
-}
-
-// sameBots reports whether a recording's players are the entrants, seat
-// by seat (the caller has checked the counts).
-func sameBots(players []replay.Player, entrants []string) bool {
-	for k, p := range players {
-		if p.Bot != entrants[k] {
-			return false
-		}
-	}
-	return true
-}
-
-// playsToEnd re-simulates a recording with next (a game's Next) to its
-// footer, and reports whether it got there without an error.
-func playsToEnd(next func() error) bool {
-	for {
-		err := next()
-		if errors.Is(err, io.EOF) {
-			return true
-		}
-		if err != nil {
-			return false
-		}
-	}
 }

@@ -132,7 +132,7 @@ func TestDirResume(t *testing.T) {
 	// Another seating under the same name is not taken for the game.
 	other := *tr
 	other.Bots = []string{"raider", "turtle"}
-	if _, ok := arch.Finished(0, "colorfight2", match.GameSeed(other.Seed, 0), 200, other.Seating(0)); ok {
+	if _, ok := arch.Finished(0, other.GameSpec(0)); ok {
 		t.Error("a game with other entrants was taken as finished")
 	}
 	// A match stopped before its end (its recording verifies to a footer
@@ -163,7 +163,7 @@ func TestDirResume(t *testing.T) {
 	if v, err := replay.VerifySim(mustOpen(t, arch.GamePath(1)), nil); err != nil || !v.Complete {
 		t.Fatalf("the stopped match's recording: %v %+v", err, v)
 	}
-	if _, ok := arch.Finished(1, "colorfight2", seed, 200, specs); ok {
+	if _, ok := arch.Finished(1, tr.GameSpec(1)); ok {
 		t.Error("a match stopped before its end was taken as finished")
 	}
 }

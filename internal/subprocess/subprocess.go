@@ -126,6 +126,10 @@ type Options struct {
 	// Empty means no file. Either way, what the bot writes to stderr while
 	// it is asked for a round's commands is kept for RoundLog.
 	StderrLog string
+	// LogBudget, when set, is shared with other bots (a tournament's):
+	// what is written to StderrLog is taken from it, and once it is
+	// spent the log is cut with a note saying so.
+	LogBudget *LogBudget
 	// MaxLineBytes bounds the length of one reply line (without its
 	// newline). Zero means DefaultMaxLineBytes.
 	MaxLineBytes int
@@ -575,13 +579,20 @@ func (b *Bot) copyStderr() {
 	defer close(b.stderrDone)
 	buf := make([]byte, 32<<10)
 	written := 0
+	cut := false
 	use := func(p []byte) {
-		if b.logFile != nil && written < MaxStderrLogBytes {
-			k := min(len(p), MaxStderrLogBytes-written)
+		if b.logFile != nil && !cut {
+			want := min(len(p), MaxStderrLogBytes-written)
+			k := b.opts.LogBudget.take(want)
 			b.logFile.Write(p[:k])
 			written += k
-			if written >= MaxStderrLogBytes {
+			switch {
+			case written >= MaxStderrLogBytes:
 				fmt.Fprintf(b.logFile, "\n[rewind: stderr log truncated at %d bytes]\n", MaxStderrLogBytes)
+				cut = true
+			case k < want:
+				fmt.Fprintf(b.logFile, "\n[rewind: stderr log cut at %d bytes: the logs' budget of %d bytes is spent]\n", written, b.opts.LogBudget.size)
+				cut = true
 			}
 		}
 		b.logMu.Lock()
@@ -1040,4 +1051,34 @@ func (b *Bot) Close() error {
 		return b.logFile.Close()
 	}
 	return nil
+}
+
+// LogBudget is a number of bytes of stderr logs that many bots share
+// (Options.LogBudget), so that the logs of many games (a tournament's)
+// stay within a disk budget. It is safe for concurrent use.
+type LogBudget struct {
+	size int64
+	left atomic.Int64
+}
+
+// NewLogBudget returns a budget of size bytes.
+func NewLogBudget(size int64) *LogBudget {
+	b := &LogBudget{size: size}
+	b.left.Store(size)
+	return b
+}
+
+// take takes up to n bytes from the budget and returns how many it took
+// (all of n from a nil budget).
+func (b *LogBudget) take(n int) int {
+	if b == nil {
+		return n
+	}
+	for {
+		left := b.left.Load()
+		k := min(int64(n), max(left, 0))
+		if b.left.CompareAndSwap(left, left-k) {
+			return int(k)
+		}
+	}
 }

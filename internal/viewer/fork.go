@@ -227,6 +227,13 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusNotFound, "the library has no replay %q", id)
 		return
 	}
+	if status, msg := s.uploadQuota(0); status != 0 {
+		if status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "600")
+		}
+		fail(status, "cannot play on: %s", msg)
+		return
+	}
 	if !s.forking.TryLock() {
 		fail(http.StatusTooManyRequests, "another game is being played on; try again in a moment")
 		return
@@ -297,10 +304,16 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, "playing on from turn %d of %s took longer than %v", turn, id, forkTimeout)
 		return
 	}
-	newID, err := s.keep(tmpName, ForkName(id, turn))
-	if err != nil {
-		s.logf("viewer: fork: %v", err)
-		fail(http.StatusInternalServerError, "cannot store the new game: %v", err)
+	size := int64(0)
+	if fi, err := s.lib.root.Stat(tmpName); err == nil {
+		size = fi.Size()
+	}
+	newID, status, msg := s.keepNew(tmpName, ForkName(id, turn), size)
+	if status != 0 {
+		if status == http.StatusInternalServerError {
+			s.logf("viewer: fork: %s", msg)
+		}
+		fail(status, "cannot keep the new game: %s", msg)
 		return
 	}
 	writeJSON(w, http.StatusOK, uploadResult{ID: newID, URL: ReplayURL(newID)})

@@ -345,7 +345,7 @@ func TestUploadQuotas(t *testing.T) {
 	if code, body := post(t, base+"/api/upload?name=one.rwd", good); code != 200 {
 		t.Fatalf("first upload: %d %s", code, body)
 	}
-	if code, body := post(t, base+"/api/upload?name=two.rwd", good); code != http.StatusTooManyRequests || !strings.Contains(body, "uploads an hour") {
+	if code, body := post(t, base+"/api/upload?name=two.rwd", good); code != http.StatusTooManyRequests || !strings.Contains(body, "new replays (uploads and forks) an hour") {
 		t.Errorf("second upload in the hour: %d %s", code, body)
 	}
 

@@ -98,10 +98,16 @@ type Options struct {
 	// would take it past this is refused with 507 (0:
 	// DefaultMaxFolderBytes; negative: no bound).
 	MaxFolderBytes int64
-	// MaxUploadsPerHour bounds the uploads kept in any hour, all clients
-	// together; past it, 429 (0: DefaultMaxUploadsPerHour; negative: no
-	// bound).
+	// MaxUploadsPerHour bounds the new replays kept in any hour, uploads
+	// and forks ("play on from here") together, all clients together;
+	// past it, 429 (0: DefaultMaxUploadsPerHour; negative: no bound).
+	// MaxFolderBytes bounds forks as it does uploads.
 	MaxUploadsPerHour int
+	// MaxUploadDisk bounds the disk the uploads in progress take
+	// together, counted as their bytes arrive (whatever Content-Length
+	// says, -1 when chunked): a byte past it has its upload refused with
+	// 507 (0: DefaultMaxUploadDisk; negative: no bound).
+	MaxUploadDisk int64
 	// ForkBots are the bots "play on from here" may seat besides the
 	// built-ins: what the server was started with (serve --bot
 	// NAME|COMMAND), in order. A page picks them by their place in this
@@ -123,6 +129,9 @@ type Options struct {
 const (
 	DefaultMaxFolderBytes    = 4 << 30
 	DefaultMaxUploadsPerHour = 120
+	// DefaultMaxUploadDisk lets four uploads of DefaultMaxUpload arrive
+	// at once.
+	DefaultMaxUploadDisk = 4 * DefaultMaxUpload
 )
 
 // Server is the viewer's HTTP handler.
@@ -144,6 +153,9 @@ type Server struct {
 	// when the uploads of the last hour were kept.
 	uploadMu sync.Mutex
 	uploads  []time.Time
+	// uploadDisk accounts the bytes of the uploads in progress
+	// (Options.MaxUploadDisk; nil: no bound).
+	uploadDisk *memBudget
 	// libStreams holds a slot per open library event stream.
 	libStreams chan struct{}
 	// closing is closed by Shutdown: the library event streams end.
@@ -177,9 +189,15 @@ func NewServer(lib *Library, opts Options) *Server {
 	if opts.MaxUploadsPerHour == 0 {
 		opts.MaxUploadsPerHour = DefaultMaxUploadsPerHour
 	}
+	if opts.MaxUploadDisk == 0 {
+		opts.MaxUploadDisk = DefaultMaxUploadDisk
+	}
 	s := &Server{lib: lib, opts: opts, mux: http.NewServeMux(), mem: newBudget(opts.MemoryBudget),
 		rate: newRateLimiter(opts.ClientRate, opts.ClientBurst), libStreams: make(chan struct{}, maxLibraryStreams),
 		closing: make(chan struct{})}
+	if opts.MaxUploadDisk > 0 {
+		s.uploadDisk = newBudget(opts.MaxUploadDisk)
+	}
 	if s.opts.OpenStream == nil {
 		s.opts.OpenStream = func(f *os.File) (engine.Stream, error) { return source.NewInferredStream(f, f) }
 	}
@@ -596,8 +614,12 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusInternalServerError, "cannot store the upload: %v", err)
 		return
 	}
+	// The bytes stay taken until the file is removed (deferred calls
+	// run last in, first out).
+	disk := &diskCounted{w: tmp, budget: s.uploadDisk}
+	defer disk.release()
 	defer s.lib.root.Remove(tmpName)
-	n, err := io.Copy(tmp, http.MaxBytesReader(w, r.Body, s.opts.MaxUpload))
+	n, err := io.Copy(disk, http.MaxBytesReader(w, r.Body, s.opts.MaxUpload))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -605,6 +627,10 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &tooBig):
 		fail(http.StatusRequestEntityTooLarge, "%s is larger than the upload limit of %s", name, sizeString(s.opts.MaxUpload))
+		return
+	case errors.Is(err, errUploadDisk):
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		fail(http.StatusInsufficientStorage, "%s refused after %d bytes: the uploads in progress may take %s of disk together (Options.MaxUploadDisk); try again in a moment", name, n, sizeString(s.opts.MaxUploadDisk))
 		return
 	case err != nil:
 		fail(http.StatusBadRequest, "upload of %s failed after %d bytes: %v", name, n, err)
@@ -636,25 +662,68 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusUnprocessableEntity, "%s is not a replay rewind can open: %v", name, err)
 		return
 	}
-	s.uploadMu.Lock()
-	defer s.uploadMu.Unlock()
-	if status, msg := s.uploadQuotaLocked(n, time.Now()); status != 0 {
+	kept, note := contentName(name, s.filePrefix(tmpName))
+	id, status, msg := s.keepNew(tmpName, kept, n)
+	if status != 0 {
+		if status == http.StatusInternalServerError {
+			s.logf("viewer: upload: %s", msg)
+		}
 		fail(status, "%s refused: %s", name, msg)
 		return
 	}
-	kept, note := contentName(name, s.filePrefix(tmpName))
-	id, err := s.keep(tmpName, kept)
-	if err != nil {
-		s.logf("viewer: upload: %v", err)
-		fail(http.StatusInternalServerError, "cannot store %s: %v", name, err)
-		return
-	}
-	s.uploads = append(s.uploads, time.Now())
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
 }
 
-// uploadQuota checks an upload of size bytes (-1: unknown) against the
-// quotas before it is read: a status (507, 429) and why, or 0.
+// errUploadDisk is diskCounted's: the uploads in progress hold
+// Options.MaxUploadDisk.
+var errUploadDisk = errors.New("the uploads in progress hold their disk budget")
+
+// diskCounted writes an upload's bytes to w as they arrive, each taken
+// from budget first (nil: no bound), until release gives them back.
+type diskCounted struct {
+	w      io.Writer
+	budget *memBudget
+	taken  int64
+}
+
+func (d *diskCounted) Write(p []byte) (int, error) {
+	if d.budget != nil {
+		if !d.budget.take(int64(len(p))) {
+			return 0, errUploadDisk
+		}
+		d.taken += int64(len(p))
+	}
+	return d.w.Write(p)
+}
+
+// release gives back the bytes taken (the upload is kept or removed).
+func (d *diskCounted) release() {
+	if d.budget != nil {
+		d.budget.release(d.taken)
+		d.taken = 0
+	}
+}
+
+// keepNew keeps tmpName, a new replay of size bytes (an upload or a
+// fork), under name (keep) if the quotas take it, and counts it in the
+// hour's: its id, or a status (507, 429, 500) and why.
+func (s *Server) keepNew(tmpName, name string, size int64) (id string, status int, msg string) {
+	s.uploadMu.Lock()
+	defer s.uploadMu.Unlock()
+	if status, msg := s.uploadQuotaLocked(size, time.Now()); status != 0 {
+		return "", status, msg
+	}
+	id, err := s.keep(tmpName, name)
+	if err != nil {
+		return "", http.StatusInternalServerError, fmt.Sprintf("cannot store it: %v", err)
+	}
+	s.uploads = append(s.uploads, time.Now())
+	return id, 0, ""
+}
+
+// uploadQuota checks a new replay of size bytes (-1: unknown) against
+// the quotas before it is read or played: a status (507, 429) and why,
+// or 0.
 func (s *Server) uploadQuota(size int64) (int, string) {
 	s.uploadMu.Lock()
 	defer s.uploadMu.Unlock()
@@ -662,8 +731,8 @@ func (s *Server) uploadQuota(size int64) (int, string) {
 }
 
 // uploadQuotaLocked checks the quotas for size more bytes: the folder's
-// replays (Options.MaxFolderBytes) and the uploads of the last hour
-// (Options.MaxUploadsPerHour).
+// replays (Options.MaxFolderBytes) and the new replays (uploads and
+// forks) of the last hour (Options.MaxUploadsPerHour).
 func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
 	hour := now.Add(-time.Hour)
 	keep := s.uploads[:0]
@@ -674,7 +743,7 @@ func (s *Server) uploadQuotaLocked(size int64, now time.Time) (int, string) {
 	}
 	s.uploads = keep
 	if lim := s.opts.MaxUploadsPerHour; lim > 0 && len(s.uploads) >= lim {
-		return http.StatusTooManyRequests, fmt.Sprintf("this server takes at most %d uploads an hour (the next in %v)", lim, s.uploads[0].Add(time.Hour).Sub(now).Round(time.Minute))
+		return http.StatusTooManyRequests, fmt.Sprintf("this server keeps at most %d new replays (uploads and forks) an hour (the next in %v)", lim, s.uploads[0].Add(time.Hour).Sub(now).Round(time.Minute))
 	}
 	if lim := s.opts.MaxFolderBytes; lim > 0 {
 		used := s.lib.replayBytes()
