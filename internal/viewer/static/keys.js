@@ -13,7 +13,7 @@
    * @returns {Keys}
    */
   function keys(pb, o) {
-    var help = document.getElementById('help');
+    var byId = rewind.dom.byId, help = byId('help');
     /** @param {boolean} [show] */
     function toggleHelp(show) { help.hidden = show === undefined ? !help.hidden : !show; }
 
@@ -56,7 +56,7 @@
           if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
         }, true);
       });
-      document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
+      byId('help-button').addEventListener('click', function () { toggleHelp(); });
       help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     }
 
