@@ -95,8 +95,8 @@
 
     // layout sizes the canvas and the cells to the window.
     function layout() {
-      var wrap = /** @type {HTMLElement} */ (canvas.parentNode);
-      var availW = Math.max(240, Math.min(wrap.clientWidth || 600, 1000));
+      var wrap = canvas.parentElement;
+      var availW = Math.max(240, Math.min((wrap && wrap.clientWidth) || 600, 1000));
       var availH = Math.max(320, Math.min(window.innerHeight * 0.72, 900));
       var s1 = size(1), fixed = size(0);
       R = Math.min((availW - fixed[0]) / (s1[0] - fixed[0]), (availH - fixed[1]) / (s1[1] - fixed[1]), 44);

@@ -306,12 +306,12 @@
         /** @type {HTMLInputElement|HTMLSelectElement} */
         var input;
         if (c.choices) {
-          var sel = input = /** @type {HTMLSelectElement} */ (el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title }));
+          var sel = input = el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title });
           c.choices.forEach(function (ch) { sel.appendChild(el('option', { value: String(ch[0]), text: ch[1] })); });
           st.controls[c.id] = sel.value;
           sel.addEventListener('change', function () { setControl(c.id, sel.value); sel.blur(); });
         } else {
-          var box = input = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id }));
+          var box = input = el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id });
           box.checked = c.on !== false;
           st.controls[c.id] = box.checked;
           box.addEventListener('change', function () { setControl(c.id, box.checked); box.blur(); });
@@ -333,8 +333,10 @@
     function setControl(id, v) {
       controls.forEach(function (k) {
         if (k.c.id !== id) return;
-        if (k.c.choices) k.input.value = String(v); else /** @type {HTMLInputElement} */ (k.input).checked = !!v;
-        st.controls[id] = k.c.choices ? k.input.value : /** @type {HTMLInputElement} */ (k.input).checked;
+        // A control with choices is a select, any other a checkbox.
+        var input = k.input;
+        if (input instanceof HTMLSelectElement) { input.value = String(v); st.controls[id] = input.value; }
+        else { input.checked = !!v; st.controls[id] = input.checked; }
       });
       o.changed();
     }
@@ -348,8 +350,9 @@
       for (var i = 0; i < controls.length; i++) {
         var k = controls[i];
         if (!k.key || k.key !== key) continue;
-        if (k.c.choices) { var s = /** @type {HTMLSelectElement} */ (k.input), opts = s.options; setControl(k.c.id, opts[(s.selectedIndex + 1) % opts.length].value); }
-        else setControl(k.c.id, !(/** @type {HTMLInputElement} */ (k.input).checked));
+        var input = k.input;
+        if (input instanceof HTMLSelectElement) setControl(k.c.id, input.options[(input.selectedIndex + 1) % input.options.length].value);
+        else setControl(k.c.id, !input.checked);
         return true;
       }
       return false;
