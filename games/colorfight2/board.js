@@ -24,29 +24,58 @@
   var DEAR = { light: [172, 160, 136], dark: [108, 98, 78] };
   var REJECTED = '#d0021b';
   // A building's letter colour (the home's is its frame's).
+  /** @type {Object<string, string>} */
   var INK = { gold_mine: '#8a6400', energy_well: '#0b4fa8' };
   var LEVEL = /^level_(\d+)$/;
   // A command as sent: kind, x, y and its argument.
   var CMD = /^([abu]) (-?\d+) (-?\d+)(?: (\S+))?$/;
 
 
-  // The badges of a board, read once per packed replay: buildings[k] is
-  // the name of bit k when it is a building type (null for a level),
-  // levels[k] the level bit k says.
-  var badgesFor = null, badgeInfo = null;
+  /**
+   * The badges of a board: buildings[k] is the name of bit k when it is
+   * a building type (null for a level), levels[k] the level bit k says.
+   * @typedef {{buildings: (string|null)[], levels: number[]}} ColorfightBadges
+   */
+  /**
+   * What stands on a cell: the building type (its badge's name), its
+   * letter and its level.
+   * @typedef {{name: string, letter: string, level: number}} ColorfightBuilding
+   */
+  /**
+   * A command as sent: its kind (a, b or u), its cell and its argument
+   * ('' for none).
+   * @typedef {{kind: string, x: number, y: number, arg: string}} ColorfightCommand
+   */
+
+  // The badges of a board, read once per packed replay.
+  /** @type {Packed|null} */
+  var badgesFor = null;
+  /** @type {ColorfightBadges} */
+  var badgeInfo = { buildings: [], levels: [] };
+  /**
+   * @param {Packed} packed
+   * @returns {ColorfightBadges}
+   */
   function badgesOf(packed) {
     if (badgesFor === packed) return badgeInfo;
     badgesFor = packed;
-    badgeInfo = { buildings: [], levels: [] };
+    /** @type {ColorfightBadges} */
+    var info = badgeInfo = { buildings: [], levels: [] };
     (packed.board.badges || []).forEach(function (name, k) {
       var m = LEVEL.exec(name);
-      badgeInfo.buildings[k] = m ? null : name;
-      badgeInfo.levels[k] = m ? +m[1] : 0;
+      info.buildings[k] = m ? null : name;
+      info.levels[k] = m ? +m[1] : 0;
     });
-    return badgeInfo;
+    return info;
   }
+  /** @param {string} name */
   function letter(name) { return name.charAt(0).toUpperCase(); }
-  // building is what stands on a cell: {name, letter, level}, or null.
+  /**
+   * building is what stands on a cell, or null.
+   * @param {Cell} cell
+   * @param {Packed} packed
+   * @returns {ColorfightBuilding|null}
+   */
   function building(cell, packed) {
     var b = badgesOf(packed), name = null, level = 1;
     for (var k = 0; k < b.buildings.length; k++) {
@@ -56,10 +85,14 @@
     }
     return name ? { name: name, letter: letter(name), level: level } : null;
   }
-  // buildingByLetter is the building type a build command's letter names.
+  /**
+   * buildingByLetter is the building type a build command's letter names.
+   * @param {string} l
+   * @param {Packed} packed
+   */
   function buildingByLetter(l, packed) {
     var b = badgesOf(packed).buildings;
-    for (var k = 0; k < b.length; k++) if (b[k] && letter(b[k]).toLowerCase() === l) return b[k];
+    for (var k = 0; k < b.length; k++) { var name = b[k]; if (name && letter(name).toLowerCase() === l) return name; }
     return null;
   }
 
@@ -67,10 +100,24 @@
   // energy its layers; each shaded white to its colour (the ColorfightII
   // page's) over the map's range.
   var OVERLAYS = [['natural_cost', 'natural cost'], ['natural_gold', 'natural gold'], ['natural_energy', 'natural energy']];
+  /** @type {Object<string, number[]>} */
   var HEAT = { natural_cost: [200, 40, 40], natural_gold: [214, 160, 0], natural_energy: [30, 110, 220] };
+  /**
+   * overlayOf is the field of the overlay the control shows, '' for none.
+   * @param {Geometry} g
+   */
+  function overlayOf(g) { var o = g.controls.overlay; return typeof o === 'string' && HEAT[o] ? o : ''; }
   // rangeOf is a field's range over the map (frame 0's: the natural
   // values never change), read once per packed replay.
-  var rangeFor = null, ranges = {};
+  /** @type {Packed|null} */
+  var rangeFor = null;
+  /** @type {Object<string, number[]>} */
+  var ranges = {};
+  /**
+   * @param {string} field
+   * @param {Packed} packed
+   * @returns {number[]} [lowest, highest]
+   */
   function rangeOf(field, packed) {
     if (rangeFor !== packed) { rangeFor = packed; ranges = {}; }
     if (ranges[field]) return ranges[field];
@@ -79,8 +126,14 @@
     else if (j >= 0 && f0.layers && f0.layers[j]) f0.layers[j].forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); });
     return (ranges[field] = lo <= hi ? [lo, hi] : [0, 0]);
   }
+  /** @param {Packed} packed */
   function costRange(packed) { return rangeOf('natural_cost', packed); }
-  // fieldOf is a cell's value of an overlay's field.
+  /**
+   * fieldOf is a cell's value of an overlay's field.
+   * @param {string} field
+   * @param {Cell} cell
+   * @param {Geometry} g
+   */
   function fieldOf(field, cell, g) {
     if (field === 'natural_cost') return cell.terrain;
     var v = g.layer(field, g.turn, cell.x, cell.y);
@@ -95,7 +148,12 @@
   var DIM = { light: [250, 249, 246], dark: [23, 24, 27], alpha: 0.6 };
   // dimmed is colour (#rrggbb or rgb(r,g,b)) under the veil, as one
   // colour; '' for a colour written otherwise.
+  /** @type {Object<string, string>} */
   var dimmedOf = {};
+  /**
+   * @param {string} colour
+   * @param {boolean} dark
+   */
   function dimmed(colour, dark) {
     var key = colour + (dark ? ' dark' : ''), d = dimmedOf[key];
     if (d) return d;
@@ -109,7 +167,16 @@
   // colours keeps the colour strings made for a value, so a draw makes
   // none per cell: key (a field or the ground, light or dark) → value →
   // colour, for the packed replay colourFor.
-  var colourFor = null, colours = {};
+  /** @type {Packed|null} */
+  var colourFor = null;
+  /** @type {Object<string, Object<number, string>>} */
+  var colours = {};
+  /**
+   * @param {string} key
+   * @param {number} v
+   * @param {Packed} packed
+   * @param {function(): string} make
+   */
   function cached(key, v, packed, make) {
     if (colourFor !== packed) { colourFor = packed; colours = {}; }
     var m = colours[key] || (colours[key] = {});
@@ -117,14 +184,24 @@
     if (c === undefined) c = m[v] = make();
     return c;
   }
+  /**
+   * @param {number} cost
+   * @param {Packed} packed
+   * @param {boolean} dark
+   */
   function ground(cost, packed, dark) {
     return cached(dark ? 'ground-dark' : 'ground', cost, packed, function () {
       var r = costRange(packed);
       return shade(r[1] > r[0] ? (cost - r[0]) / (r[1] - r[0]) : 0, dark);
     });
   }
-  // heat is an overlay's colour of a value of its field: white to the
-  // field's colour over the board's range, as that page's.
+  /**
+   * heat is an overlay's colour of a value of its field: white to the
+   * field's colour over the board's range, as that page's.
+   * @param {string} field
+   * @param {number} v
+   * @param {Packed} packed
+   */
   function heat(field, v, packed) {
     return cached(field, v, packed, function () {
       var r = rangeOf(field, packed), f = r[1] > r[0] ? (v - r[0]) / (r[1] - r[0]) : 0, a = 0.12 + 0.8 * Math.max(0, Math.min(1, f));
@@ -132,7 +209,11 @@
     });
   }
 
-  // parse reads one command as sent, null when it is none of the three.
+  /**
+   * parse reads one command as sent, null when it is none of the three.
+   * @param {string} text
+   * @returns {ColorfightCommand|null}
+   */
   function parse(text) {
     var m = CMD.exec(String(text).trim().replace(/\s+/g, ' '));
     if (!m) return null;
@@ -145,7 +226,14 @@
   // sprites keeps each building's drawing (drawBuilding's, on a canvas
   // of its own) by what it shows and the cell's size in device pixels,
   // so a draw of the board copies them rather than writing text.
+  /** @type {Object<string, HTMLCanvasElement>} */
   var sprites = {};
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {ColorfightBuilding} b
+   * @param {number[]} c
+   * @param {number} R
+   */
   function drawSprite(ctx, b, c, R) {
     var dpr = window.devicePixelRatio || 1, key = b.name + ' ' + b.level + ' ' + R + ' ' + dpr;
     var sp = sprites[key];
@@ -154,12 +242,17 @@
       sp = sprites[key] = document.createElement('canvas');
       sp.width = sp.height = n;
       var sc = sp.getContext('2d');
-      sc.scale(dpr, dpr);
-      drawBuilding(sc, b, [R, R], R);
+      if (sc) { sc.scale(dpr, dpr); drawBuilding(sc, b, [R, R], R); }
     }
     // On whole device pixels, a copy rather than a resampling.
     ctx.drawImage(sp, Math.round((c[0] - R) * dpr) / dpr, Math.round((c[1] - R) * dpr) / dpr, sp.width / dpr, sp.height / dpr);
   }
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {ColorfightBuilding} b
+   * @param {number[]} c
+   * @param {number} R
+   */
   function drawBuilding(ctx, b, c, R) {
     var s = 2 * R, x0 = c[0] - R, y0 = c[1] - R;
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
@@ -186,6 +279,11 @@
   // One command on its cell: an attack a ring (with its energy on large
   // cells), a build a plus, an upgrade an arrow; in white with the
   // player's colour inside, or red, dashed and crossed when rejected.
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {ParsedCommand<ColorfightCommand>} m
+   * @param {Geometry} g
+   */
   function drawCommand(ctx, m, g) {
     var R = g.r, s = 2 * R, c = g.center(m.cmd.x, m.cmd.y), cx = c[0], cy = c[1], r = s * 0.36, lw = Math.max(1.5, s / 10);
     var col = g.color(m.p), bad = m.failed;
@@ -223,22 +321,28 @@
     ctx.setLineDash([]);
   }
 
+  /** @type {Object<string, string>} */
   var KINDS = { a: 'attack', b: 'build', u: 'upgrade' };
 
   // exchangesOf finds the exchange metrics of a packed replay, read once:
   // from[K] the index of captured_from_K, to[K] of lost_to_K (K a uid);
   // null when it has none.
-  var exFor = null, exInfo = null;
+  /** @type {Packed|null} */
+  var exFor = null;
+  /** @type {{from: number[], to: number[]}|null} */
+  var exInfo = null;
+  /** @param {Packed} packed */
   function exchangesOf(packed) {
     if (exFor === packed) return exInfo;
     exFor = packed;
-    exInfo = { from: [], to: [] };
+    /** @type {{from: number[], to: number[]}} */
+    var ex = { from: [], to: [] };
     packed.metrics.forEach(function (m, i) {
       var a = /^captured_from_(\d+)$/.exec(m.name), b = /^lost_to_(\d+)$/.exec(m.name);
-      if (a) exInfo.from[+a[1]] = i;
-      if (b) exInfo.to[+b[1]] = i;
+      if (a) ex.from[+a[1]] = i;
+      if (b) ex.to[+b[1]] = i;
     });
-    if (!exInfo.from.length) exInfo = null;
+    exInfo = ex.from.length ? ex : null;
     return exInfo;
   }
 
@@ -263,7 +367,7 @@
     // frame in its colour.
     fills: true,
     cell: function (ctx, cell, c, R, g) {
-      var field = HEAT[g.controls.overlay] ? g.controls.overlay : '', over = !!field, v = over ? fieldOf(field, cell, g) : 0;
+      var field = overlayOf(g), over = !!field, v = over ? fieldOf(field, cell, g) : 0;
       var b = building(cell, g.packed);
       if (b && b.name !== 'home' && g.controls.buildings === false) b = null;
       var dim = g.selected >= 0 && cell.owner !== g.selected, fill = over ? heat(field, v, g.packed) : cell.owner >= 0 ? g.color(cell.owner) : ground(cell.terrain, g.packed, g.dark);
@@ -323,6 +427,7 @@
     // The turn's commands (the selected player's, or everyone's) on
     // their cells.
     overlay: function (ctx, f, g) {
+      /** @type {string[]} */
       var drew = [];
       ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
       g.commandsOf(f, parse).forEach(function (m) {
@@ -340,16 +445,28 @@
     player: function (p, f, g) {
       var ex = exchangesOf(g.packed);
       if (!ex) return null;
+      /** @param {number} k */
       var who = function (k) { return k === 0 ? 'unowned cells' : g.name(k - 1); };
+      /**
+       * @param {number[]} pairs
+       * @param {string} prep
+       */
       var list = function (pairs, prep) {
+        /** @type {string[]} */
         var out = [];
         pairs.forEach(function (n, k) { if (n > 0) out.push(n + ' ' + prep + ' ' + who(k)); });
         return out.length ? out.join(', ') : 'no cell';
       };
-      var took = [], lost = [], all = [];
-      ex.from.forEach(function (i, k) { took[k] = (f.values[p] || [])[i]; });
+      /** @type {number[]} */
+      var took = [];
+      /** @type {number[]} */
+      var lost = [];
+      /** @type {number[]} */
+      var all = [];
+      var from = ex.from;
+      from.forEach(function (i, k) { took[k] = (f.values[p] || [])[i]; });
       ex.to.forEach(function (i, k) { lost[k] = (f.values[p] || [])[i]; });
-      g.packed.frames.forEach(function (fr) { ex.from.forEach(function (i, k) { all[k] = (all[k] || 0) + Math.max(0, (fr.values[p] || [])[i] || 0); }); });
+      g.packed.frames.forEach(function (fr) { from.forEach(function (i, k) { all[k] = (all[k] || 0) + Math.max(0, (fr.values[p] || [])[i] || 0); }); });
       return [
         { id: 'round-exchanges', text: 'This round it took ' + list(took, 'from') + ' and lost ' + list(lost, 'to') + '.' },
         { id: 'exchanges', text: 'Over the game it took ' + list(all, 'from') + '.' }
@@ -357,10 +474,12 @@
     },
 
     legend: function (packed, g) {
-      var dark = g.dark, r = costRange(packed), keys = [];
+      /** @type {string[]} */
+      var keys = [];
+      var dark = g.dark, r = costRange(packed);
       badgesOf(packed).buildings.forEach(function (name) { if (name) keys.push(letter(name) + ' ' + words(name)); });
-      var field = g.controls.overlay;
-      if (HEAT[field]) {
+      var field = overlayOf(g);
+      if (field) {
         var fr = rangeOf(field, packed), what = words(field);
         return [
           { color: heat(field, fr[0], packed), text: what + ' ' + fr[0] + ' (low)' },

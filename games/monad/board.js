@@ -23,6 +23,7 @@
   // of its step on the board, in degrees (y grows downwards). Where a
   // step leads is read from the board's own geometry (target), not from
   // a second copy of the map's neighbour rule.
+  /** @type {(number|null)[]} */
   var ANGLE = [null, 0, 180, -60, -120, 60, 120], NONE = 7;
   // The hive's mark: a small hexagon above the cell's centre.
   var MARK_Y = -0.42, MARK_R = 0.3;
@@ -32,28 +33,59 @@
    * @param {boolean} dark
    */
   function shade(v, dark) { return paint.shade(dark ? BASE.dark : BASE.light, dark ? RICH.dark : RICH.light, v / FULL); }
+  /**
+   * @param {unknown} v
+   * @returns {v is number}
+   */
   function isInt(v) { return typeof v === 'number' && Math.floor(v) === v; }
 
-  // parse reads one command as sent; null when it is not one the board
-  // can place (the engine rejected it: the frame's errors say why).
+  /**
+   * A command as sent, read: its kind (MOVE, BUILD, MINE, or ? for
+   * another), its cell, its direction (0: none given) and its count.
+   * @typedef {{kind: string, x: number, y: number, d: number, n: number}} MonadCommand
+   */
+
+  /**
+   * parse reads one command as sent (JSON, its fields checked here); null
+   * when it is not one the board can place (the engine rejected it: the
+   * frame's errors say why).
+   * @param {string} text
+   * @returns {MonadCommand|null}
+   */
   function parse(text) {
-    var c;
-    try { c = JSON.parse(text); } catch (err) { return null; }
-    if (!c || typeof c !== 'object' || !Array.isArray(c.l) || !isInt(c.l[0]) || !isInt(c.l[1]) || !isInt(c.n)) return null;
+    /** @type {unknown} */
+    var json;
+    try { json = JSON.parse(text); } catch (err) { return null; }
+    if (!json || typeof json !== 'object') return null;
+    var c = /** @type {{l?: unknown, c?: unknown, d?: unknown, n?: unknown}} */ (json);
+    if (!Array.isArray(c.l)) return null;
+    /** @type {unknown[]} */
+    var l = c.l;
+    var x = l[0], y = l[1], n = c.n, d = c.d;
+    if (!isInt(x) || !isInt(y) || !isInt(n)) return null;
     var kind = c.c === 'MOVE' || c.c === 'BUILD' || c.c === 'MINE' ? c.c : '?';
-    return { kind: kind, x: c.l[0], y: c.l[1], d: isInt(c.d) ? c.d : 0, n: c.n };
+    return { kind: kind, x: x, y: y, d: isInt(d) ? d : 0, n: n };
   }
 
-  // target is the cell a step from (x, y) in direction d leads to (it may
-  // be off the map): of the cells around it, the one whose centre is
-  // nearest the point one step away at d's angle; (x, y) itself for none,
-  // null for a direction that is none of these.
+  /**
+   * target is the cell a step from (x, y) in direction d leads to (it may
+   * be off the map): of the cells around it, the one whose centre is
+   * nearest the point one step away at d's angle; (x, y) itself for none,
+   * null for a direction that is none of these.
+   * @param {Geometry} g
+   * @param {number} x
+   * @param {number} y
+   * @param {number} d
+   * @returns {number[]|null}
+   */
   function target(g, x, y, d) {
     if (d === NONE) return [x, y];
     var a = ANGLE[d];
     if (a == null) return null;
     var c = g.center(x, y), s = g.step(), px = c[0] + s * Math.cos(a * Math.PI / 180), py = c[1] + s * Math.sin(a * Math.PI / 180);
-    var best = null, bd = Infinity;
+    /** @type {number[]|null} */
+    var best = null;
+    var bd = Infinity;
     for (var dy = -1; dy <= 1; dy++) {
       for (var dx = -1; dx <= 1; dx++) {
         var q = g.center(x + dx, y + dy), dd = (q[0] - px) * (q[0] - px) + (q[1] - py) * (q[1] - py);
@@ -63,14 +95,27 @@
     return best;
   }
 
+  /** @param {number} n */
   function units(n) { return n + ' unit' + (n === 1 ? '' : 's'); }
 
-  // The hive badge's bit in the packed board (its badges' order).
+  /**
+   * hiveBit is the hive badge's bit in the packed board (its badges'
+   * order).
+   * @param {Geometry} g
+   */
   function hiveBit(g) {
     var k = (g.packed.board.badges || []).indexOf('hive');
     return k < 0 ? 0 : 1 << k;
   }
 
+  /**
+   * arrow draws a MOVE as an arrow to the cell it leads to, in col; false
+   * when it leads nowhere.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Geometry} g
+   * @param {ParsedCommand<MonadCommand>} m
+   * @param {string} col
+   */
   function arrow(ctx, g, m, col) {
     var R = g.r, to = target(g, m.cmd.x, m.cmd.y, m.cmd.d);
     if (!to || (to[0] === m.cmd.x && to[1] === m.cmd.y)) return false;
@@ -164,7 +209,9 @@
     // as an arrow to the neighbour with its count (red and dashed when
     // rejected), a BUILD as a plus, a MINE as a dot.
     overlay: function (ctx, f, g) {
-      var R = g.r, drew = [];
+      var R = g.r;
+      /** @type {string[]} */
+      var drew = [];
       ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
       g.commandsOf(f, parse).forEach(function (m) {
         if (g.selected >= 0 && m.p !== g.selected) return;

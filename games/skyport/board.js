@@ -12,9 +12,21 @@
 (function (rewind) {
   'use strict';
 
-  var paint = rewind.paint, haloText = paint.haloText, star = paint.star, arrowHead = paint.arrowHead, font = paint.font;
+  var paint = rewind.paint, haloText = paint.haloText, star = paint.star, arrowHead = paint.arrowHead, font = paint.font, polyline = paint.polyline;
+
+  /**
+   * A tile: its code, its name, its fill (light, dark) and, on rock and
+   * the resources, its glyph's colour (light, dark).
+   * @typedef {{code: string, name: string, light: string, dark: string, glyph?: string, glyphDark?: string}} SkyportTile
+   */
+  /**
+   * Where a player stands (an entity, or where it respawned), its health
+   * and its label.
+   * @typedef {{x: number, y: number, h: number, l?: string}} SkyportSpot
+   */
 
   // Tiles by terrain index: name, fill (light, dark), glyph colour.
+  /** @type {SkyportTile[]} */
   var TILES = [
     { code: 'G', name: 'grass', light: '#d6e6bf', dark: '#34452f' },
     { code: 'V', name: 'void', light: '#262a38', dark: '#0b0c11' },
@@ -27,10 +39,20 @@
   var GRASS = 0, VOID = 1, SPAWN = 2, ROCK = 3;
   var DAMAGE = '#d0342c';
   // The six neighbours of (j, k) by direction name (RULES §1).
+  /** @type {Object<string, number[]>} */
   var DIRS = { 'up': [-1, -1], 'down': [1, 1], 'left-up': [0, -1], 'left-down': [1, 0], 'right-up': [-1, 0], 'right-down': [0, 1] };
 
+  /** @param {number} t */
   function tile(t) { return TILES[t] || TILES[GRASS]; }
+  /**
+   * glyphColor is the colour of tile d's glyph (a tile of none: its
+   * fill's).
+   * @param {SkyportTile} d
+   * @param {boolean} dark
+   */
+  function glyphColor(d, dark) { return (dark ? d.glyphDark : d.glyph) || (dark ? d.dark : d.light); }
   // The legend's swatch of tile t, in the page's scheme.
+  /** @param {number} t */
   function swatch(t) { return rewind.dom.dark ? TILES[t].dark : TILES[t].light; }
 
   // Whose spawn each spawn tile is: a player only ever stands on a
@@ -38,29 +60,46 @@
   // and a respawn puts it there), so the spawn tiles frame 0's players
   // stand on (every one of them in a game from its start; a recording
   // may begin later).
-  var spawnOf = null, spawnsFor = null;
+  /** @type {Object<number, number>} */
+  var spawnOf = {};
+  /** @type {Packed|null} */
+  var spawnsFor = null;
+  /** @param {Geometry} g */
   function spawns(g) {
     if (spawnsFor === g.packed) return spawnOf;
     spawnsFor = g.packed;
-    spawnOf = {};
+    /** @type {Object<number, number>} */
+    var of = spawnOf = {};
     var f0 = g.packed.frames[0], W = g.packed.board.width;
     (f0 && f0.entities || []).forEach(function (e) {
       var i = e.y * W + e.x;
-      if (f0.cells[4 * i] === SPAWN) spawnOf[i] = e.p;
+      if (f0.cells[4 * i] === SPAWN) of[i] = e.p;
     });
-    return spawnOf;
+    return of;
   }
 
+  /**
+   * entityOf is player p's entity in frame f, null when it has none.
+   * @param {Frame|null} f
+   * @param {number} p
+   */
   function entityOf(f, p) {
     var es = f && f.entities || [];
     for (var i = 0; i < es.length; i++) if (es[i].p === p) return es[i];
     return null;
   }
+  /** @param {SkyportSpot|null} e */
   function dead(e) { return !e || e.h <= 0 || / \(dead\)$/.test(e.l || ''); }
 
-  // An area: every cell within e.r of (e.x, e.y) shaded, ringed in the
-  // shooter's colour, the centre marked.
-  function area(ctx, e, g, col, centre) {
+  /**
+   * area shades every cell within e.r of (e.x, e.y), ringed in the
+   * shooter's colour; it returns the centre's pixel, for its mark.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Effect} e
+   * @param {Geometry} g
+   * @param {string} col
+   */
+  function area(ctx, e, g, col) {
     var W = g.packed.board.width, H = g.packed.board.height, R = g.r, rad = e.r || 0;
     for (var y = Math.max(0, e.y - rad); y <= Math.min(H - 1, e.y + rad); y++) {
       for (var x = Math.max(0, e.x - rad); x <= Math.min(W - 1, e.x + rad); x++) {
@@ -72,10 +111,15 @@
         ctx.setLineDash([]);
       }
     }
-    var a = g.center(e.x, e.y);
-    centre(a);
+    return g.center(e.x, e.y);
   }
 
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {number[]} a
+   * @param {number} R
+   * @param {string} col
+   */
   function blastMark(ctx, a, R, col) {
     star(ctx, a[0], a[1], R * 0.9, 10, 0.6);
     ctx.fillStyle = '#ffd23f'; ctx.fill();
@@ -83,6 +127,12 @@
     star(ctx, a[0], a[1], R * 0.3, 8, 0.5);
     ctx.fillStyle = '#ff7a1a'; ctx.fill();
   }
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {number[]} a
+   * @param {number} R
+   * @param {string} col
+   */
   function crosshair(ctx, a, R, col) {
     ctx.lineWidth = Math.max(1.5, R * 0.09); ctx.strokeStyle = col;
     ctx.beginPath(); ctx.arc(a[0], a[1], R * 0.5, 0, 2 * Math.PI); ctx.stroke();
@@ -94,7 +144,15 @@
     ctx.stroke();
   }
 
-  // The mortar's flight: a dashed arc from the shooter to the landing.
+  /**
+   * flight draws the mortar's flight: a dashed arc from the shooter to
+   * the landing.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {number[]} from
+   * @param {number[]} to
+   * @param {number} R
+   * @param {string} col
+   */
   function flight(ctx, from, to, R, col) {
     var mx = (from[0] + to[0]) / 2, my = (from[1] + to[1]) / 2, d = Math.hypot(to[0] - from[0], to[1] - from[1]);
     if (d < 1) return;
@@ -125,12 +183,12 @@
         ctx.beginPath();
         ctx.moveTo(x - R * 0.55, y + R * 0.38); ctx.lineTo(x - R * 0.12, y - R * 0.42); ctx.lineTo(x + R * 0.1, y - R * 0.05);
         ctx.lineTo(x + R * 0.28, y - R * 0.3); ctx.lineTo(x + R * 0.6, y + R * 0.38); ctx.closePath();
-        ctx.fillStyle = g.dark ? d.glyphDark : d.glyph; ctx.fill();
+        ctx.fillStyle = glyphColor(d, g.dark); ctx.fill();
       } else if (cell.terrain >= 4 && cell.terrain <= 6) {
         var cy = y - R * 0.42, s = R * 0.24;
         ctx.beginPath();
         ctx.moveTo(x, cy - s); ctx.lineTo(x + s * 0.75, cy); ctx.lineTo(x, cy + s); ctx.lineTo(x - s * 0.75, cy); ctx.closePath();
-        ctx.fillStyle = g.dark ? d.glyphDark : d.glyph; ctx.fill();
+        ctx.fillStyle = glyphColor(d, g.dark); ctx.fill();
       } else if (cell.terrain === VOID) {
         ctx.fillStyle = g.dark ? 'rgba(255,255,255,0.35)' : 'rgba(255,255,255,0.55)';
         var h = (cell.x * 73856093) ^ (cell.y * 19349663);
@@ -244,7 +302,7 @@
           break;
         }
         case 'mortar':
-          area(ctx, e, g, col, function (c) { crosshair(ctx, c, R, col); });
+          crosshair(ctx, area(ctx, e, g, col), R, col);
           var sh = entityOf(g.frame, e.p);
           if (sh) flight(ctx, g.center(sh.x, sh.y), a, R, col);
           break;
@@ -261,14 +319,15 @@
           // Its blast first (the next effect), then the walk over it,
           // step by step from the shooter, each step numbered.
           var fx = g.frame.effects || [], bl = fx[fx.indexOf(e) + 1];
-          var boom = null;
-          if (bl && bl.n === 'droid_blast') area(ctx, bl, g, col, function (c) { boom = c; });
+          var boom = bl && bl.n === 'droid_blast' ? area(ctx, bl, g, col) : null;
+          /** @type {number[][]} */
           var pts = [];
-          for (var k = 0; k + 1 < (e.pts || []).length; k += 2) pts.push(g.center(e.pts[k], e.pts[k + 1]));
+          var steps = e.pts || [];
+          for (var k = 0; k + 1 < steps.length; k += 2) pts.push(g.center(steps[k], steps[k + 1]));
           if (!pts.length) pts.push(a);
           ctx.lineWidth = Math.max(3, R * 0.18); ctx.strokeStyle = col; ctx.lineCap = 'round'; ctx.lineJoin = 'round';
           ctx.setLineDash([R * 0.3, R * 0.2]);
-          ctx.beginPath(); pts.forEach(function (p, j) { if (j === 0) ctx.moveTo(p[0], p[1]); else ctx.lineTo(p[0], p[1]); }); ctx.stroke();
+          polyline(ctx, pts); ctx.stroke();
           ctx.setLineDash([]);
           pts.forEach(function (p, j) {
             if (j === 0) return;
@@ -285,7 +344,7 @@
         case 'droid_blast': {
           // Drawn with its droid, unless there is none before it.
           var fx2 = g.frame.effects || [], dr = fx2[fx2.indexOf(e) - 1];
-          if (!dr || dr.n !== 'droid') area(ctx, e, g, col, function (c) { blastMark(ctx, c, R, col); });
+          if (!dr || dr.n !== 'droid') blastMark(ctx, area(ctx, e, g, col), R, col);
           break;
         }
         case 'damage':
@@ -304,16 +363,27 @@
     // moves (a dotted trail from where it stood, step by step when its
     // commands say so), kills, respawns, mining, upgrades, penalties.
     overlay: function (ctx, f, g) {
-      var R = g.r, drew = [], evs = f.events || [], respawned = {};
+      var R = g.r, evs = f.events || [];
+      /** @type {string[]} */
+      var drew = [];
+      /** @type {Object<number, PackedEvent>} */
+      var respawned = {};
       ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
       evs.forEach(function (ev) { if (ev.n === 'respawn') respawned[ev.p] = ev; });
       var halo = g.dark ? '#000' : '#fff';
       if (f.active >= 0 && g.prev) {
         // From where it stood before, or where it respawned this turn.
-        var rs = respawned[f.active], was = rs ? { x: rs.x, y: rs.y, h: 1 } : entityOf(g.prev, f.active), now = entityOf(f, f.active);
+        var rs = respawned[f.active], now = entityOf(f, f.active);
+        /** @type {SkyportSpot|null} */
+        var was = rs ? { x: rs.x, y: rs.y, h: 1 } : entityOf(g.prev, f.active);
         if (was && now && !dead(was) && (was.x !== now.x || was.y !== now.y) && trail(ctx, g, f, was, now)) drew.push('trail');
       }
+      /** @type {Object<string, number>} */
       var bumped = {};
+      /**
+       * @param {number} x
+       * @param {number} y
+       */
       function nudge(x, y) { var k = x + ',' + y; bumped[k] = (bumped[k] || 0) + 1; return (bumped[k] - 1) * R * 0.5; }
       evs.forEach(function (ev) {
         if (!g.inBoard(ev.x, ev.y)) return;
@@ -338,7 +408,7 @@
             break;
           case 'mined': {
             var res = TILES[4 + (ev.v || 0)] || TILES[4];
-            haloText(ctx, '+1 ' + res.code, c[0] - R * 0.7, c[1] - R * 0.55 - nudge(ev.x, ev.y), g.dark ? res.glyphDark : res.glyph, halo, R * 0.42);
+            haloText(ctx, '+1 ' + res.code, c[0] - R * 0.7, c[1] - R * 0.55 - nudge(ev.x, ev.y), glyphColor(res, g.dark), halo, R * 0.42);
             drew.push('mined');
             break;
           }
@@ -368,20 +438,33 @@
     ]
   };
 
-  // trail draws the active player's moves from was to now: step by step
-  // when its commands (JSON lines, those without an error, up to the
-  // first valid shot) lead there, else straight; true when drawn.
+  /**
+   * trail draws the active player's moves from was to now: step by step
+   * when its commands (JSON lines, those without an error, up to the
+   * first valid shot; their fields checked here) lead there, else
+   * straight; true when drawn.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Geometry} g
+   * @param {Frame} f
+   * @param {SkyportSpot} was
+   * @param {Entity} now
+   */
   function trail(ctx, g, f, was, now) {
     var R = g.r, col = g.color(now.p), pts = [[was.x, was.y]], x = was.x, y = was.y, ok = true;
-    var cmds = (f.commands || [])[now.p] || [], bad = {};
+    var cmds = (f.commands || [])[now.p] || [];
+    /** @type {Object<number, boolean>} */
+    var bad = {};
     (f.errors || []).forEach(function (e) { if (e.p === now.p) bad[e.i] = true; });
     for (var i = 0; i < cmds.length && ok; i++) {
       if (bad[i]) continue;
-      var c;
-      try { c = JSON.parse(cmds[i]); } catch (err) { ok = false; break; }
-      if (!c || typeof c !== 'object') continue;
-      if (c.type === 'move' && DIRS[c.direction]) {
-        x += DIRS[c.direction][0]; y += DIRS[c.direction][1];
+      /** @type {unknown} */
+      var json;
+      try { json = JSON.parse(cmds[i]); } catch (err) { ok = false; break; }
+      if (!json || typeof json !== 'object') continue;
+      var c = /** @type {{type?: unknown, direction?: unknown}} */ (json);
+      var step = typeof c.direction === 'string' ? DIRS[c.direction] : undefined;
+      if (c.type === 'move' && step) {
+        x += step[0]; y += step[1];
         pts.push([x, y]);
       } else if (c.type === 'laser' || c.type === 'mortar' || c.type === 'droid') {
         break;
@@ -398,8 +481,7 @@
     ctx.setLineDash([3, 3]); ctx.lineWidth = 2; ctx.strokeStyle = col; ctx.stroke();
     ctx.globalAlpha = 0.25; ctx.fillStyle = col; ctx.fill(); ctx.globalAlpha = 1;
     ctx.setLineDash([2, Math.max(4, R * 0.22)]); ctx.lineCap = 'round'; ctx.lineWidth = Math.max(3, R * 0.16);
-    ctx.beginPath();
-    px.forEach(function (p, j) { if (j === 0) ctx.moveTo(p[0], p[1]); else ctx.lineTo(p[0], p[1]); });
+    polyline(ctx, px);
     ctx.stroke(); ctx.setLineDash([]);
     for (var j = 1; j < px.length; j++) {
       var p = px[j], q = px[j - 1], dx = p[0] - q[0], dy = p[1] - q[1], l = Math.hypot(dx, dy) || 1;

@@ -21,14 +21,16 @@
    * @returns {Board}
    */
   function board(st, canvas) {
-    var ctx = canvas.getContext('2d');
+    var context = canvas.getContext('2d');
+    if (!context) throw new Error('the board\'s canvas has no 2d context');
+    var ctx = context;
     var R = 20, dpr = 1, OX = 0; // OX: hex-axial, the x of (0, 0)'s centre
 
     /** @param {number} p */
     function color(p) { var P = st.r && st.r.P; return p >= 0 && P ? P.palette[p % P.palette.length] : (dark ? '#777' : '#888'); }
     /** @param {number} p */
-    function name(p) { return p >= 0 && p < st.r.NP ? st.r.P.players[p].name : 'nobody'; }
-    function topo() { return st.r.P.board.topology; }
+    function name(p) { var rp = st.replay(); return p >= 0 && p < rp.NP ? rp.P.players[p].name : 'nobody'; }
+    function topo() { return st.replay().P.board.topology; }
 
     // ---- geometry -------------------------------------------------------
     // square: cells of side 2R; hex: pointy-top hexagons of radius R, even
@@ -50,7 +52,7 @@
     function step() { return topo() === 'square' ? 2 * R : SQRT3 * R; }
     /** @param {number} r */
     function size(r) {
-      var tp = topo(), W = st.r.W, H = st.r.H;
+      var tp = topo(), W = st.replay().W, H = st.replay().H;
       if (tp === 'hex') return [2 * PAD + (W + 0.5) * SQRT3 * r, 2 * PAD + 1.5 * r * (H - 1) + 2 * r];
       if (tp === 'hex-axial') return [2 * PAD + 2 * r + 1.5 * r * (W - 1 + H - 1), 2 * PAD + SQRT3 * r * (1 + (W - 1 + H - 1) / 2)];
       return [2 * PAD + 2 * r * W, 2 * PAD + 2 * r * H];
@@ -93,14 +95,14 @@
 
     // layout sizes the canvas and the cells to the window.
     function layout() {
-      var wrap = /** @type {HTMLElement} */ (canvas.parentNode);
-      var availW = Math.max(240, Math.min(wrap.clientWidth || 600, 1000));
+      var wrap = canvas.parentElement;
+      var availW = Math.max(240, Math.min((wrap && wrap.clientWidth) || 600, 1000));
       var availH = Math.max(320, Math.min(window.innerHeight * 0.72, 900));
       var s1 = size(1), fixed = size(0);
       R = Math.min((availW - fixed[0]) / (s1[0] - fixed[0]), (availH - fixed[1]) / (s1[1] - fixed[1]), 44);
       R = Math.max(5, Math.floor(R * 10) / 10);
       var sz = size(R);
-      OX = PAD + R + 1.5 * R * (st.r.W - 1);
+      OX = PAD + R + 1.5 * R * (st.replay().W - 1);
       dpr = window.devicePixelRatio || 1;
       canvas.style.width = Math.ceil(sz[0]) + 'px';
       canvas.style.height = Math.ceil(sz[1]) + 'px';
@@ -113,8 +115,8 @@
      * @param {MouseEvent} ev
      */
     function cellAt(ev) {
-      var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top, best = -1, bd = Infinity, W = st.r.W;
-      for (var i = 0; i < st.r.N; i++) {
+      var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top, best = -1, bd = Infinity, W = st.replay().W, N = st.replay().N;
+      for (var i = 0; i < N; i++) {
         var c = center(i % W, Math.floor(i / W)), d = (c[0] - px) * (c[0] - px) + (c[1] - py) * (c[1] - py);
         if (d < bd) { bd = d; best = i; }
       }
@@ -135,21 +137,25 @@
      * @returns {{text: string, color: string}|null}
      */
     function badgeOf(bit) {
-      var names = st.r.P.board.badges, b = st.painter.badge && st.painter.badge(bit, names[bit]);
+      var names = st.replay().P.board.badges || [], b = st.painter.badge && st.painter.badge(bit, names[bit]);
       if (b === false) return null;
       return b || { text: (names[bit] || '?').charAt(0).toUpperCase(), color: dark ? '#ddd' : '#333' };
     }
-    // commandsOf is Geometry.commandsOf: each frame's parsed once.
+    // commandsOf is Geometry.commandsOf: each frame's parsed once, by
+    // the painter's one parse (a second parse would get the first's).
+    /** @type {WeakMap<Frame, ParsedCommand<unknown>[]>} */
     var parsedCommands = new WeakMap();
     /**
+     * @template T
      * @param {Frame} f
-     * @param {function(string): *} parse
-     * @returns {ParsedCommand[]}
+     * @param {function(string): (T|null)} parse
+     * @returns {ParsedCommand<T>[]}
      */
     function commandsOf(f, parse) {
-      var out = parsedCommands.get(f);
-      if (out) return out;
-      out = [];
+      var done = parsedCommands.get(f);
+      if (done) return /** @type {ParsedCommand<T>[]} */ (done);
+      /** @type {ParsedCommand<T>[]} */
+      var out = [];
       /** @type {Object<string, boolean>} */
       var bad = {};
       (f.errors || []).forEach(function (e) { if (e.i >= 0) bad[e.p + ':' + e.i] = true; });
@@ -162,15 +168,27 @@
       parsedCommands.set(f, out);
       return out;
     }
-    /** @type {Geometry} */
-    var g = {
-      center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath,
-      inBoard: function (x, y) { return st.r.inBoard(x, y); }, name: name, textColor: paint.textColor,
-      cellAt: function (t, x, y) { return st.r.cellAt(t, x, y); },
-      layer: function (nm, t, x, y) { return st.r.layerAt(nm, t, x, y); },
-      commandsOf: commandsOf, controls: st.controls,
-      r: R, turn: 0, frame: null, prev: null, packed: null, selected: -1
-    };
+    /** @type {Geometry|null} */
+    var g = null;
+    /**
+     * geometry is the painter's Geometry at st's view: made at the first
+     * call, brought up to date at each (the turn, its frame and the one
+     * before, the player selected, the cell radius).
+     * @returns {Geometry}
+     */
+    function geometry() {
+      var P = st.replay().P, turn = st.view.turn;
+      if (!g) g = {
+        center: center, color: color, dark: dark, step: step, distance: distance, cellPath: cellPath,
+        inBoard: function (x, y) { return st.replay().inBoard(x, y); }, name: name, textColor: paint.textColor,
+        cellAt: function (t, x, y) { return st.replay().cellAt(t, x, y); },
+        layer: function (nm, t, x, y) { return st.replay().layerAt(nm, t, x, y); },
+        commandsOf: commandsOf, controls: st.controls,
+        r: R, turn: turn, frame: P.frames[turn], prev: null, packed: P, selected: -1
+      };
+      g.r = R; g.turn = turn; g.frame = P.frames[turn]; g.prev = turn > 0 ? P.frames[turn - 1] : null; g.packed = P; g.selected = st.view.selected;
+      return g;
+    }
 
     function draw() {
       if (!st.r) return;
@@ -178,10 +196,9 @@
       rp.cellsAt(turn);
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
-      var f = P.frames[turn], cells = 0;
+      var f = P.frames[turn], cells = 0, g = geometry();
       /** @type {Object<number, number>} */
       var occupied = {};
-      g.r = R; g.turn = turn; g.frame = f; g.prev = turn > 0 ? P.frames[turn - 1] : null; g.packed = P; g.selected = selected;
       (f.entities || []).forEach(function (e) { occupied[e.y * W + e.x] = (occupied[e.y * W + e.x] || 0) + 1; });
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
@@ -236,9 +253,9 @@
       }
       /** @type {string[]} */
       var drawnEffects = [];
-      if (v.showEffects) (f.effects || []).forEach(function (e) { if (drawEffect(e, 'under')) drawnEffects.push(e.k + ':' + (e.n || '')); });
-      var ents = drawEntities(f.entities || []);
-      if (v.showEffects) (f.effects || []).forEach(function (e) { drawEffect(e, 'over'); });
+      if (v.showEffects) (f.effects || []).forEach(function (e) { if (drawEffect(e, 'under', g)) drawnEffects.push(e.k + ':' + (e.n || '')); });
+      var ents = drawEntities(f.entities || [], g);
+      if (v.showEffects) (f.effects || []).forEach(function (e) { drawEffect(e, 'over', g); });
       /** @type {string[]} */
       var overlay = [];
       if (v.showEffects && painter.overlay) {
@@ -254,7 +271,7 @@
      * @param {number[]} c
      */
     function drawBadges(bits, c) {
-      var k = 0, s = Math.max(5, R * 0.3), n = st.r.P.board.badges.length;
+      var k = 0, s = Math.max(5, R * 0.3), n = (st.replay().P.board.badges || []).length;
       for (var b = 0; b < 32; b++) {
         if (!(bits & (1 << b)) || b >= n) continue;
         var bd = badgeOf(b);
@@ -276,11 +293,14 @@
      * in the replay); several on one cell are spread around its centre.
      * It returns how many it placed.
      * @param {Entity[]} list
+     * @param {Geometry} g
      */
-    function drawEntities(list) {
-      var W = st.r.W, H = st.r.H, maxHealth = st.r.maxHealth, selected = st.view.selected, painter = st.painter, n = 0;
+    function drawEntities(list, g) {
+      var rp = st.replay(), W = rp.W, H = rp.H, maxHealth = rp.maxHealth, selected = st.view.selected, painter = st.painter, n = 0;
       /** @type {Object<number, number>} */
-      var at = {}, seen = {};
+      var at = {};
+      /** @type {Object<number, number>} */
+      var seen = {};
       list.forEach(function (e) { var i = e.y * W + e.x; at[i] = (at[i] || 0) + 1; });
       list.forEach(function (e) {
         if (e.x < 0 || e.y < 0 || e.x >= W || e.y >= H) return;
@@ -319,9 +339,10 @@
      * whether e is one it draws in that pass and could place.
      * @param {Effect} e
      * @param {'under'|'over'} pass
+     * @param {Geometry} g
      */
-    function drawEffect(e, pass) {
-      var under = e.k === 'area' || e.k === 'path', rp = st.r;
+    function drawEffect(e, pass, g) {
+      var under = e.k === 'area' || e.k === 'path', rp = st.replay();
       if (!rp.inBoard(e.x, e.y) || (pass === 'over' && under)) return false;
       if (pass === 'under' && !under) return true; // counted here, drawn over the entities
       if (st.painter.effect && st.painter.effect(ctx, e, g)) return true;
@@ -349,8 +370,8 @@
         }
         paint.burst(ctx, a[0], a[1], R * 0.6, col);
       } else if (e.k === 'path') {
-        var pts = [a];
-        for (var k = 0; k + 1 < (e.pts || []).length; k += 2) if (rp.inBoard(e.pts[k], e.pts[k + 1])) pts.push(center(e.pts[k], e.pts[k + 1]));
+        var pts = [a], through = e.pts || [];
+        for (var k = 0; k + 1 < through.length; k += 2) if (rp.inBoard(through[k], through[k + 1])) pts.push(center(through[k], through[k + 1]));
         ctx.lineWidth = Math.max(3, R * 0.16); ctx.strokeStyle = col; ctx.setLineDash([R * 0.3, R * 0.2]); ctx.lineCap = 'round';
         paint.polyline(ctx, pts); ctx.stroke();
         ctx.setLineDash([]);
@@ -367,13 +388,13 @@
         });
       } else {
         // A mark: its value (damage negative, red), or its name.
-        var text = e.v ? (e.v > 0 ? '+' : '−') + Math.abs(e.v) : paint.words(e.n || '•');
+        var val = e.v || 0, text = val ? (val > 0 ? '+' : '−') + Math.abs(val) : paint.words(e.n || '•');
         ctx.font = paint.font(R * 0.55, true, 10);
         ctx.lineWidth = 3.5; ctx.strokeStyle = dark ? '#000' : '#fff'; ctx.lineJoin = 'round';
         var mx2 = a[0] + R * 0.52, my2 = a[1] + R * 0.05;
         ctx.textAlign = 'left';
         ctx.strokeText(text, mx2, my2);
-        ctx.fillStyle = e.v < 0 ? '#d0342c' : e.v > 0 ? '#1c8c2c' : INK;
+        ctx.fillStyle = val < 0 ? '#d0342c' : val > 0 ? '#1c8c2c' : INK;
         ctx.fillText(text, mx2, my2);
       }
       ctx.restore();
@@ -381,7 +402,7 @@
     }
 
     return {
-      layout: layout, draw: draw, cellAt: cellAt, center: center, color: color, name: name, badgeOf: badgeOf, geometry: g,
+      layout: layout, draw: draw, cellAt: cellAt, center: center, color: color, name: name, badgeOf: badgeOf, geometry: geometry,
       radius: function () { return R; }, pixelRatio: function () { return dpr; }
     };
   }

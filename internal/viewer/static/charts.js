@@ -33,7 +33,7 @@
   function loadECharts(root, then) {
     if (window.echarts) { then(); return; }
     var js = document.createElement('script');
-    js.src = root.getAttribute('data-echarts');
+    js.src = root.getAttribute('data-echarts') || '';
     js.onload = then;
     document.head.appendChild(js);
   }
@@ -48,12 +48,18 @@
    * @returns {Charts}
    */
   function charts(st, pb, root, bd) {
-    var chartsBox = document.getElementById('charts');
-    /** @type {Packed} */
-    var P = null;
+    var chartsBox = dom.byId('charts');
+    // The replay charted (null before build), its frames and players.
+    /** @type {Packed|null} */
+    var charted = null;
     var F = 0, NP = 0;
     // use makes the charts the current replay's.
-    function use() { P = st.r.P; F = st.r.F; NP = st.r.NP; }
+    function use() { var rp = st.replay(); charted = rp.P; F = rp.F; NP = rp.NP; }
+    /** @returns {Packed} */
+    function packed() {
+      if (!charted) throw new Error('the charts are not built yet');
+      return charted;
+    }
     var seek = pb.seek, pause = pb.pause;
 
   // chart makes an ECharts chart of the turns in div (category i is
@@ -61,15 +67,16 @@
     // shown (c.move(t); c.rect, the plot area, is set back to null when
     // the chart's size changes) and a click on the plot seeking its turn.
     /**
-     * @param {HTMLElement} div
-     * @param {*} option
+     * @param {EChartsLibrary} echarts
+     * @param {MetricView} v
      * @returns {ChartView}
      */
-    function chart(div, option) {
-      var ch = window.echarts.init(div, dark ? 'dark' : null);
-      ch.setOption(option);
+    function chart(echarts, v) {
+      var div = v.div, ch = echarts.init(div, dark ? 'dark' : null);
+      ch.setOption(chartOption(v));
       if (dark) ch.setOption({ backgroundColor: 'transparent' });
-      var c = { chart: ch, cursor: el('div', { cls: 'cursor' }), rect: null, div: div };
+      /** @type {ChartView} */
+      var c = { chart: ch, cursor: el('div', { cls: 'cursor' }), rect: null, div: div, move: move, view: v };
       div.appendChild(c.cursor);
       ch.getZr().on('click', function (ev) {
         var p = [ev.offsetX, ev.offsetY];
@@ -79,7 +86,8 @@
         pause();
         seek(Math.round(idx) + 1);
       });
-      c.move = function (t) {
+      /** @param {number} t */
+      function move(t) {
         if (t < 1) { c.cursor.style.display = 'none'; return; }
         var x = ch.convertToPixel({ xAxisIndex: 0 }, t - 1);
         if (!c.rect) { // the plot area, so the cursor spans just the grid
@@ -89,7 +97,7 @@
         }
         c.cursor.style.display = 'block';
         c.cursor.style.left = x + 'px';
-      };
+      }
       return c;
     }
 
@@ -102,29 +110,40 @@
     // for the players its legend shows: chartCSV). The legends are linked:
     // a player hidden in one is hidden in every chart (hidden[seriesName]).
     var ALL_CHARTS = 24, FEW_CHARTS = 4;
-    var charts = [], views = [], hidden = {}, linking = false;
+    /** @type {ChartView[]} */
+    var charts = [];
+    /** @type {MetricView[]} */
+    var views = [];
+    /** @type {Object<string, boolean>} */
+    var hidden = {};
+    var linking = false;
     var roundTick = roundTickOf(function () { return F; });
     // chartMetrics are the metrics the charts show at first (indexes).
     function chartMetrics() {
-      var all = P.metrics.map(function (m, i) { return i; });
+      var P = packed(), all = P.metrics.map(function (m, i) { return i; });
       if (all.length <= ALL_CHARTS) return all;
       var score = P.score >= 0 && P.score < all.length ? P.score : 0;
       return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
     }
+    /** @param {PackedMetric} m */
     function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
-    function seriesName(p) { return P.players[p].label || bd.name(p); }
+    /** @param {number} p */
+    function seriesName(p) { return packed().players[p].label || bd.name(p); }
     function legendState() {
+      /** @type {Object<string, boolean>} */
       var sel = {};
       for (var p = 0; p < NP; p++) sel[seriesName(p)] = !hidden[seriesName(p)];
       return sel;
     }
     function buildCharts() {
+      var P = packed();
       clear(chartsBox);
       charts = []; views = [];
       if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
       var picks = chartMetrics(), picker = picks.length < P.metrics.length;
       picks.forEach(function (mi, k) {
         var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
+        /** @type {MetricView} */
         var v = { metric: mi, log: false, div: div, sel: null }, bar = el('div', { cls: 'chart-bar' });
         views.push(v);
         if (picker) {
@@ -151,10 +170,12 @@
     }
     // chartOption is the option of a chart of view v (its metric, its
     // scale).
+    /** @param {MetricView} v */
     function chartOption(v) {
-      var m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
+      var P = packed(), m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
       for (var t = 1; t < F; t++) cats.push(t);
       for (var p = 0; p < NP; p++) {
+        /** @type {(number|null)[]} */
         var data = [];
         // A value the stream cannot know is a gap, and so is one a log
         // scale cannot draw.
@@ -176,19 +197,22 @@
         series: lines
       };
     }
+    /** @param {ChartView} c */
     function highlight(c) {
       c.chart.dispatchAction({ type: 'downplay' });
       if (st.view.selected >= 0) c.chart.dispatchAction({ type: 'highlight', seriesName: seriesName(st.view.selected) });
     }
     function initCharts() {
       if (charts.length || !window.echarts) return;
+      var echarts = window.echarts;
       views.forEach(function (v) {
-        var c = chart(v.div, chartOption(v));
-        c.view = v;
+        var c = chart(echarts, v);
         c.chart.on('datazoom', function () { c.move(st.view.turn); });
         // A click on a legend (legendselectchanged) or an action
         // (legendselected, legendunselected): the same in every chart.
-        ['legendselectchanged', 'legendselected', 'legendunselected'].forEach(function (kind) {
+        /** @type {('legendselectchanged'|'legendselected'|'legendunselected')[]} */
+        var legendEvents = ['legendselectchanged', 'legendselected', 'legendunselected'];
+        legendEvents.forEach(function (kind) {
           c.chart.on(kind, function (ev) {
             if (linking || !ev.selected) return;
             hidden[ev.name] = !ev.selected[ev.name];
@@ -208,6 +232,7 @@
       linking = false;
     }
     // redraw sets chart k's option again after its view changed.
+    /** @param {number} k */
     function redraw(k) {
       var c = charts[k];
       if (!c) return; // ECharts not loaded yet: initCharts reads the view
@@ -217,8 +242,12 @@
       highlight(c);
     }
     // pickMetric makes chart k show metric i (its picker's choice).
+    /**
+     * @param {number} k
+     * @param {number} i
+     */
     function pickMetric(k, i) {
-      var v = views[k];
+      var v = views[k], P = packed();
       if (!v || !(i >= 0 && i < P.metrics.length)) return;
       v.metric = i;
       v.div.setAttribute('data-metric', P.metrics[i].name);
@@ -227,12 +256,16 @@
       redraw(k);
     }
     // setLog puts chart k on a log scale (on) or a linear one.
+    /**
+     * @param {number} k
+     * @param {boolean} on
+     */
     function setLog(k, on) {
       var v = views[k];
       if (!v) return;
       v.log = !!on;
-      var box = v.div.parentNode.querySelector('.chart-log');
-      if (box.checked !== v.log) box.checked = v.log;
+      var box = v.div.parentNode && v.div.parentNode.querySelector('.chart-log');
+      if (box instanceof HTMLInputElement && box.checked !== v.log) box.checked = v.log;
       redraw(k);
     }
     // chartCSV is chart k's metric as `rewind analyze --format csv` writes
@@ -240,25 +273,36 @@
     // analysis.SeriesCSV's (P.series_csv: the header, then from turn first
     // one row a turn a player, the turn, the player's key and the value),
     // the values the frames' (the analysis's series are the frames').
+    /** @param {number} k */
     function chartCSV(k) {
-      var l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
+      var P = packed(), l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
       for (var t = l.first; t < F; t++) {
         for (var p = 0; p < NP; p++) if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + P.frames[t].values[p][i]);
       }
       return out.join('\n') + '\n';
     }
-    function fileName(k, ext) { return 'rewind-' + P.metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+    /**
+     * @param {number} k
+     * @param {string} ext
+     */
+    function fileName(k, ext) { return 'rewind-' + packed().metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+    /**
+     * @param {string} file
+     * @param {string} url
+     */
     function download(file, url) {
       var a = el('a', { href: url, download: file });
       document.body.appendChild(a);
       a.click();
       a.remove();
     }
+    /** @param {number} k */
     function saveCSV(k) {
       var url = URL.createObjectURL(new Blob([chartCSV(k)], { type: 'text/csv' }));
       download(fileName(k, 'csv'), url);
       setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
     }
+    /** @param {number} k */
     function savePNG(k) {
       var c = charts[k];
       // On the chart's own background (the page's theme), not a transparent one.
@@ -266,20 +310,31 @@
     }
     // pickMetric(k, metric) is the picker of chart k choosing metric (its
     // name); false for a metric the game has not.
+    /**
+     * @param {number} k
+     * @param {string} metric
+     */
     function pickMetricNamed(k, metric) {
+      var P = packed();
       for (var i = 0; i < P.metrics.length; i++) if (P.metrics[i].name === metric) { pickMetric(k, i); return true; }
       return false;
     }
     // logScale(k, on) ticks or unticks chart k's log box; legendSelect(k,
     // label, on) clicks a player's entry of chart k's legend; chartCSV(k)
     // is what its CSV button saves; chartState() what each chart shows.
+    /**
+     * @param {number} k
+     * @param {string} nm
+     * @param {boolean} on
+     */
     function legendSelect(k, nm, on) {
       if (charts[k]) charts[k].chart.dispatchAction({ type: on ? 'legendSelect' : 'legendUnSelect', name: nm });
     }
+    /** @returns {ChartState[]} */
     function chartState() {
       return charts.map(function (c) {
         var o = c.chart.getOption();
-        return { metric: P.metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+        return { metric: packed().metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
       });
     }
 

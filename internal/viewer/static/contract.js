@@ -169,17 +169,20 @@
  */
 
 /**
- * A command of a frame as a painter's parse reads it (Geometry.commandsOf).
+ * A command of a frame as a painter's parse reads it (Geometry.commandsOf):
+ * cmd is what parse returned.
+ * @template T
  * @typedef {Object} ParsedCommand
  * @property {number} p the player
  * @property {number} i its index among the player's commands
- * @property {*} cmd what parse returned
+ * @property {T} cmd
  * @property {boolean} failed the frame's errors name it
  */
 
 /**
  * The board's geometry and colours as a painter draws with them, and the
- * frame drawn.
+ * frame drawn (Board.geometry: the view's turn, its frame and the one
+ * before, the player selected, the cell radius).
  * @typedef {Object} Geometry
  * @property {function(number, number): number[]} center the pixel centre of cell (x, y)
  * @property {function(number): string} color a player's colour (#rrggbb)
@@ -192,7 +195,7 @@
  * @property {function(string): string} textColor the ink readable on a fill of colour hex
  * @property {function(number, number, number): Cell} cellAt cell (x, y) at turn t (it may replay up to 32 frames of changes: for a few cells, not every cell of a draw)
  * @property {function(string, number, number, number): (number|null)} layer layer name's value at (x, y) at turn t; null for a layer the board has not
- * @property {function(Frame, function(string): *): ParsedCommand[]} commandsOf the frame's commands as parse reads them (null: one it does not draw), parsed once a frame
+ * @property {<T>(f: Frame, parse: (text: string) => (T|null)) => ParsedCommand<T>[]} commandsOf the frame's commands as parse reads them (null: one it does not draw), parsed once a frame (a painter has one parse)
  * @property {Object<string, string|boolean>} controls each painter control's value (a select's) or state (a checkbox's)
  * @property {number} r the cell radius
  * @property {number} turn the turn drawn
@@ -252,10 +255,12 @@
  */
 
 /**
- * What the parts of the page share: the replay (null until loaded), the
- * game's painter, the view and the painter's controls.
+ * What the parts of the page share: the replay (r: null until loaded;
+ * replay() is it, and throws before), the game's painter, the view and
+ * the painter's controls.
  * @typedef {Object} PageState
  * @property {Replay|null} r
+ * @property {function(): Replay} replay
  * @property {Painter} painter
  * @property {{turn: number, selected: number, hover: number, pinned: number, showEffects: boolean}} view
  * @property {Object<string, string|boolean>} controls
@@ -287,7 +292,7 @@
  * @property {function(): void} play
  * @property {function(): void} pause
  * @property {function(): void} wire
- * @property {function(*): void} fail
+ * @property {function(unknown): void} fail
  * @property {function(number): void} setSpeed
  * @property {function(number): void} changeSpeed
  * @property {Object<string, function(): void>} actions
@@ -313,7 +318,7 @@
  * @property {function(number): string} color
  * @property {function(number): string} name
  * @property {function(number): ({text: string, color: string}|null)} badgeOf
- * @property {Geometry} geometry
+ * @property {function(): Geometry} geometry the geometry at the view's turn, brought up to date
  * @property {function(): number} radius
  * @property {function(): number} pixelRatio
  */
@@ -342,13 +347,37 @@
  */
 
 /**
- * @typedef {Object} ChartView an ECharts chart of the turns
- * @property {*} chart
- * @property {HTMLElement} cursor
- * @property {*} rect
+ * What a chart shows and how (charts.js): its metric, its scale, its
+ * place and its metric picker (null: the game has few enough metrics to
+ * chart each).
+ * @typedef {Object} MetricView
+ * @property {number} metric
+ * @property {boolean} log
  * @property {HTMLElement} div
- * @property {function(number): void} [move]
- * @property {*} [view]
+ * @property {HTMLSelectElement|null} sel
+ */
+
+/**
+ * An ECharts chart of the turns: move(t) puts its cursor at turn t;
+ * rect, its plot area, is null until measured again.
+ * @typedef {Object} ChartView
+ * @property {ECharts} chart
+ * @property {HTMLElement} cursor
+ * @property {{x: number, y: number, width: number, height: number}|null} rect
+ * @property {HTMLElement} div
+ * @property {function(number): void} move
+ * @property {MetricView} view
+ */
+
+/**
+ * What a chart shows (rewind.chartState, for the tests): its metric, its
+ * legend's state, its y axis's type, its title and its series.
+ * @typedef {Object} ChartState
+ * @property {string} metric
+ * @property {Object<string, boolean>} selected
+ * @property {string|undefined} yType
+ * @property {string|undefined} title
+ * @property {(string|undefined)[]} names
  */
 
 /**
@@ -362,7 +391,7 @@
  * @property {function(number, boolean): void} logScale
  * @property {function(number, string, boolean): void} legendSelect
  * @property {function(number): string} chartCSV
- * @property {function(): Array<*>} chartState
+ * @property {function(): ChartState[]} chartState
  */
 
 /**
@@ -372,17 +401,35 @@
  */
 
 /**
+ * A live game as the server announces it (its events' JSON).
+ * @typedef {Object} LiveGame
+ * @property {number} turn
+ * @property {number} max_turn
+ * @property {boolean} [done]
+ * @property {string} [replay] the finished replay's address
+ */
+
+/**
+ * A live game's page's state (rewind.live): the game as last announced,
+ * whether it is over, how many times the page took in new turns.
+ * @typedef {Object} LiveState
+ * @property {LiveGame|null} game
+ * @property {boolean} over
+ * @property {number} updates
+ */
+
+/**
  * @typedef {Object} Live
  * @property {function(): void} follow
- * @property {function(): {game: *, over: boolean, updates: number}} state
+ * @property {function(): LiveState} state
  */
 
 /**
  * The page's one namespace, window.rewind: its parts (each script's),
  * the painters, the helpers they share, and the page's API.
  * @typedef {Object} Rewind
- * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], clear: function(Node): void, fmt: function(number): string, swatch: function(string): HTMLElement, dark: boolean}} dom
- * @property {{words: function(*): string, at: function(number, number): string, font: function(number, boolean=, number=): string, textColor: function(string): string, shade: function(number[], number[], number): string, arrowHead: function(CanvasRenderingContext2D, number, number, number, number, number, string): void, star: function(CanvasRenderingContext2D, number, number, number, number, number): void, burst: function(CanvasRenderingContext2D, number, number, number, string): void, haloText: function(CanvasRenderingContext2D, string, number, number, string, string, number): void, polyline: function(CanvasRenderingContext2D, number[][]): void}} paint
+ * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], byId: <T extends HTMLElement = HTMLElement>(id: string, type?: new () => T) => T, clear: function(Node): void, fmt: function(number): string, swatch: function(string): HTMLElement, errorText: function(unknown): string, dark: boolean}} dom
+ * @property {{words: function(unknown): string, at: function(number, number): string, font: function(number, boolean=, number=): string, textColor: function(string): string, shade: function(number[], number[], number): string, arrowHead: function(CanvasRenderingContext2D, number, number, number, number, number, string): void, star: function(CanvasRenderingContext2D, number, number, number, number, number): void, burst: function(CanvasRenderingContext2D, number, number, number, string): void, haloText: function(CanvasRenderingContext2D, string, number, number, string, string, number): void, polyline: function(CanvasRenderingContext2D, number[][]): void}} paint
  * @property {Object<string, Painter>} boards the painters by game id
  * @property {{fetch: function(string): Promise<ArrayBuffer>, load: function(HTMLElement): Promise<ArrayBuffer>, open: function(ArrayBuffer): Replay}} decode
  * @property {{(o: {frames: function(): number, onTurn: function(number): void, actions?: Object<string, function(): void>}): Playback, hashTurn: function(string=): (number|null)}} playback
@@ -401,19 +448,19 @@
  * @property {function(number): void} seek
  * @property {function(): number} turn
  * @property {function(): number} frames
- * @property {function(): Packed} packed
+ * @property {function(): (Packed|null)} packed
  * @property {function(number, number): number[]} center
  * @property {function(number, number, number): Cell} cell
  * @property {function(string, number, number, number): (number|null)} layer
  * @property {function(number): string} color
  * @property {function(): number} radius
  * @property {function(number): void} select
- * @property {function(): ({game: *, over: boolean, updates: number}|null)} live
+ * @property {function(): (LiveState|null)} live
  * @property {function(boolean): void} allMetrics
  * @property {function(): Object<string, string|boolean>} controls
  * @property {function(number, string): boolean} pickMetric
  * @property {function(number, boolean): void} logScale
  * @property {function(number, string, boolean): void} legendSelect
  * @property {function(number): string} chartCSV
- * @property {function(): Array<*>} chartState
+ * @property {function(): ChartState[]} chartState
  */

@@ -21,21 +21,22 @@
   function fetchBuffer(url) {
     return fetch(url).then(function (res) {
       if (!res.ok) return res.text().then(function (t) { throw new Error(t || res.statusText); });
-      if (res.headers.get('Content-Type') === 'application/gzip') return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      if (res.headers.get('Content-Type') === 'application/gzip' && res.body) return new Response(res.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
       return res.arrayBuffer();
     });
   }
 
   /**
    * load is the page's data: inline in an exported page (#rw-data,
-   * gzip'd and base64'd), else fetched from root's data-src.
+   * gzip'd and base64'd), else fetched from root's data-src (a page with
+   * neither rejects).
    * @param {HTMLElement} root
    * @returns {Promise<ArrayBuffer>}
    */
   function load(root) {
-    var inline = document.getElementById('rw-data');
-    if (!inline) return fetchBuffer(root.getAttribute('data-src'));
-    var s = atob(inline.textContent.trim()), bin = new Uint8Array(s.length);
+    var inline = document.getElementById('rw-data'), src = root.getAttribute('data-src');
+    if (!inline) return src === null ? Promise.reject(new Error('the page has no data (no #rw-data, no data-src)')) : fetchBuffer(src);
+    var s = atob((inline.textContent || '').trim()), bin = new Uint8Array(s.length);
     for (var i = 0; i < s.length; i++) bin[i] = s.charCodeAt(i);
     return new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
   }
@@ -56,13 +57,16 @@
     var F = P.frames.length, W = P.board.width, H = P.board.height, N = W * H;
     var terrain = new Float64Array(N), owner = new Int32Array(N), value = new Float64Array(N), badges = new Uint32Array(N);
     var cur = -1;
-    /** @type {Object<number, Array<*>>} */
+    /**
+     * The cells and the moving layers at every K-th turn walked past.
+     * @type {Object<number, [Float64Array, Int32Array, Float64Array, Uint32Array, (Float64Array|null)[]]>}
+     */
     var checkpoints = {};
     /** @type {Object<string, number>} */
     var layerIndex = {};
     var layers = (P.board.layers || []).map(function (name, j) { layerIndex[name] = j; return new Float64Array(N); });
     var moves = layers.map(function (l, j) {
-      for (var t = 1; t < F; t++) if (P.frames[t].layers && P.frames[t].layers[j]) return true;
+      for (var t = 1; t < F; t++) { var fl = P.frames[t].layers; if (fl && fl[j]) return true; }
       return false;
     });
     /** @type {Object<string, number>} */
@@ -105,7 +109,7 @@
         while (c > 0 && !checkpoints[c]) c -= K;
         var cp = checkpoints[c];
         terrain.set(cp[0]); owner.set(cp[1]); value.set(cp[2]); badges.set(cp[3]);
-        cp[4].forEach(function (/** @type {Float64Array} */ l, /** @type {number} */ j) { if (l) layers[j].set(l); });
+        cp[4].forEach(function (l, j) { if (l) layers[j].set(l); });
         cur = c;
       }
       while (cur < t) applyFrame(cur + 1);

@@ -31,6 +31,20 @@
     });
     return e;
   }
+  /**
+   * byId is the element of id id, of type (HTMLElement when not given):
+   * one the page's template always has. It throws when the page has
+   * none, or one of another type.
+   * @template {HTMLElement} [T=HTMLElement]
+   * @param {string} id
+   * @param {new () => T} [type]
+   * @returns {T}
+   */
+  function byId(id, type) {
+    var e = document.getElementById(id), want = type || HTMLElement;
+    if (!(e instanceof want)) throw new Error('the page has no ' + want.name + ' #' + id);
+    return /** @type {T} */ (e);
+  }
   /** @param {Node} e */
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
   // fmt writes a number rounded, its thousands separated ("1,234"); one
@@ -43,7 +57,16 @@
    * @param {string} c
    */
   function swatch(c) { var s = el('span', { cls: 'swatch' }); s.style.background = c; return s; }
+  /**
+   * errorText is what a failure (a rejection's or a throw's reason) says:
+   * its message, or the reason itself as text.
+   * @param {unknown} err
+   */
+  function errorText(err) {
+    var msg = err && typeof err === 'object' && 'message' in err ? err.message : '';
+    return String(msg || err);
+  }
 
-  rewind.dom = { el: el, clear: clear, fmt: fmt, swatch: swatch, dark: dark };
+  rewind.dom = { el: el, byId: byId, clear: clear, fmt: fmt, swatch: swatch, errorText: errorText, dark: dark };
   rewind.boards = rewind.boards || {};
 })(window.rewind = window.rewind || /** @type {Rewind} */ ({}));

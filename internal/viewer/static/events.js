@@ -19,6 +19,27 @@
    * @property {string} [explain] a turning point's explanation
    */
 
+  /**
+   * @typedef {Object} EventKind
+   * @property {string} kind
+   * @property {string} title
+   * @property {boolean} [shown] ticked at first (unless false)
+   */
+
+  /**
+   * The marks under the scrubber: last is its highest turn.
+   * @typedef {Object} EventMarks
+   * @property {HTMLElement} scrubber
+   * @property {number} last
+   * @property {function(number): string} color
+   */
+
+  /**
+   * @typedef {Object} EventList
+   * @property {function(number): void} mark
+   * @property {function(number, number): number} step
+   */
+
   // eventList fills panel with a game's events, filterable by kind, each
   // a line seeking its turn when clicked:
   //   items: [{turn, kind, player, text, later}] in order (player -1:
@@ -41,50 +62,67 @@
   /**
    * @param {HTMLElement} panel
    * @param {ListItem[]} items
-   * @param {{kind: string, title: string, shown?: boolean}[]} kinds
+   * @param {EventKind[]} kinds
    * @param {function(number): HTMLElement} swatch
    * @param {function(number): void} onPick
-   * @param {{turning?: ListItem[], marks?: {scrubber: HTMLElement, last: number, color: function(number): string}}} [opts]
-   * @returns {{mark: function(number): void, step: function(number, number): number}}
+   * @param {{turning?: ListItem[], marks?: EventMarks}} [opts]
+   * @returns {EventList}
    */
   function eventList(panel, items, kinds, swatch, onPick, opts) {
     clear(panel);
     panel.appendChild(el('h3', { text: 'events' }));
     // shown[kind]: true (all), false (none) or 'some' (all but the later).
-    var shown = {}, count = {}, later = {}, lis = [];
+    /** @type {Object<string, boolean|'some'>} */
+    var shown = {};
+    /** @type {Object<string, number>} */
+    var count = {};
+    /** @type {Object<string, number>} */
+    var later = {};
+    /** @type {HTMLLIElement[]} */
+    var lis = [];
     items.forEach(function (e) {
       count[e.kind] = (count[e.kind] || 0) + 1;
       if (e.later) later[e.kind] = (later[e.kind] || 0) + 1;
     });
     kinds.forEach(function (k) { shown[k.kind] = k.shown === false ? false : later[k.kind] ? 'some' : true; });
+    /** @param {ListItem} e */
     function visible(e) { var s = shown[e.kind]; return s === true || s === undefined || (s === 'some' && !e.later); }
     function filter() { lis.forEach(function (li, i) { li.hidden = !visible(items[i]); }); buildMarks(); if (marked != null) mark(marked); }
     // The marks under the scrubber: the turning points and the items
     // listed (not the folded ones).
-    var mk = opts && opts.marks, marks = null;
+    var mk = opts && opts.marks;
+    /** @type {HTMLElement|null} */
+    var marks = null;
     if (mk && mk.scrubber) {
-      marks = /** @type {HTMLElement} */ (mk.scrubber.parentNode.querySelector('.marks'));
-      if (!marks) {
+      var scrubber = mk.scrubber, old = scrubber.parentNode && scrubber.parentNode.querySelector('.marks');
+      if (old instanceof HTMLElement) marks = old;
+      else {
         // Hidden from assistive technology: the list says the same.
         marks = el('div', { cls: 'marks', 'data-testid': 'marks', 'aria-hidden': 'true' });
-        mk.scrubber.parentNode.insertBefore(marks, mk.scrubber.nextSibling);
+        scrubber.after(marks);
       }
       marks.onclick = function (ev) { // one handler, however often the list is rebuilt
-        var m = /** @type {HTMLElement} */ (ev.target).closest('.mark');
-        if (m) onPick(+m.getAttribute('data-turn'));
+        var m = ev.target instanceof Element ? ev.target.closest('.mark') : null;
+        if (m) onPick(Number(m.getAttribute('data-turn')));
       };
     }
     function buildMarks() {
-      if (!marks) return;
+      if (!marks || !mk) return;
       clear(marks);
-      var seen = {}, last = Math.max(1, mk.last || 1);
+      /** @type {Object<string, boolean>} */
+      var seen = {};
+      var strip = marks, spec = mk, last = Math.max(1, mk.last || 1);
+      /**
+       * @param {ListItem} e
+       * @param {boolean} turning
+       */
       function put(e, turning) {
         if (seen[e.kind + ' ' + e.turn]) return;
         seen[e.kind + ' ' + e.turn] = true;
         var m = el('span', { cls: 'mark mk-' + e.kind + (turning ? ' turning' : ''), 'data-turn': String(e.turn), 'data-kind': e.kind, title: e.turn + ': ' + e.text });
         m.style.left = (100 * Math.min(e.turn, last) / last) + '%';
-        m.style.background = mk.color(e.player);
-        marks.appendChild(m);
+        m.style.background = spec.color(e.player);
+        strip.appendChild(m);
       }
       ((opts && opts.turning) || []).forEach(function (e) { put(e, true); });
       items.forEach(function (e) { if (visible(e)) put(e, false); });
@@ -133,7 +171,16 @@
     // before t (the first listed row before any) is "at", and kept in view
     // inside the list at the next frame (reading the layout in a seek
     // would force it there, every turn of a playback).
-    var marked = null, nows = [], at = null, head = null, scrollPending = false;
+    /** @type {number|null} */
+    var marked = null;
+    /** @type {HTMLLIElement[]} */
+    var nows = [];
+    /** @type {HTMLLIElement|null} */
+    var at = null;
+    /** @type {HTMLLIElement|null} */
+    var head = null;
+    var scrollPending = false;
+    /** @param {number} t */
     function mark(t) {
       marked = t;
       nows.forEach(function (li) { li.classList.remove('now'); });
@@ -188,15 +235,17 @@
    * @returns {Events}
    */
   function events(st, pb, bd) {
-    var panel = document.getElementById('events');
-    /** @type {{mark: function(number): void, step: function(number, number): number}} */
+    var panel = dom.byId('events');
+    /** @type {EventList|null} */
     var list = null;
     /** @param {number} t */
     function pick(t) { pb.pause(); pb.seek(t); }
     function build() {
-      var P = st.r.P;
+      var P = st.replay().P;
       /** @type {ListItem[]} */
-      var items = [], turning = [];
+      var items = [];
+      /** @type {ListItem[]} */
+      var turning = [];
       if (P.events) {
         P.events.forEach(function (e) {
           items.push({ turn: e.turn, kind: e.kind, player: e.p, text: e.t, later: !!e.later });
@@ -207,12 +256,13 @@
           (f.events || []).forEach(function (e) { items.push({ turn: t, kind: e.n, player: e.p, text: e.t }); });
         });
       }
+      /** @type {EventKind[]} */
       var kinds = P.event_kinds.map(function (k) { return { kind: k.Name, title: words(k.Name) }; });
       items.forEach(function (e) {
         if (!kinds.some(function (k) { return k.kind === e.kind; })) kinds.push({ kind: e.kind, title: words(e.kind) });
       });
       list = eventList(panel, items, kinds, function (p) { return dom.swatch(bd.color(p)); }, pick,
-        { turning: turning, marks: { scrubber: pb.scrubber, last: st.r.F - 1, color: bd.color } });
+        { turning: turning, marks: { scrubber: pb.scrubber, last: st.replay().F - 1, color: bd.color } });
     }
     /**
      * jump seeks the next (d = 1) or previous (d = -1) event shown.
@@ -228,8 +278,8 @@
      * @param {number} d
      */
     function jumpFailed(d) {
-      var P = st.r.P, sel = st.view.selected;
-      for (var t = st.view.turn + d; t >= 0 && t < st.r.F; t += d) {
+      var P = st.replay().P, F = st.replay().F, sel = st.view.selected;
+      for (var t = st.view.turn + d; t >= 0 && t < F; t += d) {
         var errs = P.frames[t].errors || [];
         for (var i = 0; i < errs.length; i++) {
           if (errs[i].i >= 0 && (sel < 0 || errs[i].p === sel)) { pick(t); return; }

@@ -13,6 +13,29 @@
    */
 
   /**
+   * The server's answers (JSON): the bots it offers for a game
+   * (GET /api/fork/bots), the new game it played (POST /api/fork); error
+   * when it could not.
+   * @typedef {{choices?: BotChoice[], error?: string}} BotsAnswer
+   * @typedef {{url?: string, id?: string, error?: string}} ForkAnswer
+   */
+
+  /** @type {Fork} */
+  var NO_FORK = { wire: function () {}, update: function () {} };
+
+  /**
+   * disable disables (on) or enables the seats' choices and the button
+   * of form.
+   * @param {HTMLFormElement} form
+   * @param {boolean} on
+   */
+  function disable(form, on) {
+    form.querySelectorAll('select, button').forEach(function (x) {
+      if (x instanceof HTMLSelectElement || x instanceof HTMLButtonElement) x.disabled = on;
+    });
+  }
+
+  /**
    * fork offers to play st's replay on from the turn shown, when the
    * page has a #fork button.
    * @param {PageState} st
@@ -29,78 +52,84 @@
     // turn). "play on" POSTs the replay's id, the turn shown and the
     // choices in player order; the server plays the new game and answers
     // where it is, which the page opens at that turn.
-    var forkButton = /** @type {HTMLButtonElement} */ (document.getElementById('fork')), forkStatus = document.getElementById('fork-status');
-    var forking = false, forkForm = null;
+    var button = document.getElementById('fork');
+    if (!(button instanceof HTMLButtonElement)) return NO_FORK;
+    var forkButton = button, forkStatus = dom.byId('fork-status'), forkURL = forkButton.getAttribute('data-url') || '';
+    var forking = false;
+    /** @type {HTMLFormElement|null} */
+    var forkForm = null;
     function playOn() {
-      if (forking || !forkButton) return;
+      if (forking) return;
       pb.pause();
       if (forkForm) { forkForm.remove(); forkForm = null; return; }
       forkStatus.className = 'fork-status';
       forkStatus.textContent = 'Asking the server which bots can play…';
-      fetch(forkButton.getAttribute('data-url') + '/bots?game=' + encodeURIComponent(st.r.P.game), { credentials: 'same-origin' }).then(function (res) {
+      fetch(forkURL + '/bots?game=' + encodeURIComponent(st.replay().P.game), { credentials: 'same-origin' }).then(function (res) {
         return res.json();
-      }).then(function (r) {
+      }).then(function (/** @type {BotsAnswer} */ r) {
         if (!r.choices || !r.choices.length) throw new Error(r.error || 'the server offers no bots for this game');
         forkStatus.textContent = '';
         showSeats(r.choices);
       }).catch(function (err) {
         forkStatus.className = 'fork-status bad';
-        forkStatus.textContent = String(err && err.message || err);
+        forkStatus.textContent = dom.errorText(err);
       });
     }
+    /** @param {BotChoice[]} choices */
     function showSeats(choices) {
       var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
-      forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
+      var form = forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
       var table = el('table');
       table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
-      st.r.P.players.forEach(function (pl, p) {
-        var sel = /** @type {HTMLSelectElement} */ (el('select', { 'data-player': String(p), 'aria-label': 'bot of ' + pl.name }));
+      st.replay().P.players.forEach(function (pl, p) {
+        var sel = el('select', { 'data-player': String(p), 'aria-label': 'bot of ' + pl.name });
         var own = choices.filter(function (c) { return pl.bot && c.bot === pl.bot; })[0];
         var pick = own || builtins[p % Math.max(1, builtins.length)] || choices[0];
         choices.forEach(function (c) {
-          var o = /** @type {HTMLOptionElement} */ (el('option', { value: c.id, text: c.label }));
+          var o = el('option', { value: c.id, text: c.label });
           if (c === pick) o.selected = true;
           sel.appendChild(o);
         });
         table.appendChild(el('tr', null, el('td', null, dom.swatch(bd.color(p)), ' ' + bd.name(p)),
           el('td', { text: pl.no_log ? 'the official client' : (pl.bot || 'not recorded') }), el('td', null, sel)));
       });
-      forkForm.appendChild(table);
-      forkForm.appendChild(el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + st.view.turn }));
-      forkForm.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(); });
-      forkStatus.parentNode.appendChild(forkForm);
+      form.appendChild(table);
+      form.appendChild(el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + st.view.turn }));
+      form.addEventListener('submit', function (ev) { ev.preventDefault(); submitFork(form); });
+      if (forkStatus.parentNode) forkStatus.parentNode.appendChild(form);
     }
-    function submitFork() {
+    /** @param {HTMLFormElement} form */
+    function submitFork(form) {
       var t = st.view.turn;
       forking = true;
       forkButton.disabled = true;
       forkStatus.className = 'fork-status';
       forkStatus.textContent = 'Playing on from turn ' + t + '…';
-      var url = forkButton.getAttribute('data-url') + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id')) + '&turn=' + t;
-      forkForm.querySelectorAll('select').forEach(function (/** @type {HTMLSelectElement} */ sel) { url += '&bot=' + encodeURIComponent(sel.value); });
-      forkForm.querySelectorAll('select, button').forEach(function (/** @type {HTMLButtonElement} */ x) { x.disabled = true; });
+      var url = forkURL + '?id=' + encodeURIComponent(forkButton.getAttribute('data-id') || '') + '&turn=' + t;
+      form.querySelectorAll('select').forEach(function (sel) { url += '&bot=' + encodeURIComponent(sel.value); });
+      disable(form, true);
       fetch(url, { method: 'POST', credentials: 'same-origin' }).then(function (res) {
         return res.json().catch(function () { return { error: 'the server answered ' + res.status }; });
-      }).then(function (r) {
+      }).then(function (/** @type {ForkAnswer} */ r) {
         if (!r.url) throw new Error(r.error || 'no new replay');
         clear(forkStatus);
         forkStatus.className = 'fork-status ok';
         forkStatus.appendChild(document.createTextNode('New game: '));
-        forkStatus.appendChild(el('a', { href: r.url + '#turn=' + t, text: r.id }));
+        forkStatus.appendChild(el('a', { href: r.url + '#turn=' + t, text: r.id || '' }));
         location.assign(r.url + '#turn=' + t); // the new game opens where it leaves its parent
       }).catch(function (err) {
         forking = false;
         update(st.view.turn);
-        forkForm.querySelectorAll('select, button').forEach(function (/** @type {HTMLButtonElement} */ x) { x.disabled = false; });
+        disable(form, false);
         forkStatus.className = 'fork-status bad';
-        forkStatus.textContent = String(err && err.message || err);
+        forkStatus.textContent = dom.errorText(err);
       });
     }
 
     // update enables the button at turn t: one with a turn before and after.
     /** @param {number} t */
-    function update(t) { if (forkButton) forkButton.disabled = forking || t < 1 || t >= st.r.F - 1; }
-    function wire() { if (forkButton) forkButton.addEventListener('click', playOn); }
+    function update(t) { forkButton.disabled = forking || t < 1 || t >= st.replay().F - 1; }
+    function wire() { forkButton.addEventListener('click', playOn); }
     return { wire: wire, update: update };
   }
 

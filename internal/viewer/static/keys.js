@@ -13,7 +13,7 @@
    * @returns {Keys}
    */
   function keys(pb, o) {
-    var help = document.getElementById('help');
+    var byId = rewind.dom.byId, help = byId('help');
     /** @param {boolean} [show] */
     function toggleHelp(show) { help.hidden = show === undefined ? !help.hidden : !show; }
 
@@ -23,8 +23,8 @@
       // Keys are the page's first (a capturing listener on window): after
       // a dropdown, a box or the slider was used, the arrows still change
       // the turn. Only text fields keep their keys.
-      var target = /** @type {HTMLInputElement} */ (e.target), tag = target && target.tagName;
-      if ((tag === 'INPUT' && target !== pb.scrubber && target.type !== 'checkbox' && target.type !== 'range') || tag === 'TEXTAREA') return;
+      var target = e.target;
+      if ((target instanceof HTMLInputElement && target !== pb.scrubber && target.type !== 'checkbox' && target.type !== 'range') || target instanceof HTMLTextAreaElement) return;
       var handled = true;
       switch (e.key) {
         case ' ': pb.actions.play(); break;
@@ -50,13 +50,14 @@
       window.addEventListener('keydown', onKey, true);
       // Space on a focused button or dropdown (its keypress, its keyup)
       // must not act a second time after the page's keydown.
-      ['keypress', 'keyup'].forEach(function (type) {
-        window.addEventListener(type, function (/** @type {Event} */ ev) {
-          var e = /** @type {KeyboardEvent} */ (ev), tag = e.target && /** @type {HTMLElement} */ (e.target).tagName;
-          if (e.key === ' ' && (tag === 'BUTTON' || tag === 'SELECT')) e.preventDefault();
+      /** @type {('keypress'|'keyup')[]} */
+      var after = ['keypress', 'keyup'];
+      after.forEach(function (type) {
+        window.addEventListener(type, function (e) {
+          if (e.key === ' ' && (e.target instanceof HTMLButtonElement || e.target instanceof HTMLSelectElement)) e.preventDefault();
         }, true);
       });
-      document.getElementById('help-button').addEventListener('click', function () { toggleHelp(); });
+      byId('help-button').addEventListener('click', function () { toggleHelp(); });
       help.addEventListener('click', function (e) { if (e.target === help) toggleHelp(false); });
     }
 

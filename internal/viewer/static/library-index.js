@@ -6,16 +6,15 @@
 (function () {
   'use strict';
   var table = document.getElementById('library');
-  var chart = document.getElementById('rating-chart');
-  if (chart && window.echarts) {
-    var opt = JSON.parse(chart.getAttribute('data-option'));
-    window.echarts.init(chart).setOption(opt);
-  }
+  // The bot page's rating chart: its ECharts option (JSON) is the
+  // server's, handed to ECharts as it is.
+  var chart = document.getElementById('rating-chart'), option = chart && chart.getAttribute('data-option');
+  if (chart && option && window.echarts) window.echarts.init(chart).setOption(JSON.parse(option));
   if (!table || !table.hasAttribute('data-indexed')) return;
   var params = new URLSearchParams(location.search);
   var sortKey = params.get('sort') || 'date', asc = params.get('asc') === '1';
   table.querySelectorAll('th[data-sort]').forEach(function (th) {
-    var k = th.getAttribute('data-sort');
+    var k = th.getAttribute('data-sort') || '';
     if (k === 'players') return; // not a sort of the index
     if (k === 'id') return;
     th.classList.add('sortable');
@@ -30,7 +29,7 @@
   });
   var count = document.getElementById('count');
   function counted() {
-    var n = /** @type {HTMLTableSectionElement} */ (document.getElementById('library-rows')).rows.length;
+    var rows = document.getElementById('library-rows'), n = rows instanceof HTMLTableSectionElement ? rows.rows.length : 0;
     if (count) count.textContent = n + (document.getElementById('next-page') ? '+' : '') + ' replays';
   }
   counted();
@@ -41,12 +40,12 @@
     fetch('/library/rows' + location.search).then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
       if (html === null) return;
       var doc = new DOMParser().parseFromString('<table>' + html + '</table>', 'text/html');
-      var fresh = /** @type {HTMLTableSectionElement} */ (doc.getElementById('library-rows'));
+      var fresh = doc.getElementById('library-rows');
       var cur = document.getElementById('library-rows');
-      if (!fresh || !cur || fresh.innerHTML === cur.innerHTML) return;
+      if (!(fresh instanceof HTMLTableSectionElement) || !cur || fresh.innerHTML === cur.innerHTML) return;
       cur.replaceWith(document.adoptNode(fresh));
-      var empty = /** @type {HTMLElement} */ (document.querySelector('.empty'));
-      if (empty && fresh.rows.length) empty.hidden = true;
+      var empty = document.querySelector('.empty');
+      if (empty instanceof HTMLElement && fresh.rows.length) empty.hidden = true;
       counted();
     }).catch(function () {}).then(function () {
       busy = false;

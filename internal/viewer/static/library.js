@@ -3,27 +3,32 @@
 // script only reorders, hides and replaces them.
 (function () {
   'use strict';
-  var table = /** @type {HTMLTableElement} */ (document.getElementById('library'));
-  if (!table) return;
-  var filter = /** @type {HTMLInputElement} */ (document.getElementById('filter'));
-  var count = document.getElementById('count');
+  var found = document.getElementById('library');
+  if (!(found instanceof HTMLTableElement)) return;
+  var table = found, filterBox = document.getElementById('filter'), count = document.getElementById('count');
+  var filter = filterBox instanceof HTMLInputElement ? filterBox : null;
   var sortKey = 'date', sortDir = -1;
   // An indexed library sorts, filters and pages on the server, and pushes
   // changes (library-index.js): this script then only uploads and
   // follows live games.
   var indexed = table.hasAttribute('data-indexed');
 
-  function tbody() { return /** @type {HTMLTableSectionElement} */ (document.getElementById('library-rows')); }
-  function rows() { return Array.prototype.slice.call(tbody().rows); }
+  /** @returns {HTMLTableSectionElement} */
+  function tbody() {
+    var b = document.getElementById('library-rows');
+    if (!(b instanceof HTMLTableSectionElement)) throw new Error('the library page has no #library-rows');
+    return b;
+  }
+  function rows() { return Array.from(tbody().rows); }
 
   function apply() {
     if (indexed) return;
-    var q = filter.value.trim().toLowerCase(), shown = 0, all = rows();
-    var type = table.querySelector('th[data-sort="' + sortKey + '"]').getAttribute('data-type');
+    var q = filter ? filter.value.trim().toLowerCase() : '', shown = 0, all = rows();
+    var th = table.querySelector('th[data-sort="' + sortKey + '"]'), type = th && th.getAttribute('data-type');
     all.sort(function (a, b) {
       var x = a.getAttribute('data-' + sortKey) || '', y = b.getAttribute('data-' + sortKey) || '';
       var c = type === 'num' ? (parseFloat(x) || 0) - (parseFloat(y) || 0) : x.localeCompare(y);
-      return c * sortDir || a.getAttribute('data-id').localeCompare(b.getAttribute('data-id'));
+      return c * sortDir || (a.getAttribute('data-id') || '').localeCompare(b.getAttribute('data-id') || '');
     });
     var body = tbody();
     all.forEach(function (r) {
@@ -33,7 +38,7 @@
       if (ok) shown++;
       body.appendChild(r);
     });
-    count.textContent = shown === all.length ? all.length + ' replays' : shown + ' of ' + all.length + ' replays';
+    if (count) count.textContent = shown === all.length ? all.length + ' replays' : shown + ' of ' + all.length + ' replays';
     table.querySelectorAll('th[data-sort]').forEach(function (th) {
       if (th.getAttribute('data-sort') === sortKey) th.setAttribute('aria-sort', sortDir > 0 ? 'ascending' : 'descending');
       else th.removeAttribute('aria-sort');
@@ -42,27 +47,28 @@
 
   if (!indexed) table.querySelectorAll('th[data-sort]').forEach(function (th) {
     th.addEventListener('click', function () {
-      var k = th.getAttribute('data-sort');
+      var k = th.getAttribute('data-sort') || '';
       if (k === sortKey) sortDir = -sortDir; else { sortKey = k; sortDir = th.getAttribute('data-type') === 'num' ? -1 : 1; }
       apply();
     });
   });
-  if (!indexed) filter.addEventListener('input', apply);
+  if (!indexed && filter) filter.addEventListener('input', apply);
 
   // Refresh the rows when replays appear, change or go.
+  /** @param {HTMLTableSectionElement} body */
   function signature(body) {
-    return Array.prototype.map.call(body.rows, function (r) { return r.getAttribute('data-id') + ':' + r.getAttribute('data-size'); }).sort().join('|');
+    return Array.from(body.rows, function (r) { return r.getAttribute('data-id') + ':' + r.getAttribute('data-size'); }).sort().join('|');
   }
   function refresh() {
     if (indexed) { if (window.rewindLibraryRefresh) window.rewindLibraryRefresh(); return Promise.resolve(); }
     return fetch('/library/rows').then(function (res) { return res.ok ? res.text() : null; }).then(function (html) {
       if (html === null) return;
       var doc = new DOMParser().parseFromString('<table>' + html + '</table>', 'text/html');
-      var fresh = /** @type {HTMLTableSectionElement} */ (doc.getElementById('library-rows'));
-      if (!fresh || signature(fresh) === signature(tbody())) return;
+      var fresh = doc.getElementById('library-rows');
+      if (!(fresh instanceof HTMLTableSectionElement) || signature(fresh) === signature(tbody())) return;
       tbody().replaceWith(document.adoptNode(fresh));
-      var empty = /** @type {HTMLElement} */ (document.querySelector('.empty'));
-      if (empty && fresh.rows.length) empty.hidden = true;
+      var empty = document.querySelector('.empty');
+      if (empty instanceof HTMLElement && fresh.rows.length) empty.hidden = true;
       apply();
     }).catch(function () {});
   }
@@ -85,39 +91,55 @@
   }
   if (document.getElementById('live-rows')) setInterval(function () { if (!document.hidden) refreshLive(); }, 2000);
 
-  // Uploads.
-  var drop = document.getElementById('upload');
-  if (drop) {
-    var input = /** @type {HTMLInputElement} */ (document.getElementById('upload-input'));
-    var status = document.getElementById('upload-status');
-    var max = parseInt(drop.getAttribute('data-max'), 10);
-    var say = function (text, ok, link) {
-      status.textContent = text;
-      status.className = ok ? 'ok' : 'bad';
+  /**
+   * The server's answer to an upload (JSON): the replay it keeps, or why
+   * not.
+   * @typedef {{id?: string, note?: string, url?: string, error?: string}} UploadAnswer
+   */
+
+  /**
+   * uploads takes the files dropped on drop or chosen in its input
+   * (#upload-input), saying how it went in #upload-status.
+   * @param {HTMLElement} drop
+   */
+  function uploads(drop) {
+    var input = document.getElementById('upload-input'), status = document.getElementById('upload-status');
+    if (!(input instanceof HTMLInputElement) || !status) return;
+    var picker = input, said = status;
+    var max = parseInt(drop.getAttribute('data-max') || '', 10);
+    /**
+     * @param {string} text
+     * @param {boolean} ok
+     * @param {string} [link]
+     */
+    function say(text, ok, link) {
+      said.textContent = text;
+      said.className = ok ? 'ok' : 'bad';
       if (link) {
         var a = document.createElement('a');
         a.href = link;
         a.textContent = 'open it';
-        status.appendChild(document.createTextNode(' '));
-        status.appendChild(a);
+        said.appendChild(document.createTextNode(' '));
+        said.appendChild(a);
       }
-    };
-    var upload = function (file) {
+    }
+    /** @param {File} file */
+    function upload(file) {
       // The names the server takes are the file input's accept list.
-      var exts = input.accept.split(','), low = file.name.toLowerCase();
+      var exts = picker.accept.split(','), low = file.name.toLowerCase();
       if (!exts.some(function (x) { return low.length > x.length && low.slice(-x.length) === x; })) { say(file.name + ': only ' + exts.join(', ') + ' files (replays, Monad reference logs) can be uploaded.', false); return; }
       if (file.size > max) { say(file.name + ' is ' + (file.size / 1048576).toFixed(1) + ' MiB; the upload limit is ' + drop.getAttribute('data-max-str') + '.', false); return; }
       say('Uploading ' + file.name + '…', true);
       fetch('/api/upload?name=' + encodeURIComponent(file.name), { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } })
         .then(function (res) { return res.json().catch(function () { return { error: res.status + ' ' + res.statusText }; }); })
-        .then(function (r) {
+        .then(function (/** @type {UploadAnswer} */ r) {
           if (r.error) { say(r.error, false); return; }
           say('Uploaded ' + r.id + '.' + (r.note ? ' ' + r.note + '.' : ''), true, r.url);
           refresh();
         })
-        .catch(function (err) { say('Upload of ' + file.name + ' failed: ' + err.message, false); });
-    };
-    input.addEventListener('change', function () { if (input.files.length) upload(input.files[0]); input.value = ''; });
+        .catch(function (err) { say('Upload of ' + file.name + ' failed: ' + (err instanceof Error ? err.message : String(err)), false); });
+    }
+    picker.addEventListener('change', function () { if (picker.files && picker.files.length) upload(picker.files[0]); picker.value = ''; });
     ['dragenter', 'dragover'].forEach(function (t) {
       drop.addEventListener(t, function (e) { e.preventDefault(); drop.classList.add('over'); });
     });
@@ -132,5 +154,7 @@
     window.addEventListener('dragover', function (e) { e.preventDefault(); });
     window.addEventListener('drop', function (e) { e.preventDefault(); });
   }
+  var drop = document.getElementById('upload');
+  if (drop) uploads(drop);
   apply();
 })();

@@ -6,27 +6,21 @@
 (function (rewind) {
   'use strict';
 
-  var el = rewind.dom.el, clear = rewind.dom.clear;
+  var el = rewind.dom.el, clear = rewind.dom.clear, errorText = rewind.dom.errorText;
 
   /**
-   * @typedef {Object} LiveGame the game as the server announces it
-   * @property {number} turn
-   * @property {number} max_turn
-   * @property {boolean} [done]
-   * @property {string} [replay] the finished replay's address
-   */
-
-  /**
-   * live follows the game of root's data-events; o.frames() is how many
-   * frames the page has, o.extend(buf) takes in newer ones.
+   * live follows the game of root's data-events (its frames at
+   * data-src); o.frames() is how many frames the page has, o.extend(buf)
+   * takes in newer ones.
    * @param {HTMLElement} root
    * @param {{frames: function(): number, extend: function(ArrayBuffer): void}} o
    * @returns {Live}
    */
   function live(root, o) {
-    var eventsURL = root.getAttribute('data-events');
+    var eventsURL = root.getAttribute('data-events') || '', dataURL = root.getAttribute('data-src') || '';
     var liveBadge = document.getElementById('live-badge');
     var liveStatus = document.getElementById('live-status');
+    /** @type {{over: boolean, fetching: boolean, again: boolean, updates: number, game: LiveGame|null}} */
     var live = { over: false, fetching: false, again: false, updates: 0, game: null };
     // The server sends an event per new version of the game it has packed
     // (followers skip to the newest); the page then fetches the frames so
@@ -59,7 +53,7 @@
       if (!liveStatus) return;
       clear(liveStatus);
       liveStatus.appendChild(document.createTextNode(text));
-      if (link) { liveStatus.appendChild(document.createTextNode(' ')); liveStatus.appendChild(el('a', { href: link, text: linkText, 'data-testid': 'live-replay' })); }
+      if (link) { liveStatus.appendChild(document.createTextNode(' ')); liveStatus.appendChild(el('a', { href: link, text: linkText || '', 'data-testid': 'live-replay' })); }
     }
     /** @param {string} text */
     function badge(text) {
@@ -84,11 +78,11 @@
       if (live.fetching) { live.again = true; return; }
       live.fetching = true;
       live.again = false;
-      rewind.decode.fetch(root.getAttribute('data-src')).then(function (buf) {
+      rewind.decode.fetch(dataURL).then(function (buf) {
         o.extend(buf);
         live.updates++;
       }).catch(function (err) {
-        say('Cannot take in the new turns: ' + String(err && err.message || err));
+        say('Cannot take in the new turns: ' + errorText(err));
       }).then(function () {
         live.fetching = false;
         if (live.again) refreshLive();

@@ -7,15 +7,22 @@
 (function (rewind) {
   'use strict';
 
-  var root = document.getElementById('generic');
-  if (!root) return;
+  var page = document.getElementById('generic');
+  if (!page) return;
+  var root = page, byId = rewind.dom.byId;
   performance.mark('rw-script');
 
   /** @type {PageState} */
-  var st = { r: null, painter: {}, view: { turn: 0, selected: -1, hover: -1, pinned: -1, showEffects: true }, controls: {} };
+  var st = {
+    r: null, painter: {}, view: { turn: 0, selected: -1, hover: -1, pinned: -1, showEffects: true }, controls: {},
+    replay: function () {
+      if (!st.r) throw new Error('the replay is not loaded yet');
+      return st.r;
+    }
+  };
   var v = st.view;
-  var canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('board'));
-  var effectsBox = /** @type {HTMLInputElement} */ (document.getElementById('show-effects'));
+  var canvas = byId('board', HTMLCanvasElement);
+  var effectsBox = byId('show-effects', HTMLInputElement);
   var liveGame = root.getAttribute('data-events') ? rewind.follow(root, { frames: function () { return st.r ? st.r.F : 0; }, extend: extend }) : null;
 
   var pb = rewind.playback({
@@ -57,8 +64,8 @@
   rewind.packed = function () { return st.r ? st.r.P : null; };
   // center(x, y) is the canvas pixel (device pixels) at a cell's centre.
   rewind.center = function (x, y) { var c = bd.center(x, y), d = bd.pixelRatio(); return [Math.round(c[0] * d), Math.round(c[1] * d)]; };
-  rewind.cell = function (t, x, y) { st.r.cellsAt(t); return st.r.cellOf(y * st.r.W + x); };
-  rewind.layer = function (name, t, x, y) { return st.r.layerAt(name, t, x, y); };
+  rewind.cell = function (t, x, y) { var rp = st.replay(); rp.cellsAt(t); return rp.cellOf(y * rp.W + x); };
+  rewind.layer = function (name, t, x, y) { return st.replay().layerAt(name, t, x, y); };
   rewind.color = function (p) { return bd.color(p); };
   rewind.radius = function () { return bd.radius(); };
   rewind.select = function (p) { select(p); };
@@ -121,13 +128,13 @@
      * @param {string} sel
      */
     function pick(ev, sel) {
-      var it = /** @type {HTMLElement} */ (ev.target).closest(sel);
+      var it = ev.target instanceof Element ? ev.target.closest(sel) : null;
       if (!it) return;
-      var p = parseInt(it.getAttribute('data-player'), 10);
+      var p = parseInt(it.getAttribute('data-player') || '', 10);
       select(v.selected === p ? -1 : p);
     }
-    document.getElementById('legend').addEventListener('click', function (ev) { pick(ev, '.item.player'); });
-    document.getElementById('players').addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
+    byId('legend').addEventListener('click', function (ev) { pick(ev, '.item.player'); });
+    byId('players').addEventListener('click', function (ev) { pick(ev, 'tr[data-player]'); });
     var resizeTimer = 0;
     window.addEventListener('resize', function () {
       clearTimeout(resizeTimer);
@@ -155,13 +162,13 @@
     wire();
     // Without #turn=N, open on turn 1 (turn 0 is the setup); a live game
     // opens on its newest turn.
-    var t = rewind.playback.hashTurn(), F = st.r.F;
+    var t = rewind.playback.hashTurn(), F = st.replay().F;
     pb.seek(t === null ? (liveGame ? F - 1 : Math.min(1, F - 1)) : t);
     pb.loaded();
     performance.mark('rw-first-frame');
     rewind.ready = true;
     // The checkpoints of the cells, once the first frame is on screen.
-    var r = st.r;
+    var r = st.replay();
     setTimeout(function () { r.warm(); }, 0);
     if (liveGame) liveGame.follow();
   }
@@ -171,7 +178,7 @@
   // where the user scrubbed to.
   /** @param {ArrayBuffer} buf */
   function extend(buf) {
-    var edge = v.turn >= st.r.F - 1;
+    var edge = v.turn >= st.replay().F - 1;
     open(buf);
     bd.layout();
     panels.buildLegend();
@@ -179,8 +186,8 @@
     events.build();
     panels.showOutcome();
     charts.refresh();
-    pb.seek(edge && !pb.playing() ? st.r.F - 1 : v.turn);
-    var r = st.r;
+    var r = st.replay();
+    pb.seek(edge && !pb.playing() ? r.F - 1 : v.turn);
     setTimeout(function () { r.warm(); }, 0);
   }
 

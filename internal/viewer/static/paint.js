@@ -6,8 +6,9 @@
   'use strict';
 
   /**
-   * words writes an identifier as words ("gold_mine" → "gold mine").
-   * @param {*} s
+   * words writes an identifier as words ("gold_mine" → "gold mine"),
+   * nothing for none.
+   * @param {unknown} s
    */
   function words(s) { return String(s == null ? '' : s).replace(/_/g, ' '); }
   /**

@@ -18,18 +18,14 @@
    * @returns {Panels}
    */
   function panels(st, bd, o) {
-    var canvas = document.getElementById('board');
-    var playersTable = document.getElementById('players');
-    var inspector = document.getElementById('inspector');
-    var commandsPanel = document.getElementById('commands');
-    var legend = document.getElementById('legend');
-    var activeBar = document.getElementById('active');
-    var color = bd.color, name = bd.name, g = bd.geometry;
+    var byId = dom.byId, canvas = byId('board'), playersTable = byId('players'), inspector = byId('inspector');
+    var commandsPanel = byId('commands'), legend = byId('legend'), activeBar = byId('active');
+    var color = bd.color, name = bd.name;
     /** @param {number} p */
     function swatch(p) { return dom.swatch(color(p)); }
 
     function renderActive() {
-      var P = st.r.P, F = st.r.F, turn = st.view.turn;
+      var P = st.replay().P, F = st.replay().F, turn = st.view.turn;
       clear(activeBar);
       var f = P.frames[turn], next = turn + 1 < F ? P.frames[turn + 1].active : -1;
       if (!P.sequential) { activeBar.hidden = true; canvas.style.boxShadow = ''; return; }
@@ -48,22 +44,30 @@
     // layout) with a toggle to every metric, else every metric. A value the
     // stream cannot know (P.metrics[i].unknown) is '–'.
     var allMetrics = false;
-    /** @type {Float64Array[][]} */
-    var running = null, runningFor = null;
+    /**
+     * running[k][p][t]: headline column k's value for player p at turn t
+     * (null: a column of no running value), for the replay runningFor.
+     * @type {(Float64Array[]|null)[]}
+     */
+    var running = [];
+    /** @type {Replay|null} */
+    var runningFor = null;
     /**
      * @param {number} i
      * @param {number} v
      */
-    function metricText(i, v) { var P = st.r.P; return P.metrics[i] && P.metrics[i].unknown ? '–' : v == null ? '' : fmt(v); }
+    function metricText(i, v) { var P = st.replay().P; return P.metrics[i] && P.metrics[i].unknown ? '–' : v == null ? '' : fmt(v); }
     // runningColumns computes, once a replay, each headline column's
     // running values (peaks, their turns, the last event's turn) per
     // player and frame.
     function runningColumns() {
-      if (runningFor === st.r) return running;
-      var P = st.r.P, F = st.r.F, NP = st.r.NP;
-      runningFor = st.r;
+      var rp = st.replay();
+      if (runningFor === rp) return running;
+      var P = rp.P, F = rp.F, NP = rp.NP;
+      runningFor = rp;
       running = (P.table || []).map(function (c) {
         if (c.of !== 'peak' && c.of !== 'peak_turn' && c.of !== 'event_turn') return null;
+        /** @type {Float64Array[]} */
         var out = [];
         for (var p = 0; p < NP; p++) {
           var vals = new Float64Array(F), best = 0, at = 0;
@@ -89,14 +93,15 @@
      * @param {Frame} f
      */
     function columnText(k, c, p, f) {
-      var P = st.r.P, v = (f.values[p] || [])[c.metric];
+      var P = st.replay().P, v = (f.values[p] || [])[c.metric];
       if (c.metric >= 0 && P.metrics[c.metric].unknown) return '–';
       if (c.of === 'final') return fmt(v);
       if (c.of === 'flag') return v ? 'yes' : '';
-      return fmt(runningColumns()[k][p][st.view.turn]);
+      var run = runningColumns()[k];
+      return run ? fmt(run[p][st.view.turn]) : '';
     }
     function renderPlayers() {
-      var P = st.r.P, NP = st.r.NP, selected = st.view.selected;
+      var P = st.replay().P, NP = st.replay().NP, selected = st.view.selected;
       clear(playersTable);
       var f = P.frames[st.view.turn], head = el('tr'), table = P.table && P.table.length && !allMetrics ? P.table : null;
       if (P.table && P.table.length) {
@@ -136,7 +141,7 @@
     function setAllMetrics(on) { allMetrics = !!on; renderPlayers(); }
 
     function renderInspector() {
-      var rp = st.r, P = rp.P, v = st.view, painter = st.painter, i = v.pinned >= 0 ? v.pinned : v.hover;
+      var rp = st.replay(), P = rp.P, v = st.view, painter = st.painter, i = v.pinned >= 0 ? v.pinned : v.hover;
       clear(inspector);
       if (i < 0) { inspector.appendChild(el('p', { cls: 'hint', text: 'Hover or click a cell.' })); return; }
       rp.cellsAt(v.turn);
@@ -151,8 +156,9 @@
       row(words(P.board.terrain) || 'terrain', tname != null ? tname + ' (' + c.terrain + ')' : fmt(c.terrain));
       row('owner', el('span', null, c.owner >= 0 ? swatch(c.owner) : null, name(c.owner)));
       row(words(P.board.value) || 'value', fmt(c.value));
-      rp.layers.forEach(function (l, j) { row(words(P.board.layers[j]), fmt(l[i])); });
-      var rows = painter.inspect ? painter.inspect(c, g) : null;
+      var layerNames = P.board.layers || [];
+      rp.layers.forEach(function (l, j) { row(words(layerNames[j]), fmt(l[i])); });
+      var rows = painter.inspect ? painter.inspect(c, bd.geometry()) : null;
       if (rows) rows.forEach(function (r) { row(r[0], r[1]); });
       else if (P.board.badges && P.board.badges.length) {
         /** @type {string[]} */
@@ -179,13 +185,13 @@
      * @param {Frame} f
      */
     function commandsHead(p, n, f) {
-      var t = st.view.turn, count = n + ' command' + (n === 1 ? '' : 's');
-      if (st.r.P.sequential && p === f.active) return name(p) + ' acted this turn: ' + count + ' (its reply to turn ' + (t - 1) + ')';
-      if (st.r.P.sequential) return name(p) + ': ' + count + ' in turn ' + t + ' (its reply to turn ' + (t - 1) + ')';
+      var t = st.view.turn, count = n + ' command' + (n === 1 ? '' : 's'), sequential = st.replay().P.sequential;
+      if (sequential && p === f.active) return name(p) + ' acted this turn: ' + count + ' (its reply to turn ' + (t - 1) + ')';
+      if (sequential) return name(p) + ': ' + count + ' in turn ' + t + ' (its reply to turn ' + (t - 1) + ')';
       return name(p) + ': ' + count + ' in round ' + (t - 1) + ' → ' + t + ' (its reply to turn ' + (t - 1) + ')';
     }
     function renderCommands() {
-      var P = st.r.P, NP = st.r.NP, turn = st.view.turn, selected = st.view.selected, painter = st.painter;
+      var P = st.replay().P, NP = st.replay().NP, turn = st.view.turn, selected = st.view.selected, painter = st.painter;
       clear(commandsPanel);
       var f = P.frames[turn];
       commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
@@ -193,15 +199,15 @@
       if (selected < 0 && P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'click-player', text: 'Click a player to see only its commands and its bot log for this ' + (P.sequential ? 'turn.' : 'round.') }));
       // The painter's lines on the selected player (ColorfightII: whom it
       // took cells from), as text.
-      if (selected >= 0 && painter.player) (painter.player(selected, f, g) || []).forEach(function (l) {
+      if (selected >= 0 && painter.player) (painter.player(selected, f, bd.geometry()) || []).forEach(function (l) {
         commandsPanel.appendChild(el('p', { cls: 'hint player-line', 'data-testid': l.id || 'player-line', text: l.text }));
       });
       if (!P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'This replay records states, not commands.' }));
       // Inferred commands (an official replay of states) are said to be,
       // in the server's words; a turn without known commands says so.
-      if (P.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: P.commands_note }));
+      if (P.commands_inferred) commandsPanel.appendChild(el('p', { cls: 'inferred', 'data-testid': 'inferred', text: P.commands_note || '' }));
       var unknown = P.has_commands && f.no_commands;
-      if (unknown) commandsPanel.appendChild(el('p', { cls: 'hint unexplained', 'data-testid': 'no-commands', text: P.commands_inferred ? P.unexplained_note : 'The commands of this turn are not known.' }));
+      if (unknown) commandsPanel.appendChild(el('p', { cls: 'hint unexplained', 'data-testid': 'no-commands', text: P.commands_inferred ? P.unexplained_note || '' : 'The commands of this turn are not known.' }));
       /** @type {Object<number, PackedError[]>} */
       var errs = {};
       (f.errors || []).forEach(function (e) { (errs[e.p] = errs[e.p] || []).push(e); });
@@ -215,7 +221,7 @@
         var list = el('ol', { start: '0' });
         cmds.forEach(function (c, k) {
           var bad = pe.filter(function (e) { return e.i === k; });
-          var said = painter.command ? painter.command(c, p, f, g) : null;
+          var said = painter.command ? painter.command(c, p, f, bd.geometry()) : null;
           var li = el('li', { cls: bad.length ? 'failed' : '' }, el('span', said == null ? { cls: 'cmd', text: c } : { cls: 'cmd said', text: said, title: c, 'data-raw': c }));
           bad.forEach(function (e) { li.appendChild(el('div', { cls: 'err', text: e.t + (e.c ? ' (' + e.c + ')' : '') })); });
           list.appendChild(li);
@@ -234,25 +240,25 @@
       if (!any && !unknown) commandsPanel.appendChild(el('p', { cls: 'hint', text: 'No commands.' }));
       var who = selected >= 0 ? selected : f.active;
       if (who < 0) return;
-      var log = (f.logs || [])[who] || '';
+      var log = (f.logs || [])[who] || '', unseen = P.players[who].no_log;
       commandsPanel.appendChild(el('h4', { cls: 'botlog-head' }, 'Bot log of ', swatch(who), name(who), ' this turn'));
       // An official client's program is not rewind's to see: the server
       // says why it has no log (P.players[who].no_log).
       if (log) commandsPanel.appendChild(el('pre', { cls: 'botlog', 'data-testid': 'botlog', text: log }));
-      else if (P.players[who].no_log) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-unseen', text: P.players[who].no_log }));
+      else if (unseen) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-unseen', text: unseen }));
       else commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'botlog-none', text: 'Nothing logged this turn.' }));
     }
 
     function markLegend() {
-      legend.querySelectorAll('.item.player').forEach(function (it) { it.classList.toggle('selected', +it.getAttribute('data-player') === st.view.selected); });
+      legend.querySelectorAll('.item.player').forEach(function (it) { var p = it.getAttribute('data-player'); it.classList.toggle('selected', p !== null && +p === st.view.selected); });
     }
     function buildLegend() {
-      var P = st.r.P, painter = st.painter;
+      var P = st.replay().P, NP = st.replay().NP, painter = st.painter;
       clear(legend);
-      for (var p = 0; p < st.r.NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
+      for (var p = 0; p < NP; p++) legend.appendChild(el('span', { cls: 'item player', 'data-player': String(p) }, swatch(p), name(p)));
       /** @type {string[]} */
       var key = [];
-      var items = typeof painter.legend === 'function' ? painter.legend(P, g) : painter.legend;
+      var items = typeof painter.legend === 'function' ? painter.legend(P, bd.geometry()) : painter.legend;
       if (typeof items === 'string') key.push(items);
       else if (items) {
         // Items: text, or {color, text} with a swatch.
@@ -273,17 +279,17 @@
     // showOutcome puts the analysis's outcome in the header, after the
     // summary.
     function showOutcome() {
-      var s = document.querySelector('[data-testid=summary]'), out = document.querySelector('[data-testid=outcome]');
-      if (!s || !st.r.P.outcome) return;
-      if (!out) { out = el('span', { cls: 'summary outcome', 'data-testid': 'outcome' }); s.parentNode.insertBefore(out, s.nextSibling); }
-      out.textContent = st.r.P.outcome;
+      var s = document.querySelector('[data-testid=summary]'), out = document.querySelector('[data-testid=outcome]'), outcome = st.replay().P.outcome;
+      if (!s || !outcome) return;
+      if (!out) { out = el('span', { cls: 'summary outcome', 'data-testid': 'outcome' }); s.after(out); }
+      out.textContent = outcome;
     }
     // notices puts the replay's warning and notice above root.
     /** @param {HTMLElement} root */
     function notices(root) {
-      var P = st.r.P;
-      if (P.warning) root.parentNode.insertBefore(el('p', { cls: 'warning', role: 'alert', text: P.warning }), root);
-      if (P.notice) root.parentNode.insertBefore(el('p', { cls: 'notice', 'data-testid': 'notice', text: P.notice }), root);
+      var P = st.replay().P;
+      if (P.warning) root.before(el('p', { cls: 'warning', role: 'alert', text: P.warning }));
+      if (P.notice) root.before(el('p', { cls: 'notice', 'data-testid': 'notice', text: P.notice }));
     }
 
     // ---- the painter's controls -----------------------------------------
@@ -300,12 +306,12 @@
         /** @type {HTMLInputElement|HTMLSelectElement} */
         var input;
         if (c.choices) {
-          var sel = input = /** @type {HTMLSelectElement} */ (el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title }));
+          var sel = input = el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title });
           c.choices.forEach(function (ch) { sel.appendChild(el('option', { value: String(ch[0]), text: ch[1] })); });
           st.controls[c.id] = sel.value;
           sel.addEventListener('change', function () { setControl(c.id, sel.value); sel.blur(); });
         } else {
-          var box = input = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id }));
+          var box = input = el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id });
           box.checked = c.on !== false;
           st.controls[c.id] = box.checked;
           box.addEventListener('change', function () { setControl(c.id, box.checked); box.blur(); });
@@ -316,7 +322,7 @@
           // Before the Esc row, the last two being Esc's and the help's.
           var row = el('tr', { 'data-control': c.id }, el('td', null, el('kbd', { text: key.toUpperCase() })), el('td', { text: c.help || c.label || c.id }));
           var rows = help.querySelectorAll('tr'), esc = rows.length >= 2 ? rows[rows.length - 2] : null;
-          if (esc) esc.parentNode.insertBefore(row, esc); else help.appendChild(row);
+          if (esc) esc.before(row); else help.appendChild(row);
         }
       });
     }
@@ -327,8 +333,10 @@
     function setControl(id, v) {
       controls.forEach(function (k) {
         if (k.c.id !== id) return;
-        if (k.c.choices) k.input.value = String(v); else /** @type {HTMLInputElement} */ (k.input).checked = !!v;
-        st.controls[id] = k.c.choices ? k.input.value : /** @type {HTMLInputElement} */ (k.input).checked;
+        // A control with choices is a select, any other a checkbox.
+        var input = k.input;
+        if (input instanceof HTMLSelectElement) { input.value = String(v); st.controls[id] = input.value; }
+        else { input.checked = !!v; st.controls[id] = input.checked; }
       });
       o.changed();
     }
@@ -342,8 +350,9 @@
       for (var i = 0; i < controls.length; i++) {
         var k = controls[i];
         if (!k.key || k.key !== key) continue;
-        if (k.c.choices) { var s = /** @type {HTMLSelectElement} */ (k.input), opts = s.options; setControl(k.c.id, opts[(s.selectedIndex + 1) % opts.length].value); }
-        else setControl(k.c.id, !(/** @type {HTMLInputElement} */ (k.input).checked));
+        var input = k.input;
+        if (input instanceof HTMLSelectElement) setControl(k.c.id, input.options[(input.selectedIndex + 1) % input.options.length].value);
+        else setControl(k.c.id, !input.checked);
         return true;
       }
       return false;

@@ -25,11 +25,9 @@
    * @returns {Playback}
    */
   function playback(o) {
-    var scrubber = /** @type {HTMLInputElement} */ (document.getElementById('scrubber'));
-    var turnLabel = document.getElementById('turn');
-    var playButton = document.getElementById('play');
-    var speedSelect = /** @type {HTMLSelectElement} */ (document.getElementById('speed'));
-    var loading = document.getElementById('loading');
+    var byId = rewind.dom.byId;
+    var scrubber = byId('scrubber', HTMLInputElement), turnLabel = byId('turn'), playButton = byId('play');
+    var speedSelect = byId('speed', HTMLSelectElement), loading = byId('loading');
     var turn = 0, playing = false, speed = 1, hashTimer = 0, last = 0, acc = 0;
 
     function frames() { return o.frames() || 0; }
@@ -104,15 +102,18 @@
       fwd10: function () { step(10); },
       play: function () { if (playing) pause(); else play(); }
     };
-    for (var k in o.actions || {}) actions[k] = o.actions[k];
+    var more = o.actions || {};
+    for (var k in more) actions[k] = more[k];
 
-    // wire connects the controls, once the data is loaded.
+    // wire connects the controls, once the data is loaded (a data-act
+    // of no action does nothing).
     function wire() {
       document.querySelectorAll('[data-act]').forEach(function (b) {
         // Buttons release the focus, as the dropdowns do: a focused button
         // would otherwise also take Space (activating itself a second time
         // after the page's own Space toggled play).
-        b.addEventListener('click', function () { actions[b.getAttribute('data-act')](); /** @type {HTMLElement} */ (b).blur(); });
+        var name = b.getAttribute('data-act') || '';
+        if (b instanceof HTMLElement) b.addEventListener('click', function () { if (actions[name]) actions[name](); b.blur(); });
       });
       scrubber.addEventListener('input', function () { pause(); seek(scrubber.value); });
       speedSelect.addEventListener('change', function () { setSpeed(parseFloat(speedSelect.value)); speedSelect.blur(); });
@@ -128,10 +129,10 @@
     /**
      * fail shows why the replay cannot be shown, in place of the board
      * (the data answer's reason: a 422's text).
-     * @param {*} err
+     * @param {unknown} err
      */
     function fail(err) {
-      var msg = String(err && err.message || err);
+      var msg = rewind.dom.errorText(err);
       rewind.error = msg;
       loading.hidden = false;
       loading.textContent = 'Cannot show this replay: ' + msg;
