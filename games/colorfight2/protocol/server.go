@@ -83,6 +83,10 @@ type Options struct {
 	// Logf, when set, receives one line per notable event (rooms, games,
 	// closed connections). Passwords are never logged.
 	Logf func(format string, args ...any)
+	// Live, when set, is where the games are listed and followed (a
+	// viewer's); its Finished is set to the last 100 and its rooms to
+	// RoomStates. Nil: a Live of the server's own.
+	Live *rooms.Live
 
 	// clock replaces the wall clock in tests.
 	clock rooms.Clock
@@ -116,7 +120,7 @@ type Server struct {
 	// then room.mu.)
 	idMu       sync.Mutex
 	lastGameID int64
-	live       rooms.Live // the games, oldest first
+	live       *rooms.Live // the games, oldest first
 
 	cfrSlots chan struct{}     // bounds concurrent .cfr exports
 	secrets  rooms.Secrets     // the checks of passwords and join keys
@@ -176,7 +180,12 @@ func New(opts Options) (*Server, error) {
 	s.clients.PerAddr = opts.MaxConnsPerIP
 	s.disk = &rooms.Recordings{Dir: opts.Dir, Own: ownRecording, Older: gameIDLess,
 		MaxBytes: opts.MaxDiskBytes, Full: opts.DiskFull, Logf: s.logf, CreateFile: opts.create}
+	s.live = opts.Live
+	if s.live == nil {
+		s.live = &rooms.Live{}
+	}
 	s.live.Finished = maxGames
+	s.live.ShowRooms(s.RoomStates)
 	for _, info := range s.disk.Recover(splitRecording) {
 		s.live.List(info)
 	}
@@ -350,28 +359,22 @@ func (s *Server) Recording(id string) (data []byte, g rooms.LiveGame, changed <-
 	return data, g, changed, err
 }
 
-// RoomState is what a room is doing, in words (Server.RoomStates).
-type RoomState struct {
-	Room  string
-	State string
-}
-
 // RoomStates says, for every room in creation order, what its game is
 // doing and, at turn 0, who it waits for: "waiting for 2 more players
 // (starts when all 4 seats are taken); 1 official bot joined, 1 built-in
 // to seat, 4 seats; bots join at /gameroom/public", "playing turn 51 of
 // 500 (4 players)". The same words go to the log at every change.
-func (s *Server) RoomStates() []RoomState {
+func (s *Server) RoomStates() []rooms.RoomState {
 	s.mu.Lock()
-	rooms := make([]*room, 0, len(s.order))
+	open := make([]*room, 0, len(s.order))
 	for _, id := range s.order {
-		rooms = append(rooms, s.rooms[id])
+		open = append(open, s.rooms[id])
 	}
 	s.mu.Unlock()
-	out := make([]RoomState, 0, len(rooms))
-	for _, r := range rooms {
+	out := make([]rooms.RoomState, 0, len(open))
+	for _, r := range open {
 		r.mu.Lock()
-		out = append(out, RoomState{Room: r.id, State: r.stateLocked()})
+		out = append(out, rooms.RoomState{Room: r.id, State: r.stateLocked()})
 		r.mu.Unlock()
 	}
 	return out
