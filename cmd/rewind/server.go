@@ -24,12 +24,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// adminPasswordEnv names the environment variable holding the master admin
-// password of rewind server (the reference servers' ADMIN_PASSWORD). It is
-// read from the environment, never from a flag, so it does not show in
-// process listings or shell history.
-const adminPasswordEnv = "REWIND_ADMIN_PASSWORD"
-
 // serverOptions are the flags every game's protocol shares; each
 // protocol's own flags (rooms.Flagged) stay in the command's flag set.
 type serverOptions struct {
@@ -167,7 +161,7 @@ played, followed round by round; for the others --http ADDR serves it
 (none without it). Each game's own flags, below, are led by its name and
 refused with another --game.
 
-Admin actions need the master admin password, read from $` + adminPasswordEnv + `
+Admin actions need the master admin password, read from $` + rooms.AdminPasswordEnv + `
 (never a flag); unset, they are disabled. Stop the server with Ctrl-C:
 every game in progress is ended at its last whole round and its replay
 kept.`)
@@ -250,7 +244,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 	}
 	o := rooms.Options{Dir: opts.dir, Bots: opts.bots, Players: opts.players, MaxTurns: opts.maxTurn, Seed: opts.seed,
 		ThinkTime: -1, Deadline: opts.deadline, Games: opts.games, MaxConnsPerIP: opts.maxConns,
-		AdminPassword: os.Getenv(adminPasswordEnv), Flags: fl, Tool: "rewind " + version, Log: opts.stderr}
+		AdminPassword: os.Getenv(rooms.AdminPasswordEnv), Flags: fl, Tool: "rewind " + version, Log: opts.stderr}
 	if fl.Changed("addr") {
 		o.Addr = opts.addr
 	}
@@ -337,14 +331,14 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 	defer v.lib.Close()
 	// The viewer's read-header, read, write and idle timeouts hold for
 	// the protocol's requests too (websockets are hijacked, which clears
-	// the deadlines; live streams set their own).
-	view := v.hs.Handler
+	// the deadlines; live streams set their own), and so does its check
+	// of the Host.
 	v.hs.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if m.Owns(r) {
+		if !m.Owns(r) {
+			v.view.ServeHTTP(w, r)
+		} else if v.view.CheckHost(w, r) {
 			m.ServeHTTP(w, r)
-			return
 		}
-		view.ServeHTTP(w, r)
 	})
 	fmt.Fprintf(opts.stdout, "rewind server at %s  (Ctrl-C stops)\n%s  live games and replays: %s/\n  recording to %s\n",
 		v.base, m.Banner(v.base), v.base, opts.dir)
@@ -373,6 +367,7 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 // and the games of a rooms.Live, on a listener bounded per address
 // (--max-conns-per-ip), with the memory budget of --memory.
 type serverViewer struct {
+	view *viewer.Server
 	lib  *viewer.Library
 	ln   net.Listener
 	hs   *http.Server
@@ -417,7 +412,7 @@ func openServerViewer(opts *serverOptions, game string, live *rooms.Live, addr, 
 		hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout = opts.httpTimeout, opts.httpTimeout, opts.httpTimeout
 	}
 	ln = connlimit.Listener(ln, opts.maxConns)
-	return &serverViewer{lib: lib, ln: ln, hs: hs, base: "http://" + ln.Addr().String()}, nil
+	return &serverViewer{view: view, lib: lib, ln: ln, hs: hs, base: "http://" + ln.Addr().String()}, nil
 }
 
 // stop shuts the viewer down: its event streams first, then at most 5 s

@@ -18,8 +18,12 @@ const (
 	DefaultLockstepDeadline = 10 * time.Second
 	// DefaultLockstepMisses is K: the lock-step rounds in a row a player
 	// may miss before it is dropped.
-	DefaultLockstepMisses  = 3
-	DefaultMaxRooms        = 15
+	DefaultLockstepMisses = 3
+	DefaultMaxRooms       = 15
+	// DefaultMaxRoomsPerAddr bounds the rooms one address may have
+	// created with /creategameroom that are still open: 15 rooms need 5
+	// addresses.
+	DefaultMaxRoomsPerAddr = 3
 	DefaultIdleRoomTimeout = 600 * time.Second
 	// DefaultMaxMessageBytes bounds one action_channel message. A full
 	// command list of a 30×30 game is at most a few thousand commands of
@@ -58,6 +62,10 @@ type Options struct {
 	LockstepMisses int
 	// MaxRooms bounds the rooms (default 15).
 	MaxRooms int
+	// MaxRoomsPerAddr bounds the rooms one remote address may have
+	// created with /creategameroom (admin rooms aside) that are still
+	// open (default 3).
+	MaxRoomsPerAddr int
 	// IdleRoomTimeout: a non-admin room whose game has not advanced for
 	// that long is removed (default 600 s).
 	IdleRoomTimeout time.Duration
@@ -147,6 +155,9 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxRooms <= 0 {
 		opts.MaxRooms = DefaultMaxRooms
 	}
+	if opts.MaxRoomsPerAddr <= 0 {
+		opts.MaxRoomsPerAddr = DefaultMaxRoomsPerAddr
+	}
 	if opts.IdleRoomTimeout <= 0 {
 		opts.IdleRoomTimeout = DefaultIdleRoomTimeout
 	}
@@ -220,10 +231,12 @@ func (s *Server) CreateRoom(id string, cfg RoomConfig, adminPassword, joinKey st
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	return s.createRoom(id, cfg, adminPassword, joinKey, admin)
+	return s.createRoom(id, cfg, adminPassword, joinKey, admin, "")
 }
 
-func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool) error {
+// createRoom creates room id; creator is the address asking, whose rooms
+// open at once are bounded by MaxRoomsPerAddr ("": no bound).
+func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool, creator string) error {
 	if !validRoomID(id) {
 		return errMsg("You have illegal special characters in you gameroom id")
 	}
@@ -237,11 +250,26 @@ func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey st
 		return errMsg("Same id exists")
 	case len(s.rooms) >= s.maxRooms:
 		return errMsg("Max room number reached")
+	case creator != "" && s.roomsOfLocked(creator) >= s.opts.MaxRoomsPerAddr:
+		return errMsg(fmt.Sprintf("Your address has %d rooms open, the most one address may create; delete one, or wait until one is idle for %v", s.opts.MaxRoomsPerAddr, s.idle))
 	}
-	s.rooms[id] = newRoom(s, id, cfg, adminPassword, joinKey, admin)
+	r := newRoom(s, id, cfg, adminPassword, joinKey, admin)
+	r.creator = creator
+	s.rooms[id] = r
 	s.order = append(s.order, id)
 	s.logf("room %s created", id)
 	return nil
+}
+
+// roomsOfLocked counts the rooms creator created that are still open.
+func (s *Server) roomsOfLocked(creator string) int {
+	n := 0
+	for _, r := range s.rooms {
+		if r.creator == creator {
+			n++
+		}
+	}
+	return n
 }
 
 // maxRoomID bounds a room id (it names files).
