@@ -39,9 +39,12 @@ type serverOptions struct {
 	round    string
 	deadline time.Duration
 	maxConns int
-	memory   int64
-	stdout   io.Writer
-	stderr   io.Writer
+	// totalConns is --max-conns: every connection of the viewer's
+	// address (the protocol's too when it is served beside it).
+	totalConns int
+	memory     int64
+	stdout     io.Writer
+	stderr     io.Writer
 	// ready, when set, receives the bots' address once the server
 	// listens: the base URL of a protocol served beside the viewer, the
 	// "players" address of another (tests use it).
@@ -90,6 +93,7 @@ func serverCommand(opts *serverOptions) *cobra.Command {
 	f.StringVar(&opts.round, "round-time", "", "seconds a bot may think per round, 0..60, or 0 for lock-step (default: the game's)")
 	addMemoryFlag(cmd, &opts.memory)
 	f.IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open: the protocol's, RPCs and browsers (0: no bound)")
+	addMaxConnsFlag(cmd, &opts.totalConns)
 	f.DurationVar(&opts.deadline, "lockstep-deadline", 10*time.Second, "lock-step: longest wait for a player's commands before the round runs without them (1s..1h)")
 	opts.owners = addProtocolFlags(f)
 	return cmd
@@ -267,6 +271,9 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 	if opts.maxConns < 0 {
 		return fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", opts.maxConns)
 	}
+	if opts.totalConns < 0 {
+		return fmt.Errorf("server: --max-conns %d is negative (0: no bound)", opts.totalConns)
+	}
 	if opts.mapFile != "" {
 		po := playOptions{game: opts.game, mapFile: opts.mapFile, seed: opts.seed}
 		players := opts.players
@@ -298,7 +305,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 			return err
 		}
 		fmt.Fprintf(opts.stdout, "viewer at %s/  (live games and the replays of %s)\n", v.base, opts.dir)
-		go v.hs.Serve(v.ln)
+		go v.hs.Serve(v.bound(opts))
 		if opts.httpReady != nil {
 			opts.httpReady <- v.base
 		}
@@ -346,7 +353,8 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 		opts.ready <- v.base
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- v.hs.Serve(v.ln) }()
+	ln := v.bound(opts)
+	go func() { errc <- v.hs.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("server: %w", err)
@@ -364,8 +372,8 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 }
 
 // serverViewer is the viewer of a protocol server: the library of --dir
-// and the games of a rooms.Live, on a listener bounded per address
-// (--max-conns-per-ip), with the memory budget of --memory.
+// and the games of a rooms.Live, with the memory budget of --memory, on a
+// listener it bounds once its handler is final (bound).
 type serverViewer struct {
 	view *viewer.Server
 	lib  *viewer.Library
@@ -411,8 +419,14 @@ func openServerViewer(opts *serverOptions, game string, live *rooms.Live, addr, 
 	if opts.httpTimeout > 0 {
 		hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout = opts.httpTimeout, opts.httpTimeout, opts.httpTimeout
 	}
-	ln = connlimit.Listener(ln, opts.maxConns)
 	return &serverViewer{view: view, lib: lib, ln: ln, hs: hs, base: "http://" + ln.Addr().String()}, nil
+}
+
+// bound is the viewer's listener bounded per address
+// (--max-conns-per-ip) and in all (--max-conns), for its HTTP server's
+// final handler (connlimit.Serve).
+func (v *serverViewer) bound(opts *serverOptions) net.Listener {
+	return connlimit.Serve(v.hs, v.ln, opts.maxConns, opts.totalConns)
 }
 
 // stop shuts the viewer down: its event streams first, then at most 5 s

@@ -242,7 +242,9 @@ func (m mount) Banner(base string) string {
 }
 
 // Serve runs the protocol alone on o.Addr (rooms.Protocol), without a
-// viewer, until ctx ends.
+// viewer, until ctx ends. Its listener bounds nothing beyond the
+// Server's own bounds (websockets per address); `rewind server` serves
+// the protocol through Mount, on the viewer's bounded listener.
 func (p Official) Serve(ctx context.Context, o rooms.Options) error {
 	m, err := p.Mount(o)
 	if err != nil {
