@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Shell completion (cobra's "rewind completion bash|zsh|fish|powershell"):
@@ -31,15 +33,11 @@ var replayArgs = map[string][]string{
 	"view":          {"rwd", "cfr", "json", "mp.gz"},
 }
 
-// flagChoices are the fixed values of enumerated flags, by flag name.
+// flagChoices are the fixed values of enumerated flags, by flag name;
+// a flag a game's protocol declares carries its own (rooms.FlagChoices).
 var flagChoices = map[string]func(c *cobra.Command) []string{
 	"bot":    builtinNames,
 	"format": func(*cobra.Command) []string { return []string{"table", "json", "csv"} },
-	"preset": func(*cobra.Command) []string {
-		return []string{"default", "official", "rank_2", "rank_4", "rank_8", "duel", "test-run", "constant-run"}
-	},
-	"replay":           func(*cobra.Command) []string { return []string{"always", "end", "never"} },
-	"first-round-time": func(*cobra.Command) []string { return []string{"full", "never", "10"} },
 }
 
 // flagFiles are flags naming a file to read, with its extensions.
@@ -60,11 +58,18 @@ func addCompletions(root *cobra.Command) {
 				return exts, cobra.ShellCompDirectiveFilterFileExt
 			}
 		}
+		choicesOf := map[string]func(c *cobra.Command) []string{}
 		for flag, choices := range flagChoices {
-			if c.Flags().Lookup(flag) == nil {
-				continue
+			if c.Flags().Lookup(flag) != nil {
+				choicesOf[flag] = choices
 			}
-			choices := choices
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if values, ok := f.Annotations[rooms.FlagChoices]; ok {
+				choicesOf[f.Name] = func(*cobra.Command) []string { return values }
+			}
+		})
+		for flag, choices := range choicesOf {
 			c.RegisterFlagCompletionFunc(flag, func(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 				var out []string
 				for _, v := range choices(c) {

@@ -39,8 +39,9 @@ type serveOptions struct {
 	anyPort bool
 	// memoryMiB is the viewer's memory budget in MiB (0: the default).
 	memoryMiB int64
-	// maxConns bounds the connections per remote address (0: none).
-	maxConns int
+	// maxConns bounds the connections per remote address, totalConns
+	// all of them (0: none).
+	maxConns, totalConns int
 	// bots are the bots "play on from here" may seat besides the
 	// built-ins (--bot NAME|COMMAND).
 	bots []string
@@ -130,6 +131,13 @@ func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	addMemoryFlag(cmd, &opts.memoryMiB)
 	cmd.Flags().IntVar(&opts.maxConns, "max-conns-per-ip", connlimit.DefaultPerIP, "connections one address may hold open (0: no bound)")
+	addMaxConnsFlag(cmd, &opts.totalConns)
+}
+
+// addMaxConnsFlag adds --max-conns, the serving commands' bound on every
+// connection open at once (connlimit.Serve).
+func addMaxConnsFlag(cmd *cobra.Command, total *int) {
+	cmd.Flags().IntVar(total, "max-conns", connlimit.DefaultTotal, "connections the server holds open at once, all addresses together; past it a new one closes the oldest not serving a request (0: no bound)")
 }
 
 // Memory budget of a serving command, in MiB: at least what one replay
@@ -250,7 +258,10 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 		ln.Close()
 		return fmt.Errorf("serve: --max-conns-per-ip %d is negative (0: no bound)", opts.maxConns)
 	}
-	ln = connlimit.Listener(ln, opts.maxConns)
+	if opts.totalConns < 0 {
+		ln.Close()
+		return fmt.Errorf("serve: --max-conns %d is negative (0: no bound)", opts.totalConns)
+	}
 	maxUpload := opts.maxUpload
 	if maxUpload == 0 {
 		maxUpload = -1
@@ -269,6 +280,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	srv := viewer.NewServer(lib, vo)
 	hs := srv.HTTPServer()
 	hs.ErrorLog = logger
+	ln = connlimit.Serve(hs, ln, opts.maxConns, opts.totalConns)
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(opts.stdout, "Serving %s at %s%s  (Ctrl-C stops)\n", lib.Dir(), base, page)
 	if opts.ready != nil {

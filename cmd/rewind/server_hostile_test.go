@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/rewind-game/rewind/internal/rooms"
 )
 
 // startServerCmd runs `rewind server` with args (and --addr, --dir) on
@@ -79,8 +80,8 @@ func postJSON(t *testing.T, url string, body any) (ok bool, errMsg string) {
 // --help says, and a room a client creates without a password takes none
 // either.
 func TestServerAdminClosedWithoutPassword(t *testing.T) {
-	t.Setenv(adminPasswordEnv, "")
-	os.Unsetenv(adminPasswordEnv)
+	t.Setenv(rooms.AdminPasswordEnv, "")
+	os.Unsetenv(rooms.AdminPasswordEnv)
 	base, _ := startServerCmd(t, &serverOptions{}, "--preset", "official", "--max-player", "2", "--bot", "greedy", "--bot", "raider")
 	if ok, msg := postJSON(t, base+"/creategameroom", map[string]any{"gameroom_id": "atk"}); !ok {
 		t.Fatalf("creategameroom: %s", msg)

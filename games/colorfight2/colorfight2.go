@@ -1,8 +1,9 @@
 // Package colorfight2 registers ColorfightII (a 30×30 territory and
 // economy game of up to 8 players over 500 rounds, played as its official
 // server plays it) with the engine: its rules (games/colorfight2/rules),
-// built-in bots, conformance vectors and official .cfr replays. A program
-// that imports it (games/all does) plays, records and reads the game.
+// built-in bots, conformance vectors, official .cfr replays and its
+// official server protocol (games/colorfight2/protocol). A program that
+// imports it (games/all does) plays, records, reads and serves the game.
 package colorfight2
 
 import (
@@ -18,6 +19,7 @@ import (
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrstream"
+	"github.com/rewind-game/rewind/games/colorfight2/protocol"
 	"github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/colorfight2/vectors"
 )
@@ -48,6 +50,7 @@ func init() {
 		Formats: []engine.Format{{Name: cfrstream.Name, Exts: []string{".cfr"}, Sniff: cfrstream.Sniff, Catchall: true,
 			Open: cfrstream.Open, OpenInferred: cfrstream.OpenInferred, Quiet: true, Summarize: cfrstream.Summarize,
 			Import: importCFR, Audit: audit, InferRounds: inferRounds, Export: cfrimport.Export, Compare: compare}},
+		Protocol:    protocol.Official{},
 		OwnProtocol: true, ScoreDuels: true,
 		BoardScript: boardScript,
 		Document:    &rules.Document,

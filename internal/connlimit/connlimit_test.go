@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,61 @@ func TestListenerPerIP(t *testing.T) {
 	next().Close()
 	if len(accepted) != 0 {
 		t.Error("a connection over the bound was accepted")
+	}
+}
+
+// A server bounded to 4 connections in all, each serving a request that
+// has not ended, answers a fifth 503 and closes it: nothing in progress
+// is cut; once one request ends and its connection closes, a new one is
+// served.
+func TestServeTotalBusy(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	started := make(chan struct{}, 8)
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			started <- struct{}{}
+			<-release
+		}
+		io.WriteString(w, "ok")
+	})}
+	ln := Serve(hs, raw, 0, 4)
+	go hs.Serve(ln)
+	defer hs.Close()
+	addr := raw.Addr().String()
+	var held []net.Conn
+	for range 4 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+		<-started
+		held = append(held, c)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	c.Close()
+	if err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a fifth connection with four busy: %v %v", resp, err)
+	}
+	close(release)
+	held[0].Close()
+	for {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil && resp.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			break
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
 	}
 }

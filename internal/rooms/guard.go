@@ -8,23 +8,30 @@ import (
 )
 
 // Back-off of failed secrets (admin passwords, join keys, player
-// passwords): after GuardFree failures in a row, a key (a remote address,
-// or a room) is refused for GuardBase, doubling at each further failure
-// up to GuardMax, whatever it sends — the right secret included. A key
-// is forgotten GuardForget after its last failure.
+// passwords): after GuardFree failures in a row, a key (a remote address
+// and the secret it guesses) is refused for GuardBase, doubling at each
+// further failure up to GuardMax, whatever it sends — the right secret
+// included. A key is forgotten GuardForget after its last failure.
 const (
-	GuardFree   = 5
-	GuardBase   = time.Second
-	GuardMax    = 5 * time.Minute
-	GuardForget = time.Hour
-	// guardKeys bounds the keys remembered; beyond it, new addresses are
-	// not tracked (their rooms still are).
+	GuardFree = 5
+	// GuardFreePerAddr is the free failures of one address over every
+	// secret it guesses (Secrets).
+	GuardFreePerAddr = 4 * GuardFree
+	GuardBase        = time.Second
+	GuardMax         = 5 * time.Minute
+	GuardForget      = time.Hour
+	// guardKeys bounds the keys remembered; beyond it, new keys are not
+	// tracked.
 	guardKeys = 1 << 16
 )
 
 // Guard rate-limits guessing of secrets by key (a remote address, a
 // room). Its zero value is ready; it is safe for concurrent use.
 type Guard struct {
+	// Free is the failures in a row a key makes before it is refused
+	// (0: GuardFree).
+	Free int
+
 	mu   sync.Mutex
 	keys map[string]*strikes
 }
@@ -63,6 +70,10 @@ func (g *Guard) Fail(now time.Time, keys ...string) time.Duration {
 	if g.keys == nil {
 		g.keys = map[string]*strikes{}
 	}
+	free := g.Free
+	if free <= 0 {
+		free = GuardFree
+	}
 	var w time.Duration
 	for _, k := range keys {
 		s := g.keys[k]
@@ -81,8 +92,8 @@ func (g *Guard) Fail(now time.Time, keys ...string) time.Duration {
 		}
 		s.fails++
 		s.last = now
-		if s.fails > GuardFree {
-			d := GuardBase << min(s.fails-GuardFree-1, 20)
+		if s.fails > free {
+			d := GuardBase << min(s.fails-free-1, 20)
 			d = min(d, GuardMax)
 			s.until = now.Add(d)
 			w = max(w, d)

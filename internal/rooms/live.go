@@ -56,6 +56,40 @@ type Live struct {
 
 	mu    sync.Mutex
 	games []*LiveRecord // in start order
+	rooms func() []RoomState
+}
+
+// RoomState is what a room of a protocol server is doing, in words
+// ("waiting for 2 more players …", "playing turn 51 of 500 …").
+type RoomState struct {
+	Room  string
+	State string
+}
+
+// ShowRooms installs what the server says of its rooms: rooms lists
+// each room's state, in the server's order, whenever Rooms is called.
+func (l *Live) ShowRooms(rooms func() []RoomState) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rooms = rooms
+}
+
+// Rooms says what each room of the server is doing (ShowRooms); nil
+// for a server that shows none.
+func (l *Live) Rooms() []RoomState {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	rooms := l.rooms
+	l.mu.Unlock()
+	if rooms == nil {
+		return nil
+	}
+	return rooms()
 }
 
 // LiveRecord is one game of a Live, as its protocol server reports it.

@@ -3,6 +3,7 @@ package rooms
 import (
 	"crypto/subtle"
 	"errors"
+	"sync"
 	"time"
 )
 
@@ -23,32 +24,42 @@ type RetryError struct{ Wait time.Duration }
 
 func (e *RetryError) Error() string { return RetryMessage(e.Wait) }
 
-// Secrets is the admin credential check of a protocol server: every
-// check of a secret (the master password, a room's password or join
-// key, a player's password) goes through Check, which backs off repeated
-// failures by address and by room. Clock must be set; Logf may be.
+// Secrets is the credential check of a protocol server: every check of
+// a secret (the master password, a room's password or join key, a
+// player's password) goes through Check, which backs off repeated
+// failures by the address and the secret it guesses (GuardFree), and by
+// the address over every secret (GuardFreePerAddr) — never by the room
+// or the name alone, so that a guesser elsewhere cannot lock the owner
+// of a secret out. Clock must be set; Logf may be.
 type Secrets struct {
 	Clock Clock
 	// Logf, when set, is told of every failure (never of a secret).
-	Logf  func(format string, args ...any)
-	guard Guard
+	Logf func(format string, args ...any)
+
+	once    sync.Once
+	secrets Guard // by address and secret
+	addrs   Guard // by address
 }
 
-// Check checks one attempt at a secret from addr about room scope (""
-// for the master password); what names the secret for the log. A key
-// that is refused answers a *RetryError without checking; a failure is
-// counted against both keys and logged. A success forgets nothing:
-// knowing one room's password must not buy more guesses at another's.
+// Check checks one attempt from addr at the secret what of room scope
+// ("" for the master password; what names it for the log and, with
+// scope, keys its back-off: "player password for \"bob\""). An attempt
+// whose key is refused answers a *RetryError without checking; a failure
+// is counted against the address and the secret, and logged. A success
+// forgets nothing: knowing one secret must not buy more guesses at
+// another.
 func (s *Secrets) Check(addr, scope, what string, check func() bool) error {
-	keys := []string{"addr " + addr, "room " + scope}
+	s.once.Do(func() { s.addrs.Free = GuardFreePerAddr })
+	secret := []string{"addr " + addr + " room " + scope + " " + what}
+	byAddr := []string{"addr " + addr}
 	now := s.Clock.Now()
-	if w := s.guard.Wait(now, keys...); w > 0 {
+	if w := max(s.secrets.Wait(now, secret...), s.addrs.Wait(now, byAddr...)); w > 0 {
 		return &RetryError{Wait: w}
 	}
 	if check() {
 		return nil
 	}
-	w := s.guard.Fail(now, keys...)
+	w := max(s.secrets.Fail(now, secret...), s.addrs.Fail(now, byAddr...))
 	if s.Logf != nil {
 		where := "room " + scope
 		if scope == "" {

@@ -266,9 +266,21 @@ func (s *Server) HTTPServer() *http.Server {
 // csp allows only the server's own scripts; ECharts needs inline styles.
 const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// CheckHost reports whether r's Host is one the server answers to — on
+// a loopback address only its loopback names, so that no other site's
+// page reaches it through DNS rebinding — and otherwise answers 421. A
+// handler served beside the viewer on its address (rewind server's
+// protocol) checks its requests with it.
+func (s *Server) CheckHost(w http.ResponseWriter, r *http.Request) bool {
 	if s.hosts != nil && !s.hosts[r.Host] {
 		http.Error(w, fmt.Sprintf("host %q is not this server's address", r.Host), http.StatusMisdirectedRequest)
+		return false
+	}
+	return true
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.CheckHost(w, r) {
 		return
 	}
 	h := w.Header()

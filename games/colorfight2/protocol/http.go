@@ -201,7 +201,11 @@ func (s *Server) handleCreate(req *http.Request, q request) error {
 	if present && !ok {
 		return errMsg("join_key needs to be a string")
 	}
-	return s.createRoom(id, cfg, password, joinKey, admin)
+	creator := ""
+	if !admin {
+		creator = rooms.RequestHost(req)
+	}
+	return s.createRoom(id, cfg, password, joinKey, admin, creator)
 }
 
 // randomPassword is an admin room's password when none is given (ten

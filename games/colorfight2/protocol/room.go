@@ -108,6 +108,10 @@ type room struct {
 	admin         bool
 	adminPassword string
 	joinKey       string
+	// creator is the address that created the room with
+	// /creategameroom, "" for an admin room or one created from Go
+	// (Options.MaxRoomsPerAddr).
+	creator string
 
 	// ctl serializes game transitions (start, restart, close); it is
 	// taken before mu, and never while a match callback holds mu.

@@ -18,8 +18,12 @@ const (
 	DefaultLockstepDeadline = 10 * time.Second
 	// DefaultLockstepMisses is K: the lock-step rounds in a row a player
 	// may miss before it is dropped.
-	DefaultLockstepMisses  = 3
-	DefaultMaxRooms        = 15
+	DefaultLockstepMisses = 3
+	DefaultMaxRooms       = 15
+	// DefaultMaxRoomsPerAddr bounds the rooms one address may have
+	// created with /creategameroom that are still open: 15 rooms need 5
+	// addresses.
+	DefaultMaxRoomsPerAddr = 3
 	DefaultIdleRoomTimeout = 600 * time.Second
 	// DefaultMaxMessageBytes bounds one action_channel message. A full
 	// command list of a 30×30 game is at most a few thousand commands of
@@ -58,6 +62,10 @@ type Options struct {
 	LockstepMisses int
 	// MaxRooms bounds the rooms (default 15).
 	MaxRooms int
+	// MaxRoomsPerAddr bounds the rooms one remote address may have
+	// created with /creategameroom (admin rooms aside) that are still
+	// open (default 3).
+	MaxRoomsPerAddr int
 	// IdleRoomTimeout: a non-admin room whose game has not advanced for
 	// that long is removed (default 600 s).
 	IdleRoomTimeout time.Duration
@@ -83,6 +91,10 @@ type Options struct {
 	// Logf, when set, receives one line per notable event (rooms, games,
 	// closed connections). Passwords are never logged.
 	Logf func(format string, args ...any)
+	// Live, when set, is where the games are listed and followed (a
+	// viewer's); its Finished is set to the last 100 and its rooms to
+	// RoomStates. Nil: a Live of the server's own.
+	Live *rooms.Live
 
 	// clock replaces the wall clock in tests.
 	clock rooms.Clock
@@ -116,7 +128,7 @@ type Server struct {
 	// then room.mu.)
 	idMu       sync.Mutex
 	lastGameID int64
-	live       rooms.Live // the games, oldest first
+	live       *rooms.Live // the games, oldest first
 
 	cfrSlots chan struct{}     // bounds concurrent .cfr exports
 	secrets  rooms.Secrets     // the checks of passwords and join keys
@@ -142,6 +154,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.MaxRooms <= 0 {
 		opts.MaxRooms = DefaultMaxRooms
+	}
+	if opts.MaxRoomsPerAddr <= 0 {
+		opts.MaxRoomsPerAddr = DefaultMaxRoomsPerAddr
 	}
 	if opts.IdleRoomTimeout <= 0 {
 		opts.IdleRoomTimeout = DefaultIdleRoomTimeout
@@ -176,7 +191,12 @@ func New(opts Options) (*Server, error) {
 	s.clients.PerAddr = opts.MaxConnsPerIP
 	s.disk = &rooms.Recordings{Dir: opts.Dir, Own: ownRecording, Older: gameIDLess,
 		MaxBytes: opts.MaxDiskBytes, Full: opts.DiskFull, Logf: s.logf, CreateFile: opts.create}
+	s.live = opts.Live
+	if s.live == nil {
+		s.live = &rooms.Live{}
+	}
 	s.live.Finished = maxGames
+	s.live.ShowRooms(s.RoomStates)
 	for _, info := range s.disk.Recover(splitRecording) {
 		s.live.List(info)
 	}
@@ -211,10 +231,12 @@ func (s *Server) CreateRoom(id string, cfg RoomConfig, adminPassword, joinKey st
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	return s.createRoom(id, cfg, adminPassword, joinKey, admin)
+	return s.createRoom(id, cfg, adminPassword, joinKey, admin, "")
 }
 
-func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool) error {
+// createRoom creates room id; creator is the address asking, whose rooms
+// open at once are bounded by MaxRoomsPerAddr ("": no bound).
+func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey string, admin bool, creator string) error {
 	if !validRoomID(id) {
 		return errMsg("You have illegal special characters in you gameroom id")
 	}
@@ -228,11 +250,26 @@ func (s *Server) createRoom(id string, cfg RoomConfig, adminPassword, joinKey st
 		return errMsg("Same id exists")
 	case len(s.rooms) >= s.maxRooms:
 		return errMsg("Max room number reached")
+	case creator != "" && s.roomsOfLocked(creator) >= s.opts.MaxRoomsPerAddr:
+		return errMsg(fmt.Sprintf("Your address has %d rooms open, the most one address may create; delete one, or wait until one is idle for %v", s.opts.MaxRoomsPerAddr, s.idle))
 	}
-	s.rooms[id] = newRoom(s, id, cfg, adminPassword, joinKey, admin)
+	r := newRoom(s, id, cfg, adminPassword, joinKey, admin)
+	r.creator = creator
+	s.rooms[id] = r
 	s.order = append(s.order, id)
 	s.logf("room %s created", id)
 	return nil
+}
+
+// roomsOfLocked counts the rooms creator created that are still open.
+func (s *Server) roomsOfLocked(creator string) int {
+	n := 0
+	for _, r := range s.rooms {
+		if r.creator == creator {
+			n++
+		}
+	}
+	return n
 }
 
 // maxRoomID bounds a room id (it names files).
@@ -350,28 +387,22 @@ func (s *Server) Recording(id string) (data []byte, g rooms.LiveGame, changed <-
 	return data, g, changed, err
 }
 
-// RoomState is what a room is doing, in words (Server.RoomStates).
-type RoomState struct {
-	Room  string
-	State string
-}
-
 // RoomStates says, for every room in creation order, what its game is
 // doing and, at turn 0, who it waits for: "waiting for 2 more players
 // (starts when all 4 seats are taken); 1 official bot joined, 1 built-in
 // to seat, 4 seats; bots join at /gameroom/public", "playing turn 51 of
 // 500 (4 players)". The same words go to the log at every change.
-func (s *Server) RoomStates() []RoomState {
+func (s *Server) RoomStates() []rooms.RoomState {
 	s.mu.Lock()
-	rooms := make([]*room, 0, len(s.order))
+	open := make([]*room, 0, len(s.order))
 	for _, id := range s.order {
-		rooms = append(rooms, s.rooms[id])
+		open = append(open, s.rooms[id])
 	}
 	s.mu.Unlock()
-	out := make([]RoomState, 0, len(rooms))
-	for _, r := range rooms {
+	out := make([]rooms.RoomState, 0, len(open))
+	for _, r := range open {
 		r.mu.Lock()
-		out = append(out, RoomState{Room: r.id, State: r.stateLocked()})
+		out = append(out, rooms.RoomState{Room: r.id, State: r.stateLocked()})
 		r.mu.Unlock()
 	}
 	return out

@@ -26,8 +26,9 @@ const (
 )
 
 var acceptOptions = &websocket.AcceptOptions{
-	// The reference accepts any origin; the protocol carries no cookies.
-	InsecureSkipVerify: true,
+	// A browser's upgrade carries its page's Origin: one whose host is
+	// not the request's Host is refused (403), so that no other site's
+	// page takes seats or chats; the official clients send none.
 	// Every subscriber gets the same bytes: compressing them per
 	// connection would cost more than the round itself.
 	CompressionMode: websocket.CompressionDisabled,
@@ -337,7 +338,7 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		}
 	}
 	if found != nil {
-		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(name), func() bool { return rooms.SameSecret(password, found.password) })
+		err := r.s.guess(ac.addr, r.id, "player password for "+strconv.Quote(found.name), func() bool { return rooms.SameSecret(password, found.password) })
 		if err != nil {
 			return reply(false, wrongSecret(err, "Username exists").Error())
 		}
