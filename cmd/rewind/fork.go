@@ -34,13 +34,15 @@ it to the end. The new .rwd holds the parent's first N rounds as they were,
 then the bots' — so it verifies by re-simulation on its own — and its header
 names the parent (file SHA-256 and turn).
 
-Every seat keeps the bot that played it in the parent: its built-in, or the
-external command the parent records (run again, so an edited bot plays on
-from turn N; fork prints the commands it runs). --bot UID=NAME|COMMAND
-replaces seat UID's bot (repeat for several seats); --bot NAME|COMMAND given
-once per player replaces them all, in uid order. A seat whose bot the parent
-does not name (an official .cfr, a player on the official client) needs a
---bot for it, or --fill BUILTIN (one of ` + strings.Join(defaultBotNames(), ", ") + `).`,
+A seat played by a built-in keeps it. A replay never names a command that
+rewind runs: a seat the parent records as played by an external bot (its
+command is shown by rewind info, and copied into the fork's header) needs
+--bot UID=COMMAND — that command, or another — and is refused without one.
+--bot UID=NAME|COMMAND replaces seat UID's bot (repeat for several seats);
+--bot NAME|COMMAND given once per player replaces them all, in uid order.
+A seat whose bot the parent does not name (an official .cfr, a player on
+the official client) needs a --bot for it too, or --fill BUILTIN (one of ` + strings.Join(defaultBotNames(), ", ") + `),
+which also fills the seats of external bots.`,
 		Example: `  rewind fork game.rwd --turn 200 -o what-if.rwd
   rewind fork game.rwd --turn 200 --bot 2="python3 examples/bots/python/bot.py" -o mine.rwd
   rewind fork GAME.cfr --turn 100 --fill greedy -o fork.rwd`,
@@ -108,18 +110,28 @@ func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
 		}
 		specs[uid-1] = spec
 	}
-	var missing []string
+	var missing, external []string
 	for i := range specs {
 		if specs[i] != "" {
 			continue
 		}
-		if b := fk.Bots[i]; b != "" && b != match.OfficialClient {
+		b := fk.Bots[i]
+		_, builtin := info.FindBot(b)
+		switch {
+		case builtin:
 			specs[i] = b
-		} else if fill != "" {
+		case fill != "":
 			specs[i] = fill
-		} else {
+		case b != "" && b != match.OfficialClient:
+			// A recorded command is data: it is shown, never run.
+			external = append(external, fmt.Sprintf("seat %d (%s) was played by the external bot %q", i+1, fk.Names[i], b))
+		default:
 			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
 		}
+	}
+	if external != nil {
+		return nil, fmt.Errorf("%s; rewind never runs a command a replay names: give --bot UID=COMMAND for each such seat to run that command or another, or --fill NAME for a built-in (%s)",
+			strings.Join(external, "; "), strings.Join(botNames(info), ", "))
 	}
 	if missing != nil {
 		return nil, fmt.Errorf("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
@@ -156,12 +168,6 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	specs, err := forkSpecs(fk, opts.play.bots, opts.fill)
 	if err != nil {
 		return nil, err
-	}
-	info, _ := engine.About(fk.Ruleset.ID())
-	for i, s := range specs {
-		if _, ok := info.FindBot(s); !ok && s == fk.Bots[i] {
-			fmt.Fprintf(opts.play.stdout, "seat %d (%s) plays on with the command the replay records: %s\n", i+1, fk.Names[i], s)
-		}
 	}
 	opts.play.game, opts.play.turns = fk.Ruleset.ID(), fk.MaxTurns
 	var seats []match.GameSeat

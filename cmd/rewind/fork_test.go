@@ -152,9 +152,10 @@ func infoBots(t *testing.T, file string) []string {
 	return bots
 }
 
-// TestForkKeepsSeats: forking a tournament game at turn 120 with no --bot
-// seats every player's own bot again — built-ins and an external bot —
-// as `rewind info` shows; --bot UID=NAME replaces one seat; a .cfr, whose
+// TestForkKeepsSeats: forking a tournament game at turn 120 seats every
+// player's own built-in again, as `rewind info` shows, and refuses the
+// seat of an external bot until --bot maps it (to the same command here);
+// --bot UID=NAME replaces one seat; a .cfr, whose
 // seats name no bot, asks for --bot per seat or takes --fill.
 func TestForkKeepsSeats(t *testing.T) {
 	dir := t.TempDir()
@@ -170,16 +171,29 @@ func TestForkKeepsSeats(t *testing.T) {
 		t.Fatalf("info shows %d seats: %q", len(parent), parent)
 	}
 
+	// The external bot's seat is refused without a --bot: the replay's
+	// command is never run; mapped to the same command, every seat is as
+	// it was.
 	forked := filepath.Join(dir, "forked.rwd")
+	ext := 0
+	for i, b := range parent {
+		if b == cmd {
+			ext = i + 1
+		}
+	}
+	if ext == 0 {
+		t.Fatalf("info shows no seat of %s: %q", cmd, parent)
+	}
 	out, err := runCLIOut(t, "fork", game, "--turn", "120", "--deadline", "1m", "-o", forked)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("seat %d (", ext)) || !strings.Contains(err.Error(), "--bot UID=COMMAND") {
+		t.Fatalf("fork with no --bot for the external seat: %v\n%s", err, out)
+	}
+	out, err = runCLIOut(t, "fork", game, "--turn", "120", "--bot", strconv.Itoa(ext)+"="+cmd, "--deadline", "1m", "-o", forked)
 	if err != nil {
 		t.Fatalf("fork: %v\n%s", err, out)
 	}
 	if got := infoBots(t, forked); strings.Join(got, "|") != strings.Join(parent, "|") {
-		t.Errorf("fork with no --bot seats %q, the parent was played by %q", got, parent)
-	}
-	if !strings.Contains(out, "plays on with the command the replay records: "+cmd) {
-		t.Errorf("fork did not say it runs the recorded command:\n%s", out)
+		t.Errorf("fork with --bot %d=%s seats %q, the parent was played by %q", ext, cmd, got, parent)
 	}
 
 	// One seat replaced, the others kept.
@@ -189,7 +203,7 @@ func TestForkKeepsSeats(t *testing.T) {
 			seat = i + 1
 		}
 	}
-	if out, err := runCLIOut(t, "fork", game, "--turn", "120", "--bot", strconv.Itoa(seat)+"=greedy", "--deadline", "1m", "-o", forked, "--force"); err != nil {
+	if out, err := runCLIOut(t, "fork", game, "--turn", "120", "--bot", strconv.Itoa(seat)+"=greedy", "--bot", strconv.Itoa(ext)+"="+cmd, "--deadline", "1m", "-o", forked, "--force"); err != nil {
 		t.Fatalf("fork --bot %d=greedy: %v\n%s", seat, err, out)
 	}
 	want := append([]string(nil), parent...)
