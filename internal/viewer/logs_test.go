@@ -16,13 +16,12 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
-// loggedReplay records 12 rounds of testdata/logger.py (uid 1, logging to
-// stderr on turns divisible by 3, and 20000 bytes on turn 5) against
-// greedy (uid 2).
+// loggedReplay records 12 rounds of the logger bot (testutil.LoggerBot;
+// uid 1, logging to stderr on turns divisible by 3, and 20000 bytes on
+// turn 5) against greedy (uid 2).
 func loggedReplay(tb testing.TB) []byte {
 	tb.Helper()
-	py := testutil.NeedTool(tb, "python3")
-	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
+	ext, err := subprocess.New(testutil.LoggerBot(tb), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
 	if err != nil {
 		tb.Fatal(err)
 	}
