@@ -60,14 +60,7 @@ func TestLogText(t *testing.T) {
 // for the current round, as text: the script tag it printed is not
 // markup and never runs, its colour escapes are gone.
 func TestBrowserBotLog(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "logged.rwd"), loggedReplay(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, "logged.rwd", loggedReplay(t), Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/logged.rwd")
 	evalJS(t, b, `window.alert = () => { window.alerted = true; }, true`, nil)
@@ -111,12 +104,7 @@ func TestBrowserBotLogOfficialClient(t *testing.T) {
 	remote.Identity = match.OfficialClient
 	playCF2(t, 3, 12, recording.NewRecorder(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"), remote, cf2Seat(t, "turtle", ""))
 	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveDir(t, dir, Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/remote.rwd")
 	var unseen, other bool
