@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/rewind-game/rewind/engine"
@@ -217,35 +216,16 @@ func DecodeDocumentFile(path string, data []byte) (DocumentFile, error) {
 // games analysed before and giving it those analysed now.
 func AnalyzeDocumentFilesCached(files []string, parallel int, done func(), cache Cache) []DocumentFile {
 	games := make([]DocumentFile, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for w := 0; w < max(1, parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if g, ok := cacheGet(cache, files[i]); ok {
-					games[i] = g
-				} else {
-					games[i] = analyzeDocumentFile(files[i])
-					if cache != nil && games[i].Cacheable() {
-						cache.Put(files[i], games[i])
-					}
-				}
-				if done != nil {
-					mu.Lock()
-					done()
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	eachParallel(len(files), parallel, func(i int) {
+		if g, ok := cacheGet(cache, files[i]); ok {
+			games[i] = g
+			return
+		}
+		games[i] = analyzeDocumentFile(files[i])
+		if cache != nil && games[i].Cacheable() {
+			cache.Put(files[i], games[i])
+		}
+	}, done)
 	return games
 }
 

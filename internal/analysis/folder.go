@@ -33,6 +33,14 @@ type File struct {
 // analysis. done, if set, is called (serialized) after each file.
 func AnalyzeFiles(files []string, parallel int, open func(path string) (engine.Stream, error), opt Options, done func()) []File {
 	out := make([]File, len(files))
+	eachParallel(len(files), parallel, func(i int) { out[i] = analyzeCorpusFile(files[i], open, opt) }, done)
+	return out
+}
+
+// eachParallel calls do(i) for every i in 0..n-1, parallel calls at a
+// time (at least 1), and returns when all have returned; done, if set, is
+// called after each, one call at a time.
+func eachParallel(n, parallel int, do func(i int), done func()) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -41,7 +49,7 @@ func AnalyzeFiles(files []string, parallel int, open func(path string) (engine.S
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = analyzeCorpusFile(files[i], open, opt)
+				do(i)
 				if done != nil {
 					mu.Lock()
 					done()
@@ -50,12 +58,11 @@ func AnalyzeFiles(files []string, parallel int, open func(path string) (engine.S
 			}
 		}()
 	}
-	for i := range files {
+	for i := range n {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	return out
 }
 
 func analyzeCorpusFile(path string, open func(string) (engine.Stream, error), opt Options) File {
@@ -102,28 +109,9 @@ func AnalyzeCorpus(files []string, parallel int, open func(path string) (engine.
 	docs := make([]DocumentFile, len(files))
 	others := make([]File, len(files))
 	isDoc := make([]bool, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for w := 0; w < max(1, parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				isDoc[i] = analyzeCorpusEntry(files[i], open, opt, cache, &docs[i], &others[i])
-				if done != nil {
-					mu.Lock()
-					done()
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	eachParallel(len(files), parallel, func(i int) {
+		isDoc[i] = analyzeCorpusEntry(files[i], open, opt, cache, &docs[i], &others[i])
+	}, done)
 	var c Corpus
 	for i := range files {
 		if isDoc[i] {

@@ -44,6 +44,18 @@ func (j *jsonWriter) key(k string, first bool) {
 	j.raw(":")
 }
 
+// jsonArray writes xs as a JSON array, each element written by each.
+func jsonArray[T any](j *jsonWriter, xs []T, each func(x T)) {
+	j.raw("[")
+	for i, x := range xs {
+		if i > 0 {
+			j.raw(",")
+		}
+		each(x)
+	}
+	j.raw("]")
+}
+
 func (j *jsonWriter) ints(v []int64) {
 	j.raw("[")
 	var b []byte

@@ -63,19 +63,14 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 		j.value(g.Truncated.Error())
 	}
 	j.key("metrics", false)
-	j.raw("[")
-	for i, mt := range m.Metrics {
-		if i > 0 {
-			j.raw(",")
-		}
+	jsonArray(j, m.Metrics, func(mt engine.Metric) {
 		j.value(struct {
 			Name         string `json:"name"`
 			Unit         string `json:"unit"`
 			Kind         string `json:"kind"`
 			FromCommands bool   `json:"from_commands,omitempty"`
 		}{mt.Name, mt.Unit, mt.Kind.String(), mt.FromCommands})
-	}
-	j.raw("]")
+	})
 	j.key("score", false)
 	if s := g.Score(); s >= 0 {
 		j.value(m.Metrics[s].Name)
@@ -83,30 +78,20 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 		j.value("")
 	}
 	j.key("event_kinds", false)
-	j.raw("[")
-	for i, k := range m.EventKinds {
-		if i > 0 {
-			j.raw(",")
-		}
+	jsonArray(j, m.EventKinds, func(k engine.EventKind) {
 		j.value(struct {
 			Name string `json:"name"`
 			Text string `json:"text"`
 		}{k.Name, k.Text})
-	}
-	j.raw("]")
+	})
 	j.key("players", false)
-	j.raw("[")
-	for i, p := range g.Players {
-		if i > 0 {
-			j.raw(",")
-		}
+	jsonArray(j, g.Players, func(p Player) {
 		j.value(struct {
 			Player int    `json:"player"`
 			Name   string `json:"name"`
 			Bot    string `json:"bot"`
 		}{p.Player, p.Name, p.Bot})
-	}
-	j.raw("]")
+	})
 	j.key("ranking", false)
 	j.ints(intsToInt64(g.Ranking))
 	j.key("winner", false)
@@ -114,23 +99,9 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 	j.key("lead_since", false)
 	j.value(g.LeadSince)
 	j.key("summary", false)
-	j.raw("[")
-	for i, p := range g.Ranking {
-		if i > 0 {
-			j.raw(",")
-		}
-		g.writePlayerJSON(j, &g.Players[p])
-	}
-	j.raw("]")
+	jsonArray(j, g.Ranking, func(p int) { g.writePlayerJSON(j, &g.Players[p]) })
 	j.key("events", false)
-	j.raw("[")
-	for i, e := range g.Events {
-		if i > 0 {
-			j.raw(",")
-		}
-		j.value(eventJSON{e, g.EventText(e, g.Name)})
-	}
-	j.raw("]")
+	jsonArray(j, g.Events, func(e Event) { j.value(eventJSON{e, g.EventText(e, g.Name)}) })
 	j.key("events_dropped", false)
 	j.value(g.EventsDropped)
 	j.key("leader", false)
@@ -142,11 +113,7 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 		j.ints(intsToInt64(g.RoundFrames()))
 	}
 	j.key("series", false)
-	j.raw("[")
-	for i, s := range g.Series {
-		if i > 0 {
-			j.raw(",")
-		}
+	jsonArray(j, g.Series, func(s Series) {
 		j.raw("{")
 		j.key("name", true)
 		j.value(s.Metric.Name)
@@ -155,16 +122,10 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 		j.key("kind", false)
 		j.value(s.Metric.Kind.String())
 		j.key("values", false)
-		j.raw("[")
-		for p, v := range s.Values {
-			if p > 0 {
-				j.raw(",")
-			}
-			j.ints(v)
-		}
-		j.raw("]}")
-	}
-	j.raw("]}\n")
+		jsonArray(j, s.Values, j.ints)
+		j.raw("}")
+	})
+	j.raw("}\n")
 	if j.err != nil {
 		return j.err
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,8 +42,7 @@ func TestNoLogsByteIdentical(t *testing.T) {
 // commands, nothing on silent rounds, a log over 4 KiB cut and marked —
 // and the recording verifies to the match's own final state.
 func TestExternalBotLogsRecorded(t *testing.T) {
-	py := testutil.NeedTool(t, "python3")
-	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
+	ext, err := subprocess.New(testutil.LoggerBot(t), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,4 +47,18 @@ func oneLine(err error) string {
 		err = ee.Err
 	}
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// LoggerBot returns the command line of the test bot that logs to stderr
+// (internal/subprocess/testdata/logger.py, one file for every package
+// that runs it) under python3, skipping the test as NeedTool does when
+// python3 is absent.
+func LoggerBot(tb testing.TB) string {
+	tb.Helper()
+	py := NeedTool(tb, "python3")
+	root, err := ModuleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return `"` + py + `" "` + filepath.Join(root, "internal", "subprocess", "testdata", "logger.py") + `"`
 }

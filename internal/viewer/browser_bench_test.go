@@ -55,12 +55,7 @@ func BenchmarkBrowserViewer(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "c03.rwd")
 	write(b, path, vectorRWD(b, "c03"))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(b, lib, Options{})
+	base := serveDir(b, dir, Options{})
 	br := browsertest.Start(b, 10*time.Minute)
 	var first, html, after, seeks []float64
 	b.ResetTimer()

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -13,14 +12,7 @@ import (
 // than MaxCommandsShown, all rejected) lists the first MaxCommandsShown
 // of each player and says how many more were sent and rejected.
 func TestBrowserFloodCommands(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "flood.rwd"), flood(t, 5, 3*MaxCommandsShown))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, "flood.rwd", flood(t, 5, 3*MaxCommandsShown), Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/flood.rwd#turn=3")
 	var listed []int

@@ -30,14 +30,7 @@ func TestDocsScreenshots(t *testing.T) {
 		t.Skip("set REWIND_SCREENSHOTS_DOCS=1 to refresh docs/viewer-*.png")
 	}
 	const name, turn = "RuntimeTerrorsVictory.cfr", 250
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, name), readFile(t, testutil.RealWorld(t, name)))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, name, readFile(t, testutil.RealWorld(t, name)), Options{})
 	b := browsertest.Start(t, 4*time.Minute)
 	for _, v := range []struct {
 		file string

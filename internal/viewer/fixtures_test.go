@@ -114,12 +114,28 @@ func fixtureLibrary(tb testing.TB) string {
 func fixtureServer(tb testing.TB, opts Options) (dir, base string) {
 	tb.Helper()
 	dir = fixtureLibrary(tb)
+	return dir, serveDir(tb, dir, opts)
+}
+
+// serveFile serves a library of one file, name holding data, with opts
+// (serveDir); it returns the base URL.
+func serveFile(tb testing.TB, name string, data []byte, opts Options) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	write(tb, filepath.Join(dir, name), data)
+	return serveDir(tb, dir, opts)
+}
+
+// serveDir serves the library of the folder dir with opts (serve), the
+// library closed with the test; it returns the base URL.
+func serveDir(tb testing.TB, dir string, opts Options) string {
+	tb.Helper()
 	lib, err := OpenLibrary(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { lib.Close() })
-	return dir, serve(tb, lib, opts)
+	return serve(tb, lib, opts)
 }
 
 // serve starts a viewer server for lib on a loopback port and returns its

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +15,7 @@ import (
 // row, the legend, the player table, the events): shown verbatim, no
 // element made of them, nothing of them run.
 func TestBrowserHostileNames(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, "hostile.rwd", hostileRWD(t), Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	// A name that ran would call alert, which then sets window.alerted.
 	const trap = `window.alert = () => { window.alerted = true; }; true`

@@ -3,7 +3,6 @@ package viewer
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -64,14 +63,7 @@ const overflowJS = `(() => {
 // their charts. With $REWIND_DOCS_SCREENSHOTS set to a folder (docs/),
 // the screenshots are written there as viewer-WIDTH.png.
 func TestBrowserLayout(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "eight.rwd"), layoutReplay(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, "eight.rwd", layoutReplay(t), Options{})
 	b := browsertest.Start(t, 4*time.Minute)
 	for _, w := range []int{390, 1280, 1600, 2560} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {

@@ -299,12 +299,7 @@ func TestRateLimiter(t *testing.T) {
 // TestClientLimitHTTP: past its burst a client's expensive requests get
 // 429 with Retry-After; the library page is not limited.
 func TestClientLimitHTTP(t *testing.T) {
-	lib, err := OpenLibrary(fixtureLibrary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{ClientRate: 1e-6, ClientBurst: 2})
+	base := serveDir(t, fixtureLibrary(t), Options{ClientRate: 1e-6, ClientBurst: 2})
 	for i := range 2 {
 		resp, err := http.Get(base + "/replay/hostile.rwd?data=1")
 		if checkAnswer(t, fmt.Sprint("request ", i), resp, err) != http.StatusOK {
@@ -336,12 +331,7 @@ func TestClientLimitHTTP(t *testing.T) {
 func TestUploadQuotas(t *testing.T) {
 	dir := t.TempDir()
 	good := hostileRWD(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{MaxUploadsPerHour: 1, ClientRate: -1})
+	base := serveDir(t, dir, Options{MaxUploadsPerHour: 1, ClientRate: -1})
 	if code, body := post(t, base+"/api/upload?name=one.rwd", good); code != 200 {
 		t.Fatalf("first upload: %d %s", code, body)
 	}
@@ -378,12 +368,7 @@ func TestUploadQuotas(t *testing.T) {
 // counting the rest.
 func TestUploadFloodBounded(t *testing.T) {
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{ClientRate: -1})
+	base := serveDir(t, dir, Options{ClientRate: -1})
 	code, body := post(t, base+"/api/upload?name=flood.rwd", flood(t, 30, replay.MaxCommandsPerRound))
 	if code != 200 {
 		t.Fatalf("upload: %d %s", code, body)

@@ -16,13 +16,12 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 )
 
-// loggedReplay records 12 rounds of testdata/logger.py (uid 1, logging to
-// stderr on turns divisible by 3, and 20000 bytes on turn 5) against
-// greedy (uid 2).
+// loggedReplay records 12 rounds of the logger bot (testutil.LoggerBot;
+// uid 1, logging to stderr on turns divisible by 3, and 20000 bytes on
+// turn 5) against greedy (uid 2).
 func loggedReplay(tb testing.TB) []byte {
 	tb.Helper()
-	py := testutil.NeedTool(tb, "python3")
-	ext, err := subprocess.New(`"`+py+`" `+filepath.Join("testdata", "logger.py"), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
+	ext, err := subprocess.New(testutil.LoggerBot(tb), subprocess.Options{Deadline: time.Minute, MaxTurn: 12})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,14 +60,7 @@ func TestLogText(t *testing.T) {
 // for the current round, as text: the script tag it printed is not
 // markup and never runs, its colour escapes are gone.
 func TestBrowserBotLog(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "logged.rwd"), loggedReplay(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveFile(t, "logged.rwd", loggedReplay(t), Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/logged.rwd")
 	evalJS(t, b, `window.alert = () => { window.alerted = true; }, true`, nil)
@@ -112,12 +104,7 @@ func TestBrowserBotLogOfficialClient(t *testing.T) {
 	remote.Identity = match.OfficialClient
 	playCF2(t, 3, 12, recording.NewRecorder(&buf, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "rewind test"), remote, cf2Seat(t, "turtle", ""))
 	write(t, filepath.Join(dir, "remote.rwd"), buf.Bytes())
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveDir(t, dir, Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/remote.rwd")
 	var unseen, other bool

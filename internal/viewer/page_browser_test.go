@@ -74,12 +74,7 @@ func TestReplayPageBrowser(t *testing.T) {
 	write(t, filepath.Join(dir, "duel.rwd"), []byte("hex-axial\n"))
 	write(t, filepath.Join(dir, "sq.rwd"), []byte("square\n"))
 	write(t, filepath.Join(dir, "docs", "skirmish.rwd"), []byte("hex-axial 9 aurora basalt\n"))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{OpenStream: openToyFile})
+	base := serveDir(t, dir, Options{OpenStream: openToyFile})
 	b := browsertest.Start(t, 4*time.Minute)
 
 	// frameState is what the packed frame holds and what the board drew.

@@ -431,12 +431,7 @@ func TestReplayHandler(t *testing.T) {
 	if code, _, body = get("/duel"); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "not a replay") {
 		t.Errorf("broken: %d %s", code, body)
 	}
-	lib, err := OpenLibrary(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{})
+	base := serveDir(t, t.TempDir(), Options{})
 	res, err := http.Get(base + "/game/x.rwd")
 	if err != nil {
 		t.Fatal(err)

@@ -134,12 +134,7 @@ func TestServerSafety(t *testing.T) {
 // cross-site uploads refused, off for a single-file server.
 func TestUpload(t *testing.T) {
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	base := serve(t, lib, Options{MaxUpload: 200 << 10})
+	base := serveDir(t, dir, Options{MaxUpload: 200 << 10})
 	good := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
 	big := readFile(t, filepath.Join(testdata, "conformance", "c03.cfr"))
 

@@ -1,19 +1,15 @@
 package report
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/analysis"
-	"github.com/rewind-game/rewind/internal/assets"
 	"github.com/rewind-game/rewind/internal/templates"
 )
 
@@ -82,7 +78,7 @@ func Charts(g *analysis.Analysis) ([]Chart, error) {
 	var out []Chart
 	for _, s := range g.Series {
 		title := metricTitle(s.Metric)
-		c, err := axisLineChart(s.Metric.Name, title, axis, x, names, func(p int) []opts.LineData {
+		c, err := lineChart(s.Metric.Name, title, axis, x, names, func(p int) []opts.LineData {
 			data := make([]opts.LineData, 0, len(frames))
 			if p < len(s.Values) {
 				for _, f := range frames {
@@ -99,31 +95,6 @@ func Charts(g *analysis.Analysis) ([]Chart, error) {
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// axisLineChart is lineChart with the x axis named axis.
-func axisLineChart(id, title, axis string, x []int, names []string, data func(p int) []opts.LineData) (Chart, error) {
-	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithTitleOpts(opts.Title{Title: title}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: axis}),
-		charts.WithGridOpts(opts.Grid{Top: "70", Left: "10", Right: "40", ContainLabel: opts.Bool(true)}),
-		charts.WithAnimation(false),
-		charts.WithColorsOpts(colors(len(names))),
-	)
-	line.SetXAxis(x)
-	for p, n := range names {
-		line.AddSeries(n, data(p), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-	}
-	line.Validate()
-	// json.Marshal escapes <, > and & so no name can close a script.
-	b, err := json.Marshal(line.JSON())
-	if err != nil {
-		return Chart{}, fmt.Errorf("report: chart %s: %w", id, err)
-	}
-	return Chart{ID: id, Title: title, Option: b}, nil
 }
 
 // shellKindTitles are the titles of the events the analysis derives, in
@@ -175,11 +146,10 @@ func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
-	ech, err := inlineECharts()
+	p, err := newPage(title, cs)
 	if err != nil {
-		return templates.ReportPage{}, err
+		return p, err
 	}
-	p := templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}
 	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "player"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
 	for _, m := range g.Meta.Metrics {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: m.Name})
@@ -241,8 +211,5 @@ func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
 // to w.
 func Write(w io.Writer, g *analysis.Analysis, title string) error {
 	p, err := Page(g, title)
-	if err != nil {
-		return err
-	}
-	return templates.Report(p).Render(context.Background(), w)
+	return render(w, p, err)
 }

@@ -54,7 +54,7 @@ func DocumentCharts(a *analysis.Document) ([]Chart, error) {
 	}
 	var out []Chart
 	for _, m := range a.Doc.Charts {
-		c, err := lineChart(m[0], m[1], turns, names, func(pl int) []opts.LineData {
+		c, err := lineChart(m[0], m[1], "turn", turns, names, func(pl int) []opts.LineData {
 			v := a.Values(a.Players[pl].UID, m[0])
 			data := make([]opts.LineData, len(v))
 			for i, x := range v {
@@ -70,9 +70,9 @@ func DocumentCharts(a *analysis.Document) ([]Chart, error) {
 	return out, nil
 }
 
-// lineChart builds one chart: x the turns, a series per player named
-// names[p] with the values data(p).
-func lineChart(id, title string, x []int, names []string, data func(p int) []opts.LineData) (Chart, error) {
+// lineChart builds one chart: x the values of the x axis (named axis),
+// a series per player named names[p] with the values data(p).
+func lineChart(id, title, axis string, x []int, names []string, data func(p int) []opts.LineData) (Chart, error) {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithTitleOpts(opts.Title{Title: title}),
@@ -80,7 +80,7 @@ func lineChart(id, title string, x []int, names []string, data func(p int) []opt
 		// One line of legend that pages (scroll): with 8 long names a
 		// wrapped legend would cover the plot on a narrow chart.
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "30", Type: "scroll"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "turn"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: axis}),
 		charts.WithGridOpts(opts.Grid{Top: "70", Left: "10", Right: "40", ContainLabel: opts.Bool(true)}),
 		charts.WithAnimation(false),
 		charts.WithColorsOpts(colors(len(names))),
@@ -121,13 +121,22 @@ func colors(n int) opts.Colors {
 	return c
 }
 
-// inlineECharts returns the ECharts source to inline, checked.
-func inlineECharts() (string, error) {
+// newPage is a report page titled title with the charts cs and ECharts
+// inlined (checked that it cannot close its script).
+func newPage(title string, cs []Chart) (templates.ReportPage, error) {
 	ech := string(assets.ECharts())
 	if l := strings.ToLower(ech); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
-		return "", fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
+		return templates.ReportPage{}, fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
 	}
-	return ech, nil
+	return templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}, nil
+}
+
+// render writes the page p to w, or returns err (the error of making p).
+func render(w io.Writer, p templates.ReportPage, err error) error {
+	if err != nil {
+		return err
+	}
+	return templates.Report(p).Render(context.Background(), w)
 }
 
 // DocumentPage is the report of a, titled title, as the data of templates.Report.
@@ -136,11 +145,10 @@ func DocumentPage(a *analysis.Document, title string) (templates.ReportPage, err
 	if err != nil {
 		return templates.ReportPage{}, err
 	}
-	ech, err := inlineECharts()
+	p, err := newPage(title, cs)
 	if err != nil {
-		return templates.ReportPage{}, err
+		return p, err
 	}
-	p := templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}
 	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "uid"}, {Title: "player", Name: true}, {Title: "bot", Name: true}}
 	for _, c := range a.Doc.Table {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: c[0]})
@@ -181,8 +189,5 @@ func DocumentPage(a *analysis.Document, title string) (templates.ReportPage, err
 // WriteDocument renders the report of a (titled title) to w.
 func WriteDocument(w io.Writer, a *analysis.Document, title string) error {
 	p, err := DocumentPage(a, title)
-	if err != nil {
-		return err
-	}
-	return templates.Report(p).Render(context.Background(), w)
+	return render(w, p, err)
 }

@@ -1,8 +1,8 @@
 # Test bot that logs to stderr while it is asked for commands: on turns
 # divisible by 3 two lines (one hostile to a web page: a script tag and
 # ANSI colour escapes), on turn 5 20000 bytes (to be cut), on other turns
-# nothing. It sends no commands. (Copies: internal/subprocess,
-# internal/recording and viewer testdata.)
+# nothing. It sends no commands. The one copy: internal/recording's and
+# internal/viewer's tests run it too (testutil.LoggerBot).
 import json
 import sys
 

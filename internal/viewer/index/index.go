@@ -400,66 +400,84 @@ func (ix *Index) commit(tx *sql.Tx, low string) error {
 	return nil
 }
 
+// prepare begins a transaction and prepares queries in it; the caller
+// rolls it back or commits it.
+func (ix *Index) prepare(queries ...string) (*sql.Tx, []*sql.Stmt, error) {
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return nil, nil, fmt.Errorf("index: %w", err)
+	}
+	st := make([]*sql.Stmt, len(queries))
+	for i, q := range queries {
+		if st[i], err = tx.Prepare(q); err != nil {
+			tx.Rollback()
+			return nil, nil, fmt.Errorf("index: %w", err)
+		}
+	}
+	return tx, st, nil
+}
+
+// update changes the replays in one transaction: write is given the
+// statements of queries, prepared; when it succeeds the change is
+// committed (commit, low the lowest path it touched), else rolled back.
+func (ix *Index) update(queries []string, write func(st []*sql.Stmt) error, low string) error {
+	tx, st, err := ix.prepare(queries...)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := write(st); err != nil {
+		return err
+	}
+	return ix.commit(tx, low)
+}
+
 // Put adds or replaces replays, in one transaction.
 func (ix *Index) Put(reps []*Replay) error {
 	if len(reps) == 0 {
 		return nil
 	}
-	tx, err := ix.db.Begin()
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer tx.Rollback()
-	del, err := tx.Prepare("DELETE FROM replays WHERE path = ?")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	ins, err := tx.Prepare(`INSERT INTO replays(path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date,
-		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	seat, err := tx.Prepare("INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	fts, err := tx.Prepare("INSERT INTO names(rowid, text) VALUES(?, ?)")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	for _, r := range reps {
-		if _, err := del.Exec(r.Path); err != nil {
-			return fmt.Errorf("index: %s: %w", r.Path, err)
-		}
-		unit := r.Unit
-		if len(unit) > MaxUnitBytes {
-			unit = ""
-		}
-		res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
-			unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
-		if err != nil {
-			return fmt.Errorf("index: %s: %w", r.Path, err)
-		}
-		id, _ := res.LastInsertId()
-		text := []string{r.Path}
-		for _, s := range r.Seats {
-			if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
-				return fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
-			}
-			text = append(text, s.Name)
-			if s.Bot != "" {
-				text = append(text, s.Bot)
-			}
-		}
-		if _, err := fts.Exec(id, strings.Join(text, " ")); err != nil {
-			return fmt.Errorf("index: %s: %w", r.Path, err)
-		}
-	}
 	low := reps[0].Path
 	for _, r := range reps {
 		low = min(low, r.Path)
 	}
-	return ix.commit(tx, low)
+	return ix.update([]string{"DELETE FROM replays WHERE path = ?",
+		`INSERT INTO replays(path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date,
+		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		"INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)",
+		"INSERT INTO names(rowid, text) VALUES(?, ?)",
+	}, func(st []*sql.Stmt) error {
+		del, ins, seat, fts := st[0], st[1], st[2], st[3]
+		for _, r := range reps {
+			if _, err := del.Exec(r.Path); err != nil {
+				return fmt.Errorf("index: %s: %w", r.Path, err)
+			}
+			unit := r.Unit
+			if len(unit) > MaxUnitBytes {
+				unit = ""
+			}
+			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
+				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
+			if err != nil {
+				return fmt.Errorf("index: %s: %w", r.Path, err)
+			}
+			id, _ := res.LastInsertId()
+			text := []string{r.Path}
+			for _, s := range r.Seats {
+				if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
+					return fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
+				}
+				text = append(text, s.Name)
+				if s.Bot != "" {
+					text = append(text, s.Bot)
+				}
+			}
+			if _, err := fts.Exec(id, strings.Join(text, " ")); err != nil {
+				return fmt.Errorf("index: %s: %w", r.Path, err)
+			}
+		}
+		return nil
+	}, low)
 }
 
 // Delete removes replays by path (absent ones are ignored).
@@ -467,21 +485,14 @@ func (ix *Index) Delete(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	tx, err := ix.db.Begin()
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer tx.Rollback()
-	del, err := tx.Prepare("DELETE FROM replays WHERE path = ?")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	for _, p := range paths {
-		if _, err := del.Exec(p); err != nil {
-			return fmt.Errorf("index: delete %s: %w", p, err)
+	return ix.update([]string{"DELETE FROM replays WHERE path = ?"}, func(st []*sql.Stmt) error {
+		for _, p := range paths {
+			if _, err := st[0].Exec(p); err != nil {
+				return fmt.Errorf("index: delete %s: %w", p, err)
+			}
 		}
-	}
-	return ix.commit(tx, slices.Min(paths))
+		return nil
+	}, slices.Min(paths))
 }
 
 // PlayerList is the replay's players as the library shows them: "alice,
@@ -539,20 +550,16 @@ func (ix *Index) PutAnalyses(as []StoredAnalysis) error {
 	if len(as) == 0 {
 		return nil
 	}
-	tx, err := ix.db.Begin()
+	tx, st, err := ix.prepare("INSERT OR REPLACE INTO analyses(path, size, mtime, data) VALUES(?,?,?,?)")
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.Prepare("INSERT OR REPLACE INTO analyses(path, size, mtime, data) VALUES(?,?,?,?)")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
 	for _, a := range as {
 		if len(a.Data) > MaxAnalysisBytes {
 			continue
 		}
-		if _, err := st.Exec(a.Path, a.Size, a.MTime, a.Data); err != nil {
+		if _, err := st[0].Exec(a.Path, a.Size, a.MTime, a.Data); err != nil {
 			return fmt.Errorf("index: analysis of %s: %w", a.Path, err)
 		}
 	}
