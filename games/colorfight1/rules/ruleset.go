@@ -141,13 +141,16 @@ type Game struct {
 	// captures[p] counts the cells seat p took in the last round.
 	captures []int64
 	buf      []int
+	// text and body are the command being applied, reused.
+	text []byte
+	body Body
 	// playedZero is set once tick 0's round was played.
 	playedZero bool
 }
 
 type seat struct {
 	uid   int
-	token string
+	token []byte // the player's token as a JSON string
 	joins int
 }
 
@@ -253,8 +256,11 @@ func (g *Game) command(p, i int, c string) {
 		g.reject(p, i, CodeNotCommand, "not a request of a player: want ENDPOINT JSON, ENDPOINT one of /joingame /attack /buildbase /blast /multiattack /checktoken")
 		return
 	}
-	b, err := ParseBody(true, []byte(body))
-	req := Request{Endpoint: ep, Body: &b, BadJSON: err, Spawn: -1}
+	g.text = append(g.text[:0], body...)
+	b := &g.body
+	var err error
+	*b, err = ParseBody(true, g.text)
+	req := Request{Endpoint: ep, Body: b, BadJSON: err, Spawn: -1}
 	st := &g.seats[p]
 	if ep == JoinGame {
 		if st.uid != 0 {
@@ -272,12 +278,12 @@ func (g *Game) command(p, i int, c string) {
 			g.reject(p, i, CodeNotJoined, "the seat has no player: send /joingame first")
 			return
 		}
-		tok, _ := json.Marshal(st.token)
-		b.Set(FieldToken, tok)
+		b.Set(FieldToken, st.token)
 	}
 	r := g.State.Do(req)
 	if ep == JoinGame && r.Shape == ShapeToken {
-		st.uid, st.token = r.UID, r.Token
+		st.uid = r.UID
+		st.token, _ = json.Marshal(r.Token)
 		for r.UID >= len(g.seatOf) {
 			g.seatOf = append(g.seatOf, -1)
 		}
