@@ -6,6 +6,7 @@ package all
 
 import (
 	"github.com/rewind-game/rewind/engine"
+	_ "github.com/rewind-game/rewind/games/colorfight1" // ColorFight v1 (../shared/docs/RULES-COLORFIGHT1.md)
 	_ "github.com/rewind-game/rewind/games/colorfight2" // ColorfightII (docs/rules.md)
 	_ "github.com/rewind-game/rewind/games/monad"       // Monad (docs/monad.md)
 	_ "github.com/rewind-game/rewind/games/skyport"     // Skyport Rev 1 (docs/skyport.md)

@@ -9,15 +9,15 @@ import (
 	_ "github.com/rewind-game/rewind/games/all"
 )
 
-// TestRegistry: All and IDs list ColorfightII, Monad, Skyport; Lookup, Get and
+// TestRegistry: All and IDs list ColorFight v1, ColorfightII, Monad, Skyport; Lookup, Get and
 // About find each by id and nothing else; an unknown id's error names it
 // and the known ones.
 func TestRegistry(t *testing.T) {
-	if got, want := engine.IDs(), []string{"colorfight2", "monad", "skyport"}; !slices.Equal(got, want) {
+	if got, want := engine.IDs(), []string{"colorfight1", "colorfight2", "monad", "skyport"}; !slices.Equal(got, want) {
 		t.Fatalf("IDs %v, want %v", got, want)
 	}
 	all := engine.All()
-	if len(all) != 3 {
+	if len(all) != 4 {
 		t.Fatalf("All has %d rulesets", len(all))
 	}
 	for i, id := range engine.IDs() {
@@ -56,7 +56,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	_, err := engine.Get("chess")
-	if want := `unknown game "chess"; known: colorfight2, monad, skyport`; err.Error() != want {
+	if want := `unknown game "chess"; known: colorfight1, colorfight2, monad, skyport`; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 }
@@ -101,7 +101,7 @@ func TestInfoMatchesRules(t *testing.T) {
 // TestFirstPlayer: a game numbers its players from its document's first
 // player (ColorfightII's uids from 1), or from 0 without a document.
 func TestFirstPlayer(t *testing.T) {
-	for id, want := range map[string]int{"colorfight2": 1, "monad": 0, "skyport": 0} {
+	for id, want := range map[string]int{"colorfight1": 0, "colorfight2": 1, "monad": 0, "skyport": 0} {
 		r, err := engine.Get(id)
 		if err != nil {
 			t.Fatal(err)

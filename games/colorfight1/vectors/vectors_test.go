@@ -104,3 +104,18 @@ func TestConform(t *testing.T) {
 		t.Errorf("a foreign input: %v", err)
 	}
 }
+
+// TestInputBounds: an input of more than MaxTicks ticks, or with
+// commands out of tick order, is refused saying so.
+func TestInputBounds(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"format":"colorfight1-vector-input/1","name":"x","ticks":1048577}`:                                  "1048577 ticks, want 0..1048576",
+		`{"format":"colorfight1-vector-input/1","name":"x","ticks":5,"commands":[{"k":2,"cmds":[]},{"k":1}]}`: "commands[1] at tick 1",
+		`{"format":"colorfight1-vector-input/1","name":"x","ticks":5,"commands":[{"k":6}]}`:                   "commands[0] at tick 6",
+		`{"format":"skyport"}`: `format "skyport"`,
+	} {
+		if _, err := ParseInput([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package rules_test
+
+import (
+	"testing"
+
+	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/games/colorfight1/bots"
+	"github.com/rewind-game/rewind/games/colorfight1/rules"
+)
+
+// TestHashGolden: a game of 8 built-ins (two of each) over 2000 ticks
+// ends in a fixed hash, the same on every platform (run under
+// GOARCH=386 too): its floats, 2^x and Python's generator included.
+func TestHashGolden(t *testing.T) {
+	g, err := rules.Ruleset.New(9, engine.Settings{Players: 8, MaxTurns: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss []engine.Strategy
+	for p := range 8 {
+		ss = append(ss, bots.Builtins[p%len(bots.Builtins)].New(uint64(p)))
+	}
+	cmds := make([][]string, 8)
+	hashes := []uint64{g.Hash()}
+	for !g.Over() {
+		for p := range ss {
+			cmds[p] = ss[p].Commands(g, p, cmds[p][:0])
+		}
+		g.Round(cmds)
+		if g.Turn()%500 == 0 {
+			hashes = append(hashes, g.Hash())
+		}
+	}
+	want := []uint64{0x6c6c036e6770dd54, 0x2346a0ddd0bb9eac, 0x8c45caa24a494e65, 0x58d957febdcd1716, 0xd691cf7444edc647}
+	for i := range want {
+		if hashes[i] != want[i] {
+			t.Fatalf("hashes %#x, want %#x", hashes, want)
+		}
+	}
+}
