@@ -56,7 +56,15 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 	}
 	b = append(b, `},"game_map":{"headers":`...)
 	b = append(b, cellHeadersJSON...)
-	b = append(b, `,"data":[`...)
+	b = append(b, `,"data":`...)
+	b = AppendMapData(b, f)
+	return append(b, "}}\n"...)
+}
+
+// AppendMapData appends f's cells as the reference writes a game_map's
+// "data": a JSON list of rows, each a list of full cells (AppendFrameCell).
+func AppendMapData(b []byte, f *Frame) []byte {
+	b = append(b, '[')
 	for y := 0; y < f.Height; y++ {
 		if y > 0 {
 			b = append(b, ',')
@@ -70,7 +78,7 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 		}
 		b = append(b, ']')
 	}
-	return append(b, "]}}\n"...)
+	return append(b, ']')
 }
 
 // NumCellFields is the number of fields of a cell in the reference's

@@ -1087,20 +1087,7 @@ func (p *jparser) javaIntValue(v int32) (int32, bool) {
 	case jDouble:
 		return javaD2I(math.Float64frombits(uint64(nd.n))), true
 	case jString:
-		u := p.str[nd.s:nd.e]
-		var buf [16]byte
-		if len(u) > 12 {
-			return 0, false
-		}
-		bb := buf[:0]
-		for _, c := range u {
-			if c >= 0x80 {
-				return 0, false
-			}
-			bb = append(bb, byte(c))
-		}
-		x, err := parseJavaInt(string(bb))
-		return int32(x), err == nil
+		return parseInt32Units(p.str[nd.s:nd.e])
 	}
 	return 0, false
 }

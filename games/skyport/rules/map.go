@@ -221,10 +221,11 @@ func ParseMap(data []byte) (*Map, error) {
 		}
 		switch h {
 		case 0, 1:
-			v, err := parseJavaInt(toks[1])
-			if err != nil {
+			n, ok := parseJavaInt(toks[1])
+			if !ok {
 				return nil, &MapError{Line: ln, Err: fmt.Errorf("header value %q is not an integer", clip(toks[1]))}
 			}
+			v := int(n)
 			if h == 0 {
 				m.Players = v
 			} else {
@@ -375,10 +376,11 @@ func javaSplitWS(s string) []string {
 }
 
 // parseJavaInt is Integer.parseInt for ASCII input: an optional sign,
-// then one or more decimal digits, the value within int32.
-func parseJavaInt(s string) (int, error) {
-	if s == "" {
-		return 0, errors.New("empty")
+// then one or more decimal digits, the value within int32; ok false where
+// parseInt throws.
+func parseJavaInt[T ~string | ~[]byte](s T) (v int32, ok bool) {
+	if len(s) == 0 {
+		return 0, false
 	}
 	neg := false
 	i := 0
@@ -386,25 +388,25 @@ func parseJavaInt(s string) (int, error) {
 		neg = s[0] == '-'
 		i = 1
 		if len(s) == 1 {
-			return 0, errors.New("sign only")
+			return 0, false
 		}
 	}
-	var v int64
+	var n int64
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c < '0' || c > '9' {
-			return 0, errors.New("not a digit")
+			return 0, false
 		}
-		v = v*10 + int64(c-'0')
-		if v > 1<<31 {
-			return 0, errors.New("overflow")
+		n = n*10 + int64(c-'0')
+		if n > 1<<31 {
+			return 0, false
 		}
 	}
 	if neg {
-		v = -v
+		n = -n
 	}
-	if v > 1<<31-1 || v < -1<<31 {
-		return 0, errors.New("overflow")
+	if n > 1<<31-1 || n < -1<<31 {
+		return 0, false
 	}
-	return int(v), nil
+	return int32(n), true
 }

@@ -80,23 +80,7 @@ func GenerateMap(seed uint64, n int) *Map {
 	}
 	// Reachability from the first spawn's neighbours.
 	seen := make([]bool, D*D)
-	queue := []int{spawns[0]}
-	seen[spawns[0]] = true
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		for d := Dir(0); d < NumDirs; d++ {
-			nj, nk, ok := m.Neighbor(c/D, c%D, d)
-			if !ok {
-				continue
-			}
-			i := nj*D + nk
-			if !seen[i] && accessible(m.Tiles[i]) {
-				seen[i] = true
-				queue = append(queue, i)
-			}
-		}
-	}
+	queue := m.flood(seen, nil, spawns[0])
 	// Any accessible tile not yet reached is joined by turning the
 	// blockers on a straight j-then-k path from the first spawn into
 	// grass.
@@ -125,25 +109,34 @@ func GenerateMap(seed uint64, n int) *Map {
 		for x := range seen {
 			seen[x] = false
 		}
-		queue = append(queue[:0], spawns[0])
-		seen[spawns[0]] = true
-		for len(queue) > 0 {
-			c := queue[0]
-			queue = queue[1:]
-			for d := Dir(0); d < NumDirs; d++ {
-				nj, nk, ok := m.Neighbor(c/D, c%D, d)
-				if !ok {
-					continue
-				}
-				x := nj*D + nk
-				if !seen[x] && accessible(m.Tiles[x]) {
-					seen[x] = true
-					queue = append(queue, x)
-				}
+		queue = m.flood(seen, queue, spawns[0])
+	}
+	return m
+}
+
+// flood marks in seen (all false, one entry per tile) every accessible
+// tile reachable from tile start, breadth first; queue is scratch space,
+// returned for reuse.
+func (m *Map) flood(seen []bool, queue []int, start int) []int {
+	D := m.Size
+	queue = append(queue[:0], start)
+	seen[start] = true
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for d := Dir(0); d < NumDirs; d++ {
+			nj, nk, ok := m.Neighbor(c/D, c%D, d)
+			if !ok {
+				continue
+			}
+			i := nj*D + nk
+			if !seen[i] && accessible(m.Tiles[i]) {
+				seen[i] = true
+				queue = append(queue, i)
 			}
 		}
 	}
-	return m
+	return queue
 }
 
 // AppendFile appends m as a .skyportmap file ParseMap reads back to the

@@ -204,6 +204,10 @@ func (s *State) readLine(p int, line string) int32 {
 // would see it: "\n", "\r\n" or "\r" end a line; raw without any is one
 // line (an empty string is an empty line).
 func splitLine(raw string, fn func(string)) {
+	if strings.IndexByte(raw, '\n') < 0 && strings.IndexByte(raw, '\r') < 0 {
+		fn(raw)
+		return
+	}
 	start := 0
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
@@ -467,7 +471,6 @@ func (s *State) PlayTurn(lines []string) {
 }
 
 func (s *State) splitInto(p, ci int, raw string, queued *[3]int32, nq *int) {
-	start := 0
 	one := func(line string) {
 		if s.players[p].Deaf {
 			s.newLine(LineFate{Status: NotRead, Slot: -1, Cmd: ci})
@@ -486,26 +489,7 @@ func (s *State) splitInto(p, ci int, raw string, queued *[3]int32, nq *int) {
 			*nq++
 		}
 	}
-	if strings.IndexByte(raw, '\n') < 0 && strings.IndexByte(raw, '\r') < 0 {
-		one(raw)
-		return
-	}
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '\n':
-			one(raw[start:i])
-			start = i + 1
-		case '\r':
-			one(raw[start:i])
-			if i+1 < len(raw) && raw[i+1] == '\n' {
-				i++
-			}
-			start = i + 1
-		}
-	}
-	if start < len(raw) || start == 0 {
-		one(raw[start:])
-	}
+	splitLine(raw, one)
 }
 
 // perform is letPlayerPerformAction (GameThread.java:224-271): it
@@ -974,6 +958,7 @@ func parseCoordinates(u []uint16) (j, k int32, ok bool) {
 	return a, b, ok1 && ok2
 }
 
+// parseInt32Units is parseJavaInt over UTF-16 code units.
 func parseInt32Units(u []uint16) (int32, bool) {
 	if len(u) == 0 || len(u) > 12 {
 		return 0, false
@@ -986,36 +971,5 @@ func parseInt32Units(u []uint16) (int32, bool) {
 		}
 		b = append(b, byte(c))
 	}
-	v, err := parseJavaIntBytes(b)
-	return int32(v), err
-}
-
-func parseJavaIntBytes(s []byte) (int64, bool) {
-	neg := false
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		neg = s[0] == '-'
-		i = 1
-		if len(s) == 1 {
-			return 0, false
-		}
-	}
-	var v int64
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-		if v > 1<<31 {
-			return 0, false
-		}
-	}
-	if neg {
-		v = -v
-	}
-	if v > 1<<31-1 || v < -1<<31 {
-		return 0, false
-	}
-	return v, true
+	return parseJavaInt(b)
 }

@@ -277,21 +277,9 @@ func (e *Encoder) appendFull(b []byte, f *colorfight2.Frame, turn int, info, cha
 	b = append(b, chat...)
 	b = append(b, `,"error":`...)
 	b = append(b, errs...)
-	b = append(b, `,"game_map":{"data":[`...)
-	for y := 0; y < f.Height; y++ {
-		if y > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for x := 0; x < f.Width; x++ {
-			if x > 0 {
-				b = append(b, ',')
-			}
-			b = colorfight2.AppendFrameCell(b, &f.Cells[y*f.Width+x], NumFields)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `],"headers":[`...)
+	b = append(b, `,"game_map":{"data":`...)
+	b = colorfight2.AppendMapData(b, f)
+	b = append(b, `,"headers":[`...)
 	for i, h := range Headers {
 		if i > 0 {
 			b = append(b, ',')

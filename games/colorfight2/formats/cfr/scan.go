@@ -712,25 +712,17 @@ func (s *scanner) rawNumber(rec *rawSink) error {
 	} else {
 		return syntaxErr("invalid number")
 	}
-	if c, ok := peek(); ok && c == '.' {
+	// part copies the byte that starts a fraction or an exponent, an
+	// exponent's sign, and the one or more digits that must follow.
+	part := func(sign bool) error {
 		if _, err := s.rawTake(rec); err != nil {
 			return err
 		}
-		n, err := digits()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return s.numberEnd()
-		}
-	}
-	if c, ok := peek(); ok && (c == 'e' || c == 'E') {
-		if _, err := s.rawTake(rec); err != nil {
-			return err
-		}
-		if c, ok := peek(); ok && (c == '+' || c == '-') {
-			if _, err := s.rawTake(rec); err != nil {
-				return err
+		if sign {
+			if c, ok := peek(); ok && (c == '+' || c == '-') {
+				if _, err := s.rawTake(rec); err != nil {
+					return err
+				}
 			}
 		}
 		n, err := digits()
@@ -740,6 +732,15 @@ func (s *scanner) rawNumber(rec *rawSink) error {
 		if n == 0 {
 			return s.numberEnd()
 		}
+		return nil
+	}
+	if c, ok := peek(); ok && c == '.' {
+		if err := part(false); err != nil {
+			return err
+		}
+	}
+	if c, ok := peek(); ok && (c == 'e' || c == 'E') {
+		return part(true)
 	}
 	return nil
 }
