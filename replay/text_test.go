@@ -12,17 +12,12 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 	"github.com/rewind-game/rewind/replay"
 )
 
-func init() {
-	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := engine.Lookup(r.ID()); !ok {
-			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
-		}
-	}
-}
+func init() { toyplay.Register() }
 
 // recordToy plays a toy game of ruleset rs with painters, injecting a
 // junk command and a fault, and returns its recording and final hash.

@@ -2,52 +2,30 @@ package analysis
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
-
-// registerToyGame registers internal/toygame's rulesets, as the tests of
-// the generic path do, so its recordings open.
-func registerToyGame() {
-	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := engine.Lookup(r.ID()); !ok {
-			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
-		}
-	}
-}
 
 // TestAnalysisFromRecording: a game played by match.RunGame, recorded,
 // and read back by source.OpenStream (the path `rewind analyze` takes)
 // is analysed with the values of the same game played alongside, its
 // events, commands and ranking; a folder of such games gives standings.
 func TestAnalysisFromRecording(t *testing.T) {
-	registerToyGame()
+	toyplay.Register()
 	dir := t.TempDir()
 	for _, rs := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
 		t.Run(rs.ID(), func(t *testing.T) {
-			var buf bytes.Buffer
-			seats := []match.GameSeat{
-				{Bot: match.StrategyPlayer(toygame.NewPainter(1))},
-				{Bot: match.StrategyPlayer(toygame.NewPainter(2))},
-			}
-			res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: rs, Seed: 3, MaxTurns: 25, Seats: seats,
-				Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "test")})
-			if err != nil {
-				t.Fatal(err)
-			}
+			data, res := toyplay.Record(t, rs, 3, 25)
 			path := filepath.Join(dir, rs.ID()+".rwd")
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			s, err := source.OpenStream(path)

@@ -2,7 +2,6 @@ package source_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -10,22 +9,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
 
-func init() {
-	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
-		if _, ok := engine.Lookup(r.ID()); !ok {
-			engine.Register(engine.Registration{Ruleset: r, Name: r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds"})
-		}
-	}
-}
+func init() { toyplay.Register() }
 
 // TestStreamFramesEqualThePlayedGame: a toy game recorded by RunGame and
 // read back by OpenStream gives, frame by frame, the values, events,
@@ -34,17 +25,8 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 	for _, rs := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
 		t.Run(rs.ID(), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "g.rwd")
-			var buf bytes.Buffer
-			seats := []match.GameSeat{
-				{Bot: match.StrategyPlayer(toygame.NewPainter(1))},
-				{Bot: match.StrategyPlayer(toygame.NewPainter(2))},
-			}
-			res, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: rs, Seed: 3, MaxTurns: 25, Seats: seats,
-				Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "test")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			data, res := toyplay.Record(t, rs, 3, 25)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			s, err := source.OpenStream(path)

@@ -3,7 +3,6 @@ package viewer
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,12 +12,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
 
@@ -67,14 +66,8 @@ type toyLive struct {
 func newToyLive(tb testing.TB, id string, maxTurns int) *toyLive {
 	tb.Helper()
 	var buf bytes.Buffer
-	re := &roundEnds{rec: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test"), buf: &buf}
-	seats := []match.GameSeat{
-		{Bot: match.StrategyPlayer(toygame.NewPainter(1))},
-		{Bot: match.StrategyPlayer(toygame.NewPainter(2))},
-	}
-	if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 3, MaxTurns: maxTurns, Seats: seats, Recorder: re}); err != nil {
-		tb.Fatal(err)
-	}
+	re := &roundEnds{rec: toyplay.Recorder(&buf), buf: &buf}
+	toyplay.Duel(tb, toygame.Ruleset, 3, maxTurns, re)
 	if len(re.ends) != maxTurns+1 {
 		tb.Fatalf("%d round ends for %d turns", len(re.ends), maxTurns)
 	}

@@ -23,10 +23,9 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	"github.com/rewind-game/rewind/internal/analysis"
-	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 	"github.com/rewind-game/rewind/replay"
 )
@@ -520,12 +519,9 @@ func TestPackStreamEvents(t *testing.T) {
 func TestReplayPageProvenance(t *testing.T) {
 	toy := func(parent *replay.Parent) []byte {
 		var buf bytes.Buffer
-		rec := recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")
+		rec := toyplay.Recorder(&buf)
 		rec.Parent = parent
-		seats := []match.GameSeat{{Bot: match.StrategyPlayer(toygame.NewPainter(1))}, {Bot: match.StrategyPlayer(toygame.NewPainter(2))}}
-		if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 4, MaxTurns: 12, Seats: seats, Recorder: rec}); err != nil {
-			t.Fatal(err)
-		}
+		toyplay.Duel(t, toygame.Ruleset, 4, 12, rec)
 		return buf.Bytes()
 	}
 	cfr, err := os.ReadFile(filepath.Join(testdata, "conformance", "c01.cfr"))

@@ -2,17 +2,14 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
 
@@ -21,12 +18,7 @@ import (
 // page would, kept under its name and shown on the replay page; a cut
 // copy is refused saying why, and nothing of it is kept.
 func TestStreamUpload(t *testing.T) {
-	var buf bytes.Buffer
-	seats := []match.GameSeat{{Bot: match.StrategyPlayer(toygame.NewPainter(1))}, {Bot: match.StrategyPlayer(toygame.NewPainter(2))}}
-	if _, err := match.RunGame(context.Background(), match.GameConfig{Ruleset: toygame.Ruleset, Seed: 4, MaxTurns: 20, Seats: seats,
-		Recorder: recording.NewRecorder(&buf, time.Unix(0, 0), "rewind test")}); err != nil {
-		t.Fatal(err)
-	}
+	toy, _ := toyplay.Record(t, toygame.Ruleset, 4, 20)
 	dir := t.TempDir()
 	lib, err := OpenLibrary(dir)
 	if err != nil {
@@ -35,12 +27,12 @@ func TestStreamUpload(t *testing.T) {
 	defer lib.Close()
 	base := serveWith(t, lib, Options{MaxUpload: 4 << 20, OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }}).base
 
-	code, body := post(t, base+"/api/upload?name=toy.rwd", buf.Bytes())
+	code, body := post(t, base+"/api/upload?name=toy.rwd", toy)
 	if code != http.StatusOK || !strings.Contains(body, `"id":"toy.rwd"`) {
 		t.Fatalf("upload: %d %s", code, body)
 	}
-	if b, err := os.ReadFile(dir + "/toy.rwd"); err != nil || !bytes.Equal(b, buf.Bytes()) {
-		t.Fatalf("kept file: %v, %d bytes of %d", err, len(b), buf.Len())
+	if b, err := os.ReadFile(dir + "/toy.rwd"); err != nil || !bytes.Equal(b, toy) {
+		t.Fatalf("kept file: %v, %d bytes of %d", err, len(b), len(toy))
 	}
 	res, err := http.Get(base + "/replay/toy.rwd?data=1")
 	if err != nil {
@@ -50,8 +42,7 @@ func TestStreamUpload(t *testing.T) {
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/gzip" {
 		t.Fatalf("its page's data: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	data := buf.Bytes()
-	code, body = post(t, base+"/api/upload?name=cut.rwd", data[:len(data)*2/3])
+	code, body = post(t, base+"/api/upload?name=cut.rwd", toy[:len(toy)*2/3])
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "cut.rwd is not a replay rewind can open") {
 		t.Fatalf("cut upload: %d %s", code, body)
 	}
