@@ -104,6 +104,11 @@ type Vectors struct {
 	// gives the bytes of a file the input names, relative to the vector's
 	// folder (a map), bounded by the caller.
 	Conform func(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error)
+	// Sniff, when set, reports whether the start of an input file (at
+	// most SniffBytes) is this game's vector input. Where games' vectors
+	// have the same file endings, conform gives a file to a game whose
+	// Sniff takes it before a game without one.
+	Sniff func(head []byte) bool
 	// ProbesFile, when set, is a file of single-turn probes beside the
 	// vectors (edge cases kept out of them) and CheckProbes checks its
 	// bytes: the cases compared, the first divergence ("" when every

@@ -33,7 +33,7 @@ func init() {
 		Round: "turns",
 		Bots:  bots.Builtins,
 		Vectors: &engine.Vectors{Input: ".input.json", Expected: ".states.json.gz", Conform: vectors.Conform,
-			ProbesFile: "probes.json", CheckProbes: vectors.Probes},
+			ProbesFile: "probes.json", CheckProbes: vectors.Probes, Sniff: vectors.Sniff},
 		Formats:      []engine.Format{{Name: jsn.Name, Exts: []string{".jsn"}, Sniff: jsn.Sniff, Open: jsn.Open}},
 		Protocol:     protocol.Server{},
 		SetupFromMap: rules.SetupFromMap,

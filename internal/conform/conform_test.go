@@ -35,20 +35,25 @@ func TestFindAndRun(t *testing.T) {
 	}
 }
 
-// TestFileBelongsToGame: a file with an ending two games share belongs
-// to the first whose other file is beside it; with neither beside it, the
-// first game's missing file is the error.
+// TestFileBelongsToGame: a file with an ending games share belongs to the
+// first whose other file is beside it, a game whose Sniff takes the input
+// before one without; with no other file beside it, the first game's
+// missing file is the error.
 func TestFileBelongsToGame(t *testing.T) {
 	dir := t.TempDir()
-	touch := func(name string) string {
+	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	// .states.json.gz is Monad's and Skyport's expected ending.
-	touch("s.input.json")
+	touch := func(name string) string { return write(name, "") }
+	// .states.json.gz is Monad's, Skyport's and ColorFight v1's expected
+	// ending, .input.json Skyport's and ColorFight v1's input ending:
+	// Skyport's Sniff takes its input by its format, ColorFight v1 (no
+	// Sniff) any other.
+	write("s.input.json", `{"format": "skyport-vector-input/1"}`)
 	vs, err := Find([]string{touch("s.states.json.gz")})
 	if err != nil {
 		t.Fatal(err)
@@ -56,9 +61,13 @@ func TestFileBelongsToGame(t *testing.T) {
 	if vs[0].Game != "skyport" || vs[0].Input != filepath.Join(dir, "s.input.json") {
 		t.Errorf("s.states.json.gz beside s.input.json: %+v, want Skyport's vector", vs[0])
 	}
+	touch("c.input.json")
+	if vs, err := Find([]string{touch("c.states.json.gz")}); err != nil || vs[0].Game != "colorfight1" {
+		t.Errorf("c.states.json.gz beside an input Skyport does not take: %+v, %v, want ColorFight v1's vector", vs, err)
+	}
 	_, err = Find([]string{touch("lone.states.json.gz")})
-	if err == nil || !strings.Contains(err.Error(), "vector lone: ") || !strings.Contains(err.Error(), "lone.commands.json") {
-		t.Errorf("lone expected file: %v, want the first game's (Monad's) missing input named", err)
+	if err == nil || !strings.Contains(err.Error(), "vector lone: ") || !strings.Contains(err.Error(), "lone.input.json") {
+		t.Errorf("lone expected file: %v, want the first game's (ColorFight v1's) missing input named", err)
 	}
 	if _, err := Find([]string{touch("notes.txt")}); err == nil || !strings.Contains(err.Error(), "not a vector file") {
 		t.Errorf("notes.txt: %v", err)

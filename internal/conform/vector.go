@@ -8,6 +8,7 @@ package conform
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -128,26 +129,32 @@ func probes(r conformer, p string) Vector {
 // registered game's ending.
 func vectorFor(p string) (v Vector, ok bool, err error) {
 	var first *Vector
-	for _, r := range conformers() {
-		if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil && filepath.Base(p) == pf {
-			return probes(r, p), true, nil
-		}
-		in, exp := r.v.Input, r.v.Expected
-		var stem string
-		switch {
-		case strings.HasSuffix(p, in):
-			stem = strings.TrimSuffix(p, in)
-		case strings.HasSuffix(p, exp):
-			stem = strings.TrimSuffix(p, exp)
-		default:
-			continue
-		}
-		v := Vector{Name: filepath.Base(stem), Game: r.id, Input: stem + in, Expected: stem + exp}
-		if exists(v.Input) && exists(v.Expected) {
-			return v, true, nil
-		}
-		if first == nil {
-			first = &v
+	// A game whose Sniff takes the file comes before one without Sniff.
+	for _, sniffed := range []bool{true, false} {
+		for _, r := range conformers() {
+			if (r.v.Sniff != nil) != sniffed {
+				continue
+			}
+			if pf := r.v.ProbesFile; pf != "" && r.v.CheckProbes != nil && filepath.Base(p) == pf {
+				return probes(r, p), true, nil
+			}
+			in, exp := r.v.Input, r.v.Expected
+			var stem string
+			switch {
+			case strings.HasSuffix(p, in):
+				stem = strings.TrimSuffix(p, in)
+			case strings.HasSuffix(p, exp):
+				stem = strings.TrimSuffix(p, exp)
+			default:
+				continue
+			}
+			v := Vector{Name: filepath.Base(stem), Game: r.id, Input: stem + in, Expected: stem + exp}
+			if exists(v.Input) && exists(v.Expected) && (r.v.Sniff == nil || r.v.Sniff(head(v.Input))) {
+				return v, true, nil
+			}
+			if first == nil && !sniffed {
+				first = &v
+			}
 		}
 	}
 	if first == nil {
@@ -159,6 +166,19 @@ func vectorFor(p string) (v Vector, ok bool, err error) {
 		}
 	}
 	return *first, true, nil
+}
+
+// head is the start of file p (engine.SniffBytes at most; nothing when
+// it cannot be read).
+func head(p string) []byte {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, engine.SniffBytes)
+	n, _ := io.ReadFull(f, b)
+	return b[:n]
 }
 
 func exists(p string) bool {

@@ -225,9 +225,6 @@ func (st *states) Pow2() (*rules.Pow2, error) {
 func Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rounds int, divergence string, err error) {
 	v, err := ParseInput(input)
 	if err != nil {
-		if other := sameEndings(); other != nil && !bytes.Contains(input, []byte(InputFormat)) {
-			return other(input, expected, read)
-		}
 		return 0, "", &engine.VectorFileError{Err: err}
 	}
 	r, err := check(v, expected)
@@ -238,28 +235,6 @@ func Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rou
 		return r.Ticks, r.Divergences[0], nil
 	}
 	return r.Ticks, "", nil
-}
-
-// sameEndings returns the Conform of the first game registered after
-// this one whose vectors have this one's file endings, nil when none
-// has: conform finds a file by its endings only, in registry order.
-func sameEndings() func([]byte, []byte, func(string) ([]byte, error)) (int, string, error) {
-	after := false
-	for _, id := range engine.IDs() {
-		info, _ := engine.About(id)
-		v := info.Vectors
-		if v == nil {
-			continue
-		}
-		if id == "colorfight1" {
-			after = true
-			continue
-		}
-		if after && v.Input == Input && v.Expected == Expected && v.Conform != nil {
-			return v.Conform
-		}
-	}
-	return nil
 }
 
 // Report is the outcome of one vector.

@@ -5,6 +5,7 @@
 package vectors
 
 import (
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -652,3 +653,8 @@ func comparePlayers(r *Report, where string, st *skyport.State, want [][]any) {
 		}
 	}
 }
+
+// Sniff reports whether head, the start of an input file, is a Skyport
+// vector's: its format comes first (engine.Vectors.Sniff; ColorFight v1's
+// vectors have the same file endings).
+func Sniff(head []byte) bool { return bytes.Contains(head, []byte(`"skyport-vector-input/`)) }
