@@ -57,13 +57,15 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 	b = append(b, `},"game_map":{"headers":`...)
 	b = append(b, cellHeadersJSON...)
 	b = append(b, `,"data":`...)
-	b = AppendMapData(b, f)
+	b = AppendMapData(b, f, nil)
 	return append(b, "}}\n"...)
 }
 
 // AppendMapData appends f's cells as the reference writes a game_map's
-// "data": a JSON list of rows, each a list of full cells (AppendFrameCell).
-func AppendMapData(b []byte, f *Frame) []byte {
+// "data": a JSON list of rows, each a list of cells (AppendFrameCell) with
+// fields(i) leading fields for the cell of index i, or all of them when
+// fields is nil.
+func AppendMapData(b []byte, f *Frame, fields func(i int) int) []byte {
 	b = append(b, '[')
 	for y := 0; y < f.Height; y++ {
 		if y > 0 {
@@ -74,7 +76,11 @@ func AppendMapData(b []byte, f *Frame) []byte {
 			if x > 0 {
 				b = append(b, ',')
 			}
-			b = AppendFrameCell(b, &f.Cells[y*f.Width+x], NumCellFields)
+			i, n := y*f.Width+x, NumCellFields
+			if fields != nil {
+				n = fields(i)
+			}
+			b = AppendFrameCell(b, &f.Cells[i], n)
 		}
 		b = append(b, ']')
 	}

@@ -278,7 +278,7 @@ func (e *Encoder) appendFull(b []byte, f *colorfight2.Frame, turn int, info, cha
 	b = append(b, `,"error":`...)
 	b = append(b, errs...)
 	b = append(b, `,"game_map":{"data":`...)
-	b = colorfight2.AppendMapData(b, f)
+	b = colorfight2.AppendMapData(b, f, nil)
 	b = append(b, `,"headers":[`...)
 	for i, h := range Headers {
 		if i > 0 {
@@ -299,23 +299,9 @@ func (e *Encoder) appendElem(b []byte, f *colorfight2.Frame) []byte {
 	b = strconv.AppendInt(b, int64(f.Turn), 10)
 	b = append(b, `,"users":`...)
 	b = e.appendUsers(b, f, false)
-	b = append(b, `,"game_map":{"data":[`...)
-	for y := 0; y < f.Height; y++ {
-		if y > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for x := 0; x < f.Width; x++ {
-			if x > 0 {
-				b = append(b, ',')
-			}
-			i := y*f.Width + x
-			b = colorfight2.AppendFrameCell(b, &f.Cells[i], prefixLen(&e.prev.Cells[i], &f.Cells[i]))
-		}
-		b = append(b, ']')
-	}
-	b = append(b, "]}}"...)
-	return b
+	b = append(b, `,"game_map":{"data":`...)
+	b = colorfight2.AppendMapData(b, f, func(i int) int { return prefixLen(&e.prev.Cells[i], &f.Cells[i]) })
+	return append(b, "}}"...)
 }
 
 // prefixLen is the number of leading fields to write for cell c given the

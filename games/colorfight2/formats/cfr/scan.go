@@ -376,15 +376,8 @@ func (s *scanner) string(max int) ([]byte, error) {
 			var seq [4]byte
 			seq[0] = c
 			n := 1
-			want := 0
-			switch {
-			case c&0xE0 == 0xC0:
-				want = 2
-			case c&0xF0 == 0xE0:
-				want = 3
-			case c&0xF8 == 0xF0:
-				want = 4
-			default:
+			want := utf8Len(c)
+			if want == 0 {
 				return nil, invalidErr("invalid UTF-8 in string")
 			}
 			for n < want {
@@ -632,14 +625,7 @@ func (s *scanner) rawString(rec *rawSink) error {
 		case c < 0x20:
 			return syntaxErr("control character in string")
 		case c >= 0x80:
-			switch {
-			case c&0xE0 == 0xC0:
-				want = 2
-			case c&0xF0 == 0xE0:
-				want = 3
-			case c&0xF8 == 0xF0:
-				want = 4
-			default:
+			if want = utf8Len(c); want == 0 {
 				return invalidErr("invalid UTF-8 in string")
 			}
 			seq[0] = c
@@ -669,6 +655,20 @@ func (s *scanner) rawString(rec *rawSink) error {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// utf8Len is the length (2..4) of the UTF-8 sequence lead byte c starts,
+// 0 where c starts none.
+func utf8Len(c byte) int {
+	switch {
+	case c&0xE0 == 0xC0:
+		return 2
+	case c&0xF0 == 0xE0:
+		return 3
+	case c&0xF8 == 0xF0:
+		return 4
+	}
+	return 0
+}
 
 // rawNumber copies a JSON number, checking its grammar.
 func (s *scanner) rawNumber(rec *rawSink) error {
