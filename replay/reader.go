@@ -126,7 +126,10 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(0, ErrNotReplay)
 	}
 	version := binary.LittleEndian.Uint16(magic[4:])
-	if version > Version || version == 0 {
+	switch {
+	case version == 0:
+		return nil, 0, headerErr(4, fmt.Errorf("version 0, which no format has (this reader knows 1..%d): %w", Version, ErrCorrupt))
+	case version > Version:
 		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", version, Version, ErrNewerVersion))
 	}
 	lenOff[0] = int(br.off)

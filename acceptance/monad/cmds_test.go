@@ -12,7 +12,7 @@ import (
 )
 
 // TestMonadCommands: play --game monad records a .rwd that verify
-// re-simulates and info describes; a cut copy is incomplete (exit 2) and
+// re-simulates and info describes; a cut copy is incomplete (exit 3) and
 // still described; tournament --game monad plays, then resumes.
 func TestMonadCommands(t *testing.T) {
 	dir := t.TempDir()
@@ -47,11 +47,11 @@ func TestMonadCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code = clitest.Run(t, "verify", cut)
-	if code != 2 || !strings.HasPrefix(out, "INCOMPLETE") {
-		t.Errorf("verify of a cut recording: status %d (want 2)\n%s", code, out)
+	if code != 3 || !strings.HasPrefix(out, "INCOMPLETE") {
+		t.Errorf("verify of a cut recording: status %d (want 3)\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "info", cut)
-	if code != 0 || !strings.Contains(out, "incomplete") {
+	if code != 3 || !strings.Contains(out, "incomplete") {
 		t.Errorf("info of a cut recording: status %d\n%s", code, out)
 	}
 	damaged := append([]byte(nil), data...)

@@ -101,10 +101,11 @@ func TestMonadCorpusCLI(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "corrupt.rwd"), []byte("RWD1\x00\x00garbage"), 0o644)
 
 	// The binary's stdout and stderr are one output: the tables and the
-	// notice of the skipped file.
+	// notice of the skipped file, which makes the status 1
+	// (docs/exit-codes.md).
 	o, code := clitest.Run(t, "analyze", dir, "--format", "table", "--parallel", "2")
-	if code != 0 {
-		t.Fatalf("analyze DIR: status %d\n%s", code, o)
+	if code != 1 {
+		t.Fatalf("analyze DIR: status %d, want 1 (a file skipped)\n%s", code, o)
 	}
 	if !strings.Contains(o, "ColorfightII: 2 games\n") || !strings.Contains(o, "Monad: 4 games\n") || !strings.Contains(o, "2 replays analyzed, 1 skipped") || !strings.Contains(o, "4 replays analyzed, 0 skipped") {
 		t.Fatalf("output:\n%s", o)
@@ -161,7 +162,7 @@ func TestMonadCorpusCLI(t *testing.T) {
 	// CSV of the mixed folder: ColorfightII's rows (its own columns); the
 	// Monad games are said to be left out.
 	out, code := clitest.Run(t, "analyze", dir, "--format", "csv", "--parallel", "1")
-	if code != 0 {
+	if code != 1 {
 		t.Fatalf("analyze DIR --format csv: status %d\n%s", code, out)
 	}
 	csvText, errOut := splitCSV(out)

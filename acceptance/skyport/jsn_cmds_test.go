@@ -94,11 +94,11 @@ func TestJSNCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code := clitest.Run(t, "info", cut)
-	if code != 0 || !strings.Contains(out, "damaged") || !strings.Contains(out, "damage:   line ") {
+	if code != 3 || !strings.Contains(out, "incomplete (cut short") || !strings.Contains(out, "cut:      line ") {
 		t.Errorf("info of a cut copy: status %d\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "analyze", cut)
-	if code != 0 || !strings.Contains(out, "cut short") {
+	if code != 3 || !strings.Contains(out, "cut short") {
 		t.Errorf("analyze of a cut copy: status %d\n%s", code, out)
 	}
 }

@@ -87,7 +87,7 @@ func runAnalyze(opts *analyzeOptions) error {
 	}
 	if st.IsDir() {
 		if opts.parallel < 1 {
-			return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+			return usagef("--parallel %d: give at least 1", opts.parallel)
 		}
 		return analyzeDir(opts)
 	}
@@ -99,22 +99,26 @@ func runAnalyze(opts *analyzeOptions) error {
 		return analyzeStream(opts, g)
 	}
 	if a.Truncated != nil && opts.stderr != nil {
-		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", opts.path, a.Truncated, a.Rounds)
+		fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole rounds\n", opts.path, stopWords(a.Truncated), a.Truncated, a.Rounds)
 	}
-	if opts.explain != 0 {
-		return writeExplain(opts, func(turn int) (string, bool) {
+	switch {
+	case opts.explain != 0:
+		err = writeExplain(opts, func(turn int) (string, bool) {
 			return a.ExplainLeadChange(turn, func(uid int) string { return strconv.Quote(a.Name(uid)) })
 		})
+	case opts.format == "table":
+		err = a.WriteTable(opts.stdout)
+	case opts.format == "json":
+		err = a.WriteJSON(opts.stdout)
+	case opts.format == "csv":
+		err = a.WriteCSV(opts.stdout, opts.kind)
+	default:
+		return usagef("unknown --format %q (want table, json or csv)", opts.format)
 	}
-	switch opts.format {
-	case "table":
-		return a.WriteTable(opts.stdout)
-	case "json":
-		return a.WriteJSON(opts.stdout)
-	case "csv":
-		return a.WriteCSV(opts.stdout, opts.kind)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
+	return stopStatusError(a.Truncated)
 }
 
 // writeExplain writes --explain's line, explain's for opts.explain (a
@@ -128,7 +132,7 @@ func writeExplain(opts *analyzeOptions, explain func(turn int) (string, bool)) e
 	return nil
 }
 
-func analyzeDir(opts *analyzeOptions) error {
+func analyzeDir(opts *analyzeOptions) (err error) {
 	all, err := analysis.ReplayFiles(opts.path)
 	if err != nil {
 		return err
@@ -160,19 +164,20 @@ func analyzeDir(opts *analyzeOptions) error {
 			// Mixed folders: the other games' standings follow; in CSV
 			// they are left out (their columns differ), and said so.
 			if opts.format == "table" {
-				analyzeStreamDir(opts, streams)
+				err = worseStatus(err, analyzeStreamDir(opts, streams))
 			} else {
 				fmt.Fprintf(opts.stderr, "%d replays of other games left out of the CSV (their columns differ): analyze them in a folder of their own\n", len(streams))
 			}
 		}()
 	}
-	failed := 0
+	failed, damaged, cut := 0, 0, 0
 	for _, g := range games {
 		if g.Err != nil {
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
 		} else if g.Document != nil && g.Document.Truncated != nil {
-			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole rounds\n", g.Path, g.Document.Truncated, g.Document.Rounds)
+			tally(&cut, &damaged, g.Document.Truncated)
+			fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole rounds\n", g.Path, stopWords(g.Document.Truncated), g.Document.Truncated, g.Document.Rounds)
 		}
 	}
 	out := opts.stderr
@@ -198,10 +203,7 @@ func analyzeDir(opts *analyzeOptions) error {
 		}
 	}
 	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
-	if failed == len(games) {
-		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
-	}
-	return nil
+	return folderStatus(opts.path, len(games), failed, damaged, cut)
 }
 
 // analysisCache keeps a folder's corpus analyses in its library index
@@ -326,43 +328,48 @@ func analyzeStream(opts *analyzeOptions, a *analysis.Analysis) error {
 	switch opts.format {
 	case "table", "json", "csv":
 	default:
-		return fmt.Errorf("unknown --format %q (want table, json or csv)", opts.format)
+		return usagef("unknown --format %q (want table, json or csv)", opts.format)
+	}
+	if opts.format == "csv" && opts.kind != "series" && opts.kind != "summary" {
+		return usagef("--csv %q: want series or summary", opts.kind)
 	}
 	if a.Truncated != nil && opts.stderr != nil {
-		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", opts.path, a.Truncated, a.Turns)
+		fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole turns\n", opts.path, stopWords(a.Truncated), a.Truncated, a.Turns)
 	}
-	if opts.explain != 0 {
-		return writeExplain(opts, func(turn int) (string, bool) {
+	var err error
+	switch {
+	case opts.explain != 0:
+		err = writeExplain(opts, func(turn int) (string, bool) {
 			return a.ExplainLeadChange(turn, func(p int) string { return strconv.Quote(a.Name(p)) })
 		})
+	case opts.format == "table":
+		err = a.WriteTable(opts.stdout)
+	case opts.format == "json":
+		err = a.WriteJSON(opts.stdout)
+	case opts.kind == "series":
+		err = a.WriteSeriesCSV(opts.stdout)
+	default:
+		err = a.WriteCSV(opts.stdout)
 	}
-	switch opts.format {
-	case "table":
-		return a.WriteTable(opts.stdout)
-	case "json":
-		return a.WriteJSON(opts.stdout)
+	if err != nil {
+		return err
 	}
-	switch opts.kind {
-	case "series":
-		return a.WriteSeriesCSV(opts.stdout)
-	case "summary":
-		return a.WriteCSV(opts.stdout)
-	}
-	return fmt.Errorf("--csv %q: want series or summary", opts.kind)
+	return stopStatusError(a.Truncated)
 }
 
 // analyzeStreamDir writes analyze DIR's part for the replays of games
 // without a document of their own: per game its standings (table) or one
 // CSV row per (game, player).
 func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
-	failed := 0
+	failed, damaged, cut := 0, 0, 0
 	for _, g := range games {
 		switch {
 		case g.Err != nil:
 			failed++
 			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
 		case g.Analysis.Truncated != nil:
-			fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); analysed its %d whole turns\n", g.Path, g.Analysis.Truncated, g.Analysis.Turns)
+			tally(&cut, &damaged, g.Analysis.Truncated)
+			fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole turns\n", g.Path, stopWords(g.Analysis.Truncated), g.Analysis.Truncated, g.Analysis.Turns)
 		}
 	}
 	out := opts.stderr
@@ -389,8 +396,32 @@ func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
 		}
 	}
 	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
-	if failed == len(games) {
-		return fmt.Errorf("no replay in %s could be analyzed", opts.path)
+	return folderStatus(opts.path, len(games), failed, damaged, cut)
+}
+
+// tally counts a replay analyzed up to stop (not nil) as cut short or
+// as damaged.
+func tally(cut, damaged *int, stop error) {
+	if source.CutShort(stop) {
+		*cut++
+	} else {
+		*damaged++
+	}
+}
+
+// folderStatus is analyze DIR's outcome for n replays of which failed
+// could not be analyzed at all, damaged were analyzed up to damage and
+// cut were cut short: an error when none could be analyzed, else
+// exitFailed when any was skipped or damaged, exitIncomplete when any
+// was cut short, nil when every one was whole.
+func folderStatus(dir string, n, failed, damaged, cut int) error {
+	switch {
+	case failed == n:
+		return fmt.Errorf("no replay in %s could be analyzed", dir)
+	case failed > 0 || damaged > 0:
+		return &exitError{code: exitFailed}
+	case cut > 0:
+		return &exitError{code: exitIncomplete}
 	}
 	return nil
 }

@@ -34,8 +34,9 @@ as "no commands found that explain this round; the file may still be legal".
 A .rwd is audited by re-simulation: use rewind verify. The formats audit
 takes: ` + formatsWith(auditOp) + `.
 
-Exit status: 0 clean; 1 violations found; 2 the file cannot be read;
-3 no violation, but rounds the inference does not explain.`,
+Exit status: 0 no violation (rounds the inference does not explain are
+listed, and do not fail the audit); 1 violations found; 2 the file cannot
+be read; 3 no violation in a file cut short.`,
 		Example: `  rewind audit GAME.cfr
   rewind audit GAME.cfr --max 0`,
 		Args: cobra.ExactArgs(1),
@@ -57,7 +58,7 @@ func runAudit(opts *auditOptions) error {
 		} else {
 			fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
 		}
-		return &exitError{code: 2}
+		return &exitError{code: exitUnusable}
 	}
 	prefix := src
 	if len(prefix) > 8 {
@@ -65,21 +66,21 @@ func runAudit(opts *auditOptions) error {
 	}
 	if f, err := source.Sniff(prefix); err == nil && f == source.RWD {
 		fmt.Fprintf(opts.stdout, "%s is a .rwd: it is audited by re-simulation, run: rewind verify %s\n", opts.in, opts.in)
-		return &exitError{code: 2}
+		return &exitError{code: exitUnusable}
 	}
 	f, err := officialFormat(src, opts.format)
 	if err != nil {
 		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
-		return &exitError{code: 2}
+		return &exitError{code: exitUnusable}
 	}
 	if f.Audit == nil {
 		fmt.Fprintf(opts.stdout, "UNREADABLE %v\n", withoutOp(opts.in, f, auditOp, "audit"))
-		return &exitError{code: 2}
+		return &exitError{code: exitUnusable}
 	}
 	res, err := f.Audit(bytes.NewReader(src), opts.limit)
 	if err != nil {
 		fmt.Fprintf(opts.stdout, "UNREADABLE %s: %v\n", opts.in, err)
-		return &exitError{code: 2}
+		return &exitError{code: exitUnusable}
 	}
 	for _, v := range res.Violations {
 		fmt.Fprintln(opts.stdout, v)
@@ -96,12 +97,12 @@ func runAudit(opts *auditOptions) error {
 			more = fmt.Sprintf(" (the first %d listed; --max 0 lists all)", len(res.Violations))
 		}
 		fmt.Fprintf(opts.stdout, "VIOLATIONS %s: %d rounds played, %d violation(s)%s\n", opts.in, res.Rounds, len(res.Violations), more)
-		return &exitError{code: 1}
+		return &exitError{code: exitFailed}
 	}
 	if len(res.Unexplained) > 0 {
 		fmt.Fprintf(opts.stdout, "UNEXPLAINED %s: %d rounds played, no violation; %d round(s) the inference does not explain: the file may still be legal\n", opts.in, res.Rounds, len(res.Unexplained))
-		return &exitError{code: 3}
+	} else {
+		fmt.Fprintf(opts.stdout, "OK %s: %d rounds, every transition allowed by the rules\n", opts.in, res.Rounds)
 	}
-	fmt.Fprintf(opts.stdout, "OK %s: %d rounds, every transition allowed by the rules\n", opts.in, res.Rounds)
-	return nil
+	return stopStatusError(res.Cut)
 }

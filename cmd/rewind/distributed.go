@@ -78,7 +78,7 @@ func (o *natsOptions) open(ctx context.Context, dir string) (*queue.Queue, func(
 		o.replicas = 1
 	}
 	if o.replicas != 1 && o.replicas != 3 {
-		return nil, nil, fmt.Errorf("--replicas %d: give 1 or 3", o.replicas)
+		return nil, nil, usagef("--replicas %d: give 1 or 3", o.replicas)
 	}
 	url := o.url
 	local := *o
@@ -186,22 +186,22 @@ playing goes back to the queue.`,
 				return errors.New("worker needs --nats URL")
 			}
 			if opts.parallel < 1 {
-				return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+				return usagef("--parallel %d: give at least 1", opts.parallel)
 			}
 			if opts.nats.ackWait < time.Second {
-				return fmt.Errorf("--ack-wait %s: give at least 1s", opts.nats.ackWait)
+				return usagef("--ack-wait %s: give at least 1s", opts.nats.ackWait)
 			}
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
 			}
 			if opts.maxLogs < 0 {
-				return fmt.Errorf("--max-logs %d is negative (0: no bound)", opts.maxLogs)
+				return usagef("--max-logs %d is negative (0: no bound)", opts.maxLogs)
 			}
 			commands := map[string]string{}
 			for _, b := range opts.bots {
 				name, command, ok := strings.Cut(b, "=")
 				if !ok || name == "" || command == "" {
-					return fmt.Errorf("--bot %q: want NAME=COMMAND", b)
+					return usagef("--bot %q: want NAME=COMMAND", b)
 				}
 				commands[name] = command
 			}

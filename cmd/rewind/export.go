@@ -103,7 +103,7 @@ func runExport(opts *exportOptions) error {
 		fmt.Fprintf(opts.stderr, "warning: %s is cut short (%v); exported its %d whole rounds\n", opts.in, cut, n-1)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d frames\n", opts.out, n)
-	return nil
+	return stopStatusError(cut)
 }
 
 // exportFormat returns the official format export writes the replay read

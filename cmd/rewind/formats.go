@@ -65,7 +65,7 @@ func officialFormat(data []byte, name string) (engine.Format, error) {
 		for _, f := range engine.Formats() {
 			known = append(known, f.Name)
 		}
-		return engine.Format{}, fmt.Errorf("--format %s: no such format; known: %s", name, strings.Join(known, ", "))
+		return engine.Format{}, usagef("--format %s: no such format; known: %s", name, strings.Join(known, ", "))
 	}
 	prefix := data[:min(len(data), source.SniffBytes)]
 	if f, ok := source.LookupStreamFormat(prefix); ok {

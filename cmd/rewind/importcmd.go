@@ -103,7 +103,7 @@ func runImport(opts *importOptions) error {
 		state = "no footer: the game ends before max_turn"
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s: %d rounds, %d commands inferred (%s); source sha256 %s\n", opts.out, res.Rounds, res.Commands, state, sum)
-	return nil
+	return stopStatusError(res.Warning)
 }
 
 // maxReplayFile bounds what a command reads into memory from a replay

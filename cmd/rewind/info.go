@@ -30,19 +30,28 @@ func newInfoCmd() *cobra.Command {
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
-re-simulating it: a .rwd of any game, or a game's official file.`,
+re-simulating it: a .rwd of any game, or a game's official file.
+
+Exit status: 0 every file is complete; 1 a file is damaged (its CRC, its
+body or a record); 2 a file cannot be read; 3 a file is cut short and
+sound as far as it goes. info reads every file given; the status is the
+worst (1 before 3).`,
 		Example: `  rewind info game.rwd
   rewind info tournament/game-0001.rwd tournament/game-0002.rwd`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
 			opts.stdout = cmd.OutOrStdout()
+			var status error
 			for _, f := range args {
-				if err := runInfo(opts, f); err != nil {
+				err := runInfo(opts, f)
+				var ee *exitError
+				if err != nil && !errors.As(err, &ee) {
 					return err
 				}
+				status = worseStatus(status, err)
 			}
-			return nil
+			return status
 		},
 	}
 }
@@ -121,7 +130,7 @@ func runInfo(opts *infoOptions, path string) error {
 		}
 		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
 	}
-	return nil
+	return stopStatusError(sum.Damage)
 }
 
 // writeParent prints the game a fork plays on from, when h names one.
@@ -206,7 +215,7 @@ func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 		}
 		fmt.Fprintln(w, line)
 	}
-	return nil
+	return stopStatusError(sum.Err)
 }
 
 // officialInfo prints the info of a replay of a registered stream format
@@ -233,13 +242,16 @@ func officialInfo(w io.Writer, path string, data []byte) error {
 		fmt.Fprintf(w, "  frames:   read as recorded, not re-simulated\n")
 	}
 	writeSettings(w, m.Settings)
-	status := "complete (read to the end)"
-	if sum.Damage != nil {
+	status, why := "complete (read to the end)", "damage"
+	switch {
+	case source.CutShort(sum.Damage):
+		status, why = "incomplete (cut short: the turns before the cut are shown)", "cut"
+	case sum.Damage != nil:
 		status = "damaged: the turns before the damage are shown"
 	}
 	fmt.Fprintf(w, "  turns:    %d, %s\n", sum.Rounds, status)
 	if sum.Damage != nil {
-		fmt.Fprintf(w, "  damage:   %v\n", sum.Damage)
+		fmt.Fprintf(w, "  %-9s %v\n", why+":", sum.Damage)
 	}
 	score := "score"
 	if m.Score >= 0 && m.Score < len(m.Metrics) {
@@ -253,7 +265,7 @@ func officialInfo(w io.Writer, path string, data []byte) error {
 		}
 		fmt.Fprintf(w, "    %d  %-24q  bot %s  rank %d, %s %d\n", p.UID-1, p.Name, bot, p.Rank, score, p.Score)
 	}
-	return nil
+	return stopStatusError(sum.Damage)
 }
 
 // writeSettings prints a game's settings (engine.Game.Setting, or a stream's

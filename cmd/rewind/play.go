@@ -114,10 +114,10 @@ func watchedSeat(spec string, player int, opts *playOptions, logName string) (ma
 // "./bot"); a bare word is a misspelt built-in, named in the error.
 func checkBotSpec(spec string, builtins []string) error {
 	if strings.TrimSpace(spec) == "" {
-		return fmt.Errorf("--bot is empty: give a built-in (%s) or a command", strings.Join(builtins, ", "))
+		return usagef("--bot is empty: give a built-in (%s) or a command", strings.Join(builtins, ", "))
 	}
 	if !strings.ContainsAny(spec, " /.") {
-		return fmt.Errorf("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")", spec, strings.Join(builtins, ", "))
+		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")", spec, strings.Join(builtins, ", "))
 	}
 	return nil
 }
@@ -226,7 +226,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		}
 		if dead >= 0 {
 			wb := watched[dead]
-			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
+			return usagef("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
 				wb.spec, dead+first, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
@@ -235,7 +235,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 			for i, p := range res.Players {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
-					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
+					everyRound = usagef("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
 						wb.spec, i+first, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
@@ -285,10 +285,10 @@ func checkPlaySettings(opts *playOptions) error {
 		return err
 	}
 	if opts.mapFile != "" && info.SetupFromMap == nil {
-		return fmt.Errorf("--map: %s is not played on map files", info.Name)
+		return usagef("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
-		return fmt.Errorf("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
+		return usagef("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	return checkDeadline(opts.deadline)
 }
@@ -300,7 +300,7 @@ func gameInfo(game string) (engine.Registration, error) {
 		game = engine.Default()
 	}
 	if _, err := engine.Get(game); err != nil {
-		return engine.Registration{}, fmt.Errorf("--game: %w", err)
+		return engine.Registration{}, usagef("--game: %w", err)
 	}
 	info, _ := engine.About(game)
 	return info, nil
@@ -337,7 +337,7 @@ func gameList() string {
 // with checkDeadlineFlag.
 func checkDeadline(d time.Duration) error {
 	if d < 0 {
-		return fmt.Errorf("--deadline %v must be greater than 0", d)
+		return usagef("--deadline %v must be greater than 0", d)
 	}
 	return nil
 }
@@ -345,7 +345,7 @@ func checkDeadline(d time.Duration) error {
 // checkDeadlineFlag checks the --deadline flag's value: greater than 0.
 func checkDeadlineFlag(d time.Duration) error {
 	if d <= 0 {
-		return fmt.Errorf("--deadline %v must be greater than 0", d)
+		return usagef("--deadline %v must be greater than 0", d)
 	}
 	return nil
 }
@@ -458,7 +458,7 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, LogBudget: opts.logBudget, MaxTurn: opts.turns})
 	if err != nil {
-		return match.GameSeat{}, fmt.Errorf("--bot %q: %w", spec, err)
+		return match.GameSeat{}, usagef("--bot %q: %w", spec, err)
 	}
 	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
 }
@@ -468,15 +468,15 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 func gameSetup(opts *playOptions, players int) ([]byte, error) {
 	if len(opts.options) > 0 {
 		if opts.mapFile != "" {
-			return nil, fmt.Errorf("--map and --%s: a game on a map file takes no options", opts.options[0])
+			return nil, usagef("--map and --%s: a game on a map file takes no options", opts.options[0])
 		}
 		reg, _ := engine.About(opts.game)
 		if reg.SetupFromOptions == nil {
-			return nil, fmt.Errorf("--%s: %s has no options", opts.options[0], opts.game)
+			return nil, usagef("--%s: %s has no options", opts.options[0], opts.game)
 		}
 		setup, err := reg.SetupFromOptions(opts.options, opts.seed, players)
 		if err != nil {
-			return nil, fmt.Errorf("--%s: %w", strings.Join(opts.options, ", --"), err)
+			return nil, usagef("--%s: %w", strings.Join(opts.options, ", --"), err)
 		}
 		return setup, nil
 	}
@@ -485,15 +485,15 @@ func gameSetup(opts *playOptions, players int) ([]byte, error) {
 	}
 	reg, _ := engine.About(opts.game)
 	if reg.SetupFromMap == nil {
-		return nil, fmt.Errorf("--map: %s is not played on map files", opts.game)
+		return nil, usagef("--map: %s is not played on map files", opts.game)
 	}
 	data, err := readBounded(opts.mapFile, 16<<20)
 	if err != nil {
-		return nil, fmt.Errorf("--map: %w", err)
+		return nil, usagef("--map: %w", err)
 	}
 	setup, err := reg.SetupFromMap(data, opts.seed, players)
 	if err != nil {
-		return nil, fmt.Errorf("--map %s: %w", opts.mapFile, err)
+		return nil, usagef("--map %s: %w", opts.mapFile, err)
 	}
 	return setup, nil
 }
@@ -567,7 +567,7 @@ func checkOptions(game string, set []string) error {
 		return nil
 	}
 	if _, err := engine.Get(game); err != nil {
-		return fmt.Errorf("--game: %w", err)
+		return usagef("--game: %w", err)
 	}
 	for _, name := range set {
 		if hasOption(game, name) {
@@ -579,7 +579,7 @@ func checkOptions(game string, set []string) error {
 				of = append(of, id)
 			}
 		}
-		return fmt.Errorf("--%s is an option of %s, not of %s", name, strings.Join(of, ", "), game)
+		return usagef("--%s is an option of %s, not of %s", name, strings.Join(of, ", "), game)
 	}
 	return nil
 }

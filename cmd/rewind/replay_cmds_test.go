@@ -56,14 +56,14 @@ func TestRecordVerifyExportInfo(t *testing.T) {
 		}
 	}
 
-	// A truncated copy: exit status 2 and the number of whole rounds.
+	// A truncated copy: exit status 3 and the number of whole rounds.
 	b, _ := os.ReadFile(rwd)
 	trunc := filepath.Join(dir, "trunc.rwd")
 	os.WriteFile(trunc, b[:len(b)*2/3], 0o644)
 	out.Reset()
 	err := runVerify(&verifyOptions{file: trunc, stdout: &out})
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 2 || !strings.HasPrefix(out.String(), "INCOMPLETE ") {
+	if !errors.As(err, &ee) || ee.code != exitIncomplete || !strings.HasPrefix(out.String(), "INCOMPLETE ") {
 		t.Errorf("truncated: err %v, output %q", err, out.String())
 	}
 	// A corrupted copy: exit status 1.

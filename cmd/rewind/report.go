@@ -61,10 +61,10 @@ func runReport(opts *reportOptions) error {
 		return err
 	}
 	if a.Truncated != nil {
-		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole rounds\n", opts.in, a.Truncated, a.Rounds)
+		fmt.Fprintf(opts.stdout, "warning: %s %s (%v); the report covers its %d whole rounds\n", opts.in, stopWords(a.Truncated), a.Truncated, a.Rounds)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
-	return nil
+	return stopStatusError(a.Truncated)
 }
 
 // reportStream writes the report of a, the analysis of a replay
@@ -77,8 +77,8 @@ func reportStream(opts *reportOptions, a *analysis.Analysis) error {
 		return err
 	}
 	if a.Truncated != nil {
-		fmt.Fprintf(opts.stdout, "warning: %s is cut short (%v); the report covers its %d whole turns\n", opts.in, a.Truncated, a.Turns)
+		fmt.Fprintf(opts.stdout, "warning: %s %s (%v); the report covers its %d whole turns\n", opts.in, stopWords(a.Truncated), a.Truncated, a.Turns)
 	}
 	fmt.Fprintf(opts.stdout, "wrote %s\n", opts.out)
-	return nil
+	return stopStatusError(a.Truncated)
 }

@@ -23,7 +23,10 @@ every other command tells a replay's game from the file.
 
 Every command that writes a file refuses to replace an existing one without
 --force, and checks its settings before it touches anything. External bots
-are any program speaking the JSON-lines protocol of docs/bot-protocol.md.`,
+are any program speaking the JSON-lines protocol of docs/bot-protocol.md; a
+replay never names a command that rewind runs (docs/limits.md, "Trust").
+
+` + exitCodes,
 		Example: `  rewind demo
   rewind play --bot greedy --bot random -o game.rwd
   rewind view game.rwd`,
@@ -33,7 +36,25 @@ are any program speaking the JSON-lines protocol of docs/bot-protocol.md.`,
 	}
 	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newIndexCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd(), newServerCmd(), newWorkerCmd(), newNATSCmd(), newGendocsCmd())
 	addCompletions(root)
+	usageErrors(root)
 	return root
+}
+
+// usageErrors makes cobra's refusals of cmd's and its subcommands' flags
+// and arguments usage errors (exitUnusable).
+func usageErrors(cmd *cobra.Command) {
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return &usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, c := range cmd.Commands() {
+		usageErrors(c)
+	}
 }
 
 // gameNames lists the registered games by name and id, for help texts:

@@ -160,7 +160,7 @@ func addMemoryFlag(cmd *cobra.Command, mib *int64) {
 // what the viewer accounts for.
 func memoryBudget(mib int64) (int64, error) {
 	if mib < minMemoryMiB || mib > maxMemoryMiB {
-		return 0, fmt.Errorf("--memory %d outside %d..%d (MiB)", mib, minMemoryMiB, maxMemoryMiB)
+		return 0, usagef("--memory %d outside %d..%d (MiB)", mib, minMemoryMiB, maxMemoryMiB)
 	}
 	b := mib << 20
 	if os.Getenv("GOMEMLIMIT") == "" {

@@ -238,12 +238,12 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 				r, _ := engine.About(g)
 				owners = append(owners, r.Name)
 			}
-			return fmt.Errorf("server: --%s is a %s setting; %s has none", name, strings.Join(owners, " and "), info.Name)
+			return usagef("server: --%s is a %s setting; %s has none", name, strings.Join(owners, " and "), info.Name)
 		}
 	}
 	for _, b := range opts.bots {
 		if _, ok := info.FindBot(b); !ok {
-			return fmt.Errorf("server: --bot %q: no such built-in bot of %s (valid: %s)", b, info.Name, strings.Join(botNames(info), ", "))
+			return usagef("server: --bot %q: no such built-in bot of %s (valid: %s)", b, info.Name, strings.Join(botNames(info), ", "))
 		}
 	}
 	o := rooms.Options{Dir: opts.dir, Bots: opts.bots, Players: opts.players, MaxTurns: opts.maxTurn, Seed: opts.seed,
@@ -253,26 +253,26 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 		o.Addr = opts.addr
 	}
 	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
-		return fmt.Errorf("server: --max-player %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
+		return usagef("server: --max-player %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	if opts.maxTurn != 0 && (opts.maxTurn < info.MinTurns || opts.maxTurn > info.MaxTurns) {
-		return fmt.Errorf("server: --max-turn %d is outside %d..%d for %s", opts.maxTurn, info.MinTurns, info.MaxTurns, info.Name)
+		return usagef("server: --max-turn %d is outside %d..%d for %s", opts.maxTurn, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	if fl.Changed("round-time") {
 		secs, err := strconv.ParseFloat(strings.TrimSpace(opts.round), 64)
 		if err != nil || !(secs >= 0 && secs <= 60) {
-			return fmt.Errorf("server: --round-time %q: give seconds, 0..60 (0: lock-step)", opts.round)
+			return usagef("server: --round-time %q: give seconds, 0..60 (0: lock-step)", opts.round)
 		}
 		o.ThinkTime = time.Duration(math.Round(secs * float64(time.Second)))
 	}
 	if opts.games < 0 {
-		return fmt.Errorf("server: --games %d is negative (0: until Ctrl-C)", opts.games)
+		return usagef("server: --games %d is negative (0: until Ctrl-C)", opts.games)
 	}
 	if opts.maxConns < 0 {
-		return fmt.Errorf("server: --max-conns-per-ip %d is negative (0: no bound)", opts.maxConns)
+		return usagef("server: --max-conns-per-ip %d is negative (0: no bound)", opts.maxConns)
 	}
 	if opts.totalConns < 0 {
-		return fmt.Errorf("server: --max-conns %d is negative (0: no bound)", opts.totalConns)
+		return usagef("server: --max-conns %d is negative (0: no bound)", opts.totalConns)
 	}
 	if opts.mapFile != "" {
 		po := playOptions{game: opts.game, mapFile: opts.mapFile, seed: opts.seed}
@@ -291,7 +291,7 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 	}
 	if mp, ok := p.(rooms.Mounted); ok {
 		if fl.Changed("http") {
-			return fmt.Errorf("server: --http is for a protocol not served beside the viewer; %s's viewer is on --addr", info.Name)
+			return usagef("server: --http is for a protocol not served beside the viewer; %s's viewer is on --addr", info.Name)
 		}
 		return serveMounted(ctx, opts, info.Name, mp, o)
 	}

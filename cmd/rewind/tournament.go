@@ -82,7 +82,7 @@ tournament is.`,
 			}
 			if cmd.Flags().Changed("players") && opts.players == 0 {
 				info, _ := gameInfo(opts.play.game) // checked by gameDefaults
-				return fmt.Errorf("--players 0 is outside %d..%d for %s", info.MinPlayers, info.MaxPlayers, info.Name)
+				return usagef("--players 0 is outside %d..%d for %s", info.MinPlayers, info.MaxPlayers, info.Name)
 			}
 			opts.parallelSet = cmd.Flags().Changed("parallel")
 			ctx, stop := interruptContext(cmd.Context())
@@ -352,7 +352,7 @@ func tournamentStatus(ctx context.Context, opts *tournamentOptions) error {
 		return err
 	}
 	if opts.nats.url == "" {
-		return fmt.Errorf("--status needs --nats URL (the server the tournament runs on)")
+		return usagef("--status needs --nats URL (the server the tournament runs on)")
 	}
 	q, closeQueue, err := opts.nats.open(ctx, opts.dir)
 	if err != nil {
@@ -379,20 +379,20 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 		return fmt.Errorf("a tournament needs at least 2 --bot, got %d", bots)
 	}
 	if opts.games < 1 {
-		return fmt.Errorf("--games %d: give at least 1", opts.games)
+		return usagef("--games %d: give at least 1", opts.games)
 	}
 	if opts.parallel < 1 {
-		return fmt.Errorf("--parallel %d: give at least 1", opts.parallel)
+		return usagef("--parallel %d: give at least 1", opts.parallel)
 	}
 	if opts.maxLogs < 0 {
-		return fmt.Errorf("--max-logs %d is negative (0: no bound)", opts.maxLogs)
+		return usagef("--max-logs %d is negative (0: no bound)", opts.maxLogs)
 	}
 	info, err := gameInfo(opts.play.game)
 	if err != nil {
 		return err
 	}
 	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
-		return fmt.Errorf("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
+		return usagef("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	if err := checkPlaySettings(&opts.play); err != nil {
 		return err

@@ -99,8 +99,8 @@ func TestToyGameThroughCLI(t *testing.T) {
 			if py != "" && !strings.Contains(out, "toybot.py") {
 				t.Fatalf("info does not name the external bot:\n%s", out)
 			}
-			// A cut copy: every whole round verifies, exit 2, info says
-			// incomplete.
+			// A cut copy: every whole round verifies, exit 3, info says
+			// incomplete (exit 3).
 			data, err := os.ReadFile(rwd)
 			if err != nil {
 				t.Fatal(err)
@@ -110,11 +110,11 @@ func TestToyGameThroughCLI(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, err = runCLIOut(t, "verify", cut)
-			if ee, ok := err.(*exitError); !ok || ee.code != 2 || !strings.HasPrefix(out, "INCOMPLETE ") {
+			if ee, ok := err.(*exitError); !ok || ee.code != exitIncomplete || !strings.HasPrefix(out, "INCOMPLETE ") {
 				t.Fatalf("verify of a cut copy: %v\n%s", err, out)
 			}
 			out, err = runCLIOut(t, "info", cut)
-			if err != nil || !strings.Contains(out, "incomplete") {
+			if ee, ok := err.(*exitError); !ok || ee.code != exitIncomplete || !strings.Contains(out, "incomplete") {
 				t.Fatalf("info of a cut copy: %v\n%s", err, out)
 			}
 		})

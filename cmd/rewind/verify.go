@@ -30,12 +30,11 @@ field by field, with an official replay of the same game (the formats
 compared: ` + formatsWith(compareOp) + `).
 
 Given an official replay, verify says it takes a .rwd and points to
---against and rewind audit where the file's format has them (exit status 1).
+--against and rewind audit where the file's format has them (exit status 2).
 
-Exit status: 0 verified and complete; 1 diverged, damaged, unreadable or
-not a .rwd;
-2 every whole round verifies but the recording stops early (no footer, as
-when the recorder was killed).`,
+Exit status: 0 verified and complete; 1 diverged or damaged; 2 unreadable
+or not a .rwd; 3 every whole round verifies but the recording stops early
+(no footer, as when the recorder was killed).`,
 		Example: `  rewind verify game.rwd
   rewind verify GAME.rwd --against GAME.cfr`,
 		Args: cobra.ExactArgs(1),
@@ -70,7 +69,7 @@ func runVerify(opts *verifyOptions) error {
 		if ext == "" {
 			ext = fileEnding(*off)
 		}
-		return fmt.Errorf("%s is an official %s replay; verify takes a .rwd (re-simulated from its commands)%s", opts.file, ext, pointers(opts.file, *off))
+		return usagef("%s is an official %s replay; verify takes a .rwd (re-simulated from its commands)%s", opts.file, ext, pointers(opts.file, *off))
 	}
 	// A file whose header names a game rewind does not know is refused
 	// naming it; any other damage is the reader's to report.
@@ -124,17 +123,20 @@ func reportVerify(opts *verifyOptions, res *replay.VerifyResult, frames int) err
 	if opts.against != "" {
 		against = fmt.Sprintf(", %d frames equal to %s", frames, opts.against)
 	}
-	switch {
-	case res.Err == nil && res.Complete:
+	if res.Err == nil && res.Complete {
 		fmt.Fprintf(opts.stdout, "OK %s: %d rounds%s\n", opts.file, res.Rounds, against)
 		return nil
-	case errors.Is(res.Err, replay.ErrTruncated):
-		fmt.Fprintf(opts.stdout, "INCOMPLETE %s: %d whole rounds verify%s; %v\n", opts.file, res.Rounds, against, res.Err)
-		return &exitError{code: 2}
-	default:
-		fmt.Fprintf(opts.stdout, "FAIL %s: %v (%d rounds verified before)\n", opts.file, res.Err, res.Rounds)
-		return &exitError{code: 1}
 	}
+	stop := res.Err
+	if stop == nil {
+		stop = replay.ErrTruncated
+	}
+	if stopStatus(stop) == exitIncomplete {
+		fmt.Fprintf(opts.stdout, "INCOMPLETE %s: %d whole rounds verify%s; %v\n", opts.file, res.Rounds, against, stop)
+	} else {
+		fmt.Fprintf(opts.stdout, "FAIL %s: %v (%d rounds verified before)\n", opts.file, res.Err, res.Rounds)
+	}
+	return stopStatusError(stop)
 }
 
 // officialOf returns the official format of the file f, nil for a file
@@ -168,7 +170,7 @@ func againstFormat(path string) (engine.Format, error) {
 	case err != nil:
 		return engine.Format{}, plainError(err)
 	case off == nil:
-		return engine.Format{}, fmt.Errorf("--against %s: not an official replay (the formats compared: %s)", path, formatsWith(compareOp))
+		return engine.Format{}, usagef("--against %s: not an official replay (the formats compared: %s)", path, formatsWith(compareOp))
 	case off.Compare == nil:
 		return engine.Format{}, withoutOp(path, *off, compareOp, "verify --against")
 	}

@@ -43,8 +43,12 @@ func Sniff(prefix []byte) (Format, error) {
 	if f, ok := LookupStreamFormat(prefix); ok {
 		return Format(f.Name), nil
 	}
-	return "", fmt.Errorf("not a replay: neither .rwd nor an official format rewind reads (%s)", strings.Join(StreamExts(), ", "))
+	return "", fmt.Errorf("%w: neither .rwd nor an official format rewind reads (%s)", ErrNotReplay, strings.Join(StreamExts(), ", "))
 }
+
+// ErrNotReplay is Sniff's error for bytes that begin no replay rewind
+// reads.
+var ErrNotReplay = errors.New("not a replay")
 
 // CutShort reports whether err, from reading a replay, says only that the
 // file ends early — a recording killed mid-game, or a download cut off —

@@ -144,10 +144,11 @@ func (s *Server) forkBots(w http.ResponseWriter, r *http.Request) {
 }
 
 // forkSeats seats the players of fk: picks[i] is seat i+1's ForkChoice
-// ID; with no picks each seat gets the bot that played it when it is a
-// choice (its built-in, or one of Options.ForkBots), and a seat without
-// one is an error naming it. The seats are started; the caller closes
-// them (Fork.Play does).
+// ID; with no picks each seat the parent records a built-in for plays it
+// again, and any other seat is an error naming it. A recorded external
+// bot is never run on the replay's word, not even one of
+// Options.ForkBots: the page chooses it (bot=serve:N). The seats are
+// started; the caller closes them (Fork.Play does).
 func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.GameSeat, error) {
 	n := len(fk.Names)
 	choices := s.forkChoices(fk.Ruleset.ID())
@@ -155,27 +156,35 @@ func (s *Server) forkSeats(fk *source.Fork, picks []string) ([]match.GameSeat, e
 		return nil, fmt.Errorf("the game has %d players, %d bots chosen", n, len(picks))
 	}
 	specs := make([]string, n)
-	var missing []string
+	own := fk.OwnBuiltins()
+	var external, missing []string
 	for i := range specs {
-		var pick *ForkChoice
-		for k := range choices {
-			c := &choices[k]
-			if (len(picks) > 0 && c.ID == picks[i]) || (len(picks) == 0 && fk.Bots[i] != "" && c.Bot == fk.Bots[i]) {
-				pick = c
+		if len(picks) == 0 {
+			switch b := fk.Bots[i]; {
+			case own[i] != "":
+				specs[i] = own[i]
+			case b != "" && b != match.OfficialClient:
+				external = append(external, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
+			default:
+				missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
+			}
+			continue
+		}
+		for _, c := range choices {
+			if c.ID == picks[i] {
+				specs[i] = c.Bot
 				break
 			}
 		}
-		switch {
-		case pick != nil:
-			specs[i] = pick.Bot
-		case len(picks) > 0:
+		if specs[i] == "" {
 			return nil, fmt.Errorf("seat %d: no bot %q on this server (choose a built-in or a bot the server was started with)", i+1, picks[i])
-		default:
-			missing = append(missing, fmt.Sprintf("%d (%s)", i+1, fk.Names[i]))
 		}
 	}
+	if external != nil {
+		return nil, fmt.Errorf("choose the bot of seat %s: an external bot played it, and the server runs no bot a replay names (bot=ID for each seat, from /api/fork/bots)", strings.Join(external, ", "))
+	}
 	if missing != nil {
-		return nil, fmt.Errorf("choose the bot of seat %s: the replay does not name one this server has", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("choose the bot of seat %s: the replay does not name a built-in that played it", strings.Join(missing, ", "))
 	}
 	info, _ := engine.About(fk.Ruleset.ID())
 	var seats []match.GameSeat

@@ -158,23 +158,26 @@ type decoder struct {
 	line   int   // lines read
 	off    int64 // offset of the next line
 	lineAt int64 // offset of the line read last
-	meta   engine.StreamMeta
-	n, d   int
-	index  map[string]int
-	ring   []int // player numbers in turn-0 order
-	spawns [][2]int
-	cur    snap
-	next   snap
-	units  []uint8
-	tot    []totals
-	slot   map[string]int // metric name → index
-	frames int
-	actor  int // the actor of the turn derive read last
-	err    error
-	acts   []action
-	events []engine.Event
-	fx     []engine.Effect
-	view   skyport.View
+	// unended: the line read last is the file's last and has no end
+	// (a file cut inside it).
+	unended bool
+	meta    engine.StreamMeta
+	n, d    int
+	index   map[string]int
+	ring    []int // player numbers in turn-0 order
+	spawns  [][2]int
+	cur     snap
+	next    snap
+	units   []uint8
+	tot     []totals
+	slot    map[string]int // metric name → index
+	frames  int
+	actor   int // the actor of the turn derive read last
+	err     error
+	acts    []action
+	events  []engine.Event
+	fx      []engine.Effect
+	view    skyport.View
 }
 
 // errAt is an error at the line read last.
@@ -214,6 +217,7 @@ func (d *decoder) readLine() ([]byte, error) {
 			return nil, fmt.Errorf("line %d (byte %d): %w", d.line+1, d.lineAt, err)
 		}
 		d.line++
+		d.unended = errors.Is(err, io.EOF)
 		b = bytes.TrimRight(b, "\r\n")
 		if len(bytes.TrimSpace(b)) == 0 {
 			if errors.Is(err, io.EOF) {
@@ -242,6 +246,11 @@ func (d *decoder) readMessage() (*message, error) {
 	m := &message{}
 	if err := json.Unmarshal(b, &m.fields); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON input") {
+			if d.unended {
+				// The file's last line, without its end: the file was
+				// cut there, sound before it.
+				return nil, fmt.Errorf("line %d (byte %d): the line is cut short (%v): %w", d.line, d.lineAt, err, replay.ErrTruncated)
+			}
 			return nil, d.errAt("the line is cut short (%v)", err)
 		}
 		return nil, d.errAt("not a JSON object: %v", err)
