@@ -226,7 +226,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		}
 		if dead >= 0 {
 			wb := watched[dead]
-			return usagef("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
+			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
 				wb.spec, dead+first, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
@@ -235,7 +235,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 			for i, p := range res.Players {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
-					everyRound = usagef("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
+					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
 						wb.spec, i+first, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
