@@ -188,7 +188,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		seats = append(seats, seat)
 	}
 	var res *match.Result
-	err = writeOutput(opts.play.out, opts.force, func(w io.Writer) error {
+	err = writeRecording(opts.play.out, opts.force, func(w io.Writer) error {
 		var err error
 		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})
 		return err

@@ -203,6 +203,47 @@ func writeOutput(path string, force bool, write func(io.Writer) error) error {
 	return plainError(os.Rename(tmp.Name(), path))
 }
 
+// writeRecording writes path as a recording that grows while it is
+// made, with write, so that a recorder killed at any point leaves a
+// readable file cut after its last whole round (verify: INCOMPLETE) and
+// nothing hidden: a new file is written under its own name from its first
+// byte; a file replaced (force) is kept until the new one is whole, which
+// is written beside it as the visible PATH.partial and renamed over it. A
+// PATH.partial already there (left by a run killed while replacing path)
+// is reported and kept, not overwritten. When write fails its file is
+// removed (an existing path is untouched).
+func writeRecording(path string, force bool, write func(io.Writer) error) error {
+	if err := checkOutput(path, force); err != nil {
+		return err
+	}
+	name := path
+	if _, err := os.Lstat(path); err == nil {
+		name = path + ".partial"
+	}
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+	switch {
+	case errors.Is(err, fs.ErrExist) && name == path:
+		return fmt.Errorf("%s exists; use --force to replace it", path)
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%s is left from a run killed while it replaced %s (rewind verify %s tells its whole rounds): rename or remove it first", name, filepath.Base(path), name)
+	case err != nil:
+		return plainError(err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return plainError(err)
+	}
+	if name != path {
+		return plainError(os.Rename(name, path))
+	}
+	return nil
+}
+
 // createPartial creates a new hidden file beside path to write it in
 // (".NAME.RANDOM.partial"), with mode 0666 less the umask, as the file
 // the user asked for would get (os.CreateTemp's 0600 would hide it from

@@ -201,7 +201,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	var everyRound error
 	matchCtx, stopMatch := context.WithCancel(ctx)
 	defer stopMatch()
-	err = writeOutput(opts.out, opts.force, func(w io.Writer) error {
+	err = writeRecording(opts.out, opts.force, func(w io.Writer) error {
 		gc := match.GameConfig{Ruleset: rs, Seed: opts.seed, Setup: setup, MaxTurns: opts.turns, Seats: seats,
 			Recorder: recording.NewRecorder(w, time.Now(), "rewind "+version)}
 		if opts.progress {
