@@ -1,9 +1,23 @@
 package rooms
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"sync"
+)
+
+// Misses is how many of its rounds or turns in a row a connected player
+// may let pass without a word before a protocol server stops waiting for
+// it: its later ones are timeouts at once, until it sends anything again.
+// A silent client thus costs a game at most Misses deadlines, not one
+// per turn for ever.
+const Misses = 3
+
+// Take's refusals, in the words a protocol sends the refused client.
+var (
+	ErrAddressFull = errors.New("Too many connections from this address")
+	ErrServerFull  = errors.New("Too many connections to this server")
 )
 
 // Clients bounds the connections a protocol server holds open: per
@@ -18,21 +32,26 @@ type Clients struct {
 	open  map[string]int
 }
 
-// Take counts a new connection from addr (a host, without port) and
-// reports whether it is within the bounds; a refused one is not counted.
-// Every successful Take is followed by one Release.
-func (c *Clients) Take(addr string) bool {
+// Take counts a new connection from addr (a host, without port) if it
+// is within the bounds; a refused one is not counted, and the error says
+// which bound: ErrAddressFull (addr has PerAddr open) before
+// ErrServerFull (Total are open). Every successful Take is followed by
+// one Release.
+func (c *Clients) Take(addr string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if (c.Total > 0 && c.total >= c.Total) || (c.PerAddr > 0 && c.open[addr] >= c.PerAddr) {
-		return false
+	switch {
+	case c.PerAddr > 0 && c.open[addr] >= c.PerAddr:
+		return ErrAddressFull
+	case c.Total > 0 && c.total >= c.Total:
+		return ErrServerFull
 	}
 	if c.open == nil {
 		c.open = map[string]int{}
 	}
 	c.total++
 	c.open[addr]++
-	return true
+	return nil
 }
 
 // Release uncounts a connection from addr that Take counted.

@@ -161,21 +161,21 @@ func (c cutRecorder) End(engine.Game) error { return nil }
 func TestClientsBounds(t *testing.T) {
 	c := rooms.Clients{PerAddr: 2, Total: 3}
 	for i := range 2 {
-		if !c.Take("a") {
-			t.Fatalf("connection %d from a refused", i+1)
+		if err := c.Take("a"); err != nil {
+			t.Fatalf("connection %d from a refused: %v", i+1, err)
 		}
 	}
-	if c.Take("a") {
-		t.Error("a third from a taken")
+	if err := c.Take("a"); err != rooms.ErrAddressFull {
+		t.Errorf("a third from a: %v, want ErrAddressFull", err)
 	}
-	if !c.Take("b") {
+	if err := c.Take("b"); err != nil {
 		t.Fatal("b refused")
 	}
-	if c.Take("c") {
-		t.Error("a fourth in all taken")
+	if err := c.Take("c"); err != rooms.ErrServerFull {
+		t.Errorf("a fourth in all: %v, want ErrServerFull", err)
 	}
 	c.Release("a")
-	if !c.Take("c") {
-		t.Error("c refused after a release")
+	if err := c.Take("c"); err != nil {
+		t.Errorf("c refused after a release: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ const (
 	DefaultLockstepDeadline = 10 * time.Second
 	// DefaultLockstepMisses is K: the lock-step rounds in a row a player
 	// may miss before it is dropped.
-	DefaultLockstepMisses = 3
+	DefaultLockstepMisses = rooms.Misses
 	DefaultMaxRooms       = 15
 	// DefaultMaxRoomsPerAddr bounds the rooms one address may have
 	// created with /creategameroom that are still open: 15 rooms need 5

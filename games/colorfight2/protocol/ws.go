@@ -41,7 +41,7 @@ func (s *Server) acquireConn(req *http.Request) (release func(), ok bool) {
 	s.mu.Lock()
 	closed := s.closed
 	s.mu.Unlock()
-	if closed || !s.clients.Take(host) {
+	if closed || s.clients.Take(host) != nil {
 		return nil, false
 	}
 	return func() { s.clients.Release(host) }, true

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bufio"
 	"errors"
+	"github.com/rewind-game/rewind/internal/rooms"
 	"io"
 	"net"
 	"strconv"
@@ -28,10 +29,12 @@ const (
 	// take a message in that time is disconnected.
 	WriteTimeout = 10 * time.Second
 	// HandshakeTimeout is how long a connection may stay open without a
-	// valid handshake (the reference waits forever).
-	HandshakeTimeout = 60 * time.Second
+	// valid handshake (the reference waits forever; a bot sends its
+	// handshake as it connects).
+	HandshakeTimeout = 10 * time.Second
 	// MaxConns bounds the open connections of both ports together;
-	// beyond it a connection is refused.
+	// beyond it the oldest connection without a handshake is closed to
+	// make room, and with none a connection is refused.
 	MaxConns = 256
 )
 
@@ -41,6 +44,12 @@ type conn struct {
 	c        net.Conn
 	observer bool // accepted on the observer port
 	ip       string
+	order    uint64 // accept order, from 1: the oldest silent one makes room first
+
+	// greeted: the connection has handshaken (set by the hub, read by
+	// the acceptor choosing a connection to close).
+	greeted  atomic.Bool
+	released sync.Once // its rooms.Clients count given back
 
 	out    chan []byte
 	queued atomic.Int64
@@ -90,6 +99,11 @@ func (c *conn) send(msg []byte) {
 	default:
 		c.close()
 	}
+}
+
+// release gives the connection's count back to clients, once.
+func (c *conn) release(clients *rooms.Clients) {
+	c.released.Do(func() { clients.Release(c.ip) })
 }
 
 // close closes the connection (idempotent); the reader then reports it
@@ -249,9 +263,6 @@ func (c *conn) reader(events chan<- event, quit <-chan struct{}) {
 		}
 	}
 }
-
-// refusal is sent to a connection over a bound before it is closed.
-var refusal = []byte(`{"error":"Too many connections from this address"}` + "\n")
 
 // tooLongText is the error sent for a line over MaxLine.
 var tooLongText = "Invalid packet received: line longer than " + strconv.Itoa(MaxLine) + " bytes"

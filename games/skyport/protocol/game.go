@@ -37,6 +37,10 @@ type seat struct {
 	identity string
 	gone     bool // its connection closed
 	deaf     bool // a line killed the reference's reader: nothing more is read
+	// misses counts its turns in a row that passed without a line from
+	// it; from rooms.Misses on, its turns are not waited for until it
+	// sends a line again.
+	misses int
 	// fault, faultText: recorded with the next round.
 	fault     engine.Fault
 	faultText string
@@ -263,9 +267,18 @@ func (gm *game) turn() waitResult {
 	gm.lines, gm.queued, gm.ended = gm.lines[:0], 0, false
 	gm.gamestate()
 	s := gm.seats[gm.actor]
+	if s.c != nil && s.misses >= rooms.Misses {
+		// Silent for Misses turns: a line it sent since says it is back.
+		h.drain()
+	}
 	switch {
 	case s.bot.Commands != nil:
 		gm.lines = s.bot.Commands(g, gm.actor, gm.lines)
+	case s.c != nil && !s.deaf && s.misses >= rooms.Misses:
+		if s.fault == 0 {
+			s.fault, s.faultText = engine.FaultTimeout, fmt.Sprintf("silent for %d turns in a row: not waited for until it sends a line", s.misses)
+			g.Fault(gm.actor, engine.FaultTimeout, s.faultText)
+		}
 	case s.c != nil && !s.deaf:
 		gm.phase = phaseTurn
 		think := h.think
@@ -287,6 +300,11 @@ func (gm *game) turn() waitResult {
 			}
 			s.fault, s.faultText = engine.FaultTimeout, text
 			g.Fault(gm.actor, engine.FaultTimeout, text)
+		}
+		if s.c != nil && !gm.ended && len(gm.lines) == 0 {
+			if s.misses++; s.misses == rooms.Misses {
+				h.logf("skyport: %s sent nothing for %d turns in a row; its turns are not waited for until it sends a line", s.name, s.misses)
+			}
 		}
 	}
 	gm.endturn()
@@ -359,6 +377,7 @@ func (gm *game) line(p int, line string) {
 	if s.deaf || s.c == nil {
 		return
 	}
+	s.misses = 0
 	lockstep := gm.h.think == 0
 	switch {
 	case gm.phase == phaseLoadout:

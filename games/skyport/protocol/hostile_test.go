@@ -1,9 +1,11 @@
 package protocol
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -186,32 +188,95 @@ func TestHostileClients(t *testing.T) {
 	}
 }
 
-// TestConnectionFlood: connections beyond the per-address bound are
-// refused with an error line; the server still plays its game.
+// TestConnectionFlood: over the per-address bound, the address's oldest
+// connection without a handshake is closed to make room; with every one
+// handshaken, a connection is refused with an error line naming the
+// bound; the server still plays its game.
 func TestConnectionFlood(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2, Bots: []string{"miner"},
 		MaxTurns: 20, ThinkTime: 0, Deadline: time.Minute, Games: 1, MaxConnsPerIP: 4})
-	var held []*client
+	var silent []*client
 	for i := 0; i < 4; i++ {
-		held = append(held, dial(t, addrs["players"]))
+		silent = append(silent, dial(t, addrs["players"]))
 	}
-	// The bound counts connections of both ports together.
+	// A fifth: the oldest silent one is closed for it.
+	p := dial(t, addrs["players"])
+	if g := silent[0].next(); g != nil {
+		t.Fatalf("the oldest silent connection: got %s, want it closed", g.raw)
+	}
+	p.send(`{"message":"connect","revision":1,"name":"player"}`)
+	if g := p.next(); g == nil || g.m["message"] != "connect" || g.m["status"] != true {
+		t.Fatalf("the fifth connection's handshake: got %v", g)
+	}
+	// The others handshake too (they wait in the lobby): with no silent
+	// connection left, the bound refuses, on either port.
+	for i, c := range silent[1:] {
+		c.send(fmt.Sprintf(`{"message":"connect","revision":1,"name":"waiting%d"}`, i))
+		if g := c.next(); g == nil || g.m["status"] != true {
+			t.Fatalf("waiting%d's handshake: got %v", i, g)
+		}
+	}
 	extra := dial(t, addrs["observer"])
-	if g := extra.next(); g == nil || g.raw != strings.TrimSuffix(string(refusal), "\n") {
+	if g := extra.next(); g == nil || g.raw != `{"error":"Too many connections from this address"}` {
 		t.Fatalf("over the bound: got %v", g)
 	}
 	if g := extra.next(); g != nil {
 		t.Fatalf("over the bound: not closed, got %s", g.raw)
 	}
-	// One held connection plays; the others leave.
-	for _, c := range held[1:] {
+	for _, c := range silent[1:] {
 		c.c.Close()
 	}
-	p := held[0]
-	p.send(`{"message":"connect","revision":1,"name":"player"}`, `{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	p.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	for g := p.next(); g != nil; g = p.next() {
+		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "player" {
+			p.send(`{"message":"endturn"}`)
+		}
+	}
+	serverDone(t, done)
+	if rounds, _ := verifyDir(t, dir); rounds != 20 {
+		t.Fatalf("%d rounds, want 20", rounds)
+	}
+}
+
+// TestSilentConnectionsLockNobodyOut: four addresses holding 64 silent
+// connections each fill the server (MaxConns); a bot from a fifth address
+// still gets in — the oldest silent connection is closed for it — and
+// plays its game. (It used to be refused, as "Too many connections from
+// this address", on every try.)
+func TestSilentConnectionsLockNobodyOut(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2, Bots: []string{"miner"},
+		MaxTurns: 20, ThinkTime: 0, Deadline: time.Minute, Games: 1, MaxConnsPerIP: MaxConns / 4})
+	from := func(host string) *client {
+		t.Helper()
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(host)}}
+		c, err := d.Dial("tcp", addrs["players"])
+		if err != nil {
+			t.Skipf("no loopback address %s to dial from: %v", host, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return &client{t: t, c: c, r: bufio.NewReader(c)}
+	}
+	var silent []*client
+	for a := 2; a <= 5; a++ {
+		for range MaxConns / 4 {
+			silent = append(silent, from(fmt.Sprintf("127.0.0.%d", a)))
+		}
+	}
+	p := from("127.0.0.6")
+	p.send(`{"message":"connect","revision":1,"name":"player"}`)
+	if g := p.next(); g == nil || g.m["message"] != "connect" || g.m["status"] != true {
+		t.Fatalf("a bot from a fifth address: got %v, want its handshake accepted", g)
+	}
+	if g := silent[0].next(); g != nil {
+		t.Fatalf("the oldest silent connection: got %s, want it closed", g.raw)
+	}
+	p.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
 	for g := p.next(); g != nil; g = p.next() {
 		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "player" {
 			p.send(`{"message":"endturn"}`)
@@ -304,5 +369,118 @@ func TestThinkTimeAndObserver(t *testing.T) {
 		if f != engine.FaultTimeout {
 			t.Fatalf("silent's faults %v", faults[0])
 		}
+	}
+}
+
+// TestSilentPlayerNotWaitedFor: a player that handshakes and then stays
+// silent holds rooms.Misses of its turns for the deadline, then its turns
+// are timeouts at once (recorded as such) until it sends a line, after
+// which it is waited for and plays again. (Each of its turns used to take
+// the whole deadline, for ever.)
+func TestSilentPlayerNotWaitedFor(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const silentTurns = 6
+	addrs, done := startServer(t, ctx, rooms.Options{Dir: dir, Players: 2,
+		MaxTurns: 40, ThinkTime: 0, Deadline: 2 * time.Second, Games: 1})
+	quiet := dial(t, addrs["players"])
+	quiet.send(`{"message":"connect","revision":1,"name":"quiet"}`)
+	if g := quiet.next(); g == nil || g.m["status"] != true {
+		t.Fatalf("quiet's handshake: %v", g)
+	}
+	talker := dial(t, addrs["players"])
+	talker.send(`{"message":"connect","revision":1,"name":"talker"}`)
+	for _, c := range []*client{quiet, talker} {
+		c.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	}
+	active := func(g *msg, name string) bool {
+		return g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == name
+	}
+	// quiet ignores its first silentTurns turns; on the next it sends a
+	// line the server answers with an error (so the server has read it),
+	// then plays. talker plays every turn, but once quiet's turn after
+	// its silence has begun (talker sees its gamestate too), not before
+	// the server has read quiet's line: the game cannot run past quiet's
+	// return.
+	back := make(chan struct{})
+	quietDone := make(chan int)
+	go func() {
+		mine := 0
+		for g := quiet.next(); g != nil; g = quiet.next() {
+			if !active(g, "quiet") {
+				continue
+			}
+			switch mine++; {
+			case mine == silentTurns+1:
+				quiet.c.Write([]byte(`{"message":"hello"}` + "\n"))
+				for g := quiet.next(); g != nil && g.m["error"] == nil; g = quiet.next() {
+				}
+				close(back)
+			case mine > silentTurns+1:
+				quiet.c.Write([]byte(`{"message":"endturn"}` + "\n"))
+			}
+		}
+		quietDone <- mine
+	}()
+	quietTurns := 0
+	for g := talker.next(); g != nil; g = talker.next() {
+		if active(g, "quiet") {
+			quietTurns++
+		}
+		if active(g, "talker") {
+			if quietTurns > silentTurns {
+				<-back
+			}
+			// The last gamestate is answered too, and the server may
+			// have closed the connection by then.
+			talker.c.Write([]byte(`{"message":"endturn"}` + "\n"))
+		}
+	}
+	mine := <-quietDone
+	serverDone(t, done)
+
+	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("recordings %v", rwds)
+	}
+	f, err := os.Open(rwds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := replay.OpenSim(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var texts []string
+	for {
+		err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("re-simulating: %v", err)
+		}
+		if r := s.Round(); r.Faults[0] != 0 {
+			texts = append(texts, r.FaultText[0])
+		} else if r.Faults[1] != 0 {
+			t.Logf("talker's fault: %s", r.FaultText[1])
+		}
+	}
+	if len(texts) < rooms.Misses+1 {
+		t.Fatalf("quiet's faults %q: want at least %d", texts, rooms.Misses+1)
+	}
+	for i, text := range texts[:rooms.Misses] {
+		if text != "no endturn within the lock-step deadline" {
+			t.Errorf("quiet's fault %d: %q, want the deadline's", i+1, text)
+		}
+	}
+	if want := "silent for 3 turns in a row: not waited for until it sends a line"; texts[rooms.Misses] != want {
+		t.Errorf("quiet's fault %d: %q, want %q", rooms.Misses+1, texts[rooms.Misses], want)
+	}
+	if len(texts) >= mine {
+		t.Errorf("quiet faulted on all its %d turns %q: never waited for again after it spoke", mine, texts)
 	}
 }

@@ -45,6 +45,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	skyportbot "github.com/rewind-game/rewind/games/skyport/bots"
@@ -249,6 +250,7 @@ type hub struct {
 	events   chan event
 	quit     chan struct{}
 	clients  *rooms.Clients
+	accepted atomic.Uint64 // connections accepted (conn.order)
 	disk     *rooms.Recordings
 	baseSeed uint64
 
@@ -285,15 +287,16 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			continue
 		}
 		ip := rooms.Host(nc.RemoteAddr())
-		if !h.clients.Take(ip) {
+		if err := h.take(ip); err != nil {
 			go func() {
 				nc.SetWriteDeadline(time.Now().Add(time.Second))
-				nc.Write(refusal)
+				nc.Write(errorMsg(err.Error()))
+				nc.Write([]byte("\n"))
 				nc.Close()
 			}()
 			continue
 		}
-		c := &conn{c: nc, observer: observer, ip: ip, out: make(chan []byte, 1024), done: make(chan struct{}), finishing: make(chan struct{})}
+		c := &conn{c: nc, observer: observer, ip: ip, order: h.accepted.Add(1), out: make(chan []byte, 1024), done: make(chan struct{}), finishing: make(chan struct{})}
 		c.readTimeout.Store(int64(HandshakeTimeout))
 		if observer {
 			c.role = roleObsPending
@@ -317,9 +320,40 @@ func (h *hub) accept(ln net.Listener, observer bool, wg *sync.WaitGroup) {
 			h.mu.Lock()
 			delete(h.conns, c)
 			h.mu.Unlock()
-			h.clients.Release(ip)
+			c.release(h.clients)
 		}()
 	}
+}
+
+// take counts a new connection from ip (rooms.Clients). Over a bound,
+// the oldest connection that has not handshaken — of ip when ip is over
+// its own bound, of anyone when the server is full — is closed to make
+// room, so that silent connections cannot keep players out; with none
+// to close, the refusal names the bound (rooms.ErrAddressFull,
+// rooms.ErrServerFull).
+func (h *hub) take(ip string) error {
+	err := h.clients.Take(ip)
+	if err == nil {
+		return nil
+	}
+	h.mu.Lock()
+	var oldest *conn
+	for c := range h.conns {
+		if c.greeted.Load() || (err == rooms.ErrAddressFull && c.ip != ip) {
+			continue
+		}
+		if oldest == nil || c.order < oldest.order {
+			oldest = c
+		}
+	}
+	h.mu.Unlock()
+	if oldest == nil {
+		return err
+	}
+	h.logf("skyport: closed a connection from %s that sent no handshake, to make room for one from %s", oldest.ip, ip)
+	oldest.release(h.clients)
+	oldest.close()
+	return h.clients.Take(ip)
 }
 
 // run plays games until Options.Games are played or ctx ends.
@@ -364,6 +398,18 @@ func (h *hub) step(deadline time.Time) bool {
 	case e := <-h.events:
 		h.handle(e)
 		return true
+	}
+}
+
+// drain handles the events already queued, without waiting.
+func (h *hub) drain() {
+	for {
+		select {
+		case e := <-h.events:
+			h.handle(e)
+		default:
+			return
+		}
 	}
 }
 
@@ -452,6 +498,7 @@ func (h *hub) handshake(c *conn, line string) {
 	switch {
 	case ok:
 		c.name, c.role = name, roleLobby
+		c.greeted.Store(true)
 		c.readTimeout.Store(0)
 		c.send(connectOK)
 		h.lobby = append(h.lobby, c)
@@ -491,6 +538,7 @@ func (h *hub) observerHandshake(c *conn, line string) {
 		c.finish()
 		return
 	}
+	c.greeted.Store(true)
 	c.role = roleObserver
 	c.readTimeout.Store(0)
 	c.send(connectOK)
