@@ -558,3 +558,40 @@ func TestOverBudgetRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNotWholeYet: a recording that has not written its header
+// whole yet (it has just started) is answered 503 with Retry-After, page
+// and data alike, not 422; once its header and a round are there it is
+// served. (TestServerUnderLoad met it one run in thirty as a 422.)
+func TestHeaderNotWholeYet(t *testing.T) {
+	dir := t.TempDir()
+	data := matchRWD(t, 200, 7)
+	path := filepath.Join(dir, "live.rwd")
+	write(t, path, data[:40])
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	sv := serveWith(t, lib, Options{ClientRate: -1})
+	for _, q := range []string{"?data=1", ""} {
+		resp, err := http.Get(sv.base + "/replay/live.rwd" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "ends inside its header") {
+			t.Errorf("GET live.rwd%s with its header cut: %s (Retry-After %q) %.300q", q, resp.Status, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	write(t, path, data[:len(data)/2])
+	resp, err := http.Get(sv.base + "/replay/live.rwd?data=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET live.rwd?data=1 with its header whole: %s", resp.Status)
+	}
+}

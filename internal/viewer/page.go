@@ -75,6 +75,11 @@ func (h *ReplayHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "The server is busy", Message: err.Error() + "; this page is worth reloading in a few seconds."}))
 		return
 	}
+	if source.CutShort(err) {
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "Not readable yet", Message: headerCut(err) + "; this page is worth reloading in a few seconds."}))
+		return
+	}
 	if err != nil {
 		render(w, r, http.StatusUnprocessableEntity, templates.Error(templates.ErrorPage{Title: "Cannot open this replay", Message: err.Error()}))
 		return
@@ -101,6 +106,10 @@ func (h *ReplayHandler) data(w http.ResponseWriter) {
 	gz, err := h.pack()
 	if errors.Is(err, ErrBusy) {
 		busy(w, err.Error())
+		return
+	}
+	if source.CutShort(err) {
+		busy(w, headerCut(err))
 		return
 	}
 	if err != nil {
@@ -380,4 +389,13 @@ func (s *Server) filePrefix(name string) []byte {
 // old: as /replay/{id...}.
 func (s *Server) gameRoute(w http.ResponseWriter, r *http.Request) {
 	s.libraryReplayPage(w, r, r.PathValue("id"))
+}
+
+// headerCut says why a replay that ends before the end of its header
+// (err, source.CutShort; a file cut after it reads up to its last whole
+// round) cannot be shown yet: a recording that has just started has not
+// written its header whole. It is answered 503 with Retry-After, not
+// 422, since the next read will likely find it whole.
+func headerCut(err error) string {
+	return "the replay ends inside its header (a recording that has just started, or a file cut there): " + err.Error()
 }
