@@ -1,7 +1,6 @@
 package rooms
 
 import (
-	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -14,10 +13,16 @@ import (
 // per turn for ever.
 const Misses = 3
 
-// Take's refusals, in the words a protocol sends the refused client.
-var (
-	ErrAddressFull = errors.New("Too many connections from this address")
-	ErrServerFull  = errors.New("Too many connections to this server")
+// Refusal is a connection Take refused; its text is the reply a
+// protocol sends the refused client.
+type Refusal string
+
+func (r Refusal) Error() string { return string(r) }
+
+// Take's refusals.
+const (
+	ErrAddressFull Refusal = "Too many connections from this address"
+	ErrServerFull  Refusal = "Too many connections to this server"
 )
 
 // Clients bounds the connections a protocol server holds open: per
