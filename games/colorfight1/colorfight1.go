@@ -10,6 +10,7 @@ package colorfight1
 import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight1/bots"
+	"github.com/rewind-game/rewind/games/colorfight1/protocol"
 	"github.com/rewind-game/rewind/games/colorfight1/rules"
 	"github.com/rewind-game/rewind/games/colorfight1/vectors"
 )
@@ -24,5 +25,7 @@ func init() {
 		Round:   "ticks",
 		Bots:    bots.Builtins,
 		Vectors: &engine.Vectors{Input: vectors.Input, Expected: vectors.Expected, Conform: vectors.Conform},
+		// The reference's HTTP endpoints, on the tick (rewind server).
+		Protocol: protocol.Server{},
 	})
 }

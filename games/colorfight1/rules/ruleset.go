@@ -137,7 +137,9 @@ type Game struct {
 	seatOf []int
 	spawns *rng.Source
 	errs   []engine.CommandError
-	events []engine.Event
+	// replies[p] are the answers to seat p's commands of the last round.
+	replies [][]Response
+	events  []engine.Event
 	// captures[p] counts the cells seat p took in the last round.
 	captures []int64
 	buf      []int
@@ -171,7 +173,8 @@ func newGame(st Setup, raw []byte, s engine.Settings) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{State: state, setup: st, raw: raw, max: max, seats: make([]seat, s.Players),
-		spawns: rng.New(st.Seed ^ 0x636f6c6f72666967), captures: make([]int64, s.Players)}
+		spawns: rng.New(st.Seed ^ 0x636f6c6f72666967), captures: make([]int64, s.Players),
+		replies: make([][]Response, s.Players)}
 	return g, nil
 }
 
@@ -215,6 +218,7 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	g.errs, g.events = g.errs[:0], g.events[:0]
 	for p := range g.captures {
 		g.captures[p] = 0
+		g.replies[p] = g.replies[p][:0]
 	}
 	if g.Over() {
 		return nil
@@ -244,7 +248,26 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 	return g.errs
 }
 
+// Replies returns the answers to seat p's commands of the last round,
+// one per command in order, as the reference answers the request (a
+// seam refusal — an action of a seat whose player is gone — as the
+// reference answers a token no player has: err 21). They are valid until
+// the next Round.
+func (g *Game) Replies(p int) []Response { return g.replies[p] }
+
+// reject refuses seat p's command i before the rules see it (a seam
+// refusal, code CodeNotCommand, CodeJoined or CodeNotJoined).
 func (g *Game) reject(p, i, code int, text string) {
+	g.refused(p, i, code, text)
+	if code == CodeNotJoined {
+		g.replies[p] = append(g.replies[p], errResp(21, msgInvalidPlayer))
+	} else {
+		g.replies[p] = append(g.replies[p], Response{Status: 400, Shape: ShapeMsg, Msg: text})
+	}
+}
+
+// refused records that seat p's command i was refused.
+func (g *Game) refused(p, i, code int, text string) {
 	g.errs = append(g.errs, engine.CommandError{Player: p, Index: i, Code: code, Text: text})
 }
 
@@ -281,6 +304,7 @@ func (g *Game) command(p, i int, c string) {
 		b.Set(FieldToken, st.token)
 	}
 	r := g.State.Do(req)
+	g.replies[p] = append(g.replies[p], r)
 	if ep == JoinGame && r.Shape == ShapeToken {
 		st.uid = r.UID
 		st.token, _ = json.Marshal(r.Token)
@@ -297,7 +321,7 @@ func (g *Game) command(p, i int, c string) {
 				code = CodeNotCommand
 			}
 		}
-		g.reject(p, i, code, r.Msg)
+		g.refused(p, i, code, r.Msg)
 	}
 }
 
