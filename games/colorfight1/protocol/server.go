@@ -622,8 +622,15 @@ func (m *mount) queue(c *call, b *rules.Body, addr string) (int, []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.game
-	if g == nil || g.over || g.tbl == nil {
+	switch {
+	case g == nil || g.tbl == nil:
 		return http.StatusBadRequest, []byte(`{"msg":"No game established"}`)
+	case g.over && c.ep == rules.JoinGame:
+		// The reference answers 200, on which colorfight.py's JoinGame
+		// fails with a KeyError; a 403 makes it return False.
+		return http.StatusForbidden, []byte(`{"err_code":4,"err_msg":"Game is ended"}`)
+	case g.over:
+		return http.StatusOK, []byte(`{"err_code":4,"err_msg":"Game is ended"}`)
 	}
 	if c.ep == rules.JoinGame {
 		if !m.joinAllowed(addr) {
