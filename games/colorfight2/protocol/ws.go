@@ -292,7 +292,8 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 		// NFKC may shorten a name, but never by that much
 		return reply(false, "Username can't exceed 15 characters.")
 	}
-	name, err := rooms.NormalizeName(name)
+	written := name
+	name, err := rooms.NormalizeName(written)
 	if err != nil {
 		return reply(false, err.Error())
 	}
@@ -302,7 +303,6 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	if name == "" {
 		return reply(false, "Username has to be at least 1 characters")
 	}
-	nkey := rooms.NameKey(name)
 	key := ""
 	if kraw, ok := m["join_key"]; ok {
 		if !isJSONString(kraw) || json.Unmarshal(kraw, &key) != nil {
@@ -323,13 +323,13 @@ func (r *room) register(ac *actionConn, m map[string]json.RawMessage) []byte {
 	var found *player
 	if g.phase == phaseWaiting {
 		for _, p := range g.players {
-			if rooms.NameKey(p.name) == nkey {
+			if rooms.SameName(p.name, written) {
 				found = p
 			}
 		}
 	} else {
 		for _, st := range g.seats {
-			if rooms.NameKey(st.name) == nkey {
+			if rooms.SameName(st.name, written) {
 				if st.p == nil {
 					return reply(false, "Username exists")
 				}
