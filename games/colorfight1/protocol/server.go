@@ -386,12 +386,15 @@ func (m *mount) run() {
 		done := m.cfg.o.Games > 0 && m.played >= m.cfg.o.Games
 		next := g.next
 		m.mu.Unlock()
-		if err := g.tbl.Err(); err != nil {
-			m.cfg.logf("colorfight1: game %d: %v", g.n+1, err)
+		failed := g.tbl.Err()
+		if failed != nil {
+			// A game that could not be recorded (a full disk, a folder
+			// gone) is not followed by another that would fail the same.
+			m.cfg.logf("colorfight1: game %d: %v; no new game starts (restart the server)", g.n+1, failed)
 		} else {
 			m.cfg.logf("colorfight1: game %d ended, recorded as %s", g.n+1, g.tbl.Path())
 		}
-		if closed || done {
+		if closed || done || failed != nil {
 			close(m.finished)
 			return
 		}
