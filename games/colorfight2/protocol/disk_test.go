@@ -105,6 +105,21 @@ func TestDiskFullStopsTheRoom(t *testing.T) {
 	}
 }
 
+// restart advances the clock past the finish_time of room id's game
+// once that game is over in the room (not only in the live list, which
+// is told first): the room then restarts, whichever comes first, the
+// advance or the room's timer.
+func (ts *testServer) restart(id string) {
+	ts.t.Helper()
+	eventually(ts.t, "over in its room", func() bool {
+		r := ts.s.room(id)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.g != nil && r.g.phase == phaseOver
+	})
+	ts.clk.Advance(time.Second)
+}
+
 // ownFiles lists the server's finished recordings in dir.
 func ownFiles(t *testing.T, dir string) []string {
 	t.Helper()
@@ -146,7 +161,7 @@ func TestMaxDiskRotates(t *testing.T) {
 		if files := ownFiles(t, ts.dir); len(files) != 1 {
 			t.Fatalf("after game %d: %v, want only the last", n, files)
 		}
-		ts.clk.Advance(time.Second) // the room restarts: the budget rotates
+		ts.restart("r") // the budget rotates
 	}
 	eventually(t, "rotated", func() bool {
 		_, err := os.Stat(filepath.Join(ts.dir, first))
@@ -167,7 +182,7 @@ func TestMaxDiskRefuses(t *testing.T) {
 		g := ts.s.Games()
 		return len(g) == 1 && g[0].Done
 	})
-	ts.clk.Advance(time.Second)
+	ts.restart("r")
 	eventually(t, "stopped", func() bool { return ts.roomList()[0]["stopped"] != nil })
 	if stopped, _ := ts.roomList()[0]["stopped"].(string); !strings.Contains(stopped, "disk budget (--max-disk)") {
 		t.Errorf("stopped: %q", stopped)
@@ -230,7 +245,7 @@ func TestMaxDiskRotatesOnlyItsOwn(t *testing.T) {
 			return len(g) == n && g[0].Done
 		})
 		if n < 3 {
-			first.clk.Advance(time.Second) // the room restarts
+			first.restart("r")
 		}
 	}
 	first.s.Close()
@@ -268,7 +283,7 @@ func TestMaxDiskRotatesOnlyItsOwn(t *testing.T) {
 		}
 	}
 	mine := second.s.Games()[0].File
-	second.clk.Advance(time.Second) // the next game rotates the last one
+	second.restart("s") // the next game rotates the last one
 	eventually(t, "rotated", func() bool {
 		_, err := os.Stat(mine)
 		return os.IsNotExist(err)
