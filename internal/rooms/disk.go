@@ -6,11 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // PartialSuffix marks a recording being written: a game is recorded to
@@ -34,15 +32,20 @@ type File interface {
 }
 
 // Recordings is the folder a protocol server records its games in, with
-// its disk budget. Own names the server's recordings: only its files
-// (NAME.rwd, and NAME.rwd.partial while written) are counted, rotated
-// and recovered; other files of Dir are never touched. It is safe for
-// concurrent use.
+// its disk budget. The budget counts and rotates only the recordings the
+// server committed, listed in Dir's manifest (ManifestFile) with the
+// size and modification time they had, and the ones it is writing
+// (NAME.rwd.partial, Own(NAME.rwd)); other files of Dir — another
+// tool's, the user's, a listed recording replaced since, one written
+// before the manifest existed — are never counted or removed. It is
+// safe for concurrent use.
 type Recordings struct {
 	// Dir is the folder (created by Create if missing).
 	Dir string
-	// Own reports whether a file name of Dir (NAME.rwd) is one of the
-	// server's recordings.
+	// Own reports whether a file name of Dir (NAME.rwd) is of the
+	// server's naming: its .partial files are counted and recovered, and
+	// only the manifest's recordings of its naming are rotated (a folder
+	// may hold the recordings of several servers).
 	Own func(name string) bool
 	// Older orders two finished recordings of the same modification
 	// time, oldest first (nil: by name).
@@ -59,7 +62,9 @@ type Recordings struct {
 	// disk fill up with it.
 	CreateFile func(name string) (File, error)
 
-	mu sync.Mutex // serializes the budget's check and rotation
+	mu           sync.Mutex               // serializes the budget's check and rotation, and the manifest
+	manifest     map[string]manifestEntry // the manifest by name; nil until read
+	manifestTorn bool                     // the manifest's last line has no line break
 }
 
 func (d *Recordings) logf(format string, args ...any) {
@@ -95,9 +100,12 @@ func (d *Recordings) ownFile(name string) (own, finished bool) {
 }
 
 // MakeRoom applies the disk budget before a game starts: when d's
-// recordings reach MaxBytes, DiskRotate removes the oldest finished ones
-// until they are under it, and DiskRefuse returns the error that says
-// no game may start. Work: one listing of Dir.
+// recordings — the manifest's and the ones being written — reach
+// MaxBytes, DiskRotate removes the oldest finished ones until they are
+// under it, and DiskRefuse returns the error that says no game may
+// start. A manifest entry whose file is gone or changed is dropped, its
+// file left alone. Work: one listing of Dir and one stat per entry of
+// the manifest.
 func (d *Recordings) MakeRoom() error {
 	limit := d.MaxBytes
 	if limit <= 0 {
@@ -105,61 +113,66 @@ func (d *Recordings) MakeRoom() error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if err := d.loadManifest(); err != nil {
+		return err
+	}
 	entries, err := os.ReadDir(d.Dir)
 	if err != nil {
 		return fmt.Errorf("recordings: %w", err)
 	}
-	type recordingFile struct {
-		name string
-		size int64
-		mod  time.Time
-	}
 	var total int64
-	var done []recordingFile
 	for _, e := range entries {
-		own, finished := d.ownFile(e.Name())
-		if !own {
+		if own, finished := d.ownFile(e.Name()); !own || finished {
 			continue
 		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		total += fi.Size()
-		if finished {
-			done = append(done, recordingFile{e.Name(), fi.Size(), fi.ModTime()})
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
 		}
 	}
+	changed := d.checkManifest()
+	var done []string // oldest first
+	for _, name := range d.manifestNames() {
+		if d.Own != nil && d.Own(name) {
+			total += d.manifest[name].size
+			done = append(done, name)
+		}
+	}
+	removed, err := d.rotate(done, total, limit)
+	if changed || removed > 0 {
+		if werr := d.writeManifest(); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// rotate applies the budget to the finished recordings done (oldest
+// first) when the recordings take total bytes (d.mu held), and returns
+// how many it removed, each dropped from d.manifest.
+func (d *Recordings) rotate(done []string, total, limit int64) (int, error) {
 	if total < limit {
-		return nil
+		return 0, nil
 	}
 	if d.Full == DiskRefuse {
-		return fmt.Errorf("the recordings take %d bytes, the disk budget (--max-disk) is %d: no new game until some are removed", total, limit)
+		return 0, fmt.Errorf("the recordings take %d bytes, the disk budget (--max-disk) is %d: no new game until some are removed", total, limit)
 	}
-	older := d.Older
-	if older == nil {
-		older = func(a, b string) bool { return a < b }
-	}
-	sort.Slice(done, func(i, j int) bool {
-		if !done[i].mod.Equal(done[j].mod) {
-			return done[i].mod.Before(done[j].mod)
-		}
-		return older(done[i].name, done[j].name)
-	})
-	for _, f := range done {
+	removed := 0
+	for _, name := range done {
 		if total < limit {
 			break
 		}
-		if err := os.Remove(filepath.Join(d.Dir, f.name)); err != nil {
-			return fmt.Errorf("rotating the recordings: %w", err)
+		if err := os.Remove(filepath.Join(d.Dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, fmt.Errorf("rotating the recordings: %w", err)
 		}
-		total -= f.size
-		d.logf("%s removed: the recordings reached the disk budget of %d bytes (oldest first)", f.name, limit)
+		total -= d.manifest[name].size
+		delete(d.manifest, name)
+		removed++
+		d.logf("%s removed: the recordings reached the disk budget of %d bytes (oldest first)", name, limit)
 	}
 	if total >= limit {
-		return fmt.Errorf("the games being played take %d bytes, the disk budget (--max-disk) is %d", total, limit)
+		return removed, fmt.Errorf("the games being played take %d bytes, the disk budget (--max-disk) is %d", total, limit)
 	}
-	return nil
+	return removed, nil
 }
 
 // Recording is one game's file being written: Partial is the file's
@@ -167,6 +180,8 @@ func (d *Recordings) MakeRoom() error {
 type Recording struct {
 	File
 	Path string
+
+	d *Recordings // lists it in the manifest when committed
 }
 
 // Partial is the name of the file while it is written.
@@ -191,7 +206,7 @@ func (d *Recordings) Create(base string) (*Recording, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	return &Recording{File: f, Path: path}, nil
+	return &Recording{File: f, Path: path, d: d}, nil
 }
 
 func taken(path string) bool {
@@ -199,8 +214,9 @@ func taken(path string) bool {
 	return err == nil
 }
 
-// Commit syncs and closes the file after its footer and renames it into
-// place (Path).
+// Commit syncs and closes the file after its footer, renames it into
+// place (Path) and lists it in the manifest, synced: from then on the
+// disk budget may rotate it.
 func (r *Recording) Commit() error {
 	var err error
 	if s, ok := r.File.(interface{ Sync() error }); ok {
@@ -215,7 +231,12 @@ func (r *Recording) Commit() error {
 	if err != nil {
 		return fmt.Errorf("recording: %w", err)
 	}
-	return nil
+	if r.d == nil {
+		return nil
+	}
+	r.d.mu.Lock()
+	defer r.d.mu.Unlock()
+	return r.d.own(r.Path)
 }
 
 // Abandon closes a recording that could not be finished: its .partial

@@ -2,6 +2,7 @@ package rooms_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,16 +62,45 @@ func TestRecordingsCreateCommit(t *testing.T) {
 	}
 }
 
-// The budget counts the server's own recordings only; rotate removes
-// the oldest finished ones, refuse refuses.
+// commit records a recording of n bytes named base through d.
+func commit(t *testing.T, d *rooms.Recordings, base string, n int) string {
+	t.Helper()
+	rec, err := d.Create(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Write(make([]byte, n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Path
+}
+
+// exist checks which files of dir are there.
+func exist(t *testing.T, dir string, want map[string]bool) {
+	t.Helper()
+	for name, want := range want {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			t.Errorf("%s there %v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+// The budget counts the recordings the server committed and the ones it
+// writes; rotate removes the oldest committed ones, refuse refuses.
+// Files of its naming that it did not commit are neither counted nor
+// removed.
 func TestRecordingsBudget(t *testing.T) {
 	dir := t.TempDir()
 	old := time.Now().Add(-time.Hour)
-	write(t, filepath.Join(dir, "g1.rwd"), 100, old)
-	write(t, filepath.Join(dir, "g2.rwd"), 100, old.Add(time.Minute))
-	write(t, filepath.Join(dir, "g3.rwd.partial"), 100, old)
+	write(t, filepath.Join(dir, "g0.rwd"), 1000, old) // not committed: another tool's, or from before the manifest
 	write(t, filepath.Join(dir, "other.rwd"), 1000, old)
 	d := &rooms.Recordings{Dir: dir, Own: ownG, MaxBytes: 250, Full: rooms.DiskRefuse}
+	commit(t, d, "g1", 100)
+	commit(t, d, "g2", 100)
+	write(t, filepath.Join(dir, "g3.rwd.partial"), 100, old)
 	if err := d.MakeRoom(); err == nil {
 		t.Error("refuse: no error at 300 of 250 bytes")
 	}
@@ -78,18 +108,111 @@ func TestRecordingsBudget(t *testing.T) {
 	if err := d.MakeRoom(); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]bool{"g1.rwd": false, "g2.rwd": true, "g3.rwd.partial": true, "other.rwd": true} {
-		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
-			t.Errorf("%s kept %v, want %v", name, err == nil, want)
-		}
-	}
+	exist(t, dir, map[string]bool{"g0.rwd": true, "g1.rwd": false, "g2.rwd": true, "g3.rwd.partial": true, "other.rwd": true})
 	d.MaxBytes = 50 // the partial alone passes it: nothing more to remove
 	if err := d.MakeRoom(); err == nil {
 		t.Error("a budget the games being played pass: no error")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "g3.rwd.partial")); err != nil {
-		t.Error("a recording being written was removed")
+	exist(t, dir, map[string]bool{"g0.rwd": true, "g2.rwd": false, "g3.rwd.partial": true, "other.rwd": true})
+}
+
+// The manifest outlives the server: a new Recordings on the folder
+// rotates what an earlier one committed, oldest first, but not a listed
+// file the user replaced or one that vanished (both dropped from the
+// manifest), nor the recording of another server's naming listed there.
+func TestRecordingsManifest(t *testing.T) {
+	dir := t.TempDir()
+	first := &rooms.Recordings{Dir: dir, Own: ownG}
+	a := commit(t, first, "g1", 100)
+	replaced := commit(t, first, "g2", 100)
+	gone := commit(t, first, "g3", 100)
+	b := commit(t, first, "g4", 100)
+	other := commit(t, &rooms.Recordings{Dir: dir, Own: func(string) bool { return true }}, "h1", 100)
+	write(t, replaced, 100, time.Now().Add(-2*time.Hour)) // the user's: same size, another time
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
 	}
+	var logs []string
+	second := &rooms.Recordings{Dir: dir, Own: ownG, MaxBytes: 150,
+		Logf: func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) }}
+	if err := second.MakeRoom(); err != nil {
+		t.Fatal(err)
+	}
+	exist(t, dir, map[string]bool{filepath.Base(a): false, filepath.Base(replaced): true, filepath.Base(b): true, filepath.Base(other): true})
+	if !strings.Contains(strings.Join(logs, "\n"), "g2.rwd changed since the server recorded it") {
+		t.Errorf("logs %q", logs)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, rooms.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
+		f := strings.Fields(line)
+		listed = append(listed, f[len(f)-1])
+	}
+	if got, want := strings.Join(listed, " "), "g4.rwd h1.rwd"; got != want {
+		t.Errorf("manifest lists %s, want %s", got, want)
+	}
+	// the replaced file now fits the budget with g4; at 50, g4 goes and
+	// the replaced file and h1 stay
+	second.MaxBytes = 50
+	if err := second.MakeRoom(); err != nil {
+		t.Fatal(err)
+	}
+	exist(t, dir, map[string]bool{"g2.rwd": true, "g4.rwd": false, "h1.rwd": true})
+}
+
+// A manifest is read up to MaxManifestEntries entries (the rest are
+// not rotated); a damaged line is skipped, a line cut by a crash does
+// not join the next append.
+func TestRecordingsManifestBounds(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rooms.ManifestFile)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	late := filepath.Join(dir, "g-late.rwd")
+	write(t, late, 100, time.Now().Add(-time.Hour))
+	fi, err := os.Stat(late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString("not a line\n")
+	for i := range rooms.MaxManifestEntries {
+		fmt.Fprintf(&sb, "1 1 g-gone-%d.rwd\n", i)
+	}
+	fmt.Fprintf(&sb, "%d %d g-late.rwd\n", fi.Size(), fi.ModTime().UnixNano()) // past the bound
+	sb.WriteString("100 17")                                                   // cut by a crash
+	if err := os.WriteFile(filepath.Join(dir, rooms.ManifestFile), []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &rooms.Recordings{Dir: dir, Own: ownG, MaxBytes: 1}
+	mine := commit(t, d, "g-mine", 10)
+	if err := d.MakeRoom(); err != nil {
+		t.Fatal(err)
+	}
+	exist(t, dir, map[string]bool{"g-late.rwd": true, filepath.Base(mine): false})
+	commit(t, d, "g-next", 10)
+	manifest, err := os.ReadFile(filepath.Join(dir, rooms.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(manifest), "\n"), "\n")
+	if len(lines) != 1 || !strings.HasSuffix(lines[0], " g-next.rwd") {
+		t.Errorf("manifest %q, want only g-next", lines)
+	}
+
+	// a line cut by a crash, then a commit: both recordings are known
+	if err := os.WriteFile(filepath.Join(dir, rooms.ManifestFile), append(manifest, "100 17"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, &rooms.Recordings{Dir: dir, Own: ownG}, "g-after", 10)
+	d = &rooms.Recordings{Dir: dir, Own: ownG, MaxBytes: 1}
+	if err := d.MakeRoom(); err != nil {
+		t.Fatal(err)
+	}
+	exist(t, dir, map[string]bool{"g-next.rwd": false, "g-after.rwd": false, "g-late.rwd": true})
 }
 
 // Recover makes a cut recording whole up to its last whole round,

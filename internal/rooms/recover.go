@@ -19,9 +19,16 @@ import (
 // footer there (LiveGame.Recovered: it ends before its turn limit),
 // verified before it replaces the .partial. A .partial without a
 // readable header or any whole round holds no game and is removed; one
-// damaged rather than cut is left as it is. split names a recovered
-// game's room and id from NAME (nil: no room, NAME the id).
+// damaged rather than cut is left as it is. A recovered recording is
+// listed in the manifest, as a committed one. Recover also reads the
+// manifest, as a server does once when it starts. split names a
+// recovered game's room and id from NAME (nil: no room, NAME the id).
 func (d *Recordings) Recover(split func(name string) (room, id string)) []LiveGame {
+	d.mu.Lock()
+	if err := d.loadManifest(); err != nil {
+		d.logf("%v", err)
+	}
+	d.mu.Unlock()
 	names, err := filepath.Glob(filepath.Join(d.Dir, "*.rwd"+PartialSuffix))
 	if err != nil {
 		return nil
@@ -42,6 +49,11 @@ func (d *Recordings) Recover(split func(name string) (room, id string)) []LiveGa
 			continue
 		}
 		d.logf("%s: recovered up to turn %d of %d as %s", filepath.Base(p), info.Turn, info.MaxTurn, filepath.Base(info.File))
+		d.mu.Lock()
+		if err := d.own(info.File); err != nil {
+			d.logf("%s: not rotated: %v", filepath.Base(info.File), err)
+		}
+		d.mu.Unlock()
 		out = append(out, info)
 	}
 	return out

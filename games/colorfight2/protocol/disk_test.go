@@ -105,6 +105,21 @@ func TestDiskFullStopsTheRoom(t *testing.T) {
 	}
 }
 
+// restart advances the clock past the finish_time of room id's game
+// once that game is over in the room (not only in the live list, which
+// is told first): the room then restarts, whichever comes first, the
+// advance or the room's timer.
+func (ts *testServer) restart(id string) {
+	ts.t.Helper()
+	eventually(ts.t, "over in its room", func() bool {
+		r := ts.s.room(id)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.g != nil && r.g.phase == phaseOver
+	})
+	ts.clk.Advance(time.Second)
+}
+
 // ownFiles lists the server's finished recordings in dir.
 func ownFiles(t *testing.T, dir string) []string {
 	t.Helper()
@@ -146,7 +161,7 @@ func TestMaxDiskRotates(t *testing.T) {
 		if files := ownFiles(t, ts.dir); len(files) != 1 {
 			t.Fatalf("after game %d: %v, want only the last", n, files)
 		}
-		ts.clk.Advance(time.Second) // the room restarts: the budget rotates
+		ts.restart("r") // the budget rotates
 	}
 	eventually(t, "rotated", func() bool {
 		_, err := os.Stat(filepath.Join(ts.dir, first))
@@ -167,7 +182,7 @@ func TestMaxDiskRefuses(t *testing.T) {
 		g := ts.s.Games()
 		return len(g) == 1 && g[0].Done
 	})
-	ts.clk.Advance(time.Second)
+	ts.restart("r")
 	eventually(t, "stopped", func() bool { return ts.roomList()[0]["stopped"] != nil })
 	if stopped, _ := ts.roomList()[0]["stopped"].(string); !strings.Contains(stopped, "disk budget (--max-disk)") {
 		t.Errorf("stopped: %q", stopped)
@@ -188,6 +203,94 @@ func TestOwnRecording(t *testing.T) {
 	} {
 		if got := ownRecording(name); got != want {
 			t.Errorf("ownRecording(%q) = %v", name, got)
+		}
+	}
+}
+
+// copyOld copies a real recording to dir/name, its modification time an
+// hour ago: older than anything the servers record, so rotation would
+// take it first if it counted it.
+func copyOld(t *testing.T, from, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := filepath.Join(dir, name)
+	old := time.Now().Add(-time.Hour)
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(to, old, old); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// Issue 37, finding 5: --max-disk rotation removes only the recordings
+// the server wrote. game-0001.rwd and game-0002.rwd — the names `rewind
+// tournament` writes, here copies of real recordings older than the
+// server's — are neither counted nor removed; a restarted server still
+// rotates the recordings it wrote before; a recording the user replaced
+// since is left alone.
+func TestMaxDiskRotatesOnlyItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	first := newTestServer(t, Options{Dir: dir, MaxGamesPerHour: -1, MaxDiskBytes: -1})
+	if err := first.s.CreateRoom("r", botRoom(200), "", "", true); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		eventually(t, "played", func() bool {
+			g := first.s.Games()
+			return len(g) == n && g[0].Done
+		})
+		if n < 3 {
+			first.restart("r")
+		}
+	}
+	first.s.Close()
+	var before []string // the first server's recordings, oldest first
+	for _, g := range first.s.Games() {
+		before = append([]string{g.File}, before...)
+	}
+	if len(before) != 3 {
+		t.Fatalf("the first server recorded %v", before)
+	}
+	tournament := []string{copyOld(t, before[0], dir, "game-0001.rwd"), copyOld(t, before[1], dir, "game-0002.rwd")}
+	// The user replaces the first server's last recording with a file of
+	// their own under the same name.
+	replaced := before[2]
+	if err := os.WriteFile(replaced, []byte("the user's own file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	second := newTestServer(t, Options{Dir: dir, MaxGamesPerHour: -1, MaxDiskBytes: 1})
+	if err := second.s.CreateRoom("s", botRoom(200), "", "", true); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "played", func() bool {
+		g := second.s.Games()
+		return len(g) == 1 && g[0].Done
+	})
+	for _, p := range before[:2] {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s, recorded by the server before its restart, not rotated: %v", filepath.Base(p), err)
+		}
+	}
+	for _, p := range append(tournament, replaced) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s, not the server's, removed: %v", filepath.Base(p), err)
+		}
+	}
+	mine := second.s.Games()[0].File
+	second.restart("s") // the next game rotates the last one
+	eventually(t, "rotated", func() bool {
+		_, err := os.Stat(mine)
+		return os.IsNotExist(err)
+	})
+	for _, p := range append(tournament, replaced) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s, not the server's, removed: %v", filepath.Base(p), err)
 		}
 	}
 }

@@ -79,10 +79,12 @@ type Options struct {
 	// (default 60; negative: no bound). A room at the bound stays at
 	// turn 0 until its oldest start of the hour is an hour old.
 	MaxGamesPerHour int
-	// MaxDiskBytes bounds the recordings of Dir that the server named
-	// (ROOM-GAMEID.rwd): before a game starts over it, DiskFull says what
-	// happens (default 10 GiB; negative: no bound). The games being played
-	// may pass it by what they record (docs/limits.md).
+	// MaxDiskBytes bounds the recordings of Dir that the server wrote
+	// (listed in rooms.ManifestFile, and the ROOM-GAMEID.rwd.partial
+	// files being written; no other file is counted or removed): before
+	// a game starts over it, DiskFull says what happens (default 10 GiB;
+	// negative: no bound). The games being played may pass it by what
+	// they record (docs/limits.md).
 	MaxDiskBytes int64
 	// DiskFull is "rotate" (default: the oldest finished recordings are
 	// removed until the others fit) or "refuse" (the room stops, with a
