@@ -25,7 +25,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("--version: status %d\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "no-such-command")
-	if code != 1 || !strings.Contains(out, `rewind: unknown command "no-such-command"`) {
+	if code != 2 || !strings.Contains(out, `rewind: unknown command "no-such-command"`) {
 		t.Fatalf("an unknown command: status %d\n%s", code, out)
 	}
 	if a, b := clitest.Binary(t), clitest.Binary(t); a != b {
@@ -56,7 +56,7 @@ func TestStartEnded(t *testing.T) {
 	r.do(func() {
 		clitest.Start(r, serving, "view", "no-such-file.rwd", "--addr", "127.0.0.1:0")
 	})
-	if len(r.failures) != 1 || !strings.Contains(r.failures[0], "ended (status 1) before printing a line matching") ||
+	if len(r.failures) != 1 || !strings.Contains(r.failures[0], "ended (status 2) before printing a line matching") ||
 		!strings.Contains(r.failures[0], "no-such-file.rwd") {
 		t.Fatalf("failures %q", r.failures)
 	}
