@@ -7,11 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // clientEnv names the folder holding the official client library and its
@@ -59,7 +59,7 @@ func TestOfficialExampleAI(t *testing.T) {
 	defer cancel()
 	ai := exec.CommandContext(ctx, py, "-c", "import colorfight, runpy\ncolorfight.hostUrl = '"+srv.Match+"/'\nrunpy.run_path('exampleAI.py', run_name='__main__')")
 	ai.Dir = work
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	ai.Stdout, ai.Stderr = &out, &out
 	if err := ai.Start(); err != nil {
 		t.Fatal(err)
@@ -96,22 +96,4 @@ func TestOfficialExampleAI(t *testing.T) {
 	if code != 0 || !strings.Contains(got, `"expander"`) || !strings.Contains(got, `"aggressor"`) || !strings.Contains(got, "bot official client") {
 		t.Errorf("info: status %d\n%s", code, got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -45,7 +45,7 @@ func natsServer(t *testing.T) (url string, env []string) {
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	out  syncBuffer
+	out  testutil.SyncBuffer
 	done chan error
 	mu   sync.Mutex
 	seen []string // stderr lines
@@ -416,7 +416,7 @@ func TestDistributedCluster(t *testing.T) {
 	t.Setenv(natsUserEnv, user)
 	t.Setenv(natsPasswordEnv, pw)
 	dir := filepath.Join(t.TempDir(), "cluster")
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	cmd := newRootCmd()
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)
@@ -578,7 +578,7 @@ func shellWords(s string) ([]string, error) {
 func TestTwoTournamentsOneFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "shared")
 	args := []string{"tournament", "--dir", dir, "--bot", "greedy", "--bot", "random", "--games", "12", "--turns", "200", "--parallel", "1"}
-	var outs [2]syncBuffer
+	var outs [2]testutil.SyncBuffer
 	errs := make(chan error, 2)
 	for k := range 2 {
 		cmd := newRootCmd()

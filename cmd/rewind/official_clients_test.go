@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -142,7 +141,7 @@ func TestOfficialClientsPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var jout, pout syncBuffer
+	var jout, pout testutil.SyncBuffer
 	jcmd := exec.Command(java, "-cp", cp, "example_ai")
 	jcmd.Stdout, jcmd.Stderr = &jout, &jout
 	pcmd := exec.Command(python, "-u", wrapper, filepath.Join(clients, "python3"), ws)
@@ -285,22 +284,4 @@ func tail(s string) string {
 		lines = lines[len(lines)-40:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net/http"
 	"os"
@@ -494,10 +495,10 @@ func TestProtocolClientPlays(t *testing.T) {
 
 // startServerCLI runs `rewind server` with args (through its cobra
 // command, until ctx ends) and returns its base URL, its exit and its log.
-func startServerCLI(t *testing.T, ctx context.Context, args ...string) (base string, done <-chan error, logs *syncBuffer) {
+func startServerCLI(t *testing.T, ctx context.Context, args ...string) (base string, done <-chan error, logs *testutil.SyncBuffer) {
 	t.Helper()
 	ready := make(chan string, 1)
-	logs = &syncBuffer{}
+	logs = &testutil.SyncBuffer{}
 	cmd := serverCommand(&serverOptions{ready: ready})
 	cmd.SetOut(logs)
 	cmd.SetErr(logs)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net/http"
 	"os"
@@ -40,11 +41,11 @@ func docsServerCommands(t *testing.T) [][]string {
 
 // docsServer runs `rewind server ARGS --addr 127.0.0.1:0 --dir DIR` until
 // the test ends; it returns the base URL and the server's output.
-func docsServer(t *testing.T, args []string) (string, *syncBuffer) {
+func docsServer(t *testing.T, args []string) (string, *testutil.SyncBuffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
-	logs := &syncBuffer{}
+	logs := &testutil.SyncBuffer{}
 	cmd := serverCommand(&serverOptions{ready: ready})
 	cmd.SetOut(logs)
 	cmd.SetErr(logs)

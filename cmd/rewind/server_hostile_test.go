@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net"
 	"net/http"
@@ -29,7 +30,7 @@ func startServerCmd(t *testing.T, opts *serverOptions, args ...string) (base, di
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	opts.ready = ready
-	var logs syncBuffer
+	var logs testutil.SyncBuffer
 	cmd := serverCommand(opts)
 	cmd.SetOut(&logs)
 	cmd.SetErr(&logs)

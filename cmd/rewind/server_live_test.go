@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net"
 	"net/http"
@@ -28,7 +29,7 @@ func TestServerHTTPFollowsProtocolGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready, httpReady := make(chan string, 1), make(chan string, 1)
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	cmd := serverCommand(&serverOptions{ready: ready, httpReady: httpReady})
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)

@@ -29,7 +29,7 @@ func seedText(s *uint64) string {
 // error apart.
 func runSplit(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errs syncBuffer
+	var out, errs testutil.SyncBuffer
 	cmd := newRootCmd()
 	cmd.SetOut(&out)
 	cmd.SetErr(&errs)
