@@ -230,15 +230,7 @@ func TestConnectionFlood(t *testing.T) {
 		c.c.Close()
 	}
 	p.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
-	for g := p.next(); g != nil; g = p.next() {
-		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "player" {
-			p.send(`{"message":"endturn"}`)
-		}
-	}
-	serverDone(t, done)
-	if rounds, _ := verifyDir(t, dir); rounds != 20 {
-		t.Fatalf("%d rounds, want 20", rounds)
-	}
+	playOut(t, p, "player", done, dir, 20)
 }
 
 // TestSilentConnectionsLockNobodyOut: four addresses holding 64 silent
@@ -277,14 +269,22 @@ func TestSilentConnectionsLockNobodyOut(t *testing.T) {
 		t.Fatalf("the oldest silent connection: got %s, want it closed", g.raw)
 	}
 	p.send(`{"message":"loadout","primary-weapon":"laser","secondary-weapon":"mortar"}`)
+	playOut(t, p, "player", done, dir, 20)
+}
+
+// playOut plays p's turns as name (endturn on each) until the server
+// closes it, waits for the server to end and checks that the one game
+// recorded in dir re-simulates rounds rounds.
+func playOut(t *testing.T, p *client, name string, done <-chan error, dir string, rounds int) {
+	t.Helper()
 	for g := p.next(); g != nil; g = p.next() {
-		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == "player" {
+		if g.m["message"] == "gamestate" && g.m["turn"] != 0.0 && g.m["players"].([]any)[0].(map[string]any)["name"] == name {
 			p.send(`{"message":"endturn"}`)
 		}
 	}
 	serverDone(t, done)
-	if rounds, _ := verifyDir(t, dir); rounds != 20 {
-		t.Fatalf("%d rounds, want 20", rounds)
+	if got, _ := verifyDir(t, dir); got != rounds {
+		t.Fatalf("%d rounds, want %d", got, rounds)
 	}
 }
 
