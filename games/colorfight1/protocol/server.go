@@ -289,18 +289,20 @@ type call struct {
 	ep    rules.Endpoint
 	body  []byte
 	join  bool
-	reply chan []byte // the answer: status line then JSON (answerBytes)
-	code  chan int
+	reply chan answer // buffered: the answer is never waited for
+}
+
+// answer is a request's HTTP status and JSON body.
+type answer struct {
+	status int
+	body   []byte
 }
 
 func newCall(ep rules.Endpoint, path string, body []byte) *call {
-	return &call{cmd: path + " " + string(body), ep: ep, body: body, reply: make(chan []byte, 1), code: make(chan int, 1)}
+	return &call{cmd: path + " " + string(body), ep: ep, body: body, reply: make(chan answer, 1)}
 }
 
-func (c *call) answer(status int, body []byte) {
-	c.code <- status
-	c.reply <- body
-}
+func (c *call) answer(status int, body []byte) { c.reply <- answer{status, body} }
 
 // start opens the table of a new game of s (m.mu not held).
 func (m *mount) start(s settings) error {
@@ -613,8 +615,8 @@ func (m *mount) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	select {
-	case status := <-c.code:
-		writeJSON(w, status, <-c.reply)
+	case a := <-c.reply:
+		writeJSON(w, a.status, a.body)
 	case <-r.Context().Done():
 	}
 }
