@@ -34,6 +34,7 @@ func viewEval(t *testing.T, b *browsertest.Browser, expr string, out any) {
 // per metric; every game event listed at the turn (tick) whose frame
 // holds it, and a click on one seeks that turn.
 func TestViewThroughCLI(t *testing.T) {
+	browsertest.Find(t) // skips before playing when there is no browser
 	rwd := filepath.Join(t.TempDir(), "cf1.rwd")
 	if out, code := clitest.Run(t, "play", "--game", "colorfight1", "--turns", "300", "--seed", "5", "-o", rwd); code != 0 {
 		t.Fatalf("play: status %d\n%s", code, out)
