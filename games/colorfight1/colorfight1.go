@@ -8,12 +8,19 @@
 package colorfight1
 
 import (
+	_ "embed"
+
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight1/bots"
 	"github.com/rewind-game/rewind/games/colorfight1/protocol"
 	"github.com/rewind-game/rewind/games/colorfight1/rules"
 	"github.com/rewind-game/rewind/games/colorfight1/vectors"
 )
+
+// boardScript is the game's painter on the replay page.
+//
+//go:embed board.js
+var boardScript []byte
 
 func init() {
 	engine.Register(engine.Registration{
@@ -26,6 +33,7 @@ func init() {
 		Bots:    bots.Builtins,
 		Vectors: &engine.Vectors{Input: vectors.Input, Expected: vectors.Expected, Conform: vectors.Conform},
 		// The reference's HTTP endpoints, on the tick (rewind server).
-		Protocol: protocol.Server{},
+		Protocol:    protocol.Server{},
+		BoardScript: boardScript,
 	})
 }

@@ -405,6 +405,14 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 // Badges of a board's cells.
 var badges = []string{"base", "building", "taking", "blast", "gold", "energy"}
 
+// Board gives the map: Terrain the cell type, Owner the owner's seat,
+// Value the ms until a cell's attack finishes, the badges above; and one
+// entity of kind "attack" per cell being taken: Player the attacker's
+// seat (−1 for a blast or an attacker without a seat), Value the
+// attack's whole duration in ms (finish − attack time, rounded up as the
+// cell's Value is, so that the cell's Value is at most the entity's: the
+// part left). It reuses b's slices: no allocation once they have grown
+// to the game's size. It changes nothing of the game.
 func (g *Game) Board(b *engine.Board) {
 	b.Topology = engine.Square
 	b.Resize(Width, Height)
@@ -427,6 +435,8 @@ func (g *Game) Board(b *engine.Board) {
 			if c.Blast {
 				bc.Badges |= 8
 			}
+			b.Entities = append(b.Entities, engine.Entity{Kind: "attack", Player: g.Seat(int(c.Attacker)),
+				X: i % Width, Y: i / Width, Value: int64(math.Ceil((c.FinishTime - c.AttackTime) * 1000))})
 		}
 		switch c.Type {
 		case Gold:
