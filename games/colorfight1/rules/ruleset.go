@@ -154,6 +154,8 @@ type seat struct {
 	uid   int
 	token []byte // the player's token as a JSON string
 	joins int
+	// name is the name of the seat's latest successful join, "" before.
+	name string
 }
 
 func newGame(st Setup, raw []byte, s engine.Settings) (*Game, error) {
@@ -201,6 +203,17 @@ func (g *Game) NextNow() float64 {
 		return s.Now()
 	}
 	return s.t0 + float64(float64(s.tick+1)*s.step)
+}
+
+// PlayerName returns the name seat p's player joined with (engine.Naming:
+// a seat is named when the table opens, before its player joins), the
+// latest join's after a rejoin under another name, even once that player
+// died; "" before the seat's first successful join.
+func (g *Game) PlayerName(p int) string {
+	if p < 0 || p >= len(g.seats) {
+		return ""
+	}
+	return g.seats[p].name
 }
 
 // UID returns seat p's player's uid, 0 when it has none alive.
@@ -308,6 +321,9 @@ func (g *Game) command(p, i int, c string) {
 	if ep == JoinGame && r.Shape == ShapeToken {
 		st.uid = r.UID
 		st.token, _ = json.Marshal(r.Token)
+		if u := g.State.User(r.UID); u != nil {
+			st.name = u.Name
+		}
 		for r.UID >= len(g.seatOf) {
 			g.seatOf = append(g.seatOf, -1)
 		}
