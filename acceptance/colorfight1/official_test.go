@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,8 @@ const clientEnv = "REWIND_COLORFIGHT1_CLIENT"
 // TestOfficialExampleAI: the unmodified exampleAI.py on the unmodified
 // colorfight.py, given only the host URL, plays a timed game against two
 // built-ins on `rewind server --game colorfight1`; its attacks succeed,
-// the recording verifies and info lists every player.
+// the recording verifies and info names every player, the official
+// client by the name it joined with.
 func TestOfficialExampleAI(t *testing.T) {
 	dir := os.Getenv(clientEnv)
 	if dir == "" {
@@ -92,8 +94,11 @@ func TestOfficialExampleAI(t *testing.T) {
 	if got, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.HasPrefix(got, "OK ") {
 		t.Errorf("verify: status %d\n%s", code, got)
 	}
+	// exampleAI.py joins as "MyAI" (g.JoinGame('MyAI')): info names its
+	// seat so, not as the header's "seat 3".
 	got, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 || !strings.Contains(got, `"expander"`) || !strings.Contains(got, `"aggressor"`) || !strings.Contains(got, "bot official client") {
+	if code != 0 || !strings.Contains(got, `1  "expander"`) || !strings.Contains(got, `2  "aggressor"`) ||
+		!regexp.MustCompile(`3  "MyAI" +bot official client`).MatchString(got) {
 		t.Errorf("info: status %d\n%s", code, got)
 	}
 }
