@@ -60,18 +60,18 @@ func TestCapabilities(t *testing.T) {
 	if cf.Active() != -1 || mo.Active() != -1 || sk.Active() != 0 {
 		t.Errorf("Active: %d %d %d, want -1 -1 0", cf.Active(), mo.Active(), sk.Active())
 	}
-	if engine.NamingOf(cf) != nil || engine.NamingOf(mo) != nil || engine.NamingOf(sk) != nil || engine.PlayerName(mo, 1, "given") != "given" {
-		t.Error("Naming: want none but ColorFight v1's; a game without it keeps the given name")
+	if engine.PlayerName(cf, 1, "given") != "given" || engine.PlayerName(mo, 1, "given") != "given" || engine.PlayerName(sk, 1, "given") != "given" {
+		t.Error("PlayerName: a game whose players keep their names keeps the given name")
 	}
 	v1, err := colorfight1.Ruleset.New(1, engine.Settings{Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if engine.NamingOf(v1) == nil || engine.PlayerName(v1, 1, "seat 2") != "seat 2" {
-		t.Error("Naming: ColorFight v1's seat before its join keeps the given name")
+	if engine.PlayerName(v1, 1, "seat 2") != "seat 2" {
+		t.Error("PlayerName: ColorFight v1's seat before its join keeps the given name")
 	}
 	v1.Round([][]string{nil, {`/joingame {"name":"Zed"}`}})
-	if got := engine.PlayerName(v1, 1, "seat 2"); got != "Zed" {
+	if got := engine.PlayerName(v1, 1, "seat 2"); !strings.HasPrefix(got, "Zed #") {
 		t.Errorf("ColorFight v1's seat 2 after joining as Zed: %q", got)
 	}
 	long := strings.Repeat("é", engine.MaxNameBytes) // 2 bytes each
@@ -91,10 +91,13 @@ type outOfRange struct{ engine.Ruleset }
 
 func (outOfRange) ScoreMetric() int { return 99 }
 
-// named is a game whose every player goes by one name (engine.Naming).
+// named is a game whose every player goes by one name
+// (engine.Attendance).
 type named struct {
 	engine.Game
 	name string
 }
 
 func (n named) PlayerName(int) string { return n.name }
+func (named) Idle() bool              { return false }
+func (named) Out(int) bool            { return false }

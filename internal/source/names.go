@@ -11,8 +11,8 @@ import (
 // (from its start), in uid order: the names its header gives them, each
 // replaced by the name its player goes by once the recording is played
 // (engine.PlayerName) for a game whose players name themselves during
-// play (engine.Naming: a ColorFight v1 seat, "seat 2" in the header,
-// joins as "Zed"). Such a recording is played to its end, or to the last
+// play (engine.Registration.NamedInPlay: a ColorFight v1 seat, "seat 2"
+// in the header, joins as "Zed"). Such a recording is played to its end, or to the last
 // round before damage or a cut, and the names are those of that round; a
 // seat rejoined under another name goes by the latest. The recording of
 // any other game is read no further than its header. An error says why
@@ -28,7 +28,7 @@ func PlayedNames(r io.Reader) ([]string, error) {
 	for i, p := range h.Players {
 		names[i] = p.Name
 	}
-	if engine.NamingOf(sim.Game()) == nil {
+	if !namedInPlay(h.Ruleset) {
 		return names, nil
 	}
 	sim.SkipText()
@@ -38,4 +38,11 @@ func PlayedNames(r io.Reader) ([]string, error) {
 		names[i] = engine.PlayerName(sim.Game(), i, names[i])
 	}
 	return names, nil
+}
+
+// namedInPlay reports whether the players of the game ruleset names
+// itself during play (engine.Registration.NamedInPlay).
+func namedInPlay(ruleset string) bool {
+	r, _ := engine.About(ruleset)
+	return r.NamedInPlay
 }

@@ -165,7 +165,7 @@ func newStream(r io.Reader, closer io.Closer, infer bool) (engine.Stream, error)
 	if err != nil {
 		return nil, err
 	}
-	if engine.NamingOf(sim.Game()) == nil || seeker == nil {
+	if !namedInPlay(sim.Header().Ruleset) || seeker == nil {
 		return newSimStream(sim, closer), nil
 	}
 	sim.Close()
