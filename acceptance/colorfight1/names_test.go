@@ -13,7 +13,7 @@ import (
 )
 
 // TestJoinedPlayerNamed: a player that joins a game of `rewind server
-// --game colorfight1` in progress as "Zed" is "Zed" in its recording
+// --game colorfight1` in progress as "Zed" is "Zed #2" (its uid) in its recording
 // for info, analyze and the viewer's page of it, though the recording's
 // header, written before it joined, names its seat "seat 2".
 func TestJoinedPlayerNamed(t *testing.T) {
@@ -24,15 +24,15 @@ func TestJoinedPlayerNamed(t *testing.T) {
 	if status, raw, join := c.post("/joingame", map[string]any{"name": "Zed"}); status != 200 || join["token"] == nil {
 		t.Fatalf("join: %d %s", status, raw)
 	}
-	for !strings.Contains(srv.Output(), "game 1 ended") {
-		time.Sleep(20 * time.Millisecond) // polls the server's log for its condition
+	if code := srv.Wait(t); code != 0 { // --games 1: it ends after the game
+		t.Fatalf("server: status %d\n%s", code, srv.Output())
 	}
 	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
 	if len(rwds) != 1 {
 		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
 	}
 	out, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 || !strings.Contains(out, `2  "Zed"`) || !strings.Contains(out, `1  "expander"`) || strings.Contains(out, "seat 2") {
+	if code != 0 || !strings.Contains(out, `2  "Zed #2"`) || !strings.Contains(out, `1  "expander #1"`) || strings.Contains(out, "seat 2") {
 		t.Errorf("info: status %d, want seats expander and Zed\n%s", code, out)
 	}
 	out, code = clitest.Run(t, "analyze", rwds[0], "--format", "json")
@@ -41,16 +41,16 @@ func TestJoinedPlayerNamed(t *testing.T) {
 			Name string `json:"name"`
 		} `json:"players"`
 	}
-	if err := json.Unmarshal([]byte(out), &an); code != 0 || err != nil || len(an.Players) != 2 || an.Players[0].Name != "expander" || an.Players[1].Name != "Zed" {
+	if err := json.Unmarshal([]byte(out), &an); code != 0 || err != nil || len(an.Players) != 2 || an.Players[0].Name != "expander #1" || an.Players[1].Name != "Zed #2" {
 		t.Errorf("analyze --format json: status %d, %v, players %+v\n%.500s", code, err, an.Players, out)
 	}
-	resp, err := http.Get(srv.Match + "/replay/" + filepath.Base(rwds[0]))
+	resp, err := http.Get(clitest.ViewPage(t, rwds[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(page), "2 players: expander, Zed") {
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "2 players: expander #1, Zed #2") {
 		t.Errorf("the viewer's page: %s\n%.2000s", resp.Status, page)
 	}
 }
