@@ -103,16 +103,23 @@ func AppendObservation(dst []byte, g Game, p int) []byte {
 	return append(dst, "null"...)
 }
 
-// Attendance is a Game whose next Round does not take commands from
-// every player: Idle reports that it takes none at all (ColorfightII's
-// round 0 -> 1, which only starts the game), so a runner plays it
-// without asking any bot, reporting no fault and recording no log; Out
-// reports that player p left the game for good (Monad's timed out and
-// crashed players), so a runner neither asks its bot nor reports its
-// faults. Idle and Out are the one check for it.
+// Attendance is a Game whose players do not all take part in every
+// round as they were seated. Idle reports that its next Round takes no
+// commands at all (ColorfightII's round 0 -> 1, which only starts the
+// game), so a runner plays it without asking any bot, reporting no fault
+// and recording no log; Out reports that player p left the game for
+// good (Monad's timed out and crashed players), so a runner neither asks
+// its bot nor reports its faults; PlayerName returns the name player p
+// goes by now, "" while it has none of its own: in a game whose players
+// join in progress under a name of their own (ColorFight v1's
+// `/joingame {"name":...}`, Registration.NamedInPlay) the name a
+// recording's header gives a seat, written when the game opened, is a
+// placeholder ("seat 2"). Idle, Out and PlayerName are the one check for
+// it.
 type Attendance interface {
 	Idle() bool
 	Out(p int) bool
+	PlayerName(p int) string
 }
 
 // Idle reports whether g's next Round takes no commands at all (its

@@ -1,9 +1,12 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rewind-game/rewind/engine"
+	colorfight1 "github.com/rewind-game/rewind/games/colorfight1/rules"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 	skyport "github.com/rewind-game/rewind/games/skyport/rules"
@@ -57,6 +60,27 @@ func TestCapabilities(t *testing.T) {
 	if cf.Active() != -1 || mo.Active() != -1 || sk.Active() != 0 {
 		t.Errorf("Active: %d %d %d, want -1 -1 0", cf.Active(), mo.Active(), sk.Active())
 	}
+	if engine.PlayerName(cf, 1, "given") != "given" || engine.PlayerName(mo, 1, "given") != "given" || engine.PlayerName(sk, 1, "given") != "given" {
+		t.Error("PlayerName: a game whose players keep their names keeps the given name")
+	}
+	v1, err := colorfight1.Ruleset.New(1, engine.Settings{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if engine.PlayerName(v1, 1, "seat 2") != "seat 2" {
+		t.Error("PlayerName: ColorFight v1's seat before its join keeps the given name")
+	}
+	v1.Round([][]string{nil, {`/joingame {"name":"Zed"}`}})
+	if got := engine.PlayerName(v1, 1, "seat 2"); !strings.HasPrefix(got, "Zed #") {
+		t.Errorf("ColorFight v1's seat 2 after joining as Zed: %q", got)
+	}
+	long := strings.Repeat("é", engine.MaxNameBytes) // 2 bytes each
+	if got := engine.PlayerName(named{mo, "x" + long}, 0, "given"); len(got) != engine.MaxNameBytes-1 || !utf8.ValidString(got) {
+		t.Errorf("a name of %d bytes is given as %d bytes %.20q, want cut to a whole character", len(long)+1, len(got), got)
+	}
+	if got := engine.PlayerName(named{mo, "a\xffb"}, 0, "given"); got != "a\uFFFDb" {
+		t.Errorf("a name that is not UTF-8 is given as %q", got)
+	}
 	if engine.ScoreIndex(monad.Ruleset) != 2 || engine.ScoreIndex(outOfRange{colorfight2.Ruleset}) != 0 {
 		t.Error("ScoreIndex: want Monad's hives, 0 for an index out of range")
 	}
@@ -66,3 +90,14 @@ func TestCapabilities(t *testing.T) {
 type outOfRange struct{ engine.Ruleset }
 
 func (outOfRange) ScoreMetric() int { return 99 }
+
+// named is a game whose every player goes by one name
+// (engine.Attendance).
+type named struct {
+	engine.Game
+	name string
+}
+
+func (n named) PlayerName(int) string { return n.name }
+func (named) Idle() bool              { return false }
+func (named) Out(int) bool            { return false }

@@ -13,7 +13,8 @@
 // Beyond Ruleset and Game a game may offer a few optional capabilities,
 // each checked in one place in this package, with a fallback for a game
 // without it: Codec (CodecOf), Accounting (AccountingOf), Messenger
-// (MessengerOf), Observer (AppendObservation) and Attendance (Idle, Out).
+// (MessengerOf), Observer (AppendObservation) and Attendance (Idle, Out,
+// PlayerName).
 // A wrapper around a Game must forward each one it can (an embedded Game
 // hides them).
 //

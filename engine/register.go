@@ -46,6 +46,11 @@ type Registration struct {
 	// game" messages: they are told neither game nor player at the
 	// start, and sent the game's own turn messages (Messenger).
 	OwnProtocol bool
+	// NamedInPlay is set when the game's players name themselves during
+	// play (joining a game in progress: Attendance.PlayerName), so that
+	// a recording's names are known only once it is played; the shell
+	// plays such a recording for them (source.PlayedNames).
+	NamedInPlay bool
 	// BoardScript, when set, is the game's painter for the replay page:
 	// a browser script that registers rewind.boards[ID] (the contract is
 	// docs/viewer.md's "Painters", typed in the viewer's contract.js),

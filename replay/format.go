@@ -61,7 +61,7 @@ const (
 	MaxMapBlobBytes = 16 << 20
 	MaxPlayers      = 64
 	MaxTurns        = 100000
-	MaxNameBytes    = 256
+	MaxNameBytes    = engine.MaxNameBytes
 	// MaxCommandsPerRound is the most commands one player may send in one
 	// round (a bot's whole answer is at most 1 MiB: docs/bot-protocol.md).
 	// A real bot sends a few hundred at most.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,8 @@ const clientEnv = "REWIND_COLORFIGHT1_CLIENT"
 // TestOfficialExampleAI: the unmodified exampleAI.py on the unmodified
 // colorfight.py, given only the host URL, plays a timed game against two
 // built-ins on `rewind server --game colorfight1`; its attacks succeed,
-// the recording verifies and info lists every player.
+// the recording verifies and info names every player, the official
+// client by the name it joined with.
 func TestOfficialExampleAI(t *testing.T) {
 	dir := os.Getenv(clientEnv)
 	if dir == "" {
@@ -42,9 +44,10 @@ func TestOfficialExampleAI(t *testing.T) {
 	}
 	rec := t.TempDir()
 	srv := clitest.StartProcess(t, serverListening, "server", "--game", "colorfight1", "--addr", "127.0.0.1:0", "--dir", rec,
-		"--bot", "expander", "--bot", "aggressor", "--last-time", "10", "--games", "1", "--seed", "3")
+		"--bot", "expander", "--bot", "aggressor", "--last-time", "10", "--seed", "3")
 	// exampleAI writes ./token: it runs in a folder of its own, and loops
-	// for ever, so it is stopped once the game has ended.
+	// for ever, so it is stopped once the game has ended (the server, a
+	// next game started, still answers it till then).
 	work := t.TempDir()
 	for _, f := range []string{"colorfight.py", "exampleAI.py"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
@@ -85,15 +88,19 @@ func TestOfficialExampleAI(t *testing.T) {
 	if strings.Contains(log, "Traceback") || strings.Contains(log, "did not return correctly") {
 		t.Errorf("exampleAI.py met an error:\n%.2000s", log)
 	}
-	rwds, _ := filepath.Glob(filepath.Join(rec, "colorfight1-*.rwd"))
+	rwds, _ := filepath.Glob(filepath.Join(rec, "colorfight1-*-1.rwd")) // game 1's
 	if len(rwds) != 1 {
 		t.Fatalf("recordings %v", rwds)
 	}
 	if got, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.HasPrefix(got, "OK ") {
 		t.Errorf("verify: status %d\n%s", code, got)
 	}
+	// exampleAI.py joins as "MyAI" (g.JoinGame('MyAI')): info names its
+	// seat so, with its uid, not as the header's "seat 3".
 	got, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 || !strings.Contains(got, `"expander"`) || !strings.Contains(got, `"aggressor"`) || !strings.Contains(got, "bot official client") {
+	if code != 0 || !regexp.MustCompile(`1  "expander #\d" +bot expander`).MatchString(got) ||
+		!regexp.MustCompile(`2  "aggressor #\d" +bot aggressor`).MatchString(got) ||
+		!regexp.MustCompile(`3  "MyAI #\d" +bot official client`).MatchString(got) {
 		t.Errorf("info: status %d\n%s", code, got)
 	}
 }

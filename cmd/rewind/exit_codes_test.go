@@ -77,6 +77,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"analyze", jsnCut}, 3, "cut short"},
 		{[]string{"info", whole, cut}, 3, "incomplete"},
 
+		{[]string{"server", "--game", "colorfight2", "--addr", "127.0.0.1:0", "--dir", filepath.Join(dir, "srv"), "--games", "1"}, 2, "--games is not for"},
+
 		{[]string{"verify", bad}, 1, "FAIL "},
 		{[]string{"info", bad}, 1, "damage"},
 		{[]string{"analyze", bad}, 1, ""},

@@ -30,7 +30,9 @@ func newInfoCmd() *cobra.Command {
 		Long: `info prints what a replay says about its game: format, configuration, map,
 players, provenance, how many rounds the file holds and whether it is
 complete, and the leader at the last whole round. It reads the file without
-re-simulating it: a .rwd of any game, or a game's official file.
+re-simulating it: a .rwd of any game, or a game's official file. A .rwd of
+a game whose players name themselves as it is played (joining a game in
+progress under a name of their own) is played for those names.
 
 Exit status: 0 every file is complete; 1 a file is damaged (its CRC, its
 body or a record); 2 a file cannot be read; 3 a file is cut short and
@@ -144,7 +146,10 @@ func writeParent(w io.Writer, h *replay.Header) {
 // game by ruleset, setup and seed (replay.Header.Generic), in any codec:
 // its header, how many whole rounds, checkpoints, commands and faults it
 // holds (read, not played), whether it is complete and the footer's
-// ranking with each player's score, named by the ruleset's metric.
+// ranking with each player's score, named by the ruleset's metric. Its
+// players go by their played names (source.PlayedNames: the recording
+// of a game whose players name themselves during play is played for
+// them).
 func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 	rs, err := engine.Get(h.Ruleset)
 	if err != nil {
@@ -203,13 +208,17 @@ func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 			rank[uid] = i + 1
 		}
 	}
+	names, err := source.PlayedNames(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	fmt.Fprintf(w, "  players:\n")
-	for _, p := range h.Players {
+	for i, p := range h.Players {
 		bot := p.Bot
 		if bot == "" {
 			bot = "-"
 		}
-		line := fmt.Sprintf("    %d  %-24q  bot %s", p.UID, p.Name, bot)
+		line := fmt.Sprintf("    %d  %-24q  bot %s", p.UID, names[i], bot)
 		if f != nil {
 			line += fmt.Sprintf("  rank %d, %s %d", rank[p.UID], score, f.Gold[p.UID-1])
 		}

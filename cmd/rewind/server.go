@@ -327,6 +327,9 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 		return err
 	}
 	defer m.Close()
+	if o.Games > 0 && m.Done() == nil {
+		return usagef("server: --games is not for %s, whose rooms play until the server stops (Ctrl-C)", game)
+	}
 	addr := o.Addr
 	if addr == "" {
 		addr = mp.DefaultAddr()
@@ -359,6 +362,7 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 	case err := <-errc:
 		return fmt.Errorf("server: %w", err)
 	case <-ctx.Done():
+	case <-m.Done(): // --games played
 	}
 	// The protocol first: its games end at the last whole round and
 	// every connection is told, then the listener.

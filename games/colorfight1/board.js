@@ -11,7 +11,8 @@
 // setup, at tick 0), the setting "tick" its length in seconds of game
 // time. An attack in flight is a clock filling in the attacker's colour
 // towards its finish, the seconds left written in it; the inspector
-// gives its progress and its finish in seconds of game time. Everything
+// gives its progress and its finish in seconds of game time, the turn
+// label (turnLabel) the tick and its time. Everything
 // that comes from the replay is drawn or put in the page as text, never
 // as HTML.
 (function (rewind) {
@@ -82,6 +83,13 @@
    * @param {number} s
    */
   function seconds(s) { return String(+s.toFixed(3)) + ' s'; }
+  /**
+   * tickTime writes tick k and its time, tick seconds a tick: "tick 99 ·
+   * 19.8 s"; the tick alone when the tick's length is not known (0).
+   * @param {number} k
+   * @param {number} tick
+   */
+  function tickTime(k, tick) { return 'tick ' + k + (tick > 0 ? ' · ' + seconds(k * tick) : ''); }
 
   /**
    * progressOf is how far an attack of total ms is with left ms to go, 0
@@ -234,7 +242,7 @@
         var who = e.p >= 0 ? g.name(e.p) : 'a blast';
         var text = (cell.badges & bits.blast ? 'blast' : 'by ' + who) + ': ' + Math.round(100 * progressOf(left, total)) + ' % of ' +
           seconds(total / 1000) + ', ' + seconds(left / 1000) + ' left';
-        if (tick > 0) text += ', finishes at ' + seconds(k * tick + left / 1000) + ' of game time (now tick ' + k + ' · ' + seconds(k * tick) + ')';
+        if (tick > 0) text += ', finishes at ' + seconds(k * tick + left / 1000) + ' of game time (now ' + tickTime(k, tick) + ')';
         rows.push(['attack', text]);
       }
       return rows;
@@ -256,6 +264,10 @@
       }
       return null;
     },
+
+    // The turn label: the tick a turn shows and its time in seconds of
+    // game time since the start ("turn 100 / 300 · tick 99 · 19.8 s").
+    turnLabel: function (t, g) { return tickTime(tickAt(t), tickOf(g.packed)); },
 
     legend: function (packed, g) {
       var tick = tickOf(packed);

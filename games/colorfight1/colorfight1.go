@@ -35,5 +35,7 @@ func init() {
 		// The reference's HTTP endpoints, on the tick (rewind server).
 		Protocol:    protocol.Server{},
 		BoardScript: boardScript,
+		// A seat is named by its player's /joingame (rules.Game.PlayerName).
+		NamedInPlay: true,
 	})
 }

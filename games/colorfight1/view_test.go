@@ -2,7 +2,9 @@ package colorfight1
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +33,8 @@ func viewEval(t *testing.T, b *browsertest.Browser, expr string, out any) {
 // the part to go is not), one drawn per attack entity; the inspector of
 // an attacked cell gives its progress, its finish and the tick with its
 // game time; the legend the tick's length; the commands worded; a chart
-// per metric; every game event listed at the turn (tick) whose frame
+// per metric; the turn label and scrubber saying the tick and its game
+// time; every game event listed at the turn (tick) whose frame
 // holds it, and a click on one seeks that turn.
 func TestViewThroughCLI(t *testing.T) {
 	browsertest.Find(t) // skips before playing when there is no browser
@@ -84,6 +87,18 @@ func TestViewThroughCLI(t *testing.T) {
 	viewEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, turn), nil)
 	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, turn), time.Minute); err != nil {
 		t.Fatal(err)
+	}
+	// The turn label and the scrubber say the tick and its game time.
+	var label struct {
+		Text, Scrubber string
+		Last           int
+	}
+	viewEval(t, b, `({Text: document.getElementById('turn').textContent, Scrubber: document.getElementById('scrubber').getAttribute('aria-valuetext') || '',
+		Last: window.rewind.packed().frames.length - 1})`, &label)
+	k := turn - 1
+	want := fmt.Sprintf("turn %d / %d · tick %d · %s s", turn, label.Last, k, strconv.FormatFloat(math.Round(float64(k)*0.2*1000)/1000, 'f', -1, 64))
+	if label.Text != want || label.Scrubber != want {
+		t.Errorf("turn %d: the turn label %q, the scrubber's %q, want %q", turn, label.Text, label.Scrubber, want)
 	}
 	// The canvas's pixels: each owned cell without an attack at its
 	// centre; each attack by a seat, a fifth to four fifths done, on its

@@ -125,6 +125,11 @@ type Mount interface {
 	// Close ends every game at its last whole round, with its recording
 	// kept, and closes every connection of the protocol.
 	Close() error
+	// Done is closed once the server has played Options.Games games;
+	// nil for a server that plays until it is closed (Games 0, or a
+	// protocol whose rooms do not count games: the command then refuses
+	// --games).
+	Done() <-chan struct{}
 }
 
 // Described is a Protocol that says, in a paragraph of `rewind server`'s

@@ -35,7 +35,8 @@ func NewFigures(r engine.Ruleset, players int, commandsKnown bool) *Figures {
 // own: ColorfightII's, Monad's Header.Compact), by re-simulating it
 // (NewSimStream), and the files of the registered StreamFormats (their
 // Open: the commands a format does not hold stay unknown). It is the
-// reader of the analysis of every game.
+// reader of the analysis of every game. The players of a .rwd whose game
+// names them during play go by their played names (PlayedNames).
 func OpenStream(path string) (engine.Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -113,7 +114,8 @@ func LookupStreamFormat(prefix []byte) (f engine.Format, ok bool) {
 }
 
 // NewStream reads a replay from r as OpenStream does; closer (may be nil)
-// is closed by Close.
+// is closed by Close. A .rwd's players are named by PlayedNames when r
+// is an io.ReadSeeker (a file, bytes), by its header otherwise.
 func NewStream(r io.Reader, closer io.Closer) (engine.Stream, error) {
 	return newStream(r, closer, false)
 }
@@ -128,6 +130,16 @@ func NewInferredStream(r io.Reader, closer io.Closer) (engine.Stream, error) {
 
 // newStream is NewStream, and with infer NewInferredStream.
 func newStream(r io.Reader, closer io.Closer, infer bool) (engine.Stream, error) {
+	// A reader that can seek (a file, bytes) gives a .rwd's players the
+	// names they go by once played (PlayedNames) in a pass of its own.
+	seeker, _ := r.(io.ReadSeeker)
+	var start int64
+	if seeker != nil {
+		var err error
+		if start, err = seeker.Seek(0, io.SeekCurrent); err != nil {
+			seeker = nil
+		}
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) < 4 || string(prefix[:4]) != replay.Magic {
@@ -149,16 +161,44 @@ func newStream(r io.Reader, closer io.Closer, infer bool) (engine.Stream, error)
 		}
 		return closing{s, closer}, nil
 	}
-	rd, err := replay.NewReader(br)
+	sim, err := replay.OpenSim(br)
 	if err != nil {
 		return nil, err
 	}
-	sim, err := replay.NewSim(rd)
+	if !namedInPlay(sim.Header().Ruleset) || seeker == nil {
+		return newSimStream(sim, closer), nil
+	}
+	sim.Close()
+	names, err := playedNamesAt(seeker, start)
 	if err != nil {
-		rd.Close()
 		return nil, err
 	}
-	return NewSimStream(sim, closer), nil
+	if sim, err = replay.OpenSim(bufio.NewReaderSize(seeker, 64<<10)); err != nil {
+		return nil, err
+	}
+	s := newSimStream(sim, closer)
+	for i := range s.meta.Players {
+		if i < len(names) {
+			s.meta.Players[i].Name = names[i]
+		}
+	}
+	return s, nil
+}
+
+// playedNamesAt is PlayedNames of the recording at offset start of r,
+// which it leaves at start.
+func playedNamesAt(r io.ReadSeeker, start int64) ([]string, error) {
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	names, err := PlayedNames(r)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return names, nil
 }
 
 // closing closes a file after the engine.Stream reading it.
@@ -193,7 +233,11 @@ type simStream struct {
 // Sim that has played no round), whatever its codec: OpenStream's
 // stream of a .rwd, and a stream for a caller that opened the recording
 // with replay.NewSim. Close closes sim, then closer (may be nil).
-func NewSimStream(sim *replay.Sim, closer io.Closer) engine.Stream {
+func NewSimStream(sim *replay.Sim, closer io.Closer) engine.Stream { return newSimStream(sim, closer) }
+
+// newSimStream is NewSimStream, its players named as sim's header names
+// them.
+func newSimStream(sim *replay.Sim, closer io.Closer) *simStream {
 	h := sim.Header()
 	m := MetaOf(sim.Ruleset(), sim.Game().Players())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true

@@ -1,7 +1,8 @@
 // Package bots holds ColorFight v1's built-in strategies. Each plays one
-// seat of a rules.Game: it joins (seat p at tick 3p, so every seat but
-// the first joins mid-game, and again after its player died), then sends
-// at most one action per tick while its cooldown allows.
+// seat of a rules.Game: it joins under its strategy's name (seat p at
+// tick 3p, so every seat but the first joins mid-game, and again after
+// its player died), then sends at most one action per tick while its
+// cooldown allows.
 package bots
 
 import (
@@ -23,13 +24,15 @@ var Builtins = []engine.Builtin{
 type strategy func(b *bot, g *rules.Game, p int) string
 
 type bot struct {
+	// join is the bot's /joingame: it joins under its strategy's name.
+	join string
 	src  *rng.Source
 	play strategy
 }
 
 func builtin(name, doc string, play strategy) engine.Builtin {
 	return engine.Builtin{Name: name, Doc: doc, New: func(seed uint64) engine.Strategy {
-		b := &bot{src: rng.New(seed), play: play}
+		b := &bot{join: `/joingame {"name":"` + name + `"}`, src: rng.New(seed), play: play}
 		return engine.Strategy{Name: name, Commands: b.commands}
 	}}
 }
@@ -42,7 +45,7 @@ func (b *bot) commands(eg engine.Game, p int, dst []string) []string {
 	s := g.State
 	if g.UID(p) == 0 {
 		if g.Turn() >= 3*p {
-			return append(dst, `/joingame {"name":"bot `+strconv.Itoa(p+1)+`"}`)
+			return append(dst, b.join)
 		}
 		return dst
 	}

@@ -528,6 +528,15 @@ func init() {
 }
 
 // Owns reports whether r is for one of the protocol's endpoints.
+// Done is closed once Options.Games games are played; nil for Games 0
+// (rooms.Mount).
+func (m *mount) Done() <-chan struct{} {
+	if m.cfg.o.Games <= 0 {
+		return nil
+	}
+	return m.finished
+}
+
 func (m *mount) Owns(r *http.Request) bool {
 	_, ok := endpoints[r.URL.Path]
 	return ok

@@ -154,6 +154,9 @@ type seat struct {
 	uid   int
 	token []byte // the player's token as a JSON string
 	joins int
+	// name is the name and uid of the seat's latest successful join
+	// ("MyAI #3"), "" before.
+	name string
 }
 
 func newGame(st Setup, raw []byte, s engine.Settings) (*Game, error) {
@@ -202,6 +205,26 @@ func (g *Game) NextNow() float64 {
 	}
 	return s.t0 + float64(float64(s.tick+1)*s.step)
 }
+
+// PlayerName returns the name seat p's player joined with and its uid
+// ("MyAI #3": the reference takes the same name twice), the latest
+// join's after a rejoin, also once that player died; "" before the
+// seat's first successful join (engine.Attendance: the header, written
+// when the table opened, names the seat "seat N").
+func (g *Game) PlayerName(p int) string {
+	if p < 0 || p >= len(g.seats) {
+		return ""
+	}
+	return g.seats[p].name
+}
+
+// Idle is false: every round takes commands, a join at the least
+// (engine.Attendance).
+func (g *Game) Idle() bool { return false }
+
+// Out is false: a seat whose player died may join again
+// (engine.Attendance).
+func (g *Game) Out(int) bool { return false }
 
 // UID returns seat p's player's uid, 0 when it has none alive.
 func (g *Game) UID(p int) int { return g.seats[p].uid }
@@ -308,6 +331,9 @@ func (g *Game) command(p, i int, c string) {
 	if ep == JoinGame && r.Shape == ShapeToken {
 		st.uid = r.UID
 		st.token, _ = json.Marshal(r.Token)
+		if u := g.State.User(r.UID); u != nil {
+			st.name = u.Name + " #" + strconv.Itoa(r.UID)
+		}
 		for r.UID >= len(g.seatOf) {
 			g.seatOf = append(g.seatOf, -1)
 		}

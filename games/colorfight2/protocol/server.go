@@ -340,6 +340,9 @@ func (s *Server) cleanIdle() {
 // Close ends every room: each game being played is recorded up to its
 // last whole round with a clean footer, and every socket is closed. The
 // handler answers 503 afterwards.
+// Done is nil: the rooms play until the server is closed (rooms.Mount).
+func (s *Server) Done() <-chan struct{} { return nil }
+
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {

@@ -256,6 +256,10 @@ func (g *Game) Idle() bool { return g.State.Turn() == 0 }
 // Out is false: a player never leaves the game (engine.Attendance).
 func (g *Game) Out(int) bool { return false }
 
+// PlayerName is "": a player keeps the name it registered with
+// (engine.Attendance).
+func (g *Game) PlayerName(int) string { return "" }
+
 // Applied returns the commands the last Round gave State.Step, by uid-1
 // (faults first in a player's list, as Round puts them), or nil after
 // round 0 -> 1 or before any round: what a recording of the round

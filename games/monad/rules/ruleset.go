@@ -298,3 +298,7 @@ func (g *Game) Out(p int) bool {
 	s := g.stats()[p]
 	return s.TimedOut || s.Crashed
 }
+
+// PlayerName is "": a player keeps the name it was seated with
+// (engine.Attendance).
+func (g *Game) PlayerName(int) string { return "" }

@@ -242,6 +242,7 @@
  * @property {function(number, Frame, Geometry): ({text: string, id?: string}[]|null)} [player] lines on the selected player, as text
  * @property {string|LegendItem[]|function(Packed, Geometry): (string|LegendItem[])} [legend] what the colours mean
  * @property {PainterControl[]} [controls]
+ * @property {function(number, Geometry): (string|null)} [turnLabel] a caption of turn t, shown after the page's "turn t / last" (the scrubber's value text too): what a turn is in the game's own time ("tick 119 · 23.8 s"); null: none
  * @property {function(number): number[]} [hiveMark] (Monad) the offset of a hive's mark from its cell's centre
  */
 
@@ -432,7 +433,7 @@
  * @property {{words: function(unknown): string, at: function(number, number): string, font: function(number, boolean=, number=): string, textColor: function(string): string, shade: function(number[], number[], number): string, arrowHead: function(CanvasRenderingContext2D, number, number, number, number, number, string): void, star: function(CanvasRenderingContext2D, number, number, number, number, number): void, burst: function(CanvasRenderingContext2D, number, number, number, string): void, haloText: function(CanvasRenderingContext2D, string, number, number, string, string, number): void, polyline: function(CanvasRenderingContext2D, number[][]): void}} paint
  * @property {Object<string, Painter>} boards the painters by game id
  * @property {{fetch: function(string): Promise<ArrayBuffer>, load: function(HTMLElement): Promise<ArrayBuffer>, open: function(ArrayBuffer): Replay}} decode
- * @property {{(o: {frames: function(): number, onTurn: function(number): void, actions?: Object<string, function(): void>}): Playback, hashTurn: function(string=): (number|null)}} playback
+ * @property {{(o: {frames: function(): number, onTurn: function(number): void, caption?: function(number): (string|null), actions?: Object<string, function(): void>}): Playback, hashTurn: function(string=): (number|null)}} playback
  * @property {function(Playback, {keys?: function(KeyboardEvent): boolean, onEscape?: function(): void}): Keys} keys
  * @property {function(PageState, HTMLCanvasElement): Board} board
  * @property {function(PageState, Board, {changed: function(): void}): Panels} panels

@@ -28,6 +28,10 @@
   var pb = rewind.playback({
     frames: function () { return st.r ? st.r.F : 0; },
     onTurn: showTurn,
+    caption: function (t) {
+      var hook = st.painter.turnLabel;
+      return hook && st.r ? hook(t, bd.geometry()) : null;
+    },
     actions: {
       'next-event': function () { events.jump(1); },
       'prev-event': function () { events.jump(-1); }

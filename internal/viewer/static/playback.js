@@ -1,6 +1,7 @@
 // rewind replay page, playback.js: the turn shown and how it changes —
-// the scrubber, the turn label, #turn=N in the address, playing and its
-// speed, the playback buttons (data-act), the loading notice.
+// the scrubber, the turn label (with the painter's caption of the turn),
+// #turn=N in the address, playing and its speed, the playback buttons
+// (data-act), the loading notice.
 (function (rewind) {
   'use strict';
 
@@ -19,9 +20,10 @@
 
   /**
    * playback drives the page's turn: o.frames() is how many frames there
-   * are now (0: not loaded yet), o.onTurn(t) shows turn t, o.actions are
-   * more data-act buttons.
-   * @param {{frames: function(): number, onTurn: function(number): void, actions?: Object<string, function(): void>}} o
+   * are now (0: not loaded yet), o.onTurn(t) shows turn t, o.caption(t),
+   * when given, says more of turn t once shown (the painter's turnLabel),
+   * null for nothing; o.actions are more data-act buttons.
+   * @param {{frames: function(): number, onTurn: function(number): void, caption?: function(number): (string|null), actions?: Object<string, function(): void>}} o
    * @returns {Playback}
    */
   function playback(o) {
@@ -49,8 +51,10 @@
       turn = n;
       scrubber.max = String(F - 1);
       scrubber.value = String(n);
-      turnLabel.textContent = 'turn ' + n + ' / ' + (F - 1);
       o.onTurn(n);
+      var caption = o.caption ? o.caption(n) : null, label = 'turn ' + n + ' / ' + (F - 1) + (caption ? ' · ' + caption : '');
+      turnLabel.textContent = label;
+      scrubber.setAttribute('aria-valuetext', label);
       if (!hashTimer) hashTimer = setTimeout(writeHash, playing ? 250 : 60);
       performance.measure('rw-seek', { start: t0, end: performance.now() });
     }

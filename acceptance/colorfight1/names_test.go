@@ -1,0 +1,56 @@
+package colorfight1_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewind-game/rewind/internal/clitest"
+)
+
+// TestJoinedPlayerNamed: a player that joins a game of `rewind server
+// --game colorfight1` in progress as "Zed" is "Zed #2" (its uid) in its recording
+// for info, analyze and the viewer's page of it, though the recording's
+// header, written before it joined, names its seat "seat 2".
+func TestJoinedPlayerNamed(t *testing.T) {
+	dir := t.TempDir()
+	srv := clitest.StartProcess(t, serverListening, "server", "--game", "colorfight1", "--addr", "127.0.0.1:0", "--dir", dir,
+		"--bot", "expander", "--max-player", "2", "--last-time", "2", "--tick", "0.2", "--games", "1", "--seed", "7")
+	c := &cf1Client{t: t, base: srv.Match, http: &http.Client{Timeout: time.Minute}}
+	if status, raw, join := c.post("/joingame", map[string]any{"name": "Zed"}); status != 200 || join["token"] == nil {
+		t.Fatalf("join: %d %s", status, raw)
+	}
+	if code := srv.Wait(t); code != 0 { // --games 1: it ends after the game
+		t.Fatalf("server: status %d\n%s", code, srv.Output())
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
+	}
+	out, code := clitest.Run(t, "info", rwds[0])
+	if code != 0 || !strings.Contains(out, `2  "Zed #2"`) || !strings.Contains(out, `1  "expander #1"`) || strings.Contains(out, "seat 2") {
+		t.Errorf("info: status %d, want seats expander and Zed\n%s", code, out)
+	}
+	out, code = clitest.Run(t, "analyze", rwds[0], "--format", "json")
+	var an struct {
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &an); code != 0 || err != nil || len(an.Players) != 2 || an.Players[0].Name != "expander #1" || an.Players[1].Name != "Zed #2" {
+		t.Errorf("analyze --format json: status %d, %v, players %+v\n%.500s", code, err, an.Players, out)
+	}
+	resp, err := http.Get(clitest.ViewPage(t, rwds[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "2 players: expander #1, Zed #2") {
+		t.Errorf("the viewer's page: %s\n%.2000s", resp.Status, page)
+	}
+}
