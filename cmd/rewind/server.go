@@ -19,6 +19,7 @@ import (
 	_ "github.com/rewind-game/rewind/games/all" // every game's protocol registers itself
 	"github.com/rewind-game/rewind/internal/connlimit"
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/source"
 	"github.com/rewind-game/rewind/internal/viewer"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -248,7 +249,8 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 	}
 	o := rooms.Options{Dir: opts.dir, Bots: opts.bots, Players: opts.players, MaxTurns: opts.maxTurn, Seed: opts.seed,
 		ThinkTime: -1, Deadline: opts.deadline, Games: opts.games, MaxConnsPerIP: opts.maxConns,
-		AdminPassword: os.Getenv(rooms.AdminPasswordEnv), Flags: fl, Tool: "rewind " + version, Log: opts.stderr}
+		AdminPassword: os.Getenv(rooms.AdminPasswordEnv), Flags: fl, Tool: "rewind " + version, Log: opts.stderr,
+		Live: endedLogLive(opts.stderr)}
 	if fl.Changed("addr") {
 		o.Addr = opts.addr
 	}
@@ -299,7 +301,6 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 		return plainError(err)
 	}
 	if opts.http != "" {
-		o.Live = &rooms.Live{}
 		v, err := openServerViewer(opts, info.Name, o.Live, opts.http, "server --http")
 		if err != nil {
 			return err
@@ -314,6 +315,65 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 	return p.Serve(ctx, o)
 }
 
+// endedLogLive is the Live of a server's games (the viewer follows
+// them there): the end of each game is logged to w (gameEnded), whatever
+// the game.
+func endedLogLive(w io.Writer) *rooms.Live {
+	if w == nil {
+		w = io.Discard
+	}
+	logger := log.New(w, "", log.LstdFlags)
+	return &rooms.Live{Ended: func(g rooms.LiveGame) { logger.Print(gameEnded(g)) }}
+}
+
+// gameEnded says that game g ended, after how many turns, who won (as
+// its recording's summary ranks the players) and where its file is.
+func gameEnded(g rooms.LiveGame) string {
+	head := "game " + g.ID
+	if g.Room != "" {
+		head = "room " + g.Room + ": " + head
+	}
+	head += fmt.Sprintf(" ended after %d of %d turns", g.Turn, g.MaxTurn)
+	if g.File == "" {
+		return head + "; its recording could not be kept"
+	}
+	sum, err := summarizeFile(g.File)
+	if err != nil {
+		return fmt.Sprintf("%s (no winner read: %v); recorded in %s", head, err, g.File)
+	}
+	return fmt.Sprintf("%s: %s; recorded in %s", head, winnerOf(sum), g.File)
+}
+
+// summarizeFile is the summary of the replay at path (source.Summarize).
+func summarizeFile(path string) (*source.Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return source.Summarize(f)
+}
+
+// winnerOf names the player sum ranks first, with its score: "NAME won
+// (UNIT SCORE)", or "NAME led (…)" for a recording cut short.
+func winnerOf(sum *source.Summary) string {
+	for _, p := range sum.Players {
+		if p.UID != sum.Winner {
+			continue
+		}
+		verb := "won"
+		if !sum.Complete {
+			verb = "led"
+		}
+		score := strconv.FormatInt(sum.WinnerScore, 10)
+		if sum.Unit != "" {
+			score = sum.Unit + " " + score
+		}
+		return fmt.Sprintf("%s %s (%s)", p.Name, verb, score)
+	}
+	return "no winner"
+}
+
 // serveMounted serves the protocol mp opens for o and the viewer on one
 // address (o.Addr, or the protocol's default) until ctx ends: the
 // requests the protocol owns go to it, all others to the viewer.
@@ -321,7 +381,6 @@ func serveMounted(ctx context.Context, opts *serverOptions, game string, mp room
 	if _, err := memoryBudget(opts.memory); err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
-	o.Live = &rooms.Live{}
 	m, err := mp.Mount(o)
 	if err != nil {
 		return err

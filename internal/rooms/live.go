@@ -53,6 +53,11 @@ type Live struct {
 	// Finished is how many finished games it keeps listing (0:
 	// MaxLiveFinished).
 	Finished int
+	// Ended, when set, is called once for every game Finish ends, with
+	// the game as the Live then lists it (Done, its final Turn and
+	// File), on the caller of Finish after the Live's lock is released.
+	// It is the one place a server learns that any of its games ended.
+	Ended func(LiveGame)
 
 	mu    sync.Mutex
 	games []*LiveRecord // in start order
@@ -219,8 +224,8 @@ func (r *LiveRecord) Finish(turn int, file string) {
 		return
 	}
 	r.l.mu.Lock()
-	defer r.l.mu.Unlock()
 	if r.g.Done {
+		r.l.mu.Unlock()
 		return
 	}
 	if r.f != nil {
@@ -231,6 +236,13 @@ func (r *LiveRecord) Finish(turn int, file string) {
 	close(r.changed)
 	r.changed = nil
 	r.l.pruneLocked()
+	g := r.g
+	g.Players = append([]string(nil), g.Players...)
+	ended := r.l.Ended
+	r.l.mu.Unlock()
+	if ended != nil {
+		ended(g)
+	}
 }
 
 // Game returns the game as the Live lists it.

@@ -58,7 +58,8 @@ type Options struct {
 	// Tool goes into every recording's header.
 	Tool string
 	// Log receives one line per event worth telling the operator
-	// (a bot joined, a game started, where it was recorded).
+	// (a bot joined, a game started); a game's end is told to Live
+	// (Live.Ended), the same for every protocol.
 	Log io.Writer
 	// Ready, when set, is called once the server listens, with the
 	// addresses it listens on (name → host:port: "players",

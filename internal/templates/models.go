@@ -49,6 +49,9 @@ type LibraryPage struct {
 	Upload    bool  // uploads accepted
 	MaxUpload int64 // bytes
 	MaxStr    string
+	// Accept is the upload picker's accept attribute: every file name
+	// ending a replay of a registered format may have, comma-separated.
+	Accept string
 	// Live: the server follows games being played; LiveRows lists them,
 	// LiveRooms says what each room of the server is doing.
 	Live      bool

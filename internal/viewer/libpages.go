@@ -102,8 +102,8 @@ func (s *Server) indexedPage(ix *index.Index, v url.Values) (templates.LibraryPa
 	if err != nil {
 		return templates.LibraryPage{}, err
 	}
-	p := templates.LibraryPage{Title: "rewind — " + s.libTitle(), Dir: s.lib.Dir(), Rows: indexRows(pg.Rows),
-		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}
+	p := templates.LibraryPage{Title: "rewind — " + s.libTitle(), Dir: s.lib.Dir(), Rows: indexRows(pg.Rows)}
+	s.uploadForm(&p)
 	f := filterOf(v)
 	p.Filter = &f
 	if pg.Next != "" {

@@ -68,6 +68,14 @@ const commandOverhead = 16
 const (
 	inferredNote    = "commands inferred from the replay (docs/import.md)"
 	unexplainedNote = "no commands: the rules do not explain this turn's frame (rewind audit says why)"
+	// inferredNoLog is what the page says of a bot log in a replay
+	// whose commands are inferred: the file never held one.
+	inferredNoLog = "The commands of this replay are inferred from its states, not sent: the file holds no bot log."
+	// inferredManyNotice is the page's notice when a turn's inferred
+	// commands number more than the page lists (%s the turns, %d the
+	// bound twice).
+	inferredManyNotice = "In %s a player's inferred commands number more than %d: the page lists the first %d and counts the rest."
+	sentManyNotice     = "In %s a player sent more than %d commands: the page lists the first %d and counts the rest, and how many of them were rejected."
 )
 
 // ErrTooBig says a stream holds more than a replay page shows
@@ -582,7 +590,10 @@ func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 			}
 		}
 		pp := PackedPlayer{Name: pl.Name, Label: label, Bot: pl.Bot}
-		if pl.Bot == match.OfficialClient {
+		switch {
+		case m.CommandsInferred:
+			pp.NoLog = inferredNoLog
+		case pl.Bot == match.OfficialClient:
 			pp.NoLog = officialClientNoLog
 		}
 		p.Players = append(p.Players, pp)
@@ -650,7 +661,11 @@ func (k *packer) run(s engine.Stream, keep func(*PackedFrame) error) error {
 		if k.shortFrames == 1 {
 			turns = "1 turn"
 		}
-		p.Notice = fmt.Sprintf("In %s a player sent more than %d commands: the page lists the first %d and counts the rest, and how many of them were rejected.", turns, l.MaxCommandsShown, l.MaxCommandsShown)
+		notice := sentManyNotice
+		if p.CommandsInferred {
+			notice = inferredManyNotice
+		}
+		p.Notice = fmt.Sprintf(notice, turns, l.MaxCommandsShown, l.MaxCommandsShown)
 	}
 	if k.dropped > 0 {
 		s := fmt.Sprintf("The events list the first %d events of the analysis; %d more are left out.", MaxPageEvents, k.dropped)

@@ -358,12 +358,21 @@ func (s *Server) libraryPage() (templates.LibraryPage, error) {
 	if err != nil {
 		return templates.LibraryPage{}, err
 	}
-	p := templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries),
-		Upload: s.opts.MaxUpload > 0, MaxUpload: s.opts.MaxUpload, MaxStr: sizeString(s.opts.MaxUpload)}
+	p := templates.LibraryPage{Title: "rewind — " + path.Base(s.lib.Dir()), Dir: s.lib.Dir(), Rows: rows(entries)}
+	s.uploadForm(&p)
 	if s.live != nil {
 		p.Live, p.LiveRows, p.LiveRooms = true, s.liveRowsOf(s.liveGames()), s.liveRooms()
 	}
 	return p, nil
+}
+
+// uploadForm fills p's upload form: shown when uploads are on, bounded
+// by Options.MaxUpload, its picker offering every ending a replay may
+// have (replayEndings: .rwd and every registered format's), since an
+// upload is taken by its content whatever its name.
+func (s *Server) uploadForm(p *templates.LibraryPage) {
+	p.Upload, p.MaxUpload, p.MaxStr = s.opts.MaxUpload > 0, s.opts.MaxUpload, sizeString(s.opts.MaxUpload)
+	p.Accept = strings.Join(replayEndings(), ",")
 }
 
 func (s *Server) library(w http.ResponseWriter, r *http.Request) {

@@ -393,8 +393,6 @@ func (m *mount) run() {
 			// A game that could not be recorded (a full disk, a folder
 			// gone) is not followed by another that would fail the same.
 			m.cfg.logf("colorfight1: game %d: %v; no new game starts (restart the server)", g.n+1, failed)
-		} else {
-			m.cfg.logf("colorfight1: game %d ended, recorded as %s", g.n+1, g.tbl.Path())
 		}
 		if closed || done || failed != nil {
 			close(m.finished)

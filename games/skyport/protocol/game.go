@@ -171,15 +171,6 @@ func (h *hub) play(n int, seated []*conn) error {
 			s.c.finish()
 		}
 	}
-	var score []string
-	for _, p := range gm.g.Ranking() {
-		score = append(score, st.PlayerRef(p).Name+" "+strconv.Itoa(st.PlayerRef(p).Score))
-	}
-	how := "ended"
-	if interrupted {
-		how = "interrupted"
-	}
-	h.logf("skyport: game %d %s after %d turns (%s): %s; recorded in %s", n+1, how, st.Played(), time.Since(start).Round(time.Millisecond), strings.Join(score, ", "), path)
 	return nil
 }
 
