@@ -69,7 +69,10 @@ func TestOfficialExampleAI(t *testing.T) {
 	}
 	ended := make(chan error, 1)
 	go func() { ended <- ai.Wait() }()
-	for safety := time.Now().Add(2 * time.Minute); !strings.Contains(srv.Output(), "game 1 ended"); time.Sleep(20 * time.Millisecond) {
+	// The server logs game 1's end (its file's name ends in -1) once
+	// its recording is in place, and goes on with game 2.
+	firstEnded := regexp.MustCompile(`game \S+-1 ended after `)
+	for safety := time.Now().Add(2 * time.Minute); !firstEnded.MatchString(srv.Output()); time.Sleep(20 * time.Millisecond) {
 		select {
 		case err := <-ended:
 			t.Fatalf("exampleAI.py ended (%v) before the game:\n%s", err, out.String())

@@ -161,12 +161,9 @@ func TestServerPlaysOfficialProtocol(t *testing.T) {
 	if attacks == 0 {
 		t.Errorf("no attack of MyAI succeeded")
 	}
-	// The game's end is logged once its recording is in place (the
-	// server then serves the viewer; --games 1 starts no other game).
-	for safety := time.Now().Add(2 * time.Minute); !strings.Contains(srv.Output(), "game 1 ended"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(safety) {
-			t.Fatalf("the game did not end:\n%s", srv.Output())
-		}
+	// --games 1: the server ends once the game's recording is in place.
+	if code := srv.Wait(t); code != 0 {
+		t.Fatalf("server: status %d\n%s", code, srv.Output())
 	}
 	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
 	if len(rwds) != 1 {
@@ -176,7 +173,7 @@ func TestServerPlaysOfficialProtocol(t *testing.T) {
 		t.Errorf("verify: status %d\n%s", code, out)
 	}
 	out, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 || !strings.Contains(out, "expander") || !strings.Contains(out, "aggressor") {
+	if code != 0 || !strings.Contains(out, "expander") || !strings.Contains(out, "aggressor") || !strings.Contains(out, `"MyAI #`) {
 		t.Errorf("info: status %d\n%s", code, out)
 	}
 	t.Logf("MyAI: %d attacks accepted", attacks)

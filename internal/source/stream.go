@@ -132,14 +132,7 @@ func NewInferredStream(r io.Reader, closer io.Closer) (engine.Stream, error) {
 func newStream(r io.Reader, closer io.Closer, infer bool) (engine.Stream, error) {
 	// A reader that can seek (a file, bytes) gives a .rwd's players the
 	// names they go by once played (PlayedNames) in a pass of its own.
-	seeker, _ := r.(io.ReadSeeker)
-	var start int64
-	if seeker != nil {
-		var err error
-		if start, err = seeker.Seek(0, io.SeekCurrent); err != nil {
-			seeker = nil
-		}
-	}
+	seeker, start := seekerAt(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	if len(prefix) < 4 || string(prefix[:4]) != replay.Magic {
@@ -187,6 +180,22 @@ func newStream(r io.Reader, closer io.Closer, infer bool) (engine.Stream, error)
 
 // playedNamesAt is PlayedNames of the recording at offset start of r,
 // which it leaves at start.
+// seekerAt returns r as an io.ReadSeeker and its offset now, nil when r
+// cannot seek.
+func seekerAt(r io.Reader) (io.ReadSeeker, int64) {
+	seeker, ok := r.(io.ReadSeeker)
+	if !ok {
+		return nil, 0
+	}
+	start, err := seeker.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0
+	}
+	return seeker, start
+}
+
+// playedNamesAt is PlayedNames of the .rwd at start in r, r left at
+// start.
 func playedNamesAt(r io.ReadSeeker, start int64) ([]string, error) {
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil, err

@@ -87,8 +87,12 @@ func (s *Summary) PlayerName(uid int) string {
 // Summarize reads a whole replay from r and summarizes it. It fails only
 // when r is not a replay at all (or its header is unreadable); damage
 // after a readable start is reported in Summary.Damage with the whole
-// rounds before it counted.
+// rounds before it counted. The players of a .rwd of a game whose
+// players name themselves in play (engine.Registration.NamedInPlay),
+// read from a reader that can seek, go by the names they took
+// (PlayedNames: the recording is played for them).
 func Summarize(r io.Reader) (*Summary, error) {
+	seeker, start := seekerAt(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	prefix, _ := br.Peek(SniffBytes)
 	format, err := Sniff(prefix)
@@ -96,7 +100,21 @@ func Summarize(r io.Reader) (*Summary, error) {
 		return nil, err
 	}
 	if format == RWD {
-		return summarizeRWD(br)
+		sum, err := summarizeRWD(br)
+		if err != nil || !namedInPlay(sum.Ruleset) || seeker == nil {
+			return sum, err
+		}
+		// Its players go by the names they took in play (PlayedNames).
+		names, err := playedNamesAt(seeker, start)
+		if err != nil {
+			return nil, err
+		}
+		for i := range sum.Players {
+			if i < len(names) {
+				sum.Players[i].Name = names[i]
+			}
+		}
+		return sum, nil
 	}
 	f, _ := LookupStreamFormat(prefix)
 	if f.Summarize == nil {
