@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/rewind-game/rewind/engine"
