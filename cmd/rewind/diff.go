@@ -67,7 +67,7 @@ func runDiff(opts *diffOptions) error {
 	}
 	for _, p := range []string{opts.a, opts.b} {
 		if _, err := statInput(p); err != nil {
-			return err
+			return &usageError{err} // missing, unreadable, a folder
 		}
 	}
 	a, err := source.OpenStream(opts.a)
