@@ -210,6 +210,17 @@ func playedNamesAt(r io.ReadSeeker, start int64) ([]string, error) {
 	return names, nil
 }
 
+// Hasher is a stream that knows its game's state hash (engine.Game.Hash)
+// after each frame: a re-simulated .rwd (NewSimStream). Two such streams
+// of games of the same setup are in the same state after a frame exactly
+// when their hashes are equal; a stream read from states (an official
+// file) has none, and a reader compares its frames instead.
+type Hasher interface {
+	// StateHash is the hash of the game after the frame Next last
+	// filled.
+	StateHash() uint64
+}
+
 // closing closes a file after the engine.Stream reading it.
 type closing struct {
 	engine.Stream
@@ -286,6 +297,10 @@ func (s *simStream) Next(f *engine.Frame) error {
 	}
 	return nil
 }
+
+// StateHash is the hash of the game after the frame Next last filled
+// (Hasher).
+func (s *simStream) StateHash() uint64 { return s.sim.Game().Hash() }
 
 func (s *simStream) Close() error {
 	s.sim.Close()
