@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,7 +185,6 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-
 
 // TestDiffFork: a fork made with rewind fork --turn N and another bot for
 // seat 2 is the parent's game up to turn N and first differs at turn N+1
