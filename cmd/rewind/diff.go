@@ -31,8 +31,9 @@ A and in B, and the first turn whose state differs: by the games' hashes
 when both files are .rwd (re-simulated), else by their frames (board,
 values, ranking), with the cells, entities and values that differ. Turn T
 is the game after T rounds; its commands are those of the round that led
-to it, so a fork made with rewind fork --turn N and another bot first
-differs at turn N+1. An official file of states records no commands: its
+to it, round T−1 (rounds numbered from 0, as fork counts them), so a
+fork made with rewind fork --turn N and another bot first differs in
+round N, its state at turn N+1. An official file of states records no commands: its
 commands are not compared.
 
 For any two games it compares the outcomes (each seat's rank and score at

@@ -23,6 +23,7 @@ type diffJSON struct {
 	Frames           int      `json:"frames_compared"`
 	StateBy          string   `json:"state_compared_by"`
 	Commands         *struct {
+		Round int `json:"round"`
 		Turn  int `json:"turn"`
 		Seats []struct {
 			Seat    int      `json:"seat"`
@@ -172,7 +173,7 @@ func TestDiffBotDiffers(t *testing.T) {
 				t.Errorf("state diverges at %+v, before the commands at %d", d.State, turn)
 			}
 			out, code := runRewind(t, "diff", a, b)
-			if want := "commands: first differ at turn " + strconv.Itoa(turn); code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "verdict: diverged") {
+			if want := "commands: first differ in round " + strconv.Itoa(turn-1); code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "verdict: diverged") {
 				t.Errorf("table: status %d, want 1 and %q\n%s", code, want, out)
 			}
 		})
@@ -202,8 +203,8 @@ func TestDiffFork(t *testing.T) {
 	if code != 1 || d.Verdict != "diverged" {
 		t.Fatalf("status %d, verdict %q", code, d.Verdict)
 	}
-	if d.Commands == nil || d.Commands.Turn != 51 || d.State == nil || d.State.Turn != 51 || d.StateBy != "hash" {
-		t.Fatalf("commands %+v, state %+v by %s; want both at turn 51, by hash", d.Commands, d.State, d.StateBy)
+	if d.Commands == nil || d.Commands.Round != 50 || d.Commands.Turn != 51 || d.State == nil || d.State.Turn != 51 || d.StateBy != "hash" {
+		t.Fatalf("commands %+v, state %+v by %s; want round 50 (to turn 51) and the state at turn 51, by hash", d.Commands, d.State, d.StateBy)
 	}
 }
 

@@ -100,9 +100,12 @@ type Player struct {
 	Bot  string `json:"bot"`
 }
 
-// CommandDivergence is the first turn whose commands differ.
+// CommandDivergence is the first turn whose commands differ: Turn is
+// the turn the round led to, Round that round's number (Turn − 1, as
+// fork counts: `fork --turn N` with another bot diverges at round N).
 type CommandDivergence struct {
-	Turn int `json:"turn"`
+	Round int `json:"round"`
+	Turn  int `json:"turn"`
 	// Seats are every seat, what it sent in A and in B.
 	Seats []SeatCommands `json:"seats"`
 }
@@ -376,7 +379,7 @@ func commandDivergence(a, b *engine.Frame) *CommandDivergence {
 	if !differs {
 		return nil
 	}
-	d := &CommandDivergence{Turn: a.Turn}
+	d := &CommandDivergence{Round: a.Turn - 1, Turn: a.Turn}
 	for p := range n {
 		c := SeatCommands{Seat: p + 1, A: slices.Clone(at(a.Commands, p)), B: slices.Clone(at(b.Commands, p)),
 			FaultA: faultText(a, p), FaultB: faultText(b, p), ActiveA: a.Active == p, ActiveB: b.Active == p}

@@ -63,7 +63,7 @@ func (r *Result) writeCommands(ew *errWriter) {
 		ew.printf("commands: the same in the %d rounds compared\n", r.CommandsCompared)
 		return
 	}
-	ew.printf("commands: first differ at turn %d (the round from turn %d to %d)\n", r.Commands.Turn, r.Commands.Turn-1, r.Commands.Turn)
+	ew.printf("commands: first differ in round %d (from turn %d to %d)\n", r.Commands.Round, r.Commands.Turn-1, r.Commands.Turn)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  seat\t\tA\tB")
 	for _, s := range r.Commands.Seats {
