@@ -43,13 +43,7 @@ func TestTimedRoundsBuiltinsOnly(t *testing.T) {
 // commands after it stays theirs.
 func TestLockstepMissedRoundIsAFault(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 5 * time.Second})
-	ts.createRoom("r", lockstep(200, "turtle"))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, a, b, _ := ts.startPlayers(lockstep(200, "turtle"))
 	id := ts.s.Games()[0].ID
 	// turn 1: only b sends (a failing command); a misses the round
 	b.command("a 99 99 1")

@@ -36,13 +36,7 @@ func TestLockstepSilentPlayerCostsKDeadlines(t *testing.T) {
 // its seat back and holds rounds again; the others go on meanwhile.
 func TestLockstepDroppedPlayerReconnects(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second, LockstepMisses: 2})
-	ts.createRoom("r", lockstep(200))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "pa")
-	b.register("b", "pb")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, _, b, _ := ts.startPlayers(lockstep(200))
 	for turn := 2; turn <= 3; turn++ {
 		b.command()
 		ts.clk.Advance(10 * time.Second) // a is silent

@@ -36,13 +36,7 @@ func far(x, y int) (int, int) {
 // what the replay holds.
 func TestCommandErrorsAndReplacement(t *testing.T) {
 	ts := newTestServer(t, Options{})
-	ts.createRoom("r", lockstep(200))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	st := waitState(t, gc, atTurn(1))
+	gc, a, b, st := ts.startPlayers(lockstep(200))
 	if len(st.Error) != 2 || st.Error["1"] == nil || len(st.Error["1"]) != 0 {
 		t.Errorf("turn 1 errors %v, want an empty list per player", st.Error)
 	}
@@ -242,13 +236,7 @@ func TestFinishAndRestart(t *testing.T) {
 // round until LockstepDeadline; one whose channel closed holds nothing.
 func TestLockstepDeadlineAndDisconnected(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second})
-	ts.createRoom("r", lockstep(200, "greedy"))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, a, b, _ := ts.startPlayers(lockstep(200, "greedy"))
 	a.command("a 99 99 1")
 	// b says nothing: the round waits for the deadline
 	ts.clk.Advance(10 * time.Second)
