@@ -8,11 +8,11 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // eventually polls cond until it holds, failing the test after safety (a
@@ -286,13 +286,8 @@ func retryAfter(msg string) (time.Duration, bool) {
 // same room, and the same address, past its bound over every secret, is
 // refused on another room; every failure is logged.
 func TestGuessingIsSlow(t *testing.T) {
-	var mu sync.Mutex
-	var logs strings.Builder
-	ts := newTestServer(t, Options{AdminPassword: "master", Logf: func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(&logs, format+"\n", args...)
-	}})
+	var logs testutil.SyncBuffer
+	ts := newTestServer(t, Options{AdminPassword: "master", Logf: logInto(&logs)})
 	if err := ts.s.CreateRoom("r", lockstep(200), "pw", "key", false); err != nil {
 		t.Fatal(err)
 	}
@@ -359,9 +354,7 @@ func TestGuessingIsSlow(t *testing.T) {
 	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "p", "join_key": "key"}); r["success"] != true {
 		t.Errorf("the right join key after the back-off: %v", r)
 	}
-	mu.Lock()
 	out := logs.String()
-	mu.Unlock()
 	for _, want := range []string{"room r: wrong admin password from 127.0.0.1", "room r: wrong join key from 127.0.0.1", "further attempts refused for"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q", want)

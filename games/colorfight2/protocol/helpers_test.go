@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -294,6 +295,11 @@ func (ts *testServer) startPlayers(cfg RoomConfig) (gc *websocket.Conn, a, b *ac
 	b.register("b", "pb")
 	ts.start("r")
 	return gc, a, b, waitState(ts.t, gc, atTurn(1))
+}
+
+// logInto is a Logf that writes each line it is given into b.
+func logInto(b *testutil.SyncBuffer) func(format string, args ...any) {
+	return func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 }
 
 type httpResp struct {

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -260,13 +260,8 @@ func TestLockstepDeadlineAndDisconnected(t *testing.T) {
 
 // Logs never contain a password.
 func TestLogsHoldNoPassword(t *testing.T) {
-	var mu sync.Mutex
-	var logs strings.Builder
-	ts := newTestServer(t, Options{AdminPassword: "master-secret", Logf: func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(&logs, format+"\n", args...)
-	}})
+	var logs testutil.SyncBuffer
+	ts := newTestServer(t, Options{AdminPassword: "master-secret", Logf: logInto(&logs)})
 	ts.mustPost("/creategameroom", map[string]any{"gameroom_id": "r", "config": "official", "admin_password": "room-secret", "join_key": "key-secret"})
 	ts.mustPost("/restart", map[string]any{"gameroom_id": "r", "admin_password": "master-secret", "config": map[string]any{"round_time": 0, "max_turn": 200, "bots": []string{"greedy", "turtle"}}})
 	a := ts.action("r")
@@ -278,9 +273,7 @@ func TestLogsHoldNoPassword(t *testing.T) {
 	waitState(t, gc, atTurn(1))
 	ts.mustPost("/deletegameroom", map[string]any{"gameroom_id": "r", "admin_password": "room-secret"})
 	ts.s.Close()
-	mu.Lock()
 	out := logs.String()
-	mu.Unlock()
 	if out == "" {
 		t.Fatal("nothing logged")
 	}
