@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -498,29 +496,7 @@ func replayVector(t *testing.T, dir string, in *vecInput, want *vecStates) {
 	}
 
 	// The recording re-simulates to the reference's final scores.
-	rwds, _ := filepath.Glob(filepath.Join(rec, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v", rwds)
-	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		err := s.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			t.Fatalf("re-simulating %s: %v", rwds[0], err)
-		}
-	}
+	s := resimulate(t, rec, func(*replay.Sim) {})
 	st := s.Game().(*sp.Game).State
 	for p, sc := range want.Final.Scores {
 		if st.PlayerRef(p).Score != sc {
