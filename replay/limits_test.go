@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/rewind-game/rewind/engine"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -70,15 +70,6 @@ func failingAttack(i int) colorfight2.Command {
 	return colorfight2.Command{Kind: colorfight2.CmdAttack, X: i % 30, Y: i / 30 % 30, Energy: 1 << 40}
 }
 
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // TestFloodBounded is issue 13's flood at reduced size: both bots send
 // MaxCommandsPerRound failing commands every round. Verifying allocates
 // one round's commands (players × MaxCommandsPerRound × a Command, twice
@@ -87,7 +78,7 @@ func allocated(fn func()) uint64 {
 // 40, where it used to keep a copy of every command of the game.
 func TestFloodBounded(t *testing.T) {
 	verify := func(rwd []byte) uint64 {
-		return allocated(func() {
+		return testutil.Allocated(func() {
 			res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || !res.Complete {
 				t.Fatal(err, res)
