@@ -1,10 +1,8 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -38,30 +36,6 @@ func (ts *testServer) roomState(id string) (gameID string, phase int, cfg RoomCo
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.g.id, r.g.phase, r.cfg, true
-}
-
-// postRaw sends body with the given headers and returns the status and
-// the decoded reply.
-func (ts *testServer) postRaw(path, body string, header map[string]string) (int, rpcReply) {
-	ts.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.hs.URL+path, bytes.NewReader([]byte(body)))
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var r rpcReply
-	if err := json.Unmarshal(data, &r); err != nil {
-		ts.t.Fatalf("POST %s: reply %q: %v", path, data, err)
-	}
-	return resp.StatusCode, r
 }
 
 // Issue 25, "admin without a password": with no master password, the

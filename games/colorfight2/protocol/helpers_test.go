@@ -78,7 +78,21 @@ func (ts *testServer) post(path string, body any) (int, rpcReply) {
 			ts.t.Fatal(err)
 		}
 	}
-	resp, err := http.Post(ts.hs.URL+path, "application/json", bytes.NewReader(b))
+	return ts.postRaw(path, string(b), map[string]string{"Content-Type": "application/json"})
+}
+
+// postRaw sends body with the given headers and returns the status and
+// the decoded reply.
+func (ts *testServer) postRaw(path, body string, header map[string]string) (int, rpcReply) {
+	ts.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.hs.URL+path, bytes.NewReader([]byte(body)))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		ts.t.Fatal(err)
 	}
