@@ -1,10 +1,6 @@
 package protocol
 
 import (
-	"bytes"
-	"errors"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -63,26 +59,8 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 		t.Errorf("a's errors at turn 3: %q", got)
 	}
 	ts.waitTurn(id, 3)
-	g := ts.s.Games()[0]
-	ts.s.Close()
-	data, err := os.ReadFile(strings.TrimSuffix(g.File, ".partial"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	game, err := replay.OpenSim(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer game.Close()
 	faults := map[int][]int{} // uid -> turns with a fault
-	for {
-		err := game.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	ts.closeAndResimulate(func(game *replay.Sim) {
 		for i, l := range game.Game().(*colorfight2.Game).Applied() {
 			for _, c := range l {
 				if c.Err == colorfight2.ErrBotFault {
@@ -90,7 +68,7 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if len(faults) != 1 || len(faults[1]) != 1 || faults[1][0] != 1 {
 		t.Errorf("recorded faults %v, want a's at turn 1 only", faults)
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/replay"
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
@@ -309,6 +312,33 @@ func (ts *testServer) startPlayers(cfg RoomConfig) (gc *websocket.Conn, a, b *ac
 	b.register("b", "pb")
 	ts.start("r")
 	return gc, a, b, waitState(ts.t, gc, atTurn(1))
+}
+
+// closeAndResimulate closes the server and re-simulates the recording of
+// its first game, calling round after each of its rounds.
+func (ts *testServer) closeAndResimulate(round func(*replay.Sim)) {
+	ts.t.Helper()
+	g := ts.s.Games()[0]
+	ts.s.Close()
+	data, err := os.ReadFile(strings.TrimSuffix(g.File, ".partial"))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	sim, err := replay.OpenSim(bytes.NewReader(data))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	defer sim.Close()
+	for {
+		err := sim.Next()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			ts.t.Fatalf("re-simulating %s: %v", g.File, err)
+		}
+		round(sim)
+	}
 }
 
 // logInto is a Logf that writes each line it is given into b.

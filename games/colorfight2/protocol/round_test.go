@@ -2,10 +2,7 @@ package protocol
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -93,25 +90,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 		t.Errorf("b's errors %q", st.Error["2"])
 	}
 	// the recording holds the second list as applied
-	g := ts.s.Games()[0]
-	ts.s.Close()
-	data, err := os.ReadFile(g.File[:len(g.File)-len(".partial")])
-	if err != nil {
-		t.Fatal(err)
-	}
-	game, err := replay.OpenSim(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer game.Close()
-	for {
-		err := game.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	ts.closeAndResimulate(func(game *replay.Sim) {
 		if game.Game().Turn() == 2 {
 			applied := game.Game().(*colorfight2.Game).Applied()
 			if len(applied[0]) != len(cmds) {
@@ -121,7 +100,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 				t.Errorf("first recorded command %+v", c)
 			}
 		}
-	}
+	})
 }
 
 // A timed room: rounds run every round_time on the (fake) clock, also
