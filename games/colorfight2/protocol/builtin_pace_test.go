@@ -39,7 +39,8 @@ func TestTimedRoundsBuiltinsOnly(t *testing.T) {
 // commands after it stays theirs.
 func TestLockstepMissedRoundIsAFault(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 5 * time.Second})
-	gc, a, b, _ := ts.startPlayers(lockstep(200, "turtle"))
+	gc, ab, _ := ts.startPlayers(lockstep(200, "turtle"), "a", "b")
+	a, b := ab[0], ab[1]
 	id := ts.s.Games()[0].ID
 	// turn 1: only b sends (a failing command); a misses the round
 	b.command("a 99 99 1")

@@ -300,18 +300,20 @@ func (ts *testServer) start(room string) {
 	ts.mustPost("/start", map[string]any{"gameroom_id": room, "admin_password": "pw"})
 }
 
-// startPlayers creates room "r" with cfg, registers two action clients
-// in it (a as "a" with password "pa", b as "b" with "pb"), starts the game
-// and returns once turn 1 is on the game channel gc, with that state.
-func (ts *testServer) startPlayers(cfg RoomConfig) (gc *websocket.Conn, a, b *action, first state) {
+// startPlayers creates room "r" with cfg, registers an action client in
+// it for each name (with the password "p"+name), starts the game and
+// returns once turn 1 is on the game channel gc, with that state.
+func (ts *testServer) startPlayers(cfg RoomConfig, names ...string) (gc *websocket.Conn, players []*action, first state) {
 	ts.t.Helper()
 	ts.createRoom("r", cfg)
 	gc = ts.dial("r", "game_channel")
-	a, b = ts.action("r"), ts.action("r")
-	a.register("a", "pa")
-	b.register("b", "pb")
+	for _, name := range names {
+		a := ts.action("r")
+		a.register(name, "p"+name)
+		players = append(players, a)
+	}
 	ts.start("r")
-	return gc, a, b, waitState(ts.t, gc, atTurn(1))
+	return gc, players, waitState(ts.t, gc, atTurn(1))
 }
 
 // closeAndResimulate closes the server and re-simulates the recording of

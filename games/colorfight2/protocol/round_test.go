@@ -33,7 +33,8 @@ func far(x, y int) (int, int) {
 // what the replay holds.
 func TestCommandErrorsAndReplacement(t *testing.T) {
 	ts := newTestServer(t, Options{})
-	gc, a, b, st := ts.startPlayers(lockstep(200))
+	gc, ab, st := ts.startPlayers(lockstep(200), "a", "b")
+	a, b := ab[0], ab[1]
 	if len(st.Error) != 2 || st.Error["1"] == nil || len(st.Error["1"]) != 0 {
 		t.Errorf("turn 1 errors %v, want an empty list per player", st.Error)
 	}
@@ -215,7 +216,8 @@ func TestFinishAndRestart(t *testing.T) {
 // round until LockstepDeadline; one whose channel closed holds nothing.
 func TestLockstepDeadlineAndDisconnected(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second})
-	gc, a, b, _ := ts.startPlayers(lockstep(200, "greedy"))
+	gc, ab, _ := ts.startPlayers(lockstep(200, "greedy"), "a", "b")
+	a, b := ab[0], ab[1]
 	a.command("a 99 99 1")
 	// b says nothing: the round waits for the deadline
 	ts.clk.Advance(10 * time.Second)
