@@ -2,9 +2,7 @@ package replay_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"unsafe"
@@ -12,6 +10,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -108,19 +107,7 @@ func TestRawTextBudget(t *testing.T) {
 		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", colorfight2.MaxRawCommandBytes-6)
 		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrUnknownCommand, Raw: raw}
 	})
-	s, err := replay.OpenSim(bytes.NewReader(rwd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	simtest.Resimulate(t, "the flood", bytes.NewReader(rwd), func(s *replay.Sim) {
 		turn := s.Round().Turn
 		for p, l := range s.Game().(*colorfight2.Game).Applied() {
 			kept := 0
@@ -134,7 +121,7 @@ func TestRawTextBudget(t *testing.T) {
 				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", turn, p+1, len(l), kept)
 			}
 		}
-	}
+	})
 	if res, err := replay.VerifySim(bytes.NewReader(rwd), nil); err != nil || !res.Complete {
 		t.Fatal(err, res)
 	}

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/rewind-game/rewind/internal/rooms"
 	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/replay"
 
 	"github.com/coder/websocket"
@@ -322,25 +321,7 @@ func (ts *testServer) closeAndResimulate(round func(*replay.Sim)) {
 	ts.t.Helper()
 	g := ts.s.Games()[0]
 	ts.s.Close()
-	data, err := os.ReadFile(strings.TrimSuffix(g.File, ".partial"))
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	sim, err := replay.OpenSim(bytes.NewReader(data))
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	defer sim.Close()
-	for {
-		err := sim.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if err != nil {
-			ts.t.Fatalf("re-simulating %s: %v", g.File, err)
-		}
-		round(sim)
-	}
+	simtest.ResimulateFile(ts.t, strings.TrimSuffix(g.File, ".partial"), round)
 }
 
 // logInto is a Logf that writes each line it is given into b.

@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -18,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -59,26 +57,7 @@ func resimulate(t *testing.T, dir string, round func(*replay.Sim)) *replay.Sim {
 	if len(rwds) != 1 {
 		t.Fatalf("recordings %v", rwds)
 	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	for {
-		err := s.Next()
-		if errors.Is(err, io.EOF) {
-			return s
-		}
-		if err != nil {
-			t.Fatalf("re-simulating %s: %v", rwds[0], err)
-		}
-		round(s)
-	}
+	return simtest.ResimulateFile(t, rwds[0], round)
 }
 
 // verifyDir re-simulates the one recording in dir and returns its
