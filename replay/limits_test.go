@@ -2,16 +2,15 @@ package replay_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/rewind-game/rewind/engine"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -70,15 +69,6 @@ func failingAttack(i int) colorfight2.Command {
 	return colorfight2.Command{Kind: colorfight2.CmdAttack, X: i % 30, Y: i / 30 % 30, Energy: 1 << 40}
 }
 
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // TestFloodBounded is issue 13's flood at reduced size: both bots send
 // MaxCommandsPerRound failing commands every round. Verifying allocates
 // one round's commands (players × MaxCommandsPerRound × a Command, twice
@@ -87,7 +77,7 @@ func allocated(fn func()) uint64 {
 // 40, where it used to keep a copy of every command of the game.
 func TestFloodBounded(t *testing.T) {
 	verify := func(rwd []byte) uint64 {
-		return allocated(func() {
+		return testutil.Allocated(func() {
 			res, err := replay.VerifySim(bytes.NewReader(rwd), nil)
 			if err != nil || !res.Complete {
 				t.Fatal(err, res)
@@ -117,19 +107,7 @@ func TestRawTextBudget(t *testing.T) {
 		raw := fmt.Sprintf("%06d", i) + strings.Repeat("x", colorfight2.MaxRawCommandBytes-6)
 		return colorfight2.Command{Kind: colorfight2.CmdInvalid, Err: colorfight2.ErrUnknownCommand, Raw: raw}
 	})
-	s, err := replay.OpenSim(bytes.NewReader(rwd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	simtest.Resimulate(t, "the flood", bytes.NewReader(rwd), func(s *replay.Sim) {
 		turn := s.Round().Turn
 		for p, l := range s.Game().(*colorfight2.Game).Applied() {
 			kept := 0
@@ -143,7 +121,7 @@ func TestRawTextBudget(t *testing.T) {
 				t.Fatalf("round %d player %d: %d commands keep %d bytes of text", turn, p+1, len(l), kept)
 			}
 		}
-	}
+	})
 	if res, err := replay.VerifySim(bytes.NewReader(rwd), nil); err != nil || !res.Complete {
 		t.Fatal(err, res)
 	}

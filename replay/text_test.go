@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 	"github.com/rewind-game/rewind/replay"
@@ -71,23 +71,8 @@ func TestTextRoundTrip(t *testing.T) {
 	for _, rs := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
 		t.Run(rs.ID(), func(t *testing.T) {
 			data, final := recordToy(t, rs, 30, true)
-			s, err := replay.OpenSim(bytes.NewReader(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if got, want := s.Header().Codec, replay.CodecText; got != want {
-				t.Fatalf("codec %q, want %q", got, want)
-			}
 			rounds, junk, faults := 0, 0, 0
-			for {
-				err := s.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			s := simtest.Resimulate(t, "the toy recording", bytes.NewReader(data), func(s *replay.Sim) {
 				rounds++
 				r := s.Round()
 				if rs == toygame.Sequential {
@@ -108,6 +93,9 @@ func TestTextRoundTrip(t *testing.T) {
 				if string(r.Logs[0]) != "thinking" {
 					t.Fatalf("round %d log %q", rounds, r.Logs[0])
 				}
+			})
+			if got, want := s.Header().Codec, replay.CodecText; got != want {
+				t.Fatalf("codec %q, want %q", got, want)
 			}
 			if rounds != 30 || faults != 1 || junk == 0 {
 				t.Fatalf("%d rounds, %d faults, %d junk commands rejected", rounds, faults, junk)

@@ -3,8 +3,6 @@ package monad_test
 import (
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,31 +11,14 @@ import (
 
 	monad "github.com/rewind-game/rewind/games/monad/rules"
 	"github.com/rewind-game/rewind/internal/clitest"
-	"github.com/rewind-game/rewind/replay"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 )
 
 // monadFinal re-simulates a Monad recording to its end through the seam
 // (replay.Sim) and returns the last state.
 func monadFinal(t *testing.T, path string) *monad.State {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sim, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Close()
-	for {
-		if err := sim.Next(); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sim.Game().(*monad.Game).State
+	return simtest.ResimulateFile(t, path, nil).Game().(*monad.Game).State
 }
 
 // TestMonadAnalyzeCLI: analyze on a played Monad recording gives the

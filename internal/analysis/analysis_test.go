@@ -78,15 +78,7 @@ func rwdBytes(t testing.TB, v conform.Vector) []byte {
 func analyzeRWD(t testing.TB, b []byte) *Document {
 	t.Helper()
 	s, err := source.NewStream(bytes.NewReader(b), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	a, err := AnalyzeDocument(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return analyzeStream(t, s, err)
 }
 
 // analyzeFile gives the document of the replay at path (.rwd or .cfr),
@@ -94,6 +86,13 @@ func analyzeRWD(t testing.TB, b []byte) *Document {
 func analyzeFile(t testing.TB, path string) *Document {
 	t.Helper()
 	s, err := source.OpenStream(path)
+	return analyzeStream(t, s, err)
+}
+
+// analyzeStream gives the document of s, which opening returned with
+// err, and closes s.
+func analyzeStream(t testing.TB, s engine.Stream, err error) *Document {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}

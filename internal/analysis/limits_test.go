@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -17,6 +16,7 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -59,16 +59,6 @@ func manyUsers(w io.Writer, width, height, users, frames, maxTurn int) error {
 	return enc.Close()
 }
 
-// allocated runs fn and returns the bytes it allocated (TotalAlloc).
-func allocated(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // analyzeAny analyses the replay r as rewind analyze does
 // (source.NewStream, analysis.AnalyzeDocument).
 func analyzeAny(r io.Reader) (*analysis.Document, error) {
@@ -109,7 +99,7 @@ func TestManyUsersBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a *analysis.Document
-	n := allocated(func() {
+	n := testutil.Allocated(func() {
 		var err error
 		if a, err = analyzeAny(bytes.NewReader(buf.Bytes())); err != nil {
 			t.Fatal(err)

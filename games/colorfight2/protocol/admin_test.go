@@ -1,18 +1,16 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // eventually polls cond until it holds, failing the test after safety (a
@@ -38,30 +36,6 @@ func (ts *testServer) roomState(id string) (gameID string, phase int, cfg RoomCo
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.g.id, r.g.phase, r.cfg, true
-}
-
-// postRaw sends body with the given headers and returns the status and
-// the decoded reply.
-func (ts *testServer) postRaw(path, body string, header map[string]string) (int, rpcReply) {
-	ts.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.hs.URL+path, bytes.NewReader([]byte(body)))
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var r rpcReply
-	if err := json.Unmarshal(data, &r); err != nil {
-		ts.t.Fatalf("POST %s: reply %q: %v", path, data, err)
-	}
-	return resp.StatusCode, r
 }
 
 // Issue 25, "admin without a password": with no master password, the
@@ -286,13 +260,8 @@ func retryAfter(msg string) (time.Duration, bool) {
 // same room, and the same address, past its bound over every secret, is
 // refused on another room; every failure is logged.
 func TestGuessingIsSlow(t *testing.T) {
-	var mu sync.Mutex
-	var logs strings.Builder
-	ts := newTestServer(t, Options{AdminPassword: "master", Logf: func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(&logs, format+"\n", args...)
-	}})
+	var logs testutil.SyncBuffer
+	ts := newTestServer(t, Options{AdminPassword: "master", Logf: logInto(&logs)})
 	if err := ts.s.CreateRoom("r", lockstep(200), "pw", "key", false); err != nil {
 		t.Fatal(err)
 	}
@@ -359,9 +328,7 @@ func TestGuessingIsSlow(t *testing.T) {
 	if r := a.send(map[string]any{"action": "register", "username": "u", "password": "p", "join_key": "key"}); r["success"] != true {
 		t.Errorf("the right join key after the back-off: %v", r)
 	}
-	mu.Lock()
 	out := logs.String()
-	mu.Unlock()
 	for _, want := range []string{"room r: wrong admin password from 127.0.0.1", "room r: wrong join key from 127.0.0.1", "further attempts refused for"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q", want)

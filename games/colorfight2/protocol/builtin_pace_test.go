@@ -1,10 +1,6 @@
 package protocol
 
 import (
-	"bytes"
-	"errors"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -43,13 +39,8 @@ func TestTimedRoundsBuiltinsOnly(t *testing.T) {
 // commands after it stays theirs.
 func TestLockstepMissedRoundIsAFault(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 5 * time.Second})
-	ts.createRoom("r", lockstep(200, "turtle"))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, ab, _ := ts.startPlayers(lockstep(200, "turtle"), "a", "b")
+	a, b := ab[0], ab[1]
 	id := ts.s.Games()[0].ID
 	// turn 1: only b sends (a failing command); a misses the round
 	b.command("a 99 99 1")
@@ -69,26 +60,8 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 		t.Errorf("a's errors at turn 3: %q", got)
 	}
 	ts.waitTurn(id, 3)
-	g := ts.s.Games()[0]
-	ts.s.Close()
-	data, err := os.ReadFile(strings.TrimSuffix(g.File, ".partial"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	game, err := replay.OpenSim(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer game.Close()
 	faults := map[int][]int{} // uid -> turns with a fault
-	for {
-		err := game.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	ts.closeAndResimulate(func(game *replay.Sim) {
 		for i, l := range game.Game().(*colorfight2.Game).Applied() {
 			for _, c := range l {
 				if c.Err == colorfight2.ErrBotFault {
@@ -96,7 +69,7 @@ func TestLockstepMissedRoundIsAFault(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if len(faults) != 1 || len(faults[1]) != 1 || faults[1][0] != 1 {
 		t.Errorf("recorded faults %v, want a's at turn 1 only", faults)
 	}

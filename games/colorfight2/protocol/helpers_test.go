@@ -4,17 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
+	"github.com/rewind-game/rewind/replay"
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
@@ -25,86 +27,18 @@ import (
 // that no verdict depends on how fast the machine is.
 const safety = 2 * time.Minute
 
-// fakeClock is a clock that moves only when the test advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []fakeTimer
-	// armed is signalled whenever a timer is set (AdvanceArmed).
-	armed *sync.Cond
-}
-
-type fakeTimer struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newFakeClock() *fakeClock {
-	c := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	c.armed = sync.NewCond(&c.mu)
-	return c
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
-	c.armed.Broadcast()
-	return ch
-}
-
-// AdvanceArmed is Advance once a timer due within d is set: a test that
-// advances the clock to fire a timer the server sets after telling the
-// client something (the next second of a count down) waits for it, so
-// the advance cannot come first however loaded the machine is.
-func (c *fakeClock) AdvanceArmed(d time.Duration) {
-	c.mu.Lock()
-	for !slices.ContainsFunc(c.timers, func(t fakeTimer) bool { return !t.at.After(c.now.Add(d)) }) {
-		c.armed.Wait()
-	}
-	c.mu.Unlock()
-	c.Advance(d)
-}
-
-// Advance moves the clock and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		if !t.at.After(c.now) {
-			t.ch <- c.now
-		} else {
-			kept = append(kept, t)
-		}
-	}
-	c.timers = kept
-}
-
 type testServer struct {
 	t   testing.TB
 	s   *Server
 	hs  *httptest.Server
-	clk *fakeClock
+	clk *testutil.Clock
 	dir string
 }
 
 // newTestServer starts a Server with a fake clock behind httptest.
 func newTestServer(t testing.TB, opts Options) *testServer {
 	t.Helper()
-	ts := &testServer{t: t, clk: newFakeClock(), dir: t.TempDir()}
+	ts := &testServer{t: t, clk: testutil.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), dir: t.TempDir()}
 	if opts.Dir == "" {
 		opts.Dir = ts.dir
 	}
@@ -146,7 +80,21 @@ func (ts *testServer) post(path string, body any) (int, rpcReply) {
 			ts.t.Fatal(err)
 		}
 	}
-	resp, err := http.Post(ts.hs.URL+path, "application/json", bytes.NewReader(b))
+	return ts.postRaw(path, string(b), map[string]string{"Content-Type": "application/json"})
+}
+
+// postRaw sends body with the given headers and returns the status and
+// the decoded reply.
+func (ts *testServer) postRaw(path, body string, header map[string]string) (int, rpcReply) {
+	ts.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.hs.URL+path, bytes.NewReader([]byte(body)))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		ts.t.Fatal(err)
 	}
@@ -349,6 +297,36 @@ func lockstep(maxTurn int, bots ...string) RoomConfig {
 func (ts *testServer) start(room string) {
 	ts.t.Helper()
 	ts.mustPost("/start", map[string]any{"gameroom_id": room, "admin_password": "pw"})
+}
+
+// startPlayers creates room "r" with cfg, registers an action client in
+// it for each name (with the password "p"+name), starts the game and
+// returns once turn 1 is on the game channel gc, with that state.
+func (ts *testServer) startPlayers(cfg RoomConfig, names ...string) (gc *websocket.Conn, players []*action, first state) {
+	ts.t.Helper()
+	ts.createRoom("r", cfg)
+	gc = ts.dial("r", "game_channel")
+	for _, name := range names {
+		a := ts.action("r")
+		a.register(name, "p"+name)
+		players = append(players, a)
+	}
+	ts.start("r")
+	return gc, players, waitState(ts.t, gc, atTurn(1))
+}
+
+// closeAndResimulate closes the server and re-simulates the recording of
+// its first game, calling round after each of its rounds.
+func (ts *testServer) closeAndResimulate(round func(*replay.Sim)) {
+	ts.t.Helper()
+	g := ts.s.Games()[0]
+	ts.s.Close()
+	simtest.ResimulateFile(ts.t, strings.TrimSuffix(g.File, ".partial"), round)
+}
+
+// logInto is a Logf that writes each line it is given into b.
+func logInto(b *testutil.SyncBuffer) func(format string, args ...any) {
+	return func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 }
 
 type httpResp struct {

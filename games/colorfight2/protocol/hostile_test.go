@@ -121,16 +121,11 @@ func TestGarbageAndSlowReader(t *testing.T) {
 // the file verifies and Recording reports it done.
 func TestCloseMidGame(t *testing.T) {
 	ts := newTestServer(t, Options{})
-	ts.createRoom("r", lockstep(500))
-	gc := ts.dial("r", "game_channel")
-	a := ts.action("r")
-	a.register("a", "p")
-	ts.start("r")
-	for turn := 1; turn < 10; turn++ {
+	gc, players, _ := ts.startPlayers(lockstep(500), "a")
+	for turn := 2; turn <= 10; turn++ {
+		players[0].command("a 0 0 1")
 		waitState(t, gc, atTurn(turn))
-		a.command("a 0 0 1")
 	}
-	waitState(t, gc, atTurn(10))
 	id := ts.s.Games()[0].ID
 	data, info, changed, err := ts.s.Recording(id)
 	if err != nil || info.Done || changed == nil || info.Turn != 10 {

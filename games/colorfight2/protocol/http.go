@@ -288,34 +288,40 @@ func (s *Server) handleStart(req *http.Request, q request) error {
 	return nil
 }
 
-func (s *Server) handleDelete(req *http.Request, q request) error {
+// namedRoom is the room the request's gameroom_id names, or the client's
+// error saying the id is missing or names no room.
+func (s *Server) namedRoom(q request) (*room, error) {
 	id, present, _ := q.str("gameroom_id")
 	if !present {
-		return errMsg("You need to specify room id")
+		return nil, errMsg("You need to specify room id")
 	}
 	r := s.room(id)
 	if r == nil {
-		return errMsg("No such room")
+		return nil, errMsg("No such room")
+	}
+	return r, nil
+}
+
+func (s *Server) handleDelete(req *http.Request, q request) error {
+	r, err := s.namedRoom(q)
+	if err != nil {
+		return err
 	}
 	password, _, _ := q.str("admin_password")
-	err := s.guess(rooms.RequestHost(req), r.id, "admin password", func() bool {
+	err = s.guess(rooms.RequestHost(req), r.id, "admin password", func() bool {
 		return (!r.admin && rooms.CheckPassword(password, r.adminPassword)) || rooms.CheckPassword(password, s.opts.AdminPassword)
 	})
 	if err != nil {
 		return wrongSecret(err, "Wrong password")
 	}
-	s.removeRoom(id)
+	s.removeRoom(r.id)
 	return nil
 }
 
 func (s *Server) handleChat(req *http.Request, q request) error {
-	id, present, _ := q.str("gameroom_id")
-	if !present {
-		return errMsg("You need to specify room id")
-	}
-	r := s.room(id)
-	if r == nil {
-		return errMsg("No such room")
+	r, err := s.namedRoom(q)
+	if err != nil {
+		return err
 	}
 	user, okU := q["user"]
 	msg, okM := q["msg"]

@@ -12,12 +12,7 @@ func TestLockstepSilentPlayerCostsKDeadlines(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second})
 	cfg := lockstep(200, "greedy")
 	cfg.MaxPlayer = 2
-	ts.createRoom("r", cfg)
-	gc := ts.dial("r", "game_channel")
-	silent := ts.action("r")
-	silent.register("hung", "p")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, _, _ := ts.startPlayers(cfg, "hung")
 	for k := 1; k <= DefaultLockstepMisses; k++ {
 		ts.clk.Advance(10 * time.Second) // the deadline of round k
 		waitState(t, gc, atTurn(k+1))
@@ -36,13 +31,8 @@ func TestLockstepSilentPlayerCostsKDeadlines(t *testing.T) {
 // its seat back and holds rounds again; the others go on meanwhile.
 func TestLockstepDroppedPlayerReconnects(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second, LockstepMisses: 2})
-	ts.createRoom("r", lockstep(200))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "pa")
-	b.register("b", "pb")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, ab, _ := ts.startPlayers(lockstep(200), "a", "b")
+	b := ab[1]
 	for turn := 2; turn <= 3; turn++ {
 		b.command()
 		ts.clk.Advance(10 * time.Second) // a is silent

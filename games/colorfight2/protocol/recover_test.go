@@ -94,16 +94,11 @@ func crashChild(t *testing.T, dir string) {
 	ts := newTestServer(t, Options{Dir: dir, LockstepDeadline: time.Hour})
 	cfg := lockstep(500, "greedy")
 	cfg.MaxPlayer = 2
-	ts.createRoom("r", cfg)
-	gc := ts.dial("r", "game_channel")
-	a := ts.action("r")
-	a.register("p", "p")
-	ts.start("r")
-	for turn := 1; turn < 50; turn++ {
+	gc, players, _ := ts.startPlayers(cfg, "p")
+	for turn := 2; turn <= 50; turn++ {
+		players[0].command("a 99 99 1")
 		waitState(t, gc, atTurn(turn))
-		a.command("a 99 99 1")
 	}
-	waitState(t, gc, atTurn(50))
 	ts.waitTurn(ts.s.Games()[0].ID, 50)
 	fmt.Println("turn 50")
 	time.Sleep(safety)

@@ -2,16 +2,13 @@ package protocol
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -36,13 +33,8 @@ func far(x, y int) (int, int) {
 // what the replay holds.
 func TestCommandErrorsAndReplacement(t *testing.T) {
 	ts := newTestServer(t, Options{})
-	ts.createRoom("r", lockstep(200))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	st := waitState(t, gc, atTurn(1))
+	gc, ab, st := ts.startPlayers(lockstep(200), "a", "b")
+	a, b := ab[0], ab[1]
 	if len(st.Error) != 2 || st.Error["1"] == nil || len(st.Error["1"]) != 0 {
 		t.Errorf("turn 1 errors %v, want an empty list per player", st.Error)
 	}
@@ -99,25 +91,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 		t.Errorf("b's errors %q", st.Error["2"])
 	}
 	// the recording holds the second list as applied
-	g := ts.s.Games()[0]
-	ts.s.Close()
-	data, err := os.ReadFile(g.File[:len(g.File)-len(".partial")])
-	if err != nil {
-		t.Fatal(err)
-	}
-	game, err := replay.OpenSim(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer game.Close()
-	for {
-		err := game.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	ts.closeAndResimulate(func(game *replay.Sim) {
 		if game.Game().Turn() == 2 {
 			applied := game.Game().(*colorfight2.Game).Applied()
 			if len(applied[0]) != len(cmds) {
@@ -127,7 +101,7 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 				t.Errorf("first recorded command %+v", c)
 			}
 		}
-	}
+	})
 }
 
 // A timed room: rounds run every round_time on the (fake) clock, also
@@ -242,13 +216,8 @@ func TestFinishAndRestart(t *testing.T) {
 // round until LockstepDeadline; one whose channel closed holds nothing.
 func TestLockstepDeadlineAndDisconnected(t *testing.T) {
 	ts := newTestServer(t, Options{LockstepDeadline: 10 * time.Second})
-	ts.createRoom("r", lockstep(200, "greedy"))
-	gc := ts.dial("r", "game_channel")
-	a, b := ts.action("r"), ts.action("r")
-	a.register("a", "p")
-	b.register("b", "p")
-	ts.start("r")
-	waitState(t, gc, atTurn(1))
+	gc, ab, _ := ts.startPlayers(lockstep(200, "greedy"), "a", "b")
+	a, b := ab[0], ab[1]
 	a.command("a 99 99 1")
 	// b says nothing: the round waits for the deadline
 	ts.clk.Advance(10 * time.Second)
@@ -272,13 +241,8 @@ func TestLockstepDeadlineAndDisconnected(t *testing.T) {
 
 // Logs never contain a password.
 func TestLogsHoldNoPassword(t *testing.T) {
-	var mu sync.Mutex
-	var logs strings.Builder
-	ts := newTestServer(t, Options{AdminPassword: "master-secret", Logf: func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(&logs, format+"\n", args...)
-	}})
+	var logs testutil.SyncBuffer
+	ts := newTestServer(t, Options{AdminPassword: "master-secret", Logf: logInto(&logs)})
 	ts.mustPost("/creategameroom", map[string]any{"gameroom_id": "r", "config": "official", "admin_password": "room-secret", "join_key": "key-secret"})
 	ts.mustPost("/restart", map[string]any{"gameroom_id": "r", "admin_password": "master-secret", "config": map[string]any{"round_time": 0, "max_turn": 200, "bots": []string{"greedy", "turtle"}}})
 	a := ts.action("r")
@@ -290,9 +254,7 @@ func TestLogsHoldNoPassword(t *testing.T) {
 	waitState(t, gc, atTurn(1))
 	ts.mustPost("/deletegameroom", map[string]any{"gameroom_id": "r", "admin_password": "room-secret"})
 	ts.s.Close()
-	mu.Lock()
 	out := logs.String()
-	mu.Unlock()
 	if out == "" {
 		t.Fatal("nothing logged")
 	}

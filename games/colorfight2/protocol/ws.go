@@ -103,25 +103,40 @@ func (r *room) unsubscribe(s *subscriber) {
 	r.mu.Unlock()
 }
 
-// gameChannel serves /gameroom/{id}/game_channel: the full state on
-// connect, on every change and every 30 s unchanged.
-func (s *Server) gameChannel(w http.ResponseWriter, req *http.Request) {
-	r := s.room(req.PathValue("id"))
+// acceptChannel opens the websocket of a channel of the room named in
+// the request's path, under the per-client bound on connections. With ok
+// false the refusal has been answered and there is nothing to undo;
+// otherwise done closes the socket and frees its connection slot.
+func (s *Server) acceptChannel(w http.ResponseWriter, req *http.Request) (r *room, c *websocket.Conn, done func(), ok bool) {
+	r = s.room(req.PathValue("id"))
 	if r == nil {
 		http.Error(w, "No such room", http.StatusNotFound)
-		return
+		return nil, nil, nil, false
 	}
 	release, ok := s.acquireConn(req)
 	if !ok {
 		http.Error(w, "Too many connections", http.StatusTooManyRequests)
-		return
+		return nil, nil, nil, false
 	}
-	defer release()
 	c, err := websocket.Accept(w, req, acceptOptions)
 	if err != nil {
+		release()
+		return nil, nil, nil, false
+	}
+	return r, c, func() {
+		c.CloseNow()
+		release()
+	}, true
+}
+
+// gameChannel serves /gameroom/{id}/game_channel: the full state on
+// connect, on every change and every 30 s unchanged.
+func (s *Server) gameChannel(w http.ResponseWriter, req *http.Request) {
+	r, c, done, ok := s.acceptChannel(w, req)
+	if !ok {
 		return
 	}
-	defer c.CloseNow()
+	defer done()
 	// The channel is server -> client; reading only handles pings and
 	// the close (a data message from the client closes it).
 	ctx := c.CloseRead(context.Background())
@@ -166,22 +181,11 @@ func (a *actionConn) close() { a.once.Do(func() { a.c.CloseNow() }) }
 // actionChannel serves /gameroom/{id}/action_channel: one reply per
 // message, in order.
 func (s *Server) actionChannel(w http.ResponseWriter, req *http.Request) {
-	r := s.room(req.PathValue("id"))
-	if r == nil {
-		http.Error(w, "No such room", http.StatusNotFound)
-		return
-	}
-	release, ok := s.acquireConn(req)
+	r, c, done, ok := s.acceptChannel(w, req)
 	if !ok {
-		http.Error(w, "Too many connections", http.StatusTooManyRequests)
 		return
 	}
-	defer release()
-	c, err := websocket.Accept(w, req, acceptOptions)
-	if err != nil {
-		return
-	}
-	defer c.CloseNow()
+	defer done()
 	c.SetReadLimit(s.opts.MaxMessageBytes)
 	ac := &actionConn{c: c, addr: rooms.RequestHost(req)}
 	r.mu.Lock()

@@ -41,14 +41,8 @@ func AppendBotTurn(b []byte, f *Frame, uid, maxTurn int, deadlineMS int64) []byt
 			if bt == BuildingNone || bt >= NumBuildings {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
+			b = AppendBuildingEntry(b, u, bt, first)
 			first = false
-			b = append(b, '"')
-			b = append(b, bt.Key()...)
-			b = append(b, `":`...)
-			b = strconv.AppendInt(b, u.Buildings[bt], 10)
 		}
 		b = append(b, `},"cell_number":`...)
 		b = strconv.AppendInt(b, u.CellNumber, 10)
@@ -166,6 +160,19 @@ func AppendUserEconomy(b []byte, u *FrameUser) []byte {
 	b = strconv.AppendInt(b, u.TaxLevel, 10)
 	b = append(b, `,"tax_amount":`...)
 	return strconv.AppendInt(b, u.TaxAmount, 10)
+}
+
+// AppendBuildingEntry appends the entry of building type bt in u's
+// building_number object, `"KEY":COUNT`, after a comma unless it is the
+// first. Bot messages and .cfr replays share it.
+func AppendBuildingEntry(b []byte, u *FrameUser, bt Building, first bool) []byte {
+	if !first {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, bt.Key()...)
+	b = append(b, `":`...)
+	return strconv.AppendInt(b, u.Buildings[bt], 10)
 }
 
 // AppendUserKey appends the opening of a user's entry in a users object

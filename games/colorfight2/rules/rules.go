@@ -153,15 +153,25 @@ func (s *State) hasOwnedNeighbour(x, y int, uid int32) bool {
 		(x < w-1 && s.cells[i+1].owner == uid)
 }
 
-func (s *State) build(u *user, x, y int, b Building) ErrCode {
+// ownCell is the index of cell (x, y) when u owns it; otherwise the
+// error that says why a build or an upgrade there fails.
+func (s *State) ownCell(u *user, x, y int) (int, ErrCode) {
 	if !s.onMap(x, y) {
-		return ErrOffMap
+		return 0, ErrOffMap
 	}
 	i := s.index(x, y)
-	c := &s.cells[i]
-	if c.owner != int32(u.uid) {
-		return ErrNotOwnCell
+	if s.cells[i].owner != int32(u.uid) {
+		return 0, ErrNotOwnCell
 	}
+	return i, ErrNone
+}
+
+func (s *State) build(u *user, x, y int, b Building) ErrCode {
+	i, e := s.ownCell(u, x, y)
+	if e != ErrNone {
+		return e
+	}
+	c := &s.cells[i]
 	if c.building != BuildingNone {
 		return ErrCellHasBuilding
 	}
@@ -185,14 +195,11 @@ func (s *State) build(u *user, x, y int, b Building) ErrCode {
 }
 
 func (s *State) upgrade(u *user, x, y int) ErrCode {
-	if !s.onMap(x, y) {
-		return ErrOffMap
+	i, e := s.ownCell(u, x, y)
+	if e != ErrNone {
+		return e
 	}
-	i := s.index(x, y)
 	c := &s.cells[i]
-	if c.owner != int32(u.uid) {
-		return ErrNotOwnCell
-	}
 	if c.building == BuildingNone {
 		return ErrNoBuilding
 	}

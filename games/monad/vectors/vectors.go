@@ -369,10 +369,10 @@ func (c *compare) frame(t int) *Divergence {
 			}
 		}
 	}
-	if d := compareRows(t, "frames.units", f.Units, units); d != nil {
+	if d := compareList(t, "frames.units", f.Units, units); d != nil {
 		return d
 	}
-	if d := compareRows(t, "frames.hives", f.Hives, hives); d != nil {
+	if d := compareList(t, "frames.hives", f.Hives, hives); d != nil {
 		return d
 	}
 	if len(f.Resource) != monad.Height {
@@ -491,7 +491,10 @@ func optInt(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-func compareRows(t int, field string, want, got [][]int) *Divergence {
+// compareList is the first divergence between the lists want and got of
+// field at turn t (elements compared by their printed form), nil when
+// they are the same.
+func compareList[T any](t int, field string, want, got []T) *Divergence {
 	for i := 0; i < len(want) || i < len(got); i++ {
 		switch {
 		case i >= len(want):
@@ -558,21 +561,21 @@ func (c *compare) round(t int, lostBefore [monad.MaxPlayers]int64) *Divergence {
 		}
 		want = append(want, fmt.Sprintf(`{"u": %d, "p": %d, "t": %d, "d": %s, "n": %d}`, m.U, m.P, m.T, d, m.N))
 	}
-	if d := compareStrings(t, "log.turns.cmd", want, logged); d != nil {
+	if d := compareList(t, "log.turns.cmd", want, logged); d != nil {
 		return d
 	}
 	want = want[:0]
 	for _, r := range rd.Rejected {
 		want = append(want, fmt.Sprint(r))
 	}
-	if d := compareStrings(t, "rounds.rejected", want, rejected); d != nil {
+	if d := compareList(t, "rounds.rejected", want, rejected); d != nil {
 		return d
 	}
 	want = want[:0]
 	for _, b := range rd.Builds {
 		want = append(want, fmt.Sprint(b))
 	}
-	if d := compareStrings(t, "rounds.builds", want, builds); d != nil {
+	if d := compareList(t, "rounds.builds", want, builds); d != nil {
 		return d
 	}
 	want = want[:0]
@@ -584,7 +587,7 @@ func (c *compare) round(t int, lostBefore [monad.MaxPlayers]int64) *Divergence {
 		got = append(got, fmt.Sprintf("amount %d a [%d %d %d %d] b [%d %d %d %d]", col.Amount,
 			col.A.Player, col.A.X, col.A.Y, col.A.Removed, col.B.Player, col.B.X, col.B.Y, col.B.Removed))
 	}
-	if d := compareStrings(t, "rounds.collisions", want, got); d != nil {
+	if d := compareList(t, "rounds.collisions", want, got); d != nil {
 		return d
 	}
 	want, got = want[:0], got[:0]
@@ -606,7 +609,7 @@ func (c *compare) round(t int, lostBefore [monad.MaxPlayers]int64) *Divergence {
 		}
 		got = append(got, fmt.Sprintf("(%d, %d) pre %v post %v hive %s outcome %s", fi.X, fi.Y, fi.Pre[:s.Players()], fi.Post[:s.Players()], hive, outcome))
 	}
-	if d := compareStrings(t, "rounds.fights", want, got); d != nil {
+	if d := compareList(t, "rounds.fights", want, got); d != nil {
 		return d
 	}
 	// Combat losses: collisions' removed counts plus the fights' losses
@@ -655,21 +658,6 @@ func hiveIn(hives [][]int, x, y int) (owner, counter int, ok bool) {
 		}
 	}
 	return 0, 0, false
-}
-
-func compareStrings(t int, field string, want, got []string) *Divergence {
-	for i := 0; i < len(want) || i < len(got); i++ {
-		switch {
-		case i >= len(want):
-			return div(t, fmt.Sprintf("%s[%d]", field, i), "absent", got[i])
-		case i >= len(got):
-			return div(t, fmt.Sprintf("%s[%d]", field, i), want[i], "absent")
-		}
-		if want[i] != got[i] {
-			return div(t, fmt.Sprintf("%s[%d]", field, i), want[i], got[i])
-		}
-	}
-	return nil
 }
 
 func (c *compare) ranking() *Divergence {

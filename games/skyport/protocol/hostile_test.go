@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -18,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	sp "github.com/rewind-game/rewind/games/skyport/rules"
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil/simtest"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -51,40 +49,31 @@ func serverDone(t *testing.T, done <-chan error) {
 	}
 }
 
-// verifyDir re-simulates the one recording in dir and returns its
-// rounds' faults per player.
-func verifyDir(t *testing.T, dir string) (rounds int, faults map[int][]engine.Fault) {
+// resimulate re-simulates the one recording in dir, calling round after
+// each of its rounds, and returns the simulation at its end.
+func resimulate(t *testing.T, dir string, round func(*replay.Sim)) *replay.Sim {
 	t.Helper()
 	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
 	if len(rwds) != 1 {
 		t.Fatalf("recordings %v", rwds)
 	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	return simtest.ResimulateFile(t, rwds[0], round)
+}
+
+// verifyDir re-simulates the one recording in dir and returns its
+// rounds' faults per player.
+func verifyDir(t *testing.T, dir string) (rounds int, faults map[int][]engine.Fault) {
+	t.Helper()
 	faults = map[int][]engine.Fault{}
-	for {
-		err := s.Next()
-		if errors.Is(err, io.EOF) {
-			return rounds, faults
-		}
-		if err != nil {
-			t.Fatalf("re-simulating: %v", err)
-		}
+	resimulate(t, dir, func(s *replay.Sim) {
 		rounds++
 		for p, fl := range s.Round().Faults {
 			if fl != 0 {
 				faults[p] = append(faults[p], fl)
 			}
 		}
-	}
+	})
+	return rounds, faults
 }
 
 // TestHostileClients: garbage and 10 MB lines are answered with errors
@@ -440,35 +429,14 @@ func TestSilentPlayerNotWaitedFor(t *testing.T) {
 	mine := <-quietDone
 	serverDone(t, done)
 
-	rwds, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v", rwds)
-	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	var texts []string
-	for {
-		err := s.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("re-simulating: %v", err)
-		}
+	resimulate(t, dir, func(s *replay.Sim) {
 		if r := s.Round(); r.Faults[0] != 0 {
 			texts = append(texts, r.FaultText[0])
 		} else if r.Faults[1] != 0 {
 			t.Logf("talker's fault: %s", r.FaultText[1])
 		}
-	}
+	})
 	if len(texts) < rooms.Misses+1 {
 		t.Fatalf("quiet's faults %q: want at least %d", texts, rooms.Misses+1)
 	}

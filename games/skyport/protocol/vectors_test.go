@@ -5,8 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -80,62 +78,6 @@ func (k *client) peek() *msg {
 	return k.pending
 }
 
-// vector input and expectations, the parts this test uses.
-type vecInput struct {
-	Map struct {
-		Path   string `json:"path"`
-		SHA256 string `json:"sha256"`
-	} `json:"map"`
-	Players []struct {
-		Name      string   `json:"name"`
-		Handshake []string `json:"handshake"`
-	} `json:"players"`
-	Spawns       []string            `json:"spawns"`
-	Ring         []int               `json:"ring"`
-	LoadoutLines [][]json.RawMessage `json:"loadout_lines"`
-	Disconnects  []any               `json:"disconnects"`
-	Turns        []struct {
-		Lines  []string            `json:"lines"`
-		Others [][]json.RawMessage `json:"others"`
-	} `json:"turns"`
-}
-
-type vecStates struct {
-	Setup struct {
-		Handshake [][]struct {
-			Accepted bool     `json:"accepted"`
-			Errors   []string `json:"errors"`
-		} `json:"handshake"`
-	} `json:"setup"`
-	Turn0 struct {
-		Gamestate      map[string]any `json:"gamestate"`
-		LoadoutResults []struct {
-			Errors []string `json:"errors"`
-		} `json:"loadout_results"`
-	} `json:"turn0"`
-	Turns []struct {
-		Turn      int            `json:"turn"`
-		Actor     int            `json:"actor"`
-		Gamestate map[string]any `json:"gamestate"`
-		Actions   []struct {
-			Queued    bool           `json:"queued"`
-			Status    string         `json:"status"`
-			Slot      *int           `json:"slot"`
-			Errors    []string       `json:"errors"`
-			Broadcast map[string]any `json:"broadcast"`
-		} `json:"actions"`
-		Others []struct {
-			Player int      `json:"player"`
-			Errors []string `json:"errors"`
-		} `json:"others"`
-		Subtitles []string `json:"subtitles"`
-	} `json:"turns"`
-	Final struct {
-		Scores     []int  `json:"scores"`
-		WinnerText string `json:"winner_text"`
-	} `json:"final"`
-}
-
 // vectorDir is the folder of Skyport's vectors ($REWIND_SKYPORT or
 // ../shared/skyport), or a skip with a one-line reason without it.
 func vectorDir(t *testing.T) string { return testutil.Shared(t, "skyport", "s01.input.json") }
@@ -193,8 +135,8 @@ func TestVectorsOverSockets(t *testing.T) {
 	dir := vectorDir(t)
 	for _, name := range []string{"s01", "s02", "s03", "s04", "s05", "s06"} {
 		t.Run(name, func(t *testing.T) {
-			var in vecInput
-			var want vecStates
+			var in vectors.Input
+			var want vectors.States
 			readJSON(t, filepath.Join(dir, name+".input.json"), &in)
 			if len(in.Disconnects) > 0 {
 				t.Skip("a disconnect between two turns cannot be timed from outside the server")
@@ -205,7 +147,7 @@ func TestVectorsOverSockets(t *testing.T) {
 	}
 }
 
-func replayVector(t *testing.T, dir string, in *vecInput, want *vecStates) {
+func replayVector(t *testing.T, dir string, in *vectors.Input, want *vectors.States) {
 	m, err := vectors.LoadMap(filepath.Join(dir, in.Map.Path), in.Map.SHA256)
 	if err != nil {
 		t.Fatal(err)
@@ -498,29 +440,7 @@ func replayVector(t *testing.T, dir string, in *vecInput, want *vecStates) {
 	}
 
 	// The recording re-simulates to the reference's final scores.
-	rwds, _ := filepath.Glob(filepath.Join(rec, "*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v", rwds)
-	}
-	f, err := os.Open(rwds[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := replay.OpenSim(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for {
-		err := s.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			t.Fatalf("re-simulating %s: %v", rwds[0], err)
-		}
-	}
+	s := resimulate(t, rec, func(*replay.Sim) {})
 	st := s.Game().(*sp.Game).State
 	for p, sc := range want.Final.Scores {
 		if st.PlayerRef(p).Score != sc {

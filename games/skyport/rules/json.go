@@ -340,8 +340,15 @@ func (p *jparser) fastObject() int32 {
 
 // object is JSONObject(JSONTokener).
 func (p *jparser) object() int32 {
-	if p.nextClean() != '{' {
-		p.syntaxError("A JSONObject text must begin with '{'")
+	return p.nested('{', "A JSONObject text must begin with '{'", (*jparser).objectBody)
+}
+
+// nested reads a value that opens with open (else the syntax error
+// msg) and whose body reads on, one level deeper: past maxDepth the
+// reference's reader dies.
+func (p *jparser) nested(open uint16, msg string, body func(*jparser) int32) int32 {
+	if p.nextClean() != open {
+		p.syntaxError(msg)
 		return -1
 	}
 	p.depth++
@@ -349,7 +356,7 @@ func (p *jparser) object() int32 {
 		p.failed = parseReaderDies
 		return -1
 	}
-	r := p.objectBody()
+	r := body(p)
 	p.depth--
 	return r
 }
@@ -436,18 +443,7 @@ func (p *jparser) appendChild(parent, child int32) {
 
 // array is JSONArray(JSONTokener).
 func (p *jparser) array() int32 {
-	if p.nextClean() != '[' {
-		p.syntaxError("A JSONArray text must start with '['")
-		return -1
-	}
-	p.depth++
-	if p.depth > maxDepth {
-		p.failed = parseReaderDies
-		return -1
-	}
-	r := p.arrayBody()
-	p.depth--
-	return r
+	return p.nested('[', "A JSONArray text must start with '['", (*jparser).arrayBody)
 }
 
 func (p *jparser) arrayBody() int32 {

@@ -746,7 +746,7 @@ func (s *State) damagePlayer(t, amount, base, by, li int) {
 // shootLaser is AIConnection.shootLaser (335-364) and Laser.performShot.
 func (s *State) shootLaser(p, li int, obj int32, turnsLeft int) bool {
 	pl := &s.players[p]
-	lvl := pl.level(Laser)
+	lvl := pl.Level(Laser)
 	if lvl == 0 {
 		return false
 	}
@@ -786,7 +786,7 @@ func (s *State) shootLaser(p, li int, obj int32, turnsLeft int) bool {
 // shootDroid is AIConnection.shootDroid (366-411) and Droid.
 func (s *State) shootDroid(p, li int, obj int32, turnsLeft int) bool {
 	pl := &s.players[p]
-	lvl := pl.level(Droid)
+	lvl := pl.Level(Droid)
 	if lvl == 0 {
 		return false
 	}
@@ -860,7 +860,7 @@ func (s *State) blast(j, k, main, mainBase, splash, splashBase, p, li int) {
 // shootMortar is AIConnection.shootMortar (413-437) and Mortar.
 func (s *State) shootMortar(p, li int, obj int32, turnsLeft int) bool {
 	pl := &s.players[p]
-	lvl := pl.level(Mortar)
+	lvl := pl.Level(Mortar)
 	if lvl == 0 {
 		return false
 	}

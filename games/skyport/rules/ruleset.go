@@ -385,7 +385,7 @@ func (g *Game) Values(p int, dst []int64) []int64 {
 	return append(dst, int64(pl.Score), int64(pl.Health), int64(s.DamageDealt), int64(s.DamageTaken),
 		int64(s.Kills), int64(s.Deaths), int64(s.Mined[0]), int64(s.Mined[1]), int64(s.Mined[2]),
 		int64(pl.Rubidium), int64(pl.Explosium), int64(pl.Scrap),
-		int64(pl.level(Laser)), int64(pl.level(Mortar)), int64(pl.level(Droid)),
+		int64(pl.Level(Laser)), int64(pl.Level(Mortar)), int64(pl.Level(Droid)),
 		int64(s.Moves), int64(s.Mines), int64(s.Upgrades), int64(s.Lasers+s.Mortars+s.Droids),
 		int64(s.Penalties), int64(s.Bonus))
 }

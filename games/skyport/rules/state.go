@@ -44,9 +44,7 @@ type Player struct {
 	Health, Score int
 	// J, K is the position; SpawnJ, SpawnK the own spawn tile.
 	J, K, SpawnJ, SpawnK int
-	Primary, Secondary   Weapon
-	PrimaryLevel         int
-	SecondaryLevel       int
+	Arms
 	// Rubidium, Explosium, Scrap are the resources held.
 	Rubidium, Explosium, Scrap int
 	// HasToPass and NeedsRespawn are set by a death (RULES §8).
@@ -73,13 +71,19 @@ type Stats struct {
 	Bonus                                   int // damage points from the action-slot bonus
 }
 
-// level returns the level of weapon w for p, 0 if p does not carry it.
-func (p *Player) level(w Weapon) int {
+// Arms are the two weapons a player carries and their levels.
+type Arms struct {
+	Primary, Secondary           Weapon
+	PrimaryLevel, SecondaryLevel int
+}
+
+// Level returns the level of weapon w in a, 0 if w is not carried.
+func (a *Arms) Level(w Weapon) int {
 	switch {
-	case p.Primary == w:
-		return p.PrimaryLevel
-	case p.Secondary == w:
-		return p.SecondaryLevel
+	case a.Primary == w:
+		return a.PrimaryLevel
+	case a.Secondary == w:
+		return a.SecondaryLevel
 	}
 	return 0
 }
@@ -189,7 +193,7 @@ func New(s Setup) (*State, error) {
 		}
 		seen[r] = true
 		st.players[p] = Player{Name: name, Health: startHealth, J: sp / D, K: sp % D, SpawnJ: sp / D, SpawnK: sp % D,
-			PrimaryLevel: 1, SecondaryLevel: 1, Connected: true}
+			Arms: Arms{PrimaryLevel: 1, SecondaryLevel: 1}, Connected: true}
 		st.occ[sp] = int8(p)
 	}
 	st.sameName = make([]bool, n*n)
@@ -428,9 +432,6 @@ func (s *State) CopyFrom(src *State) {
 	}
 	s.log.reset(s.turn, -1)
 }
-
-// Level returns the level of weapon w for p, 0 if p does not carry it.
-func (p *Player) Level(w Weapon) int { return p.level(w) }
 
 // Alive reports whether p has health left (a body has none).
 func (p *Player) Alive() bool { return p.Health > 0 }

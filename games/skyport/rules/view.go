@@ -32,9 +32,7 @@ type ViewPlayer struct {
 	// J, K is the position; SpawnJ, SpawnK the player's own spawn tile,
 	// or -1, -1 when unknown.
 	J, K, SpawnJ, SpawnK int
-	Primary, Secondary   Weapon
-	PrimaryLevel         int
-	SecondaryLevel       int
+	Arms
 	// Connected is the observer's "alive".
 	Connected bool
 }
@@ -99,7 +97,7 @@ func FromView(v View) (*State, error) {
 			return nil, errors.New("skyport: view player with an unknown weapon")
 		}
 		st.players[p] = Player{Name: vp.Name, Health: vp.Health, Score: vp.Score, J: vp.J, K: vp.K, SpawnJ: vp.SpawnJ, SpawnK: vp.SpawnK,
-			Primary: vp.Primary, Secondary: vp.Secondary, PrimaryLevel: vp.PrimaryLevel, SecondaryLevel: vp.SecondaryLevel,
+			Arms:      vp.Arms,
 			Connected: vp.Connected, Loaded: vp.Primary != NoWeapon}
 		st.occ[vp.J*D+vp.K] = int8(p)
 	}

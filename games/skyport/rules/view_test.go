@@ -12,8 +12,8 @@ import (
 func TestFromView(t *testing.T) {
 	tiles := []byte("SGR" + "GVG" + "EGS")
 	v := View{Turn: 7, Size: 3, Tiles: tiles, Order: []int{1, 0}, Players: []ViewPlayer{
-		{Name: "ann", Health: 100, Score: 3, J: 0, K: 0, SpawnJ: 0, SpawnK: 0, Primary: Laser, Secondary: Mortar, PrimaryLevel: 2, SecondaryLevel: 1, Connected: true},
-		{Name: "bob", Health: 0, Score: -40, J: 1, K: 2, SpawnJ: 2, SpawnK: 2, Primary: Droid, Secondary: Laser, PrimaryLevel: 1, SecondaryLevel: 3},
+		{Name: "ann", Health: 100, Score: 3, J: 0, K: 0, SpawnJ: 0, SpawnK: 0, Arms: Arms{Primary: Laser, Secondary: Mortar, PrimaryLevel: 2, SecondaryLevel: 1}, Connected: true},
+		{Name: "bob", Health: 0, Score: -40, J: 1, K: 2, SpawnJ: 2, SpawnK: 2, Arms: Arms{Primary: Droid, Secondary: Laser, PrimaryLevel: 1, SecondaryLevel: 3}},
 	}}
 	st, err := FromView(v)
 	if err != nil {

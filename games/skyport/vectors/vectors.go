@@ -56,7 +56,10 @@ func (r *Report) addf(format string, a ...any) {
 	}
 }
 
-type input struct {
+// Input is the schema of a vector's input file, NAME.input.json: the map,
+// the players' handshakes, spawns and ring, the loadout lines in the
+// order the reference read them, the disconnects and each turn's lines.
+type Input struct {
 	Format string `json:"format"`
 	Name   string `json:"name"`
 	Map    struct {
@@ -127,7 +130,10 @@ type turnRec struct {
 	Subtitles []string `json:"subtitles"`
 }
 
-type states struct {
+// States is the schema of a vector's expected file, NAME.states.json(.gz):
+// what the reference answered to the handshakes and the loadout, each
+// turn's gamestate, actions and outcome, and the final scores.
+type States struct {
 	Format string `json:"format"`
 	Setup  struct {
 		Handshake [][]struct {
@@ -227,7 +233,7 @@ type LoadoutLine struct {
 	Line   string
 }
 
-func readInput(dir, name string) (*input, *Game, error) {
+func readInput(dir, name string) (*Input, *Game, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, name+".input.json"))
 	if err != nil {
 		return nil, nil, err
@@ -239,8 +245,8 @@ func readInput(dir, name string) (*input, *Game, error) {
 
 // decodeInput decodes a vector's input; read gives the map file it names
 // (a path relative to the vector's folder).
-func decodeInput(name string, raw []byte, read func(rel string) ([]byte, error)) (*input, *Game, error) {
-	var in input
+func decodeInput(name string, raw []byte, read func(rel string) ([]byte, error)) (*Input, *Game, error) {
+	var in Input
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, nil, fmt.Errorf("%s.input.json: %w", name, err)
 	}
@@ -327,7 +333,7 @@ func Check(dir, name string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s.states.json.gz: %w", name, err)
 	}
-	var want states
+	var want States
 	if err := json.NewDecoder(gz).Decode(&want); err != nil {
 		return nil, fmt.Errorf("%s.states.json.gz: %w", name, err)
 	}
@@ -344,7 +350,7 @@ func Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rou
 	if err != nil {
 		return 0, "", err
 	}
-	var want states
+	var want States
 	if err := json.Unmarshal(expected, &want); err != nil {
 		return 0, "", fmt.Errorf("states: %w", err)
 	}
@@ -361,7 +367,7 @@ func Conform(input, expected []byte, read func(rel string) ([]byte, error)) (rou
 	return r.Turns, "", nil
 }
 
-func check(name string, in *input, g *Game, want *states) (*Report, error) {
+func check(name string, in *Input, g *Game, want *States) (*Report, error) {
 	r := &Report{Name: name}
 	m := g.Setup.Map
 

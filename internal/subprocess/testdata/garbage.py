@@ -1,17 +1,15 @@
 # Hostile test bot: a different kind of bad reply on each turn message,
 # with good replies in between to show the bot stays usable.
 import json
-import sys
+
+from turnbot import command, send, turns
+
 
 def good(turn):
-    return json.dumps({"cmd_list": ["a 0 0 %d" % turn]})
+    return json.dumps(command(turn))
 
-n = 0
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg["type"] != "turn":
-        continue
-    n += 1
+
+for n, msg in turns():
     t = msg["turn"]
     out = {
         1: "hello world, this is not JSON",
@@ -24,5 +22,4 @@ for line in sys.stdin:
         8: json.dumps({"cmd_list": [], "turn": t + 5}),
         9: json.dumps({"commands": []}),
     }.get(n, good(t))
-    sys.stdout.write(out + "\n")
-    sys.stdout.flush()
+    send(out)

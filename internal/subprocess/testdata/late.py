@@ -5,10 +5,11 @@
 #   late.py file GO SENT      until the file GO exists; once the late reply
 #                             is flushed it creates the file SENT.
 # With "echo" it echoes the turn in its replies.
-import json
 import os
 import sys
 import time
+
+import turnbot
 
 mode = sys.argv[1]
 echo = sys.argv[-1] == "echo"
@@ -16,19 +17,10 @@ held = None  # turn whose reply is held back
 
 
 def reply(turn):
-    r = {"cmd_list": ["a 0 0 %d" % turn]}
-    if echo:
-        r["turn"] = turn
-    sys.stdout.write(json.dumps(r) + "\n")
-    sys.stdout.flush()
+    turnbot.reply(turn, echo)
 
 
-n = 0
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg["type"] != "turn":
-        continue
-    n += 1
+for n, msg in turnbot.turns():
     if n == 2 and mode == "next":
         held = msg["turn"]
         continue

@@ -6,10 +6,9 @@
 import json
 import sys
 
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg["type"] != "turn":
-        continue
+from turnbot import send, turns
+
+for _, msg in turns():
     t = msg["turn"]
     if t % 3 == 0:
         sys.stderr.write("turn %d: thinking\n" % t)
@@ -17,5 +16,4 @@ for line in sys.stdin:
     if t == 5:
         sys.stderr.write("x" * 20000)
     sys.stderr.flush()
-    sys.stdout.write(json.dumps({"cmd_list": [], "turn": t}) + "\n")
-    sys.stdout.flush()
+    send(json.dumps({"cmd_list": [], "turn": t}))

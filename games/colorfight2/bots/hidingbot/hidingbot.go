@@ -99,6 +99,20 @@ func (h *Hider) Commands(st *colorfight2.State, chosen [][]colorfight2.Command) 
 	return h.Hide(st, all)
 }
 
+// self is the hider in its frame h.f, nil when it is not there or dead.
+func (h *Hider) self() *colorfight2.FrameUser {
+	var me *colorfight2.FrameUser
+	for k := range h.f.Users {
+		if int(h.f.Users[k].UID) == h.uid {
+			me = &h.f.Users[k]
+		}
+	}
+	if me == nil || me.Dead {
+		return nil
+	}
+	return me
+}
+
 // Attacks chooses the hider's attacks for the round played from st, given
 // the commands others chose so far (it may tie with them). Several hiders
 // choose their attacks first, then each hides knowing them all (Hide).
@@ -108,13 +122,8 @@ func (h *Hider) Attacks(st *colorfight2.State, chosen [][]colorfight2.Command) [
 	f := &h.f
 	st.Frame(f)
 	w, hh := f.Width, f.Height
-	var me *colorfight2.FrameUser
-	for k := range f.Users {
-		if int(f.Users[k].UID) == h.uid {
-			me = &f.Users[k]
-		}
-	}
-	if me == nil || me.Dead {
+	me := h.self()
+	if me == nil {
 		return nil
 	}
 	energy, gold := me.Energy, me.Gold
@@ -250,13 +259,8 @@ func (h *Hider) Hide(st *colorfight2.State, all [][]colorfight2.Command) []color
 	f := &h.f
 	w := f.Width
 	uid := int64(h.uid)
-	var me *colorfight2.FrameUser
-	for k := range f.Users {
-		if int(f.Users[k].UID) == h.uid {
-			me = &f.Users[k]
-		}
-	}
-	if me == nil || me.Dead {
+	me := h.self()
+	if me == nil {
 		return nil
 	}
 	energy, gold, tech := me.Energy, me.Gold, me.TechLevel

@@ -362,14 +362,8 @@ func (e *Encoder) appendUsers(b []byte, f *colorfight2.Frame, elem0 bool) []byte
 		first := true
 		var listed [colorfight2.NumBuildings]bool
 		key := func(bt colorfight2.Building) {
-			if !first {
-				b = append(b, ',')
-			}
+			b = colorfight2.AppendBuildingEntry(b, u, bt, first)
 			first = false
-			b = append(b, '"')
-			b = append(b, bt.Key()...)
-			b = append(b, `":`...)
-			b = strconv.AppendInt(b, u.Buildings[bt], 10)
 		}
 		for _, bt := range u.BuildingOrder {
 			listed[bt] = true

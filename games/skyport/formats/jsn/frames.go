@@ -20,16 +20,6 @@ func resourceIndex(c byte) int {
 	return -1
 }
 
-func levelOf(p *skyport.ViewPlayer, w skyport.Weapon) int {
-	switch {
-	case p.Primary == w:
-		return p.PrimaryLevel
-	case p.Secondary == w:
-		return p.SecondaryLevel
-	}
-	return 0
-}
-
 func clamp(v, d int) int { return min(max(v, 0), d-1) }
 
 // derive turns the broadcasts of d.cur's turn and the change from d.cur
@@ -72,12 +62,12 @@ func (d *decoder) derive() {
 		case "upgrade":
 			t.upgrades++
 			w := map[string]skyport.Weapon{"laser": skyport.Laser, "mortar": skyport.Mortar, "droid": skyport.Droid}[x.weapon]
-			if lvl := levelOf(&d.next.players[a], w); lvl > 0 {
+			if lvl := d.next.players[a].Level(w); lvl > 0 {
 				ev("upgraded", j, k, int64(lvl))
 			}
 		case "laser":
 			t.shots++
-			lvl := levelOf(pl, skyport.Laser)
+			lvl := pl.Level(skyport.Laser)
 			sj, sk, ej, ek := j, k, j, k
 			if x.hasStartStop {
 				sj, sk, ej, ek = x.start[0], x.start[1], x.stop[0], x.stop[1]
@@ -102,10 +92,10 @@ func (d *decoder) derive() {
 			// Rev 1 would make it a dud: older servers splashed there,
 			// and the hits come from the healths anyway.
 			d.fx = append(d.fx, engine.Effect{Kind: engine.Area, Name: "mortar", Player: a, X: lj, Y: lk, Radius: 1})
-			ev("mortar", lj, lk, int64(levelOf(pl, skyport.Mortar)))
+			ev("mortar", lj, lk, int64(pl.Level(skyport.Mortar)))
 		case "droid":
 			t.shots++
-			lvl := levelOf(pl, skyport.Droid)
+			lvl := pl.Level(skyport.Droid)
 			steps := len(x.seq)
 			if lvl > 0 {
 				steps = min(steps, lvl+2)
@@ -191,9 +181,9 @@ func (d *decoder) fill(f *engine.Frame) error {
 		set("rubidium_mined", t.mined[0])
 		set("explosium_mined", t.mined[1])
 		set("scrap_mined", t.mined[2])
-		set("laser_level", int64(levelOf(pl, skyport.Laser)))
-		set("mortar_level", int64(levelOf(pl, skyport.Mortar)))
-		set("droid_level", int64(levelOf(pl, skyport.Droid)))
+		set("laser_level", int64(pl.Level(skyport.Laser)))
+		set("mortar_level", int64(pl.Level(skyport.Mortar)))
+		set("droid_level", int64(pl.Level(skyport.Droid)))
 		set("moves", t.moves)
 		set("mines", t.mines)
 		set("upgrades", t.upgrades)
