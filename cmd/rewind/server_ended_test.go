@@ -14,7 +14,8 @@ import (
 )
 
 // endedLine is the log line of a game's end (gameEnded).
-var endedLine = regexp.MustCompile(`(?m)game (\S+) ended after (\d+) of (\d+) turns: (\S+) won \(([^)]*)\); recorded in (\S+)$`)
+// A ColorFight v1 player goes by its name and uid ("expander #1").
+var endedLine = regexp.MustCompile(`(?m)game (\S+) ended after (\d+) of (\d+) turns: (\S+)(?: #\d+)? won \(([^)]*)\); recorded in (\S+)$`)
 
 // TestServerLogsGameEnd runs `rewind server` for every game with a
 // protocol, its seats filled by built-ins: the log says, once for each
