@@ -154,7 +154,6 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		return nil, err
 	}
 	rs, _ := engine.Get(opts.game)
-	first := engine.FirstPlayer(rs)
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = defaultBots(info)
@@ -227,7 +226,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		if dead >= 0 {
 			wb := watched[dead]
 			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
-				wb.spec, dead+first, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
+				wb.spec, engine.Seat(dead), strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
 		// the replay is kept (each round records the fault) and play fails.
@@ -236,7 +235,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
 					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
-						wb.spec, i+first, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
+						wb.spec, engine.Seat(i), asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
 			}
@@ -257,10 +256,10 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if everyRound != nil {
 		return nil, everyRound
 	}
-	printRanking(opts.stdout, res, first)
+	printRanking(opts.stdout, res)
 	for i, p := range res.Players {
 		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
-			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", p.Player+first, wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", engine.Seat(p.Player), wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 	}
 	abs, _ := filepath.Abs(opts.out)
@@ -351,12 +350,12 @@ func checkDeadlineFlag(d time.Duration) error {
 }
 
 // printRanking prints a match's result, best first: each player's
-// number (counted from first: engine.FirstPlayer), name, bot, final value of every
+// seat (engine.Seat), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
 // game for good (engine.Attendance).
-func printRanking(w io.Writer, res *match.Result, first int) {
+func printRanking(w io.Writer, res *match.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
+	fmt.Fprint(tw, "rank\tseat\tname\tbot")
 	for _, m := range res.Metrics {
 		fmt.Fprintf(tw, "\t%s", m.Name)
 	}
@@ -368,7 +367,7 @@ func printRanking(w io.Writer, res *match.Result, first int) {
 	fmt.Fprintln(tw)
 	for i, p := range res.Ranking {
 		pr := res.Players[p]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player+first, pr.Name, pr.Identity)
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, engine.Seat(pr.Player), pr.Name, pr.Identity)
 		for _, v := range pr.Values {
 			fmt.Fprintf(tw, "\t%d", v)
 		}
