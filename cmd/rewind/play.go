@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,7 +119,7 @@ func checkBotSpec(spec string, builtins []string) error {
 		return usagef("--bot is empty: give a built-in (%s) or a command", strings.Join(builtins, ", "))
 	}
 	if !strings.ContainsAny(spec, " /.") {
-		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")", spec, strings.Join(builtins, ", "))
+		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")%s", spec, strings.Join(builtins, ", "), didYouMean(spec, builtins))
 	}
 	return nil
 }
@@ -287,7 +289,7 @@ func checkPlaySettings(opts *playOptions) error {
 		return usagef("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
-		return usagef("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
+		return outsideRange("--turns", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	return checkDeadline(opts.deadline)
 }
@@ -312,7 +314,7 @@ func checkSeats(game string, n int) error {
 		return err
 	}
 	if n < info.MinPlayers || n > info.MaxPlayers {
-		return fmt.Errorf("a %s match needs %d to %d --bot, got %d", info.Name, info.MinPlayers, info.MaxPlayers, n)
+		return usagef("a %s match needs %d to %d --bot, got %d: give one --bot NAME|COMMAND per seat, such as --bot %s (built-ins: %s)", info.Name, info.MinPlayers, info.MaxPlayers, n, strings.Join(defaultBots(info)[:min(info.MinPlayers, len(defaultBots(info)))], " --bot "), strings.Join(botNames(info), ", "))
 	}
 	return nil
 }
@@ -457,6 +459,9 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, LogBudget: opts.logBudget, MaxTurn: opts.turns})
 	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return match.GameSeat{}, usagef("--bot %q: %w: check its spelling, or give the program's path (such as ./mybot or /usr/bin/python3)", spec, err)
+		}
 		return match.GameSeat{}, usagef("--bot %q: %w", spec, err)
 	}
 	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
