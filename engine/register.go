@@ -269,10 +269,16 @@ func DocumentOf(r Ruleset) *Document {
 	return g.Document
 }
 
-// FirstPlayer returns the number r gives its first player where the
-// shell shows players by number (play's table and messages): its
-// document's (Document.FirstPlayer: 1 for a game whose protocol and
-// files number players from 1), 0 for a game without one.
+// Seat is the number the shell shows player p (0-based, as Game and
+// the analysis count players) by in every table, message and flag
+// (`--bot SEAT=…`, `rewind info`): seats are numbered from 1 in every
+// game.
+func Seat(p int) int { return p + 1 }
+
+// FirstPlayer returns the number r's own analysis document gives its
+// first player (Document.FirstPlayer: 1 for a game whose protocol and
+// files number players from 1), 0 for a game without one. Tables show
+// seats (Seat), not these numbers.
 func FirstPlayer(r Ruleset) int {
 	if d := DocumentOf(r); d != nil {
 		return d.FirstPlayer

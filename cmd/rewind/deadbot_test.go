@@ -72,7 +72,7 @@ done
 		t.Fatalf("no faults:\n%s", stdout.String())
 	}
 	s := stdout.String()
-	rank := strings.Index(s, "rank  player")
+	rank := strings.Index(s, "rank  seat")
 	note := strings.Index(s, "player 2 ("+crash+") faulted")
 	if rank < 0 || note < rank || !strings.Contains(s[note:], "bot exited") || !strings.Contains(s[note:], "segfault at round 3") {
 		t.Errorf("output:\n%s", s)

@@ -197,7 +197,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		closeAll()
 		return nil, err
 	}
-	printRanking(opts.play.stdout, res, engine.FirstPlayer(fk.Ruleset))
+	printRanking(opts.play.stdout, res)
 	abs, _ := filepath.Abs(opts.play.out)
 	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,7 +119,7 @@ func checkBotSpec(spec string, builtins []string) error {
 		return usagef("--bot is empty: give a built-in (%s) or a command", strings.Join(builtins, ", "))
 	}
 	if !strings.ContainsAny(spec, " /.") {
-		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")", spec, strings.Join(builtins, ", "))
+		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")%s", spec, strings.Join(builtins, ", "), didYouMean(spec, builtins))
 	}
 	return nil
 }
@@ -154,7 +156,6 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		return nil, err
 	}
 	rs, _ := engine.Get(opts.game)
-	first := engine.FirstPlayer(rs)
 	specs := opts.bots
 	if len(specs) == 0 {
 		specs = defaultBots(info)
@@ -227,7 +228,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 		if dead >= 0 {
 			wb := watched[dead]
 			return fmt.Errorf("--bot %q (player %d) stopped before answering its first %s: %v; nothing recorded\n%s",
-				wb.spec, dead+first, strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
+				wb.spec, engine.Seat(dead), strings.TrimSuffix(info.Round, "s"), wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 		// A bot that faulted on every round it was asked never played:
 		// the replay is kept (each round records the fault) and play fails.
@@ -236,7 +237,7 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 				if p.Faults == asked && watched[i] != nil {
 					wb := watched[i]
 					everyRound = fmt.Errorf("--bot %q (player %d) failed every one of its %d %s (first: %v); the replay records each fault: %s\n%s",
-						wb.spec, i+first, asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
+						wb.spec, engine.Seat(i), asked, info.Round, wb.firstFault(), opts.out, wb.stderrTail(stderrTailLines))
 					break
 				}
 			}
@@ -257,10 +258,10 @@ func runPlay(ctx context.Context, opts *playOptions) (*match.Result, error) {
 	if everyRound != nil {
 		return nil, everyRound
 	}
-	printRanking(opts.stdout, res, first)
+	printRanking(opts.stdout, res)
 	for i, p := range res.Players {
 		if wb := watched[i]; wb != nil && p.Faults > 0 && wb.firstFault() != nil {
-			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", p.Player+first, wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
+			fmt.Fprintf(opts.stdout, "player %d (%s) faulted %d %s; first: %v\n%s\n", engine.Seat(p.Player), wb.spec, p.Faults, info.Round, wb.firstFault(), wb.stderrTail(stderrTailLines))
 		}
 	}
 	abs, _ := filepath.Abs(opts.out)
@@ -288,7 +289,7 @@ func checkPlaySettings(opts *playOptions) error {
 		return usagef("--map: %s is not played on map files", info.Name)
 	}
 	if opts.turns < info.MinTurns || opts.turns > info.MaxTurns {
-		return usagef("--turns %d is outside %d..%d for %s", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
+		return outsideRange("--turns", opts.turns, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	return checkDeadline(opts.deadline)
 }
@@ -313,7 +314,7 @@ func checkSeats(game string, n int) error {
 		return err
 	}
 	if n < info.MinPlayers || n > info.MaxPlayers {
-		return fmt.Errorf("a %s match needs %d to %d --bot, got %d", info.Name, info.MinPlayers, info.MaxPlayers, n)
+		return usagef("a %s match needs %d to %d --bot, got %d: give one --bot NAME|COMMAND per seat, such as --bot %s (built-ins: %s)", info.Name, info.MinPlayers, info.MaxPlayers, n, strings.Join(defaultBots(info)[:min(info.MinPlayers, len(defaultBots(info)))], " --bot "), strings.Join(botNames(info), ", "))
 	}
 	return nil
 }
@@ -351,12 +352,12 @@ func checkDeadlineFlag(d time.Duration) error {
 }
 
 // printRanking prints a match's result, best first: each player's
-// number (counted from first: engine.FirstPlayer), name, bot, final value of every
+// seat (engine.Seat), name, bot, final value of every
 // metric, errors and faults, and a status column when a player left the
 // game for good (engine.Attendance).
-func printRanking(w io.Writer, res *match.Result, first int) {
+func printRanking(w io.Writer, res *match.Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "rank\tplayer\tname\tbot")
+	fmt.Fprint(tw, "rank\tseat\tname\tbot")
 	for _, m := range res.Metrics {
 		fmt.Fprintf(tw, "\t%s", m.Name)
 	}
@@ -368,7 +369,7 @@ func printRanking(w io.Writer, res *match.Result, first int) {
 	fmt.Fprintln(tw)
 	for i, p := range res.Ranking {
 		pr := res.Players[p]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, pr.Player+first, pr.Name, pr.Identity)
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s", i+1, engine.Seat(pr.Player), pr.Name, pr.Identity)
 		for _, v := range pr.Values {
 			fmt.Fprintf(tw, "\t%d", v)
 		}
@@ -458,6 +459,9 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, LogBudget: opts.logBudget, MaxTurn: opts.turns})
 	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return match.GameSeat{}, usagef("--bot %q: %w: check its spelling, or give the program's path (such as ./mybot or /usr/bin/python3)", spec, err)
+		}
 		return match.GameSeat{}, usagef("--bot %q: %w", spec, err)
 	}
 	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil

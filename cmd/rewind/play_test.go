@@ -19,7 +19,7 @@ func TestPlayAndDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Turn != 200 || !strings.Contains(out.String(), "rank  player") || !strings.Contains(out.String(), "replay: ") {
+	if res.Turn != 200 || !strings.Contains(out.String(), "rank  seat") || !strings.Contains(out.String(), "replay: ") {
 		t.Fatalf("output:\n%s", out.String())
 	}
 	out.Reset()

@@ -43,7 +43,7 @@ replay never names a command that rewind runs (docs/limits.md, "Trust").
 // usageErrors makes cobra's refusals of cmd's and its subcommands' flags
 // and arguments usage errors (exitUnusable).
 func usageErrors(cmd *cobra.Command) {
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	cmd.SetFlagErrorFunc(flagError)
 	if args := cmd.Args; args != nil {
 		cmd.Args = func(c *cobra.Command, a []string) error {
 			if err := args(c, a); err != nil {

@@ -255,15 +255,15 @@ func runServer(ctx context.Context, cmd *cobra.Command, opts *serverOptions) err
 		o.Addr = opts.addr
 	}
 	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
-		return usagef("server: --max-player %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
+		return outsideRange("--max-player", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	if opts.maxTurn != 0 && (opts.maxTurn < info.MinTurns || opts.maxTurn > info.MaxTurns) {
-		return usagef("server: --max-turn %d is outside %d..%d for %s", opts.maxTurn, info.MinTurns, info.MaxTurns, info.Name)
+		return outsideRange("--max-turn", opts.maxTurn, info.MinTurns, info.MaxTurns, info.Name)
 	}
 	if fl.Changed("round-time") {
 		secs, err := strconv.ParseFloat(strings.TrimSpace(opts.round), 64)
 		if err != nil || !(secs >= 0 && secs <= 60) {
-			return usagef("server: --round-time %q: give seconds, 0..60 (0: lock-step)", opts.round)
+			return usagef("server: --round-time %q: give seconds, 0..60 (0: lock-step), such as --round-time 0.5", opts.round)
 		}
 		o.ThinkTime = time.Duration(math.Round(secs * float64(time.Second)))
 	}

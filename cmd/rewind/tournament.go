@@ -82,7 +82,7 @@ tournament is.`,
 			}
 			if cmd.Flags().Changed("players") && opts.players == 0 {
 				info, _ := gameInfo(opts.play.game) // checked by gameDefaults
-				return usagef("--players 0 is outside %d..%d for %s", info.MinPlayers, info.MaxPlayers, info.Name)
+				return outsideRange("--players", 0, info.MinPlayers, info.MaxPlayers, info.Name)
 			}
 			opts.parallelSet = cmd.Flags().Changed("parallel")
 			ctx, stop := interruptContext(cmd.Context())
@@ -392,7 +392,7 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 		return err
 	}
 	if opts.players != 0 && (opts.players < info.MinPlayers || opts.players > info.MaxPlayers) {
-		return usagef("--players %d is outside %d..%d for %s", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
+		return outsideRange("--players", opts.players, info.MinPlayers, info.MaxPlayers, info.Name)
 	}
 	if err := checkPlaySettings(&opts.play); err != nil {
 		return err

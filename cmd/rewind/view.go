@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,6 +43,9 @@ Stop it with Ctrl-C. For a file that opens without a server, see
 
 // runView checks that file opens, then serves it until ctx ends.
 func runView(ctx context.Context, file string, opts *serveOptions) error {
+	if st, err := os.Stat(file); err == nil && st.IsDir() {
+		return usagef("view %s: a folder, not a replay; `rewind serve %s` shows the replays in it as a library, `rewind view FILE` one of them", file, file)
+	}
 	lib, err := viewer.OpenFile(file)
 	if err != nil {
 		return err

@@ -273,7 +273,8 @@ func (g *Analysis) WriteSeriesCSV(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteTable writes the ranking with every player's final metric values,
+// WriteTable writes the ranking with every player's seat (engine.Seat),
+// its final metric values,
 // commands sent and rejected and faults, the outcome (Outcome), and the
 // first MaxTableEvents events. Names are always quoted (strconv.Quote),
 // so no control character reaches the terminal.
@@ -292,14 +293,14 @@ func (g *Analysis) WriteTable(w io.Writer) error {
 		fmt.Fprintf(bw, "cut short: %s\n", strconv.Quote(g.Truncated.Error()))
 	}
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "rank\tplayer\tname\t")
+	fmt.Fprint(tw, "rank\tseat\tname\t")
 	for _, mt := range m.Metrics {
 		fmt.Fprintf(tw, "%s\t", printable(mt.Name))
 	}
 	fmt.Fprintln(tw, "commands\trejected\tfaults\t")
 	for _, pi := range g.Ranking {
 		p := &g.Players[pi]
-		fmt.Fprintf(tw, "%d\t%d\t%s\t", p.Rank, p.Player, strconv.Quote(p.Name))
+		fmt.Fprintf(tw, "%d\t%d\t%s\t", p.Rank, engine.Seat(p.Player), strconv.Quote(p.Name))
 		for _, ms := range p.Metrics {
 			fmt.Fprintf(tw, "%d\t", ms.Final)
 		}

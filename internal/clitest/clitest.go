@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -355,4 +357,36 @@ func ViewPage(tb testing.TB, file string) string {
 		tb.Fatalf("view %s prints %s, want its page %s", file, url, want)
 	}
 	return url
+}
+
+// SeatsOfTable reads the text table of a rewind command's output whose
+// header row holds the columns "seat" and "name" (play, analyze of one
+// file) and returns each row's seat by its name, quotes removed: a row is
+// a line with as many fields as the header, up to the first line that
+// has not.
+func SeatsOfTable(tb testing.TB, out string) map[string]int {
+	tb.Helper()
+	seats := map[string]int{}
+	var seat, name, width int
+	inTable := false
+	for _, line := range strings.Split(out, "\n") {
+		fields := strings.Fields(line)
+		if !inTable {
+			seat, name = slices.Index(fields, "seat"), slices.Index(fields, "name")
+			inTable, width = seat >= 0 && name >= 0, len(fields)
+			continue
+		}
+		if len(fields) != width {
+			break
+		}
+		n, err := strconv.Atoi(fields[seat])
+		if err != nil {
+			tb.Fatalf("seat %q of row %q is no number", fields[seat], line)
+		}
+		seats[strings.Trim(fields[name], `"`)] = n
+	}
+	if !inTable {
+		tb.Fatalf("no table with columns seat and name in:\n%s", out)
+	}
+	return seats
 }

@@ -64,7 +64,7 @@ func TestStartEnded(t *testing.T) {
 
 // TestWait: a command ending by itself hands its status to Wait.
 func TestWait(t *testing.T) {
-	p := clitest.StartProcess(t, regexp.MustCompile(`^rank +player +name`), "play", "--turns", "200", "-o", filepath.Join(t.TempDir(), "g.rwd"))
+	p := clitest.StartProcess(t, regexp.MustCompile(`^rank +seat +name`), "play", "--turns", "200", "-o", filepath.Join(t.TempDir(), "g.rwd"))
 	if code := p.Wait(t); code != 0 || !strings.Contains(p.Output(), "g.rwd") {
 		t.Fatalf("play: status %d\n%s", code, p.Output())
 	}

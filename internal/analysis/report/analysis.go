@@ -150,7 +150,7 @@ func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
 	if err != nil {
 		return p, err
 	}
-	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "player"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
+	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "seat"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
 	for _, m := range g.Meta.Metrics {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: m.Name})
 	}
@@ -166,7 +166,7 @@ func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
 	}
 	for _, pi := range g.Ranking {
 		pl := &g.Players[pi]
-		row := []string{strconv.Itoa(pl.Rank), strconv.Itoa(pl.Player), pl.Name, pl.Bot}
+		row := []string{strconv.Itoa(pl.Rank), strconv.Itoa(engine.Seat(pl.Player)), pl.Name, pl.Bot}
 		for _, ms := range pl.Metrics {
 			row = append(row, strconv.FormatInt(ms.Final, 10))
 		}

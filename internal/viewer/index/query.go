@@ -43,8 +43,9 @@ type Query struct {
 	Limit int
 	// Game is "ColorfightII" or "Monad".
 	Game string
-	// Bot keeps the games a bot (its Seat.Key) played; with Lost, only
-	// those it did not win (its seat's rank is not 1: games without a
+	// Bot keeps the games of every bot whose Seat.Key contains Bot,
+	// ASCII letters compared case-insensitively ("RUNTIME" keeps
+	// runtimeterrors' games); with Lost, only those such a bot did not win (its seat's rank is not 1: games without a
 	// known ranking are left out).
 	Bot  string
 	Lost bool
@@ -82,12 +83,15 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		args = append(args, q.Game)
 	}
 	if q.Bot != "" {
+		// The bots whose key holds q.Bot, found in the bots table (one
+		// row per bot, not per seat), then their seats by seats_key.
+		bots := "s.key IN (SELECT key FROM bots WHERE instr(lower(key), ?) > 0)"
 		if q.Lost {
-			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id AND s.rank > 1)")
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE "+bots+" AND s.replay = r.id AND s.rank > 1)")
 		} else {
-			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.key = ? AND s.replay = r.id)")
+			conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE "+bots+" AND s.replay = r.id)")
 		}
-		args = append(args, q.Bot)
+		args = append(args, strings.ToLower(q.Bot))
 	}
 	if q.Player != "" {
 		conds = append(conds, "EXISTS (SELECT 1 FROM seats s WHERE s.name = ? AND s.replay = r.id)")
