@@ -80,6 +80,9 @@ func startRewind(t *testing.T, name string, env []string, args ...string) *proc 
 	}()
 	t.Cleanup(func() {
 		p.cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("%s (%s) stderr:\n%s", p.name, strings.Join(args, " "), strings.Join(p.lines(), "\n"))
+		}
 	})
 	return p
 }
@@ -106,6 +109,26 @@ func (p *proc) waitLine(t *testing.T, s string) string {
 		case <-time.After(100 * time.Millisecond):
 		case <-deadline:
 			t.Fatalf("%s never wrote %q; stderr:\n%s", p.name, s, strings.Join(p.lines(), "\n"))
+		}
+	}
+}
+
+// waitAnyLine waits for a stderr line containing s from any of procs.
+func waitAnyLine(t *testing.T, procs []*proc, s string) {
+	t.Helper()
+	deadline := time.After(distSafety)
+	for {
+		for _, p := range procs {
+			for _, l := range p.lines() {
+				if strings.Contains(l, s) {
+					return
+				}
+			}
+		}
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("no worker wrote %q", s)
 		}
 	}
 }
@@ -216,12 +239,14 @@ func standingsTable(out string) string {
 	return strings.Join(lines[:len(lines)-1], "\n")
 }
 
-// TestDistributedKill: a coordinator and three worker processes play a
-// 60-game tournament on a NATS server; one worker is killed with SIGKILL
-// while it plays a game, and another worker joins later. The results hold
-// exactly 60 games under 60 distinct ids, every replay in the folder
+// TestDistributedKill: a coordinator and worker processes play a 60-game
+// tournament on a NATS server; the first worker is killed with SIGKILL
+// while it plays a game, two more take the queue over and one of them
+// plays the killed game again, and a fourth joins after that. The results
+// hold exactly 60 games under 60 distinct ids, every replay in the folder
 // verifies, and the standings equal those of the same tournament played
-// by one process.
+// by one process. The workers start one stage at a time, so that no step
+// waits on how the queue shares jobs between workers.
 func TestDistributedKill(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL of a worker: Unix")
@@ -231,24 +256,31 @@ func TestDistributedKill(t *testing.T) {
 	args := []string{"--bot", "greedy", "--bot", "random", "--bot", "economist", "--bot", "raider",
 		"--games", "60", "--turns", "1000", "--seed", "7"}
 	coord := startRewind(t, "coordinator", env, append([]string{"tournament", "--nats", url, "--dir", dir}, args...)...)
-	var workers []*proc
-	for k := range 3 {
-		workers = append(workers, startRewind(t, fmt.Sprintf("worker %d", k), env, "worker", "--nats", url, "--ack-wait", "2s"))
+	worker := func(k int) *proc {
+		return startRewind(t, fmt.Sprintf("worker %d", k), env, "worker", "--nats", url, "--ack-wait", "2s")
 	}
-	// Kill worker 0 as soon as it starts a game.
-	line := workers[0].waitLine(t, ": playing")
-	if err := workers[0].cmd.Process.Kill(); err != nil {
+	// Worker 0, alone on the queue, is killed as soon as it starts a game.
+	first := worker(0)
+	line := first.waitLine(t, ": playing")
+	if err := first.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	workers[0].wait(t)
+	first.wait(t)
+	f := strings.Fields(line)
+	if len(f) < 3 || f[1] != "game" {
+		t.Fatalf("worker 0 wrote %q, want \"TIME game ID: playing\"", line)
+	}
+	killed := "game " + strings.TrimSuffix(f[2], ":")
 	t.Logf("killed worker 0 after %q", line)
-	// A fourth worker joins once some games are done.
-	workers[1].waitLine(t, ": stored")
-	workers = append(workers, startRewind(t, "worker 3", env, "worker", "--nats", url, "--ack-wait", "2s"))
+	// The killed game is played again by one of the next two workers.
+	workers := []*proc{worker(1), worker(2)}
+	waitAnyLine(t, workers, killed+": stored")
+	// A fourth worker joins once that is done.
+	workers = append(workers, worker(3))
 	if err := coord.wait(t); err != nil {
 		t.Fatalf("coordinator: %v\nstdout:\n%s\nstderr:\n%s", err, coord.out.String(), strings.Join(coord.lines(), "\n"))
 	}
-	for _, w := range workers[1:] {
+	for _, w := range workers {
 		w.cmd.Process.Signal(os.Interrupt)
 		if err := w.wait(t); err != nil {
 			t.Errorf("%s: %v\n%s", w.name, err, strings.Join(w.lines(), "\n"))

@@ -40,6 +40,11 @@ func (w *Worker) logf(format string, args ...any) {
 	}
 }
 
+// pullExpiry is how long one pull request waits on the server; the server
+// sends a heartbeat every half of it, and a request without one for this
+// long is replaced.
+const pullExpiry = 10 * time.Second
+
 // Run pulls and plays jobs until ctx ends. A game interrupted by ctx is
 // not acknowledged, so another worker plays it again.
 func (w *Worker) Run(ctx context.Context) error {
@@ -63,8 +68,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	for range max(1, w.Parallel) {
 		// Each player pulls one job at a time (no job waits in a busy
 		// worker's buffer while another worker is idle); stopping the
-		// iterator when ctx ends unblocks it at once.
-		it, err := cons.Messages(jetstream.PullMaxMessages(1))
+		// iterator when ctx ends unblocks it at once. A pull request the
+		// server lost shows as missing heartbeats: after pullExpiry the
+		// iterator asks again, so an idle worker is never out of the
+		// queue for longer.
+		it, err := cons.Messages(jetstream.PullMaxMessages(1), jetstream.PullExpiry(pullExpiry))
 		if err != nil {
 			return fmt.Errorf("queue: pull: %w", err)
 		}
@@ -81,7 +89,11 @@ func (w *Worker) Run(ctx context.Context) error {
 					}
 					// The server may be away for a moment (a cluster node
 					// restarting): try again after a pause.
-					w.logf("pull: %v", err)
+					if errors.Is(err, jetstream.ErrNoHeartbeat) {
+						w.logf("pull: no heartbeat from the server in %v; pulling again", pullExpiry)
+					} else {
+						w.logf("pull: %v", err)
+					}
 					sleep(ctx, time.Second)
 					continue
 				}
