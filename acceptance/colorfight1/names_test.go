@@ -2,6 +2,7 @@ package colorfight1_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -52,5 +53,46 @@ func TestJoinedPlayerNamed(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(page), "2 players: expander #1, Zed #2") {
 		t.Errorf("the viewer's page: %s\n%.2000s", resp.Status, page)
+	}
+}
+
+// TestRejoinIsNewSeat: one client joining a game of `rewind server
+// --game colorfight1` twice as "MyAI" gets two uids, and the recording
+// has a seat for each join, in join order, named with its uid beside the
+// built-in's; it verifies.
+func TestRejoinIsNewSeat(t *testing.T) {
+	dir := t.TempDir()
+	srv := clitest.StartProcess(t, serverListening, "server", "--game", "colorfight1", "--addr", "127.0.0.1:0", "--dir", dir,
+		"--bot", "expander", "--max-player", "3", "--last-time", "2", "--tick", "0.2", "--games", "1", "--seed", "7")
+	c := &cf1Client{t: t, base: srv.Match, http: &http.Client{Timeout: time.Minute}}
+	var uids []float64
+	for range 2 {
+		status, raw, join := c.post("/joingame", map[string]any{"name": "MyAI"})
+		uid, _ := join["uid"].(float64)
+		if status != 200 || join["token"] == nil || uid < 1 {
+			t.Fatalf("join: %d %s", status, raw)
+		}
+		uids = append(uids, uid)
+	}
+	if uids[0] == uids[1] {
+		t.Fatalf("two joins with one uid %v", uids)
+	}
+	if code := srv.Wait(t); code != 0 {
+		t.Fatalf("server: status %d\n%s", code, srv.Output())
+	}
+	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
+	if len(rwds) != 1 {
+		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
+	}
+	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.HasPrefix(out, "OK ") {
+		t.Errorf("verify: status %d\n%s", code, out)
+	}
+	out, code := clitest.Run(t, "info", rwds[0])
+	want := []string{`1  "expander #1"`, fmt.Sprintf(`2  "MyAI #%d"`, int(uids[0])), fmt.Sprintf(`3  "MyAI #%d"`, int(uids[1]))}
+	for _, w := range want {
+		if code != 0 || !strings.Contains(out, w) || strings.Contains(out, "seat ") {
+			t.Errorf("info: status %d, want the seats %q\n%s", code, want, out)
+			break
+		}
 	}
 }

@@ -1,8 +1,8 @@
 // Package bots holds ColorFight v1's built-in strategies. Each plays one
 // seat of a rules.Game: it joins under its strategy's name (seat p at
-// tick 3p, so every seat but the first joins mid-game, and again after
-// its player died), then sends at most one action per tick while its
-// cooldown allows.
+// tick 3p, so every seat but the first joins mid-game; a seat is one
+// join, so a bot whose player died sends nothing more), then sends at most
+// one action per tick while its cooldown allows.
 package bots
 
 import (
@@ -44,7 +44,7 @@ func (b *bot) commands(eg engine.Game, p int, dst []string) []string {
 	}
 	s := g.State
 	if g.UID(p) == 0 {
-		if g.Turn() >= 3*p {
+		if !g.Joined(p) && g.Turn() >= 3*p {
 			return append(dst, b.join)
 		}
 		return dst

@@ -269,10 +269,12 @@ type session struct {
 	token map[string]int // the server's token → seat
 	// seatToken[p] is seat p's player's token ("" for none); joining[p]
 	// marks a seat whose /joingame waits for its tick; claimed[p] a seat
-	// taken from the table (a player's, alive or not).
+	// taken from the table (a player's, alive or not); joined[p] a seat
+	// whose join succeeded (its player alive or not).
 	seatToken []string
 	joining   []bool
 	claimed   []bool
+	joined    []bool
 	// pending[p] are seat p's requests not yet answered, in order: the
 	// first ones are in the round being played (a prefix of what was
 	// submitted), the rest for the next.
@@ -324,7 +326,7 @@ func (m *mount) start(s settings) error {
 	}
 	np := m.cfg.seats
 	g := &session{m: m, set: s, n: n, token: map[string]int{}, ready: make(chan struct{}), seatToken: make([]string, np), joining: make([]bool, np),
-		claimed: make([]bool, np), pending: make([][]*call, np)}
+		claimed: make([]bool, np), joined: make([]bool, np), pending: make([][]*call, np)}
 	seats := make([]rooms.Seat, np)
 	for i := range seats {
 		if i < len(m.cfg.bots) {
@@ -452,7 +454,7 @@ func (g *session) Played(eg engine.Game, rd *match.GameRound) {
 					g.joining[p] = false
 					if r.Shape == rules.ShapeToken {
 						tok := newToken()
-						g.token[tok], g.seatToken[p] = p, tok
+						g.token[tok], g.seatToken[p], g.joined[p] = p, tok, true
 						r.Token = tok
 						m.cfg.logf("colorfight1: a player joined as uid %d (seat %d)", r.UID, p+1)
 					}
@@ -676,13 +678,21 @@ func (m *mount) queue(c *call, b *rules.Body, addr string) (int, []byte) {
 	return 0, nil
 }
 
-// freeSeat is a seat for a new player: a claimed seat whose player is
-// gone and that no join waits for, else one the table still has open.
+// freeSeat is a seat for a new player. Every successful join is a seat
+// of its own, in join order (a player joining again, after its death or
+// beside itself, is a new uid and so a new seat): the seat claimed last
+// when its join failed and nothing waits on it, else the next seat the
+// table has open (seats are claimed in ascending order, and a tick
+// applies its joins in seat order).
 func (g *session) freeSeat() (int, bool) {
-	for p := range g.claimed {
-		if g.claimed[p] && p >= len(g.m.cfg.bots) && g.seatToken[p] == "" && !g.joining[p] && len(g.pending[p]) == 0 {
+	for p := len(g.claimed) - 1; p >= len(g.m.cfg.bots); p-- {
+		if !g.claimed[p] {
+			continue
+		}
+		if !g.joined[p] && !g.joining[p] && len(g.pending[p]) == 0 {
 			return p, true
 		}
+		break
 	}
 	p, ok := g.tbl.Claim()
 	if ok {

@@ -108,3 +108,69 @@ func TestBounds(t *testing.T) {
 		t.Errorf("a body over %d bytes: %s", MaxBody, resp.Status)
 	}
 }
+
+// TestSeatPerJoin: every successful join gets a seat of its own, in join
+// order: a join after the seat's player died, or beside a player alive,
+// takes the next seat; only the seat claimed last, when its join failed,
+// is taken again.
+func TestSeatPerJoin(t *testing.T) {
+	m := openIdle(t)
+	join := func() int {
+		t.Helper()
+		c := newCall(rules.JoinGame, "/joingame", []byte(`{"name":"MyAI"}`))
+		if status, msg := m.queue(c, body(t, `{"name":"MyAI"}`), "10.0.0.1"); status != 0 {
+			t.Fatalf("join: %d %s", status, msg)
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for p, cs := range m.game.pending {
+			for _, x := range cs {
+				if x == c {
+					return p
+				}
+			}
+		}
+		t.Fatal("the join waits on no seat")
+		return -1
+	}
+	// answered is what Played does when seat p's join is answered.
+	answered := func(p int, ok bool) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		g := m.game
+		g.joining[p], g.pending[p] = false, nil
+		if ok {
+			g.joined[p], g.seatToken[p] = true, "tok"+fmt.Sprint(p)
+			g.token[g.seatToken[p]] = p
+		}
+	}
+	died := func(p int) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		delete(m.game.token, m.game.seatToken[p])
+		m.game.seatToken[p] = ""
+	}
+	if p := join(); p != 0 {
+		t.Fatalf("first join on seat %d", p+1)
+	}
+	answered(0, true)
+	if p := join(); p != 1 {
+		t.Errorf("a join beside a player alive on seat %d, want 2", p+1)
+	}
+	answered(1, true)
+	died(0)
+	if p := join(); p != 2 {
+		t.Errorf("a join after seat 1's player died on seat %d, want 3", p+1)
+	}
+	answered(2, false) // refused: seat 3 is free again
+	if p := join(); p != 2 {
+		t.Errorf("a join after seat 3's join failed on seat %d, want 3 again", p+1)
+	}
+	if p := join(); p != 3 {
+		t.Errorf("a join while seat 3's waits on seat %d, want 4", p+1)
+	}
+	answered(2, false)
+	if p := join(); p != 4 {
+		t.Errorf("a join after seat 3's failed and seat 4's waits on seat %d, want 5 (join order)", p+1)
+	}
+}

@@ -15,8 +15,9 @@ import (
 // The game through the seam (engine.Ruleset, engine.Game). A turn is one
 // tick: round k plays tick k — its poll's world update (from tick 1 on),
 // then its commands. Seats join mid-game: a seat takes part once its
-// "/joingame" succeeded, and may join again after its player died (a new
-// uid, as the reference gives).
+// "/joingame" succeeded, and a seat is one join: once its player died the
+// seat only watches (a player joining again gets a new uid from the
+// reference, so it is a new seat).
 //
 // A command is one request as the reference takes it, its endpoint's
 // path, a space and its JSON body: `/attack {"cellx":3,"celly":4,
@@ -46,7 +47,8 @@ const (
 	// CodeNotCommand: the text is not "ENDPOINT JSON" of an endpoint a
 	// player sends.
 	CodeNotCommand = 1000
-	// CodeJoined: a /joingame of a seat whose player is alive.
+	// CodeJoined: a /joingame of a seat that has had a successful one
+	// (its player alive or dead: a rejoin is a new seat).
 	CodeJoined = 1001
 	// CodeNotJoined: an action of a seat that has not joined.
 	CodeNotJoined = 1002
@@ -154,9 +156,10 @@ type seat struct {
 	uid   int
 	token []byte // the player's token as a JSON string
 	joins int
-	// name is the name and uid of the seat's latest successful join
-	// ("MyAI #3"), "" before.
-	name string
+	// joined is set by the seat's successful join; name is that join's
+	// name and uid ("MyAI #3").
+	joined bool
+	name   string
 }
 
 func newGame(st Setup, raw []byte, s engine.Settings) (*Game, error) {
@@ -207,9 +210,8 @@ func (g *Game) NextNow() float64 {
 }
 
 // PlayerName returns the name seat p's player joined with and its uid
-// ("MyAI #3": the reference takes the same name twice), the latest
-// join's after a rejoin, also once that player died; "" before the
-// seat's first successful join (engine.Attendance: the header, written
+// ("MyAI #3": the reference takes the same name twice), also once that
+// player died; "" before the seat's successful join (engine.Attendance: the header, written
 // when the table opened, names the seat "seat N").
 func (g *Game) PlayerName(p int) string {
 	if p < 0 || p >= len(g.seats) {
@@ -222,9 +224,14 @@ func (g *Game) PlayerName(p int) string {
 // (engine.Attendance).
 func (g *Game) Idle() bool { return false }
 
-// Out is false: a seat whose player died may join again
-// (engine.Attendance).
+// Out is false (engine.Attendance): the commands of a seat whose player
+// died are still taken, and refused (a join: CodeJoined; an action as a
+// token no player has is: err 21).
 func (g *Game) Out(int) bool { return false }
+
+// Joined reports whether seat p has had its successful /joingame (its
+// player alive or dead).
+func (g *Game) Joined(p int) bool { return p >= 0 && p < len(g.seats) && g.seats[p].joined }
 
 // UID returns seat p's player's uid, 0 when it has none alive.
 func (g *Game) UID(p int) int { return g.seats[p].uid }
@@ -309,8 +316,8 @@ func (g *Game) command(p, i int, c string) {
 	req := Request{Endpoint: ep, Body: b, BadJSON: err, Spawn: -1}
 	st := &g.seats[p]
 	if ep == JoinGame {
-		if st.uid != 0 {
-			g.reject(p, i, CodeJoined, "the seat's player has joined and is alive")
+		if st.joined {
+			g.reject(p, i, CodeJoined, "the seat's player has joined: a seat is one join, a player joining again takes a new seat")
 			return
 		}
 		st.joins++
@@ -329,7 +336,7 @@ func (g *Game) command(p, i int, c string) {
 	r := g.State.Do(req)
 	g.replies[p] = append(g.replies[p], r)
 	if ep == JoinGame && r.Shape == ShapeToken {
-		st.uid = r.UID
+		st.uid, st.joined = r.UID, true
 		st.token, _ = json.Marshal(r.Token)
 		if u := g.State.User(r.UID); u != nil {
 			st.name = u.Name + " #" + strconv.Itoa(r.UID)
