@@ -236,6 +236,9 @@ func runWorker(ctx context.Context, opts *workerOptions, commands map[string]str
 	opts.play.logBudget = logBudget(opts.maxLogs)
 	q, closeQueue, err := opts.nats.open(ctx, dir)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while it connected: nothing was taken
+		}
 		return err
 	}
 	defer closeQueue()

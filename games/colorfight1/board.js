@@ -268,6 +268,13 @@
     // The turn label: the tick a turn shows and its time in seconds of
     // game time since the start ("turn 100 / 300 · tick 99 · 19.8 s").
     turnLabel: function (t, g) { return tickTime(tickAt(t), tickOf(g.packed)); },
+    // The charts' axis in seconds of game time; in ticks when the tick's
+    // length is not known.
+    turnAxis: function (g) {
+      var tick = tickOf(g.packed);
+      if (tick > 0) return { name: 's', label: function (t) { return String(+(tickAt(t) * tick).toFixed(3)); } };
+      return { name: 'tick', label: function (t) { return String(tickAt(t)); } };
+    },
 
     legend: function (packed, g) {
       var tick = tickOf(packed);

@@ -33,7 +33,7 @@ func viewEval(t *testing.T, b *browsertest.Browser, expr string, out any) {
 // the part to go is not), one drawn per attack entity; the inspector of
 // an attacked cell gives its progress, its finish and the tick with its
 // game time; the legend the tick's length; the commands worded; a chart
-// per metric; the turn label and scrubber saying the tick and its game
+// per metric, its axis in seconds of game time; the turn label and scrubber saying the tick and its game
 // time; every game event listed at the turn (tick) whose frame
 // holds it, and a click on one seeks that turn.
 func TestViewThroughCLI(t *testing.T) {
@@ -209,6 +209,17 @@ func TestViewThroughCLI(t *testing.T) {
 	viewEval(t, b, `window.rewind.packed().metrics.map(m => m.name)`, &metrics)
 	if len(metrics) < 7 || strings.Join(charts, ",") != strings.Join(metrics, ",") {
 		t.Errorf("charts %v, metrics %v", charts, metrics)
+	}
+	// Each chart's axis is in seconds of game time: turn 101 is tick 100,
+	// at 20 s.
+	var axes []string
+	viewEval(t, b, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => {
+		const x = echarts.getInstanceByDom(d).getOption().xAxis[0];
+		return x.name + ' ' + x.axisLabel.formatter(101); })`, &axes)
+	for i, a := range axes {
+		if a != "s 20" {
+			t.Errorf("chart %s: axis %q at turn 101, want \"s 20\" (seconds of game time)", charts[i], a)
+		}
 	}
 	base, _, _ := strings.Cut(url, "/replay/")
 	b.CheckRequests(t, base+"/")

@@ -191,11 +191,24 @@
         tooltip: { trigger: 'axis' },
         legend: { top: 26, type: 'scroll', selected: legendState() },
         grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
-        xAxis: { type: 'category', name: 'turn', data: cats, axisLabel: { interval: roundTick }, axisTick: { interval: roundTick, alignWithLabel: true } },
+        xAxis: turnAxis(cats),
         yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
         dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
         series: lines
       };
+    }
+    // turnAxis is the charts' horizontal axis over turns cats: in turns,
+    // or in the game's own time when its painter says how (turnAxis).
+    /** @param {number[]} cats */
+    function turnAxis(cats) {
+      var axis = st.painter.turnAxis ? st.painter.turnAxis(bd.geometry()) : null;
+      /** @type {{interval: function(number, *): boolean, formatter?: function(*): string}} */
+      var axisLabel = { interval: roundTick };
+      if (axis) {
+        var label = axis.label;
+        axisLabel.formatter = function (t) { return label(+t); };
+      }
+      return { type: 'category', name: axis ? axis.name : 'turn', data: cats, axisLabel: axisLabel, axisTick: { interval: roundTick, alignWithLabel: true } };
     }
     /** @param {ChartView} c */
     function highlight(c) {

@@ -243,7 +243,16 @@
  * @property {string|LegendItem[]|function(Packed, Geometry): (string|LegendItem[])} [legend] what the colours mean
  * @property {PainterControl[]} [controls]
  * @property {function(number, Geometry): (string|null)} [turnLabel] a caption of turn t, shown after the page's "turn t / last" (the scrubber's value text too): what a turn is in the game's own time ("tick 119 · 23.8 s"); null: none
+ * @property {function(Geometry): (TurnAxis|null)} [turnAxis] the charts' horizontal axis in the game's own time; null: in turns
  * @property {function(number): number[]} [hiveMark] (Monad) the offset of a hive's mark from its cell's centre
+ */
+
+/**
+ * The charts' horizontal axis in a game's own time: its name (a unit, "s")
+ * and the text of turn t's position on it (label(t)).
+ * @typedef {Object} TurnAxis
+ * @property {string} name
+ * @property {function(number): string} label
  */
 
 /**
