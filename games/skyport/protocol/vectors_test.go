@@ -20,12 +20,12 @@ import (
 	"github.com/rewind-game/rewind/replay"
 )
 
-// client is a line-JSON client with one message of look-ahead.
+// client is a line-JSON client with messages of look-ahead.
 type client struct {
 	t       *testing.T
 	c       net.Conn
 	r       *bufio.Reader
-	pending *msg
+	pending []*msg // read, and to be returned by next first
 }
 
 type msg struct {
@@ -55,8 +55,9 @@ func (k *client) send(lines ...string) {
 // next returns the next message, nil at the end of the connection (the
 // read deadline is a safety net).
 func (k *client) next() *msg {
-	if p := k.pending; p != nil {
-		k.pending = nil
+	if len(k.pending) > 0 {
+		p := k.pending[0]
+		k.pending = k.pending[1:]
 		return p
 	}
 	k.c.SetReadDeadline(time.Now().Add(2 * time.Minute))
@@ -72,11 +73,14 @@ func (k *client) next() *msg {
 }
 
 func (k *client) peek() *msg {
-	if k.pending == nil {
-		k.pending = k.next()
+	if len(k.pending) == 0 {
+		k.pending = append(k.pending, k.next())
 	}
-	return k.pending
+	return k.pending[0]
 }
+
+// unread puts m back: next returns it before what is read after it.
+func (k *client) unread(m *msg) { k.pending = append([]*msg{m}, k.pending...) }
 
 // vectorDir is the folder of Skyport's vectors ($REWIND_SKYPORT or
 // ../shared/skyport), or a skip with a one-line reason without it.
@@ -229,7 +233,8 @@ func replayVector(t *testing.T, dir string, in *vectors.Input, want *vectors.Sta
 	// errors are awaited before the next line is sent. The phase ends as
 	// soon as every player has a loadout, so a line read after that (the
 	// reference's game thread polls, and may read it first) is answered
-	// after endturn, with the same errors.
+	// after endturn, with the same errors — and after turn 1's gamestate
+	// when the line is read once that was sent: it is kept for the turns.
 	endturn := make([]bool, n)
 	for i, pl := range in.LoadoutLines {
 		var p int
@@ -237,15 +242,23 @@ func replayVector(t *testing.T, dir string, in *vectors.Input, want *vectors.Sta
 		json.Unmarshal(pl[0], &p)
 		json.Unmarshal(pl[1], &line)
 		cl[p].send(line)
+		var held []*msg
 		for _, e := range want.Turn0.LoadoutResults[i].Errors {
 			g := cl[p].next()
 			if g != nil && g.raw == `{"message":"endturn"}` && !endturn[p] {
 				endturn[p] = true
 				g = cl[p].next()
 			}
+			if g != nil && endturn[p] && g.m["message"] == "gamestate" && len(held) == 0 {
+				held = append(held, g)
+				g = cl[p].next()
+			}
 			if g == nil || g.m["error"] == nil || !sameError(g.m["error"].(string), e) {
 				t.Fatalf("loadout line %d %q: got %v, want error %q", i, line, g, e)
 			}
+		}
+		for j := len(held) - 1; j >= 0; j-- {
+			cl[p].unread(held[j])
 		}
 	}
 	for p := range cl {
