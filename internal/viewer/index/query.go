@@ -700,7 +700,8 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	var n int
-	if err := ix.db.QueryRow("SELECT count(*) FROM replays WHERE game = ? AND complete = 1", game).Scan(&n); err != nil {
+	// Counted up to the bound only: a library of millions is not walked.
+	if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays WHERE game = ? AND complete = 1 LIMIT ?)", game, MaxRatingGames+1).Scan(&n); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	if n > MaxRatingGames {
