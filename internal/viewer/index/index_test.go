@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -675,5 +676,55 @@ func TestStandingsEveryGame(t *testing.T) {
 		if want := []string{"ColorfightII", "Monad", "Skyport"}; !slices.Equal(games, want) {
 			t.Errorf("query %+v: tables %q, want %q", q, games, want)
 		}
+	}
+}
+
+// TestWalkStampsInWalkOrder: WalkStamps lists the paths in the order
+// fs.WalkDir visits them (a folder's files right after its name, before
+// "a-b" and "a.x"), which WalkOrder compares.
+func TestWalkStampsInWalkOrder(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	paths := []string{"a-b.rwd", "a/x.rwd", "a.rwd", "a/b/c.rwd", "ab.rwd", "a/b-c.rwd", "Z.rwd", "a/b.rwd"}
+	var reps []*Replay
+	for i, p := range paths {
+		r := game(i, 4)
+		r.Path = p
+		reps = append(reps, r)
+		// the folder as a walk sees it
+		if err := os.MkdirAll(filepath.Join(dir, "w", filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "w", p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	var walked []string
+	fs.WalkDir(os.DirFS(filepath.Join(dir, "w")), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return nil
+	})
+	c, err := ix.WalkStamps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got []string
+	for c.Next() {
+		got = append(got, c.Path())
+	}
+	if err := c.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, walked) {
+		t.Errorf("WalkStamps %q\nwalk        %q", got, walked)
+	}
+	if !slices.IsSortedFunc(walked, WalkOrder) {
+		t.Errorf("WalkOrder does not sort %q", walked)
 	}
 }
