@@ -728,3 +728,54 @@ func TestWalkStampsInWalkOrder(t *testing.T) {
 		t.Errorf("WalkOrder does not sort %q", walked)
 	}
 }
+
+// TestRatingIsStandingsAfterEachPoint: a bot's rating over time is its
+// Elo in match.Standings of the library's complete games up to each
+// point, the points spread evenly over its games.
+func TestRatingIsStandingsAfterEachPoint(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	var games []match.GameResult
+	for i := range 300 {
+		r := game(i, 6)
+		reps = append(reps, r)
+		if r.Complete {
+			g := match.GameResult{Game: len(games)}
+			for _, s := range r.Seats {
+				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Score: s.Score, Measure: s.Measure})
+			}
+			games = append(games, g)
+		}
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	const bot, points = "b3", 7
+	var mine []int
+	for i, g := range games {
+		if slices.ContainsFunc(g.Seats, func(s match.SeatResult) bool { return s.Bot == bot }) {
+			mine = append(mine, i)
+		}
+	}
+	var want []RatingPoint
+	for k := 1; k <= points; k++ {
+		i := mine[k*len(mine)/points-1]
+		for _, st := range match.Standings(games[:i+1]) {
+			if st.Bot == bot {
+				want = append(want, RatingPoint{Game: i + 1, Elo: st.Elo})
+			}
+		}
+	}
+	got, err := ix.Rating(bot, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != points {
+		t.Fatalf("%d points, want %d", len(got), points)
+	}
+	for i := range got {
+		if got[i].Game != want[i].Game || got[i].Elo != want[i].Elo {
+			t.Errorf("point %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -743,12 +743,25 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	points = max(1, min(points, len(mine)))
-	var out []RatingPoint
+	at := make([]int, points) // the games after which a point is drawn, in order
 	for k := 1; k <= points; k++ {
-		i := mine[k*len(mine)/points-1]
-		for _, st := range match.Standings(games[:i+1]) {
-			if st.Bot == bot {
-				out = append(out, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo})
+		at[k-1] = mine[k*len(mine)/points-1]
+	}
+	// One pass (match.Ratings counts as match.Standings does), not one
+	// match.Standings per point.
+	var out []RatingPoint
+	var r match.Ratings
+	for j, g := range games {
+		if len(at) == 0 {
+			break
+		}
+		r.Add(g)
+		for len(at) > 0 && at[0] == j {
+			at = at[1:]
+			for _, st := range r.Standings() {
+				if st.Bot == bot {
+					out = append(out, RatingPoint{Game: j + 1, Path: paths[j], Elo: st.Elo})
+				}
 			}
 		}
 	}
