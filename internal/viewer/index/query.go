@@ -163,7 +163,10 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		if n <= searchDrive {
 			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
 		} else {
-			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+			// Each row looked up in the full-text index by its id (FTS5
+			// seeks the words' lists to it), not every match gathered
+			// first.
+			conds = append(conds, "EXISTS (SELECT 1 FROM names WHERE names MATCH ? AND names.rowid = r.id)")
 		}
 		args = append(args, ftsQuery(s))
 	}
