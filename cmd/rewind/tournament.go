@@ -52,8 +52,10 @@ a time. Game i is played on a seed derived from --seed and i,
 with a seating drawn from that seed, so a tournament is reproducible. Every
 replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
-resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and a
-multiplayer Elo rating per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
+resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and two
+ratings per bot, ordered by the first: the Weng–Lin skill rating's
+conservative score mu-3sigma with its mu and sigma, and a multiplayer Elo
+(docs/ratings.md). An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
 one log per game and seat; all of them together take at most --max-logs MiB
 (then each log is cut with a note saying so).
 
@@ -237,8 +239,8 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if opts.play.progress {
 		bar = progressbar.NewOptions(opts.games, progressbar.OptionSetWriter(opts.play.stderr),
 			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		// The standings so far ride on the bar: the leader by Elo and
-		// its rating, updated as the results come in (a hundred times in
+		// The standings so far ride on the bar: the leader by μ − 3σ and
+		// its ratings, updated as the results come in (a hundred times in
 		// a tournament at most: each costs a pass over the results).
 		every := max(1, opts.games/100)
 		tr.Progress = func(done int, results []match.GameResult) {
@@ -247,7 +249,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 				return
 			}
 			if st := match.Standings(results); len(st) > 0 {
-				bar.Describe(fmt.Sprintf("games (leader %s, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Elo, st[0].Wins))
+				bar.Describe(fmt.Sprintf("games (leader %s, mu-3sigma %.1f, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Conservative, st[0].Elo, st[0].Wins))
 			}
 			bar.Set(done)
 		}
