@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"html"
+	"io"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // parseStandings parses a standings table as the commands print it
@@ -100,5 +107,110 @@ func TestTournamentRatingsThroughCLI(t *testing.T) {
 		if s >= 25.0/3 {
 			t.Errorf("a sigma of %v: the games did not narrow it from 25/3:\n%s", s, out)
 		}
+	}
+}
+
+// pageStandings reads the standings table of a library page (the
+// standings page or a bot's): per row, in order, the bot and its rating
+// cells by data-col.
+func pageStandings(page string) []map[string]string {
+	var out []map[string]string
+	row := regexp.MustCompile(`(?s)<tr data-bot="([^"]*)">(.*?)</tr>`)
+	cell := regexp.MustCompile(`<td class="num" data-col="([^"]+)">([^<]*)</td>`)
+	for _, m := range row.FindAllStringSubmatch(page, -1) {
+		r := map[string]string{"bot": html.UnescapeString(m[1])}
+		for _, c := range cell.FindAllStringSubmatch(m[2], -1) {
+			r[c[1]] = c[2]
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestLibraryRatingsOverHTTP: rewind serve on a tournament's folder: the
+// standings page shows each bot's μ − 3σ, μ and σ beside its Elo,
+// ordered by μ − 3σ, with the values rewind tournament printed for the
+// same games (played one at a time, so their game order — creation
+// time, then file name — is the tournament's); a bot's page shows its
+// row.
+func TestLibraryRatingsOverHTTP(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "5",
+		"--parallel", "1", "--turns", "200", "--seed", "11", "--dir", dir)
+	if err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	_, printed := parseStandings(t, out)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var serr bytes.Buffer
+	go func() {
+		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: &serr, ready: ready})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, serr.String())
+	}
+	get := func(path string) string {
+		t.Helper()
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d\n%s", path, res.StatusCode, b)
+		}
+		return string(b)
+	}
+	// The first sync may still be reading the folder: wait until the page
+	// rates every game (15 seat-games) and is current.
+	var rows []map[string]string
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		page := get("/standings")
+		rows = pageStandings(page)
+		games := 0
+		for _, r := range regexp.MustCompile(`<td class="num">(\d+)</td>\s*<td class="num">\d+</td>\s*<td class="num">[\d.]+</td>`).FindAllStringSubmatch(page, -1) {
+			n, _ := strconv.Atoi(r[1])
+			games += n
+		}
+		if games == 15 && !strings.Contains(page, "being computed again") {
+			if !strings.Contains(page, "μ − 3σ") {
+				t.Fatalf("no μ − 3σ column head:\n%s", page)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the standings never rated the 5 games (%d seat-games):\n%s", games, page)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(rows) != len(printed) || len(rows) != 3 {
+		t.Fatalf("page rows %v, tournament printed %v", rows, printed)
+	}
+	for i, r := range rows {
+		p := printed[i]
+		if r["bot"] != strings.Trim(p["bot"], `"`) {
+			t.Errorf("row %d: page %q, tournament %s", i+1, r["bot"], p["bot"])
+		}
+		for _, c := range []string{"mu-3sigma", "mu", "sigma", "elo"} {
+			if r[c] == "" || r[c] != p[c] {
+				t.Errorf("%s %s: page %q, tournament %q", r["bot"], c, r[c], p[c])
+			}
+		}
+	}
+	bot := rows[0]["bot"]
+	mine := pageStandings(get("/bot/" + bot))
+	if len(mine) != 1 || mine[0]["mu-3sigma"] != rows[0]["mu-3sigma"] || mine[0]["sigma"] != rows[0]["sigma"] {
+		t.Errorf("the bot page of %s shows %v, the standings %v", bot, mine, rows[0])
 	}
 }
