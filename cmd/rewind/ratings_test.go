@@ -3,15 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rewind-game/rewind/internal/analysis"
 )
 
 // parseStandings parses a standings table as the commands print it
@@ -95,7 +101,9 @@ func checkRatingColumns(t *testing.T, out string, bots int) (sigmas []float64) {
 }
 
 // TestTournamentRatingsThroughCLI: rewind tournament prints, beside Elo,
-// each bot's Weng–Lin μ − 3σ, μ and σ, ordered by μ − 3σ.
+// each bot's Weng–Lin μ − 3σ, μ and σ, ordered by μ − 3σ; --format json
+// and csv give the same standings with every field; a bad --format is
+// exit 2.
 func TestTournamentRatingsThroughCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
 	out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "6",
@@ -107,6 +115,50 @@ func TestTournamentRatingsThroughCLI(t *testing.T) {
 		if s >= 25.0/3 {
 			t.Errorf("a sigma of %v: the games did not narrow it from 25/3:\n%s", s, out)
 		}
+	}
+	_, table := parseStandings(t, out)
+
+	// Run again (every game kept) with --format json and csv: the same
+	// standings, every field, in the same order; the summary on stderr.
+	args := []string{"tournament", "--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "6",
+		"--parallel", "2", "--turns", "200", "--seed", "7", "--dir", dir}
+	js := runRewindStdout(t, append(args, "--format", "json")...)
+	var doc analysis.StandingsJSON
+	if err := json.Unmarshal([]byte(js.stdout), &doc); err != nil || js.code != 0 {
+		t.Fatalf("--format json: exit %d, %v\n%s%s", js.code, err, js.stdout, js.stderr)
+	}
+	if !strings.Contains(js.stderr, "6 games (6 already played") || doc.Game != "colorfight2" || doc.Score != "gold" || len(doc.Standings) != 3 {
+		t.Fatalf("--format json:\n%s\nstderr %s", js.stdout, js.stderr)
+	}
+	for i, s := range doc.Standings {
+		r := table[i]
+		cells := map[string]string{"bot": strconv.Quote(s.Bot), "rank": strconv.Itoa(s.Rank), "mu-3sigma": fmt.Sprintf("%.2f", s.Mu3Sigma),
+			"mu": fmt.Sprintf("%.2f", s.Mu), "sigma": fmt.Sprintf("%.2f", s.Sigma), "elo": fmt.Sprintf("%.0f", s.Elo), "games": strconv.Itoa(s.Games)}
+		for c, v := range cells {
+			if r[c] != v {
+				t.Errorf("json standing %d %s = %s, the table says %s", i+1, c, v, r[c])
+			}
+		}
+	}
+	cs := runRewindStdout(t, append(args, "--format", "csv")...)
+	recs, err := csv.NewReader(strings.NewReader(cs.stdout)).ReadAll()
+	if err != nil || cs.code != 0 || len(recs) != 4 || !slices.Equal(recs[0], analysis.StandingsCSVColumns) {
+		t.Fatalf("--format csv: exit %d, %v\n%s%s", cs.code, err, cs.stdout, cs.stderr)
+	}
+	for i, rec := range recs[1:] {
+		s := doc.Standings[i]
+		want := []string{strconv.Itoa(s.Rank), s.Bot, strconv.Itoa(s.Games), strconv.Itoa(s.Wins)}
+		for k, v := range map[int]float64{8: s.Mu3Sigma, 9: s.Mu, 10: s.Sigma, 11: s.Elo} {
+			if got, _ := strconv.ParseFloat(rec[k], 64); got != v {
+				t.Errorf("csv row %d %s = %s, json %v", i+1, recs[0][k], rec[k], v)
+			}
+		}
+		if !slices.Equal(rec[:4], want) {
+			t.Errorf("csv row %v, json %v", rec, s)
+		}
+	}
+	if bad := runRewindStdout(t, append(args, "--format", "xml")...); bad.code != 2 || !strings.Contains(bad.stderr, "--format") {
+		t.Errorf("--format xml: exit %d, %s", bad.code, bad.stderr)
 	}
 }
 

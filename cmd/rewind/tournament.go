@@ -31,6 +31,8 @@ type tournamentOptions struct {
 	dir      string
 	nats     natsOptions
 	status   bool
+	// format is --format: table, json or csv (the standings on stdout).
+	format string
 	// maxLogs is --max-logs: MiB of bot stderr logs in all (0: no bound).
 	maxLogs int64
 	// parallelSet: --parallel was given (with --nats, local workers play
@@ -55,7 +57,8 @@ games whose replay is complete and verifies, so an interrupted tournament
 resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and two
 ratings per bot, ordered by the first: the Weng–Lin skill rating's
 conservative score mu-3sigma with its mu and sigma, and a multiplayer Elo
-(docs/ratings.md). An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
+(docs/ratings.md). --format json or csv prints the standings so (every
+field, full precision), the summary line then on stderr. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
 one log per game and seat; all of them together take at most --max-logs MiB
 (then each log is cut with a note saying so).
 
@@ -78,6 +81,9 @@ tournament is.`,
 			}
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
+			}
+			if f := opts.format; f != "table" && f != "json" && f != "csv" {
+				return usagef("unknown --format %q (want table, json or csv)", f)
 			}
 			if err := gameDefaults(cmd, &opts.play.turns, opts.play.game); err != nil {
 				return err
@@ -108,6 +114,7 @@ tournament is.`,
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
+	f.StringVar(&opts.format, "format", "table", "the standings as table, json or csv (docs/ratings.md)")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
 	return cmd
@@ -269,8 +276,19 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			skipped++
 		}
 	}
-	analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, match.Standings(games))
-	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
+	st, summary := match.Standings(games), opts.play.stdout
+	switch opts.format {
+	case "json":
+		err, summary = analysis.WriteStandingsJSON(opts.play.stdout, spec.Game, st), opts.play.stderr
+	case "csv":
+		err, summary = analysis.WriteStandingsCSV(opts.play.stdout, st), opts.play.stderr
+	default:
+		err = analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, st)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(summary, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
 }
