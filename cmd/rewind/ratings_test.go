@@ -181,16 +181,20 @@ func pageStandings(page string) []map[string]string {
 
 // TestLibraryRatingsOverHTTP: rewind serve on a tournament's folder: the
 // standings page shows each bot's μ − 3σ, μ and σ beside its Elo,
-// ordered by μ − 3σ, with the values rewind tournament printed for the
-// same games (played one at a time, so their game order — creation
-// time, then file name — is the tournament's); a bot's page shows its
-// row.
+// ordered by μ − 3σ, with the values rewind analyze DIR prints for the
+// folder (both count its games in game order: creation time, then file
+// name — which need not be the tournament's game index order, the queue
+// handing games out in any order); a bot's page shows its row.
 func TestLibraryRatingsOverHTTP(t *testing.T) {
 	dir := t.TempDir()
 	out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "5",
-		"--parallel", "1", "--turns", "200", "--seed", "11", "--dir", dir)
+		"--parallel", "2", "--turns", "200", "--seed", "11", "--dir", dir)
 	if err != nil {
 		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	out, err = runCLIOut(t, "analyze", dir, "--format", "table")
+	if err != nil {
+		t.Fatalf("analyze: %v\n%s", err, out)
 	}
 	_, printed := parseStandings(t, out)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -247,16 +251,16 @@ func TestLibraryRatingsOverHTTP(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	if len(rows) != len(printed) || len(rows) != 3 {
-		t.Fatalf("page rows %v, tournament printed %v", rows, printed)
+		t.Fatalf("page rows %v, analyze printed %v", rows, printed)
 	}
 	for i, r := range rows {
 		p := printed[i]
 		if r["bot"] != strings.Trim(p["bot"], `"`) {
-			t.Errorf("row %d: page %q, tournament %s", i+1, r["bot"], p["bot"])
+			t.Errorf("row %d: page %q, analyze %s", i+1, r["bot"], p["bot"])
 		}
 		for _, c := range []string{"mu-3sigma", "mu", "sigma", "elo"} {
 			if r[c] == "" || r[c] != p[c] {
-				t.Errorf("%s %s: page %q, tournament %q", r["bot"], c, r[c], p[c])
+				t.Errorf("%s %s: page %q, analyze DIR %q", r["bot"], c, r[c], p[c])
 			}
 		}
 	}
