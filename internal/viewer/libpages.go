@@ -369,7 +369,7 @@ func ratingOption(bot string, pts []index.RatingPoint) string {
 		"title":   map[string]any{"text": bot + ": ratings after each game"},
 		"tooltip": map[string]any{"trigger": "axis"},
 		"legend":  map[string]any{"top": 24},
-		"xAxis":   map[string]any{"type": "category", "name": "game", "data": xs},
+		"xAxis":   map[string]any{"type": "category", "name": "game", "nameLocation": "middle", "nameGap": 24, "data": xs},
 		"yAxis": []any{map[string]any{"type": "value", "scale": true, "name": "μ − 3σ"},
 			map[string]any{"type": "value", "scale": true, "name": "Elo"}},
 		"series": []any{map[string]any{"type": "line", "name": "μ − 3σ", "data": cons, "yAxisIndex": 0},
