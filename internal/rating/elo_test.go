@@ -29,6 +29,23 @@ func TestEloDeltas(t *testing.T) {
 	}
 }
 
+// TestRateExtremeRatings: ratings far from any real bot's (μ of ±1e6)
+// still rate to finite numbers, the winner up, the loser down.
+func TestRateExtremeRatings(t *testing.T) {
+	out, err := Default.Rate(solo(Rating{1e6, 1}, Rating{-1e6, 1}, fresh), []int{3, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, team := range out {
+		if r := team[0]; math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || math.IsNaN(r.Sigma) || !(r.Sigma > 0) {
+			t.Errorf("team %d: %+v", i+1, r)
+		}
+	}
+	if out[1][0].Mu <= -1e6 || out[0][0].Mu >= 1e6 {
+		t.Errorf("the upset moved the wrong way: %+v", out)
+	}
+}
+
 // TestRateRefusesBadInput: a game Rate cannot rate is an error, never a
 // panic or a NaN.
 func TestRateRefusesBadInput(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Rating is a Weng–Lin skill estimate: a normal belief N(Mu, Sigma²)
@@ -104,9 +105,12 @@ func (m Model) Rate(teams [][]Rating, ranks []int) ([][]Rating, error) {
 		c2 += sig2[i] + beta2
 	}
 	c := math.Sqrt(c2)
+	// e^{μ_i/c} enters only as ratios, so each is taken relative to the
+	// largest: e^{(μ_i − max μ)/c} ≤ 1 never overflows, whatever the μ.
+	top := slices.Max(mu)
 	e := make([]float64, k)
 	for i := range teams {
-		e[i] = exp(mu[i] / c)
+		e[i] = exp((mu[i] - top) / c)
 	}
 	sumQ := make([]float64, k)
 	a := make([]float64, k)
