@@ -187,8 +187,6 @@ func analyzeDir(opts *analyzeOptions) (err error) {
 	} else if err := analysis.WriteDocumentCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
-	// Standings count the games in game order (docs/ratings.md).
-	inOrder := analysis.InGameOrder(games, func(g analysis.DocumentFile) string { return g.Path }, source.Created)
 	for _, id := range engine.IDs() {
 		n := 0
 		for i := range games {
@@ -201,7 +199,7 @@ func analyzeDir(opts *analyzeOptions) (err error) {
 		}
 		info, _ := engine.About(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(inOrder, id)); err != nil {
+		if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(games, id)); err != nil {
 			return err
 		}
 	}
@@ -381,8 +379,6 @@ func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
 	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
 		return err
 	}
-	// Standings count the games in game order (docs/ratings.md).
-	inOrder := analysis.InGameOrder(games, func(g analysis.File) string { return g.Path }, source.Created)
 	for _, id := range engine.IDs() {
 		n := 0
 		for _, g := range games {
@@ -396,7 +392,7 @@ func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
 		info, _ := engine.About(id)
 		rs, _ := engine.Get(id)
 		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(inOrder, id)); err != nil {
+		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(games, id)); err != nil {
 			return err
 		}
 	}

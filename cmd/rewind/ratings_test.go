@@ -9,6 +9,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // parseStandings parses a standings table as the commands print it
@@ -182,15 +184,23 @@ func pageStandings(page string) []map[string]string {
 // TestLibraryRatingsOverHTTP: rewind serve on a tournament's folder: the
 // standings page shows each bot's μ − 3σ, μ and σ beside its Elo,
 // ordered by μ − 3σ, with the values rewind analyze DIR prints for the
-// folder (both count its games in game order: creation time, then file
-// name — which need not be the tournament's game index order, the queue
-// handing games out in any order); a bot's page shows its row.
+// folder; a bot's page shows its row. The library counts games in game
+// order (creation time, then file name), analyze DIR in path order, and
+// the queue hands a tournament's games out in any order: the replays are
+// renamed into game order first, so that both orders agree.
 func TestLibraryRatingsOverHTTP(t *testing.T) {
-	dir := t.TempDir()
+	tdir, dir := t.TempDir(), t.TempDir()
 	out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "5",
-		"--parallel", "2", "--turns", "200", "--seed", "11", "--dir", dir)
+		"--parallel", "2", "--turns", "200", "--seed", "11", "--dir", tdir)
 	if err != nil {
 		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	played, _ := filepath.Glob(filepath.Join(tdir, "game-*.rwd"))
+	slices.SortStableFunc(played, func(a, b string) int { return source.Created(a).Compare(source.Created(b)) })
+	for i, p := range played {
+		if err := os.Rename(p, filepath.Join(dir, fmt.Sprintf("g%02d.rwd", i))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, err = runCLIOut(t, "analyze", dir, "--format", "table")
 	if err != nil {

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
@@ -329,32 +327,4 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
-}
-
-// InGameOrder returns items (a folder's games) in game order, the order
-// standings count games in (docs/ratings.md): by created (when the game
-// was recorded; zero, first, when the file records none), then by path.
-// items is not changed.
-func InGameOrder[T any](items []T, path func(T) string, created func(path string) time.Time) []T {
-	type keyed struct {
-		item T
-		at   time.Time
-		path string
-	}
-	ks := make([]keyed, len(items))
-	for i, it := range items {
-		p := path(it)
-		ks[i] = keyed{it, created(p), p}
-	}
-	sort.SliceStable(ks, func(a, b int) bool {
-		if c := ks[a].at.Compare(ks[b].at); c != 0 {
-			return c < 0
-		}
-		return ks[a].path < ks[b].path
-	})
-	out := make([]T, len(ks))
-	for i, k := range ks {
-		out[i] = k.item
-	}
-	return out
 }

@@ -217,8 +217,8 @@ func (s *Summary) setRanking(ranking []int, score []int64) {
 // Created returns when the replay at path was recorded, as its header
 // says (a .rwd's Header.Created), reading the header only; the zero time
 // for a file of another format, one that records none or cannot be
-// read. It orders a folder's games in game order (the creation time,
-// then the path) for standings.
+// read: what places a game in game order (the creation time, then the
+// path), the order the library's standings count games in.
 func Created(path string) time.Time {
 	f, err := os.Open(path)
 	if err != nil {
