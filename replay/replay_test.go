@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
@@ -68,15 +69,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cf, err := os.Open(v.Expected)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cf.Close()
-			dec, err := cfr.NewDecoder(cf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dec := cfrtest.Open(t, v.Expected)
 			var want, got colorfight2.Frame
 			frames := 0
 			for {
