@@ -344,10 +344,7 @@ func TestRuntimeTerrorsDeterministic(t *testing.T) {
 	for s.Turn() < 30 { // grow a territory with several border cells
 		s.Frame(&f)
 		out, _ := g.Commands(&f)
-		cmds := make([]colorfight2.Command, len(out))
-		for i, c := range out {
-			cmds[i] = colorfight2.ParseCommand(c)
-		}
+		cmds := colorfight2.AppendParsed(nil, out)
 		s.Step([][]colorfight2.Command{cmds, nil})
 	}
 	s.Frame(&f)
