@@ -164,10 +164,12 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		if n <= searchDrive {
 			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
 		} else {
-			// Each row looked up in the full-text index by its id (FTS5
-			// seeks the words' lists to it), not every match gathered
-			// first.
-			conds = append(conds, "EXISTS (SELECT 1 FROM names WHERE names MATCH ? AND names.rowid = r.id)")
+			// The matches are gathered once (O(matches)): a lookup of
+			// each row by its id in the full-text index (EXISTS … MATCH
+			// ? AND rowid = r.id) was tried and cost 1–2 ms a row, a
+			// prefix query each time (94–207 ms for a word in every game
+			// of 20,000 files, against 13–39 ms so).
+			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
 		}
 		args = append(args, ftsQuery(s))
 	}
