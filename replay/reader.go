@@ -153,7 +153,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
 		Config: Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
 		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
-		Logs: version >= VersionLogs,
+		Logs: version >= VersionLogs, ReplyTimes: version >= VersionReplyTimes,
 	}
 	if hj.CFRGameID != nil && hj.CFRInfo == nil {
 		h.CFRInfo = OfficialInfo(h.Config, *hj.CFRGameID)
@@ -302,6 +302,8 @@ type Reader struct {
 	dec   engine.RecordDecoder
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
+	// replyBuf is the storage of a round's reply times.
+	replyBuf []time.Duration
 }
 
 // NewReader reads the header (and map) from r and prepares to stream the
@@ -409,34 +411,85 @@ func (r *Reader) fail(err error) error {
 	return r.err
 }
 
-// readLogs reads a log record after its tag into *logs (Round.Logs or
-// TextRound.Logs): a count, then per entry a uid (increasing,
-// 1..players), a length (1..MaxRoundLogBytes) and the bytes.
-// roundLogs reads the log record that may stand before a round (a file
-// whose header says it holds logs) into logs, cleared first, and returns
-// the first byte of the round that follows, peeked; errors are the
-// reader's own (r.fail).
-func (r *Reader) roundLogs(logs *[][]byte) ([]byte, error) {
-	clear(*logs)
+// sideRecords reads the side records that may stand before a round —
+// a log record (a file whose header says it holds logs), then a
+// reply-time record (one that holds reply times) — into rd.Logs and
+// rd.ReplyTimes, cleared first, and returns the first byte of the record
+// that follows, peeked; errors are the reader's own (r.fail).
+func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
+	clear(rd.Logs)
+	rd.ReplyTimes = nil
 	first, err := r.br.br.Peek(1)
 	if err != nil {
 		return nil, r.fail(err)
 	}
+	side := false
 	if first[0] == tagLog && r.hdr.Logs {
 		r.br.ReadByte()
-		if err := r.readLogs(logs); err != nil {
+		if err := r.readLogs(&rd.Logs); err != nil {
 			return nil, r.fail(err)
 		}
 		if first, err = r.br.br.Peek(1); err != nil {
 			return nil, r.fail(err)
 		}
-		if first[0]&0x80 != 0 {
-			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
+		side = true
+	}
+	if first[0] == tagReplyTimes && r.hdr.ReplyTimes {
+		r.br.ReadByte()
+		if err := r.readReplyTimes(&r.replyBuf); err != nil {
+			return nil, r.fail(err)
 		}
+		rd.ReplyTimes = r.replyBuf
+		if first, err = r.br.br.Peek(1); err != nil {
+			return nil, r.fail(err)
+		}
+		side = true
+	}
+	if side && first[0]&0x80 != 0 {
+		return nil, r.fail(fmt.Errorf("tag 0x%02x after a log or reply-time record, not a round: %w", first[0], ErrCorrupt))
 	}
 	return first, nil
 }
 
+// readReplyTimes reads a reply-time record after its tag into *times
+// (TextRound.ReplyTimes, reusing its storage): the number of players,
+// then per player 0 (not timed) or its time in microseconds plus one, at
+// most MaxReplyTime.
+func (r *Reader) readReplyTimes(times *[]time.Duration) error {
+	np := len(r.hdr.Players)
+	n, err := r.uvarint(uint64(np))
+	if err != nil {
+		return fmt.Errorf("reply-time record: %w", err)
+	}
+	if n != uint64(np) {
+		return fmt.Errorf("reply-time record of %d seats in a game of %d: %w", n, np, ErrCorrupt)
+	}
+	t := (*times)[:0]
+	some := false
+	for p := range np {
+		v, err := binary.ReadUvarint(r.br)
+		if err != nil {
+			return fmt.Errorf("reply-time record: %w", err)
+		}
+		if v > uint64(MaxReplyTime/time.Microsecond)+1 {
+			return fmt.Errorf("reply-time record: uid %d took %d µs, limit %v: %w", p+1, v-1, MaxReplyTime, ErrLimit)
+		}
+		d := time.Duration(-1)
+		if v > 0 {
+			d, some = time.Duration(v-1)*time.Microsecond, true
+		}
+		t = append(t, d)
+	}
+	if !some {
+		return fmt.Errorf("reply-time record without a timed seat: %w", ErrCorrupt)
+	}
+	*times = t
+	return nil
+}
+
+// readLogs reads a log record after its tag into *logs (Round.Logs or
+// TextRound.Logs): a count, then per entry a uid (increasing,
+// 1..players), a length (1..MaxRoundLogBytes) and the bytes.
 func (r *Reader) readLogs(logs *[][]byte) error {
 	np := len(r.hdr.Players)
 	if len(*logs) != np {
