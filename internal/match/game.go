@@ -85,7 +85,8 @@ type Logger interface {
 // server's seat: from the round's start to the player's submission)
 // instead of the runner. Timed reports whether the seat has reply times
 // at all (a built-in's seat at a live table has none); ReplyTime is how
-// long the bot took to answer when last asked, read after its answer. A
+// long the bot took to answer when last asked, read after its answer,
+// negative when it has no time for that round (it sent nothing). A
 // wrapper must forward it.
 //
 // Any other bot is timed by the runner when it is a Preparer (a bot
@@ -480,7 +481,7 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 				answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
 				switch {
 				case own && rt.Timed():
-					replies[i] = max(rt.ReplyTime(), 0)
+					replies[i] = rt.ReplyTime()
 				case !own:
 					replies[i] = time.Since(asked)
 				}
@@ -490,7 +491,7 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 		cmds, err := seats[i].Bot.Commands(g, i)
 		answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
 		if own && rt.Timed() {
-			replies[i] = max(rt.ReplyTime(), 0)
+			replies[i] = rt.ReplyTime()
 		}
 	}
 	wg.Wait()
