@@ -10,7 +10,8 @@
 //	map blob (zstd, length-prefixed, empty for seeded maps) |
 //	body: one zstd stream of records — a Round per round, a Checkpoint
 //	(turn and state hash) every CheckpointEvery rounds, a Footer at the end;
-//	in version 2, a log record (the bots' logs, Round.Logs) before a round.
+//	in version 2, a log record (the bots' logs, TextRound.Logs) before a
+//	round; in version 4, a reply-time record (TextRound.ReplyTimes) too.
 //
 // The Writer flushes the body after every round, so a recorder killed
 // mid-game leaves a file whose whole rounds all read back. The Reader
@@ -81,6 +82,10 @@ const (
 	// reply-time record's entry): the writer records a longer one as
 	// this, the reader refuses more.
 	MaxReplyTime = time.Hour
+	// ReplyTimeUnit is the resolution of a recorded reply time: the
+	// writer rounds each to the nearest 0.1 ms (a fast bot's 30 µs is
+	// 0), which keeps a timed seat to about a byte a round.
+	ReplyTimeUnit = 100 * time.Microsecond
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for

@@ -453,8 +453,8 @@ func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 
 // readReplyTimes reads a reply-time record after its tag into *times
 // (TextRound.ReplyTimes, reusing its storage): the number of players,
-// then per player 0 (not timed) or its time in microseconds plus one, at
-// most MaxReplyTime.
+// then per player 0 (not timed) or its time in ReplyTimeUnits plus one,
+// at most MaxReplyTime.
 func (r *Reader) readReplyTimes(times *[]time.Duration) error {
 	np := len(r.hdr.Players)
 	n, err := r.uvarint(uint64(np))
@@ -471,12 +471,12 @@ func (r *Reader) readReplyTimes(times *[]time.Duration) error {
 		if err != nil {
 			return fmt.Errorf("reply-time record: %w", err)
 		}
-		if v > uint64(MaxReplyTime/time.Microsecond)+1 {
-			return fmt.Errorf("reply-time record: uid %d took %d µs, limit %v: %w", p+1, v-1, MaxReplyTime, ErrLimit)
+		if v > uint64(MaxReplyTime/ReplyTimeUnit)+1 {
+			return fmt.Errorf("reply-time record: uid %d took %v, limit %v: %w", p+1, time.Duration(v-1)*ReplyTimeUnit, MaxReplyTime, ErrLimit)
 		}
 		d := time.Duration(-1)
 		if v > 0 {
-			d, some = time.Duration(v-1)*time.Microsecond, true
+			d, some = time.Duration(v-1)*ReplyTimeUnit, true
 		}
 		t = append(t, d)
 	}

@@ -38,7 +38,8 @@ func (b *timedBot) ReplyTime() time.Duration { return b.last }
 
 // testReply is what seat 1 of timedGame takes at turn t (seat 2 is a
 // plain built-in, not timed): 17 ms at turn 9, 2 hours (over
-// MaxReplyTime) at turn 11, else t+3 µs, shifted by skew.
+// MaxReplyTime) at turn 11, else t+3 tenths of a ms and 40 µs (rounded
+// down to the unit), shifted by skew.
 func testReply(t int, skew time.Duration) time.Duration {
 	switch t {
 	case 9:
@@ -46,7 +47,7 @@ func testReply(t int, skew time.Duration) time.Duration {
 	case 11:
 		return 2 * time.Hour
 	}
-	return time.Duration(t+3)*time.Microsecond + skew
+	return time.Duration(t+3)*replay.ReplyTimeUnit + 40*time.Microsecond + skew
 }
 
 // timedGame records a game of turns rounds between two built-ins, seat 1
@@ -128,7 +129,7 @@ func TestReplyTimesRecorded(t *testing.T) {
 			}
 			continue
 		}
-		want := min(testReply(rd.Turn, 0), replay.MaxReplyTime)
+		want := min(testReply(rd.Turn, 0), replay.MaxReplyTime).Truncate(replay.ReplyTimeUnit)
 		if len(rd.ReplyTimes) != 2 || rd.ReplyTimes[0] != want || rd.ReplyTimes[1] >= 0 {
 			t.Fatalf("round %d: reply times %v, want [%v, not timed]", rd.Turn, rd.ReplyTimes, want)
 		}
@@ -207,7 +208,7 @@ func TestReplyTimesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Config.MaxTurn = 10
-	max := uint64(replay.MaxReplyTime/time.Microsecond) + 1
+	max := uint64(replay.MaxReplyTime/replay.ReplyTimeUnit) + 1
 	cases := []struct {
 		name  string
 		times bool
@@ -262,4 +263,55 @@ func craftedRaw(t *testing.T, h *replay.Header, body []byte) []byte {
 	}
 	enc, _ := zstd.NewWriter(nil)
 	return enc.EncodeAll(body, buf.Bytes())
+}
+
+// TestReplyTimesSize measures what reply times add to a recording: a
+// 500-round ColorfightII game of 4 seats, every seat timed, against the
+// same game untimed — with times of a steady bot (about 2 ms, a jitter
+// of a few tenths, a spike of 20–40 ms one turn in 50) and, the worst
+// case, times spread evenly over 0.2–30 ms. The figures are in
+// docs/replay-format.md.
+func TestReplyTimesSize(t *testing.T) {
+	const turns, seats = 500, 4
+	steady := func(x uint64) time.Duration {
+		if x>>40%50 == 0 {
+			return 20*time.Millisecond + time.Duration(x>>33%20_000)*time.Microsecond
+		}
+		return 2*time.Millisecond + time.Duration(x>>33%400)*time.Microsecond
+	}
+	even := func(x uint64) time.Duration { return 200*time.Microsecond + time.Duration(x>>33%29_800)*time.Microsecond }
+	play := func(times func(uint64) time.Duration) []byte {
+		var bots []match.GameSeat
+		x := uint64(1)
+		for i := range seats {
+			bi, _ := engine.Registration{Bots: bot.Builtins}.FindBot([]string{"greedy", "raider", "turtle", "economist"}[i])
+			b := match.BuiltinPlayer(bi)
+			if times != nil {
+				b = &timedBot{GamePlayer: b, reply: func(int) time.Duration {
+					x = x*6364136223846793005 + 1442695040888963407
+					return times(x)
+				}}
+			}
+			bots = append(bots, match.GameSeat{Bot: b})
+		}
+		var buf bytes.Buffer
+		cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: bots, Recorder: recording.NewRecorder(&buf, created, "rewind test")}
+		if _, err := match.RunGame(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	plain := len(play(nil))
+	for _, c := range []struct {
+		name  string
+		times func(uint64) time.Duration
+		most  float64 // bytes a seat a round
+	}{{"steady", steady, 1.5}, {"even 0.2-30 ms", even, 3}} {
+		timed := len(play(c.times))
+		per := float64(timed-plain) / turns
+		t.Logf("%s: %d seats, %d rounds: %d bytes timed, %d untimed: %.1f bytes a round (%.2f a seat)", c.name, seats, turns, timed, plain, per, per/seats)
+		if per > c.most*seats {
+			t.Errorf("%s: reply times add %.1f bytes a round for %d seats, want at most %.1f", c.name, per, seats, c.most*seats)
+		}
+	}
 }

@@ -58,7 +58,8 @@ type TextRound struct {
 	// the seat was not timed (a built-in, a seat not asked); nil when no
 	// seat was. Not part of the game: it enters no hash, and
 	// re-simulation ignores it. A writer records it only under a header
-	// that keeps reply times (Header.ReplyTimes), in microseconds.
+	// that keeps reply times (Header.ReplyTimes), to the nearest
+	// ReplyTimeUnit (0.1 ms).
 	ReplyTimes []time.Duration
 }
 

@@ -136,10 +136,11 @@ func (l *roundLogs) appendRecord(b []byte) []byte {
 // appendReplyTimes appends the reply-time record of times (times[p] for
 // player p, negative for a seat not timed) when one is timed:
 //
-//	tagReplyTimes uvarint n (uvarint micros+1 | 0 not timed){n}
+//	tagReplyTimes uvarint n (uvarint units+1 | 0 not timed){n}
 //
-// n the number of players, each time in microseconds, at most
-// MaxReplyTime (a longer one is recorded as that).
+// n the number of players, each time rounded to the nearest
+// ReplyTimeUnit, at most MaxReplyTime (a longer one is recorded as
+// that).
 func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
 	some := false
 	for _, d := range times {
@@ -155,7 +156,7 @@ func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
 			b = append(b, 0)
 			continue
 		}
-		b = binary.AppendUvarint(b, uint64(min(times[p], MaxReplyTime)/time.Microsecond)+1)
+		b = binary.AppendUvarint(b, uint64((min(times[p], MaxReplyTime)+ReplyTimeUnit/2)/ReplyTimeUnit)+1)
 	}
 	return b
 }
