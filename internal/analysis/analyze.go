@@ -219,7 +219,7 @@ type Analysis struct {
 	Over bool
 	// ReplyTimes has one entry per player, in player order, when some
 	// frame has reply times (Frame.ReplyTimes: side data); nil otherwise.
-	ReplyTimes []ReplyTimes
+	ReplyTimes []ReplyTimes `json:",omitempty"`
 }
 
 // NumPlayers returns the number of players.
