@@ -407,5 +407,12 @@
     };
   }
 
+  /**
+   * controlValue is a painter control's value before the user touches
+   * it: a select's first choice, a checkbox ticked unless on is false.
+   * @param {PainterControl} c
+   * @returns {string|boolean}
+   */
+  board.controlValue = function (c) { return c.choices ? String((c.choices[0] || [''])[0]) : c.on !== false; };
   rewind.board = board;
 })(window.rewind);
