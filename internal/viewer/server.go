@@ -267,8 +267,9 @@ func (s *Server) HTTPServer() *http.Server {
 	return hs
 }
 
-// csp allows only the server's own scripts; ECharts needs inline styles.
-const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// csp allows only the server's own scripts; ECharts needs inline styles;
+// a clip the page recorded (clip.js) plays from its blob: URL.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // CheckHost reports whether r's Host is one the server answers to — on
 // a loopback address only its loopback names, so that no other site's
