@@ -369,3 +369,49 @@ func TestCompareFromLibrary(t *testing.T) {
 	b.CheckRequests(t, base)
 	b.CheckProblems(t)
 }
+
+// TestCompareScreenshots refreshes docs/compare-1280.png and
+// docs/compare-390.png: two ColorfightII games of seed 5, seat 2's bot
+// changed from turn 50 on (a fork), at turn 60, on a 1280×900 screen and
+// on a 390×844 phone. It runs only with REWIND_SCREENSHOTS_DOCS=1:
+//
+//	REWIND_SCREENSHOTS_DOCS=1 go test -run TestCompareScreenshots ./cmd/rewind/
+func TestCompareScreenshots(t *testing.T) {
+	if os.Getenv("REWIND_SCREENSHOTS_DOCS") == "" {
+		t.Skip("set REWIND_SCREENSHOTS_DOCS=1 to refresh docs/compare-*.png")
+	}
+	dir := t.TempDir()
+	game, fork := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
+	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
+	}
+	if out, code := runRewind(t, "fork", game, "--turn", "50", "--bot", "2=raider", "-o", fork); code != 0 {
+		t.Fatalf("fork: status %d\n%s", code, out)
+	}
+	b := browsertest.Start(t, 4*time.Minute)
+	url := comparePage(t, game, fork)
+	for _, v := range []struct {
+		file string
+		w, h int64
+	}{{"compare-1280.png", 1280, 900}, {"compare-390.png", 390, 844}} {
+		if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(v.w, v.h), chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		openCompare(t, b, url+"#turn=60")
+		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var png []byte
+		if err := chromedp.Run(b.Ctx,
+			chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+			chromedp.CaptureScreenshot(&png)); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join("..", "..", "docs", v.file)
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d×%d, %d bytes", out, v.w, v.h, len(png))
+	}
+	b.CheckProblems(t)
+}
