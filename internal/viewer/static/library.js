@@ -154,35 +154,6 @@
     window.addEventListener('dragover', function (e) { e.preventDefault(); });
     window.addEventListener('drop', function (e) { e.preventDefault(); });
   }
-  // "compare with…": a row's button picks game A, another row's then
-  // opens the compare page of the two (/compare?a=A&b=B); the same button
-  // again, or Esc, gives up. The rows may be replaced meanwhile: the
-  // clicks are taken on the table, the pick kept here.
-  /** @type {string|null} */
-  var compareA = null;
-  var picking = document.createElement('p');
-  picking.className = 'notice picking';
-  picking.setAttribute('data-testid', 'compare-picking');
-  picking.setAttribute('role', 'status');
-  picking.hidden = true;
-  table.before(picking);
-  /** @param {string|null} id */
-  function pickCompare(id) {
-    compareA = id;
-    picking.hidden = id === null;
-    picking.textContent = id === null ? '' : 'Comparing ' + id + ': click "compare with…" on the other game (Esc gives up).';
-    table.classList.toggle('picking', id !== null);
-  }
-  table.addEventListener('click', function (ev) {
-    var b = ev.target instanceof Element ? ev.target.closest('button.compare-with') : null;
-    if (!b) return;
-    var id = b.getAttribute('data-id') || '';
-    if (compareA === null) pickCompare(id);
-    else if (compareA === id) pickCompare(null);
-    else location.href = '/compare?a=' + encodeURIComponent(compareA) + '&b=' + encodeURIComponent(id);
-  });
-  document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape' && compareA !== null) pickCompare(null); });
-
   var drop = document.getElementById('upload');
   if (drop) uploads(drop);
   apply();
