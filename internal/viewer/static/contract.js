@@ -334,6 +334,18 @@
  */
 
 /**
+ * @typedef {Object} LogHit
+ * @property {number} turn
+ * @property {number} player the first player whose log at turn holds the text
+ */
+
+/**
+ * @typedef {Object} LogSearch
+ * @property {function(): void} build
+ * @property {function(number, string=): void} next
+ */
+
+/**
  * @typedef {Object} Panels
  * @property {function(): void} renderActive
  * @property {function(): void} renderPlayers
@@ -494,6 +506,7 @@
  * @property {{(st: PageState, canvas: HTMLCanvasElement): Board, controlValue: function(PainterControl): (string|boolean)}} board
  * @property {function(PageState, Board, {changed: function(): void}): Panels} panels
  * @property {function(PageState, Playback, Board): Events} events
+ * @property {function(PageState, Playback, {select: function(number): void}): LogSearch} logSearch
  * @property {function(PageState, Playback, HTMLElement, Board, {st: PageState, bd: Board}=): Charts} charts
  * @property {function(ClipSource): Clip} clip
  * @property {function(PageState, Playback, Board): Fork} fork
@@ -504,6 +517,7 @@
  * @property {boolean} chartsReady
  * @property {Drawn} drawn
  * @property {function(number): void} seek
+ * @property {function(string, number): void} searchLogs
  * @property {function(): number} turn
  * @property {function(): number} frames
  * @property {function(): (Packed|null)} packed
