@@ -87,7 +87,7 @@ func (h *CompareHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}{{h.OpenA, h.TitleA}, {h.OpenB, h.TitleB}} {
 		s, err := side.open()
 		if err != nil {
-			renderOpenError(w, r, fmt.Errorf("%s: %w", "AB"[i:i+1], err))
+			renderOpenError(w, r, fmt.Errorf("replay %s: %w", "AB"[i:i+1], err))
 			return
 		}
 		p := ReplayPageData(s.Meta(), side.title)
@@ -118,13 +118,13 @@ func withQuery(q url.Values, key, value string) string {
 func (h *CompareHandler) diff(w http.ResponseWriter) {
 	a, err := h.OpenA()
 	if err != nil {
-		refuseOpen(w, fmt.Errorf("A: %w", err))
+		refuseOpen(w, fmt.Errorf("replay A: %w", err))
 		return
 	}
 	defer a.Close()
 	b, err := h.OpenB()
 	if err != nil {
-		refuseOpen(w, fmt.Errorf("B: %w", err))
+		refuseOpen(w, fmt.Errorf("replay B: %w", err))
 		return
 	}
 	defer b.Close()
