@@ -121,6 +121,9 @@ type Options struct {
 	// closes f. nil: source.NewInferredStream (any game's replay, an
 	// official .cfr with its commands inferred).
 	OpenStream func(f *os.File) (engine.Stream, error)
+	// Pair, when set, is the two files /compare shows without a query
+	// (`rewind view A B`); they need not be in the library.
+	Pair *Pair
 }
 
 // Upload quotas' defaults (Options.MaxFolderBytes,
@@ -211,6 +214,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /bot/{key...}", s.limited(s.botPage))
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
 	s.mux.HandleFunc("GET /game/{id...}", s.limited(s.gameRoute))
+	s.mux.HandleFunc("GET /compare", s.limited(s.comparePage))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
@@ -263,8 +267,9 @@ func (s *Server) HTTPServer() *http.Server {
 	return hs
 }
 
-// csp allows only the server's own scripts; ECharts needs inline styles.
-const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// csp allows only the server's own scripts; ECharts needs inline styles;
+// a clip the page recorded (clip.js) plays from its blob: URL.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // CheckHost reports whether r's Host is one the server answers to — on
 // a loopback address only its loopback names, so that no other site's

@@ -93,11 +93,14 @@
       return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
     }
 
-    // layout sizes the canvas and the cells to the window.
+    // layout sizes the canvas and the cells to the window: its width to
+    // its box's, its height to at most the canvas's data-height (a part
+    // of the window's height; 0.72 without: the compare page's two
+    // boards take less, to leave room for the scrubber below).
     function layout() {
-      var wrap = canvas.parentElement;
+      var wrap = canvas.parentElement, part = parseFloat(canvas.getAttribute('data-height') || '') || 0.72;
       var availW = Math.max(240, Math.min((wrap && wrap.clientWidth) || 600, 1000));
-      var availH = Math.max(320, Math.min(window.innerHeight * 0.72, 900));
+      var availH = Math.max(320, Math.min(window.innerHeight * part, 900));
       var s1 = size(1), fixed = size(0);
       R = Math.min((availW - fixed[0]) / (s1[0] - fixed[0]), (availH - fixed[1]) / (s1[1] - fixed[1]), 44);
       R = Math.max(5, Math.floor(R * 10) / 10);
@@ -407,5 +410,12 @@
     };
   }
 
+  /**
+   * controlValue is a painter control's value before the user touches
+   * it: a select's first choice, a checkbox ticked unless on is false.
+   * @param {PainterControl} c
+   * @returns {string|boolean}
+   */
+  board.controlValue = function (c) { return c.choices ? String((c.choices[0] || [''])[0]) : c.on !== false; };
   rewind.board = board;
 })(window.rewind);

@@ -40,21 +40,25 @@
 
   /**
    * charts keeps st's charts in root's #charts; pb pauses and seeks on a
-   * click on a plot; bd gives the players' names and colours.
+   * click on a plot; bd gives the players' names and colours. other, when
+   * given (the compare page), is a second replay whose players' lines are
+   * drawn dashed beside st's solid ones, for each metric of the same name;
+   * the lines are then named "NAME (A)" and "NAME (B)".
    * @param {PageState} st
    * @param {Playback} pb
    * @param {HTMLElement} root
    * @param {Board} bd
+   * @param {{st: PageState, bd: Board}} [other]
    * @returns {Charts}
    */
-  function charts(st, pb, root, bd) {
+  function charts(st, pb, root, bd, other) {
     var chartsBox = dom.byId('charts');
     // The replay charted (null before build), its frames and players.
     /** @type {Packed|null} */
     var charted = null;
     var F = 0, NP = 0;
     // use makes the charts the current replay's.
-    function use() { var rp = st.replay(); charted = rp.P; F = rp.F; NP = rp.NP; }
+    function use() { var rp = st.replay(); charted = rp.P; F = rp.F; NP = rp.NP; if (other) F = Math.max(F, other.st.replay().F); }
     /** @returns {Packed} */
     function packed() {
       if (!charted) throw new Error('the charts are not built yet');
@@ -128,11 +132,14 @@
     /** @param {PackedMetric} m */
     function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
     /** @param {number} p */
-    function seriesName(p) { return packed().players[p].label || bd.name(p); }
+    function seriesName(p) { return (packed().players[p].label || bd.name(p)) + (other ? ' (A)' : ''); }
+    /** @param {number} p */
+    function otherName(p) { return other ? (other.st.replay().P.players[p].label || other.bd.name(p)) + ' (B)' : ''; }
     function legendState() {
       /** @type {Object<string, boolean>} */
       var sel = {};
       for (var p = 0; p < NP; p++) sel[seriesName(p)] = !hidden[seriesName(p)];
+      if (other) for (var q = 0; q < other.st.replay().NP; q++) sel[otherName(q)] = !hidden[otherName(q)];
       return sel;
     }
     function buildCharts() {
@@ -185,6 +192,7 @@
         }
         lines.push({ type: 'line', name: seriesName(p), data: data, showSymbol: false, color: bd.color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
       }
+      if (other) lines = lines.concat(otherLines(m, v.log));
       return {
         animation: false,
         title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
@@ -196,6 +204,28 @@
         dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
         series: lines
       };
+    }
+    // otherLines are the dashed lines of other's players for metric m
+    // (by its name; none when other's game has no such metric).
+    /**
+     * @param {PackedMetric} m
+     * @param {boolean} log
+     */
+    function otherLines(m, log) {
+      if (!other) return [];
+      var o = other, Q = o.st.replay().P, FB = o.st.replay().F, lines = [];
+      var j = Q.metrics.findIndex(function (x) { return x.name === m.name; });
+      if (j < 0) return [];
+      for (var p = 0; p < Q.players.length; p++) {
+        /** @type {(number|null)[]} */
+        var data = [];
+        for (var t = 1; t < FB; t++) {
+          var x = (Q.frames[t].values[p] || [])[j];
+          data.push(Q.metrics[j].unknown || (log && !(x > 0)) ? null : x);
+        }
+        lines.push({ type: 'line', name: otherName(p), data: data, showSymbol: false, color: o.bd.color(p), lineStyle: { type: 'dashed' }, emphasis: { focus: 'series' }, step: Q.sequential ? 'end' : false });
+      }
+      return lines;
     }
     // turnAxis is the charts' horizontal axis over turns cats: in turns,
     // or in the game's own time when its painter says how (turnAxis).

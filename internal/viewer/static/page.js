@@ -1,7 +1,7 @@
 // rewind replay page, page.js: the page of any game (docs/viewer.md
 // "The replay page"), put together from the parts the other scripts add
-// to rewind (decode, playback, keys, board, panels, events, charts, fork,
-// follow) and the game's painter (rewind.boards[game]). It loads the packed
+// to rewind (decode, playback, keys, board, panels, events, charts, clip,
+// fork, follow) and the game's painter (rewind.boards[game]). It loads the packed
 // frames once, shows the turn asked for, and keeps rewind's page API
 // (Rewind's ready … live), which the tests drive.
 (function (rewind) {
@@ -43,6 +43,12 @@
   var logSearch = rewind.logSearch(st, pb, { select: select });
   var charts = rewind.charts(st, pb, root, bd);
   var fork = rewind.fork(st, pb, bd);
+  var clip = rewind.clip({
+    boards: function () { return [{ canvas: canvas, label: '' }]; },
+    label: function () { return document.title + ' · ' + (byId('turn').textContent || ''); },
+    seek: function (t) { pb.seek(t); }, turn: function () { return v.turn; },
+    frames: function () { return st.r ? st.r.F : 0; }, name: function () { return document.title || 'replay'; }
+  });
   var keys = rewind.keys(pb, {
     keys: function (e) {
       switch (e.key) {
@@ -118,6 +124,7 @@
     pb.wire();
     keys.wire();
     fork.wire();
+    clip.wire();
     effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
     canvas.addEventListener('mousemove', function (ev) {
       var i = bd.cellAt(ev);

@@ -308,11 +308,12 @@
         if (c.choices) {
           var sel = input = el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title });
           c.choices.forEach(function (ch) { sel.appendChild(el('option', { value: String(ch[0]), text: ch[1] })); });
+          sel.value = String(rewind.board.controlValue(c));
           st.controls[c.id] = sel.value;
           sel.addEventListener('change', function () { setControl(c.id, sel.value); sel.blur(); });
         } else {
           var box = input = el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id });
-          box.checked = c.on !== false;
+          box.checked = !!rewind.board.controlValue(c);
           st.controls[c.id] = box.checked;
           box.addEventListener('change', function () { setControl(c.id, box.checked); box.blur(); });
         }
