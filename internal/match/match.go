@@ -18,6 +18,8 @@ type SetupPlayer struct {
 	UID      int
 	Name     string
 	Identity string
+	// BotSeed is the seed the seat's bot was started with.
+	BotSeed uint64
 }
 
 // OfficialClient is the bot identity recorded for a player who played
