@@ -185,6 +185,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		if seat.Identity == "" {
 			seat.Identity = s
 		}
+		fk.AsPlayed(i, &seat, opts.play.seed)
 		seats = append(seats, seat)
 	}
 	var res *match.Result

@@ -211,6 +211,16 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
+// FaultMessage is the description of a bot's error a replay records
+// with its fault: the error's text, cut to 200 bytes.
+func FaultMessage(err error) string {
+	msg := err.Error()
+	if len(msg) > maxFaultText {
+		msg = msg[:maxFaultText]
+	}
+	return msg
+}
+
 // RunGame plays cfg's match, of any ruleset, through its engine.Game
 // to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
@@ -339,10 +349,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			a := &answers[i]
 			if a.err != nil {
 				res.Players[i].Faults++
-				msg := a.err.Error()
-				if len(msg) > maxFaultText {
-					msg = msg[:maxFaultText]
-				}
+				msg := FaultMessage(a.err)
 				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
 				g.Fault(i, r.Faults[i], msg)
 				if r.Faults[i] != engine.FaultGarbage {
