@@ -59,11 +59,45 @@ type Fork struct {
 // it, derived from the parent's game seed when it records one, else from
 // fallback (match.BotSeed); recorded says it was recorded.
 func (f *Fork) BotSeed(i int, fallback uint64) (seed uint64, recorded bool) {
-	if i >= 0 && i < len(f.BotSeeds) && f.BotSeeds[i] != nil {
-		return *f.BotSeeds[i], true
+	var rec *uint64
+	if i >= 0 && i < len(f.BotSeeds) {
+		rec = f.BotSeeds[i]
 	}
-	if f.SeedKnown {
-		fallback = f.GameSeed
+	return botSeed(rec, f.GameSeed, f.SeedKnown, i, fallback)
+}
+
+// HeaderBotSeed is the seed seat i's (from 0) bot was started with in
+// the game h heads, as Fork.BotSeed finds it.
+func HeaderBotSeed(h *replay.Header, i int, fallback uint64) (seed uint64, recorded bool) {
+	var rec *uint64
+	if i >= 0 && i < len(h.Players) {
+		rec = h.Players[i].BotSeed
+	}
+	game, known := headerGameSeed(h)
+	return botSeed(rec, game, known, i, fallback)
+}
+
+// headerGameSeed is the seed h says its game was drawn from: a text
+// codec's, or a legacy header's map seed; known false when it keeps none
+// (a setup holds the game).
+func headerGameSeed(h *replay.Header) (seed uint64, known bool) {
+	switch {
+	case h.Codec == replay.CodecText:
+		return h.GameSeed, true
+	case h.Seed != nil:
+		return *h.Seed, true
+	}
+	return 0, false
+}
+
+// botSeed is the recorded seed rec, else the seed rewind play gives seat
+// i of a match of seed game (known) or fallback.
+func botSeed(rec *uint64, game uint64, known bool, i int, fallback uint64) (uint64, bool) {
+	if rec != nil {
+		return *rec, true
+	}
+	if known {
+		fallback = game
 	}
 	return match.BotSeed(fallback, i+1), false
 }
@@ -133,12 +167,7 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.MaxTurns()-1)
 	}
 	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(g.Setup()), g.MaxTurns(), h.CFRInfo
-	switch {
-	case h.Codec == replay.CodecText:
-		f.GameSeed, f.SeedKnown = h.GameSeed, true
-	case h.Seed != nil:
-		f.GameSeed, f.SeedKnown = *h.Seed, true
-	}
+	f.GameSeed, f.SeedKnown = headerGameSeed(h)
 	for _, p := range h.Players {
 		f.Names = append(f.Names, p.Name)
 		f.Bots = append(f.Bots, p.Bot)

@@ -124,5 +124,5 @@ func (f *Fork) Play(ctx context.Context, w io.Writer, opts PlayOptions) (*match.
 	rec := recording.NewRecorder(w, opts.Created, opts.Tool)
 	parent := f.Parent
 	rec.Parent, rec.CFRInfo, rec.Verified, rec.Ranking = &parent, f.Info, f.Verified, f.Ranking
-	return match.RunGame(ctx, match.GameConfig{Ruleset: f.Ruleset, Seed: seed, Setup: f.Setup, Prefix: f.Prefix, Seats: seats, Recorder: rec})
+	return match.RunGame(ctx, match.GameConfig{Ruleset: f.Ruleset, Seed: seed, Setup: f.Setup, MaxTurns: f.MaxTurns, Prefix: f.Prefix, Seats: seats, Recorder: rec})
 }
