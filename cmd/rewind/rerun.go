@@ -174,7 +174,7 @@ func runRerun(ctx context.Context, opts *rerunOptions) error {
 	}
 	_, builtin := info.FindBot(specs[p])
 	seed, _ := source.HeaderBotSeed(h, p, opts.play.seed)
-	res, err := rerun.Run(sim, opts.in, rerun.Options{Seat: opts.seat, Bot: seat.Bot, Seed: seed, From: opts.from, AskBefore: builtin})
+	res, err := rerun.Run(ctx, sim, opts.in, rerun.Options{Seat: opts.seat, Bot: seat.Bot, Seed: seed, From: opts.from, AskBefore: builtin})
 	if err != nil {
 		seat.Bot.Close()
 		return err

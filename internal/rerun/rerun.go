@@ -15,6 +15,7 @@ package rerun
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -154,8 +155,9 @@ func ask(bot match.GamePlayer, g engine.Game, p int) answer {
 // bot that fails where the recording's answered differs. It fails on a
 // seat out of range, a bot that does not start, or a recording that
 // cannot be re-simulated from its start; a recording damaged or cut
-// short later is compared up to there, with Stop set.
-func Run(sim *replay.Sim, file string, opts Options) (*Result, error) {
+// short later is compared up to there, with Stop set. When ctx is done
+// it stops at the next round and returns ctx's error.
+func Run(ctx context.Context, sim *replay.Sim, file string, opts Options) (*Result, error) {
 	h := sim.Header()
 	n := len(h.Players)
 	res := &Result{File: file, Ruleset: h.Ruleset, Seat: opts.Seat, From: opts.From, BotSeed: opts.Seed}
@@ -189,6 +191,9 @@ func Run(sim *replay.Sim, file string, opts Options) (*Result, error) {
 	for {
 		g := sim.Game()
 		round := g.Turn()
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("rerun interrupted at turn %d: %w", round, err)
+		}
 		acts := !g.Over() && !engine.Idle(g) && (g.Active() < 0 || g.Active() == p) && !engine.Out(g, p)
 		compare := acts && round >= opts.From
 		var a answer
