@@ -122,6 +122,9 @@ for line in sys.stdin:
 func TestRerunPythonBotChangesAtTurn(t *testing.T) {
 	py := testutil.NeedTool(t, "python3")
 	dir := t.TempDir()
+	// A deadline no loaded machine misses: a timeout in the recording
+	// would be a difference of its own.
+	const slow = "60s"
 	bot := filepath.Join(dir, "cycle.py")
 	if err := os.WriteFile(bot, []byte(toyCycleBot), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,14 +132,14 @@ func TestRerunPythonBotChangesAtTurn(t *testing.T) {
 	for _, game := range []string{"toy", "toyseq"} {
 		t.Run(game, func(t *testing.T) {
 			rwd := filepath.Join(dir, game+".rwd")
-			if out, code := runRewind(t, "play", "--game", game, "--seed", "3", "--turns", "40", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); code != 0 {
+			if out, code := runRewind(t, "play", "--deadline", slow, "--game", game, "--seed", "3", "--turns", "40", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); code != 0 {
 				t.Fatalf("play: status %d\n%s", code, out)
 			}
-			out, code := runRewind(t, "rerun", rwd, "--seat", "2", "--bot", "2="+py+" "+bot)
+			out, code := runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+bot)
 			if code != 0 || !strings.Contains(out, "no difference") {
 				t.Fatalf("rerun with the bot that played: status %d\n%s", code, out)
 			}
-			out, code = runRewind(t, "rerun", rwd, "--seat", "2", "--bot", "2="+py+" "+bot+" 17")
+			out, code = runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+bot+" 17")
 			recorded := "paint; " + string("ESWN"[17%4])
 			for _, want := range []string{"first difference: round 17 (from turn 17 to 18)", "recorded  " + recorded, "bot       paint; N", "| changed my mind at turn 17"} {
 				if code != 1 || !strings.Contains(out, want) {
@@ -144,7 +147,7 @@ func TestRerunPythonBotChangesAtTurn(t *testing.T) {
 				}
 			}
 			// The same in JSON.
-			out, code = runRewind(t, "rerun", rwd, "--seat", "2", "--bot", "2="+py+" "+bot+" 17", "--format", "json", "--from", "5")
+			out, code = runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+bot+" 17", "--format", "json", "--from", "5")
 			var res struct {
 				Compared   int `json:"rounds_compared"`
 				Difference struct {
@@ -190,14 +193,14 @@ for line in sys.stdin:
 			t.Fatal(err)
 		}
 		rwd := filepath.Join(dir, "cf2.rwd")
-		if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", py+" "+example, "-o", rwd); code != 0 {
+		if out, code := runRewind(t, "play", "--deadline", slow, "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", py+" "+example, "-o", rwd); code != 0 {
 			t.Fatalf("play: status %d\n%s", code, out)
 		}
-		out, code := runRewind(t, "rerun", rwd, "--seat", "2", "--bot", "2="+py+" "+example)
+		out, code := runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+example)
 		if code != 0 || !strings.Contains(out, "no difference") {
 			t.Fatalf("rerun with the example bot that played: status %d\n%s", code, out)
 		}
-		out, code = runRewind(t, "rerun", rwd, "--seat", "2", "--bot", "2="+py+" "+wrapper)
+		out, code = runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+wrapper)
 		for _, want := range []string{"first difference: round 40 ", "bot       (none)", "| resting at turn 40"} {
 			if code != 1 || !strings.Contains(out, want) {
 				t.Fatalf("rerun with a bot that rests from turn 40: status %d, want %q in\n%s", code, want, out)
@@ -225,14 +228,9 @@ func TestRerunFollow(t *testing.T) {
 			case g.game == "monad":
 				other = "idle"
 			case strings.HasPrefix(g.game, "toy"):
-				// One built-in: the Python bot differs from round 0, and
-				// the followed game keeps nothing but the parent's setup.
-				py := testutil.NeedTool(t, "python3")
-				bot := filepath.Join(dir, "cycle.py")
-				if err := os.WriteFile(bot, []byte(toyCycleBot), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				other = py + " " + bot
+				// It differs from round 0: the followed game keeps nothing
+				// but the parent's setup.
+				other = "idler"
 			}
 			fl := filepath.Join(dir, g.game+"-follow.rwd")
 			out, code := runRewind(t, "rerun", rwd, "--seat", "1", "--bot", "1="+other, "--follow", "-o", fl, "--format", "json")
