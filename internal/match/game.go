@@ -286,7 +286,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		}
 	}
 	for i, p := range res.Players {
-		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity, BotSeed: seeds[i]})
+		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity, BotSeed: &seeds[i]})
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}

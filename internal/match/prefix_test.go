@@ -166,7 +166,7 @@ func TestSeatSeedAndAskInPrefix(t *testing.T) {
 	if asked.seed != 77 || fresh.seed != BotSeed(5, 2) {
 		t.Errorf("started with seeds %d and %d, want 77 and %d", asked.seed, fresh.seed, BotSeed(5, 2))
 	}
-	if got := []uint64{child.setup.Players[0].BotSeed, child.setup.Players[1].BotSeed}; got[0] != 77 || got[1] != BotSeed(5, 2) {
+	if got := []uint64{*child.setup.Players[0].BotSeed, *child.setup.Players[1].BotSeed}; got[0] != 77 || got[1] != BotSeed(5, 2) {
 		t.Errorf("the setup records seeds %v", got)
 	}
 	if len(asked.asked) != 20 || asked.asked[0] != 0 || len(fresh.asked) != 20-k || fresh.asked[0] != k {

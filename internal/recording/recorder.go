@@ -58,8 +58,8 @@ func Header(s match.GameSetup, created time.Time, tool string) (replay.Header, e
 		return replay.Header{}, err
 	}
 	for i := range h.Players {
-		if i < len(s.Players) {
-			seed := s.Players[i].BotSeed
+		if i < len(s.Players) && s.Players[i].BotSeed != nil {
+			seed := *s.Players[i].BotSeed
 			h.Players[i].BotSeed = &seed
 		}
 	}
