@@ -177,7 +177,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
 	}
 	for _, p := range hj.Players {
-		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking, BotSeed: p.BotSeed})
 	}
 	if hj.Parent != nil {
 		if len(hj.Parent.Source) > MaxNameBytes*4 || len(hj.Parent.SHA256) > 64 || hj.Parent.Turn < 0 || hj.Parent.Turn > hj.MaxTurn {

@@ -34,7 +34,11 @@ it to the end. The new .rwd holds the parent's first N rounds as they were,
 then the bots' — so it verifies by re-simulation on its own — and its header
 names the parent (file SHA-256 and turn).
 
-A seat played by a built-in keeps it. A replay never names a command that
+A seat played by a built-in keeps it, as it played: started with the seed
+the parent records for it (a parent written before seeds were recorded: the
+one derived from its game's seed, else from --seed) and asked through the
+parent's rounds, so a fork whose seats all keep their built-ins is its
+parent again. The fork plays to the parent's turn limit. A replay never names a command that
 rewind runs: a seat the parent records as played by an external bot (its
 command is shown by rewind info, and copied into the fork's header) needs
 --bot UID=COMMAND — that command, or another — and is refused without one.
@@ -65,7 +69,7 @@ which also fills the seats of external bots.`,
 	f.StringVar(&opts.fill, "fill", "", "built-in bot for the seats whose bot the replay does not name (an official .cfr)")
 	f.StringVarP(&opts.play.out, "output", "o", "", "replay file to write (required)")
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
-	f.Uint64Var(&opts.play.seed, "seed", 1, "the bots' seed")
+	f.Uint64Var(&opts.play.seed, "seed", 1, "the seed of the bots that do not keep their seat's built-in (a kept built-in has the parent's)")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	cmd.MarkFlagRequired("turn")
 	cmd.MarkFlagRequired("output")
@@ -185,6 +189,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		if seat.Identity == "" {
 			seat.Identity = s
 		}
+		fk.AsPlayed(i, &seat, opts.play.seed)
 		seats = append(seats, seat)
 	}
 	var res *match.Result

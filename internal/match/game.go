@@ -86,6 +86,17 @@ type GameSeat struct {
 	// Name defaults to "<player+1>_<bot name>"; Identity (what the replay
 	// records as the bot) to Bot.Name().
 	Name, Identity string
+	// Seed, when set, is the seed the bot is started with (a built-in
+	// asked again as it played: the seed its recording names); nil is
+	// BotSeed of the match seed and the seat's uid.
+	Seed *uint64
+	// AskInPrefix makes RunGame ask the bot at each of the seat's rounds
+	// of GameConfig.Prefix too, its answers unused, so that a bot whose
+	// choices depend on what it was asked before (a built-in drawing
+	// from its seed) stands at the first round it plays as it stood in
+	// the recording the Prefix comes from. For bots in the process: a
+	// bot outside it would be sent every message of the prefix.
+	AskInPrefix bool
 }
 
 // GameConfig describes a match.
@@ -200,6 +211,16 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
+// FaultMessage is the description of a bot's error a replay records
+// with its fault: the error's text, cut to 200 bytes.
+func FaultMessage(err error) string {
+	msg := err.Error()
+	if len(msg) > maxFaultText {
+		msg = msg[:maxFaultText]
+	}
+	return msg
+}
+
 // RunGame plays cfg's match, of any ruleset, through its engine.Game
 // to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
@@ -257,8 +278,15 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	if len(cfg.Prefix) > g.MaxTurns() {
 		return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.Prefix), g.MaxTurns())
 	}
+	seeds := make([]uint64, n)
+	for i, s := range cfg.Seats {
+		seeds[i] = BotSeed(cfg.Seed, i+1)
+		if s.Seed != nil {
+			seeds[i] = *s.Seed
+		}
+	}
 	for i, p := range res.Players {
-		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
+		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity, BotSeed: &seeds[i]})
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}
@@ -280,7 +308,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	started := make([]bool, n)
 	startErr := make([]error, n)
 	for i, s := range cfg.Seats {
-		if err := s.Bot.Start(i, BotSeed(cfg.Seed, i+1)); err != nil {
+		if err := s.Bot.Start(i, seeds[i]); err != nil {
 			startErr[i] = fmt.Errorf("bot failed to start: %w", err)
 		} else {
 			started[i] = true
@@ -292,6 +320,9 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		r.Active = g.Active()
 		idle := engine.Idle(g)
 		if played < len(cfg.Prefix) {
+			if !idle {
+				askInPrefix(cfg.Seats, g, r.Active, started)
+			}
 			replayRound(g, &r, &cfg.Prefix[played], idle)
 			if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
 				return nil, err
@@ -318,10 +349,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			a := &answers[i]
 			if a.err != nil {
 				res.Players[i].Faults++
-				msg := a.err.Error()
-				if len(msg) > maxFaultText {
-					msg = msg[:maxFaultText]
-				}
+				msg := FaultMessage(a.err)
 				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
 				g.Fault(i, r.Faults[i], msg)
 				if r.Faults[i] != engine.FaultGarbage {
@@ -399,6 +427,18 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	}
 	if !some {
 		clear(r.Logs)
+	}
+}
+
+// askInPrefix asks the bots of the seats marked AskInPrefix that act in
+// a round of the prefix (every player, or only active ≥ 0) for their
+// commands, and drops them.
+func askInPrefix(seats []GameSeat, g engine.Game, active int, started []bool) {
+	for i, s := range seats {
+		if !s.AskInPrefix || !started[i] || active >= 0 && i != active || engine.Out(g, i) {
+			continue
+		}
+		s.Bot.Commands(g, i)
 	}
 }
 
