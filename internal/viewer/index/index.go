@@ -327,9 +327,9 @@ type Replay struct {
 	// else Hash. Standings count the replays of one Content once (the
 	// lowest path's); "" identifies nothing.
 	Content string
-	Game   string
-	Format string
-	Rounds int
+	Game    string
+	Format  string
+	Rounds  int
 	// MaxTurn is the game's configured last turn (0 when unknown).
 	MaxTurn  int
 	Complete bool
