@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // What surprised a new user (issue 40): each test here failed on the
@@ -21,6 +24,35 @@ func TestTotalsSayTotal(t *testing.T) {
 		i := strings.Index(strings.Join(head, " "), "total "+w)
 		if i < 0 {
 			t.Errorf("analyze's table heads %q: no %q", head, "total "+w)
+		}
+	}
+}
+
+// TestOneNamePerBot (item 10): a command bot's player is named by the
+// same rule (match.SeatName: seat and the command's base name) in play
+// and in tournament, as analyze of each replay shows it.
+func TestOneNamePerBot(t *testing.T) {
+	bot := testutil.LoggerBot(t)
+	dir := t.TempDir()
+	played := filepath.Join(dir, "p.rwd")
+	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", played); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	tdir := filepath.Join(dir, "t")
+	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", bot, "--games", "1", "--turns", "200", "--dir", tdir); err != nil {
+		t.Fatalf("tournament: %v\n%s", err, out)
+	}
+	games, _ := filepath.Glob(filepath.Join(tdir, "*.rwd"))
+	if len(games) != 1 {
+		t.Fatalf("tournament games %v", games)
+	}
+	for _, f := range []string{played, games[0]} {
+		out, err := runCLIOut(t, "analyze", f)
+		if err != nil {
+			t.Fatalf("analyze %s: %v\n%s", f, err, out)
+		}
+		if !strings.Contains(out, `"2_logger.py"`) {
+			t.Errorf("%s: the command bot is not named 2_logger.py (as play names it):\n%s", f, out)
 		}
 	}
 }

@@ -464,7 +464,7 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 		}
 		return match.GameSeat{}, usagef("--bot %q: %w", spec, err)
 	}
-	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: match.SeatName(player+1, spec)}, nil
 }
 
 // gameSetup reads --map or the options set: the setup its ruleset starts
