@@ -2,6 +2,8 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,6 +55,81 @@ func TestOneNamePerBot(t *testing.T) {
 		}
 		if !strings.Contains(out, `"2_logger.py"`) {
 			t.Errorf("%s: the command bot is not named 2_logger.py (as play names it):\n%s", f, out)
+		}
+	}
+}
+
+// infoSeats are the seat numbers of the "players:" lines rewind info
+// prints.
+func infoSeats(out string) []int {
+	var seats []int
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "players:") {
+			in = true
+			continue
+		}
+		f := strings.Fields(line)
+		if !in || len(f) < 2 || !strings.HasPrefix(line, "    ") {
+			continue
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			break
+		}
+		seats = append(seats, n)
+	}
+	return seats
+}
+
+// tableSeats are the numbers of the column "seat" of analyze's table:
+// the rows after its header, while that column holds a number.
+func tableSeats(out string) []int {
+	var seats []int
+	col := -1
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if col < 0 {
+			col = slices.Index(f, "seat")
+			continue
+		}
+		if col >= len(f) {
+			break
+		}
+		n, err := strconv.Atoi(f[col])
+		if err != nil {
+			break
+		}
+		seats = append(seats, n)
+	}
+	return seats
+}
+
+// TestSeatsFromOne (item 11): info's and analyze's tables number the
+// players of every game from 1, as --bot SEAT= does: a Monad reference
+// log's info listed them from 0, ColorfightII's analyze table headed
+// them "uid".
+func TestSeatsFromOne(t *testing.T) {
+	dir := t.TempDir()
+	sky := filepath.Join(dir, "s.rwd")
+	if out, err := runCLIOut(t, "play", "--game", "skyport", "--turns", "17", "-o", sky); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	for _, f := range []string{c06 + ".cfr", "../../testdata/monad/official/m05.replay.json", sky} {
+		out, err := runCLIOut(t, "info", f)
+		if err != nil {
+			t.Fatalf("info %s: %v", f, err)
+		}
+		if s := infoSeats(out); len(s) == 0 || s[0] != 1 {
+			t.Errorf("info %s: players numbered %v, want from 1:\n%s", f, s, out)
+		}
+		out, err = runCLIOut(t, "analyze", f)
+		if err != nil {
+			t.Fatalf("analyze %s: %v", f, err)
+		}
+		seats := tableSeats(out)
+		if len(seats) == 0 || slices.Min(seats) != 1 {
+			t.Errorf("analyze %s: seats %v, want from 1", f, seats)
 		}
 	}
 }
