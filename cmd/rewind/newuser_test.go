@@ -133,3 +133,28 @@ func TestSeatsFromOne(t *testing.T) {
 		}
 	}
 }
+
+// TestForkSaysWhichBot (item 4): fork says, before it plays, which bot
+// plays on in each seat and whose place a --fill takes (an external bot
+// the replay names is never run); without --fill or --bot for that seat
+// it refuses as a wrong command line, exit 2, saying what to give.
+func TestForkSaysWhichBot(t *testing.T) {
+	bot := testutil.LoggerBot(t)
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "p.rwd")
+	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", parent); err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	out, err := runCLIOut(t, "fork", parent, "--turn", "100", "--fill", "turtle", "-o", filepath.Join(dir, "f.rwd"))
+	if err != nil {
+		t.Fatalf("fork --fill: %v\n%s", err, out)
+	}
+	plan := "playing on from turn 100:\n  seat 1 (1_greedy): greedy, as it played\n  seat 2 (2_logger.py): turtle, in place of "
+	if !strings.HasPrefix(out, plan) || !strings.Contains(out, "logger.py") {
+		t.Errorf("fork --fill turtle does not begin by saying who plays on:\n%s", out)
+	}
+	_, err = runCLIOut(t, "fork", parent, "--turn", "100", "-o", filepath.Join(dir, "g.rwd"))
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--fill NAME") {
+		t.Errorf("fork of an external bot's seat without --fill: %v (exit %d), want exit 2 saying --bot or --fill", err, exitCode(err))
+	}
+}
