@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewind-game/rewind/internal/testutil"
 )
@@ -156,5 +159,29 @@ func TestForkSaysWhichBot(t *testing.T) {
 	_, err = runCLIOut(t, "fork", parent, "--turn", "100", "-o", filepath.Join(dir, "g.rwd"))
 	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--fill NAME") {
 		t.Errorf("fork of an external bot's seat without --fill: %v (exit %d), want exit 2 saying --bot or --fill", err, exitCode(err))
+	}
+}
+
+// TestBotNotOnPath (item 12): a --bot command whose program is not on
+// the PATH is refused before anything plays or serves, exit 2, saying
+// what to give instead — in tournament and serve as in play.
+func TestBotNotOnPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"play", "--bot", "greedy", "--bot", "nosuchprog --x", "--turns", "200", "-o", filepath.Join(dir, "p.rwd")},
+		{"tournament", "--bot", "greedy", "--bot", "nosuchprog --x", "--games", "1", "--turns", "200", "--dir", filepath.Join(dir, "t")},
+		{"serve", dir, "--bot", "nosuchprog --x", "--addr", "127.0.0.1:0"},
+	} {
+		// The deadline is a safety net (serve would serve on), not a verdict.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := newRootCmd()
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		cmd.SetArgs(args)
+		err := cmd.ExecuteContext(ctx)
+		cancel()
+		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "check its spelling, or give the program's path") {
+			t.Errorf("%s with a command not on the PATH: %v (exit %d), want exit 2 saying what to give", args[0], err, exitCode(err))
+		}
 	}
 }
