@@ -134,14 +134,36 @@ func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
 		}
 	}
 	if external != nil {
-		return nil, fmt.Errorf("%s; rewind never runs a command a replay names: give --bot UID=COMMAND for each such seat to run that command or another, or --fill NAME for a built-in (%s)",
+		return nil, usagef("%s; rewind never runs a command a replay names: give --bot UID=COMMAND for each such seat to run that command or another, or --fill NAME for a built-in (%s)",
 			strings.Join(external, "; "), strings.Join(botNames(info), ", "))
 	}
 	if missing != nil {
-		return nil, fmt.Errorf("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
+		return nil, usagef("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
 			strings.Join(missing, ", "), strings.Join(botNames(info), ", "))
 	}
 	return specs, nil
+}
+
+// forkPlan says, before a fork plays, which bot plays on in each seat and
+// whether it is the one that played the seat: "seat 2 (2_bot.py): greedy,
+// in place of the external bot "python3 bot.py"", one line a seat.
+func forkPlan(fk *source.Fork, turn int, specs []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "playing on from turn %d:\n", turn)
+	for i, spec := range specs {
+		was := fk.Bots[i]
+		line := fmt.Sprintf("  seat %d (%s): %s", i+1, fk.Names[i], spec)
+		switch {
+		case was == spec:
+			line += ", as it played"
+		case was == "" || was == match.OfficialClient:
+			line += ", in place of a bot the replay does not name"
+		default:
+			line += fmt.Sprintf(", in place of %q", was)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
 
 // seatSpec splits "UID=SPEC" (UID a number); ok is false for a value
@@ -174,6 +196,9 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		return nil, err
 	}
 	opts.play.game, opts.play.turns = fk.Ruleset.ID(), fk.MaxTurns
+	if opts.play.stdout != nil {
+		fmt.Fprint(opts.play.stdout, forkPlan(fk, opts.turn, specs))
+	}
 	var seats []match.GameSeat
 	closeAll := func() {
 		for _, s := range seats {

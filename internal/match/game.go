@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
@@ -256,7 +258,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			p.Identity = s.Bot.Name()
 		}
 		if p.Name == "" {
-			p.Name = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
+			p.Name = SeatName(i+1, p.Identity)
 		}
 		res.Players = append(res.Players, p)
 		settings.Names = append(settings.Names, p.Name)
@@ -471,4 +473,28 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 		answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
 	}
 	wg.Wait()
+}
+
+// MaxBotNameBytes bounds a BotName.
+const MaxBotNameBytes = 64
+
+// BotName is what every command calls a bot (play, tournament, a
+// worker's games, a fork): a built-in by its name ("greedy"), an external
+// command by the base name of its last word, unquoted
+// ("python3 bots/mybot.py" -> "mybot.py"); at most MaxBotNameBytes.
+func BotName(identity string) string {
+	n := identity
+	if f := strings.Fields(identity); len(f) > 0 {
+		n = filepath.Base(strings.Trim(f[len(f)-1], `"'`))
+	}
+	if len(n) > MaxBotNameBytes {
+		n = n[:MaxBotNameBytes]
+	}
+	return n
+}
+
+// SeatName is the name of the player a bot plays in seat (from 1):
+// the seat and the BotName, "2_mybot.py", in every command.
+func SeatName(seat int, identity string) string {
+	return fmt.Sprintf("%d_%s", seat, BotName(identity))
 }

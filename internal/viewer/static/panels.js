@@ -116,7 +116,9 @@
         var m = c.metric >= 0 ? P.metrics[c.metric] : null;
         head.appendChild(el('th', { text: c.heading, title: m ? words(m.name) + ' (' + m.unit + ')' + (c.of === 'final' ? '' : ': ' + words(c.of) + ' so far') : words(c.event) + ': the last turn' }));
       });
-      else P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') + (m.unknown ? '; not known from this replay' : '') })); });
+      // An amount's value is the round's (cells captured this round): its
+      // heading says so, as the headline columns' say "total".
+      else P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name) + (m.kind === 'amount' ? ' this round' : ''), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') + (m.unknown ? '; not known from this replay' : '') })); });
       playersTable.appendChild(el('thead', null, head));
       /** @type {Object<number, number>} */
       var rank = {};
