@@ -1,7 +1,7 @@
 package monad_test
 
 import (
-		"path/filepath"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +35,6 @@ func TestMonadRejectedCommandShown(t *testing.T) {
 		{`{"l": [2, 3], "c": "MOVE", "n": 4}`, "lacks one of l, c, d, n"},
 		{`{"l": [5, 6], "c": "MOVE", "d": 9, "n": 1}`, "direction is not an integer 1..7"},
 	}
-	t.Logf("%q", items)
 	if len(items) != len(want) {
 		t.Fatalf("the page lists %d commands of the bot, want %d: %q", len(items), len(want), items)
 	}
