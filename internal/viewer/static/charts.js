@@ -101,15 +101,16 @@
       return c;
     }
 
-    // A game of at most ALL_CHARTS metrics has a chart per metric; one of
-    // more (ColorfightII's accounting and exchanges) has FEW_CHARTS, each
-    // with a picker of the metric it shows: the score first, then the
-    // metrics in the game's order. Each chart's bar has a log scale box
+    // A game of at most MAX_CHARTS metrics has a chart per metric; one of
+    // more (Skyport's, ColorfightII's accounting and exchanges) has
+    // MAX_CHARTS, its key metrics — the score first, then the metrics in
+    // the order its registration gives them — each with a picker of every
+    // metric, so the page stays short. Each chart's bar has a log scale box
     // (a value ≤ 0 is then a gap), PNG (the chart as an image) and CSV (its
     // metric as `rewind analyze --format csv` writes it for this replay,
     // for the players its legend shows: chartCSV). The legends are linked:
     // a player hidden in one is hidden in every chart (hidden[seriesName]).
-    var ALL_CHARTS = 24, FEW_CHARTS = 4;
+    var MAX_CHARTS = 8;
     /** @type {ChartView[]} */
     var charts = [];
     /** @type {MetricView[]} */
@@ -121,9 +122,9 @@
     // chartMetrics are the metrics the charts show at first (indexes).
     function chartMetrics() {
       var P = packed(), all = P.metrics.map(function (m, i) { return i; });
-      if (all.length <= ALL_CHARTS) return all;
+      if (all.length <= MAX_CHARTS) return all;
       var score = P.score >= 0 && P.score < all.length ? P.score : 0;
-      return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
+      return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, MAX_CHARTS);
     }
     /** @param {PackedMetric} m */
     function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
