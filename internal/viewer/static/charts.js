@@ -111,6 +111,9 @@
     // for the players its legend shows: chartCSV). The legends are linked:
     // a player hidden in one is hidden in every chart (hidden[seriesName]).
     var MAX_CHARTS = 8;
+    // The legend's top, the gap under its last row, the plot's top under
+    // a legend of one row.
+    var LEGEND_TOP = 26, LEGEND_GAP = 13, GRID_TOP = 64;
     /** @type {ChartView[]} */
     var charts = [];
     /** @type {MetricView[]} */
@@ -190,13 +193,33 @@
         animation: false,
         title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
         tooltip: { trigger: 'axis' },
-        legend: { top: 26, type: 'scroll', selected: legendState() },
-        grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
+        // Never paged: the legend wraps into rows, the plot below them
+        // (fitLegend), so every player's entry (the winner's) shows.
+        legend: { top: LEGEND_TOP, left: 8, right: 8, type: 'plain', selected: legendState() },
+        grid: { top: v.gridTop || GRID_TOP, bottom: 48, left: 16, right: 44, containLabel: true },
         xAxis: turnAxis(cats),
         yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
         dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
         series: lines
       };
+    }
+    // fitLegend starts chart c's plot below its legend's last row and
+    // grows the chart by as much as the rows take beyond one, so the
+    // plot keeps its height: ECharts lays a plain legend out in rows
+    // across the chart's width.
+    /** @param {ChartView} c */
+    function fitLegend(c) {
+      var ch = c.chart, lm = ch.getModel().getComponent('legend'), lv = lm && ch.getViewOfComponentModel(lm);
+      if (!lv) return;
+      var top = LEGEND_TOP + Math.ceil(lv.group.getBoundingRect().height) + LEGEND_GAP;
+      if (top === (c.view.gridTop || GRID_TOP)) return;
+      var base = c.div.clientHeight - (c.view.gridTop || GRID_TOP);
+      c.view.gridTop = top;
+      c.div.style.height = (base + top) + 'px';
+      ch.resize();
+      ch.setOption({ grid: { top: top } });
+      c.rect = null;
+      c.move(st.view.turn);
     }
     // turnAxis is the charts' horizontal axis over turns cats: in turns,
     // or in the game's own time when its painter says how (turnAxis).
@@ -234,6 +257,7 @@
           });
         });
         charts.push(c);
+        fitLegend(c);
         c.move(st.view.turn);
         highlight(c);
       });
@@ -363,7 +387,7 @@
       build: build, refresh: refresh,
       move: function (t) { charts.forEach(function (c) { c.move(t); }); },
       highlight: function () { charts.forEach(highlight); },
-      resize: function () { charts.forEach(function (c) { c.chart.resize(); c.rect = null; c.move(st.view.turn); }); },
+      resize: function () { charts.forEach(function (c) { c.chart.resize(); fitLegend(c); c.rect = null; c.move(st.view.turn); }); },
       pickMetric: pickMetricNamed, logScale: setLog, legendSelect: legendSelect, chartCSV: chartCSV, chartState: chartState
     };
   }

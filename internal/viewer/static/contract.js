@@ -365,6 +365,7 @@
  * @property {boolean} log
  * @property {HTMLElement} div
  * @property {HTMLSelectElement|null} sel
+ * @property {number} [gridTop] where the plot starts, below the legend's rows (charts.js: fitLegend)
  */
 
 /**
