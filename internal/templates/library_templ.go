@@ -190,7 +190,7 @@ func Library(p LibraryPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if p.Live {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "No replays yet: each game played on this server is listed here when it ends.")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "No replays yet: each game played on this server is listed here when it ends. To play one, connect your bots to this server (<code>rewind server --help</code> says how; a room above says what it waits for).")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
