@@ -48,16 +48,17 @@ For a FILE: --format table (default) prints the summary and events; json
 prints one object; csv prints the series, one row per player per round
 (--csv summary: one row per player).
 
-For a DIR: every replay in it (.rwd, and every official file, found by
-content) is analyzed in parallel. The games with a document of their own
+For a DIR: every replay in it and its sub-folders (.rwd, and every
+official file, found by content; none under a folder whose name starts
+with ".") is analyzed in parallel. The games with a document of their own
 give one CSV row per (game, player) (columns: docs/analysis-json.md,
 "Corpus CSV") and, on stderr as tables, an aggregate per bot ("NAME: N
 games": games, wins, mean rank, the document's means, Elo, as tournament
 computes them); every other game its own aggregate per bot (games, wins,
 mean rank, mean score, Elo) — with --format table, only the aggregates. A
-file that cannot be analyzed is reported by name and skipped. Each game's analysis is kept in the folder's
-index (DIR/.rewind/index.db, as rewind index), so the next run reads only
-new or changed replays.`,
+file that cannot be analyzed is reported by name and skipped. Each game's analysis, of any game, is kept in
+the folder's index (DIR/.rewind/index.db, as rewind index), so the next
+run reads only new or changed replays.`,
 		Example: `  rewind analyze game.rwd
   rewind analyze game.rwd --explain 250
   rewind analyze game.rwd --format json > game.json
@@ -207,13 +208,11 @@ func analyzeDir(opts *analyzeOptions) (err error) {
 }
 
 // analysisCache keeps a folder's corpus analyses in its library index
-// (DIR/.rewind/index.db), keyed by file name, size and modification time,
+// (DIR/.rewind/index.db), keyed by path in the folder, size and modification time,
 // so analyze DIR reads only the replays that are new or changed. Get
-// reads an index that is there; the first Put makes it, so a folder with
-// no game that has a document of its own gets none. When it cannot be
-// used (a folder that
-// cannot be written, an index from a newer rewind) that is said on
-// stderr and the replays are all read.
+// reads an index that is there; the first Put makes it. When it cannot
+// be used (a folder that cannot be written, an index from a newer rewind)
+// that is said on stderr and the replays are all read.
 type analysisCache struct {
 	dir    string
 	stderr io.Writer
@@ -257,34 +256,36 @@ func stamp(path string) (int64, int64, bool) {
 	return fi.Size(), fi.ModTime().UnixNano(), true
 }
 
-func (c *analysisCache) Get(path string) (analysis.DocumentFile, bool) {
+// key is the index's name of the file at path: its path from the folder,
+// with slashes (a library entry's id), so files of one name in two
+// sub-folders are kept apart.
+func (c *analysisCache) key(path string) string {
+	if rel, err := filepath.Rel(c.dir, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+func (c *analysisCache) Get(path string) ([]byte, bool) {
 	size, mtime, ok := stamp(path)
 	if !ok {
-		return analysis.DocumentFile{}, false
+		return nil, false
 	}
 	ix := c.index(false)
 	if ix == nil {
-		return analysis.DocumentFile{}, false
+		return nil, false
 	}
-	data, ok, err := ix.Analysis(filepath.Base(path), size, mtime)
-	if err != nil || !ok {
-		return analysis.DocumentFile{}, false
-	}
-	g, err := analysis.DecodeDocumentFile(path, data)
-	return g, err == nil
+	data, ok, err := ix.Analysis(c.key(path), size, mtime)
+	return data, err == nil && ok
 }
 
-func (c *analysisCache) Put(path string, g analysis.DocumentFile) {
+func (c *analysisCache) Put(path string, data []byte) {
 	size, mtime, ok := stamp(path)
 	if !ok || c.index(true) == nil {
 		return
 	}
-	data, err := analysis.EncodeDocumentFile(g)
-	if err != nil {
-		return
-	}
 	c.mu.Lock()
-	c.new = append(c.new, index.StoredAnalysis{Path: filepath.Base(path), Size: size, MTime: mtime, Data: data})
+	c.new = append(c.new, index.StoredAnalysis{Path: c.key(path), Size: size, MTime: mtime, Data: data})
 	c.mu.Unlock()
 }
 

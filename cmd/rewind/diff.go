@@ -19,7 +19,7 @@ type diffOptions struct {
 func newDiffCmd() *cobra.Command {
 	opts := &diffOptions{}
 	cmd := &cobra.Command{
-		Use:   "diff A B [--format table|json]",
+		Use:   "diff A B [--format table|json|csv]",
 		Short: "Compare two replays of a game: where they diverge, how their outcomes differ",
 		Long: `diff reads two replays of one game side by side (each a .rwd or an official
 file of its game: ` + officialFormats() + `) and compares them.
@@ -42,7 +42,9 @@ turns both hold: the final values, the first turn they differ, the largest
 gap (B − A) and the turns the lead between the games changed.
 
 --format table (default) prints it for people; json prints one object
-(docs/diff-json.md).
+(docs/diff-json.md); csv prints the compared series, one row per turn,
+metric and seat: turn,seat,metric,a,b,gap (gap = B − A), turns and seats
+as the table numbers them.
 
 Exit status: 0 the same game (same setup, same commands and states at every
 turn, as many turns); 1 they differ, or a file is damaged (compared up to
@@ -50,6 +52,7 @@ the damage); 2 a file cannot be read or the command line is wrong; 3 no
 difference up to where a file cut short ends.`,
 		Example: `  rewind diff old.rwd new.rwd
   rewind diff game.rwd fork.rwd --format json
+  rewind diff old.rwd new.rwd --format csv > series.csv
   rewind diff GAME.cfr game.rwd`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,13 +61,15 @@ difference up to where a file cut short ends.`,
 			return runDiff(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "table", "table or json")
+	cmd.Flags().StringVar(&opts.format, "format", "table", "table, json or csv")
 	return cmd
 }
 
 func runDiff(opts *diffOptions) error {
-	if opts.format != "table" && opts.format != "json" {
-		return usagef("unknown --format %q (want table or json)", opts.format)
+	switch opts.format {
+	case "table", "json", "csv":
+	default:
+		return usagef("unknown --format %q (want table, json or csv)", opts.format)
 	}
 	for _, p := range []string{opts.a, opts.b} {
 		if _, err := statInput(p); err != nil {
@@ -81,7 +86,13 @@ func runDiff(opts *diffOptions) error {
 		return plainError(err)
 	}
 	defer b.Close()
-	res, err := diff.Compare(a, b, opts.a, opts.b)
+	var rows *diff.SeriesCSV
+	var each func(diff.SeriesRow)
+	if opts.format == "csv" {
+		rows = diff.NewSeriesCSV(opts.stdout)
+		each = rows.Row
+	}
+	res, err := diff.CompareRows(a, b, opts.a, opts.b, each)
 	if err != nil {
 		return err
 	}
@@ -90,9 +101,12 @@ func runDiff(opts *diffOptions) error {
 			fmt.Fprintf(opts.stderr, "warning: %s %s (%v); compared its %d whole turns\n", s.File, stopWords(s.Stop), s.Stop, s.Turns)
 		}
 	}
-	if opts.format == "json" {
+	switch opts.format {
+	case "json":
 		err = res.WriteJSON(opts.stdout)
-	} else {
+	case "csv":
+		err = rows.Flush()
+	default:
 		err = res.WriteTable(opts.stdout)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"os"
@@ -35,6 +36,11 @@ type diffJSON struct {
 	State *struct {
 		Turn int `json:"turn"`
 	} `json:"state"`
+	Series []struct {
+		Metric          string `json:"metric"`
+		Seat            int    `json:"seat"`
+		FirstDifference int    `json:"first_difference"`
+	} `json:"series"`
 	Outcome []struct {
 		Seat   int   `json:"seat"`
 		ScoreA int64 `json:"score_a"`
@@ -138,6 +144,8 @@ func TestDiffBotDiffers(t *testing.T) {
 		{"colorfight2", "200", "greedy", "random", "raider"},
 		{"monad", "200", "miner", "idle", "rusher"},
 		{"skyport", "40", "hunter", "miner", "random"},
+		{"colorfight1", "300", "expander", "economist", "aggressor"},
+		{"toy", "40", "painter", "painter", "idler"}, // toy_test.go registers it
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			dir := t.TempDir()
@@ -187,24 +195,72 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// TestDiffFork: a fork made with rewind fork --turn N and another bot for
-// seat 2 is the parent's game up to turn N and first differs at turn N+1
-// (the round from N to N+1), in its commands and its state.
+// TestDiffFork: a fork made with rewind fork --turn 200 and another bot
+// for seat 2 is the parent's game up to turn 200 and first differs in
+// round 200 (to turn 201), in its commands and its state; no earlier
+// round differs. Its CSV has a row per turn, metric and seat, B − A in
+// each, and a metric's first non-zero gap where the JSON says.
 func TestDiffFork(t *testing.T) {
 	dir := t.TempDir()
 	game, fork := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
+	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "500", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
 		t.Fatalf("play: status %d\n%s", code, out)
 	}
-	if out, code := runRewind(t, "fork", game, "--turn", "50", "--bot", "2=raider", "-o", fork); code != 0 {
+	if out, code := runRewind(t, "fork", game, "--turn", "200", "--bot", "2=raider", "-o", fork); code != 0 {
 		t.Fatalf("fork: status %d\n%s", code, out)
 	}
 	d, code := runDiffJSON(t, game, fork)
 	if code != 1 || d.Verdict != "diverged" {
 		t.Fatalf("status %d, verdict %q", code, d.Verdict)
 	}
-	if d.Commands == nil || d.Commands.Round != 50 || d.Commands.Turn != 51 || d.State == nil || d.State.Turn != 51 || d.StateBy != "hash" {
-		t.Fatalf("commands %+v, state %+v by %s; want round 50 (to turn 51) and the state at turn 51, by hash", d.Commands, d.State, d.StateBy)
+	if d.Commands == nil || d.Commands.Round != 200 || d.Commands.Turn != 201 || d.State == nil || d.State.Turn != 201 || d.StateBy != "hash" {
+		t.Fatalf("commands %+v, state %+v by %s; want round 200 (to turn 201) and the state at turn 201, by hash", d.Commands, d.State, d.StateBy)
+	}
+	if turn, _, _ := firstCommandDifference(t, game, fork); turn != 201 {
+		t.Fatalf("read round by round, the files first differ at turn %d, want 201", turn)
+	}
+	out, code := runRewind(t, "diff", game, fork)
+	if code != 1 || !strings.Contains(out, "commands: first differ in round 200") {
+		t.Errorf("table: status %d\n%s", code, out)
+	}
+
+	res := runRewindStdout(t, "diff", game, fork, "--format", "csv")
+	if res.code != 1 {
+		t.Fatalf("csv: status %d\n%s", res.code, res.stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(res.stdout)).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("csv: %v\n%s", err, res.stdout)
+	}
+	if want := []string{"turn", "seat", "metric", "a", "b", "gap"}; !slices.Equal(rows[0], want) {
+		t.Fatalf("csv header %q, want %q", rows[0], want)
+	}
+	if want := d.Frames * len(d.Series); len(rows)-1 != want {
+		t.Fatalf("csv: %d rows, want %d (%d frames × %d series)", len(rows)-1, want, d.Frames, len(d.Series))
+	}
+	first := map[string]int{}
+	for _, r := range rows[1:] {
+		a, _ := strconv.ParseInt(r[3], 10, 64)
+		b, _ := strconv.ParseInt(r[4], 10, 64)
+		gap, _ := strconv.ParseInt(r[5], 10, 64)
+		if gap != b-a {
+			t.Fatalf("csv row %q: gap is not b − a", r)
+		}
+		turn, _ := strconv.Atoi(r[0])
+		if k := r[2] + "/" + r[1]; gap != 0 {
+			if _, seen := first[k]; !seen {
+				first[k] = turn
+			}
+			if turn < 201 {
+				t.Fatalf("csv row %q: the games differ before turn 201", r)
+			}
+		}
+	}
+	for _, sd := range d.Series {
+		k := sd.Metric + "/" + strconv.Itoa(sd.Seat)
+		if got, ok := first[k]; ok != (sd.FirstDifference >= 0) || ok && got != sd.FirstDifference {
+			t.Errorf("%s: csv's first gap at %d (%v), json's %d", k, got, ok, sd.FirstDifference)
+		}
 	}
 }
 

@@ -667,3 +667,44 @@ func TestDistributedForeignJobNotRun(t *testing.T) {
 		t.Fatal("a job's entrant name was run as a command")
 	}
 }
+
+// TestTournamentAhead: a coordinator queues at most --ahead games at
+// once (the next as one finishes), so its memory does not grow with the
+// number of games: with no worker, 3 of 12 are queued and no more; a
+// worker started then plays all 12. --ahead out of its range is refused
+// with the range.
+func TestTournamentAhead(t *testing.T) {
+	url, env := natsServer(t)
+	dir := filepath.Join(t.TempDir(), "ahead")
+	coord := startRewind(t, "coordinator", env, "tournament", "--nats", url, "--dir", dir, "--bot", "greedy", "--bot", "raider",
+		"--games", "12", "--turns", "200", "--seed", "4", "--ahead", "3")
+	waitPending(t, url, env, 3)
+	js := jetStreamOf(t, url, env)
+	ctx, cancel := context.WithTimeout(context.Background(), distSafety)
+	defer cancel()
+	s, err := js.Stream(ctx, queue.JobsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := s.Info(ctx); err != nil || info.State.Msgs != 3 {
+		t.Fatalf("jobs queued with --ahead 3 and no worker: %v (%v), want 3", info.State.Msgs, err)
+	}
+	w := startRewind(t, "worker", env, "worker", "--nats", url, "--parallel", "2")
+	if err := coord.wait(t); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, strings.Join(coord.lines(), "\n"))
+	}
+	if !strings.Contains(coord.out.String(), "12 games (") {
+		t.Errorf("the summary:\n%s", coord.out.String())
+	}
+	w.cmd.Process.Signal(os.Interrupt)
+	w.wait(t)
+	if rwds, _ := filepath.Glob(filepath.Join(dir, "game-*.rwd")); len(rwds) != 12 {
+		t.Errorf("%d replays in the folder, want 12", len(rwds))
+	}
+	for _, bad := range []string{"0", "100001"} {
+		out, code := runRewind(t, "tournament", "--games", "2", "--ahead", bad, "--dir", filepath.Join(t.TempDir(), "x"))
+		if code != 2 || !strings.Contains(out, "--ahead "+bad+": give a number from 1 to 100000") {
+			t.Errorf("--ahead %s: status %d\n%s", bad, code, out)
+		}
+	}
+}

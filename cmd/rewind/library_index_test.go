@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -323,5 +324,100 @@ func TestServeWithoutIndex(t *testing.T) {
 	}
 	if !strings.Contains(serr.String(), "note: no library index") {
 		t.Errorf("stderr: %s", serr.String())
+	}
+}
+
+// TestAnalyzeDirReadsSubfolders: `rewind analyze DIR` reads the replays
+// of DIR's sub-folders, as the library lists them (none under a folder
+// whose name starts with "."), and keeps two files of one name in two
+// sub-folders apart in the index: a second run, with both overwritten by
+// garbage of the same size and time, gives the same CSV from the index.
+func TestAnalyzeDirReadsSubfolders(t *testing.T) {
+	dir := t.TempDir()
+	for i, sub := range []string{"a", filepath.Join("b", "deeper")} {
+		out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", strconv.Itoa(2+i), "--turns", "200", "--seed", strconv.Itoa(3+i), "--dir", filepath.Join(dir, sub))
+		if err != nil {
+			t.Fatalf("tournament: %v\n%s", err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".hidden"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".hidden", "game.rwd"), []byte("not a replay"), 0o644)
+	run := func(format string) (string, string) {
+		var out, errb bytes.Buffer
+		cmd := newRootCmd()
+		cmd.SetOut(&out)
+		cmd.SetErr(&errb)
+		cmd.SetArgs([]string{"analyze", dir, "--format", format})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("analyze %s: %v\n%s%s", format, err, out.String(), errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	table, _ := run("table")
+	if !strings.Contains(table, "5 replays analyzed, 0 skipped") {
+		t.Fatalf("analyze of a folder with sub-folders:\n%s", table)
+	}
+	csv1, _ := run("csv")
+	for _, p := range []string{filepath.Join(dir, "a", "game-0001.rwd"), filepath.Join(dir, "b", "deeper", "game-0001.rwd")} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p, bytes.Repeat([]byte{'x'}, int(fi.Size())), 0o644)
+		os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	}
+	if csv2, std2 := run("csv"); csv2 != csv1 {
+		t.Errorf("analyze from the index differs:\n%s%s\nwant\n%s", csv2, std2, csv1)
+	}
+}
+
+// TestAnalyzeDirReusesIndexEveryGame: for every game, not only those
+// with a document of their own, `rewind analyze DIR` keeps each replay's
+// analysis in the folder's index, and a second run gives the same output
+// from it without reading the replays again (a file overwritten with
+// garbage of the same size and time is not read; with a new time it is,
+// and is reported).
+func TestAnalyzeDirReusesIndexEveryGame(t *testing.T) {
+	for _, tc := range []struct{ game, a, b, turns string }{
+		{"monad", "miner", "rusher", "200"},
+		{"skyport", "hunter", "miner", "40"},
+		{"colorfight1", "expander", "aggressor", "300"},
+		{"toy", "painter", "idler", "30"},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			dir := t.TempDir()
+			if out, err := runCLIOut(t, "tournament", "--game", tc.game, "--bot", tc.a, "--bot", tc.b, "--games", "3", "--turns", tc.turns, "--dir", dir); err != nil {
+				t.Fatalf("tournament: %v\n%s", err, out)
+			}
+			run := func() (string, string) {
+				var out, errb bytes.Buffer
+				cmd := newRootCmd()
+				cmd.SetOut(&out)
+				cmd.SetErr(&errb)
+				cmd.SetArgs([]string{"analyze", dir})
+				cmd.Execute()
+				return out.String(), errb.String()
+			}
+			out1, err1 := run()
+			if !strings.Contains(out1, "3 replays analyzed, 0 skipped") {
+				t.Fatalf("analyze:\n%s%s", out1, err1)
+			}
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(index.File))); err != nil {
+				t.Fatalf("no index after analyze: %v", err)
+			}
+			p := filepath.Join(dir, "game-0001.rwd")
+			fi, _ := os.Stat(p)
+			os.WriteFile(p, bytes.Repeat([]byte{'x'}, int(fi.Size())), 0o644)
+			os.Chtimes(p, fi.ModTime(), fi.ModTime())
+			if out2, err2 := run(); out2 != out1 || err2 != err1 {
+				t.Errorf("analyze from the index differs:\n%s%s\nwant\n%s%s", out2, err2, out1, err1)
+			}
+			os.Chtimes(p, fi.ModTime().Add(time.Second), fi.ModTime().Add(time.Second))
+			if out3, err3 := run(); !strings.Contains(out3+err3, "skipped "+p) || !strings.Contains(out3, ": 2 games") {
+				t.Errorf("a changed file was not read again:\n%s%s", out3, err3)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,8 @@ type tournamentOptions struct {
 	status   bool
 	// maxLogs is --max-logs: MiB of bot stderr logs in all (0: no bound).
 	maxLogs int64
+	// ahead is --ahead: the most games queued or being played at once.
+	ahead int
 	// parallelSet: --parallel was given (with --nats, local workers play
 	// only then).
 	parallelSet bool
@@ -106,6 +109,7 @@ tournament is.`,
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
+	f.IntVar(&opts.ahead, "ahead", defaultAhead, "games queued for the workers at once (queued or being played; at least 1, at most "+strconv.FormatInt(queue.DefaultLimits.MaxJobs, 10)+"): the next is queued as one finishes")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
 	return cmd
@@ -208,7 +212,10 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	defer cancel()
 	coord.Start(cctx)
 	tr.Remote = coord.Game
-	tr.Parallel = min(opts.games, int(queue.DefaultLimits.MaxJobs))
+	// A game costs the coordinator a waiting goroutine from when it is
+	// queued to when its result is in (about 14 KB); games past the
+	// --ahead window cost nothing until they are queued.
+	tr.Parallel = min(opts.games, opts.ahead)
 	stopNotices, err := q.Notices(cctx, tid, func(text string) { fmt.Fprintln(opts.play.stderr, "rewind:", text) })
 	if err != nil {
 		return err
@@ -272,6 +279,11 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
 }
+
+// defaultAhead is --ahead's default: enough queued games for a thousand
+// games played at once across the workers, at a fixed cost to the
+// coordinator (about 14 MB) whatever the number of games.
+const defaultAhead = 1000
 
 // defaultMaxLogsMiB is --max-logs' default: 1 GiB of bot logs, 64 games'
 // worth of a bot that fills its log (subprocess.MaxStderrLogBytes each).
@@ -386,6 +398,9 @@ func checkTournamentSettings(opts *tournamentOptions, bots int) error {
 	}
 	if opts.maxLogs < 0 {
 		return usagef("--max-logs %d is negative (0: no bound)", opts.maxLogs)
+	}
+	if opts.ahead < 1 || int64(opts.ahead) > queue.DefaultLimits.MaxJobs {
+		return usagef("--ahead %d: give a number from 1 to %d, such as --ahead %d", opts.ahead, queue.DefaultLimits.MaxJobs, defaultAhead)
 	}
 	info, err := gameInfo(opts.play.game)
 	if err != nil {

@@ -22,7 +22,10 @@ func init() {
 	for _, r := range []engine.Ruleset{toygame.Ruleset, toygame.Sequential} {
 		engine.Register(engine.Registration{Ruleset: r,
 			Name: "Toy " + r.ID(), MinPlayers: 1, MaxPlayers: 4, MinTurns: 1, MaxTurns: 1000, DefaultTurns: 40, Round: "rounds",
-			Bots:    []engine.Builtin{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter}},
+			Bots: []engine.Builtin{{Name: "painter", Doc: "paints where it stands, else walks", New: toygame.NewPainter},
+				{Name: "idler", Doc: "sends nothing", New: func(uint64) engine.Strategy {
+					return engine.Strategy{Name: "idler", Commands: func(_ engine.Game, _ int, dst []string) []string { return dst }}
+				}}},
 			Vectors: toygame.Vectors,
 		})
 	}

@@ -117,6 +117,42 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	if view.Error != "" || view.Cells != 25 || view.Entities != 2 || view.Events == 0 || !strings.Contains(view.Active, "toybot") || !strings.Contains(view.Log, "turn 3 at") {
 		t.Fatalf("view at turn 4: %+v", view)
 	}
+
+	// The bot logs' search: typed into its box, Enter seeks the turn whose
+	// log holds the text and selects the bot, whose log is then shown.
+	if err := chromedp.Run(b.Ctx, chromedp.SendKeys(`[data-testid=log-search-input]`, "TURN 9 AT"), chromedp.SendKeys(`[data-testid=log-search-input]`, "\r")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitJS(`window.rewind.turn() === 10`, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var found struct {
+		Log, Status string
+		Hits        []string
+	}
+	logSearchState := `(() => ({Log: (document.querySelector('[data-testid=botlog]') || {}).textContent || '',
+		Status: document.querySelector('[data-testid=log-search-status]').textContent,
+		Hits: [...document.querySelectorAll('[data-testid=log-hits] button')].map(b => b.textContent)}))()`
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(logSearchState, &found)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(found.Log, "turn 9 at") || !strings.HasPrefix(found.Status, "1 turn hold") || len(found.Hits) != 1 || !strings.HasPrefix(found.Hits[0], "turn 10 · ") {
+		t.Fatalf("log search for turn 9: %+v", found)
+	}
+	// Every bot turn's log holds " at ": Enter goes to the next, Shift+Enter back.
+	var turns []int
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`(() => { const r = window.rewind, t = [];
+		r.searchLogs(' at ', 1); t.push(r.turn()); r.searchLogs(' at ', 1); t.push(r.turn()); r.searchLogs(' at ', -1); t.push(r.turn());
+		r.searchLogs('no such words', 1); t.push(r.turn()); return t; })()`, &turns)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(logSearchState, &found)); err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 4 || turns[0] != 12 || turns[1] != 14 || turns[2] != 12 || turns[3] != 12 || !strings.HasPrefix(found.Status, "No bot log holds") || len(found.Hits) != 0 {
+		t.Fatalf("log search for ' at ' and for nothing: turns %v, %+v", turns, found)
+	}
+
 	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/rewind-game/rewind/engine"
@@ -52,26 +54,40 @@ func (g *DocumentFile) Ruleset() string {
 	return ""
 }
 
-// ReplayFiles lists the replays directly in dir, sorted: every .rwd and
-// .cfr file (whichever game it holds; one that is no replay fails when
-// analysed, and is reported), and every other regular file whose content
-// a registered stream format claims (source.StreamFormatOf: a Skyport
-// .jsn, a Monad reference log), found by content, not name, so other
-// files are left out unread but for their first source.SniffBytes.
+// ReplayFiles lists the replays in dir and its sub-folders, as the
+// library finds them (a file or folder whose name starts with "." is left
+// out, with what is under it, and an unreadable sub-folder is skipped),
+// sorted by path: every .rwd and .cfr file (whichever game it holds; one
+// that is no replay fails when analysed, and is reported), and every
+// other regular file whose content a registered stream format claims
+// (source.StreamFormatOf: a Skyport .jsn, a Monad reference log), found
+// by content, not name, so other files are left out unread but for their
+// first source.SniffBytes. Only dir itself failing to be read is an error.
 func ReplayFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
 	var files []string
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			return nil // an unreadable sub-folder is skipped, not fatal
 		}
-		path := filepath.Join(dir, e.Name())
-		if ext := filepath.Ext(e.Name()); ext == ".rwd" || ext == ".cfr" || isStreamFormatFile(path) {
+		if path != dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if ext := filepath.Ext(d.Name()); ext == ".rwd" || ext == ".cfr" || isStreamFormatFile(path) {
 			files = append(files, path)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Strings(files)
 	return files, nil
@@ -106,16 +122,20 @@ func isStreamFormatFile(path string) bool {
 // most parallel whole analyses are in memory at once, each by
 // AnalyzeFile. done, if set, is called (serialized) after each file.
 func AnalyzeDocumentFiles(files []string, parallel int, done func()) []DocumentFile {
-	return AnalyzeDocumentFilesCached(files, parallel, done, nil)
+	games := make([]DocumentFile, len(files))
+	eachParallel(len(files), parallel, func(i int) { games[i] = analyzeDocumentFile(files[i]) }, done)
+	return games
 }
 
-// Cache keeps the corpus games of files between runs (a library's index).
-// Get returns the game of the file at path analysed before, when the file
-// has not changed since; Put is given every game analysed that can be
-// kept (Cacheable). Both are called from several goroutines.
+// Cache keeps the stored analyses of a corpus's files between runs (a
+// library's index). Get returns what Put was given for the file at path
+// when the file has not changed since; Put is given the stored form of
+// every analysis that can be kept (DocumentFile.Cacheable,
+// File.Cacheable: EncodeDocumentFile, EncodeFile). Both are called from
+// several goroutines.
 type Cache interface {
-	Get(path string) (DocumentFile, bool)
-	Put(path string, g DocumentFile)
+	Get(path string) ([]byte, bool)
+	Put(path string, data []byte)
 }
 
 // Cacheable reports whether g can be kept in a Cache and given back the
@@ -210,30 +230,6 @@ func DecodeDocumentFile(path string, data []byte) (DocumentFile, error) {
 			Score: s.Score, Values: s.Values, fields: doc.Standing})
 	}
 	return DocumentFile{Path: path, Document: a}, nil
-}
-
-// AnalyzeDocumentFilesCached is AnalyzeFiles taking from cache (when not nil) the
-// games analysed before and giving it those analysed now.
-func AnalyzeDocumentFilesCached(files []string, parallel int, done func(), cache Cache) []DocumentFile {
-	games := make([]DocumentFile, len(files))
-	eachParallel(len(files), parallel, func(i int) {
-		if g, ok := cacheGet(cache, files[i]); ok {
-			games[i] = g
-			return
-		}
-		games[i] = analyzeDocumentFile(files[i])
-		if cache != nil && games[i].Cacheable() {
-			cache.Put(files[i], games[i])
-		}
-	}, done)
-	return games
-}
-
-func cacheGet(c Cache, path string) (DocumentFile, bool) {
-	if c == nil {
-		return DocumentFile{}, false
-	}
-	return c.Get(path)
 }
 
 // BotKey is how a player counts in a per-bot aggregate: its bot identity

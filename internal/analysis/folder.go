@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -99,9 +100,9 @@ type Corpus struct {
 // AnalyzeCorpus analyzes every file, parallel at a time (at least 1),
 // opening each at most once with open: a file cache holds (Cache.Get,
 // asked first when cache is not nil) is not opened; a game with a
-// document of its own gives its document (as AnalyzeDocumentFilesCached
-// does, given to cache.Put when Cacheable), any other its compacted
-// analysis (as AnalyzeFiles does, with opt). At
+// document of its own gives its document (as AnalyzeDocumentFiles does),
+// any other its compacted analysis (as AnalyzeFiles does, with opt), each
+// given to cache.Put when Cacheable. At
 // most parallel whole analyses are in memory at once; each stream is
 // closed after its analysis. done, if set, is called (serialized) after
 // each file.
@@ -126,9 +127,17 @@ func AnalyzeCorpus(files []string, parallel int, open func(path string) (engine.
 // analyzeCorpusEntry analyzes the file at path into doc (true) or file
 // (false).
 func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), opt Options, cache Cache, doc *DocumentFile, file *File) bool {
-	if g, ok := cacheGet(cache, path); ok {
-		*doc = g
-		return true
+	if cache != nil {
+		if data, ok := cache.Get(path); ok {
+			if f, err := DecodeFile(path, data); err == nil {
+				*file = f
+				return false
+			}
+			if g, err := DecodeDocumentFile(path, data); err == nil {
+				*doc = g
+				return true
+			}
+		}
 	}
 	s, err := open(path)
 	if err != nil {
@@ -137,6 +146,11 @@ func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), o
 	}
 	if s.Meta().Document == nil {
 		*file = analyzeStreamFile(path, s, opt)
+		if cache != nil && file.Cacheable() {
+			if data, err := EncodeFile(*file); err == nil {
+				cache.Put(path, data)
+			}
+		}
 		return false
 	}
 	defer s.Close()
@@ -148,9 +162,60 @@ func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), o
 	a.G, a.Events = nil, nil
 	*doc = DocumentFile{Path: path, Document: a}
 	if cache != nil && doc.Cacheable() {
-		cache.Put(path, *doc)
+		if data, err := EncodeDocumentFile(*doc); err == nil {
+			cache.Put(path, data)
+		}
 	}
 	return true
+}
+
+// Cacheable reports whether f can be kept in a Cache and given back the
+// same: an analysis that ended cleanly (a failed or cut-short game is
+// analysed again, to report it again).
+func (f *File) Cacheable() bool {
+	return f.Err == nil && f.Analysis != nil && f.Analysis.Truncated == nil
+}
+
+// fileVersion is the version of fileJSON: a stored analysis of another
+// is analysed again.
+const fileVersion = 1
+
+// fileJSON is the stored form of a cacheable File: its compacted
+// analysis (Analysis.Compact), whose fields are all data.
+type fileJSON struct {
+	V        int       `json:"file_v"`
+	Analysis *Analysis `json:"analysis"`
+}
+
+// EncodeFile returns a cacheable file's stored form (JSON).
+func EncodeFile(f File) ([]byte, error) {
+	if !f.Cacheable() {
+		return nil, fmt.Errorf("%s: not cacheable", f.Path)
+	}
+	return json.Marshal(fileJSON{V: fileVersion, Analysis: f.Analysis})
+}
+
+// DecodeFile reads a file's analysis stored by EncodeFile, as the file at
+// path; an analysis of a game not registered here, or stored by another
+// version, is an error (the file is analysed again).
+func DecodeFile(path string, data []byte) (File, error) {
+	var c fileJSON
+	if err := json.Unmarshal(data, &c); err != nil {
+		return File{}, fmt.Errorf("%s: stored analysis: %w", path, err)
+	}
+	switch {
+	case c.V != fileVersion:
+		return File{}, fmt.Errorf("%s: stored analysis of version %d, not %d", path, c.V, fileVersion)
+	case c.Analysis == nil:
+		return File{}, fmt.Errorf("%s: stored analysis without an analysis", path)
+	}
+	if _, ok := engine.Lookup(c.Analysis.Meta.Ruleset); !ok {
+		return File{}, fmt.Errorf("%s: stored analysis of %q, a game not registered here", path, c.Analysis.Meta.Ruleset)
+	}
+	if len(c.Analysis.Players) != len(c.Analysis.Meta.Players) {
+		return File{}, fmt.Errorf("%s: stored analysis has %d players, its meta %d", path, len(c.Analysis.Players), len(c.Analysis.Meta.Players))
+	}
+	return File{Path: path, Analysis: c.Analysis}, nil
 }
 
 // BotKey is how player p counts in a per-bot aggregate: its bot when the

@@ -274,6 +274,23 @@ func newSide(s engine.Stream, info *Side) *side {
 // (the error names the file); a stream that stops later is compared up
 // to there, with its Side's Stop set.
 func Compare(a, b engine.Stream, aFile, bFile string) (*Result, error) {
+	return CompareRows(a, b, aFile, bFile, nil)
+}
+
+// SeriesRow is one seat's value of one metric at one turn in both games
+// (Seat from 1; a metric counted from commands that a stream of states
+// cannot know is left out).
+type SeriesRow struct {
+	Turn   int
+	Seat   int
+	Metric string
+	A, B   int64
+}
+
+// CompareRows is Compare that also hands each row of the compared series
+// to each (when not nil) as it is read: turn by turn, in each turn
+// metric by metric in A's order, then seat by seat.
+func CompareRows(a, b engine.Stream, aFile, bFile string, each func(SeriesRow)) (*Result, error) {
 	res := &Result{A: Side{File: aFile}, B: Side{File: bFile}}
 	sa, sb := newSide(a, &res.A), newSide(b, &res.B)
 	okA, okB := sa.next(), sb.next()
@@ -293,6 +310,7 @@ func Compare(a, b engine.Stream, aFile, bFile string) (*Result, error) {
 		res.StateBy = "hash"
 	}
 	series := newSeries(sa.meta, sb.meta)
+	series.each = each
 	for okA && okB {
 		res.Frames++
 		series.add(&sa.f, &sb.f)
@@ -551,6 +569,7 @@ type series struct {
 	rows    []SeriesDifference // metric-major, then seat
 	lead    []int              // the sign of the last non-zero gap
 	seats   int
+	each    func(SeriesRow) // Compare's caller's, or nil
 }
 
 func newSeries(a, b *engine.StreamMeta) *series {
@@ -578,6 +597,9 @@ func (s *series) add(a, b *engine.Frame) {
 			va, vb := at(at(a.Values, p), mi[0]), at(at(b.Values, p), mi[1])
 			if s.fromCmd[k] && (va < 0 || vb < 0) {
 				continue // unknown in a stream of states
+			}
+			if s.each != nil {
+				s.each(SeriesRow{Turn: a.Turn, Seat: p + 1, Metric: s.names[k], A: va, B: vb})
 			}
 			r := &s.rows[k*s.seats+p]
 			gap := vb - va

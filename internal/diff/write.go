@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,33 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// SeriesCSV writes SeriesRows as CSV (RFC 4180): the header
+// turn,seat,metric,a,b,gap, then one line a row, gap being B − A.
+type SeriesCSV struct {
+	cw  *csv.Writer
+	buf [6]string
+}
+
+// NewSeriesCSV writes the header to w and returns the writer of the rows.
+func NewSeriesCSV(w io.Writer) *SeriesCSV {
+	c := &SeriesCSV{cw: csv.NewWriter(w)}
+	c.cw.Write([]string{"turn", "seat", "metric", "a", "b", "gap"})
+	return c
+}
+
+// Row writes one row; an error of the writer is kept for Flush.
+func (c *SeriesCSV) Row(r SeriesRow) {
+	c.buf = [6]string{strconv.Itoa(r.Turn), strconv.Itoa(r.Seat), r.Metric,
+		strconv.FormatInt(r.A, 10), strconv.FormatInt(r.B, 10), strconv.FormatInt(r.B-r.A, 10)}
+	c.cw.Write(c.buf[:])
+}
+
+// Flush writes what is buffered and returns the first error of writing.
+func (c *SeriesCSV) Flush() error {
+	c.cw.Flush()
+	return c.cw.Error()
 }
 
 // maxShown is the most bytes of a seat's commands a table shows.

@@ -341,7 +341,7 @@ func Replay(p ReplayPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div id=\"legend\" class=\"legend\"></div></section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\" id=\"charts\" data-testid=\"charts\"></section></main>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div id=\"legend\" class=\"legend\"></div></section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"log-search\" class=\"panel log-search\" data-testid=\"log-search\" hidden></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\" id=\"charts\" data-testid=\"charts\"></section></main>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -401,7 +401,7 @@ func Replay(p ReplayPage) templ.Component {
 					var templ_7745c5c3_Var18 string
 					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(src)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 100, Col: 21}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 101, Col: 21}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {

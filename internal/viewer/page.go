@@ -175,7 +175,7 @@ func rulesetName(id string) string {
 // (window.rewind), and page.js, last, starts the page. The game's
 // painter (gameScript) loads between the modules and page.js.
 var pageModules = []string{"dom.js", "paint.js", "decode.js", "playback.js", "keys.js", "board.js",
-	"panels.js", "events.js", "charts.js", "fork.js", "live.js"}
+	"panels.js", "logsearch.js", "events.js", "charts.js", "fork.js", "live.js"}
 
 // pageEntry is the script that starts the replay page, after the modules
 // and the game's painter.

@@ -340,6 +340,18 @@
  */
 
 /**
+ * @typedef {Object} LogHit
+ * @property {number} turn
+ * @property {number} player the first player whose log at turn holds the text
+ */
+
+/**
+ * @typedef {Object} LogSearch
+ * @property {function(): void} build
+ * @property {function(number, string=): void} next
+ */
+
+/**
  * @typedef {Object} Panels
  * @property {function(): void} renderActive
  * @property {function(): void} renderPlayers
@@ -454,6 +466,7 @@
  * @property {function(PageState, HTMLCanvasElement): Board} board
  * @property {function(PageState, Board, {changed: function(): void}): Panels} panels
  * @property {function(PageState, Playback, Board): Events} events
+ * @property {function(PageState, Playback, {select: function(number): void}): LogSearch} logSearch
  * @property {function(PageState, Playback, HTMLElement, Board): Charts} charts
  * @property {function(PageState, Playback, Board): Fork} fork
  * @property {function(HTMLElement, {frames: function(): number, extend: function(ArrayBuffer): void}): Live} follow
@@ -463,6 +476,7 @@
  * @property {boolean} chartsReady
  * @property {Drawn} drawn
  * @property {function(number): void} seek
+ * @property {function(string, number): void} searchLogs
  * @property {function(): number} turn
  * @property {function(): number} frames
  * @property {function(): (Packed|null)} packed

@@ -40,6 +40,7 @@
   var bd = rewind.board(st, canvas);
   var panels = rewind.panels(st, bd, { changed: function () { bd.draw(); panels.buildLegend(); panels.markLegend(); } });
   var events = rewind.events(st, pb, bd);
+  var logSearch = rewind.logSearch(st, pb, { select: select });
   var charts = rewind.charts(st, pb, root, bd);
   var fork = rewind.fork(st, pb, bd);
   var keys = rewind.keys(pb, {
@@ -63,6 +64,9 @@
   rewind.chartsReady = false;
   rewind.drawn = { cells: 0, entities: 0, effects: [], overlay: [] };
   rewind.seek = function (t) { pb.seek(t); };
+  // searchLogs(q, d) searches the bot logs for q and seeks the next
+  // (d = 1) or previous (d = -1) turn whose log holds it, as Enter does.
+  rewind.searchLogs = function (q, d) { logSearch.next(d, q); };
   rewind.turn = function () { return v.turn; };
   rewind.frames = function () { return st.r ? st.r.F : 0; };
   rewind.packed = function () { return st.r ? st.r.P : null; };
@@ -173,6 +177,7 @@
     panels.buildControls();
     panels.buildLegend();
     events.build();
+    logSearch.build();
     panels.showOutcome();
     charts.build();
     wire();
@@ -200,6 +205,7 @@
     panels.buildLegend();
     panels.markLegend();
     events.build();
+    logSearch.build();
     panels.showOutcome();
     charts.refresh();
     var r = st.replay();
