@@ -100,6 +100,17 @@ func TestBoardZooms(t *testing.T) {
 			if z := zoomNow(); z != (zoom{Z: 1}) || picture() != before {
 				t.Errorf("1:1 gives %+v, the board as before: %v", z, picture() == before)
 			}
+			// At 1:1 the wheel down over the board scrolls the page.
+			p = cell()
+			if err := chromedp.Run(b.Ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+				return input.DispatchMouseEvent(input.MouseWheel, p.PX, p.PY).WithDeltaY(200).Do(ctx)
+			})); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.WaitJS(`window.scrollY > 0`, 10*time.Second); err != nil || zoomNow().Z != 1 {
+				t.Errorf("the wheel down at 1:1: the page did not scroll (%v), zoom %+v", err, zoomNow())
+			}
+			evalJS(t, b, `window.scrollTo(0, 0), true`, nil)
 			// Zoomed in, a click pins the cell under the pointer; a drag
 			// moves the board and pins nothing.
 			if err := chromedp.Run(b.Ctx, chromedp.Click(`#zoom-in`, chromedp.ByQuery), chromedp.Click(`#zoom-in`, chromedp.ByQuery)); err != nil {

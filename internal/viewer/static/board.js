@@ -190,9 +190,12 @@
       resetButton = button('1:1', 'zoom-reset', 'The whole board again', resetZoom);
       wrap.appendChild(dom.el('div', { cls: 'zoom', role: 'group', 'aria-label': 'Zoom' }, inButton, outButton, resetButton));
       canvas.addEventListener('wheel', function (ev) {
+        var f = Math.pow(2, -ev.deltaY / (ev.deltaMode === 1 ? 10 : 300));
+        // Past the zoom's ends the wheel scrolls the page, as elsewhere.
+        if ((f < 1 && Z <= 1) || (f > 1 && Z >= MAX_ZOOM) || f === 1) return;
         ev.preventDefault();
         var r = canvas.getBoundingClientRect();
-        zoomBy(Math.pow(2, -ev.deltaY / (ev.deltaMode === 1 ? 10 : 300)), ev.clientX - r.left, ev.clientY - r.top);
+        zoomBy(f, ev.clientX - r.left, ev.clientY - r.top);
       }, { passive: false });
       // The pointers down on the canvas: one drags, two pinch.
       /** @type {Object<number, number[]>} */
