@@ -381,6 +381,13 @@ func (h *Header) validate() error {
 	if c.MaxTurn < 1 || c.MaxTurn > MaxTurns {
 		return fmt.Errorf("max_turn %d outside 1..%d: %w", c.MaxTurn, MaxTurns, ErrLimit)
 	}
+	return h.validatePlayers()
+}
+
+// validatePlayers checks what every codec's header shares: the players
+// numbered 1..n in order with names, bots and rankings within the
+// limits, and the checkpoint interval within 1..MaxTurns.
+func (h *Header) validatePlayers() error {
 	for i, p := range h.Players {
 		if p.UID != i+1 {
 			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)

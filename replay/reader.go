@@ -100,6 +100,19 @@ func headerErr(off int64, err error) error {
 	return &FormatError{Round: -1, Offset: off, Err: err}
 }
 
+// headerLength reads the length of the header's part what (a uvarint)
+// and checks it is at most limit.
+func headerLength(br *byteReader, what string, limit uint64) (uint64, error) {
+	n, err := binary.ReadUvarint(br)
+	if err != nil {
+		return 0, headerErr(br.off, err)
+	}
+	if n > limit {
+		return 0, headerErr(br.off, fmt.Errorf("%s length %d over %d: %w", what, n, limit, ErrLimit))
+	}
+	return n, nil
+}
+
 // readHeader parses magic, version, header JSON and (if withMap) the map
 // blob; it always consumes the blob so the body follows.
 func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
@@ -133,12 +146,9 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(4, fmt.Errorf("version %d, this reader knows 1..%d: %w", version, Version, ErrNewerVersion))
 	}
 	lenOff[0] = int(br.off)
-	n, err := binary.ReadUvarint(br)
+	n, err := headerLength(br, "header", MaxHeaderBytes)
 	if err != nil {
-		return nil, 0, headerErr(br.off, err)
-	}
-	if n > MaxHeaderBytes {
-		return nil, 0, headerErr(br.off, fmt.Errorf("header length %d over %d: %w", n, MaxHeaderBytes, ErrLimit))
+		return nil, 0, err
 	}
 	raw := make([]byte, n)
 	start := br.off
@@ -201,12 +211,9 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		h.Import = &Import{Source: hj.Import.Source, SHA256: hj.Import.SHA256, Inferred: hj.Import.Commands == "inferred"}
 	}
 	lenOff[1] = int(br.off)
-	blobLen, err := binary.ReadUvarint(br)
+	blobLen, err := headerLength(br, "map blob", MaxMapBlobBytes)
 	if err != nil {
-		return nil, 0, headerErr(br.off, err)
-	}
-	if blobLen > MaxMapBlobBytes {
-		return nil, 0, headerErr(br.off, fmt.Errorf("map blob length %d over %d: %w", blobLen, MaxMapBlobBytes, ErrLimit))
+		return nil, 0, err
 	}
 	_, lh := h.legacyRuleset()
 	if lh == nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
@@ -68,15 +68,7 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cf, err := os.Open(v.Expected)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cf.Close()
-			dec, err := cfr.NewDecoder(cf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dec := cfrtest.Open(t, v.Expected)
 			var want, got colorfight2.Frame
 			frames := 0
 			for {
@@ -97,32 +89,12 @@ func TestVectors(t *testing.T) {
 				t.Fatalf("%d frames for %d rounds", frames, res.Rounds)
 			}
 
-			// Export gives the official JSON back.
-			src2, err := cfrimport.OpenFrames(bytes.NewReader(rwd))
-			if err != nil {
-				t.Fatal(err)
-			}
+			// Export (rewind export's path) gives the official JSON back.
 			var out bytes.Buffer
-			enc, err := cfr.NewJSONEncoder(&out, cfr.Header{Info: src2.Info})
-			if err != nil {
+			if _, err := cfrimport.Export(bytes.NewReader(rwd), &out); err != nil {
 				t.Fatal(err)
 			}
-			for {
-				err := src2.Next(&got)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := enc.WriteFrame(&got); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := enc.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if official := testutil.GunzipFile(t, v.Expected); !bytes.Equal(out.Bytes(), official) {
+			if official := testutil.GunzipFile(t, v.Expected); !bytes.Equal(testutil.Gunzip(t, out.Bytes()), official) {
 				t.Fatal("exported JSON differs from the official replay")
 			}
 

@@ -184,16 +184,8 @@ func (h *Header) validateOwnSetup() error {
 	if n < 1 || n > MaxPlayers || c.MaxPlayer != n {
 		return fmt.Errorf("%d players with max_player %d (1..%d, max_player the count): %w", n, c.MaxPlayer, MaxPlayers, ErrLimit)
 	}
-	for i, p := range h.Players {
-		if p.UID != i+1 {
-			return fmt.Errorf("player %d has uid %d, want %d", i, p.UID, i+1)
-		}
-		if len(p.Name) > MaxNameBytes || len(p.Bot) > MaxNameBytes*4 || len(p.Ranking) > 64 {
-			return fmt.Errorf("player %d name or bot longer than the limit: %w", p.UID, ErrLimit)
-		}
-	}
-	if h.CheckpointEvery < 1 || h.CheckpointEvery > MaxTurns {
-		return fmt.Errorf("checkpoint_every %d outside 1..%d", h.CheckpointEvery, MaxTurns)
+	if err := h.validatePlayers(); err != nil {
+		return err
 	}
 	if len(h.Setup) > MaxMapBlobBytes {
 		return fmt.Errorf("setup of %d bytes: %w", len(h.Setup), ErrLimit)

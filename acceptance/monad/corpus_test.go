@@ -33,9 +33,10 @@ func standingsRows(t *testing.T, out, heading string) map[string]string {
 	rows := map[string]string{}
 	for _, l := range lines[1:] {
 		f := strings.Fields(l)
-		// ColorfightII's table has 8 columns (mean gold and cells), every
-		// other game's 7 (mean score).
-		if len(f) != 8 && len(f) != 7 || !strings.HasPrefix(f[1], `"`) {
+		// ColorfightII's table has 11 columns (mean gold and cells), every
+		// other game's 10 (mean score); the last four are the ratings
+		// (mu-3sigma, mu, sigma, elo).
+		if len(f) != 11 && len(f) != 10 || !strings.HasPrefix(f[1], `"`) {
 			break
 		}
 		rows[f[1]] = strings.Join(f[2:], " ")

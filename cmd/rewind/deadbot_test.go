@@ -90,7 +90,7 @@ func TestTournamentLogsPerGame(t *testing.T) {
 echo "$start" >&2
 `)
 	tdir := filepath.Join(dir, "t")
-	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", echo}, turns: 200, seed: 5, stdout: &bytes.Buffer{}, deadline: time.Minute}, games: 3, parallel: 2, dir: tdir}
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", echo}, turns: 200, seed: 5, stdout: &bytes.Buffer{}, deadline: time.Minute}, games: 3, parallel: 2, ahead: defaultAhead, dir: tdir}
 	if err := runTournament(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 func BenchmarkTournament(b *testing.B) {
 	const games = 40
 	bots := []string{"greedy", "random", "economist", "raider"}
-	opts := &tournamentOptions{play: playOptions{bots: bots, turns: 500, seed: 3, stdout: io.Discard, stderr: io.Discard}, games: games, parallel: 2}
+	opts := &tournamentOptions{play: playOptions{bots: bots, turns: 500, seed: 3, stdout: io.Discard, stderr: io.Discard}, games: games, parallel: 2, ahead: defaultAhead}
 	spec := tournamentSpec(opts, bots)
 	b.Run("direct", func(b *testing.B) {
 		for b.Loop() {

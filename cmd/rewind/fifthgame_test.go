@@ -398,7 +398,7 @@ func TestFifthGameThroughCLI(t *testing.T) {
 		t.Fatalf("view: status %d\n%.300s", resp.StatusCode, body)
 	}
 	tdir := filepath.Join(dir, "t")
-	if out := run("tournament", "--game", fifthID, "--games", "3", "--turns", "10", "--bot", "adder", "--bot", "adder", "--dir", tdir); !strings.Contains(out, "adder") {
+	if out := run("tournament", "--game", fifthID, "--games", "3", "--turns", "10", "--bot", "adder", "--bot", "adder", "--dir", tdir); !strings.Contains(out, "adder") || !strings.Contains(out, "mu-3sigma") {
 		t.Fatalf("tournament:\n%s", out)
 	}
 	if rwds, _ := filepath.Glob(filepath.Join(tdir, "*.rwd")); len(rwds) != 3 {

@@ -86,7 +86,7 @@ func TestPlayAndDemo(t *testing.T) {
 func TestTournamentCommand(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: &out}, games: 4, parallel: 2, dir: dir}
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: &out}, games: 4, parallel: 2, ahead: defaultAhead, dir: dir}
 	if err := runTournament(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestAnalyzeAndReport(t *testing.T) {
 		t.Fatalf("table: %v\n%s", err, out.String())
 	}
 	// A folder: one CSV row per (game, player) and the per-bot aggregate.
-	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: io.Discard}, games: 3, parallel: 2, dir: dir}
+	opts := &tournamentOptions{play: playOptions{bots: []string{"greedy", "random"}, turns: 200, seed: 3, stdout: io.Discard}, games: 3, parallel: 2, ahead: defaultAhead, dir: dir}
 	if err := runTournament(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

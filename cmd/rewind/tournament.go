@@ -32,6 +32,8 @@ type tournamentOptions struct {
 	dir      string
 	nats     natsOptions
 	status   bool
+	// format is --format: table, json or csv (the standings on stdout).
+	format string
 	// maxLogs is --max-logs: MiB of bot stderr logs in all (0: no bound).
 	maxLogs int64
 	// ahead is --ahead: the most games queued or being played at once.
@@ -55,8 +57,11 @@ a time. Game i is played on a seed derived from --seed and i,
 with a seating drawn from that seed, so a tournament is reproducible. Every
 replay is saved as DIR/game-NNNN.rwd; running the same command again skips
 games whose replay is complete and verifies, so an interrupted tournament
-resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and a
-multiplayer Elo rating per bot. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
+resumes (Ctrl-C, SIGTERM or SIGHUP stop it cleanly, keeping finished games). It prints wins, mean rank, the mean of the game's score and two
+ratings per bot, ordered by the first: the Weng–Lin skill rating's
+conservative score mu-3sigma with its mu and sigma, and a multiplayer Elo
+(docs/ratings.md). --format json or csv prints the standings so (every
+field, full precision), the summary line then on stderr. An external bot's stderr goes to DIR/game-NNNN.bot-UID.stderr.log,
 one log per game and seat; all of them together take at most --max-logs MiB
 (then each log is cut with a note saying so).
 
@@ -79,6 +84,9 @@ tournament is.`,
 			}
 			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
 				return err
+			}
+			if f := opts.format; f != "table" && f != "json" && f != "csv" {
+				return usagef("unknown --format %q (want table, json or csv)", f)
 			}
 			if err := gameDefaults(cmd, &opts.play.turns, opts.play.game); err != nil {
 				return err
@@ -109,6 +117,7 @@ tournament is.`,
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
+	f.StringVar(&opts.format, "format", "table", "the standings as table, json or csv (docs/ratings.md)")
 	f.IntVar(&opts.ahead, "ahead", defaultAhead, "games queued for the workers at once (queued or being played; at least 1, at most "+strconv.FormatInt(queue.DefaultLimits.MaxJobs, 10)+"): the next is queued as one finishes")
 	f.BoolVar(&opts.status, "status", false, "print how many of the tournament's games are finished (from the NATS server of --nats) and exit")
 	opts.nats.flags(f)
@@ -244,8 +253,8 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 	if opts.play.progress {
 		bar = progressbar.NewOptions(opts.games, progressbar.OptionSetWriter(opts.play.stderr),
 			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		// The standings so far ride on the bar: the leader by Elo and
-		// its rating, updated as the results come in (a hundred times in
+		// The standings so far ride on the bar: the leader by μ − 3σ and
+		// its ratings, updated as the results come in (a hundred times in
 		// a tournament at most: each costs a pass over the results).
 		every := max(1, opts.games/100)
 		tr.Progress = func(done int, results []match.GameResult) {
@@ -254,7 +263,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 				return
 			}
 			if st := match.Standings(results); len(st) > 0 {
-				bar.Describe(fmt.Sprintf("games (leader %s, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Elo, st[0].Wins))
+				bar.Describe(fmt.Sprintf("games (leader %s, mu-3sigma %.1f, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Conservative, st[0].Elo, st[0].Wins))
 			}
 			bar.Set(done)
 		}
@@ -274,8 +283,19 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 			skipped++
 		}
 	}
-	analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, match.Standings(games))
-	fmt.Fprintf(opts.play.stdout, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
+	st, summary := match.Standings(games), opts.play.stdout
+	switch opts.format {
+	case "json":
+		err, summary = analysis.WriteStandingsJSON(opts.play.stdout, spec.Game, st), opts.play.stderr
+	case "csv":
+		err, summary = analysis.WriteStandingsCSV(opts.play.stdout, st), opts.play.stderr
+	default:
+		err = analysis.WriteRulesetStandings(opts.play.stdout, spec.Game, st)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(summary, "%d games (%d already played, kept) in %s, %d at a time; replays in %s\n",
 		len(games), skipped, time.Since(start).Round(time.Millisecond), max(1, opts.parallel), opts.dir)
 	return nil
 }

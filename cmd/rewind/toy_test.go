@@ -126,7 +126,8 @@ func TestToyGameThroughCLI(t *testing.T) {
 
 // TestToyTournamentThroughCLI: tournament --game toy plays every game
 // through the queue into a folder whose replays verify, prints standings
-// by the toy's score, and a second run resumes (every game kept).
+// by the toy's score with the ratings' columns (μ − 3σ, μ, σ, Elo), and a
+// second run resumes (every game kept).
 func TestToyTournamentThroughCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
 	args := []string{"tournament", "--game", "toyseq", "--bot", "painter", "--bot", "painter", "--players", "3", "--games", "4", "--parallel", "2", "--turns", "20", "--dir", dir}
@@ -137,6 +138,7 @@ func TestToyTournamentThroughCLI(t *testing.T) {
 	if !strings.Contains(out, "mean score") || !strings.Contains(out, `"painter"`) || !strings.Contains(out, "4 games (0 already played") {
 		t.Fatalf("tournament output:\n%s", out)
 	}
+	checkRatingColumns(t, out, 1)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.rwd"))
 	if len(files) != 4 {
 		t.Fatalf("%d replays in the folder: %v", len(files), files)

@@ -92,8 +92,7 @@ func inferRounds(r io.Reader, upTo int, round func(t int, cmds [][]string, fault
 	if err != nil {
 		return nil, reached, rulesError(err)
 	}
-	return &engine.GameStart{Ruleset: st.Ruleset, Setup: st.Setup, Names: st.Names, MaxTurns: st.MaxTurns,
-		Info: st.Info, Verified: st.Verified, Ranking: st.Ranking}, reached, nil
+	return st, reached, nil
 }
 
 // rulesError is err, from walking a .cfr, as an *engine.RulesError when

@@ -326,7 +326,8 @@ func firstDocument() *engine.Document {
 }
 
 // WriteRulesetStandings writes standings of a game of ruleset as an
-// aligned text table, best first, with the mean of its score
+// aligned text table, best first (by μ − 3σ), the ratings last
+// (ratingHeads), with the mean of its score
 // (engine.ScoreIndex) headed by the score metric's name and, for a game
 // whose document averages a measure beside it (engine.Document.Mean,
 // match.SeatResult.Measure), its mean too. Bot names are quoted, so a
@@ -342,9 +343,9 @@ func WriteRulesetStandings(w io.Writer, ruleset string, st []match.Standing) err
 		return WriteBotStandings(w, score, st)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean %s\telo\n", printable(score), printable(r.Metrics()[k].Name))
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\tmean %s\t%s\n", printable(score), printable(r.Metrics()[k].Name), ratingHeads)
 	for i, s := range st {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, s.MeanMeasure, s.Elo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.0f\t%.1f\t%s\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, s.MeanMeasure, ratingCells(s))
 	}
 	return tw.Flush()
 }

@@ -248,8 +248,8 @@ func (g *Analysis) GameResult(i int, path string) match.GameResult {
 }
 
 // Standings folds the analysed games of ruleset (StreamMeta.Ruleset)
-// into per-bot standings, best Elo first, ties in order of first
-// appearance: each game, in the order given, is added to a match.Ratings
+// into per-bot standings, best first (μ − 3σ, then Elo), ties in order
+// of first appearance: each game, in the order given, is added to a match.Ratings
 // as its GameResult, so the Elo is a tournament's (every pairwise duel of
 // a game decided by final score, equal scores a draw; Monad's by rank).
 // Games of other rulesets, and games that failed, are left out. Memory is
@@ -265,16 +265,26 @@ func Standings(files []File, ruleset string) []match.Standing {
 }
 
 // WriteBotStandings writes standings as an aligned text table, best
-// first, the mean score headed "mean <score>" (the score metric's name).
+// first, the ratings last (ratingHeads), the mean score headed "mean <score>" (the score metric's name).
 // Bot names are quoted, so a hostile name cannot move the terminal's
 // cursor or forge rows.
 func WriteBotStandings(w io.Writer, score string, st []match.Standing) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\telo\n", printable(score))
+	fmt.Fprintf(tw, "rank\tbot\tgames\twins\tmean rank\tmean %s\t%s\n", printable(score), ratingHeads)
 	for i, s := range st {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.1f\t%.0f\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, s.Elo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.2f\t%.1f\t%s\n", i+1, strconv.Quote(s.Bot), s.Games, s.Wins, s.MeanRank, s.MeanScore, ratingCells(s))
 	}
 	return tw.Flush()
+}
+
+// ratingHeads are the rating columns' heads of a standings table, tab
+// separated: the Weng–Lin conservative score (the order), its μ and σ,
+// and the Elo (docs/ratings.md).
+const ratingHeads = "mu-3sigma\tmu\tsigma\telo"
+
+// ratingCells are s's cells under ratingHeads.
+func ratingCells(s match.Standing) string {
+	return fmt.Sprintf("%.2f\t%.2f\t%.2f\t%.0f", s.Conservative, s.Mu, s.Sigma, s.Elo)
 }
 
 // CorpusColumns are the columns of WriteCorpusCSV: the

@@ -3,7 +3,7 @@
 //
 //  1. engine (and engine/...): the seam, its types and registration,
 //     with the leaf helpers every layer may use (internal/bitio,
-//     internal/satint, internal/resize);
+//     internal/satint, internal/resize, internal/rating);
 //  2. the game-facing packages the shell publishes for games: replay
 //     (the .rwd container), internal/match, internal/recording,
 //     internal/subprocess and internal/rooms (the

@@ -29,7 +29,7 @@ const (
 var testOnly = []string{"acceptance/", "examples/", "internal/testutil", "internal/browsertest",
 	"internal/clitest", "internal/toygame", "internal/layers"}
 
-var leaves = []string{"internal/bitio", "internal/satint", "internal/resize"}
+var leaves = []string{"internal/bitio", "internal/satint", "internal/resize", "internal/rating"}
 
 var gameFacingPkgs = []string{"replay", "internal/match", "internal/recording", "internal/subprocess",
 	"internal/rooms"}

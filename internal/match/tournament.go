@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rng"
+	"github.com/rewind-game/rewind/internal/rating"
 )
 
 // Tournament describes a series of matches among a set of bots.
@@ -144,6 +144,10 @@ type Standing struct {
 	MeanMeasure float64
 	// Elo is the entrant's multiplayer Elo rating (see Standings).
 	Elo float64
+	// Mu and Sigma are its Weng–Lin skill rating, the mean and spread of
+	// the belief about its skill, and Conservative is μ − 3σ, the score
+	// standings are ordered by (rating.Rating.Ordinal).
+	Mu, Sigma, Conservative float64
 }
 
 // GameSeed is game i's seed: the first output of
@@ -244,20 +248,25 @@ func (t *Tournament) Play(ctx context.Context, i int) (GameResult, error) {
 	return t.playGame(ctx, i)
 }
 
-// EloK is the K-factor of the multiplayer Elo rating.
-const EloK = 32.0
-
-// Standings aggregates results per entrant, best Elo first: a Ratings
-// with every game added in order.
+// Standings aggregates results per entrant, best first: a Ratings
+// with every game added in order (game order: a tournament's game index;
+// a library's games by the header's creation time, then file name).
 //
-// The rating is multiplayer Elo: every entrant starts at 1500; each game,
-// in game order, is scored as all pairwise duels between seats of
-// different entrants (in a game whose registry entry has ScoreDuels,
-// ColorfightII's, the higher final score wins, equal scores draw; in any
-// other the better rank wins, equal ranks draw),
-// each duel moving both ratings by K/(n-1)·(score − expected), with
-// expected = 1/(1+10^((Rb−Ra)/400)), K = EloK and n the number of seats.
-// All updates of a game use the ratings from before the game.
+// Two ratings are kept (package rating; docs/ratings.md):
+//
+//   - multiplayer Elo: every entrant starts at rating.EloStart; each
+//     game is scored as all pairwise duels between seats of different
+//     entrants (rating.EloDeltas, K = rating.EloK);
+//   - Weng–Lin (Plackett–Luce, rating.Default): each game is one ranking
+//     of the distinct entrants that played it; an entrant in several
+//     seats is placed once, at its best seat. A game of fewer than 2
+//     distinct entrants leaves it unchanged.
+//
+// Who beat whom: in a game whose registry entry has ScoreDuels
+// (ColorfightII's) the higher final score, equal scores a draw; in any
+// other, or when a seat's score is NoScore, the better rank, equal ranks
+// a draw. Standings are ordered by the conservative score μ − 3σ, then
+// Elo, then first appearance.
 func Standings(games []GameResult) []Standing {
 	var r Ratings
 	for _, g := range games {
@@ -286,7 +295,8 @@ func (r *Ratings) get(b string) int {
 		}
 		i = len(r.st)
 		r.idx[b] = i
-		r.st = append(r.st, Standing{Bot: b, Elo: 1500})
+		nr := rating.Default.New()
+		r.st = append(r.st, Standing{Bot: b, Elo: rating.EloStart, Mu: nr.Mu, Sigma: nr.Sigma, Conservative: nr.Ordinal()})
 		r.sumRank = append(r.sumRank, 0)
 		r.sumScore = append(r.sumScore, 0)
 		r.sumMeasure = append(r.sumMeasure, 0)
@@ -313,39 +323,82 @@ func (r *Ratings) Add(g GameResult) {
 	n := len(g.Seats)
 	info, _ := engine.About(g.Ruleset)
 	byScore := info.ScoreDuels
+	for _, s := range g.Seats {
+		byScore = byScore && !s.NoScore
+	}
+	// place is seat k's place in the game for Weng–Lin, lower better: its
+	// rank, or minus its score when scores decide (every seat's is a
+	// score).
+	place := func(k int) int64 {
+		if byScore {
+			return -g.Seats[k].Score
+		}
+		return int64(g.Seats[k].Rank)
+	}
 	before := make([]float64, n)
 	for k, s := range g.Seats {
 		before[k] = r.st[r.get(s.Bot)].Elo
 	}
-	delta := make([]float64, n)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			if g.Seats[a].Bot == g.Seats[b].Bot {
-				continue
-			}
-			score := 0.5
-			sa, sb := g.Seats[a].Score, g.Seats[b].Score
-			if !byScore || g.Seats[a].NoScore || g.Seats[b].NoScore {
-				sa, sb = int64(-g.Seats[a].Rank), int64(-g.Seats[b].Rank)
-			}
-			if sa > sb {
-				score = 1
-			} else if sa < sb {
-				score = 0
-			}
-			exp := 1 / (1 + math.Pow(10, (before[b]-before[a])/400))
-			d := EloK / float64(n-1) * (score - exp)
-			delta[a] += d
-			delta[b] -= d
+	delta := rating.EloDeltas(before, func(a, b int) (float64, bool) {
+		if g.Seats[a].Bot == g.Seats[b].Bot {
+			return 0, false
 		}
-	}
+		pa, pb := -g.Seats[a].Score, -g.Seats[b].Score
+		if !info.ScoreDuels || g.Seats[a].NoScore || g.Seats[b].NoScore {
+			pa, pb = int64(g.Seats[a].Rank), int64(g.Seats[b].Rank)
+		}
+		switch {
+		case pa < pb:
+			return 1, true
+		case pa > pb:
+			return 0, true
+		}
+		return 0.5, true
+	})
 	for k, s := range g.Seats {
 		r.st[r.get(s.Bot)].Elo += delta[k]
 	}
+	// Weng–Lin: one team per distinct entrant, at its best place.
+	var who []int      // entrant indices, in seat order of first seat
+	var places []int64 // their best places
+	for k, s := range g.Seats {
+		i := r.get(s.Bot)
+		if j := slices.Index(who, i); j >= 0 {
+			places[j] = min(places[j], place(k))
+			continue
+		}
+		who = append(who, i)
+		places = append(places, place(k))
+	}
+	if len(who) < 2 {
+		return
+	}
+	teams := make([][]rating.Rating, len(who))
+	ranks := make([]int, len(who))
+	for j, i := range who {
+		teams[j] = []rating.Rating{{Mu: r.st[i].Mu, Sigma: r.st[i].Sigma}}
+		// The rank of a place is 1 + the number of entrants placed
+		// better (scores as large as int64 stay exact).
+		ranks[j] = 1
+		for _, p := range places {
+			if p < places[j] {
+				ranks[j]++
+			}
+		}
+	}
+	out, err := rating.Default.Rate(teams, ranks)
+	if err != nil {
+		return // not reached: every team has a finite rating with σ > 0
+	}
+	for j, i := range who {
+		nr := out[j][0]
+		r.st[i].Mu, r.st[i].Sigma, r.st[i].Conservative = nr.Mu, nr.Sigma, nr.Ordinal()
+	}
 }
 
-// Standings returns the standings of the games added so far, best Elo
-// first (a new slice: r is not changed, and may be added to after).
+// Standings returns the standings of the games added so far, best first
+// (μ − 3σ, then Elo; a new slice: r is not changed, and may be added to
+// after).
 func (r *Ratings) Standings() []Standing {
 	st := make([]Standing, len(r.st))
 	copy(st, r.st)
@@ -356,7 +409,12 @@ func (r *Ratings) Standings() []Standing {
 		}
 		st[i].MeanMeasure = r.sumMeasure[i] / float64(st[i].Games)
 	}
-	sort.SliceStable(st, func(a, b int) bool { return st[a].Elo > st[b].Elo })
+	sort.SliceStable(st, func(a, b int) bool {
+		if st[a].Conservative != st[b].Conservative {
+			return st[a].Conservative > st[b].Conservative
+		}
+		return st[a].Elo > st[b].Elo
+	})
 	return st
 }
 

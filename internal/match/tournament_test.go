@@ -11,6 +11,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/engine/rng"
 	monad "github.com/rewind-game/rewind/games/monad/rules"
+	"github.com/rewind-game/rewind/internal/rating"
 )
 
 // builtin makes a ColorfightII built-in as play does, its seed BotSeed's.
@@ -301,5 +302,49 @@ func TestRatingsNoScore(t *testing.T) {
 	cf.Add(GameResult{Seats: []SeatResult{{Bot: "x", Rank: 1, Score: 1, NoScore: true}, {Bot: "y", Rank: 2, Score: 1000}}})
 	if s := cf.Standings(); s[0].Bot != "x" || s[0].Elo <= 1500 {
 		t.Errorf("the duel went by the amounts: %+v", s)
+	}
+}
+
+// TestStandingsBayesian: a game's Weng–Lin update is rating.Default's
+// of its distinct entrants' places (an entrant in two seats placed once,
+// at its best; ties in rank tie), and the standings are ordered by
+// μ − 3σ.
+func TestStandingsBayesian(t *testing.T) {
+	g := GameResult{Ruleset: monad.RulesetID, Seats: []SeatResult{
+		{Bot: "a", Rank: 2}, {Bot: "b", Rank: 1}, {Bot: "a", Rank: 3}, {Bot: "c", Rank: 2}}}
+	st := Standings([]GameResult{g})
+	n := rating.Default.New()
+	want, err := rating.Default.Rate([][]rating.Rating{{n}, {n}, {n}}, []int{2, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Standing{}
+	for _, s := range st {
+		got[s.Bot] = s
+	}
+	for k, b := range []string{"a", "b", "c"} {
+		s, w := got[b], want[k][0]
+		if s.Mu != w.Mu || s.Sigma != w.Sigma || s.Conservative != w.Ordinal() {
+			t.Errorf("%s: (μ %v, σ %v, μ−3σ %v), want (%v, %v, %v)", b, s.Mu, s.Sigma, s.Conservative, w.Mu, w.Sigma, w.Ordinal())
+		}
+	}
+	if got["a"] != (Standing{Bot: "a", Games: 2, MeanRank: 2.5, Scored: 2, Elo: got["a"].Elo, Mu: got["c"].Mu, Sigma: got["c"].Sigma, Conservative: got["c"].Conservative}) {
+		t.Errorf("a (best seat 2nd) is not rated as c (2nd): %+v, %+v", got["a"], got["c"])
+	}
+	// x wins 30 games against newcomers, then loses to a newcomer y: x
+	// still leads (its σ is small), y's one win leaves its σ large.
+	var games []GameResult
+	for i := range 30 {
+		games = append(games, GameResult{Ruleset: monad.RulesetID, Seats: []SeatResult{{Bot: "x", Rank: 1}, {Bot: fmt.Sprint("n", i), Rank: 2}}})
+	}
+	games = append(games, GameResult{Ruleset: monad.RulesetID, Seats: []SeatResult{{Bot: "y", Rank: 1}, {Bot: "x", Rank: 2}}})
+	st = Standings(games)
+	for i := 1; i < len(st); i++ {
+		if st[i-1].Conservative < st[i].Conservative {
+			t.Fatalf("standings not ordered by μ−3σ at %d: %+v", i, st)
+		}
+	}
+	if st[0].Bot != "x" {
+		t.Errorf("leader %+v, want x (the best μ−3σ)", st[0])
 	}
 }

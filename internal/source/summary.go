@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
@@ -211,4 +212,28 @@ func (s *Summary) setRanking(ranking []int, score []int64) {
 			p.Score = score[k]
 		}
 	}
+}
+
+// Created returns when the replay at path was recorded, as its header
+// says (a .rwd's Header.Created), reading the header only; the zero time
+// for a file of another format, one that records none or cannot be
+// read: what places a game in game order (the creation time, then the
+// path), the order the library's standings count games in.
+func Created(path string) time.Time {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	prefix, _ := br.Peek(SniffBytes)
+	if format, err := Sniff(prefix); err != nil || format != RWD {
+		return time.Time{}
+	}
+	rd, err := replay.NewReader(br)
+	if err != nil {
+		return time.Time{}
+	}
+	defer rd.Close()
+	return rd.Header().Created
 }

@@ -163,6 +163,21 @@ func TestSummaryRWD(t *testing.T) {
 	if !s.Complete || s.Rounds != 200 || !s.Created.Equal(created) || s.Format != RWD || len(s.Players) != 3 {
 		t.Fatalf("summary %+v", s)
 	}
+	// Created reads the same time from the file's header alone; an
+	// official file, and a missing one, record none.
+	rwd := filepath.Join(t.TempDir(), "c06.rwd")
+	if err := os.WriteFile(rwd, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if at := Created(rwd); !at.Equal(created) {
+		t.Errorf("Created = %v, want %v", at, created)
+	}
+	if at := Created(vs[0].Expected); !at.IsZero() {
+		t.Errorf("Created of %s = %v, want none", vs[0].Expected, at)
+	}
+	if at := Created(rwd + ".absent"); !at.IsZero() {
+		t.Errorf("Created of a missing file = %v", at)
+	}
 	// The leader agrees with the official replay's last frame.
 	c06, _ := os.ReadFile(vs[0].Expected)
 	last, _ := lastFrame(t, c06)

@@ -32,7 +32,10 @@ type StandingRow struct {
 	Wins      int
 	MeanRank  string
 	MeanScore string
-	Elo       string
+	// Conservative, Mu and Sigma are the Weng–Lin rating's μ − 3σ (the
+	// rows' order), μ and σ; Elo the multiplayer Elo (docs/ratings.md).
+	Conservative, Mu, Sigma string
+	Elo                     string
 }
 
 // StandingsTable is the standings of one game.

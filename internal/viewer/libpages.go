@@ -251,7 +251,7 @@ const libraryEventsEvery = 500 * time.Millisecond
 // maxLibraryStreams bounds the library pages following changes at once.
 const maxLibraryStreams = 64
 
-// standingsTables groups standings by game, best first.
+// standingsTables groups standings by game, best first (μ − 3σ).
 func standingsTables(st []index.Standing) []templates.StandingsTable {
 	var out []templates.StandingsTable
 	for _, s := range st {
@@ -260,7 +260,8 @@ func standingsTables(st []index.Standing) []templates.StandingsTable {
 		}
 		t := &out[len(out)-1]
 		t.Rows = append(t.Rows, templates.StandingRow{Rank: len(t.Rows) + 1, Bot: s.Bot, URL: "/bot/" + url.PathEscape(s.Bot),
-			Games: s.Games, Wins: s.Wins, MeanRank: fmt.Sprintf("%.2f", s.MeanRank), MeanScore: meanScore(s.Standing), Elo: fmt.Sprintf("%.0f", s.Elo)})
+			Games: s.Games, Wins: s.Wins, MeanRank: fmt.Sprintf("%.2f", s.MeanRank), MeanScore: meanScore(s.Standing),
+			Conservative: fmt.Sprintf("%.2f", s.Conservative), Mu: fmt.Sprintf("%.2f", s.Mu), Sigma: fmt.Sprintf("%.2f", s.Sigma), Elo: fmt.Sprintf("%.0f", s.Elo)})
 	}
 	return out
 }
@@ -283,9 +284,9 @@ func (s *Server) standingsPage(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusBadRequest, "Cannot rate the library", err.Error())
 		return
 	}
-	what := "Every complete game of the library, in path order, rated as a tournament does."
+	what := "Every complete game of the library, in game order (recorded time, then file name), rated as a tournament does: by μ − 3σ, beside Elo."
 	if !filterOf(r.URL.Query()).Empty() {
-		what = "The complete games of the filter, in path order, rated as a tournament does."
+		what = "The complete games of the filter, in game order (recorded time, then file name), rated as a tournament does: by μ − 3σ, beside Elo."
 	} else if !ix.StandingsFresh() {
 		what += " The library has changed since: the standings are being computed again (reload in a moment)."
 	}
@@ -359,16 +360,20 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
 // JSON (an attribute of the page, escaped by templ).
 func ratingOption(bot string, pts []index.RatingPoint) string {
 	xs := make([]int, len(pts))
-	ys := make([]float64, len(pts))
+	elo := make([]float64, len(pts))
+	cons := make([]float64, len(pts))
 	for i, p := range pts {
-		xs[i], ys[i] = p.Game, math.Round(p.Elo*10)/10
+		xs[i], elo[i], cons[i] = p.Game, math.Round(p.Elo*10)/10, math.Round(p.Conservative*100)/100
 	}
 	opt := map[string]any{
-		"title":   map[string]any{"text": bot + ": Elo after each game"},
+		"title":   map[string]any{"text": bot + ": ratings after each game"},
 		"tooltip": map[string]any{"trigger": "axis"},
-		"xAxis":   map[string]any{"type": "category", "name": "game", "data": xs},
-		"yAxis":   map[string]any{"type": "value", "scale": true},
-		"series":  []any{map[string]any{"type": "line", "name": "Elo", "data": ys}},
+		"legend":  map[string]any{"top": 24},
+		"xAxis":   map[string]any{"type": "category", "name": "game", "nameLocation": "middle", "nameGap": 24, "data": xs},
+		"yAxis": []any{map[string]any{"type": "value", "scale": true, "name": "μ − 3σ"},
+			map[string]any{"type": "value", "scale": true, "name": "Elo"}},
+		"series": []any{map[string]any{"type": "line", "name": "μ − 3σ", "data": cons, "yAxisIndex": 0},
+			map[string]any{"type": "line", "name": "Elo", "data": elo, "yAxisIndex": 1}},
 	}
 	b, _ := json.Marshal(opt)
 	return string(b)

@@ -112,12 +112,13 @@ func best(ts []target, score func(t target) float64) (target, bool) {
 	return ts[bi], true
 }
 
-func expander(b *bot, g *rules.Game, p int) string {
-	s := g.State
-	t, ok := best(targets(s, g.UID(p), nil), func(t target) float64 {
+// attackCheapest attacks the target of ts that costs the least, a gold
+// or energy cell's cost divided by discount; "" when there is none.
+func attackCheapest(s *rules.State, ts []target, discount float64) string {
+	t, ok := best(ts, func(t target) float64 {
 		c := t.cost
 		if s.Cells[t.id].Type != rules.Normal {
-			c /= 3
+			c /= discount
 		}
 		return c
 	})
@@ -125,6 +126,11 @@ func expander(b *bot, g *rules.Game, p int) string {
 		return ""
 	}
 	return attack(t.id, false)
+}
+
+func expander(b *bot, g *rules.Game, p int) string {
+	s := g.State
+	return attackCheapest(s, targets(s, g.UID(p), nil), 3)
 }
 
 func economist(b *bot, g *rules.Game, p int) string {
@@ -143,17 +149,7 @@ func economist(b *bot, g *rules.Game, p int) string {
 	if u.Gold >= 40 && (u.Bases >= 3 || u.Gold >= 80) && len(ts) > 0 {
 		return cellBody("/multiattack", ts[b.src.Intn(len(ts))].id)
 	}
-	t, ok := best(ts, func(t target) float64 {
-		c := t.cost
-		if s.Cells[t.id].Type != rules.Normal {
-			c /= 10
-		}
-		return c
-	})
-	if !ok {
-		return ""
-	}
-	return attack(t.id, false)
+	return attackCheapest(s, ts, 10)
 }
 
 func aggressor(b *bot, g *rules.Game, p int) string {

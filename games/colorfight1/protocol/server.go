@@ -31,7 +31,6 @@ import (
 	"log"
 	"math"
 	"mime"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -184,35 +183,10 @@ func (p Server) Serve(ctx context.Context, o rooms.Options) error {
 	if err != nil {
 		return err
 	}
-	addr := o.Addr
-	if addr == "" {
-		addr = p.DefaultAddr()
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		m.Close()
-		return fmt.Errorf("server: %w", err)
-	}
-	hs := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
-	if o.Ready != nil {
-		o.Ready(map[string]string{"players": ln.Addr().String()})
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		m.Close()
-		return fmt.Errorf("server: %w", err)
-	case <-ctx.Done():
-	case <-m.(*mount).finished:
-	}
-	cerr := m.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		hs.Close()
-	}
-	return cerr
+	// It ends once no game follows (Options.Games played, or a game
+	// that could not be recorded), whether or not Games counts.
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	return rooms.ServeAlone(ctx, m, o, p.DefaultAddr(), hs, m.(*mount).finished)
 }
 
 // Mount opens the server without listening (rooms.Mounted): it

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight1/bots"
 	"github.com/rewind-game/rewind/games/colorfight1/rules"
 	"github.com/rewind-game/rewind/games/colorfight1/vectors"
 )
@@ -29,10 +28,7 @@ var benchRounds = sync.OnceValues(func() ([][][]string, *rules.Game) {
 	if err != nil {
 		panic(err)
 	}
-	var ss []engine.Strategy
-	for p := range 8 {
-		ss = append(ss, bots.Builtins[p%len(bots.Builtins)].New(uint64(p)))
-	}
+	ss := builtins(8)
 	var rounds [][][]string
 	for !eg.Over() {
 		cmds := make([][]string, 8)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight1/bots"
 	"github.com/rewind-game/rewind/games/colorfight1/rules"
 )
 
@@ -17,23 +16,13 @@ import (
 // least the cell's Value (the ms left); drawing the board changes no
 // hash; once its slices have grown, Board allocates nothing.
 func TestBoardAttacks(t *testing.T) {
-	g, err := rules.Ruleset.New(9, engine.Settings{Players: 4, MaxTurns: 3000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newBuiltinsMatch(t, 4, 3000)
+	g := m.g
 	game := g.(*rules.Game)
-	var ss []engine.Strategy
-	for p := range 4 {
-		ss = append(ss, bots.Builtins[p%len(bots.Builtins)].New(uint64(p)))
-	}
-	cmds := make([][]string, 4)
 	var b engine.Board
 	inFlight, blasts, most := 0, 0, 0
 	for !g.Over() {
-		for p := range ss {
-			cmds[p] = ss[p].Commands(g, p, cmds[p][:0])
-		}
-		g.Round(cmds)
+		m.tick()
 		h := g.Hash()
 		g.Board(&b)
 		if g.Hash() != h {

@@ -78,6 +78,10 @@ func AppendFloat(dst []byte, f float64) []byte {
 	return append(dst, d[x+1:]...)
 }
 
+// pyEscapes is the letter after the backslash of the characters Python's
+// json module writes as a two-character escape, 0 for the others.
+var pyEscapes = [0x80]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
+
 // AppendString appends s as a JSON string the way Python's json module
 // writes it with ensure_ascii: ", \ and the control characters escaped
 // (\n, \r, \t, \b, \f, else \u00XX), every non-ASCII character as \uXXXX
@@ -91,20 +95,8 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	for _, r := range s {
 		switch {
-		case r == '"':
-			dst = append(dst, '\\', '"')
-		case r == '\\':
-			dst = append(dst, '\\', '\\')
-		case r == '\n':
-			dst = append(dst, '\\', 'n')
-		case r == '\r':
-			dst = append(dst, '\\', 'r')
-		case r == '\t':
-			dst = append(dst, '\\', 't')
-		case r == '\b':
-			dst = append(dst, '\\', 'b')
-		case r == '\f':
-			dst = append(dst, '\\', 'f')
+		case r < 0x80 && pyEscapes[r] != 0:
+			dst = append(dst, '\\', pyEscapes[r])
 		case r < 0x20 || r >= 0x7f && r < 0x10000:
 			dst = u4(dst, r)
 		case r >= 0x10000:

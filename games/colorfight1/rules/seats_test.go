@@ -3,8 +3,6 @@ package rules_test
 import (
 	"testing"
 
-	"github.com/rewind-game/rewind/engine"
-	"github.com/rewind-game/rewind/games/colorfight1/bots"
 	"github.com/rewind-game/rewind/games/colorfight1/rules"
 )
 
@@ -13,22 +11,12 @@ import (
 // /joingame it sends is refused (CodeJoined) without a new row: a player
 // joining again is a new seat.
 func TestSeatIsOneJoin(t *testing.T) {
-	g, err := rules.Ruleset.New(9, engine.Settings{Players: 8, MaxTurns: 3000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newBuiltinsMatch(t, 8, 3000)
+	g, cmds := m.g, m.cmds
 	gm := g.(*rules.Game)
-	var ss []engine.Strategy
-	for p := range 8 {
-		ss = append(ss, bots.Builtins[p%len(bots.Builtins)].New(uint64(p)))
-	}
-	cmds := make([][]string, 8)
 	dead := -1
 	for !g.Over() && dead < 0 {
-		for p := range ss {
-			cmds[p] = ss[p].Commands(g, p, cmds[p][:0])
-		}
-		g.Round(cmds)
+		m.tick()
 		for p := range 8 {
 			if gm.Joined(p) && gm.UID(p) == 0 {
 				dead = p

@@ -212,10 +212,7 @@ func TestFrameNotModified(t *testing.T) {
 		g.CopyFrom(&f)
 		for i, b := range bots {
 			out, _ := b.Commands(&f)
-			cmds[i] = cmds[i][:0]
-			for _, c := range out {
-				cmds[i] = append(cmds[i], colorfight2.ParseCommand(c))
-			}
+			cmds[i] = colorfight2.AppendParsed(cmds[i][:0], out)
 		}
 		if d := colorfight2.Diff(&g, &f); d != nil {
 			t.Fatalf("frame modified: %s", d)

@@ -60,20 +60,13 @@ func (b *economist) Commands(f *colorfight2.Frame) ([]string, error) {
 			b.cands = append(b.cands, cand{t, ratio(2*cl.NaturalGold+cl.NaturalEnergy, k)})
 		}
 	}
-	b.sortCands()
-	n := 0
-	for _, c := range b.cands {
-		if n >= ecoMaxAttacks {
-			break
+	b.takeBest(ecoMaxAttacks, func(i int32, n int) bool {
+		if f.Cells[i].NaturalGold <= bracket(b.cells+int64(n)+1) {
+			return false
 		}
-		cl := &f.Cells[c.i]
-		if cl.NaturalGold <= bracket(b.cells+int64(n)+1) {
-			continue
-		}
-		if k := b.cost(c.i); k <= b.energy-saveEnergy && b.attack(c.i, k) {
-			n++
-		}
-	}
+		k := b.cost(i)
+		return k <= b.energy-saveEnergy && b.attack(i, k)
+	})
 	return b.finish(), nil
 }
 
@@ -118,26 +111,39 @@ func (b *economist) invest(left, save int64) {
 		}
 		b.cands = append(b.cands, cand{i, ratio(gain, price)})
 	}
-	b.sortCands()
-	n := 0
-	for _, c := range b.cands {
-		if n >= ecoMaxInvest {
-			break
-		}
-		cl := &f.Cells[c.i]
+	b.takeBest(ecoMaxInvest, func(i int32, _ int) bool {
+		cl := &f.Cells[i]
 		if cl.Building == colorfight2.BuildingNone {
 			if b.gold-buildingCost < save {
-				continue
+				return false
 			}
 			kind := colorfight2.GoldMine
 			if f.Turn < ecoWellUntil && cl.NaturalEnergy > cl.NaturalGold+2 {
 				kind = colorfight2.EnergyWell
 			}
-			b.build(c.i, kind)
+			b.build(i, kind)
 			b.mw++
-			n++
-		} else if b.canUpgrade(c.i) && b.gold-upgradeGold[cl.Level] >= save {
-			b.upgrade(c.i)
+			return true
+		}
+		if b.canUpgrade(i) && b.gold-upgradeGold[cl.Level] >= save {
+			b.upgrade(i)
+			return true
+		}
+		return false
+	})
+}
+
+// takeBest sorts the candidates best first and offers them to take in
+// turn, with the number taken so far, until most have been taken (take
+// reports whether it took the cell).
+func (b *economist) takeBest(most int, take func(i int32, taken int) bool) {
+	b.sortCands()
+	n := 0
+	for _, c := range b.cands {
+		if n >= most {
+			break
+		}
+		if take(c.i, n) {
 			n++
 		}
 	}

@@ -344,10 +344,7 @@ func TestRuntimeTerrorsDeterministic(t *testing.T) {
 	for s.Turn() < 30 { // grow a territory with several border cells
 		s.Frame(&f)
 		out, _ := g.Commands(&f)
-		cmds := make([]colorfight2.Command, len(out))
-		for i, c := range out {
-			cmds[i] = colorfight2.ParseCommand(c)
-		}
+		cmds := colorfight2.AppendParsed(nil, out)
 		s.Step([][]colorfight2.Command{cmds, nil})
 	}
 	s.Frame(&f)
@@ -432,6 +429,13 @@ func rtFrame() *colorfight2.Frame {
 // several bot seeds (the order of the attacks is random, their set not).
 func TestRuntimeTerrorsHandMade(t *testing.T) {
 	sorted := func(out []string) []string { return slices.Sorted(slices.Values(out)) }
+	// outOfReach makes every cell cost 5000 to attack: no case gives the
+	// bot strictly more energy, so it attacks nothing.
+	outOfReach := func(f *colorfight2.Frame) {
+		for i := range f.Cells {
+			f.Cells[i].AttackCost = 5000
+		}
+	}
 	cases := []struct {
 		name string
 		edit func(f *colorfight2.Frame)
@@ -459,33 +463,25 @@ func TestRuntimeTerrorsHandMade(t *testing.T) {
 		{"Home upgrade with strictly more than 1000 gold and energy left",
 			func(f *colorfight2.Frame) {
 				f.Users[0].Energy, f.Users[0].Gold = 1001, 1001
-				for i := range f.Cells {
-					f.Cells[i].AttackCost = 5000
-				}
+				outOfReach(f)
 			}, []string{"u 0 0"}},
 		{"no Home upgrade with exactly 1000 gold; builds instead",
 			func(f *colorfight2.Frame) {
 				f.Users[0].Energy, f.Users[0].Gold = 5000, 1000
-				for i := range f.Cells {
-					f.Cells[i].AttackCost = 5000
-				}
+				outOfReach(f)
 			}, []string{"b 1 0 e"}},
 		{"the Home, then a level-1 well below tech 2, each with strictly more than its cost",
 			func(f *colorfight2.Frame) {
 				f.Users[0].TechLevel, f.Users[0].Energy, f.Users[0].Gold = 2, 2001, 2401
 				f.Cells[0].Level = 2
 				f.Cells[1].Building = colorfight2.EnergyWell
-				for i := range f.Cells {
-					f.Cells[i].AttackCost = 5000
-				}
+				outOfReach(f)
 			}, []string{"u 0 0", "u 1 0"}},
 		{"no upgrades after turn 300 with 450 cells or more",
 			func(f *colorfight2.Frame) {
 				f.Turn, f.Users[0].CellNumber = 300, 450
 				f.Users[0].Energy, f.Users[0].Gold = 5000, 1001
-				for i := range f.Cells {
-					f.Cells[i].AttackCost = 5000
-				}
+				outOfReach(f)
 			}, []string{"b 0 1 e", "b 1 0 e"}},
 	}
 	for _, c := range cases {

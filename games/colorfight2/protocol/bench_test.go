@@ -40,10 +40,7 @@ func midGame(tb testing.TB) *colorfight2.Frame {
 		st.Frame(&f)
 		for i, b := range seats {
 			list, _ := b.Commands(&f)
-			cmds[i] = cmds[i][:0]
-			for _, s := range list {
-				cmds[i] = append(cmds[i], colorfight2.ParseCommand(s))
-			}
+			cmds[i] = colorfight2.AppendParsed(cmds[i][:0], list)
 		}
 		st.Step(cmds)
 	}

@@ -124,25 +124,27 @@ func (s *Server) rpc(h func(*http.Request, request) error) http.HandlerFunc {
 	}
 }
 
+// roomEntry is one room of /get_gameroom_list.
+type roomEntry struct {
+	Name         string `json:"name"`
+	PlayerNumber int    `json:"player_number"`
+	MaxPlayer    int    `json:"max_player"`
+	Turn         int    `json:"turn"`
+	MaxTurn      int    `json:"max_turn"`
+	Rank         bool   `json:"rank"`
+	// Stopped (rewind) says why a room plays no more games.
+	Stopped string `json:"stopped,omitempty"`
+}
+
 func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 	s.cleanIdle()
-	type entry struct {
-		Name         string `json:"name"`
-		PlayerNumber int    `json:"player_number"`
-		MaxPlayer    int    `json:"max_player"`
-		Turn         int    `json:"turn"`
-		MaxTurn      int    `json:"max_turn"`
-		Rank         bool   `json:"rank"`
-		// Stopped (rewind) says why a room plays no more games.
-		Stopped string `json:"stopped,omitempty"`
-	}
 	s.mu.Lock()
 	rooms := make([]*room, 0, len(s.order))
 	for _, id := range s.order {
 		rooms = append(rooms, s.rooms[id])
 	}
 	s.mu.Unlock()
-	list := make([]entry, 0, len(rooms))
+	list := make([]roomEntry, 0, len(rooms))
 	for _, r := range rooms {
 		r.mu.Lock()
 		g := r.g
@@ -150,7 +152,7 @@ func (s *Server) handleList(w http.ResponseWriter, req *http.Request) {
 		if g.phase != phaseWaiting {
 			n = len(g.seats)
 		}
-		list = append(list, entry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn, Stopped: r.stopped})
+		list = append(list, roomEntry{Name: r.id, PlayerNumber: n, MaxPlayer: g.cfg.MaxPlayer, Turn: g.turn, MaxTurn: g.cfg.MaxTurn, Stopped: r.stopped})
 		r.mu.Unlock()
 	}
 	b, _ := json.Marshal(list)

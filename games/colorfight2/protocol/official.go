@@ -2,11 +2,9 @@ package protocol
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"math"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -250,32 +248,5 @@ func (p Official) Serve(ctx context.Context, o rooms.Options) error {
 	if err != nil {
 		return err
 	}
-	addr := o.Addr
-	if addr == "" {
-		addr = p.DefaultAddr()
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		m.Close()
-		return fmt.Errorf("server: %w", err)
-	}
-	hs := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second}
-	if o.Ready != nil {
-		o.Ready(map[string]string{"players": ln.Addr().String()})
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		m.Close()
-		return fmt.Errorf("server: %w", err)
-	case <-ctx.Done():
-	}
-	cerr := m.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		hs.Close()
-	}
-	return cerr
+	return rooms.ServeAlone(ctx, m, o, p.DefaultAddr(), &http.Server{ReadHeaderTimeout: 10 * time.Second}, nil)
 }

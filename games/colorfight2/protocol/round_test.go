@@ -44,37 +44,27 @@ func TestCommandErrorsAndReplacement(t *testing.T) {
 	if r := a.command("a 99 99 1", "b 99 99 g"); r["success"] != true {
 		t.Fatal(r)
 	}
-	cmds := []string{
-		"a 99 99 10",
-		fmt.Sprintf("a %d %d 999999", fx, fy),
-		fmt.Sprintf("a %d %d 1", fx, fy),
-		"b 99 99 g",
-		fmt.Sprintf("b %d %d g", fx, fy),
-		fmt.Sprintf("b %d %d g", hx, hy),
-		"u -1 0",
-		fmt.Sprintf("u %d %d", fx, fy),
-		fmt.Sprintf("u %d %d", hx, hy),
-		"x 1 2",
-		"a 1",
-		"a b 1 2",
-		"",
-		"  a   99 99 10  ",
+	// Each failed command's error is the command as sent, a space and why.
+	cases := []struct{ cmd, why string }{
+		{"a 99 99 10", "failed, Attack position is not in the map."},
+		{fmt.Sprintf("a %d %d 999999", fx, fy), "failed, Do not have enough energy to attack."},
+		{fmt.Sprintf("a %d %d 1", fx, fy), "failed, No valid surrounding cell to attack."},
+		{"b 99 99 g", "failed, Build position is not in the map."},
+		{fmt.Sprintf("b %d %d g", fx, fy), "failed, You need to build on your own cell."},
+		{fmt.Sprintf("b %d %d g", hx, hy), "failed, There is a building on this cell already."},
+		{"u -1 0", "failed, Upgrade position is not in the map."},
+		{fmt.Sprintf("u %d %d", fx, fy), "failed, You need to upgrade on your own cell."},
+		{fmt.Sprintf("u %d %d", hx, hy), "failed, Not enough gold."},
+		{"x 1 2", "is a wrong command, cmd type x is invalid"},
+		{"a 1", "is a wrong command, list index out of range"},
+		{"a b 1 2", "is a wrong command, invalid literal for int() with base 10: 'b'"},
+		{"", "is not a command"},
+		{"  a   99 99 10  ", "failed, Attack position is not in the map."},
 	}
-	want := []string{
-		"a 99 99 10 failed, Attack position is not in the map.",
-		fmt.Sprintf("a %d %d 999999 failed, Do not have enough energy to attack.", fx, fy),
-		fmt.Sprintf("a %d %d 1 failed, No valid surrounding cell to attack.", fx, fy),
-		"b 99 99 g failed, Build position is not in the map.",
-		fmt.Sprintf("b %d %d g failed, You need to build on your own cell.", fx, fy),
-		fmt.Sprintf("b %d %d g failed, There is a building on this cell already.", hx, hy),
-		"u -1 0 failed, Upgrade position is not in the map.",
-		fmt.Sprintf("u %d %d failed, You need to upgrade on your own cell.", fx, fy),
-		fmt.Sprintf("u %d %d failed, Not enough gold.", hx, hy),
-		"x 1 2 is a wrong command, cmd type x is invalid",
-		"a 1 is a wrong command, list index out of range",
-		"a b 1 2 is a wrong command, invalid literal for int() with base 10: 'b'",
-		" is not a command",
-		"  a   99 99 10   failed, Attack position is not in the map.",
+	var cmds, want []string
+	for _, c := range cases {
+		cmds = append(cmds, c.cmd)
+		want = append(want, c.cmd+" "+c.why)
 	}
 	if r := a.command(cmds...); r["success"] != true {
 		t.Fatal(r)

@@ -35,14 +35,7 @@ func TestCreateRoom(t *testing.T) {
 		}
 	}
 	resp := ts.get("/get_gameroom_list")
-	var list []struct {
-		Name         string `json:"name"`
-		PlayerNumber int    `json:"player_number"`
-		MaxPlayer    int    `json:"max_player"`
-		Turn         int    `json:"turn"`
-		MaxTurn      int    `json:"max_turn"`
-		Rank         bool   `json:"rank"`
-	}
+	var list []roomEntry
 	if err := json.Unmarshal(resp.body, &list); err != nil {
 		t.Fatal(err)
 	}

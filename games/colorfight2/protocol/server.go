@@ -138,6 +138,15 @@ type Server struct {
 	disk     *rooms.Recordings // the recordings of Dir and their budget
 }
 
+// positiveOr returns v, or d when v is zero or negative: an Options
+// bound left unset takes its default.
+func positiveOr[T int | int64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
 // New returns a Server recording into opts.Dir (created if missing). The
 // .partial recordings a crash left there are recovered first, up to their
 // last whole round, and listed by Games (rooms.LiveGame.Recovered).
@@ -148,27 +157,13 @@ func New(opts Options) (*Server, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	if opts.LockstepDeadline <= 0 {
-		opts.LockstepDeadline = DefaultLockstepDeadline
-	}
-	if opts.LockstepMisses <= 0 {
-		opts.LockstepMisses = DefaultLockstepMisses
-	}
-	if opts.MaxRooms <= 0 {
-		opts.MaxRooms = DefaultMaxRooms
-	}
-	if opts.MaxRoomsPerAddr <= 0 {
-		opts.MaxRoomsPerAddr = DefaultMaxRoomsPerAddr
-	}
-	if opts.IdleRoomTimeout <= 0 {
-		opts.IdleRoomTimeout = DefaultIdleRoomTimeout
-	}
-	if opts.MaxMessageBytes <= 0 {
-		opts.MaxMessageBytes = DefaultMaxMessageBytes
-	}
-	if opts.MaxConnsPerIP <= 0 {
-		opts.MaxConnsPerIP = DefaultMaxConnsPerIP
-	}
+	opts.LockstepDeadline = positiveOr(opts.LockstepDeadline, DefaultLockstepDeadline)
+	opts.LockstepMisses = positiveOr(opts.LockstepMisses, DefaultLockstepMisses)
+	opts.MaxRooms = positiveOr(opts.MaxRooms, DefaultMaxRooms)
+	opts.MaxRoomsPerAddr = positiveOr(opts.MaxRoomsPerAddr, DefaultMaxRoomsPerAddr)
+	opts.IdleRoomTimeout = positiveOr(opts.IdleRoomTimeout, DefaultIdleRoomTimeout)
+	opts.MaxMessageBytes = positiveOr(opts.MaxMessageBytes, DefaultMaxMessageBytes)
+	opts.MaxConnsPerIP = positiveOr(opts.MaxConnsPerIP, DefaultMaxConnsPerIP)
 	if opts.MaxGamesPerHour == 0 {
 		opts.MaxGamesPerHour = DefaultMaxGamesPerHour
 	}

@@ -94,6 +94,15 @@ func ParseCommand(s string) Command {
 	return c
 }
 
+// AppendParsed appends the commands of lines, each through ParseCommand,
+// to dst and returns it.
+func AppendParsed(dst []Command, lines []string) []Command {
+	for _, s := range lines {
+		dst = append(dst, ParseCommand(s))
+	}
+	return dst
+}
+
 func clampCoord(v int64) int {
 	const lim = 1 << 30
 	if v > lim {

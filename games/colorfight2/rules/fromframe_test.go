@@ -2,41 +2,13 @@ package rules_test
 
 import (
 	"errors"
-	"io"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
-
-// frames decodes every frame of a .cfr.
-func frames(tb testing.TB, path string) []colorfight2.Frame {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	d, err := cfr.NewDecoder(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []colorfight2.Frame
-	for {
-		var fr colorfight2.Frame
-		err := d.Next(&fr)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, fr)
-	}
-}
 
 // byUID returns f with its users in uid order (the engine's), in storage
 // of its own.
@@ -55,7 +27,7 @@ func configOf(f *colorfight2.Frame, maxTurn int) colorfight2.Config {
 // TestFromFrameReproducesFrame: the state rebuilt from any frame of a
 // reference replay gives back exactly that frame.
 func TestFromFrameReproducesFrame(t *testing.T) {
-	fs := frames(t, "../../../testdata/conformance/c03.cfr")
+	fs := cfrtest.Frames(t, "../../../testdata/conformance/c03.cfr")
 	cfg := configOf(&fs[0], len(fs)-1)
 	var got colorfight2.Frame
 	for _, turn := range []int{1, 2, 57, 250, 499, 500} {
@@ -81,7 +53,7 @@ func TestLoadFrameReusesState(t *testing.T) {
 	var s colorfight2.State
 	var got, want colorfight2.Frame
 	for _, name := range []string{"c01", "c03", "c06"} {
-		fs := frames(t, "../../../testdata/conformance/"+name+".cfr")
+		fs := cfrtest.Frames(t, "../../../testdata/conformance/"+name+".cfr")
 		cfg := configOf(&fs[0], len(fs)-1)
 		for turn := 1; turn < len(fs); turn++ {
 			f := &fs[turn]
@@ -113,7 +85,7 @@ func TestLoadFrameReusesState(t *testing.T) {
 // refused for its terrain, even when an earlier cell is also wrong in
 // another way, whatever the state held before.
 func TestLoadFrameTerrainFirst(t *testing.T) {
-	fs := frames(t, "../../../testdata/conformance/c03.cfr")
+	fs := cfrtest.Frames(t, "../../../testdata/conformance/c03.cfr")
 	cfg := configOf(&fs[0], len(fs)-1)
 	var s colorfight2.State
 	if err := s.LoadFrameUnchecked(cfg, &fs[10]); err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
@@ -23,7 +24,7 @@ func TestInferCommands(t *testing.T) {
 	paths = append(paths, testutil.RealWorldOptional(t)...)
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			fs := frames(t, p)
+			fs := cfrtest.Frames(t, p)
 			cfg := configOf(&fs[0], len(fs)-1)
 			var got colorfight2.Frame
 			bad := 0

@@ -142,9 +142,7 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 		list := append(g.cmds[p][:0], g.faults[p]...)
 		g.faults[p] = g.faults[p][:0]
 		if p < len(cmds) {
-			for _, c := range cmds[p] {
-				list = append(list, ParseCommand(c))
-			}
+			list = AppendParsed(list, cmds[p])
 		}
 		g.cmds[p] = list
 	}

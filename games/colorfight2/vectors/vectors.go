@@ -83,11 +83,7 @@ func (g *Game) Commands(t int, dst [][]colorfight2.Command) [][]colorfight2.Comm
 		return dst
 	}
 	for _, list := range g.Log.Commands[t] {
-		var cs []colorfight2.Command
-		for _, s := range list {
-			cs = append(cs, colorfight2.ParseCommand(s))
-		}
-		dst = append(dst, cs)
+		dst = append(dst, colorfight2.AppendParsed(nil, list))
 	}
 	return dst
 }

@@ -10,22 +10,24 @@ import (
 
 const monadDir = "../../../testdata/monad"
 
-func readVector(t *testing.T, path string) *Vector {
+// parse returns what fn makes of b, failing t on its error.
+func parse[T any](t *testing.T, fn func([]byte) (T, error), b []byte) T {
 	t.Helper()
-	v, err := ParseVector(testutil.ReadFile(t, path))
+	v, err := fn(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
+func readVector(t *testing.T, path string) *Vector {
+	t.Helper()
+	return parse(t, ParseVector, testutil.ReadFile(t, path))
+}
+
 func readStates(t *testing.T, path string) *States {
 	t.Helper()
-	st, err := ParseStates(testutil.GunzipFile(t, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return parse(t, ParseStates, testutil.GunzipFile(t, path))
 }
 
 // TestMonadVectors replays the six Monad vectors recorded on the reference

@@ -20,6 +20,7 @@
 package bots
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/rewind-game/rewind/engine"
@@ -230,7 +231,32 @@ func (t *turn) droidPath() ([]skyport.Dir, bool) {
 	if lvl == 0 || t.onSpawn() {
 		return nil, false
 	}
-	steps := 2 + lvl
+	return t.walk(2, 2+lvl, t.droidCanEnter, t.target)
+}
+
+// droidCanEnter reports whether a droid may walk onto (j, k): any tile
+// but a spawn, a rock or the void.
+func (t *turn) droidCanEnter(j, k int) bool {
+	c := t.st.Tile(j, k)
+	return c != skyport.Spawn && c != skyport.Rock && c != skyport.Void
+}
+
+// stepToward returns the first step of a shortest walk from the planned
+// position to a tile goal accepts (not the current one), over tiles the
+// actor can enter.
+func (t *turn) stepToward(goal func(j, k int) bool) (skyport.Dir, bool) {
+	seq, ok := t.walk(1, -1, t.free, goal)
+	if !ok {
+		return 0, false
+	}
+	return seq[0], true
+}
+
+// walk returns a shortest walk from the planned position, over tiles
+// enter accepts, to the first tile goal accepts that is at least
+// minSteps and at most maxSteps (-1: any number) steps away, searched
+// breadth first with the neighbours in direction order.
+func (t *turn) walk(minSteps, maxSteps int, enter, goal func(j, k int) bool) ([]skyport.Dir, bool) {
 	D := t.d
 	m := t.st.Map()
 	prev := make([]int, D*D)
@@ -245,17 +271,15 @@ func (t *turn) droidPath() ([]skyport.Dir, bool) {
 		c := q[0]
 		q = q[1:]
 		cj, ck := c/D, c%D
-		if dist[c] >= 2 && t.target(cj, ck) {
+		if dist[c] >= minSteps && goal(cj, ck) {
 			var seq []skyport.Dir
 			for x := c; x != start; x = prev[x] / 8 {
 				seq = append(seq, skyport.Dir(prev[x]%8))
 			}
-			for i, j := 0, len(seq)-1; i < j; i, j = i+1, j-1 {
-				seq[i], seq[j] = seq[j], seq[i]
-			}
+			slices.Reverse(seq)
 			return seq, true
 		}
-		if dist[c] == steps {
+		if dist[c] == maxSteps {
 			continue
 		}
 		for d := skyport.Dir(0); d < skyport.NumDirs; d++ {
@@ -264,8 +288,7 @@ func (t *turn) droidPath() ([]skyport.Dir, bool) {
 				continue
 			}
 			x := nj*D + nk
-			tc := t.st.Tile(nj, nk)
-			if dist[x] >= 0 || tc == skyport.Spawn || tc == skyport.Rock || tc == skyport.Void {
+			if dist[x] >= 0 || !enter(nj, nk) {
 				continue
 			}
 			dist[x] = dist[c] + 1
@@ -274,43 +297,6 @@ func (t *turn) droidPath() ([]skyport.Dir, bool) {
 		}
 	}
 	return nil, false
-}
-
-// stepToward returns the first step of a shortest walk from the planned
-// position to a tile goal accepts (not the current one), over tiles the
-// actor can enter.
-func (t *turn) stepToward(goal func(j, k int) bool) (skyport.Dir, bool) {
-	D := t.d
-	m := t.st.Map()
-	first := make([]int8, D*D)
-	for i := range first {
-		first[i] = -1
-	}
-	start := t.j*D + t.k
-	first[start] = 7
-	q := []int{start}
-	for len(q) > 0 {
-		c := q[0]
-		q = q[1:]
-		cj, ck := c/D, c%D
-		if c != start && goal(cj, ck) {
-			return skyport.Dir(first[c]), true
-		}
-		for d := skyport.Dir(0); d < skyport.NumDirs; d++ {
-			nj, nk, ok := m.Neighbor(cj, ck, d)
-			if !ok || first[nj*D+nk] >= 0 || !t.free(nj, nk) {
-				continue
-			}
-			x := nj*D + nk
-			if c == start {
-				first[x] = int8(d)
-			} else {
-				first[x] = first[c]
-			}
-			q = append(q, x)
-		}
-	}
-	return 0, false
 }
 
 // leaveSpawn steps off a spawn tile.

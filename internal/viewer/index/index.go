@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +27,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes (SQLite's
 // user_version). Open migrates an older index up to it.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // appID marks a rewind index (SQLite's application_id): a database
 // without it is foreign.
@@ -117,6 +116,9 @@ var migrations = []string{
 	// 2 -> 3: what a replay's winner amount counts (Replay.Unit); ""
 	// in the rows of an older index.
 	`ALTER TABLE replays ADD COLUMN unit TEXT NOT NULL DEFAULT '';`,
+	// 3 -> 4: the standings' game order (the header's creation time, then
+	// the path: gameKey).
+	`CREATE INDEX replays_created ON replays(created, path);`,
 }
 
 // Index is an open library index.
@@ -387,8 +389,9 @@ func (ix *Index) Generation() uint64 {
 	return ix.gen
 }
 
-// commit commits tx, a change whose lowest path is low, and notes it.
-func (ix *Index) commit(tx *sql.Tx, low string) error {
+// commit commits tx, a change whose lowest game (in game order) is low,
+// and notes it.
+func (ix *Index) commit(tx *sql.Tx, low gameKey) error {
 	ix.wmu.Lock()
 	defer ix.wmu.Unlock()
 	if err := tx.Commit(); err != nil {
@@ -418,18 +421,39 @@ func (ix *Index) prepare(queries ...string) (*sql.Tx, []*sql.Stmt, error) {
 }
 
 // update changes the replays in one transaction: write is given the
-// statements of queries, prepared; when it succeeds the change is
-// committed (commit, low the lowest path it touched), else rolled back.
-func (ix *Index) update(queries []string, write func(st []*sql.Stmt) error, low string) error {
+// statements of queries, prepared, and returns the lowest game (in game
+// order, gameKey) it touched, as it was or as it is now; when it succeeds
+// the change is committed (commit), else rolled back.
+func (ix *Index) update(queries []string, write func(st []*sql.Stmt) (gameKey, error)) error {
 	tx, st, err := ix.prepare(queries...)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := write(st); err != nil {
+	low, err := write(st)
+	if err != nil {
 		return err
 	}
 	return ix.commit(tx, low)
+}
+
+// deleteReplay is the statement that deletes the replay at a path,
+// returning its creation time (gameKey.created); none when absent.
+const deleteReplay = "DELETE FROM replays WHERE path = ? RETURNING created"
+
+// deleted runs del (deleteReplay) for path and lowers low to the deleted
+// game's key.
+func deleted(del *sql.Stmt, path string, low *gameKey) error {
+	var created int64
+	err := del.QueryRow(path).Scan(&created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("index: delete %s: %w", path, err)
+	}
+	*low = low.min(gameKey{created: created, path: path})
+	return nil
 }
 
 // Put adds or replaces replays, in one transaction.
@@ -437,21 +461,19 @@ func (ix *Index) Put(reps []*Replay) error {
 	if len(reps) == 0 {
 		return nil
 	}
-	low := reps[0].Path
-	for _, r := range reps {
-		low = min(low, r.Path)
-	}
-	return ix.update([]string{"DELETE FROM replays WHERE path = ?",
+	return ix.update([]string{deleteReplay,
 		`INSERT INTO replays(path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date,
 		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		"INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO names(rowid, text) VALUES(?, ?)",
-	}, func(st []*sql.Stmt) error {
+	}, func(st []*sql.Stmt) (gameKey, error) {
 		del, ins, seat, fts := st[0], st[1], st[2], st[3]
+		low := lastKey
 		for _, r := range reps {
-			if _, err := del.Exec(r.Path); err != nil {
-				return fmt.Errorf("index: %s: %w", r.Path, err)
+			if err := deleted(del, r.Path, &low); err != nil {
+				return low, err
 			}
+			low = low.min(gameKey{created: unixNano(r.Created), path: r.Path})
 			unit := r.Unit
 			if len(unit) > MaxUnitBytes {
 				unit = ""
@@ -459,13 +481,13 @@ func (ix *Index) Put(reps []*Replay) error {
 			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
 				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
 			if err != nil {
-				return fmt.Errorf("index: %s: %w", r.Path, err)
+				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 			id, _ := res.LastInsertId()
 			text := []string{r.Path}
 			for _, s := range r.Seats {
 				if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
-					return fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
+					return low, fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
 				}
 				text = append(text, s.Name)
 				if s.Bot != "" {
@@ -473,11 +495,11 @@ func (ix *Index) Put(reps []*Replay) error {
 				}
 			}
 			if _, err := fts.Exec(id, strings.Join(text, " ")); err != nil {
-				return fmt.Errorf("index: %s: %w", r.Path, err)
+				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 		}
-		return nil
-	}, low)
+		return low, nil
+	})
 }
 
 // Delete removes replays by path (absent ones are ignored).
@@ -485,14 +507,15 @@ func (ix *Index) Delete(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return ix.update([]string{"DELETE FROM replays WHERE path = ?"}, func(st []*sql.Stmt) error {
+	return ix.update([]string{deleteReplay}, func(st []*sql.Stmt) (gameKey, error) {
+		low := lastKey
 		for _, p := range paths {
-			if _, err := st[0].Exec(p); err != nil {
-				return fmt.Errorf("index: delete %s: %w", p, err)
+			if err := deleted(st[0], p, &low); err != nil {
+				return low, err
 			}
 		}
-		return nil
-	}, slices.Min(paths))
+		return low, nil
+	})
 }
 
 // PlayerList is the replay's players as the library shows them: "alice,

@@ -419,10 +419,12 @@ func TestStandingsKeptAndRefreshed(t *testing.T) {
 	}
 }
 
-// wantStandings is match.Standings of the complete games of reps in path
-// order, one table per game, as Standings computes them.
+// wantStandings is match.Standings of the complete games of reps in game
+// order (the creation time, then the path), one table per game, as
+// Standings computes them: a full recomputation.
 func wantStandings(reps map[string]*Replay) []Standing {
 	paths := slices.Sorted(maps.Keys(reps))
+	slices.SortStableFunc(paths, func(a, b string) int { return reps[a].Created.Compare(reps[b].Created) })
 	var out []Standing
 	for _, game := range standingsGames() {
 		var games []match.GameResult
@@ -674,6 +676,92 @@ func TestStandingsEveryGame(t *testing.T) {
 		}
 		if want := []string{"ColorfightII", "Monad", "Skyport"}; !slices.Equal(games, want) {
 			t.Errorf("query %+v: tables %q, want %q", q, games, want)
+		}
+	}
+}
+
+// TestStandingsGameOrder: the standings count games in game order — the
+// header's creation time, then the path — not in path order, and files
+// that arrive out of that order (a game recorded earlier indexed later,
+// an older replay replacing a newer one, a deletion) leave the kept
+// standings equal to a full recomputation in game order, whichever way
+// they were brought up to date. The order matters: the same games rated
+// in path order give other ratings.
+func TestStandingsGameOrder(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	put := func(rs ...*Replay) {
+		t.Helper()
+		if err := ix.Put(rs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+	}
+	// Game i is recorded at minute 100-i: creation order is the reverse of
+	// path order.
+	recorded := func(i, minute int) *Replay {
+		r := game(i, 5)
+		r.Created = t0.Add(time.Duration(minute) * time.Minute)
+		return r
+	}
+	check := func(what string, st []Standing) {
+		t.Helper()
+		if want := wantStandings(reps); !slices.Equal(st, want) {
+			t.Fatalf("%s: %+v\nwant %+v", what, st, want)
+		}
+	}
+	var first []*Replay
+	for i := 1; i <= 40; i++ {
+		first = append(first, recorded(i, 100-i))
+	}
+	put(first...)
+	st, err := ix.Standings(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("first", st)
+	// In path order the same games rate otherwise.
+	byPath := map[string]*Replay{}
+	for p, r := range reps {
+		c := *r
+		c.Created = time.Time{}
+		byPath[p] = &c
+	}
+	if slices.Equal(st, wantStandings(byPath)) {
+		t.Fatal("game order and path order give the same standings: the test tells nothing")
+	}
+	// Recorded after every game so far, whatever its path: counted by the
+	// request.
+	put(recorded(0, 500))
+	if st, _ = ix.Standings(Query{}); !ix.StandingsFresh() {
+		t.Fatal("a game recorded after the last was not counted by the request")
+	}
+	check("recorded last, path first", st)
+	// Recorded before the last counted, path after every other: computed
+	// again.
+	put(recorded(99, 50))
+	check("recorded in between, path last", eventually(t, ix))
+	// An older recording replaces a counted game; one is deleted.
+	put(recorded(5, 1))
+	check("replaced by an older recording", eventually(t, ix))
+	if err := ix.Delete([]string{game(30, 5).Path}); err != nil {
+		t.Fatal(err)
+	}
+	delete(reps, game(30, 5).Path)
+	check("deleted", eventually(t, ix))
+	// The bot's rating curve follows game order too: its last point is
+	// its standing's.
+	pts, err := ix.Rating("b1", 100)
+	if err != nil || len(pts) == 0 {
+		t.Fatalf("rating: %v %v", pts, err)
+	}
+	for _, s := range wantStandings(reps) {
+		if s.Bot == "b1" {
+			if p := pts[len(pts)-1]; p.Elo != s.Elo || p.Conservative != s.Conservative {
+				t.Errorf("last rating point %+v, standing %+v", p, s)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -352,16 +353,42 @@ func standingsOf(games []string, ratings []*match.Ratings) []Standing {
 	return out
 }
 
+// gameKey is a game's place in game order, the order standings count
+// games in (docs/DECISIONS: "Standings are defined in game order"): the
+// header's creation time (UnixNano; 0, first, when the file records
+// none), then the path.
+type gameKey struct {
+	created int64
+	path    string
+}
+
+// lastKey sorts after every game's key (a path is never empty): the
+// identity of gameKey.min.
+var lastKey = gameKey{created: math.MaxInt64, path: "\xff"}
+
+// less reports whether a comes before b in game order.
+func (a gameKey) less(b gameKey) bool {
+	return a.created < b.created || a.created == b.created && a.path < b.path
+}
+
+// min is the earlier of a and b in game order.
+func (a gameKey) min(b gameKey) gameKey {
+	if b.less(a) {
+		return b
+	}
+	return a
+}
+
 // kept is the library's (unfiltered) standings as counted so far: one
-// accumulator per game and the path of the last game counted. Games are
-// counted in path order, so a game whose path sorts after last is counted
-// by adding it; any other change to a counted game (a replay added or
-// replaced before last, or a counted one deleted) makes them stale: only
-// a computation from scratch brings them up to date.
+// accumulator per game and the key of the last game counted. Games are
+// counted in game order (gameKey), so a game whose key sorts after last
+// is counted by adding it; any other change to a counted game (a replay
+// added or replaced before last, or a counted one deleted) makes them
+// stale: only a computation from scratch brings them up to date.
 type kept struct {
 	games   []string         // standingsGames when counted from scratch
 	ratings []*match.Ratings // ratings[i] counts games[i]
-	last    string           // "" when no game is counted
+	last    gameKey          // the zero key when no game is counted
 	n       int              // games counted
 	gen     uint64           // the index generation counted
 	more    bool             // games after last were left for later
@@ -369,21 +396,22 @@ type kept struct {
 	stale   bool // under Index.mu
 }
 
-// watch notes the lowest path changed while standings are being counted.
+// watch notes the lowest game (gameKey) changed while standings are
+// being counted.
 type watch struct {
 	changed bool
-	low     string
+	low     gameKey
 }
 
-// noteChange records, under mu, a committed change whose lowest path is
+// noteChange records, under mu, a committed change whose lowest game is
 // low.
-func (ix *Index) noteChange(low string) {
+func (ix *Index) noteChange(low gameKey) {
 	ix.gen++
-	if k := ix.kept; k != nil && k.n > 0 && low <= k.last {
+	if k := ix.kept; k != nil && k.n > 0 && !k.last.less(low) {
 		k.stale = true
 	}
 	for _, w := range ix.watches {
-		if !w.changed || low < w.low {
+		if !w.changed || low.less(w.low) {
 			w.changed, w.low = true, low
 		}
 	}
@@ -425,12 +453,11 @@ func (ix *Index) done(tx *sql.Tx, w *watch) {
 // Standings rates the bots over the complete games q selects (its Sort,
 // After and Limit are ignored), one table per registered game in the
 // registry's order (standingsGames), each by the tournament's own
-// rating, match.Ratings (as
-// match.Standings), over the games in path order, as `rewind analyze DIR`
-// does.
+// rating, match.Ratings (as match.Standings), over the games in game
+// order (gameKey: the header's creation time, then the path).
 //
-// The unfiltered standings are kept, with the path of the last game they
-// count: games added after it in path order are counted by the request
+// The unfiltered standings are kept, with the key of the last game they
+// count: games added after it in game order are counted by the request
 // that finds them (O(new games), at most MaxStandingsStep of them, the
 // rest in the background); any other change (a game added or replaced
 // before it, a counted one deleted) has them computed again from scratch
@@ -519,7 +546,7 @@ func (ix *Index) recompute() ([]Standing, error) {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	nk.stale = w.changed && nk.n > 0 && w.low <= nk.last
+	nk.stale = w.changed && nk.n > 0 && !nk.last.less(w.low)
 	if k := ix.kept; k == nil || k.stale || gen >= k.gen {
 		ix.kept = nk
 	}
@@ -553,7 +580,7 @@ func (ix *Index) catchUp(limit int) ([]Standing, error) {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	nk.stale = k.stale || w.changed && nk.n > 0 && w.low <= nk.last
+	nk.stale = k.stale || w.changed && nk.n > 0 && !nk.last.less(w.low)
 	if ix.kept != k {
 		return ix.kept.out, nil // replaced meanwhile
 	}
@@ -564,24 +591,24 @@ func (ix *Index) catchUp(limit int) ([]Standing, error) {
 	return nk.out, nil
 }
 
-// count adds to k the complete games after k.last in path order (at most
-// limit of them when limit > 0, setting k.more when there may be others;
-// failing past max in all), and sets k.out.
+// count adds to k the complete games after k.last in game order (at
+// most limit of them when limit > 0, setting k.more when there may be
+// others; failing past max in all), and sets k.out.
 func (k *kept) count(tx *sql.Tx, limit, max int) error {
-	sub := "SELECT id, path, game, unit FROM replays WHERE complete = 1 AND path > ? ORDER BY path"
-	args := []any{k.last}
+	sub := "SELECT id, path, game, unit, created FROM replays WHERE complete = 1 AND (created, path) > (?, ?) ORDER BY created, path"
+	args := []any{k.last.created, k.last.path}
 	if limit > 0 {
 		sub += " LIMIT ?"
 		args = append(args, limit)
 	}
-	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM (`+sub+`) r
-		JOIN seats s ON s.replay = r.id ORDER BY r.path, s.uid`, args...)
+	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM (`+sub+`) r
+		JOIN seats s ON s.replay = r.id ORDER BY r.created, r.path, s.uid`, args...)
 	if err != nil {
 		return fmt.Errorf("index: standings: %w", err)
 	}
 	defer rows.Close()
 	n := 0
-	err = scanGames(rows, func(path, game string, g match.GameResult) error {
+	err = scanGames(rows, func(key gameKey, game string, g match.GameResult) error {
 		n++
 		if n > max {
 			return fmt.Errorf("standings of more than %d complete games are not computed", MaxStandingsGames)
@@ -589,7 +616,7 @@ func (k *kept) count(tx *sql.Tx, limit, max int) error {
 		if i := slices.Index(k.games, game); i >= 0 {
 			k.ratings[i].Add(g)
 		}
-		k.last = path
+		k.last = key
 		return nil
 	})
 	if err != nil {
@@ -602,30 +629,31 @@ func (k *kept) count(tx *sql.Tx, limit, max int) error {
 }
 
 // scanGames reads rows of (replay id, path, game, unit, seat key, rank,
-// score, cells) ordered by replay and calls add for each replay's game.
-// A seat whose replay's unit is not its game's score (GameUnit) has
-// NoScore set.
-func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) error) error {
+// score, cells, created) ordered by replay and calls add for each
+// replay's game, with its key in game order. A seat whose replay's unit
+// is not its game's score (GameUnit) has NoScore set.
+func scanGames(rows *sql.Rows, add func(key gameKey, game string, g match.GameResult) error) error {
 	var lastID int64 = -1
 	var cur match.GameResult
-	var curPath, curGame string
+	var curKey gameKey
+	var curGame string
 	var units unitCache
 	n := 0
 	for rows.Next() {
-		var id int64
+		var id, created int64
 		var path, game, unit string
 		var s match.SeatResult
-		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Score, &s.Measure); err != nil {
+		if err := rows.Scan(&id, &path, &game, &unit, &s.Bot, &s.Rank, &s.Score, &s.Measure, &created); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 		s.NoScore = !units.scores(game, unit)
 		if id != lastID {
 			if lastID >= 0 {
-				if err := add(curPath, curGame, cur); err != nil {
+				if err := add(curKey, curGame, cur); err != nil {
 					return err
 				}
 			}
-			lastID, curPath, curGame = id, path, game
+			lastID, curKey, curGame = id, gameKey{created: created, path: path}, game
 			cur = match.GameResult{Game: n}
 			n++
 			cur.Ruleset = rulesetOf(game)
@@ -636,7 +664,7 @@ func scanGames(rows *sql.Rows, add func(path, game string, g match.GameResult) e
 		return fmt.Errorf("index: %w", err)
 	}
 	if lastID >= 0 {
-		return add(curPath, curGame, cur)
+		return add(curKey, curGame, cur)
 	}
 	return nil
 }
@@ -647,9 +675,9 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Seats of the selected complete games in path order.
-	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1%s ORDER BY r.path, s.uid`, where)
+	// Seats of the selected complete games in game order.
+	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM replays r JOIN seats s ON s.replay = r.id
+		WHERE r.complete = 1%s ORDER BY r.created, r.path, s.uid`, where)
 	rows, err := ix.db.Query(query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: standings: %w", err)
@@ -658,7 +686,7 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 	games := standingsGames()
 	ratings := newRatings(games)
 	n := 0
-	err = scanGames(rows, func(_, game string, g match.GameResult) error {
+	err = scanGames(rows, func(_ gameKey, game string, g match.GameResult) error {
 		n++
 		if n > MaxFilteredStandingsGames {
 			return fmt.Errorf("standings of more than %d complete games are not computed: narrow the filter", MaxFilteredStandingsGames)
@@ -674,20 +702,21 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 	return standingsOf(games, ratings), nil
 }
 
-// RatingPoint is a bot's Elo after its Game-th game of the library.
+// RatingPoint is a bot's ratings after its Game-th game of the library:
+// its Elo and its Weng–Lin μ − 3σ (match.Standing).
 type RatingPoint struct {
-	Game int
-	Path string
-	Elo  float64
+	Game              int
+	Path              string
+	Elo, Conservative float64
 }
 
 // MaxRatingGames bounds the library (its complete games of the bot's game)
 // over which Rating draws a curve; past it Rating returns nil.
 const MaxRatingGames = 20_000
 
-// Rating returns bot's Elo (match.Standings, as Standings computes it)
-// after each of at most points of its games, spread evenly, in path
-// order: the rating over time. Nil when the bot played no complete game,
+// Rating returns bot's ratings (match.Standings, as Standings computes
+// them) after each of at most points of its games, spread evenly, in
+// game order (gameKey): the rating over time. Nil when the bot played no complete game,
 // or the library holds more than MaxRatingGames complete games of its
 // game.
 func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
@@ -707,7 +736,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		return nil, nil
 	}
 	rows, err := ix.db.Query(`SELECT r.id, r.path, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1 AND r.game = ? ORDER BY r.path, s.uid`, game)
+		WHERE r.complete = 1 AND r.game = ? ORDER BY r.created, r.path, s.uid`, game)
 	if err != nil {
 		return nil, fmt.Errorf("index: rating: %w", err)
 	}
@@ -747,7 +776,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		i := mine[k*len(mine)/points-1]
 		for _, st := range match.Standings(games[:i+1]) {
 			if st.Bot == bot {
-				out = append(out, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo})
+				out = append(out, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo, Conservative: st.Conservative})
 			}
 		}
 	}

@@ -798,6 +798,7 @@ func fastCell(b []byte, c *colorfight2.FrameCell, x, y int, full bool) int {
 // to 18 digits, no leading zero) and followed by another byte of b; it
 // returns the value and the index after it, or 0, 0.
 func fastInt(b []byte, i int) (int64, int) {
+	at := i
 	neg := i < len(b) && b[i] == '-'
 	if neg {
 		i++
@@ -824,6 +825,17 @@ func fastInt(b []byte, i int) (int64, int) {
 			}
 			return v, i + n
 		}
+	}
+	return plainInt(b, at)
+}
+
+// plainInt is fastInt one byte at a time: its fallback near the end of
+// b and for numbers of 8 digits or more, and the reference its test
+// compares it with.
+func plainInt(b []byte, i int) (int64, int) {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
 	}
 	start := i
 	var v int64

@@ -1,7 +1,6 @@
 package cfr
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,23 +9,6 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 )
 
-// Start is what a game that plays on from an official replay starts from,
-// in the seam's terms: the ruleset's setup of its configuration, map and
-// players (engine.Ruleset.NewFromSetup), and what the replay says of its players.
-type Start struct {
-	Ruleset engine.Ruleset
-	Setup   []byte
-	// Names are the players' names, MaxTurns the game's turn limit.
-	Names    []string
-	MaxTurns int
-	// Info is the replay's official info object.
-	Info json.RawMessage
-	// Verified and Ranking are the players' ratings (uid order) from
-	// their first frame.
-	Verified []bool
-	Ranking  []string
-}
-
 // errRoundsDone stops the walk once InferRounds has given what it wants.
 var errRoundsDone = errors.New("cfr: rounds given")
 
@@ -34,11 +16,13 @@ var errRoundsDone = errors.New("cfr: rounds given")
 // and gives its rounds 0 .. upTo-1 to round, in order, as the seam plays
 // them: round t's commands per player as text, and its faults with their
 // text (colorfight2.RoundText; the lists are valid during the call only).
-// It stops after round upTo-1 and returns the game's start and the turn
+// It stops after round upTo-1 and returns the game's start (its setup of
+// the replay's configuration, map and players, their names, the official
+// info object, and the ratings of the players' first frame) and the turn
 // the replay reached (upTo, or less for a replay that ends first). A
 // round the rules do not explain fails with *UnexplainedError, a frame
 // they forbid with *AuditError; an error of round is returned as it is.
-func InferRounds(r io.Reader, upTo int, round func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error) (*Start, int, error) {
+func InferRounds(r io.Reader, upTo int, round func(t int, cmds [][]string, faults []engine.Fault, faultText []string) error) (*engine.GameStart, int, error) {
 	var cmds [][]string
 	var faults []engine.Fault
 	var faultText []string
@@ -78,7 +62,7 @@ func InferRounds(r io.Reader, upTo int, round func(t int, cmds [][]string, fault
 	if err != nil {
 		return nil, reached, fmt.Errorf("cfr: %w", err)
 	}
-	st := &Start{Ruleset: colorfight2.Ruleset, Setup: setup, MaxTurns: g.Config.MaxTurn, Info: g.Header.Info, Verified: g.Verified, Ranking: g.Ranking}
+	st := &engine.GameStart{Ruleset: colorfight2.Ruleset, Setup: setup, MaxTurns: g.Config.MaxTurn, Info: g.Header.Info, Verified: g.Verified, Ranking: g.Ranking}
 	for _, p := range g.Players {
 		st.Names = append(st.Names, p.Name)
 	}

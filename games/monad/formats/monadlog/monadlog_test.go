@@ -114,6 +114,17 @@ func msgpackCompatibleJSON(js []byte) []byte {
 	enc := msgpack.NewEncoder(&buf)
 	r := newJSONReader(bytes.NewReader(js))
 	var walk func() error
+	// detached encodes the next value with walk and returns its bytes,
+	// leaving buf as it was (a map's or list's length goes first).
+	detached := func() ([]byte, error) {
+		saved := buf.Len()
+		if err := walk(); err != nil {
+			return nil, err
+		}
+		b := append([]byte(nil), buf.Bytes()[saved:]...)
+		buf.Truncate(saved)
+		return b, nil
+	}
 	walk = func() error {
 		k, err := r.peek()
 		if err != nil {
@@ -125,13 +136,9 @@ func msgpackCompatibleJSON(js []byte) []byte {
 			var vals [][]byte
 			err := r.readMap(func(key string) error {
 				keys = append(keys, key)
-				saved := buf.Len()
-				if err := walk(); err != nil {
-					return err
-				}
-				vals = append(vals, append([]byte(nil), buf.Bytes()[saved:]...))
-				buf.Truncate(saved)
-				return nil
+				v, err := detached()
+				vals = append(vals, v)
+				return err
 			})
 			if err != nil {
 				return err
@@ -144,13 +151,9 @@ func msgpackCompatibleJSON(js []byte) []byte {
 		case kindArray:
 			var items [][]byte
 			err := r.readArray(func(int) error {
-				saved := buf.Len()
-				if err := walk(); err != nil {
-					return err
-				}
-				items = append(items, append([]byte(nil), buf.Bytes()[saved:]...))
-				buf.Truncate(saved)
-				return nil
+				it, err := detached()
+				items = append(items, it)
+				return err
 			})
 			if err != nil {
 				return err

@@ -70,3 +70,22 @@ func Open(tb testing.TB, path string) *cfr.Decoder {
 	})
 	return d
 }
+
+// Frames decodes every frame of the official replay at path, frame 0
+// first. Any error fails tb.
+func Frames(tb testing.TB, path string) []colorfight2.Frame {
+	tb.Helper()
+	d := Open(tb, path)
+	var out []colorfight2.Frame
+	for {
+		var f colorfight2.Frame
+		err := d.Next(&f)
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, f)
+	}
+}
