@@ -166,11 +166,11 @@ func TestReplayPageColorfight(t *testing.T) {
 	}
 
 	t.Run("charts", func(t *testing.T) {
-		// A few charts, the score's first, each with a picker of every
+		// 8 charts, the score's first, each with a picker of every
 		// metric.
 		got := charts(t)
-		if len(got) != 4 {
-			t.Fatalf("%d charts for %d metrics, want 4", len(got), len(p.Metrics))
+		if len(got) != 8 {
+			t.Fatalf("%d charts for %d metrics, want 8", len(got), len(p.Metrics))
 		}
 		var options int
 		evalJS(t, b, `Math.min(...[...document.querySelectorAll('.metric-pick')].map(s => s.options.length))`, &options)

@@ -331,6 +331,12 @@
  * @property {function(): Geometry} geometry the geometry at the view's turn, brought up to date
  * @property {function(): number} radius
  * @property {function(): number} pixelRatio
+ * @property {function(): void} wireZoom puts the zoom's buttons beside the canvas, listens to the wheel and pointers
+ * @property {function(number, number=, number=): void} zoomBy multiplies the zoom around a CSS pixel of the canvas
+ * @property {function(): void} resetZoom shows the whole board again
+ * @property {function(number[]): number[]} toCanvas a board point's CSS pixel on the canvas, through the zoom
+ * @property {function(): {z: number, x: number, y: number}} zoom the zoom and the shift (CSS pixels)
+ * @property {function(): boolean} dragged whether the pointer moved the board since it went down
  */
 
 /**
@@ -377,6 +383,7 @@
  * @property {boolean} log
  * @property {HTMLElement} div
  * @property {HTMLSelectElement|null} sel
+ * @property {number} [gridTop] where the plot starts, below the legend's rows (charts.js: fitLegend)
  */
 
 /**
@@ -526,6 +533,8 @@
  * @property {function(string, number, number, number): (number|null)} layer
  * @property {function(number): string} color
  * @property {function(): number} radius
+ * @property {function(): {z: number, x: number, y: number}} zoom the board's zoom and shift (CSS pixels)
+ * @property {function(number, number=, number=): void} zoomBy zooms the board by a factor around a CSS pixel of the canvas
  * @property {function(number): void} select
  * @property {function(): (LiveState|null)} live
  * @property {function(boolean): void} allMetrics

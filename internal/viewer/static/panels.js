@@ -130,7 +130,7 @@
         if (P.sequential && p === f.active) cls.push('active');
         var tr = el('tr', { 'data-player': String(p), cls: cls.join(' ') });
         tr.appendChild(el('td', { text: rank[p] ? String(rank[p]) : '' }));
-        var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), name(p));
+        var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), el('span', { cls: 'name-text', title: name(p), text: name(p) }));
         if (f.faults && f.faults[p]) nm.appendChild(el('span', { cls: 'fault', title: f.faults[p], text: ' ⚠ ' + f.faults[p] }));
         tr.appendChild(nm);
         if (table) table.forEach(function (c, k) { tr.appendChild(el('td', { cls: c.metric === P.score && c.of === 'final' ? 'score' : '', text: columnText(k, c, p, f) })); });
