@@ -247,6 +247,12 @@ type Player struct {
 	// of the JSON number, "" for 0); not part of the game.
 	Verified bool
 	Ranking  string
+	// BotSeed is the seed the player's bot was started with
+	// (match.GameSeat.Seed, by default match.BotSeed of the match
+	// seed), so a built-in can be asked again exactly as it played
+	// (rewind rerun, rewind fork); nil in a file written before it was
+	// recorded, or when unknown (an imported game).
+	BotSeed *uint64
 }
 
 // legacyRuleset returns h's ruleset and its engine.LegacyHeader when h
@@ -339,12 +345,13 @@ type importJSON struct {
 }
 
 type playerJSON struct {
-	UID      int    `json:"uid"`
-	Name     string `json:"name"`
-	Home     [2]int `json:"home"`
-	Bot      string `json:"bot,omitempty"`
-	Verified bool   `json:"verified,omitempty"`
-	Ranking  string `json:"ranking,omitempty"`
+	UID      int     `json:"uid"`
+	Name     string  `json:"name"`
+	Home     [2]int  `json:"home"`
+	Bot      string  `json:"bot,omitempty"`
+	Verified bool    `json:"verified,omitempty"`
+	Ranking  string  `json:"ranking,omitempty"`
+	BotSeed  *uint64 `json:"bot_seed,omitempty"`
 }
 
 func (h *Header) toJSON() headerJSON {
@@ -365,7 +372,7 @@ func (h *Header) toJSON() headerJSON {
 		j.Created = h.Created.UTC().Format(time.RFC3339)
 	}
 	for _, p := range h.Players {
-		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking, BotSeed: p.BotSeed})
 	}
 	if h.Parent != nil {
 		j.Parent = &parentJSON{Source: h.Parent.Source, SHA256: h.Parent.SHA256, Turn: h.Parent.Turn}

@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,12 +40,18 @@ type byteReader struct {
 	// rec, while crc is set, keeps the bytes read (the header's), so that
 	// a header that runs out of input can be judged cut or damaged.
 	rec []byte
+	// content, while set, hashes what is read (the body's game records:
+	// Reader.HashContent).
+	content hash.Hash
 }
 
 func (b *byteReader) ReadByte() (byte, error) {
 	c, err := b.br.ReadByte()
 	if err == nil {
 		b.off++
+		if b.content != nil {
+			b.content.Write([]byte{c})
+		}
 		if b.crc != nil {
 			b.crc.Write([]byte{c})
 			b.rec = append(b.rec, c)
@@ -55,6 +63,9 @@ func (b *byteReader) ReadByte() (byte, error) {
 func (b *byteReader) full(p []byte) error {
 	n, err := io.ReadFull(b.br, p)
 	b.off += int64(n)
+	if b.content != nil {
+		b.content.Write(p[:n])
+	}
 	if b.crc != nil {
 		b.crc.Write(p[:n])
 		b.rec = append(b.rec, p[:n]...)
@@ -177,7 +188,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
 	}
 	for _, p := range hj.Players {
-		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking, BotSeed: p.BotSeed})
 	}
 	if hj.Parent != nil {
 		if len(hj.Parent.Source) > MaxNameBytes*4 || len(hj.Parent.SHA256) > 64 || hj.Parent.Turn < 0 || hj.Parent.Turn > hj.MaxTurn {
@@ -311,7 +322,42 @@ type Reader struct {
 	logBuf [][]byte
 	// replyBuf is the storage of a round's reply times.
 	replyBuf []time.Duration
+	// content hashes the game part of the file (HashContent), nil when
+	// not asked for; contentSum is its sum once the footer is read.
+	content    hash.Hash
+	contentSum string
 }
+
+// contentMagic opens what a content hash covers, so that it names its
+// own definition (a change of what it covers changes the tag).
+const contentMagic = "rewind content 1\n"
+
+// HashContent makes the reader hash the game the file holds as it reads
+// it: its header (as the file writes it, the map included) and every
+// record of its body but the side data (log records: the bots' logs;
+// any later side section is left out too), so that two files of one
+// game, with or without logs, hash alike. Call it before the first
+// NextText; ContentHash returns the sum once NextText has returned
+// io.EOF. Seek stops the hashing.
+func (r *Reader) HashContent() {
+	if r.turn != 0 || r.content != nil {
+		return
+	}
+	h := sha256.New()
+	h.Write([]byte(contentMagic))
+	j, _ := json.Marshal(r.hdr.toJSON())
+	h.Write(j)
+	h.Write([]byte{0})
+	h.Write(r.hdr.Map)
+	h.Write([]byte{0})
+	r.content = h
+	r.br.content = h
+}
+
+// ContentHash is the hex SHA-256 of the game the file holds
+// (HashContent), once the whole file is read; "" before, after a read
+// error or a Seek, and when HashContent was not called.
+func (r *Reader) ContentHash() string { return r.contentSum }
 
 // NewReader reads the header (and map) from r and prepares to stream the
 // rounds. If r is an io.ReadSeeker positioned at the start of the file,
@@ -345,6 +391,7 @@ func (r *Reader) startBody(src io.Reader) error {
 	}
 	r.zr = zr
 	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
+	r.content, r.contentSum = nil, "" // a restarted body is not hashed
 	r.turn, r.footer, r.err, r.footerRead, r.dec = 0, nil, nil, false, nil
 	return nil
 }
@@ -432,8 +479,13 @@ func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 	}
 	side := false
 	if first[0] == tagLog && r.hdr.Logs {
+		// Logs are side data: outside the content hash.
+		content := r.br.content
+		r.br.content = nil
 		r.br.ReadByte()
-		if err := r.readLogs(&rd.Logs); err != nil {
+		err := r.readLogs(&rd.Logs)
+		r.br.content = content
+		if err != nil {
 			return nil, r.fail(err)
 		}
 		if first, err = r.br.br.Peek(1); err != nil {
@@ -442,8 +494,13 @@ func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 		side = true
 	}
 	if first[0] == tagReplyTimes && r.hdr.ReplyTimes {
+		// Reply times are side data: outside the content hash.
+		content := r.br.content
+		r.br.content = nil
 		r.br.ReadByte()
-		if err := r.readReplyTimes(&r.replyBuf); err != nil {
+		err := r.readReplyTimes(&r.replyBuf)
+		r.br.content = content
+		if err != nil {
 			return nil, r.fail(err)
 		}
 		rd.ReplyTimes = r.replyBuf
@@ -596,6 +653,9 @@ func (r *Reader) readFooter() error {
 	}
 	r.footer = f
 	r.err = io.EOF
+	if r.content != nil {
+		r.contentSum = hex.EncodeToString(r.content.Sum(nil))
+	}
 	return io.EOF
 }
 

@@ -75,8 +75,8 @@ func timedGame(tb testing.TB, turns int, timed bool, skew time.Duration) ([]byte
 // TestReplyTimesRecorded: a game with a timed seat is format version 4
 // and holds each round's reply times (a time over MaxReplyTime kept as
 // it, a seat not timed as negative); two plays whose reply times differ
-// are the same game (hash, checkpoints, footer, commands) and verify
-// alike, and a game without a timed seat is still version 1.
+// are the same game (hash, checkpoints, footer, commands, content hash)
+// and verify alike, and a game without a timed seat is still version 1.
 func TestReplyTimesRecorded(t *testing.T) {
 	const turns = 40
 	a, resA := timedGame(t, turns, true, 0)
@@ -87,6 +87,10 @@ func TestReplyTimesRecorded(t *testing.T) {
 	}
 	if bytes.Equal(a, b) {
 		t.Fatal("different reply times recorded the same bytes")
+	}
+	// The content hash (dedupe, job checks) leaves the reply times out.
+	if ha, hb, hp := contentHash(t, a), contentHash(t, b), contentHash(t, plain); ha == "" || ha != hb || ha != hp {
+		t.Fatalf("content hashes %q, %q and %q (untimed) of one game with other reply times", ha, hb, hp)
 	}
 	if v := binary.LittleEndian.Uint16(a[4:]); v != replay.VersionReplyTimes {
 		t.Fatalf("version %d with reply times, want %d", v, replay.VersionReplyTimes)

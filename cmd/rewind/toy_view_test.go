@@ -30,7 +30,9 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	rwd := filepath.Join(dir, "toy.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); err != nil {
+	// A deadline no loaded machine misses: a late answer would be a
+	// timeout, and fewer commands rejected than the test counts.
+	if out, err := runCLIOut(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--deadline", "60s", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); err != nil {
 		t.Fatalf("play: %v\n%s", err, out)
 	}
 

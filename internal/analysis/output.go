@@ -191,7 +191,7 @@ func (a *Document) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s replay, %s, %d rounds\n", a.Format, a.ConfigText(), a.Rounds)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "rank\tuid\tname\t")
+	fmt.Fprint(tw, "rank\tseat\tname\t")
 	for _, c := range a.Doc.Table {
 		fmt.Fprintf(tw, "%s\t", c[0])
 	}

@@ -88,9 +88,10 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 	jsonArray(j, g.Players, func(p Player) {
 		j.value(struct {
 			Player int    `json:"player"`
+			Seat   int    `json:"seat"`
 			Name   string `json:"name"`
 			Bot    string `json:"bot"`
-		}{p.Player, p.Name, p.Bot})
+		}{p.Player, engine.Seat(p.Player), p.Name, p.Bot})
 	})
 	j.key("ranking", false)
 	j.ints(intsToInt64(g.Ranking))
@@ -140,6 +141,8 @@ func (g *Analysis) writePlayerJSON(j *jsonWriter, p *Player) {
 	j.value(p.Rank)
 	j.key("player", false)
 	j.value(p.Player)
+	j.key("seat", false)
+	j.value(engine.Seat(p.Player))
 	j.key("name", false)
 	j.value(p.Name)
 	j.key("bot", false)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,6 +114,17 @@ type GameSeat struct {
 	// Name defaults to "<player+1>_<bot name>"; Identity (what the replay
 	// records as the bot) to Bot.Name().
 	Name, Identity string
+	// Seed, when set, is the seed the bot is started with (a built-in
+	// asked again as it played: the seed its recording names); nil is
+	// BotSeed of the match seed and the seat's uid.
+	Seed *uint64
+	// AskInPrefix makes RunGame ask the bot at each of the seat's rounds
+	// of GameConfig.Prefix too, its answers unused, so that a bot whose
+	// choices depend on what it was asked before (a built-in drawing
+	// from its seed) stands at the first round it plays as it stood in
+	// the recording the Prefix comes from. For bots in the process: a
+	// bot outside it would be sent every message of the prefix.
+	AskInPrefix bool
 }
 
 // GameConfig describes a match.
@@ -234,6 +247,16 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
+// FaultMessage is the description of a bot's error a replay records
+// with its fault: the error's text, cut to 200 bytes.
+func FaultMessage(err error) string {
+	msg := err.Error()
+	if len(msg) > maxFaultText {
+		msg = msg[:maxFaultText]
+	}
+	return msg
+}
+
 // RunGame plays cfg's match, of any ruleset, through its engine.Game
 // to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
@@ -269,7 +292,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			p.Identity = s.Bot.Name()
 		}
 		if p.Name == "" {
-			p.Name = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
+			p.Name = SeatName(i+1, p.Identity)
 		}
 		res.Players = append(res.Players, p)
 		settings.Names = append(settings.Names, p.Name)
@@ -291,8 +314,15 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	if len(cfg.Prefix) > g.MaxTurns() {
 		return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.Prefix), g.MaxTurns())
 	}
+	seeds := make([]uint64, n)
+	for i, s := range cfg.Seats {
+		seeds[i] = BotSeed(cfg.Seed, i+1)
+		if s.Seed != nil {
+			seeds[i] = *s.Seed
+		}
+	}
 	for i, p := range res.Players {
-		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
+		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity, BotSeed: &seeds[i]})
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}
@@ -318,7 +348,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	started := make([]bool, n)
 	startErr := make([]error, n)
 	for i, s := range cfg.Seats {
-		if err := s.Bot.Start(i, BotSeed(cfg.Seed, i+1)); err != nil {
+		if err := s.Bot.Start(i, seeds[i]); err != nil {
 			startErr[i] = fmt.Errorf("bot failed to start: %w", err)
 		} else {
 			started[i] = true
@@ -331,6 +361,9 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		r.Active = g.Active()
 		idle := engine.Idle(g)
 		if played < len(cfg.Prefix) {
+			if !idle {
+				askInPrefix(cfg.Seats, g, r.Active, started)
+			}
 			replayRound(g, &r, &cfg.Prefix[played], idle)
 			if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
 				return nil, err
@@ -366,10 +399,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			a := &answers[i]
 			if a.err != nil {
 				res.Players[i].Faults++
-				msg := a.err.Error()
-				if len(msg) > maxFaultText {
-					msg = msg[:maxFaultText]
-				}
+				msg := FaultMessage(a.err)
 				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
 				g.Fault(i, r.Faults[i], msg)
 				if r.Faults[i] != engine.FaultGarbage {
@@ -454,6 +484,18 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	}
 }
 
+// askInPrefix asks the bots of the seats marked AskInPrefix that act in
+// a round of the prefix (every player, or only active ≥ 0) for their
+// commands, and drops them.
+func askInPrefix(seats []GameSeat, g engine.Game, active int, started []bool) {
+	for i, s := range seats {
+		if !s.AskInPrefix || !started[i] || active >= 0 && i != active || engine.Out(g, i) {
+			continue
+		}
+		s.Bot.Commands(g, i)
+	}
+}
+
 // askPlayers collects the answers of the players who act this round (every
 // player, or only active ≥ 0), and the reply time of each timed one in
 // replies (ReplyTimer; left as it is for any other). The game is read on
@@ -495,4 +537,28 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 		}
 	}
 	wg.Wait()
+}
+
+// MaxBotNameBytes bounds a BotName.
+const MaxBotNameBytes = 64
+
+// BotName is what every command calls a bot (play, tournament, a
+// worker's games, a fork): a built-in by its name ("greedy"), an external
+// command by the base name of its last word, unquoted
+// ("python3 bots/mybot.py" -> "mybot.py"); at most MaxBotNameBytes.
+func BotName(identity string) string {
+	n := identity
+	if f := strings.Fields(identity); len(f) > 0 {
+		n = filepath.Base(strings.Trim(f[len(f)-1], `"'`))
+	}
+	if len(n) > MaxBotNameBytes {
+		n = n[:MaxBotNameBytes]
+	}
+	return n
+}
+
+// SeatName is the name of the player a bot plays in seat (from 1):
+// the seat and the BotName, "2_mybot.py", in every command.
+func SeatName(seat int, identity string) string {
+	return fmt.Sprintf("%d_%s", seat, BotName(identity))
 }

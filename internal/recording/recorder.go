@@ -57,6 +57,12 @@ func Header(s match.GameSetup, created time.Time, tool string) (replay.Header, e
 	if err != nil {
 		return replay.Header{}, err
 	}
+	for i := range h.Players {
+		if i < len(s.Players) && s.Players[i].BotSeed != nil {
+			seed := *s.Players[i].BotSeed
+			h.Players[i].BotSeed = &seed
+		}
+	}
 	h.Created, h.Tool, h.Logs, h.ReplyTimes = created, tool, s.Logs, s.ReplyTimes
 	return h, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // The generic replay page shows any game through the seam: PackStream
@@ -71,6 +72,10 @@ const (
 	// inferredNoLog is what the page says of a bot log in a replay
 	// whose commands are inferred: the file never held one.
 	inferredNoLog = "The commands of this replay are inferred from its states, not sent: the file holds no bot log."
+	// officialFileNoLog is what the page says of a bot log in a replay
+	// of a game's official format (not a .rwd) whose commands are known:
+	// such a file never holds one either.
+	officialFileNoLog = "This replay is a game's official file, which records commands, not bot logs: the file holds no bot log."
 	// inferredManyNotice is the page's notice when a turn's inferred
 	// commands number more than the page lists (%s the turns, %d the
 	// bound twice).
@@ -602,6 +607,8 @@ func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 			pp.NoLog = inferredNoLog
 		case pl.Bot == match.OfficialClient:
 			pp.NoLog = officialClientNoLog
+		case m.Format != "" && m.Format != string(source.RWD):
+			pp.NoLog = officialFileNoLog
 		}
 		p.Players = append(p.Players, pp)
 		k.names = append(k.names, pl.Name)
