@@ -283,7 +283,9 @@ func TestReplyTimesSize(t *testing.T) {
 		}
 		return 2*time.Millisecond + time.Duration(x>>33%400)*time.Microsecond
 	}
-	even := func(x uint64) time.Duration { return 200*time.Microsecond + time.Duration(x>>33%29_800)*time.Microsecond }
+	even := func(x uint64) time.Duration {
+		return 200*time.Microsecond + time.Duration(x>>33%29_800)*time.Microsecond
+	}
 	play := func(times func(uint64) time.Duration) []byte {
 		var bots []match.GameSeat
 		x := uint64(1)
