@@ -335,8 +335,9 @@ const contentMagic = "rewind content 1\n"
 // HashContent makes the reader hash the game the file holds as it reads
 // it: its header (as the file writes it, the map included) and every
 // record of its body but the side data (log records: the bots' logs;
-// any later side section is left out too), so that two files of one
-// game, with or without logs, hash alike. Call it before the first
+// reply-time records: how long they took to answer; any later side
+// section is left out too), so that two files of one game, with or
+// without logs or reply times, hash alike. Call it before the first
 // NextText; ContentHash returns the sum once NextText has returned
 // io.EOF. Seek stops the hashing.
 func (r *Reader) HashContent() {
