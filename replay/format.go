@@ -10,7 +10,8 @@
 //	map blob (zstd, length-prefixed, empty for seeded maps) |
 //	body: one zstd stream of records — a Round per round, a Checkpoint
 //	(turn and state hash) every CheckpointEvery rounds, a Footer at the end;
-//	in version 2, a log record (the bots' logs, Round.Logs) before a round.
+//	in version 2, a log record (the bots' logs, TextRound.Logs) before a
+//	round; in version 4, a reply-time record (TextRound.ReplyTimes) too.
 //
 // The Writer flushes the body after every round, so a recorder killed
 // mid-game leaves a file whose whole rounds all read back. The Reader
@@ -34,9 +35,10 @@ const Magic = "RWD1"
 // reader accepts files whose version is at most Version and rejects newer
 // ones with ErrNewerVersion (the header of a newer file may still be shown:
 // see ReadHeader). A writer writes the lowest version that holds what it
-// records: 2 when the header keeps round logs (Header.Logs), else 1, so a
-// recording without logs is the very file version 1 wrote.
-const Version = 3
+// records: 2 when the header keeps round logs (Header.Logs), 3 for the
+// text codec, 4 when it keeps reply times (Header.ReplyTimes), else 1, so
+// a recording without logs is the very file version 1 wrote.
+const Version = 4
 
 // VersionLogs is the first format version with log records: the bots'
 // debug output of a round (Round.Logs), not part of the game.
@@ -47,6 +49,12 @@ const VersionLogs = 2
 // A file of that codec is always written as this version, so an older
 // reader refuses it as newer rather than misreading it.
 const VersionText = 3
+
+// VersionReplyTimes is the first format version with reply-time
+// records: how long each seat's bot took to answer each round
+// (TextRound.ReplyTimes), not part of the game. Only a file whose header
+// keeps reply times is written as this version.
+const VersionReplyTimes = 4
 
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
@@ -70,6 +78,14 @@ const (
 	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
 	MaxRoundLogBytes = 4096
+	// MaxReplyTime bounds one seat's reply time of one round (a
+	// reply-time record's entry): the writer records a longer one as
+	// this, the reader refuses more.
+	MaxReplyTime = time.Hour
+	// ReplyTimeUnit is the resolution of a recorded reply time: the
+	// writer rounds each to the nearest 0.1 ms (a fast bot's 30 µs is
+	// 0), which keeps a timed seat to about a byte a round.
+	ReplyTimeUnit = 100 * time.Microsecond
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for
@@ -173,6 +189,12 @@ type Header struct {
 	// game whose bots keep logs (match.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
+	// ReplyTimes is set when the file may hold the seats' reply times
+	// (reply-time records, TextRound.ReplyTimes): a recording with a bot
+	// the runner times (one outside the process: match.Preparer). The
+	// file is then format version VersionReplyTimes; the reader sets
+	// ReplyTimes for every file of that version or later.
+	ReplyTimes bool
 	// start starts the game of a legacy header a Reader decoded
 	// (engine.LegacyHeader.Open); nil for any other.
 	start engine.LegacyStart

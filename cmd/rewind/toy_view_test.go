@@ -162,7 +162,8 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`[...document.querySelectorAll('[data-testid=chart]')].map(d => d.dataset.metric)`, &charts)); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(charts, ",") != "score,moves" {
+	// The metrics' charts, then the Python bot's reply times.
+	if strings.Join(charts, ",") != "score,moves,reply_time" {
 		t.Fatalf("charts %v", charts)
 	}
 	b.CheckProblems(t)

@@ -214,6 +214,7 @@ func (a *Document) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(bw)
 	}
+	writeReplyTimesTable(bw, a.replyTimes(), func(p int) string { return strconv.Quote(a.G.Name(p)) })
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
 	if tp := a.TurningPoints(); len(tp) > 0 {
 		fmt.Fprintln(bw, "turning points:")

@@ -105,6 +105,7 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 	jsonArray(j, g.Events, func(e Event) { j.value(eventJSON{e, g.EventText(e, g.Name)}) })
 	j.key("events_dropped", false)
 	j.value(g.EventsDropped)
+	writeReplyTimesJSON(j, g.ReplyTimes)
 	j.key("leader", false)
 	j.ints(intsToInt64(g.Leader))
 	if m.Sequential {
@@ -319,6 +320,7 @@ func (g *Analysis) WriteTable(w io.Writer) error {
 		return strconv.Quote(g.Name(p))
 	}
 	fmt.Fprintln(bw, g.Outcome(quoted))
+	writeReplyTimesTable(bw, g.ReplyTimes, quoted)
 	writeEventTable(bw, len(g.Events)+g.EventsDropped, len(g.Events), func(i int) (int, string) {
 		return g.Events[i].Turn, printable(g.EventText(g.Events[i], quoted))
 	})

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 )
@@ -82,6 +83,31 @@ type Logger interface {
 	RoundLog() []byte
 }
 
+// ReplyTimer is a GamePlayer that measures its own reply times (a live
+// server's seat: from the round's start to the player's submission)
+// instead of the runner. Timed reports whether the seat has reply times
+// at all (a built-in's seat at a live table has none); ReplyTime is how
+// long the bot took to answer when last asked, read after its answer,
+// negative when it has no time for that round (it sent nothing). A
+// wrapper must forward it.
+//
+// Any other bot is timed by the runner when it is a Preparer (a bot
+// outside the process), from the moment it is asked (Prepare) to its
+// answer; a bot in the process (a built-in) is not timed.
+type ReplyTimer interface {
+	Timed() bool
+	ReplyTime() time.Duration
+}
+
+// timed reports whether the runner records reply times for bot.
+func timed(bot GamePlayer) bool {
+	if t, ok := bot.(ReplyTimer); ok {
+		return t.Timed()
+	}
+	_, ok := bot.(Preparer)
+	return ok
+}
+
 // GameSeat is one player of a match.
 type GameSeat struct {
 	Bot GamePlayer
@@ -140,6 +166,10 @@ type GameSetup struct {
 	// Logs is true when a seat's bot keeps round logs (Logger), or the
 	// rounds played on from keep them.
 	Logs bool
+	// ReplyTimes is true when a seat's bot is timed (a bot outside the
+	// process: Preparer, or a ReplyTimer with Timed), or the rounds
+	// played on from have reply times.
+	ReplyTimes bool
 	// Game is the game before its first round, for a recorder that
 	// writes what its ruleset keeps of it (ColorfightII's map and
 	// homes); it is only valid during Begin and must not be played.
@@ -160,6 +190,10 @@ type GameRound struct {
 	// Logs[p] is what player p's bot logged while asked for the round
 	// (Logger), nil when nothing; all nil when no bot logged anything.
 	Logs [][]byte
+	// ReplyTimes[p] is how long player p's bot took to answer for the
+	// round (ReplyTimer), negative for a seat not timed; nil when no
+	// seat was. Side data: it changes nothing of the game.
+	ReplyTimes []time.Duration
 }
 
 // GameRecorder receives a match: Begin once,
@@ -292,10 +326,14 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}
+		setup.ReplyTimes = setup.ReplyTimes || timed(cfg.Seats[i].Bot)
 	}
 	for k := range cfg.Prefix {
 		if len(cfg.Prefix[k].Logs) > 0 {
 			setup.Logs = true
+		}
+		if len(cfg.Prefix[k].ReplyTimes) > 0 {
+			setup.ReplyTimes = true
 		}
 	}
 	w := cfg.Recorder
@@ -318,6 +356,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	}
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
+	replies := make([]time.Duration, n)
 	for played := 0; !g.Over(); played++ {
 		r.Active = g.Active()
 		idle := engine.Idle(g)
@@ -335,8 +374,17 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			res.Interrupted = true
 			break
 		}
+		for i := range replies {
+			replies[i] = -1
+		}
 		if !idle {
-			askPlayers(cfg.Seats, g, r.Active, answers, startErr)
+			askPlayers(cfg.Seats, g, r.Active, answers, startErr, replies)
+		}
+		r.ReplyTimes = nil
+		for _, d := range replies {
+			if d >= 0 {
+				r.ReplyTimes = replies
+			}
 		}
 		some := false
 		for i := range r.Commands {
@@ -430,6 +478,10 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	if !some {
 		clear(r.Logs)
 	}
+	r.ReplyTimes = nil
+	if !idle && len(p.ReplyTimes) > 0 {
+		r.ReplyTimes = p.ReplyTimes
+	}
 }
 
 // askInPrefix asks the bots of the seats marked AskInPrefix that act in
@@ -445,10 +497,11 @@ func askInPrefix(seats []GameSeat, g engine.Game, active int, started []bool) {
 }
 
 // askPlayers collects the answers of the players who act this round (every
-// player, or only active ≥ 0). The game is read on this goroutine only:
-// bots in the process are asked in turn, bots outside it are sent their
-// message in turn and waited for in parallel.
-func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error) {
+// player, or only active ≥ 0), and the reply time of each timed one in
+// replies (ReplyTimer; left as it is for any other). The game is read on
+// this goroutine only: bots in the process are asked in turn, bots
+// outside it are sent their message in turn and waited for in parallel.
+func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error, replies []time.Duration) {
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}
@@ -459,18 +512,29 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 			answers[i].err = startErr[i]
 			continue
 		}
+		rt, own := seats[i].Bot.(ReplyTimer)
 		if pr, ok := seats[i].Bot.(Preparer); ok {
+			asked := time.Now()
 			wait := pr.Prepare(g, i)
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
 				cmds, err := wait()
 				answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+				switch {
+				case own && rt.Timed():
+					replies[i] = rt.ReplyTime()
+				case !own:
+					replies[i] = time.Since(asked)
+				}
 			}(i)
 			continue
 		}
 		cmds, err := seats[i].Bot.Commands(g, i)
 		answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+		if own && rt.Timed() {
+			replies[i] = rt.ReplyTime()
+		}
 	}
 	wg.Wait()
 }

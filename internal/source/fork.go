@@ -200,6 +200,10 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 			}
 			f.Prefix[t].Logs = l
 		}
+		// So do their reply times (8 bytes a seat).
+		if len(r.ReplyTimes) > 0 {
+			f.Prefix[t].ReplyTimes = slices.Clone(r.ReplyTimes)
+		}
 	}
 	return nil
 }

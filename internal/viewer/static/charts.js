@@ -133,6 +133,25 @@
       var score = P.score >= 0 && P.score < all.length ? P.score : 0;
       return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, MAX_CHARTS);
     }
+    // A replay with reply times (P.has_reply_times) has one more chart
+    // after the metrics', of each seat's reply time (metric index -1:
+    // REPLY, in ms from each frame's replies; a seat not timed is a gap).
+    /** @type {PackedMetric} */
+    var REPLY = { name: 'reply_time', unit: 'ms', kind: 'side data' };
+    /** @param {number} i */
+    function metricOf(i) { return i < 0 ? REPLY : packed().metrics[i]; }
+    /**
+     * @param {number} i
+     * @param {number} t
+     * @param {number} p
+     * @returns {number|null}
+     */
+    function valueOf(i, t, p) {
+      var f = packed().frames[t];
+      if (i >= 0) return (f.values[p] || [])[i];
+      var us = f.replies ? f.replies[p] : -1;
+      return us >= 0 ? us / 1000 : null;
+    }
     /** @param {PackedMetric} m */
     function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
     /** @param {number} p */
@@ -152,12 +171,12 @@
       charts = []; views = [];
       if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
       var picks = chartMetrics(), picker = picks.length < P.metrics.length;
-      picks.forEach(function (mi, k) {
-        var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
+      picks.concat(P.has_reply_times ? [-1] : []).forEach(function (mi, k) {
+        var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': metricOf(mi).name, 'data-index': String(mi) });
         /** @type {MetricView} */
         var v = { metric: mi, log: false, div: div, sel: null }, bar = el('div', { cls: 'chart-bar' });
         views.push(v);
-        if (picker) {
+        if (picker && mi >= 0) {
           var sel = v.sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
           P.metrics.forEach(function (m, i) {
             var o = el('option', { value: String(i), text: metricTitle(m) });
@@ -183,7 +202,7 @@
     // scale).
     /** @param {MetricView} v */
     function chartOption(v) {
-      var P = packed(), m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
+      var P = packed(), m = metricOf(v.metric), i = v.metric, cats = [], lines = [];
       for (var t = 1; t < F; t++) cats.push(t);
       for (var p = 0; p < NP; p++) {
         /** @type {(number|null)[]} */
@@ -191,8 +210,8 @@
         // A value the stream cannot know is a gap, and so is one a log
         // scale cannot draw.
         for (var t2 = 1; t2 < F; t2++) {
-          var x = (P.frames[t2].values[p] || [])[i];
-          data.push(m.unknown || (v.log && !(x > 0)) ? null : x);
+          var x = valueOf(i, t2, p);
+          data.push(m.unknown || x === null || (v.log && !(x > 0)) ? null : x);
         }
         lines.push({ type: 'line', name: seriesName(p), data: data, showSymbol: false, color: bd.color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
       }
@@ -206,7 +225,7 @@
         legend: { top: LEGEND_TOP, left: 8, right: 8, type: 'plain', selected: legendState() },
         grid: { top: v.gridTop || GRID_TOP, bottom: 48, left: 16, right: 44, containLabel: true },
         xAxis: turnAxis(cats),
-        yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
+        yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: i < 0 ? 0 : 1 },
         dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
         series: lines
       };
@@ -343,9 +362,12 @@
     // the values the frames' (the analysis's series are the frames').
     /** @param {number} k */
     function chartCSV(k) {
-      var P = packed(), l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
+      var l = packed().series_csv, i = views[k].metric, out = [l.head + ',' + (i < 0 ? 'reply_time_ms' : l.columns[i])];
       for (var t = l.first; t < F; t++) {
-        for (var p = 0; p < NP; p++) if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + P.frames[t].values[p][i]);
+        for (var p = 0; p < NP; p++) {
+          var x = valueOf(i, t, p);
+          if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + (x === null ? '' : x));
+        }
       }
       return out.join('\n') + '\n';
     }
@@ -353,7 +375,7 @@
      * @param {number} k
      * @param {string} ext
      */
-    function fileName(k, ext) { return 'rewind-' + packed().metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+    function fileName(k, ext) { return 'rewind-' + metricOf(views[k].metric).name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
     /**
      * @param {string} file
      * @param {string} url
@@ -402,7 +424,7 @@
     function chartState() {
       return charts.map(function (c) {
         var o = c.chart.getOption();
-        return { metric: packed().metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+        return { metric: metricOf(c.view.metric).name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
       });
     }
 

@@ -29,6 +29,7 @@
  * @property {PackedBoard} board
  * @property {Frame[]} frames frame t is turn t
  * @property {boolean} has_commands
+ * @property {boolean} [has_reply_times] some frame has replies: a reply-time chart
  * @property {boolean} [commands_inferred]
  * @property {string} [commands_note]
  * @property {string} [unexplained_note]
@@ -105,6 +106,7 @@
  * @property {number[]} [rejected]
  * @property {string[]} [faults]
  * @property {string[]} [logs]
+ * @property {number[]} [replies] replies[p]: the seat's reply time in µs, -1 not timed
  * @property {number[]} [ranking]
  * @property {boolean} [no_commands]
  */
@@ -504,7 +506,7 @@
  * The page's one namespace, window.rewind: its parts (each script's),
  * the painters, the helpers they share, and the page's API.
  * @typedef {Object} Rewind
- * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], byId: <T extends HTMLElement = HTMLElement>(id: string, type?: new () => T) => T, clear: function(Node): void, fmt: function(number): string, swatch: function(string): HTMLElement, errorText: function(unknown): string, dark: boolean}} dom
+ * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], byId: <T extends HTMLElement = HTMLElement>(id: string, type?: new () => T) => T, clear: function(Node): void, fmt: function(number): string, replyText: function(number): string, swatch: function(string): HTMLElement, errorText: function(unknown): string, dark: boolean}} dom
  * @property {{words: function(unknown): string, at: function(number, number): string, font: function(number, boolean=, number=): string, textColor: function(string): string, shade: function(number[], number[], number): string, arrowHead: function(CanvasRenderingContext2D, number, number, number, number, number, string): void, star: function(CanvasRenderingContext2D, number, number, number, number, number): void, burst: function(CanvasRenderingContext2D, number, number, number, string): void, haloText: function(CanvasRenderingContext2D, string, number, number, string, string, number): void, polyline: function(CanvasRenderingContext2D, number[][]): void}} paint
  * @property {Object<string, Painter>} boards the painters by game id
  * @property {{fetch: function(string): Promise<ArrayBuffer>, load: function(HTMLElement): Promise<ArrayBuffer>, open: function(ArrayBuffer): Replay}} decode

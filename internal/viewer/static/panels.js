@@ -198,6 +198,17 @@
       var f = P.frames[turn];
       commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
       if (turn === 0) { commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Turn 0 is the board before the first turn.' })); return; }
+      // Each seat's reply time of the round (the selected one's), when
+      // the replay has them (side data: docs/viewer.md "Reply times").
+      if (f.replies) {
+        var replies = el('p', { cls: 'reply-times', 'data-testid': 'reply-times' }, 'reply time: ');
+        for (var q = 0, sep = ''; q < NP; q++) {
+          if (selected >= 0 && q !== selected) continue;
+          replies.appendChild(el('span', { cls: 'reply-time', 'data-player': String(q) }, sep, swatch(q), name(q) + ' ' + dom.replyText(f.replies[q])));
+          sep = ' · ';
+        }
+        commandsPanel.appendChild(replies);
+      }
       if (selected < 0 && P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'click-player', text: 'Click a player to see only its commands and its bot log for this ' + (P.sequential ? 'turn.' : 'round.') }));
       // The painter's lines on the selected player (ColorfightII: whom it
       // took cells from), as text.
