@@ -43,6 +43,12 @@ type Frame struct {
 	// Logs[p] is what player p's bot logged while choosing the round's
 	// commands (nil when nothing).
 	Logs [][]byte
+	// ReplyTimes[p] is how long player p's bot took to answer for the
+	// round, from the moment it was asked to its answer; negative for a
+	// seat not timed (a built-in, a seat not asked). Empty when the
+	// source has no reply time for the round. Side data, not part of the
+	// game.
+	ReplyTimes []time.Duration
 	// Ranking is the players best first after the round.
 	Ranking []int
 	// Over says the game is over after the round (Game.Over), in
@@ -52,13 +58,13 @@ type Frame struct {
 
 // Reset sizes f for n players with every list empty, reusing its
 // storage: Commands and Values hold n empty lists, Faults, FaultText and
-// Logs n zero values, Errors and Events none; Active is -1 and
+// Logs n zero values, Errors, Events and ReplyTimes none; Active is -1 and
 // CommandsKnown false. Turn, Board and Ranking are the source's to fill.
 func (f *Frame) Reset(n int) {
 	f.Active, f.CommandsKnown, f.Over = -1, false, false
 	f.Commands, f.Values = resize.Lists(f.Commands, n), resize.Lists(f.Values, n)
 	f.Faults, f.FaultText, f.Logs = resize.N(f.Faults, n), resize.N(f.FaultText, n), resize.N(f.Logs, n)
-	f.Errors, f.Events = f.Errors[:0], f.Events[:0]
+	f.Errors, f.Events, f.ReplyTimes = f.Errors[:0], f.Events[:0], f.ReplyTimes[:0]
 }
 
 // StreamPlayer is a player as a generic stream names it.

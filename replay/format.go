@@ -10,7 +10,8 @@
 //	map blob (zstd, length-prefixed, empty for seeded maps) |
 //	body: one zstd stream of records — a Round per round, a Checkpoint
 //	(turn and state hash) every CheckpointEvery rounds, a Footer at the end;
-//	in version 2, a log record (the bots' logs, Round.Logs) before a round.
+//	in version 2, a log record (the bots' logs, TextRound.Logs) before a
+//	round; in version 4, a reply-time record (TextRound.ReplyTimes) too.
 //
 // The Writer flushes the body after every round, so a recorder killed
 // mid-game leaves a file whose whole rounds all read back. The Reader
@@ -34,9 +35,10 @@ const Magic = "RWD1"
 // reader accepts files whose version is at most Version and rejects newer
 // ones with ErrNewerVersion (the header of a newer file may still be shown:
 // see ReadHeader). A writer writes the lowest version that holds what it
-// records: 2 when the header keeps round logs (Header.Logs), else 1, so a
-// recording without logs is the very file version 1 wrote.
-const Version = 3
+// records: 2 when the header keeps round logs (Header.Logs), 3 for the
+// text codec, 4 when it keeps reply times (Header.ReplyTimes), else 1, so
+// a recording without logs is the very file version 1 wrote.
+const Version = 4
 
 // VersionLogs is the first format version with log records: the bots'
 // debug output of a round (Round.Logs), not part of the game.
@@ -47,6 +49,12 @@ const VersionLogs = 2
 // A file of that codec is always written as this version, so an older
 // reader refuses it as newer rather than misreading it.
 const VersionText = 3
+
+// VersionReplyTimes is the first format version with reply-time
+// records: how long each seat's bot took to answer each round
+// (TextRound.ReplyTimes), not part of the game. Only a file whose header
+// keeps reply times is written as this version.
+const VersionReplyTimes = 4
 
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
@@ -70,6 +78,14 @@ const (
 	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
 	MaxRoundLogBytes = 4096
+	// MaxReplyTime bounds one seat's reply time of one round (a
+	// reply-time record's entry): the writer records a longer one as
+	// this, the reader refuses more.
+	MaxReplyTime = time.Hour
+	// ReplyTimeUnit is the resolution of a recorded reply time: the
+	// writer rounds each to the nearest 0.1 ms (a fast bot's 30 µs is
+	// 0), which keeps a timed seat to about a byte a round.
+	ReplyTimeUnit = 100 * time.Microsecond
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for
@@ -173,6 +189,12 @@ type Header struct {
 	// game whose bots keep logs (match.Logger). The file is then format version VersionLogs; the
 	// reader sets Logs for every file of that version or later.
 	Logs bool
+	// ReplyTimes is set when the file may hold the seats' reply times
+	// (reply-time records, TextRound.ReplyTimes): a recording with a bot
+	// the runner times (one outside the process: match.Preparer). The
+	// file is then format version VersionReplyTimes; the reader sets
+	// ReplyTimes for every file of that version or later.
+	ReplyTimes bool
 	// start starts the game of a legacy header a Reader decoded
 	// (engine.LegacyHeader.Open); nil for any other.
 	start engine.LegacyStart
@@ -225,6 +247,12 @@ type Player struct {
 	// of the JSON number, "" for 0); not part of the game.
 	Verified bool
 	Ranking  string
+	// BotSeed is the seed the player's bot was started with
+	// (match.GameSeat.Seed, by default match.BotSeed of the match
+	// seed), so a built-in can be asked again exactly as it played
+	// (rewind rerun, rewind fork); nil in a file written before it was
+	// recorded, or when unknown (an imported game).
+	BotSeed *uint64
 }
 
 // legacyRuleset returns h's ruleset and its engine.LegacyHeader when h
@@ -317,12 +345,13 @@ type importJSON struct {
 }
 
 type playerJSON struct {
-	UID      int    `json:"uid"`
-	Name     string `json:"name"`
-	Home     [2]int `json:"home"`
-	Bot      string `json:"bot,omitempty"`
-	Verified bool   `json:"verified,omitempty"`
-	Ranking  string `json:"ranking,omitempty"`
+	UID      int     `json:"uid"`
+	Name     string  `json:"name"`
+	Home     [2]int  `json:"home"`
+	Bot      string  `json:"bot,omitempty"`
+	Verified bool    `json:"verified,omitempty"`
+	Ranking  string  `json:"ranking,omitempty"`
+	BotSeed  *uint64 `json:"bot_seed,omitempty"`
 }
 
 func (h *Header) toJSON() headerJSON {
@@ -343,7 +372,7 @@ func (h *Header) toJSON() headerJSON {
 		j.Created = h.Created.UTC().Format(time.RFC3339)
 	}
 	for _, p := range h.Players {
-		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		j.Players = append(j.Players, playerJSON{UID: p.UID, Name: p.Name, Home: [2]int{p.Home.X, p.Home.Y}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking, BotSeed: p.BotSeed})
 	}
 	if h.Parent != nil {
 		j.Parent = &parentJSON{Source: h.Parent.Source, SHA256: h.Parent.SHA256, Turn: h.Parent.Turn}

@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,12 +40,18 @@ type byteReader struct {
 	// rec, while crc is set, keeps the bytes read (the header's), so that
 	// a header that runs out of input can be judged cut or damaged.
 	rec []byte
+	// content, while set, hashes what is read (the body's game records:
+	// Reader.HashContent).
+	content hash.Hash
 }
 
 func (b *byteReader) ReadByte() (byte, error) {
 	c, err := b.br.ReadByte()
 	if err == nil {
 		b.off++
+		if b.content != nil {
+			b.content.Write([]byte{c})
+		}
 		if b.crc != nil {
 			b.crc.Write([]byte{c})
 			b.rec = append(b.rec, c)
@@ -55,6 +63,9 @@ func (b *byteReader) ReadByte() (byte, error) {
 func (b *byteReader) full(p []byte) error {
 	n, err := io.ReadFull(b.br, p)
 	b.off += int64(n)
+	if b.content != nil {
+		b.content.Write(p[:n])
+	}
 	if b.crc != nil {
 		b.crc.Write(p[:n])
 		b.rec = append(b.rec, p[:n]...)
@@ -163,7 +174,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
 		Config: Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
 		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
-		Logs: version >= VersionLogs,
+		Logs: version >= VersionLogs, ReplyTimes: version >= VersionReplyTimes,
 	}
 	if hj.CFRGameID != nil && hj.CFRInfo == nil {
 		h.CFRInfo = OfficialInfo(h.Config, *hj.CFRGameID)
@@ -177,7 +188,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		return nil, 0, headerErr(start, fmt.Errorf("%d players: %w", len(hj.Players), ErrLimit))
 	}
 	for _, p := range hj.Players {
-		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking})
+		h.Players = append(h.Players, Player{UID: p.UID, Name: p.Name, Home: engine.Point{X: p.Home[0], Y: p.Home[1]}, Bot: p.Bot, Verified: p.Verified, Ranking: p.Ranking, BotSeed: p.BotSeed})
 	}
 	if hj.Parent != nil {
 		if len(hj.Parent.Source) > MaxNameBytes*4 || len(hj.Parent.SHA256) > 64 || hj.Parent.Turn < 0 || hj.Parent.Turn > hj.MaxTurn {
@@ -309,7 +320,45 @@ type Reader struct {
 	dec   engine.RecordDecoder
 	// logBuf[p] is the storage of player p+1's round log (Round.Logs).
 	logBuf [][]byte
+	// replyBuf is the storage of a round's reply times.
+	replyBuf []time.Duration
+	// content hashes the game part of the file (HashContent), nil when
+	// not asked for; contentSum is its sum once the footer is read.
+	content    hash.Hash
+	contentSum string
 }
+
+// contentMagic opens what a content hash covers, so that it names its
+// own definition (a change of what it covers changes the tag).
+const contentMagic = "rewind content 1\n"
+
+// HashContent makes the reader hash the game the file holds as it reads
+// it: its header (as the file writes it, the map included) and every
+// record of its body but the side data (log records: the bots' logs;
+// reply-time records: how long they took to answer; any later side
+// section is left out too), so that two files of one game, with or
+// without logs or reply times, hash alike. Call it before the first
+// NextText; ContentHash returns the sum once NextText has returned
+// io.EOF. Seek stops the hashing.
+func (r *Reader) HashContent() {
+	if r.turn != 0 || r.content != nil {
+		return
+	}
+	h := sha256.New()
+	h.Write([]byte(contentMagic))
+	j, _ := json.Marshal(r.hdr.toJSON())
+	h.Write(j)
+	h.Write([]byte{0})
+	h.Write(r.hdr.Map)
+	h.Write([]byte{0})
+	r.content = h
+	r.br.content = h
+}
+
+// ContentHash is the hex SHA-256 of the game the file holds
+// (HashContent), once the whole file is read; "" before, after a read
+// error or a Seek, and when HashContent was not called.
+func (r *Reader) ContentHash() string { return r.contentSum }
 
 // NewReader reads the header (and map) from r and prepares to stream the
 // rounds. If r is an io.ReadSeeker positioned at the start of the file,
@@ -343,6 +392,7 @@ func (r *Reader) startBody(src io.Reader) error {
 	}
 	r.zr = zr
 	r.br = &byteReader{br: bufio.NewReaderSize(zr, 32<<10)}
+	r.content, r.contentSum = nil, "" // a restarted body is not hashed
 	r.turn, r.footer, r.err, r.footerRead, r.dec = 0, nil, nil, false, nil
 	return nil
 }
@@ -416,34 +466,95 @@ func (r *Reader) fail(err error) error {
 	return r.err
 }
 
-// readLogs reads a log record after its tag into *logs (Round.Logs or
-// TextRound.Logs): a count, then per entry a uid (increasing,
-// 1..players), a length (1..MaxRoundLogBytes) and the bytes.
-// roundLogs reads the log record that may stand before a round (a file
-// whose header says it holds logs) into logs, cleared first, and returns
-// the first byte of the round that follows, peeked; errors are the
-// reader's own (r.fail).
-func (r *Reader) roundLogs(logs *[][]byte) ([]byte, error) {
-	clear(*logs)
+// sideRecords reads the side records that may stand before a round —
+// a log record (a file whose header says it holds logs), then a
+// reply-time record (one that holds reply times) — into rd.Logs and
+// rd.ReplyTimes, cleared first, and returns the first byte of the record
+// that follows, peeked; errors are the reader's own (r.fail).
+func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
+	clear(rd.Logs)
+	rd.ReplyTimes = nil
 	first, err := r.br.br.Peek(1)
 	if err != nil {
 		return nil, r.fail(err)
 	}
+	side := false
 	if first[0] == tagLog && r.hdr.Logs {
+		// Logs are side data: outside the content hash.
+		content := r.br.content
+		r.br.content = nil
 		r.br.ReadByte()
-		if err := r.readLogs(logs); err != nil {
+		err := r.readLogs(&rd.Logs)
+		r.br.content = content
+		if err != nil {
 			return nil, r.fail(err)
 		}
 		if first, err = r.br.br.Peek(1); err != nil {
 			return nil, r.fail(err)
 		}
-		if first[0]&0x80 != 0 {
-			return nil, r.fail(fmt.Errorf("tag 0x%02x after a log record, not a round: %w", first[0], ErrCorrupt))
+		side = true
+	}
+	if first[0] == tagReplyTimes && r.hdr.ReplyTimes {
+		// Reply times are side data: outside the content hash.
+		content := r.br.content
+		r.br.content = nil
+		r.br.ReadByte()
+		err := r.readReplyTimes(&r.replyBuf)
+		r.br.content = content
+		if err != nil {
+			return nil, r.fail(err)
 		}
+		rd.ReplyTimes = r.replyBuf
+		if first, err = r.br.br.Peek(1); err != nil {
+			return nil, r.fail(err)
+		}
+		side = true
+	}
+	if side && first[0]&0x80 != 0 {
+		return nil, r.fail(fmt.Errorf("tag 0x%02x after a log or reply-time record, not a round: %w", first[0], ErrCorrupt))
 	}
 	return first, nil
 }
 
+// readReplyTimes reads a reply-time record after its tag into *times
+// (TextRound.ReplyTimes, reusing its storage): the number of players,
+// then per player 0 (not timed) or its time in ReplyTimeUnits plus one,
+// at most MaxReplyTime.
+func (r *Reader) readReplyTimes(times *[]time.Duration) error {
+	np := len(r.hdr.Players)
+	n, err := r.uvarint(uint64(np))
+	if err != nil {
+		return fmt.Errorf("reply-time record: %w", err)
+	}
+	if n != uint64(np) {
+		return fmt.Errorf("reply-time record of %d seats in a game of %d: %w", n, np, ErrCorrupt)
+	}
+	t := (*times)[:0]
+	some := false
+	for p := range np {
+		v, err := binary.ReadUvarint(r.br)
+		if err != nil {
+			return fmt.Errorf("reply-time record: %w", err)
+		}
+		if v > uint64(MaxReplyTime/ReplyTimeUnit)+1 {
+			return fmt.Errorf("reply-time record: uid %d took %v, limit %v: %w", p+1, time.Duration(v-1)*ReplyTimeUnit, MaxReplyTime, ErrLimit)
+		}
+		d := time.Duration(-1)
+		if v > 0 {
+			d, some = time.Duration(v-1)*ReplyTimeUnit, true
+		}
+		t = append(t, d)
+	}
+	if !some {
+		return fmt.Errorf("reply-time record without a timed seat: %w", ErrCorrupt)
+	}
+	*times = t
+	return nil
+}
+
+// readLogs reads a log record after its tag into *logs (Round.Logs or
+// TextRound.Logs): a count, then per entry a uid (increasing,
+// 1..players), a length (1..MaxRoundLogBytes) and the bytes.
 func (r *Reader) readLogs(logs *[][]byte) error {
 	np := len(r.hdr.Players)
 	if len(*logs) != np {
@@ -543,6 +654,9 @@ func (r *Reader) readFooter() error {
 	}
 	r.footer = f
 	r.err = io.EOF
+	if r.content != nil {
+		r.contentSum = hex.EncodeToString(r.content.Sum(nil))
+	}
 	return io.EOF
 }
 

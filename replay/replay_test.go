@@ -393,6 +393,8 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(replay.Magic + "\x01\x00"))
 	logged, _ := loggedGame(f, 12, true) // log records (format version 2)
 	f.Add(logged)
+	timed, _ := timedGame(f, 12, true, 0) // reply-time records (format version 4)
+	f.Add(timed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := replay.VerifySim(bytes.NewReader(data), nil)
 		if err != nil {

@@ -266,6 +266,7 @@ func (s *Sim) Frame(f *engine.Frame) {
 			}
 		}
 		f.Errors = append(f.Errors, s.errs...)
+		f.ReplyTimes = append(f.ReplyTimes, r.ReplyTimes...)
 	}
 	Observe(s.g, f)
 }

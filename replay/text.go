@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -52,6 +53,14 @@ type TextRound struct {
 	// Logs[p] is what player p's bot logged for this round; not part of
 	// the game.
 	Logs [][]byte
+	// ReplyTimes[p] is how long player p's bot took to answer for this
+	// round, from the moment it was asked to its answer, negative when
+	// the seat was not timed (a built-in, a seat not asked); nil when no
+	// seat was. Not part of the game: it enters no hash, and
+	// re-simulation ignores it. A writer records it only under a header
+	// that keeps reply times (Header.ReplyTimes), to the nearest
+	// ReplyTimeUnit (0.1 ms).
+	ReplyTimes []time.Duration
 }
 
 // Reset sizes r for n players with every list empty, reusing its
@@ -280,6 +289,12 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 		return w.err
 	}
 	b := w.logs.appendRecord(w.buf[:0])
+	if k := len(b); r.ReplyTimes != nil {
+		if b = appendReplyTimes(b, r.ReplyTimes, w.players); len(b) > k && !w.hdr.ReplyTimes {
+			w.err = errors.New("replay: reply times on a recording whose header does not keep them")
+			return w.err
+		}
+	}
 	if w.hdr.Compact() {
 		if w.codec == nil {
 			w.err = fmt.Errorf("replay: a %s game that does not record compactly (engine.Codec)", w.hdr.Ruleset)
@@ -458,13 +473,14 @@ func (r *Reader) playNext(g engine.Game, text bool) (*TextRound, []engine.Comman
 	return rd, errs, err
 }
 
-// nextRound reads one round of a generic recording: the logs before it,
+// nextRound reads one round of a generic recording: the side records
+// before it (logs, reply times),
 // or the footer (io.EOF), then its record with body, then the checkpoint
 // that follows it.
 func (r *Reader) nextRound(body func(rd *TextRound) error) (*TextRound, error) {
 	rd := &r.tround
 	np := len(r.hdr.Players)
-	first, err := r.roundLogs(&rd.Logs)
+	first, err := r.sideRecords(rd)
 	if err != nil {
 		return nil, err
 	}

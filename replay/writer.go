@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -21,6 +22,10 @@ const (
 	// tagLog opens a log record (format version 2): the bots' logs of the
 	// round record that follows it.
 	tagLog = 0x80 | 'L'
+	// tagReplyTimes opens a reply-time record (format version 4): how
+	// long each seat took to answer for the round record that follows it
+	// (after the log record, when there is one).
+	tagReplyTimes = 0x80 | 'R'
 )
 
 // writePrefix validates h and writes everything before the body (magic,
@@ -36,6 +41,9 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	}
 	if h.Codec != "" {
 		version = VersionText
+	}
+	if h.ReplyTimes {
+		version = VersionReplyTimes
 	}
 	hj, err := json.Marshal(h.toJSON())
 	if err != nil {
@@ -122,6 +130,34 @@ func (l *roundLogs) appendRecord(b []byte) []byte {
 	}
 	clear(l.logs)
 	l.logs = l.logs[:0]
+	return b
+}
+
+// appendReplyTimes appends the reply-time record of times (times[p] for
+// player p, negative for a seat not timed) when one is timed:
+//
+//	tagReplyTimes uvarint n (uvarint units+1 | 0 not timed){n}
+//
+// n the number of players, each time rounded to the nearest
+// ReplyTimeUnit, at most MaxReplyTime (a longer one is recorded as
+// that).
+func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
+	some := false
+	for _, d := range times {
+		some = some || d >= 0
+	}
+	if !some {
+		return b
+	}
+	b = append(b, tagReplyTimes)
+	b = binary.AppendUvarint(b, uint64(players))
+	for p := range players {
+		if p >= len(times) || times[p] < 0 {
+			b = append(b, 0)
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64((min(times[p], MaxReplyTime)+ReplyTimeUnit/2)/ReplyTimeUnit)+1)
+	}
 	return b
 }
 

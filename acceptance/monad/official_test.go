@@ -26,11 +26,11 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 		"format:   monad-log, 124517 bytes",
 		"form:     msgpack, gzip'd",
 		"turns:    548, complete",
-		`0  "p0-hill"                 bot p0-hill  rank 1, hives 26`,
-		`1  "p1-chaos"                bot p1-chaos  rank 3, hives 0`,
+		`1  "p0-hill"                 bot p0-hill  rank 1, hives 26`,
+		`2  "p1-chaos"                bot p1-chaos  rank 3, hives 0`,
 		"format:   monad-log, 370335 bytes",
 		"turns:    100, complete",
-		`1  "p1-chaos"                bot p1-chaos  rank 1, hives 12`,
+		`2  "p1-chaos"                bot p1-chaos  rank 1, hives 12`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info lacks %q:\n%s", want, out)
@@ -48,7 +48,7 @@ func TestMonadOfficialLogCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code = clitest.Run(t, "info", crashed)
-	if code != 0 || !strings.Contains(out, `0  "player 0"`) || !strings.Contains(out, "names:    not known") {
+	if code != 0 || !strings.Contains(out, `1  "player 0"`) || !strings.Contains(out, "names:    not known") {
 		t.Errorf("info: status %d\n%s", code, out)
 	}
 

@@ -92,7 +92,8 @@ func openPage(t *testing.T, b *browsertest.Browser, url string) {
 // command, each move's target the engine's neighbour (monad.Neighbor), a
 // rejected one struck out; the events panel lists every event of the
 // game (hives built…) and a click on one seeks its turn; a chart per
-// Monad metric with a line per player; the scrubber and the arrow keys
+// Monad metric with a line per player (and, with python3, the reply
+// times of its bot); the scrubber and the arrow keys
 // move the turn and the board follows. No request leaves the server and
 // no script error happens.
 func TestMonadViewThroughCLI(t *testing.T) {
@@ -342,6 +343,9 @@ func TestMonadViewThroughCLI(t *testing.T) {
 		var names []string
 		for _, m := range monad.Ruleset.Metrics() {
 			names = append(names, m.Name)
+		}
+		if pyErr == nil { // the Python bot is timed: its reply times are charted last
+			names = append(names, "reply_time")
 		}
 		var got []string
 		for _, c := range charts {

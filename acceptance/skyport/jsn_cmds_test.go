@@ -47,11 +47,11 @@ func TestJSNCommands(t *testing.T) {
 		info    []string // more lines info must print
 	}
 	for name, w := range map[string]want{
-		"synthetic": {syntheticJSN, "12", []string{`0  "ann"`, `1  "bob"`}, []string{"rank 1, score 120", "rank 2, score -10"}},
+		"synthetic": {syntheticJSN, "12", []string{`1  "ann"`, `2  "bob"`}, []string{"rank 1, score 120", "rank 2, score -10"}},
 		"test.jsn": {func(t *testing.T) string { return skyportRecording(t, "test.jsn") }, "9",
-			[]string{`0  "foo1"`, `1  "foo2"`, `2  "foo3"`}, []string{"rank 1, score 0"}},
+			[]string{`1  "foo1"`, `2  "foo2"`, `3  "foo3"`}, []string{"rank 1, score 0"}},
 		"lengthy-test.jsn": {func(t *testing.T) string { return skyportRecording(t, "lengthy-test.jsn") }, "453",
-			[]string{`0  "foo2"`, `1  "foo3"`, `2  "foo1"`}, []string{"map:      16×16"}},
+			[]string{`1  "foo2"`, `2  "foo3"`, `3  "foo1"`}, []string{"map:      16×16"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			file := w.file(t)

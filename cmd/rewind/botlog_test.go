@@ -48,26 +48,35 @@ func logBot(t *testing.T, dir string) string {
 // replay page's URL.
 func viewPage(t *testing.T, file string) string {
 	t.Helper()
+	return serveForTest(t, "view "+file, func(ctx context.Context, opts *serveOptions) error { return runView(ctx, file, opts) }) + "/replay/" + filepath.Base(file)
+}
+
+// serveForTest runs run (a command that serves until its context ends,
+// with opts' address, output and ready channel set) until the test ends,
+// which must end it without an error, and returns the base URL it
+// listens on; what names it in failures.
+func serveForTest(t *testing.T, what string, run func(ctx context.Context, opts *serveOptions) error) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- runView(ctx, file, &serveOptions{addr: "127.0.0.1:0", stdout: io.Discard, ready: ready})
+		done <- run(ctx, &serveOptions{addr: "127.0.0.1:0", stdout: io.Discard, ready: ready})
 	}()
 	var base string
 	select {
 	case base = <-ready:
 	case err := <-done:
 		cancel()
-		t.Fatalf("view %s: %v", file, err)
+		t.Fatalf("%s: %v", what, err)
 	}
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("view: %v", err)
+			t.Errorf("%s: %v", what, err)
 		}
 	})
-	return base + "/replay/" + filepath.Base(file)
+	return base
 }
 
 // panelLogs opens url in b, selects the player whose bot command names

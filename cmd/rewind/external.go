@@ -128,17 +128,3 @@ func (w *watch) stderrTail(n int) string {
 	}
 	return fmt.Sprintf("  last lines of its stderr (%s):\n    %s", w.log, strings.Join(lines, "\n    "))
 }
-
-// shortName names an external bot by its last word's base name
-// ("python3 bots/mybot.py" -> "mybot.py"), at most 64 bytes.
-func shortName(spec string) string {
-	f := strings.Fields(spec)
-	n := spec
-	if len(f) > 0 {
-		n = filepath.Base(f[len(f)-1])
-	}
-	if len(n) > 64 {
-		n = n[:64]
-	}
-	return n
-}

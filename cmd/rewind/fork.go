@@ -34,7 +34,11 @@ it to the end. The new .rwd holds the parent's first N rounds as they were,
 then the bots' — so it verifies by re-simulation on its own — and its header
 names the parent (file SHA-256 and turn).
 
-A seat played by a built-in keeps it. A replay never names a command that
+A seat played by a built-in keeps it, as it played: started with the seed
+the parent records for it (a parent written before seeds were recorded: the
+one derived from its game's seed, else from --seed) and asked through the
+parent's rounds, so a fork whose seats all keep their built-ins is its
+parent again. The fork plays to the parent's turn limit. A replay never names a command that
 rewind runs: a seat the parent records as played by an external bot (its
 command is shown by rewind info, and copied into the fork's header) needs
 --bot UID=COMMAND — that command, or another — and is refused without one.
@@ -65,7 +69,7 @@ which also fills the seats of external bots.`,
 	f.StringVar(&opts.fill, "fill", "", "built-in bot for the seats whose bot the replay does not name (an official .cfr)")
 	f.StringVarP(&opts.play.out, "output", "o", "", "replay file to write (required)")
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
-	f.Uint64Var(&opts.play.seed, "seed", 1, "the bots' seed")
+	f.Uint64Var(&opts.play.seed, "seed", 1, "the seed of the bots that do not keep their seat's built-in (a kept built-in has the parent's)")
 	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
 	cmd.MarkFlagRequired("turn")
 	cmd.MarkFlagRequired("output")
@@ -130,14 +134,36 @@ func forkSpecs(fk *source.Fork, given []string, fill string) ([]string, error) {
 		}
 	}
 	if external != nil {
-		return nil, fmt.Errorf("%s; rewind never runs a command a replay names: give --bot UID=COMMAND for each such seat to run that command or another, or --fill NAME for a built-in (%s)",
+		return nil, usagef("%s; rewind never runs a command a replay names: give --bot UID=COMMAND for each such seat to run that command or another, or --fill NAME for a built-in (%s)",
 			strings.Join(external, "; "), strings.Join(botNames(info), ", "))
 	}
 	if missing != nil {
-		return nil, fmt.Errorf("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
+		return nil, usagef("the replay does not say which bot played seat %s: give --bot UID=NAME|COMMAND for it, or --fill NAME for a built-in (%s)",
 			strings.Join(missing, ", "), strings.Join(botNames(info), ", "))
 	}
 	return specs, nil
+}
+
+// forkPlan says, before a fork plays, which bot plays on in each seat and
+// whether it is the one that played the seat: "seat 2 (2_bot.py): greedy,
+// in place of the external bot "python3 bot.py"", one line a seat.
+func forkPlan(fk *source.Fork, turn int, specs []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "playing on from turn %d:\n", turn)
+	for i, spec := range specs {
+		was := fk.Bots[i]
+		line := fmt.Sprintf("  seat %d (%s): %s", i+1, fk.Names[i], spec)
+		switch {
+		case was == spec:
+			line += ", as it played"
+		case was == "" || was == match.OfficialClient:
+			line += ", in place of a bot the replay does not name"
+		default:
+			line += fmt.Sprintf(", in place of %q", was)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
 
 // seatSpec splits "UID=SPEC" (UID a number); ok is false for a value
@@ -170,6 +196,9 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		return nil, err
 	}
 	opts.play.game, opts.play.turns = fk.Ruleset.ID(), fk.MaxTurns
+	if opts.play.stdout != nil {
+		fmt.Fprint(opts.play.stdout, forkPlan(fk, opts.turn, specs))
+	}
 	var seats []match.GameSeat
 	closeAll := func() {
 		for _, s := range seats {
@@ -185,6 +214,7 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		if seat.Identity == "" {
 			seat.Identity = s
 		}
+		fk.AsPlayed(i, &seat, opts.play.seed)
 		seats = append(seats, seat)
 	}
 	var res *match.Result

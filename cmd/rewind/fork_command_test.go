@@ -18,6 +18,19 @@ import (
 // what anyone can do to a replay they share.
 func forgeSeatBot(t *testing.T, data []byte, seat int, bot string) []byte {
 	t.Helper()
+	return forgeHeader(t, data, func(hj map[string]any) {
+		players, _ := hj["players"].([]any)
+		if seat < 1 || seat > len(players) {
+			t.Fatalf("no seat %d among %d", seat, len(players))
+		}
+		players[seat-1].(map[string]any)["bot"] = bot
+	})
+}
+
+// forgeHeader returns the .rwd data with its header's JSON changed by
+// edit, the file otherwise as written (its CRC-32 made anew).
+func forgeHeader(t *testing.T, data []byte, edit func(hj map[string]any)) []byte {
+	t.Helper()
 	if !bytes.HasPrefix(data, []byte(replay.Magic)) {
 		t.Fatal("not a .rwd")
 	}
@@ -33,11 +46,7 @@ func forgeSeatBot(t *testing.T, data []byte, seat int, bot string) []byte {
 	if err := dec.Decode(&hj); err != nil {
 		t.Fatal(err)
 	}
-	players, _ := hj["players"].([]any)
-	if seat < 1 || seat > len(players) {
-		t.Fatalf("no seat %d among %d", seat, len(players))
-	}
-	players[seat-1].(map[string]any)["bot"] = bot
+	edit(hj)
 	forged, err := json.Marshal(hj)
 	if err != nil {
 		t.Fatal(err)

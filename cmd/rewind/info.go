@@ -272,7 +272,7 @@ func officialInfo(w io.Writer, path string, data []byte) error {
 		if bot == "" {
 			bot = "-"
 		}
-		fmt.Fprintf(w, "    %d  %-24q  bot %s  rank %d, %s %d\n", p.UID-1, p.Name, bot, p.Rank, score, p.Score)
+		fmt.Fprintf(w, "    %d  %-24q  bot %s  rank %d, %s %d\n", p.UID, p.Name, bot, p.Rank, score, p.Score)
 	}
 	return stopStatusError(sum.Damage)
 }

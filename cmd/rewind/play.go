@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +122,20 @@ func checkBotSpec(spec string, builtins []string) error {
 	if !strings.ContainsAny(spec, " /.") {
 		return usagef("--bot %q: no such built-in bot (valid: %s), and not a command (an external bot is a command line such as \"python3 mybot.py\" or \"./mybot\")%s", spec, strings.Join(builtins, ", "), didYouMean(spec, builtins))
 	}
+	if err := subprocess.CheckCommand(spec); err != nil {
+		return botCommandError(spec, err)
+	}
 	return nil
+}
+
+// botCommandError is the error of a --bot command that cannot be run
+// (subprocess.New's or CheckCommand's err): a usage error saying what to
+// type instead.
+func botCommandError(spec string, err error) error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return usagef("--bot %q: %w: check its spelling, or give the program's path (such as ./mybot or /usr/bin/python3)", spec, err)
+	}
+	return usagef("--bot %q: %w", spec, err)
 }
 
 // checkBotSpecs checks every --bot value of a game (a built-in of it or
@@ -459,12 +473,9 @@ func newSeat(spec string, player int, opts *playOptions, logName string) (match.
 	}
 	b, err := subprocess.New(spec, subprocess.Options{Game: game, Deadline: opts.deadline, StderrLog: log, LogBudget: opts.logBudget, MaxTurn: opts.turns})
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return match.GameSeat{}, usagef("--bot %q: %w: check its spelling, or give the program's path (such as ./mybot or /usr/bin/python3)", spec, err)
-		}
-		return match.GameSeat{}, usagef("--bot %q: %w", spec, err)
+		return match.GameSeat{}, botCommandError(spec, err)
 	}
-	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: fmt.Sprintf("%d_%s", player+1, shortName(spec))}, nil
+	return match.GameSeat{Bot: b.Player(), Identity: spec, Name: match.SeatName(player+1, spec)}, nil
 }
 
 // gameSetup reads --map or the options set: the setup its ruleset starts

@@ -34,7 +34,7 @@ replay never names a command that rewind runs (docs/limits.md, "Trust").
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newDiffCmd(), newIndexCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd(), newServerCmd(), newWorkerCmd(), newNATSCmd(), newGendocsCmd())
+	root.AddCommand(newConformCmd(), newRecordVectorCmd(), newVerifyCmd(), newExportCmd(), newInfoCmd(), newPlayCmd(), newDemoCmd(), newTournamentCmd(), newAnalyzeCmd(), newDiffCmd(), newIndexCmd(), newReportCmd(), newServeCmd(), newViewCmd(), newImportCmd(), newAuditCmd(), newForkCmd(), newRerunCmd(), newServerCmd(), newWorkerCmd(), newNATSCmd(), newGendocsCmd())
 	addCompletions(root)
 	usageErrors(root)
 	return root

@@ -45,6 +45,9 @@ type serveOptions struct {
 	// bots are the bots "play on from here" may seat besides the
 	// built-ins (--bot NAME|COMMAND).
 	bots []string
+	// pair, when set, is the two files of `view A B`: the server's
+	// /compare shows them.
+	pair *viewer.Pair
 }
 
 func newServeCmd() *cobra.Command {
@@ -279,7 +282,7 @@ func serveLibrary(ctx context.Context, lib *viewer.Library, opts *serveOptions, 
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	vo := viewer.Options{Addr: ln.Addr().String(), MaxUpload: maxUpload, ErrorLog: logger.Printf, Tool: "rewind " + version, MemoryBudget: budget, ForkBots: opts.bots,
-		OpenStream: openStreamFile}
+		OpenStream: openStreamFile, Pair: opts.pair}
 	if forkBots != nil {
 		vo.NewForkBot = forkBots.newBot
 		defer os.RemoveAll(forkBots.logDir)

@@ -263,7 +263,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions) error {
 				return
 			}
 			if st := match.Standings(results); len(st) > 0 {
-				bar.Describe(fmt.Sprintf("games (leader %s, mu-3sigma %.1f, Elo %.0f, %d wins)", shortName(st[0].Bot), st[0].Conservative, st[0].Elo, st[0].Wins))
+				bar.Describe(fmt.Sprintf("games (leader %s, mu-3sigma %.1f, Elo %.0f, %d wins)", match.BotName(st[0].Bot), st[0].Conservative, st[0].Elo, st[0].Wins))
 			}
 			bar.Set(done)
 		}

@@ -30,7 +30,9 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	rwd := filepath.Join(dir, "toy.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); err != nil {
+	// A deadline no loaded machine misses: a late answer would be a
+	// timeout, and fewer commands rejected than the test counts.
+	if out, err := runCLIOut(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--deadline", "60s", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); err != nil {
 		t.Fatalf("play: %v\n%s", err, out)
 	}
 
@@ -160,7 +162,8 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`[...document.querySelectorAll('[data-testid=chart]')].map(d => d.dataset.metric)`, &charts)); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(charts, ",") != "score,moves" {
+	// The metrics' charts, then the Python bot's reply times.
+	if strings.Join(charts, ",") != "score,moves,reply_time" {
 		t.Fatalf("charts %v", charts)
 	}
 	b.CheckProblems(t)

@@ -62,7 +62,10 @@
     /** @type {unknown[]} */
     var l = c.l;
     var x = l[0], y = l[1], n = c.n, d = c.d;
-    if (!isInt(x) || !isInt(y) || !isInt(n)) return null;
+    // What the rules reject before the turn (no direction, one outside
+    // 1..7, a negative position) is no command to place: the panel shows it as
+    // sent, with why.
+    if (!isInt(x) || !isInt(y) || !isInt(n) || x < 0 || y < 0 || d === undefined || (d !== null && d !== 0 && !(isInt(d) && d >= 1 && d <= NONE))) return null;
     var kind = c.c === 'MOVE' || c.c === 'BUILD' || c.c === 'MINE' ? c.c : '?';
     return { kind: kind, x: x, y: y, d: isInt(d) ? d : 0, n: n };
   }

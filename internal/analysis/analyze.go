@@ -217,6 +217,9 @@ type Analysis struct {
 	// Over is the last frame's Frame.Over: the game is over (meaningful
 	// when Meta.EndKnown; see Incomplete).
 	Over bool
+	// ReplyTimes has one entry per player, in player order, when some
+	// frame has reply times (Frame.ReplyTimes: side data); nil otherwise.
+	ReplyTimes []ReplyTimes `json:",omitempty"`
 }
 
 // NumPlayers returns the number of players.
@@ -371,7 +374,7 @@ func (g *Analysis) Outcome(name func(p int) string) string {
 // and active players), leaving the metadata, summaries and ranking: a
 // corpus of compacted analyses costs O(games × players × metrics).
 func (g *Analysis) Compact() {
-	g.Series, g.Events, g.Leader, g.Active = nil, nil, nil, nil
+	g.Series, g.Events, g.Leader, g.Active, g.ReplyTimes = nil, nil, nil, nil, nil
 }
 
 // placedEvent is an event with its place within its turn.
@@ -406,6 +409,10 @@ type analyzerState struct {
 	lastRanking []int
 	lastScores  []int64
 	lastOver    bool
+	// replyKeys[p] are player p's reply times so far (replyKey), nil
+	// before a frame has any; replyValues counts them all.
+	replyKeys   [][]int64
+	replyValues int64
 }
 
 // An Analyzer is AnalyzeStream one frame at a time, for a reader that
@@ -489,8 +496,8 @@ func (a *Analyzer) Add(f *engine.Frame) error {
 		return a.err
 	}
 	err := az.checkShape(f, az.n)
-	if err == nil && a.perFrame*int64(g.Turns+2) > a.maxValues {
-		a.err = fmt.Errorf("analysis: frame %d: more than %d values (players × metrics × frames), which exceeds the limit; see docs/limits.md: %w",
+	if err == nil && a.perFrame*int64(g.Turns+2)+az.replyValues+int64(len(f.ReplyTimes)) > a.maxValues {
+		a.err = fmt.Errorf("analysis: frame %d: more than %d values (players × metrics × frames, and the reply times), which exceeds the limit; see docs/limits.md: %w",
 			g.Turns+1, a.maxValues, ErrLimit)
 		return a.err
 	}
@@ -674,6 +681,7 @@ func (az *analyzerState) event(e Event, class int) {
 func (az *analyzerState) round(f *engine.Frame, t int) {
 	g := az.g
 	az.values(f)
+	az.replies(f, t)
 	active := -1
 	if g.Meta.Sequential {
 		if f.Active >= 0 && f.Active < az.n {
@@ -806,6 +814,7 @@ func (az *analyzerState) finish() {
 	}
 	az.surges()
 	az.swings()
+	az.finishReplies()
 	slices.SortFunc(az.events, func(a, b placedEvent) int {
 		return cmp.Or(cmp.Compare(a.Turn, b.Turn), cmp.Compare(a.class, b.class), cmp.Compare(a.seq, b.seq))
 	})

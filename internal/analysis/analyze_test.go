@@ -249,6 +249,7 @@ type analysisJSONDoc struct {
 	} `json:"event_kinds"`
 	Players []struct {
 		Player    int
+		Seat      int
 		Name, Bot string
 	} `json:"players"`
 	Ranking   []int `json:"ranking"`
@@ -257,6 +258,7 @@ type analysisJSONDoc struct {
 	Summary   []struct {
 		Rank      int                                   `json:"rank"`
 		Player    int                                   `json:"player"`
+		Seat      int                                   `json:"seat"`
 		Name      string                                `json:"name"`
 		Bot       string                                `json:"bot"`
 		OwnTurns  int                                   `json:"own_turns"`
@@ -323,6 +325,17 @@ func TestAnalysisJSON(t *testing.T) {
 	for i, e := range doc.Events {
 		if e.Event != g.Events[i] || e.Text != g.EventText(g.Events[i], g.Name) {
 			t.Errorf("event %d: %+v", i, e)
+		}
+	}
+	// Each player's seat, from 1, beside its 0-based index (issue 40, item 11).
+	for i, p := range doc.Players {
+		if p.Player != i || p.Seat != i+1 {
+			t.Errorf("player %d: index %d, seat %d, want seat %d", i, p.Player, p.Seat, i+1)
+		}
+	}
+	for _, e := range doc.Summary {
+		if e.Seat != e.Player+1 {
+			t.Errorf("summary of player %d: seat %d", e.Player, e.Seat)
 		}
 	}
 	s := doc.Summary[0]

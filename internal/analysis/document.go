@@ -588,6 +588,7 @@ func (a *Document) writeJSONTo(j *jsonWriter) {
 		ev = []DocumentEvent{}
 	}
 	j.value(ev)
+	writeReplyTimesJSON(j, a.replyTimes())
 	j.key("series", false)
 	j.raw("{")
 	j.key("turn", true)

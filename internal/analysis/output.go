@@ -191,7 +191,7 @@ func (a *Document) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s replay, %s, %d rounds\n", a.Format, a.ConfigText(), a.Rounds)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "rank\tuid\tname\t")
+	fmt.Fprint(tw, "rank\tseat\tname\t")
 	for _, c := range a.Doc.Table {
 		fmt.Fprintf(tw, "%s\t", c[0])
 	}
@@ -214,6 +214,7 @@ func (a *Document) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(bw)
 	}
+	writeReplyTimesTable(bw, a.replyTimes(), func(p int) string { return strconv.Quote(a.G.Name(p)) })
 	quoted := func(uid int) string { return strconv.Quote(a.Name(uid)) }
 	if tp := a.TurningPoints(); len(tp) > 0 {
 		fmt.Fprintln(bw, "turning points:")

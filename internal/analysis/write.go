@@ -88,9 +88,10 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 	jsonArray(j, g.Players, func(p Player) {
 		j.value(struct {
 			Player int    `json:"player"`
+			Seat   int    `json:"seat"`
 			Name   string `json:"name"`
 			Bot    string `json:"bot"`
-		}{p.Player, p.Name, p.Bot})
+		}{p.Player, engine.Seat(p.Player), p.Name, p.Bot})
 	})
 	j.key("ranking", false)
 	j.ints(intsToInt64(g.Ranking))
@@ -104,6 +105,7 @@ func (g *Analysis) WriteJSON(w io.Writer) error {
 	jsonArray(j, g.Events, func(e Event) { j.value(eventJSON{e, g.EventText(e, g.Name)}) })
 	j.key("events_dropped", false)
 	j.value(g.EventsDropped)
+	writeReplyTimesJSON(j, g.ReplyTimes)
 	j.key("leader", false)
 	j.ints(intsToInt64(g.Leader))
 	if m.Sequential {
@@ -139,6 +141,8 @@ func (g *Analysis) writePlayerJSON(j *jsonWriter, p *Player) {
 	j.value(p.Rank)
 	j.key("player", false)
 	j.value(p.Player)
+	j.key("seat", false)
+	j.value(engine.Seat(p.Player))
 	j.key("name", false)
 	j.value(p.Name)
 	j.key("bot", false)
@@ -316,6 +320,7 @@ func (g *Analysis) WriteTable(w io.Writer) error {
 		return strconv.Quote(g.Name(p))
 	}
 	fmt.Fprintln(bw, g.Outcome(quoted))
+	writeReplyTimesTable(bw, g.ReplyTimes, quoted)
 	writeEventTable(bw, len(g.Events)+g.EventsDropped, len(g.Events), func(i int) (int, string) {
 		return g.Events[i].Turn, printable(g.EventText(g.Events[i], quoted))
 	})

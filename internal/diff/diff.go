@@ -399,28 +399,38 @@ func commandDivergence(a, b *engine.Frame) *CommandDivergence {
 	}
 	d := &CommandDivergence{Round: a.Turn - 1, Turn: a.Turn}
 	for p := range n {
-		c := SeatCommands{Seat: p + 1, A: slices.Clone(at(a.Commands, p)), B: slices.Clone(at(b.Commands, p)),
-			FaultA: faultText(a, p), FaultB: faultText(b, p), ActiveA: a.Active == p, ActiveB: b.Active == p}
-		c.Differs = !slices.Equal(c.A, c.B) || c.FaultA != c.FaultB || c.ActiveA != c.ActiveB
-		if c.A == nil {
-			c.A = []string{}
-		}
-		if c.B == nil {
-			c.B = []string{}
-		}
-		d.Seats = append(d.Seats, c)
+		d.Seats = append(d.Seats, CompareSeat(p+1, at(a.Commands, p), at(b.Commands, p),
+			FaultText(at(a.Faults, p), at(a.FaultText, p)), FaultText(at(b.Faults, p), at(b.FaultText, p)), a.Active == p, b.Active == p))
 	}
 	return d
 }
 
-// faultText names seat p's fault in f, "" for none.
-func faultText(f *engine.Frame, p int) string {
-	fault := at(f.Faults, p)
+// CompareSeat compares what seat (from 1) sent in A and in B in one
+// round: its commands as sent (copied), the fault recorded for it before
+// the round (FaultText; "" for none) and whether it was the one to act
+// in a game whose players act in turn. The seat differs when any of them
+// does. It is the one comparison of a seat's commands (rewind diff,
+// rewind rerun).
+func CompareSeat(seat int, a, b []string, faultA, faultB string, activeA, activeB bool) SeatCommands {
+	c := SeatCommands{Seat: seat, A: slices.Clone(a), B: slices.Clone(b), FaultA: faultA, FaultB: faultB, ActiveA: activeA, ActiveB: activeB}
+	c.Differs = !slices.Equal(c.A, c.B) || c.FaultA != c.FaultB || c.ActiveA != c.ActiveB
+	if c.A == nil {
+		c.A = []string{}
+	}
+	if c.B == nil {
+		c.B = []string{}
+	}
+	return c
+}
+
+// FaultText names a seat's fault and what happened ("timeout: …"), ""
+// for none.
+func FaultText(fault engine.Fault, text string) string {
 	if fault == 0 {
 		return ""
 	}
-	if t := at(f.FaultText, p); t != "" {
-		return fault.String() + ": " + t
+	if text != "" {
+		return fault.String() + ": " + text
 	}
 	return fault.String()
 }

@@ -99,7 +99,7 @@ func (r *Result) writeCommands(ew *errWriter) {
 		if s.Differs {
 			mark = "differs"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", s.Seat, mark, shown(s.A, s.FaultA, s.ActiveA), shown(s.B, s.FaultB, s.ActiveB))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", s.Seat, mark, ShowCommands(s.A, s.FaultA, s.ActiveA), ShowCommands(s.B, s.FaultB, s.ActiveB))
 	}
 	tw.Flush()
 }
@@ -118,8 +118,10 @@ func (r *Result) noCommands() string {
 	return strings.Join(files, " and ")
 }
 
-// shown is a seat's commands as a table cell.
-func shown(cmds []string, fault string, active bool) string {
+// ShowCommands is a seat's commands (with its fault, FaultText, and
+// "[acts]" when it was the one to act) as a table cell, cut to a
+// readable length.
+func ShowCommands(cmds []string, fault string, active bool) string {
 	s := strings.Join(cmds, "; ")
 	if len(cmds) == 0 {
 		s = "(none)"

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 )
@@ -80,12 +83,48 @@ type Logger interface {
 	RoundLog() []byte
 }
 
+// ReplyTimer is a GamePlayer that measures its own reply times (a live
+// server's seat: from the round's start to the player's submission)
+// instead of the runner. Timed reports whether the seat has reply times
+// at all (a built-in's seat at a live table has none); ReplyTime is how
+// long the bot took to answer when last asked, read after its answer,
+// negative when it has no time for that round (it sent nothing). A
+// wrapper must forward it.
+//
+// Any other bot is timed by the runner when it is a Preparer (a bot
+// outside the process), from the moment it is asked (Prepare) to its
+// answer; a bot in the process (a built-in) is not timed.
+type ReplyTimer interface {
+	Timed() bool
+	ReplyTime() time.Duration
+}
+
+// timed reports whether the runner records reply times for bot.
+func timed(bot GamePlayer) bool {
+	if t, ok := bot.(ReplyTimer); ok {
+		return t.Timed()
+	}
+	_, ok := bot.(Preparer)
+	return ok
+}
+
 // GameSeat is one player of a match.
 type GameSeat struct {
 	Bot GamePlayer
 	// Name defaults to "<player+1>_<bot name>"; Identity (what the replay
 	// records as the bot) to Bot.Name().
 	Name, Identity string
+	// Seed, when set, is the seed the bot is started with (a built-in
+	// asked again as it played: the seed its recording names); nil is
+	// BotSeed of the match seed and the seat's uid.
+	Seed *uint64
+	// AskInPrefix makes RunGame ask the bot at each of the seat's rounds
+	// of GameConfig.Prefix too, its answers unused, so that a bot whose
+	// choices depend on what it was asked before (a built-in drawing
+	// from its seed) stands at the first round it plays as it stood in
+	// the recording the Prefix comes from. For bots in the process: a
+	// bot outside it would be sent every message of the prefix.
+	AskInPrefix bool
 }
 
 // GameConfig describes a match.
@@ -127,6 +166,10 @@ type GameSetup struct {
 	// Logs is true when a seat's bot keeps round logs (Logger), or the
 	// rounds played on from keep them.
 	Logs bool
+	// ReplyTimes is true when a seat's bot is timed (a bot outside the
+	// process: Preparer, or a ReplyTimer with Timed), or the rounds
+	// played on from have reply times.
+	ReplyTimes bool
 	// Game is the game before its first round, for a recorder that
 	// writes what its ruleset keeps of it (ColorfightII's map and
 	// homes); it is only valid during Begin and must not be played.
@@ -147,6 +190,10 @@ type GameRound struct {
 	// Logs[p] is what player p's bot logged while asked for the round
 	// (Logger), nil when nothing; all nil when no bot logged anything.
 	Logs [][]byte
+	// ReplyTimes[p] is how long player p's bot took to answer for the
+	// round (ReplyTimer), negative for a seat not timed; nil when no
+	// seat was. Side data: it changes nothing of the game.
+	ReplyTimes []time.Duration
 }
 
 // GameRecorder receives a match: Begin once,
@@ -200,6 +247,16 @@ func Fault(err error, started bool) engine.Fault {
 	return engine.FaultGarbage
 }
 
+// FaultMessage is the description of a bot's error a replay records
+// with its fault: the error's text, cut to 200 bytes.
+func FaultMessage(err error) string {
+	msg := err.Error()
+	if len(msg) > maxFaultText {
+		msg = msg[:maxFaultText]
+	}
+	return msg
+}
+
 // RunGame plays cfg's match, of any ruleset, through its engine.Game
 // to its end, or until ctx is done (the recording then ends
 // cleanly at the last whole round). Bots are asked each round (only the
@@ -235,7 +292,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			p.Identity = s.Bot.Name()
 		}
 		if p.Name == "" {
-			p.Name = fmt.Sprintf("%d_%s", i+1, s.Bot.Name())
+			p.Name = SeatName(i+1, p.Identity)
 		}
 		res.Players = append(res.Players, p)
 		settings.Names = append(settings.Names, p.Name)
@@ -257,15 +314,26 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	if len(cfg.Prefix) > g.MaxTurns() {
 		return nil, fmt.Errorf("match: %d rounds to replay in a game of %d", len(cfg.Prefix), g.MaxTurns())
 	}
+	seeds := make([]uint64, n)
+	for i, s := range cfg.Seats {
+		seeds[i] = BotSeed(cfg.Seed, i+1)
+		if s.Seed != nil {
+			seeds[i] = *s.Seed
+		}
+	}
 	for i, p := range res.Players {
-		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity})
+		setup.Players = append(setup.Players, SetupPlayer{UID: i + 1, Name: p.Name, Identity: p.Identity, BotSeed: &seeds[i]})
 		if _, ok := cfg.Seats[i].Bot.(Logger); ok {
 			setup.Logs = true
 		}
+		setup.ReplyTimes = setup.ReplyTimes || timed(cfg.Seats[i].Bot)
 	}
 	for k := range cfg.Prefix {
 		if len(cfg.Prefix[k].Logs) > 0 {
 			setup.Logs = true
+		}
+		if len(cfg.Prefix[k].ReplyTimes) > 0 {
+			setup.ReplyTimes = true
 		}
 	}
 	w := cfg.Recorder
@@ -280,7 +348,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	started := make([]bool, n)
 	startErr := make([]error, n)
 	for i, s := range cfg.Seats {
-		if err := s.Bot.Start(i, BotSeed(cfg.Seed, i+1)); err != nil {
+		if err := s.Bot.Start(i, seeds[i]); err != nil {
 			startErr[i] = fmt.Errorf("bot failed to start: %w", err)
 		} else {
 			started[i] = true
@@ -288,10 +356,14 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	}
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
+	replies := make([]time.Duration, n)
 	for played := 0; !g.Over(); played++ {
 		r.Active = g.Active()
 		idle := engine.Idle(g)
 		if played < len(cfg.Prefix) {
+			if !idle {
+				askInPrefix(cfg.Seats, g, r.Active, started)
+			}
 			replayRound(g, &r, &cfg.Prefix[played], idle)
 			if err := playRound(g, &r, res, w, cfg.Progress); err != nil {
 				return nil, err
@@ -302,8 +374,17 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			res.Interrupted = true
 			break
 		}
+		for i := range replies {
+			replies[i] = -1
+		}
 		if !idle {
-			askPlayers(cfg.Seats, g, r.Active, answers, startErr)
+			askPlayers(cfg.Seats, g, r.Active, answers, startErr, replies)
+		}
+		r.ReplyTimes = nil
+		for _, d := range replies {
+			if d >= 0 {
+				r.ReplyTimes = replies
+			}
 		}
 		some := false
 		for i := range r.Commands {
@@ -318,10 +399,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			a := &answers[i]
 			if a.err != nil {
 				res.Players[i].Faults++
-				msg := a.err.Error()
-				if len(msg) > maxFaultText {
-					msg = msg[:maxFaultText]
-				}
+				msg := FaultMessage(a.err)
 				r.Faults[i], r.FaultText[i] = Fault(a.err, started[i]), msg
 				g.Fault(i, r.Faults[i], msg)
 				if r.Faults[i] != engine.FaultGarbage {
@@ -400,13 +478,30 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	if !some {
 		clear(r.Logs)
 	}
+	r.ReplyTimes = nil
+	if !idle && len(p.ReplyTimes) > 0 {
+		r.ReplyTimes = p.ReplyTimes
+	}
+}
+
+// askInPrefix asks the bots of the seats marked AskInPrefix that act in
+// a round of the prefix (every player, or only active ≥ 0) for their
+// commands, and drops them.
+func askInPrefix(seats []GameSeat, g engine.Game, active int, started []bool) {
+	for i, s := range seats {
+		if !s.AskInPrefix || !started[i] || active >= 0 && i != active || engine.Out(g, i) {
+			continue
+		}
+		s.Bot.Commands(g, i)
+	}
 }
 
 // askPlayers collects the answers of the players who act this round (every
-// player, or only active ≥ 0). The game is read on this goroutine only:
-// bots in the process are asked in turn, bots outside it are sent their
-// message in turn and waited for in parallel.
-func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error) {
+// player, or only active ≥ 0), and the reply time of each timed one in
+// replies (ReplyTimer; left as it is for any other). The game is read on
+// this goroutine only: bots in the process are asked in turn, bots
+// outside it are sent their message in turn and waited for in parallel.
+func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, startErr []error, replies []time.Duration) {
 	var wg sync.WaitGroup
 	for i := range seats {
 		answers[i] = answer{cmds: answers[i].cmds[:0]}
@@ -417,18 +512,53 @@ func askPlayers(seats []GameSeat, g engine.Game, active int, answers []answer, s
 			answers[i].err = startErr[i]
 			continue
 		}
+		rt, own := seats[i].Bot.(ReplyTimer)
 		if pr, ok := seats[i].Bot.(Preparer); ok {
+			asked := time.Now()
 			wait := pr.Prepare(g, i)
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
 				cmds, err := wait()
 				answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+				switch {
+				case own && rt.Timed():
+					replies[i] = rt.ReplyTime()
+				case !own:
+					replies[i] = time.Since(asked)
+				}
 			}(i)
 			continue
 		}
 		cmds, err := seats[i].Bot.Commands(g, i)
 		answers[i] = answer{cmds: append(answers[i].cmds[:0], cmds...), err: err}
+		if own && rt.Timed() {
+			replies[i] = rt.ReplyTime()
+		}
 	}
 	wg.Wait()
+}
+
+// MaxBotNameBytes bounds a BotName.
+const MaxBotNameBytes = 64
+
+// BotName is what every command calls a bot (play, tournament, a
+// worker's games, a fork): a built-in by its name ("greedy"), an external
+// command by the base name of its last word, unquoted
+// ("python3 bots/mybot.py" -> "mybot.py"); at most MaxBotNameBytes.
+func BotName(identity string) string {
+	n := identity
+	if f := strings.Fields(identity); len(f) > 0 {
+		n = filepath.Base(strings.Trim(f[len(f)-1], `"'`))
+	}
+	if len(n) > MaxBotNameBytes {
+		n = n[:MaxBotNameBytes]
+	}
+	return n
+}
+
+// SeatName is the name of the player a bot plays in seat (from 1):
+// the seat and the BotName, "2_mybot.py", in every command.
+func SeatName(seat int, identity string) string {
+	return fmt.Sprintf("%d_%s", seat, BotName(identity))
 }

@@ -18,6 +18,9 @@ type SetupPlayer struct {
 	UID      int
 	Name     string
 	Identity string
+	// BotSeed is the seed the seat's bot was started with, nil when it
+	// was given none (a client of an official protocol a server seats).
+	BotSeed *uint64
 }
 
 // OfficialClient is the bot identity recorded for a player who played

@@ -127,3 +127,52 @@ func TestPrefixLongerThanGame(t *testing.T) {
 		t.Fatal("no error")
 	}
 }
+
+// seedSpy records the seed it was started with and the turns it was
+// asked.
+type seedSpy struct {
+	GamePlayer
+	seed  uint64
+	asked []int
+}
+
+func (s *seedSpy) Start(p int, seed uint64) error { s.seed = seed; return s.GamePlayer.Start(p, seed) }
+func (s *seedSpy) Commands(g engine.Game, p int) ([]string, error) {
+	s.asked = append(s.asked, g.Turn())
+	return s.GamePlayer.Commands(g, p)
+}
+
+// TestSeatSeedAndAskInPrefix: a seat's Seed is what its bot starts with
+// and what the setup records for it (BotSeed of the match seed
+// otherwise); an AskInPrefix seat is asked at every round of the prefix
+// too, the others only after it.
+func TestSeatSeedAndAskInPrefix(t *testing.T) {
+	rs, _ := engine.Get("monad")
+	info, _ := engine.About("monad")
+	parent := &keepRounds{}
+	if _, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 20,
+		Seats: []GameSeat{{Bot: BuiltinPlayer(info.Bots[0])}, {Bot: BuiltinPlayer(info.Bots[1])}}, Recorder: parent}); err != nil {
+		t.Fatal(err)
+	}
+	const k = 8
+	seed := uint64(77)
+	asked := &seedSpy{GamePlayer: BuiltinPlayer(info.Bots[0])}
+	fresh := &seedSpy{GamePlayer: BuiltinPlayer(info.Bots[1])}
+	child := &keepRounds{}
+	if _, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 20, Prefix: parent.rounds[:k],
+		Seats: []GameSeat{{Bot: asked, Seed: &seed, AskInPrefix: true}, {Bot: fresh}}, Recorder: child}); err != nil {
+		t.Fatal(err)
+	}
+	if asked.seed != 77 || fresh.seed != BotSeed(5, 2) {
+		t.Errorf("started with seeds %d and %d, want 77 and %d", asked.seed, fresh.seed, BotSeed(5, 2))
+	}
+	if got := []uint64{*child.setup.Players[0].BotSeed, *child.setup.Players[1].BotSeed}; got[0] != 77 || got[1] != BotSeed(5, 2) {
+		t.Errorf("the setup records seeds %v", got)
+	}
+	if len(asked.asked) != 20 || asked.asked[0] != 0 || len(fresh.asked) != 20-k || fresh.asked[0] != k {
+		t.Errorf("asked at turns %v and %v", asked.asked, fresh.asked)
+	}
+	if !slices.Equal(child.hashes[:k], parent.hashes[:k]) {
+		t.Error("asking a bot in the prefix changed the prefix's games")
+	}
+}

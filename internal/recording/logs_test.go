@@ -22,7 +22,9 @@ import (
 
 // TestNoLogsByteIdentical: a match whose bots keep no logs records the
 // very bytes it recorded before round logs existed (format version 1, no
-// log record): the size and SHA-256 are those of the recorder before.
+// log record): the size and SHA-256 are those of the recorder before,
+// but for the header's per-seat bot seeds ("bot_seed", recorded since
+// rewind rerun: 126 bytes more).
 func TestNoLogsByteIdentical(t *testing.T) {
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 77, MaxTurns: 300, Seats: seats(t, "greedy", "economist", "raider", "random"),
@@ -30,8 +32,11 @@ func TestNoLogsByteIdentical(t *testing.T) {
 	if _, err := match.RunGame(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
+	if v := buf.Bytes()[4:6]; v[0] != 1 || v[1] != 0 {
+		t.Fatalf("format version %v, want 1", v)
+	}
 	sum := sha256.Sum256(buf.Bytes())
-	const wantSize, wantSum = 8347, "ca3b275d6ffa8cb4447a306eee92e2f210eeadcf1ace3bafda927a3f14d034e4"
+	const wantSize, wantSum = 8473, "85bb83e0501f98e8dbe194f4bac6b7d5b0eb4e5d7c628375c9d7a2283fcdf457"
 	if buf.Len() != wantSize || hex.EncodeToString(sum[:]) != wantSum {
 		t.Fatalf("recording is %d bytes, sha256 %x; want %d bytes, %s", buf.Len(), sum, wantSize, wantSum)
 	}

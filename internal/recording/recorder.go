@@ -57,7 +57,13 @@ func Header(s match.GameSetup, created time.Time, tool string) (replay.Header, e
 	if err != nil {
 		return replay.Header{}, err
 	}
-	h.Created, h.Tool, h.Logs = created, tool, s.Logs
+	for i := range h.Players {
+		if i < len(s.Players) && s.Players[i].BotSeed != nil {
+			seed := *s.Players[i].BotSeed
+			h.Players[i].BotSeed = &seed
+		}
+	}
+	h.Created, h.Tool, h.Logs, h.ReplyTimes = created, tool, s.Logs, s.ReplyTimes
 	return h, nil
 }
 
@@ -87,8 +93,8 @@ func (r *Recorder) Begin(s match.GameSetup) error {
 	return nil
 }
 
-// Round writes one round (and its bots' logs, when the header keeps
-// them) and flushes it.
+// Round writes one round (and its bots' logs and reply times, when the
+// header keeps them) and flushes it.
 func (r *Recorder) Round(rd *match.GameRound, g engine.Game) error {
 	if r.tw == nil {
 		return errors.New("recording: Round before Begin")
@@ -105,7 +111,7 @@ func (r *Recorder) Round(rd *match.GameRound, g engine.Game) error {
 		}
 	}
 	t := &r.round
-	t.Active, t.Commands, t.Faults, t.FaultText = rd.Active, rd.Commands, rd.Faults, rd.FaultText
+	t.Active, t.Commands, t.Faults, t.FaultText, t.ReplyTimes = rd.Active, rd.Commands, rd.Faults, rd.FaultText, rd.ReplyTimes
 	return r.tw.WriteRound(t, g)
 }
 

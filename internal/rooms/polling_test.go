@@ -2,6 +2,8 @@ package rooms_test
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"testing"
 	"time"
@@ -176,4 +178,49 @@ func TestTableAdminRestart(t *testing.T) {
 	}
 	next.Stop()
 	verified(t, next, 1)
+}
+
+// TestTableReplyTimes: a table records each player seat's reply time, the
+// time from the start of the round's wait to its submission on the
+// table's clock, and none for a built-in's seat or a seat that sent
+// nothing; the recording still verifies.
+func TestTableReplyTimes(t *testing.T) {
+	clk := testutil.NewClock(time.Unix(1_000_000, 0))
+	tbl, p := pollTable(t, clk, t.TempDir(), "poll-reply")
+	alice, _ := tbl.Claim()
+	clk.Advance(70 * time.Millisecond)
+	tbl.Submit(alice, []string{"paint"})
+	tick(clk, p)
+	tick(clk, p) // alice sends nothing
+	for s := tick(clk, p); s.turn < 6; s = tick(clk, p) {
+	}
+	verified(t, tbl, 6)
+	f, err := os.Open(tbl.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := replay.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Header().ReplyTimes {
+		t.Fatal("the recording keeps no reply times")
+	}
+	for {
+		rd, err := r.NextText()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "[]"
+		if rd.Turn == 0 {
+			want = "[-1ns 70ms -1ns -1ns]"
+		}
+		if got := fmt.Sprint(rd.ReplyTimes); got != want {
+			t.Errorf("round %d: reply times %s, want %s", rd.Turn, got, want)
+		}
+	}
 }

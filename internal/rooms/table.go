@@ -114,6 +114,10 @@ type tableSeat struct {
 	pending   []string // submitted for the next round
 	snap      []string // released for the round in play
 	missed    bool
+	// pendingReply is when pending was submitted, from the start of the
+	// round's wait; snapReply the released round's, -1 when the seat
+	// sent nothing (its reply time: tablePlayer.ReplyTime).
+	pendingReply, snapReply time.Duration
 }
 
 // OpenTable starts playing cfg's game: it creates the recording (after
@@ -242,6 +246,7 @@ func (t *Table) Submit(seat int, cmds []string) {
 	if seat >= 0 && seat < len(t.seats) && t.cfg.Seats[seat].Builtin == nil {
 		s := &t.seats[seat]
 		s.pending, s.sent = append([]string(nil), cmds...), true
+		s.pendingReply = max(t.clk.Now().Sub(t.last), 0)
 	}
 	t.mu.Unlock()
 	t.poke()
@@ -348,6 +353,10 @@ func (t *Table) releaseLocked(atDeadline bool) {
 				}
 			}
 		}
+		s.snapReply = -1
+		if s.sent {
+			s.snapReply = s.pendingReply
+		}
 		s.snap, s.pending, s.sent = s.pending, nil, false
 	}
 	close(t.release)
@@ -419,6 +428,18 @@ func (b *tablePlayer) Prepare(engine.Game, int) func() ([]string, error) {
 	}
 }
 
+// Timed is true: a player's seat has reply times.
+func (b *tablePlayer) Timed() bool { return true }
+
+// ReplyTime is how long the player took to submit its commands of the
+// round last released, from the start of the round's wait (the table's
+// clock); -1 when it submitted none.
+func (b *tablePlayer) ReplyTime() time.Duration {
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	return b.t.seats[b.seat].snapReply
+}
+
 // tableBuiltin plays a built-in's seat at the table's pace: asked at
 // once, answered at the release.
 type tableBuiltin struct {
@@ -440,9 +461,18 @@ func (b *tableBuiltin) Prepare(g engine.Game, p int) func() ([]string, error) {
 	}
 }
 
+// Timed is false: a built-in is not timed (its answer waits for the
+// release, not for itself).
+func (b *tableBuiltin) Timed() bool { return false }
+
+// ReplyTime is -1: not timed.
+func (b *tableBuiltin) ReplyTime() time.Duration { return -1 }
+
 var (
-	_ match.Preparer = (*tablePlayer)(nil)
-	_ match.Preparer = (*tableBuiltin)(nil)
+	_ match.Preparer   = (*tablePlayer)(nil)
+	_ match.Preparer   = (*tableBuiltin)(nil)
+	_ match.ReplyTimer = (*tablePlayer)(nil)
+	_ match.ReplyTimer = (*tableBuiltin)(nil)
 )
 
 // tableRecorder records each round, tells the live viewer and the

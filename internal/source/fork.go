@@ -42,6 +42,64 @@ type Fork struct {
 	// a built-in's name, an external bot's command, match.OfficialClient,
 	// or "" when the parent does not say (an official .cfr).
 	Bots []string
+	// BotSeeds are the seeds the parent's bots were started with (uid
+	// order), nil for a seat whose seed the parent does not record (a
+	// file written before seeds were, an official file).
+	BotSeeds []*uint64
+	// GameSeed is the seed the parent's game was drawn from, for a
+	// game whose Setup is empty (its seed is enough: the toy game's);
+	// SeedKnown says the parent records it (a .rwd of the text codec,
+	// or a legacy header's map seed).
+	GameSeed  uint64
+	SeedKnown bool
+}
+
+// BotSeed is the seed seat i's (from 0) bot was started with in the
+// parent: the one it records, else the one rewind play would have given
+// it, derived from the parent's game seed when it records one, else from
+// fallback (match.BotSeed); recorded says it was recorded.
+func (f *Fork) BotSeed(i int, fallback uint64) (seed uint64, recorded bool) {
+	var rec *uint64
+	if i >= 0 && i < len(f.BotSeeds) {
+		rec = f.BotSeeds[i]
+	}
+	return botSeed(rec, f.GameSeed, f.SeedKnown, i, fallback)
+}
+
+// HeaderBotSeed is the seed seat i's (from 0) bot was started with in
+// the game h heads, as Fork.BotSeed finds it.
+func HeaderBotSeed(h *replay.Header, i int, fallback uint64) (seed uint64, recorded bool) {
+	var rec *uint64
+	if i >= 0 && i < len(h.Players) {
+		rec = h.Players[i].BotSeed
+	}
+	game, known := headerGameSeed(h)
+	return botSeed(rec, game, known, i, fallback)
+}
+
+// headerGameSeed is the seed h says its game was drawn from: a text
+// codec's, or a legacy header's map seed; known false when it keeps none
+// (a setup holds the game).
+func headerGameSeed(h *replay.Header) (seed uint64, known bool) {
+	switch {
+	case h.Codec == replay.CodecText:
+		return h.GameSeed, true
+	case h.Seed != nil:
+		return *h.Seed, true
+	}
+	return 0, false
+}
+
+// botSeed is the recorded seed rec, else the seed rewind play gives seat
+// i of a match of seed game (known) or fallback.
+func botSeed(rec *uint64, game uint64, known bool, i int, fallback uint64) (uint64, bool) {
+	if rec != nil {
+		return *rec, true
+	}
+	if known {
+		fallback = game
+	}
+	return match.BotSeed(fallback, i+1), false
 }
 
 // Limits on what a fork holds: the commands of the parent's rounds up to
@@ -68,6 +126,16 @@ const (
 // whose rounds up to turn the rules do not explain cannot be forked (the
 // error is an *engine.RulesError).
 func NewFork(name string, data []byte, turn int) (*Fork, error) {
+	if turn < 1 {
+		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
+	}
+	return ForkAt(name, data, turn)
+}
+
+// ForkAt is NewFork, turn 0 allowed: a game played again from its
+// beginning, the parent's setup and players kept (rewind rerun --follow
+// of a bot that differs in the first round).
+func ForkAt(name string, data []byte, turn int) (*Fork, error) {
 	prefix := data[:min(len(data), SniffBytes)]
 	format, err := Sniff(prefix)
 	official, _ := LookupStreamFormat(prefix)
@@ -79,8 +147,8 @@ func NewFork(name string, data []byte, turn int) (*Fork, error) {
 	}
 	digest := sha256.Sum256(data)
 	f := &Fork{Parent: replay.Parent{Source: filepath.Base(name), SHA256: hex.EncodeToString(digest[:]), Turn: turn}}
-	if turn < 1 {
-		return nil, fmt.Errorf("fork: turn %d outside 1..max_turn-1", turn)
+	if turn < 0 {
+		return nil, fmt.Errorf("fork: turn %d outside 0..max_turn-1", turn)
 	}
 	if format == RWD {
 		return f, f.fromRWD(data, turn)
@@ -99,9 +167,11 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 		return fmt.Errorf("fork: turn %d outside 1..%d", turn, g.MaxTurns()-1)
 	}
 	f.Ruleset, f.Setup, f.MaxTurns, f.Info = sim.Ruleset(), bytes.Clone(g.Setup()), g.MaxTurns(), h.CFRInfo
+	f.GameSeed, f.SeedKnown = headerGameSeed(h)
 	for _, p := range h.Players {
 		f.Names = append(f.Names, p.Name)
 		f.Bots = append(f.Bots, p.Bot)
+		f.BotSeeds = append(f.BotSeeds, p.BotSeed)
 		f.Verified = append(f.Verified, p.Verified)
 		f.Ranking = append(f.Ranking, p.Ranking)
 	}
@@ -129,6 +199,10 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 				}
 			}
 			f.Prefix[t].Logs = l
+		}
+		// So do their reply times (8 bytes a seat).
+		if len(r.ReplyTimes) > 0 {
+			f.Prefix[t].ReplyTimes = slices.Clone(r.ReplyTimes)
 		}
 	}
 	return nil

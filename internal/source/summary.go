@@ -54,6 +54,10 @@ type Summary struct {
 	// Settings describe the game as an official file's header does
 	// (engine.Summary.Settings); a .rwd's header is the recording's own.
 	Settings [][2]string
+	// Content is a complete .rwd's content hash (replay.Reader.ContentHash:
+	// its header and commands, never its side data); "" for any other
+	// file, whose identity is its bytes.
+	Content string
 }
 
 // EndedEarly reports a recording that ended properly before its last
@@ -131,6 +135,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		return nil, err
 	}
 	defer rd.Close()
+	rd.HashContent()
 	h := rd.Header()
 	s := &Summary{Format: RWD, MaxTurn: h.Config.MaxTurn, Created: h.Created}
 	if h.Parent != nil {
@@ -165,7 +170,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		s.Damage = fmt.Errorf("%w: no footer after %d rounds", replay.ErrTruncated, s.Rounds)
 		return s, nil
 	}
-	s.Complete, s.Rounds = true, ft.Turn
+	s.Complete, s.Rounds, s.Content = true, ft.Turn, rd.ContentHash()
 	s.setRanking(ft.Ranking, ft.Gold)
 	if len(ft.Ranking) > 0 {
 		s.Winner = ft.Ranking[0]

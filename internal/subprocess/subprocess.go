@@ -277,24 +277,46 @@ func New(command string, opts Options) (*Bot, error) {
 		// Any other ruleset is played through the seam (Play); its
 		// MaxTurn is the game's, set by the caller.
 	}
-	prog := argv[0]
-	if !strings.ContainsRune(prog, '/') && !strings.ContainsRune(prog, filepath.Separator) {
-		p, err := exec.LookPath(prog)
-		if err != nil {
-			return nil, fmt.Errorf("bot: command %q: %w", command, err)
-		}
-		argv[0] = p
-	} else {
-		p := prog
-		if !filepath.IsAbs(p) && opts.Dir != "" {
-			p = filepath.Join(opts.Dir, p)
-		}
-		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("bot: command %q: %w", command, err)
-		}
+	if argv[0], err = findProgram(argv[0], opts.Dir); err != nil {
+		return nil, fmt.Errorf("bot: command %q: %w", command, err)
 	}
 	return &Bot{command: command, argv: argv, opts: opts,
 		closeGrace: closeGrace, reapTimeout: reapTimeout, drainTimeout: drainTimeout}, nil
+}
+
+// CheckCommand reports whether command can be run as New would run it
+// (in the current directory): nil, or why not — a bad quoting, or a
+// program not found (errors.Is exec.ErrNotFound or fs.ErrNotExist).
+// Nothing is started.
+func CheckCommand(command string) error {
+	argv, err := splitCommand(command)
+	if err != nil {
+		return fmt.Errorf("bot: command %q: %w", command, err)
+	}
+	if len(argv) == 0 {
+		return fmt.Errorf("bot: empty command")
+	}
+	if _, err := findProgram(argv[0], ""); err != nil {
+		return fmt.Errorf("bot: command %q: %w", command, err)
+	}
+	return nil
+}
+
+// findProgram is the path of the program prog names: looked up in PATH
+// when it has no path separator, else prog itself once it exists
+// (relative to dir when dir is set).
+func findProgram(prog, dir string) (string, error) {
+	if !strings.ContainsRune(prog, '/') && !strings.ContainsRune(prog, filepath.Separator) {
+		return exec.LookPath(prog)
+	}
+	p := prog
+	if !filepath.IsAbs(p) && dir != "" {
+		p = filepath.Join(dir, p)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", err
+	}
+	return prog, nil
 }
 
 // splitCommand splits a command line into words (see New).

@@ -184,3 +184,23 @@ type ReplayPage struct {
 	Live   *LiveInfo
 	Assets Assets
 }
+
+// ComparePage is the compare page of two replays (static/compare.js
+// fills it): each one's part, where the first divergence is asked for
+// (DiffURL: diff.Result as JSON) and the page's scripts in the order
+// they load (the viewer's modules, each game's painter, the entry).
+type ComparePage struct {
+	Title   string
+	A, B    ComparePart
+	DiffURL string
+	Scripts []string
+	Library bool // a library to go back to
+	Assets  Assets
+}
+
+// ComparePart is one replay of a ComparePage: its title (file), game
+// (ruleset id), the header's summary and where its packed frames are
+// fetched from.
+type ComparePart struct {
+	Title, Game, Summary, DataURL string
+}

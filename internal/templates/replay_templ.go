@@ -222,7 +222,7 @@ func Replay(p ReplayPage) templ.Component {
 				}
 				return nil
 			})
-			templ_7745c5c3_Err = playback().Render(templ.WithChildren(ctx, templ_7745c5c3_Var10), templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = playback(true).Render(templ.WithChildren(ctx, templ_7745c5c3_Var10), templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -341,7 +341,15 @@ func Replay(p ReplayPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div id=\"legend\" class=\"legend\"></div></section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"log-search\" class=\"panel log-search\" data-testid=\"log-search\" hidden></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\" id=\"charts\" data-testid=\"charts\"></section></main>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div id=\"legend\" class=\"legend\"></div>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = clip().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</section><section class=\"side\"><table id=\"players\" class=\"grid players\" data-testid=\"players\"></table><div id=\"inspector\" class=\"panel inspector\" data-testid=\"inspector\"><p class=\"hint\">Hover or click a cell.</p></div><div id=\"commands\" class=\"panel commands\" data-testid=\"commands\"></div><div id=\"log-search\" class=\"panel log-search\" data-testid=\"log-search\" hidden></div><div id=\"events\" class=\"panel events\" data-testid=\"events\"></div></section><section class=\"charts\" id=\"charts\" data-testid=\"charts\"></section></main>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -357,7 +365,7 @@ func Replay(p ReplayPage) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<tr><td><kbd>E</kbd></td><td>show / hide the effects of the turn</td></tr><tr><td><kbd>N</kbd> <kbd>P</kbd></td><td>next / previous event</td></tr><tr><td><kbd>X</kbd> <kbd>Shift</kbd>+<kbd>X</kbd></td><td>next / previous turn with a rejected command (the selected player's)</td></tr>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<tr><td><kbd>E</kbd></td><td>show / hide the effects of the turn</td></tr><tr><td><kbd>N</kbd> <kbd>P</kbd></td><td>next / previous event</td></tr><tr><td><kbd>X</kbd> <kbd>Shift</kbd>+<kbd>X</kbd></td><td>next / previous turn with a rejected command (the selected player's)</td></tr>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -367,7 +375,7 @@ func Replay(p ReplayPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -376,7 +384,7 @@ func Replay(p ReplayPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, " ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, " ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -384,7 +392,7 @@ func Replay(p ReplayPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, " ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, " ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -394,20 +402,20 @@ func Replay(p ReplayPage) templ.Component {
 				}
 			} else {
 				for _, src := range p.Scripts {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<script src=\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<script src=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var18 string
 					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(src)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 101, Col: 21}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/templates/replay.templ`, Line: 102, Col: 21}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" defer></script>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\" defer></script>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -424,9 +432,10 @@ func Replay(p ReplayPage) templ.Component {
 }
 
 // playback is the playback toolbar every replay page shares (playback.js
-// wires its data-act buttons and the speed); children add the page's own
-// toggles at its end.
-func playback() templ.Component {
+// wires its data-act buttons and the speed); events: it has the buttons
+// to the previous and next event; children add the page's own toggles at
+// its end.
+func playback(events bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -447,7 +456,27 @@ func playback() templ.Component {
 			templ_7745c5c3_Var19 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> <button type=\"button\" data-act=\"prev-event\" title=\"Previous event (P)\">◀ event</button> <button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> <button type=\"button\" data-act=\"next-event\" title=\"Next event (N)\">event ▶</button> <button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<div class=\"controls\" role=\"toolbar\" aria-label=\"Playback\"><button type=\"button\" data-act=\"start\" title=\"First turn (Home)\">|◀</button> ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if events {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<button type=\"button\" data-act=\"prev-event\" title=\"Previous event (P)\">◀ event</button> ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<button type=\"button\" data-act=\"back10\" title=\"Back 10 turns (Shift+←, ↓)\">−10</button> <button type=\"button\" data-act=\"back1\" title=\"Back one turn (←)\">−1</button> <button type=\"button\" data-act=\"play\" id=\"play\" title=\"Play / pause (Space)\">▶</button> <button type=\"button\" data-act=\"fwd1\" title=\"Forward one turn (→)\">+1</button> <button type=\"button\" data-act=\"fwd10\" title=\"Forward 10 turns (Shift+→, ↑)\">+10</button> ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if events {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<button type=\"button\" data-act=\"next-event\" title=\"Next event (N)\">event ▶</button> ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<button type=\"button\" data-act=\"end\" title=\"Last turn (End)\">▶|</button> <label>speed <select id=\"speed\" title=\"Playback speed ([ and ])\"><option value=\"0.25\">0.25×</option> <option value=\"0.5\">0.5×</option> <option value=\"1\" selected>1×</option> <option value=\"2\">2×</option> <option value=\"4\">4×</option> <option value=\"8\">8×</option> <option value=\"16\">16×</option> <option value=\"32\">32×</option></select></label>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -455,7 +484,7 @@ func playback() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "</div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -486,7 +515,7 @@ func shortcuts() templ.Component {
 			templ_7745c5c3_Var20 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "<div id=\"help\" class=\"help\" hidden role=\"dialog\" aria-label=\"Keyboard shortcuts\"><div class=\"help-box\"><h2>Keyboard shortcuts</h2><table><tr><td><kbd>Space</kbd></td><td>play / pause</td></tr><tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>one turn back / forward</td></tr><tr><td><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>↓</kbd> <kbd>↑</kbd></td><td>ten turns back / forward</td></tr><tr><td><kbd>Home</kbd> <kbd>End</kbd></td><td>first / last turn</td></tr><tr><td><kbd>[</kbd> <kbd>]</kbd></td><td>slower / faster</td></tr>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -494,7 +523,39 @@ func shortcuts() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "<tr><td><kbd>Esc</kbd></td><td>unpin the inspected cell, close this help</td></tr><tr><td><kbd>?</kbd></td><td>this help</td></tr></table><p>The turn is in the address (<code>#turn=N</code>): copy it to point at a moment.</p></div></div>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// clip is the clip export every replay page shares (static/clip.js): a
+// PNG of the turn shown, and a WebM of the board (and the charts) over a
+// range of turns, recorded in the browser.
+func clip() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var21 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var21 == nil {
+			templ_7745c5c3_Var21 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "<details class=\"clip\" id=\"clip\" data-testid=\"clip\"><summary>Clip: PNG or video</summary><div class=\"clip-row\"><button type=\"button\" id=\"clip-png\" data-testid=\"clip-png\" title=\"The board of the turn shown as a PNG image\">PNG of this turn</button></div><div class=\"clip-row\"><label>turns <input type=\"number\" id=\"clip-from\" min=\"0\" value=\"0\" aria-label=\"first turn of the clip\"></label> <label>to <input type=\"number\" id=\"clip-to\" min=\"0\" value=\"50\" aria-label=\"last turn of the clip\"></label> <label>at <select id=\"clip-fps\" aria-label=\"turns a second\"><option value=\"5\">5</option> <option value=\"10\" selected>10</option> <option value=\"25\">25</option></select> turns/s</label> <label><input type=\"checkbox\" id=\"clip-charts\"> with charts</label> <button type=\"button\" id=\"clip-webm\" data-testid=\"clip-webm\" title=\"A WebM video of the board over these turns, recorded by the browser\">WebM video</button></div><p id=\"clip-status\" class=\"hint\" role=\"status\" data-testid=\"clip-status\"></p><a id=\"clip-link\" data-testid=\"clip-link\" hidden>download</a></details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

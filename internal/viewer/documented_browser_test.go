@@ -166,11 +166,11 @@ func TestReplayPageColorfight(t *testing.T) {
 	}
 
 	t.Run("charts", func(t *testing.T) {
-		// A few charts, the score's first, each with a picker of every
+		// 8 charts, the score's first, each with a picker of every
 		// metric.
 		got := charts(t)
-		if len(got) != 4 {
-			t.Fatalf("%d charts for %d metrics, want 4", len(got), len(p.Metrics))
+		if len(got) != 8 {
+			t.Fatalf("%d charts for %d metrics, want 8", len(got), len(p.Metrics))
 		}
 		var options int
 		evalJS(t, b, `Math.min(...[...document.querySelectorAll('.metric-pick')].map(s => s.options.length))`, &options)
@@ -336,6 +336,11 @@ func TestReplayPageColorfight(t *testing.T) {
 			t.Fatalf("all metrics: %d columns (toggle %q), want %d", len(got.Heads), got.Toggle, len(p.Metrics))
 		}
 		for i, m := range p.Metrics {
+			// A value of the round (an amount) says so; the headline
+			// columns are totals and say that (issue 40, item 5).
+			if wantHead := strings.ReplaceAll(m.Name, "_", " "); m.Kind == "amount" && got.Heads[i] != wantHead+" this round" {
+				t.Errorf("all metrics: the heading of %s (an amount) is %q, want %q", m.Name, got.Heads[i], wantHead+" this round")
+			}
 			for pl := range p.Players {
 				want := fmt.Sprint(p.Frames[n].Values[pl][i])
 				if m.Unknown {

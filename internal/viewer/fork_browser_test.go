@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/recording"
 )
 
 // TestBrowserPlayOn: on a library's replay page, "play on from here" at
@@ -73,6 +75,41 @@ func TestBrowserPlayOn(t *testing.T) {
 	evalJS(t, b, `!!document.getElementById('fork')`, &button)
 	if button {
 		t.Error("a one-file server's page offers to play on")
+	}
+	b.CheckProblems(t)
+}
+
+// TestBrowserPlayOnSaysWhichBot (issue 40, item 4): "play on from here"
+// on a game whose seat 2 an external bot played says, before it plays,
+// that seat 1 plays on as it played and that seat 2's choice takes the
+// external bot's place (the server never runs a command a replay
+// names); choosing again says it again.
+func TestBrowserPlayOnSaysWhichBot(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	ext := cf2Seat(t, "random", "")
+	ext.Identity = "python3 mybot.py"
+	playCF2(t, 9, 200, recording.NewRecorder(&buf, time.Time{}, "rewind test"), cf2Seat(t, "greedy", ""), ext)
+	write(t, filepath.Join(dir, "ext.rwd"), buf.Bytes())
+	base := serveDir(t, dir, Options{})
+	b := browsertest.Start(t, 3*time.Minute)
+	openReplay(t, b, base+"/replay/ext.rwd#turn=100")
+	evalJS(t, b, `document.getElementById('fork').click(), true`, nil)
+	if err := b.WaitJS(`document.querySelectorAll('[data-testid=fork-note]').length === 2`, 30*time.Second); err != nil {
+		t.Fatalf("the seats to play on with: %v", err)
+	}
+	var notes []string
+	read := func() {
+		evalJS(t, b, `[...document.querySelectorAll('[data-testid=fork-note]')].map(e => e.textContent)`, &notes)
+	}
+	read()
+	if len(notes) != 2 || notes[0] != "as it played" || notes[1] != `in place of python3 mybot.py` {
+		t.Errorf("the seats' notes %q, want seat 1 as it played, seat 2 in place of its external bot", notes)
+	}
+	evalJS(t, b, `(() => { const s = document.querySelectorAll('[data-testid=fork-seats] select')[0]; s.value = 'turtle'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+	read()
+	if len(notes) != 2 || notes[0] != "in place of greedy" {
+		t.Errorf("seat 1 given turtle: notes %q, want %q", notes, "in place of greedy")
 	}
 	b.CheckProblems(t)
 }

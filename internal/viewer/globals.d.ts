@@ -33,6 +33,13 @@ interface EChartsOptionRead {
   series?: { name?: string }[];
 }
 
+interface EChartsRect { x: number; y: number; width: number; height: number }
+
+// A component of a chart's model (the grid, with its plot area; the legend).
+interface EChartsComponent {
+  coordinateSystem?: { getRect(): EChartsRect };
+}
+
 interface ECharts {
   setOption(option: object, notMerge?: boolean | { replaceMerge?: string[] }): void;
   getOption(): EChartsOptionRead;
@@ -42,7 +49,9 @@ interface ECharts {
   containPixel(finder: string, point: number[]): boolean;
   convertFromPixel(finder: { xAxisIndex: number }, value: number): number | number[];
   convertToPixel(finder: { xAxisIndex: number }, value: number): number;
-  getModel(): { getComponent(type: string): { coordinateSystem?: { getRect(): { x: number; y: number; width: number; height: number } } } | null | undefined };
+  getModel(): { getComponent(type: string): EChartsComponent | null | undefined };
+  // The view of a component (its laid-out group: the legend's rows).
+  getViewOfComponentModel(model: EChartsComponent): { group: { getBoundingRect(): EChartsRect } } | null | undefined;
   dispatchAction(action: { type: string; seriesName?: string; name?: string }): void;
   resize(): void;
   getDataURL(opts: { type: string; pixelRatio?: number; backgroundColor?: string }): string;

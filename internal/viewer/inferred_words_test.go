@@ -49,3 +49,27 @@ func TestInferredCommandsWording(t *testing.T) {
 		t.Errorf("the .cfr page's notice %q does not say %q", small.Notice, want)
 	}
 }
+
+// TestOfficialFileNoLogWording: the page of a game's official file whose
+// commands are recorded, not inferred (a Monad reference log), says its
+// players have no bot log because the file holds none — not "Nothing
+// logged", as of a bot that logged nothing.
+func TestOfficialFileNoLogWording(t *testing.T) {
+	base := serveFile(t, "m06.mp.gz", officialLog(t, "m06.mp.gz"), Options{})
+	code, gz := getBytes(t, base+"/replay/m06.mp.gz?data=1")
+	if code != 200 {
+		t.Fatalf("the page data: %d %s", code, gz)
+	}
+	var p Packed
+	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.CommandsInferred || !p.HasCommands || len(p.Players) < 2 {
+		t.Fatalf("the log's commands: inferred %v, known %v, %d players", p.CommandsInferred, p.HasCommands, len(p.Players))
+	}
+	for i, pl := range p.Players {
+		if pl.NoLog != officialFileNoLog {
+			t.Errorf("player %d: the page says of its bot log %q, want %q", i+1, pl.NoLog, officialFileNoLog)
+		}
+	}
+}

@@ -296,9 +296,18 @@ func (l *Library) summarizeHashed(e *Entry) {
 	e.Hash = hex.EncodeToString(h.Sum(nil))
 }
 
+// Identity identifies the game e holds (index.Replay.Content): its
+// content hash (source.Summary.Content), else the hash of its bytes.
+func (e *Entry) Identity() string {
+	if e.Content != "" {
+		return e.Content
+	}
+	return e.Hash
+}
+
 // indexRow is the index's row of a summarised entry.
 func indexRow(e *Entry) *index.Replay {
-	r := &index.Replay{Path: e.ID, Size: e.Size, ModTime: e.ModTime, Hash: e.Hash, Game: e.Game, Format: string(e.Format),
+	r := &index.Replay{Path: e.ID, Size: e.Size, ModTime: e.ModTime, Hash: e.Hash, Content: e.Identity(), Game: e.Game, Format: string(e.Format),
 		Rounds: e.Rounds, MaxTurn: e.MaxTurn, Complete: e.Complete, Created: e.Created, Date: e.Date,
 		Parent: e.Parent, Import: e.Import, Err: e.Err, Unit: e.Summary.Unit}
 	switch {

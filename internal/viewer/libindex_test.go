@@ -137,7 +137,7 @@ func TestIndexedLibrary(t *testing.T) {
 	}
 
 	// An upload is listed without waiting for a check of the folder.
-	res, err := http.Post(base+"/api/upload?name=up.rwd", "application/octet-stream", strings.NewReader(string(readFile(t, filepath.Join(dir, "c03.rwd")))))
+	res, err := http.Post(base+"/api/upload?name=up.rwd", "application/octet-stream", strings.NewReader(string(vectorRWD(t, "c02"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestBrowserBotLog(t *testing.T) {
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/logged.rwd")
 	evalJS(t, b, `window.alert = () => { window.alerted = true; }, true`, nil)
-	if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and text()="logger"]]`, chromedp.BySearch)); err != nil {
+	if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and normalize-space(.)="logger"]]`, chromedp.BySearch)); err != nil {
 		t.Fatal(err)
 	}
 	type panel struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/analysis/report"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/source"
 )
 
 // The generic replay page shows any game through the seam: PackStream
@@ -71,6 +72,10 @@ const (
 	// inferredNoLog is what the page says of a bot log in a replay
 	// whose commands are inferred: the file never held one.
 	inferredNoLog = "The commands of this replay are inferred from its states, not sent: the file holds no bot log."
+	// officialFileNoLog is what the page says of a bot log in a replay
+	// of a game's official format (not a .rwd) whose commands are known:
+	// such a file never holds one either.
+	officialFileNoLog = "This replay is a game's official file, which records commands, not bot logs: the file holds no bot log."
 	// inferredManyNotice is the page's notice when a turn's inferred
 	// commands number more than the page lists (%s the turns, %d the
 	// bound twice).
@@ -187,6 +192,9 @@ type Packed struct {
 	Frames []PackedFrame `json:"frames"`
 	// HasCommands: the source has a command log (Frame.CommandsKnown).
 	HasCommands bool `json:"has_commands"`
+	// HasReplyTimes: some frame has the seats' reply times
+	// (PackedFrame.Replies): the page then charts them.
+	HasReplyTimes bool `json:"has_reply_times,omitempty"`
 	// CommandsInferred: the frames' commands are inferred from a state
 	// stream's frames (StreamMeta.CommandsInferred), not recorded;
 	// CommandsNote then says so to people, and UnexplainedNote why a
@@ -368,8 +376,12 @@ type PackedFrame struct {
 	// ("timeout: no reply in 1s"), "" for none; nil when nobody failed.
 	Faults []string `json:"faults,omitempty"`
 	// Logs[p] is player p's bot log of the round, as text; nil when none.
-	Logs    []string `json:"logs,omitempty"`
-	Ranking []int    `json:"ranking,omitempty"`
+	Logs []string `json:"logs,omitempty"`
+	// Replies[p] is how long player p's bot took to answer for the round
+	// (engine.Frame.ReplyTimes), in microseconds, -1 for a seat not
+	// timed; nil when the round has no reply time.
+	Replies []int64 `json:"replies,omitempty"`
+	Ranking []int   `json:"ranking,omitempty"`
 	// NoCommands: the commands of the round that led here are not known
 	// (Frame.CommandsKnown false; never in frame 0, which has no round).
 	// In a replay with a command log (HasCommands) it is a round the
@@ -595,6 +607,8 @@ func newPacker(s engine.Stream, l StreamLimits) (*packer, error) {
 			pp.NoLog = inferredNoLog
 		case pl.Bot == match.OfficialClient:
 			pp.NoLog = officialClientNoLog
+		case m.Format != "" && m.Format != string(source.RWD):
+			pp.NoLog = officialFileNoLog
 		}
 		p.Players = append(p.Players, pp)
 		k.names = append(k.names, pl.Name)
@@ -849,6 +863,17 @@ func (k *packer) add(f *engine.Frame, n int) (*PackedFrame, error) {
 		}
 		pf.Faults[p] = s
 		cost += 2 * (16 + int64(len(s)))
+	}
+	if len(f.ReplyTimes) > 0 {
+		pf.Replies = make([]int64, np)
+		for p := range pf.Replies {
+			pf.Replies[p] = -1
+			if p < len(f.ReplyTimes) && f.ReplyTimes[p] >= 0 {
+				pf.Replies[p] = f.ReplyTimes[p].Microseconds()
+			}
+		}
+		cost += 24 * int64(np)
+		k.p.HasReplyTimes = true
 	}
 	if len(f.Ranking) <= np {
 		pf.Ranking = append([]int(nil), f.Ranking...)

@@ -126,6 +126,10 @@ func appendFrame(b []byte, f *PackedFrame) []byte {
 		b = append(b, `,"logs":`...)
 		b = appendStrings(b, f.Logs)
 	}
+	if len(f.Replies) > 0 {
+		b = append(b, `,"replies":`...)
+		b = appendInts(b, f.Replies)
+	}
 	if len(f.Ranking) > 0 {
 		b = append(b, `,"ranking":`...)
 		b = appendInts(b, f.Ranking)

@@ -37,7 +37,7 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 		}
 	}
 	sameAsJSON(t, &PackedFrame{})
-	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Layers: [][]int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Rejected: []int{}, Ranking: []int{}})
+	sameAsJSON(t, &PackedFrame{Cells: []int64{}, Layers: [][]int64{}, Values: [][]int64{nil, {}}, Commands: [][]string{nil, {}}, Sent: []int{}, Rejected: []int{}, Replies: []int64{}, Ranking: []int{}})
 	for _, s := range escapeCases {
 		sameAsJSON(t, &PackedFrame{
 			Turn: -3, Active: 2, Cells: []int64{-1, 1 << 62}, Layers: [][]int64{nil, {1, -2}, {}}, Values: [][]int64{{1, -9}},
@@ -46,7 +46,7 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 			Events:   []PackedEvent{{Kind: -1, Name: s, Player: 1, Other: -1, X: -1, Y: 4, Value: 1 << 40, Text: s}},
 			Commands: [][]string{{s, s}, nil}, Sent: []int{3, 0},
 			Errors: []PackedError{{Player: 1, Index: -1, Code: 4, Text: s}}, Rejected: []int{0, 7},
-			Faults: []string{"", s}, Logs: []string{s}, Ranking: []int{1, 0}, NoCommands: true,
+			Faults: []string{"", s}, Logs: []string{s}, Replies: []int64{-1, 1 << 40}, Ranking: []int{1, 0}, NoCommands: true,
 		})
 	}
 }
@@ -63,7 +63,7 @@ func FuzzAppendFrame(f *testing.F) {
 			Entities: []PackedEntity{{Kind: s, Value: v, Label: s}},
 			Effects:  []PackedEffect{{Kind: s, Name: s, Radius: n, Value: v}},
 			Events:   []PackedEvent{{Name: s, Text: s, Value: v}},
-			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s}, NoCommands: n%2 == 0,
+			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s}, Replies: []int64{v, -1}, NoCommands: n%2 == 0,
 		})
 	})
 }

@@ -66,22 +66,8 @@ func (h *ReplayHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s, err := h.Open()
-	if errors.Is(err, ErrNotFound) {
-		render(w, r, http.StatusNotFound, templates.Error(templates.ErrorPage{Title: "No such replay", Message: err.Error()}))
-		return
-	}
-	if errors.Is(err, ErrBusy) {
-		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
-		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "The server is busy", Message: err.Error() + "; this page is worth reloading in a few seconds."}))
-		return
-	}
-	if source.CutShort(err) {
-		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
-		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "Not readable yet", Message: headerCut(err) + "; this page is worth reloading in a few seconds."}))
-		return
-	}
 	if err != nil {
-		render(w, r, http.StatusUnprocessableEntity, templates.Error(templates.ErrorPage{Title: "Cannot open this replay", Message: err.Error()}))
+		renderOpenError(w, r, err)
 		return
 	}
 	p := ReplayPageData(s.Meta(), h.Title)
@@ -92,6 +78,24 @@ func (h *ReplayHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.ForkURL, p.ID = "/api/fork", h.Fork
 	}
 	render(w, r, http.StatusOK, templates.Replay(p))
+}
+
+// renderOpenError answers the error page of a replay that cannot be
+// opened (err, from its Open): 404 for ErrNotFound, 503 with Retry-After
+// for ErrBusy or a header cut short, else 422 with the reason.
+func renderOpenError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		render(w, r, http.StatusNotFound, templates.Error(templates.ErrorPage{Title: "No such replay", Message: err.Error()}))
+	case errors.Is(err, ErrBusy):
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "The server is busy", Message: err.Error() + "; this page is worth reloading in a few seconds."}))
+	case source.CutShort(err):
+		w.Header().Set("Retry-After", fmt.Sprint(int(RetryAfter/time.Second)))
+		render(w, r, http.StatusServiceUnavailable, templates.Error(templates.ErrorPage{Title: "Not readable yet", Message: headerCut(err) + "; this page is worth reloading in a few seconds."}))
+	default:
+		render(w, r, http.StatusUnprocessableEntity, templates.Error(templates.ErrorPage{Title: "Cannot open this replay", Message: err.Error()}))
+	}
 }
 
 func (h *ReplayHandler) data(w http.ResponseWriter) {
@@ -175,7 +179,7 @@ func rulesetName(id string) string {
 // (window.rewind), and page.js, last, starts the page. The game's
 // painter (gameScript) loads between the modules and page.js.
 var pageModules = []string{"dom.js", "paint.js", "decode.js", "playback.js", "keys.js", "board.js",
-	"panels.js", "logsearch.js", "events.js", "charts.js", "fork.js", "live.js"}
+	"panels.js", "logsearch.js", "events.js", "charts.js", "clip.js", "fork.js", "live.js"}
 
 // pageEntry is the script that starts the replay page, after the modules
 // and the game's painter.

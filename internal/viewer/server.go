@@ -121,6 +121,9 @@ type Options struct {
 	// closes f. nil: source.NewInferredStream (any game's replay, an
 	// official .cfr with its commands inferred).
 	OpenStream func(f *os.File) (engine.Stream, error)
+	// Pair, when set, is the two files /compare shows without a query
+	// (`rewind view A B`); they need not be in the library.
+	Pair *Pair
 }
 
 // Upload quotas' defaults (Options.MaxFolderBytes,
@@ -153,6 +156,10 @@ type Server struct {
 	// when the uploads of the last hour were kept.
 	uploadMu sync.Mutex
 	uploads  []time.Time
+	// keptGames maps the identity (Entry.Identity) of each upload kept
+	// by this server to its id, so that a second copy is found before
+	// the index has listed the first.
+	keptGames map[string]string
 	// uploadDisk accounts the bytes of the uploads in progress
 	// (Options.MaxUploadDisk; nil: no bound).
 	uploadDisk *memBudget
@@ -211,6 +218,7 @@ func NewServer(lib *Library, opts Options) *Server {
 	s.mux.HandleFunc("GET /bot/{key...}", s.limited(s.botPage))
 	s.mux.HandleFunc("GET /replay/{id...}", s.limited(s.replayPage))
 	s.mux.HandleFunc("GET /game/{id...}", s.limited(s.gameRoute))
+	s.mux.HandleFunc("GET /compare", s.limited(s.comparePage))
 	s.mux.HandleFunc("POST /api/upload", s.limited(s.upload))
 	s.mux.HandleFunc("POST /api/fork", s.limited(s.fork))
 	s.mux.HandleFunc("GET /api/fork/bots", s.forkBots)
@@ -263,8 +271,9 @@ func (s *Server) HTTPServer() *http.Server {
 	return hs
 }
 
-// csp allows only the server's own scripts; ECharts needs inline styles.
-const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// csp allows only the server's own scripts; ECharts needs inline styles;
+// a clip the page recorded (clip.js) plays from its blob: URL.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // CheckHost reports whether r's Host is one the server answers to — on
 // a loopback address only its loopback names, so that no other site's
@@ -600,8 +609,12 @@ type uploadResult struct {
 	URL   string `json:"url,omitempty"`
 	Error string `json:"error,omitempty"`
 	// Note says why ID's extension differs from the name uploaded
-	// (contentName).
+	// (contentName), or that the game was already in the library.
 	Note string `json:"note,omitempty"`
+	// Duplicate: the upload holds a game the library already has (the
+	// same header and commands: Entry.Identity), at ID; no second copy
+	// was kept.
+	Duplicate bool `json:"duplicate,omitempty"`
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
@@ -684,7 +697,24 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kept, note := contentName(name, s.filePrefix(tmpName))
+	game := &Entry{ID: tmpName, Size: n}
+	s.lib.summarizeHashed(game)
+	if have, err := s.copyOf(game.Identity()); err != nil {
+		s.logf("viewer: upload: %v", err)
+	} else if have != "" {
+		writeJSON(w, http.StatusOK, uploadResult{ID: have, URL: ReplayURL(have), Duplicate: true,
+			Note: fmt.Sprintf("%s holds a game the library already has, as %s: no second copy kept", name, have)})
+		return
+	}
 	id, status, msg := s.keepNew(tmpName, kept, n)
+	if status == 0 && game.Identity() != "" {
+		s.uploadMu.Lock()
+		if s.keptGames == nil {
+			s.keptGames = map[string]string{}
+		}
+		s.keptGames[game.Identity()] = id
+		s.uploadMu.Unlock()
+	}
 	if status != 0 {
 		if status == http.StatusInternalServerError {
 			s.logf("viewer: upload: %s", msg)
@@ -693,6 +723,35 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, uploadResult{ID: id, URL: ReplayURL(id), Note: note})
+}
+
+// copyOf returns the id of a replay of the library holding the game
+// identity names (Entry.Identity): one the index lists, else one this
+// server kept since; "" when there is none (or the library has no index).
+func (s *Server) copyOf(identity string) (string, error) {
+	if identity == "" {
+		return "", nil
+	}
+	s.uploadMu.Lock()
+	id, ok := s.keptGames[identity]
+	s.uploadMu.Unlock()
+	if ok {
+		if _, err := fs.Stat(s.lib.root.FS(), id); err == nil {
+			return id, nil
+		}
+	}
+	ix := s.lib.Index()
+	if ix == nil {
+		return "", nil
+	}
+	id, err := ix.Copy(identity)
+	if err != nil || id == "" {
+		return "", err
+	}
+	if _, err := fs.Stat(s.lib.root.FS(), id); err != nil {
+		return "", nil // removed since the index saw it
+	}
+	return id, nil
 }
 
 // errUploadDisk is diskCounted's: the uploads in progress hold

@@ -228,6 +228,7 @@ func TestStreamDecodedPage(t *testing.T) {
 func TestStreamDecodedUploads(t *testing.T) {
 	dir := t.TempDir()
 	jsonLog, mpLog := officialLog(t, "m05.replay.json"), officialLog(t, "m06.mp.gz")
+	jsonLog2 := append(bytes.Clone(jsonLog), '\n') // other bytes, so another file
 	// A .json of the folder that is no log: not listed, not counted.
 	write(t, filepath.Join(dir, "notes.json"), bytes.Repeat([]byte(" "), 100))
 	lib, err := OpenLibrary(dir)
@@ -249,12 +250,12 @@ func TestStreamDecodedUploads(t *testing.T) {
 	}{
 		{"replay.json", jsonLog, 200, `"id":"replay.json"`, ""},
 		{"m06.mp.gz", mpLog, 200, `"id":"m06.mp.gz"`, ""},
-		{"m06.mp.gz", mpLog, 200, `"id":"m06-2.mp.gz"`, ""},
+		{"m06.mp.gz", mpLog, 200, `"duplicate":true`, "m06.mp.gz holds a game the library already has, as m06.mp.gz: no second copy kept"},
 		{"cut.json", jsonLog[:len(jsonLog)/2], 422, "cut.json is not a replay rewind can open", ""},
 		{"bad.mp.gz", damaged, 422, "bad.mp.gz is not a replay rewind can open", ""},
 		{"results.json", []byte(`{"wins": 3}`), 422, "results.json is not a replay rewind can open", ""},
 		{"game.json", cfr, 200, `"id":"game.cfr"`, "game.json holds a cfr file, so it is kept as game.cfr"},
-		{"log.rwd", jsonLog, 200, `"id":"log.json"`, "log.rwd holds a monad-log file, so it is kept as log.json"},
+		{"log.rwd", jsonLog2, 200, `"id":"log.json"`, "log.rwd holds a monad-log file, so it is kept as log.json"},
 		{".mp.gz", mpLog, 400, "not a usable file name", ""},
 	}
 	for _, c := range cases {
@@ -265,7 +266,7 @@ func TestStreamDecodedUploads(t *testing.T) {
 			t.Errorf("upload %q: %d %s, want %d with %q, note %q", c.name, code, body, c.code, c.want, c.note)
 		}
 	}
-	for name, want := range map[string][]byte{"replay.json": jsonLog, "m06.mp.gz": mpLog, "m06-2.mp.gz": mpLog, "game.cfr": cfr, "log.json": jsonLog} {
+	for name, want := range map[string][]byte{"replay.json": jsonLog, "m06.mp.gz": mpLog, "game.cfr": cfr, "log.json": jsonLog2} {
 		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(b, want) {
 			t.Errorf("%s kept: %v (%d bytes, want %d)", name, err, len(b), len(want))
 		}
@@ -278,14 +279,14 @@ func TestStreamDecodedUploads(t *testing.T) {
 	for _, e := range entries {
 		games[e.ID] = e.Game
 	}
-	want := map[string]string{"replay.json": "Monad", "m06.mp.gz": "Monad", "m06-2.mp.gz": "Monad", "log.json": "Monad", "game.cfr": "ColorfightII"}
+	want := map[string]string{"replay.json": "Monad", "m06.mp.gz": "Monad", "log.json": "Monad", "game.cfr": "ColorfightII"}
 	if fmt.Sprint(games) != fmt.Sprint(want) {
 		t.Errorf("the library lists %v, want %v", games, want)
 	}
-	if got, want := lib.replayBytes(), int64(2*len(jsonLog)+2*len(mpLog)+len(cfr)); got != want {
+	if got, want := lib.replayBytes(), int64(len(jsonLog)+len(jsonLog2)+len(mpLog)+len(cfr)); got != want {
 		t.Errorf("the folder's replays take %d bytes, want %d (notes.json not counted)", got, want)
 	}
-	for _, id := range []string{"replay.json", "m06-2.mp.gz"} {
+	for _, id := range []string{"replay.json", "m06.mp.gz"} {
 		if code, body := get(t, base+"/replay/"+id); code != 200 || !strings.Contains(body, `id="generic"`) || !strings.Contains(body, "/static/games/monad.js") {
 			t.Errorf("/replay/%s: %d", id, code)
 		}

@@ -14,6 +14,9 @@ import (
 // picker, as the browser reads it.
 var uploadAccept = regexp.MustCompile(`<input id="upload-input"[^>]* accept="([^"]*)"`)
 
+// dropText is the endings the upload's drop zone lists.
+var dropText = regexp.MustCompile(`Drop a replay \(a file ending in any of <code>([^<]*)</code>`)
+
 // TestUploadPickerAcceptsEveryFormat: the library's upload picker offers
 // every file the server takes — a .rwd and every registered format's
 // endings (a Skyport .jsn, a Monad log, a .cfr) — on a plain library and
@@ -49,6 +52,15 @@ func TestUploadPickerAcceptsEveryFormat(t *testing.T) {
 			if !slices.Contains(accept, ext) {
 				t.Errorf("%s: the upload picker accepts %v, not %s", name, accept, ext)
 			}
+		}
+		// The drop zone's text lists the same endings, from the
+		// registrations (the shell's page names no game).
+		d := dropText.FindStringSubmatch(page)
+		if d == nil {
+			t.Fatalf("%s: no drop zone text", name)
+		}
+		if got := strings.Fields(html.UnescapeString(d[1])); !slices.Equal(got, accept) {
+			t.Errorf("%s: the drop zone lists %v, the picker accepts %v", name, got, accept)
 		}
 	}
 }

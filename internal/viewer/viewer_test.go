@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -130,6 +131,22 @@ func TestServerSafety(t *testing.T) {
 	}
 }
 
+// regzip is the gzip'd b decompressed and compressed again at level.
+func regzip(t *testing.T, b []byte, level int) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&out, level)
+	if _, err := io.Copy(zw, zr); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	return out.Bytes()
+}
+
 // TestUpload: bounded, validated, never overwrites, names sanitised,
 // cross-site uploads refused, off for a single-file server.
 func TestUpload(t *testing.T) {
@@ -137,6 +154,8 @@ func TestUpload(t *testing.T) {
 	base := serveDir(t, dir, Options{MaxUpload: 200 << 10})
 	good := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
 	big := readFile(t, filepath.Join(testdata, "conformance", "c03.cfr"))
+	// Other files of other bytes (a file's identity when it is no .rwd).
+	other, third := regzip(t, good, gzip.BestSpeed), regzip(t, good, 2)
 
 	cases := []struct {
 		name   string
@@ -146,8 +165,9 @@ func TestUpload(t *testing.T) {
 		want   string
 	}{
 		{"game.cfr", good, nil, 200, `"id":"game.cfr"`},
-		{"game.cfr", good, nil, 200, `"id":"game-2.cfr"`},
-		{"../../../../tmp/evil name.cfr", good, nil, 200, `"id":"evil_name.cfr"`},
+		{"game.cfr", other, nil, 200, `"id":"game-2.cfr"`},
+		{"again.cfr", good, nil, 200, `"duplicate":true`}, // the same file: not kept twice
+		{"../../../../tmp/evil name.cfr", third, nil, 200, `"id":"evil_name.cfr"`},
 		{"big.cfr", big, nil, 413, "big.cfr is larger than the upload limit of 200.0 KiB"},
 		{"bad.cfr", good[:len(good)/2], nil, 422, "bad.cfr is not a replay rewind can open"},
 		{"junk.rwd", []byte("RWD?junk"), nil, 422, "junk.rwd is not a replay rewind can open"},

@@ -99,7 +99,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		if err := a.WriteCSV(&full, "series"); err != nil {
 			t.Fatal(err)
 		}
-		chartChecks(t, b, names, uids, "captured", 4, full.String(), a.Rounds)
+		chartChecks(t, b, names, uids, "captured", 8, full.String(), a.Rounds)
 		b.Screenshot(t, "whylost-charts.png")
 	})
 	t.Run("events", func(t *testing.T) {
@@ -169,7 +169,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		for p := range g.Players {
 			tnames, tids = append(tnames, g.Players[p].Name), append(tids, strconv.Itoa(p))
 		}
-		chartChecks(t, b, tnames, tids, "health", len(g.Meta.Metrics), full.String(), g.Turns)
+		chartChecks(t, b, tnames, tids, "health", min(8, len(g.Meta.Metrics)), full.String(), g.Turns)
 		eventChecks(t, b, g, "", "hit")
 	})
 }

@@ -33,7 +33,7 @@ var Document = engine.Document{
 		{Key: "commands", Name: "commands"}, {Key: "errors", Name: "errors"},
 	},
 	Table: [][2]string{{"gold", "gold"}, {"cells", "cells"}, {"energy", "energy"}, {"tech", "tech_level"},
-		{"peak cells", "peak_cells"}, {"peak turn", "peak_turn"}, {"captured", "captured"}, {"lost", "lost"}, {"stolen", "stolen_in"}},
+		{"peak cells", "peak_cells"}, {"peak turn", "peak_turn"}, {"total captured", "captured"}, {"total lost", "lost"}, {"total stolen", "stolen_in"}},
 	Corpus: []string{"gold", "cells", "energy", "peak_cells", "captured", "lost", "stolen_in", "stolen_out"},
 	Mean:   "cells",
 	Charts: [][2]string{{"gold", "Gold"}, {"energy", "Energy"}, {"cells", "Cells"}, {"tax", "Tax per round"}},

@@ -101,12 +101,17 @@ func OnMap(x, y int) bool { return x >= 0 && x < Width && y >= 0 && y < Height }
 // then rejects it with that code and it has no effect at all. Step also
 // rejects, with the same codes, a command built in Go whose origin is off
 // the map, whose Dir is outside 1..7 or whose Count exceeds MaxCount.
+//
+// Raw is the text a rejected command was sent as, when it is known (Round
+// keeps it, a record keeps it within MaxRawCommandBytes): what the replay
+// page shows. Err, not Raw, decides what the command does.
 type Command struct {
 	X, Y  int
 	Kind  Kind
 	Dir   Dir
 	Count int64
 	Err   ErrCode
+	Raw   string
 }
 
 // AppendText appends c to dst as the command object a bot sends,

@@ -18,12 +18,37 @@ import (
 // well formed — a 0 bit, x and y in 5 bits each, the kind in 2 bits, the
 // direction in 3, the count in exp-Golomb code of order 3 — or rejected
 // before the turn — a 1 bit and its error code in 4 bits; then padding to
-// a byte.
+// a byte. A rejected command whose text is kept has the code recTextCode,
+// then its own code in 4 bits, its length plus one in Elias gamma code and
+// its bytes (MaxRawCommandBytes, MaxRawBytesPerRound).
 const (
 	recCoordBits = 5 // 0..19
 	recCountK    = 3 // exp-Golomb order of unit counts
 	recCodeBits  = 4 // a rejected command's code, 1..15
+	// recTextCode marks a rejected command recorded with its text; no
+	// ErrCode has it, so a reader that predates it refuses the record.
+	recTextCode = 1<<recCodeBits - 1
 )
+
+// MaxRawCommandBytes bounds the text of a rejected command a record
+// keeps: a longer one is recorded as its code alone (and shown as a short
+// text of that code). MaxRawBytesPerRound bounds the kept texts of one
+// player's round: past it the rest are recorded as codes alone, and a
+// record that holds more is refused (an *engine.LimitError). A record's
+// commands' texts thus cost at most MaxRawBytesPerRound per player.
+const (
+	MaxRawCommandBytes  = 256
+	MaxRawBytesPerRound = 16 << 10
+)
+
+// rawKept reports whether a rejected command's text raw, after used bytes
+// of its player's round, is recorded: it is not empty, not longer than
+// MaxRawCommandBytes, within the round's MaxRawBytesPerRound, and draws
+// the command's code when parsed again (so the text re-simulates as the
+// code does).
+func rawKept(raw string, code ErrCode, used int) bool {
+	return raw != "" && len(raw) <= MaxRawCommandBytes && used+len(raw) <= MaxRawBytesPerRound && ParseCommand([]byte(raw)).Err == code
+}
 
 // Fault statuses of a record, as bits.
 const (
@@ -111,11 +136,22 @@ func (g *Game) AppendRecord(dst []byte) []byte {
 		bw.Write(uint64(g.last[p]), 2)
 		list := g.cmds[p]
 		bw.Gamma(uint64(len(list)) + 1)
+		used := 0
 		for k := range list {
 			c := &list[k]
 			if code := recordCode(c); code != ErrNone {
 				bw.Write(1, 1)
+				if !rawKept(c.Raw, code, used) {
+					bw.Write(uint64(code), recCodeBits)
+					continue
+				}
+				used += len(c.Raw)
+				bw.Write(recTextCode, recCodeBits)
 				bw.Write(uint64(code), recCodeBits)
+				bw.Gamma(uint64(len(c.Raw)) + 1)
+				for i := 0; i < len(c.Raw); i++ {
+					bw.Write(uint64(c.Raw[i]), 8)
+				}
 				continue
 			}
 			kind := c.Kind
@@ -156,8 +192,9 @@ func readRecord(r io.ByteReader, cmds [][]Command, status []uint8) error {
 			return fmt.Errorf("player %d has %d commands, limit %d", p+1, n, engine.MaxCommandsPerRound)
 		}
 		list := cmds[p][:0]
+		used := 0
 		for k := uint64(0); k < n; k++ {
-			c, err := readCommand(br)
+			c, err := readCommand(br, &used)
 			if err != nil {
 				return fmt.Errorf("player %d command %d: %w", p+1, k, err)
 			}
@@ -169,7 +206,9 @@ func readRecord(r io.ByteReader, cmds [][]Command, status []uint8) error {
 	return nil
 }
 
-func readCommand(br *bitio.Reader) (Command, error) {
+// readCommand reads one command of a record; used counts the bytes of
+// the rejected commands' texts of the player's round so far.
+func readCommand(br *bitio.Reader, used *int) (Command, error) {
 	bad, err := br.Read(1)
 	if err != nil {
 		return Command{}, err
@@ -179,10 +218,22 @@ func readCommand(br *bitio.Reader) (Command, error) {
 		if err != nil {
 			return Command{}, err
 		}
+		withText := code == recTextCode
+		if withText {
+			if code, err = br.Read(recCodeBits); err != nil {
+				return Command{}, err
+			}
+		}
 		if code == 0 || !ErrCode(code).Malformed() {
 			return Command{}, fmt.Errorf("rejected command with code %d, not a code of a malformed command", code)
 		}
-		return Command{Err: ErrCode(code)}, nil
+		c := Command{Err: ErrCode(code)}
+		if withText {
+			if c.Raw, err = readRaw(br, c.Err, used); err != nil {
+				return Command{}, err
+			}
+		}
+		return c, nil
 	}
 	// x, y, kind and direction, read at once: 5+5+2+3 bits.
 	v, err := br.Read(2*recCoordBits + 2 + 3)
@@ -200,6 +251,33 @@ func readCommand(br *bitio.Reader) (Command, error) {
 	return c, nil
 }
 
+// readRaw reads the text of a rejected command of code, after used bytes
+// of its player's round (rawKept's bounds, refused past them).
+func readRaw(br *bitio.Reader, code ErrCode, used *int) (string, error) {
+	n, err := br.Gamma()
+	if err != nil {
+		return "", err
+	}
+	n--
+	if n == 0 || n > MaxRawCommandBytes || *used+int(n) > MaxRawBytesPerRound {
+		return "", &engine.LimitError{Err: fmt.Errorf("a rejected command's text of %d bytes after %d in the round (at most %d, %d in a round)", n, *used, MaxRawCommandBytes, MaxRawBytesPerRound)}
+	}
+	var buf [MaxRawCommandBytes]byte
+	for i := range int(n) {
+		v, err := br.Read(8)
+		if err != nil {
+			return "", err
+		}
+		buf[i] = byte(v)
+	}
+	raw := string(buf[:n])
+	if ParseCommand(buf[:n]).Err != code {
+		return "", fmt.Errorf("a rejected command's text %.40q does not draw its code %d (%s)", raw, code, code)
+	}
+	*used += int(n)
+	return raw, nil
+}
+
 // malformedText is, per code, a command text ParseCommand rejects with
 // that code: the text a rejected command of a record is shown as, and
 // re-simulates as.
@@ -215,11 +293,14 @@ var malformedText = [...]string{
 var kindText = [...]string{KindMove: `"MOVE"`, KindBuild: `"BUILD"`, KindMine: `"MINE"`, KindUnknown: `null`}
 
 // AppendCommandText appends c as a command object ParseCommand reads back
-// as c (a well-formed command) or with c's code (a malformed one; see
-// malformedText). ErrNotList, a reply that was not a list, is no command
+// as c (a well-formed command) or with c's code (a malformed one: its Raw
+// text as sent when that draws the code, else malformedText's). ErrNotList, a reply that was not a list, is no command
 // and appends nothing.
 func AppendCommandText(dst []byte, c *Command) []byte {
 	if code := recordCode(c); code != ErrNone {
+		if c.Raw != "" && ParseCommand([]byte(c.Raw)).Err == code {
+			return append(dst, c.Raw...)
+		}
 		if int(code) < len(malformedText) {
 			dst = append(dst, malformedText[code]...)
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
@@ -164,5 +165,49 @@ func TestAppendNatural(t *testing.T) {
 		if got, want := string(appendNatural([]byte("x"), v)), "x"+strconv.FormatInt(v, 10); got != want {
 			t.Errorf("appendNatural(%d) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestRecordKeepsRejectedText: a command rejected before the turn is
+// recorded with its text as sent, which the record gives back, while it
+// is at most MaxRawCommandBytes and the player's round within
+// MaxRawBytesPerRound; past either it gives a short text of the same
+// code. The record read back records the same bytes.
+func TestRecordKeepsRejectedText(t *testing.T) {
+	long := `{"l":[1,1],"c":"MOVE","n":1,"pad":"` + strings.Repeat("x", MaxRawCommandBytes) + `"}`
+	sent := `{"l": [2, 3], "c": "MOVE", "n": 4}`
+	flood := make([]string, 0, MaxRawBytesPerRound/len(sent)+2)
+	for len(flood)*len(sent) <= MaxRawBytesPerRound {
+		flood = append(flood, sent)
+	}
+	g, _ := Ruleset.New(3, engine.Settings{Players: 2, MaxTurns: 10})
+	g.Round([][]string{{sent, long, `{"l":[5,6],"c":"MOVE","d":9,"n":1}`}, flood})
+	rec := g.(*Game).AppendRecord(nil)
+	text := make([][]string, 2)
+	dec, _ := Ruleset.(engine.Codec).NewDecoder(nil)
+	if err := dec(bytes.NewReader(rec), text, make([]engine.Fault, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{sent, malformedText[ErrMissingField], `{"l":[5,6],"c":"MOVE","d":9,"n":1}`}
+	if !slices.Equal(text[0], want) {
+		t.Errorf("the record gives %q, want %q", text[0], want)
+	}
+	kept := 0
+	for _, c := range text[1] {
+		if c == sent {
+			kept++
+		} else if c != malformedText[ErrMissingField] {
+			t.Fatalf("a flooded command reads back as %q", c)
+		}
+	}
+	if len(text[1]) != len(flood) || kept != MaxRawBytesPerRound/len(sent) {
+		t.Errorf("of %d flooded commands %d read back (%d as sent), want %d as sent", len(flood), len(text[1]), kept, MaxRawBytesPerRound/len(sent))
+	}
+	h, _ := Ruleset.New(3, engine.Settings{Players: 2, MaxTurns: 10})
+	if _, err := h.(*Game).PlayRecord(bytes.NewReader(rec), nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if again := h.(*Game).AppendRecord(nil); !bytes.Equal(again, rec) || h.Hash() != g.Hash() {
+		t.Errorf("the record played again records %d bytes (%d before), hash %016x (%016x)", len(again), len(rec), h.Hash(), g.Hash())
 	}
 }

@@ -127,7 +127,11 @@ func (g *Game) Round(cmds [][]string) []engine.CommandError {
 			g.garbage[p] = false
 		case p < len(cmds):
 			for _, c := range cmds[p] {
-				list = append(list, ParseCommand([]byte(c)))
+				cmd := ParseCommand([]byte(c))
+				if cmd.Err != ErrNone {
+					cmd.Raw = c // what the page shows of it (AppendCommandText)
+				}
+				list = append(list, cmd)
 			}
 		}
 		g.cmds[p] = list

@@ -35,8 +35,11 @@ type seat struct {
 	bot      engine.Strategy
 	name     string
 	identity string
-	gone     bool // its connection closed
-	deaf     bool // a line killed the reference's reader: nothing more is read
+	// seed is a built-in's seed, recorded with the seat; nil for a
+	// client.
+	seed *uint64
+	gone bool // its connection closed
+	deaf bool // a line killed the reference's reader: nothing more is read
 	// misses counts its turns in a row that passed without a line from
 	// it; from rooms.Misses on, its turns are not waited for until it
 	// sends a line again.
@@ -91,8 +94,9 @@ func (h *hub) play(n int, seated []*conn) error {
 		}
 		taken[name] = true
 		names = append(names, name)
-		s, _ := skyportbot.New(b, match.BotSeed(seed, len(seated)+i+1))
-		gm.seats = append(gm.seats, &seat{bot: s, name: name, identity: "builtin " + b})
+		botSeed := match.BotSeed(seed, len(seated)+i+1)
+		s, _ := skyportbot.New(b, botSeed)
+		gm.seats = append(gm.seats, &seat{bot: s, name: name, identity: "builtin " + b, seed: &botSeed})
 	}
 	settings := engine.Settings{Players: np, MaxTurns: cfg.MaxTurns, Names: names}
 	newGame := func() (*sp.Game, error) {
@@ -124,7 +128,7 @@ func (h *hub) play(n int, seated []*conn) error {
 	gm.rec = recording.NewRecorder(gm.file, start, cfg.Tool)
 	setup := match.GameSetup{Ruleset: sp.Ruleset, Seed: seed, Setup: gm.g.Setup(), MaxTurns: gm.g.MaxTurns()}
 	for p, s := range gm.seats {
-		setup.Players = append(setup.Players, match.SetupPlayer{UID: p + 1, Name: s.name, Identity: s.identity})
+		setup.Players = append(setup.Players, match.SetupPlayer{UID: p + 1, Name: s.name, Identity: s.identity, BotSeed: s.seed})
 	}
 	if err := gm.rec.Begin(setup); err != nil {
 		gm.file.Abandon()

@@ -149,7 +149,7 @@ func DocumentPage(a *analysis.Document, title string) (templates.ReportPage, err
 	if err != nil {
 		return p, err
 	}
-	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "uid"}, {Title: "player", Name: true}, {Title: "bot", Name: true}}
+	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "seat"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
 	for _, c := range a.Doc.Table {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: c[0]})
 	}

@@ -26,8 +26,19 @@ import (
 )
 
 // SchemaVersion is the version of the schema this package writes (SQLite's
-// user_version). Open migrates an older index up to it.
-const SchemaVersion = 4
+// user_version). Open rebuilds an index older than rebuildBelow from the
+// replays (its rows lack what only reading the files again gives) and
+// migrates any other older one up to it.
+const SchemaVersion = 5
+
+// rebuildBelow: an index of an older schema than this is rebuilt, not
+// migrated. Version 5 identifies a game by its content hash
+// (Replay.Content), which the rows of older versions do not hold.
+const rebuildBelow = 5
+
+// errRebuild is migrate's: the index is of a schema older than
+// rebuildBelow.
+var errRebuild = errors.New("older schema: rebuild")
 
 // appID marks a rewind index (SQLite's application_id): a database
 // without it is foreign.
@@ -119,6 +130,11 @@ var migrations = []string{
 	// 3 -> 4: the standings' game order (the header's creation time, then
 	// the path: gameKey).
 	`CREATE INDEX replays_created ON replays(created, path);`,
+	// 4 -> 5: the game's identity (Replay.Content), so that standings
+	// count a game once however many copies of its file there are. An
+	// index of an older version is rebuilt (rebuildBelow).
+	`ALTER TABLE replays ADD COLUMN content TEXT NOT NULL DEFAULT '';
+	CREATE INDEX replays_content ON replays(content, path);`,
 }
 
 // Index is an open library index.
@@ -158,6 +174,13 @@ func Open(dir string) (ix *Index, warn error, err error) {
 	if err == nil || errors.Is(err, ErrNewerSchema) {
 		return ix, nil, err
 	}
+	if errors.Is(err, errRebuild) {
+		removeIndexFile(p)
+		if ix, err = openFile(p); err != nil {
+			return nil, nil, err
+		}
+		return ix, fmt.Errorf("index %s was written by an older rewind; rebuilt it from the replays (schema %d)", p, SchemaVersion), nil
+	}
 	warn = fmt.Errorf("index %s is damaged or not a rewind index (%v); rebuilt it from the replays", p, err)
 	if rerr := os.Rename(p, p+".damaged"); rerr != nil && !os.IsNotExist(rerr) {
 		return nil, nil, fmt.Errorf("index: set aside %s: %w", p, rerr)
@@ -169,6 +192,13 @@ func Open(dir string) (ix *Index, warn error, err error) {
 		return nil, nil, err
 	}
 	return ix, warn, nil
+}
+
+// removeIndexFile deletes the index file p and its WAL files.
+func removeIndexFile(p string) {
+	os.Remove(p)
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
 }
 
 func openFile(p string) (*Index, error) {
@@ -212,6 +242,8 @@ func (ix *Index) migrate() error {
 		}
 	} else if app != appID {
 		return fmt.Errorf("index: application id %#x is not rewind's", app)
+	} else if ver < rebuildBelow {
+		return fmt.Errorf("index: schema version %d: %w", ver, errRebuild)
 	}
 	for v := ver; v < SchemaVersion; v++ {
 		tx, err := ix.db.BeginTx(ctx, nil)
@@ -291,10 +323,15 @@ type Replay struct {
 	Size    int64
 	ModTime time.Time
 	// Hash is the hex SHA-256 of the file's bytes ("" when not read).
-	Hash   string
-	Game   string
-	Format string
-	Rounds int
+	Hash string
+	// Content identifies the game the file holds: a .rwd's content hash
+	// (its header and commands, not its side data: source.Summary.Content),
+	// else Hash. Standings count the replays of one Content once (the
+	// lowest path's); "" identifies nothing.
+	Content string
+	Game    string
+	Format  string
+	Rounds  int
 	// MaxTurn is the game's configured last turn (0 when unknown).
 	MaxTurn  int
 	Complete bool
@@ -535,8 +572,8 @@ func (ix *Index) Put(reps []*Replay) error {
 		return nil
 	}
 	return ix.update([]string{deleteReplay,
-		`INSERT INTO replays(path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date,
-		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		`INSERT INTO replays(path, size, mtime, hash, content, game, format, rounds, max_turn, complete, created, date,
+		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		"INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO names(rowid, text) VALUES(?, ?)",
 	}, func(st []*sql.Stmt) (gameKey, error) {
@@ -551,7 +588,7 @@ func (ix *Index) Put(reps []*Replay) error {
 			if len(unit) > MaxUnitBytes {
 				unit = ""
 			}
-			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
+			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Content, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
 				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
 			if err != nil {
 				return low, fmt.Errorf("index: %s: %w", r.Path, err)

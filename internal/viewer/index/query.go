@@ -640,7 +640,7 @@ func (ix *Index) catchUp(limit int) ([]Standing, error) {
 // most limit of them when limit > 0, setting k.more when there may be
 // others; failing past max in all), and sets k.out.
 func (k *kept) count(tx *sql.Tx, limit, max int) error {
-	sub := "SELECT id, path, game, unit, created FROM replays WHERE complete = 1 AND (created, path) > (?, ?) ORDER BY created, path"
+	sub := "SELECT r.id, r.path, r.game, r.unit, r.created FROM replays r WHERE r.complete = 1 AND (r.created, r.path) > (?, ?) AND " + countedOnce + " ORDER BY r.created, r.path"
 	args := []any{k.last.created, k.last.path}
 	if limit > 0 {
 		sub += " LIMIT ?"
@@ -714,15 +714,37 @@ func scanGames(rows *sql.Rows, add func(key gameKey, game string, g match.GameRe
 	return nil
 }
 
+// countedOnce selects, of the replays r of one game (Replay.Content),
+// the one standings count: the lowest path of the complete ones.
+const countedOnce = "NOT EXISTS (SELECT 1 FROM replays d WHERE r.content != '' AND d.content = r.content AND d.path < r.path AND d.complete = 1)"
+
+// Copy returns the path of a replay of the index holding the game
+// content identifies (Replay.Content), the lowest such path; "" when
+// none does.
+func (ix *Index) Copy(content string) (string, error) {
+	if content == "" {
+		return "", nil
+	}
+	var p string
+	err := ix.db.QueryRow("SELECT path FROM replays WHERE content = ? ORDER BY path LIMIT 1", content).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("index: %w", err)
+	}
+	return p, nil
+}
+
 // filteredStandings computes the standings of the games q selects.
 func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 	where, args, err := q.where(ix)
 	if err != nil {
 		return nil, err
 	}
-	// Seats of the selected complete games in game order.
+	// Seats of the selected complete games in game order, each game once.
 	query := fmt.Sprintf(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1%s ORDER BY r.created, r.path, s.uid`, where)
+		WHERE r.complete = 1 AND %s%s ORDER BY r.created, r.path, s.uid`, countedOnce, where)
 	rows, err := ix.db.Query(query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: standings: %w", err)
@@ -782,7 +804,7 @@ func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
 		return nil, nil
 	}
 	rows, err := ix.db.Query(`SELECT r.id, r.path, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1 AND r.game = ? ORDER BY r.created, r.path, s.uid`, game)
+		WHERE r.complete = 1 AND r.game = ? AND `+countedOnce+` ORDER BY r.created, r.path, s.uid`, game)
 	if err != nil {
 		return nil, fmt.Errorf("index: rating: %w", err)
 	}

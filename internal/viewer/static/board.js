@@ -25,6 +25,10 @@
     if (!context) throw new Error('the board\'s canvas has no 2d context');
     var ctx = context;
     var R = 20, dpr = 1, OX = 0; // OX: hex-axial, the x of (0, 0)'s centre
+    // The view's zoom: the board drawn Z times its size, shifted by (ZX,
+    // ZY) CSS pixels, on the same canvas; every painter draws through it
+    // unawares (draw's transform), and cellAt reads the pointer through it.
+    var Z = 1, ZX = 0, ZY = 0, MAX_ZOOM = 8;
 
     /** @param {number} p */
     function color(p) { var P = st.r && st.r.P; return p >= 0 && P ? P.palette[p % P.palette.length] : (dark ? '#777' : '#888'); }
@@ -93,21 +97,154 @@
       return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
     }
 
-    // layout sizes the canvas and the cells to the window.
+    // layout sizes the canvas and the cells to the window: its width to
+    // its box's, its height to at most the canvas's data-height (a part
+    // of the window's height; 0.72 without: the compare page's two
+    // boards take less, to leave room for the scrubber below).
     function layout() {
-      var wrap = canvas.parentElement;
+      var wrap = canvas.parentElement, part = parseFloat(canvas.getAttribute('data-height') || '') || 0.72;
       var availW = Math.max(240, Math.min((wrap && wrap.clientWidth) || 600, 1000));
-      var availH = Math.max(320, Math.min(window.innerHeight * 0.72, 900));
+      var availH = Math.max(320, Math.min(window.innerHeight * part, 900));
       var s1 = size(1), fixed = size(0);
       R = Math.min((availW - fixed[0]) / (s1[0] - fixed[0]), (availH - fixed[1]) / (s1[1] - fixed[1]), 44);
       R = Math.max(5, Math.floor(R * 10) / 10);
-      var sz = size(R);
+      var sz = size(R), was = canvas.clientWidth;
       OX = PAD + R + 1.5 * R * (st.replay().W - 1);
       dpr = window.devicePixelRatio || 1;
+      // The zoom stays on the same part of the board at the new size.
+      if (was > 0) { ZX *= Math.ceil(sz[0]) / was; ZY *= Math.ceil(sz[0]) / was; }
       canvas.style.width = Math.ceil(sz[0]) + 'px';
       canvas.style.height = Math.ceil(sz[1]) + 'px';
       canvas.width = Math.round(Math.ceil(sz[0]) * dpr);
       canvas.height = Math.round(Math.ceil(sz[1]) * dpr);
+      clampZoom();
+    }
+
+    // ---- zoom -----------------------------------------------------------
+    // The board zooms by the wheel, a pinch, the + and − buttons (around
+    // the pointer, the pinch's middle, the board's middle) and back with
+    // the reset button; zoomed in, a drag moves it. The board always
+    // covers its canvas.
+    function clampZoom() {
+      var w = canvas.clientWidth || parseFloat(canvas.style.width) || 0, h = canvas.clientHeight || parseFloat(canvas.style.height) || 0;
+      Z = Math.max(1, Math.min(MAX_ZOOM, Z));
+      ZX = Math.min(0, Math.max(w * (1 - Z), ZX));
+      ZY = Math.min(0, Math.max(h * (1 - Z), ZY));
+    }
+    /**
+     * zoomBy multiplies the zoom by f around (x, y), CSS pixels of the
+     * canvas (its middle when not given), and draws.
+     * @param {number} f
+     * @param {number} [x]
+     * @param {number} [y]
+     */
+    function zoomBy(f, x, y) {
+      var cx = x === undefined ? canvas.clientWidth / 2 : x, cy = y === undefined ? canvas.clientHeight / 2 : y;
+      var z = Math.max(1, Math.min(MAX_ZOOM, Z * f));
+      // The board's point under (cx, cy) stays there.
+      ZX = cx - (cx - ZX) * z / Z; ZY = cy - (cy - ZY) * z / Z; Z = z;
+      clampZoom();
+      zoomed();
+    }
+    function resetZoom() { Z = 1; ZX = 0; ZY = 0; zoomed(); }
+    // zoomed draws the board at the new zoom and keeps the controls' state.
+    function zoomed() {
+      canvas.style.touchAction = Z > 1 ? 'none' : 'pan-x pan-y';
+      canvas.classList.toggle('zoomed', Z > 1);
+      if (resetButton) resetButton.disabled = Z === 1;
+      if (outButton) outButton.disabled = Z === 1;
+      if (inButton) inButton.disabled = Z >= MAX_ZOOM;
+      draw();
+    }
+    /**
+     * toCanvas is the canvas's CSS pixel of board point pt, through the
+     * zoom.
+     * @param {number[]} pt
+     * @returns {number[]}
+     */
+    function toCanvas(pt) { return [ZX + Z * pt[0], ZY + Z * pt[1]]; }
+    /** @type {HTMLButtonElement|null} */
+    var inButton = null;
+    /** @type {HTMLButtonElement|null} */
+    var outButton = null;
+    /** @type {HTMLButtonElement|null} */
+    var resetButton = null;
+    // dragged says that the pointer moved the board since it went down:
+    // the click that ends a drag pins no cell.
+    var dragged = false;
+    // wireZoom puts the zoom's buttons beside the canvas and listens to
+    // the wheel and the pointers on it.
+    function wireZoom() {
+      var wrap = canvas.parentElement;
+      if (!wrap || inButton) return;
+      /**
+       * @param {string} text
+       * @param {string} id
+       * @param {string} title
+       * @param {function(): void} act
+       */
+      function button(text, id, title, act) {
+        var b = dom.el('button', { type: 'button', id: id, 'data-testid': id, title: title, 'aria-label': title, text: text });
+        b.addEventListener('click', function () { act(); b.blur(); });
+        return /** @type {HTMLButtonElement} */ (b);
+      }
+      inButton = button('+', 'zoom-in', 'Zoom in (or the wheel, a pinch)', function () { zoomBy(1.5); });
+      outButton = button('−', 'zoom-out', 'Zoom out', function () { zoomBy(1 / 1.5); });
+      resetButton = button('1:1', 'zoom-reset', 'The whole board again', resetZoom);
+      wrap.appendChild(dom.el('div', { cls: 'zoom', role: 'group', 'aria-label': 'Zoom' }, inButton, outButton, resetButton));
+      canvas.addEventListener('wheel', function (ev) {
+        var f = Math.pow(2, -ev.deltaY / (ev.deltaMode === 1 ? 10 : 300));
+        // Past the zoom's ends the wheel scrolls the page, as elsewhere.
+        if ((f < 1 && Z <= 1) || (f > 1 && Z >= MAX_ZOOM) || f === 1) return;
+        ev.preventDefault();
+        var r = canvas.getBoundingClientRect();
+        zoomBy(f, ev.clientX - r.left, ev.clientY - r.top);
+      }, { passive: false });
+      // The pointers down on the canvas: one drags, two pinch.
+      /** @type {Object<number, number[]>} */
+      var down = {};
+      var start = { d: 0, x: 0, y: 0 };
+      /** @param {PointerEvent} ev */
+      function at(ev) { var r = canvas.getBoundingClientRect(); return [ev.clientX - r.left, ev.clientY - r.top]; }
+      function pinch() {
+        var ps = Object.keys(down).map(function (k) { return down[+k]; });
+        if (ps.length < 2) return null;
+        var dx = ps[0][0] - ps[1][0], dy = ps[0][1] - ps[1][1];
+        return { d: Math.sqrt(dx * dx + dy * dy), x: (ps[0][0] + ps[1][0]) / 2, y: (ps[0][1] + ps[1][1]) / 2 };
+      }
+      canvas.addEventListener('pointerdown', function (ev) {
+        down[ev.pointerId] = at(ev);
+        // Its move and up come here even off the canvas (a synthetic
+        // pointer has nothing to capture).
+        try { canvas.setPointerCapture(ev.pointerId); } catch (err) { /* not an active pointer */ }
+        var pn = pinch();
+        if (pn) start = pn; else start = { d: 0, x: down[ev.pointerId][0], y: down[ev.pointerId][1] };
+        dragged = false;
+      });
+      canvas.addEventListener('pointermove', function (ev) {
+        var was = down[ev.pointerId];
+        if (!was) return;
+        var now = at(ev);
+        down[ev.pointerId] = now;
+        var pn = pinch();
+        if (pn) {
+          if (start.d > 0 && pn.d > 0) { zoomBy(pn.d / start.d, pn.x, pn.y); ZX += pn.x - start.x; ZY += pn.y - start.y; clampZoom(); draw(); }
+          start = pn;
+          dragged = true;
+          return;
+        }
+        if (Z === 1) return;
+        if (!dragged && Math.abs(now[0] - start.x) + Math.abs(now[1] - start.y) < 4) return;
+        dragged = true;
+        ZX += now[0] - was[0]; ZY += now[1] - was[1];
+        clampZoom();
+        draw();
+      });
+      /** @param {PointerEvent} ev */
+      function up(ev) { delete down[ev.pointerId]; }
+      canvas.addEventListener('pointerup', up);
+      canvas.addEventListener('pointercancel', up);
+      zoomed();
     }
 
     /**
@@ -115,7 +252,7 @@
      * @param {MouseEvent} ev
      */
     function cellAt(ev) {
-      var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top, best = -1, bd = Infinity, W = st.replay().W, N = st.replay().N;
+      var r = canvas.getBoundingClientRect(), px = (ev.clientX - r.left - ZX) / Z, py = (ev.clientY - r.top - ZY) / Z, best = -1, bd = Infinity, W = st.replay().W, N = st.replay().N;
       for (var i = 0; i < N; i++) {
         var c = center(i % W, Math.floor(i / W)), d = (c[0] - px) * (c[0] - px) + (c[1] - py) * (c[1] - py);
         if (d < bd) { bd = d; best = i; }
@@ -196,6 +333,7 @@
       rp.cellsAt(turn);
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.setTransform(dpr * Z, 0, 0, dpr * Z, dpr * ZX, dpr * ZY);
       var f = P.frames[turn], cells = 0, g = geometry();
       /** @type {Object<number, number>} */
       var occupied = {};
@@ -403,9 +541,18 @@
 
     return {
       layout: layout, draw: draw, cellAt: cellAt, center: center, color: color, name: name, badgeOf: badgeOf, geometry: geometry,
-      radius: function () { return R; }, pixelRatio: function () { return dpr; }
+      radius: function () { return R; }, pixelRatio: function () { return dpr; },
+      wireZoom: wireZoom, zoomBy: zoomBy, resetZoom: resetZoom, toCanvas: toCanvas,
+      zoom: function () { return { z: Z, x: ZX, y: ZY }; }, dragged: function () { return dragged; }
     };
   }
 
+  /**
+   * controlValue is a painter control's value before the user touches
+   * it: a select's first choice, a checkbox ticked unless on is false.
+   * @param {PainterControl} c
+   * @returns {string|boolean}
+   */
+  board.controlValue = function (c) { return c.choices ? String((c.choices[0] || [''])[0]) : c.on !== false; };
   rewind.board = board;
 })(window.rewind);

@@ -40,21 +40,25 @@
 
   /**
    * charts keeps st's charts in root's #charts; pb pauses and seeks on a
-   * click on a plot; bd gives the players' names and colours.
+   * click on a plot; bd gives the players' names and colours. other, when
+   * given (the compare page), is a second replay whose players' lines are
+   * drawn dashed beside st's solid ones, for each metric of the same name;
+   * the lines are then named "NAME (A)" and "NAME (B)".
    * @param {PageState} st
    * @param {Playback} pb
    * @param {HTMLElement} root
    * @param {Board} bd
+   * @param {{st: PageState, bd: Board}} [other]
    * @returns {Charts}
    */
-  function charts(st, pb, root, bd) {
+  function charts(st, pb, root, bd, other) {
     var chartsBox = dom.byId('charts');
     // The replay charted (null before build), its frames and players.
     /** @type {Packed|null} */
     var charted = null;
     var F = 0, NP = 0;
     // use makes the charts the current replay's.
-    function use() { var rp = st.replay(); charted = rp.P; F = rp.F; NP = rp.NP; }
+    function use() { var rp = st.replay(); charted = rp.P; F = rp.F; NP = rp.NP; if (other) F = Math.max(F, other.st.replay().F); }
     /** @returns {Packed} */
     function packed() {
       if (!charted) throw new Error('the charts are not built yet');
@@ -101,15 +105,19 @@
       return c;
     }
 
-    // A game of at most ALL_CHARTS metrics has a chart per metric; one of
-    // more (ColorfightII's accounting and exchanges) has FEW_CHARTS, each
-    // with a picker of the metric it shows: the score first, then the
-    // metrics in the game's order. Each chart's bar has a log scale box
+    // A game of at most MAX_CHARTS metrics has a chart per metric; one of
+    // more (Skyport's, ColorfightII's accounting and exchanges) has
+    // MAX_CHARTS, its key metrics — the score first, then the metrics in
+    // the order its registration gives them — each with a picker of every
+    // metric, so the page stays short. Each chart's bar has a log scale box
     // (a value ≤ 0 is then a gap), PNG (the chart as an image) and CSV (its
     // metric as `rewind analyze --format csv` writes it for this replay,
     // for the players its legend shows: chartCSV). The legends are linked:
     // a player hidden in one is hidden in every chart (hidden[seriesName]).
-    var ALL_CHARTS = 24, FEW_CHARTS = 4;
+    var MAX_CHARTS = 8;
+    // The legend's top, the gap under its last row, the plot's top under
+    // a legend of one row.
+    var LEGEND_TOP = 26, LEGEND_GAP = 13, GRID_TOP = 64;
     /** @type {ChartView[]} */
     var charts = [];
     /** @type {MetricView[]} */
@@ -121,18 +129,40 @@
     // chartMetrics are the metrics the charts show at first (indexes).
     function chartMetrics() {
       var P = packed(), all = P.metrics.map(function (m, i) { return i; });
-      if (all.length <= ALL_CHARTS) return all;
+      if (all.length <= MAX_CHARTS) return all;
       var score = P.score >= 0 && P.score < all.length ? P.score : 0;
-      return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, FEW_CHARTS);
+      return [score].concat(all.filter(function (i) { return i !== score; })).slice(0, MAX_CHARTS);
+    }
+    // A replay with reply times (P.has_reply_times) has one more chart
+    // after the metrics', of each seat's reply time (metric index -1:
+    // REPLY, in ms from each frame's replies; a seat not timed is a gap).
+    /** @type {PackedMetric} */
+    var REPLY = { name: 'reply_time', unit: 'ms', kind: 'side data' };
+    /** @param {number} i */
+    function metricOf(i) { return i < 0 ? REPLY : packed().metrics[i]; }
+    /**
+     * @param {number} i
+     * @param {number} t
+     * @param {number} p
+     * @returns {number|null}
+     */
+    function valueOf(i, t, p) {
+      var f = packed().frames[t];
+      if (i >= 0) return (f.values[p] || [])[i];
+      var us = f.replies ? f.replies[p] : -1;
+      return us >= 0 ? us / 1000 : null;
     }
     /** @param {PackedMetric} m */
     function metricTitle(m) { return words(m.name) + (m.unit && m.unit !== m.name ? ' (' + m.unit + ')' : ''); }
     /** @param {number} p */
-    function seriesName(p) { return packed().players[p].label || bd.name(p); }
+    function seriesName(p) { return (packed().players[p].label || bd.name(p)) + (other ? ' (A)' : ''); }
+    /** @param {number} p */
+    function otherName(p) { return other ? (other.st.replay().P.players[p].label || other.bd.name(p)) + ' (B)' : ''; }
     function legendState() {
       /** @type {Object<string, boolean>} */
       var sel = {};
       for (var p = 0; p < NP; p++) sel[seriesName(p)] = !hidden[seriesName(p)];
+      if (other) for (var q = 0; q < other.st.replay().NP; q++) sel[otherName(q)] = !hidden[otherName(q)];
       return sel;
     }
     function buildCharts() {
@@ -141,12 +171,12 @@
       charts = []; views = [];
       if (!P.metrics.length) { chartsBox.appendChild(el('p', { cls: 'hint', text: 'The game declares no metrics.' })); return; }
       var picks = chartMetrics(), picker = picks.length < P.metrics.length;
-      picks.forEach(function (mi, k) {
-        var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': P.metrics[mi].name, 'data-index': String(mi) });
+      picks.concat(P.has_reply_times ? [-1] : []).forEach(function (mi, k) {
+        var div = el('div', { cls: 'chart metric-chart', 'data-testid': 'chart', 'data-metric': metricOf(mi).name, 'data-index': String(mi) });
         /** @type {MetricView} */
         var v = { metric: mi, log: false, div: div, sel: null }, bar = el('div', { cls: 'chart-bar' });
         views.push(v);
-        if (picker) {
+        if (picker && mi >= 0) {
           var sel = v.sel = el('select', { cls: 'metric-pick', 'data-testid': 'metric-pick', title: 'The metric this chart shows', 'aria-label': 'metric of chart ' + (k + 1) });
           P.metrics.forEach(function (m, i) {
             var o = el('option', { value: String(i), text: metricTitle(m) });
@@ -172,7 +202,7 @@
     // scale).
     /** @param {MetricView} v */
     function chartOption(v) {
-      var P = packed(), m = P.metrics[v.metric], i = v.metric, cats = [], lines = [];
+      var P = packed(), m = metricOf(v.metric), i = v.metric, cats = [], lines = [];
       for (var t = 1; t < F; t++) cats.push(t);
       for (var p = 0; p < NP; p++) {
         /** @type {(number|null)[]} */
@@ -180,22 +210,65 @@
         // A value the stream cannot know is a gap, and so is one a log
         // scale cannot draw.
         for (var t2 = 1; t2 < F; t2++) {
-          var x = (P.frames[t2].values[p] || [])[i];
-          data.push(m.unknown || (v.log && !(x > 0)) ? null : x);
+          var x = valueOf(i, t2, p);
+          data.push(m.unknown || x === null || (v.log && !(x > 0)) ? null : x);
         }
         lines.push({ type: 'line', name: seriesName(p), data: data, showSymbol: false, color: bd.color(p), emphasis: { focus: 'series' }, step: P.sequential ? 'end' : false });
       }
+      if (other) lines = lines.concat(otherLines(m, v.log));
       return {
         animation: false,
         title: { text: metricTitle(m) + (m.unknown ? ' · not known from this replay' : ''), textStyle: { fontSize: 14 } },
         tooltip: { trigger: 'axis' },
-        legend: { top: 26, type: 'scroll', selected: legendState() },
-        grid: { top: 64, bottom: 48, left: 16, right: 44, containLabel: true },
+        // Never paged: the legend wraps into rows, the plot below them
+        // (fitLegend), so every player's entry (the winner's) shows.
+        legend: { top: LEGEND_TOP, left: 8, right: 8, type: 'plain', selected: legendState() },
+        grid: { top: v.gridTop || GRID_TOP, bottom: 48, left: 16, right: 44, containLabel: true },
         xAxis: turnAxis(cats),
-        yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: 1 },
+        yAxis: v.log ? { type: 'log', logBase: 10 } : { type: 'value', minInterval: i < 0 ? 0 : 1 },
         dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 14, bottom: 6 }],
         series: lines
       };
+    }
+    // otherLines are the dashed lines of other's players for metric m
+    // (by its name; none when other's game has no such metric).
+    /**
+     * @param {PackedMetric} m
+     * @param {boolean} log
+     */
+    function otherLines(m, log) {
+      if (!other) return [];
+      var o = other, Q = o.st.replay().P, FB = o.st.replay().F, lines = [];
+      var j = Q.metrics.findIndex(function (x) { return x.name === m.name; });
+      if (j < 0) return [];
+      for (var p = 0; p < Q.players.length; p++) {
+        /** @type {(number|null)[]} */
+        var data = [];
+        for (var t = 1; t < FB; t++) {
+          var x = (Q.frames[t].values[p] || [])[j];
+          data.push(Q.metrics[j].unknown || (log && !(x > 0)) ? null : x);
+        }
+        lines.push({ type: 'line', name: otherName(p), data: data, showSymbol: false, color: o.bd.color(p), lineStyle: { type: 'dashed' }, emphasis: { focus: 'series' }, step: Q.sequential ? 'end' : false });
+      }
+      return lines;
+      }
+    // fitLegend starts chart c's plot below its legend's last row and
+    // grows the chart by as much as the rows take beyond one, so the
+    // plot keeps its height: ECharts lays a plain legend out in rows
+    // across the chart's width.
+    /** @param {ChartView} c */
+    function fitLegend(c) {
+      var ch = c.chart, lm = ch.getModel().getComponent('legend'), lv = lm && ch.getViewOfComponentModel(lm);
+      if (!lv) return;
+      var top = LEGEND_TOP + Math.ceil(lv.group.getBoundingRect().height) + LEGEND_GAP;
+      if (top === (c.view.gridTop || GRID_TOP)) return;
+      var base = c.div.clientHeight - (c.view.gridTop || GRID_TOP);
+      c.view.gridTop = top;
+      c.div.style.height = (base + top) + 'px';
+      ch.resize();
+      ch.setOption({ grid: { top: top } });
+      c.rect = null;
+      c.move(st.view.turn);
     }
     // turnAxis is the charts' horizontal axis over turns cats: in turns,
     // or in the game's own time when its painter says how (turnAxis).
@@ -233,6 +306,7 @@
           });
         });
         charts.push(c);
+        fitLegend(c);
         c.move(st.view.turn);
         highlight(c);
       });
@@ -288,9 +362,12 @@
     // the values the frames' (the analysis's series are the frames').
     /** @param {number} k */
     function chartCSV(k) {
-      var P = packed(), l = P.series_csv, i = views[k].metric, out = [l.head + ',' + l.columns[i]];
+      var l = packed().series_csv, i = views[k].metric, out = [l.head + ',' + (i < 0 ? 'reply_time_ms' : l.columns[i])];
       for (var t = l.first; t < F; t++) {
-        for (var p = 0; p < NP; p++) if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + P.frames[t].values[p][i]);
+        for (var p = 0; p < NP; p++) {
+          var x = valueOf(i, t, p);
+          if (!hidden[seriesName(p)]) out.push(t + ',' + l.keys[p] + ',' + (x === null ? '' : x));
+        }
       }
       return out.join('\n') + '\n';
     }
@@ -298,7 +375,7 @@
      * @param {number} k
      * @param {string} ext
      */
-    function fileName(k, ext) { return 'rewind-' + packed().metrics[views[k].metric].name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
+    function fileName(k, ext) { return 'rewind-' + metricOf(views[k].metric).name.replace(/[^A-Za-z0-9_.-]+/g, '_') + '.' + ext; }
     /**
      * @param {string} file
      * @param {string} url
@@ -347,7 +424,7 @@
     function chartState() {
       return charts.map(function (c) {
         var o = c.chart.getOption();
-        return { metric: packed().metrics[c.view.metric].name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
+        return { metric: metricOf(c.view.metric).name, selected: (o.legend && o.legend[0] && o.legend[0].selected) || {}, yType: o.yAxis && o.yAxis[0] && o.yAxis[0].type, title: o.title && o.title[0] && o.title[0].text, names: (o.series || []).map(function (x) { return x.name; }) };
       });
     }
 
@@ -362,7 +439,7 @@
       build: build, refresh: refresh,
       move: function (t) { charts.forEach(function (c) { c.move(t); }); },
       highlight: function () { charts.forEach(highlight); },
-      resize: function () { charts.forEach(function (c) { c.chart.resize(); c.rect = null; c.move(st.view.turn); }); },
+      resize: function () { charts.forEach(function (c) { c.chart.resize(); fitLegend(c); c.rect = null; c.move(st.view.turn); }); },
       pickMetric: pickMetricNamed, logScale: setLog, legendSelect: legendSelect, chartCSV: chartCSV, chartState: chartState
     };
   }

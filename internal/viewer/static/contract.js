@@ -29,6 +29,7 @@
  * @property {PackedBoard} board
  * @property {Frame[]} frames frame t is turn t
  * @property {boolean} has_commands
+ * @property {boolean} [has_reply_times] some frame has replies: a reply-time chart
  * @property {boolean} [commands_inferred]
  * @property {string} [commands_note]
  * @property {string} [unexplained_note]
@@ -105,6 +106,7 @@
  * @property {number[]} [rejected]
  * @property {string[]} [faults]
  * @property {string[]} [logs]
+ * @property {number[]} [replies] replies[p]: the seat's reply time in µs, -1 not timed
  * @property {number[]} [ranking]
  * @property {boolean} [no_commands]
  */
@@ -331,6 +333,12 @@
  * @property {function(): Geometry} geometry the geometry at the view's turn, brought up to date
  * @property {function(): number} radius
  * @property {function(): number} pixelRatio
+ * @property {function(): void} wireZoom puts the zoom's buttons beside the canvas, listens to the wheel and pointers
+ * @property {function(number, number=, number=): void} zoomBy multiplies the zoom around a CSS pixel of the canvas
+ * @property {function(): void} resetZoom shows the whole board again
+ * @property {function(number[]): number[]} toCanvas a board point's CSS pixel on the canvas, through the zoom
+ * @property {function(): {z: number, x: number, y: number}} zoom the zoom and the shift (CSS pixels)
+ * @property {function(): boolean} dragged whether the pointer moved the board since it went down
  */
 
 /**
@@ -377,6 +385,7 @@
  * @property {boolean} log
  * @property {HTMLElement} div
  * @property {HTMLSelectElement|null} sel
+ * @property {number} [gridTop] where the plot starts, below the legend's rows (charts.js: fitLegend)
  */
 
 /**
@@ -417,6 +426,53 @@
  */
 
 /**
+ * What a clip is made of (clip.js): the boards drawn (each canvas, with a
+ * label naming its replay on the compare page), the line saying the turn
+ * shown, the page's seek and turn, its frames and the name its files take.
+ * @typedef {Object} ClipSource
+ * @property {function(): {canvas: HTMLCanvasElement, label: string}[]} boards
+ * @property {function(): string} label
+ * @property {function(number): void} seek
+ * @property {function(): number} turn
+ * @property {function(): number} frames
+ * @property {function(): string} name
+ */
+
+/**
+ * @typedef {Object} Clip
+ * @property {function(): void} wire
+ * @property {function(): Promise<Blob>} png
+ * @property {function({from: number, to: number, fps: number, charts: boolean}): Promise<Blob>} webm
+ */
+
+/**
+ * The last clip exported (rewind.clipResult): its type, size in bytes,
+ * object URL, file name and turns, or why it failed (error).
+ * @typedef {Object} ClipResult
+ * @property {string} type
+ * @property {number} size
+ * @property {string} url
+ * @property {string} file
+ * @property {number} from
+ * @property {number} to
+ * @property {string} error
+ */
+
+/**
+ * The compare page's API (compare.js, rewind.compare): each board's
+ * turn, what it drew, the first divergence's turn (-1: none; null: not
+ * known yet), whether the boards are locked, and the seats whose commands
+ * are marked differing at the turns shown.
+ * @typedef {Object} CompareAPI
+ * @property {function(): {a: number, b: number}} turns
+ * @property {function(): {a: Drawn, b: Drawn}} drawn
+ * @property {function(): (number|null)} divergence
+ * @property {function(boolean): void} lock
+ * @property {function(number): void} seekB
+ * @property {function(): number[]} differing
+ */
+
+/**
  * @typedef {Object} Fork
  * @property {function(): void} wire
  * @property {function(number): void} update
@@ -450,17 +506,18 @@
  * The page's one namespace, window.rewind: its parts (each script's),
  * the painters, the helpers they share, and the page's API.
  * @typedef {Object} Rewind
- * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], byId: <T extends HTMLElement = HTMLElement>(id: string, type?: new () => T) => T, clear: function(Node): void, fmt: function(number): string, swatch: function(string): HTMLElement, errorText: function(unknown): string, dark: boolean}} dom
+ * @property {{el: <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Object<string, string>|null, ...kids: (Node|string|null)[]) => HTMLElementTagNameMap[K], byId: <T extends HTMLElement = HTMLElement>(id: string, type?: new () => T) => T, clear: function(Node): void, fmt: function(number): string, replyText: function(number): string, swatch: function(string): HTMLElement, errorText: function(unknown): string, dark: boolean}} dom
  * @property {{words: function(unknown): string, at: function(number, number): string, font: function(number, boolean=, number=): string, textColor: function(string): string, shade: function(number[], number[], number): string, arrowHead: function(CanvasRenderingContext2D, number, number, number, number, number, string): void, star: function(CanvasRenderingContext2D, number, number, number, number, number): void, burst: function(CanvasRenderingContext2D, number, number, number, string): void, haloText: function(CanvasRenderingContext2D, string, number, number, string, string, number): void, polyline: function(CanvasRenderingContext2D, number[][]): void}} paint
  * @property {Object<string, Painter>} boards the painters by game id
  * @property {{fetch: function(string): Promise<ArrayBuffer>, load: function(HTMLElement): Promise<ArrayBuffer>, open: function(ArrayBuffer): Replay}} decode
  * @property {{(o: {frames: function(): number, onTurn: function(number): void, caption?: function(number): (string|null), actions?: Object<string, function(): void>}): Playback, hashTurn: function(string=): (number|null)}} playback
  * @property {function(Playback, {keys?: function(KeyboardEvent): boolean, onEscape?: function(): void}): Keys} keys
- * @property {function(PageState, HTMLCanvasElement): Board} board
+ * @property {{(st: PageState, canvas: HTMLCanvasElement): Board, controlValue: function(PainterControl): (string|boolean)}} board
  * @property {function(PageState, Board, {changed: function(): void}): Panels} panels
  * @property {function(PageState, Playback, Board): Events} events
  * @property {function(PageState, Playback, {select: function(number): void}): LogSearch} logSearch
- * @property {function(PageState, Playback, HTMLElement, Board): Charts} charts
+ * @property {function(PageState, Playback, HTMLElement, Board, {st: PageState, bd: Board}=): Charts} charts
+ * @property {function(ClipSource): Clip} clip
  * @property {function(PageState, Playback, Board): Fork} fork
  * @property {function(HTMLElement, {frames: function(): number, extend: function(ArrayBuffer): void}): Live} follow
  * @property {string} game
@@ -478,6 +535,8 @@
  * @property {function(string, number, number, number): (number|null)} layer
  * @property {function(number): string} color
  * @property {function(): number} radius
+ * @property {function(): {z: number, x: number, y: number}} zoom the board's zoom and shift (CSS pixels)
+ * @property {function(number, number=, number=): void} zoomBy zooms the board by a factor around a CSS pixel of the canvas
  * @property {function(number): void} select
  * @property {function(): (LiveState|null)} live
  * @property {function(boolean): void} allMetrics
@@ -487,4 +546,6 @@
  * @property {function(number, string, boolean): void} legendSelect
  * @property {function(number): string} chartCSV
  * @property {function(): ChartState[]} chartState
+ * @property {ClipResult} [clipResult]
+ * @property {CompareAPI} [compare]
  */

@@ -67,6 +67,16 @@
     return String(msg || err);
   }
 
-  rewind.dom = { el: el, byId: byId, clear: clear, fmt: fmt, swatch: swatch, errorText: errorText, dark: dark };
+  // replyText writes a reply time of us microseconds in milliseconds
+  // ("0.42 ms", "12.3 ms", "1,234 ms"), "not timed" for a negative one
+  // (a built-in, a seat not asked).
+  /** @param {number} us */
+  function replyText(us) {
+    if (!(us >= 0)) return 'not timed';
+    var ms = us / 1000;
+    return (ms < 10 ? ms.toFixed(2) : ms < 1000 ? ms.toFixed(1) : fmt(ms)) + ' ms';
+  }
+
+  rewind.dom = { el: el, byId: byId, clear: clear, fmt: fmt, replyText: replyText, swatch: swatch, errorText: errorText, dark: dark };
   rewind.boards = rewind.boards || {};
 })(window.rewind = window.rewind || /** @type {Rewind} */ ({}));

@@ -80,7 +80,7 @@
       var builtins = choices.filter(function (c) { return c.id === c.bot && c.id.indexOf(':') < 0; });
       var form = forkForm = el('form', { cls: 'fork-seats', 'data-testid': 'fork-seats' });
       var table = el('table');
-      table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' })));
+      table.appendChild(el('tr', null, el('th', { text: 'seat' }), el('th', { text: 'played by' }), el('th', { text: 'plays on with' }), el('th', { text: '' })));
       st.replay().P.players.forEach(function (pl, p) {
         var sel = el('select', { 'data-player': String(p), 'aria-label': 'bot of ' + pl.name });
         var own = choices.filter(function (c) { return pl.bot && c.bot === pl.bot; })[0];
@@ -90,8 +90,20 @@
           if (c === pick) o.selected = true;
           sel.appendChild(o);
         });
+        // The note says, before it plays, whether the seat plays on with
+        // its own bot or which bot the choice puts in its place.
+        var note = el('td', { cls: 'fork-note', 'data-testid': 'fork-note' });
+        var played = pl.no_log ? 'the official client' : (pl.bot || '');
+        var say = function () {
+          var c = choices.filter(function (x) { return x.id === sel.value; })[0];
+          note.textContent = c && pl.bot && c.bot === pl.bot ? 'as it played'
+            : 'in place of ' + (played ? played : 'a bot the replay does not name');
+          note.className = c && pl.bot && c.bot === pl.bot ? 'fork-note' : 'fork-note replaced';
+        };
+        sel.addEventListener('change', say);
+        say();
         table.appendChild(el('tr', null, el('td', null, dom.swatch(bd.color(p)), ' ' + bd.name(p)),
-          el('td', { text: pl.no_log ? 'the official client' : (pl.bot || 'not recorded') }), el('td', null, sel)));
+          el('td', { text: played || 'not recorded' }), el('td', null, sel), note));
       });
       form.appendChild(table);
       form.appendChild(el('button', { type: 'submit', id: 'fork-go', text: 'play on from turn ' + st.view.turn }));

@@ -94,7 +94,7 @@
   /**
    * The server's answer to an upload (JSON): the replay it keeps, or why
    * not.
-   * @typedef {{id?: string, note?: string, url?: string, error?: string}} UploadAnswer
+   * @typedef {{id?: string, note?: string, url?: string, error?: string, duplicate?: boolean}} UploadAnswer
    */
 
   /**
@@ -134,7 +134,7 @@
         .then(function (res) { return res.json().catch(function () { return { error: res.status + ' ' + res.statusText }; }); })
         .then(function (/** @type {UploadAnswer} */ r) {
           if (r.error) { say(r.error, false); return; }
-          say('Uploaded ' + r.id + '.' + (r.note ? ' ' + r.note + '.' : ''), true, r.url);
+          say(r.duplicate ? r.note + '.' : 'Uploaded ' + r.id + '.' + (r.note ? ' ' + r.note + '.' : ''), true, r.url);
           refresh();
         })
         .catch(function (err) { say('Upload of ' + file.name + ' failed: ' + (err instanceof Error ? err.message : String(err)), false); });

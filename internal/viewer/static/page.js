@@ -1,7 +1,7 @@
 // rewind replay page, page.js: the page of any game (docs/viewer.md
 // "The replay page"), put together from the parts the other scripts add
-// to rewind (decode, playback, keys, board, panels, events, charts, fork,
-// follow) and the game's painter (rewind.boards[game]). It loads the packed
+// to rewind (decode, playback, keys, board, panels, events, charts, clip,
+// fork, follow) and the game's painter (rewind.boards[game]). It loads the packed
 // frames once, shows the turn asked for, and keeps rewind's page API
 // (Rewind's ready … live), which the tests drive.
 (function (rewind) {
@@ -43,6 +43,12 @@
   var logSearch = rewind.logSearch(st, pb, { select: select });
   var charts = rewind.charts(st, pb, root, bd);
   var fork = rewind.fork(st, pb, bd);
+  var clip = rewind.clip({
+    boards: function () { return [{ canvas: canvas, label: '' }]; },
+    label: function () { return document.title + ' · ' + (byId('turn').textContent || ''); },
+    seek: function (t) { pb.seek(t); }, turn: function () { return v.turn; },
+    frames: function () { return st.r ? st.r.F : 0; }, name: function () { return document.title || 'replay'; }
+  });
   var keys = rewind.keys(pb, {
     keys: function (e) {
       switch (e.key) {
@@ -71,7 +77,17 @@
   rewind.frames = function () { return st.r ? st.r.F : 0; };
   rewind.packed = function () { return st.r ? st.r.P : null; };
   // center(x, y) is the canvas pixel (device pixels) at a cell's centre.
-  rewind.center = function (x, y) { var c = bd.center(x, y), d = bd.pixelRatio(); return [Math.round(c[0] * d), Math.round(c[1] * d)]; };
+  // (Through the board's zoom.)
+  rewind.center = function (x, y) { var c = bd.toCanvas(bd.center(x, y)), d = bd.pixelRatio(); return [Math.round(c[0] * d), Math.round(c[1] * d)]; };
+  // zoom() is the board's zoom and shift; zoomBy(f, x, y) zooms by f
+  // around a CSS pixel of the canvas, as the wheel does.
+  rewind.zoom = function () { return bd.zoom(); };
+  /**
+   * @param {number} f
+   * @param {number} [x]
+   * @param {number} [y]
+   */
+  rewind.zoomBy = function (f, x, y) { bd.zoomBy(f, x, y); };
   rewind.cell = function (t, x, y) { var rp = st.replay(); rp.cellsAt(t); return rp.cellOf(y * rp.W + x); };
   rewind.layer = function (name, t, x, y) { return st.replay().layerAt(name, t, x, y); };
   rewind.color = function (p) { return bd.color(p); };
@@ -118,6 +134,7 @@
     pb.wire();
     keys.wire();
     fork.wire();
+    clip.wire();
     effectsBox.addEventListener('change', function () { setEffects(effectsBox.checked); effectsBox.blur(); });
     canvas.addEventListener('mousemove', function (ev) {
       var i = bd.cellAt(ev);
@@ -126,7 +143,9 @@
       if (v.pinned < 0) { bd.draw(); panels.renderInspector(); }
     });
     canvas.addEventListener('mouseleave', function () { v.hover = -1; if (v.pinned < 0) { bd.draw(); panels.renderInspector(); } });
+    bd.wireZoom();
     canvas.addEventListener('click', function (ev) {
+      if (bd.dragged()) return; // the end of a drag of the zoomed board
       var i = bd.cellAt(ev);
       v.pinned = v.pinned === i ? -1 : i;
       bd.draw(); panels.renderInspector();

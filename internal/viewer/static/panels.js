@@ -116,7 +116,9 @@
         var m = c.metric >= 0 ? P.metrics[c.metric] : null;
         head.appendChild(el('th', { text: c.heading, title: m ? words(m.name) + ' (' + m.unit + ')' + (c.of === 'final' ? '' : ': ' + words(c.of) + ' so far') : words(c.event) + ': the last turn' }));
       });
-      else P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') + (m.unknown ? '; not known from this replay' : '') })); });
+      // An amount's value is the round's (cells captured this round): its
+      // heading says so, as the headline columns' say "total".
+      else P.metrics.forEach(function (m, i) { head.appendChild(el('th', { text: words(m.name) + (m.kind === 'amount' ? ' this round' : ''), title: m.unit + ' (' + m.kind + ')' + (i === P.score ? ', the score' : '') + (m.unknown ? '; not known from this replay' : '') })); });
       playersTable.appendChild(el('thead', null, head));
       /** @type {Object<number, number>} */
       var rank = {};
@@ -128,7 +130,7 @@
         if (P.sequential && p === f.active) cls.push('active');
         var tr = el('tr', { 'data-player': String(p), cls: cls.join(' ') });
         tr.appendChild(el('td', { text: rank[p] ? String(rank[p]) : '' }));
-        var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), name(p));
+        var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), el('span', { cls: 'name-text', title: name(p), text: name(p) }));
         if (f.faults && f.faults[p]) nm.appendChild(el('span', { cls: 'fault', title: f.faults[p], text: ' ⚠ ' + f.faults[p] }));
         tr.appendChild(nm);
         if (table) table.forEach(function (c, k) { tr.appendChild(el('td', { cls: c.metric === P.score && c.of === 'final' ? 'score' : '', text: columnText(k, c, p, f) })); });
@@ -196,6 +198,17 @@
       var f = P.frames[turn];
       commandsPanel.appendChild(el('h3', { text: 'commands of turn ' + turn + (selected >= 0 ? ' · ' + name(selected) : '') }));
       if (turn === 0) { commandsPanel.appendChild(el('p', { cls: 'hint', text: 'Turn 0 is the board before the first turn.' })); return; }
+      // Each seat's reply time of the round (the selected one's), when
+      // the replay has them (side data: docs/viewer.md "Reply times").
+      if (f.replies) {
+        var replies = el('p', { cls: 'reply-times', 'data-testid': 'reply-times' }, 'reply time: ');
+        for (var q = 0, sep = ''; q < NP; q++) {
+          if (selected >= 0 && q !== selected) continue;
+          replies.appendChild(el('span', { cls: 'reply-time', 'data-player': String(q) }, sep, swatch(q), name(q) + ' ' + dom.replyText(f.replies[q])));
+          sep = ' · ';
+        }
+        commandsPanel.appendChild(replies);
+      }
       if (selected < 0 && P.has_commands) commandsPanel.appendChild(el('p', { cls: 'hint', 'data-testid': 'click-player', text: 'Click a player to see only its commands and its bot log for this ' + (P.sequential ? 'turn.' : 'round.') }));
       // The painter's lines on the selected player (ColorfightII: whom it
       // took cells from), as text.
@@ -308,11 +321,12 @@
         if (c.choices) {
           var sel = input = el('select', { id: 'control-' + c.id, 'data-control': c.id, title: title });
           c.choices.forEach(function (ch) { sel.appendChild(el('option', { value: String(ch[0]), text: ch[1] })); });
+          sel.value = String(rewind.board.controlValue(c));
           st.controls[c.id] = sel.value;
           sel.addEventListener('change', function () { setControl(c.id, sel.value); sel.blur(); });
         } else {
           var box = input = el('input', { type: 'checkbox', id: 'control-' + c.id, 'data-control': c.id });
-          box.checked = c.on !== false;
+          box.checked = !!rewind.board.controlValue(c);
           st.controls[c.id] = box.checked;
           box.addEventListener('change', function () { setControl(c.id, box.checked); box.blur(); });
         }
