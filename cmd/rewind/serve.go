@@ -70,8 +70,10 @@ page chooses among them, it never sends a command). An external bot's
 stderr goes to a temporary folder; its round logs are in the new replay.
 
 The library is kept in an index, DIR/.rewind/index.db (see rewind index):
-pages, filters, search and standings are queries of it, and the folder is
-checked every 2 s, reading only new or changed files.
+pages, filters, search and standings are queries of it. A new or changed
+file is indexed as the file system notifies it (within a second); the
+whole folder is checked every 10 minutes besides, or every 2 s where the
+file system sends no notifications.
 
 The server listens on 127.0.0.1 by default; it only answers requests for
 its own address. Stop it with Ctrl-C.`,
@@ -121,14 +123,19 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	}
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go lib.Follow(fctx, followEvery, func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) })
+	go lib.Follow(fctx, followEvery, followRescan, func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) })
 	return serveLibrary(ctx, lib, opts, "/")
 }
 
-// followEvery is how often serve looks for new, changed and deleted
-// replays (a walk of the folder that stats each file and reads only the
-// new or changed ones).
-const followEvery = 2 * time.Second
+// serve follows the folder's file-system notifications, reading the
+// files they name; followRescan is how often it also walks the whole
+// folder (stat only, reading only new or changed files) for what the
+// notifications missed, followEvery how often it walks it where there
+// are no notifications (variables for the tests).
+var (
+	followRescan = 10 * time.Minute
+	followEvery  = 2 * time.Second
+)
 
 func addServeFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")

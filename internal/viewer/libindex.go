@@ -4,13 +4,18 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 
 	"github.com/rewind-game/rewind/internal/viewer/index"
 )
@@ -42,10 +47,13 @@ func (l *Library) Index() *index.Index {
 }
 
 // Sync brings the library's index up to date with its folder: it walks
-// the folder (stat only), reads and summarises just the files that are
-// new or whose size or modification time changed (in parallel), and
-// removes the rows of files that are gone. progress, if set, is called
-// (serialized) after each file read. Sync calls are serialised.
+// the folder (stat only) beside the index's rows in the same order
+// (index.WalkStamps), reads and summarises just the files that are new
+// or whose size or modification time changed (in parallel, as they are
+// found), and removes the rows of files that are gone. It holds a
+// bounded number of rows and files at a time, whatever the folder's
+// size. progress, if set, is called (serialized) after each file read.
+// Sync calls are serialised.
 func (l *Library) Sync(progress func()) (SyncStats, error) {
 	ix := l.Index()
 	if ix == nil {
@@ -53,18 +61,24 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 	}
 	l.syncMu.Lock()
 	defer l.syncMu.Unlock()
-	known, err := ix.Stamps()
+	cur, err := ix.WalkStamps()
 	if err != nil {
 		return SyncStats{}, err
 	}
-	type found struct {
-		id   string
-		size int64
-		mod  time.Time
-	}
-	var todo []found
+	defer cur.Close()
 	st := SyncStats{}
-	seen := make(map[string]bool, len(known))
+	r := l.newReader(ix, progress)
+	var gone []string
+	var gerr error
+	drop := func(p string) {
+		gone = append(gone, p)
+		if len(gone) >= syncBatch && gerr == nil {
+			gerr = ix.Delete(gone)
+			st.Removed += len(gone)
+			gone = gone[:0]
+		}
+	}
+	more := cur.Next()
 	err = fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -85,42 +99,137 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 		if err != nil {
 			return nil
 		}
-		k, ok := known[p]
-		if ok && k.Size == fi.Size() && k.ModTime == fi.ModTime().UnixNano() {
-			seen[p] = true
+		for more && index.WalkOrder(cur.Path(), p) < 0 {
+			drop(cur.Path())
+			more = cur.Next()
+		}
+		known := more && cur.Path() == p
+		var k index.Stamp
+		if known {
+			k = cur.Stamp()
+			more = cur.Next()
+		}
+		if known && k.Size == fi.Size() && k.ModTime == fi.ModTime().UnixNano() {
 			st.Files++
 			return nil
 		}
 		if !l.listable(p, fi.Size(), fi.ModTime()) {
+			if known {
+				drop(p)
+			}
 			return nil
 		}
-		seen[p] = true
 		st.Files++
-		todo = append(todo, found{p, fi.Size(), fi.ModTime()})
+		r.add(p, fi.Size(), fi.ModTime())
 		return nil
 	})
+	for ; err == nil && more; more = cur.Next() {
+		drop(cur.Path())
+	}
+	if err == nil {
+		err = cur.Err()
+	}
+	read, perr := r.wait()
+	st.Read = read
 	if err != nil {
 		return st, fmt.Errorf("library: %w", err)
 	}
-	var gone []string
-	for p := range known {
-		if !seen[p] {
-			gone = append(gone, p)
-		}
+	if gerr == nil {
+		gerr = ix.Delete(gone)
+		st.Removed += len(gone)
 	}
-	if err := ix.Delete(gone); err != nil {
-		return st, err
+	if gerr != nil {
+		return st, gerr
 	}
-	st.Removed = len(gone)
+	return st, perr
+}
 
-	work := make(chan found)
+// SyncPaths brings the index's rows of paths (slash-separated, in the
+// folder) up to date: each that is a listable file is read when new or
+// changed, each indexed one that is gone is removed. A path that is a
+// folder, or is gone and was not indexed (a folder removed, perhaps),
+// has the whole folder synced (Sync). What file-system notifications
+// name is synced this way.
+func (l *Library) SyncPaths(paths []string) error {
+	ix := l.Index()
+	if ix == nil {
+		return fmt.Errorf("library %s: no index", l.dir)
+	}
+	full := false
+	func() {
+		l.syncMu.Lock()
+		defer l.syncMu.Unlock()
+		r := l.newReader(ix, nil)
+		var gone []string
+		for _, p := range paths {
+			fi, err := l.root.Stat(p)
+			if err == nil && fi.IsDir() {
+				full = true
+				continue
+			}
+			row, gerr := ix.Get(p)
+			if gerr != nil {
+				full = true
+				continue
+			}
+			if err != nil || !fi.Mode().IsRegular() || !ValidID(p) {
+				if row != nil {
+					gone = append(gone, p)
+				} else if errors.Is(err, fs.ErrNotExist) {
+					full = true
+				}
+				continue
+			}
+			if row != nil && row.Size == fi.Size() && row.ModTime.UnixNano() == fi.ModTime().UnixNano() {
+				continue
+			}
+			if !l.listable(p, fi.Size(), fi.ModTime()) {
+				if row != nil {
+					gone = append(gone, p)
+				}
+				continue
+			}
+			r.add(p, fi.Size(), fi.ModTime())
+		}
+		if _, err := r.wait(); err != nil {
+			full = true
+		}
+		if err := ix.Delete(gone); err != nil {
+			full = true
+		}
+	}()
+	if full {
+		_, err := l.Sync(nil)
+		return err
+	}
+	return nil
+}
+
+// reader summarises files in parallel as they are added and puts their
+// rows into the index in batches of syncBatch.
+type reader struct {
+	work     chan found
+	done     chan struct{}
+	read     int
+	err      error
+	progress func()
+}
+
+type found struct {
+	id   string
+	size int64
+	mod  time.Time
+}
+
+func (l *Library) newReader(ix *index.Index, progress func()) *reader {
+	r := &reader{work: make(chan found), done: make(chan struct{}), progress: progress}
 	out := make(chan *index.Replay)
 	var wg sync.WaitGroup
-	for range max(1, min(runtime.NumCPU(), len(todo))) {
+	for range max(1, runtime.NumCPU()) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for f := range work {
+			for f := range r.work {
 				e := &Entry{ID: f.id, Size: f.size, ModTime: f.mod, Date: f.mod}
 				l.summarizeHashed(e)
 				if e.retry {
@@ -132,33 +241,40 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 		}()
 	}
 	go func() {
-		for _, f := range todo {
-			work <- f
-		}
-		close(work)
 		wg.Wait()
 		close(out)
 	}()
-	var batch []*index.Replay
-	var perr error
-	for r := range out {
-		if progress != nil {
-			progress()
+	go func() {
+		defer close(r.done)
+		var batch []*index.Replay
+		for row := range out {
+			if r.progress != nil {
+				r.progress()
+			}
+			if row == nil {
+				continue
+			}
+			r.read++
+			batch = append(batch, row)
+			if len(batch) >= syncBatch && r.err == nil {
+				r.err = ix.Put(batch)
+				batch = batch[:0]
+			}
 		}
-		if r == nil {
-			continue
+		if r.err == nil {
+			r.err = ix.Put(batch)
 		}
-		st.Read++
-		batch = append(batch, r)
-		if len(batch) >= syncBatch && perr == nil {
-			perr = ix.Put(batch)
-			batch = batch[:0]
-		}
-	}
-	if perr == nil {
-		perr = ix.Put(batch)
-	}
-	return st, perr
+	}()
+	return r
+}
+
+func (r *reader) add(id string, size int64, mod time.Time) { r.work <- found{id, size, mod} }
+
+// wait ends the reading and returns how many files were read.
+func (r *reader) wait() (int, error) {
+	close(r.work)
+	<-r.done
+	return r.read, r.err
 }
 
 // summarizeHashed is summarize, with e.Hash the SHA-256 of the file's
@@ -236,16 +352,155 @@ func (l *Library) openIndex(open func(string) (*index.Index, error, error)) (war
 	return warn, nil
 }
 
-// Follow keeps the index up to date until ctx ends: a Sync (a walk of the
-// folder, stat only, reading just new or changed files), then a pause of
-// `every`, or of the walk's time when that is longer, so that a large
-// folder's walks take at most half a core. logf, if set,
-// reports the syncs that failed.
-func (l *Library) Follow(ctx context.Context, every time.Duration, logf func(format string, args ...any)) {
+// Follow keeps the index up to date until ctx ends. It syncs the folder
+// (Sync), then follows the file system's notifications (fsnotify: one
+// watch per folder, hidden ones left out) and syncs the files they name
+// (SyncPaths) a moment after they change — within followSettle, a file
+// that keeps changing at most every followRepeat — with a whole Sync every
+// rescan as a fallback for what notifications miss (a network file
+// system, an overflow). Idle, it does nothing. Where notifications cannot
+// be had (no inotify, too many folders to watch), it syncs every `every`,
+// or the walk's time when that is longer, so that a large folder's walks
+// take at most half a core. logf, if set, reports what failed.
+func (l *Library) Follow(ctx context.Context, every, rescan time.Duration, logf func(format string, args ...any)) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		defer w.Close()
+		err = l.watchTree(w, ".")
+	}
+	if err != nil {
+		logf("library index: no file-system notifications (%v); looking at the folder every %v", err, every)
+		l.poll(ctx, every, logf)
+		return
+	}
+	if _, err := l.Sync(nil); err != nil {
+		logf("library index: %v", err)
+	}
+	rescanT := time.NewTicker(rescan)
+	defer rescanT.Stop()
+	pending := map[string]bool{}
+	recent := map[string]time.Time{} // paths synced in the last followRepeat
+	var settle *time.Timer
+	var settleC <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-rescanT.C:
+			if _, err := l.Sync(nil); err != nil {
+				logf("library index: %v", err)
+			}
+		case err := <-w.Errors:
+			logf("library index: notifications: %v; syncing the folder", err)
+			if _, err := l.Sync(nil); err != nil {
+				logf("library index: %v", err)
+			}
+		case ev, ok := <-w.Events:
+			if !ok {
+				l.poll(ctx, every, logf)
+				return
+			}
+			rel, err := filepath.Rel(l.dir, ev.Name)
+			if err != nil || rel == "." || hiddenPath(rel) {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			if ev.Has(fsnotify.Create) {
+				if fi, err := l.root.Stat(rel); err == nil && fi.IsDir() {
+					if err := l.watchTree(w, rel); err != nil {
+						logf("library index: %v", err)
+					}
+				}
+			}
+			pending[rel] = true
+			if settleC == nil {
+				settle = time.NewTimer(followSettle)
+				settleC = settle.C
+			}
+		case now := <-settleC:
+			settleC = nil
+			var paths []string
+			var later time.Duration
+			for p := range pending {
+				if t, ok := recent[p]; ok && now.Sub(t) < followRepeat {
+					later = max(later, followRepeat-now.Sub(t))
+					continue
+				}
+				paths = append(paths, p)
+				delete(pending, p)
+				recent[p] = now
+			}
+			for p, t := range recent {
+				if now.Sub(t) >= followRepeat {
+					delete(recent, p)
+				}
+			}
+			if len(pending) > 0 {
+				settle = time.NewTimer(later)
+				settleC = settle.C
+			}
+			slices.Sort(paths)
+			if err := l.SyncPaths(paths); err != nil {
+				logf("library index: %v", err)
+			}
+		}
+	}
+}
+
+// followSettle is how long after a notification Follow syncs what it
+// named (the notifications of one copy gathered); followRepeat how often
+// at most a file that keeps changing (a game being recorded) is read.
+// rescan is serve's whole Sync (followRescan in cmd/rewind).
+const (
+	followSettle = 100 * time.Millisecond
+	followRepeat = 2 * time.Second
+)
+
+// hiddenPath reports whether a path in the folder (OS-separated) is in a
+// hidden folder or is hidden itself (a name starting with "."), as Sync
+// leaves them out.
+func hiddenPath(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(part, ".") && part != "." {
+			return true
+		}
+	}
+	return false
+}
+
+// watchTree watches the folder dir (slash-separated, in the library) and
+// every folder under it, hidden ones left out.
+func (l *Library) watchTree(w *fsnotify.Watcher, dir string) error {
+	return fs.WalkDir(l.root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != "." && strings.HasPrefix(d.Name(), ".") {
+			return fs.SkipDir
+		}
+		if err := w.Add(filepath.Join(l.dir, filepath.FromSlash(p))); err != nil {
+			return fmt.Errorf("watch %s: %w", p, err)
+		}
+		return nil
+	})
+}
+
+// poll is Follow without notifications: a Sync, then a pause of every,
+// or of the walk's time when that is longer.
+func (l *Library) poll(ctx context.Context, every time.Duration, logf func(format string, args ...any)) {
 	for {
 		start := time.Now()
 		st, err := l.Sync(nil)
-		if err != nil && logf != nil {
+		if err != nil {
 			logf("library index: %v", err)
 		}
 		// The pause follows the walk, not the reading of new files.

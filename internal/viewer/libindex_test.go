@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,5 +240,61 @@ func TestGameFilterFromRegistry(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `<option value="Skyport" selected>`) {
 		t.Errorf("the chosen game is not selected:\n%s", b.String())
+	}
+}
+
+// TestSyncMergesWalkAndIndex: Sync (the folder's walk merged with the
+// index's rows, one at a time) reads new files and removes gone ones
+// wherever they sort — sub-folders, names beside a folder's ("a-b",
+// "a.rwd" around "a/") — and SyncPaths does so for the paths it is given
+// (a folder removed has the whole folder synced).
+func TestSyncMergesWalkAndIndex(t *testing.T) {
+	dir := t.TempDir()
+	c03 := vectorRWD(t, "c03")
+	names := []string{"a-b.rwd", "a/x.rwd", "a.rwd", "a/b/c.rwd", "ab.rwd", "a/b-c.rwd", "Z.rwd"}
+	for _, n := range names {
+		write(t, filepath.Join(dir, n), c03)
+	}
+	lib, err := OpenLibrary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	if _, err := lib.OpenIndex(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := lib.Sync(nil); err != nil || st.Read != 7 || st.Files != 7 || st.Removed != 0 {
+		t.Fatalf("first sync: %+v %v", st, err)
+	}
+	os.Remove(filepath.Join(dir, "a-b.rwd"))
+	os.RemoveAll(filepath.Join(dir, "a", "b"))
+	write(t, filepath.Join(dir, "a", "new.rwd"), c03)
+	write(t, filepath.Join(dir, "0.rwd"), c03)
+	if st, err := lib.Sync(nil); err != nil || st.Read != 2 || st.Files != 7 || st.Removed != 2 {
+		t.Fatalf("second sync: %+v %v", st, err)
+	}
+	listed := func() []string {
+		pg, err := lib.Index().Page(index.Query{Sort: "winner", Asc: true, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range pg.Rows {
+			out = append(out, r.Path)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := listed(), []string{"0.rwd", "Z.rwd", "a.rwd", "a/b-c.rwd", "a/new.rwd", "a/x.rwd", "ab.rwd"}; !slices.Equal(got, want) {
+		t.Errorf("after the second sync %q, want %q", got, want)
+	}
+	write(t, filepath.Join(dir, "p.rwd"), c03)
+	os.Remove(filepath.Join(dir, "0.rwd"))
+	os.RemoveAll(filepath.Join(dir, "a"))
+	if err := lib.SyncPaths([]string{"p.rwd", "0.rwd", "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := listed(), []string{"Z.rwd", "a.rwd", "ab.rwd", "p.rwd"}; !slices.Equal(got, want) {
+		t.Errorf("after SyncPaths %q, want %q", got, want)
 	}
 }

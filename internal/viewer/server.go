@@ -848,7 +848,7 @@ func (s *Server) keep(tmpName, name string) (string, error) {
 		if err == nil {
 			if s.lib.Index() != nil {
 				// Listed now, not at the next check of the folder.
-				go s.lib.Sync(nil)
+				go s.lib.SyncPaths([]string{id})
 			}
 			return id, nil
 		}

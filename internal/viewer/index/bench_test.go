@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // benchIndex opens a synthetic index of n replays (rows generated, not
@@ -22,35 +26,140 @@ func benchIndex(b *testing.B, n int) *Index {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := have; i < n; i += 10000 {
-		var reps []*Replay
-		for j := i; j < min(n, i+10000); j++ {
-			reps = append(reps, game(j, 50))
-		}
-		if err := ix.Put(reps); err != nil {
+	if os.Getenv("REWIND_BENCH_NO_SEARCH") == "" { // the search index takes longest to fill
+		fillNames(b, ix, have)
+	}
+	for i := have; i < n; i += fillChunk {
+		if err := fill(ix, i, min(n, i+fillChunk)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := ix.db.Exec("PRAGMA optimize; ANALYZE"); err != nil {
+	var stats int
+	if err := ix.db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_stat1'").Scan(&stats); err != nil {
 		b.Fatal(err)
+	}
+	if have < n || stats == 0 {
+		// Statistics from a sample of each index (minutes saved at 10M).
+		if _, err := ix.db.Exec("PRAGMA analysis_limit = 1000; ANALYZE"); err != nil {
+			b.Fatal(err)
+		}
 	}
 	return ix
 }
 
-const benchN = 1_000_000
+// fillChunk is how many generated replays fill writes in one transaction.
+const fillChunk = 200_000
+
+// fill writes the replays game(i, 50) for i in [from, to) into ix with a
+// few INSERT … SELECT statements (SQLite generates the rows: Put takes
+// hours at 10M, this minutes); TestFillIsPut checks the rows are Put's.
+// It bypasses Put's bookkeeping: call it on an index nobody else uses.
+func fill(ix *Index, from, to int) error {
+	t0ns := t0.UnixNano()
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmts := []string{
+		`WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i+1 FROM n WHERE i+1 < ?)
+		INSERT INTO replays(id, path, size, mtime, game, format, rounds, max_turn, complete, date, status)
+		SELECT i+1, printf('g/%07d.rwd', i), 1000 + i%977, ? + i*1000000000, 'ColorfightII', 'rwd', 100 + i%400, 500, i%10 != 0,
+			? + i*1000000000, CASE WHEN i%10 = 0 THEN 'incomplete' ELSE '' END FROM n`,
+		// Seat k (uid k+1) of game i has gold (7i+13k)%100 and bot
+		// b((i+k)%50); its rank (complete games) is its place by gold,
+		// most first, lowest uid on ties.
+		`WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i+1 FROM n WHERE i+1 < ?),
+		k(k) AS (VALUES(0),(1),(2),(3)),
+		s AS (SELECT i, k, (i*7 + k*13) % 100 AS gold, 'b' || ((i+k) % 50) AS bot FROM n, k)
+		INSERT INTO seats(replay, uid, name, bot, key, rank, score)
+		SELECT i+1, k+1, (k+1) || '_' || bot, bot, bot,
+			CASE WHEN i%10 = 0 THEN 0 ELSE 1 + (SELECT count(*) FROM k o WHERE (i*7 + o.k*13) % 100 > gold OR ((i*7 + o.k*13) % 100 = gold AND o.k < s.k)) END,
+			gold FROM s ORDER BY i, k`,
+		`UPDATE replays SET (winner, winner_bot, winner_score) = (SELECT name, key, score FROM seats WHERE replay = replays.id AND rank = 1)
+		WHERE id > ? AND id <= ? AND complete = 1`,
+		`UPDATE replays SET players = (SELECT group_concat(name, ', ') FROM (SELECT name FROM seats WHERE replay = replays.id ORDER BY uid))
+		WHERE id > ? AND id <= ?`,
+		namesFill,
+	}
+	args := [][]any{{from, to, t0ns, t0ns}, {from, to}, {from, to}, {from, to}, {from, to}}
+	for i, q := range stmts {
+		if _, err := tx.Exec(q, args[i]...); err != nil {
+			return fmt.Errorf("fill %d..%d: %w", from, to, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// namesFill fills the search index of the replays of ids (?, ?].
+const namesFill = `INSERT INTO names(rowid, text) SELECT id, path || ' ' || (SELECT group_concat(t, ' ') FROM (SELECT name || ' ' || bot AS t FROM seats WHERE replay = replays.id ORDER BY uid))
+		FROM replays WHERE id > ? AND id <= ?`
+
+// fillNames fills the search index of an index whose rows were written
+// without it (by the sqlite3 shell, whose FTS5 may be too old for the
+// names table: REWIND_BENCH_SCHEMA below).
+func fillNames(b *testing.B, ix *Index, n int) {
+	var have int
+	if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT rowid FROM names LIMIT 1)").Scan(&have); err != nil {
+		b.Fatal(err)
+	}
+	if have > 0 {
+		return
+	}
+	for i := 0; i < n; i += fillChunk {
+		if _, err := ix.db.Exec(namesFill, i, min(n, i+fillChunk)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchN is the benchmark index's rows: 1M, or REWIND_BENCH_ROWS (the
+// 10M figures of docs/viewer.md: REWIND_BENCH_ROWS=10000000; building
+// that index once takes most of an hour, reused after).
+var benchN = func() int {
+	if n, err := strconv.Atoi(os.Getenv("REWIND_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}()
 
 func benchPage(b *testing.B, q Query) {
 	ix := benchIndex(b, benchN)
-	b.ResetTimer()
-	for b.Loop() {
+	want := q.Limit
+	if q.Bot == "nobody" {
+		want = 0
+	}
+	latencies(b, func() {
 		p, err := ix.Page(q)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(p.Rows) != q.Limit {
+		if len(p.Rows) != want {
 			b.Fatalf("%d rows", len(p.Rows))
 		}
+	})
+}
+
+// latencies runs f b.N times (after one warming run) and reports the
+// median and the 99th percentile of its times (p50-ms, p99-ms): the
+// figures docs/viewer.md gives (run with -benchtime 200x).
+func latencies(b *testing.B, f func()) {
+	b.Helper()
+	f()
+	ds := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t := time.Now()
+		f()
+		ds = append(ds, time.Since(t))
 	}
+	b.StopTimer()
+	slices.Sort(ds)
+	at := func(q float64) float64 {
+		return float64(ds[min(len(ds)-1, int(q*float64(len(ds))))]) / 1e6
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
 }
 
 func BenchmarkFirstPage(b *testing.B)       { benchPage(b, Query{Limit: 100}) }
@@ -58,6 +167,8 @@ func BenchmarkFirstPageRounds(b *testing.B) { benchPage(b, Query{Sort: "rounds",
 func BenchmarkFilterBot(b *testing.B)       { benchPage(b, Query{Bot: "b17", Limit: 100}) }
 func BenchmarkFilterBotLost(b *testing.B)   { benchPage(b, Query{Bot: "b17", Lost: true, Limit: 100}) }
 func BenchmarkSearchName(b *testing.B)      { benchPage(b, Query{Search: "3_b17", Limit: 100}) }
+func BenchmarkSearchCommon(b *testing.B)    { benchPage(b, Query{Search: "b1", Limit: 100}) }
+func BenchmarkFilterNothing(b *testing.B)   { benchPage(b, Query{Bot: "nobody", Limit: 100}) }
 
 // BenchmarkNextPage lists the page after the first 100 (keyset).
 func BenchmarkNextPage(b *testing.B) {
@@ -79,12 +190,11 @@ func BenchmarkStandings(b *testing.B) {
 	if _, err := ix.Standings(Query{}); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for b.Loop() {
+	latencies(b, func() {
 		if st, err := ix.Standings(Query{}); err != nil || len(st) != 50 {
 			b.Fatal(len(st), err)
 		}
-	}
+	})
 }
 
 func BenchmarkStandingsCold(b *testing.B) {
@@ -156,4 +266,95 @@ func BenchmarkBotTable(b *testing.B) {
 			b.Fatal(n)
 		}
 	}
+}
+
+// TestFillIsPut checks that fill writes the rows Put writes of game(i, 50).
+func TestFillIsPut(t *testing.T) {
+	const n = 300
+	a, b := open(t, t.TempDir()), open(t, t.TempDir())
+	if err := fill(a, 0, 120); err != nil {
+		t.Fatal(err)
+	}
+	if err := fill(a, 120, n); err != nil {
+		t.Fatal(err)
+	}
+	var reps []*Replay
+	for i := range n {
+		reps = append(reps, game(i, 50))
+	}
+	if err := b.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"SELECT id, path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date, winner, winner_bot, winner_score, unit, parent, import, status, err, players FROM replays ORDER BY id",
+		"SELECT * FROM seats ORDER BY replay, uid",
+		"SELECT * FROM bots ORDER BY key",
+		"SELECT rowid FROM names WHERE names MATCH '\"3_b17\"*' ORDER BY rowid",
+		"SELECT rowid FROM names WHERE names MATCH '\"g/0000042.rwd\"' ORDER BY rowid",
+	} {
+		if x, y := dump(t, a, q), dump(t, b, q); x != y {
+			t.Errorf("%s:\nfill %.300s\nPut  %.300s", q, x, y)
+		}
+	}
+}
+
+func dump(t *testing.T, ix *Index, q string) string {
+	t.Helper()
+	rows, err := ix.db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var sb strings.Builder
+	n := 0
+	for rows.Next() {
+		v := make([]any, len(cols))
+		p := make([]any, len(cols))
+		for i := range v {
+			p[i] = &v[i]
+		}
+		if err := rows.Scan(p...); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(&sb, v...)
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("%s: no rows", q)
+	}
+	return sb.String()
+}
+
+// TestBenchSchema creates an empty index in REWIND_BENCH_SCHEMA (a folder),
+// for filling by hand with the sqlite3 shell.
+func TestBenchSchema(t *testing.T) {
+	dir := os.Getenv("REWIND_BENCH_SCHEMA")
+	if dir == "" {
+		t.Skip("REWIND_BENCH_SCHEMA is not set")
+	}
+	ix, _, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+}
+
+// BenchmarkBotPage is the index's part of /bot/NAME but the standings
+// (BenchmarkStandings): the games the bot lost, those it won, and its
+// rating over time.
+func BenchmarkBotPage(b *testing.B) {
+	ix := benchIndex(b, benchN)
+	latencies(b, func() {
+		lost, err := ix.Page(Query{Bot: "b17", Lost: true, Limit: DefaultPage})
+		if err != nil || len(lost.Rows) != DefaultPage {
+			b.Fatal(err)
+		}
+		if _, err := ix.Page(Query{Bot: "b17", Winner: "b17", Limit: DefaultPage}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ix.Rating("b17", 100); err != nil {
+			b.Fatal(err)
+		}
+	})
 }

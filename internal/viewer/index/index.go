@@ -409,6 +409,79 @@ func (ix *Index) Stamps() (map[string]Stamp, error) {
 	return out, rows.Err()
 }
 
+// StampCursor walks the indexed paths with their stamps in the order
+// fs.WalkDir visits files (WalkOrder); Close it.
+type StampCursor struct {
+	rows  *sql.Rows
+	path  string
+	stamp Stamp
+	err   error
+}
+
+// WalkStamps returns a cursor over every indexed path and its stamp, in
+// WalkOrder: a folder's walk and the cursor can be merged, holding one
+// row at a time whatever the library's size.
+func (ix *Index) WalkStamps() (*StampCursor, error) {
+	rows, err := ix.db.Query("SELECT path, size, mtime FROM replays ORDER BY replace(path, '/', char(1))")
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	return &StampCursor{rows: rows}, nil
+}
+
+// Next moves to the next path; false at the end or on an error (Err).
+func (c *StampCursor) Next() bool {
+	if c.err != nil || !c.rows.Next() {
+		return false
+	}
+	if err := c.rows.Scan(&c.path, &c.stamp.Size, &c.stamp.ModTime); err != nil {
+		c.err = fmt.Errorf("index: %w", err)
+		return false
+	}
+	return true
+}
+
+// Path and Stamp are the current row's.
+func (c *StampCursor) Path() string { return c.path }
+func (c *StampCursor) Stamp() Stamp { return c.stamp }
+
+// Err is the error that ended the walk, nil at its end.
+func (c *StampCursor) Err() error {
+	if c.err != nil {
+		return c.err
+	}
+	if err := c.rows.Err(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}
+
+// Close ends the walk.
+func (c *StampCursor) Close() error { return c.rows.Close() }
+
+// WalkOrder compares slash-separated paths in the order fs.WalkDir visits
+// them (a folder's entries by name, a folder's files right after its
+// name): as strings with '/' before every other byte.
+func WalkOrder(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x == '/' {
+			return -1
+		}
+		if y == '/' {
+			return 1
+		}
+		if x < y {
+			return -1
+		}
+		return 1
+	}
+	return len(a) - len(b)
+}
+
 // Count returns the number of indexed replays.
 func (ix *Index) Count() (int, error) {
 	var n int

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -684,6 +685,107 @@ func TestStandingsEveryGame(t *testing.T) {
 		}
 		if want := []string{"ColorfightII", "Monad", "Skyport"}; !slices.Equal(games, want) {
 			t.Errorf("query %+v: tables %q, want %q", q, games, want)
+		}
+	}
+}
+
+// TestWalkStampsInWalkOrder: WalkStamps lists the paths in the order
+// fs.WalkDir visits them (a folder's files right after its name, before
+// "a-b" and "a.x"), which WalkOrder compares.
+func TestWalkStampsInWalkOrder(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	paths := []string{"a-b.rwd", "a/x.rwd", "a.rwd", "a/b/c.rwd", "ab.rwd", "a/b-c.rwd", "Z.rwd", "a/b.rwd"}
+	var reps []*Replay
+	for i, p := range paths {
+		r := game(i, 4)
+		r.Path = p
+		reps = append(reps, r)
+		// the folder as a walk sees it
+		if err := os.MkdirAll(filepath.Join(dir, "w", filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "w", p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	var walked []string
+	fs.WalkDir(os.DirFS(filepath.Join(dir, "w")), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return nil
+	})
+	c, err := ix.WalkStamps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got []string
+	for c.Next() {
+		got = append(got, c.Path())
+	}
+	if err := c.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, walked) {
+		t.Errorf("WalkStamps %q\nwalk        %q", got, walked)
+	}
+	if !slices.IsSortedFunc(walked, WalkOrder) {
+		t.Errorf("WalkOrder does not sort %q", walked)
+	}
+}
+
+// TestRatingIsStandingsAfterEachPoint: a bot's rating over time is its
+// Elo in match.Standings of the library's complete games up to each
+// point, the points spread evenly over its games.
+func TestRatingIsStandingsAfterEachPoint(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	var games []match.GameResult
+	for i := range 300 {
+		r := game(i, 6)
+		reps = append(reps, r)
+		if r.Complete {
+			g := match.GameResult{Game: len(games)}
+			for _, s := range r.Seats {
+				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Score: s.Score, Measure: s.Measure})
+			}
+			games = append(games, g)
+		}
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	const bot, points = "b3", 7
+	var mine []int
+	for i, g := range games {
+		if slices.ContainsFunc(g.Seats, func(s match.SeatResult) bool { return s.Bot == bot }) {
+			mine = append(mine, i)
+		}
+	}
+	var want []RatingPoint
+	for k := 1; k <= points; k++ {
+		i := mine[k*len(mine)/points-1]
+		for _, st := range match.Standings(games[:i+1]) {
+			if st.Bot == bot {
+				want = append(want, RatingPoint{Game: i + 1, Elo: st.Elo})
+			}
+		}
+	}
+	got, err := ix.Rating(bot, points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != points {
+		t.Fatalf("%d points, want %d", len(got), points)
+	}
+	for i := range got {
+		if got[i].Game != want[i].Game || got[i].Elo != want[i].Elo {
+			t.Errorf("point %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
 }
