@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -129,11 +130,14 @@ func AnalyzeCorpus(files []string, parallel int, open func(path string) (engine.
 func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), opt Options, cache Cache, doc *DocumentFile, file *File) bool {
 	if cache != nil {
 		if data, ok := cache.Get(path); ok {
-			if f, err := DecodeFile(path, data); err == nil {
-				*file = f
-				return false
-			}
-			if g, err := DecodeDocumentFile(path, data); err == nil {
+			// Each stored form is read by its own decoder only
+			// (EncodeFile's JSON starts with its version key).
+			if bytes.HasPrefix(data, fileJSONPrefix) {
+				if f, err := DecodeFile(path, data); err == nil {
+					*file = f
+					return false
+				}
+			} else if g, err := DecodeDocumentFile(path, data); err == nil {
 				*doc = g
 				return true
 			}
@@ -186,6 +190,10 @@ type fileJSON struct {
 	V        int       `json:"file_v"`
 	Analysis *Analysis `json:"analysis"`
 }
+
+// fileJSONPrefix begins every stored form EncodeFile writes (fileJSON's
+// first field), and no document's (corpusJSON).
+var fileJSONPrefix = []byte(`{"file_v":`)
 
 // EncodeFile returns a cacheable file's stored form (JSON).
 func EncodeFile(f File) ([]byte, error) {
