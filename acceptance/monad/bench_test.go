@@ -3,8 +3,6 @@ package monad_test
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/viewer"
 )
 
@@ -106,17 +105,7 @@ func BenchmarkMonadStream(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		frames = 0
-		for {
-			err := st.Next(&f)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			frames++
-		}
+		frames = testutil.EachFrame(b, &f, st.Next, nil)
 		st.Close()
 	}
 	if frames != 501 {

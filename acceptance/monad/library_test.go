@@ -2,7 +2,6 @@ package monad_test
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -64,20 +63,13 @@ func finalFrame(t *testing.T, path, metric string) (bots []string, values []int6
 		bots = append(bots, p.Bot)
 	}
 	var f engine.Frame
-	for {
-		err := s.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	testutil.EachFrame(t, &f, s.Next, func(int) {
 		ranking = append(ranking[:0], f.Ranking...)
 		values = values[:0]
 		for _, v := range f.Values {
 			values = append(values, v[m])
 		}
-	}
+	})
 	if len(ranking) == 0 {
 		t.Fatalf("%s: no ranking", path)
 	}

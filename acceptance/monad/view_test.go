@@ -1,9 +1,7 @@
 package monad_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,7 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/clitest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // frameWant is what a re-simulated frame holds that the page must show.
@@ -41,20 +40,14 @@ func streamFrames(t *testing.T, path string) []frameWant {
 	defer s.Close()
 	var out []frameWant
 	var f engine.Frame
-	for {
-		err := s.Next(&f)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	testutil.EachFrame(t, &f, s.Next, func(int) {
 		w := frameWant{cells: append([]engine.Cell(nil), f.Board.Cells...), errors: append([]engine.CommandError(nil), f.Errors...), events: len(f.Events), players: len(s.Meta().Players)}
 		for _, c := range f.Commands {
 			w.commands = append(w.commands, append([]string(nil), c...))
 		}
 		out = append(out, w)
-	}
+	})
+	return out
 }
 
 func eval(t *testing.T, b *browsertest.Browser, expr string, out any) {

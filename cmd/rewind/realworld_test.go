@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,27 +61,12 @@ func TestEveryOfficialReplay(t *testing.T) {
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			// Decode every frame; keep the last.
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := cfrimport.OpenFrames(bytes.NewReader(data))
+			s, err := cfrimport.OpenFrames(bytes.NewReader(testutil.ReadFile(t, p)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var f, last colorfight2.Frame
-			n := 0
-			for {
-				err := s.Next(&f)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				last.CopyFrom(&f)
-				n++
-			}
+			n := testutil.EachFrame(t, &f, s.Next, func(int) { last.CopyFrom(&f) })
 			s.Close()
 			best := last.Users[0]
 			for _, u := range last.Users {

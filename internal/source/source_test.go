@@ -1,8 +1,6 @@
 package source
 
 import (
-	"errors"
-	"io"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
@@ -35,20 +33,11 @@ func TestOpenRealworld(t *testing.T) {
 		t.Fatalf("meta %+v", m)
 	}
 	var f engine.Frame
-	n := 0
-	for {
-		err := s.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	n := testutil.EachFrame(t, &f, s.Next, func(int) {
 		if f.CommandsKnown {
 			t.Fatal(".cfr stream claims a command log")
 		}
-		n++
-	}
+	})
 	if n != 501 || len(m.Players) != 6 || m.Players[4].Name != "RuntimeTerrors" {
 		t.Fatalf("%d frames, players %+v", n, m.Players)
 	}

@@ -2,8 +2,6 @@ package source_test
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
@@ -42,15 +41,8 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 			// The same game, played alongside with the same bots.
 			g, _ := rs.New(3, engine.Settings{Players: 2, MaxTurns: 25})
 			var f engine.Frame
-			frames, events := 0, 0
-			for {
-				err := s.Next(&f)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			events := 0
+			frames := testutil.EachFrame(t, &f, s.Next, func(frames int) {
 				if frames > 0 {
 					if !f.CommandsKnown {
 						t.Fatalf("frame %d: commands unknown", frames)
@@ -81,8 +73,7 @@ func TestStreamFramesEqualThePlayedGame(t *testing.T) {
 					t.Fatalf("turn %d active %d", f.Turn, f.Active)
 				}
 				events += len(f.Events)
-				frames++
-			}
+			})
 			if frames != 26 || events == 0 {
 				t.Fatalf("%d frames, %d events", frames, events)
 			}

@@ -37,17 +37,8 @@ func lastFrame(t *testing.T, b []byte) (colorfight2.Frame, int) {
 		t.Fatal(err)
 	}
 	var f colorfight2.Frame
-	n := 0
-	for {
-		err := s.Next(&f)
-		if errors.Is(err, io.EOF) {
-			return f, n
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
+	n := testutil.EachFrame(t, &f, s.Next, nil)
+	return f, n
 }
 
 // TestSummaryCFR: a real replay is complete; its leader is the player with

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -431,14 +431,7 @@ func cf2Frames(t *testing.T, path string) []cf2Frame {
 	defer s.Close()
 	var out []cf2Frame
 	var f engine.Frame
-	for {
-		err := s.Next(&f)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	testutil.EachFrame(t, &f, s.Next, func(int) {
 		if f.Board.Width != 30 || f.Board.Topology != engine.Square {
 			t.Fatalf("frame %d: a %v board %d wide, want ColorfightII's 30×30 square", f.Turn, f.Board.Topology, f.Board.Width)
 		}
@@ -447,5 +440,6 @@ func cf2Frames(t *testing.T, path string) []cf2Frame {
 			w.commands = append(w.commands, append([]string(nil), c...))
 		}
 		out = append(out, w)
-	}
+	})
+	return out
 }

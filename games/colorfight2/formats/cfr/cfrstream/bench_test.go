@@ -2,7 +2,6 @@ package cfrstream_test
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"testing"
 
@@ -23,19 +22,11 @@ func benchStream(b *testing.B, open func(io.Reader) (engine.Stream, error), infe
 		if err != nil {
 			b.Fatal(err)
 		}
-		n := 0
-		for ; ; n++ {
-			err := s.Next(&f)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		n := testutil.EachFrame(b, &f, s.Next, func(n int) {
 			if inferred && n > 0 && !f.CommandsKnown {
 				b.Fatalf("turn %d: not explained", n)
 			}
-		}
+		})
 		s.Close()
 		if n != 501 {
 			b.Fatalf("%d frames", n)

@@ -181,19 +181,8 @@ func TestOpenInferredEqualsInfer(t *testing.T) {
 // reloaded from a frame — give every frame of the replay.
 func TestOpenInferredPlaysC06(t *testing.T) {
 	const path = "../../../../../testdata/conformance/c06.cfr"
+	frames := cfrtest.Frames(t, path)
 	d := cfrtest.Open(t, path)
-	var frames []colorfight2.Frame
-	for {
-		var f colorfight2.Frame
-		err := d.Next(&f)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, f)
-	}
 	if len(frames) < 100 {
 		t.Fatalf("%d frames", len(frames))
 	}
