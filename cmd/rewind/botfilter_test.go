@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -35,23 +34,7 @@ func TestLibraryBotFilterMatchesPart(t *testing.T) {
 	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "runtimeterrors", "--games", "2", "--turns", "200", "--dir", dir); err != nil {
 		t.Fatalf("tournament: %v\n%s", err, out)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	var serr bytes.Buffer
-	go func() {
-		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: &serr, ready: ready})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
+	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: &bytes.Buffer{}}, runServe)
 	// The first sync may still be reading: wait until both games are listed.
 	for libraryCount(t, base+"/api/library") < 2 {
 		time.Sleep(50 * time.Millisecond)

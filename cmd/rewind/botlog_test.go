@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -48,26 +49,38 @@ func logBot(t *testing.T, dir string) string {
 // replay page's URL.
 func viewPage(t *testing.T, file string) string {
 	t.Helper()
-	return serveForTest(t, "view "+file, func(ctx context.Context, opts *serveOptions) error { return runView(ctx, file, opts) }) + "/replay/" + filepath.Base(file)
+	return serveForTest(t, "view "+file, nil, func(ctx context.Context, opts *serveOptions) error { return runView(ctx, file, opts) }) + "/replay/" + filepath.Base(file)
 }
 
-// serveForTest runs run (a command that serves until its context ends,
-// with opts' address, output and ready channel set) until the test ends,
-// which must end it without an error, and returns the base URL it
-// listens on; what names it in failures.
-func serveForTest(t *testing.T, what string, run func(ctx context.Context, opts *serveOptions) error) string {
+// serveForTest runs run (a command that serves until its context ends)
+// with opts until the test ends, which must end it without an error, and
+// returns the base URL it listens on; what names it in failures. opts
+// (nil: none) gets a loopback address, the ready channel and, where it
+// has none, io.Discard as its output; when run fails before it listens,
+// the failure shows its stderr if that is a buffer.
+func serveForTest(t *testing.T, what string, opts *serveOptions, run func(ctx context.Context, opts *serveOptions) error) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	if opts == nil {
+		opts = &serveOptions{}
+	}
 	ready := make(chan string, 1)
+	opts.addr, opts.ready = "127.0.0.1:0", ready
+	if opts.stdout == nil {
+		opts.stdout = io.Discard
+	}
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, &serveOptions{addr: "127.0.0.1:0", stdout: io.Discard, ready: ready})
+		done <- run(ctx, opts)
 	}()
 	var base string
 	select {
 	case base = <-ready:
 	case err := <-done:
 		cancel()
+		if b, ok := opts.stderr.(*bytes.Buffer); ok && b.Len() > 0 {
+			t.Fatalf("%s: %v\n%s", what, err, b)
+		}
 		t.Fatalf("%s: %v", what, err)
 	}
 	t.Cleanup(func() {

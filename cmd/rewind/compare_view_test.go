@@ -30,7 +30,7 @@ func awaitJS(t *testing.T, b *browsertest.Browser, expr string, out any) {
 // compare page's URL.
 func comparePage(t *testing.T, a, b string) string {
 	t.Helper()
-	return serveForTest(t, "view "+a+" "+b, func(ctx context.Context, opts *serveOptions) error { return runCompareView(ctx, a, b, opts) }) + "/compare"
+	return serveForTest(t, "view "+a+" "+b, nil, func(ctx context.Context, opts *serveOptions) error { return runCompareView(ctx, a, b, opts) }) + "/compare"
 }
 
 // openCompare navigates b to a compare page (url; "": the page b is on)
@@ -323,7 +323,7 @@ func TestCompareFromLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lib.Close() })
-	base := serveForTest(t, "serve "+dir, func(ctx context.Context, opts *serveOptions) error { return serveLibrary(ctx, lib, opts, "/") })
+	base := serveForTest(t, "serve "+dir, nil, func(ctx context.Context, opts *serveOptions) error { return serveLibrary(ctx, lib, opts, "/") })
 	b := browsertest.Start(t, 4*time.Minute)
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/")); err != nil {
 		t.Fatal(err)

@@ -258,20 +258,10 @@ func TestServeForkBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lib.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serveLibrary(ctx, lib, &serveOptions{addr: "127.0.0.1:0", bots: []string{"raider", cmd}, stdout: io.Discard, ready: ready}, "/")
-	}()
-	base := <-ready
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	t.Cleanup(func() { lib.Close() })
+	base := serveForTest(t, "serve "+dir, &serveOptions{bots: []string{"raider", cmd}}, func(ctx context.Context, opts *serveOptions) error {
+		return serveLibrary(ctx, lib, opts, "/")
+	})
 	res, err := http.Get(base + "/api/fork/bots")
 	if err != nil {
 		t.Fatal(err)

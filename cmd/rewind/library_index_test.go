@@ -79,23 +79,7 @@ func TestLibraryIndexBrowser(t *testing.T) {
 		t.Fatalf("greedy lost %d of %d games: want some of each to tell the filter apart", len(lost["greedy"]), len(played["greedy"]))
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	var serr bytes.Buffer
-	go func() {
-		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: &serr, ready: ready})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
+	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: &bytes.Buffer{}}, runServe)
 
 	b := browsertest.Start(t, 4*time.Minute)
 	ids := func() []string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -207,23 +206,7 @@ func TestLibraryRatingsOverHTTP(t *testing.T) {
 		t.Fatalf("analyze: %v\n%s", err, out)
 	}
 	_, printed := parseStandings(t, out)
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	var serr bytes.Buffer
-	go func() {
-		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: &serr, ready: ready})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, serr.String())
-	}
+	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: &bytes.Buffer{}}, runServe)
 	get := func(path string) string {
 		t.Helper()
 		res, err := http.Get(base + path)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -29,19 +28,7 @@ func TestServeListsNewFileAtOnce(t *testing.T) {
 	followEvery, followRescan = time.Hour, time.Hour
 	t.Cleanup(func() { followEvery, followRescan = every, rescan })
 
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, &serveOptions{dir: dir, addr: "127.0.0.1:0", stdout: io.Discard, stderr: io.Discard, ready: ready})
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	var base string
-	select {
-	case base = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
+	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: io.Discard}, runServe)
 	// listed waits until the library's list holds id, and says how long
 	// that took (a safety net of 20 s fails the test).
 	listed := func(id string) time.Duration {

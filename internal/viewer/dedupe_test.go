@@ -61,17 +61,7 @@ func TestOneGameCountedOnce(t *testing.T) {
 	first := game(7)
 	write(t, filepath.Join(dir, "a.rwd"), first)
 	write(t, filepath.Join(dir, "copies", "a.rwd"), first)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
-		t.Fatal(warn, err)
-	}
-	if _, err := lib.Sync(nil); err != nil {
-		t.Fatal(err)
-	}
+	lib := indexedLib(t, dir)
 	base := serve(t, lib, Options{})
 	if g := standingsGames(t, base, "greedy"); g != "1" {
 		t.Errorf("two copies of one game: greedy has %q games in the standings, want 1", g)

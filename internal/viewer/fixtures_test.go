@@ -130,12 +130,33 @@ func serveFile(tb testing.TB, name string, data []byte, opts Options) string {
 // library closed with the test; it returns the base URL.
 func serveDir(tb testing.TB, dir string, opts Options) string {
 	tb.Helper()
+	return serve(tb, openLib(tb, dir), opts)
+}
+
+// openLib opens the library of dir for a test; it is closed when the
+// test ends. Any error fails tb.
+func openLib(tb testing.TB, dir string) *Library {
+	tb.Helper()
 	lib, err := OpenLibrary(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { lib.Close() })
-	return serve(tb, lib, opts)
+	return lib
+}
+
+// indexedLib is openLib with the library's index opened (no warning
+// allowed) and brought up to date with dir.
+func indexedLib(tb testing.TB, dir string) *Library {
+	tb.Helper()
+	lib := openLib(tb, dir)
+	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
+		tb.Fatal(warn, err)
+	}
+	if _, err := lib.Sync(nil); err != nil {
+		tb.Fatal(err)
+	}
+	return lib
 }
 
 // serve starts a viewer server for lib on a loopback port and returns its

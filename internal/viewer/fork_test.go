@@ -28,11 +28,7 @@ func TestForkEndpoint(t *testing.T) {
 	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
 	outside := filepath.Join(t.TempDir(), "secret.rwd")
 	write(t, outside, hostileRWD(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serve(t, lib, Options{})
 	fork := func(id, turn string, header ...string) (int, string) {
 		t.Helper()
@@ -159,11 +155,7 @@ func TestForkEndpoint(t *testing.T) {
 func TestForkBotsOfServer(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	var started []string
 	newBot := func(spec string, uid int) (match.GamePlayer, error) {
 		started = append(started, fmt.Sprintf("%d:%s", uid, spec))

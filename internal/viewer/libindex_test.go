@@ -36,11 +36,7 @@ func getBody(t *testing.T, u string) (int, string) {
 // answers bad queries 400, and indexes an upload at once.
 func TestIndexedLibrary(t *testing.T) {
 	dir := fixtureLibrary(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
 		t.Fatal(warn, err)
 	}
@@ -167,17 +163,7 @@ func TestIndexedLibrary(t *testing.T) {
 func TestLibraryEventsEndOnShutdown(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
-		t.Fatal(warn, err)
-	}
-	if _, err := lib.Sync(nil); err != nil {
-		t.Fatal(err)
-	}
+	lib := indexedLib(t, dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -255,11 +241,7 @@ func TestSyncMergesWalkAndIndex(t *testing.T) {
 	for _, n := range names {
 		write(t, filepath.Join(dir, n), c03)
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	if _, err := lib.OpenIndex(); err != nil {
 		t.Fatal(err)
 	}

@@ -152,11 +152,7 @@ func TestServerUnderLoad(t *testing.T) {
 	wg.Wait()
 	growing := matchRWD(t, 300, 99)
 
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	// Room for one packing's estimated peak, not two: a second packing
 	// at once is refused (503).
 	peak := StreamPeakBytes(StreamLimits{})
@@ -532,11 +528,7 @@ func TestPackStreamCommandsBounded(t *testing.T) {
 // MiB past a 300 MiB budget is refused too.
 func TestOverBudgetRefused(t *testing.T) {
 	dir := fixtureLibrary(t)
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	for _, c := range []struct {
 		budget int64
 		path   string
@@ -568,11 +560,7 @@ func TestHeaderNotWholeYet(t *testing.T) {
 	data := matchRWD(t, 200, 7)
 	path := filepath.Join(dir, "live.rwd")
 	write(t, path, data[:40])
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	sv := serveWith(t, lib, Options{ClientRate: -1})
 	for _, q := range []string{"?data=1", ""} {
 		resp, err := http.Get(sv.base + "/replay/live.rwd" + q)

@@ -125,11 +125,7 @@ func (l *toyLive) LiveReplay(id string) ([]byte, LiveGame, <-chan struct{}, erro
 func serveToyLive(tb testing.TB, l *toyLive) string {
 	tb.Helper()
 	l.dir = tb.TempDir()
-	lib, err := OpenLibrary(l.dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { lib.Close() })
+	lib := openLib(tb, l.dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)

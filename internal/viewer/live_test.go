@@ -195,11 +195,7 @@ func serveLive(tb testing.TB, f *fakeLive, opts Options) (string, *Server) {
 	f.mu.Lock()
 	f.dir = dir
 	f.mu.Unlock()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { lib.Close() })
+	lib := openLib(tb, dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -383,11 +379,7 @@ func TestLiveList(t *testing.T) {
 	}
 
 	// Without a Live source there is no live section and no live route.
-	lib, err := OpenLibrary(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, t.TempDir())
 	plain := serve(t, lib, Options{})
 	if code, body := getBytes(t, plain+"/"); code != 200 || strings.Contains(string(body), `id="live"`) {
 		t.Errorf("library without Live: %d, live section present", code)
@@ -610,11 +602,7 @@ func TestLiveStreamOutlivesTimeouts(t *testing.T) {
 	f := &fakeLive{}
 	g := f.start(t, "g1", 30)
 	g.Step(1)
-	lib, err := OpenLibrary(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, t.TempDir())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -68,17 +68,7 @@ func narrowLibrary(tb testing.TB) string {
 // its box, a wide table scrolls inside its own — and long names wrap at
 // word boundaries or end in an ellipsis, never broken mid-word.
 func TestNarrowStandings(t *testing.T) {
-	lib, err := OpenLibrary(narrowLibrary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	if warn, err := lib.OpenIndex(); err != nil || warn != nil {
-		t.Fatal(warn, err)
-	}
-	if _, err := lib.Sync(nil); err != nil {
-		t.Fatal(err)
-	}
+	lib := indexedLib(t, narrowLibrary(t))
 	base := serve(t, lib, Options{})
 	b := browsertest.Start(t, 4*time.Minute)
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(390, 900)); err != nil {

@@ -19,11 +19,7 @@ import (
 func TestForkQuota(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serve(t, lib, Options{MaxUploadsPerHour: 2, ClientRate: -1})
 	const limit = "at most 2 new replays (uploads and forks) an hour"
 	for k := range 3 {
@@ -109,11 +105,7 @@ func waitTempBytes(t *testing.T, dir string, n int64) {
 // bytes would pass it; once the first ends its bytes are free again.
 func TestChunkedUploadsDiskBudget(t *testing.T) {
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serve(t, lib, Options{MaxUploadDisk: 1 << 20, ClientRate: -1})
 	chunk := bytes.Repeat([]byte("x"), 700<<10)
 

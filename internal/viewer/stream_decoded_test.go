@@ -54,11 +54,7 @@ func logFolder(t *testing.T, n int, budget int64) *Library {
 		l := logs[i%2]
 		write(t, filepath.Join(dir, fmt.Sprintf("log%02d%s", i, l[1])), officialLog(t, l[0]))
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
+	lib := openLib(t, dir)
 	lib.mem = newBudget(budget)
 	return lib
 }
@@ -231,11 +227,7 @@ func TestStreamDecodedUploads(t *testing.T) {
 	jsonLog2 := append(bytes.Clone(jsonLog), '\n') // other bytes, so another file
 	// A .json of the folder that is no log: not listed, not counted.
 	write(t, filepath.Join(dir, "notes.json"), bytes.Repeat([]byte(" "), 100))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serveWith(t, lib, streamOptions(Options{MaxUpload: 4 << 20})).base
 	cfr := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
 	damaged := bytes.Clone(mpLog)

@@ -23,11 +23,7 @@ func TestStreamFormatLibrary(t *testing.T) {
 	if !IsReplayName("x.JSN") || !ValidID("games/synthetic.jsn") {
 		t.Fatal("a .jsn is not a replay name")
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	es, err := lib.List()
 	if err != nil {
 		t.Fatal(err)

@@ -20,11 +20,7 @@ import (
 func TestStreamUpload(t *testing.T) {
 	toy, _ := toyplay.Record(t, toygame.Ruleset, 4, 20)
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serveWith(t, lib, Options{MaxUpload: 4 << 20, OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }}).base
 
 	code, body := post(t, base+"/api/upload?name=toy.rwd", toy)

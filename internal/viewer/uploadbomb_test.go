@@ -47,11 +47,7 @@ func cfrBomb(tb testing.TB, pad int) []byte {
 // .cfr still goes in.
 func TestUploadBombsRefused(t *testing.T) {
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serve(t, lib, Options{ClientRate: -1})
 	cfr := cfrBomb(t, 96<<20)
 	rwd := flood(t, 205, replay.MaxCommandsPerRound) // 4.08M commands, a 42 MB body
@@ -135,11 +131,7 @@ func BenchmarkUploadBombCheck(b *testing.B) {
 func TestUploadValidateStopsWhenClientLeaves(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "c03.cfr"), readFile(t, testdata+"/conformance/c03.cfr"))
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	s := NewServer(lib, Options{})
 	if err := s.validateStream(context.Background(), "c03.cfr"); err != nil {
 		t.Fatalf("validate: %v", err)

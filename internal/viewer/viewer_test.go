@@ -76,11 +76,7 @@ func TestServerSafety(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(dir, "link.rwd")); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	base := serve(t, lib, Options{})
 
 	for _, p := range []string{"/data/..%2fsecret.rwd", "/data/%2e%2e/secret.rwd", "/replay/..%2F..%2F" + strings.TrimPrefix(secret, "/"),
@@ -219,11 +215,7 @@ func urlQuery(s string) string {
 // the rounds it has.
 func TestLibraryPicksUpFiles(t *testing.T) {
 	dir := t.TempDir()
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	if es, err := lib.List(); err != nil || len(es) != 0 {
 		t.Fatalf("empty library: %v %v", es, err)
 	}
@@ -260,11 +252,7 @@ func TestStaleTempsRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	openLib(t, dir)
 	for n, want := range map[string]bool{".upload-abc.tmp": false, ".fork-def.tmp": false, "keep.tmp": true, "game.rwd": true, ".upload-x.txt": true} {
 		if _, err := os.Stat(filepath.Join(dir, n)); (err == nil) != want {
 			t.Errorf("%s: present %v, want %v", n, err == nil, want)
@@ -279,11 +267,7 @@ func TestConcurrentListingsShareSummaries(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "c03.cfr"), readFile(t, filepath.Join(testdata, "conformance", "c03.cfr")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lib, err := OpenLibrary(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := openLib(t, dir)
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Add(1)
