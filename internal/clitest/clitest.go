@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -389,4 +390,40 @@ func SeatsOfTable(tb testing.TB, out string) map[string]int {
 		tb.Fatalf("no table with columns seat and name in:\n%s", out)
 	}
 	return seats
+}
+
+// CheckSeatsNumbered plays a 60-turn game of game with its default bots
+// (`rewind play --game GAME`), analyzes it and writes its report in a
+// temporary folder, and checks that play's, analyze's and the report's
+// tables give every player of want the seat want gives it (numbered
+// from 1, as `rewind info` and `--bot SEAT=…` do). want's keys are the
+// players' names ("2_miner").
+func CheckSeatsNumbered(t *testing.T, game string, want map[string]int) {
+	t.Helper()
+	dir := t.TempDir()
+	rwd := filepath.Join(dir, "game.rwd")
+	out, code := Run(t, "play", "--game", game, "--turns", "60", "-o", rwd)
+	if code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
+	}
+	if got := SeatsOfTable(t, out); !maps.Equal(got, want) {
+		t.Errorf("play's seats %v, want %v\n%s", got, want, out)
+	}
+	out, code = Run(t, "analyze", rwd)
+	if code != 0 {
+		t.Fatalf("analyze: status %d\n%s", code, out)
+	}
+	if got := SeatsOfTable(t, out); !maps.Equal(got, want) {
+		t.Errorf("analyze's seats %v, want %v\n%s", got, want, out)
+	}
+	html := filepath.Join(dir, "game.html")
+	if out, code := Run(t, "report", rwd, "-o", html); code != 0 {
+		t.Fatalf("report: status %d\n%s", code, out)
+	}
+	page := string(testutil.ReadFile(t, html))
+	for name, seat := range want {
+		if row := "<td>" + strconv.Itoa(seat) + "</td><td class=\"name\">" + name; !strings.Contains(page, row) {
+			t.Errorf("the report has no row %q", row)
+		}
+	}
 }
