@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,10 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/rewind-game/rewind/engine"
-	bot "github.com/rewind-game/rewind/games/colorfight2/bots"
-	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
-	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -53,23 +49,12 @@ func testLog(uid, t int) []byte {
 // way.
 func loggedGame(tb testing.TB, turns int, logs bool) ([]byte, *match.Result) {
 	tb.Helper()
-	var seats []match.GameSeat
-	for uid, n := range []string{"greedy", "raider"} {
-		bi, _ := engine.Registration{Bots: bot.Builtins}.FindBot(n)
-		b := match.BuiltinPlayer(bi)
-		if logs {
-			uid := uid + 1
-			b = &loggingBot{GamePlayer: b, log: func(t int) []byte { return testLog(uid, t) }}
+	return playOwn(tb, 5, turns, builtinSeats(tb, func(uid int, b match.GamePlayer) match.GamePlayer {
+		if !logs {
+			return b
 		}
-		seats = append(seats, match.GameSeat{Bot: b, Identity: n})
-	}
-	var buf bytes.Buffer
-	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: recording.NewRecorder(&buf, created, "rewind test")}
-	res, err := match.RunGame(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes(), res
+		return &loggingBot{GamePlayer: b, log: func(t int) []byte { return testLog(uid, t) }}
+	}, "greedy", "raider"))
 }
 
 // TestRoundLogsRecorded: a game whose bots keep logs is format version 2

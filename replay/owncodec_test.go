@@ -48,9 +48,9 @@ func (b *quirkyBot) Commands(g engine.Game, p int) ([]string, error) {
 
 func (b *quirkyBot) RoundLog() []byte { return b.log }
 
-// builtinSeats seats ColorfightII's built-ins called names, the first
-// quirky when quirky is set.
-func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat {
+// builtinSeats seats ColorfightII's built-ins called names, uid 1 first,
+// each passed through wrap (nil: as it is) with its uid.
+func builtinSeats(tb testing.TB, wrap func(uid int, b match.GamePlayer) match.GamePlayer, names ...string) []match.GameSeat {
 	tb.Helper()
 	var seats []match.GameSeat
 	for i, n := range names {
@@ -59,25 +59,35 @@ func builtinSeats(tb testing.TB, quirky bool, names ...string) []match.GameSeat 
 			tb.Fatalf("no built-in %q", n)
 		}
 		var p match.GamePlayer = match.BuiltinPlayer(b)
-		if quirky && i == 0 {
-			p = &quirkyBot{GamePlayer: p}
+		if wrap != nil {
+			p = wrap(i+1, p)
 		}
 		seats = append(seats, match.GameSeat{Bot: p})
 	}
 	return seats
 }
 
+// quirkyFirst makes seat 1 a quirkyBot (builtinSeats' wrap).
+func quirkyFirst(uid int, b match.GamePlayer) match.GamePlayer {
+	if uid != 1 {
+		return b
+	}
+	return &quirkyBot{GamePlayer: b}
+}
+
 // playOwn records a ColorfightII match through the seam, as rewind play
-// does (match.RunGame, recording.NewRecorder).
-func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []byte {
+// does (match.RunGame, recording.NewRecorder), and returns the recording
+// and the match's result.
+func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) ([]byte, *match.Result) {
 	tb.Helper()
 	var buf bytes.Buffer
 	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: seed, MaxTurns: turns, Seats: seats,
 		Recorder: recording.NewRecorder(&buf, created, "rewind test")}
-	if _, err := match.RunGame(context.Background(), cfg); err != nil {
+	res, err := match.RunGame(context.Background(), cfg)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return buf.Bytes()
+	return buf.Bytes(), res
 }
 
 // ownFiles returns ColorfightII .rwd files of its own codec of every
@@ -87,9 +97,9 @@ func playOwn(tb testing.TB, seed uint64, turns int, seats []match.GameSeat) []by
 // and the scratch files of /tmp/cmpplay, when there.
 func ownFiles(t *testing.T) map[string][]byte {
 	files := map[string][]byte{}
-	logged := playOwn(t, 5, 120, builtinSeats(t, true, "greedy", "economist", "raider", "random"))
+	logged, _ := playOwn(t, 5, 120, builtinSeats(t, quirkyFirst, "greedy", "economist", "raider", "random"))
 	files["seeded, logs and faults"] = logged
-	files["seeded"] = playOwn(t, 9, 80, builtinSeats(t, false, "greedy", "turtle"))
+	files["seeded"], _ = playOwn(t, 9, 80, builtinSeats(t, nil, "greedy", "turtle"))
 	for _, v := range loadVectors(t) {
 		files["vector "+v.Name] = record(t, v)
 		data := testutil.ReadFile(t, v.Expected)

@@ -17,6 +17,7 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -54,22 +55,12 @@ func testReply(t int, skew time.Duration) time.Duration {
 // timed (testReply with skew) when timed is set.
 func timedGame(tb testing.TB, turns int, timed bool, skew time.Duration) ([]byte, *match.Result) {
 	tb.Helper()
-	var seats []match.GameSeat
-	for uid, n := range []string{"greedy", "raider"} {
-		bi, _ := engine.Registration{Bots: bot.Builtins}.FindBot(n)
-		b := match.BuiltinPlayer(bi)
-		if timed && uid == 0 {
-			b = &timedBot{GamePlayer: b, reply: func(t int) time.Duration { return testReply(t, skew) }}
+	return playOwn(tb, 5, turns, builtinSeats(tb, func(uid int, b match.GamePlayer) match.GamePlayer {
+		if !timed || uid != 1 {
+			return b
 		}
-		seats = append(seats, match.GameSeat{Bot: b, Identity: n})
-	}
-	var buf bytes.Buffer
-	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: turns, Seats: seats, Recorder: recording.NewRecorder(&buf, created, "rewind test")}
-	res, err := match.RunGame(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes(), res
+		return &timedBot{GamePlayer: b, reply: func(t int) time.Duration { return testReply(t, skew) }}
+	}, "greedy", "raider"))
 }
 
 // TestReplyTimesRecorded: a game with a timed seat is format version 4
@@ -161,30 +152,17 @@ func TestReplyTimesWithLogs(t *testing.T) {
 		{Bot: &loggingBot{GamePlayer: tb, log: func(t int) []byte { return []byte("hi\n") }}},
 		{Bot: match.BuiltinPlayer(bi)},
 	}
-	var buf bytes.Buffer
-	cfg := match.GameConfig{Ruleset: colorfight2.Ruleset, Seed: 5, MaxTurns: 8, Seats: seats, Recorder: recording.NewRecorder(&buf, created, "rewind test")}
-	if _, err := match.RunGame(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	r, err := replay.NewReader(bytes.NewReader(buf.Bytes()))
+	rec, _ := playOwn(t, 5, 8, seats)
+	r, err := replay.NewReader(bytes.NewReader(rec))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for {
-		rd, err := r.NextText()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	n := testutil.EachRecord(t, r.NextText, func(rd *replay.TextRound) {
 		// loggingBot does not forward ReplyTimer: seat 1 is not timed.
 		if rd.Turn > 0 && (string(rd.Logs[0]) != "hi\n") {
 			t.Fatalf("round %d: logs %q", rd.Turn, rd.Logs)
 		}
-		n++
-	}
+	})
 	if n != 8 {
 		t.Fatalf("%d rounds", n)
 	}

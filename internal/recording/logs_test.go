@@ -5,9 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -69,14 +67,7 @@ func TestExternalBotLogsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		rd, err := r.NextText()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	testutil.EachRecord(t, r.NextText, func(rd *replay.TextRound) {
 		var got, other []byte
 		if rd.Logs != nil {
 			got, other = rd.Logs[0], rd.Logs[1]
@@ -98,5 +89,5 @@ func TestExternalBotLogsRecorded(t *testing.T) {
 		if string(got) != want {
 			t.Fatalf("round %d: log %q, want %q", rd.Turn, got, want)
 		}
-	}
+	})
 }

@@ -3,7 +3,6 @@ package rooms_test
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"testing"
 	"time"
@@ -207,14 +206,7 @@ func TestTableReplyTimes(t *testing.T) {
 	if !r.Header().ReplyTimes {
 		t.Fatal("the recording keeps no reply times")
 	}
-	for {
-		rd, err := r.NextText()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	testutil.EachRecord(t, r.NextText, func(rd *replay.TextRound) {
 		want := "[]"
 		if rd.Turn == 0 {
 			want = "[-1ns 70ms -1ns -1ns]"
@@ -222,5 +214,5 @@ func TestTableReplyTimes(t *testing.T) {
 		if got := fmt.Sprint(rd.ReplyTimes); got != want {
 			t.Errorf("round %d: reply times %s, want %s", rd.Turn, got, want)
 		}
-	}
+	})
 }

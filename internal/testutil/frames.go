@@ -14,14 +14,35 @@ import (
 // visit keeps of a frame it copies.
 func EachFrame[F any](tb testing.TB, f *F, next func(*F) error, visit func(i int)) int {
 	tb.Helper()
+	return each(tb, "frame", func() error { return next(f) }, visit)
+}
+
+// EachRecord reads records one after the other with next (a replay
+// reader's NextText, say) until it returns io.EOF, calling visit with
+// each record read. It returns how many records it read. Any other error
+// of next fails tb, naming the record by its index, 0 first.
+func EachRecord[R any](tb testing.TB, next func() (R, error), visit func(R)) int {
+	tb.Helper()
+	var r R
+	return each(tb, "record", func() (err error) {
+		r, err = next()
+		return err
+	}, func(int) { visit(r) })
+}
+
+// each calls next until it returns io.EOF, and visit (when not nil) with
+// the index of each success; any other error fails tb, naming the
+// what-th thing read.
+func each(tb testing.TB, what string, next func() error, visit func(i int)) int {
+	tb.Helper()
 	n := 0
 	for {
-		err := next(f)
+		err := next()
 		if errors.Is(err, io.EOF) {
 			return n
 		}
 		if err != nil {
-			tb.Fatalf("frame %d: %v", n, err)
+			tb.Fatalf("%s %d: %v", what, n, err)
 		}
 		if visit != nil {
 			visit(n)
