@@ -31,9 +31,7 @@ func libraryCount(t *testing.T, url string) int {
 // greedy's, and a text no bot holds none.
 func TestLibraryBotFilterMatchesPart(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "runtimeterrors", "--games", "2", "--turns", "200", "--dir", dir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", "runtimeterrors", "--games", "2", "--turns", "200", "--dir", dir)
 	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: &bytes.Buffer{}}, runServe)
 	// The first sync may still be reading: wait until both games are listed.
 	for libraryCount(t, base+"/api/library") < 2 {

@@ -164,26 +164,16 @@ func TestBotLogsThroughCLI(t *testing.T) {
 	turns := []int{2, 3, 100, 199, 200}
 
 	played := filepath.Join(dir, "played.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", cmd, "--turns", "200", "--deadline", "1m", "-o", played); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", cmd, "--turns", "200", "--deadline", "1m", "-o", played)
 	tdir := filepath.Join(dir, "t")
-	if out, err := runCLIOut(t, "tournament", "--bot", "turtle", "--bot", cmd, "--games", "1", "--turns", "200", "--deadline", "1m", "--dir", tdir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "turtle", "--bot", cmd, "--games", "1", "--turns", "200", "--deadline", "1m", "--dir", tdir)
 	forked := filepath.Join(dir, "forked.rwd")
-	if out, err := runCLIOut(t, "fork", played, "--turn", "120", "--bot", "raider", "--bot", cmd, "--deadline", "1m", "-o", forked); err != nil {
-		t.Fatalf("fork: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "fork", played, "--turn", "120", "--bot", "raider", "--bot", cmd, "--deadline", "1m", "-o", forked)
 
 	mplayed := filepath.Join(dir, "monad.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "monad", "--bot", "expander", "--bot", cmd, "--turns", "60", "--deadline", "1m", "-o", mplayed); err != nil {
-		t.Fatalf("play --game monad: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--game", "monad", "--bot", "expander", "--bot", cmd, "--turns", "60", "--deadline", "1m", "-o", mplayed)
 	mdir := filepath.Join(dir, "m")
-	if out, err := runCLIOut(t, "tournament", "--game", "monad", "--bot", "miner", "--bot", cmd, "--games", "1", "--turns", "60", "--deadline", "1m", "--dir", mdir); err != nil {
-		t.Fatalf("tournament --game monad: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--game", "monad", "--bot", "miner", "--bot", cmd, "--games", "1", "--turns", "60", "--deadline", "1m", "--dir", mdir)
 
 	b := browsertest.Start(t, 4*time.Minute)
 	for _, c := range []struct{ what, file string }{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 )
@@ -11,11 +12,7 @@ import (
 func complete(t *testing.T, args ...string) ([]string, string) {
 	t.Helper()
 	var out bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SetArgs(append([]string{"__complete"}, args...))
-	if err := cmd.Execute(); err != nil {
+	if err := runCLITo(&out, io.Discard, append([]string{"__complete"}, args...)...); err != nil {
 		t.Fatalf("complete %v: %v", args, err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

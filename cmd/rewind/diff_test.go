@@ -71,19 +71,6 @@ func runRewindStdout(t *testing.T, args ...string) (res struct {
 	return res
 }
 
-// runCLIOutTB runs the root command in the test process with args and
-// returns its output and error.
-func runCLIOutTB(tb testing.TB, args ...string) (string, error) {
-	tb.Helper()
-	var out strings.Builder
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
-	return out.String(), err
-}
-
 // runDiffJSON runs `rewind diff A B --format json` as a process and
 // decodes its output.
 func runDiffJSON(t *testing.T, a, b string) (diffJSON, int) {
@@ -318,24 +305,8 @@ func TestDiffDifferentSetups(t *testing.T) {
 // a missing file, bytes that are no replay and a wrong command line exit
 // 2 (docs/exit-codes.md).
 func TestDiffBadFiles(t *testing.T) {
-	dir := t.TempDir()
-	whole := filepath.Join(dir, "whole.rwd")
-	if out, code := runRewind(t, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", whole); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
-	data := testutil.ReadFile(t, whole)
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	cut := write("cut.rwd", data[:len(data)*2/3])
-	damaged := append([]byte(nil), data...)
-	damaged[len(damaged)/2] ^= 0x10
-	bad := write("damaged.rwd", damaged)
-	junk := write("junk.rwd", []byte("hello, this is no replay\n"))
+	s := newSpoiltReplays(t)
+	dir, whole, cut, bad, junk := s.dir, s.whole, s.cut, s.damaged, s.junk
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -362,7 +333,7 @@ func TestDiffBadFiles(t *testing.T) {
 func FuzzDiff(f *testing.F) {
 	dir := f.TempDir()
 	whole := filepath.Join(dir, "whole.rwd")
-	if out, err := runCLIOutTB(f, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", whole); err != nil {
+	if out, err := runCLIOut(f, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", whole); err != nil {
 		f.Fatalf("play: %v\n%s", err, out)
 	}
 	data, err := os.ReadFile(whole)
@@ -378,7 +349,7 @@ func FuzzDiff(f *testing.F) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, err := runCLIOutTB(t, "diff", whole, p, "--format", "json")
+		out, err := runCLIOut(t, "diff", whole, p, "--format", "json")
 		if err == nil {
 			return
 		}

@@ -309,11 +309,7 @@ func TestDistributedKill(t *testing.T) {
 	// The same tournament in one process.
 	one := filepath.Join(t.TempDir(), "one")
 	var out bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(append([]string{"tournament", "--dir", one, "--parallel", "2"}, args...))
-	if err := cmd.Execute(); err != nil {
+	if err := runCLITo(&out, &out, append([]string{"tournament", "--dir", one, "--parallel", "2"}, args...)...); err != nil {
 		t.Fatalf("one process: %v\n%s", err, out.String())
 	}
 	if got, want := standingsTable(coord.out.String()), standingsTable(out.String()); got != want {
@@ -449,13 +445,10 @@ func TestDistributedCluster(t *testing.T) {
 	t.Setenv(natsPasswordEnv, pw)
 	dir := filepath.Join(t.TempDir(), "cluster")
 	var out testutil.SyncBuffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs([]string{"tournament", "--nats", strings.Join(urls, ","), "--replicas", "3", "--parallel", "2", "--dir", dir,
-		"--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "40", "--turns", "1000", "--seed", "5"})
+	args := []string{"tournament", "--nats", strings.Join(urls, ","), "--replicas", "3", "--parallel", "2", "--dir", dir,
+		"--bot", "greedy", "--bot", "random", "--bot", "economist", "--games", "40", "--turns", "1000", "--seed", "5"}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Execute() }()
+	go func() { done <- runCLITo(&out, &out, args...) }()
 	// Stop a node once a third of the games are in the folder.
 	deadline := time.After(distSafety)
 	for stopped := false; !stopped; {
@@ -613,11 +606,7 @@ func TestTwoTournamentsOneFolder(t *testing.T) {
 	var outs [2]testutil.SyncBuffer
 	errs := make(chan error, 2)
 	for k := range 2 {
-		cmd := newRootCmd()
-		cmd.SetOut(&outs[k])
-		cmd.SetErr(&outs[k])
-		cmd.SetArgs(args)
-		go func() { errs <- cmd.Execute() }()
+		go func() { errs <- runCLITo(&outs[k], &outs[k], args...) }()
 	}
 	for range 2 {
 		if err := <-errs; err != nil {

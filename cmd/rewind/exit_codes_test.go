@@ -30,31 +30,58 @@ func runRewind(t *testing.T, args ...string) (string, int) {
 	return string(out), 0
 }
 
+// spoiltReplays are a played game's replay (seed 4, 200 turns, greedy
+// against random) and copies of it spoilt in the ways the exit statuses
+// tell apart, all in dir.
+type spoiltReplays struct {
+	dir   string
+	whole string // the replay
+	data  []byte // whole's bytes
+	cut   string // whole's first two thirds
+	// damaged is whole with one bit of its middle byte flipped, its
+	// bytes damagedData.
+	damaged     string
+	damagedData []byte
+	junk        string // bytes that are no replay
+}
+
+// newSpoiltReplays plays the game (a process of its own, runRewind) and
+// writes the files in a folder of the test's.
+func newSpoiltReplays(t *testing.T) spoiltReplays {
+	t.Helper()
+	s := spoiltReplays{dir: t.TempDir()}
+	s.whole = filepath.Join(s.dir, "whole.rwd")
+	if out, code := runRewind(t, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", s.whole); code != 0 {
+		t.Fatalf("play: status %d\n%s", code, out)
+	}
+	s.data = testutil.ReadFile(t, s.whole)
+	s.cut = s.write(t, "cut.rwd", s.data[:len(s.data)*2/3])
+	s.damagedData = append([]byte(nil), s.data...)
+	s.damagedData[len(s.damagedData)/2] ^= 0x10
+	s.damaged = s.write(t, "damaged.rwd", s.damagedData)
+	s.junk = s.write(t, "junk.rwd", []byte("hello, this is no replay\n"))
+	return s
+}
+
+// write writes b as the file name in s's folder and returns its path.
+func (s spoiltReplays) write(t *testing.T, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(s.dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestExitCodes: every reading command tells a whole file (0), a damaged
 // one (1), one it cannot read or a wrong command line (2) and a file cut
 // short (3) apart, as the process's exit status (DECISIONS: exit codes,
 // docs/exit-codes.md).
 func TestExitCodes(t *testing.T) {
-	dir := t.TempDir()
-	whole := filepath.Join(dir, "whole.rwd")
-	if out, code := runRewind(t, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", whole); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
-	data := testutil.ReadFile(t, whole)
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	cut := write("cut.rwd", data[:len(data)*2/3])
-	damaged := append([]byte(nil), data...)
-	damaged[len(damaged)/2] ^= 0x10
-	bad := write("damaged.rwd", damaged)
-	junk := write("junk.rwd", []byte("hello, this is no replay\n"))
+	s := newSpoiltReplays(t)
+	dir, whole, data, cut, bad, damaged, junk := s.dir, s.whole, s.data, s.cut, s.damaged, s.damagedData, s.junk
 	jsn := jsntest.Recording()
-	jsnCut := write("cut.jsn", jsn[:len(jsn)*2/3])
+	jsnCut := s.write(t, "cut.jsn", jsn[:len(jsn)*2/3])
 	missing := filepath.Join(dir, "missing.rwd")
 
 	cases := []struct {

@@ -28,11 +28,7 @@ func TestExportCutShortRecording(t *testing.T) {
 	}
 	out := filepath.Join(dir, "killed.cfr")
 	var stdout, stderr bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&stdout)
-	cmd.SetErr(&stderr)
-	cmd.SetArgs([]string{"export", killed, "-o", out})
-	if err := cmd.Execute(); exitCode(err) != exitIncomplete {
+	if err := runCLITo(&stdout, &stderr, "export", killed, "-o", out); exitCode(err) != exitIncomplete {
 		t.Fatalf("export of a cut-short recording: %v (want exit status 3)", err)
 	}
 	if !strings.Contains(stderr.String(), "is cut short") || !strings.Contains(stderr.String(), "whole rounds") {
@@ -40,12 +36,8 @@ func TestExportCutShortRecording(t *testing.T) {
 	}
 	// verify --against: every frame of the .cfr equals the re-simulated
 	// one; the recording itself is incomplete (exit status 3).
-	cmd = newRootCmd()
 	stdout.Reset()
-	cmd.SetOut(&stdout)
-	cmd.SetErr(&stdout)
-	cmd.SetArgs([]string{"verify", killed, "--against", out})
-	err = cmd.Execute()
+	err = runCLITo(&stdout, &stdout, "verify", killed, "--against", out)
 	if !strings.Contains(stdout.String(), "frames equal to") {
 		t.Errorf("verify --against the exported .cfr: %v\n%s", err, stdout.String())
 	}

@@ -27,9 +27,7 @@ import (
 func TestExportColorfightHTML(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "game.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "raider", "--bot", "turtle", "--turns", "200", "--seed", "3", "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "raider", "--bot", "turtle", "--turns", "200", "--seed", "3", "-o", rwd)
 	type page struct {
 		in, out string
 		frames  int

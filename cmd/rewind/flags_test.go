@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,12 +11,7 @@ import (
 // runCLI runs the root command with args and returns its error.
 func runCLI(t *testing.T, args ...string) error {
 	t.Helper()
-	var out bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	return cmd.Execute()
+	return runCLITo(io.Discard, io.Discard, args...)
 }
 
 // Every range a flag's help states is enforced, with a message that names

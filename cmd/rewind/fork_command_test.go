@@ -74,9 +74,7 @@ func forgeHeader(t *testing.T, data []byte, edit func(hj map[string]any)) []byte
 func TestForkNeverRunsRecordedCommand(t *testing.T) {
 	dir := t.TempDir()
 	game := filepath.Join(dir, "game.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", game); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", game)
 	data, err := os.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)
@@ -111,9 +109,7 @@ func TestForkNeverRunsRecordedCommand(t *testing.T) {
 	if got := infoBots(t, forked); len(got) != 2 || got[0] != "greedy" || got[1] != "greedy" {
 		t.Errorf("fork --bot 2=greedy seats %q", got)
 	}
-	if out, err := runCLIOut(t, "fork", evil, "--turn", "100", "--fill", "turtle", "-o", forked, "--force"); err != nil {
-		t.Fatalf("fork --fill turtle: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "fork", evil, "--turn", "100", "--fill", "turtle", "-o", forked, "--force")
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a fork ran the command the replay names")
 	}

@@ -251,9 +251,7 @@ func TestServeForkBots(t *testing.T) {
 	dir := t.TempDir()
 	cmd := logBot(t, t.TempDir())
 	game := filepath.Join(dir, "g.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", game); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", game)
 	lib, err := viewer.OpenLibrary(dir)
 	if err != nil {
 		t.Fatal(err)

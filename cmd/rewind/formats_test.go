@@ -27,9 +27,7 @@ func TestFormatWithoutOperation(t *testing.T) {
 	}
 
 	monad := filepath.Join(dir, "m.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "monad", "--turns", "10", "-o", monad); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--game", "monad", "--turns", "10", "-o", monad)
 	_, err = runCLIOut(t, "export", monad, "-o", filepath.Join(dir, "m.out"))
 	wantErr(t, err, "Monad has no official format rewind writes (export writes: cfr (ColorfightII, .cfr))")
 	_, err = runCLIOut(t, "export", monad, "--format", "monad-log", "-o", filepath.Join(dir, "m.out"))

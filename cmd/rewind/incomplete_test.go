@@ -24,9 +24,7 @@ import (
 func TestIncompleteGameHasNoWinner(t *testing.T) {
 	dir := t.TempDir()
 	full := filepath.Join(dir, "full.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full)
 	data, err := os.ReadFile(full)
 	if err != nil {
 		t.Fatal(err)

@@ -28,11 +28,7 @@ import (
 func analyzeRanks(t *testing.T, dir string) (played, lost map[string][]string) {
 	t.Helper()
 	var out bytes.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(io.Discard)
-	cmd.SetArgs([]string{"analyze", dir, "--format", "csv"})
-	if err := cmd.Execute(); err != nil {
+	if err := runCLITo(&out, io.Discard, "analyze", dir, "--format", "csv"); err != nil {
 		t.Fatalf("analyze: %v", err)
 	}
 	recs, err := csv.NewReader(&out).ReadAll()
@@ -179,9 +175,7 @@ func TestLibraryIndexBrowser(t *testing.T) {
 // refuses one from a newer schema, leaving it as it is.
 func TestIndexCommandDamagedAndNewer(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "3", "--turns", "200", "--dir", dir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "3", "--turns", "200", "--dir", dir)
 	out, err := runCLIOut(t, "index", dir)
 	if err != nil || !strings.Contains(out, "3 replays indexed; 3 read") {
 		t.Fatalf("index: %v\n%s", err, out)
@@ -230,16 +224,10 @@ func TestIndexCommandDamagedAndNewer(t *testing.T) {
 // changing its time makes analyze read it, and report it).
 func TestAnalyzeDirReusesIndex(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--bot", "economist", "--games", "4", "--turns", "200", "--dir", dir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", "raider", "--bot", "economist", "--games", "4", "--turns", "200", "--dir", dir)
 	run := func(format string) (string, string, error) {
 		var out, errb bytes.Buffer
-		cmd := newRootCmd()
-		cmd.SetOut(&out)
-		cmd.SetErr(&errb)
-		cmd.SetArgs([]string{"analyze", dir, "--format", format})
-		err := cmd.Execute()
+		err := runCLITo(&out, &errb, "analyze", dir, "--format", format)
 		return out.String(), errb.String(), err
 	}
 	csv1, std1, err := run("csv")
@@ -278,9 +266,7 @@ func TestAnalyzeDirReusesIndex(t *testing.T) {
 // .rewind is a file) is still served, listed by reading it, with a note.
 func TestServeWithoutIndex(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "1", "--turns", "200", "--dir", dir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "1", "--turns", "200", "--dir", dir)
 	os.WriteFile(filepath.Join(dir, ".rewind"), []byte("a file, not a folder"), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -330,11 +316,7 @@ func TestAnalyzeDirReadsSubfolders(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".hidden", "game.rwd"), []byte("not a replay"), 0o644)
 	run := func(format string) (string, string) {
 		var out, errb bytes.Buffer
-		cmd := newRootCmd()
-		cmd.SetOut(&out)
-		cmd.SetErr(&errb)
-		cmd.SetArgs([]string{"analyze", dir, "--format", format})
-		if err := cmd.Execute(); err != nil {
+		if err := runCLITo(&out, &errb, "analyze", dir, "--format", format); err != nil {
 			t.Fatalf("analyze %s: %v\n%s%s", format, err, out.String(), errb.String())
 		}
 		return out.String(), errb.String()
@@ -372,16 +354,10 @@ func TestAnalyzeDirReusesIndexEveryGame(t *testing.T) {
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			dir := t.TempDir()
-			if out, err := runCLIOut(t, "tournament", "--game", tc.game, "--bot", tc.a, "--bot", tc.b, "--games", "3", "--turns", tc.turns, "--dir", dir); err != nil {
-				t.Fatalf("tournament: %v\n%s", err, out)
-			}
+			mustRunCLI(t, "tournament", "--game", tc.game, "--bot", tc.a, "--bot", tc.b, "--games", "3", "--turns", tc.turns, "--dir", dir)
 			run := func() (string, string) {
 				var out, errb bytes.Buffer
-				cmd := newRootCmd()
-				cmd.SetOut(&out)
-				cmd.SetErr(&errb)
-				cmd.SetArgs([]string{"analyze", dir})
-				cmd.Execute()
+				runCLITo(&out, &errb, "analyze", dir)
 				return out.String(), errb.String()
 			}
 			out1, err1 := run()

@@ -40,13 +40,9 @@ func TestOneNamePerBot(t *testing.T) {
 	bot := testutil.LoggerBot(t)
 	dir := t.TempDir()
 	played := filepath.Join(dir, "p.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", played); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", played)
 	tdir := filepath.Join(dir, "t")
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", bot, "--games", "1", "--turns", "200", "--dir", tdir); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", bot, "--games", "1", "--turns", "200", "--dir", tdir)
 	games, _ := filepath.Glob(filepath.Join(tdir, "*.rwd"))
 	if len(games) != 1 {
 		t.Fatalf("tournament games %v", games)
@@ -115,9 +111,7 @@ func tableSeats(out string) []int {
 func TestSeatsFromOne(t *testing.T) {
 	dir := t.TempDir()
 	sky := filepath.Join(dir, "s.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "skyport", "--turns", "17", "-o", sky); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--game", "skyport", "--turns", "17", "-o", sky)
 	for _, f := range []string{c06 + ".cfr", "../../testdata/monad/official/m05.replay.json", sky} {
 		out, err := runCLIOut(t, "info", f)
 		if err != nil {
@@ -145,9 +139,7 @@ func TestForkSaysWhichBot(t *testing.T) {
 	bot := testutil.LoggerBot(t)
 	dir := t.TempDir()
 	parent := filepath.Join(dir, "p.rwd")
-	if out, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", parent); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", bot, "--turns", "200", "-o", parent)
 	out, err := runCLIOut(t, "fork", parent, "--turn", "100", "--fill", "turtle", "-o", filepath.Join(dir, "f.rwd"))
 	if err != nil {
 		t.Fatalf("fork --fill: %v\n%s", err, out)

@@ -44,10 +44,7 @@ func TestRecordVerifyExportInfo(t *testing.T) {
 	}
 
 	out.Reset()
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetArgs([]string{"info", rwd, c06 + ".cfr"})
-	if err := cmd.Execute(); err != nil {
+	if err := runCLITo(&out, os.Stderr, "info", rwd, c06+".cfr"); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"format:   rwd", "stored explicitly", "2026-01-02T03:04:05Z", "bot0_greedy", "format:   cfr", `"game_id":"1795288112840"`} {

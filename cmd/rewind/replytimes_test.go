@@ -162,9 +162,7 @@ func builtinOf(game string) string {
 func TestReplyTimesOldFiles(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.rwd")
-	if o, err := runCLIOut(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", plain); err != nil {
-		t.Fatalf("play: %v\n%s", err, o)
-	}
+	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", plain)
 	files := []string{filepath.Join("..", "..", "acceptance", "monad", "testdata", "legacy-4p.rwd"), plain}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

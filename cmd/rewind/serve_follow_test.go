@@ -17,9 +17,7 @@ import (
 // only a notification can list it. The wait is on the list, not a sleep.
 func TestServeListsNewFileAtOnce(t *testing.T) {
 	src, dir := t.TempDir(), t.TempDir()
-	if out, err := runCLIOut(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "2", "--turns", "200", "--dir", src); err != nil {
-		t.Fatalf("tournament: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "tournament", "--bot", "greedy", "--bot", "raider", "--games", "2", "--turns", "200", "--dir", src)
 	copyFile(t, filepath.Join(src, "game-0000.rwd"), filepath.Join(dir, "game-0000.rwd"))
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)

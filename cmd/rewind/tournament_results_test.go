@@ -30,11 +30,7 @@ func seedText(s *uint64) string {
 func runSplit(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errs testutil.SyncBuffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&errs)
-	cmd.SetArgs(args)
-	err = cmd.Execute()
+	err = runCLITo(&out, &errs, args...)
 	return out.String(), errs.String(), err
 }
 

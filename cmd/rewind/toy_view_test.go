@@ -32,9 +32,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	rwd := filepath.Join(dir, "toy.rwd")
 	// A deadline no loaded machine misses: a late answer would be a
 	// timeout, and fewer commands rejected than the test counts.
-	if out, err := runCLIOut(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--deadline", "60s", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--game", "toyseq", "--seed", "8", "--turns", "30", "--deadline", "60s", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd)
 
 	// analyze --format json: the toy's metrics, events and ranking.
 	out, err := runCLIOut(t, "analyze", rwd, "--format", "json")
@@ -82,9 +80,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 
 	// report: a self-contained page with a chart per metric and the events.
 	html := filepath.Join(dir, "toy.html")
-	if out, err := runCLIOut(t, "report", rwd, "-o", html); err != nil {
-		t.Fatalf("report: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "report", rwd, "-o", html)
 	page, err := os.ReadFile(html)
 	if err != nil {
 		t.Fatal(err)

@@ -45,9 +45,7 @@ func TestTurningPointsThroughCLI(t *testing.T) {
 	}
 
 	page := filepath.Join(t.TempDir(), "rt.html")
-	if out, err := runCLIOut(t, "report", rt, "-o", page); err != nil {
-		t.Fatalf("report: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "report", rt, "-o", page)
 	b := browsertest.Start(t, 2*time.Minute)
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatal(err)
@@ -106,9 +104,7 @@ func TestTurningPointsThroughCLI(t *testing.T) {
 func TestExplainAnyGame(t *testing.T) {
 	dir := t.TempDir()
 	rwd := filepath.Join(dir, "s.rwd")
-	if out, err := runCLIOut(t, "play", "--game", "skyport", "--turns", "200", "--seed", "3", "-o", rwd); err != nil {
-		t.Fatalf("play: %v\n%s", err, out)
-	}
+	mustRunCLI(t, "play", "--game", "skyport", "--turns", "200", "--seed", "3", "-o", rwd)
 	out, err := runCLIOut(t, "analyze", "--format", "json", rwd)
 	if err != nil {
 		t.Fatal(err)
