@@ -216,7 +216,7 @@ playing goes back to the queue.`,
 	f.IntVar(&opts.parallel, "parallel", 1, "games played at once (at least 1)")
 	f.StringArrayVar(&opts.bots, "bot", nil, "NAME=COMMAND: the command that plays entrant NAME (repeat)")
 	f.StringVar(&opts.dir, "dir", "", "scratch folder for the games being played and the bots' stderr logs (default: a temporary folder)")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	deadlineFlag(f, &opts.play.deadline)
 	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this worker writes in all, after which each log is cut with a note (0: no bound)")
 	f.DurationVar(&opts.nats.ackWait, "ack-wait", queue.DefaultLimits.AckWait, "how long a game may go without this worker's heartbeat before it goes to another worker (it sends one every third of it)")
 	return cmd

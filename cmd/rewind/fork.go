@@ -51,17 +51,10 @@ which also fills the seats of external bots.`,
   rewind fork game.rwd --turn 200 --bot 2="python3 examples/bots/python/bot.py" -o mine.rwd
   rewind fork GAME.cfr --turn 100 --fill greedy -o fork.rwd`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.in = args[0]
-			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
-				return err
-			}
-			ctx, stop := interruptContext(cmd.Context())
-			defer stop()
+		RunE: playOnRunE(&opts.in, &opts.play, func(ctx context.Context) error {
 			_, err := runFork(ctx, opts)
 			return err
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.turn, "turn", 0, "the turn to play on from (1..max_turn-1, required)")
@@ -70,7 +63,7 @@ which also fills the seats of external bots.`,
 	f.StringVarP(&opts.play.out, "output", "o", "", "replay file to write (required)")
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	f.Uint64Var(&opts.play.seed, "seed", 1, "the seed of the bots that do not keep their seat's built-in (a kept built-in has the parent's)")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	deadlineFlag(f, &opts.play.deadline)
 	cmd.MarkFlagRequired("turn")
 	cmd.MarkFlagRequired("output")
 	return cmd

@@ -20,6 +20,7 @@ import (
 	"github.com/rewind-game/rewind/internal/subprocess"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -89,7 +90,7 @@ it was asked for a round, and the viewer shows it under the bot's commands.`,
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 42, "map and bot seed")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "game.rwd", "replay file to write")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the output file if it exists")
-	cmd.Flags().DurationVar(&opts.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	deadlineFlag(cmd.Flags(), &opts.deadline)
 	cmd.Flags().StringVar(&opts.logDir, "log-dir", "", "directory for external bots' stderr logs (default: beside the replay)")
 	return cmd
 }
@@ -355,6 +356,29 @@ func checkDeadline(d time.Duration) error {
 		return usagef("--deadline %v must be greater than 0", d)
 	}
 	return nil
+}
+
+// deadlineFlag declares --deadline, the per-round answer deadline of
+// external bots, into d; checkDeadlineFlag checks it.
+func deadlineFlag(f *pflag.FlagSet, d *time.Duration) {
+	f.DurationVar(d, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+}
+
+// playOnRunE is the RunE of the commands that play on from a replay
+// (fork, rerun): the replay's path, args[0], goes to in, play's output to
+// the command's writers; --deadline is checked, and run is called under a
+// context that Ctrl-C cancels.
+func playOnRunE(in *string, play *playOptions, run func(ctx context.Context) error) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		*in = args[0]
+		play.stdout, play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := checkDeadlineFlag(play.deadline); err != nil {
+			return err
+		}
+		ctx, stop := interruptContext(cmd.Context())
+		defer stop()
+		return run(ctx)
+	}
 }
 
 // checkDeadlineFlag checks the --deadline flag's value: greater than 0.

@@ -70,16 +70,9 @@ to where a file cut short ends.`,
   rewind rerun game.rwd --seat 2 --bot 2="python3 mybot.py" --from 100
   rewind rerun game.rwd --seat 2 --bot 2="python3 mybot.py" --follow -o what-mine-does.rwd`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.in = args[0]
-			opts.play.stdout, opts.play.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkDeadlineFlag(opts.play.deadline); err != nil {
-				return err
-			}
-			ctx, stop := interruptContext(cmd.Context())
-			defer stop()
+		RunE: playOnRunE(&opts.in, &opts.play, func(ctx context.Context) error {
 			return runRerun(ctx, opts)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.seat, "seat", 0, "the seat to ask again, from 1 as rewind info numbers them (required)")
@@ -90,7 +83,7 @@ to where a file cut short ends.`,
 	f.BoolVar(&opts.force, "force", false, "replace the output file if it exists")
 	f.StringVar(&opts.format, "format", "table", "table or json")
 	f.Uint64Var(&opts.play.seed, "seed", 42, "the match seed of a replay that records no bot seeds (rewind play's default)")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	deadlineFlag(f, &opts.play.deadline)
 	return cmd
 }
 

@@ -115,7 +115,7 @@ tournament is.`,
 	f.Uint64Var(&opts.play.seed, "seed", 1, "master seed")
 	f.StringVar(&opts.dir, "dir", "tournament", "directory for the replays")
 	f.StringVar(&opts.play.mapFile, "map", "", "a map file every game is played on, for a game played on map files")
-	f.DurationVar(&opts.play.deadline, "deadline", time.Second, "per-round answer deadline for external bots (greater than 0)")
+	deadlineFlag(f, &opts.play.deadline)
 	f.Int64Var(&opts.maxLogs, "max-logs", defaultMaxLogsMiB, "MiB of external bots' stderr logs this run writes in all, after which each log is cut with a note (0: no bound)")
 	f.StringVar(&opts.format, "format", "table", "the standings as table, json or csv (docs/ratings.md)")
 	f.IntVar(&opts.ahead, "ahead", defaultAhead, "games queued for the workers at once (queued or being played; at least 1, at most "+strconv.FormatInt(queue.DefaultLimits.MaxJobs, 10)+"): the next is queued as one finishes")
