@@ -68,38 +68,10 @@ func TestRoundLogsRecorded(t *testing.T) {
 	if res.Hash != resPlain.Hash {
 		t.Fatal("logs changed the game")
 	}
-	if v := binary.LittleEndian.Uint16(withLogs[4:]); v != replay.VersionLogs {
-		t.Fatalf("version %d with logs, want %d", v, replay.VersionLogs)
-	}
-	if v := binary.LittleEndian.Uint16(plain[4:]); v != 1 {
-		t.Fatalf("version %d without logs, want 1", v)
-	}
-	for _, data := range [][]byte{withLogs, plain} {
-		v, err := replay.VerifySim(bytes.NewReader(data), nil)
-		if err != nil || v.Err != nil || !v.Complete || v.Rounds != turns {
-			t.Fatalf("verify: %v %+v", err, v)
-		}
-	}
-	r, err := replay.NewReader(bytes.NewReader(withLogs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !r.Header().Logs {
-		t.Fatal("header does not say the file keeps logs")
-	}
-	rp, err := replay.NewReader(bytes.NewReader(plain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		rd, err := r.NextText()
-		rdp, errp := rp.NextText()
-		if errors.Is(err, io.EOF) && errors.Is(errp, io.EOF) {
-			break
-		}
-		if err != nil || errp != nil {
-			t.Fatal(err, errp)
-		}
+	checkVersion(t, withLogs, replay.VersionLogs, "with logs")
+	checkVersion(t, plain, 1, "without logs")
+	verifyWhole(t, turns, withLogs, plain)
+	r, rp := roundsBeside(t, withLogs, plain, func(rd, rdp *replay.TextRound) {
 		if fmt.Sprint(rd.Commands) != fmt.Sprint(rdp.Commands) || rd.Hash != rdp.Hash || rd.HasHash != rdp.HasHash {
 			t.Fatalf("round %d differs with logs", rd.Turn)
 		}
@@ -122,9 +94,59 @@ func TestRoundLogsRecorded(t *testing.T) {
 				t.Fatalf("round %d uid %d: log %q, want %q", rd.Turn, uid, got, want)
 			}
 		}
+	})
+	if !r.Header().Logs {
+		t.Fatal("header does not say the file keeps logs")
 	}
 	if fmt.Sprint(*r.Footer()) != fmt.Sprint(*rp.Footer()) {
 		t.Fatal("footers differ")
+	}
+}
+
+// checkVersion fails t unless data is a recording of format version
+// want; what says which recording data is.
+func checkVersion(t *testing.T, data []byte, want uint16, what string) {
+	t.Helper()
+	if v := binary.LittleEndian.Uint16(data[4:]); v != want {
+		t.Fatalf("version %d %s, want %d", v, what, want)
+	}
+}
+
+// verifyWhole fails t unless every recording of files verifies by
+// re-simulation, whole, with turns rounds.
+func verifyWhole(t *testing.T, turns int, files ...[]byte) {
+	t.Helper()
+	for _, data := range files {
+		v, err := replay.VerifySim(bytes.NewReader(data), nil)
+		if err != nil || v.Err != nil || !v.Complete || v.Rounds != turns {
+			t.Fatalf("verify: %v %+v", err, v)
+		}
+	}
+}
+
+// roundsBeside reads the rounds of the recordings with and plain in step,
+// to the end of both, calling visit with each pair; an error of either
+// fails t. It returns the two readers, read to their ends.
+func roundsBeside(t *testing.T, with, plain []byte, visit func(rd, rdp *replay.TextRound)) (r, rp *replay.Reader) {
+	t.Helper()
+	r, err := replay.NewReader(bytes.NewReader(with))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err = replay.NewReader(bytes.NewReader(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rd, err := r.NextText()
+		rdp, errp := rp.NextText()
+		if errors.Is(err, io.EOF) && errors.Is(errp, io.EOF) {
+			return r, rp
+		}
+		if err != nil || errp != nil {
+			t.Fatal(err, errp)
+		}
+		visit(rd, rdp)
 	}
 }
 

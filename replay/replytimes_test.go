@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -83,35 +82,10 @@ func TestReplyTimesRecorded(t *testing.T) {
 	if ha, hb, hp := contentHash(t, a), contentHash(t, b), contentHash(t, plain); ha == "" || ha != hb || ha != hp {
 		t.Fatalf("content hashes %q, %q and %q (untimed) of one game with other reply times", ha, hb, hp)
 	}
-	if v := binary.LittleEndian.Uint16(a[4:]); v != replay.VersionReplyTimes {
-		t.Fatalf("version %d with reply times, want %d", v, replay.VersionReplyTimes)
-	}
-	if v := binary.LittleEndian.Uint16(plain[4:]); v != 1 {
-		t.Fatalf("version %d without reply times, want 1", v)
-	}
-	for _, data := range [][]byte{a, b, plain} {
-		v, err := replay.VerifySim(bytes.NewReader(data), nil)
-		if err != nil || v.Err != nil || !v.Complete || v.Rounds != turns {
-			t.Fatalf("verify: %v %+v", err, v)
-		}
-	}
-	ra, err := replay.NewReader(bytes.NewReader(a))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ra.Header().ReplyTimes {
-		t.Fatal("header does not say the file keeps reply times")
-	}
-	rp, _ := replay.NewReader(bytes.NewReader(plain))
-	for {
-		rd, err := ra.NextText()
-		rdp, errp := rp.NextText()
-		if errors.Is(err, io.EOF) && errors.Is(errp, io.EOF) {
-			break
-		}
-		if err != nil || errp != nil {
-			t.Fatal(err, errp)
-		}
+	checkVersion(t, a, replay.VersionReplyTimes, "with reply times")
+	checkVersion(t, plain, 1, "without reply times")
+	verifyWhole(t, turns, a, b, plain)
+	ra, _ := roundsBeside(t, a, plain, func(rd, rdp *replay.TextRound) {
 		if rd.Hash != rdp.Hash || rd.HasHash != rdp.HasHash {
 			t.Fatalf("round %d differs with reply times", rd.Turn)
 		}
@@ -122,12 +96,15 @@ func TestReplyTimesRecorded(t *testing.T) {
 			if rd.ReplyTimes != nil {
 				t.Fatalf("round 0: reply times %v", rd.ReplyTimes)
 			}
-			continue
+			return
 		}
 		want := min(testReply(rd.Turn, 0), replay.MaxReplyTime).Truncate(replay.ReplyTimeUnit)
 		if len(rd.ReplyTimes) != 2 || rd.ReplyTimes[0] != want || rd.ReplyTimes[1] >= 0 {
 			t.Fatalf("round %d: reply times %v, want [%v, not timed]", rd.Turn, rd.ReplyTimes, want)
 		}
+	})
+	if !ra.Header().ReplyTimes {
+		t.Fatal("header does not say the file keeps reply times")
 	}
 	sim, err := replay.OpenSim(bytes.NewReader(a))
 	if err != nil {
