@@ -1,11 +1,9 @@
 package replay_test
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
 	cf2vectors "github.com/rewind-game/rewind/games/colorfight2/vectors"
 	"github.com/rewind-game/rewind/internal/conform"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -27,29 +26,13 @@ func TestCrashRecording(t *testing.T) {
 		return
 	}
 	path := filepath.Join(t.TempDir(), "killed.rwd")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecording$")
-	cmd.Env = append(os.Environ(), "REWIND_CRASH_CHILD="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
 	reported := 0
-	for sc.Scan() {
-		if n, ok := strings.CutPrefix(sc.Text(), "wrote round "); ok {
+	testutil.KillChildAt(t, []string{"REWIND_CRASH_CHILD=" + path}, func(line string) bool {
+		if n, ok := strings.CutPrefix(line, "wrote round "); ok {
 			reported, _ = strconv.Atoi(n)
-			if reported >= 120 {
-				break
-			}
 		}
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL
-		t.Fatal(err)
-	}
-	cmd.Wait()
+		return reported >= 120
+	})
 	if reported < 120 {
 		t.Fatalf("child reported only %d rounds", reported)
 	}

@@ -1,7 +1,6 @@
 package subprocess
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -72,30 +71,19 @@ func TestBotDiesWithKilledRunner(t *testing.T) {
 		time.Sleep(answerDeadline)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBotDiesWithKilledRunner$")
-	cmd.Env = append(os.Environ(), "REWIND_RUNNER_CHILD=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := 0
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if n, ok := strings.CutPrefix(sc.Text(), "bot "); ok {
+	pid, started := 0, false
+	// SIGKILL once the runner has started its bot: no Close, no clean-up.
+	testutil.KillChildAt(t, []string{"REWIND_RUNNER_CHILD=1"}, func(line string) bool {
+		n, ok := strings.CutPrefix(line, "bot ")
+		if ok {
 			pid, _ = strconv.Atoi(n)
-			break
+			started = pid > 0 && alive(pid)
 		}
-	}
-	if pid <= 0 || !alive(pid) {
-		cmd.Process.Kill()
-		cmd.Wait()
+		return ok
+	})
+	if !started {
 		t.Fatalf("the runner did not start its bot (%d)", pid)
 	}
-	cmd.Process.Kill() // SIGKILL: no Close, no clean-up
-	cmd.Wait()
 	limit := time.Now().Add(answerDeadline) // a safety net, not a verdict
 	for alive(pid) {
 		if time.Now().After(limit) {

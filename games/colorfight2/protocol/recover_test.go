@@ -1,15 +1,14 @@
 package protocol
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -22,28 +21,10 @@ func TestKilledGameRecoveredAndListed(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledGameRecoveredAndListed$")
 	// The child is killed, so its own t.TempDir is never removed: keep it
 	// inside this test's, which is.
 	childTmp := t.TempDir()
-	cmd.Env = append(os.Environ(), "REWIND_SERVER_CRASH_DIR="+dir, "TMPDIR="+childTmp)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	reached := false
-	for sc.Scan() {
-		if sc.Text() == "turn 50" {
-			reached = true
-			break
-		}
-	}
-	cmd.Process.Kill() // SIGKILL
-	cmd.Wait()
+	reached := testutil.KillChildAt(t, []string{"REWIND_SERVER_CRASH_DIR=" + dir, "TMPDIR=" + childTmp}, func(line string) bool { return line == "turn 50" })
 	if !reached {
 		t.Fatal("the child server did not reach turn 50")
 	}
