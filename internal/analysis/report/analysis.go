@@ -143,14 +143,10 @@ func kindList(g *analysis.Analysis, count map[string]int, order []string) []temp
 // the ColorfightII report.
 func Page(g *analysis.Analysis, title string) (templates.ReportPage, error) {
 	cs, err := Charts(g)
-	if err != nil {
-		return templates.ReportPage{}, err
-	}
-	p, err := newPage(title, cs)
+	p, err := newPage(title, cs, err)
 	if err != nil {
 		return p, err
 	}
-	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "seat"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
 	for _, m := range g.Meta.Metrics {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: m.Name})
 	}

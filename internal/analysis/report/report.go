@@ -122,13 +122,19 @@ func colors(n int) opts.Colors {
 }
 
 // newPage is a report page titled title with the charts cs and ECharts
-// inlined (checked that it cannot close its script).
-func newPage(title string, cs []Chart) (templates.ReportPage, error) {
+// inlined (checked that it cannot close its script), its ranking table's
+// columns begun with the player's (rank, seat, name, bot); err, the
+// error of making cs, is returned as it is.
+func newPage(title string, cs []Chart, err error) (templates.ReportPage, error) {
+	if err != nil {
+		return templates.ReportPage{}, err
+	}
 	ech := string(assets.ECharts())
 	if l := strings.ToLower(ech); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
 		return templates.ReportPage{}, fmt.Errorf("report: ECharts cannot be inlined: it contains a closing tag or comment opener")
 	}
-	return templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion()}, nil
+	return templates.ReportPage{Title: title, Charts: cs, ECharts: ech, EChartsVersion: assets.EChartsVersion(),
+		Columns: []templates.ReportColumn{{Title: "rank"}, {Title: "seat"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}}, nil
 }
 
 // render writes the page p to w, or returns err (the error of making p).
@@ -142,14 +148,10 @@ func render(w io.Writer, p templates.ReportPage, err error) error {
 // DocumentPage is the report of a, titled title, as the data of templates.Report.
 func DocumentPage(a *analysis.Document, title string) (templates.ReportPage, error) {
 	cs, err := DocumentCharts(a)
-	if err != nil {
-		return templates.ReportPage{}, err
-	}
-	p, err := newPage(title, cs)
+	p, err := newPage(title, cs, err)
 	if err != nil {
 		return p, err
 	}
-	p.Columns = []templates.ReportColumn{{Title: "rank"}, {Title: "seat"}, {Title: "name", Name: true}, {Title: "bot", Name: true}}
 	for _, c := range a.Doc.Table {
 		p.Columns = append(p.Columns, templates.ReportColumn{Title: c[0]})
 	}
