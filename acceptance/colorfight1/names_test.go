@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,18 +24,12 @@ func TestJoinedPlayerNamed(t *testing.T) {
 	if status, raw, join := c.post("/joingame", map[string]any{"name": "Zed"}); status != 200 || join["token"] == nil {
 		t.Fatalf("join: %d %s", status, raw)
 	}
-	if code := srv.Wait(t); code != 0 { // --games 1: it ends after the game
-		t.Fatalf("server: status %d\n%s", code, srv.Output())
-	}
-	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
-	}
-	out, code := clitest.Run(t, "info", rwds[0])
+	rwd := serverRecording(t, srv, dir) // --games 1: it ends after the game
+	out, code := clitest.Run(t, "info", rwd)
 	if code != 0 || !strings.Contains(out, `2  "Zed #2"`) || !strings.Contains(out, `1  "expander #1"`) || strings.Contains(out, "seat 2") {
 		t.Errorf("info: status %d, want seats expander and Zed\n%s", code, out)
 	}
-	out, code = clitest.Run(t, "analyze", rwds[0], "--format", "json")
+	out, code = clitest.Run(t, "analyze", rwd, "--format", "json")
 	var an struct {
 		Players []struct {
 			Name string `json:"name"`
@@ -45,7 +38,7 @@ func TestJoinedPlayerNamed(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &an); code != 0 || err != nil || len(an.Players) != 2 || an.Players[0].Name != "expander #1" || an.Players[1].Name != "Zed #2" {
 		t.Errorf("analyze --format json: status %d, %v, players %+v\n%.500s", code, err, an.Players, out)
 	}
-	resp, err := http.Get(clitest.ViewPage(t, rwds[0]))
+	resp, err := http.Get(clitest.ViewPage(t, rwd))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,17 +70,7 @@ func TestRejoinIsNewSeat(t *testing.T) {
 	if uids[0] == uids[1] {
 		t.Fatalf("two joins with one uid %v", uids)
 	}
-	if code := srv.Wait(t); code != 0 {
-		t.Fatalf("server: status %d\n%s", code, srv.Output())
-	}
-	rwds, _ := filepath.Glob(filepath.Join(dir, "colorfight1-*.rwd"))
-	if len(rwds) != 1 {
-		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
-	}
-	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.HasPrefix(out, "OK ") {
-		t.Errorf("verify: status %d\n%s", code, out)
-	}
-	out, code := clitest.Run(t, "info", rwds[0])
+	out, code := clitest.Run(t, "info", verifiedRecording(t, srv, dir))
 	want := []string{`1  "expander #1"`, fmt.Sprintf(`2  "MyAI #%d"`, int(uids[0])), fmt.Sprintf(`3  "MyAI #%d"`, int(uids[1]))}
 	for _, w := range want {
 		if code != 0 || !strings.Contains(out, w) || strings.Contains(out, "seat ") {

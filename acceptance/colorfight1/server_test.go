@@ -162,6 +162,18 @@ func TestServerPlaysOfficialProtocol(t *testing.T) {
 		t.Errorf("no attack of MyAI succeeded")
 	}
 	// --games 1: the server ends once the game's recording is in place.
+	out, code := clitest.Run(t, "info", verifiedRecording(t, srv, dir))
+	if code != 0 || !strings.Contains(out, "expander") || !strings.Contains(out, "aggressor") || !strings.Contains(out, `"MyAI #`) {
+		t.Errorf("info: status %d\n%s", code, out)
+	}
+	t.Logf("MyAI: %d attacks accepted", attacks)
+}
+
+// serverRecording waits for the server srv, run with --games 1 on the
+// folder dir, to end by itself with status 0, and returns the one
+// recording it wrote there.
+func serverRecording(t *testing.T, srv *clitest.Process, dir string) string {
+	t.Helper()
 	if code := srv.Wait(t); code != 0 {
 		t.Fatalf("server: status %d\n%s", code, srv.Output())
 	}
@@ -169,12 +181,16 @@ func TestServerPlaysOfficialProtocol(t *testing.T) {
 	if len(rwds) != 1 {
 		t.Fatalf("recordings %v\n%s", rwds, srv.Output())
 	}
-	if out, code := clitest.Run(t, "verify", rwds[0]); code != 0 || !strings.HasPrefix(out, "OK ") {
+	return rwds[0]
+}
+
+// verifiedRecording is serverRecording, the recording checked to pass
+// `rewind verify` (a failure is reported, and the test goes on).
+func verifiedRecording(t *testing.T, srv *clitest.Process, dir string) string {
+	t.Helper()
+	rwd := serverRecording(t, srv, dir)
+	if out, code := clitest.Run(t, "verify", rwd); code != 0 || !strings.HasPrefix(out, "OK ") {
 		t.Errorf("verify: status %d\n%s", code, out)
 	}
-	out, code := clitest.Run(t, "info", rwds[0])
-	if code != 0 || !strings.Contains(out, "expander") || !strings.Contains(out, "aggressor") || !strings.Contains(out, `"MyAI #`) {
-		t.Errorf("info: status %d\n%s", code, out)
-	}
-	t.Logf("MyAI: %d attacks accepted", attacks)
+	return rwd
 }
