@@ -79,26 +79,7 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 		}
 	}
 	more := cur.Next()
-	err = fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			return nil
-		}
-		if p != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !d.Type().IsRegular() || !ValidID(p) {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
+	err = l.walkFiles(func(p string, fi fs.FileInfo) error {
 		for more && index.WalkOrder(cur.Path(), p) < 0 {
 			drop(cur.Path())
 			more = cur.Next()

@@ -222,26 +222,7 @@ func (l *Library) List() ([]*Entry, error) {
 		}
 		files = append(files, found{l.only, fi.Size(), fi.ModTime()})
 	} else {
-		err := fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == "." {
-					return err
-				}
-				return nil // an unreadable subfolder is skipped, not fatal
-			}
-			if p != "." && strings.HasPrefix(d.Name(), ".") {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() || !d.Type().IsRegular() || !ValidID(p) {
-				return nil
-			}
-			fi, err := d.Info()
-			if err != nil {
-				return nil
-			}
+		err := l.walkFiles(func(p string, fi fs.FileInfo) error {
 			if !l.listable(p, fi.Size(), fi.ModTime()) {
 				return nil // a .json that is no replay
 			}
@@ -311,8 +292,26 @@ func (l *Library) List() ([]*Entry, error) {
 // counted).
 func (l *Library) replayBytes() int64 {
 	var n int64
-	fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	l.walkFiles(func(p string, fi fs.FileInfo) error {
+		if l.listable(p, fi.Size(), fi.ModTime()) {
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+// walkFiles calls fn, in lexical order, with the path (its ID) and the
+// file information of every regular file under the library's folder
+// whose path is a valid ID, hidden files and folders left out; an
+// unreadable subfolder or file is skipped, not fatal. It returns fn's
+// first error, or the error of reading the folder itself.
+func (l *Library) walkFiles(fn func(p string, fi fs.FileInfo) error) error {
+	return fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			if p == "." {
+				return err
+			}
 			return nil
 		}
 		if p != "." && strings.HasPrefix(d.Name(), ".") {
@@ -321,15 +320,15 @@ func (l *Library) replayBytes() int64 {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !ValidID(p) {
+		if d.IsDir() || !d.Type().IsRegular() || !ValidID(p) {
 			return nil
 		}
-		if fi, err := d.Info(); err == nil && l.listable(p, fi.Size(), fi.ModTime()) {
-			n += fi.Size()
+		fi, err := d.Info()
+		if err != nil {
+			return nil
 		}
-		return nil
+		return fn(p, fi)
 	})
-	return n
 }
 
 // listable reports whether library file id (of this size and
