@@ -86,30 +86,22 @@ func TestExportMonadHTML(t *testing.T) {
 			if err := chromedp.Run(b.Ctx, chromedp.Navigate("file://"+p.out+"#turn="+strconv.Itoa(mid))); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute)
 			var errText string
 			var frames, turn int
 			var h1, h2 []uint32
-			run := func(expr string, out any) {
-				t.Helper()
-				if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-					t.Fatalf("%s: %v", expr, err)
-				}
-			}
-			run(`window.rewind.error || ''`, &errText)
+			b.Eval(t, `window.rewind.error || ''`, &errText)
 			if errText != "" {
 				t.Fatalf("the page says: %s", errText)
 			}
-			run(`window.rewind.frames()`, &frames)
-			run(`window.rewind.turn()`, &turn)
+			b.Eval(t, `window.rewind.frames()`, &frames)
+			b.Eval(t, `window.rewind.turn()`, &turn)
 			if frames != p.turns+1 || turn != mid {
 				t.Errorf("%d frames (want %d), at turn %d (want %d from #turn)", frames, p.turns+1, turn, mid)
 			}
-			run(boardHash, &h1)
-			run(`window.rewind.seek(1), true`, nil)
-			run(boardHash, &h2)
+			b.Eval(t, boardHash, &h1)
+			b.Eval(t, `window.rewind.seek(1), true`, nil)
+			b.Eval(t, boardHash, &h2)
 			if len(h1) != 2 || len(h2) != 2 || h1[1] == 0 || h1[0] == h2[0] {
 				t.Errorf("board at turn %d %v, at turn 1 %v: want pixels drawn that change with the turn", mid, h1, h2)
 			}
@@ -118,8 +110,8 @@ func TestExportMonadHTML(t *testing.T) {
 			}
 			var lines []int
 			var events int
-			run(`[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getOption().series.length)`, &lines)
-			run(`[...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length`, &events)
+			b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getOption().series.length)`, &lines)
+			b.Eval(t, `[...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length`, &events)
 			if len(lines) != len(monad.Ruleset.Metrics()) {
 				t.Errorf("%d charts, want one per metric (%d)", len(lines), len(monad.Ruleset.Metrics()))
 			}

@@ -26,11 +26,9 @@ func TestMonadRejectedCommandShown(t *testing.T) {
 	url := clitest.ViewPage(t, rwd)
 	b := browsertest.Start(t, 2*time.Minute)
 	openPage(t, b, url+"#turn=3")
-	if err := b.WaitJS(`window.rewind.turn() === 3 && document.querySelectorAll('#commands .player-cmds[data-player="1"] li').length > 0`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.turn() === 3 && document.querySelectorAll('#commands .player-cmds[data-player="1"] li').length > 0`, time.Minute)
 	var items []string
-	eval(t, b, `[...document.querySelectorAll('#commands .player-cmds[data-player="1"] li')].map(li => li.textContent)`, &items)
+	b.Eval(t, `[...document.querySelectorAll('#commands .player-cmds[data-player="1"] li')].map(li => li.textContent)`, &items)
 	want := [][2]string{
 		{`{"l": [2, 3], "c": "MOVE", "n": 4}`, "lacks one of l, c, d, n"},
 		{`{"l": [5, 6], "c": "MOVE", "d": 9, "n": 1}`, "direction is not an integer 1..7"},

@@ -50,13 +50,6 @@ func streamFrames(t *testing.T, path string) []frameWant {
 	return out
 }
 
-func eval(t *testing.T, b *browsertest.Browser, expr string, out any) {
-	t.Helper()
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-}
-
 // openPage opens url and waits for the page to be ready, failing on the
 // page's error.
 func openPage(t *testing.T, b *browsertest.Browser, url string) {
@@ -64,11 +57,9 @@ func openPage(t *testing.T, b *browsertest.Browser, url string) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var msg string
-	eval(t, b, `window.rewind.error || ''`, &msg)
+	b.Eval(t, `window.rewind.error || ''`, &msg)
 	if msg != "" {
 		t.Fatalf("%s: the page says %s", url, msg)
 	}
@@ -134,7 +125,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 
 	seek := func(t *testing.T, n int) {
 		t.Helper()
-		eval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
+		b.Eval(t, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
 		if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), time.Minute); err != nil {
 			t.Fatalf("#turn=%d: %v", n, err)
 		}
@@ -146,7 +137,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 	checkCells := func(t *testing.T, n int) {
 		t.Helper()
 		var now int
-		eval(t, b, `window.rewind.turn()`, &now)
+		b.Eval(t, `window.rewind.turn()`, &now)
 		if now != n {
 			t.Fatalf("turn %d, want %d", now, n)
 		}
@@ -161,7 +152,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Ground []string
 			Colors []string
 		}
-		eval(t, b, `(() => { const r = window.rewind, P = r.packed(), m = rewind.boards.monad, d = devicePixelRatio || 1, R = r.radius();
+		b.Eval(t, `(() => { const r = window.rewind, P = r.packed(), m = rewind.boards.monad, d = devicePixelRatio || 1, R = r.radius();
 			const ctx = document.getElementById('board').getContext('2d'), hive = 1 << P.board.badges.indexOf('hive');
 			const out = {Cells: r.drawn.cells, Shown: document.getElementById('show-effects').checked, Pixels: [], Ground: [], Colors: []};
 			for (let y = 0; y < P.board.height; y++) for (let x = 0; x < P.board.width; x++) {
@@ -212,7 +203,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Said    [][2]string
 			Failed  []string
 		}
-		eval(t, b, `(() => ({Overlay: window.rewind.drawn.overlay,
+		b.Eval(t, `(() => ({Overlay: window.rewind.drawn.overlay,
 			Said: [...document.querySelectorAll('#commands .cmd')].map(s => [s.textContent, s.dataset.raw || '']),
 			Failed: [...document.querySelectorAll('#commands li.failed')].map(li => li.textContent)}))()`, &got)
 		for _, o := range got.Overlay {
@@ -275,7 +266,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Width, Height, Players         int
 			Painter                        bool
 		}
-		eval(t, b, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
+		b.Eval(t, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
 			Players: P.players.length, Painter: !!(window.rewind && rewind.boards.monad), Legend: document.getElementById('legend').textContent,
 			Script: [...document.scripts].map(s => s.getAttribute('src') || '').join(' ')}; })()`, &page)
 		if page.Game != "monad" || !page.Painter || !strings.Contains(page.Script, "/static/games/monad.js") || page.Topology != "hex" ||
@@ -294,7 +285,7 @@ func TestMonadViewThroughCLI(t *testing.T) {
 		}
 		if rejected >= 0 {
 			var failed string
-			eval(t, b, `(document.querySelector('#commands li.failed') || {}).textContent || ''`, &failed)
+			b.Eval(t, `(document.querySelector('#commands li.failed') || {}).textContent || ''`, &failed)
 			if !strings.Contains(failed, "move 3 units from (0, 0) to (1, 0)") {
 				t.Errorf("turn %d: the rejected command reads %q", rejected, failed)
 			}
@@ -311,12 +302,12 @@ func TestMonadViewThroughCLI(t *testing.T) {
 			Listed, Packed, Clicked int
 			Built                   bool
 		}
-		eval(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
+		b.Eval(t, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 			const li = [...document.querySelectorAll('#events li.ev')], built = li.filter(l => /builds a hive at/.test(l.textContent)).pop();
 			if (built) built.click();
 			return {Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Packed: n, Built: !!built, Clicked: built ? +built.dataset.turn : -1}; })()`, &ev)
 		var now int
-		eval(t, b, `window.rewind.turn()`, &now)
+		b.Eval(t, `window.rewind.turn()`, &now)
 		if ev.Packed != events || ev.Listed != events || !ev.Built || ev.Clicked <= 0 || now != ev.Clicked {
 			t.Errorf("events: %d listed, %d packed of the game's %d; a hive built listed %v, clicked at turn %d, now at %d",
 				ev.Listed, ev.Packed, events, ev.Built, ev.Clicked, now)
@@ -324,14 +315,12 @@ func TestMonadViewThroughCLI(t *testing.T) {
 	})
 
 	t.Run("charts", func(t *testing.T) {
-		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 		var charts []struct {
 			Metric string
 			Lines  int
 		}
-		eval(t, b, `[...document.querySelectorAll('[data-testid=chart]')].map(d => ({Metric: d.dataset.metric,
+		b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => ({Metric: d.dataset.metric,
 			Lines: echarts.getInstanceByDom(d).getOption().series.length}))`, &charts)
 		var names []string
 		for _, m := range monad.Ruleset.Metrics() {
@@ -353,9 +342,9 @@ func TestMonadViewThroughCLI(t *testing.T) {
 	})
 
 	t.Run("scrubber", func(t *testing.T) {
-		eval(t, b, `(() => { const s = document.getElementById('scrubber'); s.value = '90'; s.dispatchEvent(new Event('input')); return true; })()`, nil)
+		b.Eval(t, `(() => { const s = document.getElementById('scrubber'); s.value = '90'; s.dispatchEvent(new Event('input')); return true; })()`, nil)
 		var label string
-		eval(t, b, `document.getElementById('turn').textContent`, &label)
+		b.Eval(t, `document.getElementById('turn').textContent`, &label)
 		if label != fmt.Sprintf("turn 90 / %d", turns) {
 			t.Errorf("after the scrubber: %q", label)
 		}
@@ -404,7 +393,7 @@ func TestMonadViewOtherFiles(t *testing.T) {
 				Frames, Turn, Cells, Listed, Metrics int
 				Painter, Generic                     bool
 			}
-			eval(t, b, `(() => { const r = window.rewind, P = r.packed(); return {Game: P.game, Frames: P.frames.length, Turn: r.turn(),
+			b.Eval(t, `(() => { const r = window.rewind, P = r.packed(); return {Game: P.game, Frames: P.frames.length, Turn: r.turn(),
 				Cells: r.drawn.cells, Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Painter: !!(window.rewind && rewind.boards.monad),
 				Generic: !!document.getElementById('generic'), Metrics: P.metrics.length}; })()`, &page)
 			if page.Game != "monad" || !page.Painter || !page.Generic || page.Frames != len(want) || page.Turn != 20 || page.Cells != monad.NumCells {
@@ -416,11 +405,9 @@ func TestMonadViewOtherFiles(t *testing.T) {
 			if strings.HasSuffix(file, ".rwd") && events == 0 {
 				t.Errorf("%s: a recording with no events", file)
 			}
-			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 			var charts int
-			eval(t, b, `document.querySelectorAll('[data-testid=chart]').length`, &charts)
+			b.Eval(t, `document.querySelectorAll('[data-testid=chart]').length`, &charts)
 			if charts != page.Metrics || charts != len(monad.Ruleset.Metrics()) {
 				t.Errorf("%s: %d charts for %d metrics", file, charts, page.Metrics)
 			}

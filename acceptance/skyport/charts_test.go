@@ -27,15 +27,13 @@ func TestSkyportPageShort(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(clitest.ViewPage(t, rwd))); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute)
 	var got struct {
 		Metrics, Charts []string
 		Options         []int
 		Height          int
 	}
-	skyEval(t, b, `(() => ({Metrics: window.rewind.packed().metrics.map(m => m.name),
+	b.Eval(t, `(() => ({Metrics: window.rewind.packed().metrics.map(m => m.name),
 		Charts: [...document.querySelectorAll('[data-testid=chart]')].map(d => d.dataset.metric),
 		Options: [...document.querySelectorAll('.metric-pick')].map(s => s.options.length),
 		Height: document.documentElement.scrollHeight}))()`, &got)
@@ -59,7 +57,7 @@ func TestSkyportPageShort(t *testing.T) {
 	// A metric behind the picker is shown when picked.
 	last := got.Metrics[len(got.Metrics)-1]
 	var shown string
-	skyEval(t, b, `(() => { const s = document.querySelectorAll('.metric-pick')[7]; s.value = String(window.rewind.packed().metrics.length - 1); s.dispatchEvent(new Event('change'));
+	b.Eval(t, `(() => { const s = document.querySelectorAll('.metric-pick')[7]; s.value = String(window.rewind.packed().metrics.length - 1); s.dispatchEvent(new Event('change'));
 		return document.querySelectorAll('[data-testid=chart]')[7].dataset.metric; })()`, &shown)
 	if shown != last {
 		t.Errorf("chart 8 picked %s shows %s", last, shown)

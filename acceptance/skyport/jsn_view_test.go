@@ -36,9 +36,7 @@ func TestJSNView(t *testing.T) {
 			if err := chromedp.Run(b.Ctx, chromedp.Navigate(fmt.Sprintf("%s#turn=%d", url, c.turn))); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 			var page struct {
 				Error, Summary, Topology string
 				Turn, Cells, Entities    int
@@ -58,9 +56,7 @@ func TestJSNView(t *testing.T) {
 				page.Events == 0 || page.Listed != page.Events {
 				t.Errorf("page %+v", page)
 			}
-			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 			var charts []struct {
 				Metric string
 				Canvas bool

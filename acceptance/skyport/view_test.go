@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
@@ -60,27 +59,12 @@ func skyportScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
 	if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(1600, 1000), chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	var png []byte
-	if err := chromedp.Run(b.Ctx,
-		chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-		chromedp.CaptureScreenshot(&png)); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && window.rewind.ready && window.rewind.chartsReady`, time.Minute)
+	png := b.CaptureTop(t, false)
 	if err := os.WriteFile(out, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s: %d bytes", out, len(png))
-}
-
-// skyEval evaluates expr in b into out, failing t on error.
-func skyEval(t *testing.T, b *browsertest.Browser, expr string, out any) {
-	t.Helper()
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
 }
 
 // skyShown is what the packed frame of the turn shown holds and what
@@ -94,7 +78,7 @@ type skyShown struct {
 func skyState(t *testing.T, b *browsertest.Browser) skyShown {
 	t.Helper()
 	var s skyShown
-	skyEval(t, b, `(() => { const r = window.rewind, f = r.packed().frames[r.turn()];
+	b.Eval(t, `(() => { const r = window.rewind, f = r.packed().frames[r.turn()];
 		return {Turn: r.turn(), Cells: r.drawn.cells, Entities: r.drawn.entities, WantEntities: (f.entities || []).length, Active: f.active,
 			Effects: r.drawn.effects, WantEffects: (f.effects || []).map(e => e.k + ':' + (e.n || '')), Overlay: r.drawn.overlay || [],
 			ActiveText: document.getElementById('active').textContent}; })()`, &s)
@@ -104,7 +88,7 @@ func skyState(t *testing.T, b *browsertest.Browser) skyShown {
 // skySeek seeks turn n through the address (#turn=N) and waits for it.
 func skySeek(t *testing.T, b *browsertest.Browser, n int) skyShown {
 	t.Helper()
-	skyEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
+	b.Eval(t, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
 	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), time.Minute); err != nil {
 		t.Fatalf("#turn=%d: %v", n, err)
 	}
@@ -128,16 +112,14 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url+"#turn=20")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var page struct {
 		Error, Game, Topology, Legend string
 		Width, Height, Frame0, Turn   int
 		Painter                       bool
 		Centers                       [][]int
 	}
-	skyEval(t, b, fmt.Sprintf(`(() => { const r = window.rewind, P = r.packed(), D = %d;
+	b.Eval(t, fmt.Sprintf(`(() => { const r = window.rewind, P = r.packed(), D = %d;
 		return {Error: r.error || '', Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
 			Frame0: P.frames[0].cells.length / 4, Turn: r.turn(), Painter: !!(window.rewind && rewind.boards.skyport),
 			Legend: document.getElementById('legend').textContent,
@@ -168,7 +150,7 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 	// The turns to look at, from the packed frames: the first turn where
 	// the active player fired each weapon, killed, respawned, moved.
 	var pick map[string]int
-	skyEval(t, b, `(() => { const P = window.rewind.packed(), out = {};
+	b.Eval(t, `(() => { const P = window.rewind.packed(), out = {};
 		const at = (f, p) => (f.entities || []).find(e => e.p === p);
 		P.frames.forEach((f, t) => {
 			const first = k => { if (!(k in out)) out[k] = t; };
@@ -191,7 +173,7 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 		}
 	}
 	var names []string
-	skyEval(t, b, `window.rewind.packed().players.map(p => p.name)`, &names)
+	b.Eval(t, `window.rewind.packed().players.map(p => p.name)`, &names)
 	keys := make([]string, 0, len(pick))
 	for k := range pick {
 		keys = append(keys, k)
@@ -225,7 +207,7 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 		}
 		// A hit is a damage mark.
 		var hits int
-		skyEval(t, b, fmt.Sprintf(`(window.rewind.packed().frames[%d].events || []).filter(e => e.n === 'hit').length`, n), &hits)
+		b.Eval(t, fmt.Sprintf(`(window.rewind.packed().frames[%d].events || []).filter(e => e.n === 'hit').length`, n), &hits)
 		if got := strings.Count(effects, "mark:damage"); got != hits {
 			t.Errorf("%s turn %d: %d damage marks drawn for %d hits", k, n, got, hits)
 		}
@@ -233,7 +215,7 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 		switch k {
 		case "kill":
 			var bodies int
-			skyEval(t, b, fmt.Sprintf(`(() => { const f = window.rewind.packed().frames[%d];
+			b.Eval(t, fmt.Sprintf(`(() => { const f = window.rewind.packed().frames[%d];
 				return (f.events || []).filter(e => e.n === 'kill').filter(e => (f.entities || []).some(x => x.p === e.o && x.h === 0 && / \(dead\)$/.test(x.l))).length; })()`, n), &bodies)
 			if !strings.Contains(overlay, "kill") || bodies == 0 {
 				t.Errorf("kill turn %d: overlay %v, %d dead bodies where the kills are", n, s.Overlay, bodies)
@@ -259,23 +241,21 @@ func checkSkyportPage(t *testing.T, b *browsertest.Browser, url string, D, playe
 	// Every event of the game is listed (among the analysis's); a click
 	// on a kill seeks its turn.
 	var ev struct{ Listed, Packed, Clicked int }
-	skyEval(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
+	b.Eval(t, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 		const li = [...document.querySelectorAll('#events li.ev')].filter(l => /kills/.test(l.textContent)).pop();
 		if (li) li.click();
 		return {Listed: [...document.querySelectorAll('#events li.ev')].filter(l => new Set(window.rewind.packed().event_kinds.map(k => k.Name)).has(l.dataset.kind)).length, Packed: n, Clicked: li ? +li.dataset.turn : -1}; })()`, &ev)
 	var now int
-	skyEval(t, b, `window.rewind.turn()`, &now)
+	b.Eval(t, `window.rewind.turn()`, &now)
 	if ev.Packed == 0 || ev.Listed != ev.Packed || ev.Clicked <= 0 || now != ev.Clicked {
 		t.Errorf("events: %d listed of %d; clicked a kill at turn %d, now at %d", ev.Listed, ev.Packed, ev.Clicked, now)
 	}
 
 	// A chart per key metric: the first 8 (TestSkyportPageShort).
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 	var charts, metrics []string
-	skyEval(t, b, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => d.dataset.metric)`, &charts)
-	skyEval(t, b, `window.rewind.packed().metrics.map(m => m.name)`, &metrics)
+	b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => d.dataset.metric)`, &charts)
+	b.Eval(t, `window.rewind.packed().metrics.map(m => m.name)`, &metrics)
 	if len(metrics) < 10 || metrics[0] != "score" || len(metrics) < 8 || strings.Join(charts, ",") != strings.Join(metrics[:8], ",") {
 		t.Errorf("charts %v, metrics %v", charts, metrics)
 	}

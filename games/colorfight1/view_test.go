@@ -15,14 +15,6 @@ import (
 	"github.com/rewind-game/rewind/internal/clitest"
 )
 
-// viewEval evaluates expr in b into out, failing t on error.
-func viewEval(t *testing.T, b *browsertest.Browser, expr string, out any) {
-	t.Helper()
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-}
-
 // TestViewThroughCLI is a ColorFight v1 player's path: `rewind play
 // --game colorfight1` records a game of the four built-ins and `rewind
 // view` shows it in Chromium, where board.js (rewind.boards.colorfight1)
@@ -47,15 +39,13 @@ func TestViewThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var page struct {
 		Error, Game, Topology, Legend string
 		Width, Height                 int
 		Painter                       bool
 	}
-	viewEval(t, b, `(() => { const r = window.rewind, P = r.packed();
+	b.Eval(t, `(() => { const r = window.rewind, P = r.packed();
 		return {Error: r.error || '', Game: P.game, Topology: P.board.topology, Width: P.board.width, Height: P.board.height,
 			Painter: !!rewind.boards.colorfight1, Legend: document.getElementById('legend').textContent}; })()`, &page)
 	if page.Error != "" || page.Game != "colorfight1" || !page.Painter {
@@ -74,7 +64,7 @@ func TestViewThroughCLI(t *testing.T) {
 	// between a fifth and four fifths done (its clock's part done and
 	// part to go both hold a pixel on the diagonals the check reads).
 	var turn int
-	viewEval(t, b, `(() => { const r = window.rewind, P = r.packed();
+	b.Eval(t, `(() => { const r = window.rewind, P = r.packed();
 		for (let t = 100; t < P.frames.length; t++) {
 			const ok = (P.frames[t].entities || []).some(e => { const left = r.cell(t, e.x, e.y).value, d = 1 - left / e.v;
 				return e.k === 'attack' && e.p >= 0 && e.v > 0 && d > 0.2 && d < 0.8; });
@@ -84,16 +74,14 @@ func TestViewThroughCLI(t *testing.T) {
 	if turn < 0 {
 		t.Fatal("no turn past 100 with an attack a fifth to four fifths done")
 	}
-	viewEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, turn), nil)
-	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, turn), time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Eval(t, fmt.Sprintf(`location.hash = '#turn=%d', true`, turn), nil)
+	b.Wait(t, fmt.Sprintf(`window.rewind.turn() === %d`, turn), time.Minute)
 	// The turn label and the scrubber say the tick and its game time.
 	var label struct {
 		Text, Scrubber string
 		Last           int
 	}
-	viewEval(t, b, `({Text: document.getElementById('turn').textContent, Scrubber: document.getElementById('scrubber').getAttribute('aria-valuetext') || '',
+	b.Eval(t, `({Text: document.getElementById('turn').textContent, Scrubber: document.getElementById('scrubber').getAttribute('aria-valuetext') || '',
 		Last: window.rewind.packed().frames.length - 1})`, &label)
 	k := turn - 1
 	want := fmt.Sprintf("turn %d / %d · tick %d · %s s", turn, label.Last, k, strconv.FormatFloat(math.Round(float64(k)*0.2*1000)/1000, 'f', -1, 64))
@@ -107,7 +95,7 @@ func TestViewThroughCLI(t *testing.T) {
 		Cells, Entities, WantEntities, Owned, OwnedRight, Attacks, AttacksRight int
 		Wrong                                                                   []string
 	}
-	viewEval(t, b, fmt.Sprintf(`(() => { const r = window.rewind, P = r.packed(), t = %d, f = P.frames[t];
+	b.Eval(t, fmt.Sprintf(`(() => { const r = window.rewind, P = r.packed(), t = %d, f = P.frames[t];
 		const ctx = document.getElementById('board').getContext('2d'), d = window.devicePixelRatio || 1, R = r.radius() * d;
 		const hex = p => { const c = r.color(p); return [1, 3, 5].map(i => parseInt(c.substr(i, 2), 16)); };
 		const px = (x, y) => Array.from(ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
@@ -144,7 +132,7 @@ func TestViewThroughCLI(t *testing.T) {
 
 	// The inspector of an attacked cell (a click pins it).
 	var insp struct{ Text, Want string }
-	viewEval(t, b, fmt.Sprintf(`(() => { const r = window.rewind, t = %d, f = r.packed().frames[t];
+	b.Eval(t, fmt.Sprintf(`(() => { const r = window.rewind, t = %d, f = r.packed().frames[t];
 		const e = f.entities.find(e => e.k === 'attack' && e.p >= 0 && e.v > 0), cv = document.getElementById('board'), b = cv.getBoundingClientRect();
 		const d = window.devicePixelRatio || 1, [cx, cy] = r.center(e.x, e.y);
 		cv.dispatchEvent(new MouseEvent('click', {clientX: b.left + cx / d, clientY: b.top + cy / d, bubbles: true}));
@@ -162,7 +150,7 @@ func TestViewThroughCLI(t *testing.T) {
 		Turn       int
 		Want, Text string
 	}
-	viewEval(t, b, `(() => { const P = window.rewind.packed();
+	b.Eval(t, `(() => { const P = window.rewind.packed();
 		for (let t = 1; t < P.frames.length; t++) for (const cs of P.frames[t].commands || []) for (const c of cs || []) {
 			const m = /^\/attack (\{.*\})$/.exec(c);
 			if (m) { const j = JSON.parse(m[1]); return {Turn: t, Want: 'attack (' + j.cellx + ', ' + j.celly + ')', Text: ''}; }
@@ -171,11 +159,9 @@ func TestViewThroughCLI(t *testing.T) {
 	if sent.Turn < 0 {
 		t.Fatal("no /attack sent in the game")
 	}
-	viewEval(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, sent.Turn), nil)
-	if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, sent.Turn), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	viewEval(t, b, `document.getElementById('commands').textContent`, &sent.Text)
+	b.Eval(t, fmt.Sprintf(`location.hash = '#turn=%d', true`, sent.Turn), nil)
+	b.Wait(t, fmt.Sprintf(`window.rewind.turn() === %d`, sent.Turn), time.Minute)
+	b.Eval(t, `document.getElementById('commands').textContent`, &sent.Text)
 	if !strings.Contains(sent.Text, sent.Want) {
 		t.Errorf("turn %d: the commands panel does not say %q: %.400q", sent.Turn, sent.Want, sent.Text)
 	}
@@ -186,7 +172,7 @@ func TestViewThroughCLI(t *testing.T) {
 		Listed, Wrong, Clicked, Now int
 		Bad                         []string
 	}
-	viewEval(t, b, `(() => { const r = window.rewind, P = r.packed(), kinds = new Set(P.event_kinds.map(k => k.Name)), out = {Listed: 0, Wrong: 0, Bad: []};
+	b.Eval(t, `(() => { const r = window.rewind, P = r.packed(), kinds = new Set(P.event_kinds.map(k => k.Name)), out = {Listed: 0, Wrong: 0, Bad: []};
 		const lis = [...document.querySelectorAll('#events li.ev')].filter(l => kinds.has(l.dataset.kind));
 		lis.forEach(li => { const t = +li.dataset.turn, f = P.frames[t];
 			out.Listed++;
@@ -202,19 +188,17 @@ func TestViewThroughCLI(t *testing.T) {
 
 	// A chart per metric, 8 at most (the score's first, then in the
 	// game's order).
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 	var charts, metrics []string
-	viewEval(t, b, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => d.dataset.metric)`, &charts)
-	viewEval(t, b, `window.rewind.packed().metrics.map(m => m.name)`, &metrics)
+	b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => d.dataset.metric)`, &charts)
+	b.Eval(t, `window.rewind.packed().metrics.map(m => m.name)`, &metrics)
 	if len(metrics) < 7 || strings.Join(charts, ",") != strings.Join(metrics[:min(8, len(metrics))], ",") {
 		t.Errorf("charts %v, metrics %v", charts, metrics)
 	}
 	// Each chart's axis is in seconds of game time: turn 101 is tick 100,
 	// at 20 s.
 	var axes []string
-	viewEval(t, b, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => {
+	b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].filter(d => d.querySelector('canvas')).map(d => {
 		const x = echarts.getInstanceByDom(d).getOption().xAxis[0];
 		return x.name + ' ' + x.axisLabel.formatter(101); })`, &axes)
 	for i, a := range axes {

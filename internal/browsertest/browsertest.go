@@ -216,6 +216,41 @@ func (b *Browser) WaitJS(expr string, timeout time.Duration) error {
 	}
 }
 
+// Wait is WaitJS, failing tb when expr is not true in time.
+func (b *Browser) Wait(tb testing.TB, expr string, timeout time.Duration) {
+	tb.Helper()
+	if err := b.WaitJS(expr, timeout); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Eval evaluates the JavaScript expression expr in the page, its value
+// decoded into out (nil: not kept); an error fails tb, naming expr.
+func (b *Browser) Eval(tb testing.TB, expr string, out any) {
+	tb.Helper()
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
+		tb.Fatalf("%s: %v", expr, err)
+	}
+}
+
+// CaptureTop scrolls the page to its top, waits two animation frames (so
+// that what changed last is laid out and painted) and returns a PNG of
+// the viewport, or of the whole page when full is set. An error fails tb.
+func (b *Browser) CaptureTop(tb testing.TB, full bool) []byte {
+	tb.Helper()
+	var png []byte
+	capture := chromedp.CaptureScreenshot(&png)
+	if full {
+		capture = chromedp.FullScreenshot(&png, 100)
+	}
+	if err := chromedp.Run(b.Ctx,
+		chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		capture); err != nil {
+		tb.Fatal(err)
+	}
+	return png
+}
+
 // navigating reports whether err is what the DevTools protocol answers
 // when the page an expression ran in went away mid-evaluation.
 func navigating(err error) bool {
