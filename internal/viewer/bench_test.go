@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // benchPack is the server's work to show the replay in data on its page
@@ -42,4 +43,6 @@ func BenchmarkLoad(b *testing.B) { benchPack(b, vectorRWD(b, "c03")) }
 // BenchmarkLoadCFR is BenchmarkLoad for the official c03.cfr: decode the
 // JSON frames and infer each round's commands, analyse, pack and
 // compress.
-func BenchmarkLoadCFR(b *testing.B) { benchPack(b, readFile(b, testdata+"/conformance/c03.cfr")) }
+func BenchmarkLoadCFR(b *testing.B) {
+	benchPack(b, testutil.ReadFile(b, testdata+"/conformance/c03.cfr"))
+}

@@ -19,9 +19,7 @@ func openReplay(t *testing.T, b *browsertest.Browser, url string) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 30*time.Second)
 	var errText string
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`window.rewind.error || ""`, &errText)); err != nil {
 		t.Fatal(err)
@@ -31,16 +29,9 @@ func openReplay(t *testing.T, b *browsertest.Browser, url string) {
 	}
 }
 
-func evalJS(t *testing.T, b *browsertest.Browser, expr string, out any) {
-	t.Helper()
-	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-}
-
 func turnNow(t *testing.T, b *browsertest.Browser) int {
 	t.Helper()
 	var n int
-	evalJS(t, b, `window.rewind.turn()`, &n)
+	b.Eval(t, `window.rewind.turn()`, &n)
 	return n
 }

@@ -17,8 +17,8 @@ func TestBrowserFloodCommands(t *testing.T) {
 	openReplay(t, b, base+"/replay/flood.rwd#turn=3")
 	var listed []int
 	var more []string
-	evalJS(t, b, `[...document.querySelectorAll('#commands .player-cmds ol')].map(o => o.children.length)`, &listed)
-	evalJS(t, b, `[...document.querySelectorAll('#commands [data-testid=commands-more]')].map(e => e.textContent)`, &more)
+	b.Eval(t, `[...document.querySelectorAll('#commands .player-cmds ol')].map(o => o.children.length)`, &listed)
+	b.Eval(t, `[...document.querySelectorAll('#commands [data-testid=commands-more]')].map(e => e.textContent)`, &more)
 	want := "…and 400 more (400 rejected)"
 	if !slices.Equal(listed, []int{MaxCommandsShown, MaxCommandsShown}) || !slices.Equal(more, []string{want, want}) {
 		t.Errorf("turn 3 lists %v commands, then %q; want %d each, then %q", listed, more, MaxCommandsShown, want)

@@ -30,11 +30,9 @@ func TestCompareLayout(t *testing.T) {
 			if err := chromedp.Run(b.Ctx, chromedp.EmulateViewport(int64(w), 900), chromedp.Navigate(base+"/compare?a=a.rwd&b=b.rwd#turn=400")); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.WaitJS(`window.rewind && (window.rewind.error || (window.rewind.chartsReady && window.rewind.compare.divergence() !== null))`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind && (window.rewind.error || (window.rewind.chartsReady && window.rewind.compare.divergence() !== null))`, time.Minute)
 			var bad []string
-			evalJS(t, b, overflowJS, &bad)
+			b.Eval(t, overflowJS, &bad)
 			if len(bad) > 0 {
 				t.Errorf("compare page at %d px: elements outside their container:\n%q", w, bad)
 			}
@@ -42,7 +40,7 @@ func TestCompareLayout(t *testing.T) {
 				ALeft, ARight, ABottom, BLeft, BTop, BRight, Screen float64
 				Error, Note                                         string
 			}
-			evalJS(t, b, `(() => { const a = document.getElementById('board-a').getBoundingClientRect(), b = document.getElementById('board-b').getBoundingClientRect();
+			b.Eval(t, `(() => { const a = document.getElementById('board-a').getBoundingClientRect(), b = document.getElementById('board-b').getBoundingClientRect();
 				return {ALeft: a.left, ARight: a.right, ABottom: a.bottom, BLeft: b.left, BTop: b.top, BRight: b.right, Screen: document.documentElement.clientWidth,
 					Error: window.rewind.error || '', Note: document.getElementById('divergence').textContent}; })()`, &boards)
 			if boards.Error != "" {

@@ -30,7 +30,7 @@ func TestDocsScreenshots(t *testing.T) {
 		t.Skip("set REWIND_SCREENSHOTS_DOCS=1 to refresh docs/viewer-*.png")
 	}
 	const name, turn = "RuntimeTerrorsVictory.cfr", 250
-	base := serveFile(t, name, readFile(t, testutil.RealWorld(t, name)), Options{})
+	base := serveFile(t, name, testutil.ReadFile(t, testutil.RealWorld(t, name)), Options{})
 	b := browsertest.Start(t, 4*time.Minute)
 	for _, v := range []struct {
 		file string
@@ -40,11 +40,9 @@ func TestDocsScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		openReplay(t, b, fmt.Sprintf("%s/replay/%s#turn=%d", base, name, turn))
-		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 		var slot int
-		evalJS(t, b, fmt.Sprintf(`(() => {
+		b.Eval(t, fmt.Sprintf(`(() => {
 			const best = (%s)(%d);
 			window.rewind.select(best);
 			window.rewind.seek(%d);

@@ -126,9 +126,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		t.Fatal(err)
 	}
 	openReplay(t, b, srv.URL+"/c01#turn=120")
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 
 	// series reads what a chart draws: its title, the metric its picker
 	// names and every player's line.
@@ -139,7 +137,7 @@ func TestReplayPageColorfight(t *testing.T) {
 	charts := func(t *testing.T) []chart {
 		t.Helper()
 		var got []chart
-		evalJS(t, b, `[...document.querySelectorAll('[data-testid=chart]')].map(d => { const o = echarts.getInstanceByDom(d).getOption(), s = d.parentNode.querySelector('.metric-pick');
+		b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => { const o = echarts.getInstanceByDom(d).getOption(), s = d.parentNode.querySelector('.metric-pick');
 			return {Metric: d.dataset.metric, Pick: s ? s.options[s.selectedIndex].value : '', Title: o.title[0].text, Lines: o.series.map(x => x.data.map(v => v == null ? NaN : +v))}; })`, &got)
 		return got
 	}
@@ -173,7 +171,7 @@ func TestReplayPageColorfight(t *testing.T) {
 			t.Fatalf("%d charts for %d metrics, want 8", len(got), len(p.Metrics))
 		}
 		var options int
-		evalJS(t, b, `Math.min(...[...document.querySelectorAll('.metric-pick')].map(s => s.options.length))`, &options)
+		b.Eval(t, `Math.min(...[...document.querySelectorAll('.metric-pick')].map(s => s.options.length))`, &options)
 		if options != len(p.Metrics) {
 			t.Errorf("a picker offers %d metrics, the game has %d", options, len(p.Metrics))
 		}
@@ -190,7 +188,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		// the turn.
 		for k, name := range map[int]string{1: "captured_from_0", 3: "lost_to_2"} {
 			var ok bool
-			evalJS(t, b, fmt.Sprintf(`(() => { const s = document.querySelectorAll('.metric-pick')[%d]; s.value = '%d'; s.dispatchEvent(new Event('change')); return document.activeElement !== s; })()`, k, index(name)), &ok)
+			b.Eval(t, fmt.Sprintf(`(() => { const s = document.querySelectorAll('.metric-pick')[%d]; s.value = '%d'; s.dispatchEvent(new Event('change')); return document.activeElement !== s; })()`, k, index(name)), &ok)
 			c := charts(t)[k]
 			if !ok || c.Metric != name || !strings.HasPrefix(c.Title, strings.ReplaceAll(name, "_", " ")+" (cells)") || fmt.Sprint(c.Lines) != fmt.Sprint(want(index(name))) {
 				t.Errorf("chart %d picked %s: shows %q titled %q (focus given back: %v)", k, name, c.Metric, c.Title, ok)
@@ -219,7 +217,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		read := func(t *testing.T) list {
 			t.Helper()
 			var got list
-			evalJS(t, b, `(() => { const q = s => [...document.querySelectorAll(s)], box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'), o = document.querySelector('[data-testid=outcome]'), f = document.querySelector('[data-testid=ev-folded]');
+			b.Eval(t, `(() => { const q = s => [...document.querySelectorAll(s)], box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'), o = document.querySelector('[data-testid=outcome]'), f = document.querySelector('[data-testid=ev-folded]');
 				return {Turning: q('#events .turning-points li .ev-text').map(e => e.textContent), Explain: q('#events .turning-points li').map(e => { const x = e.querySelector('.tp-explain'); return x ? x.textContent : ''; }),
 					Shown: q('#events .event-list li').filter(e => !e.hidden).map(e => e.dataset.turn + ' ' + e.lastChild.textContent), All: q('#events .event-list li').length,
 					Half: box ? box.indeterminate : false, Outcome: o ? o.textContent : '', FoldedNote: f ? f.textContent : ''}; })()`, &got)
@@ -259,7 +257,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		if got := turnNow(t, b); got != next {
 			t.Errorf("N from turn 1: turn %d, want %d", got, next)
 		}
-		evalJS(t, b, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'); box.click(); return true; })()`, nil)
+		b.Eval(t, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]'); box.click(); return true; })()`, nil)
 		if got := read(t); fmt.Sprint(got.Shown) != fmt.Sprint(all) || got.Half || got.FoldedNote != "" {
 			t.Errorf("lead changes checked: %d of %d listed (half-checked %v, %q)", len(got.Shown), len(all), got.Half, got.FoldedNote)
 		}
@@ -320,17 +318,17 @@ func TestReplayPageColorfight(t *testing.T) {
 		read := func(t *testing.T) table {
 			t.Helper()
 			var got table
-			evalJS(t, b, `(() => { const tb = document.getElementById('players'), b = tb.querySelector('[data-testid=all-metrics]');
+			b.Eval(t, `(() => { const tb = document.getElementById('players'), b = tb.querySelector('[data-testid=all-metrics]');
 				return {Heads: [...tb.querySelectorAll('thead th')].slice(2).map(e => e.textContent), Toggle: b ? b.textContent : '',
 					Rows: [...tb.querySelectorAll('tbody tr')].map(r => [...r.children].slice(2).map(e => e.textContent.replace(/,/g, '')))}; })()`, &got)
 			return got
 		}
-		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), true`, n), nil)
+		b.Eval(t, fmt.Sprintf(`window.rewind.seek(%d), true`, n), nil)
 		got := read(t)
 		if fmt.Sprint(got.Heads) != fmt.Sprint(heads) || fmt.Sprint(got.Rows) != fmt.Sprint(rows) || got.Toggle != fmt.Sprintf("all %d metrics", len(p.Metrics)) {
 			t.Errorf("turn %d: table %q %q (toggle %q), want %q %q", n, got.Heads, got.Rows, got.Toggle, heads, rows)
 		}
-		evalJS(t, b, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
+		b.Eval(t, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
 		got = read(t)
 		if len(got.Heads) != len(p.Metrics) || got.Toggle != "headline columns" {
 			t.Fatalf("all metrics: %d columns (toggle %q), want %d", len(got.Heads), got.Toggle, len(p.Metrics))
@@ -351,15 +349,15 @@ func TestReplayPageColorfight(t *testing.T) {
 				}
 			}
 		}
-		evalJS(t, b, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
+		b.Eval(t, `document.querySelector('[data-testid=all-metrics]').click(), true`, nil)
 		if got := read(t); len(got.Heads) != len(heads) {
 			t.Errorf("toggled back: %d columns", len(got.Heads))
 		}
 		// An unknown metric's chart has no line: every value a gap.
-		evalJS(t, b, fmt.Sprintf(`(() => { const s = document.querySelectorAll('.metric-pick')[2]; s.value = '%d'; s.dispatchEvent(new Event('change')); return true; })()`, index("commands")), nil)
+		b.Eval(t, fmt.Sprintf(`(() => { const s = document.querySelectorAll('.metric-pick')[2]; s.value = '%d'; s.dispatchEvent(new Event('change')); return true; })()`, index("commands")), nil)
 		c := charts(t)[2]
 		var gaps int
-		evalJS(t, b, `echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[2]).getOption().series.reduce((n, x) => n + x.data.filter(v => v == null).length, 0)`, &gaps)
+		b.Eval(t, `echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[2]).getOption().series.reduce((n, x) => n + x.data.filter(v => v == null).length, 0)`, &gaps)
 		if c.Metric != "commands" || gaps != len(p.Players)*(len(p.Frames)-1) || !strings.Contains(c.Title, "not known") {
 			t.Errorf("chart of commands: %q titled %q, %d gaps of %d values", c.Metric, c.Title, gaps, len(p.Players)*(len(p.Frames)-1))
 		}
@@ -384,7 +382,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		read := func(t *testing.T, n int) panel {
 			t.Helper()
 			var got panel
-			evalJS(t, b, fmt.Sprintf(`(() => { window.rewind.seek(%d); const q = s => { const e = document.querySelector('#commands ' + s); return e ? e.textContent : ''; };
+			b.Eval(t, fmt.Sprintf(`(() => { window.rewind.seek(%d); const q = s => { const e = document.querySelector('#commands ' + s); return e ? e.textContent : ''; };
 				return {Inferred: q('[data-testid=inferred]'), None: q('[data-testid=no-commands]'), Listed: document.querySelectorAll('#commands li').length,
 					Said: [...document.querySelectorAll('#commands p.hint')].map(e => e.textContent)}; })()`, n), &got)
 			return got
@@ -426,7 +424,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		read := func(t *testing.T) state {
 			t.Helper()
 			var got state
-			evalJS(t, b, `(() => { const r = window.rewind, P = r.packed(), d = devicePixelRatio || 1, R = r.radius(), dr = 0.48 * R, ctx = document.getElementById('board').getContext('2d');
+			b.Eval(t, `(() => { const r = window.rewind, P = r.packed(), d = devicePixelRatio || 1, R = r.radius(), dr = 0.48 * R, ctx = document.getElementById('board').getContext('2d');
 				const c = r.controls(), out = {Overlay: c.overlay, Buildings: c.buildings, Legend: document.getElementById('legend').textContent, Help: document.getElementById('help').textContent, Fill: [], Disc: []};
 				for (let y = 0; y < P.board.height; y++) for (let x = 0; x < P.board.width; x++) {
 					const p = r.center(x, y), px = ctx.getImageData(p[0] + Math.round(-0.5 * R * d), p[1] + Math.round(0.5 * R * d), 1, 1).data;
@@ -521,7 +519,7 @@ func TestReplayPageColorfight(t *testing.T) {
 				Inspector    string
 			}
 			x, y := rich%p.Board.Width, rich/p.Board.Width
-			evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind, c = r.center(%d, %d), d = devicePixelRatio || 1, box = document.getElementById('board').getBoundingClientRect();
+			b.Eval(t, fmt.Sprintf(`(() => { const r = window.rewind, c = r.center(%d, %d), d = devicePixelRatio || 1, box = document.getElementById('board').getBoundingClientRect();
 				document.getElementById('board').dispatchEvent(new MouseEvent('click', {clientX: box.left + c[0] / d, clientY: box.top + c[1] / d, bubbles: true}));
 				const out = {Layer: [0, 1, 2].map(i => r.layer(%q, 250, i, 0)), Early: [0, 1, 2].map(i => r.layer(%q, 3, i, 0)), Inspector: document.getElementById('inspector').textContent};
 				document.getElementById('board').dispatchEvent(new MouseEvent('click', {clientX: box.left + c[0] / d, clientY: box.top + c[1] / d, bubbles: true}));
@@ -599,7 +597,7 @@ func TestReplayPageColorfight(t *testing.T) {
 		wantRound := "This round it took " + list(took, "from") + " and lost " + list(lost, "to") + "."
 		wantGame := "Over the game it took " + list(all, "from") + "."
 		var got [2]string
-		evalJS(t, b, fmt.Sprintf(`(() => { window.rewind.seek(%d); window.rewind.select(0); const q = s => { const e = document.querySelector('#commands [data-testid=' + s + ']'); return e ? e.textContent : ''; };
+		b.Eval(t, fmt.Sprintf(`(() => { window.rewind.seek(%d); window.rewind.select(0); const q = s => { const e = document.querySelector('#commands [data-testid=' + s + ']'); return e ? e.textContent : ''; };
 			const out = [q('round-exchanges'), q('exchanges')]; window.rewind.select(-1); return out; })()`, n), &got)
 		if got[0] != wantRound || got[1] != wantGame {
 			t.Errorf("turn %d, player 0 selected:\n%q\n%q\nwant\n%q\n%q", n, got[0], got[1], wantRound, wantGame)
@@ -624,7 +622,7 @@ func TestReplayPageColorfight(t *testing.T) {
 			Hint, Selected string
 			Heads          []string
 		}
-		evalJS(t, b, fmt.Sprintf(`(() => { window.rewind.seek(%d); const q = s => [...document.querySelectorAll('#commands ' + s)].map(e => e.textContent);
+		b.Eval(t, fmt.Sprintf(`(() => { window.rewind.seek(%d); const q = s => [...document.querySelectorAll('#commands ' + s)].map(e => e.textContent);
 			const out = {Hint: q('[data-testid=click-player]').join('|'), Heads: q('[data-testid=commands-head]')};
 			window.rewind.select(1); out.Selected = q('[data-testid=commands-head]').join('|') + '|' + q('[data-testid=click-player]').join('|'); window.rewind.select(-1); return out; })()`, n), &got)
 		want := func(pl int) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/rewind-game/rewind/internal/conform"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 const (
@@ -85,15 +86,6 @@ func write(tb testing.TB, path string, b []byte) {
 	}
 }
 
-func readFile(tb testing.TB, path string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
 // fixtureLibrary is a library folder holding c03.rwd (8 players, 500
 // rounds), hostile.rwd, sub/c04.cfr (referenceCFR), a truncated .rwd and a
 // file that is no replay.
@@ -103,7 +95,7 @@ func fixtureLibrary(tb testing.TB) string {
 	c03 := vectorRWD(tb, "c03")
 	write(tb, filepath.Join(dir, "c03.rwd"), c03)
 	write(tb, filepath.Join(dir, "hostile.rwd"), hostileRWD(tb))
-	write(tb, filepath.Join(dir, "sub", "c04.cfr"), readFile(tb, referenceCFR))
+	write(tb, filepath.Join(dir, "sub", "c04.cfr"), testutil.ReadFile(tb, referenceCFR))
 	write(tb, filepath.Join(dir, "cut.rwd"), c03[:len(c03)/3])
 	write(tb, filepath.Join(dir, "junk.cfr"), []byte("this is not a replay"))
 	return dir

@@ -23,7 +23,7 @@ func TestBrowserPlayOn(t *testing.T) {
 	b := browsertest.Start(t, 3*time.Minute)
 	openReplay(t, b, base+"/replay/c03.rwd#turn=250")
 	var enabled bool
-	evalJS(t, b, `(() => { const f = document.getElementById('fork'); const ok = !!f && !f.disabled; if (ok) f.click(); return ok; })()`, &enabled)
+	b.Eval(t, `(() => { const f = document.getElementById('fork'); const ok = !!f && !f.disabled; if (ok) f.click(); return ok; })()`, &enabled)
 	if !enabled {
 		t.Fatal("the play-on button is missing or disabled at turn 250")
 	}
@@ -31,8 +31,8 @@ func TestBrowserPlayOn(t *testing.T) {
 		t.Fatalf("the seats to play on with: %v", err)
 	}
 	var picks, bots []string
-	evalJS(t, b, `[...document.querySelectorAll('[data-testid=fork-seats] select')].map(s => s.value)`, &picks)
-	evalJS(t, b, `window.rewind.packed().players.map(p => p.bot)`, &bots)
+	b.Eval(t, `[...document.querySelectorAll('[data-testid=fork-seats] select')].map(s => s.value)`, &picks)
+	b.Eval(t, `window.rewind.packed().players.map(p => p.bot)`, &bots)
 	// c03.rwd (its commands from the reference's vector) names no bot:
 	// the game's built-ins are offered in turn.
 	info, _ := engine.About("colorfight2")
@@ -45,14 +45,14 @@ func TestBrowserPlayOn(t *testing.T) {
 			t.Errorf("seat %d: %q preselected, want %q (its bot: %q)", i, pick, want, bots[i])
 		}
 	}
-	evalJS(t, b, `document.getElementById('fork-go').click(), true`, nil)
+	b.Eval(t, `document.getElementById('fork-go').click(), true`, nil)
 	if err := b.WaitJS(`location.pathname === '/replay/c03-fork-T250.rwd' && window.rewind && (window.rewind.ready || window.rewind.error)`, 60*time.Second); err != nil {
 		var status string
-		evalJS(t, b, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
+		b.Eval(t, `(document.getElementById('fork-status') || {}).textContent || ''`, &status)
 		t.Fatalf("the fork did not open (status %q): %v", status, err)
 	}
 	var head string
-	evalJS(t, b, `document.querySelector('header').textContent`, &head)
+	b.Eval(t, `document.querySelector('header').textContent`, &head)
 	if !strings.Contains(head, "played on from turn 250 of c03.rwd") {
 		t.Errorf("the fork's header: %q", head)
 	}
@@ -72,7 +72,7 @@ func TestBrowserPlayOn(t *testing.T) {
 	one := serve(t, single, Options{})
 	openReplay(t, b, one+"/replay/c03.rwd")
 	var button bool
-	evalJS(t, b, `!!document.getElementById('fork')`, &button)
+	b.Eval(t, `!!document.getElementById('fork')`, &button)
 	if button {
 		t.Error("a one-file server's page offers to play on")
 	}
@@ -94,19 +94,19 @@ func TestBrowserPlayOnSaysWhichBot(t *testing.T) {
 	base := serveDir(t, dir, Options{})
 	b := browsertest.Start(t, 3*time.Minute)
 	openReplay(t, b, base+"/replay/ext.rwd#turn=100")
-	evalJS(t, b, `document.getElementById('fork').click(), true`, nil)
+	b.Eval(t, `document.getElementById('fork').click(), true`, nil)
 	if err := b.WaitJS(`document.querySelectorAll('[data-testid=fork-note]').length === 2`, 30*time.Second); err != nil {
 		t.Fatalf("the seats to play on with: %v", err)
 	}
 	var notes []string
 	read := func() {
-		evalJS(t, b, `[...document.querySelectorAll('[data-testid=fork-note]')].map(e => e.textContent)`, &notes)
+		b.Eval(t, `[...document.querySelectorAll('[data-testid=fork-note]')].map(e => e.textContent)`, &notes)
 	}
 	read()
 	if len(notes) != 2 || notes[0] != "as it played" || notes[1] != `in place of python3 mybot.py` {
 		t.Errorf("the seats' notes %q, want seat 1 as it played, seat 2 in place of its external bot", notes)
 	}
-	evalJS(t, b, `(() => { const s = document.querySelectorAll('[data-testid=fork-seats] select')[0]; s.value = 'turtle'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+	b.Eval(t, `(() => { const s = document.querySelectorAll('[data-testid=fork-seats] select')[0]; s.value = 'turtle'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
 	read()
 	if len(notes) != 2 || notes[0] != "in place of greedy" {
 		t.Errorf("seat 1 given turtle: notes %q, want %q", notes, "in place of greedy")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -23,7 +24,7 @@ import (
 // one is played is told to wait.
 func TestForkEndpoint(t *testing.T) {
 	dir := t.TempDir()
-	c06 := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
+	c06 := testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
 	write(t, filepath.Join(dir, "sub", "c06.cfr"), c06)
 	write(t, filepath.Join(dir, "hostile.rwd"), hostileRWD(t))
 	outside := filepath.Join(t.TempDir(), "secret.rwd")
@@ -79,7 +80,7 @@ func TestForkEndpoint(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50.rwd"`) || !strings.Contains(body, `"url":"/replay/sub/c06-fork-T50.rwd"`) {
 		t.Fatalf("fork: %d %s", code, body)
 	}
-	first := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd"))
+	first := testutil.ReadFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd"))
 	h, err := replay.ReadHeader(bytes.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func TestForkEndpoint(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("the fork's page data: %d %s", code, gz)
 	}
-	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+	if err := json.Unmarshal(testutil.Gunzip(t, gz), &p); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(p.Provenance, "played on from turn 50 of c06.cfr") || len(p.Frames) < 50 {
@@ -109,14 +110,14 @@ func TestForkEndpoint(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `"id":"sub/c06-fork-T50-2.rwd"`) {
 		t.Fatalf("second fork: %d %s", code, body)
 	}
-	if b := readFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd")); !bytes.Equal(b, first) {
+	if b := testutil.ReadFile(t, filepath.Join(dir, "sub", "c06-fork-T50.rwd")); !bytes.Equal(b, first) {
 		t.Error("the second fork changed the first")
 	}
 	// A .rwd forks too, each seat with its own bot by default.
 	if code, body := fork("hostile.rwd", "30"); code != 200 || !strings.Contains(body, `"id":"hostile-fork-T30.rwd"`) {
 		t.Errorf("fork of a .rwd: %d %s", code, body)
 	}
-	hh, err := replay.ReadHeader(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
+	hh, err := replay.ReadHeader(bytes.NewReader(testutil.ReadFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestForkBotsOfServer(t *testing.T) {
 	if code != 200 || strings.Join(started, " ") != "2:python3 my.py" {
 		t.Fatalf("fork with the server's bot: %d %s, started %q", code, body, started)
 	}
-	h, err := replay.ReadHeader(bytes.NewReader(readFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
+	h, err := replay.ReadHeader(bytes.NewReader(testutil.ReadFile(t, filepath.Join(dir, "hostile-fork-T30.rwd"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ func TestBrowserHostileNames(t *testing.T) {
 	}
 	var players string
 	var made int
-	evalJS(t, b, `document.querySelector('tr[data-id="hostile.rwd"] td.players').textContent`, &players)
-	evalJS(t, b, `document.querySelectorAll('#library-rows script, #library-rows img').length`, &made)
+	b.Eval(t, `document.querySelector('tr[data-id="hostile.rwd"] td.players').textContent`, &players)
+	b.Eval(t, `document.querySelectorAll('#library-rows script, #library-rows img').length`, &made)
 	if !strings.Contains(players, hostile) || !strings.Contains(players, hostile2) || made != 0 {
 		t.Errorf("library row: text %q, %d elements made of the names", players, made)
 	}
@@ -34,14 +34,14 @@ func TestBrowserHostileNames(t *testing.T) {
 	openReplay(t, b, base+"/replay/hostile.rwd#turn=40")
 	// Render again with the trap set: select each player (the commands'
 	// headings name them).
-	evalJS(t, b, trap, nil)
-	evalJS(t, b, `window.rewind.select(0); window.rewind.select(1); window.rewind.select(-1); true`, nil)
+	b.Eval(t, trap, nil)
+	b.Eval(t, `window.rewind.select(0); window.rewind.select(1); window.rewind.select(-1); true`, nil)
 	var got struct {
 		Legend, Table, Events string
 		Made                  int
 		Alerted               bool
 	}
-	evalJS(t, b, `(() => ({Legend: document.getElementById('legend').textContent,
+	b.Eval(t, `(() => ({Legend: document.getElementById('legend').textContent,
 		Table: document.getElementById('players').textContent,
 		Events: [...document.querySelectorAll('#events .ev-text')].map(e => e.textContent).join('\n'),
 		Made: document.querySelectorAll('body script:not([src]):not([type]), img').length,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestInferredCommandsWording: the page of an imported .cfr, whose
@@ -21,7 +22,7 @@ func TestInferredCommandsWording(t *testing.T) {
 		t.Fatalf("the page data: %d %s", code, gz)
 	}
 	var p Packed
-	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+	if err := json.Unmarshal(testutil.Gunzip(t, gz), &p); err != nil {
 		t.Fatal(err)
 	}
 	if !p.CommandsInferred {
@@ -34,7 +35,7 @@ func TestInferredCommandsWording(t *testing.T) {
 	}
 	// Its turns hold fewer than MaxCommandsShown inferred commands a
 	// player; with a bound of 2 many turns hold more.
-	s, err := source.NewInferredStream(bytes.NewReader(readFile(t, referenceCFR)), nil)
+	s, err := source.NewInferredStream(bytes.NewReader(testutil.ReadFile(t, referenceCFR)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestOfficialFileNoLogWording(t *testing.T) {
 		t.Fatalf("the page data: %d %s", code, gz)
 	}
 	var p Packed
-	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+	if err := json.Unmarshal(testutil.Gunzip(t, gz), &p); err != nil {
 		t.Fatal(err)
 	}
 	if p.CommandsInferred || !p.HasCommands || len(p.Players) < 2 {

@@ -71,12 +71,10 @@ func TestBrowserLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			openReplay(t, b, base+"/replay/eight.rwd#turn=400")
-			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
-			evalJS(t, b, `window.rewind.seek(400), window.rewind.select(1), true`, nil)
+			b.Wait(t, `window.rewind.chartsReady`, time.Minute)
+			b.Eval(t, `window.rewind.seek(400), window.rewind.select(1), true`, nil)
 			var bad []string
-			evalJS(t, b, overflowJS, &bad)
+			b.Eval(t, overflowJS, &bad)
 			if len(bad) > 0 {
 				t.Errorf("replay page at %d px: elements outside their container:\n%q", w, bad)
 			}
@@ -84,19 +82,19 @@ func TestBrowserLayout(t *testing.T) {
 				Cols, Shown     int
 				Scroll, Visible float64
 			}
-			evalJS(t, b, `(() => { const t = document.getElementById('players'); const box = t.parentElement.getBoundingClientRect(); const ths = [...t.querySelectorAll('thead th')];
+			b.Eval(t, `(() => { const t = document.getElementById('players'); const box = t.parentElement.getBoundingClientRect(); const ths = [...t.querySelectorAll('thead th')];
 				return {Cols: ths.length, Shown: ths.filter(th => { const r = th.getBoundingClientRect(); return r.width > 0 && r.right <= box.right + 1; }).length, Scroll: t.parentElement.scrollWidth, Visible: t.parentElement.clientWidth}; })()`, &table)
 			if w >= 1280 && (table.Cols < 9 || table.Shown != table.Cols || table.Scroll > table.Visible+1) {
 				t.Errorf("at %d px the player table shows %d of its %d columns (its box scrolls %v of %v px)", w, table.Shown, table.Cols, table.Scroll, table.Visible)
 			}
 			var beside bool
-			evalJS(t, b, `(() => { const s = document.querySelector('.stage').getBoundingClientRect(), c = document.querySelector('.charts').getBoundingClientRect(); return c.left >= s.right - 1 && c.top < s.bottom; })()`, &beside)
+			b.Eval(t, `(() => { const s = document.querySelector('.stage').getBoundingClientRect(), c = document.querySelector('.charts').getBoundingClientRect(); return c.left >= s.right - 1 && c.top < s.bottom; })()`, &beside)
 			if w >= 1600 && !beside {
 				t.Errorf("at %d px the charts are not beside the board", w)
 			}
 			// Every chart keeps its axis labels inside its box.
 			var clipped []string
-			evalJS(t, b, `[...document.querySelectorAll('.chart')].filter(d => { const c = echarts.getInstanceByDom(d); if (!c) return false; const g = c.getOption().grid; return !(g && g[0] && g[0].containLabel); }).map(d => d.id)`, &clipped)
+			b.Eval(t, `[...document.querySelectorAll('.chart')].filter(d => { const c = echarts.getInstanceByDom(d); if (!c) return false; const g = c.getOption().grid; return !(g && g[0] && g[0].containLabel); }).map(d => d.id)`, &clipped)
 			if len(clipped) > 0 {
 				t.Errorf("at %d px charts %q may clip their axis labels (grid.containLabel)", w, clipped)
 			}
@@ -104,10 +102,8 @@ func TestBrowserLayout(t *testing.T) {
 			if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/")); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.WaitJS(`document.querySelector('[data-testid=library], .library')`, 30*time.Second); err != nil {
-				t.Fatal(err)
-			}
-			evalJS(t, b, overflowJS, &bad)
+			b.Wait(t, `document.querySelector('[data-testid=library], .library')`, 30*time.Second)
+			b.Eval(t, overflowJS, &bad)
 			if len(bad) > 0 {
 				t.Errorf("library at %d px: elements outside their container:\n%q", w, bad)
 			}

@@ -23,9 +23,7 @@ func TestChartLegendsNotPaged(t *testing.T) {
 				t.Fatal(err)
 			}
 			openReplay(t, b, base+"/replay/eight.rwd#turn=400")
-			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 			type legend struct {
 				Type                      string
 				Names                     []string
@@ -33,14 +31,14 @@ func TestChartLegendsNotPaged(t *testing.T) {
 				Width                     float64
 			}
 			var got []legend
-			evalJS(t, b, `[...document.querySelectorAll('[data-testid=chart]')].map(d => {
+			b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => {
 				const c = echarts.getInstanceByDom(d), lm = c.getModel().getComponent('legend'), v = c.getViewOfComponentModel(lm);
 				const r = v.group.getBoundingRect(), g = c.getModel().getComponent('grid').coordinateSystem.getRect();
 				return {Type: lm.get('type') || 'plain', Names: lm.getData().map(x => x.get('name')),
 					Left: v.group.x + r.x, Right: v.group.x + r.x + r.width, Bottom: v.group.y + r.y + r.height, Plot: g.y, Width: c.getWidth()}; })`, &got)
 			b.Screenshot(t, fmt.Sprintf("legend-%d.png", w))
 			var players []string
-			evalJS(t, b, `echarts.getInstanceByDom(document.querySelector('[data-testid=chart]')).getOption().series.map(s => s.name)`, &players)
+			b.Eval(t, `echarts.getInstanceByDom(document.querySelector('[data-testid=chart]')).getOption().series.map(s => s.name)`, &players)
 			if len(got) == 0 || len(players) != 8 {
 				t.Fatalf("%d charts of %d players", len(got), len(players))
 			}

@@ -32,19 +32,19 @@ func TestBrowserLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ids []string
-		evalJS(t, b, `[...document.querySelectorAll('#library-rows tr')].map(r => r.dataset.id)`, &ids)
+		b.Eval(t, `[...document.querySelectorAll('#library-rows tr')].map(r => r.dataset.id)`, &ids)
 		for _, want := range []string{"c03.rwd", "hostile.rwd", "sub/c04.cfr", "cut.rwd", "junk.cfr"} {
 			if !slices.Contains(ids, want) {
 				t.Errorf("library lists %v, missing %s", ids, want)
 			}
 		}
 		var row struct{ Winner, Rounds string }
-		evalJS(t, b, `(() => { const r = document.querySelector('tr[data-id="sub/c04.cfr"]'); return {Winner: r.cells[2].textContent, Rounds: r.cells[3].textContent}; })()`, &row)
+		b.Eval(t, `(() => { const r = document.querySelector('tr[data-id="sub/c04.cfr"]'); return {Winner: r.cells[2].textContent, Rounds: r.cells[3].textContent}; })()`, &row)
 		if !strings.Contains(row.Winner, "bot4_greedy") || !strings.Contains(row.Winner, "591533") || row.Rounds != "500" {
 			t.Errorf("official replay's row: %+v", row)
 		}
 		var status string
-		evalJS(t, b, `document.querySelector('tr[data-id="junk.cfr"] .status').textContent`, &status)
+		b.Eval(t, `document.querySelector('tr[data-id="junk.cfr"] .status').textContent`, &status)
 		if !strings.Contains(status, "cannot be opened") {
 			t.Errorf("junk.cfr status %q", status)
 		}
@@ -52,7 +52,7 @@ func TestBrowserLibrary(t *testing.T) {
 		if err := chromedp.Run(b.Ctx, chromedp.SendKeys(`#filter`, "c04", chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
-		evalJS(t, b, `[...document.querySelectorAll('#library-rows tr')].filter(r => !r.hidden).map(r => r.dataset.id)`, &shown)
+		b.Eval(t, `[...document.querySelectorAll('#library-rows tr')].filter(r => !r.hidden).map(r => r.dataset.id)`, &shown)
 		if !slices.Equal(shown, []string{"sub/c04.cfr"}) {
 			t.Errorf("filter 'c04' shows %v", shown)
 		}
@@ -61,7 +61,7 @@ func TestBrowserLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rounds []string
-		evalJS(t, b, `[...document.querySelectorAll('#library-rows tr')].filter(r => !r.hidden).map(r => r.dataset.rounds)`, &rounds)
+		b.Eval(t, `[...document.querySelectorAll('#library-rows tr')].filter(r => !r.hidden).map(r => r.dataset.rounds)`, &rounds)
 		if len(rounds) != 5 || rounds[0] != "500" || rounds[4] != "0" {
 			t.Errorf("sorted by rounds (descending): %v", rounds)
 		}
@@ -69,27 +69,23 @@ func TestBrowserLibrary(t *testing.T) {
 
 	t.Run("upload", func(t *testing.T) {
 		up := filepath.Join(t.TempDir(), "uploaded game.cfr")
-		write(t, up, readFile(t, filepath.Join(testdata, "conformance", "c06.cfr")))
+		write(t, up, testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c06.cfr")))
 		bad := filepath.Join(t.TempDir(), "broken.cfr")
 		write(t, bad, []byte(`[{"turn": 0, "cell`))
 		if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#library-rows tr`, chromedp.ByQuery),
 			chromedp.SetUploadFiles(`#upload-input`, []string{bad}, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.WaitJS(`document.getElementById('upload-status').className === 'bad'`, 20*time.Second); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `document.getElementById('upload-status').className === 'bad'`, 20*time.Second)
 		var msg string
-		evalJS(t, b, `document.getElementById('upload-status').textContent`, &msg)
+		b.Eval(t, `document.getElementById('upload-status').textContent`, &msg)
 		if !strings.Contains(msg, "broken.cfr is not a replay rewind can open: cfr: frame 0: unexpected EOF") {
 			t.Errorf("bad upload message %q", msg)
 		}
 		if err := chromedp.Run(b.Ctx, chromedp.SetUploadFiles(`#upload-input`, []string{up}, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.WaitJS(`document.getElementById('upload-status').className === 'ok' && document.querySelector('#upload-status a')`, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `document.getElementById('upload-status').className === 'ok' && document.querySelector('#upload-status a')`, 30*time.Second)
 		if err := b.WaitJS(`document.querySelector('tr[data-id="uploaded_game.cfr"]')`, 10*time.Second); err != nil {
 			t.Error("the uploaded replay is not listed: ", err)
 		}
@@ -108,27 +104,25 @@ func TestBrowserLibrary(t *testing.T) {
 	})
 
 	t.Run("realworld", func(t *testing.T) {
-		write(t, filepath.Join(dir, "sub", "RuntimeTerrorsVictory.cfr"), readFile(t, testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr")))
+		write(t, filepath.Join(dir, "sub", "RuntimeTerrorsVictory.cfr"), testutil.ReadFile(t, testutil.RealWorld(t, "RuntimeTerrorsVictory.cfr")))
 		openReplay(t, b, base+"/replay/sub/RuntimeTerrorsVictory.cfr")
 		var frames int
-		evalJS(t, b, `window.rewind.frames()`, &frames)
+		b.Eval(t, `window.rewind.frames()`, &frames)
 		if frames != 501 {
 			t.Errorf("%d frames", frames)
 		}
 		var h0, h1 uint32
-		evalJS(t, b, boardHash, &h0)
+		b.Eval(t, boardHash, &h0)
 		// Play at 1× (10 turns a second: the 500 turns last 50 s, so even
 		// a loaded machine presses Space long before the end).
 		if err := chromedp.Run(b.Ctx, chromedp.SetValue(`#speed`, "1", chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('speed').dispatchEvent(new Event('change')), true`, nil),
 			chromedp.Click(`#play`, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.WaitJS(`window.rewind.turn() >= 3`, 60*time.Second); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.turn() >= 3`, 60*time.Second)
 		chromedp.Run(b.Ctx, chromedp.KeyEvent(" "))
 		t1 := turnNow(t, b)
-		evalJS(t, b, boardHash, &h1)
+		b.Eval(t, boardHash, &h1)
 		if h0 == h1 {
 			t.Error("the board did not change while playing")
 		}
@@ -139,17 +133,17 @@ func TestBrowserLibrary(t *testing.T) {
 		if t2 := turnNow(t, b); t2 != t1 {
 			t.Errorf("Space did not pause: turn %d, then %d", t1, t2)
 		}
-		evalJS(t, b, `window.rewind.seek(500), true`, nil)
+		b.Eval(t, `window.rewind.seek(500), true`, nil)
 		var first string
-		evalJS(t, b, `[...document.querySelectorAll('#players tbody tr')].find(tr => tr.cells[0].textContent === '1').querySelector('td.name').textContent`, &first)
+		b.Eval(t, `[...document.querySelectorAll('#players tbody tr')].find(tr => tr.cells[0].textContent === '1').querySelector('td.name').textContent`, &first)
 		if !strings.Contains(first, "RuntimeTerrors") {
 			t.Errorf("ranked first at turn 500: %q", first)
 		}
 
 		// The winner's commands of turn 250: inferred, said so, in words.
-		evalJS(t, b, `window.rewind.seek(250), true`, nil)
+		b.Eval(t, `window.rewind.seek(250), true`, nil)
 		var clicked bool
-		evalJS(t, b, `(() => { const r = [...document.querySelectorAll('#players tbody tr')].find(tr => tr.querySelector('td.name').textContent.includes('RuntimeTerrors')); if (r) r.click(); return !!r; })()`, &clicked)
+		b.Eval(t, `(() => { const r = [...document.querySelectorAll('#players tbody tr')].find(tr => tr.querySelector('td.name').textContent.includes('RuntimeTerrors')); if (r) r.click(); return !!r; })()`, &clicked)
 		if !clicked {
 			t.Fatal("no RuntimeTerrors row in the player table")
 		}
@@ -158,7 +152,7 @@ func TestBrowserLibrary(t *testing.T) {
 			Commands   []string
 			Words      []string
 		}
-		evalJS(t, b, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]'), h = c.querySelector('[data-testid=commands-head]');
+		b.Eval(t, `(() => { const c = document.getElementById('commands'); const n = c.querySelector('[data-testid=inferred]'), h = c.querySelector('[data-testid=commands-head]');
 			return {Head: h ? h.textContent : '', Note: n ? n.textContent : '',
 				Commands: [...c.querySelectorAll('ol li .cmd')].map(e => e.getAttribute('data-raw') || e.textContent), Words: [...c.querySelectorAll('ol li .cmd')].map(e => e.textContent)}; })()`, &panel)
 		if !strings.Contains(panel.Head, "RuntimeTerrors") || !strings.Contains(panel.Head, "in round 249 → 250 (its reply to turn 249)") ||
@@ -181,7 +175,7 @@ func TestBrowserLibrary(t *testing.T) {
 			Explain       string
 			BeforeAnyLead bool
 		}
-		evalJS(t, b, `(() => { const box = document.querySelector('#events [data-testid=turning-points]'); const lead = document.querySelector('#events li.ev-lead_change');
+		b.Eval(t, `(() => { const box = document.querySelector('#events [data-testid=turning-points]'); const lead = document.querySelector('#events li.ev-lead_change');
 			const sw = box ? [...box.querySelectorAll('li.tp-lead_swing')].find(li => li.dataset.turn === '367') : null;
 			return {Texts: box ? [...box.querySelectorAll('li.tp .ev-text')].map(e => e.textContent) : [], Explain: sw && sw.querySelector('.tp-explain') ? sw.querySelector('.tp-explain').textContent : '',
 				BeforeAnyLead: !!box && (!lead || !!(box.compareDocumentPosition(lead) & Node.DOCUMENT_POSITION_FOLLOWING))}; })()`, &tp)

@@ -20,6 +20,7 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -377,7 +378,7 @@ func TestUploadFloodBounded(t *testing.T) {
 		t.Fatalf("flood page's data: %d %s", code, gz)
 	}
 	var p Packed
-	if err := json.Unmarshal(gunzipped(t, gz), &p); err != nil {
+	if err := json.Unmarshal(testutil.Gunzip(t, gz), &p); err != nil {
 		t.Fatal(err)
 	}
 	checkFlood(t, &p, replay.MaxCommandsPerRound)

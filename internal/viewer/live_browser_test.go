@@ -27,7 +27,7 @@ func TestBrowserLive(t *testing.T) {
 		t.Helper()
 		if err := b.WaitJS(expr, wait); err != nil {
 			var state string
-			evalJS(t, b, `JSON.stringify({turn: window.rewind && window.rewind.turn && window.rewind.turn(), frames: window.rewind && window.rewind.frames && window.rewind.frames(), live: window.rewind && window.rewind.live && window.rewind.live(), status: (document.getElementById('live-status') || {}).textContent})`, &state)
+			b.Eval(t, `JSON.stringify({turn: window.rewind && window.rewind.turn && window.rewind.turn(), frames: window.rewind && window.rewind.frames && window.rewind.frames(), live: window.rewind && window.rewind.live && window.rewind.live(), status: (document.getElementById('live-status') || {}).textContent})`, &state)
 			t.Fatalf("%s: %v (page: %s)", what, err, state)
 		}
 	}
@@ -39,7 +39,7 @@ func TestBrowserLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var row string
-	evalJS(t, b, `document.querySelector('#live-rows tr[data-live-id="g1"]').textContent`, &row)
+	b.Eval(t, `document.querySelector('#live-rows tr[data-live-id="g1"]').textContent`, &row)
 	if !strings.Contains(row, "room g1") || !strings.Contains(row, "5 / 40") || !strings.Contains(row, "greedy <b>") {
 		t.Errorf("live row %q", row)
 	}
@@ -56,13 +56,13 @@ func TestBrowserLive(t *testing.T) {
 		t.Errorf("the live page opens on turn %d, want the newest, 7", got)
 	}
 	var badge string
-	evalJS(t, b, `document.getElementById('live-badge').textContent`, &badge)
+	b.Eval(t, `document.getElementById('live-badge').textContent`, &badge)
 	if badge != "LIVE" {
 		t.Errorf("badge %q", badge)
 	}
 	waitJS("7 points per chart", points+` === 7`)
 	var h7 uint32
-	evalJS(t, b, boardHash, &h7)
+	b.Eval(t, boardHash, &h7)
 
 	// It advances by itself: board, panel, charts.
 	g.Step(5)
@@ -70,12 +70,12 @@ func TestBrowserLive(t *testing.T) {
 	waitJS("the charts to gain points", points+` === 12`)
 	waitJS("the status to say turn 12", `document.getElementById('live-status').textContent.includes('turn 12 of 40')`)
 	var h12 uint32
-	evalJS(t, b, boardHash, &h12)
+	b.Eval(t, boardHash, &h12)
 	if h7 == h12 {
 		t.Error("the board did not change from turn 7 to 12")
 	}
 	var rows int
-	evalJS(t, b, `document.querySelectorAll('#players tbody tr[data-player]').length`, &rows)
+	b.Eval(t, `document.querySelectorAll('#players tbody tr[data-player]').length`, &rows)
 	if rows != 3 {
 		t.Errorf("player panel: %d rows", rows)
 	}
@@ -83,11 +83,11 @@ func TestBrowserLive(t *testing.T) {
 
 	// Seeking back while the game goes on: the view stays on turn 4 while
 	// the scrubber's range grows.
-	evalJS(t, b, `(() => { const s = document.getElementById('scrubber'); s.value = 4; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, nil)
+	b.Eval(t, `(() => { const s = document.getElementById('scrubber'); s.value = 4; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, nil)
 	var h4 uint32
-	evalJS(t, b, boardHash, &h4)
+	b.Eval(t, boardHash, &h4)
 	updates := 0
-	evalJS(t, b, `window.rewind.live().updates`, &updates)
+	b.Eval(t, `window.rewind.live().updates`, &updates)
 	g.Step(6)
 	waitJS("the range to grow to turn 18", `window.rewind.frames() === 19 && document.getElementById('scrubber').max === '18'`)
 	waitJS("the charts to reach 18 points", points+` === 18`)
@@ -96,19 +96,19 @@ func TestBrowserLive(t *testing.T) {
 	}
 	var label string
 	var h4again uint32
-	evalJS(t, b, `document.getElementById('turn').textContent`, &label)
-	evalJS(t, b, boardHash, &h4again)
+	b.Eval(t, `document.getElementById('turn').textContent`, &label)
+	b.Eval(t, boardHash, &h4again)
 	if label != "turn 4 / 18" || h4again != h4 {
 		t.Errorf("label %q; board the same as before: %v", label, h4 == h4again)
 	}
 	waitJS("the address to keep #turn=4", `location.hash === '#turn=4'`)
-	evalJS(t, b, `window.rewind.live().updates`, &updates)
+	b.Eval(t, `window.rewind.live().updates`, &updates)
 	if updates < 1 {
 		t.Errorf("%d updates taken in", updates)
 	}
 
 	// Back at the live edge, it follows again.
-	evalJS(t, b, `document.activeElement && document.activeElement.blur(), true`, nil)
+	b.Eval(t, `document.activeElement && document.activeElement.blur(), true`, nil)
 	if err := chromedp.Run(b.Ctx, chromedp.KeyEvent(kb.End)); err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +123,8 @@ func TestBrowserLive(t *testing.T) {
 	waitJS("the end of the game", `window.rewind.live().over && window.rewind.frames() === 41 && document.getElementById('live-badge').textContent === 'FINISHED'`)
 	waitJS("the final charts", points+` === 40`)
 	var status, href string
-	evalJS(t, b, `document.getElementById('live-status').textContent`, &status)
-	evalJS(t, b, `(document.querySelector('#live-status a') || {}).href || ''`, &href)
+	b.Eval(t, `document.getElementById('live-status').textContent`, &status)
+	b.Eval(t, `(document.querySelector('#live-status a') || {}).href || ''`, &href)
 	if !strings.Contains(status, "The game is over after 40 turns") || href != base+"/replay/g1.rwd" {
 		t.Errorf("end: status %q, link %q", status, href)
 	}

@@ -25,7 +25,7 @@ func TestBrowserLiveToy(t *testing.T) {
 		t.Helper()
 		if err := b.WaitJS(expr, wait); err != nil {
 			var state string
-			evalJS(t, b, `JSON.stringify({turn: window.rewind && window.rewind.turn && window.rewind.turn(), frames: window.rewind && window.rewind.frames && window.rewind.frames(), live: window.rewind && window.rewind.live && window.rewind.live(), error: window.rewind && window.rewind.error, status: (document.getElementById('live-status') || {}).textContent})`, &state)
+			b.Eval(t, `JSON.stringify({turn: window.rewind && window.rewind.turn && window.rewind.turn(), frames: window.rewind && window.rewind.frames && window.rewind.frames(), live: window.rewind && window.rewind.live && window.rewind.live(), error: window.rewind && window.rewind.error, status: (document.getElementById('live-status') || {}).textContent})`, &state)
 			t.Fatalf("%s: %v (page: %s)", what, err, state)
 		}
 	}
@@ -34,7 +34,7 @@ func TestBrowserLiveToy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var row string
-	evalJS(t, b, `document.querySelector('#live-rows tr[data-live-id="toy-1"]').textContent`, &row)
+	b.Eval(t, `document.querySelector('#live-rows tr[data-live-id="toy-1"]').textContent`, &row)
 	if !strings.Contains(row, "1_painter, 2_painter") || !strings.Contains(row, "4 / 30") {
 		t.Errorf("live row %q", row)
 	}
@@ -46,25 +46,25 @@ func TestBrowserLiveToy(t *testing.T) {
 		t.Errorf("the live page opens on turn %d, want the newest, 4", got)
 	}
 	var badge string
-	evalJS(t, b, `document.getElementById('live-badge').textContent`, &badge)
+	b.Eval(t, `document.getElementById('live-badge').textContent`, &badge)
 	if badge != "LIVE" {
 		t.Errorf("badge %q", badge)
 	}
 	var h4 uint32
-	evalJS(t, b, boardHash, &h4)
+	b.Eval(t, boardHash, &h4)
 
 	// It advances by itself.
 	l.publish(12)
 	waitJS("the page to follow to turn 12", `window.rewind.frames() === 13 && window.rewind.turn() === 12 && document.getElementById('turn').textContent === 'turn 12 / 12'`)
 	waitJS("the status to say turn 12", `document.getElementById('live-status').textContent.includes('turn 12 of 30')`)
 	var h12 uint32
-	evalJS(t, b, boardHash, &h12)
+	b.Eval(t, boardHash, &h12)
 	if h4 == h12 {
 		t.Error("the board did not change from turn 4 to 12")
 	}
 
 	// Gone back to turn 5, the view stays there while the range grows.
-	evalJS(t, b, `(() => { const s = document.getElementById('scrubber'); s.value = 5; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, nil)
+	b.Eval(t, `(() => { const s = document.getElementById('scrubber'); s.value = 5; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, nil)
 	l.publish(20)
 	waitJS("the range to grow to turn 20", `window.rewind.frames() === 21 && document.getElementById('scrubber').max === '20'`)
 	if got := turnNow(t, b); got != 5 {
@@ -75,8 +75,8 @@ func TestBrowserLiveToy(t *testing.T) {
 	l.finish(t)
 	waitJS("the end of the game", `window.rewind.live().over && window.rewind.frames() === 31 && document.getElementById('live-badge').textContent === 'FINISHED'`)
 	var status, href string
-	evalJS(t, b, `document.getElementById('live-status').textContent`, &status)
-	evalJS(t, b, `(document.querySelector('#live-status a') || {}).href || ''`, &href)
+	b.Eval(t, `document.getElementById('live-status').textContent`, &status)
+	b.Eval(t, `(document.querySelector('#live-status a') || {}).href || ''`, &href)
 	if !strings.Contains(status, "The game is over after 30 turns") || href != base+"/replay/toy-1.rwd" {
 		t.Errorf("end: status %q, link %q", status, href)
 	}

@@ -63,7 +63,7 @@ func TestBrowserBotLog(t *testing.T) {
 	base := serveFile(t, "logged.rwd", loggedReplay(t), Options{})
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/logged.rwd")
-	evalJS(t, b, `window.alert = () => { window.alerted = true; }, true`, nil)
+	b.Eval(t, `window.alert = () => { window.alerted = true; }, true`, nil)
 	if err := chromedp.Run(b.Ctx, chromedp.Click(`//table[@id="players"]//tbody//tr[td[@class="name" and normalize-space(.)="logger"]]`, chromedp.BySearch)); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestBrowserBotLog(t *testing.T) {
 	}
 	read := func(turn int) panel {
 		var p panel
-		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), (() => { const c = document.getElementById('commands'); const pre = c.querySelector('pre[data-testid=botlog]');
+		b.Eval(t, fmt.Sprintf(`window.rewind.seek(%d), (() => { const c = document.getElementById('commands'); const pre = c.querySelector('pre[data-testid=botlog]');
 			return {Log: pre ? pre.textContent : '', HasLog: !!pre, None: !!c.querySelector('[data-testid=botlog-none]'),
 				Scripts: c.querySelectorAll('script').length + (pre ? pre.children.length : 0), Alerted: !!window.alerted}; })()`, turn), &p)
 		return p
@@ -108,8 +108,8 @@ func TestBrowserBotLogOfficialClient(t *testing.T) {
 	b := browsertest.Start(t, 2*time.Minute)
 	openReplay(t, b, base+"/replay/remote.rwd")
 	var unseen, other bool
-	evalJS(t, b, `window.rewind.seek(5), window.rewind.select(0), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
-	evalJS(t, b, `window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
+	b.Eval(t, `window.rewind.seek(5), window.rewind.select(0), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &unseen)
+	b.Eval(t, `window.rewind.select(1), !!document.querySelector('#commands [data-testid=botlog-unseen]')`, &other)
 	if !unseen || other {
 		t.Errorf("official client's panel says why it has no log: %v; the built-in's: %v (want true, false)", unseen, other)
 	}

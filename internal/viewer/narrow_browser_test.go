@@ -85,22 +85,22 @@ func TestNarrowStandings(t *testing.T) {
 			t.Fatalf("%s: %v", page.url, err)
 		}
 		var bad, broken []string
-		evalJS(t, b, overflowJS, &bad)
+		b.Eval(t, overflowJS, &bad)
 		if len(bad) > 0 {
 			t.Errorf("%s at 390 px: elements outside their container:\n%q", page.url, bad)
 		}
-		evalJS(t, b, midWordJS+"("+jsString(page.names)+")", &broken)
+		b.Eval(t, midWordJS+"("+jsString(page.names)+")", &broken)
 		if len(broken) > 0 {
 			t.Errorf("%s at 390 px: names broken mid-word: %q", page.url, broken)
 		}
 	}
 	openReplay(t, b, base+"/replay/g0.rwd#turn=30")
 	var bad, broken []string
-	evalJS(t, b, overflowJS, &bad)
+	b.Eval(t, overflowJS, &bad)
 	if len(bad) > 0 {
 		t.Errorf("replay page at 390 px: elements outside their container:\n%q", bad)
 	}
-	evalJS(t, b, midWordJS+"('#players td.name')", &broken)
+	b.Eval(t, midWordJS+"('#players td.name')", &broken)
 	if len(broken) > 0 {
 		t.Errorf("replay page at 390 px: names broken mid-word: %q", broken)
 	}

@@ -3,29 +3,13 @@ package viewer
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
-
-// gunzipped is gz decompressed.
-func gunzipped(t *testing.T, gz []byte) []byte {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestEncodeStream: EncodeStream gives what PackStream then EncodePacked
 // give (encoding/json's JSON of the Packed value), or the same error, for
@@ -79,10 +63,10 @@ func TestEncodeStream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := gunzipped(t, two); !bytes.Equal(got, want) {
+			if got := testutil.Gunzip(t, two); !bytes.Equal(got, want) {
 				t.Errorf("EncodePacked's JSON is not encoding/json's:\n%.300s\n%.300s", got, want)
 			}
-			if got := gunzipped(t, gz); !bytes.Equal(got, want) {
+			if got := testutil.Gunzip(t, gz); !bytes.Equal(got, want) {
 				t.Errorf("EncodeStream's JSON is not PackStream's:\n%.300s\n%.300s", got, want)
 			}
 		})

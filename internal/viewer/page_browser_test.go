@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -84,7 +83,7 @@ func TestReplayPageBrowser(t *testing.T) {
 	}
 	state := func() frameState {
 		var s frameState
-		evalJS(t, b, `(() => { const r = window.rewind, f = r.packed().frames[r.turn()];
+		b.Eval(t, `(() => { const r = window.rewind, f = r.packed().frames[r.turn()];
 			return {Turn: r.turn(), Cells: r.drawn.cells, Entities: r.drawn.entities, WantEntities: (f.entities || []).length,
 				Effects: r.drawn.effects, WantEffects: (f.effects || []).map(e => e.k + ':' + (e.n || ''))}; })()`, &s)
 		return s
@@ -100,8 +99,8 @@ func TestReplayPageBrowser(t *testing.T) {
 	t.Run("diamond", func(t *testing.T) {
 		openReplay(t, b, base+"/replay/duel.rwd#turn=7")
 		var topo, label string
-		evalJS(t, b, `window.rewind.packed().board.topology`, &topo)
-		evalJS(t, b, `document.getElementById('turn').textContent`, &label)
+		b.Eval(t, `window.rewind.packed().board.topology`, &topo)
+		b.Eval(t, `document.getElementById('turn').textContent`, &label)
 		if topo != "hex-axial" || label != "turn 7 / 40" {
 			t.Fatalf("topology %q, label %q", topo, label)
 		}
@@ -110,9 +109,9 @@ func TestReplayPageBrowser(t *testing.T) {
 		// (0, 0) is at the top of the diamond, X grows down-left, Y
 		// down-right.
 		var c00, c10, c01 []int
-		evalJS(t, b, `window.rewind.center(0, 0)`, &c00)
-		evalJS(t, b, `window.rewind.center(1, 0)`, &c10)
-		evalJS(t, b, `window.rewind.center(0, 1)`, &c01)
+		b.Eval(t, `window.rewind.center(0, 0)`, &c00)
+		b.Eval(t, `window.rewind.center(1, 0)`, &c10)
+		b.Eval(t, `window.rewind.center(0, 1)`, &c01)
 		if !(c10[0] < c00[0] && c10[1] > c00[1] && c01[0] > c00[0] && c01[1] > c00[1]) {
 			t.Errorf("diamond: (0,0) at %v, (1,0) at %v, (0,1) at %v", c00, c10, c01)
 		}
@@ -129,7 +128,7 @@ func TestReplayPageBrowser(t *testing.T) {
 			Want string
 			Got  []int
 		}
-		evalJS(t, b, `(() => { const r = window.rewind, e = r.packed().frames[r.turn()].entities[1], c = r.center(e.x, e.y), d = devicePixelRatio || 1;
+		b.Eval(t, `(() => { const r = window.rewind, e = r.packed().frames[r.turn()].entities[1], c = r.center(e.x, e.y), d = devicePixelRatio || 1;
 			const px = document.getElementById('board').getContext('2d').getImageData(c[0], c[1] + Math.round(r.radius() * 0.38 * d), 1, 1).data;
 			return {Want: r.color(e.p), Got: [px[0], px[1], px[2]]}; })()`, &disc)
 		if got := fmt.Sprintf("#%02x%02x%02x", disc.Got[0], disc.Got[1], disc.Got[2]); got != disc.Want {
@@ -140,10 +139,8 @@ func TestReplayPageBrowser(t *testing.T) {
 		}
 
 		// #turn=N seeks; the arrows step.
-		evalJS(t, b, `location.hash = '#turn=12', true`, nil)
-		if err := b.WaitJS(`window.rewind.turn() === 12`, 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
+		b.Eval(t, `location.hash = '#turn=12', true`, nil)
+		b.Wait(t, `window.rewind.turn() === 12`, 10*time.Second)
 		checkBoard(t, 12)
 		if err := chromedp.Run(b.Ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
 			t.Fatal(err)
@@ -160,12 +157,12 @@ func TestReplayPageBrowser(t *testing.T) {
 			Active, Rows, Players, Commands, Log string
 			Failed                               int
 		}
-		evalJS(t, b, `(() => ({Active: document.getElementById('active').textContent, Rows: String(document.querySelectorAll('#players tbody tr').length),
+		b.Eval(t, `(() => ({Active: document.getElementById('active').textContent, Rows: String(document.querySelectorAll('#players tbody tr').length),
 			Players: document.getElementById('players').textContent, Commands: document.getElementById('commands').textContent,
 			Log: (document.querySelector('[data-testid=botlog]') || {}).textContent || '',
 			Failed: document.querySelectorAll('#commands li.failed').length}))()`, &panel)
 		var active int
-		evalJS(t, b, `window.rewind.packed().frames[13].active`, &active)
+		b.Eval(t, `window.rewind.packed().frames[13].active`, &active)
 		who := []string{hostileName, "bob"}[active]
 		if !strings.Contains(panel.Active, who+" acted this turn") || panel.Rows != "2" || !strings.Contains(panel.Players, hostileName) ||
 			!strings.Contains(panel.Commands, "move ") || !strings.Contains(panel.Log, "turn 13: aiming at") {
@@ -174,18 +171,18 @@ func TestReplayPageBrowser(t *testing.T) {
 		// In a Sequential game the heading says who acted and to which
 		// turn it replied.
 		var head, hint string
-		evalJS(t, b, `[...document.querySelectorAll('#commands [data-testid=commands-head]')].map(e => e.textContent).join('|')`, &head)
-		evalJS(t, b, `(document.querySelector('#commands [data-testid=click-player]') || {}).textContent || ''`, &hint)
+		b.Eval(t, `[...document.querySelectorAll('#commands [data-testid=commands-head]')].map(e => e.textContent).join('|')`, &head)
+		b.Eval(t, `(document.querySelector('#commands [data-testid=click-player]') || {}).textContent || ''`, &hint)
 		var sent int
-		evalJS(t, b, `window.rewind.packed().frames[13].commands[window.rewind.packed().frames[13].active].length`, &sent)
+		b.Eval(t, `window.rewind.packed().frames[13].commands[window.rewind.packed().frames[13].active].length`, &sent)
 		if want := fmt.Sprintf("%s acted this turn: %d command", who, sent); !strings.HasPrefix(head, want) || !strings.HasSuffix(head, " (its reply to turn 12)") ||
 			hint != "Click a player to see only its commands and its bot log for this turn." {
 			t.Errorf("turn 13: commands heading %q, want %q… (its reply to turn 12); hint %q", head, want, hint)
 		}
 		// Turn 6 has a command that fails (toyCommands: t%7 == 5 before it).
-		evalJS(t, b, `window.rewind.seek(6), true`, nil)
-		evalJS(t, b, `document.querySelectorAll('#commands li.failed').length`, &panel.Failed)
-		evalJS(t, b, `document.getElementById('commands').textContent`, &panel.Commands)
+		b.Eval(t, `window.rewind.seek(6), true`, nil)
+		b.Eval(t, `document.querySelectorAll('#commands li.failed').length`, &panel.Failed)
+		b.Eval(t, `document.getElementById('commands').textContent`, &panel.Commands)
 		if panel.Failed != 1 || !strings.Contains(panel.Commands, "unknown command") {
 			t.Errorf("turn 6: %d failed commands, panel %q", panel.Failed, panel.Commands)
 		}
@@ -193,8 +190,8 @@ func TestReplayPageBrowser(t *testing.T) {
 		// Names are text.
 		var imgs int
 		var title string
-		evalJS(t, b, `document.querySelectorAll('img').length`, &imgs)
-		evalJS(t, b, `document.title`, &title)
+		b.Eval(t, `document.querySelectorAll('img').length`, &imgs)
+		b.Eval(t, `document.title`, &title)
 		if imgs != 0 || title == "pwned" {
 			t.Errorf("hostile name: %d img elements, title %q", imgs, title)
 		}
@@ -202,7 +199,7 @@ func TestReplayPageBrowser(t *testing.T) {
 		// Every event of the analysis is listed, the game's (those of the
 		// frames) among them; a click seeks its turn.
 		var ev struct{ Listed, Packed, Game, Turn int }
-		evalJS(t, b, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
+		b.Eval(t, `(() => { const P = window.rewind.packed(); let n = 0; P.frames.forEach(f => n += (f.events || []).length);
 			const li = [...document.querySelectorAll('#events li.ev')].find(l => +l.dataset.turn > 20);
 			li.click();
 			return {Listed: document.querySelectorAll('#events li.ev').length, Packed: P.events.length, Game: n,
@@ -228,7 +225,7 @@ func TestReplayPageBrowser(t *testing.T) {
 			X, Y           float64
 			Turn           int
 		}
-		evalJS(t, b, `(() => { const P = window.rewind.packed(), r = window.rewind, want = new Set(), wanted = [];
+		b.Eval(t, `(() => { const P = window.rewind.packed(), r = window.rewind, want = new Set(), wanted = [];
 			P.events.forEach(e => { if ((e.turning || !e.later) && !want.has(e.kind + ' ' + e.turn)) { want.add(e.kind + ' ' + e.turn); wanted.push(e.p >= 0 ? r.color(e.p) : ''); } });
 			const ms = [...document.querySelectorAll('[data-testid=marks] .mark')], m = ms.find(m => +m.dataset.turn > 2 && +m.dataset.turn !== r.turn()), b = m.getBoundingClientRect();
 			const rgb = c => '#' + c.match(/\d+/g).slice(0, 3).map(n => (+n).toString(16).padStart(2, '0')).join('');
@@ -248,7 +245,7 @@ func TestReplayPageBrowser(t *testing.T) {
 			Kind         string
 			Left, Others int
 		}
-		evalJS(t, b, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]') || document.querySelector('#events .ev-filter input'), k = box.dataset.kind;
+		b.Eval(t, `(() => { const box = document.querySelector('#events .ev-filter input[data-kind=lead_change]') || document.querySelector('#events .ev-filter input'), k = box.dataset.kind;
 			const others = document.querySelectorAll('[data-testid=marks] .mark:not([data-kind="' + k + '"])').length;
 			box.checked = false; box.dispatchEvent(new Event('change'));
 			const left = [...document.querySelectorAll('[data-testid=marks] .mark')].filter(m => m.dataset.kind === k && !window.rewind.packed().events.some(e => e.turning && e.kind === k && e.turn === +m.dataset.turn)).length;
@@ -261,7 +258,7 @@ func TestReplayPageBrowser(t *testing.T) {
 		// X and Shift+X step to the turns with a rejected command, of
 		// anyone, then of the selected player; E still hides the effects.
 		var help string
-		evalJS(t, b, `document.getElementById('help').textContent`, &help)
+		b.Eval(t, `document.getElementById('help').textContent`, &help)
 		if !strings.Contains(help, "next / previous turn with a rejected command") {
 			t.Errorf("help: %q", help)
 		}
@@ -274,11 +271,11 @@ func TestReplayPageBrowser(t *testing.T) {
 		}
 		for _, pl := range []int{-1, 1} {
 			var want []int
-			evalJS(t, b, fmt.Sprintf(`window.rewind.packed().frames.map((f, t) => (f.errors || []).some(e => e.i >= 0 && (%[1]d < 0 || e.p === %[1]d)) ? t : -1).filter(t => t >= 0)`, pl), &want)
+			b.Eval(t, fmt.Sprintf(`window.rewind.packed().frames.map((f, t) => (f.errors || []).some(e => e.i >= 0 && (%[1]d < 0 || e.p === %[1]d)) ? t : -1).filter(t => t >= 0)`, pl), &want)
 			if len(want) < 3 {
 				t.Fatalf("player %d: %d turns with a rejected command", pl, len(want))
 			}
-			evalJS(t, b, fmt.Sprintf(`(window.rewind.seek(0), window.rewind.select(%d), true)`, pl), nil)
+			b.Eval(t, fmt.Sprintf(`(window.rewind.seek(0), window.rewind.select(%d), true)`, pl), nil)
 			for _, w := range want[:3] {
 				if got := key(t, "x"); got != w {
 					t.Errorf("player %d: X to turn %d, want %d", pl, got, w)
@@ -288,25 +285,23 @@ func TestReplayPageBrowser(t *testing.T) {
 				t.Errorf("player %d: Shift+X to turn %d, want %d", pl, got, want[1])
 			}
 		}
-		evalJS(t, b, `(window.rewind.select(-1), true)`, nil)
+		b.Eval(t, `(window.rewind.select(-1), true)`, nil)
 		var on bool
 		key(t, "e")
-		evalJS(t, b, `document.getElementById('show-effects').checked`, &on)
+		b.Eval(t, `document.getElementById('show-effects').checked`, &on)
 		key(t, "e")
 		if on {
 			t.Error("E no longer hides the effects")
 		}
 
 		// A chart per metric, a line per player.
-		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 		var charts []struct {
 			Metric string
 			Canvas bool
 			Lines  int
 		}
-		evalJS(t, b, `[...document.querySelectorAll('[data-testid=chart]')].map(d => ({Metric: d.dataset.metric, Canvas: !!d.querySelector('canvas'),
+		b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => ({Metric: d.dataset.metric, Canvas: !!d.querySelector('canvas'),
 			Lines: echarts.getInstanceByDom(d).getOption().series.length}))`, &charts)
 		if len(charts) != 2 || charts[0].Metric != "health" || charts[1].Metric != "shots" || !charts[0].Canvas || charts[0].Lines != 2 || charts[1].Lines != 2 {
 			t.Errorf("charts: %+v", charts)
@@ -319,7 +314,7 @@ func TestReplayPageBrowser(t *testing.T) {
 	t.Run("square", func(t *testing.T) {
 		openReplay(t, b, base+"/game/sq.rwd#turn=5")
 		var topo string
-		evalJS(t, b, `window.rewind.packed().board.topology`, &topo)
+		b.Eval(t, `window.rewind.packed().board.topology`, &topo)
 		if topo != "square" {
 			t.Fatalf("topology %q", topo)
 		}
@@ -342,9 +337,7 @@ func TestReplayPageBrowser(t *testing.T) {
 		write(t, file, page.Bytes())
 		openReplay(t, b, "file://"+file+"#turn=9")
 		checkBoard(t, 9)
-		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 	})
 
 	b.CheckRequests(t, base+"/", "file://")
@@ -358,15 +351,8 @@ func docsScreenshot(t *testing.T, b *browsertest.Browser, url, out string) {
 		t.Fatal(err)
 	}
 	openReplay(t, b, url)
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	var png []byte
-	if err := chromedp.Run(b.Ctx,
-		chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-		chromedp.FullScreenshot(&png, 100)); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
+	png := b.CaptureTop(t, true)
 	if err := os.WriteFile(out, png, 0o644); err != nil {
 		t.Fatal(err)
 	}

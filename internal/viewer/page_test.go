@@ -524,10 +524,7 @@ func TestReplayPageProvenance(t *testing.T) {
 		toyplay.Duel(t, toygame.Ruleset, 4, 12, rec)
 		return buf.Bytes()
 	}
-	cfr, err := os.ReadFile(filepath.Join(testdata, "conformance", "c01.cfr"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfr := testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c01.cfr"))
 	var imported bytes.Buffer
 	if _, err := cfrimport.Import(bytes.NewReader(cfr), &imported, cfrimport.ImportOptions{Source: "c01.cfr", SHA256: "0123456789abcdef0123", Created: time.Unix(0, 0), Tool: "rewind test"}); err != nil {
 		t.Fatal(err)
@@ -710,7 +707,7 @@ func TestPackStreamLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(gunzipped(t, packed), gunzipped(t, streamed)) || !bytes.Contains(gunzipped(t, packed), []byte(`"layers":["height","trail"]`)) {
+	if !bytes.Equal(testutil.Gunzip(t, packed), testutil.Gunzip(t, streamed)) || !bytes.Contains(testutil.Gunzip(t, packed), []byte(`"layers":["height","trail"]`)) {
 		t.Error("EncodeStream and EncodePacked differ, or name no layers")
 	}
 

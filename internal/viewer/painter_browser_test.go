@@ -213,7 +213,7 @@ func TestColorfightPainter(t *testing.T) {
 		Painter, Dark                   bool
 		Colors                          []string
 	}
-	evalJS(t, b, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology,
+	b.Eval(t, `(() => { const P = window.rewind.packed(); return {Game: P.game, Topology: P.board.topology,
 		Painter: !!(window.rewind && rewind.boards.colorfight2), Dark: rewind.dom.dark,
 		Legend: document.getElementById('legend').textContent,
 		Scripts: [...document.scripts].map(s => s.getAttribute('src') || '').join(' '),
@@ -229,7 +229,7 @@ func TestColorfightPainter(t *testing.T) {
 
 	seek := func(t *testing.T, n int) {
 		t.Helper()
-		evalJS(t, b, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
+		b.Eval(t, fmt.Sprintf(`location.hash = '#turn=%d', true`, n), nil)
 		if err := b.WaitJS(fmt.Sprintf(`window.rewind.turn() === %d`, n), 10*time.Second); err != nil {
 			t.Fatalf("#turn=%d: %v", n, err)
 		}
@@ -251,7 +251,7 @@ func TestColorfightPainter(t *testing.T) {
 			Frame, Disc []float64
 			Overlay     []string
 		}
-		evalJS(t, b, `(() => { const r = window.rewind, P = r.packed(), d = devicePixelRatio || 1, R = r.radius(), fw = Math.max(2, Math.round(2 * R / 6)), dr = 0.48 * R;
+		b.Eval(t, `(() => { const r = window.rewind, P = r.packed(), d = devicePixelRatio || 1, R = r.radius(), fw = Math.max(2, Math.round(2 * R / 6)), dr = 0.48 * R;
 			const ctx = document.getElementById('board').getContext('2d'), out = {Cells: r.drawn.cells, Overlay: r.drawn.overlay, Fill: [], Frame: [], Disc: []};
 			// share is the share of the pixels of a box (CSS pixels from
 			// a cell's centre) that pass test.
@@ -328,7 +328,7 @@ func TestColorfightPainter(t *testing.T) {
 			Said    [][2]string
 			Failed  []string
 		}
-		evalJS(t, b, `(() => ({Overlay: window.rewind.drawn.overlay,
+		b.Eval(t, `(() => ({Overlay: window.rewind.drawn.overlay,
 			Said: [...document.querySelectorAll('#commands .cmd')].map(s => [s.textContent, s.dataset.raw || s.textContent]),
 			Failed: [...document.querySelectorAll('#commands li.failed .cmd')].map(s => s.textContent)}))()`, &got)
 		f := &frames[n]
@@ -376,7 +376,7 @@ func TestColorfightPainter(t *testing.T) {
 		// The stray bot's: an attack it has not the energy for, a
 		// building that does not exist.
 		var failed string
-		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), [...document.querySelectorAll('#commands li.failed')].map(l => l.textContent).join(' | ')`, pick["rejected"]), &failed)
+		b.Eval(t, fmt.Sprintf(`window.rewind.seek(%d), [...document.querySelectorAll('#commands li.failed')].map(l => l.textContent).join(' | ')`, pick["rejected"]), &failed)
 		for _, w := range []string{"attack (0, 0) with 999999 energy", `build "z" (no such building) at (1, 1)`} {
 			if !strings.Contains(failed, w) {
 				t.Errorf("turn %d: no rejected %q among %q", pick["rejected"], w, failed)
@@ -399,7 +399,7 @@ func TestColorfightPainter(t *testing.T) {
 		}
 		seek(t, n)
 		var text string
-		evalJS(t, b, fmt.Sprintf(`(() => { const r = window.rewind, cv = document.getElementById('board'), b = cv.getBoundingClientRect(), d = devicePixelRatio || 1, c = r.center(%d, %d);
+		b.Eval(t, fmt.Sprintf(`(() => { const r = window.rewind, cv = document.getElementById('board'), b = cv.getBoundingClientRect(), d = devicePixelRatio || 1, c = r.center(%d, %d);
 			cv.dispatchEvent(new MouseEvent('click', {clientX: b.left + c[0] / d, clientY: b.top + c[1] / d, bubbles: true}));
 			return document.getElementById('inspector').textContent; })()`, at%30, at/30), &text)
 		c := f.cells[at]

@@ -74,8 +74,8 @@ func TestBrowserPainterGeometry(t *testing.T) {
 		t.Helper()
 		var got []seen
 		var legend string
-		evalJS(t, b, `window.seen.splice(0)`, &got)
-		evalJS(t, b, `document.getElementById('legend').textContent`, &legend)
+		b.Eval(t, `window.seen.splice(0)`, &got)
+		b.Eval(t, `document.getElementById('legend').textContent`, &legend)
 		hooks := map[string]bool{}
 		for _, s := range got {
 			hooks[s.Hook] = true
@@ -98,8 +98,8 @@ func TestBrowserPainterGeometry(t *testing.T) {
 	check("start", 9)
 	// Q flips the painter's control: the board and the legend again, at
 	// the turn shown.
-	evalJS(t, b, `window.dispatchEvent(new KeyboardEvent('keydown', {key: 'q'})); window.rewind.controls().probe`, new(bool))
-	evalJS(t, b, `window.rewind.select(-1); true`, nil)
+	b.Eval(t, `window.dispatchEvent(new KeyboardEvent('keydown', {key: 'q'})); window.rewind.controls().probe`, new(bool))
+	b.Eval(t, `window.rewind.select(-1); true`, nil)
 	check("after Q", 9)
 	b.CheckProblems(t)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
@@ -25,7 +26,7 @@ import (
 // officialLog reads one of the reference engine's logs in testdata.
 func officialLog(t *testing.T, name string) []byte {
 	t.Helper()
-	return readFile(t, filepath.Join(testdata, "monad", "official", name))
+	return testutil.ReadFile(t, filepath.Join(testdata, "monad", "official", name))
 }
 
 // decodeBytes is the DecodeBytes of the format of the log file name.
@@ -229,7 +230,7 @@ func TestStreamDecodedUploads(t *testing.T) {
 	write(t, filepath.Join(dir, "notes.json"), bytes.Repeat([]byte(" "), 100))
 	lib := openLib(t, dir)
 	base := serveWith(t, lib, streamOptions(Options{MaxUpload: 4 << 20})).base
-	cfr := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
+	cfr := testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
 	damaged := bytes.Clone(mpLog)
 	damaged[len(damaged)-6] ^= 0xff // the gzip trailer's checksum
 

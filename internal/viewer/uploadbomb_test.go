@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -20,7 +21,7 @@ import (
 // one gzip stream: a few hundred KB that decompress to pad.
 func cfrBomb(tb testing.TB, pad int) []byte {
 	tb.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(readFile(tb, testdata+"/conformance/c03.cfr")))
+	zr, err := gzip.NewReader(bytes.NewReader(testutil.ReadFile(tb, testdata+"/conformance/c03.cfr")))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestUploadBombsRefused(t *testing.T) {
 	for _, e := range entries {
 		t.Errorf("kept: %s", e.Name())
 	}
-	if code, body := post(t, base+"/api/upload?name=c03.cfr", readFile(t, testdata+"/conformance/c03.cfr")); code != 200 {
+	if code, body := post(t, base+"/api/upload?name=c03.cfr", testutil.ReadFile(t, testdata+"/conformance/c03.cfr")); code != 200 {
 		t.Errorf("a real .cfr: %d %s", code, body)
 	}
 }
@@ -96,7 +97,7 @@ func TestUploadWorkBounds(t *testing.T) {
 		t.Errorf("after the client left: %v", err)
 	}
 	for _, p := range []string{"c03.cfr", "c06.cfr"} {
-		real := readFile(t, filepath.Join(testdata, "conformance", p))
+		real := testutil.ReadFile(t, filepath.Join(testdata, "conformance", p))
 		if err := checkUploadWork(context.Background(), bytes.NewReader(real), int64(len(real))); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
@@ -130,7 +131,7 @@ func BenchmarkUploadBombCheck(b *testing.B) {
 // (it used to decode the whole file and only then see the context).
 func TestUploadValidateStopsWhenClientLeaves(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "c03.cfr"), readFile(t, testdata+"/conformance/c03.cfr"))
+	write(t, filepath.Join(dir, "c03.cfr"), testutil.ReadFile(t, testdata+"/conformance/c03.cfr"))
 	lib := openLib(t, dir)
 	s := NewServer(lib, Options{})
 	if err := s.validateStream(context.Background(), "c03.cfr"); err != nil {

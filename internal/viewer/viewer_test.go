@@ -18,6 +18,7 @@ import (
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func TestValidID(t *testing.T) {
@@ -148,8 +149,8 @@ func regzip(t *testing.T, b []byte, level int) []byte {
 func TestUpload(t *testing.T) {
 	dir := t.TempDir()
 	base := serveDir(t, dir, Options{MaxUpload: 200 << 10})
-	good := readFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
-	big := readFile(t, filepath.Join(testdata, "conformance", "c03.cfr"))
+	good := testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c06.cfr"))
+	big := testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c03.cfr"))
 	// Other files of other bytes (a file's identity when it is no .rwd).
 	other, third := regzip(t, good, gzip.BestSpeed), regzip(t, good, 2)
 
@@ -177,7 +178,7 @@ func TestUpload(t *testing.T) {
 			t.Errorf("upload %q: %d %s, want %d with %q", c.name, code, body, c.code, c.want)
 		}
 	}
-	if b := readFile(t, filepath.Join(dir, "game.cfr")); !bytes.Equal(b, good) {
+	if b := testutil.ReadFile(t, filepath.Join(dir, "game.cfr")); !bytes.Equal(b, good) {
 		t.Error("the first upload was changed")
 	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*"))
@@ -264,7 +265,7 @@ func TestStaleTempsRemoved(t *testing.T) {
 // with one new replay read it once.
 func TestConcurrentListingsShareSummaries(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "c03.cfr"), readFile(t, filepath.Join(testdata, "conformance", "c03.cfr")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "c03.cfr"), testutil.ReadFile(t, filepath.Join(testdata, "conformance", "c03.cfr")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	lib := openLib(t, dir)
@@ -364,7 +365,7 @@ func FuzzLoad(f *testing.F) {
 	c06 := filepath.Join(testdata, "conformance", "c06.cfr")
 	f.Add(cfrHead(f, c06, 4, true))
 	f.Add(cfrHead(f, c06, 4, false))
-	f.Add(readFile(f, filepath.Join(testdata, "monad", "official", "m05.mp.gz")))
+	f.Add(testutil.ReadFile(f, filepath.Join(testdata, "monad", "official", "m05.mp.gz")))
 	f.Add(jsntest.Recording())
 	f.Add([]byte(`[{"turn":0}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -391,7 +392,7 @@ func FuzzLoad(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := gunzipped(t, gz); !bytes.Equal(got, want) {
+			if got := testutil.Gunzip(t, gz); !bytes.Equal(got, want) {
 				t.Fatalf("EncodeStream's JSON is not PackStream's:\n%.300s\n%.300s", got, want)
 			}
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestBrowserWhyLost drives the "why did I lose" tools of issue 14 on
@@ -41,7 +42,7 @@ func TestBrowserWhyLost(t *testing.T) {
 	// c03 as rewind analyze reads it (its document, for the CSV), and
 	// its generic analysis, the page's events (AnalyzeStream's: the
 	// document's skips the commands' text, and their errors).
-	c03 := readFile(t, filepath.Join(dir, "c03.rwd"))
+	c03 := testutil.ReadFile(t, filepath.Join(dir, "c03.rwd"))
 	s, err := source.NewStream(bytes.NewReader(c03), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -69,11 +70,11 @@ func TestBrowserWhyLost(t *testing.T) {
 		for _, id := range []string{"#speed", "#control-overlay"} {
 			before := turnNow(t, b)
 			var value0, value1 string
-			evalJS(t, b, `document.querySelector('`+id+`').value`, &value0)
+			b.Eval(t, `document.querySelector('`+id+`').value`, &value0)
 			if err := chromedp.Run(b.Ctx, chromedp.Focus(id, chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown)); err != nil {
 				t.Fatal(err)
 			}
-			evalJS(t, b, `document.querySelector('`+id+`').value`, &value1)
+			b.Eval(t, `document.querySelector('`+id+`').value`, &value1)
 			if got := turnNow(t, b); got != before+1-10 {
 				t.Errorf("%s focused: → ↓ moved to turn %d from %d, want %d", id, got, before, before-9)
 			}
@@ -82,9 +83,9 @@ func TestBrowserWhyLost(t *testing.T) {
 			}
 		}
 		// A change gives the focus back.
-		evalJS(t, b, `(() => { const s = document.getElementById('speed'); s.focus(); s.value = '4'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+		b.Eval(t, `(() => { const s = document.getElementById('speed'); s.focus(); s.value = '4'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
 		var focused bool
-		evalJS(t, b, `document.activeElement === document.getElementById('speed')`, &focused)
+		b.Eval(t, `document.activeElement === document.getElementById('speed')`, &focused)
 		if focused {
 			t.Error("the speed dropdown keeps the focus after a change")
 		}
@@ -107,8 +108,8 @@ func TestBrowserWhyLost(t *testing.T) {
 		// The lead for good is listed in the analysis's words, and the
 		// header says the outcome.
 		var forGood, outcome string
-		evalJS(t, b, `(document.querySelector('#events li.ev-lead_for_good') || {}).textContent || ''`, &forGood)
-		evalJS(t, b, `(document.querySelector('[data-testid=outcome]') || {}).textContent || ''`, &outcome)
+		b.Eval(t, `(document.querySelector('#events li.ev-lead_for_good') || {}).textContent || ''`, &forGood)
+		b.Eval(t, `(document.querySelector('[data-testid=outcome]') || {}).textContent || ''`, &outcome)
 		n := 0
 		for _, e := range g.Events {
 			if e.Kind == analysis.EventLeadForGood {
@@ -130,7 +131,7 @@ func TestBrowserWhyLost(t *testing.T) {
 		defer chromedp.Run(b.Ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
 		openReplay(t, b, base+"/replay/c03.rwd#turn=10")
 		var bg string
-		evalJS(t, b, `getComputedStyle(document.body).backgroundColor`, &bg)
+		b.Eval(t, `getComputedStyle(document.body).backgroundColor`, &bg)
 		if bg != "rgb(23, 24, 27)" {
 			t.Errorf("dark mode: the page's background is %s", bg)
 		}
@@ -190,11 +191,9 @@ type chartState struct {
 // chart, the CSV of chart 0 (full is what `rewind analyze --format csv`
 // writes for the replay, rounds its last turn), PNG, zoom and the ticks.
 func chartChecks(t *testing.T, b *browsertest.Browser, names, ids []string, metric string, charts int, full string, rounds int) {
-	if err := b.WaitJS(`window.rewind.chartsReady`, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, 30*time.Second)
 	var cs []chartState
-	evalJS(t, b, `window.rewind.chartState()`, &cs)
+	b.Eval(t, `window.rewind.chartState()`, &cs)
 	if len(cs) != charts {
 		t.Fatalf("%d charts, want %d: %+v", len(cs), charts, cs)
 	}
@@ -206,14 +205,14 @@ func chartChecks(t *testing.T, b *browsertest.Browser, names, ids []string, metr
 	// Chart 0 shows metric on a log scale: a value ≤ 0 is a gap, the
 	// others drawn as they are.
 	var picked bool
-	evalJS(t, b, `window.rewind.pickMetric(0, `+jsString(metric)+`)`, &picked)
-	evalJS(t, b, `window.rewind.logScale(0, true), true`, nil)
-	evalJS(t, b, `window.rewind.chartState()`, &cs)
+	b.Eval(t, `window.rewind.pickMetric(0, `+jsString(metric)+`)`, &picked)
+	b.Eval(t, `window.rewind.logScale(0, true), true`, nil)
+	b.Eval(t, `window.rewind.chartState()`, &cs)
 	if !picked || cs[0].Metric != metric || cs[0].YType != "log" || !strings.HasPrefix(cs[0].Title, strings.ReplaceAll(metric, "_", " ")) {
 		t.Errorf("after picking %s on a log scale: %+v", metric, cs[0])
 	}
 	var drawn struct{ Drawn, Positive, Wrong int }
-	evalJS(t, b, `(() => { const r = window.rewind, P = r.packed(), i = P.metrics.findIndex(m => m.name === `+jsString(metric)+`);
+	b.Eval(t, `(() => { const r = window.rewind, P = r.packed(), i = P.metrics.findIndex(m => m.name === `+jsString(metric)+`);
 		const o = echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[0]).getOption();
 		let drawn = 0, positive = 0, wrong = 0;
 		o.series.forEach((s, p) => s.data.forEach((v, k) => { const x = P.frames[k + 1].values[p][i];
@@ -232,9 +231,9 @@ func chartChecks(t *testing.T, b *browsertest.Browser, names, ids []string, metr
 	// Hide a player in the last chart's legend: hidden in every chart.
 	hidden := 1
 	last := len(cs) - 1
-	evalJS(t, b, fmt.Sprintf(`window.rewind.legendSelect(%d, %s, false), true`, last, jsString(names[hidden])), nil)
+	b.Eval(t, fmt.Sprintf(`window.rewind.legendSelect(%d, %s, false), true`, last, jsString(names[hidden])), nil)
 	if err := b.WaitJS(`window.rewind.chartState().every(c => c.selected[`+jsString(names[hidden])+`] === false)`, 5*time.Second); err != nil {
-		evalJS(t, b, `window.rewind.chartState()`, &cs)
+		b.Eval(t, `window.rewind.chartState()`, &cs)
 		t.Errorf("hiding %q in one legend: %v (%+v)", names[hidden], err, cs)
 	}
 	// The CSV and PNG buttons of chart 0: what they hand the browser to
@@ -264,22 +263,22 @@ func chartChecks(t *testing.T, b *browsertest.Browser, names, ids []string, metr
 		t.Errorf("PNG %q: %.40q…, %d bytes (%v)", saved.PNGName, saved.PNG, len(png), err)
 	}
 	// Back to a linear scale.
-	evalJS(t, b, `window.rewind.logScale(0, false), window.rewind.chartState()`, &cs)
+	b.Eval(t, `window.rewind.logScale(0, false), window.rewind.chartState()`, &cs)
 	if cs[0].YType != "value" {
 		t.Errorf("log box unticked: a %s scale", cs[0].YType)
 	}
 	// Zoom: chart 0's slider at 50–100% shows the second half of the
 	// turns (categories 0..rounds-1 are turns 1..rounds).
 	var zoom []float64
-	evalJS(t, b, `(() => { const c = echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[0]); c.dispatchAction({type: 'dataZoom', start: 50, end: 100}); return c.getModel().getComponent('xAxis').axis.scale.getExtent(); })()`, &zoom)
+	b.Eval(t, `(() => { const c = echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[0]); c.dispatchAction({type: 'dataZoom', start: 50, end: 100}); return c.getModel().getComponent('xAxis').axis.scale.getExtent(); })()`, &zoom)
 	if h := float64(rounds) / 2; len(zoom) != 2 || zoom[0] < h-0.05*float64(rounds) || zoom[0] > h+0.05*float64(rounds) || zoom[1] < float64(rounds)-1-0.01*float64(rounds) {
 		t.Errorf("zoomed to 50–100%% of %d turns: categories %v shown", rounds, zoom)
 	}
-	evalJS(t, b, `(() => { const c = echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[0]); c.dispatchAction({type: 'dataZoom', start: 0, end: 100}); return true; })()`, nil)
+	b.Eval(t, `(() => { const c = echarts.getInstanceByDom(document.querySelectorAll('[data-testid=chart]')[0]); c.dispatchAction({type: 'dataZoom', start: 0, end: 100}); return true; })()`, nil)
 	// Ticks at round turns: 1, then multiples of one step of 1, 2 or 5
 	// times a power of ten, in every chart; labels are the turns alone.
 	var ticks [][]string
-	evalJS(t, b, `[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getModel().getComponent('xAxis').axis.getViewLabels().map(l => String(l.formattedLabel)))`, &ticks)
+	b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getModel().getComponent('xAxis').axis.getViewLabels().map(l => String(l.formattedLabel)))`, &ticks)
 	if len(ticks) != charts {
 		t.Errorf("tick labels of %d charts", len(ticks))
 	}
@@ -296,7 +295,7 @@ func chartChecks(t *testing.T, b *browsertest.Browser, names, ids []string, metr
 			}
 		}
 	}
-	evalJS(t, b, fmt.Sprintf(`window.rewind.legendSelect(0, %s, true), true`, jsString(names[hidden])), nil)
+	b.Eval(t, fmt.Sprintf(`window.rewind.legendSelect(0, %s, true), true`, jsString(names[hidden])), nil)
 	if err := b.WaitJS(`window.rewind.chartState().every(c => c.selected[`+jsString(names[hidden])+`] === true)`, 5*time.Second); err != nil {
 		t.Errorf("showing %q again: %v", names[hidden], err)
 	}
@@ -364,7 +363,7 @@ func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Analysis, lea
 	type listedRows struct{ Rows, Marks, Kind, KindMarks, Leads, Last int }
 	listed := func() listedRows {
 		var r listedRows
-		evalJS(t, b, `(() => { const shown = s => [...document.querySelectorAll(s)].filter(e => !e.hidden), l = shown('#events li.ev-`+leads+`');
+		b.Eval(t, `(() => { const shown = s => [...document.querySelectorAll(s)].filter(e => !e.hidden), l = shown('#events li.ev-`+leads+`');
 			return {Rows: shown('#events li.ev').length, Marks: document.querySelectorAll('.marks .mark').length,
 				Kind: shown('#events li.ev-`+kind+`').length, KindMarks: document.querySelectorAll('.marks .mk-`+kind+`').length,
 				Leads: l.length, Last: Math.max(0, ...l.map(e => +e.dataset.turn))}; })()`, &r)
@@ -385,12 +384,12 @@ func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Analysis, lea
 		}
 		// Its box is half-checked and says how many are folded.
 		var box string
-		evalJS(t, b, `(() => { const c = document.querySelector('#events input[data-kind="`+leads+`"]'); return c.indeterminate && !c.checked ? c.parentNode.querySelector('[data-testid=ev-folded]').textContent : 'box ' + c.checked; })()`, &box)
+		b.Eval(t, `(() => { const c = document.querySelector('#events input[data-kind="`+leads+`"]'); return c.indeterminate && !c.checked ? c.parentNode.querySelector('[data-testid=ev-folded]').textContent : 'box ' + c.checked; })()`, &box)
 		if !strings.Contains(box, strconv.Itoa(later[leads])+" later folded") {
 			t.Errorf("the lead changes' box says %q, want %d folded", box, later[leads])
 		}
 		// Tick it: all listed, and marked.
-		evalJS(t, b, `document.querySelector('#events input[data-kind="`+leads+`"]').click(), true`, nil)
+		b.Eval(t, `document.querySelector('#events input[data-kind="`+leads+`"]').click(), true`, nil)
 		all := listed()
 		if all.Rows != len(g.Events) || all.Leads != count[leads] || all.Marks <= at.Marks {
 			t.Errorf("with the lead changes: %+v, want %d rows, %d lead changes, more than %d marks", all, len(g.Events), count[leads], at.Marks)
@@ -420,7 +419,7 @@ func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Analysis, lea
 		}
 	}
 	for _, turn := range []int{lastTurn, max(0, firstTurn-1), (firstTurn + lastTurn) / 2, lastTurn} {
-		evalJS(t, b, fmt.Sprintf(`window.rewind.seek(%d), true`, turn), nil)
+		b.Eval(t, fmt.Sprintf(`window.rewind.seek(%d), true`, turn), nil)
 		if err := b.WaitJS(fmt.Sprintf(`(() => { const l = document.querySelector('#events .event-list'), rows = [...document.querySelectorAll('#events li.ev')].filter(e => !e.hidden), r = document.querySelector('#events li.at') || rows[0];
 			if (!r || r.hidden) return false;
 			const best = Math.max(-1, ...rows.map(e => +e.dataset.turn).filter(x => x <= %d));
@@ -430,7 +429,7 @@ func eventChecks(t *testing.T, b *browsertest.Browser, g *analysis.Analysis, lea
 		}
 	}
 	// Tick kind again.
-	evalJS(t, b, `document.querySelector('#events input[data-kind="`+kind+`"]').click(), true`, nil)
+	b.Eval(t, `document.querySelector('#events input[data-kind="`+kind+`"]').click(), true`, nil)
 	if again := listed(); again.Kind != count[kind] {
 		t.Errorf("%s ticked again: %d rows", kind, again.Kind)
 	}

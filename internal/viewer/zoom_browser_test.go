@@ -36,7 +36,7 @@ func TestBoardZooms(t *testing.T) {
 			type zoom struct{ Z, X, Y float64 }
 			zoomNow := func() zoom {
 				var z zoom
-				evalJS(t, b, `(() => { const z = window.rewind.zoom(); return {Z: z.z, X: z.x, Y: z.y}; })()`, &z)
+				b.Eval(t, `(() => { const z = window.rewind.zoom(); return {Z: z.z, X: z.x, Y: z.y}; })()`, &z)
 				return z
 			}
 			// away moves the mouse off the board (no cell hovered).
@@ -47,7 +47,7 @@ func TestBoardZooms(t *testing.T) {
 			}
 			picture := func() string {
 				var s string
-				evalJS(t, b, `document.getElementById('board').toDataURL()`, &s)
+				b.Eval(t, `document.getElementById('board').toDataURL()`, &s)
 				return s
 			}
 			// cell is the middle cell of the board and the page's (CSS)
@@ -55,7 +55,7 @@ func TestBoardZooms(t *testing.T) {
 			type point struct{ X, Y, PX, PY float64 }
 			cell := func() point {
 				var p point
-				evalJS(t, b, `(() => { const P = window.rewind.packed(), x = Math.floor(P.board.width / 2), y = Math.floor(P.board.height / 2), c = window.rewind.center(x, y), d = devicePixelRatio || 1, r = document.getElementById('board').getBoundingClientRect();
+				b.Eval(t, `(() => { const P = window.rewind.packed(), x = Math.floor(P.board.width / 2), y = Math.floor(P.board.height / 2), c = window.rewind.center(x, y), d = devicePixelRatio || 1, r = document.getElementById('board').getBoundingClientRect();
 					return {X: x, Y: y, PX: r.left + c[0] / d, PY: r.top + c[1] / d}; })()`, &p)
 				return p
 			}
@@ -85,7 +85,7 @@ func TestBoardZooms(t *testing.T) {
 			}
 			// A pinch: two fingers moving apart zoom in.
 			was := zoomNow().Z
-			evalJS(t, b, `(() => { const c = document.getElementById('board'), r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+			b.Eval(t, `(() => { const c = document.getElementById('board'), r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
 				const ev = (type, id, dx) => c.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch', isPrimary: id === 21, clientX: x + dx, clientY: y, bubbles: true}));
 				ev('pointerdown', 21, -20); ev('pointerdown', 22, 20); ev('pointermove', 21, -30); ev('pointermove', 22, 30); ev('pointerup', 21, -30); ev('pointerup', 22, 30);
 				return true; })()`, nil)
@@ -110,7 +110,7 @@ func TestBoardZooms(t *testing.T) {
 			if err := b.WaitJS(`window.scrollY > 0`, 10*time.Second); err != nil || zoomNow().Z != 1 {
 				t.Errorf("the wheel down at 1:1: the page did not scroll (%v), zoom %+v", err, zoomNow())
 			}
-			evalJS(t, b, `window.scrollTo(0, 0), true`, nil)
+			b.Eval(t, `window.scrollTo(0, 0), true`, nil)
 			// Zoomed in, a click pins the cell under the pointer; a drag
 			// moves the board and pins nothing.
 			if err := chromedp.Run(b.Ctx, chromedp.Click(`#zoom-in`, chromedp.ByQuery), chromedp.Click(`#zoom-in`, chromedp.ByQuery)); err != nil {
@@ -121,7 +121,7 @@ func TestBoardZooms(t *testing.T) {
 				t.Fatal(err)
 			}
 			var head string
-			evalJS(t, b, `document.querySelector('#inspector h3') ? document.querySelector('#inspector h3').textContent : ''`, &head)
+			b.Eval(t, `document.querySelector('#inspector h3') ? document.querySelector('#inspector h3').textContent : ''`, &head)
 			if want := fmt.Sprintf("cell (%.0f, %.0f) · pinned", p.X, p.Y); !strings.HasPrefix(head, want) {
 				t.Errorf("a click on cell (%.0f, %.0f) at zoom %.2f: the inspector says %q", p.X, p.Y, zoomNow().Z, head)
 			}
@@ -134,7 +134,7 @@ func TestBoardZooms(t *testing.T) {
 				t.Fatal(err)
 			}
 			z1 := zoomNow()
-			evalJS(t, b, `document.querySelector('#inspector h3') ? document.querySelector('#inspector h3').textContent : ''`, &head)
+			b.Eval(t, `document.querySelector('#inspector h3') ? document.querySelector('#inspector h3').textContent : ''`, &head)
 			if z1.X == z0.X && z1.Y == z0.Y || !strings.HasPrefix(head, fmt.Sprintf("cell (%.0f, %.0f) · pinned", p.X, p.Y)) {
 				t.Errorf("a drag from %+v leaves the zoom at %+v, the inspector at %q", z0, z1, head)
 			}
