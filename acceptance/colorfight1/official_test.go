@@ -50,10 +50,7 @@ func TestOfficialExampleAI(t *testing.T) {
 	// next game started, still answers it till then).
 	work := t.TempDir()
 	for _, f := range []string{"colorfight.py", "exampleAI.py"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, filepath.Join(dir, f))
 		if err := os.WriteFile(filepath.Join(work, f), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // repoRoot is the repository's root, two folders above games/all.
@@ -118,9 +119,6 @@ func checkRanges(t *testing.T, where, text string, reg engine.Registration) {
 
 func readDoc(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, path)
 	return string(b)
 }

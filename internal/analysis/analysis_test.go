@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -647,10 +646,7 @@ func BenchmarkAnalyzeRWD(b *testing.B) {
 }
 
 func BenchmarkAnalyzeCFR(b *testing.B) {
-	data, err := os.ReadFile(c03(b).Expected)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, c03(b).Expected)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	benchmarkAnalyze(b, func() engine.Stream { return openAny(b, data) })
@@ -673,10 +669,7 @@ func BenchmarkAnalyzeStreamRWD(b *testing.B) {
 }
 
 func BenchmarkAnalyzeStreamCFR(b *testing.B) {
-	data, err := os.ReadFile(c03(b).Expected)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, c03(b).Expected)
 	b.SetBytes(int64(len(data)))
 	benchmarkAnalyzeStream(b, func() engine.Stream {
 		s, err := cfrstream.Open(bytes.NewReader(data))
@@ -738,10 +731,7 @@ func BenchmarkCorpusRWD(b *testing.B) { benchmarkCorpus(b, rwdBytes(b, c03(b))) 
 
 // BenchmarkCorpusCFR: 100 games of 500 rounds (.cfr) on 2 cores.
 func BenchmarkCorpusCFR(b *testing.B) {
-	data, err := os.ReadFile(c03(b).Expected)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadFile(b, c03(b).Expected)
 	benchmarkCorpus(b, data)
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/analysis"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // A cacheable corpus game comes back from its stored form equal; failed
@@ -14,10 +15,7 @@ import (
 func TestEncodeDecodeGame(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"c03.cfr", "c04.cfr"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, filepath.Join("..", "..", "testdata", "conformance", name))
 		os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		if name == "c04.cfr" {
 			os.WriteFile(filepath.Join(dir, "cut.cfr"), b[:len(b)*2/3], 0o644)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestCorpus: a folder of replays is analyzed in parallel, a broken file is
@@ -19,10 +20,7 @@ func TestCorpus(t *testing.T) {
 	dir := t.TempDir()
 	vs := vectors(t)
 	for _, v := range vs[:3] {
-		b, err := os.ReadFile(v.Expected)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, v.Expected)
 		os.WriteFile(filepath.Join(dir, v.Name+".cfr"), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "junk.rwd"), []byte("not a replay"), 0o644)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,10 +124,7 @@ func eachAccountedGame(t *testing.T, check func(tb testing.TB, data []byte, isCF
 	for _, path := range cfrs {
 		dir := filepath.Dir(path)
 		name := filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir), filepath.Base(path))
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, path)
 		t.Run(name, func(t *testing.T) {
 			if d := check(t, data, true); d != "" {
 				t.Errorf(".cfr: %s", d)
@@ -172,10 +168,7 @@ func eachAccountedGame(t *testing.T, check func(tb testing.TB, data []byte, isCF
 // summary as -1, unknown, as the old summary does; a played game's
 // stream knows them, and its finals are sums (commands: at least 1).
 func TestUnknownFiguresJSON(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/conformance/c01.cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, "../../testdata/conformance/c01.cfr")
 	for _, tc := range []struct {
 		name  string
 		data  []byte

@@ -13,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -142,10 +143,7 @@ func TestRecordingsManifest(t *testing.T) {
 	if !strings.Contains(strings.Join(logs, "\n"), "g2.rwd changed since the server recorded it") {
 		t.Errorf("logs %q", logs)
 	}
-	manifest, err := os.ReadFile(filepath.Join(dir, rooms.ManifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	manifest := testutil.ReadFile(t, filepath.Join(dir, rooms.ManifestFile))
 	var listed []string
 	for _, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
 		f := strings.Fields(line)
@@ -194,10 +192,7 @@ func TestRecordingsManifestBounds(t *testing.T) {
 	}
 	exist(t, dir, map[string]bool{"g-late.rwd": true, filepath.Base(mine): false})
 	commit(t, d, "g-next", 10)
-	manifest, err := os.ReadFile(filepath.Join(dir, rooms.ManifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	manifest := testutil.ReadFile(t, filepath.Join(dir, rooms.ManifestFile))
 	lines := strings.Split(strings.TrimSuffix(string(manifest), "\n"), "\n")
 	if len(lines) != 1 || !strings.HasSuffix(lines[0], " g-next.rwd") {
 		t.Errorf("manifest %q, want only g-next", lines)

@@ -2,7 +2,7 @@ package rooms
 
 import (
 	"bytes"
-	"os"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"os/exec"
 	"strings"
 	"testing"
@@ -135,10 +135,7 @@ func TestSmallCapitalsTableCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run smallcaps_gen.go: %v", err)
 	}
-	have, err := os.ReadFile("smallcaps_table.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	have := testutil.ReadFile(t, "smallcaps_table.go")
 	if !bytes.Equal(out, have) {
 		t.Errorf("smallcaps_table.go is not what smallcaps_gen.go writes: run go generate ./internal/rooms")
 	}

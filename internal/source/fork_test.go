@@ -3,12 +3,12 @@ package source
 import (
 	"errors"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -16,10 +16,7 @@ import (
 // size, before allocating for it; in range it keeps the rounds before
 // the turn and names its parent.
 func TestForkTurnBounds(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/conformance/c06.cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, "../../testdata/conformance/c06.cfr")
 	for _, turn := range []int{-3, 0, 200, math.MaxInt} {
 		if _, err := NewFork("c06.cfr", data, turn); err == nil {
 			t.Errorf("fork at turn %d accepted", turn)

@@ -98,10 +98,7 @@ func TestOpenStreamReadsCFR(t *testing.T) {
 	if m := s.Meta(); m.Format != "cfr" || m.Ruleset != "colorfight2" || m.CommandsInferred {
 		t.Errorf("OpenStream meta: format %q, ruleset %q, inferred %v", m.Format, m.Ruleset, m.CommandsInferred)
 	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, name)
 	if f, ok := source.LookupStreamFormat(data[:source.SniffBytes]); !ok || f.Name != "cfr" || f.OpenInferred == nil {
 		t.Errorf("LookupStreamFormat(.cfr) = %q, %v", f.Name, ok)
 	}

@@ -90,10 +90,7 @@ func TestSummaryCFR(t *testing.T) {
 	}
 
 	// Re-encode the first 201 frames of c06 (max_turn 200 → write 101).
-	c06, err := os.ReadFile("../../testdata/conformance/c06.cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c06 := testutil.ReadFile(t, "../../testdata/conformance/c06.cfr")
 	d, err := cfr.NewDecoder(gzipReader(t, c06))
 	if err != nil {
 		t.Fatal(err)

@@ -38,10 +38,7 @@ func TestSetsidGrandchildGone(t *testing.T) {
 		wantTurn(t, b, turn)
 	}
 	waitFile(t, pidFile)
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, pidFile)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
 		t.Fatalf("pid file %q", data)

@@ -151,10 +151,7 @@ func TestEcho(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 	wantErr(t, b, turns[0], ErrBotExited)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, log)
 	if !strings.Contains(string(data), "echo bot: hello from stderr") || !strings.Contains(string(data), "uid 1 seed 42") {
 		t.Errorf("stderr log = %q, want the bot's greeting and its start message", data)
 	}

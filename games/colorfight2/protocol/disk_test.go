@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,10 +213,7 @@ func TestOwnRecording(t *testing.T) {
 // take it first if it counted it.
 func copyOld(t *testing.T, from, dir, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, from)
 	to := filepath.Join(dir, name)
 	old := time.Now().Add(-time.Hour)
 	if err := os.WriteFile(to, b, 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -209,10 +210,7 @@ func TestReplayDownload(t *testing.T) {
 			path = g.File
 		}
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, path)
 	want, err := cfrimport.OpenFrames(bytes.NewReader(r.body))
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrimport"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 func TestLockstepGameEndToEnd(t *testing.T) {
@@ -59,10 +59,7 @@ func TestLockstepGameEndToEnd(t *testing.T) {
 	if !g.Done || filepath.Ext(g.File) != ".rwd" {
 		t.Fatalf("game %+v", g)
 	}
-	data, err := os.ReadFile(g.File)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, g.File)
 	want, err := cfrimport.OpenFrames(bytes.NewReader(resp.body))
 	if err != nil {
 		t.Fatal(err)

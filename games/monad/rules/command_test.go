@@ -2,7 +2,7 @@ package rules
 
 import (
 	"encoding/json"
-	"os"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -97,10 +97,7 @@ var crashCodes = map[string]ErrCode{
 // one command is rejected with its code, the turn is played, and the state
 // is the one the turn gives when that player sends nothing.
 func TestCrashCases(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/monad/crash_cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, "../../../testdata/monad/crash_cases.json")
 	var file struct {
 		Cases []struct {
 			ID       string          `json:"id"`
@@ -164,10 +161,7 @@ func TestParseFastAgrees(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, f)
 		var v struct {
 			Turns []struct {
 				Commands map[string][]json.RawMessage `json:"commands"`

@@ -2,7 +2,7 @@ package rules
 
 import (
 	"encoding/json"
-	"os"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"path/filepath"
 	"testing"
 )
@@ -266,10 +266,7 @@ func TestMapFromVectors(t *testing.T) {
 		t.Fatalf("found %d vectors, want 6", len(files))
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, f)
 		var v struct {
 			Seed       int64 `json:"seed"`
 			Players    int   `json:"players"`

@@ -1,7 +1,6 @@
 package vectors
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -44,10 +43,7 @@ func TestMonadVectors(t *testing.T) {
 	for _, name := range names {
 		stem := name[:len(name)-len(".commands.json")]
 		t.Run(filepath.Base(stem), func(t *testing.T) {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := testutil.ReadFile(t, name)
 			if !IsVector(b) {
 				t.Fatal("not recognised as a Monad vector")
 			}
