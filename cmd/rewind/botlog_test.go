@@ -102,9 +102,7 @@ func panelLogs(t *testing.T, b *browsertest.Browser, url string, turns []int) (u
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var errText string
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`window.rewind.error || ""`, &errText)); err != nil || errText != "" {
 		t.Fatalf("%s: %v %s", url, err, errText)

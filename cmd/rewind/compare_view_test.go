@@ -43,9 +43,7 @@ func openCompare(t *testing.T, b *browsertest.Browser, url string) {
 			t.Fatal(err)
 		}
 	}
-	if err := b.WaitJS(`window.rewind && window.rewind.compare && (window.rewind.error || (window.rewind.ready && window.rewind.compare.divergence() !== null))`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && window.rewind.compare && (window.rewind.error || (window.rewind.ready && window.rewind.compare.divergence() !== null))`, 2*time.Minute)
 	var errText string
 	awaitJS(t, b, `window.rewind.error || ''`, &errText)
 	if errText != "" {
@@ -137,9 +135,7 @@ func TestCompareViewThroughCLI(t *testing.T) {
 			if before := compareState(t, b, turn-1); len(before.Differing) != 0 || before.MarkedCommands != 0 {
 				t.Errorf("turn %d, before the divergence, has seats %v marked", turn-1, before.Differing)
 			}
-			if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
+			b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 			var names []string
 			awaitJS(t, b, `window.rewind.chartState()[0].names`, &names)
 			if !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, " (A)") }) || !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, " (B)") }) {
@@ -187,9 +183,7 @@ func TestCompareViewFork(t *testing.T) {
 	if s.Divergence != 51 || s.Mark != 51 || !slices.Equal(s.Differing, []int{2}) || s.MarkedCommands == 0 || s.TurnA != 51 || s.TurnB != 51 {
 		t.Errorf("at turn 51: %+v; want the divergence there, seat 2 marked", s)
 	}
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 	v := exportClip(t, b, 10, 59, true)
 	if v.Width < 600 || v.Height < 300 {
 		t.Errorf("the compare page's clip is %d×%d: want both boards side by side and the charts", v.Width, v.Height)
@@ -221,9 +215,7 @@ func exportClip(t *testing.T, b *browsertest.Browser, from, to int, charts bool)
 		document.getElementById('clip-from').value = '%d'; document.getElementById('clip-to').value = '%d';
 		document.getElementById('clip-fps').value = '25'; document.getElementById('clip-charts').checked = %v;
 		document.getElementById('clip-webm').click(); return true; })()`, from, to, charts), nil)
-	if err := b.WaitJS(`!!window.rewind.clipResult`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `!!window.rewind.clipResult`, 2*time.Minute)
 	var v clipVideo
 	awaitJS(t, b, `new Promise(resolve => { const c = window.rewind.clipResult;
 		if (c.error) { resolve({Error: c.error}); return; }
@@ -259,9 +251,7 @@ func TestClipExportReplayPage(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url+"#turn=30")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var png struct {
 		Type, File, Error   string
 		Size, Width, Board  int
@@ -328,9 +318,7 @@ func TestCompareFromLibrary(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`document.querySelectorAll('[data-testid=compare-with]').length === 2`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `document.querySelectorAll('[data-testid=compare-with]').length === 2`, time.Minute)
 	var picking string
 	awaitJS(t, b, `(() => { document.querySelector('tr[data-id="g1.rwd"] [data-testid=compare-with]').click();
 		return document.querySelector('[data-testid=compare-picking]').textContent; })()`, &picking)
@@ -338,9 +326,7 @@ func TestCompareFromLibrary(t *testing.T) {
 		t.Errorf("after the first click the page says %q", picking)
 	}
 	awaitJS(t, b, `(document.querySelector('tr[data-id="g2.rwd"] [data-testid=compare-with]').click(), true)`, nil)
-	if err := b.WaitJS(`location.pathname === '/compare'`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `location.pathname === '/compare'`, time.Minute)
 	openCompare(t, b, "")
 	var page struct {
 		Search, Summary string
@@ -384,15 +370,8 @@ func TestCompareScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		openCompare(t, b, url+"#turn=60")
-		if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
-		var png []byte
-		if err := chromedp.Run(b.Ctx,
-			chromedp.Evaluate(`window.scrollTo(0, 0), new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-			chromedp.CaptureScreenshot(&png)); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind.chartsReady`, time.Minute)
+		png := b.CaptureTop(t, false)
 		out := filepath.Join("..", "..", "docs", v.file)
 		if err := os.WriteFile(out, png, 0o644); err != nil {
 			t.Fatal(err)

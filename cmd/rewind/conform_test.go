@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,14 +29,8 @@ func TestConformCommand(t *testing.T) {
 func TestConformCommandFails(t *testing.T) {
 	dir := t.TempDir()
 	src := "../../testdata/conformance/c06"
-	cmds, err := os.ReadFile(src + ".commands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay, err := os.ReadFile(src + ".cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmds := testutil.ReadFile(t, src+".commands.json")
+	replay := testutil.ReadFile(t, src+".cfr")
 	// c06's replay with c06's log minus one command: frame 2 differs.
 	bad := strings.Replace(string(cmds), `"a `, `"u `, 1)
 	os.WriteFile(filepath.Join(dir, "bad.commands.json"), []byte(bad), 0o644)
@@ -43,7 +38,7 @@ func TestConformCommandFails(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "good.commands.json"), cmds, 0o644)
 	os.WriteFile(filepath.Join(dir, "good.cfr"), replay, 0o644)
 	var out bytes.Buffer
-	err = runConform(&conformOptions{paths: []string{dir}, out: &out})
+	err := runConform(&conformOptions{paths: []string{dir}, out: &out})
 	if err == nil {
 		t.Fatalf("a diverging vector did not fail the command:\n%s", out.String())
 	}
@@ -75,14 +70,8 @@ func TestConformMonad(t *testing.T) {
 func TestConformMonadFails(t *testing.T) {
 	dir := t.TempDir()
 	src := "../../testdata/monad/m05"
-	cmds, err := os.ReadFile(src + ".commands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	states, err := os.ReadFile(src + ".states.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmds := testutil.ReadFile(t, src+".commands.json")
+	states := testutil.ReadFile(t, src+".states.json.gz")
 	// m05 with player 0's first command (turn 0) moving east, not
 	// north-west.
 	first := `"turns":[{"turn":0,"commands":{"0":[{"l":[1,1],"c":"MOVE","d":4`
@@ -95,7 +84,7 @@ func TestConformMonadFails(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "good.commands.json"), cmds, 0o644)
 	os.WriteFile(filepath.Join(dir, "good.states.json.gz"), states, 0o644)
 	var out bytes.Buffer
-	err = runConform(&conformOptions{paths: []string{dir}, out: &out})
+	err := runConform(&conformOptions{paths: []string{dir}, out: &out})
 	if err == nil {
 		t.Fatalf("a diverging Monad vector did not fail the command:\n%s", out.String())
 	}

@@ -336,10 +336,7 @@ func FuzzDiff(f *testing.F) {
 	if out, err := runCLIOut(f, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", whole); err != nil {
 		f.Fatalf("play: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(whole)
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := testutil.ReadFile(f, whole)
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte("RWD1"))

@@ -523,10 +523,7 @@ func TestDistributedBotNames(t *testing.T) {
 // they accept (the examples that need other machines are parsed, not
 // run; the tests above run their equivalents on loopback).
 func TestDistributedDocExamples(t *testing.T) {
-	b, err := os.ReadFile("../../docs/distributed.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, "../../docs/distributed.md")
 	n := 0
 	text := strings.ReplaceAll(string(b), "\\\n", " ")
 	for _, line := range strings.Split(text, "\n") {

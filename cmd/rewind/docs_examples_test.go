@@ -1,12 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/spf13/cobra"
 )
 
@@ -20,10 +20,7 @@ func TestDocsCommandLines(t *testing.T) {
 	files = append(files, "../../README.md")
 	n := 0
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, f)
 		text := strings.ReplaceAll(string(b), "\\\n", " ")
 		inBlock := false
 		for i, line := range strings.Split(text, "\n") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,10 +19,7 @@ func TestExportCutShortRecording(t *testing.T) {
 	if err := runCLI(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(full)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, full)
 	killed := filepath.Join(dir, "killed.rwd")
 	if err := os.WriteFile(killed, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
@@ -37,7 +35,7 @@ func TestExportCutShortRecording(t *testing.T) {
 	// verify --against: every frame of the .cfr equals the re-simulated
 	// one; the recording itself is incomplete (exit status 3).
 	stdout.Reset()
-	err = runCLITo(&stdout, &stdout, "verify", killed, "--against", out)
+	err := runCLITo(&stdout, &stdout, "verify", killed, "--against", out)
 	if !strings.Contains(stdout.String(), "frames equal to") {
 		t.Errorf("verify --against the exported .cfr: %v\n%s", err, stdout.String())
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestExportColorfightHTML: export --html writes the replay page of a
@@ -40,10 +40,7 @@ func TestExportColorfightHTML(t *testing.T) {
 		if err != nil {
 			t.Fatalf("export --html %s: %v\n%s", in, err, said)
 		}
-		html, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		html := testutil.ReadFile(t, out)
 		if !bytes.Contains(html, []byte(`id="rw-data"`)) || !bytes.Contains(html, []byte("Content-Security-Policy")) || !bytes.Contains(html, []byte("rewind.boards.colorfight2")) ||
 			bytes.Contains(html, []byte("<script src")) || bytes.Contains(html, []byte("/static/")) {
 			t.Errorf("%s is not a self-contained replay page with ColorfightII's painter (%d bytes)", out, len(html))
@@ -73,37 +70,29 @@ func TestExportColorfightHTML(t *testing.T) {
 			if err := chromedp.Run(b.Ctx, chromedp.Navigate(fmt.Sprintf("file://%s#turn=%d", p.out, mid))); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute); err != nil {
-				t.Fatal(err)
-			}
-			eval := func(expr string, out any) {
-				t.Helper()
-				if err := chromedp.Run(b.Ctx, chromedp.Evaluate(expr, out)); err != nil {
-					t.Fatalf("%s: %v", expr, err)
-				}
-			}
+			b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute)
 			var errText string
 			var frames, turn int
-			eval(`window.rewind.error || ''`, &errText)
+			b.Eval(t, `window.rewind.error || ''`, &errText)
 			if errText != "" {
 				t.Fatalf("the page says: %s", errText)
 			}
-			eval(`window.rewind.frames()`, &frames)
-			eval(`window.rewind.turn()`, &turn)
+			b.Eval(t, `window.rewind.frames()`, &frames)
+			b.Eval(t, `window.rewind.turn()`, &turn)
 			if frames != p.frames || turn != mid {
 				t.Errorf("%d frames (the stream has %d), at turn %d (want %d from #turn)", frames, p.frames, turn, mid)
 			}
 			const boardHash = `(() => { const c = document.getElementById('board'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let h = 2166136261; for (let i = 0; i < d.length; i += 4) h = Math.imul(h ^ d[i] ^ (d[i+1] << 8) ^ (d[i+2] << 16), 16777619); return h >>> 0; })()`
 			var h1, h2 uint32
-			eval(boardHash, &h1)
-			eval(`window.rewind.seek(1), true`, nil)
-			eval(boardHash, &h2)
+			b.Eval(t, boardHash, &h1)
+			b.Eval(t, `window.rewind.seek(1), true`, nil)
+			b.Eval(t, boardHash, &h2)
 			if h1 == h2 {
 				t.Errorf("the board at turn %d and at turn 1 draw the same pixels", mid)
 			}
-			eval(fmt.Sprintf(`window.rewind.seek(%d), true`, mid), nil)
+			b.Eval(t, fmt.Sprintf(`window.rewind.seek(%d), true`, mid), nil)
 			var commands string
-			eval(`document.querySelector('[data-testid=commands]').textContent`, &commands)
+			b.Eval(t, `document.querySelector('[data-testid=commands]').textContent`, &commands)
 			if !strings.Contains(commands, " in round ") {
 				t.Errorf("the commands panel at turn %d: %.300q", mid, commands)
 			}
@@ -115,8 +104,8 @@ func TestExportColorfightHTML(t *testing.T) {
 			}
 			var lines []int
 			var events int
-			eval(`[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getOption().series.length)`, &lines)
-			eval(`document.querySelectorAll('#events li.ev').length`, &events)
+			b.Eval(t, `[...document.querySelectorAll('[data-testid=chart]')].map(d => echarts.getInstanceByDom(d).getOption().series.length)`, &lines)
+			b.Eval(t, `document.querySelectorAll('#events li.ev').length`, &events)
 			if len(lines) != 8 {
 				t.Errorf("%d charts, want 8 (a page shows at most 8; ColorfightII has more metrics)", len(lines))
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/replay"
 )
 
@@ -75,10 +76,7 @@ func TestForkNeverRunsRecordedCommand(t *testing.T) {
 	dir := t.TempDir()
 	game := filepath.Join(dir, "game.rwd")
 	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", game)
-	data, err := os.ReadFile(game)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, game)
 	marker := filepath.Join(dir, "PWNED")
 	evil := filepath.Join(dir, "evil.rwd")
 	if err := os.WriteFile(evil, forgeSeatBot(t, data, 2, "touch "+marker), 0o644); err != nil {

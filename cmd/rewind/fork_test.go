@@ -26,10 +26,7 @@ import (
 // frames reads every frame of a replay.
 func allFrames(t *testing.T, path string) []colorfight2.Frame {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, path)
 	s, err := cfrimport.OpenFrames(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)

@@ -25,10 +25,7 @@ func readMarkdown(t *testing.T, dir string) map[string][]byte {
 	}
 	out := map[string][]byte{}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, f)
 		out[filepath.Base(f)] = b
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 	"github.com/rewind-game/rewind/games/colorfight2/bots/hidingbot"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestImportVerifyAudit: import writes a .rwd that verifies against its
@@ -143,10 +144,7 @@ func TestAuditUnexplained(t *testing.T) {
 // lost a Home to a capture, and that player.
 func homeLoss(t *testing.T, path string) (turn int, uid int64) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, path)
 	d, err := cfr.NewDecoder(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
@@ -170,10 +168,7 @@ func homeLoss(t *testing.T, path string) (turn int, uid int64) {
 // frame.
 func editCFR(t *testing.T, src, dst string, edit func(*colorfight2.Frame)) {
 	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, src)
 	d, err := cfr.NewDecoder(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/internal/browsertest"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestIncompleteGameHasNoWinner: a game cut short — a recording killed
@@ -25,10 +26,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 	dir := t.TempDir()
 	full := filepath.Join(dir, "full.rwd")
 	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "turtle", "--turns", "200", "-o", full)
-	data, err := os.ReadFile(full)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, full)
 	killed := filepath.Join(dir, "killed.rwd")
 	if err := os.WriteFile(killed, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
@@ -87,10 +85,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 		if out, err := runCLIOut(t, "report", c.file, "-o", report); err != nil && !complete && !strings.Contains(out, "round") {
 			t.Fatalf("report %s: %v\n%s", name, err, out)
 		}
-		page, err := os.ReadFile(report)
-		if err != nil {
-			t.Fatal(err)
-		}
+		page := testutil.ReadFile(t, report)
 		summary := regexp.MustCompile(`(?s)<p data-testid="summary">(.*?)</p>`).FindSubmatch(page)
 		if summary == nil {
 			t.Fatalf("report of %s has no summary", name)
@@ -101,9 +96,7 @@ func TestIncompleteGameHasNoWinner(t *testing.T) {
 		if err := chromedp.Run(b.Ctx, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute); err != nil {
-			t.Fatal(err)
-		}
+		b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, time.Minute)
 		var head string
 		if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`document.querySelector('[data-testid=summary]').textContent + ' · ' + ((document.querySelector('[data-testid=outcome]') || {}).textContent || '')`, &head)); err != nil {
 			t.Fatal(err)

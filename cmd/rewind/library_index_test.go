@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/viewer/index"
 )
 
@@ -185,10 +186,7 @@ func TestIndexCommandDamagedAndNewer(t *testing.T) {
 		t.Fatalf("index again: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, filepath.FromSlash(index.File))
-	b, err := os.ReadFile(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, db)
 	dam := slices.Clone(b)
 	for i := 100; i < len(dam); i += 5 {
 		dam[i] ^= 0xa5

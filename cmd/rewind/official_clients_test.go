@@ -119,10 +119,7 @@ func TestOfficialClientsPlay(t *testing.T) {
 	if err := os.MkdirAll(jdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join(clients, "java", "example_ai.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := testutil.ReadFile(t, filepath.Join(clients, "java", "example_ai.java"))
 	const connectLine = "game.connect( room );"
 	if bytes.Count(src, []byte(connectLine)) != 1 {
 		t.Fatalf("example_ai.java: want exactly one %q to point at rewind", connectLine)

@@ -79,10 +79,7 @@ func TestReplyTimesThroughCLI(t *testing.T) {
 			t.Fatalf("play %s: %v\n%s", game, err, o)
 		}
 		files[game] = out
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, out)
 		if v := binary.LittleEndian.Uint16(data[4:]); v != replay.VersionReplyTimes {
 			t.Fatalf("%s: version %d, want %d", game, v, replay.VersionReplyTimes)
 		}
@@ -165,10 +162,7 @@ func TestReplyTimesOldFiles(t *testing.T) {
 	mustRunCLI(t, "play", "--bot", "greedy", "--bot", "raider", "--turns", "200", "-o", plain)
 	files := []string{filepath.Join("..", "..", "acceptance", "monad", "testdata", "legacy-4p.rwd"), plain}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, f)
 		if v := binary.LittleEndian.Uint16(data[4:]); v >= replay.VersionReplyTimes {
 			t.Fatalf("%s: version %d, an old file is below %d", f, v, replay.VersionReplyTimes)
 		}

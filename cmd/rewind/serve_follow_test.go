@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net/http"
 	"os"
@@ -75,10 +76,7 @@ func TestServeListsNewFileAtOnce(t *testing.T) {
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, from)
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

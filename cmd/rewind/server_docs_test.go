@@ -6,7 +6,6 @@ import (
 	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ import (
 // argument lists (without "rewind server").
 func docsServerCommands(t *testing.T) [][]string {
 	t.Helper()
-	doc, err := os.ReadFile("../../docs/server.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testutil.ReadFile(t, "../../docs/server.md")
 	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindSubmatch(doc)
 	if block == nil {
 		t.Fatal("docs/server.md has no sh block")

@@ -78,10 +78,7 @@ func TestForgedResultsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(file string) []byte {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadFile(t, file)
 		return data
 	}
 	forged, claim := read(filepath.Join(other, "game-0000.rwd")), []match.SeatResult{{Bot: "random", Rank: 1, Score: 1e9}, {Bot: "greedy", Rank: 2}}
@@ -207,10 +204,7 @@ func TestTournamentLogBudget(t *testing.T) {
 	var total int64
 	notes := 0
 	for _, l := range logs {
-		b, err := os.ReadFile(l)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadFile(t, l)
 		total += int64(len(b))
 		if strings.Contains(string(b), "[rewind: stderr log cut at ") && strings.Contains(string(b), "the logs' budget of 1048576 bytes is spent]") {
 			notes++

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
 
@@ -106,10 +107,7 @@ func TestToyGameThroughCLI(t *testing.T) {
 			}
 			// A cut copy: every whole round verifies, exit 3, info says
 			// incomplete (exit 3).
-			data, err := os.ReadFile(rwd)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := testutil.ReadFile(t, rwd)
 			cut := filepath.Join(dir, game+"-cut.rwd")
 			if err := os.WriteFile(cut, data[:len(data)*3/4], 0o644); err != nil {
 				t.Fatal(err)

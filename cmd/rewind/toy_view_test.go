@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rewind-game/rewind/internal/browsertest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestToyAnalyzeReportViewThroughCLI: a toy game recorded by `rewind
@@ -81,10 +82,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	// report: a self-contained page with a chart per metric and the events.
 	html := filepath.Join(dir, "toy.html")
 	mustRunCLI(t, "report", rwd, "-o", html)
-	page, err := os.ReadFile(html)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := testutil.ReadFile(t, html)
 	for _, want := range []string{`"score"`, `"moves"`, "painted ("} {
 		if !strings.Contains(string(page), want) {
 			t.Fatalf("report lacks %q", want)
@@ -97,9 +95,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url+"#turn=4")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind && (window.rewind.ready || window.rewind.error)`, 2*time.Minute)
 	var view struct {
 		Error, Log, Active string
 		Cells, Entities    int
@@ -121,9 +117,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.SendKeys(`[data-testid=log-search-input]`, "TURN 9 AT"), chromedp.SendKeys(`[data-testid=log-search-input]`, "\r")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`window.rewind.turn() === 10`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.turn() === 10`, time.Minute)
 	var found struct {
 		Log, Status string
 		Hits        []string
@@ -151,9 +145,7 @@ func TestToyAnalyzeReportViewThroughCLI(t *testing.T) {
 		t.Fatalf("log search for ' at ' and for nothing: turns %v, %+v", turns, found)
 	}
 
-	if err := b.WaitJS(`window.rewind.chartsReady`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `window.rewind.chartsReady`, time.Minute)
 	var charts []string
 	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`[...document.querySelectorAll('[data-testid=chart]')].map(d => d.dataset.metric)`, &charts)); err != nil {
 		t.Fatal(err)

@@ -50,9 +50,7 @@ func TestTurningPointsThroughCLI(t *testing.T) {
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitJS(`document.readyState === 'complete'`, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b.Wait(t, `document.readyState === 'complete'`, time.Minute)
 	type state struct {
 		TP             []string
 		Explain        string

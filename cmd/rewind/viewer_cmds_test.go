@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/viewer"
 )
 
@@ -19,10 +20,7 @@ import (
 func TestServeViewExportHTML(t *testing.T) {
 	dir := t.TempDir()
 	cfr := filepath.Join(dir, "c06.cfr")
-	b, err := os.ReadFile(c06 + ".cfr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, c06+".cfr")
 	if err := os.WriteFile(cfr, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -90,10 +88,7 @@ func TestServeViewExportHTML(t *testing.T) {
 	if err := runExport(&exportOptions{in: cfr, out: html, html: true, stdout: &out}); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(html)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := testutil.ReadFile(t, html)
 	if !strings.Contains(string(page), `id="rw-data"`) || !strings.Contains(string(page), "Content-Security-Policy") || strings.Contains(string(page), "<script src") {
 		t.Errorf("exported page is not self-contained (%d bytes)", len(page))
 	}
