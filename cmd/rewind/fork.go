@@ -192,14 +192,34 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 	if opts.play.stdout != nil {
 		fmt.Fprint(opts.play.stdout, forkPlan(fk, opts.turn, specs))
 	}
-	var seats []match.GameSeat
+	res, err := playFork(ctx, fk, specs, make([]match.GameSeat, len(specs)), &opts.play, opts.force)
+	if err != nil {
+		return nil, err
+	}
+	printRanking(opts.play.stdout, res)
+	abs, _ := filepath.Abs(opts.play.out)
+	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
+	return res, nil
+}
+
+// playFork plays fk on into play.out (force: replacing a file there),
+// seat i played by seats[i], or where that has no bot yet, by the bot of
+// specs[i] as fork seats it: watched, named by its spec when it does not
+// name itself, and kept as the parent played it (source.Fork.AsPlayed).
+// When it fails, every bot seated is closed.
+func playFork(ctx context.Context, fk *source.Fork, specs []string, seats []match.GameSeat, play *playOptions, force bool) (*match.Result, error) {
 	closeAll := func() {
 		for _, s := range seats {
-			s.Bot.Close()
+			if s.Bot != nil {
+				s.Bot.Close()
+			}
 		}
 	}
 	for i, s := range specs {
-		seat, _, err := watchedSeat(s, i, &opts.play, "")
+		if seats[i].Bot != nil {
+			continue
+		}
+		seat, _, err := watchedSeat(s, i, play, "")
 		if err != nil {
 			closeAll()
 			return nil, err
@@ -207,22 +227,19 @@ func runFork(ctx context.Context, opts *forkOptions) (*match.Result, error) {
 		if seat.Identity == "" {
 			seat.Identity = s
 		}
-		fk.AsPlayed(i, &seat, opts.play.seed)
-		seats = append(seats, seat)
+		fk.AsPlayed(i, &seat, play.seed)
+		seats[i] = seat
 	}
 	var res *match.Result
-	err = writeRecording(opts.play.out, opts.force, func(w io.Writer) error {
+	err := writeRecording(play.out, force, func(w io.Writer) error {
 		var err error
-		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})
+		res, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: play.seed, Created: time.Now(), Tool: "rewind " + version})
 		return err
 	})
 	if err != nil {
 		closeAll()
 		return nil, err
 	}
-	printRanking(opts.play.stdout, res)
-	abs, _ := filepath.Abs(opts.play.out)
-	fmt.Fprintf(opts.play.stdout, "replay: %s (%d rounds; turns 0..%d are %s's)\n", abs, res.Turn, opts.turn, filepath.Base(opts.in))
 	return res, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/diff"
@@ -220,38 +219,10 @@ func rerunFollow(ctx context.Context, opts *rerunOptions, data []byte, specs []s
 		return nil, &usageError{fmt.Errorf("--follow: %w", err)}
 	}
 	seats := make([]match.GameSeat, len(specs))
-	closeAll := func() {
-		for _, s := range seats {
-			if s.Bot != nil {
-				s.Bot.Close()
-			}
-		}
-	}
 	seed := res.BotSeed
 	seats[p] = match.GameSeat{Bot: rerun.Continue(bot.Bot, d), Identity: specs[p], Seed: &seed}
-	for i, s := range specs {
-		if i == p {
-			continue
-		}
-		seat, _, err := watchedSeat(s, i, &opts.play, "")
-		if err != nil {
-			closeAll()
-			return nil, err
-		}
-		if seat.Identity == "" {
-			seat.Identity = s
-		}
-		fk.AsPlayed(i, &seat, opts.play.seed)
-		seats[i] = seat
-	}
-	var mres *match.Result
-	err = writeRecording(opts.play.out, opts.force, func(w io.Writer) error {
-		var err error
-		mres, err = fk.Play(ctx, w, source.PlayOptions{Seats: seats, Seed: opts.play.seed, Created: time.Now(), Tool: "rewind " + version})
-		return err
-	})
+	mres, err := playFork(ctx, fk, specs, seats, &opts.play, opts.force)
 	if err != nil {
-		closeAll()
 		return nil, err
 	}
 	abs, _ := filepath.Abs(opts.play.out)
