@@ -1,7 +1,6 @@
 package colorfight1_test
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestCommands: ColorFight v1 through every command a user runs on a
@@ -77,28 +77,18 @@ func TestCommands(t *testing.T) {
 	// The library lists the folder once it has indexed it (the safety
 	// net is not a verdict).
 	for safety := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		resp, err := http.Get(base + "/api/library")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		code, b := testutil.Get(t, base+"/api/library")
 		if strings.Contains(string(b), `"id":"g.rwd"`) && strings.Contains(string(b), `"game":"ColorFight"`) {
 			break
 		}
 		if time.Now().After(safety) {
-			t.Fatalf("serve: the library does not list g.rwd as ColorFight: %s %.300s", resp.Status, b)
+			t.Fatalf("serve: the library does not list g.rwd as ColorFight: %d %.300s", code, b)
 		}
 	}
 	for _, path := range []string{"/", "/replay/g.rwd", "/replay/g.rwd?data=1"} {
-		resp, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || len(b) == 0 {
-			t.Errorf("serve: GET %s: %s, %d bytes", path, resp.Status, len(b))
+		code, b := testutil.Get(t, base+path)
+		if code != http.StatusOK || len(b) == 0 {
+			t.Errorf("serve: GET %s: %d, %d bytes", path, code, len(b))
 		}
 	}
 }

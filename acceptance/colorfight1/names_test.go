@@ -3,13 +3,13 @@ package colorfight1_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rewind-game/rewind/internal/clitest"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestJoinedPlayerNamed: a player that joins a game of `rewind server
@@ -38,14 +38,9 @@ func TestJoinedPlayerNamed(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &an); code != 0 || err != nil || len(an.Players) != 2 || an.Players[0].Name != "expander #1" || an.Players[1].Name != "Zed #2" {
 		t.Errorf("analyze --format json: status %d, %v, players %+v\n%.500s", code, err, an.Players, out)
 	}
-	resp, err := http.Get(clitest.ViewPage(t, rwd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(page), "2 players: expander #1, Zed #2") {
-		t.Errorf("the viewer's page: %s\n%.2000s", resp.Status, page)
+	code, page := testutil.Get(t, clitest.ViewPage(t, rwd))
+	if code != 200 || !strings.Contains(string(page), "2 players: expander #1, Zed #2") {
+		t.Errorf("the viewer's page: %d\n%.2000s", code, page)
 	}
 }
 

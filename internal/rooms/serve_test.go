@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // countingMount answers every request "ok" and counts its Closes.
@@ -35,12 +36,7 @@ func TestServeAlone(t *testing.T) {
 			o := rooms.Options{Ready: func(a map[string]string) { ready <- a["players"] }}
 			errc := make(chan error, 1)
 			go func() { errc <- rooms.ServeAlone(ctx, m, o, "127.0.0.1:0", &http.Server{}, stop) }()
-			resp, err := http.Get("http://" + <-ready + "/anything")
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			_, body := testutil.Get(t, "http://"+<-ready+"/anything")
 			if string(body) != "ok" {
 				t.Fatalf("body %q", body)
 			}

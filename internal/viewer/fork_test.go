@@ -94,7 +94,7 @@ func TestForkEndpoint(t *testing.T) {
 	if code, _ := get(t, base+"/replay/sub/c06-fork-T50.rwd"); code != 200 {
 		t.Errorf("the fork's page: %d", code)
 	}
-	code, gz := getBytes(t, base+"/replay/sub/c06-fork-T50.rwd?data=1")
+	code, gz := testutil.Get(t, base+"/replay/sub/c06-fork-T50.rwd?data=1")
 	var p Packed
 	if code != 200 {
 		t.Fatalf("the fork's page data: %d %s", code, gz)

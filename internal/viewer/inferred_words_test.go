@@ -17,7 +17,7 @@ import (
 // lists counts inferred commands, not commands a player sent.
 func TestInferredCommandsWording(t *testing.T) {
 	_, base := fixtureServer(t, Options{})
-	code, gz := getBytes(t, base+"/replay/sub/c04.cfr?data=1")
+	code, gz := testutil.Get(t, base+"/replay/sub/c04.cfr?data=1")
 	if code != 200 {
 		t.Fatalf("the page data: %d %s", code, gz)
 	}
@@ -57,7 +57,7 @@ func TestInferredCommandsWording(t *testing.T) {
 // logged", as of a bot that logged nothing.
 func TestOfficialFileNoLogWording(t *testing.T) {
 	base := serveFile(t, "m06.mp.gz", officialLog(t, "m06.mp.gz"), Options{})
-	code, gz := getBytes(t, base+"/replay/m06.mp.gz?data=1")
+	code, gz := testutil.Get(t, base+"/replay/m06.mp.gz?data=1")
 	if code != 200 {
 		t.Fatalf("the page data: %d %s", code, gz)
 	}

@@ -370,10 +370,10 @@ func TestUploadFloodBounded(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("upload: %d %s", code, body)
 	}
-	if code, _ := getBytes(t, base+"/replay/flood.rwd"); code != 200 {
+	if code, _ := testutil.Get(t, base+"/replay/flood.rwd"); code != 200 {
 		t.Fatalf("flood page: %d", code)
 	}
-	code, gz := getBytes(t, base+"/replay/flood.rwd?data=1")
+	code, gz := testutil.Get(t, base+"/replay/flood.rwd?data=1")
 	if code != 200 {
 		t.Fatalf("flood page's data: %d %s", code, gz)
 	}

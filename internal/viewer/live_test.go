@@ -22,6 +22,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // fakeLive is a Live fed by real matches whose rounds the test steps: each
@@ -212,20 +213,6 @@ func serveLive(tb testing.TB, f *fakeLive, opts Options) (string, *Server) {
 	return "http://" + ln.Addr().String(), s
 }
 
-func getBytes(tb testing.TB, url string) (int, []byte) {
-	tb.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res.StatusCode, b
-}
-
 // stream is one client of a game's event stream.
 type stream struct {
 	res    *http.Response
@@ -355,7 +342,7 @@ func TestLiveList(t *testing.T) {
 	g.Step(3)
 	base, _ := serveLive(t, f, Options{})
 
-	code, body := getBytes(t, base+"/api/live")
+	code, body := testutil.Get(t, base+"/api/live")
 	var list []liveJSON
 	if err := json.Unmarshal(body, &list); code != 200 || err != nil {
 		t.Fatalf("/api/live: %d %s %v", code, body, err)
@@ -365,7 +352,7 @@ func TestLiveList(t *testing.T) {
 		t.Fatalf("/api/live: %+v", list)
 	}
 	for _, u := range []string{"/", "/library/live"} {
-		code, body = getBytes(t, base+u)
+		code, body = testutil.Get(t, base+u)
 		html := string(body)
 		if code != 200 || !strings.Contains(html, `href="/live/g1"`) || !strings.Contains(html, "room g1") || !strings.Contains(html, "3 / 30") ||
 			!strings.Contains(html, "greedy &lt;b&gt;") {
@@ -373,7 +360,7 @@ func TestLiveList(t *testing.T) {
 		}
 	}
 	g.Finish(t)
-	_, body = getBytes(t, base+"/library/live")
+	_, body = testutil.Get(t, base+"/library/live")
 	if !strings.Contains(string(body), "finished") || !strings.Contains(string(body), `href="/replay/g1.rwd"`) {
 		t.Errorf("a finished game: %s", body)
 	}
@@ -381,11 +368,11 @@ func TestLiveList(t *testing.T) {
 	// Without a Live source there is no live section and no live route.
 	lib := openLib(t, t.TempDir())
 	plain := serve(t, lib, Options{})
-	if code, body := getBytes(t, plain+"/"); code != 200 || strings.Contains(string(body), `id="live"`) {
+	if code, body := testutil.Get(t, plain+"/"); code != 200 || strings.Contains(string(body), `id="live"`) {
 		t.Errorf("library without Live: %d, live section present", code)
 	}
 	for _, u := range []string{"/api/live", "/library/live", "/live/g1", "/live/g1/data", "/live/g1/events"} {
-		if code, _ := getBytes(t, plain+u); code != http.StatusNotFound {
+		if code, _ := testutil.Get(t, plain+u); code != http.StatusNotFound {
 			t.Errorf("%s without Live: %d", u, code)
 		}
 	}
@@ -400,10 +387,10 @@ func TestLiveData(t *testing.T) {
 	f := &fakeLive{}
 	g := f.start(t, "g1", 30)
 	base, _ := serveLive(t, f, Options{})
-	if code, body := getBytes(t, base+"/live/g1"); code != 200 || !strings.Contains(string(body), "Waiting for the first round") || !strings.Contains(string(body), `http-equiv="refresh"`) {
+	if code, body := testutil.Get(t, base+"/live/g1"); code != 200 || !strings.Contains(string(body), "Waiting for the first round") || !strings.Contains(string(body), `http-equiv="refresh"`) {
 		t.Errorf("page at turn 0: %d %s", code, body)
 	}
-	if code, _ := getBytes(t, base+"/live/g1/data"); code != http.StatusTooEarly {
+	if code, _ := testutil.Get(t, base+"/live/g1/data"); code != http.StatusTooEarly {
 		t.Errorf("data at turn 0: %d", code)
 	}
 	for _, turn := range []int{1, 4, 11} {
@@ -529,7 +516,7 @@ func TestLiveHeartbeatAndGone(t *testing.T) {
 	if _, err := st.next(t, false); !errors.Is(err, io.EOF) {
 		t.Errorf("after gone the stream goes on: %v", err)
 	}
-	if code, _ := getBytes(t, base+"/live/g1/data"); code != http.StatusNotFound {
+	if code, _ := testutil.Get(t, base+"/live/g1/data"); code != http.StatusNotFound {
 		t.Errorf("data of a gone game: %d", code)
 	}
 }
@@ -678,11 +665,11 @@ func TestLiveRepackBound(t *testing.T) {
 	s.live.mu.Lock()
 	s.live.every = time.Hour
 	s.live.mu.Unlock()
-	if code, _ := getBytes(t, base+"/live/g1/data"); code != 200 {
+	if code, _ := testutil.Get(t, base+"/live/g1/data"); code != 200 {
 		t.Fatalf("data: %d", code)
 	}
 	// The same version again: no wait, no pack.
-	if code, _ := getBytes(t, base+"/live/g1/data"); code != 200 {
+	if code, _ := testutil.Get(t, base+"/live/g1/data"); code != 200 {
 		t.Fatalf("data: %d", code)
 	}
 	g.Step(3)

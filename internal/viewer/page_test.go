@@ -558,12 +558,7 @@ func TestReplayPageProvenance(t *testing.T) {
 			}
 			srv := httptest.NewServer(ReplayPage(open))
 			defer srv.Close()
-			res, err := http.Get(srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			_, body := testutil.Get(t, srv.URL)
 			if c.want != "" && !strings.Contains(string(body), c.want) {
 				t.Errorf("the page does not say %q", c.want)
 			}

@@ -1,8 +1,6 @@
 package viewer
 
 import (
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn"
 	"github.com/rewind-game/rewind/games/skyport/formats/jsn/jsntest"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // TestStreamFormatLibrary: a file of a registered stream format (a
@@ -37,13 +36,8 @@ func TestStreamFormatLibrary(t *testing.T) {
 		t.Fatalf("entry %+v", e)
 	}
 	base := serve(t, lib, Options{OpenStream: func(f *os.File) (engine.Stream, error) { return source.NewStream(f, f) }})
-	resp, err := http.Get(base + "/replay/games/synthetic.jsn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `id="generic"`) || !strings.Contains(string(body), jsn.Label) {
-		t.Errorf("replay page: %d\n%.500s", resp.StatusCode, body)
+	code, body := testutil.Get(t, base+"/replay/games/synthetic.jsn")
+	if code != 200 || !strings.Contains(string(body), `id="generic"`) || !strings.Contains(string(body), jsn.Label) {
+		t.Errorf("replay page: %d\n%.500s", code, body)
 	}
 }
