@@ -101,9 +101,7 @@ func TestCompareViewThroughCLI(t *testing.T) {
 		t.Run(tc.game, func(t *testing.T) {
 			a, bb := filepath.Join(dir, tc.game+"-a.rwd"), filepath.Join(dir, tc.game+"-b.rwd")
 			for _, g := range [][2]string{{a, tc.a}, {bb, tc.b}} {
-				if out, code := runRewind(t, "play", "--game", tc.game, "--seed", "5", "--turns", tc.turns, "--bot", tc.same, "--bot", g[1], "-o", g[0]); code != 0 {
-					t.Fatalf("play: status %d\n%s", code, out)
-				}
+				mustRunRewind(t, "play", "--game", tc.game, "--seed", "5", "--turns", tc.turns, "--bot", tc.same, "--bot", g[1], "-o", g[0])
 			}
 			turn, ca, cb := firstCommandDifference(t, a, bb)
 			if turn == 0 {
@@ -168,14 +166,7 @@ func at(s [][]string, i int) []string {
 // Chromium plays back.
 func TestCompareViewFork(t *testing.T) {
 	browsertest.Find(t)
-	dir := t.TempDir()
-	game, fork := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
-	if out, code := runRewind(t, "fork", game, "--turn", "50", "--bot", "2=raider", "-o", fork); code != 0 {
-		t.Fatalf("fork: status %d\n%s", code, out)
-	}
+	game, fork := gameAndFork(t, 200, 50)
 	b := browsertest.Start(t, 4*time.Minute)
 	base := comparePage(t, game, fork)
 	openCompare(t, b, base)
@@ -243,9 +234,7 @@ func exportClip(t *testing.T, b *browsertest.Browser, from, to int, charts bool)
 func TestClipExportReplayPage(t *testing.T) {
 	browsertest.Find(t)
 	rwd := filepath.Join(t.TempDir(), "game.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", rwd); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", rwd)
 	b := browsertest.Start(t, 4*time.Minute)
 	url := viewPage(t, rwd)
 	if err := chromedp.Run(b.Ctx, chromedp.Navigate(url+"#turn=30")); err != nil {
@@ -279,9 +268,7 @@ func TestClipExportReplayPage(t *testing.T) {
 func TestCompareViewUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	game, junk := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "junk.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game)
 	if err := os.WriteFile(junk, []byte("this is no replay\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +291,7 @@ func TestCompareFromLibrary(t *testing.T) {
 	browsertest.Find(t)
 	dir := t.TempDir()
 	for i, bot := range []string{"random", "raider"} {
-		if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", bot, "-o", filepath.Join(dir, fmt.Sprintf("g%d.rwd", i+1))); code != 0 {
-			t.Fatalf("play: status %d\n%s", code, out)
-		}
+		mustRunRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", bot, "-o", filepath.Join(dir, fmt.Sprintf("g%d.rwd", i+1)))
 	}
 	lib, err := viewer.OpenLibrary(dir)
 	if err != nil {
@@ -352,14 +337,7 @@ func TestCompareScreenshots(t *testing.T) {
 	if os.Getenv("REWIND_SCREENSHOTS_DOCS") == "" {
 		t.Skip("set REWIND_SCREENSHOTS_DOCS=1 to refresh docs/compare-*.png")
 	}
-	dir := t.TempDir()
-	game, fork := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
-	if out, code := runRewind(t, "fork", game, "--turn", "50", "--bot", "2=raider", "-o", fork); code != 0 {
-		t.Fatalf("fork: status %d\n%s", code, out)
-	}
+	game, fork := gameAndFork(t, 200, 50)
 	b := browsertest.Start(t, 4*time.Minute)
 	url := comparePage(t, game, fork)
 	for _, v := range []struct {

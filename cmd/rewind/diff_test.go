@@ -138,9 +138,7 @@ func TestDiffBotDiffers(t *testing.T) {
 			dir := t.TempDir()
 			a, b := filepath.Join(dir, "a.rwd"), filepath.Join(dir, "b.rwd")
 			for _, g := range [][2]string{{a, tc.a}, {b, tc.b}} {
-				if out, code := runRewind(t, "play", "--game", tc.game, "--seed", "5", "--turns", tc.turns, "--bot", tc.same, "--bot", g[1], "-o", g[0]); code != 0 {
-					t.Fatalf("play: status %d\n%s", code, out)
-				}
+				mustRunRewind(t, "play", "--game", tc.game, "--seed", "5", "--turns", tc.turns, "--bot", tc.same, "--bot", g[1], "-o", g[0])
 			}
 			turn, ca, cb := firstCommandDifference(t, a, b)
 			if turn == 0 {
@@ -188,14 +186,7 @@ func nonNil(s []string) []string {
 // round differs. Its CSV has a row per turn, metric and seat, B − A in
 // each, and a metric's first non-zero gap where the JSON says.
 func TestDiffFork(t *testing.T) {
-	dir := t.TempDir()
-	game, fork := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "500", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
-	if out, code := runRewind(t, "fork", game, "--turn", "200", "--bot", "2=raider", "-o", fork); code != 0 {
-		t.Fatalf("fork: status %d\n%s", code, out)
-	}
+	game, fork := gameAndFork(t, 500, 200)
 	d, code := runDiffJSON(t, game, fork)
 	if code != 1 || d.Verdict != "diverged" {
 		t.Fatalf("status %d, verdict %q", code, d.Verdict)
@@ -257,16 +248,12 @@ func TestDiffFork(t *testing.T) {
 func TestDiffSame(t *testing.T) {
 	dir := t.TempDir()
 	game, cfr := filepath.Join(dir, "game.rwd"), filepath.Join(dir, "game.cfr")
-	if out, code := runRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, "play", "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", game)
 	cp := filepath.Join(dir, "copy.rwd")
 	if err := os.WriteFile(cp, testutil.ReadFile(t, game), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := runRewind(t, "export", game, "-o", cfr); code != 0 {
-		t.Fatalf("export: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, "export", game, "-o", cfr)
 	d, code := runDiffJSON(t, game, cp)
 	if code != 0 || d.Verdict != "same" || d.Commands != nil || d.State != nil || d.Frames != 201 || d.StateBy != "hash" {
 		t.Errorf("copy: status %d, %+v", code, d)
@@ -286,9 +273,7 @@ func TestDiffDifferentSetups(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.rwd"), filepath.Join(dir, "b.rwd")
 	for i, p := range []string{a, b} {
-		if out, code := runRewind(t, "play", "--seed", strconv.Itoa(5+i), "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", p); code != 0 {
-			t.Fatalf("play: status %d\n%s", code, out)
-		}
+		mustRunRewind(t, "play", "--seed", strconv.Itoa(5+i), "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", p)
 	}
 	d, code := runDiffJSON(t, a, b)
 	if code != 1 || d.Verdict != "different setups" || len(d.SetupDifferences) == 0 || d.Commands != nil || d.State != nil || len(d.Outcome) != 2 {
@@ -355,4 +340,16 @@ func FuzzDiff(f *testing.F) {
 			t.Fatalf("status %d for %v\n%s", code, err, out)
 		}
 	})
+}
+
+// gameAndFork plays a game of turns turns (seed 5, greedy against random)
+// and forks it at turn with raider in seat 2, each as a process of its
+// own, and returns the two replays' paths.
+func gameAndFork(t *testing.T, turns, turn int) (game, fork string) {
+	t.Helper()
+	dir := t.TempDir()
+	game, fork = filepath.Join(dir, "game.rwd"), filepath.Join(dir, "fork.rwd")
+	mustRunRewind(t, "play", "--seed", "5", "--turns", strconv.Itoa(turns), "--bot", "greedy", "--bot", "random", "-o", game)
+	mustRunRewind(t, "fork", game, "--turn", strconv.Itoa(turn), "--bot", "2=raider", "-o", fork)
+	return game, fork
 }

@@ -30,6 +30,17 @@ func runRewind(t *testing.T, args ...string) (string, int) {
 	return string(out), 0
 }
 
+// mustRunRewind runs `rewind args...` as runRewind does and returns its
+// output, failing t with the output unless it exits with status 0.
+func mustRunRewind(t *testing.T, args ...string) string {
+	t.Helper()
+	out, code := runRewind(t, args...)
+	if code != 0 {
+		t.Fatalf("rewind %s: status %d\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
+}
+
 // spoiltReplays are a played game's replay (seed 4, 200 turns, greedy
 // against random) and copies of it spoilt in the ways the exit statuses
 // tell apart, all in dir.
@@ -51,9 +62,7 @@ func newSpoiltReplays(t *testing.T) spoiltReplays {
 	t.Helper()
 	s := spoiltReplays{dir: t.TempDir()}
 	s.whole = filepath.Join(s.dir, "whole.rwd")
-	if out, code := runRewind(t, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", s.whole); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, "play", "--seed", "4", "--turns", "200", "--bot", "greedy", "--bot", "random", "-o", s.whole)
 	s.data = testutil.ReadFile(t, s.whole)
 	s.cut = s.write(t, "cut.rwd", s.data[:len(s.data)*2/3])
 	s.damagedData = append([]byte(nil), s.data...)

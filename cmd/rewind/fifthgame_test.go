@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -24,6 +23,7 @@ import (
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/rooms"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // A fifth game, written in this file only against the seam and the room
@@ -388,14 +388,9 @@ func TestFifthGameThroughCLI(t *testing.T) {
 		}
 	}
 	// view serves the game's page (the generic board: it has no painter).
-	resp, err := http.Get(viewPage(t, rwd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(fifthID)) {
-		t.Fatalf("view: status %d\n%.300s", resp.StatusCode, body)
+	code, body := testutil.Get(t, viewPage(t, rwd))
+	if code != http.StatusOK || !bytes.Contains(body, []byte(fifthID)) {
+		t.Fatalf("view: status %d\n%.300s", code, body)
 	}
 	tdir := filepath.Join(dir, "t")
 	if out := run("tournament", "--game", fifthID, "--games", "3", "--turns", "10", "--bot", "adder", "--bot", "adder", "--dir", tdir); !strings.Contains(out, "adder") || !strings.Contains(out, "mu-3sigma") {

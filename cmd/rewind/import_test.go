@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewind-game/rewind/games/colorfight2/bots/hidingbot"
 	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr"
+	"github.com/rewind-game/rewind/games/colorfight2/formats/cfr/cfrtest"
 	colorfight2 "github.com/rewind-game/rewind/games/colorfight2/rules"
 	"github.com/rewind-game/rewind/internal/testutil"
 )
@@ -168,28 +169,7 @@ func homeLoss(t *testing.T, path string) (turn int, uid int64) {
 // frame.
 func editCFR(t *testing.T, src, dst string, edit func(*colorfight2.Frame)) {
 	t.Helper()
-	b := testutil.ReadFile(t, src)
-	d, err := cfr.NewDecoder(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	enc, err := cfr.NewEncoder(f, d.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fr colorfight2.Frame
-	for d.Next(&fr) == nil {
-		edit(&fr)
-		if err := enc.WriteFrame(&fr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := enc.Close(); err != nil {
+	if err := os.WriteFile(dst, cfrtest.Rewrite(t, src, edit), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

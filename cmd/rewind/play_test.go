@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,14 +48,9 @@ func TestPlayAndDemo(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("demo ended before serving: %v\n%s", err, demoOut.String())
 	}
-	resp, err := http.Get(base + "/replay/demo.rwd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "ColorfightII · ") {
-		t.Errorf("demo replay page: %d\n%.300s", resp.StatusCode, body)
+	code, body := testutil.Get(t, base+"/replay/demo.rwd")
+	if code != 200 || !strings.Contains(string(body), "ColorfightII · ") {
+		t.Errorf("demo replay page: %d\n%.300s", code, body)
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/rewind-game/rewind/internal/analysis"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 )
 
 // parseStandings parses a standings table as the commands print it
@@ -209,14 +209,9 @@ func TestLibraryRatingsOverHTTP(t *testing.T) {
 	base := serveForTest(t, "serve "+dir, &serveOptions{dir: dir, stderr: &bytes.Buffer{}}, runServe)
 	get := func(path string) string {
 		t.Helper()
-		res, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %d\n%s", path, res.StatusCode, b)
+		code, b := testutil.Get(t, base+path)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d\n%s", path, code, b)
 		}
 		return string(b)
 	}

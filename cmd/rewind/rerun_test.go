@@ -37,9 +37,7 @@ func playForRerun(t *testing.T, dir, game string, bots []string, turns string) s
 	for _, b := range bots {
 		args = append(args, "--bot", b)
 	}
-	if out, code := runRewind(t, args...); code != 0 {
-		t.Fatalf("play: status %d\n%s", code, out)
-	}
+	mustRunRewind(t, args...)
 	return rwd
 }
 
@@ -80,9 +78,7 @@ func TestForkOwnBuiltinsIsParent(t *testing.T) {
 		t.Run(g.game, func(t *testing.T) {
 			rwd := playForRerun(t, dir, g.game, g.bots, g.turns)
 			fk := filepath.Join(dir, g.game+"-fork.rwd")
-			if out, code := runRewind(t, "fork", rwd, "--turn", "10", "-o", fk); code != 0 {
-				t.Fatalf("fork: status %d\n%s", code, out)
-			}
+			mustRunRewind(t, "fork", rwd, "--turn", "10", "-o", fk)
 			if out, code := runRewind(t, "diff", rwd, fk); code != 0 || !strings.Contains(out, "verdict: same") {
 				t.Fatalf("diff of a game and its fork with its own built-ins: status %d\n%s", code, out)
 			}
@@ -132,9 +128,7 @@ func TestRerunPythonBotChangesAtTurn(t *testing.T) {
 	for _, game := range []string{"toy", "toyseq"} {
 		t.Run(game, func(t *testing.T) {
 			rwd := filepath.Join(dir, game+".rwd")
-			if out, code := runRewind(t, "play", "--deadline", slow, "--game", game, "--seed", "3", "--turns", "40", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd); code != 0 {
-				t.Fatalf("play: status %d\n%s", code, out)
-			}
+			mustRunRewind(t, "play", "--deadline", slow, "--game", game, "--seed", "3", "--turns", "40", "--bot", "painter", "--bot", py+" "+bot, "-o", rwd)
 			out, code := runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+bot)
 			if code != 0 || !strings.Contains(out, "no difference") {
 				t.Fatalf("rerun with the bot that played: status %d\n%s", code, out)
@@ -193,9 +187,7 @@ for line in sys.stdin:
 			t.Fatal(err)
 		}
 		rwd := filepath.Join(dir, "cf2.rwd")
-		if out, code := runRewind(t, "play", "--deadline", slow, "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", py+" "+example, "-o", rwd); code != 0 {
-			t.Fatalf("play: status %d\n%s", code, out)
-		}
+		mustRunRewind(t, "play", "--deadline", slow, "--seed", "5", "--turns", "200", "--bot", "greedy", "--bot", py+" "+example, "-o", rwd)
 		out, code := runRewind(t, "rerun", rwd, "--deadline", slow, "--seat", "2", "--bot", "2="+py+" "+example)
 		if code != 0 || !strings.Contains(out, "no difference") {
 			t.Fatalf("rerun with the example bot that played: status %d\n%s", code, out)
@@ -248,9 +240,7 @@ func TestRerunFollow(t *testing.T) {
 			if res.Follow.Parent != d {
 				t.Fatalf("follow forks at %d, the difference is at %d", res.Follow.Parent, d)
 			}
-			if out, code := runRewind(t, "verify", fl); code != 0 {
-				t.Fatalf("verify the followed replay: status %d\n%s", code, out)
-			}
+			mustRunRewind(t, "verify", fl)
 			if out, _ := runRewind(t, "info", fl); !strings.Contains(out, fmt.Sprintf("fork of:  %s.rwd (sha256 ", g.game)) || !strings.Contains(out, fmt.Sprintf(") from turn %d", d)) {
 				t.Fatalf("info of the followed replay does not name its parent and turn %d:\n%s", d, out)
 			}
@@ -318,9 +308,7 @@ func TestRerunOldFileWithoutSeeds(t *testing.T) {
 		if err := os.WriteFile(old, forged, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if out, code := runRewind(t, "verify", old); code != 0 {
-			t.Fatalf("verify of a file without bot seeds: status %d\n%s", code, out)
-		}
+		mustRunRewind(t, "verify", old)
 		out, code := runRewind(t, "rerun", old, "--seat", "2", "--bot", "2="+g.bot)
 		if code != 0 || !strings.Contains(out, "derived: the replay records none") {
 			t.Fatalf("%s: rerun of a file without bot seeds: status %d\n%s", g.game, code, out)

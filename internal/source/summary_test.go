@@ -74,14 +74,7 @@ func TestSummaryCFR(t *testing.T) {
 	}
 
 	// Cut the decompressed JSON in the middle.
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.Gunzip(t, b)
 	cut := raw[:len(raw)/2]
 	s := summarize(t, cut)
 	_, whole := lastFrame(t, raw)

@@ -2,10 +2,8 @@ package viewer
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,6 +15,7 @@ import (
 	"github.com/rewind-game/rewind/internal/match"
 	"github.com/rewind-game/rewind/internal/recording"
 	"github.com/rewind-game/rewind/internal/source"
+	"github.com/rewind-game/rewind/internal/testutil"
 	"github.com/rewind-game/rewind/internal/testutil/toyplay"
 	"github.com/rewind-game/rewind/internal/toygame"
 )
@@ -141,18 +140,11 @@ func serveToyLive(tb testing.TB, l *toyLive) string {
 // liveFrames fetches a generic live game's frames.
 func liveFrames(tb testing.TB, base, id string) *Packed {
 	tb.Helper()
-	code, body := getBytes(tb, base+"/live/"+id+"/data")
+	code, body := testutil.Get(tb, base+"/live/"+id+"/data")
 	if code != 200 {
 		tb.Fatalf("data: %d %s", code, body)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	raw := testutil.Gunzip(tb, body)
 	var p Packed
 	if err := json.Unmarshal(raw, &p); err != nil {
 		tb.Fatal(err)
@@ -172,16 +164,16 @@ func TestLiveToy(t *testing.T) {
 	base := serveToyLive(t, l)
 
 	var list []liveJSON
-	_, body := getBytes(t, base+"/api/live")
+	_, body := testutil.Get(t, base+"/api/live")
 	if err := json.Unmarshal(body, &list); err != nil || len(list) != 1 || list[0].ID != "toy-1" || list[0].Turn != 3 ||
 		strings.Join(list[0].Players, ",") != "1_painter,2_painter" || list[0].URL != "/live/toy-1" {
 		t.Fatalf("live list %s (%v)", body, err)
 	}
-	if code, rows := getBytes(t, base+"/library/live"); code != 200 || !strings.Contains(string(rows), "1_painter, 2_painter") || !strings.Contains(string(rows), "/live/toy-1") {
+	if code, rows := testutil.Get(t, base+"/library/live"); code != 200 || !strings.Contains(string(rows), "1_painter, 2_painter") || !strings.Contains(string(rows), "/live/toy-1") {
 		t.Errorf("live rows %d %s", code, rows)
 	}
 
-	code, page := getBytes(t, base+"/live/toy-1")
+	code, page := testutil.Get(t, base+"/live/toy-1")
 	for _, want := range []string{`id="generic"`, `data-events="/live/toy-1/events"`, `data-src="/live/toy-1/data"`, ">LIVE<", "turn 3 of 30", "/static/board.js"} {
 		if code != 200 || !strings.Contains(string(page), want) {
 			t.Errorf("live page (%d) lacks %s", code, want)
@@ -216,11 +208,11 @@ func TestLiveToy(t *testing.T) {
 	if p := liveFrames(t, base, "toy-1"); len(p.Frames) != 31 || p.Warning != "" {
 		t.Fatalf("done: %d frames, warning %q", len(p.Frames), p.Warning)
 	}
-	_, page = getBytes(t, base+"/live/toy-1")
+	_, page = testutil.Get(t, base+"/live/toy-1")
 	if !strings.Contains(string(page), ">FINISHED<") || !strings.Contains(string(page), `href="/replay/toy-1.rwd"`) {
 		t.Errorf("finished page lacks the badge or the replay link")
 	}
-	if code, rp := getBytes(t, base+"/replay/toy-1.rwd"); code != 200 || !strings.Contains(string(rp), `id="generic"`) {
+	if code, rp := testutil.Get(t, base+"/replay/toy-1.rwd"); code != 200 || !strings.Contains(string(rp), `id="generic"`) {
 		t.Errorf("the finished replay: %d", code)
 	}
 }
