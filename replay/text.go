@@ -61,6 +61,11 @@ type TextRound struct {
 	// that keeps reply times (Header.ReplyTimes), to the nearest
 	// ReplyTimeUnit (0.1 ms).
 	ReplyTimes []time.Duration
+	// Marks are what the bots drew for this round (engine.BotMark), in
+	// player order; nil when none. Not part of the game, like the logs;
+	// a writer records them only under a header that keeps marks
+	// (Header.Marks).
+	Marks []engine.BotMark
 }
 
 // Reset sizes r for n players with every list empty, reusing its
@@ -292,6 +297,15 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	if k := len(b); r.ReplyTimes != nil {
 		if b = appendReplyTimes(b, r.ReplyTimes, w.players); len(b) > k && !w.hdr.ReplyTimes {
 			w.err = errors.New("replay: reply times on a recording whose header does not keep them")
+			return w.err
+		}
+	}
+	if len(r.Marks) > 0 {
+		if !w.hdr.Marks {
+			w.err = errors.New("replay: marks on a recording whose header does not keep them")
+			return w.err
+		}
+		if b, w.err = appendMarks(b, r.Marks, w.players); w.err != nil {
 			return w.err
 		}
 	}
