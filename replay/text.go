@@ -618,12 +618,49 @@ type TextSummary struct {
 	// how many carry a hash, Faults how many faults were recorded,
 	// Commands how many commands.
 	Rounds, Checkpoints, Faults, Commands int
+	// Marks counts the bots' marks (mark records).
+	Marks MarkCount
 	// Footer is the footer (nil without one).
 	Footer *Footer
 	// Err is nil for a complete file, else the *FormatError that ended
 	// reading (ErrTruncated for a recording cut after its last whole
 	// round).
 	Err error
+}
+
+// MarkCount counts the marks of a recording's rounds per seat: Marks[p]
+// how many player p's bot drew, Turns[p] in how many rounds, First[p]
+// the turn it was asked at when it first drew (-1 never); all nil while
+// no round has marks.
+type MarkCount struct {
+	Marks, Turns, First []int
+}
+
+// Add counts round's marks, in a game of players players.
+func (c *MarkCount) Add(round *TextRound, players int) {
+	if len(round.Marks) == 0 {
+		return
+	}
+	if c.Marks == nil {
+		c.Marks, c.Turns, c.First = make([]int, players), make([]int, players), make([]int, players)
+		for p := range c.First {
+			c.First[p] = -1
+		}
+	}
+	last := -1
+	for _, m := range round.Marks {
+		if m.Player < 0 || m.Player >= players {
+			continue
+		}
+		c.Marks[m.Player]++
+		if m.Player != last {
+			last = m.Player
+			c.Turns[m.Player]++
+			if c.First[m.Player] < 0 {
+				c.First[m.Player] = round.Turn
+			}
+		}
+	}
 }
 
 // SummarizeText reads a generic recording's header and rounds without
@@ -658,6 +695,7 @@ func SummarizeText(r io.Reader) (*TextSummary, error) {
 			}
 			sum.Commands += len(round.Commands[p])
 		}
+		sum.Marks.Add(round, len(h.Players))
 	}
 	sum.Footer = rd.Footer()
 	return sum, nil
