@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Skyport bot that draws marks: laser and mortar, it walks toward the
-nearest resource and mines it, and over the board a dot on itself, a line
-to each other player, the resource it is heading for coloured, and its
-health written on its tile. Cells are [j, k], as Skyport's positions
+nearest resource and mines it, and over the board a line to each other
+player with a dot on them, the resource it is heading for coloured, and
+its health written on its own tile. Cells are [j, k], as Skyport's positions
 ("j, k") and map (data[j][k]) write them. See docs/bot-protocol.md,
 "Marks", and docs/skyport.md.
 
@@ -40,9 +40,10 @@ def turn(msg):
     data = state["map"]["data"]
     here = pos(me)
     size = (len(data), len(data[0]) if data else 0)
-    rewindmarks.dot(here)
     for o in others:
-        rewindmarks.line(here, pos(o), "#d0021b")
+        if "position" in o:
+            rewindmarks.line(here, pos(o), "#d0021b")
+            rewindmarks.dot(pos(o), "#d0021b")
     rewindmarks.text("hp %d" % me["health"], here)
     if data[here[0]][here[1]] in RESOURCES:
         rewindmarks.flush()
