@@ -135,7 +135,21 @@ func TestMarksThroughCLI(t *testing.T) {
 		}
 		if g.game == "colorfight2" && os.Getenv("REWIND_SCREENSHOTS_DOCS") != "" {
 			var png []byte
-			if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`window.scrollTo(0, 0)`, nil), chromedp.CaptureScreenshot(&png)); err != nil {
+			// The turn whose answer drew the most marks, zoomed in on them.
+			zoom := `(() => {
+				const r = window.rewind, P = r.packed();
+				let best = 30, most = 0;
+				for (let t = 30; t + 1 < P.frames.length && t < 150; t++) {
+					const n = (P.frames[t + 1].marks || []).length;
+					if (n > most) { most = n; best = t; }
+				}
+				r.seek(best);
+				const ms = P.frames[best + 1].marks, cs = ms.map(m => r.center(m.x, m.y));
+				r.zoomBy(1.6, cs.reduce((a, c) => a + c[0], 0) / cs.length, cs.reduce((a, c) => a + c[1], 0) / cs.length);
+				window.scrollTo(0, 0);
+				return best;
+			})()`
+			if err := chromedp.Run(b.Ctx, chromedp.Evaluate(zoom, nil), chromedp.CaptureScreenshot(&png)); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join("..", "..", "docs", "viewer-marks.png"), png, 0o644); err != nil {
