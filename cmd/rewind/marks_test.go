@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -172,4 +175,92 @@ func sameColor(px, color string) bool {
 	}
 	d := func(a, b int) int { return max(a-b, b-a) }
 	return d(r, cr) <= 6 && d(g, cg) <= 6 && d(b, cb) <= 6
+}
+
+// badMarksPy logs a line and draws three marks every turn: a dot on
+// cell [0,0], one off the board and one that is not JSON.
+const badMarksPy = `import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("type") != "turn":
+        continue
+    sys.stderr.write("thinking\n")
+    sys.stderr.write('rewind:mark {"dot":[0,0]}\n')
+    sys.stderr.write('rewind:mark {"dot":[99,99]}\n')
+    sys.stderr.write("rewind:mark nope\n")
+    sys.stderr.flush()
+    sys.stdout.write(json.dumps({"cmd_list": [], "turn": msg["turn"]}) + "\n")
+    sys.stdout.flush()
+`
+
+// TestMarksOldAndBadBots: a bot that draws nothing (logBotPy) plays as
+// before — its replay verifies, holds its logs as it wrote them and no
+// mark, and `rewind info` names no marks; a bot whose marks are off the
+// board or not JSON plays on: those marks are dropped and named in its
+// round's log (its own line kept), its good mark kept.
+func TestMarksOldAndBadBots(t *testing.T) {
+	dir := t.TempDir()
+	py := testutil.NeedTool(t, "python3")
+	bad := filepath.Join(dir, "bad.py")
+	if err := os.WriteFile(bad, []byte(badMarksPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, game, bot, turns string
+		want                   func(turn int) string
+	}{
+		{"old colorfight2", "colorfight2", logBot(t, dir), "200", func(turn int) string { return fmt.Sprintf("bot 2 thinking at turn %d\n", turn) }},
+		{"old monad", "monad", logBot(t, dir), "60", func(turn int) string { return fmt.Sprintf("bot 1 thinking at turn %d\n", turn) }},
+		{"bad colorfight2", "colorfight2", fmt.Sprintf("%q %q", py, bad), "200", func(int) string {
+			return "rewind: mark 2 dropped: cell [99,99] off the 30×30 board\n" +
+				"rewind: mark 3 dropped: not a mark's JSON: invalid character 'o' in literal null (expecting 'u')\nthinking\n"
+		}},
+	} {
+		out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".rwd")
+		if o, err := runCLIOut(t, "play", "--game", c.game, "--bot", builtinOf(c.game), "--bot", c.bot, "--turns", c.turns, "--deadline", "1m", "-o", out); err != nil {
+			t.Fatalf("%s: play: %v\n%s", c.name, err, o)
+		}
+		if o, err := runCLIOut(t, "verify", out); err != nil {
+			t.Fatalf("%s: verify: %v\n%s", c.name, err, o)
+		}
+		info, err := runCLIOut(t, "info", out)
+		if err != nil || strings.Contains(info, "marks:") != strings.HasPrefix(c.name, "bad") {
+			t.Fatalf("%s: info: %v\n%s", c.name, err, info)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := replay.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := 0
+		for {
+			rd, err := r.NextText()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if rd.Logs == nil || len(rd.Logs[1]) == 0 {
+				continue // a round the bot was not asked for
+			}
+			asked++
+			if got, want := string(rd.Logs[1]), c.want(rd.Turn); got != want {
+				t.Fatalf("%s: round %d's log %q, want %q", c.name, rd.Turn, got, want)
+			}
+			wantMarks := "[]"
+			if strings.HasPrefix(c.name, "bad") {
+				wantMarks = "[{1 dot 0 0 0 0 -1 }]"
+			}
+			if got := fmt.Sprint(rd.Marks); got != wantMarks && !(wantMarks == "[]" && rd.Marks == nil) {
+				t.Fatalf("%s: round %d's marks %s, want %s", c.name, rd.Turn, got, wantMarks)
+			}
+		}
+		if asked < 50 {
+			t.Fatalf("%s: %d rounds with the bot's log", c.name, asked)
+		}
+	}
 }
