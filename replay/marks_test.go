@@ -286,3 +286,11 @@ func TestMarksBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkBoundsAgree: the runner keeps no more than a mark record holds.
+func TestMarkBoundsAgree(t *testing.T) {
+	if match.MaxMarksPerSeat != replay.MaxMarksPerSeat || match.MaxMarkText != replay.MaxMarkTextBytes {
+		t.Fatalf("match keeps %d marks a seat and texts of %d bytes, a record holds %d and %d",
+			match.MaxMarksPerSeat, match.MaxMarkText, replay.MaxMarksPerSeat, replay.MaxMarkTextBytes)
+	}
+}
