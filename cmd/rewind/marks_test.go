@@ -115,7 +115,7 @@ func TestMarksThroughCLI(t *testing.T) {
 		var on, off, again []string
 		if err := chromedp.Run(b.Ctx,
 			chromedp.Evaluate(fmt.Sprintf(markPixelsJS, 1), &on),
-			chromedp.ActionFunc(func(ctx context.Context) error { b.Screenshot(t, "marks-"+g.game); return nil }),
+			chromedp.ActionFunc(func(ctx context.Context) error { b.Screenshot(t, "marks-"+g.game+".png"); return nil }),
 			chromedp.Click(`[data-testid=marks-toggle][data-player="1"]`, chromedp.ByQuery),
 			chromedp.Evaluate(fmt.Sprintf(markPixelsJS, 1), &off),
 			chromedp.Click(`[data-testid=marks-toggle][data-player="1"]`, chromedp.ByQuery),
