@@ -29,12 +29,14 @@ import (
 // user_version). Open rebuilds an index older than rebuildBelow from the
 // replays (its rows lack what only reading the files again gives) and
 // migrates any other older one up to it.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // rebuildBelow: an index of an older schema than this is rebuilt, not
 // migrated. Version 5 identifies a game by its content hash
-// (Replay.Content), which the rows of older versions do not hold.
-const rebuildBelow = 5
+// (Replay.Content), which the rows of older versions do not hold;
+// version 6 keeps the standings (the table standings) and each replay's
+// search words (replays.words), which older rows lack.
+const rebuildBelow = 6
 
 // errRebuild is migrate's: the index is of a schema older than
 // rebuildBelow.
@@ -135,6 +137,19 @@ var migrations = []string{
 	// index of an older version is rebuilt (rebuildBelow).
 	`ALTER TABLE replays ADD COLUMN content TEXT NOT NULL DEFAULT '';
 	CREATE INDEX replays_content ON replays(content, path);`,
+	// 5 -> 6: the kept standings (kept.go: one row, its state encoded by
+	// encodeKept; '' counts nothing) and the winner's bot filter's
+	// index. An index of an older version is rebuilt (rebuildBelow).
+	`CREATE TABLE standings(
+		id INTEGER PRIMARY KEY CHECK (id = 1),
+		seq INTEGER NOT NULL,
+		stale INTEGER NOT NULL,
+		low_created INTEGER NOT NULL,
+		low_path TEXT NOT NULL,
+		state BLOB NOT NULL
+	);
+	INSERT INTO standings VALUES(1, 0, 0, 0, '', x'');
+	CREATE INDEX replays_winner_bot ON replays(winner_bot, path);`,
 }
 
 // Index is an open library index.
@@ -142,19 +157,14 @@ type Index struct {
 	db   *sql.DB
 	path string
 
-	// wmu orders the commits of changes against the snapshots the
-	// standings are counted in (see snapshot).
-	wmu sync.Mutex
-	// incMu makes one catchUp at a time.
-	incMu sync.Mutex
-
 	mu  sync.Mutex
 	gen uint64 // bumped by every change
-	// kept is the unfiltered standings as counted so far (nil before the
-	// first request), watches those being counted.
-	kept    *kept
-	watches []*watch
-	stBusy  bool // a background count is under way
+	// cache is the stored standings' state last read or written (nil
+	// before); recounting is set while a Recount runs in the background.
+	cache      *kept
+	recounting bool
+	// recountMu makes one Recount at a time.
+	recountMu sync.Mutex
 }
 
 // Path returns the index file's path.
@@ -265,7 +275,7 @@ func (ix *Index) migrate() error {
 	// A cheap look at each table (a damaged file's schema or first pages
 	// fail here; the whole file is checked by Check, which is O(size)).
 	for _, q := range []string{"SELECT count(*) FROM (SELECT 1 FROM replays ORDER BY date DESC LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM seats LIMIT 1)",
-		"SELECT count(*) FROM (SELECT 1 FROM bots LIMIT 1)", "SELECT count(*) FROM (SELECT rowid FROM names LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM analyses LIMIT 1)"} {
+		"SELECT count(*) FROM (SELECT 1 FROM bots LIMIT 1)", "SELECT count(*) FROM (SELECT rowid FROM names LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM analyses LIMIT 1)", "SELECT count(*) FROM standings WHERE id = 1"} {
 		var n int
 		if err := ix.db.QueryRowContext(ctx, q).Scan(&n); err != nil {
 			return fmt.Errorf("index: check: %w", err)
@@ -499,16 +509,22 @@ func (ix *Index) Generation() uint64 {
 	return ix.gen
 }
 
-// commit commits tx, a change whose lowest game (in game order) is low,
-// and notes it.
+// commit brings the stored standings up to date in tx, a change whose
+// lowest game (in game order) is low (keepStandings), commits it and
+// notes it.
 func (ix *Index) commit(tx *sql.Tx, low gameKey) error {
-	ix.wmu.Lock()
-	defer ix.wmu.Unlock()
+	k, err := ix.keepStandings(tx, low)
+	if err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
+	if k != nil {
+		ix.install(k)
+	}
 	ix.mu.Lock()
-	ix.noteChange(low)
+	ix.gen++
 	ix.mu.Unlock()
 	return nil
 }
