@@ -88,11 +88,12 @@ func fill(ix *Index, from, to int) error {
 		WHERE id > ? AND id <= ? AND complete = 1`,
 		`UPDATE replays SET players = (SELECT group_concat(name, ', ') FROM (SELECT name FROM seats WHERE replay = replays.id ORDER BY uid))
 		WHERE id > ? AND id <= ?`,
+		wordsFill,
 		namesFill,
 		// Counted by Recount (the first Standings), not here.
 		staleFill,
 	}
-	args := [][]any{{from, to, t0ns, t0ns}, {from, to}, {from, to}, {from, to}, {from, to}, nil}
+	args := [][]any{{from, to, t0ns, t0ns}, {from, to}, {from, to}, {from, to}, {from, to}, {from, to}, nil}
 	for i, q := range stmts {
 		if _, err := tx.Exec(q, args[i]...); err != nil {
 			return fmt.Errorf("fill %d..%d: %w", from, to, err)
@@ -103,6 +104,12 @@ func fill(ix *Index, from, to int) error {
 
 // staleFill marks the kept standings stale (rows written without Put).
 const staleFill = "UPDATE standings SET stale = 1, low_created = -9223372036854775808, low_path = ''"
+
+// wordsFill fills the search words (searchWords) of the replays of ids
+// (?, ?]: their paths' and seats' words are lowercase, split by '/' and
+// the spaces only.
+const wordsFill = `UPDATE replays SET words = ' ' || replace(path, '/', ' ') || ' ' || (SELECT group_concat(t, ' ') FROM (SELECT name || ' ' || bot AS t FROM seats WHERE replay = replays.id ORDER BY uid))
+		WHERE id > ? AND id <= ?`
 
 // namesFill fills the search index of the replays of ids (?, ?].
 const namesFill = `INSERT INTO names(rowid, text) SELECT id, path || ' ' || (SELECT group_concat(t, ' ') FROM (SELECT name || ' ' || bot AS t FROM seats WHERE replay = replays.id ORDER BY uid))
@@ -139,7 +146,7 @@ var benchN = func() int {
 func benchPage(b *testing.B, q Query) {
 	ix := benchIndex(b, benchN)
 	want := q.Limit
-	if q.Bot == "nobody" {
+	if q.Bot == "nobody" || q.Winner == "nobody" || q.Search == "nobody" {
 		want = 0
 	}
 	latencies(b, func() {
@@ -182,6 +189,8 @@ func BenchmarkFilterBotLost(b *testing.B)   { benchPage(b, Query{Bot: "b17", Los
 func BenchmarkSearchName(b *testing.B)      { benchPage(b, Query{Search: "3_b17", Limit: 100}) }
 func BenchmarkSearchCommon(b *testing.B)    { benchPage(b, Query{Search: "b1", Limit: 100}) }
 func BenchmarkFilterNothing(b *testing.B)   { benchPage(b, Query{Bot: "nobody", Limit: 100}) }
+func BenchmarkWinnerNothing(b *testing.B)   { benchPage(b, Query{Winner: "nobody", Limit: 100}) }
+func BenchmarkSearchNothing(b *testing.B)   { benchPage(b, Query{Search: "nobody", Limit: 100}) }
 
 // BenchmarkNextPage lists the page after the first 100 (keyset).
 func BenchmarkNextPage(b *testing.B) {
@@ -302,7 +311,7 @@ func TestFillIsPut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
-		"SELECT id, path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date, winner, winner_bot, winner_score, unit, parent, import, status, err, players FROM replays ORDER BY id",
+		"SELECT id, path, size, mtime, hash, game, format, rounds, max_turn, complete, created, date, winner, winner_bot, winner_score, unit, parent, import, status, err, players, words FROM replays ORDER BY id",
 		"SELECT * FROM seats ORDER BY replay, uid",
 		"SELECT * FROM bots ORDER BY key",
 		"SELECT rowid FROM names WHERE names MATCH '\"3_b17\"*' ORDER BY rowid",

@@ -138,8 +138,11 @@ var migrations = []string{
 	`ALTER TABLE replays ADD COLUMN content TEXT NOT NULL DEFAULT '';
 	CREATE INDEX replays_content ON replays(content, path);`,
 	// 5 -> 6: the kept standings (kept.go: one row, its state encoded by
-	// encodeKept; '' counts nothing) and the winner's bot filter's
-	// index. An index of an older version is rebuilt (rebuildBelow).
+	// encodeKept; '' counts nothing), the winner's bot filter's index,
+	// each replay's search words (searchWords: what a search matching
+	// many games tests each row of the sort's index against) and the
+	// full-text index with diacritics kept, as searchWords keeps them.
+	// An index of an older version is rebuilt (rebuildBelow).
 	`CREATE TABLE standings(
 		id INTEGER PRIMARY KEY CHECK (id = 1),
 		seq INTEGER NOT NULL,
@@ -149,7 +152,10 @@ var migrations = []string{
 		state BLOB NOT NULL
 	);
 	INSERT INTO standings VALUES(1, 0, 0, 0, '', x'');
-	CREATE INDEX replays_winner_bot ON replays(winner_bot, path);`,
+	CREATE INDEX replays_winner_bot ON replays(winner_bot, path);
+	ALTER TABLE replays ADD COLUMN words TEXT NOT NULL DEFAULT '';
+	DROP TABLE names;
+	CREATE VIRTUAL TABLE names USING fts5(text, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 tokenchars '_-.'");`,
 }
 
 // Index is an open library index.
@@ -589,7 +595,7 @@ func (ix *Index) Put(reps []*Replay) error {
 	}
 	return ix.update([]string{deleteReplay,
 		`INSERT INTO replays(path, size, mtime, hash, content, game, format, rounds, max_turn, complete, created, date,
-		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		winner, winner_bot, winner_score, unit, parent, import, status, err, players, words) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		"INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO names(rowid, text) VALUES(?, ?)",
 	}, func(st []*sql.Stmt) (gameKey, error) {
@@ -604,23 +610,20 @@ func (ix *Index) Put(reps []*Replay) error {
 			if len(unit) > MaxUnitBytes {
 				unit = ""
 			}
+			text := r.searchText()
 			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Content, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
-				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
+				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList(),
+				searchWords(text))
 			if err != nil {
 				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 			id, _ := res.LastInsertId()
-			text := []string{r.Path}
 			for _, s := range r.Seats {
 				if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
 					return low, fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
 				}
-				text = append(text, s.Name)
-				if s.Bot != "" {
-					text = append(text, s.Bot)
-				}
 			}
-			if _, err := fts.Exec(id, strings.Join(text, " ")); err != nil {
+			if _, err := fts.Exec(id, text); err != nil {
 				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 		}
@@ -642,6 +645,19 @@ func (ix *Index) Delete(paths []string) error {
 		}
 		return low, nil
 	})
+}
+
+// searchText is what a search looks in (Query.Search): the path, then
+// each seat's name and bot.
+func (r *Replay) searchText() string {
+	text := []string{r.Path}
+	for _, s := range r.Seats {
+		text = append(text, s.Name)
+		if s.Bot != "" {
+			text = append(text, s.Bot)
+		}
+	}
+	return strings.Join(text, " ")
 }
 
 // PlayerList is the replay's players as the library shows them: "alice,

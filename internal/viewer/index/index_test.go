@@ -994,3 +994,62 @@ func TestStandingsStateDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterPlansAgree: a search and a winner filter select the same
+// replays, in the same order, whether their matches drive the query
+// (few) or the sort's index is walked and each row tested (many: a
+// search tests the row's words, replays.words): names with capitals,
+// diacritics, digits and punctuation, a word of two tokens, two words, a
+// word of no token, nothing matching.
+func TestFilterPlansAgree(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	names := []string{"Émile", "zoë_bot", "Alpha-2", "x.y", "ÉCOLE", "b"}
+	for i := range 120 {
+		r := game(i, 7)
+		r.Seats[i%4].Name = fmt.Sprintf("%d_%s", i%4+1, names[i%len(names)])
+		r.Seats[(i+1)%4].Bot = names[(i+3)%len(names)]
+		if i%5 == 0 {
+			r.Path = fmt.Sprintf("sub dir/Ü%03d.rwd", i)
+		}
+		if r.Complete {
+			w := r.Seats[0]
+			r.Winner, r.WinnerBot = w.Name, w.Key()
+		}
+		reps = append(reps, r)
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	defer func(d, w int) { searchDrive, searchWalkRows = d, w }(searchDrive, searchWalkRows)
+	queries := []Query{{Search: "émile"}, {Search: "ÉMI"}, {Search: "zoë"}, {Search: "alpha-2"}, {Search: "x.y"}, {Search: "école b"},
+		{Search: "dir/ü0"}, {Search: "sub/ü0"}, {Search: "ü01"}, {Search: "1_é"}, {Search: "b1 g"}, {Search: "/"}, {Search: "nothing"}, {Search: "É", Sort: "rounds"},
+		{Winner: "b3"}, {Winner: "1_b2"}, {Winner: "Émile"}, {Winner: "nobody"}, {Winner: "b1", Search: "x"}}
+	for _, q := range queries {
+		q.Limit = 7
+		searchDrive, searchWalkRows = 1<<20, 0 // the matches drive, the walk given up at once
+		drive := all(t, ix, q)
+		searchDrive, searchWalkRows = 0, 1<<20 // the sort's index walked
+		walk := all(t, ix, q)
+		var a, b []string
+		for _, r := range drive {
+			a = append(a, r.Path)
+		}
+		for _, r := range walk {
+			b = append(b, r.Path)
+		}
+		if !slices.Equal(a, b) {
+			t.Errorf("%+v: driven by the matches %q\nwalked %q", q, a, b)
+		}
+		if q.Search == "nothing" || q.Search == "sub/ü0" || q.Winner == "nobody" {
+			if len(a) != 0 {
+				t.Errorf("%+v: %d rows", q, len(a))
+			}
+		} else if q.Search != "/" && len(a) == 0 {
+			t.Errorf("%+v: matches nothing: the test tells nothing", q)
+		}
+	}
+	if got := all(t, ix, Query{Search: "/", Limit: 50}); len(got) != len(reps) {
+		t.Errorf("a search of no word: %d rows, want every replay (%d)", len(got), len(reps))
+	}
+}

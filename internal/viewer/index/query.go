@@ -59,6 +59,9 @@ type Query struct {
 	// Search is a full-text search over the path, seat names and bots:
 	// every word must start a word there.
 	Search string
+
+	// walking leaves the search out of where: walkPage tests each row.
+	walking bool
 }
 
 // Page is one page of a listing.
@@ -126,8 +129,24 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		}
 	}
 	if q.Winner != "" {
-		conds = append(conds, "(r.winner = ? OR r.winner_bot = ?)")
-		args = append(args, q.Winner, q.Winner)
+		// As a bot's: the games it won counted first (by the winner's
+		// and winner_bot's indexes, up to searchDrive+1): none and
+		// nothing is read; few and they drive the query; many and the
+		// sort's index is walked, each row tested.
+		var n int
+		if err := ix.db.QueryRow(winnerCount, q.Winner, searchDrive+1, q.Winner, searchDrive+1).Scan(&n); err != nil {
+			return "", nil, fmt.Errorf("index: winner filter: %w", err)
+		}
+		switch {
+		case n == 0:
+			conds = append(conds, "0")
+		case n <= searchDrive:
+			conds = append(conds, "r.id IN (SELECT id FROM replays WHERE winner = ? UNION SELECT id FROM replays WHERE winner_bot = ?)")
+			args = append(args, q.Winner, q.Winner)
+		default:
+			conds = append(conds, "(+r.winner = ? OR +r.winner_bot = ?)")
+			args = append(args, q.Winner, q.Winner)
+		}
 	}
 	if !q.From.IsZero() {
 		conds = append(conds, "r.date >= ?")
@@ -150,26 +169,13 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		if len(s) > MaxSearch {
 			return "", nil, fmt.Errorf("search of %d bytes: at most %d", len(s), MaxSearch)
 		}
-		// A search matching few replays is driven by the full-text index
-		// (each match looked up); one matching many walks the sort's
-		// index, testing each row against the matches (the unary +
-		// keeps SQLite from driving by them): either way a page reads
-		// about searchDrive rows at most, not every match.
-		var n int
-		if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT rowid FROM names WHERE names MATCH ? LIMIT ?)", ftsQuery(s), searchDrive+1).Scan(&n); err != nil {
-			return "", nil, fmt.Errorf("index: search: %w", err)
-		}
-		if n <= searchDrive {
+		// Driven by the full-text index: each match looked up,
+		// O(matches). Page first walks the sort's index for a page of
+		// matches (walkPage), which is O(page) for a common word.
+		if fq := ftsQuery(s); fq != "" && !q.walking {
 			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
-		} else {
-			// The matches are gathered once (O(matches)): a lookup of
-			// each row by its id in the full-text index (EXISTS … MATCH
-			// ? AND rowid = r.id) was tried and cost 1–2 ms a row, a
-			// prefix query each time (94–207 ms for a word in every game
-			// of 20,000 files, against 13–39 ms so).
-			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+			args = append(args, fq)
 		}
-		args = append(args, ftsQuery(s))
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
@@ -181,11 +187,19 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 // index to drive the query.
 var searchDrive = 5000
 
+// winnerCount counts, up to a bound, the replays won by a seat name
+// (the winner index) and by a bot (winner_bot's): ?, bound, ?, bound.
+const winnerCount = "SELECT (SELECT count(*) FROM (SELECT 1 FROM replays WHERE winner = ? LIMIT ?)) + (SELECT count(*) FROM (SELECT 1 FROM replays WHERE winner_bot = ? LIMIT ?))"
+
 // ftsQuery turns words into an FTS5 query where each word is a quoted
-// prefix: no word is read as FTS5 syntax.
+// prefix: no word is read as FTS5 syntax. A word of no token (wordsNeedle
+// "": punctuation only) is left out; "" when none is left.
 func ftsQuery(s string) string {
 	var parts []string
 	for _, w := range strings.Fields(s) {
+		if wordsNeedle(w) == "" {
+			continue
+		}
 		parts = append(parts, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
 	}
 	return strings.Join(parts, " ")
@@ -231,12 +245,25 @@ func (ix *Index) pageQuery(q Query) (query string, args []any, col string, limit
 	}
 	// For the path tie-break, an order in the same direction keeps the
 	// keyset comparison a row-value one.
-	query = fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", replayCols, where, col, dir, dir, limit+1)
+	cols, n := replayCols, limit+1
+	if q.walking {
+		cols, n = "r.id, r.words", searchWalkRows
+	}
+	query = fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", cols, where, col, dir, dir, n)
 	return query, args, col, limit, nil
 }
 
-// Page lists one page of the replays q selects.
+// Page lists one page of the replays q selects. A search first walks
+// the sort's index for a page of its matches (walkPage: O(page) for a
+// word in many replays); when the walk ends before a page is found, the
+// full-text index drives the query (O(matches): few, then).
 func (ix *Index) Page(q Query) (*Page, error) {
+	q.walking = false
+	if needles := searchNeedles(q.Search); len(needles) > 0 && len(q.Search) <= MaxSearch {
+		if p, err := ix.walkPage(q, needles); err != nil || p != nil {
+			return p, err
+		}
+	}
 	query, args, col, limit, err := ix.pageQuery(q)
 	if err != nil {
 		return nil, err
@@ -249,6 +276,104 @@ func (ix *Index) Page(q Query) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ix.page(reps, ids, col, limit)
+}
+
+// searchWalkRows bounds the rows walkPage reads: past them, a search is
+// driven by the full-text index (its matches are then at most about
+// replays·page/searchWalkRows).
+var searchWalkRows = 10_000
+
+// searchNeedles are the words of a search as walkPage tests them
+// (wordsNeedle), those of no token left out.
+func searchNeedles(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if nd := wordsNeedle(w); nd != "" {
+			out = append(out, nd)
+		}
+	}
+	return out
+}
+
+// walkPage lists q's page by walking the sort's index (q's other filters
+// applied by the query) and keeping the rows whose words (replays.words)
+// hold every needle, reading at most searchWalkRows rows: nil when it
+// read them all without finding the page's rows and the row after them
+// (nor the listing's end).
+func (ix *Index) walkPage(q Query, needles []string) (*Page, error) {
+	q.walking = true
+	query, args, col, limit, err := ix.pageQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	// Two columns a row: the walk reads the index and the row's words,
+	// and only the page's rows are read whole (by id, in the same order).
+	var ids []int64
+	read, found := 0, false
+	defer rows.Close()
+	for rows.Next() && !found {
+		var id int64
+		var words string
+		if err := rows.Scan(&id, &words); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		read++
+		if !slices.ContainsFunc(needles, func(nd string) bool { return !strings.Contains(words, nd) }) {
+			ids = append(ids, id)
+			found = len(ids) > limit
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	rows.Close()
+	if !found && read >= searchWalkRows {
+		return nil, nil
+	}
+	reps, err := ix.byIDs(ids, col, q.Asc)
+	if err != nil {
+		return nil, err
+	}
+	return ix.page(reps, ids, col, limit)
+}
+
+// byIDs reads the replays of ids, listed by col as a page is (Asc or
+// not): ids must be in that order already, as walkPage found them.
+func (ix *Index) byIDs(ids []int64, col string, asc bool) ([]*Replay, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	dir := "DESC"
+	if asc {
+		dir = "ASC"
+	}
+	ph := strings.Repeat(",?", len(ids))[1:]
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := ix.db.Query(fmt.Sprintf("SELECT %s FROM replays r WHERE r.id IN (%s) ORDER BY r.%s %s, r.path %s", replayCols, ph, col, dir, dir), args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	reps, got, err := scanReplays(rows)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(got, ids) {
+		return nil, fmt.Errorf("index: list: the rows changed while read")
+	}
+	return reps, nil
+}
+
+// page makes the Page of rows read in the listing's order (at most one
+// more than limit: then there is a next page), with their seats.
+func (ix *Index) page(reps []*Replay, ids []int64, col string, limit int) (*Page, error) {
 	p := &Page{}
 	if len(reps) > limit {
 		reps, ids = reps[:limit], ids[:limit]

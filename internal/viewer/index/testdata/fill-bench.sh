@@ -34,6 +34,8 @@ UPDATE replays SET (winner, winner_bot, winner_score) = (SELECT name, key, score
 WHERE id > $i AND id <= $TO AND complete = 1;
 UPDATE replays SET players = (SELECT group_concat(name, ', ') FROM (SELECT name FROM seats WHERE replay = replays.id ORDER BY uid))
 WHERE id > $i AND id <= $TO;
+UPDATE replays SET words = ' ' || replace(path, '/', ' ') || ' ' || (SELECT group_concat(t, ' ') FROM (SELECT name || ' ' || bot AS t FROM seats WHERE replay = replays.id ORDER BY uid))
+WHERE id > $i AND id <= $TO;
 COMMIT;
 SQL
   i=$TO; echo "$i rows"
