@@ -171,6 +171,9 @@ type Index struct {
 	recounting bool
 	// recountMu makes one Recount at a time.
 	recountMu sync.Mutex
+	// ctx is cancelled by Close: it interrupts a Recount's reading.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // Path returns the index file's path.
@@ -229,6 +232,7 @@ func openFile(p string) (*Index, error) {
 	}
 	db.SetMaxOpenConns(4)
 	ix := &Index{db: db, path: p}
+	ix.ctx, ix.cancel = context.WithCancel(context.Background())
 	if err := ix.migrate(); err != nil {
 		db.Close()
 		return nil, err
@@ -329,8 +333,11 @@ func OpenChecked(dir string) (ix *Index, warn error, err error) {
 	return ix, fmt.Errorf("index %s is damaged (%v); rebuilt it from the replays", p, cerr), nil
 }
 
-// Close closes the index.
-func (ix *Index) Close() error { return ix.db.Close() }
+// Close closes the index, interrupting a Recount under way.
+func (ix *Index) Close() error {
+	ix.cancel()
+	return ix.db.Close()
+}
 
 // Replay is one replay of the index.
 type Replay struct {

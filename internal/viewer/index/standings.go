@@ -144,12 +144,22 @@ func (ix *Index) keepStandings(tx *sql.Tx, low gameKey) (*kept, error) {
 	if k.n > 0 && !k.last.less(low) {
 		return nil, markStale(tx, low)
 	}
+	if k.n > 0 {
+		var more int
+		if err := tx.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays r WHERE r.complete = 1 AND (r.created, r.path) > (?, ?) LIMIT 1)",
+			k.last.created, k.last.path).Scan(&more); err != nil {
+			return nil, fmt.Errorf("index: standings: %w", err)
+		}
+		if more == 0 {
+			return nil, nil // no complete game after the last
+		}
+	}
 	nk := k.clone()
-	if err := nk.count(tx); err != nil {
+	if err := nk.count(ix.ctx, tx); err != nil {
 		return nil, err
 	}
 	if nk.n == k.n {
-		return nil, nil // no complete game after the last
+		return nil, nil // none counted (copies of counted games)
 	}
 	return nk, store(tx, nk, s.seq)
 }
@@ -157,14 +167,14 @@ func (ix *Index) keepStandings(tx *sql.Tx, low gameKey) (*kept, error) {
 // count adds to k every complete game after k.last in game order (all
 // of them when k counts none), each game once (countedOnce), and sets
 // k.out. O(games added), each game's seats streamed into the ratings.
-func (k *kept) count(tx *sql.Tx) error {
+func (k *kept) count(ctx context.Context, tx *sql.Tx) error {
 	sub := "SELECT r.id, r.path, r.game, r.unit, r.created FROM replays r WHERE r.complete = 1 AND " + countedOnce
 	var args []any
 	if k.n > 0 {
 		sub += " AND (r.created, r.path) > (?, ?)"
 		args = append(args, k.last.created, k.last.path)
 	}
-	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM (`+sub+` ORDER BY r.created, r.path) r
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM (`+sub+` ORDER BY r.created, r.path) r
 		JOIN seats s ON s.replay = r.id ORDER BY r.created, r.path, s.uid`, args...)
 	if err != nil {
 		return fmt.Errorf("index: standings: %w", err)
@@ -298,11 +308,11 @@ func (ix *Index) Recount() error {
 		// Read-only: the only transaction that does not take the write
 		// lock when it begins (the database is opened with
 		// _txlock=immediate).
-		rtx, err := ix.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+		rtx, err := ix.db.BeginTx(ix.ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return fmt.Errorf("index: standings: %w", err)
 		}
-		err = nk.count(rtx)
+		err = nk.count(ix.ctx, rtx)
 		rtx.Rollback()
 		if err != nil {
 			return err
@@ -334,7 +344,7 @@ func (ix *Index) installRecount(nk *kept) (bool, error) {
 	if nk.n > 0 && !nk.last.less(s.low) {
 		return false, nil
 	}
-	if err := nk.count(tx); err != nil {
+	if err := nk.count(ix.ctx, tx); err != nil {
 		return false, err
 	}
 	if err := store(tx, nk, s.seq); err != nil {
