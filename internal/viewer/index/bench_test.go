@@ -387,7 +387,7 @@ func BenchmarkBotPage(b *testing.B) {
 
 // TestBenchMigrate brings a benchmark index built by an older rewind (in
 // the folder REWIND_BENCH_MIGRATE, schema 4 or 5) up to this schema in
-// place, filling what the rows lack (content is left ”, the words are
+// place, filling what the rows lack (content is left empty, the words are
 // wordsFill's, the standings marked stale), instead of the rebuild Open
 // does: the 10M index takes most of an hour to build again. The full-text
 // index is kept as it was built (diacritics folded: the generated rows
