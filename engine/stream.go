@@ -120,6 +120,10 @@ type StreamMeta struct {
 	// replay an import inferred its commands from), "" when it was
 	// recorded as played or the source does not say.
 	Provenance string
+	// Created is when the recording was made, as its header says (the
+	// order standings count games in: docs/ratings.md); zero when the
+	// source does not say.
+	Created time.Time
 	// Document is the game's own analysis document layout
 	// (Registration.Document), nil for a game without one.
 	Document *Document

@@ -4,59 +4,53 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"time"
 )
 
-// SetCreated returns a copy of the .rwd file in file with its header's
-// creation time (Header.Created) set to created (to the second, UTC) and
-// the header's CRC-32 recomputed; the body is copied as it is. The copy
-// holds another game as far as content hashes go (the header is part of
-// it), with the same moves: what a script needs to make a library of many
-// distinct files from a few real ones. A file whose header does not read
-// (ReadHeader) is refused.
-func SetCreated(file []byte, created time.Time) ([]byte, error) {
-	if _, err := ReadHeader(bytes.NewReader(file)); err != nil {
-		return nil, err
+// SetCreated returns the .rwd data as if it had been recorded at created:
+// its header's creation time (a second's precision, as Header.Created is
+// written) replaced and the header's CRC-32 computed again, the body
+// untouched, so the file still verifies. The content hash (Reader.ContentHash)
+// covers the header, so the result is another game for the library's
+// dedupe. It fails on data that is not a whole .rwd header or whose
+// header records no creation time.
+func SetCreated(data []byte, created time.Time) ([]byte, error) {
+	at := len(Magic) + 2
+	if len(data) < at || string(data[:len(Magic)]) != Magic {
+		return nil, errors.New("replay: not a .rwd")
 	}
-	// magic and version (6 bytes), the header JSON's length and bytes,
-	// the map blob's length and bytes, the CRC-32 of all that.
-	p := 6
-	n, k := binary.Uvarint(file[p:])
-	p += k
-	raw := file[p : p+int(n)]
-	rest := p + int(n)
-	bl, k := binary.Uvarint(file[rest:])
-	blobEnd := rest + k + int(bl)
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, fmt.Errorf("replay: header JSON: %w", err)
+	n, w := binary.Uvarint(data[at:])
+	if w <= 0 || uint64(len(data)-at-w) < n {
+		return nil, errors.New("replay: header cut short")
 	}
-	old, ok := fields["created"]
-	stamp, _ := json.Marshal(created.UTC().Format(time.RFC3339))
-	var hj []byte
-	if ok {
-		// In place, so that every other byte of the header stays as
-		// the writer wrote it.
-		i := bytes.Index(raw, append([]byte(`"created":`), old...))
-		if i < 0 {
-			return nil, fmt.Errorf("replay: header JSON: no created key as written")
-		}
-		hj = append(append(append([]byte{}, raw[:i+len(`"created":`)]...), stamp...), raw[i+len(`"created":`)+len(old):]...)
-	} else {
-		hj = append(append([]byte(`{"created":`), stamp...), ',')
-		hj = append(hj, raw[1:]...)
+	hj := data[at+w : at+w+int(n)]
+	var h struct {
+		Created string `json:"created"`
 	}
-	var out bytes.Buffer
-	out.Write(file[:6])
-	out.Write(binary.AppendUvarint(nil, uint64(len(hj))))
-	out.Write(hj)
-	out.Write(file[rest:blobEnd])
-	out.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(out.Bytes())))
-	out.Write(file[blobEnd+4:])
-	if _, err := ReadHeader(bytes.NewReader(out.Bytes())); err != nil {
-		return nil, fmt.Errorf("replay: the rewritten header: %w", err)
+	if err := json.Unmarshal(hj, &h); err != nil {
+		return nil, fmt.Errorf("replay: header: %w", err)
 	}
-	return out.Bytes(), nil
+	if h.Created == "" {
+		return nil, errors.New("replay: the header records no creation time")
+	}
+	old := []byte(`"created":"` + h.Created + `"`)
+	if bytes.Count(hj, old) != 1 {
+		return nil, errors.New("replay: the header's creation time is not written as one key")
+	}
+	nhj := bytes.Replace(hj, old, []byte(`"created":"`+created.UTC().Format(time.RFC3339)+`"`), 1)
+	rest := data[at+w+int(n):]
+	bn, bw := binary.Uvarint(rest)
+	if bw <= 0 || uint64(len(rest)-bw) < bn+4 {
+		return nil, errors.New("replay: header cut short")
+	}
+	out := make([]byte, 0, len(data)+len(nhj)-len(hj))
+	out = append(out, data[:at]...)
+	out = binary.AppendUvarint(out, uint64(len(nhj)))
+	out = append(out, nhj...)
+	out = append(out, rest[:bw+int(bn)]...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+	return append(out, rest[bw+int(bn)+4:]...), nil
 }

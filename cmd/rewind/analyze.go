@@ -156,55 +156,113 @@ func analyzeDir(opts *analyzeOptions) (err error) {
 	if bar != nil {
 		bar.Finish()
 	}
-	games, streams := corpus.Documents, corpus.Files
-	if len(games) == 0 {
-		return analyzeStreamDir(opts, streams)
-	}
-	if len(streams) > 0 {
-		defer func() {
-			// Mixed folders: the other games' standings follow; in CSV
-			// they are left out (their columns differ), and said so.
-			if opts.format == "table" {
-				err = worseStatus(err, analyzeStreamDir(opts, streams))
-			} else {
-				fmt.Fprintf(opts.stderr, "%d replays of other games left out of the CSV (their columns differ): analyze them in a folder of their own\n", len(streams))
-			}
-		}()
-	}
-	failed, damaged, cut := 0, 0, 0
-	for _, g := range games {
+	docs, files := corpus.Documents, corpus.Files
+	n := len(docs) + len(files)
+	var st dirTally
+	for _, g := range docs {
 		if g.Err != nil {
-			failed++
-			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
+			st.skip(opts.stderr, g.Err)
 		} else if g.Document != nil && g.Document.Truncated != nil {
-			tally(&cut, &damaged, g.Document.Truncated)
-			fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole rounds\n", g.Path, stopWords(g.Document.Truncated), g.Document.Truncated, g.Document.Rounds)
+			st.stop(opts.stderr, g.Path, g.Document.Truncated, g.Document.Rounds, "rounds")
 		}
 	}
-	out := opts.stderr
+	for _, g := range files {
+		if g.Err != nil {
+			st.skip(opts.stderr, g.Err)
+		} else if g.Analysis.Truncated != nil {
+			st.stop(opts.stderr, g.Path, g.Analysis.Truncated, g.Analysis.Turns, "turns")
+		}
+	}
+	// The standings go to stdout as the table, or to stderr beside the CSV.
+	out, leftOut := opts.stderr, 0
 	if opts.format == "table" {
 		out = opts.stdout
-	} else if err := analysis.WriteDocumentCorpusCSV(opts.stdout, games); err != nil {
-		return err
-	}
-	for _, id := range engine.IDs() {
-		n := 0
-		for i := range games {
-			if games[i].Ruleset() == id {
-				n++
-			}
+	} else {
+		// One CSV, of one kind of row: the games with a document of their
+		// own when there are any, the others left out and said so (their
+		// columns differ).
+		if len(docs) > 0 {
+			err = analysis.WriteDocumentCorpusCSV(opts.stdout, docs)
+			leftOut = analyzedFiles(files)
+			files = nil
+		} else {
+			err = analysis.WriteCorpusCSV(opts.stdout, files)
 		}
-		if n == 0 {
-			continue
-		}
-		info, _ := engine.About(id)
-		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(games, id)); err != nil {
+		if err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
-	return folderStatus(opts.path, len(games), failed, damaged, cut)
+	for _, id := range engine.IDs() {
+		info, _ := engine.About(id)
+		if n := documentsOf(docs, id); n > 0 {
+			fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
+			if err := analysis.WriteRulesetStandings(out, id, analysis.DocumentStandings(docs, id)); err != nil {
+				return err
+			}
+		}
+		if n := filesOf(files, id); n > 0 {
+			rs, _ := engine.Get(id)
+			fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
+			if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(files, id)); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", n-st.failed, st.failed)
+	if leftOut > 0 {
+		fmt.Fprintf(opts.stderr, "%d replays of other games left out of the CSV (their columns differ): analyze them in a folder of their own\n", leftOut)
+	}
+	return folderStatus(opts.path, n, st.failed, st.damaged, st.cut)
+}
+
+// dirTally counts analyze DIR's replays that could not be analyzed
+// (failed), were analyzed up to damage or were cut short, saying each on
+// stderr.
+type dirTally struct{ failed, damaged, cut int }
+
+func (t *dirTally) skip(stderr io.Writer, err error) {
+	t.failed++
+	fmt.Fprintf(stderr, "skipped %v\n", err)
+}
+
+// stop notes a replay at path analysed up to stop, its n whole units
+// ("rounds" or "turns").
+func (t *dirTally) stop(stderr io.Writer, path string, stop error, n int, units string) {
+	tally(&t.cut, &t.damaged, stop)
+	fmt.Fprintf(stderr, "warning: %s %s (%v); analysed its %d whole %s\n", path, stopWords(stop), stop, n, units)
+}
+
+// documentsOf counts the replays of docs analysed as game id's.
+func documentsOf(docs []analysis.DocumentFile, id string) int {
+	n := 0
+	for i := range docs {
+		if docs[i].Err == nil && docs[i].Ruleset() == id {
+			n++
+		}
+	}
+	return n
+}
+
+// filesOf counts the replays of files analysed as game id's.
+func filesOf(files []analysis.File, id string) int {
+	n := 0
+	for _, f := range files {
+		if f.Analysis != nil && f.Analysis.Meta.Ruleset == id {
+			n++
+		}
+	}
+	return n
+}
+
+// analyzedFiles counts the replays of files that were analysed.
+func analyzedFiles(files []analysis.File) int {
+	n := 0
+	for _, f := range files {
+		if f.Analysis != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // analysisCache keeps a folder's corpus analyses in its library index
@@ -356,48 +414,6 @@ func analyzeStream(opts *analyzeOptions, a *analysis.Analysis) error {
 		return err
 	}
 	return stopStatusError(a.Truncated)
-}
-
-// analyzeStreamDir writes analyze DIR's part for the replays of games
-// without a document of their own: per game its standings (table) or one
-// CSV row per (game, player).
-func analyzeStreamDir(opts *analyzeOptions, games []analysis.File) error {
-	failed, damaged, cut := 0, 0, 0
-	for _, g := range games {
-		switch {
-		case g.Err != nil:
-			failed++
-			fmt.Fprintf(opts.stderr, "skipped %v\n", g.Err)
-		case g.Analysis.Truncated != nil:
-			tally(&cut, &damaged, g.Analysis.Truncated)
-			fmt.Fprintf(opts.stderr, "warning: %s %s (%v); analysed its %d whole turns\n", g.Path, stopWords(g.Analysis.Truncated), g.Analysis.Truncated, g.Analysis.Turns)
-		}
-	}
-	out := opts.stderr
-	if opts.format == "table" {
-		out = opts.stdout
-	} else if err := analysis.WriteCorpusCSV(opts.stdout, games); err != nil {
-		return err
-	}
-	for _, id := range engine.IDs() {
-		n := 0
-		for _, g := range games {
-			if g.Analysis != nil && g.Analysis.Meta.Ruleset == id {
-				n++
-			}
-		}
-		if n == 0 {
-			continue
-		}
-		info, _ := engine.About(id)
-		rs, _ := engine.Get(id)
-		fmt.Fprintf(out, "%s: %d games\n", info.Name, n)
-		if err := analysis.WriteBotStandings(out, rs.Metrics()[engine.ScoreIndex(rs)].Name, analysis.Standings(games, id)); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(out, "%d replays analyzed, %d skipped\n", len(games)-failed, failed)
-	return folderStatus(opts.path, len(games), failed, damaged, cut)
 }
 
 // tally counts a replay analyzed up to stop (not nil) as cut short or

@@ -120,7 +120,7 @@ echo "$start" >&2
 // the fault.
 func TestPlayFailsWhenBotNeverAnswers(t *testing.T) {
 	dir := t.TempDir()
-	mute := script(t, dir, "mute.sh", "echo 'thinking...' >&2\ncat >/dev/null\n")
+	mute := script(t, dir, "mute.sh", "echo 'thinking...' >&2\nwhile read -r line; do :; done\n")
 	out := filepath.Join(dir, "g.rwd")
 	_, err := runPlay(context.Background(), &playOptions{bots: []string{"greedy", mute}, turns: 200, seed: 1, out: out, deadline: time.Millisecond, stdout: io.Discard})
 	wantErr(t, err, mute, "failed every one of its 199 rounds", "thinking...", "the replay records each fault: "+out)

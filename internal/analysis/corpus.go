@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -8,10 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
@@ -153,7 +156,7 @@ func (g *DocumentFile) Cacheable() bool {
 
 // corpusVersion is the version of corpusJSON: a stored game of another
 // is analysed again.
-const corpusVersion = 2
+const corpusVersion = 3
 
 // corpusJSON is the stored form of a cacheable Game: what a corpus keeps
 // of its document.
@@ -164,6 +167,7 @@ type corpusJSON struct {
 	Config      []Setting        `json:"config"`
 	MaxTurns    int              `json:"max_turns"`
 	Rounds      int              `json:"rounds"`
+	Created     time.Time        `json:"created"`
 	HasCommands bool             `json:"has_commands"`
 	Players     []DocumentPlayer `json:"players"`
 	Ranking     []corpusStanding `json:"ranking"`
@@ -186,7 +190,7 @@ func EncodeDocumentFile(g DocumentFile) ([]byte, error) {
 	}
 	a := g.Document
 	c := corpusJSON{V: corpusVersion, Ruleset: a.Ruleset, Format: a.Format, Config: a.Config, MaxTurns: a.MaxTurns,
-		Rounds: a.Rounds, HasCommands: a.HasCommands, Summary: a.Summary}
+		Rounds: a.Rounds, Created: a.Created, HasCommands: a.HasCommands, Summary: a.Summary}
 	c.Summary.Ranking = nil
 	for _, p := range a.Players {
 		c.Players = append(c.Players, *p)
@@ -215,7 +219,7 @@ func DecodeDocumentFile(path string, data []byte) (DocumentFile, error) {
 		return DocumentFile{}, fmt.Errorf("%s: stored analysis of %q, a game without a document", path, c.Ruleset)
 	}
 	a := &Document{Doc: doc, Ruleset: c.Ruleset, Format: c.Format, Config: c.Config, MaxTurns: c.MaxTurns,
-		Rounds: c.Rounds, HasCommands: c.HasCommands, Summary: c.Summary}
+		Rounds: c.Rounds, Created: c.Created, HasCommands: c.HasCommands, Summary: c.Summary}
 	for i := range c.Players {
 		p := c.Players[i]
 		p.p = p.UID - doc.FirstPlayer
@@ -257,18 +261,53 @@ func (a *Document) GameResult(path string) match.GameResult {
 	return g
 }
 
-// DocumentStandings aggregates the analyzed games of ruleset per bot, in the
-// order given, by match.DocumentStandings, as a tournament does; games that
-// failed, or of another ruleset, are left out.
+// DocumentStandings aggregates the analyzed games of ruleset per bot, in
+// game order (gameOrder), by match.Standings, as a tournament does;
+// games that failed, or of another ruleset, are left out.
 func DocumentStandings(games []DocumentFile, ruleset string) []match.Standing {
 	var rs []match.GameResult
-	for i := range games {
+	for _, i := range gameOrder(len(games), func(i int) (time.Time, string) { return games[i].created(), games[i].Path }) {
 		g := &games[i]
 		if g.Document != nil && g.Ruleset() == ruleset {
 			rs = append(rs, g.Document.GameResult(g.Path))
 		}
 	}
 	return match.Standings(rs)
+}
+
+// created is when g's game was recorded, zero when not known.
+func (g *DocumentFile) created() time.Time {
+	if g.Document != nil {
+		return g.Document.Created
+	}
+	return time.Time{}
+}
+
+// gameOrder returns the indexes 0..n-1 in game order, the order standings
+// count games in (docs/ratings.md): by the time each game was recorded
+// (key's first result; zero, unknown, first), then by path.
+func gameOrder(n int, key func(i int) (created time.Time, path string)) []int {
+	type entry struct {
+		created int64
+		path    string
+		i       int
+	}
+	es := make([]entry, n)
+	for i := range es {
+		c, p := key(i)
+		es[i] = entry{i: i, path: p}
+		if !c.IsZero() {
+			es[i].created = c.UnixNano()
+		}
+	}
+	slices.SortStableFunc(es, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.created, b.created), strings.Compare(a.path, b.path))
+	})
+	out := make([]int, n)
+	for i, e := range es {
+		out[i] = e.i
+	}
+	return out
 }
 
 // DocumentCorpusColumns are the columns of WriteCorpusCSV for games laid out as

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/satint"
@@ -36,12 +37,14 @@ type Document struct {
 	// G is the analysis the document is built from.
 	G *Analysis `json:"-"`
 	// Doc is the ruleset's layout.
-	Doc         *engine.Document `json:"-"`
-	Ruleset     string
-	Format      string
-	Config      []Setting
-	MaxTurns    int
-	Rounds      int // N: the number of rounds (frames after frame 0)
+	Doc      *engine.Document `json:"-"`
+	Ruleset  string
+	Format   string
+	Config   []Setting
+	MaxTurns int
+	Rounds   int // N: the number of rounds (frames after frame 0)
+	// Created is when the game was recorded (StreamMeta.Created).
+	Created     time.Time
 	HasCommands bool
 	MaxUID      int
 	Players     []*DocumentPlayer // ascending uid
@@ -189,7 +192,7 @@ func NewDocument(g *Analysis) (*Document, error) {
 	}
 	fp := doc.FirstPlayer
 	a := &Document{G: g, Doc: doc, Ruleset: g.Meta.Ruleset, Format: g.Meta.Format, MaxTurns: g.Meta.MaxTurns,
-		Rounds: g.Turns, HasCommands: g.Meta.Resimulated, Truncated: g.Truncated, MaxUID: len(g.Players) - 1 + fp}
+		Rounds: g.Turns, Created: g.Meta.Created, HasCommands: g.Meta.Resimulated, Truncated: g.Truncated, MaxUID: len(g.Players) - 1 + fp}
 	for _, key := range doc.Config {
 		for _, kv := range g.Meta.Settings {
 			if kv[0] == key {

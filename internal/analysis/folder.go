@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/rewind-game/rewind/engine"
 	"github.com/rewind-game/rewind/internal/match"
@@ -173,6 +174,14 @@ func analyzeCorpusEntry(path string, open func(string) (engine.Stream, error), o
 	return true
 }
 
+// created is when f's game was recorded, zero when not known.
+func (f *File) created() time.Time {
+	if f.Analysis != nil {
+		return f.Analysis.Meta.Created
+	}
+	return time.Time{}
+}
+
 // Cacheable reports whether f can be kept in a Cache and given back the
 // same: an analysis that ended cleanly (a failed or cut-short game is
 // analysed again, to report it again).
@@ -182,7 +191,7 @@ func (f *File) Cacheable() bool {
 
 // fileVersion is the version of fileJSON: a stored analysis of another
 // is analysed again.
-const fileVersion = 1
+const fileVersion = 2
 
 // fileJSON is the stored form of a cacheable File: its compacted
 // analysis (Analysis.Compact), whose fields are all data.
@@ -257,14 +266,14 @@ func (g *Analysis) GameResult(i int, path string) match.GameResult {
 
 // Standings folds the analysed games of ruleset (StreamMeta.Ruleset)
 // into per-bot standings, best first (μ − 3σ, then Elo), ties in order
-// of first appearance: each game, in the order given, is added to a match.Ratings
+// of first appearance: each game, in game order (gameOrder), is added to a match.Ratings
 // as its GameResult, so the Elo is a tournament's (every pairwise duel of
 // a game decided by final score, equal scores a draw; Monad's by rank).
 // Games of other rulesets, and games that failed, are left out. Memory is
 // O(bots), whatever the number of games.
 func Standings(files []File, ruleset string) []match.Standing {
 	var r match.Ratings
-	for i := range files {
+	for _, i := range gameOrder(len(files), func(i int) (time.Time, string) { return files[i].created(), files[i].Path }) {
 		if g := files[i].Analysis; g != nil && g.Meta.Ruleset == ruleset {
 			r.Add(g.GameResult(i, files[i].Path))
 		}

@@ -262,7 +262,7 @@ func newSimStream(sim *replay.Sim, closer io.Closer) *simStream {
 	m := MetaOf(sim.Ruleset(), sim.Game().Players())
 	m.Format, m.MaxTurns, m.Seed, m.Seeded, m.Resimulated = "rwd", h.Config.MaxTurn, h.GameSeed, len(h.Setup) == 0, true
 	m.Sequential, m.EndKnown = sim.Game().Active() >= 0, true
-	m.Provenance = h.Provenance()
+	m.Provenance, m.Created = h.Provenance(), h.Created
 	for _, p := range h.Players {
 		m.Players = append(m.Players, engine.StreamPlayer{Name: p.Name, Bot: p.Bot})
 	}

@@ -66,6 +66,7 @@ func TestSetsidGrandchildGone(t *testing.T) {
 // Issue 25, "after SIGKILL of play a hung bot is orphaned": a runner
 // killed by SIGKILL takes its bot with it.
 func TestBotDiesWithKilledRunner(t *testing.T) {
+	testutil.NeedTool(t, "sleep")
 	if os.Getenv("REWIND_RUNNER_CHILD") != "" {
 		b := startBot(t, shell(t)+" -c 'exec sleep 1000'", Options{Deadline: answerDeadline})
 		fmt.Println("bot", b.cmd.Process.Pid)
