@@ -1,7 +1,6 @@
 package index
 
 import (
-	"context"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
@@ -254,23 +253,15 @@ func (ix *Index) pageQuery(q Query) (query string, args []any, col string, limit
 	return query, args, col, limit, nil
 }
 
-// Page lists one page of the replays q selects. A search the full-text
-// index finds in few replays at a glance (fewMatches) is driven by it;
-// any other first walks the sort's index for a page of its matches
-// (walkPage: O(page) for a word in many replays), and when the walk ends
-// before a page is found, the full-text index drives the query
-// (O(matches): few, then).
+// Page lists one page of the replays q selects. A search first walks
+// the sort's index for a page of its matches (walkPage: O(page) for a
+// word in many replays); when the walk ends before a page is found, the
+// full-text index drives the query (O(matches): few, then).
 func (ix *Index) Page(q Query) (*Page, error) {
 	q.walking = false
 	if needles := searchNeedles(q.Search); len(needles) > 0 && len(q.Search) <= MaxSearch {
-		few, err := ix.fewMatches(q.Search)
-		if err != nil {
-			return nil, err
-		}
-		if !few {
-			if p, err := ix.walkPage(q, needles); err != nil || p != nil {
-				return p, err
-			}
+		if p, err := ix.walkPage(q, needles); err != nil || p != nil {
+			return p, err
 		}
 	}
 	query, args, col, limit, err := ix.pageQuery(q)
@@ -286,33 +277,6 @@ func (ix *Index) Page(q Query) (*Page, error) {
 		return nil, err
 	}
 	return ix.page(reps, ids, col, limit)
-}
-
-// searchCountTime bounds the look fewMatches takes at the full-text
-// index: a prefix matching many replays costs it O(matches) (FTS5 merges
-// every matching word's list), one matching none or few a moment.
-var searchCountTime = 10 * time.Millisecond
-
-// fewMatches reports whether the full-text index finds at most
-// searchDrive replays for search within searchCountTime (then it drives
-// the query at once: a word in no replay reads nothing); false when it
-// finds more or takes longer (a word in many: walkPage).
-func (ix *Index) fewMatches(search string) (bool, error) {
-	fq := ftsQuery(search)
-	if fq == "" {
-		return false, nil
-	}
-	ctx, cancel := context.WithTimeout(ix.ctx, searchCountTime)
-	defer cancel()
-	var n int
-	err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT rowid FROM names WHERE names MATCH ? LIMIT ?)", fq, searchDrive+1).Scan(&n)
-	if err != nil && ctx.Err() != nil && ix.ctx.Err() == nil {
-		return false, nil // many: it took longer
-	}
-	if err != nil {
-		return false, fmt.Errorf("index: search: %w", err)
-	}
-	return n <= searchDrive, nil
 }
 
 // searchWalkRows bounds the rows walkPage reads: past them, a search is
