@@ -49,6 +49,10 @@ type Frame struct {
 	// source has no reply time for the round. Side data, not part of the
 	// game.
 	ReplyTimes []time.Duration
+	// Marks are what the bots drew for the round (their replies to turn
+	// Turn-1, about the board they were shown: the frame before this
+	// one), in player order. Side data, not part of the game.
+	Marks []BotMark
 	// Ranking is the players best first after the round.
 	Ranking []int
 	// Over says the game is over after the round (Game.Over), in
@@ -58,13 +62,62 @@ type Frame struct {
 
 // Reset sizes f for n players with every list empty, reusing its
 // storage: Commands and Values hold n empty lists, Faults, FaultText and
-// Logs n zero values, Errors, Events and ReplyTimes none; Active is -1 and
+// Logs n zero values, Errors, Events, ReplyTimes and Marks none; Active is -1 and
 // CommandsKnown false. Turn, Board and Ranking are the source's to fill.
 func (f *Frame) Reset(n int) {
 	f.Active, f.CommandsKnown, f.Over = -1, false, false
 	f.Commands, f.Values = resize.Lists(f.Commands, n), resize.Lists(f.Values, n)
 	f.Faults, f.FaultText, f.Logs = resize.N(f.Faults, n), resize.N(f.FaultText, n), resize.N(f.Logs, n)
-	f.Errors, f.Events, f.ReplyTimes = f.Errors[:0], f.Events[:0], f.ReplyTimes[:0]
+	f.Errors, f.Events, f.ReplyTimes, f.Marks = f.Errors[:0], f.Events[:0], f.ReplyTimes[:0], f.Marks[:0]
+}
+
+// BotMarkKind is what a bot's mark draws (docs/bot-protocol.md, "Marks").
+type BotMarkKind uint8
+
+// Mark kinds.
+const (
+	// MarkDot is a dot on cell (X, Y).
+	MarkDot BotMarkKind = iota + 1
+	// MarkLine is a line from cell (X, Y) to cell (X2, Y2).
+	MarkLine
+	// MarkCell colours cell (X, Y).
+	MarkCell
+	// MarkText writes Text on cell (X, Y).
+	MarkText
+)
+
+// String names the kind as the protocol's mark does: "dot", "line",
+// "cell" or "text".
+func (k BotMarkKind) String() string {
+	switch k {
+	case MarkDot:
+		return "dot"
+	case MarkLine:
+		return "line"
+	case MarkCell:
+		return "cell"
+	case MarkText:
+		return "text"
+	}
+	return "mark?"
+}
+
+// BotMark is one mark a bot drew for a round: side data, recorded beside
+// the game (docs/replay-format.md, "Mark record") and drawn by the
+// viewer over the board; it never changes the game. Cells are in the
+// board's coordinates (Board: X, Y), which are the game's own as its
+// protocol writes them.
+type BotMark struct {
+	// Player is the seat (0-based) whose bot drew it.
+	Player int
+	Kind   BotMarkKind
+	X, Y   int
+	// X2, Y2 is a line's other end (MarkLine only).
+	X2, Y2 int
+	// Color is 0xRRGGBB, or -1 for the seat's colour.
+	Color int32
+	// Text is a text mark's text (MarkText only).
+	Text string
 }
 
 // StreamPlayer is a player as a generic stream names it.

@@ -11,7 +11,8 @@
 //	body: one zstd stream of records — a Round per round, a Checkpoint
 //	(turn and state hash) every CheckpointEvery rounds, a Footer at the end;
 //	in version 2, a log record (the bots' logs, TextRound.Logs) before a
-//	round; in version 4, a reply-time record (TextRound.ReplyTimes) too.
+//	round; in version 4, a reply-time record (TextRound.ReplyTimes) too;
+//	in version 5, a mark record (TextRound.Marks) too.
 //
 // The Writer flushes the body after every round, so a recorder killed
 // mid-game leaves a file whose whole rounds all read back. The Reader
@@ -36,9 +37,10 @@ const Magic = "RWD1"
 // ones with ErrNewerVersion (the header of a newer file may still be shown:
 // see ReadHeader). A writer writes the lowest version that holds what it
 // records: 2 when the header keeps round logs (Header.Logs), 3 for the
-// text codec, 4 when it keeps reply times (Header.ReplyTimes), else 1, so
-// a recording without logs is the very file version 1 wrote.
-const Version = 4
+// text codec, 4 when it keeps reply times (Header.ReplyTimes), 5 when it
+// keeps bot marks (Header.Marks), else 1, so a recording without logs is
+// the very file version 1 wrote.
+const Version = 5
 
 // VersionLogs is the first format version with log records: the bots'
 // debug output of a round (Round.Logs), not part of the game.
@@ -55,6 +57,13 @@ const VersionText = 3
 // (TextRound.ReplyTimes), not part of the game. Only a file whose header
 // keeps reply times is written as this version.
 const VersionReplyTimes = 4
+
+// VersionMarks is the first format version with mark records: what each
+// seat's bot drew over the board for a round (TextRound.Marks,
+// docs/bot-protocol.md "Marks"), not part of the game. Only a file whose
+// header keeps marks is written as this version; an older reader refuses
+// it as newer (ErrNewerVersion) rather than misreading it.
+const VersionMarks = 5
 
 // CodecText is the Header.Codec of the generic round record: each
 // player's commands as the text they sent (TextRound), for any ruleset
@@ -86,6 +95,17 @@ const (
 	// writer rounds each to the nearest 0.1 ms (a fast bot's 30 µs is
 	// 0), which keeps a timed seat to about a byte a round.
 	ReplyTimeUnit = 100 * time.Microsecond
+	// MaxMarksPerSeat bounds the marks one seat's bot draws for one
+	// round (a mark record holds at most that many a seat): the runner
+	// drops the rest with a note in the round's log, the writer refuses
+	// more, the reader refuses a record with more (ErrLimit).
+	MaxMarksPerSeat = 256
+	// MaxMarkTextBytes bounds a text mark's text (UTF-8 bytes): the
+	// runner drops a longer one with a note, the reader refuses it.
+	MaxMarkTextBytes = 64
+	// MaxMarkCoord bounds a mark's cell coordinates in a record (the
+	// runner keeps only cells on the board; the reader refuses larger).
+	MaxMarkCoord = 1<<16 - 1
 	// MaxCellRounds bounds the work of re-simulating a recording: map
 	// cells × max_turn. A real game (30×30, at most 2000 rounds) is 1.8M;
 	// the bound allows a 1000×1000 map for 200 rounds or a 100×100 map for
@@ -195,6 +215,12 @@ type Header struct {
 	// file is then format version VersionReplyTimes; the reader sets
 	// ReplyTimes for every file of that version or later.
 	ReplyTimes bool
+	// Marks is set when the file may hold the bots' marks (mark records,
+	// TextRound.Marks): a recording with a bot that can draw (one outside
+	// the process: match.Marker). The file is then format version
+	// VersionMarks; the reader sets Marks for every file of that version
+	// or later.
+	Marks bool
 	// start starts the game of a legacy header a Reader decoded
 	// (engine.LegacyHeader.Open); nil for any other.
 	start engine.LegacyStart

@@ -13,6 +13,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -174,7 +175,7 @@ func readHeader(br *byteReader, withMap bool) (*Header, int64, error) {
 		Ruleset: hj.Ruleset, RulesetVersion: hj.RulesetVersion,
 		Config: Config{Width: hj.Width, Height: hj.Height, MaxTurn: hj.MaxTurn, MaxPlayer: hj.MaxPlayer},
 		Seed:   hj.Seed, Tool: hj.Tool, CheckpointEvery: hj.Checkpoint, CFRInfo: hj.CFRInfo,
-		Logs: version >= VersionLogs, ReplyTimes: version >= VersionReplyTimes,
+		Logs: version >= VersionLogs, ReplyTimes: version >= VersionReplyTimes, Marks: version >= VersionMarks,
 	}
 	if hj.CFRGameID != nil && hj.CFRInfo == nil {
 		h.CFRInfo = OfficialInfo(h.Config, *hj.CFRGameID)
@@ -322,6 +323,8 @@ type Reader struct {
 	logBuf [][]byte
 	// replyBuf is the storage of a round's reply times.
 	replyBuf []time.Duration
+	// markBuf is the storage of a round's marks.
+	markBuf []engine.BotMark
 	// content hashes the game part of the file (HashContent), nil when
 	// not asked for; contentSum is its sum once the footer is read.
 	content    hash.Hash
@@ -335,9 +338,9 @@ const contentMagic = "rewind content 1\n"
 // HashContent makes the reader hash the game the file holds as it reads
 // it: its header (as the file writes it, the map included) and every
 // record of its body but the side data (log records: the bots' logs;
-// reply-time records: how long they took to answer; any later side
-// section is left out too), so that two files of one game, with or
-// without logs or reply times, hash alike. Call it before the first
+// reply-time records: how long they took to answer; mark records: what
+// they drew; any later side section is left out too), so that two files
+// of one game, with or without logs, reply times or marks, hash alike. Call it before the first
 // NextText; ContentHash returns the sum once NextText has returned
 // io.EOF. Seek stops the hashing.
 func (r *Reader) HashContent() {
@@ -468,52 +471,149 @@ func (r *Reader) fail(err error) error {
 
 // sideRecords reads the side records that may stand before a round —
 // a log record (a file whose header says it holds logs), then a
-// reply-time record (one that holds reply times) — into rd.Logs and
-// rd.ReplyTimes, cleared first, and returns the first byte of the record
-// that follows, peeked; errors are the reader's own (r.fail).
+// reply-time record (one that holds reply times), then a mark record
+// (one that holds marks) — into rd.Logs, rd.ReplyTimes and rd.Marks,
+// cleared first, and returns the first byte of the record that follows,
+// peeked; errors are the reader's own (r.fail). Side records are outside
+// the content hash.
 func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 	clear(rd.Logs)
-	rd.ReplyTimes = nil
+	rd.ReplyTimes, rd.Marks = nil, nil
 	first, err := r.br.br.Peek(1)
 	if err != nil {
 		return nil, r.fail(err)
 	}
 	side := false
-	if first[0] == tagLog && r.hdr.Logs {
-		// Logs are side data: outside the content hash.
+	for _, rec := range [...]struct {
+		tag  byte
+		kept bool
+		read func() error
+	}{
+		{tagLog, r.hdr.Logs, func() error { return r.readLogs(&rd.Logs) }},
+		{tagReplyTimes, r.hdr.ReplyTimes, func() error {
+			err := r.readReplyTimes(&r.replyBuf)
+			rd.ReplyTimes = r.replyBuf
+			return err
+		}},
+		{tagMarks, r.hdr.Marks, func() error {
+			err := r.readMarks(&r.markBuf)
+			rd.Marks = r.markBuf
+			return err
+		}},
+	} {
+		if first[0] != rec.tag || !rec.kept {
+			continue
+		}
 		content := r.br.content
 		r.br.content = nil
 		r.br.ReadByte()
-		err := r.readLogs(&rd.Logs)
+		err := rec.read()
 		r.br.content = content
 		if err != nil {
+			rd.ReplyTimes, rd.Marks = nil, nil
 			return nil, r.fail(err)
 		}
-		if first, err = r.br.br.Peek(1); err != nil {
-			return nil, r.fail(err)
-		}
-		side = true
-	}
-	if first[0] == tagReplyTimes && r.hdr.ReplyTimes {
-		// Reply times are side data: outside the content hash.
-		content := r.br.content
-		r.br.content = nil
-		r.br.ReadByte()
-		err := r.readReplyTimes(&r.replyBuf)
-		r.br.content = content
-		if err != nil {
-			return nil, r.fail(err)
-		}
-		rd.ReplyTimes = r.replyBuf
 		if first, err = r.br.br.Peek(1); err != nil {
 			return nil, r.fail(err)
 		}
 		side = true
 	}
 	if side && first[0]&0x80 != 0 {
-		return nil, r.fail(fmt.Errorf("tag 0x%02x after a log or reply-time record, not a round: %w", first[0], ErrCorrupt))
+		return nil, r.fail(fmt.Errorf("tag 0x%02x after a log, reply-time or mark record, not a round: %w", first[0], ErrCorrupt))
 	}
 	return first, nil
+}
+
+// readMarks reads a mark record after its tag into *marks
+// (TextRound.Marks, reusing its storage): a count (1..players ×
+// MaxMarksPerSeat), then per mark its uid (non-decreasing, 1..players,
+// at most MaxMarksPerSeat marks each), kind, cells, colour and text
+// (appendMarks).
+func (r *Reader) readMarks(marks *[]engine.BotMark) error {
+	np := len(r.hdr.Players)
+	n, err := r.uvarint(uint64(np * MaxMarksPerSeat))
+	if err != nil {
+		return fmt.Errorf("mark record: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("mark record without marks: %w", ErrCorrupt)
+	}
+	out := (*marks)[:0]
+	last, run := uint64(0), 0
+	coord := func(what string) (int, error) {
+		v, err := binary.ReadUvarint(r.br)
+		if err != nil {
+			return 0, fmt.Errorf("mark record: %s: %w", what, err)
+		}
+		if v > MaxMarkCoord {
+			return 0, fmt.Errorf("mark record: %s %d, limit %d: %w", what, v, MaxMarkCoord, ErrLimit)
+		}
+		return int(v), nil
+	}
+	for k := uint64(0); k < n; k++ {
+		uid, err := r.uvarint(uint64(np))
+		if err != nil {
+			return fmt.Errorf("mark record: %w", err)
+		}
+		if uid == 0 || uid < last {
+			return fmt.Errorf("mark record: uid %d after uid %d: %w", uid, last, ErrCorrupt)
+		}
+		if uid != last {
+			last, run = uid, 0
+		}
+		if run++; run > MaxMarksPerSeat {
+			return fmt.Errorf("mark record: uid %d drew more than %d marks: %w", uid, MaxMarksPerSeat, ErrLimit)
+		}
+		kb, err := r.br.ReadByte()
+		if err != nil {
+			return fmt.Errorf("mark record: %w", err)
+		}
+		m := engine.BotMark{Player: int(uid - 1), Kind: engine.BotMarkKind(kb &^ markColored), Color: -1}
+		if kb&^markColored < byte(engine.MarkDot) || kb&^markColored > byte(engine.MarkText) {
+			return fmt.Errorf("mark record: uid %d: mark kind 0x%02x: %w", uid, kb, ErrCorrupt)
+		}
+		if m.X, err = coord("x"); err != nil {
+			return err
+		}
+		if m.Y, err = coord("y"); err != nil {
+			return err
+		}
+		if m.Kind == engine.MarkLine {
+			if m.X2, err = coord("x2"); err != nil {
+				return err
+			}
+			if m.Y2, err = coord("y2"); err != nil {
+				return err
+			}
+		}
+		if kb&markColored != 0 {
+			var rgb [3]byte
+			if err := r.br.full(rgb[:]); err != nil {
+				return fmt.Errorf("mark record: %w", err)
+			}
+			m.Color = int32(rgb[0])<<16 | int32(rgb[1])<<8 | int32(rgb[2])
+		}
+		if m.Kind == engine.MarkText {
+			l, err := binary.ReadUvarint(r.br)
+			if err != nil {
+				return fmt.Errorf("mark record: %w", err)
+			}
+			if l == 0 || l > MaxMarkTextBytes {
+				return fmt.Errorf("mark record: uid %d: a text of %d bytes, limit 1..%d: %w", uid, l, MaxMarkTextBytes, ErrLimit)
+			}
+			var tb [MaxMarkTextBytes]byte
+			if err := r.br.full(tb[:l]); err != nil {
+				return fmt.Errorf("mark record: %w", err)
+			}
+			if !utf8.Valid(tb[:l]) {
+				return fmt.Errorf("mark record: uid %d: a text not UTF-8: %w", uid, ErrCorrupt)
+			}
+			m.Text = string(tb[:l])
+		}
+		out = append(out, m)
+	}
+	*marks = out
+	return nil
 }
 
 // readReplyTimes reads a reply-time record after its tag into *times

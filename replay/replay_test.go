@@ -395,6 +395,8 @@ func FuzzReader(f *testing.F) {
 	f.Add(logged)
 	timed, _ := timedGame(f, 12, true, 0) // reply-time records (format version 4)
 	f.Add(timed)
+	marked, _ := markedGame(f, 12, true) // mark records (format version 5)
+	f.Add(marked)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := replay.VerifySim(bytes.NewReader(data), nil)
 		if err != nil {

@@ -267,6 +267,7 @@ func (s *Sim) Frame(f *engine.Frame) {
 		}
 		f.Errors = append(f.Errors, s.errs...)
 		f.ReplyTimes = append(f.ReplyTimes, r.ReplyTimes...)
+		f.Marks = append(f.Marks, r.Marks...)
 	}
 	Observe(s.g, f)
 }

@@ -61,6 +61,11 @@ type TextRound struct {
 	// that keeps reply times (Header.ReplyTimes), to the nearest
 	// ReplyTimeUnit (0.1 ms).
 	ReplyTimes []time.Duration
+	// Marks are what the bots drew for this round (engine.BotMark), in
+	// player order; nil when none. Not part of the game, like the logs;
+	// a writer records them only under a header that keeps marks
+	// (Header.Marks).
+	Marks []engine.BotMark
 }
 
 // Reset sizes r for n players with every list empty, reusing its
@@ -292,6 +297,15 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 	if k := len(b); r.ReplyTimes != nil {
 		if b = appendReplyTimes(b, r.ReplyTimes, w.players); len(b) > k && !w.hdr.ReplyTimes {
 			w.err = errors.New("replay: reply times on a recording whose header does not keep them")
+			return w.err
+		}
+	}
+	if len(r.Marks) > 0 {
+		if !w.hdr.Marks {
+			w.err = errors.New("replay: marks on a recording whose header does not keep them")
+			return w.err
+		}
+		if b, w.err = appendMarks(b, r.Marks, w.players); w.err != nil {
 			return w.err
 		}
 	}
@@ -604,12 +618,49 @@ type TextSummary struct {
 	// how many carry a hash, Faults how many faults were recorded,
 	// Commands how many commands.
 	Rounds, Checkpoints, Faults, Commands int
+	// Marks counts the bots' marks (mark records).
+	Marks MarkCount
 	// Footer is the footer (nil without one).
 	Footer *Footer
 	// Err is nil for a complete file, else the *FormatError that ended
 	// reading (ErrTruncated for a recording cut after its last whole
 	// round).
 	Err error
+}
+
+// MarkCount counts the marks of a recording's rounds per seat: Marks[p]
+// how many player p's bot drew, Turns[p] in how many rounds, First[p]
+// the turn it was asked at when it first drew (-1 never); all nil while
+// no round has marks.
+type MarkCount struct {
+	Marks, Turns, First []int
+}
+
+// Add counts round's marks, in a game of players players.
+func (c *MarkCount) Add(round *TextRound, players int) {
+	if len(round.Marks) == 0 {
+		return
+	}
+	if c.Marks == nil {
+		c.Marks, c.Turns, c.First = make([]int, players), make([]int, players), make([]int, players)
+		for p := range c.First {
+			c.First[p] = -1
+		}
+	}
+	last := -1
+	for _, m := range round.Marks {
+		if m.Player < 0 || m.Player >= players {
+			continue
+		}
+		c.Marks[m.Player]++
+		if m.Player != last {
+			last = m.Player
+			c.Turns[m.Player]++
+			if c.First[m.Player] < 0 {
+				c.First[m.Player] = round.Turn
+			}
+		}
+	}
 }
 
 // SummarizeText reads a generic recording's header and rounds without
@@ -644,6 +695,7 @@ func SummarizeText(r io.Reader) (*TextSummary, error) {
 			}
 			sum.Commands += len(round.Commands[p])
 		}
+		sum.Marks.Add(round, len(h.Players))
 	}
 	sum.Footer = rd.Footer()
 	return sum, nil

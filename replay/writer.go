@@ -9,8 +9,11 @@ import (
 	"hash/crc32"
 	"io"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/rewind-game/rewind/engine"
 )
 
 // Body records. A round record starts with a 0 bit and is bit-packed (see
@@ -26,6 +29,13 @@ const (
 	// long each seat took to answer for the round record that follows it
 	// (after the log record, when there is one).
 	tagReplyTimes = 0x80 | 'R'
+	// tagMarks opens a mark record (format version 5): the marks the bots
+	// drew for the round record that follows it (after the log and
+	// reply-time records, when there are).
+	tagMarks = 0x80 | 'M'
+	// markColored is the bit of a mark's kind byte that says a colour
+	// (three bytes) follows its cells.
+	markColored = 0x10
 )
 
 // writePrefix validates h and writes everything before the body (magic,
@@ -44,6 +54,9 @@ func writePrefix(w io.Writer, h *Header) (*zstd.Encoder, error) {
 	}
 	if h.ReplyTimes {
 		version = VersionReplyTimes
+	}
+	if h.Marks {
+		version = VersionMarks
 	}
 	hj, err := json.Marshal(h.toJSON())
 	if err != nil {
@@ -159,6 +172,85 @@ func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
 		b = binary.AppendUvarint(b, uint64((min(times[p], MaxReplyTime)+ReplyTimeUnit/2)/ReplyTimeUnit)+1)
 	}
 	return b
+}
+
+// appendMarks appends the mark record of marks (at least one, in player
+// order):
+//
+//	tagMarks uvarint n (uvarint uid, byte kind|colored, uvarint x, uvarint y,
+//	  [uvarint x2, uvarint y2: a line], [byte r, g, b: colored],
+//	  [uvarint len, byte{len}: a text]){n}
+//
+// uids non-decreasing (at most MaxMarksPerSeat each), coordinates at
+// most MaxMarkCoord, a text 1..MaxMarkTextBytes bytes of UTF-8. It
+// refuses marks outside those bounds (the runner keeps only those in
+// them).
+func appendMarks(b []byte, marks []engine.BotMark, players int) ([]byte, error) {
+	b = append(b, tagMarks)
+	b = binary.AppendUvarint(b, uint64(len(marks)))
+	last, run := -1, 0
+	for i := range marks {
+		m := &marks[i]
+		if m.Player < last || m.Player >= players {
+			return b, fmt.Errorf("replay: mark %d of seat %d after seat %d, in a game of %d", i, m.Player+1, last+1, players)
+		}
+		if m.Player != last {
+			last, run = m.Player, 0
+		}
+		if run++; run > MaxMarksPerSeat {
+			return b, fmt.Errorf("replay: seat %d drew more than %d marks: %w", m.Player+1, MaxMarksPerSeat, ErrLimit)
+		}
+		if err := checkMark(m); err != nil {
+			return b, fmt.Errorf("replay: mark %d of seat %d: %w", i, m.Player+1, err)
+		}
+		k := byte(m.Kind)
+		if m.Color >= 0 {
+			k |= markColored
+		}
+		b = binary.AppendUvarint(b, uint64(m.Player+1))
+		b = append(b, k)
+		b = binary.AppendUvarint(b, uint64(m.X))
+		b = binary.AppendUvarint(b, uint64(m.Y))
+		if m.Kind == engine.MarkLine {
+			b = binary.AppendUvarint(b, uint64(m.X2))
+			b = binary.AppendUvarint(b, uint64(m.Y2))
+		}
+		if m.Color >= 0 {
+			b = append(b, byte(m.Color>>16), byte(m.Color>>8), byte(m.Color))
+		}
+		if m.Kind == engine.MarkText {
+			b = binary.AppendUvarint(b, uint64(len(m.Text)))
+			b = append(b, m.Text...)
+		}
+	}
+	return b, nil
+}
+
+// checkMark says what of m a mark record cannot hold: an unknown kind,
+// a coordinate outside 0..MaxMarkCoord, a colour over 0xffffff, a text
+// mark's text empty, longer than MaxMarkTextBytes or not UTF-8 (ErrLimit
+// for a bound, ErrCorrupt for the rest).
+func checkMark(m *engine.BotMark) error {
+	if m.Kind < engine.MarkDot || m.Kind > engine.MarkText {
+		return fmt.Errorf("kind %d: %w", m.Kind, ErrCorrupt)
+	}
+	for _, c := range [...]int{m.X, m.Y, m.X2, m.Y2} {
+		if c < 0 || c > MaxMarkCoord {
+			return fmt.Errorf("coordinate %d, limit %d: %w", c, MaxMarkCoord, ErrLimit)
+		}
+	}
+	if m.Color > 0xffffff {
+		return fmt.Errorf("colour %#x: %w", m.Color, ErrCorrupt)
+	}
+	if m.Kind == engine.MarkText {
+		if len(m.Text) == 0 || len(m.Text) > MaxMarkTextBytes {
+			return fmt.Errorf("text of %d bytes, limit 1..%d: %w", len(m.Text), MaxMarkTextBytes, ErrLimit)
+		}
+		if !utf8.ValidString(m.Text) {
+			return fmt.Errorf("text not UTF-8: %w", ErrCorrupt)
+		}
+	}
+	return nil
 }
 
 // finishRound ends a round record: it appends the

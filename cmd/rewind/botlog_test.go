@@ -218,6 +218,9 @@ func TestWrappersKeepOptionalInterfaces(t *testing.T) {
 	if _, ok := seat.Bot.(match.Preparer); !ok {
 		t.Errorf("an external seat's bot (%T) hides match.Preparer", seat.Bot)
 	}
+	if _, ok := seat.Bot.(match.Marker); !ok {
+		t.Errorf("an external seat's bot (%T) hides match.Marker", seat.Bot)
+	}
 	if _, ok := seat.Bot.(*watchedPlayer); !ok || wb == nil {
 		t.Errorf("an external seat's bot is %T, not watched", seat.Bot)
 	}

@@ -76,7 +76,7 @@ func (w *watch) answer(cmds []string, err error) ([]string, error) {
 
 // watchedPlayer is an external bot of a match played through the seam,
 // watched (watch). It implements every optional interface of
-// match.GamePlayer (match.Preparer, match.Logger) by passing it on; a new
+// match.GamePlayer (match.Preparer, match.Logger, match.Marker) by passing it on; a new
 // optional interface must be passed on here too
 // (TestWrappersKeepOptionalInterfaces).
 type watchedPlayer struct {
@@ -87,6 +87,7 @@ type watchedPlayer struct {
 var (
 	_ match.Preparer = (*watchedPlayer)(nil)
 	_ match.Logger   = (*watchedPlayer)(nil)
+	_ match.Marker   = (*watchedPlayer)(nil)
 )
 
 func (w *watchedPlayer) Start(p int, seed uint64) error { return w.started(w.Player.Start(p, seed)) }

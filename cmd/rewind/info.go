@@ -121,6 +121,7 @@ func runInfo(opts *infoOptions, path string) error {
 	if sum.Damage != nil {
 		fmt.Fprintf(w, "  damage:   %v\n", sum.Damage)
 	}
+	writeMarks(w, &sum.Marks, "rounds")
 	if sum.Winner != 0 {
 		fmt.Fprintf(w, "  leader:   %d %q, %d %s\n", sum.Winner, sum.PlayerName(sum.Winner), sum.WinnerScore, sum.Unit)
 	}
@@ -133,6 +134,17 @@ func runInfo(opts *infoOptions, path string) error {
 		fmt.Fprintf(w, "    %d  %-24q%s  bot %s\n", p.UID, p.Name, homes[p.UID], bot)
 	}
 	return stopStatusError(sum.Damage)
+}
+
+// writeMarks prints, per seat whose bot drew marks, how many in how many
+// of the game's rounds (its word, plural: "rounds", "turns"), and from
+// which turn on.
+func writeMarks(w io.Writer, c *replay.MarkCount, rounds string) {
+	for p, n := range c.Marks {
+		if n > 0 {
+			fmt.Fprintf(w, "  marks:    seat %d drew %d marks in %d %s, from its answer to turn %d on\n", p+1, n, c.Turns[p], rounds, c.First[p])
+		}
+	}
 }
 
 // writeParent prints the game a fork plays on from, when h names one.
@@ -196,6 +208,7 @@ func rwdInfo(w io.Writer, path string, data []byte, h *replay.Header) error {
 	if sum.Err != nil && !errors.Is(sum.Err, replay.ErrTruncated) {
 		fmt.Fprintf(w, "  damage:   %v\n", sum.Err)
 	}
+	writeMarks(w, &sum.Marks, info.Round)
 	score := "score"
 	if ms := rs.Metrics(); len(ms) > 0 {
 		score = ms[engine.FooterIndex(rs, h.Compact())].Name

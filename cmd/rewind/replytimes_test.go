@@ -63,8 +63,8 @@ type replyTimesJSON struct {
 // bot slow at?" through the CLI: a Python bot that sleeps 8 s when
 // asked at turn 7, played with `rewind play` (ColorfightII, its analysis
 // document; Monad, the analysis of any game) beside a built-in. The
-// replay holds reply times (format version 4) and verifies; `rewind
-// analyze --format json` names frame 8 (the round 7 → 8, its reply to
+// replay holds reply times (format version 5: its external seat may
+// also draw marks) and verifies; `rewind analyze --format json` names frame 8 (the round 7 → 8, its reply to
 // turn 7) as the bot's slowest and the built-in as not timed; the table
 // says so too; and the replay page in Chromium lists the reply time in
 // turn 8's panel and draws a reply-time chart.
@@ -83,8 +83,10 @@ func TestReplyTimesThroughCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := binary.LittleEndian.Uint16(data[4:]); v != replay.VersionReplyTimes {
-			t.Fatalf("%s: version %d, want %d", game, v, replay.VersionReplyTimes)
+		// An external seat may draw marks too: the version that keeps
+		// them, which keeps reply times.
+		if v := binary.LittleEndian.Uint16(data[4:]); v != replay.VersionMarks {
+			t.Fatalf("%s: version %d, want %d", game, v, replay.VersionMarks)
 		}
 		if o, err := runCLIOut(t, "verify", out); err != nil {
 			t.Fatalf("verify %s: %v\n%s", game, err, o)

@@ -170,6 +170,10 @@ type GameSetup struct {
 	// process: Preparer, or a ReplyTimer with Timed), or the rounds
 	// played on from have reply times.
 	ReplyTimes bool
+	// Marks is true when a seat's bot may draw marks (Marker; Logs is
+	// then true too, for the notes of marks dropped), or the rounds
+	// played on from have marks.
+	Marks bool
 	// Game is the game before its first round, for a recorder that
 	// writes what its ruleset keeps of it (ColorfightII's map and
 	// homes); it is only valid during Begin and must not be played.
@@ -194,6 +198,11 @@ type GameRound struct {
 	// round (ReplyTimer), negative for a seat not timed; nil when no
 	// seat was. Side data: it changes nothing of the game.
 	ReplyTimes []time.Duration
+	// Marks are what the bots drew for the round (Marker), in player
+	// order, only those on the board and well formed (the others are
+	// dropped with a note at the head of the seat's log); nil when none.
+	// Side data, as the logs.
+	Marks []engine.BotMark
 }
 
 // GameRecorder receives a match: Begin once,
@@ -327,6 +336,10 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			setup.Logs = true
 		}
 		setup.ReplyTimes = setup.ReplyTimes || timed(cfg.Seats[i].Bot)
+		if _, ok := cfg.Seats[i].Bot.(Marker); ok {
+			// A dropped mark is noted in the seat's log.
+			setup.Marks, setup.Logs = true, true
+		}
 	}
 	for k := range cfg.Prefix {
 		if len(cfg.Prefix[k].Logs) > 0 {
@@ -334,6 +347,9 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 		}
 		if len(cfg.Prefix[k].ReplyTimes) > 0 {
 			setup.ReplyTimes = true
+		}
+		if len(cfg.Prefix[k].Marks) > 0 {
+			setup.Marks = true
 		}
 	}
 	w := cfg.Recorder
@@ -357,6 +373,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 	r := GameRound{Commands: make([][]string, n), Faults: make([]engine.Fault, n), FaultText: make([]string, n), Logs: make([][]byte, n)}
 	answers := make([]answer, n)
 	replies := make([]time.Duration, n)
+	var board markBoard
 	for played := 0; !g.Over(); played++ {
 		r.Active = g.Active()
 		idle := engine.Idle(g)
@@ -387,6 +404,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			}
 		}
 		some := false
+		r.Marks = r.Marks[:0]
 		for i := range r.Commands {
 			r.Commands[i], r.Faults[i], r.FaultText[i], r.Logs[i] = r.Commands[i][:0], 0, "", nil
 			if idle || r.Active >= 0 && i != r.Active || engine.Out(g, i) {
@@ -395,6 +413,9 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 			if l, ok := cfg.Seats[i].Bot.(Logger); ok && started[i] {
 				r.Logs[i] = l.RoundLog()
 				some = some || len(r.Logs[i]) > 0
+			}
+			if notes := board.marks(&r, g, cfg.Seats[i].Bot, i, started[i]); len(notes) > 0 {
+				r.Logs[i], some = append(notes, r.Logs[i]...), true
 			}
 			a := &answers[i]
 			if a.err != nil {
@@ -478,9 +499,12 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	if !some {
 		clear(r.Logs)
 	}
-	r.ReplyTimes = nil
+	r.ReplyTimes, r.Marks = nil, nil
 	if !idle && len(p.ReplyTimes) > 0 {
 		r.ReplyTimes = p.ReplyTimes
+	}
+	if !idle && len(p.Marks) > 0 {
+		r.Marks = p.Marks
 	}
 }
 

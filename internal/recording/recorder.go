@@ -63,7 +63,7 @@ func Header(s match.GameSetup, created time.Time, tool string) (replay.Header, e
 			h.Players[i].BotSeed = &seed
 		}
 	}
-	h.Created, h.Tool, h.Logs, h.ReplyTimes = created, tool, s.Logs, s.ReplyTimes
+	h.Created, h.Tool, h.Logs, h.ReplyTimes, h.Marks = created, tool, s.Logs, s.ReplyTimes, s.Marks
 	return h, nil
 }
 
@@ -93,7 +93,7 @@ func (r *Recorder) Begin(s match.GameSetup) error {
 	return nil
 }
 
-// Round writes one round (and its bots' logs and reply times, when the
+// Round writes one round (and its bots' logs, reply times and marks, when the
 // header keeps them) and flushes it.
 func (r *Recorder) Round(rd *match.GameRound, g engine.Game) error {
 	if r.tw == nil {
@@ -111,7 +111,7 @@ func (r *Recorder) Round(rd *match.GameRound, g engine.Game) error {
 		}
 	}
 	t := &r.round
-	t.Active, t.Commands, t.Faults, t.FaultText, t.ReplyTimes = rd.Active, rd.Commands, rd.Faults, rd.FaultText, rd.ReplyTimes
+	t.Active, t.Commands, t.Faults, t.FaultText, t.ReplyTimes, t.Marks = rd.Active, rd.Commands, rd.Faults, rd.FaultText, rd.ReplyTimes, rd.Marks
 	return r.tw.WriteRound(t, g)
 }
 

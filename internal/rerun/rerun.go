@@ -113,6 +113,9 @@ type answer struct {
 	cmds []string
 	err  error
 	log  []byte
+	// marks and dropped are what the bot drew (match.Marker).
+	marks   [][]byte
+	dropped int
 }
 
 // fault is the recorded form of the answer's fault (diff.FaultText),
@@ -139,6 +142,10 @@ func ask(bot match.GamePlayer, g engine.Game, p int) answer {
 	}
 	if l, ok := bot.(match.Logger); ok {
 		a.log = bytes.Clone(l.RoundLog())
+	}
+	if m, ok := bot.(match.Marker); ok {
+		lines, dropped := m.RoundMarks()
+		a.marks, a.dropped = slices.Clone(lines), dropped
 	}
 	return a
 }
@@ -264,19 +271,32 @@ func Continue(bot match.GamePlayer, d *Difference) match.GamePlayer {
 	return &continued{bot: bot, first: d.answer, pending: true}
 }
 
-// continued is Continue's player; it forwards match.Preparer and
-// match.Logger.
+// continued is Continue's player; it forwards match.Preparer,
+// match.Logger and match.Marker.
 type continued struct {
 	bot     match.GamePlayer
 	first   answer
 	pending bool
 	log     []byte
+	// firstAsked: the last answer is first's (its marks are first's).
+	firstAsked bool
 }
 
 var (
 	_ match.Preparer = (*continued)(nil)
 	_ match.Logger   = (*continued)(nil)
+	_ match.Marker   = (*continued)(nil)
 )
+
+func (c *continued) RoundMarks() ([][]byte, int) {
+	if c.firstAsked {
+		return c.first.marks, c.first.dropped
+	}
+	if m, ok := c.bot.(match.Marker); ok {
+		return m.RoundMarks()
+	}
+	return nil, 0
+}
 
 func (c *continued) Name() string            { return c.bot.Name() }
 func (c *continued) Start(int, uint64) error { return nil }
@@ -288,12 +308,12 @@ func (c *continued) Commands(g engine.Game, p int) ([]string, error) {
 
 func (c *continued) Prepare(g engine.Game, p int) func() ([]string, error) {
 	if c.pending {
-		c.pending = false
+		c.pending, c.firstAsked = false, true
 		a := c.first
 		c.log = a.log
 		return func() ([]string, error) { return a.cmds, a.err }
 	}
-	c.log = nil
+	c.log, c.firstAsked = nil, false
 	if pr, ok := c.bot.(match.Preparer); ok {
 		return pr.Prepare(g, p)
 	}

@@ -204,6 +204,10 @@ func (f *Fork) fromRWD(data []byte, turn int) error {
 		if len(r.ReplyTimes) > 0 {
 			f.Prefix[t].ReplyTimes = slices.Clone(r.ReplyTimes)
 		}
+		// And their marks.
+		if len(r.Marks) > 0 {
+			f.Prefix[t].Marks = slices.Clone(r.Marks)
+		}
 	}
 	return nil
 }

@@ -58,6 +58,8 @@ type Summary struct {
 	// its header and commands, never its side data); "" for any other
 	// file, whose identity is its bytes.
 	Content string
+	// Marks counts a .rwd's bot marks (none for any other file).
+	Marks replay.MarkCount
 }
 
 // EndedEarly reports a recording that ended properly before its last
@@ -155,7 +157,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 		}
 	}
 	for {
-		_, err := rd.NextText()
+		round, err := rd.NextText()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -163,6 +165,7 @@ func summarizeRWD(r io.Reader) (*Summary, error) {
 			s.Rounds, s.Damage = rd.Turn(), err
 			return s, nil
 		}
+		s.Marks.Add(round, len(h.Players))
 	}
 	s.Rounds = rd.Turn()
 	ft := rd.Footer()

@@ -34,6 +34,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/match"
 )
 
 // ProtocolVersion is the version of the bot protocol sent in the start
@@ -226,6 +227,15 @@ type Bot struct {
 	pendingTotal int64
 	roundLog     []byte
 	logBuf       []byte // roundLog's storage, reused
+	// Round marks (RoundMarks): copyStderr splits the lines that start
+	// with match.MarkPrefix off the log (split) into pendingMarks (at
+	// most match.MaxMarksPerSeat, the rest counted in marksDropped);
+	// exchange takes them into roundMarks as it takes the log.
+	split        markSplit
+	pendingMarks [][]byte
+	marksDropped int
+	roundMarks   [][]byte
+	roundDropped int
 	syncSeq      atomic.Uint64
 	syncAck      chan uint64
 
@@ -618,10 +628,7 @@ func (b *Bot) copyStderr() {
 			}
 		}
 		b.logMu.Lock()
-		if k := min(len(p), MaxRoundLog-len(b.pending)); k > 0 {
-			b.pending = append(b.pending, p[:k]...)
-		}
-		b.pendingTotal += int64(len(p))
+		b.split.split(p, b.logBytes, b.markLine)
 		b.logMu.Unlock()
 	}
 	for {
@@ -642,6 +649,107 @@ func (b *Bot) copyStderr() {
 			}
 			return
 		}
+	}
+}
+
+// logBytes adds p, stderr that is not a mark, to the pending round log
+// (b.logMu held).
+func (b *Bot) logBytes(p []byte) {
+	if k := min(len(p), MaxRoundLog-len(b.pending)); k > 0 {
+		b.pending = append(b.pending, p[:k]...)
+	}
+	b.pendingTotal += int64(len(p))
+}
+
+// markLine adds a mark's text (a stderr line after match.MarkPrefix) to
+// the pending marks, or counts it past match.MaxMarksPerSeat (b.logMu
+// held).
+func (b *Bot) markLine(text []byte) {
+	if len(b.pendingMarks) >= match.MaxMarksPerSeat {
+		b.marksDropped++
+		return
+	}
+	b.pendingMarks = append(b.pendingMarks, bytes.Clone(text))
+}
+
+// markSplit splits a bot's stderr into lines: those that start with
+// match.MarkPrefix are marks (their text after it, the line's end and a
+// carriage return before it left out, at most match.MaxMarkLine+1 bytes
+// kept: one more says it was longer), the rest is the log, byte for
+// byte.
+type markSplit struct {
+	mode splitMode
+	head []byte // at a line's start: what of it was read, a prefix of match.MarkPrefix
+	line []byte // in a mark: its text so far
+}
+
+type splitMode uint8
+
+const (
+	atLineStart splitMode = iota
+	inLogLine
+	inMarkLine
+	skipMarkLine // the rest of a mark line cut by the round's end
+)
+
+// split sends p's bytes to log and each whole mark's text to mark.
+func (s *markSplit) split(p []byte, log, mark func([]byte)) {
+	for len(p) > 0 {
+		switch s.mode {
+		case atLineStart:
+			if p[0] == match.MarkPrefix[len(s.head)] {
+				s.head, p = append(s.head, p[0]), p[1:]
+				if len(s.head) == len(match.MarkPrefix) {
+					s.mode, s.head, s.line = inMarkLine, s.head[:0], s.line[:0]
+				}
+				continue
+			}
+			if len(s.head) > 0 {
+				log(s.head)
+				s.head = s.head[:0]
+			}
+			s.mode = inLogLine
+		case inLogLine:
+			i := bytes.IndexByte(p, '\n')
+			if i < 0 {
+				log(p)
+				return
+			}
+			log(p[:i+1])
+			p, s.mode = p[i+1:], atLineStart
+		case inMarkLine, skipMarkLine:
+			i := bytes.IndexByte(p, '\n')
+			chunk := p
+			if i >= 0 {
+				chunk = p[:i]
+			}
+			if s.mode == inMarkLine {
+				s.line = append(s.line, chunk[:min(len(chunk), match.MaxMarkLine+1-len(s.line))]...)
+			}
+			if i < 0 {
+				return
+			}
+			if s.mode == inMarkLine {
+				mark(bytes.TrimSuffix(s.line, []byte("\r")))
+			}
+			p, s.mode = p[i+1:], atLineStart
+		}
+	}
+}
+
+// roundEnd ends what the round's stderr began: a line's start that may
+// have been a mark goes to log (the line goes on as a log line), a mark
+// cut short is a mark (the rest of its line is dropped).
+func (s *markSplit) roundEnd(log, mark func([]byte)) {
+	switch s.mode {
+	case atLineStart:
+		if len(s.head) > 0 {
+			log(s.head)
+			s.head, s.mode = s.head[:0], inLogLine
+		}
+	case inMarkLine:
+		mark(s.line)
+		s.mode = skipMarkLine
 	}
 }
 
@@ -686,8 +794,12 @@ func (b *Bot) syncStderr() {
 func (b *Bot) takeLog(dst []byte) []byte {
 	b.logMu.Lock()
 	defer b.logMu.Unlock()
+	b.split.roundEnd(b.logBytes, b.markLine)
 	dst = cutLog(dst[:0], b.pending, b.pendingTotal)
 	b.pending, b.pendingTotal = b.pending[:0], 0
+	b.roundMarks, b.roundDropped = append(b.roundMarks[:0], b.pendingMarks...), b.marksDropped
+	clear(b.pendingMarks)
+	b.pendingMarks, b.marksDropped = b.pendingMarks[:0], 0
 	if len(dst) == 0 {
 		return nil
 	}
@@ -719,6 +831,13 @@ func cutLog(dst, kept []byte, total int64) []byte {
 // keeps its head and ends in a line "… [N bytes cut]". nil when it wrote
 // nothing. It is valid until the next exchange.
 func (b *Bot) RoundLog() []byte { return b.roundLog }
+
+// RoundMarks returns the marks the bot drew while it was last asked for
+// commands (match.Marker): the text after match.MarkPrefix of each
+// stderr line that starts with it, written in the same span as RoundLog's
+// (such lines are not in the log), at most match.MaxMarksPerSeat, and how
+// many more it wrote. Valid until the next exchange.
+func (b *Bot) RoundMarks() (lines [][]byte, dropped int) { return b.roundMarks, b.roundDropped }
 
 // wait waits for the bot process, then kills and reaps what is left of its
 // process tree, and closes b.exited.
@@ -756,8 +875,11 @@ func (b *Bot) exchange(turn int, encode func([]byte) []byte) ([]string, error) {
 	b.syncStderr()
 	b.logMu.Lock() // written between rounds: not this round's
 	b.pending, b.pendingTotal = b.pending[:0], 0
+	clear(b.pendingMarks)
+	b.pendingMarks, b.marksDropped = b.pendingMarks[:0], 0
 	b.logMu.Unlock()
 	b.roundLog = nil
+	b.roundMarks, b.roundDropped = b.roundMarks[:0], 0
 	cmds, err := b.exchangeTurn(turn, encode)
 	b.syncStderr()
 	b.roundLog = b.takeLog(b.logBuf[:0])

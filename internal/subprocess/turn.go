@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rewind-game/rewind/engine"
+	"github.com/rewind-game/rewind/internal/match"
 )
 
 // generic reports whether the bot plays a game through the seam: any
@@ -133,7 +134,7 @@ func (b *Bot) Deadline() time.Duration { return b.opts.Deadline }
 
 // Player returns b as a player of a game played through the seam (it has
 // the methods of match.GamePlayer, and the optional ones the runner looks
-// for: Prepare, RoundLog): players are numbered from 0 there, so Start
+// for: Prepare, RoundLog, RoundMarks): players are numbered from 0 there, so Start
 // starts b as uid p+1.
 func (b *Bot) Player() *Player { return &Player{b: b} }
 
@@ -159,5 +160,13 @@ func (s *Player) Prepare(g engine.Game, p int) func() ([]string, error) { return
 // RoundLog is the Bot's RoundLog.
 func (s *Player) RoundLog() []byte { return s.b.RoundLog() }
 
+// RoundMarks is the Bot's RoundMarks.
+func (s *Player) RoundMarks() ([][]byte, int) { return s.b.RoundMarks() }
+
 // Close closes the Bot.
 func (s *Player) Close() error { return s.b.Close() }
+
+var (
+	_ match.Logger = (*Player)(nil)
+	_ match.Marker = (*Player)(nil)
+)

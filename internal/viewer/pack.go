@@ -195,6 +195,9 @@ type Packed struct {
 	// HasReplyTimes: some frame has the seats' reply times
 	// (PackedFrame.Replies): the page then charts them.
 	HasReplyTimes bool `json:"has_reply_times,omitempty"`
+	// HasMarks: some frame has marks its bots drew (PackedFrame.Marks):
+	// the page then draws them, with a checkbox per seat.
+	HasMarks bool `json:"has_marks,omitempty"`
 	// CommandsInferred: the frames' commands are inferred from a state
 	// stream's frames (StreamMeta.CommandsInferred), not recorded;
 	// CommandsNote then says so to people, and UnexplainedNote why a
@@ -381,13 +384,30 @@ type PackedFrame struct {
 	// (engine.Frame.ReplyTimes), in microseconds, -1 for a seat not
 	// timed; nil when the round has no reply time.
 	Replies []int64 `json:"replies,omitempty"`
-	Ranking []int   `json:"ranking,omitempty"`
+	// Marks are what the bots drew for the round that led here
+	// (engine.Frame.Marks: their answers to turn Turn-1, about the board
+	// of the frame before), in player order; nil when none.
+	Marks   []PackedMark `json:"marks,omitempty"`
+	Ranking []int        `json:"ranking,omitempty"`
 	// NoCommands: the commands of the round that led here are not known
 	// (Frame.CommandsKnown false; never in frame 0, which has no round).
 	// In a replay with a command log (HasCommands) it is a round the
 	// stream could not give, such as one whose inferred commands the
 	// rules do not explain.
 	NoCommands bool `json:"no_commands,omitempty"`
+}
+
+// PackedMark is an engine.BotMark (short keys: there may be many): Kind
+// "dot", "line", "cell" or "text"; Color "#rrggbb", "" for the seat's.
+type PackedMark struct {
+	Kind   string `json:"k"`
+	Player int    `json:"p"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	X2     int    `json:"x2,omitempty"`
+	Y2     int    `json:"y2,omitempty"`
+	Color  string `json:"c,omitempty"`
+	Text   string `json:"t,omitempty"`
 }
 
 // PackedEntity is an engine.Entity (short keys: there may be many).
@@ -874,6 +894,18 @@ func (k *packer) add(f *engine.Frame, n int) (*PackedFrame, error) {
 		}
 		cost += 24 * int64(np)
 		k.p.HasReplyTimes = true
+	}
+	for _, m := range f.Marks {
+		if m.Player < 0 || m.Player >= np {
+			continue
+		}
+		pm := PackedMark{Kind: m.Kind.String(), Player: m.Player, X: m.X, Y: m.Y, X2: m.X2, Y2: m.Y2, Text: m.Text}
+		if m.Color >= 0 {
+			pm.Color = fmt.Sprintf("#%06x", m.Color&0xffffff)
+		}
+		pf.Marks = append(pf.Marks, pm)
+		cost += 2 * (100 + int64(len(m.Text)))
+		k.p.HasMarks = true
 	}
 	if len(f.Ranking) <= np {
 		pf.Ranking = append([]int(nil), f.Ranking...)

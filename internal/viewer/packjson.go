@@ -130,6 +130,16 @@ func appendFrame(b []byte, f *PackedFrame) []byte {
 		b = append(b, `,"replies":`...)
 		b = appendInts(b, f.Replies)
 	}
+	if len(f.Marks) > 0 {
+		b = append(b, `,"marks":[`...)
+		for i := range f.Marks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendMark(b, &f.Marks[i])
+		}
+		b = append(b, ']')
+	}
 	if len(f.Ranking) > 0 {
 		b = append(b, `,"ranking":`...)
 		b = appendInts(b, f.Ranking)
@@ -153,6 +163,29 @@ func appendEntity(b []byte, e *PackedEntity) []byte {
 	if e.Label != "" {
 		b = append(b, `,"l":`...)
 		b = appendJSONString(b, e.Label)
+	}
+	return append(b, '}')
+}
+
+func appendMark(b []byte, m *PackedMark) []byte {
+	b = append(b, `{"k":`...)
+	b = appendJSONString(b, m.Kind)
+	b = appendField(b, "p", int64(m.Player))
+	b = appendField(b, "x", int64(m.X))
+	b = appendField(b, "y", int64(m.Y))
+	if m.X2 != 0 {
+		b = appendField(b, "x2", int64(m.X2))
+	}
+	if m.Y2 != 0 {
+		b = appendField(b, "y2", int64(m.Y2))
+	}
+	if m.Color != "" {
+		b = append(b, `,"c":`...)
+		b = appendJSONString(b, m.Color)
+	}
+	if m.Text != "" {
+		b = append(b, `,"t":`...)
+		b = appendJSONString(b, m.Text)
 	}
 	return append(b, '}')
 }

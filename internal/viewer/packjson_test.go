@@ -46,7 +46,9 @@ func TestAppendFrameMatchesJSON(t *testing.T) {
 			Events:   []PackedEvent{{Kind: -1, Name: s, Player: 1, Other: -1, X: -1, Y: 4, Value: 1 << 40, Text: s}},
 			Commands: [][]string{{s, s}, nil}, Sent: []int{3, 0},
 			Errors: []PackedError{{Player: 1, Index: -1, Code: 4, Text: s}}, Rejected: []int{0, 7},
-			Faults: []string{"", s}, Logs: []string{s}, Replies: []int64{-1, 1 << 40}, Ranking: []int{1, 0}, NoCommands: true,
+			Faults: []string{"", s}, Logs: []string{s}, Replies: []int64{-1, 1 << 40},
+			Marks:   []PackedMark{{Kind: "line", Player: 1, X: 2, Y: 3, X2: 4, Y2: 0, Color: "#ff0000"}, {Kind: "text", Text: s}},
+			Ranking: []int{1, 0}, NoCommands: true,
 		})
 	}
 }
@@ -63,7 +65,7 @@ func FuzzAppendFrame(f *testing.F) {
 			Entities: []PackedEntity{{Kind: s, Value: v, Label: s}},
 			Effects:  []PackedEffect{{Kind: s, Name: s, Radius: n, Value: v}},
 			Events:   []PackedEvent{{Name: s, Text: s, Value: v}},
-			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s}, Replies: []int64{v, -1}, NoCommands: n%2 == 0,
+			Commands: [][]string{{s}}, Errors: []PackedError{{Text: s, Code: n}}, Faults: []string{s}, Logs: []string{s}, Replies: []int64{v, -1}, Marks: []PackedMark{{Kind: s, Player: n, X: n, X2: n, Color: s, Text: s}}, NoCommands: n%2 == 0,
 		})
 	})
 }

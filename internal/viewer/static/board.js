@@ -401,7 +401,49 @@
         overlay = painter.overlay(ctx, f, g) || [];
         ctx.restore();
       }
-      rewind.drawn = { cells: cells, entities: ents, effects: drawnEffects, overlay: overlay };
+      rewind.drawn = { cells: cells, entities: ents, effects: drawnEffects, overlay: overlay, marks: drawMarks(turn + 1 < rp.F ? P.frames[turn + 1].marks || [] : []) };
+    }
+
+    /**
+     * drawMarks draws, over everything, the marks the bots drew answering
+     * this turn (those of the next frame, its round: docs/viewer.md
+     * "Marks") through the board's geometry, but for the seats whose
+     * marks are hidden (view.hiddenMarks): cells first, then lines, dots
+     * and texts on top. It returns how many it drew.
+     * @param {PackedMark[]} marks
+     */
+    function drawMarks(marks) {
+      var rp = st.replay(), hidden = st.view.hiddenMarks || {}, n = 0, halo = dark ? '#000' : '#fff';
+      ['cell', 'line', 'dot', 'text'].forEach(function (kind) {
+        marks.forEach(function (m) {
+          if (m.k !== kind || hidden[m.p] || !rp.inBoard(m.x, m.y)) return;
+          var col = m.c || color(m.p), a = center(m.x, m.y);
+          ctx.save();
+          if (kind === 'cell') {
+            cellPath(a[0], a[1], R - 1);
+            ctx.globalAlpha = 0.5; ctx.fillStyle = col; ctx.fill();
+            ctx.globalAlpha = 1; ctx.lineWidth = 2; ctx.strokeStyle = col; ctx.stroke();
+          } else if (kind === 'line') {
+            if (!rp.inBoard(m.x2 || 0, m.y2 || 0)) { ctx.restore(); return; }
+            var b = center(m.x2 || 0, m.y2 || 0);
+            ctx.lineCap = 'round';
+            ctx.lineWidth = Math.max(4, R * 0.22); ctx.strokeStyle = halo;
+            ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+            ctx.lineWidth = Math.max(2, R * 0.12); ctx.strokeStyle = col;
+            ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+          } else if (kind === 'dot') {
+            ctx.beginPath(); ctx.arc(a[0], a[1], Math.max(3, R * 0.3), 0, 2 * Math.PI);
+            ctx.fillStyle = col; ctx.fill();
+            ctx.lineWidth = Math.max(1.5, R * 0.08); ctx.strokeStyle = halo; ctx.stroke();
+          } else {
+            ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+            paint.haloText(ctx, m.t || '', a[0], a[1], col, halo, Math.max(9, R * 0.5));
+          }
+          ctx.restore();
+          n++;
+        });
+      });
+      return n;
     }
 
     /**

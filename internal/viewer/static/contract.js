@@ -30,6 +30,7 @@
  * @property {Frame[]} frames frame t is turn t
  * @property {boolean} has_commands
  * @property {boolean} [has_reply_times] some frame has replies: a reply-time chart
+ * @property {boolean} [has_marks] some frame has marks its bots drew: a checkbox per seat
  * @property {boolean} [commands_inferred]
  * @property {string} [commands_note]
  * @property {string} [unexplained_note]
@@ -107,8 +108,24 @@
  * @property {string[]} [faults]
  * @property {string[]} [logs]
  * @property {number[]} [replies] replies[p]: the seat's reply time in µs, -1 not timed
+ * @property {PackedMark[]} [marks] what the bots drew answering turn turn-1 (drawn over that turn's board)
  * @property {number[]} [ranking]
  * @property {boolean} [no_commands]
+ */
+
+/**
+ * A mark a bot drew (docs/bot-protocol.md "Marks"): k "dot", "line",
+ * "cell" or "text", at cell (x, y) (a line to (x2, y2)), in colour c
+ * ("#rrggbb"; the seat's when absent), t a text mark's text.
+ * @typedef {Object} PackedMark
+ * @property {string} k
+ * @property {number} p seat, from 0
+ * @property {number} x
+ * @property {number} y
+ * @property {number} [x2]
+ * @property {number} [y2]
+ * @property {string} [c]
+ * @property {string} [t]
  */
 
 /**
@@ -264,6 +281,7 @@
  * @property {number} entities
  * @property {string[]} effects
  * @property {string[]} overlay
+ * @property {number} [marks] how many bot marks it drew
  */
 
 /**
@@ -274,7 +292,7 @@
  * @property {Replay|null} r
  * @property {function(): Replay} replay
  * @property {Painter} painter
- * @property {{turn: number, selected: number, hover: number, pinned: number, showEffects: boolean}} view
+ * @property {{turn: number, selected: number, hover: number, pinned: number, showEffects: boolean, hiddenMarks?: Object<number, boolean>}} view the turn shown, the player selected, the cell hovered and pinned, the effects shown, the seats whose marks are hidden
  * @property {Object<string, string|boolean>} controls
  */
 

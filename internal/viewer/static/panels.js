@@ -112,6 +112,7 @@
       }
       head.appendChild(el('th', { text: '#', title: 'rank after this turn' }));
       head.appendChild(el('th', { text: 'player' }));
+      if (P.has_marks) head.appendChild(el('th', { text: 'marks', title: 'Show the marks this seat\'s bot drew over the board (docs/bot-protocol.md "Marks")' }));
       if (table) table.forEach(function (c) {
         var m = c.metric >= 0 ? P.metrics[c.metric] : null;
         head.appendChild(el('th', { text: c.heading, title: m ? words(m.name) + ' (' + m.unit + ')' + (c.of === 'final' ? '' : ': ' + words(c.of) + ' so far') : words(c.event) + ': the last turn' }));
@@ -133,11 +134,27 @@
         var nm = el('td', { cls: 'name', title: P.players[p].bot ? 'bot: ' + P.players[p].bot : '' }, swatch(p), el('span', { cls: 'name-text', title: name(p), text: name(p) }));
         if (f.faults && f.faults[p]) nm.appendChild(el('span', { cls: 'fault', title: f.faults[p], text: ' ⚠ ' + f.faults[p] }));
         tr.appendChild(nm);
+        if (P.has_marks) tr.appendChild(el('td', { cls: 'marks-toggle' }, marksToggle(p)));
         if (table) table.forEach(function (c, k) { tr.appendChild(el('td', { cls: c.metric === P.score && c.of === 'final' ? 'score' : '', text: columnText(k, c, p, f) })); });
         else (f.values[p] || []).forEach(function (v, i) { tr.appendChild(el('td', { cls: i === P.score ? 'score' : '', text: metricText(i, v) })); });
         body.appendChild(tr);
       }
       playersTable.appendChild(body);
+    }
+    /**
+     * marksToggle is seat p's checkbox that shows or hides the marks its
+     * bot drew (st.view.hiddenMarks); a click on it selects no player.
+     * @param {number} p
+     */
+    function marksToggle(p) {
+      /** @type {Object<number, boolean>} */
+      var hidden = st.view.hiddenMarks || {};
+      st.view.hiddenMarks = hidden;
+      var box = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', 'data-testid': 'marks-toggle', 'data-player': String(p), 'aria-label': 'show the marks of ' + name(p), title: 'Show the marks ' + name(p) + '\'s bot drew' }));
+      box.checked = !hidden[p];
+      box.addEventListener('click', function (ev) { ev.stopPropagation(); });
+      box.addEventListener('change', function () { hidden[p] = !box.checked; o.changed(); box.blur(); });
+      return box;
     }
     /** @param {boolean} on */
     function setAllMetrics(on) { allMetrics = !!on; renderPlayers(); }
