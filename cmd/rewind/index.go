@@ -54,6 +54,12 @@ rewind is refused and left untouched.`,
 			if err != nil {
 				return err
 			}
+			// The standings, stored with the index: counted again when
+			// files came out of game order (waits for Sync's
+			// background count), so that serve answers them at once.
+			if err := lib.Index().Recount(); err != nil {
+				return err
+			}
 			el := time.Since(start)
 			rate := ""
 			if st.Read > 0 {

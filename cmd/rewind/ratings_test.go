@@ -252,6 +252,11 @@ func TestLibraryRatingsOverHTTP(t *testing.T) {
 			}
 		}
 	}
+	// The last bot's page gives its rank in the standings.
+	last := rows[len(rows)-1]["bot"]
+	if page := get("/bot/" + last); !regexp.MustCompile(`<tr data-bot="` + regexp.QuoteMeta(last) + `">\s*<td class="num">3</td>`).MatchString(page) {
+		t.Errorf("the bot page of %s, third in the standings, does not rank it 3:\n%s", last, page)
+	}
 	bot := rows[0]["bot"]
 	mine := pageStandings(get("/bot/" + bot))
 	if len(mine) != 1 || mine[0]["mu-3sigma"] != rows[0]["mu-3sigma"] || mine[0]["sigma"] != rows[0]["sigma"] {

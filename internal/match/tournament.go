@@ -401,13 +401,8 @@ func (r *Ratings) Add(g GameResult) {
 // after).
 func (r *Ratings) Standings() []Standing {
 	st := make([]Standing, len(r.st))
-	copy(st, r.st)
 	for i := range st {
-		st[i].MeanRank = r.sumRank[i] / float64(st[i].Games)
-		if st[i].Scored > 0 {
-			st[i].MeanScore = r.sumScore[i] / float64(st[i].Scored)
-		}
-		st[i].MeanMeasure = r.sumMeasure[i] / float64(st[i].Games)
+		st[i] = r.standing(i)
 	}
 	sort.SliceStable(st, func(a, b int) bool {
 		if st[a].Conservative != st[b].Conservative {
@@ -416,6 +411,19 @@ func (r *Ratings) Standings() []Standing {
 		return st[a].Elo > st[b].Elo
 	})
 	return st
+}
+
+// standing is entrant i's Standing with its means.
+func (r *Ratings) standing(i int) Standing {
+	s := r.st[i]
+	if s.Games > 0 {
+		s.MeanRank = r.sumRank[i] / float64(s.Games)
+		s.MeanMeasure = r.sumMeasure[i] / float64(s.Games)
+	}
+	if s.Scored > 0 {
+		s.MeanScore = r.sumScore[i] / float64(s.Scored)
+	}
+	return s
 }
 
 // Clone returns an independent copy of r.

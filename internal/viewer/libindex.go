@@ -122,6 +122,12 @@ func (l *Library) Sync(progress func()) (SyncStats, error) {
 	if gerr != nil {
 		return st, gerr
 	}
+	if !ix.StandingsFresh() {
+		// Files that came out of game order: the standings are
+		// counted again, in the background (Standings answers the
+		// stored ones meanwhile).
+		ix.RecountInBackground()
+	}
 	return st, perr
 }
 

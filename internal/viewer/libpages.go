@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -293,9 +294,6 @@ func (s *Server) standingsPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.Standings(templates.StandingsPage{Title: "rewind — standings", Filter: what, Tables: standingsTables(st)}))
 }
 
-// ratingPoints is how many points a bot's rating chart has at most.
-const ratingPoints = 100
-
 // botPage is one bot's page: its standing, its games (losses first: the
 // games it lost, then those it won) and its rating over time.
 func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
@@ -314,10 +312,12 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "Cannot rate the library", err.Error())
 		return
 	}
-	var mine []index.Standing
-	for _, st := range all {
-		if st.Bot == bot {
-			mine = append(mine, st)
+	// Its rows of the standings, each with its rank in its game's table.
+	var mine []templates.StandingsTable
+	for _, t := range standingsTables(all) {
+		t.Rows = slices.DeleteFunc(t.Rows, func(r templates.StandingRow) bool { return r.Bot != bot })
+		if len(t.Rows) > 0 {
+			mine = append(mine, t)
 		}
 	}
 	lost, err := ix.Page(index.Query{Bot: bot, Lost: true, Limit: index.DefaultPage})
@@ -331,7 +331,7 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	p := templates.BotPage{Title: "rewind — " + bot, Bot: bot, Standing: standingsTables(mine), Rows: indexRows(lost.Rows)}
+	p := templates.BotPage{Title: "rewind — " + bot, Bot: bot, Standing: mine, Rows: indexRows(lost.Rows)}
 	if lost.Next != "" {
 		p.Next = "/?" + url.Values{"bot": {bot}, "lost": {"1"}, "after": {lost.Next}}.Encode()
 	} else {
@@ -345,7 +345,7 @@ func (s *Server) botPage(w http.ResponseWriter, r *http.Request) {
 			p.Next = "/?" + url.Values{"winner": {bot}, "bot": {bot}, "after": {won.Next}}.Encode()
 		}
 	}
-	pts, err := ix.Rating(bot, ratingPoints)
+	pts, err := ix.Rating(bot)
 	if err != nil {
 		s.errorPage(w, r, http.StatusInternalServerError, "Cannot rate the library", err.Error())
 		return

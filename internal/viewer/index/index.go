@@ -29,12 +29,14 @@ import (
 // user_version). Open rebuilds an index older than rebuildBelow from the
 // replays (its rows lack what only reading the files again gives) and
 // migrates any other older one up to it.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // rebuildBelow: an index of an older schema than this is rebuilt, not
 // migrated. Version 5 identifies a game by its content hash
-// (Replay.Content), which the rows of older versions do not hold.
-const rebuildBelow = 5
+// (Replay.Content), which the rows of older versions do not hold;
+// version 6 keeps the standings (the table standings) and each replay's
+// search words (replays.words), which older rows lack.
+const rebuildBelow = 6
 
 // errRebuild is migrate's: the index is of a schema older than
 // rebuildBelow.
@@ -135,6 +137,25 @@ var migrations = []string{
 	// index of an older version is rebuilt (rebuildBelow).
 	`ALTER TABLE replays ADD COLUMN content TEXT NOT NULL DEFAULT '';
 	CREATE INDEX replays_content ON replays(content, path);`,
+	// 5 -> 6: the kept standings (kept.go: one row, its state encoded by
+	// encodeKept; '' counts nothing), the winner's bot filter's index,
+	// each replay's search words (searchWords: what a search matching
+	// many games tests each row of the sort's index against) and the
+	// full-text index with diacritics kept, as searchWords keeps them.
+	// An index of an older version is rebuilt (rebuildBelow).
+	`CREATE TABLE standings(
+		id INTEGER PRIMARY KEY CHECK (id = 1),
+		seq INTEGER NOT NULL,
+		stale INTEGER NOT NULL,
+		low_created INTEGER NOT NULL,
+		low_path TEXT NOT NULL,
+		state BLOB NOT NULL
+	);
+	INSERT INTO standings VALUES(1, 0, 0, 0, '', x'');
+	CREATE INDEX replays_winner_bot ON replays(winner_bot, path);
+	ALTER TABLE replays ADD COLUMN words TEXT NOT NULL DEFAULT '';
+	DROP TABLE names;
+	CREATE VIRTUAL TABLE names USING fts5(text, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 tokenchars '_-.'");`,
 }
 
 // Index is an open library index.
@@ -142,19 +163,17 @@ type Index struct {
 	db   *sql.DB
 	path string
 
-	// wmu orders the commits of changes against the snapshots the
-	// standings are counted in (see snapshot).
-	wmu sync.Mutex
-	// incMu makes one catchUp at a time.
-	incMu sync.Mutex
-
 	mu  sync.Mutex
 	gen uint64 // bumped by every change
-	// kept is the unfiltered standings as counted so far (nil before the
-	// first request), watches those being counted.
-	kept    *kept
-	watches []*watch
-	stBusy  bool // a background count is under way
+	// cache is the stored standings' state last read or written (nil
+	// before); recounting is set while a Recount runs in the background.
+	cache      *kept
+	recounting bool
+	// recountMu makes one Recount at a time.
+	recountMu sync.Mutex
+	// ctx is cancelled by Close: it interrupts a Recount's reading.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // Path returns the index file's path.
@@ -213,6 +232,7 @@ func openFile(p string) (*Index, error) {
 	}
 	db.SetMaxOpenConns(4)
 	ix := &Index{db: db, path: p}
+	ix.ctx, ix.cancel = context.WithCancel(context.Background())
 	if err := ix.migrate(); err != nil {
 		db.Close()
 		return nil, err
@@ -265,7 +285,7 @@ func (ix *Index) migrate() error {
 	// A cheap look at each table (a damaged file's schema or first pages
 	// fail here; the whole file is checked by Check, which is O(size)).
 	for _, q := range []string{"SELECT count(*) FROM (SELECT 1 FROM replays ORDER BY date DESC LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM seats LIMIT 1)",
-		"SELECT count(*) FROM (SELECT 1 FROM bots LIMIT 1)", "SELECT count(*) FROM (SELECT rowid FROM names LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM analyses LIMIT 1)"} {
+		"SELECT count(*) FROM (SELECT 1 FROM bots LIMIT 1)", "SELECT count(*) FROM (SELECT rowid FROM names LIMIT 1)", "SELECT count(*) FROM (SELECT 1 FROM analyses LIMIT 1)", "SELECT count(*) FROM standings WHERE id = 1"} {
 		var n int
 		if err := ix.db.QueryRowContext(ctx, q).Scan(&n); err != nil {
 			return fmt.Errorf("index: check: %w", err)
@@ -313,8 +333,11 @@ func OpenChecked(dir string) (ix *Index, warn error, err error) {
 	return ix, fmt.Errorf("index %s is damaged (%v); rebuilt it from the replays", p, cerr), nil
 }
 
-// Close closes the index.
-func (ix *Index) Close() error { return ix.db.Close() }
+// Close closes the index, interrupting a Recount under way.
+func (ix *Index) Close() error {
+	ix.cancel()
+	return ix.db.Close()
+}
 
 // Replay is one replay of the index.
 type Replay struct {
@@ -499,16 +522,22 @@ func (ix *Index) Generation() uint64 {
 	return ix.gen
 }
 
-// commit commits tx, a change whose lowest game (in game order) is low,
-// and notes it.
+// commit brings the stored standings up to date in tx, a change whose
+// lowest game (in game order) is low (keepStandings), commits it and
+// notes it.
 func (ix *Index) commit(tx *sql.Tx, low gameKey) error {
-	ix.wmu.Lock()
-	defer ix.wmu.Unlock()
+	k, err := ix.keepStandings(tx, low)
+	if err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
+	if k != nil {
+		ix.install(k)
+	}
 	ix.mu.Lock()
-	ix.noteChange(low)
+	ix.gen++
 	ix.mu.Unlock()
 	return nil
 }
@@ -573,7 +602,7 @@ func (ix *Index) Put(reps []*Replay) error {
 	}
 	return ix.update([]string{deleteReplay,
 		`INSERT INTO replays(path, size, mtime, hash, content, game, format, rounds, max_turn, complete, created, date,
-		winner, winner_bot, winner_score, unit, parent, import, status, err, players) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		winner, winner_bot, winner_score, unit, parent, import, status, err, players, words) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		"INSERT INTO seats(replay, uid, name, bot, key, rank, score, cells, errors, faults) VALUES(?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO names(rowid, text) VALUES(?, ?)",
 	}, func(st []*sql.Stmt) (gameKey, error) {
@@ -588,23 +617,20 @@ func (ix *Index) Put(reps []*Replay) error {
 			if len(unit) > MaxUnitBytes {
 				unit = ""
 			}
+			text := r.searchText()
 			res, err := ins.Exec(r.Path, r.Size, r.ModTime.UnixNano(), r.Hash, r.Content, r.Game, r.Format, r.Rounds, r.MaxTurn, r.Complete,
-				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList())
+				unixNano(r.Created), unixNano(r.Date), r.Winner, r.WinnerBot, r.WinnerScore, unit, r.Parent, r.Import, r.Status, r.Err, r.PlayerList(),
+				searchWords(text))
 			if err != nil {
 				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 			id, _ := res.LastInsertId()
-			text := []string{r.Path}
 			for _, s := range r.Seats {
 				if _, err := seat.Exec(id, s.UID, s.Name, s.Bot, s.Key(), s.Rank, s.Score, s.Measure, s.Errors, s.Faults); err != nil {
 					return low, fmt.Errorf("index: %s seat %d: %w", r.Path, s.UID, err)
 				}
-				text = append(text, s.Name)
-				if s.Bot != "" {
-					text = append(text, s.Bot)
-				}
 			}
-			if _, err := fts.Exec(id, strings.Join(text, " ")); err != nil {
+			if _, err := fts.Exec(id, text); err != nil {
 				return low, fmt.Errorf("index: %s: %w", r.Path, err)
 			}
 		}
@@ -626,6 +652,19 @@ func (ix *Index) Delete(paths []string) error {
 		}
 		return low, nil
 	})
+}
+
+// searchText is what a search looks in (Query.Search): the path, then
+// each seat's name and bot.
+func (r *Replay) searchText() string {
+	text := []string{r.Path}
+	for _, s := range r.Seats {
+		text = append(text, s.Name)
+		if s.Bot != "" {
+			text = append(text, s.Bot)
+		}
+	}
+	return strings.Join(text, " ")
 }
 
 // PlayerList is the replay's players as the library shows them: "alice,

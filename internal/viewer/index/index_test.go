@@ -203,11 +203,9 @@ func TestPagesFiltersSearch(t *testing.T) {
 	}
 	reps = slices.DeleteFunc(reps, func(r *Replay) bool { return r.Path == r0.Path })
 
-	// Standings are match.Standings of the complete games in path order.
-	st, err := ix.Standings(Query{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Standings are match.Standings of the complete games in path order
+	// (computed again in the background after the replacement).
+	st := eventually(t, ix)
 	var games []match.GameResult
 	for _, r := range reps {
 		if !r.Complete {
@@ -390,8 +388,9 @@ func TestMigrateOlderSchemas(t *testing.T) {
 	}
 }
 
-// Once computed, the standings are answered at once; after a change they
-// are computed again in the background and become current.
+// The stored standings are answered at once; a game added after the last
+// counted is counted by its Put; after a change before it they are
+// computed again in the background and become current.
 func TestStandingsKeptAndRefreshed(t *testing.T) {
 	ix := open(t, t.TempDir())
 	if err := ix.Put([]*Replay{game(1, 3), game(2, 3)}); err != nil {
@@ -408,10 +407,18 @@ func TestStandingsKeptAndRefreshed(t *testing.T) {
 	if err := ix.Put([]*Replay{game(3, 3)}); err != nil {
 		t.Fatal(err)
 	}
-	if ix.StandingsFresh() {
-		t.Fatal("standings fresh after a change")
+	if !ix.StandingsFresh() {
+		t.Fatal("a game after the last not counted by its Put")
 	}
-	ix.Standings(Query{}) // the kept ones; starts the computation
+	before := game(4, 3)
+	before.Path = "a/first.rwd"
+	if err := ix.Put([]*Replay{before}); err != nil {
+		t.Fatal(err)
+	}
+	if ix.StandingsFresh() {
+		t.Fatal("standings fresh after a change before the last counted")
+	}
+	ix.Standings(Query{}) // the stored ones; starts the computation
 	for range 600 {
 		if ix.StandingsFresh() {
 			break
@@ -423,8 +430,8 @@ func TestStandingsKeptAndRefreshed(t *testing.T) {
 	for _, s := range st {
 		after += s.Games
 	}
-	if !ix.StandingsFresh() || after != games+4 {
-		t.Fatalf("after the change: fresh %v, %d seat-games, want %d", ix.StandingsFresh(), after, games+4)
+	if !ix.StandingsFresh() || after != games+8 {
+		t.Fatalf("after the change: fresh %v, %d seat-games, want %d", ix.StandingsFresh(), after, games+8)
 	}
 }
 
@@ -460,11 +467,22 @@ func wantStandings(reps map[string]*Replay) []Standing {
 func eventually(t *testing.T, ix *Index) []Standing {
 	t.Helper()
 	for range 600 {
+		// Fresh before and after, and the same state (its seq): the
+		// standings read in between are current (Standings starts the
+		// computation when they are not).
+		before, err := readStored(ix.db)
+		if err != nil {
+			t.Fatal(err)
+		}
 		st, err := ix.Standings(Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ix.StandingsFresh() {
+		after, err := readStored(ix.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !before.stale && !after.stale && before.seq == after.seq {
 			return st
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -518,8 +536,8 @@ func TestStandingsIncremental(t *testing.T) {
 	for i := 10; i < 30; i++ {
 		put(game(i, 5))
 	}
-	put(monadGame(29))
-	now("first")
+	put(monadGame(29)) // its path sorts before game 29's: computed again
+	check("first", eventually(t, ix))
 	// Added after the last: counted at once, one or many, complete or not.
 	put(game(30, 5))
 	now("one after")
@@ -533,11 +551,12 @@ func TestStandingsIncremental(t *testing.T) {
 	before, _ := ix.Standings(Query{})
 	put(game(5, 5))
 	st, err := ix.Standings(Query{})
-	if err != nil || ix.StandingsFresh() && !slices.Equal(st, wantStandings(reps)) {
+	if err != nil {
 		t.Fatalf("after a game before the last: %v", err)
 	}
-	if !ix.StandingsFresh() && !slices.Equal(st, before) {
-		t.Fatal("stale standings that are not the kept ones")
+	// The kept ones, or the new ones if computed already.
+	if !slices.Equal(st, before) && !slices.Equal(st, wantStandings(reps)) {
+		t.Fatal("standings that are neither the kept ones nor the library's")
 	}
 	check("a game before", eventually(t, ix))
 	// A counted game replaced, then one deleted.
@@ -552,30 +571,13 @@ func TestStandingsIncremental(t *testing.T) {
 	check("deleted", eventually(t, ix))
 	now("again")
 
-	// More new games than a request counts: it counts a step of them, the
-	// background the rest.
-	defer func(n int) { standingsStep = n }(standingsStep)
-	standingsStep = 3
-	seats := func(st []Standing) (n int) {
-		for _, s := range st {
-			n += s.Games
-		}
-		return n
-	}
-	was := seats(wantStandings(reps))
+	// Many new games in one Put: all counted by it.
 	var many []*Replay
 	for i := 100; i < 120; i++ {
 		many = append(many, monadGame(i), game(i, 5))
 	}
 	put(many...)
-	st, err = ix.Standings(Query{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := seats(st); n != was+3*4 {
-		t.Fatalf("the request counted %d seat-games, want a step of 3 games (%d)", n-was, 3*4)
-	}
-	check("many", eventually(t, ix))
+	now("many")
 }
 
 // Changes made while the standings are being counted (games after the
@@ -740,53 +742,75 @@ func TestWalkStampsInWalkOrder(t *testing.T) {
 }
 
 // TestRatingIsStandingsAfterEachPoint: a bot's rating over time is its
-// Elo in match.Standings of the library's complete games up to each
-// point, the points spread evenly over its games.
+// Elo and μ − 3σ in match.Standings of the library's complete games up to
+// each point: after its games number stride, 2·stride, … (the stride
+// doubling each time the points fill up, so that they stay spread over
+// all its games) and after its latest game — kept as the games are put,
+// one Put or many, and across a reopening of the index.
 func TestRatingIsStandingsAfterEachPoint(t *testing.T) {
-	ix := open(t, t.TempDir())
-	var reps []*Replay
+	defer func(n int) { curvePoints = n }(curvePoints)
+	curvePoints = 8
+	dir := t.TempDir()
+	ix := open(t, dir)
 	var games []match.GameResult
+	var paths []string
 	for i := range 300 {
 		r := game(i, 6)
-		reps = append(reps, r)
+		if err := ix.Put([]*Replay{r}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 150 { // half the games, then the index reopened
+			ix.Close()
+			ix = open(t, dir)
+		}
 		if r.Complete {
 			g := match.GameResult{Game: len(games)}
 			for _, s := range r.Seats {
 				g.Seats = append(g.Seats, match.SeatResult{Bot: s.Key(), Rank: s.Rank, Score: s.Score, Measure: s.Measure})
 			}
 			games = append(games, g)
+			paths = append(paths, r.Path)
 		}
 	}
-	if err := ix.Put(reps); err != nil {
-		t.Fatal(err)
-	}
-	const bot, points = "b3", 7
+	const bot = "b3"
 	var mine []int
 	for i, g := range games {
 		if slices.ContainsFunc(g.Seats, func(s match.SeatResult) bool { return s.Bot == bot }) {
 			mine = append(mine, i)
 		}
 	}
+	// 180 games of b3 (of 270 complete): 8 points at 1..8, then every 2nd,
+	// 4th, …: at stride 32, games 32, 64, …, 160, then the latest.
+	stride := 1
+	for len(mine)/stride > curvePoints {
+		stride *= 2
+	}
 	var want []RatingPoint
-	for k := 1; k <= points; k++ {
-		i := mine[k*len(mine)/points-1]
+	at := func(i int) {
 		for _, st := range match.Standings(games[:i+1]) {
 			if st.Bot == bot {
-				want = append(want, RatingPoint{Game: i + 1, Elo: st.Elo})
+				want = append(want, RatingPoint{Game: i + 1, Path: paths[i], Elo: st.Elo, Conservative: st.Conservative})
 			}
 		}
 	}
-	got, err := ix.Rating(bot, points)
+	for k := stride; k <= len(mine); k += stride {
+		at(mine[k-1])
+	}
+	if len(mine)%stride != 0 {
+		at(mine[len(mine)-1])
+	}
+	got, err := ix.Rating(bot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != points {
-		t.Fatalf("%d points, want %d", len(got), points)
+	if !slices.Equal(got, want) {
+		t.Fatalf("rating over time (stride %d, %d games):\n%+v\nwant %+v", stride, len(mine), got, want)
 	}
-	for i := range got {
-		if got[i].Game != want[i].Game || got[i].Elo != want[i].Elo {
-			t.Errorf("point %d: %+v, want %+v", i, got[i], want[i])
-		}
+	if len(got) > curvePoints+1 {
+		t.Fatalf("%d points, at most %d", len(got), curvePoints+1)
+	}
+	if pts, err := ix.Rating("nobody"); err != nil || pts != nil {
+		t.Fatalf("a bot that played nothing: %v %v", pts, err)
 	}
 }
 
@@ -863,7 +887,7 @@ func TestStandingsGameOrder(t *testing.T) {
 	check("deleted", eventually(t, ix))
 	// The bot's rating curve follows game order too: its last point is
 	// its standing's.
-	pts, err := ix.Rating("b1", 100)
+	pts, err := ix.Rating("b1")
 	if err != nil || len(pts) == 0 {
 		t.Fatalf("rating: %v %v", pts, err)
 	}
@@ -873,5 +897,168 @@ func TestStandingsGameOrder(t *testing.T) {
 				t.Errorf("last rating point %+v, standing %+v", p, s)
 			}
 		}
+	}
+}
+
+// TestStandingsKeptAcrossReopen: the kept standings live in the index:
+// after a close and reopen the first request answers them without
+// reading a game (the games' seats are removed behind the index's back,
+// so that a computation would find none), and games put after the
+// reopening, in game order or out of it, leave them equal to a full
+// recomputation in game order.
+func TestStandingsKeptAcrossReopen(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	reps := map[string]*Replay{}
+	put := func(ix *Index, rs ...*Replay) {
+		t.Helper()
+		if err := ix.Put(rs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			reps[r.Path] = r
+		}
+	}
+	recorded := func(i, minute int) *Replay {
+		r := game(i, 5)
+		r.Created = t0.Add(time.Duration(minute) * time.Minute)
+		return r
+	}
+	// Out of order (recorded in the reverse of path order), one by one.
+	for i := 1; i <= 30; i++ {
+		put(ix, recorded(i, 100-i))
+	}
+	want := wantStandings(reps)
+	if st := eventually(t, ix); !slices.Equal(st, want) {
+		t.Fatalf("before closing: %+v\nwant %+v", st, want)
+	}
+	ix.Close()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("DELETE FROM seats"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ix = open(t, dir)
+	st, err := ix.Standings(Query{})
+	if err != nil || !ix.StandingsFresh() || !slices.Equal(st, want) {
+		t.Fatalf("the first request after reopening (fresh %v, %v): %+v\nwant the stored %+v", ix.StandingsFresh(), err, st, want)
+	}
+	if pts, err := ix.Rating("b2"); err != nil || len(pts) == 0 {
+		t.Fatalf("rating after reopening: %v %v", pts, err)
+	}
+	// The rows again as they were (seats and all), then more games: one
+	// after the last, counted by its Put; one before it, computed again.
+	var all []*Replay
+	for _, p := range slices.Sorted(maps.Keys(reps)) {
+		all = append(all, reps[p])
+	}
+	if err := ix.Delete(slices.Sorted(maps.Keys(reps))); err != nil {
+		t.Fatal(err)
+	}
+	put(ix, all...)
+	eventually(t, ix)
+	ix.Close()
+	ix = open(t, dir)
+	put(ix, recorded(50, 500))
+	if st, err := ix.Standings(Query{}); err != nil || !ix.StandingsFresh() || !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("a game after the last, after reopening (fresh %v, %v): %+v", ix.StandingsFresh(), err, st)
+	}
+	ix.Close()
+	ix = open(t, dir)
+	put(ix, recorded(60, 10))
+	if st := eventually(t, ix); !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("a game before the last, after reopening: %+v\nwant %+v", st, wantStandings(reps))
+	}
+	ix.Close()
+	ix = open(t, dir)
+	if st, err := ix.Standings(Query{}); err != nil || !ix.StandingsFresh() || !slices.Equal(st, wantStandings(reps)) {
+		t.Fatalf("reopened again: %v %+v", err, st)
+	}
+}
+
+// TestStandingsStateDamaged: a stored state that does not decode is
+// computed again from the games, never answered or panicked on.
+func TestStandingsStateDamaged(t *testing.T) {
+	ix := open(t, t.TempDir())
+	reps := map[string]*Replay{}
+	for i := 1; i <= 20; i++ {
+		r := game(i, 4)
+		reps[r.Path] = r
+		if err := ix.Put([]*Replay{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, bad := range [][]byte{[]byte("RWKS\x01\xff"), []byte("junk"), []byte("RWKS\x09")} {
+		ix.mu.Lock()
+		ix.cache = nil
+		ix.mu.Unlock()
+		if _, err := ix.db.Exec("UPDATE standings SET seq = seq + 1, state = ?", bad); err != nil {
+			t.Fatal(err)
+		}
+		if st := eventually(t, ix); !slices.Equal(st, wantStandings(reps)) {
+			t.Fatalf("after the state %q: %+v", bad, st)
+		}
+	}
+}
+
+// TestFilterPlansAgree: a search and a winner filter select the same
+// replays, in the same order, whether their matches drive the query
+// (few) or the sort's index is walked and each row tested (many: a
+// search tests the row's words, replays.words): names with capitals,
+// diacritics, digits and punctuation, a word of two tokens, two words, a
+// word of no token, nothing matching.
+func TestFilterPlansAgree(t *testing.T) {
+	ix := open(t, t.TempDir())
+	var reps []*Replay
+	names := []string{"Émile", "zoë_bot", "Alpha-2", "x.y", "ÉCOLE", "b"}
+	for i := range 120 {
+		r := game(i, 7)
+		r.Seats[i%4].Name = fmt.Sprintf("%d_%s", i%4+1, names[i%len(names)])
+		r.Seats[(i+1)%4].Bot = names[(i+3)%len(names)]
+		if i%5 == 0 {
+			r.Path = fmt.Sprintf("sub dir/Ü%03d.rwd", i)
+		}
+		if r.Complete {
+			w := r.Seats[0]
+			r.Winner, r.WinnerBot = w.Name, w.Key()
+		}
+		reps = append(reps, r)
+	}
+	if err := ix.Put(reps); err != nil {
+		t.Fatal(err)
+	}
+	defer func(d, w int) { searchDrive, searchWalkRows = d, w }(searchDrive, searchWalkRows)
+	queries := []Query{{Search: "émile"}, {Search: "ÉMI"}, {Search: "zoë"}, {Search: "alpha-2"}, {Search: "x.y"}, {Search: "école b"},
+		{Search: "dir/ü0"}, {Search: "sub/ü0"}, {Search: "ü01"}, {Search: "1_é"}, {Search: "b1 g"}, {Search: "/"}, {Search: "nothing"}, {Search: "É", Sort: "rounds"},
+		{Winner: "b3"}, {Winner: "1_b2"}, {Winner: "Émile"}, {Winner: "nobody"}, {Winner: "b1", Search: "x"}}
+	for _, q := range queries {
+		q.Limit = 7
+		searchDrive, searchWalkRows = 1<<20, 0 // the matches drive, the walk given up at once
+		drive := all(t, ix, q)
+		searchDrive, searchWalkRows = 0, 1<<20 // the sort's index walked
+		walk := all(t, ix, q)
+		var a, b []string
+		for _, r := range drive {
+			a = append(a, r.Path)
+		}
+		for _, r := range walk {
+			b = append(b, r.Path)
+		}
+		if !slices.Equal(a, b) {
+			t.Errorf("%+v: driven by the matches %q\nwalked %q", q, a, b)
+		}
+		if q.Search == "nothing" || q.Search == "sub/ü0" || q.Winner == "nobody" {
+			if len(a) != 0 {
+				t.Errorf("%+v: %d rows", q, len(a))
+			}
+		} else if q.Search != "/" && len(a) == 0 {
+			t.Errorf("%+v: matches nothing: the test tells nothing", q)
+		}
+	}
+	if got := all(t, ix, Query{Search: "/", Limit: 50}); len(got) != len(reps) {
+		t.Errorf("a search of no word: %d rows, want every replay (%d)", len(got), len(reps))
 	}
 }

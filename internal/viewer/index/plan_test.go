@@ -26,6 +26,19 @@ var planQueries = []struct {
 	{"search common", Query{Search: "b1", Limit: 100}},
 	{"search rare", Query{Search: "0001234", Limit: 100}},
 	{"search nothing", Query{Search: "zzz", Limit: 100}},
+	{"search two words", Query{Search: "b1 g/00", Limit: 100}},
+	{"winner", Query{Winner: "b17", Limit: 100}},
+	{"winner seat", Query{Winner: "3_b17", Limit: 100}},
+	{"winner nothing", Query{Winner: "nobody", Limit: 100}},
+}
+
+// countQueries are the counts the filters look up first (how many games
+// a winner or a search matches, up to a bound): each by an index.
+var countQueries = []struct {
+	name, sql string
+	args      []any
+}{
+	{"winner count", winnerCount, []any{"b17", 5001, "b17", 5001}},
 }
 
 // fullScan matches a plan step reading a whole table, not by an index.
@@ -51,6 +64,14 @@ func TestPlansUseIndexes(t *testing.T) {
 		name string
 		q    Query
 	}{"next page", Query{Limit: 100, After: p.Next}})
+	for _, c := range countQueries {
+		plan := explain(t, ix, c.sql, c.args)
+		for _, step := range plan {
+			if fullScan.MatchString(step) || strings.HasPrefix(step, "SCAN replays USING") {
+				t.Errorf("%s: a scan (%s) in\n%s", c.name, step, strings.Join(plan, "\n"))
+			}
+		}
+	}
 	drive := searchDrive
 	t.Cleanup(func() { searchDrive = drive })
 	// With searchDrive at 10, the filters of many games take the other
@@ -70,18 +91,24 @@ func checkPlan(t *testing.T, ix *Index, name string, q Query) {
 			name string
 			q    Query
 		}{name, q}
-		sql, args, _, _, err := ix.pageQuery(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan := explain(t, ix, sql, args)
-		for _, step := range plan {
-			if fullScan.MatchString(step) && !strings.Contains(step, "USING") {
-				t.Errorf("%s: a full scan (%s) in\n%s", c.name, step, strings.Join(plan, "\n"))
+		// A search's two queries: the walk of the sort's index
+		// (walkPage), then the full-text index's.
+		for _, walking := range []bool{true, false} {
+			q := c.q
+			q.walking = walking && q.Search != ""
+			sql, args, _, _, err := ix.pageQuery(q)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if testing.Verbose() {
-			t.Logf("%s:\n  %s", c.name, strings.Join(plan, "\n  "))
+			plan := explain(t, ix, sql, args)
+			for _, step := range plan {
+				if fullScan.MatchString(step) && !strings.Contains(step, "USING") {
+					t.Errorf("%s (walking %v): a full scan (%s) in\n%s", c.name, q.walking, step, strings.Join(plan, "\n"))
+				}
+			}
+			if testing.Verbose() {
+				t.Logf("%s (walking %v):\n  %s", c.name, q.walking, strings.Join(plan, "\n  "))
+			}
 		}
 	}
 }

@@ -1,13 +1,11 @@
 package index
 
 import (
-	"context"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -61,6 +59,9 @@ type Query struct {
 	// Search is a full-text search over the path, seat names and bots:
 	// every word must start a word there.
 	Search string
+
+	// walking leaves the search out of where: walkPage tests each row.
+	walking bool
 }
 
 // Page is one page of a listing.
@@ -128,8 +129,24 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		}
 	}
 	if q.Winner != "" {
-		conds = append(conds, "(r.winner = ? OR r.winner_bot = ?)")
-		args = append(args, q.Winner, q.Winner)
+		// As a bot's: the games it won counted first (by the winner's
+		// and winner_bot's indexes, up to searchDrive+1): none and
+		// nothing is read; few and they drive the query; many and the
+		// sort's index is walked, each row tested.
+		var n int
+		if err := ix.db.QueryRow(winnerCount, q.Winner, searchDrive+1, q.Winner, searchDrive+1).Scan(&n); err != nil {
+			return "", nil, fmt.Errorf("index: winner filter: %w", err)
+		}
+		switch {
+		case n == 0:
+			conds = append(conds, "0")
+		case n <= searchDrive:
+			conds = append(conds, "r.id IN (SELECT id FROM replays WHERE winner = ? UNION SELECT id FROM replays WHERE winner_bot = ?)")
+			args = append(args, q.Winner, q.Winner)
+		default:
+			conds = append(conds, "(+r.winner = ? OR +r.winner_bot = ?)")
+			args = append(args, q.Winner, q.Winner)
+		}
 	}
 	if !q.From.IsZero() {
 		conds = append(conds, "r.date >= ?")
@@ -152,26 +169,13 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 		if len(s) > MaxSearch {
 			return "", nil, fmt.Errorf("search of %d bytes: at most %d", len(s), MaxSearch)
 		}
-		// A search matching few replays is driven by the full-text index
-		// (each match looked up); one matching many walks the sort's
-		// index, testing each row against the matches (the unary +
-		// keeps SQLite from driving by them): either way a page reads
-		// about searchDrive rows at most, not every match.
-		var n int
-		if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT rowid FROM names WHERE names MATCH ? LIMIT ?)", ftsQuery(s), searchDrive+1).Scan(&n); err != nil {
-			return "", nil, fmt.Errorf("index: search: %w", err)
-		}
-		if n <= searchDrive {
+		// Driven by the full-text index: each match looked up,
+		// O(matches). Page first walks the sort's index for a page of
+		// matches (walkPage), which is O(page) for a common word.
+		if fq := ftsQuery(s); fq != "" && !q.walking {
 			conds = append(conds, "r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
-		} else {
-			// The matches are gathered once (O(matches)): a lookup of
-			// each row by its id in the full-text index (EXISTS … MATCH
-			// ? AND rowid = r.id) was tried and cost 1–2 ms a row, a
-			// prefix query each time (94–207 ms for a word in every game
-			// of 20,000 files, against 13–39 ms so).
-			conds = append(conds, "+r.id IN (SELECT rowid FROM names WHERE names MATCH ?)")
+			args = append(args, fq)
 		}
-		args = append(args, ftsQuery(s))
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
@@ -183,11 +187,19 @@ func (q *Query) where(ix *Index) (string, []any, error) {
 // index to drive the query.
 var searchDrive = 5000
 
+// winnerCount counts, up to a bound, the replays won by a seat name
+// (the winner index) and by a bot (winner_bot's): ?, bound, ?, bound.
+const winnerCount = "SELECT (SELECT count(*) FROM (SELECT 1 FROM replays WHERE winner = ? LIMIT ?)) + (SELECT count(*) FROM (SELECT 1 FROM replays WHERE winner_bot = ? LIMIT ?))"
+
 // ftsQuery turns words into an FTS5 query where each word is a quoted
-// prefix: no word is read as FTS5 syntax.
+// prefix: no word is read as FTS5 syntax. A word of no token (wordsNeedle
+// "": punctuation only) is left out; "" when none is left.
 func ftsQuery(s string) string {
 	var parts []string
 	for _, w := range strings.Fields(s) {
+		if wordsNeedle(w) == "" {
+			continue
+		}
 		parts = append(parts, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
 	}
 	return strings.Join(parts, " ")
@@ -233,12 +245,25 @@ func (ix *Index) pageQuery(q Query) (query string, args []any, col string, limit
 	}
 	// For the path tie-break, an order in the same direction keeps the
 	// keyset comparison a row-value one.
-	query = fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", replayCols, where, col, dir, dir, limit+1)
+	cols, n := replayCols, limit+1
+	if q.walking {
+		cols, n = "r.id, r.words", searchWalkRows
+	}
+	query = fmt.Sprintf("SELECT %s FROM replays r WHERE 1%s ORDER BY r.%s %s, r.path %s LIMIT %d", cols, where, col, dir, dir, n)
 	return query, args, col, limit, nil
 }
 
-// Page lists one page of the replays q selects.
+// Page lists one page of the replays q selects. A search first walks
+// the sort's index for a page of its matches (walkPage: O(page) for a
+// word in many replays); when the walk ends before a page is found, the
+// full-text index drives the query (O(matches): few, then).
 func (ix *Index) Page(q Query) (*Page, error) {
+	q.walking = false
+	if needles := searchNeedles(q.Search); len(needles) > 0 && len(q.Search) <= MaxSearch {
+		if p, err := ix.walkPage(q, needles); err != nil || p != nil {
+			return p, err
+		}
+	}
 	query, args, col, limit, err := ix.pageQuery(q)
 	if err != nil {
 		return nil, err
@@ -251,6 +276,104 @@ func (ix *Index) Page(q Query) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ix.page(reps, ids, col, limit)
+}
+
+// searchWalkRows bounds the rows walkPage reads: past them, a search is
+// driven by the full-text index (its matches are then at most about
+// replays·page/searchWalkRows).
+var searchWalkRows = 10_000
+
+// searchNeedles are the words of a search as walkPage tests them
+// (wordsNeedle), those of no token left out.
+func searchNeedles(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if nd := wordsNeedle(w); nd != "" {
+			out = append(out, nd)
+		}
+	}
+	return out
+}
+
+// walkPage lists q's page by walking the sort's index (q's other filters
+// applied by the query) and keeping the rows whose words (replays.words)
+// hold every needle, reading at most searchWalkRows rows: nil when it
+// read them all without finding the page's rows and the row after them
+// (nor the listing's end).
+func (ix *Index) walkPage(q Query, needles []string) (*Page, error) {
+	q.walking = true
+	query, args, col, limit, err := ix.pageQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ix.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	// Two columns a row: the walk reads the index and the row's words,
+	// and only the page's rows are read whole (by id, in the same order).
+	var ids []int64
+	read, found := 0, false
+	defer rows.Close()
+	for rows.Next() && !found {
+		var id int64
+		var words string
+		if err := rows.Scan(&id, &words); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		read++
+		if !slices.ContainsFunc(needles, func(nd string) bool { return !strings.Contains(words, nd) }) {
+			ids = append(ids, id)
+			found = len(ids) > limit
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	rows.Close()
+	if !found && read >= searchWalkRows {
+		return nil, nil
+	}
+	reps, err := ix.byIDs(ids, col, q.Asc)
+	if err != nil {
+		return nil, err
+	}
+	return ix.page(reps, ids, col, limit)
+}
+
+// byIDs reads the replays of ids, listed by col as a page is (Asc or
+// not): ids must be in that order already, as walkPage found them.
+func (ix *Index) byIDs(ids []int64, col string, asc bool) ([]*Replay, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	dir := "DESC"
+	if asc {
+		dir = "ASC"
+	}
+	ph := strings.Repeat(",?", len(ids))[1:]
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := ix.db.Query(fmt.Sprintf("SELECT %s FROM replays r WHERE r.id IN (%s) ORDER BY r.%s %s, r.path %s", replayCols, ph, col, dir, dir), args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: list: %w", err)
+	}
+	reps, got, err := scanReplays(rows)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(got, ids) {
+		return nil, fmt.Errorf("index: list: the rows changed while read")
+	}
+	return reps, nil
+}
+
+// page makes the Page of rows read in the listing's order (at most one
+// more than limit: then there is a next page), with their seats.
+func (ix *Index) page(reps []*Replay, ids []int64, col string, limit int) (*Page, error) {
 	p := &Page{}
 	if len(reps) > limit {
 		reps, ids = reps[:limit], ids[:limit]
@@ -350,19 +473,11 @@ type Standing struct {
 	Game string
 }
 
-// MaxStandingsGames bounds the complete games the library's standings are
-// counted over, MaxFilteredStandingsGames those of a filter's (computed
-// for each request); past them Standings fails, saying so.
-// MaxStandingsStep bounds the games a request counts into the kept
-// standings (see Standings); more are counted in the background.
-const (
-	MaxStandingsGames         = 2_000_000
-	MaxFilteredStandingsGames = 100_000
-	MaxStandingsStep          = 10_000
-)
-
-// standingsStep is MaxStandingsStep (smaller in tests).
-var standingsStep = MaxStandingsStep
+// MaxFilteredStandingsGames bounds the complete games a filter's
+// standings are counted over (computed for each request); past it
+// Standings fails, saying so. The unfiltered standings have no bound:
+// they are kept (kept.go).
+const MaxFilteredStandingsGames = 100_000
 
 // standingsGames returns the games the standings have a table for, in
 // the order of their tables: every registered game's display name, in
@@ -396,281 +511,6 @@ func standingsOf(games []string, ratings []*match.Ratings) []Standing {
 		}
 	}
 	return out
-}
-
-// gameKey is a game's place in game order, the order standings count
-// games in (docs/DECISIONS: "Standings are defined in game order"): the
-// header's creation time (UnixNano; 0, first, when the file records
-// none), then the path.
-type gameKey struct {
-	created int64
-	path    string
-}
-
-// lastKey sorts after every game's key (a path is never empty): the
-// identity of gameKey.min.
-var lastKey = gameKey{created: math.MaxInt64, path: "\xff"}
-
-// less reports whether a comes before b in game order.
-func (a gameKey) less(b gameKey) bool {
-	return a.created < b.created || a.created == b.created && a.path < b.path
-}
-
-// min is the earlier of a and b in game order.
-func (a gameKey) min(b gameKey) gameKey {
-	if b.less(a) {
-		return b
-	}
-	return a
-}
-
-// kept is the library's (unfiltered) standings as counted so far: one
-// accumulator per game and the key of the last game counted. Games are
-// counted in game order (gameKey), so a game whose key sorts after last
-// is counted by adding it; any other change to a counted game (a replay
-// added or replaced before last, or a counted one deleted) makes them
-// stale: only a computation from scratch brings them up to date.
-type kept struct {
-	games   []string         // standingsGames when counted from scratch
-	ratings []*match.Ratings // ratings[i] counts games[i]
-	last    gameKey          // the zero key when no game is counted
-	n       int              // games counted
-	gen     uint64           // the index generation counted
-	more    bool             // games after last were left for later
-	out     []Standing
-	stale   bool // under Index.mu
-}
-
-// watch notes the lowest game (gameKey) changed while standings are
-// being counted.
-type watch struct {
-	changed bool
-	low     gameKey
-}
-
-// noteChange records, under mu, a committed change whose lowest game is
-// low.
-func (ix *Index) noteChange(low gameKey) {
-	ix.gen++
-	if k := ix.kept; k != nil && k.n > 0 && !k.last.less(low) {
-		k.stale = true
-	}
-	for _, w := range ix.watches {
-		if !w.changed || low.less(w.low) {
-			w.changed, w.low = true, low
-		}
-	}
-}
-
-// snapshot begins a read transaction and reads in it, so that it sees
-// every change committed before it and none after, and returns the
-// index's generation at that point and a watch of the changes after it
-// (release with done).
-func (ix *Index) snapshot() (tx *sql.Tx, gen uint64, w *watch, err error) {
-	ix.wmu.Lock()
-	defer ix.wmu.Unlock()
-	// Read-only: the only transaction that does not take the write lock
-	// when it begins (the database is opened with _txlock=immediate).
-	tx, err = ix.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
-	}
-	var n int
-	if err := tx.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays LIMIT 1)").Scan(&n); err != nil {
-		tx.Rollback()
-		return nil, 0, nil, fmt.Errorf("index: standings: %w", err)
-	}
-	w = &watch{}
-	ix.mu.Lock()
-	gen = ix.gen
-	ix.watches = append(ix.watches, w)
-	ix.mu.Unlock()
-	return tx, gen, w, nil
-}
-
-func (ix *Index) done(tx *sql.Tx, w *watch) {
-	tx.Rollback()
-	ix.mu.Lock()
-	ix.watches = slices.DeleteFunc(ix.watches, func(x *watch) bool { return x == w })
-	ix.mu.Unlock()
-}
-
-// Standings rates the bots over the complete games q selects (its Sort,
-// After and Limit are ignored), one table per registered game in the
-// registry's order (standingsGames), each by the tournament's own
-// rating, match.Ratings (as match.Standings), over the games in game
-// order (gameKey: the header's creation time, then the path).
-//
-// The unfiltered standings are kept, with the key of the last game they
-// count: games added after it in game order are counted by the request
-// that finds them (O(new games), at most MaxStandingsStep of them, the
-// rest in the background); any other change (a game added or replaced
-// before it, a counted one deleted) has them computed again from scratch
-// in the background, the kept ones answered meanwhile (StandingsFresh
-// says whether they are current). A filter's standings are computed for
-// each request.
-func (ix *Index) Standings(q Query) ([]Standing, error) {
-	q.Sort, q.After, q.Limit = "", "", 0
-	if q != (Query{}) {
-		return ix.filteredStandings(q)
-	}
-	ix.mu.Lock()
-	k := ix.kept
-	switch {
-	case k == nil:
-		ix.mu.Unlock()
-		return ix.recompute()
-	case k.stale:
-		ix.refreshLocked()
-		ix.mu.Unlock()
-		return k.out, nil
-	case k.gen == ix.gen && !k.more:
-		ix.mu.Unlock()
-		return k.out, nil
-	}
-	ix.mu.Unlock()
-	return ix.catchUp(standingsStep)
-}
-
-// StandingsFresh reports whether the kept unfiltered standings are those
-// of the index as it is now.
-func (ix *Index) StandingsFresh() bool {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	k := ix.kept
-	return k != nil && k.gen == ix.gen && !k.more && !k.stale
-}
-
-// refreshLocked starts, under mu, bringing the kept standings up to date
-// in the background (one such at a time).
-func (ix *Index) refreshLocked() {
-	if ix.stBusy {
-		return
-	}
-	ix.stBusy = true
-	go func() {
-		ix.mu.Lock()
-		k := ix.kept
-		stale := k == nil || k.stale
-		ix.mu.Unlock()
-		if stale {
-			ix.recompute()
-		} else {
-			// A step at a time, so that a request counting a few new
-			// games waits for one step at most.
-			for {
-				if _, err := ix.catchUp(standingsStep); err != nil {
-					break
-				}
-				ix.mu.Lock()
-				k := ix.kept
-				more := k.more && !k.stale
-				ix.mu.Unlock()
-				if !more {
-					break
-				}
-			}
-		}
-		ix.mu.Lock()
-		ix.stBusy = false
-		ix.mu.Unlock()
-	}()
-}
-
-// recompute counts the library's standings from scratch and keeps them.
-func (ix *Index) recompute() ([]Standing, error) {
-	tx, gen, w, err := ix.snapshot()
-	if err != nil {
-		return nil, err
-	}
-	defer ix.done(tx, w)
-	games := standingsGames()
-	nk := &kept{gen: gen, games: games, ratings: newRatings(games)}
-	if err := nk.count(tx, 0, MaxStandingsGames); err != nil {
-		return nil, err
-	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	nk.stale = w.changed && nk.n > 0 && !nk.last.less(w.low)
-	if k := ix.kept; k == nil || k.stale || gen >= k.gen {
-		ix.kept = nk
-	}
-	return nk.out, nil
-}
-
-// catchUp counts into the kept standings the games after their last (at
-// most limit of them), and keeps the result; when there may be more, it
-// has them counted in the background.
-func (ix *Index) catchUp(limit int) ([]Standing, error) {
-	ix.incMu.Lock()
-	defer ix.incMu.Unlock()
-	ix.mu.Lock()
-	k := ix.kept
-	if k.stale || k.gen == ix.gen && !k.more {
-		ix.mu.Unlock()
-		return k.out, nil
-	}
-	ix.mu.Unlock()
-	tx, gen, w, err := ix.snapshot()
-	if err != nil {
-		return nil, err
-	}
-	defer ix.done(tx, w)
-	nk := &kept{last: k.last, n: k.n, gen: gen, games: k.games, ratings: make([]*match.Ratings, len(k.ratings))}
-	for i, r := range k.ratings {
-		nk.ratings[i] = r.Clone()
-	}
-	if err := nk.count(tx, limit, MaxStandingsGames-k.n); err != nil {
-		return nil, err
-	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	nk.stale = k.stale || w.changed && nk.n > 0 && !nk.last.less(w.low)
-	if ix.kept != k {
-		return ix.kept.out, nil // replaced meanwhile
-	}
-	ix.kept = nk
-	if nk.more {
-		ix.refreshLocked()
-	}
-	return nk.out, nil
-}
-
-// count adds to k the complete games after k.last in game order (at
-// most limit of them when limit > 0, setting k.more when there may be
-// others; failing past max in all), and sets k.out.
-func (k *kept) count(tx *sql.Tx, limit, max int) error {
-	sub := "SELECT r.id, r.path, r.game, r.unit, r.created FROM replays r WHERE r.complete = 1 AND (r.created, r.path) > (?, ?) AND " + countedOnce + " ORDER BY r.created, r.path"
-	args := []any{k.last.created, k.last.path}
-	if limit > 0 {
-		sub += " LIMIT ?"
-		args = append(args, limit)
-	}
-	rows, err := tx.Query(`SELECT r.id, r.path, r.game, r.unit, s.key, s.rank, s.score, s.cells, r.created FROM (`+sub+`) r
-		JOIN seats s ON s.replay = r.id ORDER BY r.created, r.path, s.uid`, args...)
-	if err != nil {
-		return fmt.Errorf("index: standings: %w", err)
-	}
-	defer rows.Close()
-	n := 0
-	err = scanGames(rows, func(key gameKey, game string, g match.GameResult) error {
-		n++
-		if n > max {
-			return fmt.Errorf("standings of more than %d complete games are not computed", MaxStandingsGames)
-		}
-		if i := slices.Index(k.games, game); i >= 0 {
-			k.ratings[i].Add(g)
-		}
-		k.last = key
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	k.n += n
-	k.more = limit > 0 && n == limit
-	k.out = standingsOf(k.games, k.ratings)
-	return nil
 }
 
 // scanGames reads rows of (replay id, path, game, unit, seat key, rank,
@@ -767,101 +607,6 @@ func (ix *Index) filteredStandings(q Query) ([]Standing, error) {
 		return nil, err
 	}
 	return standingsOf(games, ratings), nil
-}
-
-// RatingPoint is a bot's ratings after its Game-th game of the library:
-// its Elo and its Weng–Lin μ − 3σ (match.Standing).
-type RatingPoint struct {
-	Game              int
-	Path              string
-	Elo, Conservative float64
-}
-
-// MaxRatingGames bounds the library (its complete games of the bot's game)
-// over which Rating draws a curve; past it Rating returns nil.
-const MaxRatingGames = 20_000
-
-// Rating returns bot's ratings (match.Standings, as Standings computes
-// them) after each of at most points of its games, spread evenly, in
-// game order (gameKey): the rating over time. Nil when the bot played no complete game,
-// or the library holds more than MaxRatingGames complete games of its
-// game.
-func (ix *Index) Rating(bot string, points int) ([]RatingPoint, error) {
-	var game string
-	err := ix.db.QueryRow(`SELECT r.game FROM seats s JOIN replays r ON r.id = s.replay WHERE s.key = ? AND r.complete = 1 LIMIT 1`, bot).Scan(&game)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	var n int
-	// Counted up to the bound only: a library of millions is not walked.
-	if err := ix.db.QueryRow("SELECT count(*) FROM (SELECT 1 FROM replays WHERE game = ? AND complete = 1 LIMIT ?)", game, MaxRatingGames+1).Scan(&n); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	if n > MaxRatingGames {
-		return nil, nil
-	}
-	rows, err := ix.db.Query(`SELECT r.id, r.path, r.unit, s.key, s.rank, s.score, s.cells FROM replays r JOIN seats s ON s.replay = r.id
-		WHERE r.complete = 1 AND r.game = ? AND `+countedOnce+` ORDER BY r.created, r.path, s.uid`, game)
-	if err != nil {
-		return nil, fmt.Errorf("index: rating: %w", err)
-	}
-	defer rows.Close()
-	var games []match.GameResult
-	var paths []string
-	var mine []int // indices of the bot's games
-	var last int64 = -1
-	var units unitCache
-	for rows.Next() {
-		var id int64
-		var p, unit string
-		var s match.SeatResult
-		if err := rows.Scan(&id, &p, &unit, &s.Bot, &s.Rank, &s.Score, &s.Measure); err != nil {
-			return nil, fmt.Errorf("index: %w", err)
-		}
-		s.NoScore = !units.scores(game, unit)
-		if id != last {
-			last = id
-			g := match.GameResult{Game: len(games)}
-			g.Ruleset = rulesetOf(game)
-			games = append(games, g)
-			paths = append(paths, p)
-		}
-		g := &games[len(games)-1]
-		g.Seats = append(g.Seats, s)
-		if s.Bot == bot && (len(mine) == 0 || mine[len(mine)-1] != len(games)-1) {
-			mine = append(mine, len(games)-1)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	points = max(1, min(points, len(mine)))
-	at := make([]int, points) // the games after which a point is drawn, in order
-	for k := 1; k <= points; k++ {
-		at[k-1] = mine[k*len(mine)/points-1]
-	}
-	// One pass (match.Ratings counts as match.Standings does), not one
-	// match.Standings per point.
-	var out []RatingPoint
-	var r match.Ratings
-	for j, g := range games {
-		if len(at) == 0 {
-			break
-		}
-		r.Add(g)
-		for len(at) > 0 && at[0] == j {
-			at = at[1:]
-			for _, st := range r.Standings() {
-				if st.Bot == bot {
-					out = append(out, RatingPoint{Game: j + 1, Path: paths[j], Elo: st.Elo, Conservative: st.Conservative})
-				}
-			}
-		}
-	}
-	return out, nil
 }
 
 // rulesetOf is the ruleset id of an entry's game (its display name, as

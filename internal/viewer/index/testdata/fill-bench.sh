@@ -34,6 +34,8 @@ UPDATE replays SET (winner, winner_bot, winner_score) = (SELECT name, key, score
 WHERE id > $i AND id <= $TO AND complete = 1;
 UPDATE replays SET players = (SELECT group_concat(name, ', ') FROM (SELECT name FROM seats WHERE replay = replays.id ORDER BY uid))
 WHERE id > $i AND id <= $TO;
+UPDATE replays SET words = ' ' || replace(path, '/', ' ') || ' ' || (SELECT group_concat(t, ' ') FROM (SELECT name || ' ' || bot AS t FROM seats WHERE replay = replays.id ORDER BY uid))
+WHERE id > $i AND id <= $TO;
 COMMIT;
 SQL
   i=$TO; echo "$i rows"
@@ -47,6 +49,7 @@ CREATE INDEX replays_winner ON replays(winner, path);
 CREATE INDEX replays_path_date ON replays(game, date, path);
 CREATE INDEX seats_key ON seats(key, replay);
 CREATE INDEX seats_name ON seats(name, replay);
+UPDATE standings SET stale = 1, low_created = -9223372036854775808, low_path = '';
 INSERT INTO bots(key, games, wins, sum_rank, sum_score) SELECT key, count(*), sum(rank = 1), sum(rank), sum(score) FROM seats GROUP BY key;
 CREATE TRIGGER seats_in AFTER INSERT ON seats BEGIN
 	INSERT INTO bots(key, games, wins, sum_rank, sum_score) VALUES(new.key, 1, new.rank = 1, new.rank, new.score)
