@@ -53,7 +53,7 @@ type table struct {
 // games whose number (1, 2, …) is a multiple of stride, at most
 // curvePoints of them, and always the point after its latest game.
 type curve struct {
-	stride, seen int
+	stride, seen int // seen counts games, not seats: at most the table's Games
 	points       []RatingPoint
 	latest       RatingPoint
 }
@@ -339,7 +339,7 @@ func decodeKept(b []byte) (*kept, error) {
 				return nil, r.err
 			}
 			st, ok := t.ratings.Entrant(bot)
-			if !ok || t.curves[bot] != nil || c.stride < 1 || c.seen != st.Games {
+			if !ok || t.curves[bot] != nil || c.stride < 1 || c.seen < 1 || c.seen > st.Games {
 				r.fail("curve of " + bot + " does not match its table")
 				return nil, r.err
 			}
