@@ -200,7 +200,7 @@ type GameRound struct {
 	ReplyTimes []time.Duration
 	// Marks are what the bots drew for the round (Marker), in player
 	// order, only those on the board and well formed (the others are
-	// dropped with a note at the head of the seat's log); nil when none.
+	// dropped with a note at the head of the seat's log); empty when none.
 	// Side data, as the logs.
 	Marks []engine.BotMark
 }
@@ -473,7 +473,9 @@ func playRound(g engine.Game, r *GameRound, res *Result, w GameRecorder, progres
 }
 
 // replayRound makes r round p of a GameConfig's Prefix, reporting its
-// faults to g; an idle round keeps nothing of it.
+// faults to g; an idle round keeps nothing of it. r keeps storage of its
+// own for what a live round writes in place (commands, marks), so p is
+// never written.
 func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	some := false
 	for i := range r.Commands {
@@ -499,12 +501,12 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	if !some {
 		clear(r.Logs)
 	}
-	r.ReplyTimes, r.Marks = nil, nil
+	r.ReplyTimes, r.Marks = nil, r.Marks[:0]
 	if !idle && len(p.ReplyTimes) > 0 {
 		r.ReplyTimes = p.ReplyTimes
 	}
-	if !idle && len(p.Marks) > 0 {
-		r.Marks = p.Marks
+	if !idle {
+		r.Marks = append(r.Marks, p.Marks...)
 	}
 }
 
