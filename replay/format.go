@@ -84,7 +84,7 @@ const (
 	// A real bot sends a few hundred at most.
 	MaxCommandsPerRound = engine.MaxCommandsPerRound
 	// MaxRoundLogBytes bounds one player's log of one round (a log
-	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
+	// record's entry): match.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
 	MaxRoundLogBytes = 4096
 	// MaxReplyTime bounds one seat's reply time of one round (a

@@ -192,7 +192,9 @@ type GameRound struct {
 	Faults    []engine.Fault
 	FaultText []string
 	// Logs[p] is what player p's bot logged while asked for the round
-	// (Logger), nil when nothing; all nil when no bot logged anything.
+	// (Logger), after the notes of the marks it drew that were dropped,
+	// at most MaxRoundLog bytes (CutLog); nil when nothing, all nil when
+	// no bot logged anything.
 	Logs [][]byte
 	// ReplyTimes[p] is how long player p's bot took to answer for the
 	// round (ReplyTimer), negative for a seat not timed; nil when no
@@ -415,7 +417,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 				some = some || len(r.Logs[i]) > 0
 			}
 			if notes := board.marks(&r, g, cfg.Seats[i].Bot, i, started[i]); len(notes) > 0 {
-				r.Logs[i], some = append(notes, r.Logs[i]...), true
+				r.Logs[i], some = withNotes(notes, r.Logs[i]), true
 			}
 			a := &answers[i]
 			if a.err != nil {
