@@ -153,7 +153,7 @@ func TestMarksRecorded(t *testing.T) {
 		}
 		switch rd.Turn {
 		case 4:
-			for _, s := range []string{"mark 5 dropped: cell [99,2] off the 30×30 board", "mark 6 dropped: cell [0,-1] off", "mark 7 dropped: not a mark's JSON", "mark 8 dropped: not a mark's JSON: json: unknown field \"circle\""} {
+			for _, s := range []string{"mark 5 dropped: cell [99,2] off the 30×30 board", "mark 6 dropped: cell [0,-1] off", "mark 7 dropped: not a mark's JSON", "mark 8 dropped: unknown key \"circle\""} {
 				if !strings.Contains(log, s) {
 					t.Errorf("round 4's log %q does not say %q", log, s)
 				}
