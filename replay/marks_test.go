@@ -262,12 +262,20 @@ func TestMarksBounded(t *testing.T) {
 			t.Fatalf("%s: %v, want %v in round 1", c.name, err, c.want)
 		}
 	}
-	// The writer refuses what a record cannot hold.
-	for _, m := range []engine.BotMark{
-		{Kind: 9},
-		{Kind: engine.MarkDot, X: -1},
-		{Kind: engine.MarkText, Text: strings.Repeat("x", replay.MaxMarkTextBytes+1)},
-		{Kind: engine.MarkDot, Player: 5},
+	// The writer refuses what a record cannot hold, saying which round,
+	// mark and seat.
+	seat := func(p int) engine.BotMark { return engine.BotMark{Kind: engine.MarkDot, Player: p} }
+	for _, c := range []struct {
+		marks []engine.BotMark
+		want  string
+	}{
+		{[]engine.BotMark{{Kind: 9}}, "round 0: mark 1 of seat 1: kind 9"},
+		{[]engine.BotMark{{Kind: engine.MarkDot, X: -1}}, "round 0: mark 1 of seat 1: coordinate -1"},
+		{[]engine.BotMark{{Kind: engine.MarkText, Text: strings.Repeat("x", replay.MaxMarkTextBytes+1)}}, "round 0: mark 1 of seat 1: text of 65 bytes"},
+		{[]engine.BotMark{seat(5)}, "round 0: mark 1 of seat 6: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(-1)}, "round 0: mark 1 of seat 0: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(0), seat(-1)}, "round 0: mark 2 of seat 0: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(1), seat(0)}, "round 0: mark 2 of seat 1 after seat 2's: marks go in seat order"},
 	} {
 		var buf bytes.Buffer
 		g, err := colorfight2.Ruleset.New(5, engine.Settings{Players: 2, MaxTurns: 10})
@@ -281,8 +289,8 @@ func TestMarksBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Round(nil)
-		if err := w.WriteRound(&replay.TextRound{Active: -1, Marks: []engine.BotMark{m}}, g); err == nil {
-			t.Errorf("the writer took mark %+v", m)
+		if err := w.WriteRound(&replay.TextRound{Active: -1, Marks: c.marks}, g); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("the writer given marks %+v: %v, want %q", c.marks, err, c.want)
 		}
 	}
 }

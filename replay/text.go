@@ -305,7 +305,9 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 			w.err = errors.New("replay: marks on a recording whose header does not keep them")
 			return w.err
 		}
-		if b, w.err = appendMarks(b, r.Marks, w.players); w.err != nil {
+		var err error
+		if b, err = appendMarks(b, r.Marks, w.players); err != nil {
+			w.err = fmt.Errorf("replay: round %d: %w", w.turn, err)
 			return w.err
 		}
 	}

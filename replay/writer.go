@@ -184,24 +184,28 @@ func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
 // uids non-decreasing (at most MaxMarksPerSeat each), coordinates at
 // most MaxMarkCoord, a text 1..MaxMarkTextBytes bytes of UTF-8. It
 // refuses marks outside those bounds (the runner keeps only those in
-// them).
+// them): a player that is not one of the game's players (0..players-1),
+// a seat after a later one, too many marks of a seat, a mark checkMark
+// refuses; the error names the mark (from 1) and its seat (from 1).
 func appendMarks(b []byte, marks []engine.BotMark, players int) ([]byte, error) {
 	b = append(b, tagMarks)
 	b = binary.AppendUvarint(b, uint64(len(marks)))
 	last, run := -1, 0
 	for i := range marks {
 		m := &marks[i]
-		if m.Player < last || m.Player >= players {
-			return b, fmt.Errorf("replay: mark %d of seat %d after seat %d, in a game of %d", i, m.Player+1, last+1, players)
-		}
-		if m.Player != last {
+		switch {
+		case m.Player < 0 || m.Player >= players:
+			return b, fmt.Errorf("mark %d of seat %d: no such seat in a game of %d", i+1, m.Player+1, players)
+		case m.Player < last:
+			return b, fmt.Errorf("mark %d of seat %d after seat %d's: marks go in seat order", i+1, m.Player+1, last+1)
+		case m.Player != last:
 			last, run = m.Player, 0
 		}
 		if run++; run > MaxMarksPerSeat {
-			return b, fmt.Errorf("replay: seat %d drew more than %d marks: %w", m.Player+1, MaxMarksPerSeat, ErrLimit)
+			return b, fmt.Errorf("seat %d drew more than %d marks: %w", m.Player+1, MaxMarksPerSeat, ErrLimit)
 		}
 		if err := checkMark(m); err != nil {
-			return b, fmt.Errorf("replay: mark %d of seat %d: %w", i, m.Player+1, err)
+			return b, fmt.Errorf("mark %d of seat %d: %w", i+1, m.Player+1, err)
 		}
 		k := byte(m.Kind)
 		if m.Color >= 0 {
