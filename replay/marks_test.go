@@ -201,8 +201,9 @@ func markRecord(n int, marks ...[]byte) []byte {
 }
 
 // TestMarksBounded: the reader refuses a mark record over a bound
-// (ErrLimit: too many marks of a seat, a long text, a large coordinate)
-// or damaged (ErrCorrupt), and such a record in a file whose version has
+// (ErrLimit: a count over players × MaxMarksPerSeat, too many marks of a
+// seat, a long text, a large coordinate) or damaged (ErrCorrupt), in the
+// round it stands before, and such a record in a file whose version has
 // none (an unknown record); the writer refuses marks it cannot hold.
 func TestMarksBounded(t *testing.T) {
 	data, _ := markedGame(t, 3, true)
@@ -235,6 +236,7 @@ func TestMarksBounded(t *testing.T) {
 		{"empty text", true, markRecord(1, []byte{1, 4, 0, 0, 0}), replay.ErrLimit},
 		{"bad text", true, markRecord(1, []byte{1, 4, 0, 0, 1, 0xff}), replay.ErrCorrupt},
 		{"too many", true, markRecord(len(many), many...), replay.ErrLimit},
+		{"count over", true, markRecord(2*replay.MaxMarksPerSeat+1, dot), replay.ErrLimit},
 		{"cut", true, markRecord(2, dot), replay.ErrTruncated},
 		{"older version", false, markRecord(1, dot), replay.ErrUnknownRecord},
 	}

@@ -526,14 +526,17 @@ func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 
 // readMarks reads a mark record after its tag into *marks
 // (TextRound.Marks, reusing its storage): a count (1..players ×
-// MaxMarksPerSeat), then per mark its uid (non-decreasing, 1..players,
-// at most MaxMarksPerSeat marks each), kind, cells, colour and text
-// (appendMarks).
+// MaxMarksPerSeat; ErrLimit over it), then per mark its uid
+// (non-decreasing, 1..players, at most MaxMarksPerSeat marks each),
+// kind, cells, colour and text (appendMarks).
 func (r *Reader) readMarks(marks *[]engine.BotMark) error {
 	np := len(r.hdr.Players)
-	n, err := r.uvarint(uint64(np * MaxMarksPerSeat))
+	n, err := binary.ReadUvarint(r.br)
 	if err != nil {
 		return fmt.Errorf("mark record: %w", err)
+	}
+	if limit := uint64(np * MaxMarksPerSeat); n > limit {
+		return fmt.Errorf("mark record of %d marks, limit %d (%d seats × %d): %w", n, limit, np, MaxMarksPerSeat, ErrLimit)
 	}
 	if n == 0 {
 		return fmt.Errorf("mark record without marks: %w", ErrCorrupt)
