@@ -17,7 +17,7 @@ import (
 // MarkPrefix, docs/bot-protocol.md "Marks"). RoundMarks returns the
 // marks' texts (what follows the prefix, each at most MaxMarkLine bytes
 // or cut to MaxMarkLine+1 to say it was longer) it wrote while last
-// asked, at most MaxMarksPerSeat of them, and how many more it wrote
+// asked, at most engine.MaxBotMarks of them, and how many more it wrote
 // (dropped); the runner calls it after the bot answered and the slices
 // are valid until the bot is asked again. Marks are not part of the
 // game. A wrapper must forward it.
@@ -25,19 +25,13 @@ type Marker interface {
 	RoundMarks() (lines [][]byte, dropped int)
 }
 
-// Bounds of the marks a bot draws (docs/limits.md): they are the
-// replay's (replay.MaxMarksPerSeat, replay.MaxMarkTextBytes; a test
-// keeps them equal), and the runner keeps no more.
+// Bounds of the mark lines a bot writes (docs/limits.md), beside those
+// of the marks themselves (engine.MaxBotMarks, engine.MaxBotMarkTextBytes).
 const (
 	// MarkPrefix opens a mark line on a bot's stderr.
 	MarkPrefix = "rewind:mark "
-	// MaxMarksPerSeat is the most marks a seat's bot draws for one round;
-	// the rest are dropped with a note in the round's log.
-	MaxMarksPerSeat = 256
 	// MaxMarkLine bounds a mark's JSON text (after the prefix).
 	MaxMarkLine = 512
-	// MaxMarkText bounds a text mark's text, in UTF-8 bytes.
-	MaxMarkText = 64
 	// maxMarkNotes is how many dropped marks a round's log names; the
 	// rest are counted in one more line.
 	maxMarkNotes = 5
@@ -55,7 +49,7 @@ var markKeys = [...]string{"dot", "line", "cell", "text", "at", "color"}
 // [x, y] and a line exactly two cells. The error says what is wrong with
 // it: not JSON, an unknown or repeated key, not exactly one kind, a cell
 // that is not [x, y] or off the board, a bad colour, a text empty or over
-// MaxMarkText bytes.
+// engine.MaxBotMarkTextBytes bytes.
 func ParseMark(p int, text []byte, width, height int) (engine.BotMark, error) {
 	m := engine.BotMark{Player: p, Color: -1}
 	if len(text) > MaxMarkLine {
@@ -109,8 +103,8 @@ func ParseMark(p int, text []byte, width, height int) (engine.BotMark, error) {
 		if at == nil {
 			return m, fmt.Errorf("a text mark without its cell (\"at\")")
 		}
-		if m.Text == "" || len(m.Text) > MaxMarkText || !utf8.ValidString(m.Text) {
-			return m, fmt.Errorf("a text of %d bytes, want 1..%d bytes of UTF-8", len(m.Text), MaxMarkText)
+		if m.Text == "" || len(m.Text) > engine.MaxBotMarkTextBytes || !utf8.ValidString(m.Text) {
+			return m, fmt.Errorf("a text of %d bytes, want 1..%d bytes of UTF-8", len(m.Text), engine.MaxBotMarkTextBytes)
 		}
 		c, err = markCell("at", at, width, height)
 	}
@@ -203,15 +197,15 @@ func parseColor(s string) (int32, error) {
 }
 
 // seatMarks parses the marks seat p's bot wrote for a round (lines, and
-// dropped more over MaxMarksPerSeat) on a board of width × height,
+// dropped more over engine.MaxBotMarks) on a board of width × height,
 // appends the good ones to marks and returns them with the round log's
 // notes of those dropped: one line each (what and where: its number among
 // the round's marks, why), at most maxMarkNotes, then a count.
 func seatMarks(marks []engine.BotMark, p int, lines [][]byte, dropped, width, height int) ([]engine.BotMark, []byte) {
 	var notes []byte
 	bad := 0
-	if len(lines) > MaxMarksPerSeat {
-		lines, dropped = lines[:MaxMarksPerSeat], dropped+len(lines)-MaxMarksPerSeat
+	if len(lines) > engine.MaxBotMarks {
+		lines, dropped = lines[:engine.MaxBotMarks], dropped+len(lines)-engine.MaxBotMarks
 	}
 	for i, l := range lines {
 		m, err := ParseMark(p, l, width, height)
@@ -227,7 +221,7 @@ func seatMarks(marks []engine.BotMark, p int, lines [][]byte, dropped, width, he
 		notes = fmt.Appendf(notes, "rewind: %d more marks dropped\n", bad-maxMarkNotes)
 	}
 	if dropped > 0 {
-		notes = fmt.Appendf(notes, "rewind: %d marks dropped past the first %d of the round\n", dropped, MaxMarksPerSeat)
+		notes = fmt.Appendf(notes, "rewind: %d marks dropped past the first %d of the round\n", dropped, engine.MaxBotMarks)
 	}
 	return marks, notes
 }

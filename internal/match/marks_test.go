@@ -89,7 +89,7 @@ func FuzzParseMark(f *testing.F) {
 		}
 		on := func(x, y int) bool { return x >= 0 && y >= 0 && x < 30 && y < 20 }
 		if m.Kind < engine.MarkDot || m.Kind > engine.MarkText || !on(m.X, m.Y) || m.Kind == engine.MarkLine && !on(m.X2, m.Y2) ||
-			m.Color < -1 || m.Color > 0xffffff || (m.Kind == engine.MarkText) != (m.Text != "") || len(m.Text) > MaxMarkText {
+			m.Color < -1 || m.Color > 0xffffff || (m.Kind == engine.MarkText) != (m.Text != "") || len(m.Text) > engine.MaxBotMarkTextBytes {
 			t.Fatalf("%q accepted as %+v", text, m)
 		}
 	})

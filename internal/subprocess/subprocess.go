@@ -226,7 +226,7 @@ type Bot struct {
 	logBuf       []byte // roundLog's storage, reused
 	// Round marks (RoundMarks): copyStderr splits the lines that start
 	// with match.MarkPrefix off the log (split) into pendingMarks (at
-	// most match.MaxMarksPerSeat, the rest counted in marksDropped);
+	// most engine.MaxBotMarks, the rest counted in marksDropped);
 	// exchange takes them into roundMarks as it takes the log.
 	split        markSplit
 	pendingMarks [][]byte
@@ -659,10 +659,10 @@ func (b *Bot) logBytes(p []byte) {
 }
 
 // markLine adds a mark's text (a stderr line after match.MarkPrefix) to
-// the pending marks, or counts it past match.MaxMarksPerSeat (b.logMu
+// the pending marks, or counts it past engine.MaxBotMarks (b.logMu
 // held).
 func (b *Bot) markLine(text []byte) {
-	if len(b.pendingMarks) >= match.MaxMarksPerSeat {
+	if len(b.pendingMarks) >= engine.MaxBotMarks {
 		b.marksDropped++
 		return
 	}
@@ -813,7 +813,7 @@ func (b *Bot) RoundLog() []byte { return b.roundLog }
 // RoundMarks returns the marks the bot drew while it was last asked for
 // commands (match.Marker): the text after match.MarkPrefix of each
 // stderr line that starts with it, written in the same span as RoundLog's
-// (such lines are not in the log), at most match.MaxMarksPerSeat, and how
+// (such lines are not in the log), at most engine.MaxBotMarks, and how
 // many more it wrote. Valid until the next exchange.
 func (b *Bot) RoundMarks() (lines [][]byte, dropped int) { return b.roundMarks, b.roundDropped }
 
