@@ -203,7 +203,7 @@ func markRecord(n int, marks ...[]byte) []byte {
 // TestMarksBounded: the reader refuses a mark record over a bound
 // (ErrLimit: a count over players × engine.MaxBotMarks, too many marks of a
 // seat, a long text, a large coordinate) or damaged (ErrCorrupt), in the
-// round it stands before, and such a record in a file whose version has
+// round that holds it, and such a record in a file whose version has
 // none (an unknown record); the writer refuses marks it cannot hold.
 func TestMarksBounded(t *testing.T) {
 	data, _ := markedGame(t, 3, true)

@@ -490,7 +490,7 @@ func (r *Reader) playNext(g engine.Game, text bool) (*TextRound, []engine.Comman
 }
 
 // nextRound reads one round of a generic recording: the side records
-// before it (logs, reply times, marks), or the footer (io.EOF), then its
+// that precede it (logs, reply times, marks), or the footer (io.EOF), then its
 // record with body, then the checkpoint that follows it.
 func (r *Reader) nextRound(body func(rd *TextRound) error) (*TextRound, error) {
 	rd := &r.tround

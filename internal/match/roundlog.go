@@ -40,7 +40,7 @@ func CutLog(dst, kept []byte, total int64) []byte {
 // followed by log, the round log of the seat's bot as CutLog gives it,
 // cut again by CutLog when the two are over MaxRoundLog: the bytes of
 // log's head left out are then added to the count of log's marker, if it
-// ends in one, and the line end before that marker is taken as the
+// ends in one, and the line end ahead of that marker is taken as the
 // cut's own. It may reuse notes' storage.
 func withNotes(notes, log []byte) []byte {
 	if len(notes)+len(log) <= MaxRoundLog {
@@ -52,7 +52,7 @@ func withNotes(notes, log []byte) []byte {
 }
 
 // cutMarker splits a round log CutLog gave into the bot's head (without
-// the line end CutLog puts before its marker) and the count of its
+// the line end CutLog puts ahead of its marker) and the count of its
 // marker; a log without a marker is all head, with nothing cut.
 func cutMarker(log []byte) (head []byte, cut int64) {
 	const open, end = "… [", " bytes cut]\n"

@@ -97,7 +97,7 @@ func TestCutLog(t *testing.T) {
 
 // TestWithNotes: notes in front of a log that fit are the two; over
 // MaxRoundLog, the result is cut by CutLog with the count of the log's
-// own marker carried on (a log without one counts nothing cut before).
+// own marker carried on (a log without one has nothing cut of its own).
 func TestWithNotes(t *testing.T) {
 	notes := "rewind: mark 1 dropped: ✗\n"
 	if got := withNotes([]byte(notes), []byte("hi\n")); string(got) != notes+"hi\n" {
@@ -108,7 +108,7 @@ func TestWithNotes(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		log     string
-		written int // bytes of the log's bot, the line end before its marker not counted
+		written int // bytes of the log's bot, the line end ahead of its marker not counted
 	}{
 		{"no marker", long, len(long)},
 		{"marker", string(marked), 5 * MaxRoundLog},

@@ -126,7 +126,7 @@ func (marker) RoundMarks() ([][]byte, int) { return [][]byte{[]byte(`{"dot":[0,0
 
 // TestContinueMarkerOnlyOfMarker: Continue's player draws marks
 // (match.Marker) only when its bot does, so that a game played on with a
-// built-in records no marks (a file of the version before them).
+// built-in records no marks (a file of a version without mark records).
 func TestContinueMarkerOnlyOfMarker(t *testing.T) {
 	data := record(t, "monad", 30, 0, 1)
 	info, _ := engine.About("monad")
