@@ -120,6 +120,20 @@ type BotMark struct {
 	Text string
 }
 
+// Bounds of the marks a bot draws (docs/limits.md), for the runner, the
+// recording and the reader alike.
+const (
+	// MaxBotMarks is the most marks one seat's bot draws for one round: a
+	// runner drops the rest with a note in the round's log, a .rwd writer
+	// refuses more and a reader refuses a mark record with more
+	// (ErrLimit).
+	MaxBotMarks = 256
+	// MaxBotMarkTextBytes bounds a text mark's text, in UTF-8 bytes: a
+	// runner drops a longer one with a note, a .rwd writer and reader
+	// refuse it.
+	MaxBotMarkTextBytes = 64
+)
+
 // StreamPlayer is a player as a generic stream names it.
 type StreamPlayer struct {
 	Name string

@@ -84,7 +84,7 @@ const (
 	// A real bot sends a few hundred at most.
 	MaxCommandsPerRound = engine.MaxCommandsPerRound
 	// MaxRoundLogBytes bounds one player's log of one round (a log
-	// record's entry): subprocess.MaxRoundLog, the cut marker included. The
+	// record's entry): match.MaxRoundLog, the cut marker included. The
 	// writer cuts longer logs; the reader refuses them.
 	MaxRoundLogBytes = 4096
 	// MaxReplyTime bounds one seat's reply time of one round (a
@@ -95,14 +95,6 @@ const (
 	// writer rounds each to the nearest 0.1 ms (a fast bot's 30 µs is
 	// 0), which keeps a timed seat to about a byte a round.
 	ReplyTimeUnit = 100 * time.Microsecond
-	// MaxMarksPerSeat bounds the marks one seat's bot draws for one
-	// round (a mark record holds at most that many a seat): the runner
-	// drops the rest with a note in the round's log, the writer refuses
-	// more, the reader refuses a record with more (ErrLimit).
-	MaxMarksPerSeat = 256
-	// MaxMarkTextBytes bounds a text mark's text (UTF-8 bytes): the
-	// runner drops a longer one with a note, the reader refuses it.
-	MaxMarkTextBytes = 64
 	// MaxMarkCoord bounds a mark's cell coordinates in a record (the
 	// runner keeps only cells on the board; the reader refuses larger).
 	MaxMarkCoord = 1<<16 - 1

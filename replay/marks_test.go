@@ -37,7 +37,7 @@ func (b *markingBot) RoundMarks() ([][]byte, int) { return b.last, 0 }
 // coloured line, a cell and a text every turn; at turn 4 also a dot off
 // the board, a line with one end off it, bad JSON and an unknown kind
 // (each dropped with a note); at turn 6, 300 dots (the 44 past
-// MaxMarksPerSeat dropped).
+// engine.MaxBotMarks dropped).
 func testMarks(t int) [][]byte {
 	out := [][]byte{
 		fmt.Appendf(nil, `{"dot":[%d,0]}`, t%20),
@@ -142,7 +142,7 @@ func TestMarksRecorded(t *testing.T) {
 		}
 		n := len(want)
 		if rd.Turn == 6 {
-			n = replay.MaxMarksPerSeat
+			n = engine.MaxBotMarks
 		}
 		if len(rd.Marks) != n || fmt.Sprint(rd.Marks[:4]) != fmt.Sprint(want) {
 			t.Fatalf("round %d: %d marks %v, want %d from %v", rd.Turn, len(rd.Marks), rd.Marks[:min(len(rd.Marks), 5)], n, want)
@@ -153,7 +153,7 @@ func TestMarksRecorded(t *testing.T) {
 		}
 		switch rd.Turn {
 		case 4:
-			for _, s := range []string{"mark 5 dropped: cell [99,2] off the 30×30 board", "mark 6 dropped: cell [0,-1] off", "mark 7 dropped: not a mark's JSON", "mark 8 dropped: not a mark's JSON: json: unknown field \"circle\""} {
+			for _, s := range []string{"mark 5 dropped: cell [99,2] off the 30×30 board", "mark 6 dropped: cell [0,-1] off", "mark 7 dropped: not a mark's JSON", "mark 8 dropped: unknown key \"circle\""} {
 				if !strings.Contains(log, s) {
 					t.Errorf("round 4's log %q does not say %q", log, s)
 				}
@@ -201,8 +201,9 @@ func markRecord(n int, marks ...[]byte) []byte {
 }
 
 // TestMarksBounded: the reader refuses a mark record over a bound
-// (ErrLimit: too many marks of a seat, a long text, a large coordinate)
-// or damaged (ErrCorrupt), and such a record in a file whose version has
+// (ErrLimit: a count over players × engine.MaxBotMarks, too many marks of a
+// seat, a long text, a large coordinate) or damaged (ErrCorrupt), in the
+// round that holds it, and such a record in a file whose version has
 // none (an unknown record); the writer refuses marks it cannot hold.
 func TestMarksBounded(t *testing.T) {
 	data, _ := markedGame(t, 3, true)
@@ -213,7 +214,7 @@ func TestMarksBounded(t *testing.T) {
 	dot := []byte{1, 1, 3, 4}                                  // uid 1, dot, (3, 4)
 	text := append([]byte{2, 0x14, 0, 0, 1, 2, 3, 2}, "hi"...) // uid 2, coloured text
 	long := append([]byte{1, 4, 0, 0, 65}, strings.Repeat("x", 65)...)
-	many := make([][]byte, replay.MaxMarksPerSeat+1)
+	many := make([][]byte, engine.MaxBotMarks+1)
 	for i := range many {
 		many[i] = dot
 	}
@@ -235,6 +236,7 @@ func TestMarksBounded(t *testing.T) {
 		{"empty text", true, markRecord(1, []byte{1, 4, 0, 0, 0}), replay.ErrLimit},
 		{"bad text", true, markRecord(1, []byte{1, 4, 0, 0, 1, 0xff}), replay.ErrCorrupt},
 		{"too many", true, markRecord(len(many), many...), replay.ErrLimit},
+		{"count over", true, markRecord(2*engine.MaxBotMarks+1, dot), replay.ErrLimit},
 		{"cut", true, markRecord(2, dot), replay.ErrTruncated},
 		{"older version", false, markRecord(1, dot), replay.ErrUnknownRecord},
 	}
@@ -262,12 +264,20 @@ func TestMarksBounded(t *testing.T) {
 			t.Fatalf("%s: %v, want %v in round 1", c.name, err, c.want)
 		}
 	}
-	// The writer refuses what a record cannot hold.
-	for _, m := range []engine.BotMark{
-		{Kind: 9},
-		{Kind: engine.MarkDot, X: -1},
-		{Kind: engine.MarkText, Text: strings.Repeat("x", replay.MaxMarkTextBytes+1)},
-		{Kind: engine.MarkDot, Player: 5},
+	// The writer refuses what a record cannot hold, saying which round,
+	// mark and seat.
+	seat := func(p int) engine.BotMark { return engine.BotMark{Kind: engine.MarkDot, Player: p} }
+	for _, c := range []struct {
+		marks []engine.BotMark
+		want  string
+	}{
+		{[]engine.BotMark{{Kind: 9}}, "round 0: mark 1 of seat 1: kind 9"},
+		{[]engine.BotMark{{Kind: engine.MarkDot, X: -1}}, "round 0: mark 1 of seat 1: coordinate -1"},
+		{[]engine.BotMark{{Kind: engine.MarkText, Text: strings.Repeat("x", engine.MaxBotMarkTextBytes+1)}}, "round 0: mark 1 of seat 1: text of 65 bytes"},
+		{[]engine.BotMark{seat(5)}, "round 0: mark 1 of seat 6: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(-1)}, "round 0: mark 1 of seat 0: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(0), seat(-1)}, "round 0: mark 2 of seat 0: no such seat in a game of 2"},
+		{[]engine.BotMark{seat(1), seat(0)}, "round 0: mark 2 of seat 1 after seat 2's: marks go in seat order"},
 	} {
 		var buf bytes.Buffer
 		g, err := colorfight2.Ruleset.New(5, engine.Settings{Players: 2, MaxTurns: 10})
@@ -281,16 +291,8 @@ func TestMarksBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Round(nil)
-		if err := w.WriteRound(&replay.TextRound{Active: -1, Marks: []engine.BotMark{m}}, g); err == nil {
-			t.Errorf("the writer took mark %+v", m)
+		if err := w.WriteRound(&replay.TextRound{Active: -1, Marks: c.marks}, g); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("the writer given marks %+v: %v, want %q", c.marks, err, c.want)
 		}
-	}
-}
-
-// TestMarkBoundsAgree: the runner keeps no more than a mark record holds.
-func TestMarkBoundsAgree(t *testing.T) {
-	if match.MaxMarksPerSeat != replay.MaxMarksPerSeat || match.MaxMarkText != replay.MaxMarkTextBytes {
-		t.Fatalf("match keeps %d marks a seat and texts of %d bytes, a record holds %d and %d",
-			match.MaxMarksPerSeat, match.MaxMarkText, replay.MaxMarksPerSeat, replay.MaxMarkTextBytes)
 	}
 }

@@ -526,14 +526,17 @@ func (r *Reader) sideRecords(rd *TextRound) ([]byte, error) {
 
 // readMarks reads a mark record after its tag into *marks
 // (TextRound.Marks, reusing its storage): a count (1..players ×
-// MaxMarksPerSeat), then per mark its uid (non-decreasing, 1..players,
-// at most MaxMarksPerSeat marks each), kind, cells, colour and text
-// (appendMarks).
+// engine.MaxBotMarks; ErrLimit over it), then per mark its uid
+// (non-decreasing, 1..players, at most engine.MaxBotMarks marks each),
+// kind, cells, colour and text (appendMarks).
 func (r *Reader) readMarks(marks *[]engine.BotMark) error {
 	np := len(r.hdr.Players)
-	n, err := r.uvarint(uint64(np * MaxMarksPerSeat))
+	n, err := binary.ReadUvarint(r.br)
 	if err != nil {
 		return fmt.Errorf("mark record: %w", err)
+	}
+	if limit := uint64(np * engine.MaxBotMarks); n > limit {
+		return fmt.Errorf("mark record of %d marks, limit %d (%d seats × %d): %w", n, limit, np, engine.MaxBotMarks, ErrLimit)
 	}
 	if n == 0 {
 		return fmt.Errorf("mark record without marks: %w", ErrCorrupt)
@@ -561,8 +564,8 @@ func (r *Reader) readMarks(marks *[]engine.BotMark) error {
 		if uid != last {
 			last, run = uid, 0
 		}
-		if run++; run > MaxMarksPerSeat {
-			return fmt.Errorf("mark record: uid %d drew more than %d marks: %w", uid, MaxMarksPerSeat, ErrLimit)
+		if run++; run > engine.MaxBotMarks {
+			return fmt.Errorf("mark record: uid %d drew more than %d marks: %w", uid, engine.MaxBotMarks, ErrLimit)
 		}
 		kb, err := r.br.ReadByte()
 		if err != nil {
@@ -598,10 +601,10 @@ func (r *Reader) readMarks(marks *[]engine.BotMark) error {
 			if err != nil {
 				return fmt.Errorf("mark record: %w", err)
 			}
-			if l == 0 || l > MaxMarkTextBytes {
-				return fmt.Errorf("mark record: uid %d: a text of %d bytes, limit 1..%d: %w", uid, l, MaxMarkTextBytes, ErrLimit)
+			if l == 0 || l > engine.MaxBotMarkTextBytes {
+				return fmt.Errorf("mark record: uid %d: a text of %d bytes, limit 1..%d: %w", uid, l, engine.MaxBotMarkTextBytes, ErrLimit)
 			}
-			var tb [MaxMarkTextBytes]byte
+			var tb [engine.MaxBotMarkTextBytes]byte
 			if err := r.br.full(tb[:l]); err != nil {
 				return fmt.Errorf("mark record: %w", err)
 			}

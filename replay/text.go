@@ -305,7 +305,9 @@ func (w *TextWriter) WriteRound(r *TextRound, g engine.Game) error {
 			w.err = errors.New("replay: marks on a recording whose header does not keep them")
 			return w.err
 		}
-		if b, w.err = appendMarks(b, r.Marks, w.players); w.err != nil {
+		var err error
+		if b, err = appendMarks(b, r.Marks, w.players); err != nil {
+			w.err = fmt.Errorf("replay: round %d: %w", w.turn, err)
 			return w.err
 		}
 	}
@@ -488,9 +490,8 @@ func (r *Reader) playNext(g engine.Game, text bool) (*TextRound, []engine.Comman
 }
 
 // nextRound reads one round of a generic recording: the side records
-// before it (logs, reply times),
-// or the footer (io.EOF), then its record with body, then the checkpoint
-// that follows it.
+// that precede it (logs, reply times, marks), or the footer (io.EOF), then its
+// record with body, then the checkpoint that follows it.
 func (r *Reader) nextRound(body func(rd *TextRound) error) (*TextRound, error) {
 	rd := &r.tround
 	np := len(r.hdr.Players)

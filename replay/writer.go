@@ -181,27 +181,31 @@ func appendReplyTimes(b []byte, times []time.Duration, players int) []byte {
 //	  [uvarint x2, uvarint y2: a line], [byte r, g, b: colored],
 //	  [uvarint len, byte{len}: a text]){n}
 //
-// uids non-decreasing (at most MaxMarksPerSeat each), coordinates at
-// most MaxMarkCoord, a text 1..MaxMarkTextBytes bytes of UTF-8. It
-// refuses marks outside those bounds (the runner keeps only those in
-// them).
+// uids non-decreasing (at most engine.MaxBotMarks each), coordinates at
+// most MaxMarkCoord, a text 1..engine.MaxBotMarkTextBytes bytes of
+// UTF-8. It refuses marks outside those bounds (the runner keeps only
+// those in them): a player that is not one of the game's players (0..players-1),
+// a seat after a later one, too many marks of a seat, a mark checkMark
+// refuses; the error names the mark (from 1) and its seat (from 1).
 func appendMarks(b []byte, marks []engine.BotMark, players int) ([]byte, error) {
 	b = append(b, tagMarks)
 	b = binary.AppendUvarint(b, uint64(len(marks)))
 	last, run := -1, 0
 	for i := range marks {
 		m := &marks[i]
-		if m.Player < last || m.Player >= players {
-			return b, fmt.Errorf("replay: mark %d of seat %d after seat %d, in a game of %d", i, m.Player+1, last+1, players)
-		}
-		if m.Player != last {
+		switch {
+		case m.Player < 0 || m.Player >= players:
+			return b, fmt.Errorf("mark %d of seat %d: no such seat in a game of %d", i+1, m.Player+1, players)
+		case m.Player < last:
+			return b, fmt.Errorf("mark %d of seat %d after seat %d's: marks go in seat order", i+1, m.Player+1, last+1)
+		case m.Player != last:
 			last, run = m.Player, 0
 		}
-		if run++; run > MaxMarksPerSeat {
-			return b, fmt.Errorf("replay: seat %d drew more than %d marks: %w", m.Player+1, MaxMarksPerSeat, ErrLimit)
+		if run++; run > engine.MaxBotMarks {
+			return b, fmt.Errorf("seat %d drew more than %d marks: %w", m.Player+1, engine.MaxBotMarks, ErrLimit)
 		}
 		if err := checkMark(m); err != nil {
-			return b, fmt.Errorf("replay: mark %d of seat %d: %w", i, m.Player+1, err)
+			return b, fmt.Errorf("mark %d of seat %d: %w", i+1, m.Player+1, err)
 		}
 		k := byte(m.Kind)
 		if m.Color >= 0 {
@@ -228,8 +232,8 @@ func appendMarks(b []byte, marks []engine.BotMark, players int) ([]byte, error) 
 
 // checkMark says what of m a mark record cannot hold: an unknown kind,
 // a coordinate outside 0..MaxMarkCoord, a colour over 0xffffff, a text
-// mark's text empty, longer than MaxMarkTextBytes or not UTF-8 (ErrLimit
-// for a bound, ErrCorrupt for the rest).
+// mark's text empty, longer than engine.MaxBotMarkTextBytes or not UTF-8
+// (ErrLimit for a bound, ErrCorrupt for the rest).
 func checkMark(m *engine.BotMark) error {
 	if m.Kind < engine.MarkDot || m.Kind > engine.MarkText {
 		return fmt.Errorf("kind %d: %w", m.Kind, ErrCorrupt)
@@ -243,8 +247,8 @@ func checkMark(m *engine.BotMark) error {
 		return fmt.Errorf("colour %#x: %w", m.Color, ErrCorrupt)
 	}
 	if m.Kind == engine.MarkText {
-		if len(m.Text) == 0 || len(m.Text) > MaxMarkTextBytes {
-			return fmt.Errorf("text of %d bytes, limit 1..%d: %w", len(m.Text), MaxMarkTextBytes, ErrLimit)
+		if len(m.Text) == 0 || len(m.Text) > engine.MaxBotMarkTextBytes {
+			return fmt.Errorf("text of %d bytes, limit 1..%d: %w", len(m.Text), engine.MaxBotMarkTextBytes, ErrLimit)
 		}
 		if !utf8.ValidString(m.Text) {
 			return fmt.Errorf("text not UTF-8: %w", ErrCorrupt)

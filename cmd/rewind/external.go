@@ -74,11 +74,11 @@ func (w *watch) answer(cmds []string, err error) ([]string, error) {
 	return cmds, err
 }
 
-// watchedPlayer is an external bot of a match played through the seam,
-// watched (watch). It implements every optional interface of
-// match.GamePlayer (match.Preparer, match.Logger, match.Marker) by passing it on; a new
-// optional interface must be passed on here too
-// (TestWrappersKeepOptionalInterfaces).
+// watchedPlayer is an external bot of a match played through the
+// external-bot protocol, watched (watch). It implements every optional
+// interface of match.GamePlayer (match.Preparer, match.Logger,
+// match.Marker) by passing it on; a new optional interface must be
+// passed on here too (TestWrappersKeepOptionalInterfaces).
 type watchedPlayer struct {
 	*subprocess.Player
 	*watch

@@ -192,7 +192,9 @@ type GameRound struct {
 	Faults    []engine.Fault
 	FaultText []string
 	// Logs[p] is what player p's bot logged while asked for the round
-	// (Logger), nil when nothing; all nil when no bot logged anything.
+	// (Logger), after the notes of the marks it drew that were dropped,
+	// at most MaxRoundLog bytes (CutLog); nil when nothing, all nil when
+	// no bot logged anything.
 	Logs [][]byte
 	// ReplyTimes[p] is how long player p's bot took to answer for the
 	// round (ReplyTimer), negative for a seat not timed; nil when no
@@ -200,7 +202,7 @@ type GameRound struct {
 	ReplyTimes []time.Duration
 	// Marks are what the bots drew for the round (Marker), in player
 	// order, only those on the board and well formed (the others are
-	// dropped with a note at the head of the seat's log); nil when none.
+	// dropped with a note at the head of the seat's log); empty when none.
 	// Side data, as the logs.
 	Marks []engine.BotMark
 }
@@ -415,7 +417,7 @@ func RunGame(ctx context.Context, cfg GameConfig) (*Result, error) {
 				some = some || len(r.Logs[i]) > 0
 			}
 			if notes := board.marks(&r, g, cfg.Seats[i].Bot, i, started[i]); len(notes) > 0 {
-				r.Logs[i], some = append(notes, r.Logs[i]...), true
+				r.Logs[i], some = withNotes(notes, r.Logs[i]), true
 			}
 			a := &answers[i]
 			if a.err != nil {
@@ -473,7 +475,9 @@ func playRound(g engine.Game, r *GameRound, res *Result, w GameRecorder, progres
 }
 
 // replayRound makes r round p of a GameConfig's Prefix, reporting its
-// faults to g; an idle round keeps nothing of it.
+// faults to g; an idle round keeps nothing of it. r keeps storage of its
+// own for what a live round writes in place (commands, marks), so p is
+// never written.
 func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	some := false
 	for i := range r.Commands {
@@ -499,12 +503,12 @@ func replayRound(g engine.Game, r *GameRound, p *GameRound, idle bool) {
 	if !some {
 		clear(r.Logs)
 	}
-	r.ReplyTimes, r.Marks = nil, nil
+	r.ReplyTimes, r.Marks = nil, r.Marks[:0]
 	if !idle && len(p.ReplyTimes) > 0 {
 		r.ReplyTimes = p.ReplyTimes
 	}
-	if !idle && len(p.Marks) > 0 {
-		r.Marks = p.Marks
+	if !idle {
+		r.Marks = append(r.Marks, p.Marks...)
 	}
 }
 

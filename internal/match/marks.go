@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -15,7 +17,7 @@ import (
 // MarkPrefix, docs/bot-protocol.md "Marks"). RoundMarks returns the
 // marks' texts (what follows the prefix, each at most MaxMarkLine bytes
 // or cut to MaxMarkLine+1 to say it was longer) it wrote while last
-// asked, at most MaxMarksPerSeat of them, and how many more it wrote
+// asked, at most engine.MaxBotMarks of them, and how many more it wrote
 // (dropped); the runner calls it after the bot answered and the slices
 // are valid until the bot is asked again. Marks are not part of the
 // game. A wrapper must forward it.
@@ -23,99 +25,155 @@ type Marker interface {
 	RoundMarks() (lines [][]byte, dropped int)
 }
 
-// Bounds of the marks a bot draws (docs/limits.md): they are the
-// replay's (replay.MaxMarksPerSeat, replay.MaxMarkTextBytes; a test
-// keeps them equal), and the runner keeps no more.
+// Bounds of the mark lines a bot writes (docs/limits.md), beside those
+// of the marks themselves (engine.MaxBotMarks, engine.MaxBotMarkTextBytes).
 const (
 	// MarkPrefix opens a mark line on a bot's stderr.
 	MarkPrefix = "rewind:mark "
-	// MaxMarksPerSeat is the most marks a seat's bot draws for one round;
-	// the rest are dropped with a note in the round's log.
-	MaxMarksPerSeat = 256
 	// MaxMarkLine bounds a mark's JSON text (after the prefix).
 	MaxMarkLine = 512
-	// MaxMarkText bounds a text mark's text, in UTF-8 bytes.
-	MaxMarkText = 64
 	// maxMarkNotes is how many dropped marks a round's log names; the
 	// rest are counted in one more line.
 	maxMarkNotes = 5
 )
 
-// markJSON is a mark as a bot writes it: exactly one of Dot, Line, Cell
-// and Text (with At), and an optional Color "#rrggbb".
-type markJSON struct {
-	Dot   *[2]int    `json:"dot"`
-	Line  *[2][2]int `json:"line"`
-	Cell  *[2]int    `json:"cell"`
-	Text  *string    `json:"text"`
-	At    *[2]int    `json:"at"`
-	Color *string    `json:"color"`
-}
+// markKeys are the keys of a mark's JSON object, spelled as
+// docs/bot-protocol.md ("Marks") writes them.
+var markKeys = [...]string{"dot", "line", "cell", "text", "at", "color"}
 
 // ParseMark reads one mark of seat p (its JSON text, after MarkPrefix)
 // on a board of width × height cells (the game's own coordinates:
-// engine.Board's X, Y). The error says what is wrong with it: not JSON,
-// not exactly one kind, a cell off the board, a bad colour, a text empty
-// or over MaxMarkText bytes.
+// engine.Board's X, Y): one JSON object whose keys are spelled exactly
+// as docs/bot-protocol.md writes them ("dot", "line", "cell", "text",
+// "at", "color"), each at most once, a cell exactly two JSON integers
+// [x, y] and a line exactly two cells. The error says what is wrong with
+// it: not JSON, an unknown or repeated key, not exactly one kind, a cell
+// that is not [x, y] or off the board, a bad colour, a text empty or over
+// engine.MaxBotMarkTextBytes bytes.
 func ParseMark(p int, text []byte, width, height int) (engine.BotMark, error) {
 	m := engine.BotMark{Player: p, Color: -1}
 	if len(text) > MaxMarkLine {
 		return m, fmt.Errorf("longer than %d bytes", MaxMarkLine)
 	}
-	var j markJSON
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
-		return m, fmt.Errorf("not a mark's JSON: %v", err)
+	var vals [len(markKeys)]json.RawMessage
+	if err := markObject(text, &vals); err != nil {
+		return m, err
 	}
-	if dec.More() {
-		return m, fmt.Errorf("more than one JSON value")
-	}
+	dot, line, cell, txt, at, color := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 	kinds := 0
-	for _, set := range []bool{j.Dot != nil, j.Line != nil, j.Cell != nil, j.Text != nil} {
-		if set {
+	for _, v := range []json.RawMessage{dot, line, cell, txt} {
+		if v != nil {
 			kinds++
 		}
 	}
 	if kinds != 1 {
 		return m, fmt.Errorf("%d kinds, want exactly one of \"dot\", \"line\", \"cell\", \"text\"", kinds)
 	}
-	if j.At != nil && j.Text == nil {
+	if at != nil && txt == nil {
 		return m, fmt.Errorf("\"at\" belongs to a text mark")
 	}
-	var at *[2]int
+	var (
+		c   [2]int
+		err error
+	)
 	switch {
-	case j.Dot != nil:
-		m.Kind, at = engine.MarkDot, j.Dot
-	case j.Cell != nil:
-		m.Kind, at = engine.MarkCell, j.Cell
-	case j.Line != nil:
-		m.Kind, at = engine.MarkLine, &j.Line[0]
-		if !onBoard(j.Line[1], width, height) {
-			return m, offBoard(j.Line[1], width, height)
+	case dot != nil:
+		m.Kind = engine.MarkDot
+		c, err = markCell("dot", dot, width, height)
+	case cell != nil:
+		m.Kind = engine.MarkCell
+		c, err = markCell("cell", cell, width, height)
+	case line != nil:
+		m.Kind = engine.MarkLine
+		var ends []json.RawMessage
+		if json.Unmarshal(line, &ends) != nil || len(ends) != 2 {
+			return m, fmt.Errorf("\"line\" %s, want two cells [[x1, y1], [x2, y2]]", line)
 		}
-		m.X2, m.Y2 = j.Line[1][0], j.Line[1][1]
+		var c2 [2]int
+		if c2, err = markCell("line", ends[1], width, height); err != nil {
+			return m, err
+		}
+		m.X2, m.Y2 = c2[0], c2[1]
+		c, err = markCell("line", ends[0], width, height)
 	default:
-		m.Kind, at, m.Text = engine.MarkText, j.At, *j.Text
+		m.Kind = engine.MarkText
+		if json.Unmarshal(txt, &m.Text) != nil {
+			return m, fmt.Errorf("\"text\" %s, want a string", txt)
+		}
 		if at == nil {
 			return m, fmt.Errorf("a text mark without its cell (\"at\")")
 		}
-		if m.Text == "" || len(m.Text) > MaxMarkText || !utf8.ValidString(m.Text) {
-			return m, fmt.Errorf("a text of %d bytes, want 1..%d bytes of UTF-8", len(m.Text), MaxMarkText)
+		if m.Text == "" || len(m.Text) > engine.MaxBotMarkTextBytes || !utf8.ValidString(m.Text) {
+			return m, fmt.Errorf("a text of %d bytes, want 1..%d bytes of UTF-8", len(m.Text), engine.MaxBotMarkTextBytes)
 		}
+		c, err = markCell("at", at, width, height)
 	}
-	if !onBoard(*at, width, height) {
-		return m, offBoard(*at, width, height)
+	if err != nil {
+		return m, err
 	}
-	m.X, m.Y = at[0], at[1]
-	if j.Color != nil {
-		c, err := parseColor(*j.Color)
-		if err != nil {
+	m.X, m.Y = c[0], c[1]
+	if color != nil {
+		var s string
+		if json.Unmarshal(color, &s) != nil {
+			return m, fmt.Errorf("colour %s, want \"#rrggbb\"", color)
+		}
+		if m.Color, err = parseColor(s); err != nil {
 			return m, err
 		}
-		m.Color = c
 	}
 	return m, nil
+}
+
+// markObject reads text, one JSON object and nothing after it, into
+// vals: vals[k] is the value of key markKeys[k], nil when absent. It
+// refuses a key not in markKeys (compared byte for byte) and a key given
+// twice.
+func markObject(text []byte, vals *[len(markKeys)]json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	t, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("not a mark's JSON: %v", err)
+	}
+	if t != json.Delim('{') {
+		return fmt.Errorf("not a mark's JSON object")
+	}
+	for dec.More() {
+		t, err = dec.Token()
+		if err != nil {
+			return fmt.Errorf("not a mark's JSON: %v", err)
+		}
+		key, _ := t.(string)
+		k := slices.Index(markKeys[:], key)
+		if k < 0 {
+			return fmt.Errorf("unknown key %q", key)
+		}
+		if vals[k] != nil {
+			return fmt.Errorf("key %q twice", key)
+		}
+		if err := dec.Decode(&vals[k]); err != nil {
+			return fmt.Errorf("not a mark's JSON: %v", err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("not a mark's JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("more after the mark's JSON object")
+	}
+	return nil
+}
+
+// markCell reads the cell v of a mark's key: exactly two JSON integers
+// [x, y], on the board.
+func markCell(key string, v json.RawMessage, width, height int) ([2]int, error) {
+	var c []int
+	if json.Unmarshal(v, &c) != nil || len(c) != 2 {
+		return [2]int{}, fmt.Errorf("%q %s, want a cell [x, y] of two integers", key, v)
+	}
+	if !onBoard([2]int(c), width, height) {
+		return [2]int{}, offBoard([2]int(c), width, height)
+	}
+	return [2]int(c), nil
 }
 
 func onBoard(c [2]int, width, height int) bool {
@@ -139,15 +197,15 @@ func parseColor(s string) (int32, error) {
 }
 
 // seatMarks parses the marks seat p's bot wrote for a round (lines, and
-// dropped more over MaxMarksPerSeat) on a board of width × height,
+// dropped more over engine.MaxBotMarks) on a board of width × height,
 // appends the good ones to marks and returns them with the round log's
 // notes of those dropped: one line each (what and where: its number among
 // the round's marks, why), at most maxMarkNotes, then a count.
 func seatMarks(marks []engine.BotMark, p int, lines [][]byte, dropped, width, height int) ([]engine.BotMark, []byte) {
 	var notes []byte
 	bad := 0
-	if len(lines) > MaxMarksPerSeat {
-		lines, dropped = lines[:MaxMarksPerSeat], dropped+len(lines)-MaxMarksPerSeat
+	if len(lines) > engine.MaxBotMarks {
+		lines, dropped = lines[:engine.MaxBotMarks], dropped+len(lines)-engine.MaxBotMarks
 	}
 	for i, l := range lines {
 		m, err := ParseMark(p, l, width, height)
@@ -163,7 +221,7 @@ func seatMarks(marks []engine.BotMark, p int, lines [][]byte, dropped, width, he
 		notes = fmt.Appendf(notes, "rewind: %d more marks dropped\n", bad-maxMarkNotes)
 	}
 	if dropped > 0 {
-		notes = fmt.Appendf(notes, "rewind: %d marks dropped past the first %d of the round\n", dropped, MaxMarksPerSeat)
+		notes = fmt.Appendf(notes, "rewind: %d marks dropped past the first %d of the round\n", dropped, engine.MaxBotMarks)
 	}
 	return marks, notes
 }

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -20,7 +21,7 @@ type keepRounds struct {
 func (k *keepRounds) Begin(s GameSetup) error { k.setup = s; k.setup.Game = nil; return nil }
 func (k *keepRounds) End(engine.Game) error   { return nil }
 func (k *keepRounds) Round(r *GameRound, g engine.Game) error {
-	c := GameRound{Active: r.Active, Faults: slices.Clone(r.Faults), FaultText: slices.Clone(r.FaultText)}
+	c := GameRound{Active: r.Active, Faults: slices.Clone(r.Faults), FaultText: slices.Clone(r.FaultText), Marks: slices.Clone(r.Marks)}
 	for _, l := range r.Commands {
 		c.Commands = append(c.Commands, slices.Clone(l))
 	}
@@ -174,5 +175,67 @@ func TestSeatSeedAndAskInPrefix(t *testing.T) {
 	}
 	if !slices.Equal(child.hashes[:k], parent.hashes[:k]) {
 		t.Error("asking a bot in the prefix changed the prefix's games")
+	}
+}
+
+// drawing is a built-in that draws one dot a round (Marker), on column
+// x of row turn mod 10.
+type drawing struct {
+	GamePlayer
+	x    int
+	line []byte
+}
+
+func (d *drawing) Commands(g engine.Game, p int) ([]string, error) {
+	d.line = fmt.Appendf(d.line[:0], `{"dot":[%d,%d]}`, d.x, g.Turn()%10)
+	return d.GamePlayer.Commands(g, p)
+}
+
+func (d *drawing) RoundMarks() ([][]byte, int) { return [][]byte{d.line}, 0 }
+
+// TestPrefixKeepsCallersMarks: a match played on from a prefix with
+// marks records them as they were and never writes the caller's
+// prefix: the prefix is the same after the match, and a second match
+// from it records the same rounds.
+func TestPrefixKeepsCallersMarks(t *testing.T) {
+	rs, _ := engine.Get("colorfight2")
+	info, _ := engine.About("colorfight2")
+	seats := func(x int) []GameSeat {
+		return []GameSeat{{Bot: &drawing{GamePlayer: BuiltinPlayer(info.Bots[0]), x: x}},
+			{Bot: &drawing{GamePlayer: BuiltinPlayer(info.Bots[1]), x: x + 1}}}
+	}
+	parent := &keepRounds{}
+	if _, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 20, Seats: seats(1), Recorder: parent}); err != nil {
+		t.Fatal(err)
+	}
+	const k = 8
+	prefix := parent.rounds[:k]
+	want := make([][]engine.BotMark, k)
+	for i := range prefix {
+		want[i] = slices.Clone(prefix[i].Marks)
+	}
+	if len(want[k-1]) != 2 {
+		t.Fatalf("the prefix's last round has marks %v: the test proves nothing", want[k-1])
+	}
+	var children [2]*keepRounds
+	for c := range children {
+		children[c] = &keepRounds{}
+		if _, err := RunGame(context.Background(), GameConfig{Ruleset: rs, Seed: 5, MaxTurns: 20, Prefix: prefix,
+			Seats: seats(7), Recorder: children[c]}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range prefix {
+			if !slices.Equal(prefix[i].Marks, want[i]) {
+				t.Fatalf("match %d: the caller's prefix round %d has marks %v, want %v", c+1, i, prefix[i].Marks, want[i])
+			}
+			if got := children[c].rounds[i].Marks; !slices.Equal(got, want[i]) {
+				t.Fatalf("match %d: prefix round %d recorded with marks %v, want %v", c+1, i, got, want[i])
+			}
+		}
+	}
+	for i := range children[0].rounds {
+		if a, b := children[0].rounds[i].Marks, children[1].rounds[i].Marks; !slices.Equal(a, b) {
+			t.Fatalf("round %d: marks %v, then %v", i, a, b)
+		}
 	}
 }

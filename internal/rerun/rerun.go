@@ -264,15 +264,21 @@ func at[T any](s []T, i int) T {
 
 // Continue returns bot (started and asked by Run up to d) as a player
 // that plays on from d's round: it is not started again, its first
-// answer is the one it gave Run for that round (with its log), and every
-// later round is asked of bot (rewind rerun --follow). Closing it closes
-// bot.
+// answer is the one it gave Run for that round (with its log and marks),
+// and every later round is asked of bot (rewind rerun --follow). It is a
+// match.Marker only when bot is one, so that a game played on with a bot
+// that draws nothing records no marks (the recording's version follows
+// match.GameSetup.Marks). Closing it closes bot.
 func Continue(bot match.GamePlayer, d *Difference) match.GamePlayer {
-	return &continued{bot: bot, first: d.answer, pending: true}
+	c := &continued{bot: bot, first: d.answer, pending: true}
+	if _, ok := bot.(match.Marker); ok {
+		return markingContinued{c}
+	}
+	return c
 }
 
-// continued is Continue's player; it forwards match.Preparer,
-// match.Logger and match.Marker.
+// continued is Continue's player; it forwards match.Preparer and
+// match.Logger (markingContinued adds match.Marker).
 type continued struct {
 	bot     match.GamePlayer
 	first   answer
@@ -282,20 +288,23 @@ type continued struct {
 	firstAsked bool
 }
 
+// markingContinued is Continue's player of a bot that is a
+// match.Marker.
+type markingContinued struct{ *continued }
+
 var (
 	_ match.Preparer = (*continued)(nil)
 	_ match.Logger   = (*continued)(nil)
-	_ match.Marker   = (*continued)(nil)
+	_ match.Marker   = markingContinued{}
 )
 
-func (c *continued) RoundMarks() ([][]byte, int) {
+// RoundMarks returns the marks of the answer last given (match.Marker):
+// those the bot drew for Run's round first, then the bot's own.
+func (c markingContinued) RoundMarks() ([][]byte, int) {
 	if c.firstAsked {
 		return c.first.marks, c.first.dropped
 	}
-	if m, ok := c.bot.(match.Marker); ok {
-		return m.RoundMarks()
-	}
-	return nil, 0
+	return c.bot.(match.Marker).RoundMarks()
 }
 
 func (c *continued) Name() string            { return c.bot.Name() }

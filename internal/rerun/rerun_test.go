@@ -118,3 +118,36 @@ func TestContinue(t *testing.T) {
 		t.Error("seat 3 of a 2-seat game accepted")
 	}
 }
+
+// marker is a built-in that draws one dot a round (match.Marker).
+type marker struct{ match.GamePlayer }
+
+func (marker) RoundMarks() ([][]byte, int) { return [][]byte{[]byte(`{"dot":[0,0]}`)}, 0 }
+
+// TestContinueMarkerOnlyOfMarker: Continue's player draws marks
+// (match.Marker) only when its bot does, so that a game played on with a
+// built-in records no marks (a file of a version without mark records).
+func TestContinueMarkerOnlyOfMarker(t *testing.T) {
+	data := record(t, "monad", 30, 0, 1)
+	info, _ := engine.About("monad")
+	for _, c := range []struct {
+		name string
+		bot  match.GamePlayer
+		want bool
+	}{
+		{"built-in", match.BuiltinPlayer(info.Bots[2]), false},
+		{"marker", marker{match.BuiltinPlayer(info.Bots[2])}, true},
+	} {
+		res, err := rerun.Run(context.Background(), open(t, data), "g.rwd", rerun.Options{Seat: 1, Bot: c.bot, Seed: 9})
+		if err != nil || res.Difference == nil {
+			t.Fatalf("%s: %+v, %v", c.name, res, err)
+		}
+		p := rerun.Continue(c.bot, res.Difference)
+		if _, ok := p.(match.Marker); ok != c.want {
+			t.Errorf("%s: the player continued is a match.Marker: %v, want %v", c.name, ok, c.want)
+		}
+		if _, ok := p.(match.Logger); !ok {
+			t.Errorf("%s: the player continued is not a match.Logger", c.name)
+		}
+	}
+}

@@ -54,6 +54,9 @@ func TestMarkSplit(t *testing.T) {
 // without its mark lines, and no mark is longer than MaxMarkLine+1.
 func FuzzMarkSplit(f *testing.F) {
 	f.Add("a\n"+match.MarkPrefix+"{}\nb", 3)
+	for _, m := range []string{`{"dot":[5]}`, `{"dot":[]}`, `{"dot":[1,2,3]}`, `{"line":[[1,2]]}`, `{"DOT":[1,2]}`} {
+		f.Add(match.MarkPrefix+m+"\nlog\n", len(match.MarkPrefix)+3)
+	}
 	f.Fuzz(func(t *testing.T, stderr string, cut int) {
 		if cut < 0 || cut > len(stderr) {
 			return

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewind-game/rewind/internal/match"
 )
 
 // wantRoundLog is what testdata/logger.py writes to stderr when asked for
@@ -22,7 +24,7 @@ func wantRoundLog(t int) string {
 
 // TestRoundLog: RoundLog holds exactly what the bot wrote to stderr while
 // it was asked for the round's commands, nothing on silent rounds, and a
-// log over MaxRoundLog is cut and marked; the stderr log file still
+// log over match.MaxRoundLog is cut and marked; the stderr log file still
 // gets everything.
 func TestRoundLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "stderr.log")
@@ -32,13 +34,13 @@ func TestRoundLog(t *testing.T) {
 			t.Fatalf("turn %d: %v", turn, err)
 		}
 		got := b.RoundLog()
-		if len(got) > MaxRoundLog {
+		if len(got) > match.MaxRoundLog {
 			t.Fatalf("turn %d: log of %d bytes", turn, len(got))
 		}
 		if turn == 5 {
 			n := bytes.Count(got, []byte("x"))
 			want := strings.Repeat("x", n) + fmt.Sprintf("\n… [%d bytes cut]\n", 20000-n)
-			if string(got) != want || n < MaxRoundLog-64 {
+			if string(got) != want || n < match.MaxRoundLog-64 {
 				t.Fatalf("turn 5: log %q...%q (%d bytes), want %d x and the marker", got[:8], got[max(0, len(got)-30):], len(got), n)
 			}
 			continue
@@ -49,28 +51,5 @@ func TestRoundLog(t *testing.T) {
 		if wantRoundLog(turn) == "" && got != nil {
 			t.Fatalf("turn %d: empty log is not nil", turn)
 		}
-	}
-}
-
-// TestCutLog: the marker counts the bytes cut, the result never exceeds
-// MaxRoundLog and is not cut inside a UTF-8 sequence.
-func TestCutLog(t *testing.T) {
-	for _, total := range []int64{MaxRoundLog + 1, MaxRoundLog + 100, 1 << 20, 1 << 40} {
-		kept := bytes.Repeat([]byte("é"), MaxRoundLog/2)
-		got := cutLog(nil, kept, total)
-		if len(got) > MaxRoundLog {
-			t.Fatalf("total %d: %d bytes", total, len(got))
-		}
-		i := bytes.LastIndex(got, []byte("\n… ["))
-		head := got[:i]
-		if !bytes.Equal(head, kept[:len(head)]) || len(head)%2 != 0 {
-			t.Fatalf("total %d: head of %d bytes", total, len(head))
-		}
-		if want := fmt.Sprintf("\n… [%d bytes cut]\n", total-int64(len(head))); string(got[i:]) != want {
-			t.Fatalf("total %d: marker %q, want %q", total, got[i:], want)
-		}
-	}
-	if got := cutLog(nil, []byte("ab\n"), 3); string(got) != "ab\n" {
-		t.Fatalf("uncut log %q", got)
 	}
 }

@@ -60,9 +60,6 @@ const (
 	// MaxStderrLogBytes bounds what is written to Options.StderrLog; the
 	// rest of the bot's stderr is read and discarded.
 	MaxStderrLogBytes = 16 << 20
-	// MaxRoundLog bounds one round's log (RoundLog), the cut marker
-	// included: the limit of every game's bot logs.
-	MaxRoundLog = 4096
 	// closeGrace is how long Close waits after closing the bot's stdin
 	// before killing its process tree.
 	closeGrace = 100 * time.Millisecond
@@ -218,7 +215,7 @@ type Bot struct {
 	fatal      error // permanent error (process gone)
 
 	// Round logs (RoundLog): copyStderr appends the bot's stderr to
-	// pending (at most MaxRoundLog bytes kept, pendingTotal counted);
+	// pending (at most match.MaxRoundLog bytes kept, pendingTotal counted);
 	// exchange empties it when it sends a turn message and takes it into
 	// roundLog when the reply or the deadline comes. syncStderr makes
 	// copyStderr read what the pipe holds first (syncSeq/syncAck).
@@ -229,7 +226,7 @@ type Bot struct {
 	logBuf       []byte // roundLog's storage, reused
 	// Round marks (RoundMarks): copyStderr splits the lines that start
 	// with match.MarkPrefix off the log (split) into pendingMarks (at
-	// most match.MaxMarksPerSeat, the rest counted in marksDropped);
+	// most engine.MaxBotMarks, the rest counted in marksDropped);
 	// exchange takes them into roundMarks as it takes the log.
 	split        markSplit
 	pendingMarks [][]byte
@@ -655,17 +652,17 @@ func (b *Bot) copyStderr() {
 // logBytes adds p, stderr that is not a mark, to the pending round log
 // (b.logMu held).
 func (b *Bot) logBytes(p []byte) {
-	if k := min(len(p), MaxRoundLog-len(b.pending)); k > 0 {
+	if k := min(len(p), match.MaxRoundLog-len(b.pending)); k > 0 {
 		b.pending = append(b.pending, p[:k]...)
 	}
 	b.pendingTotal += int64(len(p))
 }
 
 // markLine adds a mark's text (a stderr line after match.MarkPrefix) to
-// the pending marks, or counts it past match.MaxMarksPerSeat (b.logMu
+// the pending marks, or counts it past engine.MaxBotMarks (b.logMu
 // held).
 func (b *Bot) markLine(text []byte) {
-	if len(b.pendingMarks) >= match.MaxMarksPerSeat {
+	if len(b.pendingMarks) >= engine.MaxBotMarks {
 		b.marksDropped++
 		return
 	}
@@ -788,14 +785,14 @@ func (b *Bot) syncStderr() {
 }
 
 // takeLog empties the pending round log into dst: what was kept, and when
-// the bot wrote more than MaxRoundLog bytes, its head and a line
-// "… [N bytes cut]", MaxRoundLog bytes in all. nil when the bot wrote
+// the bot wrote more than match.MaxRoundLog bytes, its head and a line
+// "… [N bytes cut]", match.MaxRoundLog bytes in all. nil when the bot wrote
 // nothing.
 func (b *Bot) takeLog(dst []byte) []byte {
 	b.logMu.Lock()
 	defer b.logMu.Unlock()
 	b.split.roundEnd(b.logBytes, b.markLine)
-	dst = cutLog(dst[:0], b.pending, b.pendingTotal)
+	dst = match.CutLog(dst[:0], b.pending, b.pendingTotal)
 	b.pending, b.pendingTotal = b.pending[:0], 0
 	b.roundMarks, b.roundDropped = append(b.roundMarks[:0], b.pendingMarks...), b.marksDropped
 	clear(b.pendingMarks)
@@ -806,28 +803,9 @@ func (b *Bot) takeLog(dst []byte) []byte {
 	return dst
 }
 
-// cutLog appends to dst the round log of a bot that wrote total bytes to
-// stderr, of which kept are the first ones (at most MaxRoundLog).
-func cutLog(dst, kept []byte, total int64) []byte {
-	if total <= int64(len(kept)) && len(kept) <= MaxRoundLog {
-		return append(dst, kept...)
-	}
-	// The marker is at most as long as with total bytes cut.
-	room := MaxRoundLog - len(fmt.Sprintf("\n… [%d bytes cut]\n", total))
-	keep := min(len(kept), room)
-	for keep > 0 && keep < len(kept) && !utf8.RuneStart(kept[keep]) {
-		keep--
-	}
-	dst = append(dst, kept[:keep]...)
-	if keep > 0 && kept[keep-1] != '\n' {
-		dst = append(dst, '\n')
-	}
-	return fmt.Appendf(dst, "… [%d bytes cut]\n", total-int64(keep))
-}
-
 // RoundLog returns what the bot wrote to stderr while it was last asked
 // for commands — from the moment the exchange sent the turn message to
-// the reply or the deadline —, cut past MaxRoundLog bytes: a longer log
+// the reply or the deadline —, cut past match.MaxRoundLog bytes: a longer log
 // keeps its head and ends in a line "… [N bytes cut]". nil when it wrote
 // nothing. It is valid until the next exchange.
 func (b *Bot) RoundLog() []byte { return b.roundLog }
@@ -835,7 +813,7 @@ func (b *Bot) RoundLog() []byte { return b.roundLog }
 // RoundMarks returns the marks the bot drew while it was last asked for
 // commands (match.Marker): the text after match.MarkPrefix of each
 // stderr line that starts with it, written in the same span as RoundLog's
-// (such lines are not in the log), at most match.MaxMarksPerSeat, and how
+// (such lines are not in the log), at most engine.MaxBotMarks, and how
 // many more it wrote. Valid until the next exchange.
 func (b *Bot) RoundMarks() (lines [][]byte, dropped int) { return b.roundMarks, b.roundDropped }
 

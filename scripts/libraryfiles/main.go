@@ -8,8 +8,9 @@
 // …, -turns rounds each) with the rewind binary (-rewind, default the one
 // on the PATH), then writes N copies of them, copy i of game i mod
 // -games, recorded i seconds after 2026-01-01 (replay.SetCreated: every
-// file another game, each verifies), 1,000 to a sub-folder. A file that
-// is already there is left alone, so a run stopped part way goes on.
+// file another game, each verifies), 1,000 to a sub-folder. Each file is
+// written under a temporary name and renamed, so a file that is already
+// there is whole and left alone, and a run stopped part way goes on.
 package main
 
 import (
@@ -76,9 +77,26 @@ func build(bin, out string, n, games, turns int) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		if err := writeFile(p, data); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// writeFile writes data to the file p whole or not at all: to a
+// temporary name in p's folder (p with ".part" added, which the library
+// does not read as a replay), then renamed to p, so a run killed while
+// writing leaves no file at p that a later run would keep.
+func writeFile(p string, data []byte) error {
+	tmp := p + ".part"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", p, err)
 	}
 	return nil
 }
